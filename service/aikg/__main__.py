@@ -1,0 +1,5 @@
+"""``python -m aikg`` runs the ``aikg`` command."""
+
+from .cli import main
+
+main()

@@ -1,0 +1,27 @@
+"""The ``aikg`` command: ``serve | load | validate | query | export | dump``, mirroring the HTTP API.
+
+Exit codes: 0 ok, 1 data does not conform, 2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+
+
+@click.group()
+@click.version_option(__version__, prog_name="aikg")
+def main() -> None:
+    """aikg: a knowledge graph of the AI-compute industry."""
+
+
+def _register() -> None:
+    from . import data, serve
+
+    for module in (serve, data):
+        for command in module.COMMANDS:
+            main.add_command(command)
+
+
+_register()

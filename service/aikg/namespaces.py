@@ -1,0 +1,58 @@
+"""The IRIs aikg mints and the vocabularies it reuses, declared once."""
+
+from rdflib import Namespace
+from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
+
+BASE = "https://w3id.org/aikg/"
+AIKG = Namespace(BASE + "ontology#")
+"""Vocabulary terms: classes, properties and controlled values."""
+ID = Namespace(BASE + "id/")
+"""Entities: one readable slug per thing (``id/nvidia``, ``id/deepseek-v3``)."""
+GRAPH = Namespace(BASE + "graph/")
+"""Named graphs: ``graph/ontology``, ``graph/shapes``, ``graph/catalog``, one per source, derived."""
+
+SCHEMA = Namespace("https://schema.org/")
+ORG = Namespace("http://www.w3.org/ns/org#")
+QUDT = Namespace("http://qudt.org/schema/qudt/")
+UNIT = Namespace("http://qudt.org/vocab/unit/")
+
+ONTOLOGY_GRAPH = GRAPH["ontology"]
+SHAPES_GRAPH = GRAPH["shapes"]
+CATALOG_GRAPH = GRAPH["catalog"]
+BACKGROUND_GRAPH = GRAPH["background"]
+DERIVED_GRAPH = GRAPH["derived"]
+
+PREFIXES: dict[str, str] = {
+    "aikg": str(AIKG),
+    "id": str(ID),
+    "graph": str(GRAPH),
+    "rdf": str(RDF),
+    "rdfs": str(RDFS),
+    "owl": str(OWL),
+    "xsd": str(XSD),
+    "skos": str(SKOS),
+    "sh": str(SH),
+    "schema": str(SCHEMA),
+    "org": str(ORG),
+    "prov": str(PROV),
+    "dcat": str(DCAT),
+    "dcterms": str(DCTERMS),
+    "qudt": str(QUDT),
+    "unit": str(UNIT),
+}
+"""Prefixes offered to every query, export and editor, in one place."""
+
+
+def sparql_prologue() -> str:
+    """Return PREFIX declarations for all known namespaces, for queries written in code."""
+    return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+def entity_iri(slug: str) -> str:
+    """Return the IRI of the entity with this slug."""
+    return str(ID[slug])
+
+
+def slug_of(iri: str) -> str | None:
+    """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
+    return iri[len(str(ID)):] if iri.startswith(str(ID)) else None

@@ -1,0 +1,54 @@
+"""One JSON error envelope for every route, built in one place.
+
+``{"ok": false, "status": 404, "error": "not found", "message": "...", "errors": [...]}``
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from flask import Flask, Response, jsonify
+from werkzeug.exceptions import HTTPException
+
+from ..errors import AikgError
+
+log = logging.getLogger(__name__)
+
+
+def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict:
+    """The error envelope every route returns."""
+    return {"ok": False, "status": status, "error": error, "message": message,
+            "errors": errors or []}
+
+
+def error_response(status: int, error: str, message: str, errors: list[Any] | None = None,
+                   headers: dict[str, str] | None = None) -> Response:
+    """A JSON response carrying the error envelope."""
+    resp = jsonify(error_body(status, error, message, errors))
+    resp.status_code = status
+    for k, v in (headers or {}).items():
+        resp.headers[k] = v
+    return resp
+
+
+def register(app: Flask) -> None:
+    """Install the handlers that turn typed exceptions and HTTP errors into the envelope."""
+
+    @app.errorhandler(AikgError)
+    def _aikg(exc: AikgError) -> Response:
+        return error_response(exc.status, exc.title, exc.message, exc.errors, exc.headers)
+
+    @app.errorhandler(HTTPException)
+    def _http(exc: HTTPException) -> Response:
+        status = exc.code or 500
+        name = (exc.name or "error").lower()
+        headers = {}
+        if status == 405 and exc.valid_methods:  # type: ignore[attr-defined]
+            headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[attr-defined]
+        return error_response(status, name, exc.description or name, headers=headers)
+
+    @app.errorhandler(Exception)
+    def _unexpected(exc: Exception) -> Response:
+        log.exception("unexpected error")
+        return error_response(500, "internal error", "an unexpected error occurred; it was logged")

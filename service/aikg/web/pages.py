@@ -1,0 +1,5 @@
+"""Placeholder blueprint for the pages surface."""
+
+from flask import Blueprint
+
+bp = Blueprint("pages", __name__)

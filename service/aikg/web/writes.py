@@ -1,0 +1,5 @@
+"""Placeholder blueprint for the writes surface."""
+
+from flask import Blueprint
+
+bp = Blueprint("writes", __name__)
