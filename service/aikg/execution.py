@@ -1,7 +1,8 @@
 """Running a client's query under the service's limits: time, rows, concurrency, no outside fetches.
 
 Every query that comes from outside (SPARQL protocol, named queries, CLI) goes through
-:func:`run_query`, so a limit is enforced in one place.
+:func:`run_query`, so a limit is enforced in one place. Internal lookups (API pages, derivation rules)
+call the store directly and stay in-process.
 """
 
 from __future__ import annotations
@@ -11,14 +12,41 @@ from typing import Any
 
 from rdflib.term import Identifier
 
-from .store import Deadline, QueryResult, Store
+from . import guard, limits
+from .store import Deadline, OxigraphStore, QueryResult, Store
+
+
+def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
+    """The SERVICE endpoints the ``allow_service`` setting lists (empty by default)."""
+    return frozenset(s.strip() for s in str(settings.get("allow_service") or "").split(",") if s.strip())
+
+
+def check_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
+                default_graphs: Sequence[str] | None = None,
+                named_graphs: Sequence[str] | None = None) -> None:
+    """Refuse, before anything runs, a query that would make aikg fetch something outside the store."""
+    known = frozenset(store.graphs())
+    guard.check_sparql(sparql, known_graphs=known, allow_service=allowed_services(settings))
+    if default_graphs:
+        guard.check_graphs(default_graphs, known, clause="default-graph-uri")
+    if named_graphs:
+        guard.check_graphs(named_graphs, known, clause="named-graph-uri")
 
 
 def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
               bindings: Mapping[str, Identifier] | None = None,
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None) -> QueryResult:
-    """Run a client's query with the configured row cap and time limit."""
-    return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
-                       named_graphs=named_graphs, max_rows=settings["max_rows"],
-                       deadline=Deadline.after(settings["query_timeout"]))
+    """Run a client's query with the configured row cap, time limit and concurrency limit."""
+    check_query(store, sparql, settings, default_graphs=default_graphs, named_graphs=named_graphs)
+    seconds = float(settings["query_timeout"])
+
+    def execute() -> QueryResult:
+        return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
+                           named_graphs=named_graphs, max_rows=settings["max_rows"],
+                           deadline=Deadline.after(seconds))
+
+    with limits.slots(int(settings["max_heavy_queries"])).take(retry_after=seconds):
+        if isinstance(store, OxigraphStore):
+            return limits.run_isolated(execute, timeout=seconds)
+        return execute()  # a remote engine enforces its own time limit; rows are still capped here

@@ -21,6 +21,7 @@ SHAPES_GRAPH = GRAPH["shapes"]
 CATALOG_GRAPH = GRAPH["catalog"]
 BACKGROUND_GRAPH = GRAPH["background"]
 DERIVED_GRAPH = GRAPH["derived"]
+INFERRED_GRAPH = GRAPH["inferred"]
 
 PREFIXES: dict[str, str] = {
     "aikg": str(AIKG),

@@ -17,9 +17,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import data, serve
+    from . import data, export, query, serve
 
-    for module in (serve, data):
+    for module in (serve, data, query, export):
         for command in module.COMMANDS:
             main.add_command(command)
 

@@ -1,18 +1,34 @@
-"""Derived facts: computed by the CONSTRUCT rules in ``ontology/rules/``, never typed in by hand.
+"""Derived facts and subclass-aware answers, computed by rules, never typed in by hand.
 
-The derived graph is rebuilt from scratch whenever the data changes, so a changed input always
-changes the value derived from it.
+Two kinds of rule, both SPARQL CONSTRUCT files with a comment header (``# title:``, ``# description:``):
+
+- ``ontology/rules/*.rq`` compute derived values (GPU-hours, costs, ratios) into ``graph/derived``. Each
+  value is an ``aikg:Derivation`` node naming the rule (``aikg:rule``), the input nodes
+  (``prov:wasDerivedFrom``) and the properties read (``aikg:usedProperty``). The rule's IRI is bound to
+  ``?rule`` when it runs, and the rule itself is described in the same graph (title, description, file).
+- ``ontology/rules/inference/*.rq`` materialize the rdf:type closure over rdfs:subClassOf and the
+  closure over rdfs:subPropertyOf (aikg terms) into ``graph/inferred``, so a plain SPARQL client asking
+  for ``?x a aikg:Organization`` finds neoclouds, and ``?d aikg:party ?o`` finds investors.
+
+Both graphs are rebuilt from scratch whenever the data changes, so a changed input always changes the
+value derived from it, and a removed fact takes its consequences with it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
-from rdflib import Graph
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import RDF, RDFS
 
-from ..namespaces import DERIVED_GRAPH
+from ..namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
+from ..queries import parse_query_file
 from ..store import Store
-from .layout import rules_dir
+from .layout import data_root, rules_dir
+
+GENERATED_GRAPHS = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
+"""Graphs computed from the others; never inputs to their own rebuild."""
 
 
 def rule_files() -> list[Path]:
@@ -20,16 +36,72 @@ def rule_files() -> list[Path]:
     return sorted(rules_dir().glob("*.rq"))
 
 
-def rebuild_derived(store: Store) -> dict[str, int]:
-    """Run every rule over all graphs but the derived one and replace the derived graph."""
-    sources = [g for g in store.graphs() if g != str(DERIVED_GRAPH)]
+def inference_files() -> list[Path]:
+    """The RDFS closure rules (subclass and subproperty), in a stable order."""
+    return sorted((rules_dir() / "inference").glob("*.rq"))
+
+
+def rule_iri(path: Path) -> URIRef:
+    """The IRI naming a derivation rule in the derived graph: ``id:rule-<file stem>``."""
+    return URIRef(ID["rule-" + path.stem])
+
+
+def describe_rule(path: Path) -> Graph:
+    """The rule as a node: its label and comment from the file header, and where the file is."""
+    g = Graph()
+    iri = rule_iri(path)
+    header = parse_query_file(path)
+    title, description = header.title, header.description
+    g.add((iri, RDF.type, AIKG.Rule))
+    g.add((iri, RDFS.label, Literal(title, lang="en")))
+    if description:
+        g.add((iri, RDFS.comment, Literal(description, lang="en")))
+    try:
+        rel = path.resolve().relative_to(data_root().resolve()).as_posix()
+    except ValueError:
+        rel = path.name
+    g.add((iri, AIKG.ruleFile, Literal(rel)))
+    return g
+
+
+def _construct(store: Store, files: Sequence[Path], sources: Sequence[str], *,
+               bind_rule: bool) -> Graph:
     out = Graph()
-    for rule in rule_files():
-        if not sources:
-            break
-        result = store.query(rule.read_text(encoding="utf-8"), default_graphs=sources)
+    for path in files:
+        bindings = {"rule": rule_iri(path)} if bind_rule else None
+        result = store.query(path.read_text(encoding="utf-8"), bindings=bindings,
+                             default_graphs=list(sources))
         for triple in result.triples:
             out.add(triple)
-    data = out.serialize(format="nt", encoding="utf-8")
-    n = store.load(data, mime="application/n-triples", graph=str(DERIVED_GRAPH), replace=True)
-    return {str(DERIVED_GRAPH): n}
+    return out
+
+
+def _replace(store: Store, graph: str, data: Graph) -> int:
+    if not len(data):
+        store.drop_graph(graph)
+        return 0
+    return store.load(data.serialize(format="nt", encoding="utf-8"),
+                      mime="application/n-triples", graph=graph, replace=True)
+
+
+def infer(store: Store, sources: Sequence[str]) -> int:
+    """Materialize the subclass / subproperty closure of ``sources`` into the inferred graph."""
+    return _replace(store, str(INFERRED_GRAPH),
+                    _construct(store, inference_files(), sources, bind_rule=False))
+
+
+def rebuild_derived(store: Store) -> dict[str, int]:
+    """Recompute the inferred and derived graphs from every other graph, from scratch."""
+    base = [g for g in store.graphs() if g not in GENERATED_GRAPHS]
+    if not base:
+        for g in GENERATED_GRAPHS:
+            store.drop_graph(g)
+        return {g: 0 for g in GENERATED_GRAPHS}
+    infer(store, base)
+    derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
+    for path in rule_files():
+        derived += describe_rule(path)
+    n_derived = _replace(store, str(DERIVED_GRAPH), derived)
+    # The derived nodes' own types need their superclasses too, so close over them as well.
+    n_inferred = infer(store, [*base, str(DERIVED_GRAPH)])
+    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}

@@ -3,8 +3,10 @@
 The rest of aikg talks to a :class:`Store` only: it never knows whether the quads live in an embedded
 Oxigraph store or in a remote SPARQL engine. Terms crossing this boundary are rdflib terms.
 
-The default graph of every query is the union of all named graphs, unless the caller names default
-graphs explicitly (SPARQL protocol ``default-graph-uri``).
+The default graph of every query is the union of all named graphs, unless the query names its own
+dataset (``FROM`` / ``FROM NAMED``) or the caller names default graphs explicitly (SPARQL protocol
+``default-graph-uri``). As the protocol says, named graphs given with an empty list of default graphs
+(``default_graphs=[]``) leave the default graph empty.
 """
 
 from __future__ import annotations

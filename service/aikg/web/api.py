@@ -1,14 +1,274 @@
-"""The JSON lookup API."""
+"""The JSON lookup API: search, entities, types, stats, named queries and the OpenAPI document.
 
-from flask import Blueprint, jsonify
+Every read answer is cached on (store version, path, query string, Accept) and carries an ETag made
+from the same key, so a repeated request costs a dictionary lookup and a revalidation costs a 304.
+"""
 
-from . import get_store
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Blueprint, Response, current_app, jsonify, request
+from rdflib import BNode, Literal, URIRef
+
+from ..cache import LruCache, etag_for, per_version, store_token
+from ..entities import entity_json
+from ..errors import BadRequest
+from ..formats import Format
+from ..namespaces import AIKG
+from ..search import MAX_LIMIT, search_index, type_json
+from ..store import Store
+from ..vocabulary import catalog, vocabulary
+from . import get_store, setting
+from .negotiation import choose
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+CACHE_KEY = "aikg.api.responses"
+JSON = Format("json", "application/json", "json")
+CSV = Format("csv", "text/csv", "csv")
+RESULT_OFFERS = (JSON, CSV)
+
+
+@bp.record_once
+def _install_cache(state: Any) -> None:
+    state.app.extensions[CACHE_KEY] = LruCache(state.app.config["AIKG"]["cache_size"])
+
+
+def cached(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Answer from the response cache, or 304 when the client's ETag is current; cache 200s."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Response:
+        store = get_store()
+        version = store.version
+        variant = request.headers.get("Accept", "")
+        query = request.query_string.decode("latin-1")
+        etag = etag_for(store, request.path, query, variant)
+        if etag in request.if_none_match:
+            return _not_modified(etag)
+        cache: LruCache = current_app.extensions[CACHE_KEY]
+        key = (store_token(store), version, request.path, query, variant)
+        hit = cache.get(key)
+        if hit is None:
+            resp = view(*args, **kwargs)
+            if resp.status_code != 200 or store.version != version:
+                return resp  # errors and answers raced by a write are not kept
+            hit = (resp.get_data(), resp.mimetype, resp.headers.get("Content-Disposition"))
+            cache.put(key, hit)
+        body, mimetype, disposition = hit
+        resp = Response(body, status=200, mimetype=mimetype)
+        if disposition:
+            resp.headers["Content-Disposition"] = disposition
+        resp.set_etag(etag)
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.vary.add("Accept")
+        return resp
+
+    return wrapper
+
+
+def _not_modified(etag: str) -> Response:
+    resp = Response(status=304)
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.vary.add("Accept")
+    return resp
+
+
+def _json_only() -> None:
+    """406 unless the client accepts JSON (the error itself is JSON, as every error is)."""
+    choose((JSON,), request.accept_mimetypes)
+
+
+def _int_arg(name: str, default: int, low: int, high: int) -> int:
+    raw = request.args.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw.strip())
+    except ValueError:
+        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
+                         errors=[{"parameter": name, "value": raw}]) from None
+    if not low <= value <= high:
+        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
+                         errors=[{"parameter": name, "value": raw}])
+    return value
+
 
 @bp.get("/health")
-def health():
-    """Liveness and the store's kind and size."""
+def health() -> Response:
+    """Liveness and the store's kind and version."""
     store = get_store()
     return jsonify({"ok": True, "store": store.kind, "version": store.version})
+
+
+@bp.get("/search")
+@cached
+def search() -> Response:
+    """Autocomplete: entities whose label or alternative name matches ``q``, best first."""
+    _json_only()
+    q = request.args.get("q", "")
+    if not q.strip():
+        raise BadRequest("parameter 'q' is required: the text to search for",
+                         errors=[{"parameter": "q"}])
+    limit = _int_arg("limit", 10, 1, MAX_LIMIT)
+    store = get_store()
+    type_iri = None
+    if request.args.get("type"):
+        raw_type = request.args["type"].strip()
+        type_iri = vocabulary(store).resolve_class(raw_type)
+        if type_iri is None:
+            raise BadRequest(f"parameter 'type': no class {raw_type!r} (give a class name such as "
+                             f"'Organization' or a class IRI; see /api/types)",
+                             errors=[{"parameter": "type", "value": raw_type}])
+    index = search_index(store)
+    hits = index.search(q, type_iri=type_iri, limit=limit)
+    return jsonify({
+        "query": q,
+        "type": type_iri,
+        "limit": limit,
+        "results": [{"id": h.entity.slug, "iri": h.entity.iri, "label": h.entity.label,
+                     "matched": h.name, "match": h.match, "types": index.types_of(h.entity),
+                     "score": h.score} for h in hits],
+    })
+
+
+@bp.get("/entities/<path:entity_id>")
+@cached
+def entity(entity_id: str) -> Response:
+    """One entity with its facts, relations, expanded n-ary nodes and the sources of each fact."""
+    _json_only()
+    return jsonify(entity_json(get_store(), entity_id))
+
+
+def _type_counts(store: Store) -> list[dict]:
+    vocab = vocabulary(store)
+    direct: dict[str, int] = {}
+    total: dict[str, int] = {}
+    for info in search_index(store).entities.values():
+        every: set[str] = set()
+        for t in info.types:
+            direct[t] = direct.get(t, 0) + 1
+            every |= {t} | vocab.ancestors(t)
+        for t in every:
+            total[t] = total.get(t, 0) + 1
+    classes = sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
+    out = []
+    for c in classes:
+        out.append({**type_json(vocab, c),
+                     "parents": [type_json(vocab, p) for p in sorted(vocab.supers.get(c, ()))
+                                 if p.startswith(str(AIKG))],
+                     "direct": direct.get(c, 0), "total": total.get(c, 0)})
+    return sorted(out, key=lambda t: (-t["total"], t["name"]))
+
+
+@bp.get("/types")
+@cached
+def types() -> Response:
+    """Every aikg class with its label, parents and instance counts (direct and with subclasses)."""
+    _json_only()
+    store = get_store()
+    return jsonify({"types": per_version(store, "type-counts", _type_counts)})
+
+
+@bp.get("/stats")
+@cached
+def stats() -> Response:
+    """Triples per named graph, entities and source documents."""
+    _json_only()
+    store = get_store()
+    graphs = [{"graph": g, "triples": store.count(g)} for g in store.graphs()]
+    docs = catalog(store)
+    return jsonify({
+        "triples": sum(g["triples"] for g in graphs),
+        "graphs": graphs,
+        "entities": sum(1 for e in search_index(store).entities.values() if e.types),
+        "sources": [{"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
+                    for d in sorted(docs.values(), key=lambda d: d.graph)],
+    })
+
+
+@bp.get("/queries")
+def queries() -> Response:
+    """The named queries: name, title, description and parameters."""
+    from ..queries import load_queries
+
+    _json_only()
+    return jsonify({"queries": [_query_json(q) for q in load_queries().values()]})
+
+
+def _query_json(q: Any) -> dict:
+    return {"name": q.name, "title": q.title, "description": q.description,
+            "parameters": [p.to_json() for p in q.parameters],
+            "links": {"self": f"/api/queries/{q.name}"}}
+
+
+@bp.get("/queries/<name>")
+@cached
+def named_query(name: str) -> Response:
+    """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
+    from ..queries import get_query, run_named
+
+    fmt = choose(RESULT_OFFERS, request.accept_mimetypes, request.args.get("format"))
+    get_query(name)
+    raw = {k: v for k, v in request.args.items() if k != "format"}
+    store = get_store()
+    result = run_named(store, name, raw, current_app.config["AIKG"])
+    if fmt is CSV:
+        return _csv(name, result)
+    index = search_index(store)
+    rows = [{v: _cell(t, index) for v, t in zip(result.variables, row, strict=True)}
+            for row in result.rows]
+    return jsonify({"query": name, "parameters": raw, "columns": result.variables, "rows": rows,
+                    "truncated": result.truncated, "limit": setting("max_rows")})
+
+
+def _cell(term: Any, index: Any) -> dict | None:
+    """One result value: its lexical form and kind, and for entities their id and label."""
+    if term is None:
+        return None
+    if isinstance(term, URIRef):
+        cell: dict[str, Any] = {"value": str(term), "type": "uri"}
+        info = index.entities.get(str(term))
+        if info is not None:
+            cell["id"] = info.slug
+            cell["label"] = info.label
+        else:
+            label = index.vocab.labels.get(str(term))
+            if label:
+                cell["label"] = index.vocab.label(str(term))
+        return cell
+    if isinstance(term, Literal):
+        cell = {"value": str(term), "type": "literal"}
+        if term.language:
+            cell["lang"] = term.language
+        elif term.datatype is not None:
+            cell["datatype"] = str(term.datatype)
+        return cell
+    if isinstance(term, BNode):
+        return {"value": str(term), "type": "bnode"}
+    return {"value": str(term), "type": "literal"}
+
+
+def _csv(name: str, result: Any) -> Response:
+    buf = io.StringIO()
+    writer = csv.writer(buf, lineterminator="\r\n")
+    writer.writerow(result.variables)
+    for row in result.rows:
+        writer.writerow(["" if t is None else str(t) for t in row])
+    resp = Response(buf.getvalue(), mimetype="text/csv")
+    resp.headers["Content-Disposition"] = f'inline; filename="{name}.csv"'
+    return resp
+
+
+@bp.get("/openapi.json")
+def openapi() -> Response:
+    """The OpenAPI 3 document of the HTTP surface (named queries and classes read from the data)."""
+    from .openapi import openapi_document
+
+    return jsonify(openapi_document(get_store()))

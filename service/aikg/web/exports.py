@@ -1,5 +1,46 @@
-"""Placeholder blueprint for the exports surface."""
+"""Graph exports (``/export/<format>``) and the neighbours of one entity (``/api/entities/<id>/neighbors``).
 
-from flask import Blueprint
+Parameters, shared by both: ``focus`` (slug or IRI; exports only), ``depth`` (0-4, default 1), ``type``
+(repeatable, subclass-aware), ``fold`` (true/false). An unknown format is a 404 naming the supported
+ones (the format is part of the path); an unknown focus or entity is a 404; a bad depth, type or fold
+is a 400 naming the parameter.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, jsonify, request
+
+from ..export import ExportOptions, graph_model, parse_options, run_export, select
+from ..export.cytoscape import elements
+from . import get_store
 
 bp = Blueprint("exports", __name__)
+
+
+def _options(*, focus: str | None) -> ExportOptions:
+    args = request.args
+    return parse_options(focus=focus, depth=args.get("depth"), types=args.getlist("type"),
+                         fold=args.get("fold"))
+
+
+@bp.get("/export/<name>")
+def export(name: str) -> Response:
+    """The selected graph in one export format, as a download named after what it holds."""
+    result = run_export(get_store(), name, _options(focus=request.args.get("focus")))
+    response = Response(result.chunks, mimetype=None, content_type=result.format.mime)
+    response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'
+    return response
+
+
+@bp.get("/api/entities/<path:entity>/neighbors")
+def neighbors(entity: str) -> Response:
+    """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view."""
+    options = _options(focus=entity)
+    store = get_store()
+    selection = select(store, focus=options.focus, depth=options.depth, types=options.types,
+                       through_nary=options.fold)
+    model = graph_model(store, selection, fold=options.fold)
+    focus = model.nodes.get(str(selection.focus))
+    return jsonify({"focus": str(selection.focus), "label": focus.label if focus else None,
+                    "depth": options.depth, "fold": options.fold, "types": list(selection.types),
+                    "elements": elements(model)})

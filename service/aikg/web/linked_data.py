@@ -1,5 +1,93 @@
-"""Placeholder blueprint for the linked_data surface."""
+"""Linked data: every entity IRI ``https://w3id.org/aikg/id/<slug>`` answers locally at ``/id/<slug>``.
 
-from flask import Blueprint
+Browsers get the explorer's HTML page; RDF clients get the entity's description by content negotiation
+(Turtle, N-Triples, JSON-LD, RDF/XML, or ``?format=``). The description is, over all graphs:
+
+1. every triple with the entity as subject;
+2. every triple pointing at it (incoming links);
+3. the n-ary nodes (deals, results, phases, positions, prices, qualifications...) linked to it either way,
+   with all their own triples: one level, so a deal shows its parties, amount and date;
+4. the ``rdfs:label`` of every other IRI these triples mention (linked entities, classes, controlled
+   values), so a reader needs no second request to name them.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask import Blueprint, Response
+from rdflib import URIRef
+from rdflib.namespace import RDFS
+
+from ..errors import NotFound
+from ..formats import GRAPH_FORMATS
+from ..namespaces import AIKG, ID
+from ..serialize import Triple, serialize_graph
+from ..store import Store
+from . import get_store
+from .cors import allow_cross_origin
+from .negotiation import HTML, negotiate, rdf_response
 
 bp = Blueprint("linked_data", __name__)
+allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
+
+SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+NARY_ROOTS = ("Event", "Position", "PriceList", "Price", "TopologyConfiguration", "ValueQualification")
+"""Classes whose instances are n-ary nodes (CONTRACTS): described together with the entity they touch."""
+
+OFFERS = (*GRAPH_FORMATS, HTML)
+"""RDF first, so ``*/*`` (curl, scripts) gets Turtle; browsers ask for text/html by name."""
+
+
+@bp.get("/id/<slug>")
+def entity(slug: str) -> Response:
+    """The entity's page or its RDF description, by content negotiation."""
+    fmt = negotiate(OFFERS)
+    if fmt is HTML:
+        from .pages import entity_page  # the explorer owns the HTML side (and its own 404 page)
+
+        resp = entity_page(slug)
+    else:
+        store = get_store()
+        iri = URIRef(ID[slug])
+        if not SLUG.match(slug) or next(iter(store.quads(iri, None, None)), None) is None:
+            raise NotFound(f"no entity {slug!r}: nothing is said about <{iri}>")
+        resp = rdf_response(serialize_graph(describe(store, iri), fmt), fmt)
+    resp.vary.add("Accept")
+    resp.headers["Link"] = _links(slug)
+    return resp
+
+
+def describe(store: Store, iri: URIRef) -> list[Triple]:
+    """The entity's description (see the module docstring), without duplicates, in a stable order."""
+    out: set[Triple] = {(s, p, o) for s, p, o, _ in store.quads(iri, None, None)}
+    out |= {(s, p, o) for s, p, o, _ in store.quads(None, None, iri)}
+    expanded = set(nary_neighbours(store, iri))
+    for node in expanded:
+        out |= {(s, p, o) for s, p, o, _ in store.quads(node, None, None)}
+    mentioned = {t for s, _, o in out for t in (s, o) if isinstance(t, URIRef)} - expanded - {iri}
+    for node in mentioned:
+        out |= {(s, p, o) for s, p, o, _ in store.quads(node, RDFS.label, None)}
+    return sorted(out, key=lambda t: (str(t[0]), str(t[1]), t[2].n3()))
+
+
+def nary_neighbours(store: Store, iri: URIRef) -> list[URIRef]:
+    """The n-ary nodes linked to ``iri`` in either direction (typed by a subclass of an n-ary root)."""
+    roots = " ".join(f"<{AIKG[r]}>" for r in NARY_ROOTS)
+    # ``iri`` is built from a checked slug, so it is safe in the query text.
+    result = store.query(f"""
+        SELECT DISTINCT ?n WHERE {{
+          {{ <{iri}> ?p ?n }} UNION {{ ?n ?p <{iri}> }}
+          FILTER(isIRI(?n))
+          ?n a ?c . ?c <{RDFS.subClassOf}>* ?root .
+          VALUES ?root {{ {roots} }}
+        }}""")
+    return [row[0] for row in result.rows if isinstance(row[0], URIRef)]
+
+
+def _links(slug: str) -> str:
+    """The canonical IRI and every representation of it, for clients that read ``Link``."""
+    links = [f'<{ID[slug]}>; rel="canonical"']
+    links += [f'</id/{slug}?format={f.name}>; rel="alternate"; type="{f.mime}"' for f in OFFERS]
+    return ", ".join(links)

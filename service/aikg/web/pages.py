@@ -1,5 +1,203 @@
-"""Placeholder blueprint for the pages surface."""
+"""The explorer's HTML pages: search, entity pages, graph view, named queries, SPARQL editor, timeline.
 
-from flask import Blueprint
+Pages are server-rendered shells; their scripts (plain ES modules in ``static/js``) read the same JSON
+API, exports and SPARQL endpoint every other client uses. Front-end libraries come from the local npm
+install next to this module and are served by :func:`vendor` from an allow-list: no request leaves the
+machine.
+"""
 
-bp = Blueprint("pages", __name__)
+from __future__ import annotations
+
+import json
+import re
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from flask import Blueprint, Response, abort, render_template, send_file
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDFS
+
+from ..namespaces import AIKG, ID, PREFIXES
+from . import get_store
+
+bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
+               static_url_path="/static")
+
+NODE_MODULES = Path(__file__).resolve().parent / "node_modules"
+"""Where ``npm ci --prefix service/aikg/web`` installs the front-end libraries."""
+
+VENDOR_FILES: dict[str, str] = {
+    "cytoscape.min.js": "cytoscape/dist/cytoscape.min.js",
+    "layout-base.js": "layout-base/layout-base.js",
+    "cose-base.js": "cose-base/cose-base.js",
+    "cytoscape-fcose.js": "cytoscape-fcose/cytoscape-fcose.js",
+    "yasgui.min.js": "@zazuko/yasgui/build/yasgui.min.js",
+    "yasgui.min.css": "@zazuko/yasgui/build/yasgui.min.css",
+}
+"""The only files of ``node_modules`` the browser may fetch, by the short name pages use."""
+
+EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
+    ("turtle", "Turtle"), ("nquads", "N-Quads"), ("jsonld", "JSON-LD"), ("graphml", "GraphML"),
+    ("gexf", "GEXF"), ("cytoscape", "Cytoscape JSON"), ("dot", "Graphviz DOT"),
+)
+"""Every export format of ``/export/<format>``, with the name a button shows."""
+
+FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
+    ("deal", "Deals", ("Deal",)),
+    ("benchmark", "Benchmarks & results",
+     ("BenchmarkResult", "BenchmarkRound", "BenchmarkSuite", "SpeedupClaim", "TrainingRun")),
+    ("facility", "Facilities & capacity", ("DataCenter", "CapacityPhase", "Deployment")),
+    ("hardware", "Hardware",
+     ("Hardware", "ChipArchitecture", "InterconnectTechnology", "NetworkTopology",
+      "TopologyConfiguration")),
+    ("model", "AI models", ("AIModel", "ModelArchitecture", "ArchitectureFeature", "NumericPrecision")),
+    ("organization", "Organizations", ("Organization",)),
+    ("person", "People", ("Person", "Position", "Role")),
+    ("platform", "Platforms & prices", ("Platform", "SoftwareProject", "PriceList", "Price")),
+    ("source", "Sources", ("SourceDocument", "Report")),
+    ("place", "Places", ("Place",)),
+    ("event", "Other events", ("Event",)),
+    ("concept", "Factors & concepts", ("Factor", "Entity")),
+)
+"""Colour families of the explorer, most specific first: a class belongs to the first family whose
+root class it is a subclass of. Relations on entity pages and nodes in the graph are grouped by these."""
+
+EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
+    ("Entities by type", """SELECT ?type (COUNT(?e) AS ?entities) WHERE {
+  ?e a ?type .
+  FILTER(STRSTARTS(STR(?type), STR(aikg:)) && STRSTARTS(STR(?e), STR(id:)))
+}
+GROUP BY ?type
+ORDER BY DESC(?entities)"""),
+    ("Benchmark results", """SELECT ?result ?submitter ?model ?accelerators ?minutes WHERE {
+  ?result a aikg:BenchmarkResult ;
+          aikg:submitter ?submitter .
+  OPTIONAL { ?result aikg:workload ?model }
+  OPTIONAL { ?result aikg:acceleratorCount ?accelerators }
+  OPTIONAL { ?result aikg:timeToTrain ?minutes }
+}
+ORDER BY ?minutes"""),
+    ("Facts with their source graph", """SELECT ?graph ?subject ?property ?value WHERE {
+  GRAPH ?graph { ?subject ?property ?value }
+  FILTER(STRSTARTS(STR(?graph), STR(graph:sources/)))
+}
+LIMIT 50"""),
+    ("Names in Chinese", """SELECT ?entity ?name WHERE {
+  { ?entity rdfs:label ?name } UNION { ?entity skos:altLabel ?name }
+  FILTER(LANG(?name) = "zh" || REGEX(?name, "[\\\\u4e00-\\\\u9fff]"))
+}
+ORDER BY ?entity"""),
+)
+"""Queries the SPARQL editor opens with, one tab each."""
+
+_SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
+
+
+def entity_page(slug: str) -> Response:
+    """The HTML side of ``/id/<slug>``: one entity, its figures, relations and their sources."""
+    head = _entity_head(slug) if _SLUG.match(slug) else None
+    if head is None:
+        html = render_template("not_found.html", slug=slug, **_page_context("entity"))
+        return Response(html, status=404, mimetype="text/html")
+    html = render_template("entity.html", slug=slug, head=head, exports=EXPORT_FORMATS,
+                           **_page_context("entity"))
+    return Response(html, mimetype="text/html")
+
+
+@bp.get("/")
+def home() -> str:
+    """The front page: search first, then questions people start from."""
+    return render_template("home.html", **_page_context("home"))
+
+
+@bp.get("/graph")
+def graph() -> str:
+    """The graph view: the whole graph or one entity's neighbourhood."""
+    return render_template("graph.html", exports=EXPORT_FORMATS, **_page_context("graph"))
+
+
+@bp.get("/queries")
+@bp.get("/queries/<name>")
+def queries(name: str | None = None) -> str:
+    """The named queries: each with a form for its parameters and a results table."""
+    return render_template("queries.html", selected=name, **_page_context("queries"))
+
+
+@bp.get("/editor")
+def editor() -> str:
+    """The SPARQL editor (YASGUI) pointed at this service's own endpoint."""
+    return render_template("editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES,
+                           **_page_context("editor"))
+
+
+@bp.get("/editor/prefixes.json")
+def editor_prefixes() -> Response:
+    """aikg's prefixes in prefix.cc's shape, so the editor completes them without asking prefix.cc."""
+    return Response(json.dumps(PREFIXES), mimetype="application/json")
+
+
+@bp.get("/timeline")
+def timeline() -> str:
+    """Dated events in order: deals, results, capacity phases."""
+    return render_template("timeline.html", **_page_context("timeline"))
+
+
+@bp.get("/vendor/<name>")
+def vendor(name: str) -> Response:
+    """A front-end library file from the local npm install, if it is on the allow-list."""
+    rel = VENDOR_FILES.get(name)
+    if rel is None:
+        abort(404, description=f"no vendor file named {name!r}")
+    path = NODE_MODULES / rel
+    if not path.is_file():
+        abort(404, description="front-end libraries are not installed: run npm ci --prefix service/aikg/web")
+    return send_file(path, max_age=3600)
+
+
+def _page_context(active: str) -> dict[str, Any]:
+    return {"active": active, "type_info": _type_info(get_store().version)}
+
+
+def _entity_head(slug: str) -> dict[str, str] | None:
+    """Label and comment of an entity, or None when the store says nothing about it."""
+    store = get_store()
+    subject = URIRef(ID[slug])
+    if next(iter(store.quads(subject, None, None)), None) is None:
+        return None
+    labels = [q[2] for q in store.quads(subject, RDFS.label, None) if isinstance(q[2], Literal)]
+    comments = [q[2] for q in store.quads(subject, RDFS.comment, None) if isinstance(q[2], Literal)]
+    return {"label": str(_pick_english(labels) or slug), "comment": str(_pick_english(comments) or "")}
+
+
+def _pick_english(literals: list[Literal]) -> Literal | None:
+    for lit in literals:
+        if lit.language == "en":
+            return lit
+    return literals[0] if literals else None
+
+
+@lru_cache(maxsize=4)
+def _type_info(version: int) -> dict[str, Any]:
+    """Each aikg class's family and English label, from the ontology in the store (keyed by version)."""
+    roots = " ".join(f"(aikg:{cls} {rank})" for rank, (_, _, classes) in enumerate(FAMILIES)
+                     for cls in classes)
+    sparql = f"""PREFIX aikg: <{AIKG}>
+PREFIX rdfs: <{RDFS}>
+SELECT ?class ?rank ?label WHERE {{
+  VALUES (?root ?rank) {{ {roots} }}
+  ?class rdfs:subClassOf* ?root .
+  OPTIONAL {{ ?class rdfs:label ?label FILTER(LANG(?label) = "en") }}
+}}"""
+    classes: dict[str, dict[str, str]] = {}
+    best: dict[str, int] = {}
+    for row in get_store().query(sparql).dicts():
+        iri, rank = str(row["class"]), int(row["rank"])
+        if iri in best and best[iri] <= rank:
+            continue
+        best[iri] = rank
+        label = str(row.get("label") or iri.rsplit("#", 1)[-1])
+        classes[iri] = {"family": FAMILIES[rank][0], "label": label}
+    families = [{"key": key, "label": label} for key, label, _ in FAMILIES]
+    families.append({"key": "other", "label": "Other"})
+    return {"classes": classes, "families": families, "prefixes": PREFIXES}

@@ -1,0 +1,320 @@
+"""One entity as JSON: its names, types, facts with units and qualifiers, relations both ways, n-ary
+nodes expanded one level, and for every fact the source document(s) and certainty behind it.
+
+Three queries at most (the entity's own triples, the triples pointing at it, the triples of its n-ary
+neighbours); everything else (labels and types of the other ends, the ontology, the catalogue) comes
+from lookups cached per store version.
+
+Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in g, else the
+``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+
+from rdflib import Literal, URIRef
+from rdflib.term import Identifier
+
+from .errors import NotFound
+from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from .search import EntityInfo, SearchIndex, search_index, type_json
+from .store import Store
+from .store.terms import to_ox
+from .vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, catalog, local_name, vocabulary
+
+MAX_INCOMING = 500
+"""Most incoming relations listed (a hub can have thousands); ``truncated`` says when cut."""
+MAX_EXPANDED = 100
+"""Most n-ary neighbours expanded."""
+
+SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
+"""Graphs whose triples are not facts about entities (vocabulary, shapes, materialized superclasses)."""
+
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
+_NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "float", "int", "long",
+                                                 "positiveInteger", "nonNegativeInteger")}
+_NAME_PROPS = {str(RDFS.label), str(SKOS.altLabel)}
+_DESCRIPTION_PROPS = {str(RDFS.comment), str(AIKG.description)}
+_TYPE, _CERTAINTY, _QUALIFIED = str(RDF.type), str(AIKG.certainty), str(AIKG.qualifiedBy)
+
+_OUT_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?s ?n ?p ?o ?g WHERE {
+  { GRAPH ?g { ?s ?p ?o } BIND(?s AS ?n) }
+  UNION { ?s aikg:qualifiedBy ?n . GRAPH ?g { ?n ?p ?o } }
+}"""
+
+_IN_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?o ?s ?p ?g ?c WHERE {
+  GRAPH ?g { ?s ?p ?o }
+  OPTIONAL { GRAPH ?g { ?s aikg:certainty ?c } }
+}"""
+
+_EXPAND_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?n ?p ?o ?g WHERE {
+  VALUES ?x { %s }
+  { GRAPH ?g { ?x ?p ?o } BIND(?x AS ?n) }
+  UNION { ?x aikg:qualifiedBy ?n . GRAPH ?g { ?n ?p ?o } }
+}"""
+
+
+def resolve_id(raw: str) -> str:
+    """The IRI an API id names: a slug (``coreweave``) or a full IRI; NotFound when it is neither."""
+    value = raw.strip()
+    if _SLUG.match(value):
+        return str(ID[value])
+    if _IRI.match(value):
+        return value
+    raise NotFound(f"no entity {raw!r}: give a slug such as 'nvidia' or a full IRI")
+
+
+def curie(iri: str) -> str:
+    """A prefixed name for an IRI when one of aikg's prefixes covers it, else the IRI."""
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns) and len(iri) > len(ns):
+            return f"{prefix}:{iri[len(ns):]}"
+    return iri
+
+
+class EntityBuilder:
+    """Turns the triples around one entity into its JSON, with the cached lookups at hand."""
+
+    def __init__(self, store: Store) -> None:
+        """Take the lookups for the store's current version."""
+        self.store = store
+        self.vocab: Vocabulary = vocabulary(store)
+        self.catalog: dict[str, SourceDocument] = catalog(store)
+        self.index: SearchIndex = search_index(store)
+        self.used_graphs: set[str] = set()
+
+    # -- small JSON pieces -------------------------------------------------------------------
+
+    def term(self, iri: str) -> dict:
+        """A vocabulary term (property, class, controlled value) as JSON."""
+        return {"iri": iri, "name": curie(iri), "label": self.vocab.label(iri)}
+
+    def node(self, iri: str) -> dict:
+        """The other end of a relation: id, IRI, label and most specific types."""
+        info = self.index.entities.get(iri)
+        if info is None:
+            slug = iri[len(str(ID)):] if iri.startswith(str(ID)) else None
+            return {"id": slug, "iri": iri, "label": self.vocab.label(iri) if slug is None else slug,
+                    "types": []}
+        return {"id": info.slug, "iri": iri, "label": info.label,
+                "types": [type_json(self.vocab, t) for t in info.types]}
+
+    def document(self, graph: str) -> dict | None:
+        """The catalogue entry of a graph's source document, as JSON."""
+        doc = self.catalog.get(graph)
+        if doc is None:
+            return None
+        publisher = None
+        if doc.publisher:
+            info = self.index.entities.get(doc.publisher)
+            publisher = {"id": info.slug if info else None, "iri": doc.publisher,
+                         "label": info.label if info else local_name(doc.publisher)}
+        slug = doc.iri[len(str(ID)):] if doc.iri.startswith(str(ID)) else None
+        return {"id": slug, "iri": doc.iri, "title": doc.title, "publisher": publisher,
+                "date": doc.issued, "url": doc.url, "language": doc.language}
+
+    def sources(self, graphs: Iterable[str], certainty: dict[str, str]) -> list[dict]:
+        """Where a fact comes from: per graph, its document (details in ``documents``) and certainty."""
+        out = []
+        for g in sorted(set(graphs)):
+            doc = self.catalog.get(g)
+            level = certainty.get(g) or (doc.default_certainty if doc else None)
+            self.used_graphs.add(g)
+            brief = None if doc is None else {"iri": doc.iri, "title": doc.title}
+            out.append({"graph": g, "document": brief,
+                        "certainty": self.term(level) if level else None})
+        return out
+
+    def documents(self) -> list[dict]:
+        """Every source document the facts above cite, with title, publisher, date and URL."""
+        return [{"graph": g, **(self.document(g) or {})} for g in sorted(self.used_graphs)]
+
+    # -- one node ----------------------------------------------------------------------------
+
+    def describe(self, iri: str, triples: list[tuple[str, Identifier, str]],
+                 quals: dict[str, list[tuple[str, Identifier, str]]]) -> dict:
+        """Names, types, descriptions, facts and outgoing links of one node from its triples."""
+        types: set[str] = set()
+        labels: dict[str, str] = {}
+        alt: list[dict] = []
+        descriptions: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
+        certainty: dict[str, str] = {}
+        qualifiers: dict[str, dict] = {}
+        facts: dict[tuple[str, Literal], set[str]] = defaultdict(set)
+        links: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for p, o, g in triples:
+            if p == _TYPE and isinstance(o, URIRef):
+                types.add(str(o))
+            elif g in SKIPPED_GRAPHS:
+                continue
+            elif p in _NAME_PROPS and isinstance(o, Literal):
+                if p == str(RDFS.label):
+                    labels.setdefault(o.language or "", str(o))
+                elif {"value": str(o), "lang": o.language} not in alt:
+                    alt.append({"value": str(o), "lang": o.language})
+            elif p in _DESCRIPTION_PROPS and isinstance(o, Literal):
+                descriptions[(p, str(o), o.language)].add(g)
+            elif p == _CERTAINTY and isinstance(o, URIRef):
+                certainty[g] = str(o)
+            elif p == _QUALIFIED and isinstance(o, URIRef):
+                qualifiers.update(self._qualification(quals.get(str(o), [])))
+            elif isinstance(o, Literal):
+                facts[(p, o)].add(g)
+            elif isinstance(o, URIRef):
+                links[(p, str(o))].add(g)
+        info = self.index.entities.get(iri)
+        label = labels.get("en") or labels.get("") or next(iter(labels.values()), None)
+        if label is None:
+            label = info.label if info else local_name(iri)
+        described = [{"property": self.term(p), "value": v, "lang": lang,
+                      "sources": self.sources(gs, certainty)}
+                     for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
+        return {
+            "id": iri[len(str(ID)):] if iri.startswith(str(ID)) else None,
+            "iri": iri,
+            "label": label,
+            "labels": labels,
+            "altLabels": alt,
+            "types": [type_json(self.vocab, t) for t in self.vocab.most_specific(frozenset(types))],
+            "description": _pick_description(described),
+            "descriptions": described,
+            "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
+            "facts": [self._fact(p, o, gs, certainty, qualifiers)
+                      for (p, o), gs in sorted(facts.items(), key=_fact_order)],
+            "links": [{"property": self.term(p), "node": self.node(o),
+                       "sources": self.sources(gs, certainty)}
+                      for (p, o), gs in sorted(links.items())],
+        }
+
+    def _qualification(self, triples: list[tuple[str, Identifier, str]]) -> dict[str, dict]:
+        on = next((str(o) for p, o, _ in triples if p == str(AIKG.onProperty)), None)
+        how = next((str(o) for p, o, _ in triples if p == str(AIKG.qualifier)), None)
+        if on is None or how is None:
+            return {}
+        out = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
+        # A qualification may say how certain its figure is (e.g. the source's own estimate).
+        level = {g: str(o) for p, o, g in triples if p == _CERTAINTY}
+        if level:
+            out["certainty"] = level
+        return {on: out}
+
+    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str],
+              qualifiers: dict[str, dict]) -> dict:
+        datatype = str(o.datatype) if o.datatype is not None else None
+        fact = {"property": self.term(p), "value": str(o), "datatype": datatype, "lang": o.language,
+                "unit": self.vocab.unit(p)}
+        qualifier = dict(qualifiers[p]) if p in qualifiers else None
+        qualified = qualifier.pop("certainty", None) if qualifier else None
+        fact["qualifier"] = qualifier
+        if datatype in _NUMERIC:
+            try:
+                number = float(str(o))
+                fact["number"] = int(number) if number.is_integer() and "." not in str(o) else number
+            except ValueError:
+                pass
+        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})})
+        return fact
+
+    # -- the whole entity --------------------------------------------------------------------
+
+    def build(self, iri: str) -> dict:
+        """The entity's JSON; NotFound when the store holds no triple about it."""
+        subject = URIRef(iri)
+        own, quals = _split(self.store.query(_OUT_QUERY, bindings={"s": subject}).rows, 1, iri)
+        incoming_rows = self.store.query(_IN_QUERY, bindings={"o": subject}).rows
+        if not own and not incoming_rows:
+            raise NotFound(f"no entity {iri}")
+        body = self.describe(iri, own, quals)
+        incoming: dict[tuple[str, str], set[str]] = defaultdict(set)
+        their_certainty: dict[str, dict[str, str]] = defaultdict(dict)
+        for _, s, p, g, c in incoming_rows:
+            if str(g) in SKIPPED_GRAPHS or not isinstance(s, URIRef):
+                continue
+            incoming[(str(s), str(p))].add(str(g))
+            if isinstance(c, URIRef):
+                their_certainty[str(s)][str(g)] = str(c)
+        truncated = len(incoming) > MAX_INCOMING
+        in_items = sorted(incoming.items())[:MAX_INCOMING]
+        in_rel = [{"property": self.term(p), "node": self.node(s),
+                   "sources": self.sources(gs, their_certainty[s])} for (s, p), gs in in_items]
+        out_rel = body.pop("links")
+        expanded = self._expand([r["node"]["iri"] for r in out_rel] + [s for (s, _), _ in in_items],
+                                exclude=iri)
+        for rel in out_rel + in_rel:
+            detail = expanded.get(rel["node"]["iri"])
+            if detail is not None:
+                rel["node"]["expanded"] = detail
+        body["relations"] = {"outgoing": out_rel, "incoming": in_rel}
+        body["documents"] = self.documents()
+        body["truncated"] = truncated or len(expanded) >= MAX_EXPANDED
+        body["links"] = {"self": f"/api/entities/{body['id'] or iri}",
+                         "page": f"/id/{body['id']}" if body["id"] else None}
+        return body
+
+    def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict]:
+        """Facts and links of the n-ary nodes among the neighbours, one query for all of them."""
+        nary = []
+        for n in dict.fromkeys(neighbours):
+            info = self.index.entities.get(n)
+            if n != exclude and info is not None and any(t in self.vocab.nary for t in info.types):
+                nary.append(n)
+        nary = nary[:MAX_EXPANDED]
+        if not nary:
+            return {}
+        values = " ".join(str(to_ox(URIRef(n))) for n in nary)
+        rows = self.store.query(_EXPAND_QUERY % values).rows
+        per_node: dict[str, list[tuple[str, Identifier, str]]] = defaultdict(list)
+        for n, p, o, g in rows:
+            per_node[str(n)].append((str(p), o, str(g)))
+        out = {}
+        for n in nary:
+            quals = {str(o): per_node.get(str(o), []) for p, o, _ in per_node.get(n, [])
+                     if p == _QUALIFIED}
+            d = self.describe(n, per_node.get(n, []), quals)
+            out[n] = {"facts": d["facts"], "relations": d["links"], "descriptions": d["descriptions"],
+                      "certainty": d["certainty"]}
+        return out
+
+
+def _split(rows: list, offset: int, iri: str) -> tuple[list[tuple[str, Identifier, str]],
+                                                         dict[str, list[tuple[str, Identifier, str]]]]:
+    """Separate the entity's own triples from those of its value-qualification nodes."""
+    own: list[tuple[str, Identifier, str]] = []
+    quals: dict[str, list[tuple[str, Identifier, str]]] = defaultdict(list)
+    for row in rows:
+        n, p, o, g = row[offset:offset + 4]
+        target = own if str(n) == iri else quals[str(n)]
+        target.append((str(p), o, str(g)))
+    return own, quals
+
+
+def _fact_order(item: tuple[tuple[str, Literal], set[str]]) -> tuple[str, str]:
+    (p, o), _ = item
+    return (p, str(o))
+
+
+def _pick_description(described: list[dict]) -> str | None:
+    if not described:
+        return None
+    english = [d for d in described if d["lang"] == "en"]
+    return (english or described)[0]["value"]
+
+
+def entity_json(store: Store, raw_id: str) -> dict:
+    """The JSON of the entity a slug or IRI names; NotFound when there is none."""
+    return EntityBuilder(store).build(resolve_id(raw_id))
+
+
+def entity_info(store: Store, iri: str) -> EntityInfo | None:
+    """The directory entry (slug, label, types) of an entity, without a query."""
+    return search_index(store).entities.get(iri)

@@ -1,0 +1,155 @@
+"""Graph exports for visualization and reuse: RDF (Turtle, N-Quads, JSON-LD) and property-graph formats
+(GraphML, GEXF, Cytoscape.js JSON, Graphviz DOT), of the whole data graph, a neighbourhood or some types.
+
+``/export/<format>`` and ``aikg export`` both call :func:`run_export`, so the same options give the
+same bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import BadRequest, NotFound
+from ..namespaces import slug_of
+from ..store import Store
+from . import cytoscape, dot, rdf, xml_graphs
+from .fold import fold as fold_model
+from .model import GraphModel, build_model
+from .select import MAX_DEPTH, Selection, check_depth, select
+
+__all__ = ["EXPORTS", "MAX_DEPTH", "ExportFormat", "ExportOptions", "ExportResult", "graph_model",
+           "parse_options", "run_export", "select"]
+
+
+@dataclass(frozen=True)
+class ExportFormat:
+    """One export format: its name, other accepted names, media type, file extension and writer."""
+
+    name: str
+    title: str
+    mime: str
+    extension: str
+    rdf: bool
+    write: Callable[..., Iterator[bytes]]
+    aliases: tuple[str, ...] = ()
+
+
+EXPORTS: tuple[ExportFormat, ...] = (
+    ExportFormat("turtle", "Turtle", "text/turtle; charset=utf-8", "ttl", True, rdf.turtle, ("ttl",)),
+    ExportFormat("nquads", "N-Quads", "application/n-quads", "nq", True, rdf.nquads, ("nq",)),
+    ExportFormat("jsonld", "JSON-LD", "application/ld+json", "jsonld", True, rdf.jsonld, ("json-ld",)),
+    ExportFormat("graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False,
+                 xml_graphs.graphml),
+    ExportFormat("gexf", "GEXF", "application/gexf+xml; charset=utf-8", "gexf", False, xml_graphs.gexf),
+    ExportFormat("cytoscape", "Cytoscape.js JSON", "application/json", "cyjs", False,
+                 cytoscape.cytoscape, ("cyjs",)),
+    ExportFormat("dot", "Graphviz DOT", "text/vnd.graphviz; charset=utf-8", "gv", False, dot.dot,
+                 ("gv", "graphviz")),
+)
+"""Every export format; the first name is the one used in URLs and messages."""
+
+
+def export_format(name: str) -> ExportFormat:
+    """The format a name or alias denotes; NotFound naming the supported ones otherwise."""
+    key = name.strip().lower()
+    for f in EXPORTS:
+        if key == f.name or key in f.aliases:
+            return f
+    raise NotFound(f"no export format {name!r}; supported: {', '.join(f.name for f in EXPORTS)}",
+                   errors=[{"parameter": "format", "supported": [f.name for f in EXPORTS]}])
+
+
+@dataclass(frozen=True)
+class ExportOptions:
+    """What to export: a neighbourhood (``focus``, ``depth``), some ``types``, folded or not."""
+
+    focus: str | None = None
+    depth: int = 1
+    types: tuple[str, ...] = ()
+    fold: bool = False
+
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off", ""}
+
+
+def parse_options(*, focus: str | None = None, depth: str | int | None = None,
+                  types: Sequence[str] = (), fold: str | bool | None = None) -> ExportOptions:
+    """Options from request parameters (strings); BadRequest naming the parameter that is wrong."""
+    depth_value = _depth(depth)
+    if isinstance(fold, bool) or fold is None:
+        fold_value = bool(fold)
+    elif fold.strip().lower() in _TRUE | _FALSE:
+        fold_value = fold.strip().lower() in _TRUE
+    else:
+        raise BadRequest("fold must be true or false", errors=[{"parameter": "fold", "value": fold}])
+    focus = focus.strip() if focus is not None else None
+    return ExportOptions(focus or None, depth_value, tuple(t for t in types if t.strip()), fold_value)
+
+
+def _depth(raw: str | int | None) -> int:
+    if raw is None or raw == "":
+        return 1
+    text = str(raw).strip()
+    if isinstance(raw, bool) or not re.fullmatch(r"[0-9]{1,3}", text):
+        raise BadRequest(f"depth must be an integer from 0 to {MAX_DEPTH}",
+                         errors=[{"parameter": "depth", "value": str(raw)}])
+    value = int(text)
+    check_depth(value)
+    return value
+
+
+@dataclass
+class ExportResult:
+    """An export ready to send or write: media type, suggested file name and the bytes, in chunks."""
+
+    format: ExportFormat
+    filename: str
+    chunks: Iterator[bytes]
+    description: dict[str, Any] = field(default_factory=dict)
+
+
+def graph_model(store: Store, selection: Selection, *, fold: bool = False) -> GraphModel:
+    """The drawn graph of a selection, with n-ary nodes folded into edges when asked."""
+    model = build_model(store, selection)
+    keep = {str(selection.focus)} if selection.focus is not None else set()
+    return fold_model(model, keep=keep) if fold else model
+
+
+def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
+    """What an export holds, in words a file's reader can check."""
+    return {"focus": str(selection.focus) if selection.focus is not None else None,
+            "depth": options.depth if selection.focus is not None else None,
+            "types": list(selection.types), "fold": options.fold}
+
+
+def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) -> str:
+    """``aikg[-<focus>-d<depth>][-<types>][-folded].<ext>``: says what the file holds."""
+    parts = ["aikg"]
+    if selection.focus is not None:
+        parts.append(f"{slug_of(str(selection.focus)) or 'focus'}-d{options.depth}")
+    if selection.types:
+        parts.append("+".join(t.rsplit("#", 1)[-1].rsplit("/", 1)[-1] for t in selection.types))
+    if options.fold and not fmt.rdf:
+        parts.append("folded")
+    return "-".join(parts) + "." + fmt.extension
+
+
+def run_export(store: Store, format_name: str, options: ExportOptions) -> ExportResult:
+    """Resolve the selection (errors raised here, before any byte is written) and start the writer."""
+    fmt = export_format(format_name)
+    if fmt.rdf and options.fold:
+        raise BadRequest(f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold "
+                         "the data as stored", errors=[{"parameter": "fold", "value": "true"}])
+    selection = select(store, focus=options.focus, depth=options.depth, types=options.types,
+                       through_nary=options.fold and not fmt.rdf)
+    description = describe(selection, options)
+    if fmt.rdf:
+        chunks = fmt.write(selection)
+    else:
+        model = graph_model(store, selection, fold=options.fold)
+        chunks = (fmt.write(model, description) if fmt.name == "cytoscape" else fmt.write(model))
+    return ExportResult(fmt, filename(fmt, selection, options), chunks, description)

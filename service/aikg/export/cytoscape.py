@@ -1,0 +1,30 @@
+"""Cytoscape.js JSON (``elements.nodes[].data`` / ``elements.edges[].data``), for Cytoscape and D3.
+
+The same document Cytoscape desktop imports as ``.cyjs`` and ``cy.add()`` accepts in a browser; the
+explorer's graph view draws it as is.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from .model import GraphModel
+
+
+def elements(model: GraphModel) -> dict[str, list[dict[str, Any]]]:
+    """``{"nodes": [{"data": ...}], "edges": [{"data": ...}]}`` in a stable order."""
+    return {"nodes": [{"data": model.node_data(n)} for n in model.sorted_nodes()],
+            "edges": [{"data": model.edge_data(e)} for e in model.sorted_edges()]}
+
+
+def document(model: GraphModel, description: dict[str, Any]) -> dict[str, Any]:
+    """The whole CYJS document: format header, what was selected, and the elements."""
+    return {"format_version": "1.0", "generated_by": "aikg", "target_cytoscapejs_version": "~3",
+            "data": {"name": "aikg", **description}, "elements": elements(model)}
+
+
+def cytoscape(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
+    """The CYJS document as UTF-8 JSON."""
+    yield json.dumps(document(model, description), ensure_ascii=False, indent=1).encode("utf-8")

@@ -1,0 +1,276 @@
+"""The property graph every visual export draws: labelled, typed nodes and labelled, sourced edges.
+
+Built from a :class:`~aikg.export.select.Selection` in one pass over its quads:
+
+- a NODE is each subject of the selection, with its English label, its most specific asserted class
+  (and that class's label), and its literal values as attributes (one attribute per property, named
+  by the property's local name); links to vocabulary terms (``aikg:status aikg:Announced``) become
+  attributes holding the term's label;
+- an EDGE is each link between two selected nodes, labelled with the property's label and carrying
+  the named graph(s) that state it and their source documents' titles;
+- catalogue internals are not drawn: source documents, the catalogue itself, derivation rules and
+  nodes only the catalogue describes are dropped, and a derived value (``aikg:Derivation``) becomes an
+  attribute of the node it is derived for.
+
+Folding (``fold=True``, see :mod:`aikg.export.fold`) then turns n-ary nodes into labelled edges.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from rdflib import BNode, Literal, URIRef
+from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
+
+from ..namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+from ..store import Store
+from ..vocabulary import Vocabulary, catalog, local_name, vocabulary
+from .select import Selection
+
+Value = str | int | float | bool
+"""An attribute value every export format can carry."""
+
+INTERNAL_CLASSES = (AIKG.SourceDocument, AIKG.Rule, DCAT.Catalog)
+"""Catalogue internals: never drawn (the catalogue titles the edges instead), nor is any node that only
+the catalogue graph describes (a publisher named by a document and nowhere else)."""
+
+RESERVED = frozenset({"id", "label", "type", "type_label", "types", "kind", "source", "target",
+                      "relation", "graph", "document", "weight", "start", "end", "viz", "pid",
+                      "parents", "slices", "spells", "via", "via_label", "source_role", "target_role",
+                      "networkx_key"})
+"""Keys the exports use themselves, or that GraphML/GEXF/Cytoscape treat specially."""
+
+_INTEGERS = {str(XSD[t]) for t in ("integer", "int", "long", "short", "byte", "nonNegativeInteger",
+                                   "positiveInteger", "negativeInteger", "nonPositiveInteger",
+                                   "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")}
+_FLOATS = {str(XSD.decimal), str(XSD.double), str(XSD.float)}
+_KEY_TYPES = _INTEGERS | _FLOATS | {str(XSD[t]) for t in ("boolean", "date", "dateTime", "gYear",
+                                                         "gYearMonth")}
+_SHORT = 24
+"""Untagged strings up to this length (versions, currencies, shapes) count as key values."""
+
+
+@dataclass
+class Node:
+    """One drawn node."""
+
+    id: str
+    label: str
+    types: list[str]
+    nary: bool = False
+    attrs: dict[str, list[Value]] = field(default_factory=dict)
+    key_values: list[tuple[str, str]] = field(default_factory=list)
+    terms: dict[str, list[str]] = field(default_factory=dict)
+    """Vocabulary terms the node links to, by property IRI (kept as IRIs for folding)."""
+
+    @property
+    def type(self) -> str | None:
+        """The class shown for the node: the first most specific one."""
+        return self.types[0] if self.types else None
+
+
+@dataclass
+class Edge:
+    """One drawn edge; ``relation`` is the property IRI, or the class of a folded n-ary node."""
+
+    id: str
+    source: str
+    target: str
+    relation: str
+    label: str
+    graphs: set[str] = field(default_factory=set)
+    attrs: dict[str, list[Value]] = field(default_factory=dict)
+    summary: str = ""
+    """Key values of a folded n-ary node, also the tail of ``label``; DOT puts them on a second line."""
+
+
+@dataclass
+class GraphModel:
+    """Nodes and edges of one export, plus the lookups needed to describe them."""
+
+    nodes: dict[str, Node]
+    edges: dict[str, Edge]
+    vocab: Vocabulary
+    titles: dict[str, str]
+
+    def sorted_nodes(self) -> list[Node]:
+        """Nodes in a stable order, so the same data always exports to the same bytes."""
+        return [self.nodes[k] for k in sorted(self.nodes)]
+
+    def sorted_edges(self) -> list[Edge]:
+        """Edges in a stable order."""
+        return [self.edges[k] for k in sorted(self.edges)]
+
+    def node_data(self, node: Node) -> dict[str, Value | list[Value]]:
+        """The node as a flat record: id, label, type, type label, kind, then its attributes."""
+        data: dict[str, Value | list[Value]] = {
+            "id": node.id, "label": node.label,
+            "type": curie(node.type) if node.type else "",
+            "type_label": self.vocab.label(node.type) if node.type else "",
+            "types": " ".join(curie(t) for t in node.types),
+            "kind": "n-ary" if node.nary else "entity",
+        }
+        data.update(_flat(node.attrs))
+        return data
+
+    def edge_data(self, edge: Edge) -> dict[str, Value | list[Value]]:
+        """The edge as a flat record: id, source, target, label, relation, graph and document."""
+        data: dict[str, Value | list[Value]] = {
+            "id": edge.id, "source": edge.source, "target": edge.target, "label": edge.label,
+            "relation": curie(edge.relation),
+            "graph": " ".join(sorted(edge.graphs)),
+            "document": "; ".join(sorted({self.titles[g] for g in edge.graphs if g in self.titles})),
+        }
+        data.update(_flat(edge.attrs))
+        return data
+
+
+def curie(iri: str) -> str:
+    """``aikg:Neocloud`` for a known namespace, else the IRI itself."""
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns) and "/" not in iri[len(ns):] and "#" not in iri[len(ns):]:
+            return f"{prefix}:{iri[len(ns):]}"
+    return iri
+
+
+def attribute_key(prop: str) -> str:
+    """Attribute name of a property: its local name (aikg) or CURIE, kept off the reserved names."""
+    key = local_name(prop) if prop.startswith(str(AIKG)) else curie(prop)
+    return f"aikg_{key}" if key in RESERVED else key
+
+
+def python_value(lit: Literal) -> Value:
+    """A literal as a typed value: numbers and booleans typed, everything else its lexical form."""
+    dt = str(lit.datatype) if lit.datatype is not None else ""
+    text = str(lit)
+    try:
+        if dt in _INTEGERS:
+            return int(text)
+        if dt in _FLOATS:
+            return float(text)
+    except ValueError:
+        return text
+    if dt == str(XSD.boolean):
+        return text.strip() in {"true", "1"}
+    return text
+
+
+def display(lit: Literal) -> str:
+    """A literal as shown in a label: decimals rounded to three places, everything else as written."""
+    text = str(lit)
+    if lit.datatype is None or str(lit.datatype) not in _FLOATS:
+        return text
+    try:
+        number = Decimal(text)
+    except InvalidOperation:
+        return text
+    if number.as_tuple().exponent < -3:  # type: ignore[operator]
+        number = number.quantize(Decimal("0.001"))
+    plain = format(number, "f")
+    return plain.rstrip("0").rstrip(".") if "." in plain else plain
+
+
+def is_key_value(lit: Literal) -> bool:
+    """Figures, dates, flags and short codes: the values worth showing in a folded edge's label."""
+    if lit.language:
+        return False
+    if lit.datatype is None or str(lit.datatype) == str(XSD.string):
+        return len(str(lit)) <= _SHORT
+    return str(lit.datatype) in _KEY_TYPES
+
+
+def add_value(attrs: dict[str, list[Value]], key: str, value: Value) -> None:
+    """Append a value to an attribute, once."""
+    values = attrs.setdefault(key, [])
+    if value not in values:
+        values.append(value)
+
+
+def build_model(store: Store, selection: Selection) -> GraphModel:
+    """Nodes, edges and attributes of a selection (no folding)."""
+    vocab = vocabulary(store)
+    titles = {g: doc.title for g, doc in catalog(store).items() if doc.title}
+    facts: dict[URIRef | BNode, list[tuple[URIRef, Any, str]]] = defaultdict(list)
+    for s, p, o, g in selection.quads():
+        facts[s].append((p, o, str(g)))
+    internal = {str(c) for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
+    derivation = str(AIKG.Derivation)
+    kinds = {s: frozenset(str(o) for p, o, _ in fs if p == RDF.type) for s, fs in facts.items()}
+    catalogue = str(CATALOG_GRAPH)
+    drawn = {s for s, types in kinds.items()
+             if not types & internal and derivation not in types
+             and any(g != catalogue for _, _, g in facts[s])}
+    model = GraphModel({}, {}, vocab, titles)
+    for s in drawn:
+        model.nodes[str(s)] = _node(s, facts[s], kinds[s], vocab, drawn, model)
+    for s, types in kinds.items():
+        if derivation in types:
+            _derived_value(facts[s], model)
+    return model
+
+
+def _node(s: URIRef | BNode, facts: list[tuple[URIRef, Any, str]], types: frozenset[str], vocab: Vocabulary,
+          drawn: set, model: GraphModel) -> Node:
+    labels: dict[str, str] = {}
+    node = Node(str(s), "", list(vocab.most_specific(types)), nary=bool(types & vocab.nary))
+    node.types.sort(key=lambda t: (not t.startswith(str(AIKG)), t))
+    for p, o, g in sorted(facts, key=lambda f: (str(f[0]), str(f[1]))):
+        if p == RDF.type:
+            continue
+        if p == RDFS.label and isinstance(o, Literal):
+            labels.setdefault(o.language or "", str(o))
+            continue
+        if isinstance(o, Literal):
+            add_value(node.attrs, attribute_key(str(p)), python_value(o))
+            if is_key_value(o) and p != SKOS.altLabel:
+                node.key_values.append((vocab.label(str(p)), display(o)))
+        elif o in drawn:
+            _link(model, str(s), str(p), str(o), g, vocab)
+        elif not str(o).startswith(str(ID)):
+            # A vocabulary term (status, certainty, qualifier) or an outside IRI (a web address).
+            term = str(o)
+            node.terms.setdefault(str(p), []).append(term)
+            add_value(node.attrs, attribute_key(str(p)),
+                      vocab.label(term) if term in vocab.labels else term)
+    node.label = labels.get("en") or labels.get("") or next(iter(labels.values()), "") or _name(s)
+    for lang, text in sorted(labels.items()):
+        if lang not in {"en", ""}:
+            node.attrs[f"label_{lang}"] = [text]
+    return node
+
+
+def _link(model: GraphModel, s: str, p: str, o: str, graph: str, vocab: Vocabulary) -> None:
+    key = f"{curie(s)} {curie(p)} {curie(o)}"
+    edge = model.edges.get(key)
+    if edge is None:
+        edge = model.edges[key] = Edge(key, s, o, p, vocab.label(p))
+    edge.graphs.add(graph)
+
+
+def _derived_value(facts: list[tuple[URIRef, Any, str]], model: GraphModel) -> None:
+    target = prop = None
+    values: list[Literal] = []
+    for p, o, _ in facts:
+        if p == AIKG.derivedFor:
+            target = str(o)
+        elif p == AIKG.derivedProperty:
+            prop = str(o)
+        elif p == AIKG.value and isinstance(o, Literal):
+            values.append(o)
+    node = model.nodes.get(target or "")
+    if node is None or prop is None:
+        return
+    for v in values:
+        add_value(node.attrs, attribute_key(prop), python_value(v))
+        node.key_values.append((model.vocab.label(prop), display(v)))
+
+
+def _name(term: URIRef | BNode) -> str:
+    return local_name(str(term)) or str(term)
+
+
+def _flat(attrs: dict[str, list[Value]]) -> dict[str, Value | list[Value]]:
+    return {k: (v[0] if len(v) == 1 else list(v)) for k, v in sorted(attrs.items()) if v}

@@ -1,0 +1,216 @@
+"""Which quads an export holds: the whole data graph, a neighbourhood of one entity, or some types.
+
+The DATA graphs are every named graph except the vocabulary (``graph/ontology``), the constraints
+(``graph/shapes``) and the entailments anyone can recompute from them (``graph/inferred``). A selection
+is a set of nodes (subjects of the data graphs); its quads are everything the data graphs say ABOUT
+those nodes (every quad whose subject is selected), in the graphs that say it.
+
+A neighbourhood walks links in both directions, one SPARQL query per hop over the frontier, so the
+cost follows the size of the neighbourhood, never the size of the store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+
+from rdflib import Dataset, URIRef
+from rdflib.term import Identifier
+
+from ..errors import BadRequest, NotFound
+from ..namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from ..store import Quad, Store
+from ..store.terms import to_ox
+from ..vocabulary import vocabulary
+
+MAX_DEPTH = 4
+"""Deepest neighbourhood served: at depth 4 a hub already reaches most of a small graph."""
+
+NON_DATA_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
+"""Graphs an export leaves out: vocabulary, constraints and recomputable entailments."""
+
+_BATCH = 500
+"""IRIs per VALUES block: keeps each query text small while a hop stays a handful of queries."""
+
+_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+
+_HOP = """SELECT DISTINCT ?n WHERE {
+  VALUES ?f { %s }
+  { ?f ?p ?n } UNION { ?n ?p ?f }
+  FILTER (isIRI(?n) && ?p != <%s>)
+  FILTER EXISTS { ?n ?q ?v }
+}"""
+"""One hop: IRIs linked to the frontier either way that are themselves described in the data graphs
+(which leaves out vocabulary terms such as aikg:Reported and plain IRIs such as web addresses)."""
+
+_ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } }"
+
+_OF_TYPES = "SELECT DISTINCT ?s WHERE { VALUES ?t { %s } ?s a ?t }"
+
+_TYPED = "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } ?n a ?t }"
+
+
+def data_graphs(store: Store) -> list[str]:
+    """The named graphs exports draw from, sorted."""
+    return [g for g in store.graphs() if g not in NON_DATA_GRAPHS]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What to export: ``nodes`` None means every node of the data graphs."""
+
+    store: Store
+    graphs: tuple[str, ...]
+    nodes: frozenset[Identifier] | None
+    focus: URIRef | None = None
+    depth: int = 1
+    types: tuple[str, ...] = ()
+
+    def quads(self) -> Iterator[Quad]:
+        """The selected quads, graph by graph (whole graph) or in batches of subjects."""
+        if self.nodes is None:
+            for g in self.graphs:
+                yield from self.store.quads(graph=g)
+            return
+        if not self.graphs:
+            return
+        for batch in _batches(sorted(self.nodes, key=str)):
+            rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
+            for s, p, o, g in rows:
+                yield s, p, o, URIRef(str(g))
+
+
+def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> URIRef:
+    """The entity a ``focus`` names (a slug or a full IRI); NotFound unless the data describes it."""
+    text = focus.strip()
+    if not text:
+        raise BadRequest("focus must name an entity: a slug such as 'coreweave' or a full IRI")
+    iri = URIRef(text if text.startswith(("http://", "https://")) else str(ID[text]))
+    if not _valid_iri(iri) or not graphs or not store.query(
+            "ASK { ?s ?p ?o }", bindings={"s": iri}, default_graphs=list(graphs)).boolean:
+        raise NotFound(f"no entity {text!r} in the data graphs")
+    return iri
+
+
+def expand_types(store: Store, types: Iterable[str]) -> tuple[list[str], set[str]]:
+    """The classes named (IRI, ``aikg:X`` or ``X``) and every subclass of them; BadRequest if unknown."""
+    vocab = vocabulary(store)
+    named: list[str] = []
+    expanded: set[str] = set()
+    for raw in types:
+        name = raw.strip()
+        if name.startswith("aikg:"):
+            name = name[len("aikg:"):]
+        cls = vocab.resolve_class(name)
+        if cls is None:
+            raise BadRequest(f"unknown type {raw!r}: give an aikg class such as 'Organization', "
+                             f"'aikg:Deal' or a full class IRI", errors=[{"parameter": "type",
+                                                                          "value": raw}])
+        named.append(cls)
+        expanded |= vocab.descendants(cls)
+    return named, expanded
+
+
+def neighbourhood(store: Store, focus: URIRef, depth: int, graphs: Sequence[str], *,
+                  through: set[str] | None = None) -> set[URIRef]:
+    """Nodes within ``depth`` links of ``focus`` (either direction): one query per hop and batch.
+
+    Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
+    which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
+    """
+    seen: set[URIRef] = {focus}
+    frontier = [focus]
+    for _ in range(depth):
+        new = _hop(store, frontier, graphs) - seen
+        seen |= new
+        inner = _of_classes(store, new, through, graphs) if through else set()
+        while inner:
+            more = _hop(store, sorted(inner, key=str), graphs) - seen
+            seen |= more
+            new |= more
+            inner = _of_classes(store, more, through, graphs) if through else set()
+        frontier = sorted(new, key=str)
+        if not frontier:
+            break
+    return seen
+
+
+def _hop(store: Store, frontier: Sequence[URIRef], graphs: Sequence[str]) -> set[URIRef]:
+    found: set[URIRef] = set()
+    for batch in _batches(frontier):
+        result = store.query(_HOP % (_values(batch), _RDF_TYPE), default_graphs=list(graphs))
+        found.update(URIRef(str(row[0])) for row in result.rows)
+    return found
+
+
+def _of_classes(store: Store, nodes: set[URIRef], classes: set[str] | None,
+                graphs: Sequence[str]) -> set[URIRef]:
+    if not nodes or not classes:
+        return set()
+    types = " ".join(f"<{c}>" for c in sorted(classes))
+    found: set[URIRef] = set()
+    for batch in _batches(sorted(nodes, key=str)):
+        rows = store.query(_TYPED % (_values(batch), types), default_graphs=list(graphs)).rows
+        found.update(URIRef(str(row[0])) for row in rows)
+    return found
+
+
+def instances_of(store: Store, classes: set[str], graphs: Sequence[str]) -> set[Identifier]:
+    """Nodes the data graphs assert to be of one of ``classes`` (already closed over subclasses)."""
+    if not classes or not graphs:
+        return set()
+    values = " ".join(f"<{c}>" for c in sorted(classes))
+    rows = store.query(_OF_TYPES % values, default_graphs=list(graphs)).rows
+    return {row[0] for row in rows if isinstance(row[0], URIRef)}
+
+
+def select(store: Store, *, focus: str | None = None, depth: int = 1,
+           types: Sequence[str] | None = None, through_nary: bool = False) -> Selection:
+    """Resolve an export's selection; NotFound for an unknown focus, BadRequest for a bad depth/type.
+
+    With ``through_nary`` a neighbourhood walks through n-ary nodes without counting them as a hop.
+    """
+    check_depth(depth)
+    graphs = tuple(data_graphs(store))
+    names, classes = expand_types(store, types or ())
+    nodes: set[Identifier] | None = None
+    focus_iri = None
+    if focus is not None:
+        focus_iri = resolve_focus(store, focus, graphs)
+        through = set(vocabulary(store).nary) if through_nary else None
+        nodes = set(neighbourhood(store, focus_iri, depth, graphs, through=through))
+    if names:
+        typed = instances_of(store, classes, graphs)
+        nodes = typed if nodes is None else nodes & typed
+    return Selection(store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth,
+                     tuple(names))
+
+
+def select_graph(store: Store, *, focus: str | None = None, depth: int = 1,
+                 types: Sequence[str] | None = None) -> Dataset:
+    """The selected quads as an rdflib Dataset (named graphs kept), for callers that want rdflib."""
+    ds = Dataset()
+    for s, p, o, g in select(store, focus=focus, depth=depth, types=types).quads():
+        ds.graph(g).add((s, p, o))
+    return ds
+
+
+def check_depth(depth: int) -> None:
+    """BadRequest naming ``depth`` unless it is an integer from 0 to :data:`MAX_DEPTH`."""
+    if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
+        raise BadRequest(f"depth must be an integer from 0 to {MAX_DEPTH}",
+                         errors=[{"parameter": "depth", "value": str(depth)}])
+
+
+def _valid_iri(iri: URIRef) -> bool:
+    return not any(c in str(iri) for c in ' <>"{}|^`\\\n\r\t')
+
+
+def _values(terms: Sequence[Identifier]) -> str:
+    return " ".join(str(to_ox(t)) for t in terms)
+
+
+def _batches(items: Sequence[Identifier]) -> Iterator[Sequence[Identifier]]:
+    for start in range(0, len(items), _BATCH):
+        yield items[start:start + _BATCH]
+

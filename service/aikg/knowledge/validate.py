@@ -1,0 +1,231 @@
+"""SHACL validation of data against ``ontology/shapes/*.ttl``, with a readable and a machine report.
+
+The ontology is mixed into the data seen by the validator (never into the caller's graph), so
+``sh:targetClass`` and ``sh:class`` follow ``rdfs:subClassOf``: ``sh:class aikg:Organization``
+accepts an ``aikg:Neocloud``. Shapes and ontology are parsed once per process.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass
+from functools import lru_cache
+from typing import Any
+
+import pyoxigraph as ox
+import pyshacl
+from pyshacl.graph_abstraction import OxigraphDataGraph
+from rdflib import BNode, Dataset, Graph, Literal, URIRef
+from rdflib.collection import Collection
+from rdflib.namespace import RDF, SH
+from rdflib.term import Node
+
+from ..errors import AikgError
+from ..namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from ..store import Store
+from .layout import ontology_dir, shapes_dir
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class Violation:
+    """One result of the report: which node, which property, what is wrong, and which shape said so."""
+
+    focus_node: str
+    path: str | None
+    message: str
+    severity: str
+    shape: str
+    value: str | None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready fields."""
+        return asdict(self)
+
+
+@dataclass
+class ValidationResult:
+    """The outcome: conforms or not, the violations in a stable order, and the sh:ValidationReport graph."""
+
+    conforms: bool
+    violations: list[Violation]
+    report: Graph
+
+    def to_json(self) -> dict[str, Any]:
+        """The report as JSON: ``{"conforms", "count", "violations": [...]}``."""
+        return {"conforms": self.conforms, "count": len(self.violations),
+                "violations": [v.to_dict() for v in self.violations]}
+
+    def to_turtle(self) -> str:
+        """The sh:ValidationReport graph in Turtle."""
+        return self.report.serialize(format="turtle")
+
+    def text(self) -> str:
+        """A readable listing, one violation per paragraph, for terminals and test failures."""
+        if self.conforms:
+            return "Conforms: no violations."
+        lines = [f"Does not conform: {len(self.violations)} violation(s)."]
+        for v in self.violations:
+            where = _short(v.focus_node) + (f"  {_short(v.path)}" if v.path else "")
+            lines.append(f"- [{v.severity}] {where}")
+            lines.append(f"    {v.message}")
+            if v.value is not None:
+                lines.append(f"    value: {v.value}")
+            lines.append(f"    shape: {_short(v.shape)}")
+        return "\n".join(lines)
+
+
+def _short(iri: str) -> str:
+    """Write an IRI as a prefixed name when a known prefix fits (readable reports)."""
+    for prefix, ns in PREFIXES.items():
+        if iri.startswith(ns) and len(iri) > len(ns):
+            return f"{prefix}:{iri[len(ns):]}"
+    return iri
+
+
+def _parse_folder(files: Iterable[Any]) -> Graph:
+    g = Graph()
+    for p in sorted(files):
+        g.parse(p, format="turtle")
+    for prefix, ns in PREFIXES.items():
+        g.bind(prefix, ns, override=True)
+    return g
+
+
+@lru_cache(maxsize=1)
+def load_shapes() -> Graph:
+    """The SHACL shapes, parsed once per process (treat the result as read-only)."""
+    return _parse_folder(shapes_dir().glob("*.ttl"))
+
+
+@lru_cache(maxsize=1)
+def load_ontology() -> Graph:
+    """The ontology, parsed once per process (treat the result as read-only)."""
+    return _parse_folder(ontology_dir().glob("*.ttl"))
+
+
+def _path_text(report: Graph, path: Node | None) -> str | None:
+    """A result path as text: an IRI, or a SHACL property path written in SPARQL syntax."""
+    if path is None:
+        return None
+    if isinstance(path, URIRef):
+        return str(path)
+    inverse = report.value(path, SH.inversePath)
+    if inverse is not None:
+        return f"^{_path_text(report, inverse)}"
+    if (path, RDF.first, None) in report:
+        return "/".join(_path_text(report, p) or "" for p in Collection(report, path))
+    return str(path)
+
+
+def _node_text(node: Node | None) -> str | None:
+    if node is None:
+        return None
+    if isinstance(node, Literal):
+        return node.n3()
+    return str(node)
+
+
+def _violations(report: Graph) -> list[Violation]:
+    out = []
+    for result in report.subjects(RDF.type, SH.ValidationResult):
+        severity = report.value(result, SH.resultSeverity)
+        messages = sorted(str(m) for m in report.objects(result, SH.resultMessage))
+        out.append(Violation(
+            focus_node=str(report.value(result, SH.focusNode)),
+            path=_path_text(report, report.value(result, SH.resultPath)),
+            message="; ".join(messages) or "does not conform",
+            severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
+            shape=_shape_name(report, report.value(result, SH.sourceShape)),
+            value=_node_text(report.value(result, SH.value)),
+        ))
+    out.sort(key=lambda v: (v.focus_node, v.path or "", v.message, v.value or ""))
+    return out
+
+
+def _shape_name(report: Graph, shape: Node | None) -> str:
+    """The shape's IRI; a blank property shape is named by the node shape that holds it."""
+    if isinstance(shape, BNode):
+        parent = next(iter(load_shapes().subjects(SH.property, shape)), None)
+        if parent is None:
+            parent = next(iter(load_shapes().subjects(SH.sparql, shape)), None)
+        return str(parent) if parent is not None else "anonymous shape"
+    return str(shape) if shape is not None else "unknown shape"
+
+
+@lru_cache(maxsize=1)
+def _ontology_ntriples() -> bytes:
+    return load_ontology().serialize(format="nt", encoding="utf-8")
+
+
+def _validation_store(chunks: Iterable[bytes]) -> ox.Store:
+    """A scratch in-memory Oxigraph store holding the data and the ontology in its default graph.
+
+    pyshacl runs SPARQL constraints on Oxigraph far faster than on rdflib (no per-node query parse),
+    and the caller's data is never touched: inference-free validation reads this copy only.
+    """
+    scratch = ox.Store()
+    for chunk in (*chunks, _ontology_ntriples()):
+        if chunk:
+            scratch.bulk_load(chunk, format=ox.RdfFormat.N_TRIPLES)
+    return scratch
+
+
+class _ScratchDataGraph(OxigraphDataGraph):
+    """pyshacl's Oxigraph data graph, minus a full triple count each time a result asks ``if graph``."""
+
+    def __bool__(self) -> bool:
+        return True
+
+
+def _run(scratch: ox.Store, focus: list[URIRef] | None) -> ValidationResult:
+    if focus is not None and not focus:
+        return ValidationResult(True, [], _empty_report())
+    conforms, report, _ = pyshacl.validate(
+        _ScratchDataGraph(scratch), shacl_graph=load_shapes(), inference="none", advanced=False, inplace=True,
+        focus_nodes=focus, allow_warnings=True)
+    if not isinstance(report, Graph):
+        log.error("SHACL validation could not run: %s", report)
+        raise AikgError("validation could not run: the SHACL shapes are not usable")
+    for prefix, ns in PREFIXES.items():
+        report.bind(prefix, ns, override=True)
+    return ValidationResult(bool(conforms), _violations(report), report)
+
+
+def _focus_list(focus_nodes: Iterable[URIRef] | None) -> list[URIRef] | None:
+    return None if focus_nodes is None else [URIRef(str(n)) for n in focus_nodes]
+
+
+def validate_graph(data: Graph, *, focus_nodes: Iterable[URIRef] | None = None) -> ValidationResult:
+    """Validate ``data`` (never changed) against the shapes; with ``focus_nodes`` only those nodes.
+
+    A Dataset is validated as the union of its graphs. Linked nodes that focus nodes point to must be
+    in ``data`` with their types, or ``sh:class`` rules cannot see them.
+    """
+    if isinstance(data, Dataset):
+        chunk = b"".join(g.serialize(format="nt", encoding="utf-8") for g in data.contexts())
+    else:
+        chunk = data.serialize(format="nt", encoding="utf-8")
+    return _run(_validation_store([chunk]), _focus_list(focus_nodes))
+
+
+def _empty_report() -> Graph:
+    g = Graph()
+    node = BNode()
+    g.add((node, RDF.type, SH.ValidationReport))
+    g.add((node, SH.conforms, Literal(True)))
+    g.bind("sh", str(SH))
+    return g
+
+
+def _store_chunks(store: Store) -> list[bytes]:
+    """Every named graph of the store but the shapes and the ontology (added from the files)."""
+    skip = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH)}
+    return [store.dump(mime="application/n-triples", graph=g) for g in store.graphs() if g not in skip]
+
+
+def validate_store(store: Store, *, focus_nodes: Iterable[URIRef] | None = None) -> ValidationResult:
+    """Validate the store: every named graph but the shapes, as one union; optionally only some nodes."""
+    return _run(_validation_store(_store_chunks(store)), _focus_list(focus_nodes))

@@ -1,0 +1,222 @@
+"""The registry of named queries: ``queries/*.rq``, each described by a comment header.
+
+A named query is a file; its stem is its name. Its header says what it answers and which parameters
+it takes, so the API, the CLI and the docs are generated from the same place::
+
+    # title: Deals of one organization
+    # description: Every deal the organization is a party to ...
+    # description: (more lines continue the description)
+    # param: org entity required -- The organization (slug such as nvidia, or a full IRI)
+    # param: limit integer optional default=100 -- Most rows
+
+Parameter types are ``entity`` (a slug or a full IRI), ``iri``, ``string``, ``date`` (YYYY-MM-DD, or
+YYYY-MM / YYYY when only that precise), ``integer`` and ``decimal``. Values are bound through the store's
+``bindings`` (pyoxigraph substitutions), never pasted into the query text; a bound variable must be in
+the SELECT projection, so each query projects its parameters.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+from pathlib import Path
+from typing import Any
+
+from rdflib import Literal, URIRef
+from rdflib.namespace import XSD
+from rdflib.term import Identifier
+
+from .errors import BadRequest, NotFound
+from .execution import run_query
+from .knowledge.layout import queries_dir
+from .namespaces import ID
+from .store import QueryResult, Store
+
+PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
+"""The kinds of value a named query parameter accepts."""
+
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+_IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+_HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*?)\s*$")
+_PARAM = re.compile(r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
+                    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$")
+_DATE_FORMS = (
+    (re.compile(r"^\d{4}-\d{2}-\d{2}$"), XSD.date),
+    (re.compile(r"^\d{4}-\d{2}$"), XSD.gYearMonth),
+    (re.compile(r"^\d{4}$"), XSD.gYear),
+)
+
+
+@dataclass
+class Parameter:
+    """One parameter of a named query: its variable name, kind of value and whether it must be given."""
+
+    name: str
+    type: str
+    description: str
+    required: bool
+    default: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The parameter as the API and docs list it."""
+        return {"name": self.name, "type": self.type, "description": self.description,
+                "required": self.required, "default": self.default}
+
+
+@dataclass
+class NamedQuery:
+    """A query file: its name (the file stem), what it answers, its parameters and its SPARQL text."""
+
+    name: str
+    title: str
+    description: str
+    parameters: list[Parameter] = field(default_factory=list)
+    text: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The query as the API lists it (text included, so clients can copy it)."""
+        return {"name": self.name, "title": self.title, "description": self.description,
+                "parameters": [p.to_json() for p in self.parameters], "sparql": self.text}
+
+
+class QueryFileError(ValueError):
+    """A query file's header is malformed; the message names the file and the line."""
+
+
+def parse_query_file(path: Path) -> NamedQuery:
+    """Read one ``.rq`` file and its comment header."""
+    text = path.read_text(encoding="utf-8")
+    title = ""
+    description: list[str] = []
+    params: list[Parameter] = []
+    for lineno, line in enumerate(text.splitlines(), 1):
+        m = _HEADER.match(line.strip())
+        if not m:
+            continue
+        key, value = m.groups()
+        if key == "title":
+            title = value
+        elif key == "description":
+            description.append(value)
+        else:
+            params.append(_parse_param(value, f"{path.name}:{lineno}"))
+    if not title:
+        raise QueryFileError(f"{path.name}: the header has no '# title:' line")
+    return NamedQuery(path.stem, title, " ".join(description), params, text)
+
+
+def _parse_param(spec: str, where: str) -> Parameter:
+    m = _PARAM.match(spec)
+    if not m:
+        raise QueryFileError(f"{where}: expected '# param: NAME TYPE required|optional "
+                             f"[default=VALUE] -- description'")
+    if m["type"] not in PARAMETER_TYPES or not _NAME.match(m["name"]):
+        raise QueryFileError(f"{where}: bad parameter name or type {m['name']!r} {m['type']!r}")
+    return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"])
+
+
+def load_queries(directory: Path | str | None = None) -> dict[str, NamedQuery]:
+    """Every named query in the folder, by name; re-read only when a file changes."""
+    folder = Path(directory) if directory is not None else queries_dir()
+    files = sorted(folder.glob("*.rq"))
+    stamp = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+    return dict(_load_cached(stamp))
+
+
+@functools.lru_cache(maxsize=8)
+def _load_cached(stamp: tuple[tuple[str, int], ...]) -> tuple[tuple[str, NamedQuery], ...]:
+    return tuple((Path(p).stem, parse_query_file(Path(p))) for p, _ in stamp)
+
+
+def convert(param: Parameter, raw: str) -> Identifier:
+    """Turn one raw parameter value into the RDF term it stands for; BadRequest names the parameter."""
+    value = raw.strip()
+    if not value:
+        raise BadRequest(f"parameter {param.name!r} is empty")
+    kind = param.type
+    if kind == "entity":
+        if _SLUG.match(value):
+            return URIRef(ID[value])
+        if _IRI.match(value):
+            return URIRef(value)
+        raise BadRequest(f"parameter {param.name!r} must be an entity slug (e.g. 'nvidia') or an IRI")
+    if kind == "iri":
+        if _IRI.match(value):
+            return URIRef(value)
+        raise BadRequest(f"parameter {param.name!r} must be an absolute IRI")
+    if kind == "date":
+        return _date(param, value)
+    if kind == "integer":
+        if re.fullmatch(r"[+-]?\d+", value):
+            return Literal(int(value), datatype=XSD.integer)
+        raise BadRequest(f"parameter {param.name!r} must be an integer")
+    if kind == "decimal":
+        try:
+            number = Decimal(value)
+        except InvalidOperation:
+            number = None
+        if number is None or not number.is_finite():
+            raise BadRequest(f"parameter {param.name!r} must be a decimal number")
+        return Literal(str(number), datatype=XSD.decimal)
+    return Literal(value)
+
+
+def _date(param: Parameter, value: str) -> Literal:
+    for pattern, datatype in _DATE_FORMS:
+        if pattern.match(value):
+            try:
+                dt.date.fromisoformat((value + "-01-01")[:10])
+            except ValueError:
+                break
+            return Literal(value, datatype=datatype)
+    raise BadRequest(f"parameter {param.name!r} must be a date: YYYY-MM-DD (or YYYY-MM, YYYY)")
+
+
+def bind_parameters(q: NamedQuery, raw: Mapping[str, str]) -> dict[str, Identifier]:
+    """Check and convert the caller's values for ``q``: unknown, missing or malformed -> BadRequest."""
+    known = {p.name for p in q.parameters}
+    unknown = sorted(set(raw) - known)
+    if unknown:
+        offered = ", ".join(sorted(known)) or "none"
+        raise BadRequest(f"unknown parameter {unknown[0]!r} for query {q.name!r} (parameters: {offered})")
+    bound: dict[str, Identifier] = {}
+    for p in q.parameters:
+        value = raw.get(p.name)
+        if value is None or not str(value).strip():
+            if p.default is not None:
+                value = p.default
+            elif p.required:
+                raise BadRequest(f"parameter {p.name!r} is required by query {q.name!r}")
+            else:
+                continue
+        bound[p.name] = convert(p, str(value))
+    return bound
+
+
+def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
+    """One named query; NotFound when there is none by that name."""
+    queries = load_queries(directory)
+    if name not in queries:
+        raise NotFound(f"no named query {name!r}")
+    return queries[name]
+
+
+def _check_entities(store: Store, q: NamedQuery, bound: Mapping[str, Identifier]) -> None:
+    for p in q.parameters:
+        term = bound.get(p.name)
+        if p.type == "entity" and term is not None and not any(store.quads(subject=term)):
+            raise BadRequest(f"parameter {p.name!r}: no entity {str(term)!r} in the graph")
+
+
+def run_named(store: Store, name: str, raw: Mapping[str, str], settings: Mapping[str, Any], *,
+              directory: Path | str | None = None) -> QueryResult:
+    """Run a named query with the caller's parameters, under the service's limits."""
+    q = get_query(name, directory)
+    bound = bind_parameters(q, raw)
+    _check_entities(store, q, bound)
+    return run_query(store, q.text, settings, bindings=bound)

@@ -1,0 +1,396 @@
+"""The OpenAPI 3.1 document of aikg's HTTP surface, as data.
+
+The named queries and the class names ``type`` accepts are read from the running service, so each
+named query is documented as its own path with its own typed parameters and the document never drifts
+from what the server answers. schemathesis checks it against a live server (tests/test_openapi.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .. import __version__
+from ..namespaces import AIKG
+from ..search import MAX_LIMIT
+from ..store import Store
+from ..vocabulary import vocabulary
+
+ERROR_STATUSES = {
+    400: "Bad request: a missing or malformed parameter (the message names it).",
+    401: "Unauthorized: the write came without a valid bearer token.",
+    403: "Forbidden: writes are switched off, or the request names something outside the store.",
+    404: "Not found: no such entity, named query, graph or format.",
+    405: "Method not allowed (the Allow header lists the methods offered).",
+    406: "Not acceptable: none of the media types in Accept can be produced (the message lists them).",
+    413: "Payload too large: the request body is over the configured limit.",
+    415: "Unsupported media type: the request body's Content-Type is not one aikg reads.",
+    422: "Validation failed: the data would not conform to the shapes (the report says why).",
+    429: "Too many requests: too many heavy queries are running; retry after Retry-After seconds.",
+    503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
+}
+
+_PARAM_SCHEMAS: dict[str, dict] = {
+    "entity": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*|https?://[^\s<>\"{}|\\^`]+)$",
+               "examples": ["nvidia"]},
+    "iri": {"type": "string", "format": "iri"},
+    "string": {"type": "string", "minLength": 1, "pattern": r"\S"},
+    "date": {"type": "string", "pattern": r"^\d{4}(-\d{2}(-\d{2})?)?$", "examples": ["2026-08-17"]},
+    "integer": {"type": "integer"},
+    "decimal": {"type": "number"},
+}
+"""JSON Schema of each named-query parameter type (see aikg.queries)."""
+
+
+def _ref(name: str) -> dict:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def _json(schema: dict, description: str) -> dict:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def _errors(*statuses: int) -> dict[str, Any]:
+    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
+
+
+def _cached_ok(schema: dict, description: str, extra: dict | None = None) -> dict[str, Any]:
+    """200 with ETag, plus the 304 a matching If-None-Match gets."""
+    content = {"application/json": {"schema": schema}, **(extra or {})}
+    return {"200": {"description": description, "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+                    "content": content},
+            "304": {"$ref": "#/components/responses/NotModified"}}
+
+
+_IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
+
+
+def _get(summary: str, description: str, responses: dict, parameters: list | None = None,
+         tags: list[str] | None = None) -> dict:
+    op: dict[str, Any] = {"summary": summary, "description": description, "responses": responses}
+    if parameters:
+        op["parameters"] = parameters
+    if tags:
+        op["tags"] = tags
+    return {"get": op}
+
+
+def _query(name: str, schema: dict, description: str, *, required: bool = False) -> dict:
+    return {"name": name, "in": "query", "required": required, "description": description,
+            "schema": schema}
+
+
+def _schemas() -> dict[str, Any]:
+    term = {"type": "object", "required": ["iri", "name", "label"],
+            "properties": {"iri": {"type": "string"}, "name": {"type": "string"},
+                           "label": {"type": "string"}}}
+    node = {"type": "object", "required": ["id", "iri", "label", "types"],
+            "properties": {"id": {"type": ["string", "null"]}, "iri": {"type": "string"},
+                           "label": {"type": "string"}, "types": {"type": "array", "items": _ref("Term")},
+                           "expanded": _ref("Expansion")}}
+    source = {"type": "object", "required": ["graph", "document", "certainty"],
+              "properties": {"graph": {"type": "string"},
+                             "document": {"type": ["object", "null"],
+                                          "properties": {"iri": {"type": "string"},
+                                                         "title": {"type": ["string", "null"]}}},
+                             "certainty": {"anyOf": [_ref("Term"), {"type": "null"}]}}}
+    fact = {"type": "object", "required": ["property", "value", "datatype", "lang", "unit", "qualifier",
+                                           "sources"],
+            "properties": {
+                "property": _ref("Term"), "value": {"type": "string"},
+                "datatype": {"type": ["string", "null"]}, "lang": {"type": ["string", "null"]},
+                "number": {"type": "number"},
+                "unit": {"type": ["object", "null"], "properties": {
+                    "iri": {"type": "string"}, "symbol": {"type": "string"}, "label": {"type": "string"}}},
+                "qualifier": {"type": ["object", "null"], "properties": {
+                    "iri": {"type": "string"}, "label": {"type": "string"}, "symbol": {"type": "string"}}},
+                "sources": {"type": "array", "items": _ref("Source")}}}
+    relation = {"type": "object", "required": ["property", "node", "sources"],
+                "properties": {"property": _ref("Term"), "node": _ref("Node"),
+                               "sources": {"type": "array", "items": _ref("Source")}}}
+    described = {"type": "object", "required": ["property", "value", "sources"],
+                 "properties": {"property": _ref("Term"), "value": {"type": "string"},
+                                "lang": {"type": ["string", "null"]},
+                                "sources": {"type": "array", "items": _ref("Source")}}}
+    expansion = {"type": "object", "required": ["facts", "relations"],
+                 "properties": {"facts": {"type": "array", "items": _ref("Fact")},
+                                "relations": {"type": "array", "items": _ref("Relation")},
+                                "descriptions": {"type": "array", "items": _ref("Description")}}}
+    document = {"type": "object", "required": ["graph"],
+                "properties": {"graph": {"type": "string"}, "id": {"type": ["string", "null"]},
+                               "iri": {"type": "string"}, "title": {"type": ["string", "null"]},
+                               "publisher": {"type": ["object", "null"]},
+                               "date": {"type": ["string", "null"]}, "url": {"type": ["string", "null"]},
+                               "language": {"type": ["string", "null"]}}}
+    entity = {"type": "object",
+              "required": ["id", "iri", "label", "labels", "altLabels", "types", "description", "facts",
+                           "relations", "documents", "truncated"],
+              "properties": {
+                  "id": {"type": ["string", "null"]}, "iri": {"type": "string"}, "label": {"type": "string"},
+                  "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+                  "altLabels": {"type": "array", "items": {"type": "object", "properties": {
+                      "value": {"type": "string"}, "lang": {"type": ["string", "null"]}}}},
+                  "types": {"type": "array", "items": _ref("Term")},
+                  "description": {"type": ["string", "null"]},
+                  "descriptions": {"type": "array", "items": _ref("Description")},
+                  "facts": {"type": "array", "items": _ref("Fact")},
+                  "relations": {"type": "object", "required": ["outgoing", "incoming"], "properties": {
+                      "outgoing": {"type": "array", "items": _ref("Relation")},
+                      "incoming": {"type": "array", "items": _ref("Relation")}}},
+                  "documents": {"type": "array", "items": _ref("Document")},
+                  "truncated": {"type": "boolean"}}}
+    hit = {"type": "object", "required": ["id", "iri", "label", "matched", "match", "types", "score"],
+           "properties": {"id": {"type": "string"}, "iri": {"type": "string"}, "label": {"type": "string"},
+                          "matched": {"type": "string"},
+                          "match": {"enum": ["exact", "prefix", "word", "substring"]},
+                          "types": {"type": "array", "items": _ref("Term")}, "score": {"type": "number"}}}
+    cell = {"type": ["object", "null"], "required": ["value", "type"],
+            "properties": {"value": {"type": "string"}, "type": {"enum": ["uri", "literal", "bnode"]},
+                           "datatype": {"type": "string"}, "lang": {"type": "string"},
+                           "id": {"type": "string"}, "label": {"type": "string"}}}
+    parameter = {"type": "object", "required": ["name", "type", "description", "required"],
+                 "properties": {"name": {"type": "string"},
+                                "type": {"enum": ["entity", "iri", "string", "date", "integer", "decimal"]},
+                                "description": {"type": "string"}, "required": {"type": "boolean"},
+                                "default": {"type": ["string", "null"]}}}
+    return {
+        "Error": {"type": "object", "required": ["ok", "status", "error", "message", "errors"],
+                  "properties": {"ok": {"const": False}, "status": {"type": "integer"},
+                                 "error": {"type": "string"}, "message": {"type": "string"},
+                                 "errors": {"type": "array"}}},
+        "Term": term, "Node": node, "Source": source, "Fact": fact, "Relation": relation,
+        "Description": described, "Expansion": expansion, "Document": document, "Entity": entity,
+        "SearchHit": hit,
+        "SearchResponse": {"type": "object", "required": ["query", "type", "limit", "results"],
+                           "properties": {"query": {"type": "string"}, "type": {"type": ["string", "null"]},
+                                          "limit": {"type": "integer"},
+                                          "results": {"type": "array", "items": _ref("SearchHit")}}},
+        "TypesResponse": {"type": "object", "required": ["types"], "properties": {"types": {
+            "type": "array", "items": {"type": "object", "required": ["iri", "name", "label", "direct",
+                                                                      "total"],
+                                       "properties": {"iri": {"type": "string"}, "name": {"type": "string"},
+                                                      "label": {"type": "string"},
+                                                      "parents": {"type": "array", "items": _ref("Term")},
+                                                      "direct": {"type": "integer"},
+                                                      "total": {"type": "integer"}}}}}},
+        "StatsResponse": {"type": "object", "required": ["triples", "graphs", "entities", "sources"],
+                          "properties": {"triples": {"type": "integer"}, "entities": {"type": "integer"},
+                                         "graphs": {"type": "array", "items": {
+                                             "type": "object", "properties": {
+                                                 "graph": {"type": "string"},
+                                                 "triples": {"type": "integer"}}}},
+                                         "sources": {"type": "array", "items": {"type": "object"}}}},
+        "Health": {"type": "object", "required": ["ok", "store", "version"],
+                   "properties": {"ok": {"type": "boolean"}, "store": {"type": "string"},
+                                  "version": {"type": "integer"}}},
+        "Parameter": parameter,
+        "NamedQuery": {"type": "object", "required": ["name", "title", "description", "parameters"],
+                       "properties": {"name": {"type": "string"}, "title": {"type": "string"},
+                                      "description": {"type": "string"},
+                                      "parameters": {"type": "array", "items": _ref("Parameter")}}},
+        "QueryList": {"type": "object", "required": ["queries"],
+                      "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}}},
+        "Cell": cell,
+        "QueryResult": {"type": "object", "required": ["query", "columns", "rows", "truncated"],
+                        "properties": {"query": {"type": "string"},
+                                       "parameters": {"type": "object"},
+                                       "columns": {"type": "array", "items": {"type": "string"}},
+                                       "rows": {"type": "array", "items": {
+                                           "type": "object", "additionalProperties": _ref("Cell")}},
+                                       "truncated": {"type": "boolean"},
+                                       "limit": {"type": "integer"}}},
+        "Neighbors": {"type": "object", "required": ["focus", "elements"],
+                      "properties": {"focus": {"type": "string"}, "label": {"type": ["string", "null"]},
+                                     "depth": {"type": "integer"}, "fold": {"type": "boolean"},
+                                     "types": {"type": "array"},
+                                     "elements": {"type": "object", "properties": {
+                                         "nodes": {"type": "array"}, "edges": {"type": "array"}}}}},
+        "ValidationReport": {"type": "object", "required": ["ok"],
+                             "properties": {"ok": {"type": "boolean"}, "conforms": {"type": "boolean"},
+                                            "violations": {"type": "array"}}},
+    }
+
+
+def _components() -> dict[str, Any]:
+    responses: dict[str, Any] = {f"E{s}": _json(_ref("Error"), text) for s, text in ERROR_STATUSES.items()}
+    responses["E429"]["headers"] = {"Retry-After": {"description": "Seconds to wait before retrying.",
+                                                    "schema": {"type": "string"}}}
+    responses["NotModified"] = {"description": "Not modified: the ETag in If-None-Match is still current.",
+                                "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}
+    return {
+        "schemas": _schemas(),
+        "responses": responses,
+        "headers": {"ETag": {"description": "Entity tag of this answer for the store's current data.",
+                             "schema": {"type": "string"}}},
+        "parameters": {"IfNoneMatch": {
+            "name": "If-None-Match", "in": "header", "required": False,
+            "description": "An ETag from an earlier answer: 304 when the data has not changed since.",
+            "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]*$"}}},
+        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
+                                       "description": "The token set with AIKG_TOKEN (writes only)."}},
+    }
+
+
+def _class_names(store: Store) -> list[str]:
+    vocab = vocabulary(store)
+    names = sorted(c[len(str(AIKG)):] for c in vocab.classes if c.startswith(str(AIKG)))
+    return names + sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
+
+
+def _api_paths(store: Store) -> dict[str, Any]:
+    json_ok = _errors(406)
+    return {
+        "/api/health": _get("Liveness", "Whether the service is up, and the store's kind and data version.",
+                            {"200": _json(_ref("Health"), "The service is up."), **_errors(406, 503)},
+                            tags=["lookup"]),
+        "/api/search": _get(
+            "Search entities by name",
+            "Case-insensitive search over every entity's rdfs:label and skos:altLabel (English, Chinese, "
+            "abbreviations). Exact matches rank before prefix, word-prefix and substring matches; within a "
+            "tier, names the query covers more of rank first. Fast enough for autocomplete.",
+            {**_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
+             **_errors(400, 406, 503)},
+            [_query("q", {"type": "string", "minLength": 1, "pattern": r"\S"},
+                    "The text to search for.", required=True),
+             _query("type", {"enum": _class_names(store)},
+                    "Only entities of this class or a subclass: a class name (Organization) or IRI."),
+             _query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
+                    "Most results."),
+             _IF_NONE_MATCH], tags=["lookup"]),
+        "/api/entities/{id}": _get(
+            "One entity",
+            "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
+            "relations with n-ary nodes (deals, results, phases...) expanded one level, and for every fact "
+            "its source documents and certainty.",
+            {**_cached_ok(_ref("Entity"), "The entity."), **_errors(404, 406, 503)},
+            [{"name": "id", "in": "path", "required": True,
+              "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
+              "schema": _PARAM_SCHEMAS["entity"]}, _IF_NONE_MATCH], tags=["lookup"]),
+        "/api/entities/{id}/neighbors": _get(
+            "Neighbourhood of an entity",
+            "Nodes and edges around the entity as Cytoscape.js elements.",
+            {"200": _json(_ref("Neighbors"), "The neighbourhood."), **_errors(400, 404, 406, 503)},
+            [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
+              "schema": _PARAM_SCHEMAS["entity"]},
+             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
+             _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
+            tags=["lookup"]),
+        "/api/types": _get("Classes with instance counts",
+                           "Every aikg class with its label, parents and how many entities it has, directly "
+                           "and with its subclasses.",
+                           {**_cached_ok(_ref("TypesResponse"), "The classes."), **_errors(406, 503)},
+                           [_IF_NONE_MATCH], tags=["lookup"]),
+        "/api/stats": _get("Store statistics", "Triples per named graph, entities and source documents.",
+                           {**_cached_ok(_ref("StatsResponse"), "The statistics."), **_errors(406, 503)},
+                           [_IF_NONE_MATCH], tags=["lookup"]),
+        "/api/queries": _get("Named queries", "Every named query with its title, description and parameters.",
+                             {"200": _json(_ref("QueryList"), "The named queries."), **json_ok},
+                             tags=["queries"]),
+        "/api/queries/{name}": _get(
+            "Run a named query",
+            "Runs one named query; parameters go in the query string (see GET /api/queries). JSON rows by "
+            "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv.",
+            {**_cached_ok(_ref("QueryResult"), "The result rows.",
+                          {"text/csv": {"schema": {"type": "string"}}}),
+             **_errors(400, 404, 406, 429, 503)},
+            [{"name": "name", "in": "path", "required": True, "description": "The query's name.",
+              "schema": {"type": "string", "minLength": 1}},
+             _query("format", {"enum": ["json", "csv"]}, "Result format (overrides Accept)."),
+             _IF_NONE_MATCH], tags=["queries"]),
+        "/api/validate": _get("Validate the store", "Validates every graph against the SHACL shapes.",
+                              {"200": {"description": "The validation report.", "content": {
+                                  "application/json": {"schema": _ref("ValidationReport")},
+                                  "text/turtle": {"schema": {"type": "string"}}}},
+                               **_errors(406, 503)}, tags=["writes"]),
+        "/api/openapi.json": _get("This document", "The OpenAPI document of the HTTP surface.",
+                                  {"200": {"description": "OpenAPI 3.1.",
+                                           "content": {"application/json": {"schema": {"type": "object"}}}}},
+                                  tags=["lookup"]),
+    }
+
+
+def _named_query_paths() -> dict[str, Any]:
+    try:
+        from ..queries import load_queries
+
+        queries = load_queries()
+    except (ImportError, OSError, ValueError):
+        return {}
+    paths = {}
+    for q in queries.values():
+        params = [_query(p.name, dict(_PARAM_SCHEMAS.get(p.type, {"type": "string"})),
+                         p.description or p.name, required=p.required and p.default is None)
+                  for p in q.parameters]
+        params += [_query("format", {"enum": ["json", "csv"]}, "Result format (overrides Accept)."),
+                   _IF_NONE_MATCH]
+        paths[f"/api/queries/{q.name}"] = _get(
+            q.title, q.description or q.title,
+            {**_cached_ok(_ref("QueryResult"), "The result rows.",
+                          {"text/csv": {"schema": {"type": "string"}}}),
+             **_errors(400, 406, 429, 503)},
+            params, tags=["queries"])
+    return paths
+
+
+def _other_paths() -> dict[str, Any]:
+    rdf = {m: {"schema": {"type": "string"}} for m in (
+        "text/turtle", "application/n-triples", "application/ld+json", "application/rdf+xml")}
+    results = {m: {"schema": {}} for m in (
+        "application/sparql-results+json", "application/sparql-results+xml", "text/csv",
+        "text/tab-separated-values")}
+    sparql_params = [_query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service "
+                            "description)."),
+                     _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
+                     _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable).")]
+    sparql_responses = {"200": {"description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, "
+                                               "service description).", "content": {**results, **rdf}},
+                        **_errors(400, 403, 406, 413, 415, 429, 503)}
+    return {
+        "/sparql": {
+            "get": {"summary": "SPARQL 1.1 query (protocol)", "tags": ["sparql"],
+                    "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
+                                   "all named graphs.", "parameters": sparql_params,
+                    "responses": sparql_responses},
+            "post": {"summary": "SPARQL 1.1 query (form or direct POST)", "tags": ["sparql"],
+                     "description": "POST application/x-www-form-urlencoded (query=...) or "
+                                    "application/sparql-query.",
+                     "requestBody": {"content": {
+                         "application/sparql-query": {"schema": {"type": "string"}},
+                         "application/x-www-form-urlencoded": {"schema": {
+                             "type": "object", "properties": {"query": {"type": "string"}}}}}},
+                     "responses": sparql_responses}},
+        "/export/{format}": _get(
+            "Export the graph", "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
+            "N-Quads, JSON-LD, GraphML, GEXF, Cytoscape.js JSON or Graphviz DOT.",
+            {"200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
+             **_errors(400, 404, 503)},
+            [{"name": "format", "in": "path", "required": True, "description": "Export format name.",
+              "schema": {"type": "string"}},
+             _query("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
+             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4}, "Hops around the focus."),
+             _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
+            tags=["exports"]),
+        "/id/{slug}": _get(
+            "Linked-data IRI of an entity", "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by "
+            "content negotiation.",
+            {"200": {"description": "The entity's page or description.",
+                     "content": {"text/html": {"schema": {"type": "string"}}, **rdf}},
+             **_errors(404, 406)},
+            [{"name": "slug", "in": "path", "required": True, "description": "The entity's slug.",
+              "schema": {"type": "string"}}], tags=["linked data"]),
+    }
+
+
+def openapi_document(store: Store) -> dict[str, Any]:
+    """The whole OpenAPI 3.1 document for this service and its current data."""
+    paths = {**_api_paths(store), **_named_query_paths(), **_other_paths()}
+    return {
+        "openapi": "3.1.0",
+        "info": {"title": "aikg", "version": __version__,
+                 "description": "A knowledge graph of the AI-compute industry: lookup API, named queries, "
+                                "SPARQL 1.1 endpoint, linked data and exports. Every error uses one JSON "
+                                "envelope {ok: false, status, error, message, errors}."},
+        "paths": paths,
+        "components": _components(),
+    }

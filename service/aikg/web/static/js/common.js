@@ -1,0 +1,349 @@
+// Shared helpers of the explorer pages: fetching the JSON API, type families and colours,
+// links to entities, certainty badges and figures with their units.
+
+export const FAMILY_COLORS = {
+  deal: "#d1495b",
+  benchmark: "#00798c",
+  facility: "#e09f3e",
+  hardware: "#3f9d5b",
+  model: "#7b5ea7",
+  organization: "#2e6fd8",
+  person: "#d35fb7",
+  platform: "#1fa9b8",
+  source: "#8a8f98",
+  place: "#9c6644",
+  event: "#a3a32a",
+  concept: "#b0a18a",
+  other: "#5f6b7a",
+};
+
+const TYPE_INFO = JSON.parse(document.getElementById("aikg-types")?.textContent || "{}");
+export const PREFIXES = TYPE_INFO.prefixes || {};
+export const FAMILIES = TYPE_INFO.families || [];
+const CLASSES = TYPE_INFO.classes || {};
+const ID_BASE = PREFIXES.id || "https://w3id.org/aikg/id/";
+
+/** Build an element: el("a", {href: "/x", class: "y"}, "text", child). Text is never parsed as HTML. */
+export function el(tag, attrs = {}, ...children) {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs || {})) {
+    if (v === undefined || v === null || v === false) continue;
+    if (k === "class") node.className = v;
+    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
+    else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
+    else node.setAttribute(k, v === true ? "" : String(v));
+  }
+  for (const c of children.flat(Infinity)) {
+    if (c === undefined || c === null || c === false) continue;
+    node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  }
+  return node;
+}
+
+/** Fetch JSON from aikg; on an error envelope throw an Error carrying its message. */
+export async function api(url, options = {}) {
+  const resp = await fetch(url, { headers: { Accept: "application/json" }, ...options });
+  let body = null;
+  try { body = await resp.json(); } catch { body = null; }
+  if (!resp.ok) {
+    const msg = body && (body.message || body.error) ? (body.message || body.error) : `${resp.status} ${resp.statusText}`;
+    const err = new Error(msg);
+    err.status = resp.status;
+    err.body = body;
+    throw err;
+  }
+  return body;
+}
+
+/** Expand a CURIE (aikg:Deal) to a full IRI; full IRIs pass through. */
+export function expand(term) {
+  if (!term || typeof term !== "string") return term;
+  const m = term.match(/^([A-Za-z][\w-]*):(.*)$/);
+  if (m && PREFIXES[m[1]] && !term.startsWith("http")) return PREFIXES[m[1]] + m[2];
+  return term;
+}
+
+/** Shorten an IRI with aikg's prefixes. */
+export function curie(iri) {
+  if (!iri || typeof iri !== "string") return iri;
+  let best = null;
+  for (const [p, ns] of Object.entries(PREFIXES)) {
+    if (iri.startsWith(ns) && (!best || ns.length > best[1].length)) best = [p, ns];
+  }
+  return best ? `${best[0]}:${iri.slice(best[1].length)}` : iri;
+}
+
+/** The slug of an aikg entity IRI (or slug, or id:slug), else null. */
+export function slugOf(ref) {
+  if (!ref) return null;
+  if (typeof ref === "object") return slugOf(ref.slug || ref.id || ref.iri);
+  if (ref.startsWith(ID_BASE)) return ref.slice(ID_BASE.length);
+  if (ref.startsWith("id:")) return ref.slice(3);
+  if (/^[a-z0-9][a-z0-9-]*$/.test(ref)) return ref;
+  return null;
+}
+
+export function entityHref(ref) {
+  const slug = slugOf(ref);
+  return slug ? `/id/${slug}` : null;
+}
+
+function typeIri(t) {
+  if (!t) return "";
+  if (typeof t === "object") return expand(t.iri || t.id || t.type || "");
+  return expand(t);
+}
+
+/** The colour family of an entity from its list of types (IRIs, CURIEs or {iri, label} objects). */
+export function familyOf(types) {
+  let best = null;
+  let bestRank = Infinity;
+  const order = FAMILIES.map((f) => f.key);
+  for (const t of types || []) {
+    const info = CLASSES[typeIri(t)];
+    if (!info) continue;
+    const rank = order.indexOf(info.family);
+    if (rank >= 0 && rank < bestRank) { best = info.family; bestRank = rank; }
+  }
+  return best || "other";
+}
+
+export function familyLabel(key) {
+  return (FAMILIES.find((f) => f.key === key) || { label: "Other" }).label;
+}
+
+/** A readable name of a class. */
+export function typeLabel(t) {
+  if (t && typeof t === "object" && t.label) return t.label;
+  const iri = typeIri(t);
+  return CLASSES[iri]?.label || curie(iri).replace(/^aikg:/, "");
+}
+
+/** The most specific aikg types of a list, as readable names. */
+export function typeLabels(types) {
+  const names = [];
+  for (const t of types || []) {
+    const iri = typeIri(t);
+    if (!CLASSES[iri]) continue;
+    const name = typeLabel(t);
+    if (!names.includes(name)) names.push(name);
+  }
+  return names;
+}
+
+export function colorOf(family) {
+  return FAMILY_COLORS[family] || FAMILY_COLORS.other;
+}
+
+/** A small coloured dot for a family. */
+export function dot(family) {
+  return el("span", { class: "dot", style: { background: colorOf(family) }, "aria-hidden": "true" });
+}
+
+/** A link to an entity page, coloured by its family; plain text when it is not an aikg entity. */
+export function entityLink(ref, label, types) {
+  const href = entityHref(ref);
+  const text = label || (typeof ref === "object" ? ref.label : null) || slugOf(ref) || curie(String(ref));
+  if (!href) return el("span", { class: "term" }, text);
+  const fam = types ? familyOf(types) : null;
+  return el("a", { class: "entity-link", href }, fam ? dot(fam) : null, text);
+}
+
+const CERTAINTY_STYLES = {
+  FirstHand: ["first-hand", "cert-firsthand", "Said by the party who did or measured it."],
+  Reported: ["reported", "cert-reported", "Stated by a publication reporting what others did."],
+  Relayed: ["relayed second-hand", "cert-relayed", "Passed on by someone who is not the original source."],
+  Rumoured: ["rumoured", "cert-rumoured", "The source calls it a rumour or leak."],
+  Estimated: ["estimated", "cert-estimated", "Computed or approximated by the source."],
+  Derived: ["derived by aikg", "cert-derived", "Computed by an aikg rule from other facts."],
+};
+
+/** The local name of a certainty (FirstHand, Relayed…) from an IRI, CURIE, object or label. */
+export function certaintyKey(c) {
+  if (!c) return null;
+  if (typeof c === "object") return certaintyKey(c.iri || c.id || c.key || c.label);
+  const local = String(c).split(/[#:/]/).pop();
+  for (const [key, [label]] of Object.entries(CERTAINTY_STYLES)) {
+    if (local.toLowerCase() === key.toLowerCase() || String(c).toLowerCase() === label) return key;
+  }
+  if (/first/i.test(local)) return "FirstHand";
+  return local;
+}
+
+/** A badge that makes certainty visible: relayed and rumoured claims look different from facts. */
+export function certaintyBadge(c) {
+  const key = certaintyKey(c);
+  if (!key) return null;
+  const [label, cls, title] = CERTAINTY_STYLES[key] || [key, "cert-other", ""];
+  const icon = { Relayed: "↪ ", Rumoured: "? ", Estimated: "≈ ", Derived: "ƒ ", FirstHand: "✓ " }[key] || "";
+  return el("span", { class: `badge ${cls}`, title }, icon + label);
+}
+
+const UNIT_NAMES = {
+  MIN: "minutes", MegaW: "MW", GigaBYTE: "GB", HR: "hours", DAY: "days", YR: "years", NUM: "", UNITLESS: "×",
+};
+
+const SPELLED_UNITS = new Set(["minutes", "hours", "days", "years"]);
+
+/** A readable unit name from the API's unit ({iri, symbol, label}), a QUDT IRI or CURIE: "minutes", "MW", "". */
+export function unitName(unit) {
+  if (!unit) return "";
+  if (typeof unit === "object") {
+    if (SPELLED_UNITS.has(unit.label)) return unit.label;
+    if (unit.label === "ratio") return "×";
+    if ("symbol" in unit) return unit.symbol || "";
+    return unit.label || unitName(unit.iri || unit.id);
+  }
+  const local = String(unit).split(/[#/:]/).pop();
+  return local in UNIT_NAMES ? UNIT_NAMES[local] : local;
+}
+
+/** Format a number the way people read figures: thousands separators, no float noise. */
+export function formatNumber(value) {
+  const n = Number(value);
+  if (!Number.isFinite(n) || String(value).trim() === "") return String(value);
+  const digits = Math.abs(n) < 1 && n !== 0 ? 6 : 4;
+  return n.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+
+const NUMERIC = /^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/;
+
+/** A value with its unit: "8,192", "2.02 minutes", "150 MW". */
+export function formatValue(value, unit) {
+  const raw = value && typeof value === "object" ? (value.value ?? value.label ?? value.iri) : value;
+  const text = NUMERIC.test(String(raw)) ? formatNumber(raw) : String(raw);
+  const u = unitName(unit);
+  if (!u) return text;
+  return u === "×" ? `${text}×` : `${text} ${u}`;
+}
+
+/** Show an error in a container, politely. */
+export function showError(container, err, what) {
+  container.replaceChildren(el("p", { class: "error" }, `${what || "Could not load"}: ${err.message || err}`));
+}
+
+/** Read a query-string parameter. */
+export function param(name, fallback = null) {
+  return new URLSearchParams(location.search).get(name) ?? fallback;
+}
+
+/** One result cell in a fixed shape: {value, kind: "iri"|"literal"|"bnode", datatype, lang, label}. */
+export function normalizeCell(cell) {
+  if (cell === null || cell === undefined) return null;
+  if (typeof cell !== "object") {
+    const s = String(cell);
+    const iri = /^https?:\/\//.test(s);
+    return { value: s, kind: iri ? "iri" : "literal" };
+  }
+  const value = cell.value ?? cell.iri ?? cell.id ?? "";
+  let kind = cell.type || cell.kind || (cell.iri ? "iri" : "literal");
+  if (kind === "uri") kind = "iri";
+  if (kind === "typed-literal") kind = "literal";
+  return { value: String(value), kind, datatype: cell.datatype, lang: cell["xml:lang"] || cell.lang || cell.language,
+    label: cell.label };
+}
+
+/** A results table from a SPARQL JSON result or aikg's named-query JSON: {vars, rows: [[cell]], truncated}. */
+export function normalizeTable(body) {
+  if (body?.head && body?.results) {
+    const vars = body.head.vars || [];
+    const rows = (body.results.bindings || []).map((b) => vars.map((v) => normalizeCell(b[v])));
+    return { vars, rows, truncated: Boolean(body.truncated) };
+  }
+  const result = body?.result && !Array.isArray(body.result) ? body.result : body;
+  const vars = result?.variables || result?.vars || result?.columns || result?.head?.vars || [];
+  const raw = result?.rows || result?.results || result?.bindings || result?.data || [];
+  const list = Array.isArray(raw) ? raw : raw.bindings || [];
+  const names = vars.length ? vars : Object.keys(list[0] || {});
+  const rows = list.map((r) => (Array.isArray(r) ? r.map(normalizeCell) : names.map((v) => normalizeCell(r[v]))));
+  return { vars: names, rows, truncated: Boolean(result?.truncated ?? body?.truncated) };
+}
+
+/** English labels of aikg entities, looked up in one SPARQL query against aikg's own endpoint. */
+export async function labelsFor(iris) {
+  const base = PREFIXES.id || ID_BASE;
+  const wanted = [...new Set(iris.filter((i) => typeof i === "string" && i.startsWith(base)))];
+  const labels = new Map();
+  if (!wanted.length) return labels;
+  for (let i = 0; i < wanted.length; i += 200) {
+    const values = wanted.slice(i, i + 200).map((iri) => `<${iri}>`).join(" ");
+    const query = `SELECT ?e ?label WHERE { VALUES ?e { ${values} } ?e <http://www.w3.org/2000/01/rdf-schema#label> ?label . FILTER(LANGMATCHES(LANG(?label), "en") || LANG(?label) = "") }`;
+    const body = await api("/sparql", {
+      method: "POST",
+      headers: { Accept: "application/sparql-results+json", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ query }),
+    });
+    for (const b of body?.results?.bindings || []) labels.set(b.e.value, b.label.value);
+  }
+  return labels;
+}
+
+/** A cell as page content: entity links with labels, readable numbers and dates. */
+export function renderCell(cell, labels) {
+  if (!cell) return "";
+  if (cell.kind === "iri") {
+    if (slugOf(cell.value) && cell.value.startsWith(ID_BASE)) return entityLink(cell.value, cell.label || labels?.get(cell.value));
+    if (CLASSES[cell.value]) return el("span", { class: "term", title: cell.value }, CLASSES[cell.value].label);
+    if (/^https?:/.test(cell.value) && !cell.value.startsWith(PREFIXES.aikg || "~")) {
+      return el("span", { class: "term", title: cell.value }, curie(cell.value));
+    }
+    return el("span", { class: "term", title: cell.value }, curie(cell.value).replace(/^aikg:/, ""));
+  }
+  const dt = cell.datatype || "";
+  if (/#(decimal|integer|double|float|int|long|positiveInteger|nonNegativeInteger)$/.test(dt)) return formatNumber(cell.value);
+  if (/#boolean$/.test(dt)) return cell.value === "true" ? "yes" : "no";
+  return cell.value;
+}
+
+/** Turn a variable name into a column heading: orgLabel -> "org label", accelerator_count -> "accelerator count". */
+export function humanize(name) {
+  return String(name).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+}
+
+/** CSV text of a normalized table (raw values, RFC 4180 quoting). */
+export function tableCsv(table) {
+  const q = (s) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
+  const lines = [table.vars.map(q).join(",")];
+  for (const row of table.rows) lines.push(row.map((c) => q(c ? c.value : "")).join(","));
+  return lines.join("\r\n") + "\r\n";
+}
+
+/** Offer text as a file download. */
+export function download(filename, text, mime) {
+  const url = URL.createObjectURL(new Blob([text], { type: mime }));
+  const a = el("a", { href: url, download: filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Fold ?xLabel columns into the cells of ?x and drop the columns in `hide` (e.g. echoed parameters). */
+export function foldLabels(table, hide = []) {
+  const keep = [];
+  const labelOf = new Map();
+  table.vars.forEach((v, i) => {
+    const m = v.match(/^(.+?)_?[Ll]abel$/);
+    const base = m ? table.vars.indexOf(m[1]) : -1;
+    if (base >= 0) labelOf.set(base, i);
+    else if (!hide.includes(v)) keep.push(i);
+  });
+  const rows = table.rows.map((r) => keep.map((i) => {
+    const c = r[i];
+    const li = labelOf.get(i);
+    return c && li !== undefined && r[li] ? { ...c, label: r[li].value } : c;
+  }));
+  return { vars: keep.map((i) => table.vars[i]), rows, truncated: table.truncated };
+}
+
+/** A results table element (with entity links) from a normalized table. */
+export async function resultsTable(table) {
+  const iris = table.rows.flat().filter((c) => c && c.kind === "iri" && !c.label).map((c) => c.value);
+  let labels = new Map();
+  try { labels = await labelsFor(iris); } catch { labels = new Map(); }
+  const numeric = table.vars.map((_, i) => table.rows.some((r) => r[i]) &&
+    table.rows.every((r) => !r[i] || /#(decimal|integer|double|float|int|long|positiveInteger)$/.test(r[i].datatype || "")));
+  return el("div", { class: "table-wrap" }, el("table", { class: "results" },
+    el("thead", {}, el("tr", {}, table.vars.map((v) => el("th", {}, humanize(v))))),
+    el("tbody", {}, table.rows.map((r) => el("tr", {}, r.map((c, i) => el("td", { class: numeric[i] ? "num" : null }, renderCell(c, labels))))))));
+}

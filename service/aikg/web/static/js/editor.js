@@ -1,0 +1,55 @@
+// The SPARQL editor: YASGUI pointed at aikg's own /sparql, prefilled with aikg's prefixes and example
+// queries. Remote look-ups YASGUI would make (prefix.cc, LOV) are switched off or served locally.
+import { param, slugOf } from "./common.js";
+
+const config = JSON.parse(document.getElementById("editor-config").textContent);
+const endpoint = `${location.origin}/sparql`;
+const prologue = Object.entries(config.prefixes).map(([p, iri]) => `PREFIX ${p}: <${iri}>`).join("\n");
+const withPrologue = (q) => `${prologue}\n\n${q.trim()}\n`;
+const FIRST_VISIT = "aikg-editor-examples";
+
+const Y = window.Yasgui;
+Y.Yasqe.defaults.autocompleters = ["variables", "prefixes"];
+Y.Yasqe.defaults.prefixCcApi = `${location.origin}/editor/prefixes.json`;
+Y.Yasqe.defaults.value = withPrologue(config.examples[0][1]);
+Y.Yasr.defaults.prefixes = config.prefixes;
+
+const yasgui = new Y(document.getElementById("yasgui"), {
+  requestConfig: { endpoint, method: "POST" },
+  copyEndpointOnNewTab: true,
+  endpointCatalogueOptions: { getData: () => [{ endpoint }], keys: [] },
+  persistenceId: "aikg-editor",
+  autofocus: false,
+  yasqe: { resizeable: true, editorHeight: "320px" },
+});
+window.aikgEditor = yasgui;
+
+function tabs() {
+  return Object.values(yasgui._tabs);
+}
+
+if (!localStorage.getItem(FIRST_VISIT)) {
+  const [first, ...rest] = config.examples;
+  const tab = yasgui.getTab();
+  tab.setName(first[0]);
+  tab.setQuery(withPrologue(first[1]));
+  for (const [name, q] of rest) yasgui.addTab(false, { name, yasqe: { value: withPrologue(q) } });
+  localStorage.setItem(FIRST_VISIT, "1");
+}
+for (const tab of tabs()) if (tab.getEndpoint() !== endpoint) tab.setEndpoint(endpoint);
+
+const given = param("query");
+if (given) {
+  const query = /^\s*PREFIX/i.test(given) ? given : withPrologue(given);
+  const tab = yasgui.addTab(true, { name: "From a question", yasqe: { value: query } });
+  tab.getYasqe().query();
+}
+
+// Entity IRIs in results open the entity's page here rather than going out to w3id.org.
+const ID_BASE = config.prefixes.id;
+new MutationObserver(() => {
+  for (const a of document.querySelectorAll(`#yasgui a[href^="${ID_BASE}"]`)) {
+    a.setAttribute("href", `/id/${slugOf(a.getAttribute("href"))}`);
+    a.removeAttribute("target");
+  }
+}).observe(document.getElementById("yasgui"), { childList: true, subtree: true });

@@ -1,0 +1,45 @@
+// The front page: full search results on Enter (grouped by type) and a count of what the graph holds.
+import { api, colorOf, dot, el, familyOf, param, showError } from "./common.js";
+import { renderGroups, search } from "./search.js";
+
+const box = document.querySelector("[data-search-large]");
+const input = document.getElementById("q");
+const results = document.getElementById("results");
+
+async function showResults(q) {
+  if (!q) { results.hidden = true; return; }
+  document.getElementById("results-q").textContent = q;
+  const body = document.getElementById("results-body");
+  results.hidden = false;
+  try {
+    body.replaceChildren(renderGroups(await search(q, { limit: 100 })));
+  } catch (err) {
+    showError(body, err, "Search failed");
+  }
+  history.replaceState(null, "", `?q=${encodeURIComponent(q)}`);
+}
+
+box.addEventListener("search-submit", (ev) => showResults(ev.detail));
+const initial = param("q");
+if (initial) { input.value = initial; showResults(initial); }
+
+async function overview() {
+  const target = document.getElementById("type-counts");
+  try {
+    const body = await api("/api/types");
+    const list = Array.isArray(body) ? body : body.types || [];
+    const chips = list
+      .map((t) => ({ iri: t.iri || t.type || t.id, label: t.label || t.name, count: t.count ?? t.entities ?? t.instances }))
+      .filter((t) => t.count)
+      .sort((a, b) => b.count - a.count)
+      .map((t) => {
+        const fam = familyOf([t.iri]);
+        return el("a", { class: "chip", href: `/graph?type=${encodeURIComponent(t.iri)}`, style: { borderColor: colorOf(fam) } },
+          dot(fam), t.label || t.iri, el("span", { class: "count" }, String(t.count)));
+      });
+    target.replaceChildren(...(chips.length ? chips : [el("p", { class: "muted" }, "The graph is empty.")]));
+  } catch (err) {
+    showError(target, err, "Could not count types");
+  }
+}
+overview();

@@ -1,0 +1,363 @@
+"""Exports read back by their real consumers: networkx (GraphML, GEXF), Graphviz (DOT), rdflib (RDF),
+and the Cytoscape element structure; plus neighbourhoods, folding, type filters and the error statuses.
+
+Expected RDF content is computed here independently of ``aikg.export``: straight from the store's quads,
+with a breadth-first walk in Python for neighbourhoods.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+from collections import defaultdict
+
+import networkx as nx
+import pytest
+from rdflib import Dataset, Graph, Literal, URIRef
+from rdflib.compare import isomorphic
+from rdflib.namespace import RDF, RDFS
+
+from aikg.export.dot import quote
+from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+
+COREWEAVE = str(ID["coreweave"])
+RESULT = str(ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"])
+GB300 = str(ID["gb300"])
+GB300_NVL72 = str(ID["gb300-nvl72"])
+NVIDIA = str(ID["nvidia"])
+SB_ENERGY = str(ID["sb-energy"])
+INVESTMENT = str(ID["deal-nvidia-sb-energy-investment"])
+SOURCE_GRAPH = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
+NOT_EXPORTED = {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)}
+GRAPH_FORMATS = ("graphml", "gexf", "cytoscape", "dot")
+
+
+# --- independent expectations ---------------------------------------------------------------------
+
+def data_quads(store) -> list[tuple]:
+    """Every quad of the data graphs, read through the store interface."""
+    return [q for q in store.quads() if str(q[3]) not in NOT_EXPORTED]
+
+
+def walk(store, focus: str, depth: int) -> set:
+    """Breadth-first neighbourhood over links between described IRIs, both directions, no rdf:type."""
+    quads = data_quads(store)
+    subjects = {q[0] for q in quads}
+    adjacent: dict = defaultdict(set)
+    for s, p, o, _ in quads:
+        if p != RDF.type and isinstance(o, URIRef) and o in subjects:
+            adjacent[s].add(o)
+            adjacent[o].add(s)
+    seen, frontier = {URIRef(focus)}, {URIRef(focus)}
+    for _ in range(depth):
+        frontier = {n for f in frontier for n in adjacent[f]} - seen
+        seen |= frontier
+    return seen
+
+
+def expected_dataset(store, nodes: set | None = None) -> dict[str, Graph]:
+    """Graph IRI -> the triples the data graphs hold about ``nodes`` (all subjects when None)."""
+    graphs: dict[str, Graph] = defaultdict(Graph)
+    for s, p, o, g in data_quads(store):
+        if nodes is None or s in nodes:
+            graphs[str(g)].add((s, p, o))
+    return dict(graphs)
+
+
+def union(graphs: dict[str, Graph]) -> Graph:
+    out = Graph()
+    for g in graphs.values():
+        for t in g:
+            out.add(t)
+    return out
+
+
+def parsed_dataset(body: bytes, fmt: str) -> dict[str, Graph]:
+    ds = Dataset()
+    ds.parse(data=body, format=fmt)
+    out: dict[str, Graph] = {}
+    for s, p, o, g in ds.quads((None, None, None, None)):
+        out.setdefault(str(g.identifier if hasattr(g, "identifier") else g), Graph()).add((s, p, o))
+    return out
+
+
+def get(client, url: str) -> bytes:
+    response = client.get(url)
+    assert response.status_code == 200, response.get_data(as_text=True)
+    return response.data
+
+
+def cytoscape(client, query: str = "") -> dict:
+    return json.loads(get(client, "/export/cytoscape" + query))
+
+
+def node_ids(doc: dict) -> set[str]:
+    return {n["data"]["id"] for n in doc["elements"]["nodes"]}
+
+
+# --- RDF formats: isomorphic to the store -----------------------------------------------------------
+
+def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, seeded_store):
+    body = get(ro_client, "/export/turtle")
+    exported = Graph().parse(data=body, format="turtle")
+    assert isomorphic(exported, union(expected_dataset(seeded_store)))
+    assert (URIRef(COREWEAVE), RDFS.label, Literal("CoreWeave", lang="en")) in exported
+    assert not list(exported.triples((AIKG.Neocloud, None, None))), "ontology must not be exported"
+
+
+@pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
+def test_dataset_formats_keep_every_source_graph(ro_client, seeded_store, fmt, parser):
+    exported = parsed_dataset(get(ro_client, f"/export/{fmt}"), parser)
+    expected = expected_dataset(seeded_store)
+    assert set(exported) == set(expected)
+    assert SOURCE_GRAPH in exported
+    for graph, triples in expected.items():
+        assert isomorphic(exported[graph], triples), graph
+
+
+@pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
+def test_neighbourhood_rdf_export_matches_an_independent_walk(ro_client, seeded_store, fmt, parser):
+    exported = parsed_dataset(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
+    expected = expected_dataset(seeded_store, walk(seeded_store, COREWEAVE, 2))
+    assert set(exported) == set(expected)
+    for graph, triples in expected.items():
+        assert isomorphic(exported[graph], triples), graph
+
+
+def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, seeded_store):
+    body = get(ro_client, "/export/turtle?focus=coreweave&depth=1")
+    exported = Graph().parse(data=body, format="turtle")
+    assert isomorphic(exported, union(expected_dataset(seeded_store, walk(seeded_store, COREWEAVE, 1))))
+    assert (URIRef(RESULT), AIKG.submitter, URIRef(COREWEAVE)) in exported
+
+
+def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, seeded_store):
+    neoclouds = {row[0] for row in seeded_store.query(
+        "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>"
+        " SELECT DISTINCT ?s WHERE { ?s a/rdfs:subClassOf* aikg:Neocloud }").rows}
+    exported = Graph().parse(data=get(ro_client, "/export/turtle?type=Neocloud"), format="turtle")
+    assert isomorphic(exported, union(expected_dataset(seeded_store, neoclouds)))
+    assert {URIRef(COREWEAVE), ID["groq"]} <= set(exported.subjects())
+
+
+# --- GraphML and GEXF: read back by networkx --------------------------------------------------------
+
+def drawn_nodes(store) -> set[str]:
+    """Subjects of the data graphs but the catalogue's and the derivation machinery's."""
+    internal = {AIKG.SourceDocument, AIKG.Rule, AIKG.Derivation, URIRef("http://www.w3.org/ns/dcat#Catalog")}
+    quads = data_quads(store)
+    types: dict = defaultdict(set)
+    graphs: dict = defaultdict(set)
+    for s, p, o, g in quads:
+        graphs[s].add(str(g))
+        if p == RDF.type:
+            types[s].add(o)
+    return {str(s) for s in graphs
+            if not types[s] & internal and graphs[s] != {"https://w3id.org/aikg/graph/catalog"}}
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf"])
+def test_networkx_reads_the_whole_graph(ro_client, seeded_store, fmt):
+    body = get(ro_client, f"/export/{fmt}")
+    g = nx.read_graphml(io.BytesIO(body)) if fmt == "graphml" else nx.read_gexf(io.BytesIO(body))
+    assert set(g.nodes) == drawn_nodes(seeded_store)
+    gb300 = g.nodes[GB300]
+    assert (gb300["label"], gb300["type"], gb300["type_label"]) == ("GB300", "aikg:GPU", "GPU")
+    result = g.nodes[RESULT]
+    assert (result["type"], result["kind"]) == ("aikg:BenchmarkResult", "n-ary")
+    assert result["acceleratorCount"] == 8192
+    assert result["timeToTrain"] == pytest.approx(2.02)
+    submitter = [d for d in g.get_edge_data(RESULT, COREWEAVE).values() if d["relation"] == "aikg:submitter"]
+    assert len(submitter) == 1 and submitter[0]["label"] == "submitter"
+    assert submitter[0]["graph"] == SOURCE_GRAPH
+    assert submitter[0]["document"].startswith("CoreWeave 用 8,192 张 GB300 NVL72")
+    uses = g.get_edge_data(GB300_NVL72, GB300)
+    assert "uses accelerator" in {d["label"] for d in uses.values()}
+
+
+def test_graphml_declares_typed_keys(ro_client):
+    g = nx.read_graphml(io.BytesIO(get(ro_client, "/export/graphml?focus=coreweave&depth=1")))
+    assert isinstance(g.nodes[RESULT]["acceleratorCount"], int)
+    assert isinstance(g.nodes[COREWEAVE]["label"], str)
+
+
+# --- DOT: rendered by Graphviz -------------------------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["", "?fold=true", "?focus=coreweave&depth=2"])
+def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
+    body = get(ro_client, "/export/dot" + query)
+    done = subprocess.run(["dot", "-Tpng"], input=body, capture_output=True, timeout=120, check=False)
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    assert done.stdout.startswith(b"\x89PNG\r\n\x1a\n") and len(done.stdout) > 1000
+    (tmp_path / "graph.png").write_bytes(done.stdout)
+
+
+def test_dot_quotes_hostile_labels_so_graphviz_still_renders(store, app):
+    tricky = 'a "quoted" {brace} -> back\\slash;\nnew line <b>'
+    node = ID["tricky-node"]
+    store.apply(add=[(node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
+                     (node, RDFS.label, Literal(tricky, lang="en"), URIRef(SOURCE_GRAPH)),
+                     (node, AIKG.competesWith, URIRef(COREWEAVE), URIRef(SOURCE_GRAPH))])
+    body = get(app.test_client(), "/export/dot?focus=tricky-node&depth=1")
+    assert quote(tricky)[:-1].encode() in body  # the label goes on with the type on a second line
+    done = subprocess.run(["dot", "-Tsvg"], input=body, capture_output=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr.decode()[-500:]
+    svg = done.stdout.decode()
+    # Rendered as written: quotes and the backslash kept, the line break honoured, markup escaped.
+    assert ">a &quot;quoted&quot; {brace} &#45;&gt; back\\slash;</text>" in svg
+    assert ">new line &lt;b&gt;</text>" in svg
+
+
+def test_quote_escapes_backslashes_quotes_and_line_breaks():
+    assert quote('say "hi"\\\r\nnext') == '"say \\"hi\\"\\\\\\nnext"'
+
+
+# --- Cytoscape JSON: the element structure -----------------------------------------------------------
+
+@pytest.mark.parametrize("query", ["", "?fold=true", "?focus=coreweave&depth=2&fold=true"])
+def test_cytoscape_elements_are_well_formed(ro_client, query):
+    doc = cytoscape(ro_client, query)
+    nodes, edges = doc["elements"]["nodes"], doc["elements"]["edges"]
+    ids = [e["data"]["id"] for e in nodes + edges]
+    assert len(ids) == len(set(ids)), "element ids must be unique"
+    known = node_ids(doc)
+    for edge in edges:
+        data = edge["data"]
+        assert data["source"] in known and data["target"] in known, data["id"]
+        assert data["label"] and data["relation"]
+    for node in nodes:
+        assert node["data"]["label"] and "type" in node["data"]
+
+
+def test_cytoscape_node_carries_label_type_and_values(ro_client):
+    doc = cytoscape(ro_client, "?focus=gb300-nvl72&depth=0")
+    (node,) = doc["elements"]["nodes"]
+    data = node["data"]
+    assert (data["id"], data["label"], data["type"], data["type_label"]) == (
+        GB300_NVL72, "GB300 NVL72", "aikg:RackScaleSystem", "rack-scale system")
+    assert (data["acceleratorsPerSystem"], data["memoryPerChip"], data["memoryType"]) == (72, 288.0, "HBM")
+    assert doc["data"]["focus"] == GB300_NVL72 and doc["data"]["depth"] == 0
+
+
+# --- neighbourhoods, folding, type filters --------------------------------------------------------------
+
+def test_neighbourhood_depth_one_has_the_result_and_depth_two_the_accelerator(ro_client):
+    one = node_ids(cytoscape(ro_client, "?focus=coreweave&depth=1"))
+    two = node_ids(cytoscape(ro_client, "?focus=coreweave&depth=2"))
+    assert {COREWEAVE, RESULT} <= one
+    assert GB300 not in one
+    assert {COREWEAVE, RESULT, GB300, GB300_NVL72} <= two
+    assert one < two
+
+
+def test_focus_accepts_a_full_iri(ro_client):
+    assert node_ids(cytoscape(ro_client, f"?focus={COREWEAVE}&depth=1")) == node_ids(
+        cytoscape(ro_client, "?focus=coreweave&depth=1"))
+
+
+def test_folding_turns_the_result_into_labelled_edges(ro_client):
+    doc = cytoscape(ro_client, "?focus=coreweave&depth=2&fold=true")
+    assert RESULT not in node_ids(doc)
+    edges = {(e["data"]["source"], e["data"]["target"]): e["data"] for e in doc["elements"]["edges"]
+             if e["data"].get("via") == RESULT}
+    folded = edges[(COREWEAVE, GB300)]
+    assert folded["relation"] == "aikg:BenchmarkResult"
+    assert folded["label"].startswith("benchmark result (submitter → accelerator)")
+    assert "accelerator count 8192" in folded["label"] and "time to train (minutes) 2.02" in folded["label"]
+    assert (folded["acceleratorCount"], folded["timeToTrain"]) == (8192, 2.02)
+    assert (COREWEAVE, str(ID["deepseek-v3"])) in edges and (COREWEAVE, GB300_NVL72) in edges
+    assert folded["graph"] == SOURCE_GRAPH
+
+
+def test_folding_turns_an_investment_into_an_investor_to_investee_edge(ro_client):
+    doc = cytoscape(ro_client, "?fold=true")
+    assert INVESTMENT not in node_ids(doc)
+    (edge,) = [e["data"] for e in doc["elements"]["edges"] if e["data"].get("via") == INVESTMENT]
+    assert (edge["source"], edge["target"]) == (NVIDIA, SB_ENERGY)
+    assert edge["label"].startswith("investment (investor → investee)")
+    assert edge["amount"] == 1500000000.0 and edge["currency"] == "USD"
+
+
+def test_folding_keeps_n_ary_nodes_with_a_single_entity_as_nodes(ro_client):
+    ids = node_ids(cytoscape(ro_client, "?fold=true"))
+    assert str(ID["coreweave-2019-pivot-to-gpu-cloud"]) in ids
+
+
+def test_type_filter_keeps_only_those_types_and_their_subclasses(ro_client):
+    doc = cytoscape(ro_client, "?type=CloudOperator")
+    types = {n["data"]["id"]: set(n["data"]["types"].split()) for n in doc["elements"]["nodes"]}
+    assert {COREWEAVE, str(ID["microsoft"]), str(ID["groq"])} <= set(types)
+    cloud = {"aikg:CloudOperator", "aikg:Neocloud", "aikg:Hyperscaler"}
+    assert all(t & cloud for t in types.values())
+    assert NVIDIA not in types
+
+
+def test_type_filter_combines_with_a_neighbourhood(ro_client):
+    ids = node_ids(cytoscape(ro_client, "?focus=coreweave&depth=2&type=GPU&type=aikg:Neocloud"))
+    assert GB300 in ids and COREWEAVE in ids and RESULT not in ids
+
+
+# --- HTTP surface: headers and errors ---------------------------------------------------------------
+
+@pytest.mark.parametrize("fmt, mime, ext", [
+    ("turtle", "text/turtle", "ttl"), ("nquads", "application/n-quads", "nq"),
+    ("jsonld", "application/ld+json", "jsonld"), ("graphml", "application/graphml+xml", "graphml"),
+    ("gexf", "application/gexf+xml", "gexf"), ("cytoscape", "application/json", "cyjs"),
+    ("dot", "text/vnd.graphviz", "gv")])
+def test_content_type_and_download_name(ro_client, fmt, mime, ext):
+    response = ro_client.get(f"/export/{fmt}?focus=coreweave&depth=1")
+    assert response.status_code == 200
+    assert response.mimetype == mime
+    assert response.headers["Content-Disposition"] == f'attachment; filename="aikg-coreweave-d1.{ext}"'
+
+
+def assert_error(response, status: int, *words: str) -> dict:
+    assert response.status_code == status
+    body = response.get_json()
+    assert body["ok"] is False and body["status"] == status
+    assert set(body) == {"ok", "status", "error", "message", "errors"}
+    for word in words:
+        assert word in body["message"]
+    return body
+
+
+def test_unknown_format_is_404_naming_the_supported_ones(ro_client):
+    body = assert_error(ro_client.get("/export/pdf"), 404, "pdf", "graphml", "cytoscape", "dot")
+    assert body["errors"][0]["supported"] == ["turtle", "nquads", "jsonld", "graphml", "gexf",
+                                              "cytoscape", "dot"]
+
+
+@pytest.mark.parametrize("url, status, word", [
+    ("/export/graphml?focus=no-such-entity", 404, "no-such-entity"),
+    ("/export/graphml?focus=coreweave&depth=five", 400, "depth"),
+    ("/export/graphml?focus=coreweave&depth=5", 400, "depth"),
+    ("/export/graphml?focus=coreweave&depth=-1", 400, "depth"),
+    ("/export/gexf?type=NoSuchClass", 400, "NoSuchClass"),
+    ("/export/dot?fold=perhaps", 400, "fold"),
+    ("/export/turtle?fold=true", 400, "fold"),
+    ("/api/entities/no-such-entity/neighbors", 404, "no-such-entity"),
+    ("/api/entities/coreweave/neighbors?depth=x", 400, "depth"),
+    ("/api/entities/coreweave/neighbors?type=Nope", 400, "Nope"),
+])
+def test_bad_requests_get_the_error_envelope(ro_client, url, status, word):
+    assert_error(ro_client.get(url), status, word)
+
+
+def test_neighbors_endpoint_returns_cytoscape_elements(ro_client):
+    response = ro_client.get("/api/entities/coreweave/neighbors?depth=1")
+    assert response.status_code == 200
+    body = response.get_json()
+    assert (body["focus"], body["label"], body["depth"], body["fold"]) == (COREWEAVE, "CoreWeave", 1, False)
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert {COREWEAVE, RESULT} <= ids and GB300 not in ids
+    assert all(e["data"]["source"] in ids and e["data"]["target"] in ids for e in body["elements"]["edges"])
+    assert ids == node_ids(cytoscape(ro_client, "?focus=coreweave&depth=1"))
+
+
+def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
+    body = ro_client.get("/api/entities/coreweave/neighbors?fold=true").get_json()
+    assert body["depth"] == 1
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert RESULT not in ids
+    assert any(e["data"].get("via") == RESULT for e in body["elements"]["edges"])

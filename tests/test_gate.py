@@ -1,0 +1,173 @@
+"""The SHACL gate: a violating write is refused whole (422, the report, a byte-identical store); a valid
+write is validated on its neighbourhood only."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+from rdflib import Graph
+
+from aikg import gate
+from aikg.knowledge import validate
+from aikg.knowledge.layout import shapes_dir
+
+G = "https://w3id.org/aikg/graph/sources/test-gate"
+AUTH = {"Authorization": "Bearer test-token"}
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+PREFIXES = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix dcterms: <http://purl.org/dc/terms/> .
+"""
+
+# One violating write per shapes file: (family, Turtle, focus node, path, words of the message).
+CASES = [
+    ("core", 'id:gate-core a aikg:Neocloud .',
+     ID + "gate-core", "http://www.w3.org/2000/01/rdf-schema#label", "no English rdfs:label"),
+    ("core", '<https://w3id.org/aikg/id/Gate_Core> a aikg:Neocloud ; rdfs:label "Gate"@en .',
+     ID + "Gate_Core", None, "slug of lowercase letters"),
+    ("agents", 'id:gate-position a aikg:Position ; rdfs:label "Gate position"@en ; aikg:role aikg:CTO ; '
+               'aikg:inOrganization id:gate-org . id:gate-org a aikg:AILab ; rdfs:label "Gate org"@en .',
+     ID + "gate-position", AIKG + "heldBy", "held by exactly one person"),
+    ("facilities", 'id:gate-dc a aikg:DataCenter ; rdfs:label "Gate DC"@en ; aikg:powerCapacity -5 .',
+     ID + "gate-dc", AIKG + "powerCapacity", "must not be negative"),
+    ("hardware", 'id:gate-gpu a aikg:GPU ; rdfs:label "Gate GPU"@en ; aikg:memoryPerChip 0 .',
+     ID + "gate-gpu", AIKG + "memoryPerChip", "more than zero"),
+    ("models", 'id:gate-count rdfs:label "Gate count"@en ; aikg:acceleratorCount 0 .',
+     ID + "gate-count", AIKG + "acceleratorCount", "more than zero"),
+    ("benchmarks", 'id:gate-claim a aikg:SpeedupClaim ; rdfs:label "Gate claim"@en ; aikg:speedup -2 .',
+     ID + "gate-claim", AIKG + "speedup", "more than zero"),
+    ("deals", 'id:gate-deal a aikg:Deal ; rdfs:label "Gate deal"@en ; aikg:amount -1 ; '
+              'aikg:currency "USD" .',
+     ID + "gate-deal", AIKG + "amount", "must not be negative"),
+    ("platforms", 'id:gate-prices a aikg:PriceList ; rdfs:label "Gate prices"@en .',
+     ID + "gate-prices", AIKG + "priceListOf", "exactly one platform"),
+    ("sources", 'id:gate-doc a aikg:SourceDocument ; rdfs:label "Gate doc"@en ; '
+                'aikg:namedGraph <https://w3id.org/aikg/graph/sources/test-gate> ; '
+                'aikg:defaultCertainty aikg:Reported .',
+     ID + "gate-doc", "http://purl.org/dc/terms/title", "needs a dcterms:title"),
+]
+
+
+def test_every_shapes_file_has_a_violating_case():
+    assert {p.stem for p in shapes_dir().glob("*.ttl")} <= {c[0] for c in CASES}
+
+
+@pytest.mark.parametrize(("family", "turtle", "focus", "path", "words"), CASES,
+                         ids=[f"{c[0]}-{i}" for i, c in enumerate(CASES)])
+@pytest.mark.parametrize("via", ["gsp", "update"])
+def test_a_violating_write_is_refused_whole(client, store, family, turtle, focus, path, words, via):
+    before = store.dump(mime="application/n-quads")
+    if via == "gsp":
+        r = client.post("/data", query_string={"graph": G}, data=(PREFIXES + turtle).encode(),
+                        headers={**AUTH, "Content-Type": "text/turtle"})
+    else:
+        nt = Graph().parse(data=PREFIXES + turtle, format="turtle").serialize(format="nt")
+        r = client.post("/update", data=f"INSERT DATA {{ GRAPH <{G}> {{ {nt} }} }}".encode(),
+                        headers={**AUTH, "Content-Type": "application/sparql-update"})
+    assert r.status_code == 422, r.get_json()
+    body = r.get_json()
+    assert body["error"] == "validation failed" and "nothing was changed" in body["message"]
+    assert any(v["focus_node"] == focus and v["path"] == path and words in v["message"]
+               for v in body["errors"]), body["errors"]
+    assert store.dump(mime="application/n-quads") == before
+
+
+def test_the_report_comes_as_turtle_on_request(client, store):
+    r = client.post("/data", query_string={"graph": G}, data=(PREFIXES + CASES[0][1]).encode(),
+                    headers={**AUTH, "Content-Type": "text/turtle", "Accept": "text/turtle"})
+    assert r.status_code == 422 and r.mimetype == "text/turtle"
+    report = Graph().parse(data=r.data, format="turtle")
+    rows = list(report.query("PREFIX sh: <http://www.w3.org/ns/shacl#> SELECT ?f ?p WHERE { "
+                             "?r a sh:ValidationResult ; sh:focusNode ?f ; sh:resultPath ?p }"))
+    assert [(str(f), str(p)) for f, p in rows] == [(ID + "gate-core",
+                                                    "http://www.w3.org/2000/01/rdf-schema#label")]
+
+
+POSITION = PREFIXES + """
+id:gate-person a aikg:Person ; rdfs:label "Gate Person"@en .
+id:gate-lab a aikg:AILab ; rdfs:label "Gate Lab"@en .
+id:gate-position a aikg:Position ; rdfs:label "Gate Person, CTO of Gate Lab"@en ;
+    aikg:heldBy id:gate-person ; aikg:inOrganization id:gate-lab ; aikg:role aikg:CTO .
+"""
+
+
+def test_what_points_at_a_changed_node_is_validated_too(client, store):
+    r = client.put("/data", query_string={"graph": G}, data=POSITION.encode(),
+                   headers={**AUTH, "Content-Type": "text/turtle"})
+    assert r.status_code == 201, r.get_json()
+    before = store.dump(mime="application/n-quads")
+    # Retyping the person breaks the position that points at it, which the write never mentions.
+    r = client.post("/update", headers={**AUTH, "Content-Type": "application/sparql-update"}, data=(
+        f"PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> WITH <{G}> DELETE {{ id:gate-person a aikg:Person }} "
+        f"INSERT {{ id:gate-person a aikg:AILab }} WHERE {{}}").encode())
+    assert r.status_code == 422
+    assert any(v["focus_node"] == ID + "gate-position" and v["path"] == AIKG + "heldBy"
+               for v in r.get_json()["errors"]), r.get_json()["errors"]
+    assert store.dump(mime="application/n-quads") == before
+
+
+# --- incremental validation at scale ------------------------------------------------------------------
+
+BIG = "https://w3id.org/aikg/graph/sources/test-gate-synthetic"
+N_EXISTING = 25_000
+"""Synthetic neoclouds already in the store, four triples each: 100k triples."""
+
+
+def synthetic(i: int) -> list[ox.Quad]:
+    """Four conforming triples about synthetic neocloud ``i``, pointing at its successor."""
+    node, g = ox.NamedNode(f"{ID}synthetic-cloud-{i}"), ox.NamedNode(BIG)
+    return [
+        ox.Quad(node, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
+                ox.NamedNode(AIKG + "Neocloud"), g),
+        ox.Quad(node, ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label"),
+                ox.Literal(f"Synthetic cloud {i}", language="en"), g),
+        ox.Quad(node, ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel"),
+                ox.Literal(f"SC{i}"), g),
+        ox.Quad(node, ox.NamedNode(AIKG + "competesWith"),
+                ox.NamedNode(f"{ID}synthetic-cloud-{(i + 1) % N_EXISTING}"), g),
+    ]
+
+
+def test_a_small_write_into_a_large_graph_is_validated_incrementally(client, store, monkeypatch):
+    store.raw.bulk_extend(q for i in range(N_EXISTING) for q in synthetic(i))
+    assert store.count(BIG) == 4 * N_EXISTING
+    seen: list[tuple[set[str], int]] = []
+    real = validate.validate_graph
+
+    def spy(data, *, focus_nodes=None):
+        seen.append(({str(n) for n in focus_nodes}, len(data)))
+        return real(data, focus_nodes=focus_nodes)
+
+    monkeypatch.setattr(validate, "validate_graph", spy)
+    # Rebuilding the derived graphs is whole-store work tested elsewhere; this test is about the gate.
+    monkeypatch.setattr(gate, "rebuild_derived", lambda store: {})
+    # 25 new neoclouds, 100 triples; new cloud k competes with existing cloud 10*k.
+    lines = []
+    for k in range(25):
+        lines.append(f'id:new-cloud-{k} a aikg:Neocloud ; rdfs:label "New cloud {k}"@en ; '
+                     f'<http://www.w3.org/2004/02/skos/core#altLabel> "NC{k}" ; '
+                     f'aikg:competesWith id:synthetic-cloud-{10 * k} .')
+    r = client.post("/data", query_string={"graph": BIG}, data=(PREFIXES + "\n".join(lines)).encode(),
+                    headers={**AUTH, "Content-Type": "text/turtle"})
+    assert r.status_code == 200, r.get_json()
+    assert r.get_json()["added"] == 100
+    assert len(seen) == 1
+    focus, size = seen[0]
+    new = {f"{ID}new-cloud-{k}" for k in range(25)}
+    pointed_at = {f"{ID}synthetic-cloud-{10 * k}" for k in range(25)}
+    # ... and what points at those: the synthetic cloud before each one (its competitor)
+    pointers = {f"{ID}synthetic-cloud-{(10 * k - 1) % N_EXISTING}" for k in range(25)}
+    assert focus == new | pointed_at | pointers
+    assert size < 1000  # the neighbourhood, not the 100k-triple graph
+    assert store.count(BIG) == 4 * N_EXISTING + 100
+
+
+def test_focus_nodes_leave_out_vocabulary_and_literals(store):
+    change = gate.Change("add", add={ox.Quad(ox.NamedNode(ID + "x"),
+                                             ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
+                                             ox.NamedNode(AIKG + "Neocloud"), ox.NamedNode(G)),
+                                     ox.Quad(ox.NamedNode(ID + "x"), ox.NamedNode(AIKG + "certainty"),
+                                             ox.NamedNode(AIKG + "Reported"), ox.NamedNode(G))})
+    nodes, data = gate.focus_nodes(store, change)
+    assert [n.value for n in nodes] == [ID + "x"]
+    assert len(data) == 2

@@ -1,0 +1,96 @@
+"""The explorer's pages through the Flask test client: shells, entity pages, vendor files, no outside URLs."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from aikg.web.pages import EXPORT_FORMATS, VENDOR_FILES
+
+PAGES = ["/", "/graph", "/queries", "/queries/nvidia-only-capacity", "/editor", "/timeline", "/id/coreweave"]
+HTML = {"Accept": "text/html"}
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_is_html_with_navigation_and_its_script(ro_client, path):
+    resp = ro_client.get(path, headers=HTML)
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/html"
+    body = resp.get_data(as_text=True)
+    for link in ('href="/graph"', 'href="/queries"', 'href="/timeline"', 'href="/editor"'):
+        assert link in body
+    assert "/static/js/search.js" in body
+
+
+@pytest.mark.parametrize("path", PAGES)
+def test_page_names_no_outside_url_to_fetch(ro_client, path):
+    body = ro_client.get(path, headers=HTML).get_data(as_text=True)
+    fetched = re.findall(r'(?:src|href)="([^"]+)"', body)
+    assert fetched
+    assert [u for u in fetched if re.match(r"(?:https?:)?//", u)] == []
+
+
+def test_entity_page_shows_label_comment_and_every_export(ro_client):
+    body = ro_client.get("/id/coreweave", headers=HTML).get_data(as_text=True)
+    assert "<title>CoreWeave · aikg</title>" in body
+    assert 'data-slug="coreweave"' in body
+    for fmt, _ in EXPORT_FORMATS:
+        assert f'href="/export/{fmt}?focus=coreweave&amp;depth=1"' in body
+
+
+def test_entity_page_of_chinese_named_entity_keeps_english_title(ro_client):
+    body = ro_client.get("/id/nvidia", headers=HTML).get_data(as_text=True)
+    assert "<title>NVIDIA · aikg</title>" in body
+
+
+@pytest.mark.parametrize("slug", ["no-such-entity", "Bad_Slug", "x%20y"])
+def test_unknown_entity_is_an_html_404(ro_client, slug):
+    resp = ro_client.get(f"/id/{slug}", headers=HTML)
+    assert resp.status_code == 404
+    assert resp.mimetype == "text/html"
+    assert "No entity" in resp.get_data(as_text=True)
+
+
+def test_type_families_come_from_the_ontology(ro_client):
+    body = ro_client.get("/", headers=HTML).get_data(as_text=True)
+    info = json.loads(re.search(r'id="aikg-types">(.*?)</script>', body, re.S).group(1))
+    aikg = "https://w3id.org/aikg/ontology#"
+    assert info["classes"][aikg + "Neocloud"]["family"] == "organization"
+    assert info["classes"][aikg + "FundingRound"]["family"] == "deal"
+    assert info["classes"][aikg + "BenchmarkResult"]["family"] == "benchmark"
+    assert info["classes"][aikg + "GPU"]["family"] == "hardware"
+    assert info["classes"][aikg + "DataCenterCampus"]["family"] == "facility"
+    assert info["classes"][aikg + "Neocloud"]["label"] == "neocloud"
+
+
+@pytest.mark.parametrize("name", sorted(VENDOR_FILES))
+def test_vendor_files_are_served_from_the_local_install(ro_client, name):
+    resp = ro_client.get(f"/vendor/{name}")
+    assert resp.status_code == 200
+    assert resp.mimetype in {"text/javascript", "application/javascript", "text/css"}
+    assert len(resp.data) > 1000
+
+
+@pytest.mark.parametrize("name", ["package.json", "..%2Fpages.py", "cytoscape", "yasgui.min.js.map"])
+def test_vendor_serves_nothing_off_the_allow_list(ro_client, name):
+    resp = ro_client.get(f"/vendor/{name}")
+    assert resp.status_code == 404
+    assert resp.get_json()["ok"] is False
+
+
+def test_editor_offers_aikg_prefixes_and_examples(ro_client):
+    body = ro_client.get("/editor", headers=HTML).get_data(as_text=True)
+    config = json.loads(re.search(r'id="editor-config">(.*?)</script>', body, re.S).group(1))
+    assert config["prefixes"]["aikg"] == "https://w3id.org/aikg/ontology#"
+    assert config["prefixes"]["id"] == "https://w3id.org/aikg/id/"
+    assert [name for name, _ in config["examples"]][0] == "Entities by type"
+    prefixes = ro_client.get("/editor/prefixes.json").get_json()
+    assert prefixes["dcterms"] == "http://purl.org/dc/terms/"
+
+
+def test_static_assets_are_served(ro_client):
+    for path in ("/static/css/explorer.css", "/static/js/common.js", "/static/js/entity.js",
+                 "/static/favicon.svg"):
+        assert ro_client.get(path).status_code == 200, path

@@ -1,0 +1,101 @@
+"""The search index: normalization, ranking tiers, CJK, type filters, and rebuilding on new data."""
+
+from __future__ import annotations
+
+import pytest
+
+from aikg.search import SearchIndex, normalize, search_index
+from aikg.vocabulary import Vocabulary
+
+AIKG = "https://w3id.org/aikg/ontology#"
+ID = "https://w3id.org/aikg/id/"
+LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+
+
+@pytest.fixture(scope="module")
+def small() -> SearchIndex:
+    """A hand-made index where every tier has a known answer."""
+    vocab = Vocabulary()
+    vocab.supers[AIKG + "Neocloud"].add(AIKG + "Organization")
+    vocab.subs[AIKG + "Organization"].add(AIKG + "Neocloud")
+    names = [
+        (ID + "core", LABEL, "Core", "en"),
+        (ID + "coreweave", LABEL, "CoreWeave", "en"),
+        (ID + "hardcore", LABEL, "Hardcore Labs", "en"),
+        (ID + "apple-core", LABEL, "Apple Core Systems", "en"),
+        (ID + "nvidia", LABEL, "NVIDIA", "en"),
+        (ID + "nvidia", ALT, "英伟达", "zh"),
+        (ID + "deepseek-v3", LABEL, "DeepSeek-V3", "en"),
+        (ID + "deepseek-v3", ALT, "V3", None),
+    ]
+    types = [(ID + "coreweave", AIKG + "Neocloud"), (ID + "coreweave", AIKG + "Organization"),
+             (ID + "hardcore", AIKG + "Organization"), (ID + "nvidia", AIKG + "Organization"),
+             (ID + "deepseek-v3", AIKG + "AIModel")]
+    return SearchIndex(names, types, vocab)
+
+
+def _slugs(hits) -> list[str]:
+    return [h.entity.slug for h in hits]
+
+
+def test_normalize_folds_case_width_and_separators():
+    assert normalize("  DeepSeek-V3 ") == "deepseek v3"
+    assert normalize("ＧＢ３００_NVL72") == "gb300 nvl72"
+    assert normalize("英伟达") == "英伟达"
+
+
+def test_tiers_exact_prefix_word_substring(small):
+    hits = small.search("core")
+    assert _slugs(hits) == ["core", "coreweave", "apple-core", "hardcore"]
+    assert [h.match for h in hits] == ["exact", "prefix", "word", "substring"]
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+def test_one_hit_per_entity_with_its_best_name(small):
+    hits = small.search("v3")
+    assert _slugs(hits) == ["deepseek-v3"]
+    assert (hits[0].name, hits[0].match) == ("V3", "exact")
+    assert hits[0].entity.label == "DeepSeek-V3"
+
+
+def test_chinese_names_match_per_character(small):
+    assert _slugs(small.search("英伟达")) == ["nvidia"]
+    assert _slugs(small.search("伟")) == ["nvidia"]
+    assert small.search("伟")[0].match == "substring"
+
+
+def test_type_filter_includes_subclasses(small):
+    assert _slugs(small.search("core", type_iri=AIKG + "Organization")) == ["coreweave", "hardcore"]
+    assert _slugs(small.search("core", type_iri=AIKG + "Neocloud")) == ["coreweave"]
+    assert small.search("core", type_iri=AIKG + "AIModel") == []
+
+
+def test_limit_and_empty_queries(small):
+    assert len(small.search("core", limit=2)) == 2
+    assert small.search("   ") == []
+    assert small.search("zzz") == []
+
+
+def test_directory_keeps_most_specific_types(small):
+    assert small.entities[ID + "coreweave"].types == (AIKG + "Neocloud",)
+
+
+def test_seeded_index_answers_by_any_name(seeded_store):
+    index = search_index(seeded_store)
+    assert _slugs(index.search("英伟达"))[0] == "nvidia"
+    assert _slugs(index.search("Soumith"))[0] == "soumith-chintala"
+    assert _slugs(index.search("tpuv9t"))[0] == "tpu-v9t"
+    assert search_index(seeded_store) is index  # cached while the data does not change
+
+
+def test_index_is_rebuilt_when_the_store_changes(store):
+    before = search_index(store)
+    assert before.search("Qwertyuiop Cloud") == []
+    turtle = (f'<{ID}qwertyuiop-cloud> a <{AIKG}Neocloud> ; <{LABEL}> "Qwertyuiop Cloud"@en ; '
+              f'<{ALT}> "QC" .')
+    store.load(turtle.encode(), mime="text/turtle", graph="https://w3id.org/aikg/graph/test")
+    after = search_index(store)
+    assert after is not before
+    assert _slugs(after.search("qwertyuiop")) == ["qwertyuiop-cloud"]
+    assert _slugs(after.search("qc", type_iri=AIKG + "Organization")) == ["qwertyuiop-cloud"]

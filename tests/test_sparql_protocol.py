@@ -1,0 +1,323 @@
+"""The SPARQL 1.1 Protocol endpoint at /sparql, through the Flask test client."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import xml.etree.ElementTree as ET
+
+import pytest
+import rdflib.namespace
+from rdflib import Graph, Literal, Namespace, URIRef
+from rdflib.compare import isomorphic
+from rdflib.namespace import RDF, RDFS
+from rdflib.plugins.sparql.results.jsonresults import JSONResultParser
+
+from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.web import create_app
+
+SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
+SRX = "{http://www.w3.org/2005/sparql-results#}"
+PROLOGUE = ("PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
+            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+LABEL_QUERY = PROLOGUE + "SELECT ?label WHERE { aikg:Neocloud rdfs:label ?label } ORDER BY ?label"
+RESULT_QUERY = PROLOGUE + """SELECT ?count ?minutes WHERE {
+  <https://w3id.org/aikg/id/result-mlperf-training-v6-0-coreweave-deepseek-v3>
+      aikg:acceleratorCount ?count ; aikg:timeToTrain ?minutes }"""
+CONSTRUCT_QUERY = PROLOGUE + "CONSTRUCT WHERE { aikg:Neocloud rdfs:subClassOf ?super ; rdfs:label ?l }"
+ONTOLOGY = str(GRAPH["ontology"])
+MLPERF_SOURCE = str(GRAPH["sources/frontier-insights-coreweave-mlperf-2026-08-18"])
+
+
+def assert_error(resp, status: int) -> dict:
+    """The response is the one JSON error envelope with this status."""
+    assert resp.status_code == status
+    assert resp.mimetype == "application/json"
+    body = resp.get_json()
+    assert set(body) == {"ok", "status", "error", "message", "errors"}
+    assert body["ok"] is False and body["status"] == status
+    assert body["message"]
+    return body
+
+
+def labels_of(resp) -> list[tuple[str, str | None]]:
+    """(value, language) of each ?label binding in a SPARQL JSON response."""
+    return [(b["label"]["value"], b["label"].get("xml:lang")) for b in resp.get_json()["results"]["bindings"]]
+
+
+# --- the three ways to send a query ---------------------------------------------------------------
+
+def test_get_query_returns_sparql_json(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY})
+    assert resp.status_code == 200
+    assert resp.mimetype == "application/sparql-results+json"
+    assert resp.headers["X-AIKG-Truncated"] == "false"
+    assert "Accept" in resp.headers["Vary"]
+    body = resp.get_json()
+    assert body["head"] == {"vars": ["label"]}
+    assert "truncated" not in body
+    assert labels_of(resp) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
+
+
+def test_post_form_encoded(ro_client):
+    resp = ro_client.post("/sparql", data={"query": LABEL_QUERY})
+    assert resp.status_code == 200
+    assert labels_of(resp) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
+
+
+def test_post_sparql_query_body(ro_client):
+    resp = ro_client.post("/sparql", data=LABEL_QUERY.encode(),
+                          content_type="application/sparql-query; charset=utf-8")
+    assert resp.status_code == 200
+    assert labels_of(resp) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
+
+
+def test_seed_values_keep_their_datatypes(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY})
+    (row,) = resp.get_json()["results"]["bindings"]
+    xsd = rdflib.namespace.XSD
+    assert row["count"] == {"type": "literal", "value": "8192", "datatype": str(xsd.integer)}
+    assert row["minutes"] == {"type": "literal", "value": "2.02", "datatype": str(xsd.decimal)}
+
+
+# --- result formats --------------------------------------------------------------------------------
+
+def test_select_as_xml(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
+                         headers={"Accept": "application/sparql-results+xml"})
+    assert resp.mimetype == "application/sparql-results+xml"
+    root = ET.fromstring(resp.data)
+    assert [v.get("name") for v in root.iter(SRX + "variable")] == ["label"]
+    literals = [(lit.text, lit.get("{http://www.w3.org/XML/1998/namespace}lang"))
+                for lit in root.iter(SRX + "literal")]
+    assert literals == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
+
+
+def test_select_as_csv(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY}, headers={"Accept": "text/csv"})
+    assert resp.mimetype == "text/csv"
+    assert resp.data.endswith(b"\r\n")
+    rows = list(csv.reader(io.StringIO(resp.data.decode())))
+    assert rows == [["count", "minutes"], ["8192", "2.02"]]
+
+
+def test_select_as_tsv_keeps_term_syntax(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
+                         headers={"Accept": "text/tab-separated-values"})
+    assert resp.mimetype == "text/tab-separated-values"
+    assert resp.data.decode().splitlines() == ["?label", '"neocloud"@en', '"新兴 GPU 云"@zh']
+
+
+def test_format_parameter_overrides_accept(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY, "format": "csv"},
+                         headers={"Accept": "application/sparql-results+json"})
+    assert resp.mimetype == "text/csv"
+
+
+def test_plain_json_accept_means_sparql_json(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY},
+                         headers={"Accept": "application/json"})
+    assert resp.mimetype == "application/sparql-results+json"
+
+
+def test_ask_in_json_and_xml(ro_client):
+    query = PROLOGUE + "ASK { aikg:Neocloud rdfs:subClassOf aikg:CloudOperator }"
+    assert ro_client.get("/sparql", query_string={"query": query}).get_json() == {"head": {},
+                                                                                 "boolean": True}
+    resp = ro_client.get("/sparql", query_string={"query": query, "format": "xml"})
+    assert ET.fromstring(resp.data).find(SRX + "boolean").text == "true"
+
+
+@pytest.mark.parametrize("mime, rdflib_format", [
+    ("text/turtle", "turtle"), ("application/n-triples", "nt"),
+    ("application/ld+json", "json-ld"), ("application/rdf+xml", "xml")])
+def test_construct_in_every_graph_format(ro_client, mime, rdflib_format):
+    resp = ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY}, headers={"Accept": mime})
+    assert resp.status_code == 200
+    assert resp.mimetype == mime
+    got = Graph().parse(data=resp.data, format=rdflib_format)
+    expected = Graph()
+    expected.add((AIKG.Neocloud, RDFS.subClassOf, AIKG.CloudOperator))
+    expected.add((AIKG.Neocloud, RDFS.label, Literal("neocloud", lang="en")))
+    expected.add((AIKG.Neocloud, RDFS.label, Literal("新兴 GPU 云", lang="zh")))
+    assert isomorphic(got, expected)
+
+
+def test_construct_defaults_to_turtle(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY})
+    assert resp.mimetype == "text/turtle"
+    assert resp.headers["X-AIKG-Truncated"] == "false"
+
+
+def test_describe_returns_a_graph(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": "DESCRIBE <https://w3id.org/aikg/id/coreweave>"},
+                         headers={"Accept": "application/n-triples"})
+    g = Graph().parse(data=resp.data, format="nt")
+    assert (ID.coreweave, RDFS.label, Literal("CoreWeave", lang="en")) in g
+    assert (ID.coreweave, RDF.type, AIKG.Neocloud) in g
+
+
+# --- the dataset: default-graph-uri, named-graph-uri, FROM ------------------------------------------
+
+def test_default_graph_uri_restricts_the_default_graph(ro_client):
+    inside = ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "default-graph-uri": ONTOLOGY})
+    assert labels_of(inside) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
+    outside = ro_client.get("/sparql", query_string={"query": LABEL_QUERY,
+                                                     "default-graph-uri": MLPERF_SOURCE})
+    assert labels_of(outside) == []
+
+
+def test_default_graph_uri_is_repeatable(ro_client):
+    query = PROLOGUE + ("SELECT ?label WHERE { { aikg:Neocloud rdfs:label ?label } UNION "
+                        "{ <https://w3id.org/aikg/id/coreweave> rdfs:label ?label } } ORDER BY ?label")
+    resp = ro_client.get("/sparql", query_string=[("query", query), ("default-graph-uri", ONTOLOGY),
+                                                  ("default-graph-uri", MLPERF_SOURCE)])
+    assert labels_of(resp) == [("CoreWeave", "en"), ("neocloud", "en"), ("新兴 GPU 云", "zh")]
+
+
+def test_named_graph_uri_alone_leaves_the_default_graph_empty(ro_client):
+    query = PROLOGUE + "SELECT ?g ?in_default WHERE { GRAPH ?g { aikg:Neocloud a ?c } " \
+                       "BIND(EXISTS { aikg:Neocloud a ?c } AS ?in_default) }"
+    resp = ro_client.post("/sparql", data={"query": query, "named-graph-uri": ONTOLOGY})
+    rows = resp.get_json()["results"]["bindings"]
+    assert {r["g"]["value"] for r in rows} == {ONTOLOGY}
+    assert {r["in_default"]["value"] for r in rows} == {"false"}
+
+
+def test_from_clause_is_honoured(ro_client):
+    query = LABEL_QUERY.replace("SELECT ?label", f"SELECT ?label FROM <{MLPERF_SOURCE}>")
+    assert labels_of(ro_client.get("/sparql", query_string={"query": query})) == []
+
+
+def test_invalid_graph_iri_is_a_400(ro_client):
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "default-graph-uri": "not an iri"})
+    assert resp.status_code in (400, 403)
+    assert_error(resp, resp.status_code)
+
+
+# --- errors -----------------------------------------------------------------------------------------
+
+def test_syntax_error_says_where(ro_client):
+    body = assert_error(ro_client.get("/sparql", query_string={"query": "SELECT * WHERE {\n  ?s ?p }"}),
+                        400)
+    assert body["error"] == "query syntax error"
+    assert "2:" in body["message"]
+    (where,) = body["errors"]
+    assert where["line"] == 2 and where["column"] >= 8  # Oxigraph points at or just past the brace
+
+
+@pytest.mark.parametrize("send", [
+    lambda c: c.get("/sparql", query_string={"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}),
+    lambda c: c.post("/sparql", data={"update": "CLEAR ALL"}),
+    lambda c: c.post("/sparql", data="CLEAR ALL", content_type="application/sparql-update"),
+    lambda c: c.post("/sparql", data="PREFIX x: <urn:x#>\n# drop it\nDROP GRAPH <urn:g>",
+                     content_type="application/sparql-query"),
+])
+def test_update_is_refused_with_a_pointer_to_update(ro_client, send):
+    assert "/update" in assert_error(send(ro_client), 400)["message"]
+
+
+def test_post_without_query_is_a_400(ro_client):
+    assert "query" in assert_error(ro_client.post("/sparql", data={"default-graph-uri": ONTOLOGY}),
+                                   400)["message"]
+    assert_error(ro_client.post("/sparql", data=b"  ", content_type="application/sparql-query"), 400)
+
+
+def test_two_queries_are_a_400(ro_client):
+    assert_error(ro_client.get("/sparql", query_string=[("query", "ASK {}"), ("query", "ASK {}")]), 400)
+
+
+def test_unsupported_body_type_is_a_415(ro_client):
+    body = assert_error(ro_client.post("/sparql", data="ASK {}", content_type="text/plain"), 415)
+    assert "application/sparql-query" in body["message"]
+
+
+@pytest.mark.parametrize("method", ["put", "delete", "patch"])
+def test_wrong_method_is_a_405(ro_client, method):
+    resp = getattr(ro_client, method)("/sparql")
+    assert_error(resp, 405)
+    assert {"GET", "POST"} <= {m.strip() for m in resp.headers["Allow"].split(",")}
+
+
+def test_unacceptable_accept_is_a_406_naming_the_types(ro_client):
+    body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
+                                      headers={"Accept": "image/png"}), 406)
+    for mime in ("application/sparql-results+json", "text/csv", "text/turtle", "application/ld+json"):
+        assert mime in body["message"]
+
+
+def test_results_format_for_a_graph_is_a_406_naming_graph_types(ro_client):
+    body = assert_error(ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY},
+                                      headers={"Accept": "text/csv"}), 406)
+    assert "text/turtle" in body["message"] and "application/rdf+xml" in body["message"]
+
+
+def test_unknown_format_parameter_is_a_406(ro_client):
+    body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "format": "yaml"}),
+                        406)
+    assert "yaml" in body["message"]
+
+
+# --- truncation -------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def capped_client(seeded_store):
+    """A client of an app that returns at most two rows."""
+    return create_app({"store": "memory", "load_seeds": False, "max_rows": 2},
+                      store=seeded_store).test_client()
+
+
+def test_truncated_result_is_flagged_and_still_parses(capped_client):
+    query = "SELECT ?c WHERE { ?c a <http://www.w3.org/2002/07/owl#Class> }"
+    resp = capped_client.get("/sparql", query_string={"query": query})
+    assert resp.headers["X-AIKG-Truncated"] == "true"
+    body = resp.get_json()
+    assert body["truncated"] is True
+    assert len(body["results"]["bindings"]) == 2
+    parsed = JSONResultParser().parse(io.StringIO(resp.data.decode()))  # a standard client still reads it
+    assert len(list(parsed)) == 2
+    csv_resp = capped_client.get("/sparql", query_string={"query": query, "format": "csv"})
+    assert csv_resp.headers["X-AIKG-Truncated"] == "true"
+    assert len(csv_resp.data.decode().splitlines()) == 3
+
+
+# --- service description and CORS ---------------------------------------------------------------------
+
+def test_service_description(ro_client):
+    resp = ro_client.get("/sparql")
+    assert resp.status_code == 200
+    assert resp.mimetype == "text/turtle"
+    g = Graph().parse(data=resp.data, format="turtle")
+    (service,) = g.subjects(RDF.type, SD.Service)
+    assert g.value(service, SD.endpoint) == URIRef("http://localhost/sparql")
+    assert (service, SD.supportedLanguage, SD.SPARQL11Query) in g
+    assert (service, SD.feature, SD.UnionDefaultGraph) in g
+    assert len(set(g.objects(service, SD.resultFormat))) == 8
+    dataset = g.value(service, SD.defaultDataset)
+    names = {g.value(n, SD.name) for n in g.objects(dataset, SD.namedGraph)}
+    assert {URIRef(ONTOLOGY), URIRef(MLPERF_SOURCE)} <= names
+
+
+def test_service_description_uses_base_url(seeded_store):
+    app = create_app({"store": "memory", "load_seeds": False, "base_url": "https://kg.example.org/"},
+                     store=seeded_store)
+    resp = app.test_client().get("/sparql", headers={"Accept": "application/ld+json"})
+    g = Graph().parse(data=resp.data, format="json-ld")
+    assert set(g.objects(None, SD.endpoint)) == {URIRef("https://kg.example.org/sparql")}
+
+
+def test_cors_preflight_and_responses(ro_client):
+    pre = ro_client.options("/sparql", headers={"Origin": "https://yasgui.example",
+                                                "Access-Control-Request-Method": "POST",
+                                                "Access-Control-Request-Headers": "content-type"})
+    assert pre.status_code == 200
+    assert pre.headers["Access-Control-Allow-Origin"] == "*"
+    assert "POST" in pre.headers["Access-Control-Allow-Methods"]
+    assert pre.headers["Access-Control-Allow-Headers"] == "content-type"
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY}, headers={"Origin": "https://x.example"})
+    assert resp.headers["Access-Control-Allow-Origin"] == "*"
+    assert "X-AIKG-Truncated" in resp.headers["Access-Control-Expose-Headers"]
+    err = ro_client.get("/sparql", query_string={"query": "SELECT"}, headers={"Origin": "https://x.example"})
+    assert err.headers["Access-Control-Allow-Origin"] == "*"
+    assert json.loads(err.data)["status"] == 400

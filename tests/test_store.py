@@ -1,0 +1,172 @@
+"""The store interface on the embedded Oxigraph backend: persistence, idempotent seeding, atomic writes."""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+import requests
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDFS
+
+from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError
+from aikg.knowledge.load import load_seeds
+from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.store import OxigraphStore, ResultKind
+from aikg.store.oxigraph import has_dataset_clause
+from conftest import LiveServer
+
+TEST_GRAPH = URIRef(GRAPH["test"])
+NOTE = (ID["example-note"], RDFS.label, Literal("written before the restart", lang="en"), TEST_GRAPH)
+
+
+def canonical(dump: bytes) -> list[str]:
+    """An N-Quads dump with blank nodes canonically relabelled, sorted: equal for equal content."""
+    dataset = ox.Dataset(ox.parse(dump, format=ox.RdfFormat.N_QUADS))
+    dataset.canonicalize(ox.CanonicalizationAlgorithm.UNSTABLE)  # shapes use blank nodes
+    return sorted(str(q) for q in dataset)
+
+
+def test_on_disk_data_survives_close_and_reopen(tmp_path):
+    store = OxigraphStore(tmp_path)
+    store.apply(add=[NOTE])
+    store.close()
+    store.close()  # closing twice is harmless
+    reopened = OxigraphStore(tmp_path)
+    try:
+        assert list(reopened.quads(ID["example-note"])) == [NOTE]
+        assert reopened.graphs() == [str(TEST_GRAPH)]
+    finally:
+        reopened.close()
+
+
+def test_data_survives_a_server_restart(tmp_path):
+    server = LiveServer(str(tmp_path))
+    try:
+        seeded = server_count(server)
+        assert OxigraphStore.in_use(tmp_path)  # what makes a second ``aikg serve`` refuse early
+    finally:
+        server.stop()
+    assert seeded > 1000  # the first start loaded ontology and seeds
+    assert not OxigraphStore.in_use(tmp_path)
+
+    store = OxigraphStore(tmp_path)  # the server is gone, so the directory is free again
+    store.apply(add=[NOTE])
+    store.close()
+
+    server = LiveServer(str(tmp_path))
+    try:
+        query = f"SELECT ?label WHERE {{ <{NOTE[0]}> ?p ?label }}"
+        resp = requests.get(server.url + "/sparql", params={"query": query}, timeout=10)
+        assert [b["label"]["value"] for b in resp.json()["results"]["bindings"]] == [str(NOTE[2])]
+        assert server_count(server) == seeded + 1  # seeds were not loaded again over existing data
+    finally:
+        server.stop()
+
+
+def server_count(server: LiveServer) -> int:
+    resp = requests.get(server.url + "/sparql", timeout=10,
+                        params={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"})
+    return int(resp.json()["results"]["bindings"][0]["n"]["value"])
+
+
+def test_loading_seeds_twice_changes_nothing(store):
+    before, count = store.dump(mime="application/n-quads"), store.count()
+    load_seeds(store)
+    assert store.count() == count
+    assert canonical(store.dump(mime="application/n-quads")) == canonical(before)
+
+
+def test_dump_and_load_round_trip_nquads(seeded_store):
+    dump = seeded_store.dump(mime="application/n-quads")
+    copy = OxigraphStore(None)
+    assert copy.load(dump, mime="application/n-quads") == seeded_store.count()
+    assert copy.graphs() == seeded_store.graphs()
+    assert canonical(copy.dump(mime="application/n-quads")) == canonical(dump)
+
+
+def test_apply_is_atomic(store):
+    before = store.count()
+    good = (ID["example-a"], RDFS.label, Literal("a"), TEST_GRAPH)
+    bad = (ID["example-b"], RDFS.label, URIRef("not an iri"), TEST_GRAPH)
+    with pytest.raises(BadRequest):
+        store.apply(add=[good, bad])
+    assert store.count() == before
+    assert list(store.quads(ID["example-a"])) == []
+
+
+def test_apply_removes_and_adds_in_one_change(store):
+    label = next(iter(store.quads(ID.coreweave, RDFS.label, None)))
+    renamed = (ID.coreweave, RDFS.label, Literal("CoreWeave (renamed)", lang="en"), label[3])
+    version = store.version
+    store.apply(remove=[label], add=[renamed])
+    assert [q[2] for q in store.quads(ID.coreweave, RDFS.label, None)] == [renamed[2]]
+    assert store.version != version
+
+
+def test_failed_replace_keeps_the_old_graph(store):
+    graph = str(GRAPH["ontology"])
+    before = store.count(graph)
+    with pytest.raises(RdfSyntaxError):
+        store.load(b"<urn:a> <urn:b> .", mime="text/turtle", graph=graph, replace=True)
+    assert store.count(graph) == before
+
+
+def test_load_replace_swaps_a_graph(store):
+    n = store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="application/n-triples",
+                   graph=str(TEST_GRAPH), replace=True)
+    assert n == 1
+    store.load(b"<urn:x:a> <urn:x:b> <urn:x:d> .", mime="application/n-triples",
+               graph=str(TEST_GRAPH), replace=True)
+    assert [q[2] for q in store.quads(graph=str(TEST_GRAPH))] == [URIRef("urn:x:d")]
+
+
+def test_triples_need_a_named_graph(store):
+    with pytest.raises(RdfSyntaxError):
+        store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="application/n-triples")
+
+
+def test_query_kinds_and_union_default_graph(seeded_store):
+    ask = seeded_store.query(f"ASK {{ <{AIKG.Neocloud}> <{RDFS.subClassOf}> <{AIKG.CloudOperator}> }}")
+    assert ask.kind is ResultKind.ASK and ask.boolean is True
+    graph = seeded_store.query(f"CONSTRUCT WHERE {{ <{AIKG.Neocloud}> <{RDFS.subClassOf}> ?c }}")
+    assert graph.kind is ResultKind.GRAPH
+    assert graph.triples == [(AIKG.Neocloud, RDFS.subClassOf, AIKG.CloudOperator)]
+
+
+def test_query_rows_are_capped_and_flagged(seeded_store):
+    result = seeded_store.query("SELECT ?s WHERE { ?s ?p ?o }", max_rows=3)
+    assert len(result.rows) == 3 and result.truncated
+
+
+def test_bound_variable_outside_the_projection_is_a_400(seeded_store):
+    with pytest.raises(BadRequest):
+        seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": ID.coreweave})
+    result = seeded_store.query("SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> "
+                                "?label }", bindings={"s": ID.coreweave})
+    assert [r["label"] for r in result.dicts()] == [Literal("CoreWeave", lang="en")]
+
+
+def test_syntax_errors_carry_the_position(seeded_store):
+    with pytest.raises(QuerySyntaxError) as info:
+        seeded_store.query("SELECT ?s WHERE {\n ?s ?p }")
+    assert info.value.errors[0]["line"] == 2
+
+
+def test_bad_graph_iri_is_a_bad_request(seeded_store):
+    with pytest.raises(BadRequest):
+        seeded_store.count("not an iri")
+    with pytest.raises(BadRequest):
+        seeded_store.query("ASK {}", default_graphs=["not an iri"])
+
+
+@pytest.mark.parametrize("query, expected", [
+    ("SELECT * FROM <urn:g> WHERE { ?s ?p ?o }", True),
+    ("select * from named <urn:g> where { graph ?g { ?s ?p ?o } }", True),
+    ("PREFIX g: <urn:g:>\nSELECT * FROM g:one WHERE { ?s ?p ?o }", True),
+    ("SELECT ?from WHERE { ?from ?p ?o }", False),
+    ("SELECT * WHERE { ?s ?p \"FROM <urn:g>\" }", False),
+    ("# FROM <urn:g>\nSELECT * WHERE { ?s ?p ?o }", False),
+    ("PREFIX ex: <http://ex.org/FROM#>\nSELECT * WHERE { ?s ex:from ?o }", False),
+])
+def test_dataset_clause_detection(query, expected):
+    assert has_dataset_clause(query) is expected

@@ -1,0 +1,83 @@
+"""A throwaway Virtuoso server on 127.0.0.1 with a temporary database, for the remote-store tests."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+VIRTUOSO = shutil.which("virtuoso-t")
+ISQL = shutil.which("isql-vt")
+
+_INI = """\
+[Database]
+DatabaseFile = {d}/v.db
+ErrorLogFile = {d}/v.log
+LockFile = {d}/v.lck
+TransactionFile = {d}/v.trx
+xa_persistent_file = {d}/v.pxa
+[TempDatabase]
+DatabaseFile = {d}/v-temp.db
+TransactionFile = {d}/v-temp.trx
+[Parameters]
+ServerPort = 127.0.0.1:{sql}
+DisableUnixSocket = 1
+NumberOfBuffers = 170000
+MaxDirtyBuffers = 130000
+DirsAllowed = .
+[HTTPServer]
+ServerPort = 127.0.0.1:{http}
+ServerRoot = {d}
+ServerThreads = 10
+EnabledDavVSP = 0
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = 60
+"""
+
+
+class VirtuosoServer:
+    """Starts ``virtuoso-t`` in the foreground on free loopback ports; ``stop()`` ends it and cleans up."""
+
+    def __init__(self, sql_port: int, http_port: int) -> None:
+        if not VIRTUOSO or not ISQL:
+            raise RuntimeError("virtuoso-opensource is not installed (apt-get install virtuoso-opensource)")
+        self.dir = Path(tempfile.mkdtemp(prefix="aikg-virtuoso-"))
+        self.sql_port, self.http_port = sql_port, http_port
+        self.url = f"http://127.0.0.1:{http_port}/sparql"
+        (self.dir / "virtuoso.ini").write_text(_INI.format(d=self.dir, sql=sql_port, http=http_port))
+        self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(self.dir / "virtuoso.ini")],
+                                     cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        self._wait()
+        # Anonymous SPARQL Update on the loopback-only test server, so tests need no digest auth.
+        subprocess.run([ISQL, str(sql_port), "dba", "dba", 'exec=GRANT SPARQL_UPDATE TO "SPARQL";'],
+                       check=True, capture_output=True, timeout=60)
+
+    def _wait(self, timeout: float = 90) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.proc.poll() is not None:
+                raise RuntimeError("virtuoso-t exited: " + (self.dir / "v.log").read_text()[-2000:])
+            try:
+                if requests.get(self.url, params={"query": "ASK {}"}, timeout=2).status_code == 200:
+                    return
+            except requests.RequestException:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("virtuoso did not start")
+
+    def stop(self) -> None:
+        """End the server and remove its database."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
