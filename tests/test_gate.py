@@ -41,6 +41,10 @@ CASES = [
      ID + "gate-deal", AIKG + "amount", "must not be negative"),
     ("platforms", 'id:gate-prices a aikg:PriceList ; rdfs:label "Gate prices"@en .',
      ID + "gate-prices", AIKG + "priceListOf", "exactly one platform"),
+    ("derived", 'id:gate-ratio rdfs:label "Gate ratio"@en ; aikg:ratio 0 .',
+     ID + "gate-ratio", AIKG + "ratio", "more than zero"),
+    ("epoch", 'id:gate-chip rdfs:label "Gate chip"@en ; aikg:thermalDesignPower -700.0 .',
+     ID + "gate-chip", AIKG + "thermalDesignPower", "TDP must be one positive number"),
     ("sources", 'id:gate-doc a aikg:SourceDocument ; rdfs:label "Gate doc"@en ; '
                 'aikg:namedGraph <https://w3id.org/aikg/graph/sources/test-gate> ; '
                 'aikg:defaultCertainty aikg:Reported .',

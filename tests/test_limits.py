@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from pathlib import Path
 
 import pytest
 
+from aikg import limits
 from aikg.errors import QueryTimeout
 from aikg.execution import run_query
 from aikg.settings import load_settings
@@ -29,11 +31,29 @@ def children() -> set[int]:
     return pids
 
 
-def wait_for_query_process(before: set[int], thread: threading.Thread) -> None:
-    """Block until the background query runs in its own process."""
+def wait_for_query_process(before: set[int], thread: threading.Thread) -> int:
+    """Block until the background query runs in its own (new) process; return that process id."""
     while not children() - before:
         assert thread.is_alive(), "the background query ended before it was seen running"
         time.sleep(0.01)
+    (pid,) = children() - before
+    return pid
+
+
+def alive(pid: int) -> bool:
+    """True while the process exists (a reaped process is gone)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return True
+
+
+@pytest.fixture(autouse=True)
+def no_idle_workers(seeded_store):
+    """Start each test without idle query workers, so a new query process is the test's own."""
+    for size in (1, 2):
+        limits.pool(seeded_store, size).close()
 
 
 @pytest.fixture()
@@ -55,7 +75,7 @@ def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
 
     thread = threading.Thread(target=run_heavy)
     thread.start()
-    wait_for_query_process(before, thread)
+    heavy_pid = wait_for_query_process(before, thread)
     r = limited.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
     light_done_first = not done.is_set()
     thread.join()
@@ -66,7 +86,7 @@ def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
     assert heavy["body"]["error"] == "query timeout"
     assert "2 s" in heavy["body"]["message"] and "query_timeout" in heavy["body"]["message"]
     assert heavy["body"]["errors"] == [{"limit": "query_timeout", "seconds": 2.0}]
-    assert children() - before == set()  # the runaway process is gone: its CPU is free
+    assert not alive(heavy_pid)  # the runaway process is gone: its CPU is free
 
 
 def test_run_query_stops_at_the_limit_for_every_caller(seeded_store):
@@ -127,3 +147,19 @@ def test_too_many_heavy_queries_get_429_with_retry_after(seeded_store):
     assert r.get_json()["errors"] == [{"limit": "max_heavy_queries", "value": 1}]
     assert results == [503]
     assert client.get("/sparql", query_string={"query": LIGHT}, headers=JSON).status_code == 200
+
+
+def test_workers_are_reused_and_never_read_stale_data(store):
+    settings = load_settings({"store": "memory", "max_heavy_queries": 2})
+    ask = "ASK { <https://w3id.org/aikg/id/limits-probe> ?p ?o }"
+    before = children()
+    assert run_query(store, ask, settings).boolean is False
+    workers = children() - before
+    assert len(workers) == 1
+    assert run_query(store, ask, settings).boolean is False
+    assert children() - before == workers  # the same process answered again
+    store.update("INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
+                 "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
+                 "\"probe\"@en } }")
+    assert run_query(store, ask, settings).boolean is True  # a fresh worker sees the write
+    assert not any(alive(pid) for pid in workers)  # the stale one was retired

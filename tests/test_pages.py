@@ -94,3 +94,10 @@ def test_static_assets_are_served(ro_client):
     for path in ("/static/css/explorer.css", "/static/js/common.js", "/static/js/entity.js",
                  "/static/favicon.svg"):
         assert ro_client.get(path).status_code == 200, path
+
+
+@pytest.mark.parametrize("fmt", [f for f, _ in EXPORT_FORMATS])
+def test_every_download_button_of_an_entity_page_answers(ro_client, fmt):
+    resp = ro_client.get(f"/export/{fmt}?focus=coreweave&depth=1")
+    assert resp.status_code == 200
+    assert len(resp.data) > 200

@@ -253,10 +253,19 @@ def test_results_format_for_a_graph_is_a_406_naming_graph_types(ro_client):
     assert "text/turtle" in body["message"] and "application/rdf+xml" in body["message"]
 
 
+def test_format_parameter_as_sparqlwrapper_sends_it(ro_client):
+    # For CONSTRUCT it sends format=xml (meaning RDF/XML) and repeats format with a media type.
+    resp = ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY, "format": "xml"})
+    assert resp.mimetype == "application/rdf+xml"
+    resp = ro_client.get("/sparql", query_string=[("query", CONSTRUCT_QUERY), ("format", "rdf+xml"),
+                                                  ("format", "application/rdf+xml")])
+    assert resp.mimetype == "application/rdf+xml"
+
+
 def test_unknown_format_parameter_is_a_406(ro_client):
     body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "format": "yaml"}),
                         406)
-    assert "yaml" in body["message"]
+    assert "yaml" in body["message"] and "text/csv" in body["message"]
 
 
 # --- truncation -------------------------------------------------------------------------------------
@@ -297,6 +306,12 @@ def test_service_description(ro_client):
     dataset = g.value(service, SD.defaultDataset)
     names = {g.value(n, SD.name) for n in g.objects(dataset, SD.namedGraph)}
     assert {URIRef(ONTOLOGY), URIRef(MLPERF_SOURCE)} <= names
+
+
+def test_browsers_asking_for_the_endpoint_go_to_the_editor(ro_client):
+    resp = ro_client.get("/sparql", headers={"Accept": "text/html,application/xml;q=0.9,*/*;q=0.8"})
+    assert resp.status_code == 303
+    assert resp.headers["Location"].endswith("/editor")
 
 
 def test_service_description_uses_base_url(seeded_store):

@@ -93,9 +93,9 @@ def test_service_in_strings_and_comments_is_not_a_service_call(ro_client, listen
 
 def test_allow_list_admits_a_named_endpoint_only():
     query = "SELECT * WHERE { SERVICE <https://query.example/sparql> { ?s ?p ?o } }"
-    guard.check_sparql(query, known_graphs=(), allow_service={"https://query.example/sparql"})
+    guard.check_sparql(query, known_graphs=tuple, allow_service={"https://query.example/sparql"})
     with pytest.raises(Forbidden):
-        guard.check_sparql(query, known_graphs=(), allow_service={"https://other.example/sparql"})
+        guard.check_sparql(query, known_graphs=tuple, allow_service={"https://other.example/sparql"})
 
 
 @pytest.mark.parametrize("template", [

@@ -5,9 +5,11 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 import requests
+from click.testing import CliRunner
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS
 
+from aikg.cli import main
 from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import AIKG, GRAPH, ID
@@ -16,6 +18,8 @@ from aikg.store.oxigraph import has_dataset_clause
 from conftest import LiveServer
 
 TEST_GRAPH = URIRef(GRAPH["test"])
+PATIENT = {"AIKG_QUERY_TIMEOUT": "60"}
+"""A generous time limit: the machine running the tests may be busy, and speed is not under test here."""
 NOTE = (ID["example-note"], RDFS.label, Literal("written before the restart", lang="en"), TEST_GRAPH)
 
 
@@ -40,12 +44,15 @@ def test_on_disk_data_survives_close_and_reopen(tmp_path):
 
 
 def test_data_survives_a_server_restart(tmp_path):
-    server = LiveServer(str(tmp_path))
+    server = LiveServer(str(tmp_path), env=PATIENT)
     try:
         seeded = server_count(server)
-        assert OxigraphStore.in_use(tmp_path)  # what makes a second ``aikg serve`` refuse early
+        second = CliRunner().invoke(main, ["serve", "--store", str(tmp_path), "--port", "1"])
+        assert second.exit_code == 2
+        assert "open in another process" in second.output
     finally:
         server.stop()
+    assert server.proc.returncode == 0  # SIGTERM is a graceful stop, not a crash
     assert seeded > 1000  # the first start loaded ontology and seeds
     assert not OxigraphStore.in_use(tmp_path)
 
@@ -53,7 +60,7 @@ def test_data_survives_a_server_restart(tmp_path):
     store.apply(add=[NOTE])
     store.close()
 
-    server = LiveServer(str(tmp_path))
+    server = LiveServer(str(tmp_path), env=PATIENT)
     try:
         query = f"SELECT ?label WHERE {{ <{NOTE[0]}> ?p ?label }}"
         resp = requests.get(server.url + "/sparql", params={"query": query}, timeout=10)
@@ -63,9 +70,16 @@ def test_data_survives_a_server_restart(tmp_path):
         server.stop()
 
 
+def test_serve_refuses_several_workers_on_the_embedded_store(tmp_path):
+    result = CliRunner().invoke(main, ["serve", "--store", str(tmp_path), "--workers", "2"])
+    assert result.exit_code == 2
+    assert "--threads" in result.output
+
+
 def server_count(server: LiveServer) -> int:
     resp = requests.get(server.url + "/sparql", timeout=10,
                         params={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"})
+    assert resp.status_code == 200, resp.text
     return int(resp.json()["results"]["bindings"][0]["n"]["value"])
 
 

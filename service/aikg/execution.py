@@ -25,12 +25,11 @@ def check_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
                 default_graphs: Sequence[str] | None = None,
                 named_graphs: Sequence[str] | None = None) -> None:
     """Refuse, before anything runs, a query that would make aikg fetch something outside the store."""
-    known = frozenset(store.graphs())
-    guard.check_sparql(sparql, known_graphs=known, allow_service=allowed_services(settings))
+    guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=allowed_services(settings))
     if default_graphs:
-        guard.check_graphs(default_graphs, known, clause="default-graph-uri")
+        guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
     if named_graphs:
-        guard.check_graphs(named_graphs, known, clause="named-graph-uri")
+        guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
 
 
 def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
@@ -40,13 +39,19 @@ def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
     """Run a client's query with the configured row cap, time limit and concurrency limit."""
     check_query(store, sparql, settings, default_graphs=default_graphs, named_graphs=named_graphs)
     seconds = float(settings["query_timeout"])
-
-    def execute() -> QueryResult:
-        return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
-                           named_graphs=named_graphs, max_rows=settings["max_rows"],
-                           deadline=Deadline.after(seconds))
-
-    with limits.slots(int(settings["max_heavy_queries"])).take(retry_after=seconds):
+    job = {"sparql": sparql, "bindings": dict(bindings) if bindings else None,
+           "default_graphs": default_graphs, "named_graphs": named_graphs,
+           "max_rows": settings["max_rows"], "seconds": seconds}
+    size = int(settings["max_heavy_queries"])
+    with limits.slots(size).take(retry_after=seconds):
         if isinstance(store, OxigraphStore):
-            return limits.run_isolated(execute, timeout=seconds)
-        return execute()  # a remote engine enforces its own time limit; rows are still capped here
+            return limits.pool(store, size).run(_execute, job, timeout=seconds)
+        return _execute(store, **job)  # a remote engine enforces its own time limit; rows are capped here
+
+
+def _execute(store: Store, *, sparql: str, bindings: Mapping[str, Identifier] | None,
+             default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
+             max_rows: int, seconds: float) -> QueryResult:
+    """The query itself, as run in a worker process (a module-level function, so it can be sent there)."""
+    return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
+                       named_graphs=named_graphs, max_rows=max_rows, deadline=Deadline.after(seconds))

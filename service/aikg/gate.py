@@ -124,7 +124,8 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Chang
     time limit, and the difference before/after is the change.
     """
     known = frozenset(store.graphs())
-    guard.check_sparql(text, known_graphs=known, allow_service=allowed_services(settings), update=True)
+    guard.check_sparql(text, known_graphs=lambda: known, allow_service=allowed_services(settings),
+                       update=True)
     named, open_ended = guard.graph_references(text)
     graphs = sorted(known if open_ended else named & known)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterator
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass
 from urllib.parse import urljoin
 
@@ -119,9 +119,12 @@ def _skip(rest: list[Token], *words: str) -> list[Token]:
     return rest
 
 
-def check_sparql(text: str, *, known_graphs: Collection[str], allow_service: Collection[str] = (),
-                 update: bool = False) -> None:
-    """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store."""
+def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
+                 allow_service: Collection[str] = (), update: bool = False) -> None:
+    """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
+
+    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call.
+    """
     for kw, rest, prologue in scan(text):
         if kw == "SERVICE":
             target = _skip(rest, "SILENT")
@@ -140,7 +143,7 @@ def check_sparql(text: str, *, known_graphs: Collection[str], allow_service: Col
             target = _skip(rest, "NAMED")
             iri = prologue.resolve(target[0]) if target else None
             if iri is not None:
-                check_graphs([iri], known_graphs, clause=kw)
+                check_graphs([iri], known_graphs(), clause=kw)
 
 
 def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clause: str) -> None:

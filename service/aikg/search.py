@@ -20,16 +20,21 @@ import gc
 import re
 import unicodedata
 from array import array
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from dataclasses import dataclass
+
+import pyoxigraph as ox
+from rdflib import URIRef
 
 from .cache import per_version
 from .namespaces import ID
-from .store import Store
+from .store import OxigraphStore, Store
 from .vocabulary import Vocabulary, local_name, vocabulary
 
 MAX_LIMIT = 100
 _SEP = "\0"
+_TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s\-_]+")
 
 TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
@@ -61,34 +66,27 @@ class Hit:
     score: float
 
 
-_NAMES_QUERY = """
-PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
-SELECT DISTINCT ?s ?p ?name WHERE {
-  VALUES ?p { rdfs:label skos:altLabel }
-  ?s ?p ?name .
-  FILTER(isIRI(?s) && STRSTARTS(STR(?s), "%s"))
-}""".replace("%s", str(ID))
-
-_TYPES_QUERY = """
-SELECT DISTINCT ?s ?t WHERE {
-  ?s a ?t .
-  FILTER(isIRI(?s) && isIRI(?t) && STRSTARTS(STR(?s), "%s"))
-}""".replace("%s", str(ID))
-
 _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
+_ALT_LABEL = "http://www.w3.org/2004/02/skos/core#altLabel"
+_NAMES_QUERY = "SELECT ?s ?name WHERE { ?s <%s> ?name }"
+_TYPES_QUERY = "SELECT ?s ?t WHERE { ?s a ?t }"
 
 
-def _rows(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
-    """SELECT rows as (value, language) pairs flattened to strings, bypassing rdflib terms."""
-    out = []
-    for row in store.query(sparql).rows:
-        flat: list[str | None] = []
-        for term in row:
-            flat.append(None if term is None else str(term))
-            flat.append(getattr(term, "language", None))
-        out.append(tuple(flat))
-    return out
+def _select(store: Store, sparql: str) -> Iterator[tuple[str, str, str | None]]:
+    """(subject, value, language) of a two-column SELECT, for IRI subjects only.
+
+    On the embedded store the rows are read straight from pyoxigraph: building rdflib terms for a
+    million rows would cost more than the query itself.
+    """
+    if isinstance(store, OxigraphStore):
+        for row in store.raw.query(sparql, use_default_graph_as_union=True):
+            s, o = row[0], row[1]
+            if isinstance(s, ox.NamedNode):
+                yield s.value, o.value, getattr(o, "language", None)
+        return
+    for s, o in store.query(sparql).rows:
+        if isinstance(s, URIRef) and o is not None:
+            yield str(s), str(o), getattr(o, "language", None)
 
 
 class SearchIndex:
@@ -107,14 +105,17 @@ class SearchIndex:
         self._is_label = [e[3] for e in entries]
         self._owner = [self.entities[e[1]] for e in entries]
         # All names in one string, shortest first, each after a NUL: str.find scans it at C speed, and
-        # hits come out in ranking order, so a search stops as soon as it has enough entities.
-        self._text = "".join(_SEP + n for n in self._norm) + _SEP
-        starts = array("L")
-        pos = 0
-        for n in self._norm:
-            starts.append(pos + 1)
-            pos += len(n) + 1
-        self._starts = starts
+        # hits come out in ranking order, so a search stops as soon as it has enough entities. Names
+        # with non-ASCII characters (Chinese) get their own string, so the large ASCII one stays one
+        # byte per character and a Chinese query scans only the small one.
+        ascii_ids = [i for i, n in enumerate(self._norm) if n.isascii()]
+        other_ids = [i for i, n in enumerate(self._norm) if not n.isascii()]
+        self._parts = [_Part(self._norm, ascii_ids), _Part(self._norm, other_ids)]
+        # Sorted keys for the prefix and word-prefix tiers: a bisect finds the range of names (or name
+        # tails that start a word) beginning with the query without scanning anything.
+        self._prefix = _Sorted((n, i) for i, n in enumerate(self._norm))
+        self._word = _Sorted((n[k + 1:], i) for i, n in enumerate(self._norm)
+                             for k in range(len(n)) if n[k] == " " and k + 1 < len(n))
 
     @staticmethod
     def _directory(names: list[tuple[str, str, str, str | None]], types: list[tuple[str, str]],
@@ -144,25 +145,32 @@ class SearchIndex:
             return []
         allowed = self.vocab.descendants(type_iri) if type_iri else None
         best: dict[str, Hit] = {}
+        parts = [p for p in self._parts if p.ids and (q.isascii() or not p.text.isascii())]
         # Tier by tier, best first; within a tier hits arrive shortest name first (highest score).
-        for tier, needle, offset in (("prefix", _SEP + q, 1), ("word", " " + q, 1),
-                                     ("substring", q, 0)):
-            pos = self._text.find(needle)
-            while pos >= 0 and len(best) < limit:
-                i = bisect_right(self._starts, pos + offset) - 1
-                start = self._starts[i]
-                if tier == "substring" and (pos == start or self._text[pos - 1] == " "):
-                    pos = self._text.find(needle, pos + 1)  # already found as prefix or word start
-                    continue
+
+        def wanted(i: int) -> str | None:
+            owner = self._owner[i]
+            if owner.iri in best or (allowed is not None and not any(t in allowed for t in owner.types)):
+                return None
+            return owner.iri
+
+        for tier, needle in (("prefix", _SEP + q), ("word", " " + q), ("substring", q)):
+            keys = {"prefix": self._prefix, "word": self._word}.get(tier)
+            found = keys.find(q, wanted, limit - len(best)) if keys is not None else None
+            if found is None:  # a substring, or a prefix so common that a scan stops sooner
+                found = []
+                for part in parts:
+                    found += part.find(needle, tier, wanted, limit - len(best))
+            for i in sorted(found):
+                if len(best) >= limit:
+                    break
                 owner = self._owner[i]
-                if owner.iri not in best and (allowed is None
-                                              or any(t in allowed for t in owner.types)):
-                    norm = self._norm[i]
-                    kind = "exact" if tier == "prefix" and norm == q else tier
-                    score = (TIER_BASE[kind] + 0.19 * len(q) / len(norm)
-                             + (0.01 if self._is_label[i] else 0.0))
-                    best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
-                pos = self._text.find(needle, pos + 1)
+                if owner.iri in best:
+                    continue
+                norm = self._norm[i]
+                kind = "exact" if tier == "prefix" and norm == q else tier
+                score = TIER_BASE[kind] + 0.19 * len(q) / len(norm) + (0.01 if self._is_label[i] else 0.0)
+                best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
                 break
         return sorted(best.values(), key=lambda h: (-h.score, h.entity.label, h.entity.iri))
@@ -172,6 +180,72 @@ class SearchIndex:
         return [type_json(self.vocab, t) for t in info.types]
 
 
+_RANGE_SCAN = 4096
+"""Largest bisected range read in full; a larger one is left to a scan, which stops at enough hits."""
+
+
+class _Sorted:
+    """Keys in sorted order with the name id of each, for prefix lookups by bisect."""
+
+    def __init__(self, pairs: Iterable[tuple[str, int]]) -> None:
+        ordered = sorted(pairs)
+        self.keys = [k for k, _ in ordered]
+        self.ids = array("L", (i for _, i in ordered))
+
+    def find(self, q: str, wanted: Callable[[int], Hashable | None], enough: int) -> list[int] | None:
+        """Name ids of keys starting with ``q``, in ranking order; None when the range is too large."""
+        lo = bisect_left(self.keys, q)
+        hi = bisect_left(self.keys, q + _TOP, lo)
+        if hi - lo > _RANGE_SCAN:
+            return None
+        out: list[int] = []
+        owners: set[Hashable] = set()
+        for i in sorted(set(self.ids[lo:hi])):
+            owner = wanted(i)
+            if owner is not None:
+                owners.add(owner)
+                out.append(i)
+                if len(owners) >= enough:
+                    break
+        return out
+
+
+class _Part:
+    """Some of the names in one NUL-separated string, in ranking order, searchable with str.find."""
+
+    def __init__(self, norms: list[str], ids: list[int]) -> None:
+        self.ids = array("L", ids)
+        self.text = "".join(_SEP + norms[i] for i in ids) + _SEP
+        self.starts = array("L")
+        pos = 0
+        for i in ids:
+            self.starts.append(pos + 1)
+            pos += len(norms[i]) + 1
+
+    def find(self, needle: str, tier: str, wanted: Callable[[int], Hashable | None],
+             enough: int) -> list[int]:
+        """Name ids where ``needle`` occurs in this tier's sense, in ranking order.
+
+        ``wanted`` maps a name id to its entity when that entity may still be added (else None); the
+        scan stops once ``enough`` different such entities were found.
+        """
+        out: list[int] = []
+        owners: set[Hashable] = set()
+        text, starts = self.text, self.starts
+        offset = 0 if tier == "substring" else 1
+        pos = text.find(needle)
+        while pos >= 0 and len(owners) < enough:
+            k = bisect_right(starts, pos + offset) - 1
+            # a substring hit at a name or word start was already found as a prefix or word hit
+            fresh = tier != "substring" or (pos != starts[k] and text[pos - 1] != " ")
+            owner = wanted(self.ids[k]) if fresh else None
+            if owner is not None:
+                owners.add(owner)
+                out.append(self.ids[k])
+            pos = text.find(needle, pos + 1)
+        return out
+
+
 def type_json(vocab: Vocabulary, iri: str) -> dict:
     """A class as JSON: IRI, local name and English label."""
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
@@ -179,11 +253,13 @@ def type_json(vocab: Vocabulary, iri: str) -> dict:
 
 def _build(store: Store) -> SearchIndex:
     vocab = vocabulary(store)
+    base = str(ID)
     gc.disable()  # hundreds of thousands of small objects: collections would only slow the build
     try:
-        names = [(r[0], r[2], r[4], r[5]) for r in _rows(store, _NAMES_QUERY)]
-        types = [(r[0], r[2]) for r in _rows(store, _TYPES_QUERY)]
-        return SearchIndex(names, types, vocab)  # type: ignore[arg-type]
+        names = list({(s, prop, name, lang) for prop in (_LABEL, _ALT_LABEL)
+                      for s, name, lang in _select(store, _NAMES_QUERY % prop) if s.startswith(base)})
+        types = list({(s, t) for s, t, _ in _select(store, _TYPES_QUERY) if s.startswith(base)})
+        return SearchIndex(names, types, vocab)
     finally:
         gc.enable()
 

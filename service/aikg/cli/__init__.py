@@ -17,9 +17,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import data, export, query, serve
+    from . import data, export, query, serve, validate
 
-    for module in (serve, data, query, export):
+    for module in (serve, data, query, export, validate):
         for command in module.COMMANDS:
             main.add_command(command)
 

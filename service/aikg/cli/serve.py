@@ -17,7 +17,7 @@ import click
 from gunicorn.app.base import BaseApplication
 
 from ..errors import AikgError
-from ..settings import load_settings
+from ..settings import SETTINGS, load_settings
 from .options import overrides, setting_options
 
 GRACEFUL_SECONDS = 10
@@ -88,8 +88,7 @@ def check_store(settings: dict[str, Any]) -> None:
 
 
 @click.command()
-@setting_options("host", "port", "workers", "threads", "store", "token", "load_seeds",
-                 "query_timeout", "max_rows", "max_body", "max_heavy_queries", "base_url")
+@setting_options(*(s.name for s in SETTINGS))  # every setting, so CLI and environment never differ
 def serve(**options: Any) -> None:
     """Start the HTTP service (SPARQL endpoint, API, exports, explorer)."""
     settings = load_settings(overrides(options))

@@ -131,8 +131,8 @@ def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: s
             edge_attrs.update(via=[node.id], via_label=[node.label], source_role=[src_role],
                               target_role=[tgt_role])
             label = head + (f": {values}" if values else "")
-            model.edges[key] = Edge(key, s, t, cls or str(AIKG.Event), label, set(graphs), edge_attrs,
-                                    values)
+            model.edges[("folded", node.id, s, t)] = Edge(key, s, t, cls or str(AIKG.Event), label,
+                                                          set(graphs), edge_attrs, values)
 
 
 def _remove(model: GraphModel, ids: set[str]) -> None:

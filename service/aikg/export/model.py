@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from rdflib import BNode, Literal, URIRef
+import pyoxigraph as ox
 from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 
 from ..namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
@@ -49,6 +49,13 @@ _INTEGERS = {str(XSD[t]) for t in ("integer", "int", "long", "short", "byte", "n
 _FLOATS = {str(XSD.decimal), str(XSD.double), str(XSD.float)}
 _KEY_TYPES = _INTEGERS | _FLOATS | {str(XSD[t]) for t in ("boolean", "date", "dateTime", "gYear",
                                                          "gYearMonth")}
+_BOOLEAN = str(XSD.boolean)
+_STRING = str(XSD.string)
+_TYPE, _LABEL, _ALT_LABEL = str(RDF.type), str(RDFS.label), str(SKOS.altLabel)
+_AIKG, _ID, _CATALOGUE = str(AIKG), str(ID), str(CATALOG_GRAPH)
+_DERIVATION, _DERIVED_FOR = str(AIKG.Derivation), str(AIKG.derivedFor)
+_DERIVED_PROPERTY, _VALUE = str(AIKG.derivedProperty), str(AIKG.value)
+_PREFIX_OF = {ns: prefix for prefix, ns in PREFIXES.items()}
 _SHORT = 24
 """Untagged strings up to this length (versions, currencies, shapes) count as key values."""
 
@@ -92,7 +99,7 @@ class GraphModel:
     """Nodes and edges of one export, plus the lookups needed to describe them."""
 
     nodes: dict[str, Node]
-    edges: dict[str, Edge]
+    edges: dict[tuple[str, ...], Edge]
     vocab: Vocabulary
     titles: dict[str, str]
 
@@ -102,7 +109,7 @@ class GraphModel:
 
     def sorted_edges(self) -> list[Edge]:
         """Edges in a stable order."""
-        return [self.edges[k] for k in sorted(self.edges)]
+        return sorted(self.edges.values(), key=lambda e: e.id)
 
     def node_data(self, node: Node) -> dict[str, Value | list[Value]]:
         """The node as a flat record: id, label, type, type label, kind, then its attributes."""
@@ -130,22 +137,20 @@ class GraphModel:
 
 def curie(iri: str) -> str:
     """``aikg:Neocloud`` for a known namespace, else the IRI itself."""
-    for prefix, ns in PREFIXES.items():
-        if iri.startswith(ns) and "/" not in iri[len(ns):] and "#" not in iri[len(ns):]:
-            return f"{prefix}:{iri[len(ns):]}"
-    return iri
+    cut = max(iri.rfind("#"), iri.rfind("/")) + 1
+    prefix = _PREFIX_OF.get(iri[:cut]) if cut else None
+    return f"{prefix}:{iri[cut:]}" if prefix else iri
 
 
 def attribute_key(prop: str) -> str:
     """Attribute name of a property: its local name (aikg) or CURIE, kept off the reserved names."""
-    key = local_name(prop) if prop.startswith(str(AIKG)) else curie(prop)
+    key = local_name(prop) if prop.startswith(_AIKG) else curie(prop)
     return f"aikg_{key}" if key in RESERVED else key
 
 
-def python_value(lit: Literal) -> Value:
+def python_value(lit: ox.Literal) -> Value:
     """A literal as a typed value: numbers and booleans typed, everything else its lexical form."""
-    dt = str(lit.datatype) if lit.datatype is not None else ""
-    text = str(lit)
+    dt, text = lit.datatype.value, lit.value
     try:
         if dt in _INTEGERS:
             return int(text)
@@ -153,15 +158,15 @@ def python_value(lit: Literal) -> Value:
             return float(text)
     except ValueError:
         return text
-    if dt == str(XSD.boolean):
+    if dt == _BOOLEAN:
         return text.strip() in {"true", "1"}
     return text
 
 
-def display(lit: Literal) -> str:
+def display(lit: ox.Literal) -> str:
     """A literal as shown in a label: decimals rounded to three places, everything else as written."""
-    text = str(lit)
-    if lit.datatype is None or str(lit.datatype) not in _FLOATS:
+    text = lit.value
+    if lit.datatype.value not in _FLOATS:
         return text
     try:
         number = Decimal(text)
@@ -173,13 +178,13 @@ def display(lit: Literal) -> str:
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
 
 
-def is_key_value(lit: Literal) -> bool:
+def is_key_value(lit: ox.Literal) -> bool:
     """Figures, dates, flags and short codes: the values worth showing in a folded edge's label."""
     if lit.language:
         return False
-    if lit.datatype is None or str(lit.datatype) == str(XSD.string):
-        return len(str(lit)) <= _SHORT
-    return str(lit.datatype) in _KEY_TYPES
+    if lit.datatype.value == _STRING:
+        return len(lit.value) <= _SHORT
+    return lit.datatype.value in _KEY_TYPES
 
 
 def add_value(attrs: dict[str, list[Value]], key: str, value: Value) -> None:
@@ -189,52 +194,59 @@ def add_value(attrs: dict[str, list[Value]], key: str, value: Value) -> None:
         values.append(value)
 
 
+Fact = tuple[str, Any, str]
+"""(property IRI, object as a pyoxigraph term, named graph IRI)."""
+
+
+def term_id(term: ox.NamedNode | ox.BlankNode) -> str:
+    """The id of a node: its IRI, or ``_:label`` for a blank node."""
+    return term.value if isinstance(term, ox.NamedNode) else f"_:{term.value}"
+
+
 def build_model(store: Store, selection: Selection) -> GraphModel:
-    """Nodes, edges and attributes of a selection (no folding)."""
+    """Nodes, edges and attributes of a selection (no folding), in one pass over its quads."""
     vocab = vocabulary(store)
     titles = {g: doc.title for g, doc in catalog(store).items() if doc.title}
-    facts: dict[URIRef | BNode, list[tuple[URIRef, Any, str]]] = defaultdict(list)
-    for s, p, o, g in selection.quads():
-        facts[s].append((p, o, str(g)))
-    internal = {str(c) for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
-    derivation = str(AIKG.Derivation)
-    kinds = {s: frozenset(str(o) for p, o, _ in fs if p == RDF.type) for s, fs in facts.items()}
-    catalogue = str(CATALOG_GRAPH)
+    facts: dict[str, list[Fact]] = defaultdict(list)
+    for q in selection.ox_quads():
+        facts[term_id(q.subject)].append((q.predicate.value, q.object, q.graph_name.value))
+    internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
+    kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}
     drawn = {s for s, types in kinds.items()
-             if not types & internal and derivation not in types
-             and any(g != catalogue for _, _, g in facts[s])}
+             if not types & internal and _DERIVATION not in types
+             and any(g != _CATALOGUE for _, _, g in facts[s])}
     model = GraphModel({}, {}, vocab, titles)
     for s in drawn:
-        model.nodes[str(s)] = _node(s, facts[s], kinds[s], vocab, drawn, model)
+        model.nodes[s] = _node(s, facts[s], kinds[s], vocab, drawn, model)
     for s, types in kinds.items():
-        if derivation in types:
+        if _DERIVATION in types:
             _derived_value(facts[s], model)
     return model
 
 
-def _node(s: URIRef | BNode, facts: list[tuple[URIRef, Any, str]], types: frozenset[str], vocab: Vocabulary,
-          drawn: set, model: GraphModel) -> Node:
+def _node(s: str, facts: list[Fact], types: frozenset[str], vocab: Vocabulary, drawn: set[str],
+          model: GraphModel) -> Node:
     labels: dict[str, str] = {}
-    node = Node(str(s), "", list(vocab.most_specific(types)), nary=bool(types & vocab.nary))
-    node.types.sort(key=lambda t: (not t.startswith(str(AIKG)), t))
-    for p, o, g in sorted(facts, key=lambda f: (str(f[0]), str(f[1]))):
-        if p == RDF.type:
+    node = Node(s, "", sorted(vocab.most_specific(types), key=lambda t: (not t.startswith(_AIKG), t)),
+                nary=bool(types & vocab.nary))
+    for p, o, g in sorted(facts, key=lambda f: (f[0], str(f[1]))):
+        if p == _TYPE:
             continue
-        if p == RDFS.label and isinstance(o, Literal):
-            labels.setdefault(o.language or "", str(o))
+        if isinstance(o, ox.Literal):
+            if p == _LABEL:
+                labels.setdefault(o.language or "", o.value)
+                continue
+            add_value(node.attrs, attribute_key(p), python_value(o))
+            if p != _ALT_LABEL and is_key_value(o):
+                node.key_values.append((vocab.label(p), display(o)))
             continue
-        if isinstance(o, Literal):
-            add_value(node.attrs, attribute_key(str(p)), python_value(o))
-            if is_key_value(o) and p != SKOS.altLabel:
-                node.key_values.append((vocab.label(str(p)), display(o)))
-        elif o in drawn:
-            _link(model, str(s), str(p), str(o), g, vocab)
-        elif not str(o).startswith(str(ID)):
+        target = term_id(o)
+        if target in drawn:
+            _link(model, s, p, target, g, vocab)
+        elif not target.startswith(_ID):
             # A vocabulary term (status, certainty, qualifier) or an outside IRI (a web address).
-            term = str(o)
-            node.terms.setdefault(str(p), []).append(term)
-            add_value(node.attrs, attribute_key(str(p)),
-                      vocab.label(term) if term in vocab.labels else term)
+            node.terms.setdefault(p, []).append(target)
+            add_value(node.attrs, attribute_key(p), vocab.label(target) if target in vocab.labels else target)
     node.label = labels.get("en") or labels.get("") or next(iter(labels.values()), "") or _name(s)
     for lang, text in sorted(labels.items()):
         if lang not in {"en", ""}:
@@ -243,22 +255,22 @@ def _node(s: URIRef | BNode, facts: list[tuple[URIRef, Any, str]], types: frozen
 
 
 def _link(model: GraphModel, s: str, p: str, o: str, graph: str, vocab: Vocabulary) -> None:
-    key = f"{curie(s)} {curie(p)} {curie(o)}"
+    key = (s, p, o)
     edge = model.edges.get(key)
     if edge is None:
-        edge = model.edges[key] = Edge(key, s, o, p, vocab.label(p))
+        edge = model.edges[key] = Edge(f"{curie(s)} {curie(p)} {curie(o)}", s, o, p, vocab.label(p))
     edge.graphs.add(graph)
 
 
-def _derived_value(facts: list[tuple[URIRef, Any, str]], model: GraphModel) -> None:
+def _derived_value(facts: list[Fact], model: GraphModel) -> None:
     target = prop = None
-    values: list[Literal] = []
+    values: list[ox.Literal] = []
     for p, o, _ in facts:
-        if p == AIKG.derivedFor:
-            target = str(o)
-        elif p == AIKG.derivedProperty:
-            prop = str(o)
-        elif p == AIKG.value and isinstance(o, Literal):
+        if p == _DERIVED_FOR:
+            target = o.value
+        elif p == _DERIVED_PROPERTY:
+            prop = o.value
+        elif p == _VALUE and isinstance(o, ox.Literal):
             values.append(o)
     node = model.nodes.get(target or "")
     if node is None or prop is None:
@@ -268,8 +280,8 @@ def _derived_value(facts: list[tuple[URIRef, Any, str]], model: GraphModel) -> N
         node.key_values.append((model.vocab.label(prop), display(v)))
 
 
-def _name(term: URIRef | BNode) -> str:
-    return local_name(str(term)) or str(term)
+def _name(node_id: str) -> str:
+    return local_name(node_id) or node_id
 
 
 def _flat(attrs: dict[str, list[Value]]) -> dict[str, Value | list[Value]]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 
+import pyoxigraph as ox
 from rdflib import Dataset, URIRef
 from rdflib.term import Identifier
 
@@ -79,17 +80,30 @@ class Selection:
             for s, p, o, g in rows:
                 yield s, p, o, URIRef(str(g))
 
+    def ox_quads(self) -> Iterator[ox.Quad]:
+        """The selected quads as pyoxigraph terms; a whole graph is read with the store's dump."""
+        if self.nodes is None:
+            for g in self.graphs:
+                name = ox.NamedNode(g)
+                data = self.store.dump(mime="application/n-triples", graph=g)
+                for q in ox.parse(data, format=ox.RdfFormat.N_TRIPLES):
+                    yield ox.Quad(q.subject, q.predicate, q.object, name)
+            return
+        for s, p, o, g in self.quads():
+            yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(str(g)))
+
 
 def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> URIRef:
     """The entity a ``focus`` names (a slug or a full IRI); NotFound unless the data describes it."""
     text = focus.strip()
     if not text:
         raise BadRequest("focus must name an entity: a slug such as 'coreweave' or a full IRI")
-    iri = URIRef(text if text.startswith(("http://", "https://")) else str(ID[text]))
+    iri = text if text.startswith(("http://", "https://")) else str(ID) + text
     if not _valid_iri(iri) or not graphs or not store.query(
-            "ASK { ?s ?p ?o }", bindings={"s": iri}, default_graphs=list(graphs)).boolean:
-        raise NotFound(f"no entity {text!r} in the data graphs")
-    return iri
+            "ASK { ?s ?p ?o }", bindings={"s": URIRef(iri)}, default_graphs=list(graphs)).boolean:
+        raise NotFound(f"no entity {text[:200]!r} in the data graphs",
+                       errors=[{"parameter": "focus", "value": text[:200]}])
+    return URIRef(iri)
 
 
 def expand_types(store: Store, types: Iterable[str]) -> tuple[list[str], set[str]]:
@@ -143,7 +157,7 @@ def _hop(store: Store, frontier: Sequence[URIRef], graphs: Sequence[str]) -> set
     return found
 
 
-def _of_classes(store: Store, nodes: set[URIRef], classes: set[str] | None,
+def _of_classes(store: Store, nodes: Iterable[Identifier], classes: set[str] | None,
                 graphs: Sequence[str]) -> set[URIRef]:
     if not nodes or not classes:
         return set()
@@ -180,8 +194,8 @@ def select(store: Store, *, focus: str | None = None, depth: int = 1,
         through = set(vocabulary(store).nary) if through_nary else None
         nodes = set(neighbourhood(store, focus_iri, depth, graphs, through=through))
     if names:
-        typed = instances_of(store, classes, graphs)
-        nodes = typed if nodes is None else nodes & typed
+        nodes = (instances_of(store, classes, graphs) if nodes is None
+                 else set(_of_classes(store, nodes, classes, graphs)))
     return Selection(store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth,
                      tuple(names))
 
@@ -202,8 +216,14 @@ def check_depth(depth: int) -> None:
                          errors=[{"parameter": "depth", "value": str(depth)}])
 
 
-def _valid_iri(iri: URIRef) -> bool:
-    return not any(c in str(iri) for c in ' <>"{}|^`\\\n\r\t')
+def _valid_iri(iri: str) -> bool:
+    if any(c in iri for c in ' <>"{}|^`\\') or any(ord(c) < 0x21 for c in iri):
+        return False
+    try:
+        ox.NamedNode(iri)
+    except ValueError:
+        return False
+    return True
 
 
 def _values(terms: Sequence[Identifier]) -> str:

@@ -18,7 +18,7 @@ import pyshacl
 from pyshacl.graph_abstraction import OxigraphDataGraph
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.collection import Collection
-from rdflib.namespace import RDF, SH
+from rdflib.namespace import RDF, SH, XSD
 from rdflib.term import Node
 
 from ..errors import AikgError
@@ -71,15 +71,19 @@ class ValidationResult:
             where = _short(v.focus_node) + (f"  {_short(v.path)}" if v.path else "")
             lines.append(f"- [{v.severity}] {where}")
             lines.append(f"    {v.message}")
-            if v.value is not None:
-                lines.append(f"    value: {v.value}")
+            if v.value is not None and v.value != v.focus_node:
+                lines.append(f"    value: {_short(v.value)}")
             lines.append(f"    shape: {_short(v.shape)}")
         return "\n".join(lines)
 
 
+SHAPES_NS = "https://w3id.org/aikg/shapes#"
+"""Namespace of the shapes in ``ontology/shapes/*.ttl``."""
+
+
 def _short(iri: str) -> str:
     """Write an IRI as a prefixed name when a known prefix fits (readable reports)."""
-    for prefix, ns in PREFIXES.items():
+    for prefix, ns in (*PREFIXES.items(), ("shape", SHAPES_NS)):
         if iri.startswith(ns) and len(iri) > len(ns):
             return f"{prefix}:{iri[len(ns):]}"
     return iri
@@ -120,11 +124,14 @@ def _path_text(report: Graph, path: Node | None) -> str | None:
     return str(path)
 
 
-def _node_text(node: Node | None) -> str | None:
+def _node_text(report: Graph, node: Node | None) -> str | None:
+    """IRIs as they are; literals in Turtle form with prefixed datatypes (``"-1"^^xsd:integer``)."""
     if node is None:
         return None
     if isinstance(node, Literal):
-        return node.n3()
+        if node.datatype == XSD.string:
+            node = Literal(str(node))
+        return node.n3(report.namespace_manager)
     return str(node)
 
 
@@ -139,7 +146,7 @@ def _violations(report: Graph) -> list[Violation]:
             message="; ".join(messages) or "does not conform",
             severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
             shape=_shape_name(report, report.value(result, SH.sourceShape)),
-            value=_node_text(report.value(result, SH.value)),
+            value=_node_text(report, report.value(result, SH.value)),
         ))
     out.sort(key=lambda v: (v.focus_node, v.path or "", v.message, v.value or ""))
     return out

@@ -116,10 +116,12 @@ class OxigraphStore(Store):
             raise QuerySyntaxError(f"the query does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
             raise StoreError("the store failed while running the query") from exc
-        except RuntimeError:
-            # Oxigraph substitutes only variables the query projects (SEP-0007).
-            raise BadRequest("every bound variable must be in the query's projection: "
-                             + ", ".join("?" + k for k in bindings or {})) from None
+        except RuntimeError as exc:
+            if bindings and "projection" in str(exc):
+                # Oxigraph substitutes only variables the query projects (SEP-0007).
+                raise BadRequest("every bound variable must be in the query's projection: "
+                                 + ", ".join("?" + k for k in bindings)) from None
+            raise StoreError("the store could not run the query") from exc
         if isinstance(res, ox.QueryBoolean):
             return QueryResult(ResultKind.ASK, boolean=bool(res))
         try:

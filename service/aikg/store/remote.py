@@ -9,8 +9,8 @@ What the interface promises and how this backend keeps it:
 - *The default graph is the union of aikg's named graphs.* Engines differ (Virtuoso unions every graph,
   including its own system graphs; Fuseki needs ``unionDefaultGraph``), so each query names aikg's
   graphs explicitly as ``default-graph-uri`` and ``named-graph-uri``.
-- *Bindings are values, never text.* They are sent as a ``VALUES`` block at the top of the query's
-  WHERE group, each term serialized by rdflib, so a FILTER in that group sees them.
+- *Bindings are values, never raw text.* Each bound variable is replaced by its value serialized by
+  rdflib, token by token, with the same meaning as Oxigraph's substitutions (SPARQL SEP-0007).
 - *A version that changes on every write*, shared by every aikg instance: a stamp triple in the
   ``graph/system`` graph, replaced in the same update request as the write.
 """
@@ -99,7 +99,7 @@ class RemoteStore(Store):
               named_graphs: Sequence[str] | None = None,
               max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
         _check_parses(sparql)
-        text = inject_values(sparql, bindings) if bindings else sparql
+        text = substitute(sparql, bindings) if bindings else sparql
         form = query_form(text)
         params: dict[str, object] = {"query": text, **self._graph_params(default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
@@ -154,10 +154,11 @@ class RemoteStore(Store):
         quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
                  else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
         ops = [f"DROP SILENT GRAPH <{graph}>"] if replace and graph else []
-        for start in range(0, max(len(quads), 1), _CHUNK):
-            chunk = quads[start:start + _CHUNK]
-            if chunk:
-                ops.append("INSERT DATA {\n" + _ox_quad_block(chunk) + "\n}")
+        # Engines limit blank nodes in updates (Virtuoso refuses them in INSERT DATA and caps the size
+        # of INSERT templates), so blank nodes are skolemized (RDF 1.1 §3.5) into genid IRIs.
+        quads = _skolemize(quads)
+        for start in range(0, len(quads), _CHUNK):
+            ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start:start + _CHUNK]) + "\n}")
         if ops:
             self._update(" ;\n".join(ops))
         return len(quads)
@@ -218,7 +219,7 @@ class RemoteStore(Store):
         if remove:
             ops.append("DELETE DATA {\n" + _quad_block(remove) + "\n}")
         if add:
-            ops.append("INSERT DATA {\n" + _quad_block(add) + "\n}")
+            ops.append("INSERT DATA {\n" + _quad_block(_skolemize_rdflib(add)) + "\n}")
         if ops:
             self._update(" ;\n".join(ops))
 
@@ -292,6 +293,28 @@ def _quad_block(quads: list[Quad]) -> str:
     return "\n".join(f"GRAPH <{g}> {{ {s.n3()} {p.n3()} {o.n3()} }}" for s, p, o, g in quads)
 
 
+GENID = "https://w3id.org/aikg/.well-known/genid/"
+"""Prefix of skolem IRIs standing for blank nodes sent to a remote engine."""
+
+
+def _skolemize(quads: list[ox.Quad]) -> list[ox.Quad]:
+    run = secrets.token_hex(6)
+
+    def sk(t: object) -> object:
+        return ox.NamedNode(f"{GENID}{run}-{t.value}") if isinstance(t, ox.BlankNode) else t
+
+    return [ox.Quad(sk(q.subject), q.predicate, sk(q.object), q.graph_name) for q in quads]
+
+
+def _skolemize_rdflib(quads: list[Quad]) -> list[Quad]:
+    run = secrets.token_hex(6)
+
+    def sk(t: Identifier) -> Identifier:
+        return URIRef(f"{GENID}{run}-{t}") if isinstance(t, BNode) else t
+
+    return [(sk(s), p, sk(o), g) for s, p, o, g in quads]
+
+
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
     return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
 
@@ -314,21 +337,12 @@ def _tokens(text: str) -> Iterable[str]:
     """Top-level words and braces of a SPARQL text, skipping comments, strings and IRIs."""
     i, n = 0, len(text)
     while i < n:
-        c = text[i]
-        if c == "#":
-            while i < n and text[i] != "\n":
-                i += 1
-        elif c in "\"'":
-            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-            i += len(quote)
-            while i < n and text[i:i + len(quote)] != quote:
-                i += 2 if text[i] == "\\" else 1
-            i += len(quote)
+        j = _skip_opaque(text, i)
+        if j != i:
+            i = j
             continue
-        elif c == "<" and _looks_like_iri(text, i):
-            while i < n and text[i] != ">":
-                i += 1
-        elif c in "{}":
+        c = text[i]
+        if c in "{}":
             yield c
         elif c.isalpha():
             j = i
@@ -345,58 +359,81 @@ def _looks_like_iri(text: str, i: int) -> bool:
     return j != -1 and not any(ch in text[i + 1:j] for ch in " \n\t")
 
 
-def inject_values(text: str, bindings: Mapping[str, Identifier]) -> str:
-    """Bind variables as a VALUES block opening the query's WHERE group (terms serialized by rdflib)."""
-    names = list(bindings)
-    block = "VALUES (" + " ".join(f"?{n}" for n in names) + ") { (" + " ".join(
-        bindings[n].n3() for n in names) + ") }\n"
-    pos = _where_brace(text)
-    return text[:pos + 1] + "\n" + block + text[pos + 1:]
+def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
+    """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
 
-
-def _where_brace(text: str) -> int:
-    """Offset of the '{' that opens the WHERE group."""
+    Remote engines have no substitution API, so the query is rewritten token by token: each value is
+    serialized by rdflib (never pasted as raw text), strings, IRIs and comments are left untouched, a
+    projected variable becomes ``(value AS ?var)`` and a grouping/ordering key ``(value)``.
+    """
+    out: list[str] = []
     i, n = 0, len(text)
-    seen_where = False
-    form = None
-    depth_templates = 0
+    clause = ""  # the clause being read: SELECT, GROUP, ORDER, or another
+    depth = 0  # parenthesis depth within that clause
+    after_as = False
     while i < n:
         c = text[i]
-        if c == "#":
-            while i < n and text[i] != "\n":
-                i += 1
-        elif c in "\"'":
-            quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-            i += len(quote)
-            while i < n and text[i:i + len(quote)] != quote:
-                i += 2 if text[i] == "\\" else 1
-            i += len(quote)
+        j = _skip_opaque(text, i)
+        if j != i:
+            out.append(text[i:j])
+            i = j
             continue
-        elif c == "<" and _looks_like_iri(text, i):
-            while i < n and text[i] != ">":
-                i += 1
-        elif c.isalpha():
+        if c in "?$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] == "_"):
+            j = i + 1
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            name = text[i + 1:j]
+            if name in bindings and not after_as:
+                value = bindings[name].n3()
+                if clause == "SELECT" and depth == 0:
+                    out.append(f"({value} AS ?{name})")
+                elif clause in ("GROUP", "ORDER") and depth == 0:
+                    out.append(f"({value})")
+                else:
+                    out.append(value)
+            else:
+                out.append(text[i:j])
+            after_as = False
+            i = j
+            continue
+        if c.isalpha():
             j = i
             while j < n and (text[j].isalnum() or text[j] in "_:-"):
                 j += 1
             word = text[i:j].upper()
-            if word == "WHERE":
-                seen_where = True
-            elif word in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE") and form is None:
-                form = word
+            if word in _CLAUSES:
+                clause, depth = word, 0
+            after_as = word == "AS"
+            out.append(text[i:j])
             i = j
             continue
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
         elif c == "{":
-            if seen_where or (form != "CONSTRUCT" and form is not None) or depth_templates:
-                return i
-            depth_templates = 1  # a CONSTRUCT template: skip to its end, then the WHERE group follows
-            k = i + 1
-            level = 1
-            while k < n and level:
-                level += {"{": 1, "}": -1}.get(text[k], 0)
-                k += 1
-            i = k
-            continue
+            clause, depth = "", 0
+        out.append(c)
         i += 1
-    raise QuerySyntaxError("the query has no WHERE group to bind parameters in")
+    return "".join(out)
 
+
+_CLAUSES = {"SELECT", "GROUP", "ORDER", "WHERE", "HAVING", "LIMIT", "OFFSET", "VALUES", "CONSTRUCT",
+            "ASK", "DESCRIBE"}
+
+
+def _skip_opaque(text: str, i: int) -> int:
+    """End of a comment, string literal or IRI starting at ``i`` (``i`` itself when none starts)."""
+    n, c = len(text), text[i]
+    if c == "#":
+        j = text.find("\n", i)
+        return n if j == -1 else j
+    if c in "\"'":
+        quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
+        j = i + len(quote)
+        while j < n and text[j:j + len(quote)] != quote:
+            j += 2 if text[j] == "\\" else 1
+        return min(n, j + len(quote))
+    if c == "<" and _looks_like_iri(text, i):
+        return text.find(">", i) + 1
+    return i

@@ -48,23 +48,25 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
         version = store.version
         variant = request.headers.get("Accept", "")
         query = request.query_string.decode("latin-1")
-        etag = etag_for(store, request.path, query, variant)
-        if etag in request.if_none_match:
-            return _not_modified(etag)
         cache: LruCache = current_app.extensions[CACHE_KEY]
         key = (store_token(store), version, request.path, query, variant)
         hit = cache.get(key)
         if hit is None:
-            resp = view(*args, **kwargs)
-            if resp.status_code != 200 or store.version != version:
-                return resp  # errors and answers raced by a write are not kept
+            resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
+            if resp.status_code != 200:
+                return resp
             hit = (resp.get_data(), resp.mimetype, resp.headers.get("Content-Disposition"))
-            cache.put(key, hit)
+            if store.version == version:  # an answer raced by a write is not kept
+                cache.put(key, hit)
+        etag = etag_for(store, request.path, query, variant) if store.version == version else None
+        if etag is not None and etag in request.if_none_match:
+            return _not_modified(etag)
         body, mimetype, disposition = hit
         resp = Response(body, status=200, mimetype=mimetype)
         if disposition:
             resp.headers["Content-Disposition"] = disposition
-        resp.set_etag(etag)
+        if etag is not None:
+            resp.set_etag(etag)
         resp.headers["Cache-Control"] = "no-cache"
         resp.vary.add("Accept")
         return resp

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 from flask import Blueprint, Response, request
 
-EXPOSED = ("X-AIKG-Truncated", "Link", "Content-Location")
+EXPOSED = ("X-AIKG-Truncated", "Link")
 """Response headers a cross-origin script may read besides the safelisted ones."""
 
 

@@ -1,6 +1,8 @@
-"""Content negotiation: pick a format from the tables in :mod:`aikg.formats` by ``Accept`` or ``format=``.
+"""Content negotiation: pick a format from the tables in :mod:`aikg.formats` by ``format=`` or ``Accept``.
 
-A request that names only formats we cannot produce gets a 406 whose message lists the offered types.
+``format`` overrides ``Accept``; it may be repeated (SPARQLWrapper sends ``format=rdf+xml&format=
+application/rdf+xml``) and the first value naming an offered format wins. A request that names only
+formats we cannot produce gets a 406 whose message lists the offered types.
 A missing ``Accept`` header means "anything": the first offered format wins.
 """
 
@@ -12,13 +14,15 @@ from flask import Response, request
 from werkzeug.datastructures import MIMEAccept
 
 from ..errors import NotAcceptable
-from ..formats import MIME_ALIASES, Format, by_name
+from ..formats import MIME_ALIASES, Format
 
 HTML = Format("html", "text/html", "html")
 """The page a browser gets for a linked-data IRI (not in the RDF tables: it is not RDF)."""
 
-_GRAPH_ALIASES = {"application/json": "application/ld+json"}
-"""Where a graph is offered, plain JSON means JSON-LD (the shared table maps it to SPARQL JSON)."""
+_GRAPH_ALIASES = {"application/json": "application/ld+json", "application/xml": "application/rdf+xml",
+                  "text/xml": "application/rdf+xml"}
+"""Where a graph is offered, plain JSON means JSON-LD and plain XML means RDF/XML (the shared table maps
+them to the SPARQL results formats, which a graph cannot be written in)."""
 
 
 def _candidates(offers: Sequence[Format]) -> dict[str, Format]:
@@ -36,7 +40,8 @@ def offered(offers: Sequence[Format]) -> str:
     return ", ".join(f.mime for f in offers)
 
 
-def choose(offers: Sequence[Format], accept: MIMEAccept, format_param: str | None = None) -> Format:
+def choose(offers: Sequence[Format], accept: MIMEAccept,
+           format_param: str | Sequence[str] | None = None) -> Format:
     """The format to answer with: an explicit ``format`` wins, else the best match for ``Accept``."""
     chosen = _find(offers, accept, format_param)
     if chosen is None:
@@ -44,15 +49,34 @@ def choose(offers: Sequence[Format], accept: MIMEAccept, format_param: str | Non
     return chosen
 
 
-def require_any(offers: Sequence[Format], accept: MIMEAccept, format_param: str | None = None) -> None:
+def require_any(offers: Sequence[Format], accept: MIMEAccept,
+                format_param: str | Sequence[str] | None = None) -> None:
     """Refuse now a request none of ``offers`` can answer (before work whose result kind is unknown)."""
     if _find(offers, accept, format_param) is None:
         raise NotAcceptable(_refusal(offers, format_param))
 
 
-def _find(offers: Sequence[Format], accept: MIMEAccept, format_param: str | None) -> Format | None:
-    if format_param:
-        return by_name(format_param, tuple(offers))
+def by_param(value: str, offers: Sequence[Format]) -> Format | None:
+    """The offered format a ``format`` value names: short name, extension, rdflib name or media type."""
+    key = value.strip().lower()
+    candidates = _candidates(offers)
+    for guess in (key, "application/" + key, "text/" + key):
+        if guess in candidates:
+            return candidates[guess]
+    return next((f for f in offers if key in {f.name, f.extension, f.rdflib}), None)
+
+
+def _values(format_param: str | Sequence[str] | None) -> list[str]:
+    """``format`` as a list of non-empty values (callers pass one value, several, or None)."""
+    values = [format_param] if isinstance(format_param, str) else list(format_param or ())
+    return [v for v in values if v and v.strip()]
+
+
+def _find(offers: Sequence[Format], accept: MIMEAccept,
+          format_param: str | Sequence[str] | None) -> Format | None:
+    values = _values(format_param)
+    if values:
+        return next((f for f in (by_param(v, offers) for v in values) if f is not None), None)
     if not accept:
         return offers[0]
     candidates = _candidates(offers)
@@ -60,11 +84,12 @@ def _find(offers: Sequence[Format], accept: MIMEAccept, format_param: str | None
     return None if best is None else candidates[best]
 
 
-def _refusal(offers: Sequence[Format], format_param: str | None) -> str:
-    if format_param:
-        return (f"format {format_param!r} is not offered here; offered: {offered(offers)} "
-                f"(or their short names: {', '.join(f.name for f in offers)})")
-    return f"none of the accepted media types can be produced; offered: {offered(offers)}"
+def _refusal(offers: Sequence[Format], format_param: str | Sequence[str] | None) -> str:
+    values = _values(format_param)
+    asked = (f"format {', '.join(map(repr, values))} is not offered here" if values
+             else "none of the accepted media types can be produced")
+    return (f"{asked}; offered: {offered(offers)} "
+            f"(format= also takes their short names: {', '.join(f.name for f in offers)})")
 
 
 def negotiate(offers: Sequence[Format]) -> Format:
@@ -72,12 +97,12 @@ def negotiate(offers: Sequence[Format]) -> Format:
     return choose(offers, request.accept_mimetypes, request_format())
 
 
-def request_format() -> str | None:
-    """The ``format`` parameter of the current request (query string or form), if any."""
-    value = request.args.get("format")
-    if value is None and request.mimetype == "application/x-www-form-urlencoded":
-        value = request.form.get("format")
-    return value or None
+def request_format() -> list[str]:
+    """The ``format`` values of the current request (query string, then form), in order."""
+    values = request.args.getlist("format")
+    if request.mimetype == "application/x-www-form-urlencoded":
+        values += request.form.getlist("format")
+    return [v for v in values if v.strip()]
 
 
 def rdf_response(body: bytes, fmt: Format) -> Response:

@@ -29,12 +29,15 @@ ERROR_STATUSES = {
     503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
 }
 
+_IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
 _PARAM_SCHEMAS: dict[str, dict] = {
-    "entity": {"type": "string", "pattern": r"^([a-z0-9]+(-[a-z0-9]+)*|https?://[^\s<>\"{}|\\^`]+)$",
+    "entity": {"type": "string", "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
                "examples": ["nvidia"]},
     "iri": {"type": "string", "format": "iri"},
     "string": {"type": "string", "minLength": 1, "pattern": r"\S"},
-    "date": {"type": "string", "pattern": r"^\d{4}(-\d{2}(-\d{2})?)?$", "examples": ["2026-08-17"]},
+    "date": {"anyOf": [{"type": "string", "format": "date"},
+                       {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"}],
+             "examples": ["2026-08-17"]},
     "integer": {"type": "integer"},
     "decimal": {"type": "number"},
 }
@@ -62,6 +65,8 @@ def _cached_ok(schema: dict, description: str, extra: dict | None = None) -> dic
 
 
 _IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
+_FORMAT = {"name": "format", "in": "query", "required": False, "schema": {"enum": ["json", "csv", ""]},
+           "description": "Result format; overrides Accept (empty: chosen by Accept)."}
 
 
 def _get(summary: str, description: str, responses: dict, parameters: list | None = None,
@@ -224,7 +229,7 @@ def _components() -> dict[str, Any]:
         "parameters": {"IfNoneMatch": {
             "name": "If-None-Match", "in": "header", "required": False,
             "description": "An ETag from an earlier answer: 304 when the data has not changed since.",
-            "schema": {"type": "string", "pattern": "^[\\x21-\\x7e]*$"}}},
+            "schema": {"type": "string"}}},
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
                                        "description": "The token set with AIKG_TOKEN (writes only)."}},
     }
@@ -272,7 +277,7 @@ def _api_paths(store: Store) -> dict[str, Any]:
             [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
               "schema": _PARAM_SCHEMAS["entity"]},
              _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
-             _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+             _query("type", {"enum": _class_names(store)}, "Only nodes of this class (repeatable)."),
              _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
             tags=["lookup"]),
         "/api/types": _get("Classes with instance counts",
@@ -295,7 +300,7 @@ def _api_paths(store: Store) -> dict[str, Any]:
              **_errors(400, 404, 406, 429, 503)},
             [{"name": "name", "in": "path", "required": True, "description": "The query's name.",
               "schema": {"type": "string", "minLength": 1}},
-             _query("format", {"enum": ["json", "csv"]}, "Result format (overrides Accept)."),
+             _FORMAT,
              _IF_NONE_MATCH], tags=["queries"]),
         "/api/validate": _get("Validate the store", "Validates every graph against the SHACL shapes.",
                               {"200": {"description": "The validation report.", "content": {
@@ -309,6 +314,14 @@ def _api_paths(store: Store) -> dict[str, Any]:
     }
 
 
+def _param_schema(param: Any) -> dict:
+    """A named-query parameter's schema; one with a default also takes an empty value (the default)."""
+    schema = dict(_PARAM_SCHEMAS.get(param.type, {"type": "string"}))
+    if param.default is not None or not param.required:
+        return {"anyOf": [schema, {"type": "string", "maxLength": 0}]}
+    return schema
+
+
 def _named_query_paths() -> dict[str, Any]:
     try:
         from ..queries import load_queries
@@ -318,10 +331,11 @@ def _named_query_paths() -> dict[str, Any]:
         return {}
     paths = {}
     for q in queries.values():
-        params = [_query(p.name, dict(_PARAM_SCHEMAS.get(p.type, {"type": "string"})),
-                         p.description or p.name, required=p.required and p.default is None)
+        params = [{**_query(p.name, _param_schema(p), p.description or p.name,
+                            required=p.required and p.default is None),
+                   "x-aikg-type": p.type}
                   for p in q.parameters]
-        params += [_query("format", {"enum": ["json", "csv"]}, "Result format (overrides Accept)."),
+        params += [_FORMAT,
                    _IF_NONE_MATCH]
         paths[f"/api/queries/{q.name}"] = _get(
             q.title, q.description or q.title,
@@ -354,7 +368,7 @@ def _other_paths() -> dict[str, Any]:
             "post": {"summary": "SPARQL 1.1 query (form or direct POST)", "tags": ["sparql"],
                      "description": "POST application/x-www-form-urlencoded (query=...) or "
                                     "application/sparql-query.",
-                     "requestBody": {"content": {
+                     "requestBody": {"required": True, "content": {
                          "application/sparql-query": {"schema": {"type": "string"}},
                          "application/x-www-form-urlencoded": {"schema": {
                              "type": "object", "properties": {"query": {"type": "string"}}}}}},

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +17,10 @@ from flask import Blueprint, Response, abort, render_template, send_file
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS
 
+from ..cache import per_version
 from ..namespaces import AIKG, ID, PREFIXES
+from ..queries import load_queries
+from ..store import Store
 from . import get_store
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
@@ -55,18 +57,19 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("organization", "Organizations", ("Organization",)),
     ("person", "People", ("Person", "Position", "Role")),
     ("platform", "Platforms & prices", ("Platform", "SoftwareProject", "PriceList", "Price")),
-    ("source", "Sources", ("SourceDocument", "Report")),
+    ("source", "Sources & provenance", ("SourceDocument", "Report", "Derivation", "Rule")),
     ("place", "Places", ("Place",)),
     ("event", "Other events", ("Event",)),
-    ("concept", "Factors & concepts", ("Factor", "Entity")),
+    ("concept", "Factors & other concepts", ("Factor", "Entity")),
 )
 """Colour families of the explorer, most specific first: a class belongs to the first family whose
 root class it is a subclass of. Relations on entity pages and nodes in the graph are grouped by these."""
 
 EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
-    ("Entities by type", """SELECT ?type (COUNT(?e) AS ?entities) WHERE {
-  ?e a ?type .
-  FILTER(STRSTARTS(STR(?type), STR(aikg:)) && STRSTARTS(STR(?e), STR(id:)))
+    ("Entities by type", """# Asserted (most specific) types only: graph/inferred holds the superclasses.
+SELECT ?type (COUNT(DISTINCT ?e) AS ?entities) WHERE {
+  GRAPH ?g { ?e a ?type }
+  FILTER(?g != graph:inferred && STRSTARTS(STR(?e), STR(id:)))
 }
 GROUP BY ?type
 ORDER BY DESC(?entities)"""),
@@ -121,7 +124,8 @@ def graph() -> str:
 @bp.get("/queries/<name>")
 def queries(name: str | None = None) -> str:
     """The named queries: each with a form for its parameters and a results table."""
-    return render_template("queries.html", selected=name, **_page_context("queries"))
+    texts = {q.name: q.text for q in load_queries().values()}
+    return render_template("queries.html", selected=name, texts=texts, **_page_context("queries"))
 
 
 @bp.get("/editor")
@@ -156,7 +160,7 @@ def vendor(name: str) -> Response:
 
 
 def _page_context(active: str) -> dict[str, Any]:
-    return {"active": active, "type_info": _type_info(get_store().version)}
+    return {"active": active, "type_info": per_version(get_store(), "explorer-types", _type_info)}
 
 
 def _entity_head(slug: str) -> dict[str, str] | None:
@@ -177,9 +181,8 @@ def _pick_english(literals: list[Literal]) -> Literal | None:
     return literals[0] if literals else None
 
 
-@lru_cache(maxsize=4)
-def _type_info(version: int) -> dict[str, Any]:
-    """Each aikg class's family and English label, from the ontology in the store (keyed by version)."""
+def _type_info(store: Store) -> dict[str, Any]:
+    """Each aikg class's family and English label, read from the ontology in the store."""
     roots = " ".join(f"(aikg:{cls} {rank})" for rank, (_, _, classes) in enumerate(FAMILIES)
                      for cls in classes)
     sparql = f"""PREFIX aikg: <{AIKG}>
@@ -191,7 +194,7 @@ SELECT ?class ?rank ?label WHERE {{
 }}"""
     classes: dict[str, dict[str, str]] = {}
     best: dict[str, int] = {}
-    for row in get_store().query(sparql).dicts():
+    for row in store.query(sparql).dicts():
         iri, rank = str(row["class"]), int(row["rank"])
         if iri in best and best[iri] <= rank:
             continue

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from flask import Blueprint, Response, current_app, request
+from flask import Blueprint, Response, current_app, redirect, request, url_for
 
 from ..errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
 from ..execution import run_query
@@ -19,7 +19,7 @@ from ..serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
 from ..store import ResultKind
 from . import get_store, setting
 from .cors import allow_cross_origin
-from .negotiation import choose, negotiate, rdf_response, request_format, require_any
+from .negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
 from .service_description import service_description
 
 bp = Blueprint("sparql", __name__)
@@ -116,8 +116,15 @@ def _graph_params(params) -> tuple[list[str], list[str]]:
 
 
 def describe() -> Response:
-    """The SPARQL 1.1 Service Description (Turtle unless another RDF format is asked for)."""
-    fmt = negotiate(GRAPH_FORMATS)
+    """The SPARQL 1.1 Service Description (Turtle unless another RDF format is asked for).
+
+    A browser (asking for HTML first) is sent to the explorer's query editor instead.
+    """
+    fmt = negotiate((*GRAPH_FORMATS, HTML))
+    if fmt is HTML:
+        if "pages.editor" in current_app.view_functions:
+            return redirect(url_for("pages.editor"), code=303)
+        fmt = GRAPH_FORMATS[0]
     base = setting("base_url").rstrip("/") or request.url_root.rstrip("/")
     graph = service_description(get_store(), base + "/sparql")
     return rdf_response(serialize_graph(graph, fmt, prefixes=dict(graph.namespaces())), fmt)

@@ -8,10 +8,16 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import gate, guard
+from .. import gate, guard, limits
 from ..auth import require_writer
-from ..errors import (BadRequest, NotAcceptable, NotFound, PayloadTooLarge, UnsupportedMediaType,
-                      ValidationFailed)
+from ..errors import (
+    BadRequest,
+    NotAcceptable,
+    NotFound,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    ValidationFailed,
+)
 from ..formats import GRAPH_FORMATS, MIME_ALIASES
 from ..knowledge import validate
 from . import get_store, setting
@@ -36,8 +42,7 @@ def _body() -> bytes:
 
 
 def _wants_turtle() -> bool:
-    best = request.accept_mimetypes.best_match(["application/json", _TURTLE])
-    return best == _TURTLE and request.accept_mimetypes[_TURTLE] > request.accept_mimetypes["application/json"]
+    return request.accept_mimetypes.best_match(["application/json", _TURTLE]) == _TURTLE
 
 
 def _gated(make_change: Callable[[], gate.Change], *, created: bool = False) -> Response:
@@ -149,8 +154,12 @@ def data_delete() -> Response:
 
 @bp.get("/api/validate")
 def validate_all() -> Response:
-    """Validate the whole store against the shapes: the JSON report, or Turtle on request."""
-    result = validate.validate_store(get_store())
+    """Validate the whole store against the shapes: the JSON report, or Turtle on request.
+
+    It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
+    """
+    with limits.slots(setting("max_heavy_queries")).take(retry_after=setting("query_timeout")):
+        result = validate.validate_store(get_store())
     if _wants_turtle():
         return Response(result.to_turtle(), mimetype=_TURTLE)
     return jsonify({"ok": True, **result.to_json()})

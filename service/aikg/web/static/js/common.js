@@ -29,7 +29,12 @@ export function el(tag, attrs = {}, ...children) {
   for (const [k, v] of Object.entries(attrs || {})) {
     if (v === undefined || v === null || v === false) continue;
     if (k === "class") node.className = v;
-    else if (k === "style" && typeof v === "object") Object.assign(node.style, v);
+    else if (k === "style" && typeof v === "object") {
+      for (const [name, value] of Object.entries(v)) {
+        if (name.startsWith("--")) node.style.setProperty(name, value);
+        else node.style[name] = value;
+      }
+    }
     else if (k.startsWith("on") && typeof v === "function") node.addEventListener(k.slice(2), v);
     else node.setAttribute(k, v === true ? "" : String(v));
   }
@@ -300,33 +305,16 @@ export function humanize(name) {
   return String(name).replace(/_/g, " ").replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
 }
 
-/** CSV text of a normalized table (raw values, RFC 4180 quoting). */
-export function tableCsv(table) {
-  const q = (s) => (/[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s);
-  const lines = [table.vars.map(q).join(",")];
-  for (const row of table.rows) lines.push(row.map((c) => q(c ? c.value : "")).join(","));
-  return lines.join("\r\n") + "\r\n";
-}
-
-/** Offer text as a file download. */
-export function download(filename, text, mime) {
-  const url = URL.createObjectURL(new Blob([text], { type: mime }));
-  const a = el("a", { href: url, download: filename });
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
-/** Fold ?xLabel columns into the cells of ?x and drop the columns in `hide` (e.g. echoed parameters). */
+/** Fold ?xLabel columns into the cells of ?x; drop the columns in `hide` (echoed parameters) and empty ones. */
 export function foldLabels(table, hide = []) {
   const keep = [];
   const labelOf = new Map();
   table.vars.forEach((v, i) => {
     const m = v.match(/^(.+?)_?[Ll]abel$/);
     const base = m ? table.vars.indexOf(m[1]) : -1;
+    const empty = table.rows.every((r) => !r[i] || r[i].value === "");
     if (base >= 0) labelOf.set(base, i);
-    else if (!hide.includes(v)) keep.push(i);
+    else if (!hide.includes(v) && !empty) keep.push(i);
   });
   const rows = table.rows.map((r) => keep.map((i) => {
     const c = r[i];

@@ -45,6 +45,12 @@ if (given) {
   tab.getYasqe().query();
 }
 
+// Show each query rather than the prologue: fold the PREFIX lines, and run the open tab once.
+for (const tab of tabs()) tab.getYasqe()?.collapsePrefixes(true);
+yasgui.on("tabSelect", (_, id) => setTimeout(() => yasgui.getTab(id)?.getYasqe()?.collapsePrefixes(true), 0));
+const current = yasgui.getTab();
+if (!given && current && !current.getYasr()?.results) current.getYasqe().query();
+
 // Entity IRIs in results open the entity's page here rather than going out to w3id.org.
 const ID_BASE = config.prefixes.id;
 new MutationObserver(() => {

@@ -17,10 +17,13 @@ const iriOf = (x) => (x && typeof x === "object" ? x.iri || x.value : x) || "";
 const localName = (iri) => String(iri).split(/[#/:]/).pop();
 let DOCUMENTS = new Map();
 
+const humanize = (name) => name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase();
+
 function prop(p) {
   const iri = iriOf(p);
   const name = localName(iri);
-  return { iri, name, label: (p && p.label) || name.replace(/([a-z0-9])([A-Z])/g, "$1 $2").toLowerCase() };
+  const label = p && p.label && p.label !== name ? p.label : humanize(name);
+  return { iri, name, label };
 }
 
 /** One source of a fact: its graph, its document (with the catalogue's details) and certainty. */
@@ -135,9 +138,8 @@ function currencyOf(facts) {
 }
 
 function moneyText(f, facts) {
-  const text = valueText(f);
   const currency = MONEY.includes(f.prop.name) ? currencyOf(facts) : null;
-  return currency ? `${text} ${currency}` : text;
+  return [valueText(f), currency ? ` ${currency}` : null];
 }
 
 function valueText(f) {
@@ -200,11 +202,12 @@ function renderSources() {
     const href = doc ? entityHref(doc.slug) : null;
     return el("li", { id: `src-${n}` },
       el("div", { class: "source-title" }, el("span", { class: "cite-n" }, `[${n}]`), " ", href ? el("a", { href }, title) : title),
-      el("div", { class: "src" },
-        [doc?.publisher, doc?.date].filter(Boolean).join(" · "),
-        doc?.url ? [" · ", el("a", { href: doc.url, rel: "noreferrer" }, "original ↗")] : null,
-        " · ", el("span", { class: "muted", title: "graph holding these facts" }, curie(s.graph)),
-        " · ", `${count} fact${count === 1 ? "" : "s"} here `, [...certainties].map((c) => certaintyBadge(c))));
+      el("div", { class: "src" }, [
+        doc?.publisher, doc?.date,
+        doc?.url ? el("a", { href: doc.url, rel: "noreferrer" }, "original ↗") : null,
+        el("span", { class: "muted", title: "the named graph holding these facts" }, curie(s.graph)),
+        `${count} fact${count === 1 ? "" : "s"} here`,
+      ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part])), " ", [...certainties].map((c) => certaintyBadge(c))));
   })));
 }
 
@@ -219,8 +222,9 @@ function relationGroups(rels) {
   return [...groups.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
 }
 
+/** Outgoing: "customer"; incoming (the other node points here): "← customer". */
 function relLabel(r) {
-  return r.dir === "in" ? `${r.prop.label} of` : r.prop.label;
+  return r.dir === "in" ? `← ${r.prop.label}` : r.prop.label;
 }
 
 /** A deal, result, phase or other n-ary node: its figures with units and the other parties, with sources. */
@@ -259,7 +263,7 @@ function renderRelations(e) {
       el("h3", {}, dot(fam), familyLabel(fam), el("span", { class: "count" }, String(rels.length))),
       nary.map((r) => naryCard(r, e.iri)),
       plain.length ? el("ul", { class: "edge-list" }, plain.map((r) => el("li", { class: isUncertain(r.sources) ? "uncertain" : null },
-        el("span", { class: "prop" }, relLabel(r)),
+        el("span", { class: "prop", title: r.dir === "in" ? `${r.other.label} → ${r.prop.label} → this entity` : null }, relLabel(r)),
         entityLink(r.other.iri, r.other.label, r.other.types),
         el("span", { class: "hit-type" }, typeLabels(r.other.types).join(", ")),
         el("span", { style: { flex: 1 } }),

@@ -162,8 +162,9 @@ function applyLabels() {
 }
 
 function updateStats() {
-  const nodes = cy.nodes(":visible").length;
-  const edges = cy.edges(":visible").length;
+  const shown = cy.nodes().not(".filtered");
+  const nodes = shown.length;
+  const edges = cy.edges().filter((e) => !e.source().hasClass("filtered") && !e.target().hasClass("filtered")).length;
   container.dataset.nodes = String(nodes);
   container.dataset.edges = String(edges);
   const where = state.focus ? `around ${focusInput.value || state.focus}, ${state.depth} hop(s)` : "whole graph";
@@ -233,7 +234,7 @@ document.getElementById("apply").addEventListener("click", () => {
   draw();
 });
 document.getElementById("whole").addEventListener("click", () => { state.focus = ""; focusInput.value = ""; draw(); });
-document.getElementById("fit").addEventListener("click", () => cy.fit(cy.nodes(":visible"), 30));
+document.getElementById("fit").addEventListener("click", () => cy.fit(cy.nodes().not(".filtered"), 30));
 depthSelect.addEventListener("change", () => { state.depth = depthSelect.value; if (state.focus) draw(); });
 foldBox.addEventListener("change", () => { state.fold = foldBox.checked; draw(); });
 labelsBox.addEventListener("change", applyLabels);

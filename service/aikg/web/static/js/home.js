@@ -2,6 +2,7 @@
 import { api, colorOf, dot, el, familyOf, param, showError } from "./common.js";
 import { renderGroups, search } from "./search.js";
 
+const INTERNAL = new Set(["Rule", "ValueQualification"]); // bookkeeping classes, not things people look for
 const box = document.querySelector("[data-search-large]");
 const input = document.getElementById("q");
 const results = document.getElementById("results");
@@ -29,13 +30,12 @@ async function overview() {
     const body = await api("/api/types");
     const list = Array.isArray(body) ? body : body.types || [];
     const chips = list
-      .map((t) => ({ iri: t.iri || t.type || t.id, label: t.label || t.name, count: t.count ?? t.entities ?? t.instances }))
-      .filter((t) => t.count)
-      .sort((a, b) => b.count - a.count)
+      .filter((t) => t.direct > 0 && familyOf([t.iri]) !== "other" && !INTERNAL.has(t.name))
+      .sort((a, b) => b.direct - a.direct)
       .map((t) => {
         const fam = familyOf([t.iri]);
-        return el("a", { class: "chip", href: `/graph?type=${encodeURIComponent(t.iri)}`, style: { borderColor: colorOf(fam) } },
-          dot(fam), t.label || t.iri, el("span", { class: "count" }, String(t.count)));
+        return el("a", { class: "chip", href: `/graph?families=${fam}`, title: `${t.direct} × ${t.label}`, style: { borderLeftColor: colorOf(fam) } },
+          dot(fam), t.label, el("span", { class: "count" }, String(t.direct)));
       });
     target.replaceChildren(...(chips.length ? chips : [el("p", { class: "muted" }, "The graph is empty.")]));
   } catch (err) {

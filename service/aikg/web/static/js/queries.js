@@ -1,10 +1,11 @@
 // Named queries: the list, a form for each query's parameters, results as a table with entity links,
 // downloadable as CSV and JSON.
-import { api, download, el, foldLabels, normalizeTable, resultsTable, showError, tableCsv } from "./common.js";
+import { api, el, foldLabels, normalizeTable, resultsTable, showError } from "./common.js";
 import { attachSearch } from "./search.js";
 
 const listEl = document.getElementById("query-list");
 const panel = document.getElementById("query-panel");
+const TEXTS = JSON.parse(document.getElementById("query-texts").textContent);
 let queries = [];
 
 function selectedName() {
@@ -33,6 +34,10 @@ function paramInput(p, initial) {
     el("label", { for: id }, p.name, p.required ? " *" : ""),
     wrap,
     el("div", { class: "hint" }, [p.description, p.type !== "string" ? ` (${p.type})` : ""].join("")));
+}
+
+function withFormat(url, format) {
+  return `${url}${url.includes("?") ? "&" : "?"}format=${format}`;
 }
 
 function readParams(form, q) {
@@ -64,8 +69,8 @@ async function run(q, params, out) {
     el("strong", { id: "row-count" }, `${table.rows.length} row${table.rows.length === 1 ? "" : "s"}`),
     table.truncated ? el("span", { class: "warn" }, "cut off at the row limit") : null,
     el("span", { style: { flex: 1 } }),
-    el("button", { class: "btn", type: "button", id: "dl-csv", onclick: () => download(`${stem}.csv`, tableCsv(table), "text/csv") }, "⭳ CSV"),
-    el("a", { class: "btn", id: "dl-json", href: url, download: `${stem}.json` }, "⭳ JSON"));
+    el("a", { class: "btn", id: "dl-csv", href: withFormat(url, "csv"), download: `${stem}.csv` }, "↓ CSV"),
+    el("a", { class: "btn", id: "dl-json", href: url, download: `${stem}.json` }, "↓ JSON"));
   const shown = foldLabels(table, (q.parameters || []).map((p) => p.name));
   const content = table.rows.length ? await resultsTable(shown)
     : el("p", { class: "muted" }, "No rows: nothing in the graph answers this question with these parameters.");
@@ -76,7 +81,7 @@ async function run(q, params, out) {
 function renderQuery(q, initialParams) {
   const form = el("form", { class: "form", id: "query-form" }, (q.parameters || []).map((p) => paramInput(p, initialParams.get(p.name))));
   const out = el("div", { id: "query-results" });
-  const sparql = q.sparql || q.text || q.query || "";
+  const sparql = TEXTS[q.name] || "";
   const editorHref = `/editor?query=${encodeURIComponent(sparql)}`;
   form.append(el("div", { style: { alignSelf: "end" } }, el("button", { class: "btn primary", type: "submit", id: "run" }, "Run")));
   form.addEventListener("submit", (ev) => {
@@ -89,8 +94,8 @@ function renderQuery(q, initialParams) {
     el("h1", {}, q.title || q.name),
     el("p", {}, q.description || ""),
     form,
-    sparql ? el("details", { class: "sparql" }, el("summary", {}, "SPARQL of this question"), el("pre", {}, sparql),
-      el("a", { href: editorHref }, "Open in the SPARQL editor")) : null,
+    ...(sparql ? [el("details", { class: "sparql" }, el("summary", {}, "SPARQL of this question"), el("pre", {}, sparql),
+      el("a", { href: editorHref }, "Open in the SPARQL editor"))] : []),
     out);
   const ready = (q.parameters || []).every((p) => !p.required || initialParams.get(p.name) || p.default);
   if (ready) form.requestSubmit();

@@ -1,0 +1,92 @@
+"""``aikg validate``: exit 0 when the data conforms, 1 when it does not (with the report), 2 on bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from click.testing import CliRunner
+from rdflib import Graph
+from rdflib.namespace import SH
+
+from aikg.cli import main
+
+PREFIXES = """
+@prefix aikg: <https://w3id.org/aikg/ontology#> .
+@prefix id:   <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+"""
+
+GOOD = PREFIXES + """
+id:coreweave a aikg:Neocloud ; rdfs:label "CoreWeave"@en .
+id:openai a aikg:AILab ; rdfs:label "OpenAI"@en .
+id:contract a aikg:ComputeContract ; rdfs:label "a compute contract"@en ;
+    aikg:provider id:coreweave ; aikg:customer id:openai .
+"""
+
+BAD = PREFIXES + """
+id:coreweave a aikg:Neocloud ; rdfs:label "CoreWeave"@en .
+id:contract a aikg:ComputeContract ; rdfs:label "a compute contract"@en ;
+    aikg:provider id:coreweave ; aikg:amount -5 ; aikg:currency "USD" .
+"""
+
+
+def write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text, encoding="utf-8")
+    return str(path)
+
+
+def test_the_seeded_memory_store_conforms(runner: CliRunner) -> None:
+    result = runner.invoke(main, ["validate", "--store", "memory"])
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == "Conforms: no violations."
+
+
+def test_a_conforming_file_exits_0(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", write(tmp_path, "good.ttl", GOOD)])
+    assert result.exit_code == 0, result.output
+    assert "Conforms" in result.output
+
+
+def test_a_bad_file_exits_1_with_a_readable_report(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", write(tmp_path, "bad.ttl", BAD)])
+    assert result.exit_code == 1
+    assert "Does not conform: 1 violation(s)." in result.output
+    assert "id:contract  aikg:amount" in result.output
+    assert "the amount must not be negative" in result.output
+    assert "shape: shape:MoneyShape" in result.output
+
+
+def test_the_report_as_json(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", "--format", "json", write(tmp_path, "bad.ttl", BAD)])
+    assert result.exit_code == 1
+    body = json.loads(result.output)
+    assert body["conforms"] is False
+    assert [(v["focus_node"], v["path"], v["message"]) for v in body["violations"]] == [
+        ("https://w3id.org/aikg/id/contract", "https://w3id.org/aikg/ontology#amount",
+         "the amount must not be negative")]
+
+
+def test_the_report_as_turtle(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", "-f", "turtle", write(tmp_path, "bad.ttl", BAD)])
+    assert result.exit_code == 1
+    report = Graph().parse(data=result.output, format="turtle")
+    assert [str(n) for n in report.objects(None, SH.focusNode)] == ["https://w3id.org/aikg/id/contract"]
+
+
+def test_a_missing_file_exits_2(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", str(tmp_path / "nowhere.ttl")])
+    assert result.exit_code == 2
+    assert "cannot read" in result.output
+
+
+def test_a_file_that_is_not_turtle_exits_2(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", write(tmp_path, "broken.ttl", "id:x a <<< .")])
+    assert result.exit_code == 2
+    assert "broken.ttl is not valid Turtle" in result.output
+
+
+def test_an_unknown_format_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    result = runner.invoke(main, ["validate", "--format", "xml", write(tmp_path, "good.ttl", GOOD)])
+    assert result.exit_code == 2
