@@ -1,4 +1,11 @@
-"""Shared fixtures: an in-memory seeded store, the Flask app and client, the CLI runner, a live server."""
+"""Shared fixtures: an in-memory seeded store, the Flask app and client, the CLI runner, a live server.
+
+The app fixtures (``app``/``client``, ``ro_app``/``ro_client``) are parametrized over both storage
+backends, so every API test runs on the embedded Oxigraph store and on a remote engine (a throwaway
+Virtuoso on 127.0.0.1, started once per session). Fixtures that hand out a store directly
+(``seeded_store``, ``store``) stay on Oxigraph: the tests using them are about the embedded store
+(persistence, process-isolated limits) or are not about the service at all.
+"""
 
 from __future__ import annotations
 
@@ -16,7 +23,9 @@ from click.testing import CliRunner
 
 from aikg.knowledge.load import load_seeds
 from aikg.store import OxigraphStore, Store
+from aikg.store.remote import RemoteStore
 from aikg.web import create_app
+from virtuoso import VirtuosoServer  # tests/ is on sys.path (rootdir conftest)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
@@ -38,10 +47,61 @@ def store() -> Store:
     return s
 
 
+BACKENDS = ["oxigraph", "virtuoso"]
+"""Every API test runs once per backend: the embedded store, and a remote SPARQL engine."""
+
+
+@pytest.fixture(scope="session")
+def virtuoso() -> Iterator[VirtuosoServer]:
+    """A throwaway Virtuoso on free loopback ports with a temporary database, for the whole session."""
+    server = VirtuosoServer(free_port(), free_port())
+    yield server
+    server.stop()
+
+
+class SeededRemote:
+    """The session's Virtuoso holding the seeds, with a snapshot to restore after a test wrote to it."""
+
+    def __init__(self, server: VirtuosoServer, seeds: Store) -> None:
+        self.store = RemoteStore(server.url, gsp_url=server.gsp_url)
+        for g in self.store.graphs():
+            self.store.drop_graph(g)
+        # Oxigraph's own seeded dataset, copied: the same derived facts, in one bulk load.
+        self.store.load(seeds.dump(mime="application/n-quads"), mime="application/n-quads")
+        self.snapshot = set(self.store.quads())
+        self.version = self.store.version
+
+    def restore(self) -> None:
+        """Undo whatever a test wrote: remove what it added, put back what it removed, in one update."""
+        if self.store.version == self.version:
+            return
+        now = set(self.store.quads())
+        self.store.apply(remove=now - self.snapshot, add=self.snapshot - now)
+        self.version = self.store.version
+
+
+@pytest.fixture(scope="session")
+def seeded_remote(virtuoso: VirtuosoServer, seeded_store: Store) -> SeededRemote:
+    """The seeds in the session's Virtuoso (copied from ``seeded_store`` once)."""
+    return SeededRemote(virtuoso, seeded_store)
+
+
+@pytest.fixture(params=BACKENDS)
+def backend_store(request) -> Iterator[Store]:
+    """A seeded store a test may change: fresh in memory, or the shared Virtuoso restored afterwards."""
+    if request.param == "oxigraph":
+        yield request.getfixturevalue("store")
+        return
+    remote: SeededRemote = request.getfixturevalue("seeded_remote")
+    remote.restore()
+    yield remote.store
+    remote.restore()
+
+
 @pytest.fixture()
-def app(store: Store):
-    """The app over a fresh seeded in-memory store, with writes enabled by token ``test-token``."""
-    return create_app({"store": "memory", "load_seeds": False, "token": "test-token"}, store=store)
+def app(backend_store: Store):
+    """The app over a fresh seeded store of each backend, with writes enabled by token ``test-token``."""
+    return create_app({"store": "memory", "load_seeds": False, "token": "test-token"}, store=backend_store)
 
 
 @pytest.fixture()
@@ -50,16 +110,33 @@ def client(app):
     return app.test_client()
 
 
-@pytest.fixture(scope="session")
-def ro_app(seeded_store: Store):
-    """An app over the shared seeded store, for read-only tests (cheaper than ``app``)."""
-    return create_app({"store": "memory", "load_seeds": False}, store=seeded_store)
+@pytest.fixture(scope="session", params=BACKENDS)
+def ro_app(request):
+    """An app over a shared seeded store of each backend, for read-only tests (cheaper than ``app``)."""
+    if request.param == "oxigraph":
+        store = request.getfixturevalue("seeded_store")
+    else:
+        store = request.getfixturevalue("seeded_remote").store
+    return create_app({"store": "memory", "load_seeds": False}, store=store)
 
 
 @pytest.fixture()
-def ro_client(ro_app):
-    """Test client of the read-only app."""
+def ro_client(ro_app, request):
+    """Test client of the read-only app (the shared Virtuoso is restored first if a write changed it)."""
+    if request.node.callspec.params.get("ro_app") == "virtuoso":
+        request.getfixturevalue("seeded_remote").restore()
     return ro_app.test_client()
+
+
+@pytest.fixture()
+def backend(request) -> str:
+    """The backend (``oxigraph`` or ``virtuoso``) the test's app fixture runs on."""
+    params = request.node.callspec.params if hasattr(request.node, "callspec") else {}
+    return params.get("backend_store") or params.get("ro_app") or "oxigraph"
+
+
+STORE_KINDS = {"oxigraph": "oxigraph", "virtuoso": "remote"}
+"""The ``kind`` of the store each backend name stands for."""
 
 
 @pytest.fixture()

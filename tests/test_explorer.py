@@ -78,7 +78,7 @@ def page(browser: Browser, live_server: LiveServer, request) -> Iterator[Page]:
     assert watch.local > 0
 
 
-def shot(p: Page, name: str, *, full: bool = True) -> None:
+def shot(p: Page, name: str, *, full: bool = False) -> None:
     """Save a named screenshot of the page as it is now (the README shows these)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     p.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
@@ -106,6 +106,8 @@ def test_search_core_suggests_coreweave_whose_page_shows_the_mlperf_result_and_i
     expect(card.locator(".card-sources")).to_contain_text(SOURCE_TITLE)
     expect(page.locator("#relations .relgroup h3").first).to_contain_text("Deals")
     shot(page, "entity")
+    card.scroll_into_view_if_needed()
+    shot(page, "entity-result")
 
     # "Where does this number come from?": its citation leads to the source, the source to its page.
     card.locator('dd[data-prop="timeToTrain"] .cite').click()
@@ -237,6 +239,7 @@ def test_who_runs_nvidia_only_capacity_is_one_click_from_the_front_page(page: Pa
     expect(page.locator("#query-results")).to_have_attribute("data-state", "done")
     holders = page.locator("#query-results tbody tr td:first-child").all_inner_texts()
     assert {"CoreWeave", "NVIDIA", "OpenAI", "SB Energy"} <= set(holders)
+    shot(page, "nvidia-only-capacity")
 
 
 def test_sparql_editor_runs_a_query_against_aikg_and_shows_results(page: Page):
@@ -245,7 +248,7 @@ def test_sparql_editor_runs_a_query_against_aikg_and_shows_results(page: Page):
     expect(tabs).to_have_count(4)
     expect(tabs.first).to_contain_text("Entities by type")
     expect(page.locator(".yasr .dataTable tbody tr").first).to_be_visible()
-    shot(page, "editor", full=False)
+    shot(page, "editor")
     value = page.evaluate("aikgEditor.getTab().getQuery()")
     assert "PREFIX aikg: <https://w3id.org/aikg/ontology#>" in value
     assert page.evaluate("aikgEditor.getTab().getEndpoint()").endswith("/sparql")

@@ -20,6 +20,7 @@ from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
 from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.web import STORE_KEY
 
 COREWEAVE = str(ID["coreweave"])
 RESULT = str(ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"])
@@ -31,6 +32,12 @@ INVESTMENT = str(ID["deal-nvidia-sb-energy-investment"])
 SOURCE_GRAPH = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
 NOT_EXPORTED = {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)}
 GRAPH_FORMATS = ("graphml", "gexf", "cytoscape", "dot")
+
+
+@pytest.fixture()
+def served(ro_client):
+    """The store behind the read-only client (the expected content comes from the same backend)."""
+    return ro_client.application.extensions[STORE_KEY]
 
 
 # --- independent expectations ---------------------------------------------------------------------
@@ -98,18 +105,18 @@ def node_ids(doc: dict) -> set[str]:
 
 # --- RDF formats: isomorphic to the store -----------------------------------------------------------
 
-def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, seeded_store):
+def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, served):
     body = get(ro_client, "/export/turtle")
     exported = Graph().parse(data=body, format="turtle")
-    assert isomorphic(exported, union(expected_dataset(seeded_store)))
+    assert isomorphic(exported, union(expected_dataset(served)))
     assert (URIRef(COREWEAVE), RDFS.label, Literal("CoreWeave", lang="en")) in exported
     assert not list(exported.triples((AIKG.Neocloud, None, None))), "ontology must not be exported"
 
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
-def test_dataset_formats_keep_every_source_graph(ro_client, seeded_store, fmt, parser):
+def test_dataset_formats_keep_every_source_graph(ro_client, served, fmt, parser):
     exported = parsed_dataset(get(ro_client, f"/export/{fmt}"), parser)
-    expected = expected_dataset(seeded_store)
+    expected = expected_dataset(served)
     assert set(exported) == set(expected)
     assert SOURCE_GRAPH in exported
     for graph, triples in expected.items():
@@ -117,27 +124,27 @@ def test_dataset_formats_keep_every_source_graph(ro_client, seeded_store, fmt, p
 
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
-def test_neighbourhood_rdf_export_matches_an_independent_walk(ro_client, seeded_store, fmt, parser):
+def test_neighbourhood_rdf_export_matches_an_independent_walk(ro_client, served, fmt, parser):
     exported = parsed_dataset(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
-    expected = expected_dataset(seeded_store, walk(seeded_store, COREWEAVE, 2))
+    expected = expected_dataset(served, walk(served, COREWEAVE, 2))
     assert set(exported) == set(expected)
     for graph, triples in expected.items():
         assert isomorphic(exported[graph], triples), graph
 
 
-def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, seeded_store):
+def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, served):
     body = get(ro_client, "/export/turtle?focus=coreweave&depth=1")
     exported = Graph().parse(data=body, format="turtle")
-    assert isomorphic(exported, union(expected_dataset(seeded_store, walk(seeded_store, COREWEAVE, 1))))
+    assert isomorphic(exported, union(expected_dataset(served, walk(served, COREWEAVE, 1))))
     assert (URIRef(RESULT), AIKG.submitter, URIRef(COREWEAVE)) in exported
 
 
-def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, seeded_store):
-    neoclouds = {row[0] for row in seeded_store.query(
+def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, served):
+    neoclouds = {row[0] for row in served.query(
         "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>"
         " SELECT DISTINCT ?s WHERE { ?s a/rdfs:subClassOf* aikg:Neocloud }").rows}
     exported = Graph().parse(data=get(ro_client, "/export/turtle?type=Neocloud"), format="turtle")
-    assert isomorphic(exported, union(expected_dataset(seeded_store, neoclouds)))
+    assert isomorphic(exported, union(expected_dataset(served, neoclouds)))
     assert {URIRef(COREWEAVE), ID["groq"]} <= set(exported.subjects())
 
 
@@ -158,10 +165,10 @@ def drawn_nodes(store) -> set[str]:
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf"])
-def test_networkx_reads_the_whole_graph(ro_client, seeded_store, fmt):
+def test_networkx_reads_the_whole_graph(ro_client, served, fmt):
     body = get(ro_client, f"/export/{fmt}")
     g = nx.read_graphml(io.BytesIO(body)) if fmt == "graphml" else nx.read_gexf(io.BytesIO(body))
-    assert set(g.nodes) == drawn_nodes(seeded_store)
+    assert set(g.nodes) == drawn_nodes(served)
     gb300 = g.nodes[GB300]
     assert (gb300["label"], gb300["type"], gb300["type_label"]) == ("GB300", "aikg:GPU", "GPU")
     result = g.nodes[RESULT]
@@ -193,7 +200,8 @@ def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
     (tmp_path / "graph.png").write_bytes(done.stdout)
 
 
-def test_dot_quotes_hostile_labels_so_graphviz_still_renders(store, app):
+def test_dot_quotes_hostile_labels_so_graphviz_still_renders(app):
+    store = app.extensions[STORE_KEY]
     tricky = 'a "quoted" {brace} -> back\\slash;\nnew line <b>'
     node = ID["tricky-node"]
     store.apply(add=[(node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
@@ -266,6 +274,8 @@ def test_folding_turns_the_result_into_labelled_edges(ro_client):
     assert folded["label"].startswith("benchmark result (submitter → accelerator)")
     assert "accelerator count 8192" in folded["label"] and "time to train (minutes) 2.02" in folded["label"]
     assert (folded["acceleratorCount"], folded["timeToTrain"]) == (8192, 2.02)
+    # The source's "≈ 276 GPU-hours" qualification folds into the figure and an attribute.
+    assert folded["gpuHours_qualifier"] == "approximately" and "GPU-hours ≈276" in folded["label"]
     assert (COREWEAVE, str(ID["deepseek-v3"])) in edges and (COREWEAVE, GB300_NVL72) in edges
     assert folded["graph"] == SOURCE_GRAPH
 

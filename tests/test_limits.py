@@ -99,8 +99,14 @@ def test_rows_are_capped_and_flagged(limited):
     r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers=JSON)
     assert r.status_code == 200
     assert len(r.get_json()["results"]["bindings"]) == 5
+    assert r.get_json()["truncated"] is True and r.headers["X-AIKG-Truncated"] == "true"
     r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}, headers=JSON)
     assert len(r.get_json()["results"]["bindings"]) == 3
+    assert "truncated" not in r.get_json() and r.headers["X-AIKG-Truncated"] == "false"
+    r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"},
+                    headers={"Accept": "text/csv"})
+    assert len(r.get_data(as_text=True).strip().splitlines()) == 6  # header + 5 rows
+    assert r.headers["X-AIKG-Truncated"] == "true"
 
 
 def test_run_query_sets_truncated(seeded_store):

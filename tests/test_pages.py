@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from aikg.web.pages import EXPORT_FORMATS, VENDOR_FILES
+from aikg.namespaces import sparql_prologue
+from aikg.web.pages import EXAMPLE_QUERIES, EXPORT_FORMATS, VENDOR_FILES
 
 PAGES = ["/", "/graph", "/queries", "/queries/nvidia-only-capacity", "/editor", "/timeline", "/id/coreweave"]
 HTML = {"Accept": "text/html"}
@@ -101,3 +102,11 @@ def test_every_download_button_of_an_entity_page_answers(ro_client, fmt):
     resp = ro_client.get(f"/export/{fmt}?focus=coreweave&depth=1")
     assert resp.status_code == 200
     assert len(resp.data) > 200
+
+
+@pytest.mark.parametrize("name,query", EXAMPLE_QUERIES, ids=[n for n, _ in EXAMPLE_QUERIES])
+def test_every_example_of_the_editor_runs(ro_client, name, query):
+    resp = ro_client.post("/sparql", data={"query": sparql_prologue() + query},
+                          headers={"Accept": "application/sparql-results+json"})
+    assert resp.status_code == 200
+    assert resp.get_json()["results"]["bindings"]

@@ -63,12 +63,18 @@ GOOD: dict[str, str] = {
         'aikg:agent id:soumith .',
     "PlaceShape":
         'id:usa a aikg:Place ; rdfs:label "USA"@en . id:ohio aikg:containedIn id:usa .',
-    "DatedShape":
-        'id:lease aikg:date "2026-08"^^xsd:gYearMonth , "2026"^^xsd:gYear . '
-        'id:deepseek-v3 aikg:releaseDate "2024-12-26"^^xsd:date . '
-        'id:coreweave aikg:foundedIn "2017"^^xsd:gYear . '
-        'id:doc dcterms:issued "2026-11-06"^^xsd:date . '
-        'id:gb300-nvl72 aikg:availableFrom "2025"^^xsd:gYear ; aikg:availableUntil "2026"^^xsd:gYear .',
+    "TextShape":
+        'id:coreweave skos:altLabel "CW" , "CoreWeave 公司"@zh ; rdfs:comment "a neocloud"@en ; '
+        'aikg:description "GPU 云"@zh . id:lease aikg:note "terms not disclosed" .',
+    "DateShape":
+        'id:lease aikg:date "2026-08"^^xsd:gYearMonth , "2026"^^xsd:gYear , "2026-08-17"^^xsd:date .',
+    "EndDateShape": 'id:lease aikg:endDate "2046"^^xsd:gYear .',
+    "AnnouncedOnShape": 'id:v6 aikg:announcedOn "2026-08"^^xsd:gYearMonth .',
+    "ReleaseDateShape": 'id:deepseek-v3 aikg:releaseDate "2024-12-26"^^xsd:date .',
+    "FoundedInShape": 'id:coreweave aikg:foundedIn "2017"^^xsd:gYear .',
+    "AvailableFromShape": 'id:gb300-nvl72 aikg:availableFrom "2025"^^xsd:gYear .',
+    "AvailableUntilShape": 'id:gb300-nvl72 aikg:availableUntil "2026"^^xsd:gYear .',
+    "IssuedShape": 'id:doc dcterms:issued "2026-11-06"^^xsd:date .',
     "IntervalShape":
         'id:lease aikg:date "2026-08-17"^^xsd:date ; aikg:endDate "2026"^^xsd:gYear . '
         'id:gb300-nvl72 aikg:availableFrom "2025"^^xsd:gYear ; aikg:availableUntil "2025"^^xsd:gYear .',
@@ -267,13 +273,16 @@ BAD: dict[str, Bad] = {
         "id:x", "rdfs:label", "has no English rdfs:label"),
     "two-english-labels": Bad(
         "EntityShape", 'id:x a aikg:AILab ; rdfs:label "X"@en , "Y"@en .',
-        "id:x", "rdfs:label", "more than one rdfs:label in the same language"),
+        "id:x", "rdfs:label", "at most one per language"),
     "untagged-label": Bad(
         "EntityShape", 'id:x a aikg:AILab ; rdfs:label "X"@en , "Y" .',
-        "id:x", "rdfs:label", "must carry a language tag"),
+        "id:x", "rdfs:label", "every rdfs:label carries a language tag"),
     "altlabel-not-text": Bad(
-        "EntityShape", 'id:x a aikg:AILab ; rdfs:label "X"@en ; skos:altLabel id:openai .',
+        "TextShape", 'id:x a aikg:AILab ; rdfs:label "X"@en ; skos:altLabel id:openai .',
         "id:x", "skos:altLabel", "must be a text"),
+    "comment-not-text": Bad(
+        "TextShape", 'id:coreweave rdfs:comment id:openai .',
+        "id:coreweave", "rdfs:comment", "rdfs:comment must be a text"),
     "bad-slug": Bad(
         "EntityIriShape", 'id:Bad_Slug a aikg:AILab ; rdfs:label "X"@en .',
         "id:Bad_Slug", None, "followed by a slug of lowercase letters"),
@@ -303,17 +312,29 @@ BAD: dict[str, Bad] = {
         "PlaceShape", 'id:ohio aikg:containedIn id:coreweave .',
         "id:ohio", "aikg:containedIn", "only be contained in another aikg:Place"),
     "date-as-string": Bad(
-        "DatedShape", 'id:lease aikg:date "2026-08-17" .',
+        "DateShape", 'id:lease aikg:date "2026-08-17" .',
         "id:lease", "aikg:date", "must be an xsd:date, xsd:gYearMonth or xsd:gYear"),
-    "date-as-datetime": Bad(
-        "DatedShape", 'id:deepseek-v3 aikg:releaseDate "2024-12-26T00:00:00"^^xsd:dateTime .',
-        "id:deepseek-v3", "aikg:releaseDate", "must be one xsd:date"),
+    "end-date-as-integer": Bad(
+        "EndDateShape", 'id:lease aikg:endDate 2046 .',
+        "id:lease", "aikg:endDate", "aikg:endDate must be one xsd:date"),
     "two-announcements": Bad(
-        "DatedShape", 'id:lease aikg:announcedOn "2026-08-18"^^xsd:date .',
-        "id:lease", "aikg:announcedOn", "must be one xsd:date"),
+        "AnnouncedOnShape", 'id:lease aikg:announcedOn "2026-08-18"^^xsd:date .',
+        "id:lease", "aikg:announcedOn", "aikg:announcedOn must be one xsd:date"),
+    "release-date-as-datetime": Bad(
+        "ReleaseDateShape", 'id:deepseek-v3 aikg:releaseDate "2024-12-26T00:00:00"^^xsd:dateTime .',
+        "id:deepseek-v3", "aikg:releaseDate", "aikg:releaseDate must be one xsd:date"),
+    "founded-in-wrong-month": Bad(
+        "FoundedInShape", 'id:coreweave aikg:foundedIn "2017-13"^^xsd:gYearMonth .',
+        "id:coreweave", "aikg:foundedIn", "aikg:foundedIn must be one xsd:date"),
+    "available-from-text": Bad(
+        "AvailableFromShape", 'id:gb300-nvl72 aikg:availableFrom "2025年"@zh .',
+        "id:gb300-nvl72", "aikg:availableFrom", "aikg:availableFrom must be one xsd:date"),
+    "available-until-twice": Bad(
+        "AvailableUntilShape", 'id:gb300-nvl72 aikg:availableUntil "2026"^^xsd:gYear , "2027"^^xsd:gYear .',
+        "id:gb300-nvl72", "aikg:availableUntil", "aikg:availableUntil must be one xsd:date"),
     "issued-gyear-invalid": Bad(
-        "DatedShape", 'id:doc dcterms:issued "twenty"^^xsd:gYear .',
-        "id:doc", "dcterms:issued", "must be one xsd:date"),
+        "IssuedShape", 'id:doc dcterms:issued "twenty"^^xsd:gYear .',
+        "id:doc", "dcterms:issued", "dcterms:issued must be one xsd:date"),
     "end-before-start": Bad(
         "IntervalShape", 'id:lease aikg:date "2026-08-17"^^xsd:date ; '
         'aikg:endDate "2025-12"^^xsd:gYearMonth .',

@@ -21,6 +21,12 @@ id:acme-test-cloud a aikg:Neocloud ; rdfs:label "Acme Test Cloud"@en .
 BETA = ACME.replace("acme-test-cloud", "beta-test-cloud").replace("Acme", "Beta")
 
 
+@pytest.fixture()
+def db(backend_store):
+    """The store behind ``client``, whichever backend it is."""
+    return backend_store
+
+
 def labels(store, graph: str = G) -> set[str]:
     """English labels stored in a graph, by value."""
     return {str(o) for _, _, o, _ in store.quads(None, RDFS.label, None, graph)}
@@ -40,26 +46,26 @@ def update(client, text: str, headers=AUTH, form: bool = False):
 
 # --- Graph Store Protocol ---------------------------------------------------------------------------
 
-def test_gsp_put_creates_post_adds_put_replaces_delete_removes(client, store):
+def test_gsp_put_creates_post_adds_put_replaces_delete_removes(client, db):
     r = put(client, ACME)
     assert r.status_code == 201
     assert r.get_json() == {"ok": True, "operation": "replace", "added": 2, "removed": 0,
                             "graphs": [G], "validated_nodes": 1}
-    assert labels(store) == {"Acme Test Cloud"}
+    assert labels(db) == {"Acme Test Cloud"}
 
     r = client.post("/data", query_string={"graph": G}, data=BETA.encode(),
                     headers={**AUTH, "Content-Type": "text/turtle"})
     assert r.status_code == 200 and r.get_json()["added"] == 2
-    assert labels(store) == {"Acme Test Cloud", "Beta Test Cloud"}
+    assert labels(db) == {"Acme Test Cloud", "Beta Test Cloud"}
 
     r = put(client, BETA)
     assert r.status_code == 200
     assert (r.get_json()["added"], r.get_json()["removed"]) == (0, 2)
-    assert labels(store) == {"Beta Test Cloud"}
+    assert labels(db) == {"Beta Test Cloud"}
 
     r = client.delete("/data", query_string={"graph": G}, headers=AUTH)
     assert r.status_code == 200 and r.get_json()["removed"] == 2
-    assert G not in store.graphs()
+    assert G not in db.graphs()
     assert client.delete("/data", query_string={"graph": G}, headers=AUTH).status_code == 404
 
 
@@ -96,74 +102,74 @@ def test_gsp_get_returns_the_graph_in_the_asked_format(client):
      'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/><rdfs:label xml:lang="en">Acme Test '
      'Cloud</rdfs:label></rdf:Description></rdf:RDF>'),
 ])
-def test_gsp_reads_every_input_format(client, store, mime, body):
+def test_gsp_reads_every_input_format(client, db, mime, body):
     r = put(client, body, mime)
     assert r.status_code == 201, r.get_json()
-    assert labels(store) == {"Acme Test Cloud"}
+    assert labels(db) == {"Acme Test Cloud"}
     assert (ID["acme-test-cloud"], URIRef(str(AIKG) + "Neocloud")) in {
-        (s, o) for s, _, o, _ in store.quads(ID["acme-test-cloud"], None, None, G)}
+        (s, o) for s, _, o, _ in db.quads(ID["acme-test-cloud"], None, None, G)}
 
 
-def test_gsp_quads_of_another_graph_are_refused(client, store):
+def test_gsp_quads_of_another_graph_are_refused(client, db):
     body = (f'<https://w3id.org/aikg/id/x> <http://www.w3.org/2000/01/rdf-schema#label> "X"@en '
             f'<{G}-other> .\n')
     r = put(client, body, "application/n-quads")
     assert r.status_code == 400
-    assert G not in store.graphs() and G + "-other" not in store.graphs()
+    assert G not in db.graphs() and G + "-other" not in db.graphs()
 
 
-def test_writes_into_the_default_graph_are_refused(client, store):
+def test_writes_into_the_default_graph_are_refused(client, db):
     r = client.put("/data?default", data=ACME.encode(), headers={**AUTH, "Content-Type": "text/turtle"})
     assert r.status_code == 400 and "named graph" in r.get_json()["message"]
     r = update(client, 'INSERT DATA { id:acme-test-cloud rdfs:label "Acme Test Cloud"@en }')
     assert r.status_code == 400 and "default graph" in r.get_json()["message"]
-    assert labels(store, None) & {"Acme Test Cloud"} == set()
+    assert labels(db, None) & {"Acme Test Cloud"} == set()
 
 
 @pytest.mark.parametrize("graph", [str(ONTOLOGY_GRAPH), str(DERIVED_GRAPH),
                                    "https://w3id.org/aikg/graph/shapes",
                                    "https://w3id.org/aikg/graph/inferred"])
-def test_protected_graphs_are_not_writable(client, store, graph):
-    before = store.dump(mime="application/n-quads")
+def test_protected_graphs_are_not_writable(client, db, graph):
+    before = db.dump(mime="application/n-quads")
     assert put(client, ACME, graph=graph).status_code == 403
     assert client.delete("/data", query_string={"graph": graph}, headers=AUTH).status_code == 403
     r = update(client, f'INSERT DATA {{ GRAPH <{graph}> {{ id:acme-test-cloud rdfs:label "A"@en }} }}')
     assert r.status_code == 403
-    assert store.dump(mime="application/n-quads") == before
+    assert db.dump(mime="application/n-quads") == before
 
 
 # --- SPARQL Update ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("form", [False, True])
-def test_update_inserts_deletes_and_replaces(client, store, form):
+def test_update_inserts_deletes_and_replaces(client, db, form):
     r = update(client, f'INSERT DATA {{ GRAPH <{G}> {{ id:acme-test-cloud a aikg:Neocloud ; '
                        f'rdfs:label "Acme Test Cloud"@en }} }}', form=form)
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["added"] == 2
-    assert labels(store) == {"Acme Test Cloud"}
+    assert labels(db) == {"Acme Test Cloud"}
 
     r = update(client, f'WITH <{G}> DELETE {{ ?s rdfs:label ?l }} '
                        f'INSERT {{ ?s rdfs:label "Acme Renamed"@en }} WHERE {{ ?s rdfs:label ?l }}',
                form=form)
     assert r.status_code == 200 and (r.get_json()["added"], r.get_json()["removed"]) == (1, 1)
-    assert labels(store) == {"Acme Renamed"}
+    assert labels(db) == {"Acme Renamed"}
 
     r = update(client, f'DROP GRAPH <{G}> ; INSERT DATA {{ GRAPH <{G}> {{ '
                        f'id:beta-test-cloud a aikg:Neocloud ; rdfs:label "Beta Test Cloud"@en }} }}',
                form=form)
     assert r.status_code == 200
-    assert labels(store) == {"Beta Test Cloud"}
+    assert labels(db) == {"Beta Test Cloud"}
 
     r = update(client, f"DELETE WHERE {{ GRAPH <{G}> {{ ?s ?p ?o }} }}", form=form)
     assert r.status_code == 200 and r.get_json()["removed"] == 2
-    assert labels(store) == set()
+    assert labels(db) == set()
 
 
-def test_update_syntax_error_is_a_clear_400(client, store):
-    before = store.dump(mime="application/n-quads")
+def test_update_syntax_error_is_a_clear_400(client, db):
+    before = db.dump(mime="application/n-quads")
     r = update(client, "INSERT DATA { GRAPH <x> { oops")
     assert r.status_code == 400 and r.get_json()["error"] == "query syntax error"
-    assert store.dump(mime="application/n-quads") == before
+    assert db.dump(mime="application/n-quads") == before
 
 
 def test_update_needs_a_media_type_it_reads(client):
@@ -173,8 +179,8 @@ def test_update_needs_a_media_type_it_reads(client):
 
 # --- auth -------------------------------------------------------------------------------------------
 
-def test_writes_need_the_right_bearer_token(client, store):
-    before = store.dump(mime="application/n-quads")
+def test_writes_need_the_right_bearer_token(client, db):
+    before = db.dump(mime="application/n-quads")
     r = put(client, ACME, headers={})
     assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer")
     r = put(client, ACME, headers={"Authorization": "Bearer wrong"})
@@ -182,7 +188,7 @@ def test_writes_need_the_right_bearer_token(client, store):
     r = update(client, f'INSERT DATA {{ GRAPH <{G}> {{ id:a rdfs:label "A"@en }} }}',
                headers={"Authorization": "Basic dGVzdA=="})
     assert r.status_code == 401
-    assert store.dump(mime="application/n-quads") == before
+    assert db.dump(mime="application/n-quads") == before
     assert put(client, ACME).status_code == 201
 
 
@@ -211,18 +217,18 @@ def derived_gpu_hours(store) -> list[float]:
     return [float(r[0]) for r in rows]
 
 
-def test_derived_facts_follow_a_write(client, store):
-    assert derived_gpu_hours(store) == []
+def test_derived_facts_follow_a_write(client, db):
+    assert derived_gpu_hours(db) == []
     r = put(client, RUN)
     assert r.status_code == 201, r.get_json()
-    assert derived_gpu_hours(store) == [8 * 2 * 24]
+    assert derived_gpu_hours(db) == [8 * 2 * 24]
     r = update(client, f"WITH <{G}> DELETE {{ id:test-writes-run aikg:durationDays ?d }} "
                        f"INSERT {{ id:test-writes-run aikg:durationDays 3 }} "
                        f"WHERE {{ id:test-writes-run aikg:durationDays ?d }}")
     assert r.status_code == 200, r.get_json()
-    assert derived_gpu_hours(store) == [8 * 3 * 24]
+    assert derived_gpu_hours(db) == [8 * 3 * 24]
     assert client.delete("/data", query_string={"graph": G}, headers=AUTH).status_code == 200
-    assert derived_gpu_hours(store) == []
+    assert derived_gpu_hours(db) == []
 
 
 def test_api_validate_reports_the_whole_store(client):

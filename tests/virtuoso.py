@@ -26,8 +26,8 @@ TransactionFile = {d}/v-temp.trx
 [Parameters]
 ServerPort = 127.0.0.1:{sql}
 DisableUnixSocket = 1
-NumberOfBuffers = 170000
-MaxDirtyBuffers = 130000
+NumberOfBuffers = 20000
+MaxDirtyBuffers = 15000
 DirsAllowed = .
 [HTTPServer]
 ServerPort = 127.0.0.1:{http}
@@ -36,7 +36,8 @@ ServerThreads = 10
 EnabledDavVSP = 0
 [SPARQL]
 ResultSetMaxRows = 1000000
-MaxQueryExecutionTime = 60
+; The engine's own limit: a query aikg stopped waiting for (its deadline) is ended here too.
+MaxQueryExecutionTime = 5
 """
 
 
@@ -49,6 +50,8 @@ class VirtuosoServer:
         self.dir = Path(tempfile.mkdtemp(prefix="aikg-virtuoso-"))
         self.sql_port, self.http_port = sql_port, http_port
         self.url = f"http://127.0.0.1:{http_port}/sparql"
+        self.gsp_url = f"http://127.0.0.1:{http_port}/sparql-graph-crud"
+        """Virtuoso's Graph Store Protocol endpoint (``graph-uri`` parameter); the grant below opens it."""
         (self.dir / "virtuoso.ini").write_text(_INI.format(d=self.dir, sql=sql_port, http=http_port))
         self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(self.dir / "virtuoso.ini")],
                                      cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)

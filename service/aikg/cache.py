@@ -29,11 +29,21 @@ def _lock_for(store: Store, name: str) -> threading.Lock:
         return _locks.setdefault(store, {}).setdefault(name, threading.Lock())
 
 
-def per_version(store: Store, name: str, build: Callable[[Store], T]) -> T:
-    """``build(store)``, computed once per store version and shared by every thread."""
+def per_version(store: Store, name: str, build: Callable[[Store], T], *,
+                stale_while: Callable[[T], bool] | None = None) -> T:
+    """``build(store)``, computed once per store version and shared by every thread.
+
+    When ``stale_while(previous)`` is true for the previous version's value, the new one is built in a
+    background thread and the previous value answers meanwhile: requests never wait for a slow rebuild.
+    """
     version = store.version
     entry = _per_store.get(store, {}).get(name)
     if entry is not None and entry[0] == version:
+        return entry[1]
+    if entry is not None and stale_while is not None and stale_while(entry[1]):
+        lock = _lock_for(store, name)
+        if lock.acquire(blocking=False):
+            threading.Thread(target=_rebuild, args=(store, name, build, lock), daemon=True).start()
         return entry[1]
     with _lock_for(store, name):
         entry = _per_store.get(store, {}).get(name)  # another thread may have built it meanwhile
@@ -43,6 +53,16 @@ def per_version(store: Store, name: str, build: Callable[[Store], T]) -> T:
         with _guard:
             _per_store.setdefault(store, {})[name] = (version, value)
         return value
+
+
+def _rebuild(store: Store, name: str, build: Callable[[Store], T], lock: threading.Lock) -> None:
+    try:
+        version = store.version
+        value = build(store)
+        with _guard:
+            _per_store.setdefault(store, {})[name] = (version, value)
+    finally:
+        lock.release()
 
 
 def store_token(store: Store) -> str:

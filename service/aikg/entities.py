@@ -20,7 +20,7 @@ from rdflib.term import Identifier
 
 from .errors import NotFound
 from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
-from .search import EntityInfo, SearchIndex, search_index, type_json
+from .search import SearchIndex, search_index, type_json
 from .store import Store
 from .store.terms import to_ox
 from .vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, catalog, local_name, vocabulary
@@ -314,7 +314,3 @@ def entity_json(store: Store, raw_id: str) -> dict:
     """The JSON of the entity a slug or IRI names; NotFound when there is none."""
     return EntityBuilder(store).build(resolve_id(raw_id))
 
-
-def entity_info(store: Store, iri: str) -> EntityInfo | None:
-    """The directory entry (slug, label, types) of an entity, without a query."""
-    return search_index(store).entities.get(iri)

@@ -120,34 +120,41 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Chang
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
     The staging store holds every existing graph the update names (all of them when it uses
-    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, in a child process under the query
-    time limit, and the difference before/after is the change.
+    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, in a query worker process under the
+    query time limit, and the difference before/after is the change.
     """
     known = frozenset(store.graphs())
     guard.check_sparql(text, known_graphs=lambda: known, allow_service=allowed_services(settings),
                        update=True)
     named, open_ended = guard.graph_references(text)
     graphs = sorted(known if open_ended else named & known)
-
-    def stage() -> tuple[set[ox.Quad], set[ox.Quad]]:
-        staging = ox.Store()
-        for g in graphs:
-            staging.extend(_pattern(store, graph=g))
-        before = set(staging)
-        try:
-            staging.update(text)
-        except SyntaxError as exc:
-            raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}") from None
-        except (OSError, ValueError) as exc:
-            raise BadRequest(f"the update failed: {_first_line(exc)}") from None
-        after = set(staging)
-        if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-            raise BadRequest("the update writes into the default graph; every write names the named graph "
-                             "it belongs to (GRAPH <iri> { ... } or WITH <iri>)")
-        return before - after, after - before
-
-    removed, added = limits.run_isolated(stage, timeout=float(settings["query_timeout"]))
+    job = {"text": text, "graphs": graphs}
+    seconds = float(settings["query_timeout"])
+    if isinstance(store, OxigraphStore):
+        pool = limits.pool(store, int(settings["max_heavy_queries"]))
+        removed, added = pool.run(_stage, job, timeout=seconds)
+    else:
+        removed, added = limits.run_isolated(lambda: _stage(store, **job), timeout=seconds)
     return Change("update", remove=removed, add=added)
+
+
+def _stage(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
+    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added."""
+    staging = ox.Store()
+    for g in graphs:
+        staging.extend(_pattern(store, graph=g))
+    before = set(staging)
+    try:
+        staging.update(text)
+    except SyntaxError as exc:
+        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}") from None
+    except (OSError, ValueError) as exc:
+        raise BadRequest(f"the update failed: {_first_line(exc)}") from None
+    after = set(staging)
+    if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
+        raise BadRequest("the update writes into the default graph; every write names the named graph "
+                         "it belongs to (GRAPH <iri> { ... } or WITH <iri>)")
+    return before - after, after - before
 
 
 def _first_line(exc: Exception) -> str:

@@ -114,8 +114,8 @@ class SearchIndex:
         # Sorted keys for the prefix and word-prefix tiers: a bisect finds the range of names (or name
         # tails that start a word) beginning with the query without scanning anything.
         self._prefix = _Sorted((n, i) for i, n in enumerate(self._norm))
-        self._word = _Sorted((n[k + 1:], i) for i, n in enumerate(self._norm)
-                             for k in range(len(n)) if n[k] == " " and k + 1 < len(n))
+        self._word = _Sorted((tail, i) for i, n in enumerate(self._norm) if " " in n
+                             for tail in _word_tails(n))
 
     @staticmethod
     def _directory(names: list[tuple[str, str, str, str | None]], types: list[tuple[str, str]],
@@ -178,6 +178,14 @@ class SearchIndex:
     def types_of(self, info: EntityInfo) -> list[dict]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return [type_json(self.vocab, t) for t in info.types]
+
+
+def _word_tails(norm: str) -> Iterator[str]:
+    """Every tail of a normalized name that starts a word after the first."""
+    k = norm.find(" ")
+    while k >= 0:
+        yield norm[k + 1:]
+        k = norm.find(" ", k + 1)
 
 
 _RANGE_SCAN = 4096
@@ -264,6 +272,14 @@ def _build(store: Store) -> SearchIndex:
         gc.enable()
 
 
+BACKGROUND_REBUILD = 50_000
+"""Names above which a changed store's index is rebuilt in the background (the old one answers)."""
+
+
 def search_index(store: Store) -> SearchIndex:
-    """The index for the store's current data, built lazily and rebuilt when the version changes."""
-    return per_version(store, "search-index", _build)
+    """The index for the store's current data, built lazily and rebuilt when the version changes.
+
+    A large index (seconds to build) is rebuilt in the background after a write, the previous one
+    answering meanwhile; a small one is rebuilt at once, so a write is searchable immediately.
+    """
+    return per_version(store, "search-index", _build, stale_while=lambda old: len(old) > BACKGROUND_REBUILD)

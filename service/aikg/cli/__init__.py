@@ -17,9 +17,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import data, export, query, serve, validate
+    from . import bench, data, export, importer, query, serve, validate
 
-    for module in (serve, data, query, export, validate):
+    for module in (serve, data, query, export, validate, bench, importer):
         for command in module.COMMANDS:
             main.add_command(command)
 

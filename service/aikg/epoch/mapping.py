@@ -20,7 +20,7 @@ from ..namespaces import AIKG, ID
 from .reconcile import Match, Reconciler
 from .rows import Quads, RowKey
 from .values import (date_literal, decimal_literal, integer_literal, normalize, number,
-                     parameters_in_notes, slugify, tagged_list, text)
+                     parameters_in_notes, plain, slugify, tagged_list, text)
 
 SCHEMA_URL = URIRef("https://schema.org/url")
 
@@ -76,7 +76,7 @@ class Context:
         node = URIRef(match.iri)
         q = self.quads
         if match.status == "matched":
-            if normalize(name) not in self.reconciler_names(match):
+            if normalize(name) not in self.reconciler.names_of(match.kind, match.iri):
                 q.add(row, graph, node, SKOS.altLabel, Literal(name))
         else:
             q.add(row, graph, node, RDF.type, cls)
@@ -84,13 +84,6 @@ class Context:
             if normalize(name) != normalize(match.label):
                 q.add(row, graph, node, SKOS.altLabel, Literal(name))
         return node
-
-    def reconciler_names(self, match: Match) -> set[str]:
-        """Normalized names the matched entity already has."""
-        for known in self.reconciler.known[match.kind]:
-            if known.iri == match.iri:
-                return known.names
-        return set()
 
     def provenance(self, row: RowKey, graph: str, node: URIRef, confidence: str | None,
                    links: Iterable[str] = ()) -> None:
@@ -187,7 +180,7 @@ def map_hardware(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> No
             ctx.figure(key, graph, chip, AIKG.memoryPerChip, memory, BYTES_PER_GB)
         if memory < Decimal(10) ** 9:
             ctx.flag(key, graph, chip, "memory-under-1-gb",
-                     f"memory per board is {memory} bytes (under 1 GB): possibly a unit slip")
+                     f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip")
     ctx.figure(key, graph, chip, AIKG.memoryBandwidth, number(r.get("Memory bandwidth (byte/s)")), BYTES_PER_GB)
     ctx.figure(key, graph, chip, AIKG.intranodeBandwidth, number(r.get("Intranode bandwidth (byte/s)")),
                BYTES_PER_GB)
@@ -244,7 +237,7 @@ def map_model(ctx: Context, graph: str, key: RowKey, r: dict[str, str], *, short
             q.add(key, graph, run, AIKG.acceleratorCount, integer_literal(count))
         else:
             ctx.flag(key, graph, run, "fractional-hardware-quantity",
-                     f"hardware quantity {count} is not a whole number; left out")
+                     f"hardware quantity {plain(count)} is not a whole number; left out")
     hours = number(r.get("Training time (hours)"))
     ctx.figure(key, graph, run, AIKG.durationDays, hours, HOURS_PER_DAY)
     ctx.figure(key, graph, run, AIKG.gpuHours, number(r.get("Training chip-hours")))
@@ -262,7 +255,7 @@ def map_model(ctx: Context, graph: str, key: RowKey, r: dict[str, str], *, short
         closest = min(stated, key=lambda s: abs((s / params).ln()) if s > 0 else Decimal(99))
         if closest > 0 and abs((closest / params).log10()) >= 2:
             ctx.flag(key, graph, run, "parameters-disagree-with-notes",
-                     f"Parameters column says {params}, the row's notes say {closest}: "
+                     f"Parameters column says {plain(params)}, the row's notes say {plain(closest)}: "
                      "orders of magnitude apart, probably a unit slip")
 
 

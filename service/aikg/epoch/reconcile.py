@@ -9,9 +9,9 @@ Strategy, in order, per kind of thing (organization, model, accelerator):
 3. a loose key (hardware: vendor prefix, form factor and memory size dropped; models: parenthesized
    qualifiers dropped; organizations: legal suffixes dropped) equal for exactly one entity AND for no
    other name of this import: matched;
-4. otherwise a new node. If several entities had the key, or one entity's name is a word-prefix of this
-   name (``Google`` / ``Google Cloud``), the name is reported as ambiguous with its candidates and stays
-   separate.
+4. otherwise a new node. If several entities had the key, or (organizations) the name of an entity the
+   graph already held is a word-prefix of this name (``Google`` / ``Google Cloud``), the name is
+   reported as ambiguous with its candidates and stays separate.
 """
 
 from __future__ import annotations
@@ -96,11 +96,29 @@ class Reconciler:
         self.overrides = overrides
         self.vendors = vendors
         self.known: dict[str, list[Known]] = {k: _existing(store, cls) for k, cls in KINDS.items()}
+        self.exact: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        self.loose: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        self.by_iri: dict[str, set[str]] = defaultdict(set)
+        self.before = {k.iri for entities in self.known.values() for k in entities}
+        """Entities the graph held before this import (candidates for the prefix rule)."""
+        for kind, entities in self.known.items():
+            for known in entities:
+                self._index(kind, known)
         self.taken: set[str] = _all_ids(store)
         self.loose_names: dict[str, dict[str, set[str]]] = {
             k: _group(names.get(k, set()), lambda n, k=k: loose_key(k, n, vendors)) for k in KINDS}
         self.decisions: dict[tuple[str, str], Match] = {}
         self.created: dict[str, dict[str, Match]] = defaultdict(dict)
+
+    def _index(self, kind: str, known: Known) -> None:
+        self.by_iri[known.iri] |= known.names
+        for n in known.names:
+            self.exact[kind][n].add(known.iri)
+            self.loose[kind][loose_key(kind, n, self.vendors)].add(known.iri)
+
+    def names_of(self, kind: str, iri: str) -> set[str]:
+        """Normalized names an entity of ``kind`` is known by."""
+        return self.by_iri.get(iri, set())
 
     def resolve(self, kind: str, name: str) -> Match:
         """The IRI for ``name`` of ``kind``; the same name always gets the same answer."""
@@ -116,14 +134,13 @@ class Reconciler:
             return self._create(kind, name, norm, "override: separate", [])
         if target:
             return Match(kind, name, str(ID[target]), "matched", "override")
-        exact = sorted({k.iri for k in self.known[kind] if norm in k.names})
+        exact = sorted(self.exact[kind].get(norm, set()))
         if len(exact) == 1:
             return Match(kind, name, exact[0], "matched", "normalized name")
         if len(exact) > 1:
             return self._create(kind, name, norm, "several entities share the name", exact)
         loose = loose_key(kind, name, self.vendors)
-        by_loose = sorted({k.iri for k in self.known[kind]
-                           if loose in {loose_key(kind, n, self.vendors) for n in k.names}})
+        by_loose = sorted(self.loose[kind].get(loose, set()))
         rivals = self.loose_names[kind].get(loose, set()) - {norm}
         if len(by_loose) == 1 and not rivals and loose:
             return Match(kind, name, by_loose[0], "matched", "loose name")
@@ -131,9 +148,10 @@ class Reconciler:
             why = "other names of this import have the same loose key" if rivals else \
                 "several entities have the same loose key"
             return self._create(kind, name, norm, why, by_loose)
-        prefix = sorted({k.iri for k in self.known[kind]
-                         for n in k.names if n and norm != n and norm.startswith(n + " ")})
-        if prefix:
+        words = norm.split()
+        prefix = sorted({iri for i in range(1, len(words))
+                         for iri in self.exact[kind].get(" ".join(words[:i]), set()) if iri in self.before})
+        if prefix and kind == "organization":
             return self._create(kind, name, norm, "an existing name is a prefix of this one", prefix)
         same = self.created[kind].get(norm)
         if same is not None:
@@ -155,7 +173,9 @@ class Reconciler:
         match = Match(kind, name, str(ID[slug]), status, why, candidates, label=name)
         self.created[kind][norm] = match
         # Later names of this import find the new node by its name, like an existing entity.
-        self.known[kind].append(Known(match.iri, {norm}))
+        known = Known(match.iri, {norm})
+        self.known[kind].append(known)
+        self._index(kind, known)
         return match
 
 

@@ -34,12 +34,17 @@ def number(cell: str | None) -> Decimal | None:
     return value
 
 
-def decimal_literal(value: Decimal) -> Literal:
-    """An xsd:decimal literal in plain notation (no exponent), trailing zeros removed."""
+def plain(value: Decimal) -> str:
+    """A number in plain notation (no exponent), trailing zeros removed: 6.71E+11 -> 671000000000."""
     text = format(value.normalize(), "f")
     if "." in text:
         text = text.rstrip("0").rstrip(".")
-    return Literal(text or "0", datatype=XSD.decimal)
+    return text or "0"
+
+
+def decimal_literal(value: Decimal) -> Literal:
+    """An xsd:decimal literal in plain notation."""
+    return Literal(plain(value), datatype=XSD.decimal)
 
 
 def integer_literal(value: Decimal) -> Literal:

@@ -34,6 +34,7 @@ class ExportFormat:
     extension: str
     rdf: bool
     write: Callable[..., Iterator[bytes]]
+    """``write(selection)`` for RDF formats, ``write(model, description)`` for graph formats."""
     aliases: tuple[str, ...] = ()
 
 
@@ -135,7 +136,8 @@ def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) ->
         parts.append("+".join(t.rsplit("#", 1)[-1].rsplit("/", 1)[-1] for t in selection.types))
     if options.fold and not fmt.rdf:
         parts.append("folded")
-    return "-".join(parts) + "." + fmt.extension
+    # Only safe characters, so the name can go into a Content-Disposition header as is.
+    return re.sub(r"[^A-Za-z0-9._+-]", "_", "-".join(parts)) + "." + fmt.extension
 
 
 def run_export(store: Store, format_name: str, options: ExportOptions) -> ExportResult:
@@ -151,5 +153,5 @@ def run_export(store: Store, format_name: str, options: ExportOptions) -> Export
         chunks = fmt.write(selection)
     else:
         model = graph_model(store, selection, fold=options.fold)
-        chunks = (fmt.write(model, description) if fmt.name == "cytoscape" else fmt.write(model))
+        chunks = fmt.write(model, description)
     return ExportResult(fmt, filename(fmt, selection, options), chunks, description)

@@ -26,5 +26,6 @@ def document(model: GraphModel, description: dict[str, Any]) -> dict[str, Any]:
 
 
 def cytoscape(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
-    """The CYJS document as UTF-8 JSON."""
-    yield json.dumps(document(model, description), ensure_ascii=False, indent=1).encode("utf-8")
+    """The CYJS document as compact UTF-8 JSON (no indentation: Python's fast encoder, smaller files)."""
+    yield json.dumps(document(model, description), ensure_ascii=False,
+                     separators=(",", ":")).encode("utf-8")

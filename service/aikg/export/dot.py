@@ -7,6 +7,7 @@ a node's key values go into its tooltip (shown by SVG viewers). Edges carry the 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from .model import GraphModel, Node
 
@@ -20,9 +21,12 @@ def quote(text: str) -> str:
     return f'"{escaped}"'
 
 
-def dot(model: GraphModel) -> Iterator[bytes]:
+def dot(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     """The model as one ``digraph``, nodes then edges, in a stable order."""
+    selected = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+                         for k, v in description.items() if v not in (None, [], ""))
     lines = ["digraph aikg {",
+             f"  comment={quote('aikg export' + (f' ({selected})' if selected else ''))};",
              '  graph [rankdir=LR, overlap=false, splines=true, fontname="Helvetica"];',
              '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];',
              '  edge [fontname="Helvetica", fontsize=10];']

@@ -63,21 +63,23 @@ def fold(model: GraphModel, *, keep: set[str] | None = None) -> GraphModel:
 
 def _fold_qualifications(model: GraphModel, quals: list[Node]) -> None:
     qualified_by = str(AIKG.qualifiedBy)
+    ids = {q.id for q in quals}
+    holders: dict[str, list[str]] = defaultdict(list)
+    for e in model.edges.values():
+        if e.relation == qualified_by and e.target in ids:
+            holders[e.target].append(e.source)
     for q in quals:
         props = q.terms.get(str(AIKG.onProperty), [])
         kinds = q.terms.get(str(AIKG.qualifier), [])
-        for edge in [e for e in model.edges.values() if e.target == q.id and e.relation == qualified_by]:
-            holder = model.nodes.get(edge.source)
-            if holder is None:
-                continue
+        for holder in (model.nodes[h] for h in holders[q.id] if h in model.nodes):
             for prop in props:
+                prop_label = model.vocab.label(prop)
                 for kind in kinds:
                     add_value(holder.attrs, attribute_key(prop) + "_qualifier", model.vocab.label(kind))
                     symbol = QUALIFIER_SYMBOLS.get(kind, "")
-                    prop_label = model.vocab.label(prop)
                     holder.key_values = [(k, symbol + v if k == prop_label and symbol else v)
                                          for k, v in holder.key_values]
-    _remove(model, {q.id for q in quals})
+    _remove(model, ids)
 
 
 def _links(model: GraphModel) -> dict[str, list[_Link]]:

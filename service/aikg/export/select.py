@@ -5,8 +5,8 @@ The DATA graphs are every named graph except the vocabulary (``graph/ontology``)
 is a set of nodes (subjects of the data graphs); its quads are everything the data graphs say ABOUT
 those nodes (every quad whose subject is selected), in the graphs that say it.
 
-A neighbourhood walks links in both directions, one SPARQL query per hop over the frontier, so the
-cost follows the size of the neighbourhood, never the size of the store.
+A neighbourhood walks links in both directions, two SPARQL queries per hop over the frontier (out and
+in), so the cost follows the size of the neighbourhood, never the size of the store.
 """
 
 from __future__ import annotations
@@ -35,14 +35,22 @@ _BATCH = 500
 
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
-_HOP = """SELECT DISTINCT ?n WHERE {
+_LINKED_FROM = """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
-  { ?f ?p ?n } UNION { ?n ?p ?f }
+  ?f ?p ?n .
   FILTER (isIRI(?n) && ?p != <%s>)
   FILTER EXISTS { ?n ?q ?v }
 }"""
-"""One hop: IRIs linked to the frontier either way that are themselves described in the data graphs
+"""Half a hop, outwards: IRIs the frontier links to that are themselves described in the data graphs
 (which leaves out vocabulary terms such as aikg:Reported and plain IRIs such as web addresses)."""
+
+_LINKING_TO = """SELECT DISTINCT ?n WHERE {
+  VALUES ?f { %s }
+  ?n ?p ?f .
+  FILTER (isIRI(?n) && ?p != <%s>)
+}"""
+"""Half a hop, inwards: subjects linking to the frontier (described by definition). Kept apart from the
+outward half because a UNION with the EXISTS test defeats some engines' planners (Virtuoso times out)."""
 
 _ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } }"
 
@@ -127,7 +135,7 @@ def expand_types(store: Store, types: Iterable[str]) -> tuple[list[str], set[str
 
 def neighbourhood(store: Store, focus: URIRef, depth: int, graphs: Sequence[str], *,
                   through: set[str] | None = None) -> set[URIRef]:
-    """Nodes within ``depth`` links of ``focus`` (either direction): one query per hop and batch.
+    """Nodes within ``depth`` links of ``focus`` (either direction): two queries per hop and batch.
 
     Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
     which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
@@ -152,8 +160,9 @@ def neighbourhood(store: Store, focus: URIRef, depth: int, graphs: Sequence[str]
 def _hop(store: Store, frontier: Sequence[URIRef], graphs: Sequence[str]) -> set[URIRef]:
     found: set[URIRef] = set()
     for batch in _batches(frontier):
-        result = store.query(_HOP % (_values(batch), _RDF_TYPE), default_graphs=list(graphs))
-        found.update(URIRef(str(row[0])) for row in result.rows)
+        for query in (_LINKED_FROM, _LINKING_TO):
+            result = store.query(query % (_values(batch), _RDF_TYPE), default_graphs=list(graphs))
+            found.update(URIRef(str(row[0])) for row in result.rows)
     return found
 
 

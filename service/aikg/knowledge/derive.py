@@ -19,12 +19,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from pathlib import Path
 
+import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
 from ..namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
 from ..queries import parse_query_file
-from ..store import Store
+from ..store import OxigraphStore, Store
 from .layout import data_root, rules_dir
 
 GENERATED_GRAPHS = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
@@ -84,8 +85,32 @@ def _replace(store: Store, graph: str, data: Graph) -> int:
                       mime="application/n-triples", graph=graph, replace=True)
 
 
+def _construct_ox(store: OxigraphStore, files: Sequence[Path], sources: Sequence[str], *,
+                  bind_rule: bool) -> set[ox.Triple]:
+    # On the embedded store the triples stay Oxigraph terms: converting hundreds of thousands of them
+    # to rdflib and back cost ten times more than the rules themselves.
+    graphs = [ox.NamedNode(g) for g in sources]
+    out: set[ox.Triple] = set()
+    for path in files:
+        subs = {ox.Variable("rule"): ox.NamedNode(str(rule_iri(path)))} if bind_rule else None
+        out.update(store.raw.query(path.read_text(encoding="utf-8"), default_graph=graphs,
+                                   substitutions=subs))
+    return out
+
+
+def _replace_ox(store: OxigraphStore, graph: str, triples: set[ox.Triple]) -> int:
+    if not triples:
+        store.drop_graph(graph)
+        return 0
+    return store.load(ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
+                      mime="application/n-triples", graph=graph, replace=True)
+
+
 def infer(store: Store, sources: Sequence[str]) -> int:
     """Materialize the subclass / subproperty closure of ``sources`` into the inferred graph."""
+    if isinstance(store, OxigraphStore):
+        return _replace_ox(store, str(INFERRED_GRAPH),
+                           _construct_ox(store, inference_files(), sources, bind_rule=False))
     return _replace(store, str(INFERRED_GRAPH),
                     _construct(store, inference_files(), sources, bind_rule=False))
 
@@ -98,10 +123,17 @@ def rebuild_derived(store: Store) -> dict[str, int]:
             store.drop_graph(g)
         return {g: 0 for g in GENERATED_GRAPHS}
     infer(store, base)
-    derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
-    for path in rule_files():
-        derived += describe_rule(path)
-    n_derived = _replace(store, str(DERIVED_GRAPH), derived)
+    if isinstance(store, OxigraphStore):
+        fast = _construct_ox(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
+        for path in rule_files():
+            fast.update(q.triple for q in ox.parse(describe_rule(path).serialize(format="nt", encoding="utf-8"),
+                                                   format=ox.RdfFormat.N_TRIPLES))
+        n_derived = _replace_ox(store, str(DERIVED_GRAPH), fast)
+    else:
+        derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
+        for path in rule_files():
+            derived += describe_rule(path)
+        n_derived = _replace(store, str(DERIVED_GRAPH), derived)
     # The derived nodes' own types need their superclasses too, so close over them as well.
     n_inferred = infer(store, [*base, str(DERIVED_GRAPH)])
     return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}

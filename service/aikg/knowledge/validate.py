@@ -8,6 +8,7 @@ accepts an ``aikg:Neocloud``. Shapes and ontology are parsed once per process.
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass
 from functools import lru_cache
@@ -27,6 +28,10 @@ from ..store import Store
 from .layout import ontology_dir, shapes_dir
 
 log = logging.getLogger(__name__)
+
+_PYSHACL = threading.Lock()
+"""pySHACL adds triples to the shapes graph it is given, and the shared cached graph must not change
+under a concurrent run; validation is CPU-bound Python, so the lock costs no parallelism."""
 
 
 @dataclass(frozen=True)
@@ -190,9 +195,10 @@ class _ScratchDataGraph(OxigraphDataGraph):
 def _run(scratch: ox.Store, focus: list[URIRef] | None) -> ValidationResult:
     if focus is not None and not focus:
         return ValidationResult(True, [], _empty_report())
-    conforms, report, _ = pyshacl.validate(
-        _ScratchDataGraph(scratch), shacl_graph=load_shapes(), inference="none", advanced=False, inplace=True,
-        focus_nodes=focus, allow_warnings=True)
+    with _PYSHACL:
+        conforms, report, _ = pyshacl.validate(
+            _ScratchDataGraph(scratch), shacl_graph=load_shapes(), inference="none", advanced=False,
+            inplace=True, focus_nodes=focus, allow_warnings=True)
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")

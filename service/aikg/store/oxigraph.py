@@ -16,6 +16,7 @@ except ImportError:  # not POSIX: skip the early check, opening the store still 
 import pyoxigraph as ox
 from rdflib import BNode
 from rdflib.term import Identifier, URIRef
+from tqdm import tqdm
 
 from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from .base import Deadline, Quad, QueryResult, ResultKind, Store
@@ -169,6 +170,22 @@ class OxigraphStore(Store):
             raise StoreError("the store failed while loading data") from exc
         self._bump()
         return len(quads)
+
+    def bulk_load(self, path: str | Path, *, mime: str, progress: bool = False) -> None:
+        """Load a large quad file with Oxigraph's bulk loader: much faster, but not one transaction."""
+        if mime not in _QUAD_MIME:
+            raise RdfSyntaxError("a bulk load needs a quad format (N-Quads, TriG): every triple has a graph")
+        path = Path(path)
+        with open(path, "rb") as raw, tqdm.wrapattr(raw, "read", total=path.stat().st_size, unit="B",
+                                                     unit_scale=True, desc=f"loading {path.name}",
+                                                     disable=not progress) as fh:
+            try:
+                self._ox.bulk_load(fh, format=rdf_format(mime))
+            except SyntaxError as exc:
+                raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
+            except OSError as exc:
+                raise StoreError("the store failed while loading data") from exc
+        self._bump()
 
     def _replace(self, target: ox.NamedNode, quads: list[ox.Quad]) -> None:
         # pyoxigraph exposes no multi-call transaction, so build the new content in a scratch store and

@@ -12,14 +12,23 @@ What the interface promises and how this backend keeps it:
 - *Bindings are values, never raw text.* Each bound variable is replaced by its value serialized by
   rdflib, token by token, with the same meaning as Oxigraph's substitutions (SPARQL SEP-0007).
 - *A version that changes on every write*, shared by every aikg instance: a stamp triple in the
-  ``graph/system`` graph, replaced in the same update request as the write.
+  ``graph/system`` graph, replaced in the same update request as the write. Each instance reads it at
+  most every :data:`VERSION_TTL` seconds, so another instance's write is seen within that time.
+- *A malformed query is a 400 that says where.* Queries are parsed locally by Oxigraph (parse only:
+  an unread result runs nothing), so the position does not depend on the engine's error messages.
+- *Blank nodes are kept apart.* Engines refuse blank nodes in ``INSERT DATA`` (Virtuoso) or rename
+  them, so blank nodes written through this backend are skolemized (RDF 1.1 §3.5) into genid IRIs.
 """
 
 from __future__ import annotations
 
+import logging
+import os
+import re
 import secrets
 import threading
 import time
+import weakref
 from collections.abc import Iterable, Mapping, Sequence
 
 import pyoxigraph as ox
@@ -27,11 +36,11 @@ import requests
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Identifier
 
-from ..errors import QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from ..namespaces import AIKG, GRAPH
 from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .oxigraph import rdf_format
-from .terms import to_rdflib
+from .oxigraph import has_dataset_clause, rdf_format
+from .terms import to_ox, to_rdflib
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -43,8 +52,14 @@ _ENGINE_GRAPH_PREFIXES = (
     "http://localhost:8890/",
 )
 """Graphs an engine keeps for itself (Virtuoso's system graphs): never aikg data."""
-_CHUNK = 2000
-"""Triples per INSERT DATA request when loading without the Graph Store Protocol."""
+_CHUNK = 5000
+"""Triples per INSERT DATA operation when loading without the Graph Store Protocol."""
+EMPTY_GRAPH = "urn:aikg:no-graph"
+"""Named as the only default graph when the caller asks for an empty one; never holds data."""
+VERSION_TTL = 0.5
+"""Seconds an instance trusts the version it last read (another instance's write shows after that)."""
+
+log = logging.getLogger(__name__)
 
 
 class RemoteStore(Store):
@@ -59,38 +74,70 @@ class RemoteStore(Store):
         self.update_url = update_url or query_url
         self.gsp_url = gsp_url
         self.timeout = timeout
+        self._auth = requests.auth.HTTPDigestAuth(user, password) if user else None
+        self._after_fork()
+        _LIVE.add(self)
+
+    def _after_fork(self) -> None:
+        """Fresh connections, caches and lock: a forked child (query limits) must not share sockets."""
         self._http = requests.Session()
-        if user:
-            self._http.auth = requests.auth.HTTPDigestAuth(user, password)
-        self._graphs: list[str] | None = None
+        self._http.auth = self._auth
+        self._graphs: tuple[int, list[str]] | None = None
         self._version_cache: tuple[float, int] = (0.0, -1)
         self._lock = threading.Lock()
 
     # -- protocol plumbing -------------------------------------------------------------------------
 
-    def _post(self, url: str, data: Mapping[str, object], accept: str | None,
-              deadline: Deadline | None = None) -> requests.Response:
+    def _send(self, method: str, url: str, *, deadline: Deadline | None = None,
+              accept: str | None = None, **kwargs: object) -> requests.Response:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.05, min(timeout, deadline.at - time.monotonic()))
-        headers = {"Accept": accept} if accept else {}
+        headers = {**kwargs.pop("headers", {}), **({"Accept": accept} if accept else {})}  # type: ignore[dict-item]
         try:
-            resp = self._http.post(url, data=data, headers=headers, timeout=timeout)
+            resp = self._http.request(method, url, headers=headers, timeout=timeout, **kwargs)
         except requests.Timeout:
-            raise QueryTimeout("the query ran past its time limit and was stopped") from None
+            raise QueryTimeout(f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
+                               errors=[{"limit_seconds": round(timeout, 1)}]) from None
         except requests.RequestException as exc:
-            raise StoreError(f"the remote SPARQL engine is unreachable: {type(exc).__name__}") from None
+            raise StoreError(f"the remote SPARQL engine is unreachable ({type(exc).__name__})") from None
+        if resp.headers.get("X-SQL-State", "").startswith("S1T"):
+            # Virtuoso's "anytime" answer: its own time limit cut the result short. A partial result
+            # is never passed off as a complete one.
+            raise QueryTimeout("the remote engine stopped the query at its own time limit")
         if resp.status_code == 400:
-            raise QuerySyntaxError("the remote engine refused the query: " + _engine_message(resp))
+            # The text parsed locally, so the engine refuses something it does not support; its own
+            # message goes to the log, not to the client.
+            log.warning("remote engine refused a request: %s", _engine_message(resp))
+            raise BadRequest("the remote SPARQL engine refused the request"
+                             + _engine_position(resp), errors=_engine_errors(resp))
+        if resp.status_code in (401, 403):
+            raise StoreError("the remote SPARQL engine refused aikg's credentials")
         if resp.status_code >= 300:
-            raise StoreError(f"the remote engine answered {resp.status_code}: {_engine_message(resp)}")
+            log.warning("remote engine answered %s: %s", resp.status_code, _engine_message(resp))
+            raise StoreError(f"the remote SPARQL engine failed (HTTP {resp.status_code})")
         return resp
 
-    def _graph_params(self, default_graphs: Sequence[str] | None,
+    def _select(self, text: str, params: Mapping[str, object] | None = None,
+                deadline: Deadline | None = None) -> dict:
+        resp = self._send("POST", self.query_url, data={"query": text, **(params or {})},
+                          accept="application/sparql-results+json", deadline=deadline)
+        try:
+            return resp.json()
+        except ValueError:
+            raise StoreError("the remote engine sent results that are not SPARQL JSON") from None
+
+    def _graph_params(self, sparql: str, default_graphs: Sequence[str] | None,
                       named_graphs: Sequence[str] | None) -> dict[str, list[str]]:
-        ours = self.graphs()
-        return {"default-graph-uri": list(default_graphs or ours),
-                "named-graph-uri": list(named_graphs or ours)}
+        """The dataset as protocol parameters, with the meaning the store interface gives it."""
+        if default_graphs is None and named_graphs is None and has_dataset_clause(sparql):
+            return {}  # the query's own FROM / FROM NAMED
+        ours = self.graphs() or [EMPTY_GRAPH]
+        if default_graphs is not None and not default_graphs and named_graphs:
+            default = [EMPTY_GRAPH]  # named graphs with no default graph: an empty default graph
+        else:
+            default = list(default_graphs or ours)
+        return {"default-graph-uri": default, "named-graph-uri": list(named_graphs or ours)}
 
     # -- the interface -----------------------------------------------------------------------------
 
@@ -98,25 +145,26 @@ class RemoteStore(Store):
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
               max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
-        _check_parses(sparql)
         text = substitute(sparql, bindings) if bindings else sparql
         form = query_form(text)
-        params: dict[str, object] = {"query": text, **self._graph_params(default_graphs, named_graphs)}
+        _check_parses(text, form)
+        params: dict[str, object] = {"query": text,
+                                     **self._graph_params(text, default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
-            resp = self._post(self.query_url, params, "application/n-triples", deadline)
+            resp = self._send("POST", self.query_url, data=params, accept="application/n-triples",
+                              deadline=deadline)
             triples = []
             truncated = False
-            for t in ox.parse(resp.content, format=ox.RdfFormat.N_TRIPLES):
-                if max_rows is not None and len(triples) >= max_rows:
-                    truncated = True
-                    break
-                triples.append((to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)))
+            try:
+                for t in ox.parse(resp.content, format=ox.RdfFormat.N_TRIPLES):
+                    if max_rows is not None and len(triples) >= max_rows:
+                        truncated = True
+                        break
+                    triples.append((to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)))
+            except SyntaxError:
+                raise StoreError("the remote engine sent triples that do not parse") from None
             return QueryResult(ResultKind.GRAPH, triples=triples, truncated=truncated)
-        resp = self._post(self.query_url, params, "application/sparql-results+json", deadline)
-        try:
-            body = resp.json()
-        except ValueError:
-            raise StoreError("the remote engine sent results that are not SPARQL JSON") from None
+        body = self._select(text, {k: v for k, v in params.items() if k != "query"}, deadline)
         if "boolean" in body:
             return QueryResult(ResultKind.ASK, boolean=bool(body["boolean"]))
         variables = body["head"].get("vars", [])
@@ -131,12 +179,17 @@ class RemoteStore(Store):
         return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
 
     def update(self, sparql: str) -> None:
-        _check_parses(sparql, update=True)
-        self._update(sparql)
+        self._update(split_delete_data(skolemize_text(sparql)))
 
     def _update(self, sparql: str, *, bump: bool = True) -> None:
         text = f"{sparql} ;\n{_bump_version()}" if bump else sparql
-        self._post(self.update_url, {"update": text}, None)
+        try:
+            self._send("POST", self.update_url, data={"update": text})
+        finally:
+            self._forget()
+
+    def _forget(self) -> None:
+        """Drop what this instance remembers of the engine's state (after a write, or a failed one)."""
         with self._lock:
             self._graphs = None
             self._version_cache = (0.0, -1)
@@ -146,22 +199,44 @@ class RemoteStore(Store):
         fmt = rdf_format(mime)
         try:
             parsed = list(ox.parse(data, format=fmt))
-        except SyntaxError as exc:
+        except (SyntaxError, ValueError) as exc:
             raise RdfSyntaxError(f"the RDF document does not parse: {exc}") from None
-        target = ox.NamedNode(graph) if graph else None
+        target = _named(graph) if graph else None
         if target is None and any(isinstance(q.graph_name, ox.DefaultGraph) for q in parsed):
             raise RdfSyntaxError("every triple must go to a named graph: name the target graph")
         quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
                  else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
-        ops = [f"DROP SILENT GRAPH <{graph}>"] if replace and graph else []
         # Engines limit blank nodes in updates (Virtuoso refuses them in INSERT DATA and caps the size
         # of INSERT templates), so blank nodes are skolemized (RDF 1.1 §3.5) into genid IRIs.
         quads = _skolemize(quads)
+        if self.gsp_url:
+            self._load_gsp(quads, graph if replace else None)
+            return len(quads)
+        ops = [f"DROP SILENT GRAPH {target}"] if replace and target is not None else []
         for start in range(0, len(quads), _CHUNK):
             ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start:start + _CHUNK]) + "\n}")
         if ops:
             self._update(" ;\n".join(ops))
         return len(quads)
+
+    def _load_gsp(self, quads: list[ox.Quad], replace: str | None) -> None:
+        """Bulk load through the Graph Store Protocol: one request per graph (PUT replaces it whole).
+
+        Each graph is replaced atomically; a dataset spanning several graphs is not one transaction
+        over this protocol. The version is bumped afterwards, also when a request failed half-way.
+        """
+        by_graph: dict[str, list[ox.Triple]] = {}
+        if replace:
+            by_graph[replace] = []
+        for q in quads:
+            by_graph.setdefault(q.graph_name.value, []).append(ox.Triple(q.subject, q.predicate, q.object))
+        try:
+            for g, triples in by_graph.items():
+                body = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b""
+                self._send("PUT" if g == replace else "POST", self.gsp_url, params={"graph-uri": g},
+                           data=body, headers={"Content-Type": "application/n-triples"})
+        finally:
+            self._update(_bump_version(), bump=False)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
         fmt = rdf_format(mime)
@@ -172,26 +247,27 @@ class RemoteStore(Store):
                      for s, p, o, g in self.quads()]
             return ox.serialize(quads, format=fmt)
         triples = [ox.Triple(_ox(s), _ox(p), _ox(o)) for s, p, o, _ in self.quads(graph=graph)]
-        return ox.serialize(triples, format=fmt)
+        return ox.serialize(triples, format=fmt) or b""
 
     def graphs(self) -> list[str]:
+        version = self.version
         with self._lock:
-            if self._graphs is not None:
-                return list(self._graphs)
-        resp = self._post(self.query_url, {"query": "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } }"},
-                          "application/sparql-results+json")
-        found = sorted(b["g"]["value"] for b in resp.json()["results"]["bindings"]
-                       if b["g"]["value"] != SYSTEM_GRAPH
+            if self._graphs is not None and self._graphs[0] == version:
+                return list(self._graphs[1])
+        # GROUP BY, not DISTINCT: Virtuoso answers it from an index (ms instead of seconds).
+        body = self._select("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
+        found = sorted(b["g"]["value"] for b in body["results"]["bindings"]
+                       if b["g"]["value"] not in (SYSTEM_GRAPH, EMPTY_GRAPH)
                        and not b["g"]["value"].startswith(_ENGINE_GRAPH_PREFIXES))
         with self._lock:
-            self._graphs = found
+            self._graphs = (version, found)
         return list(found)
 
     def drop_graph(self, graph: str) -> None:
-        self._update(f"DROP SILENT GRAPH <{URIRef(graph)}>")
+        self._update(f"DROP SILENT GRAPH {_named(graph)}")
 
     def count(self, graph: str | None = None) -> int:
-        graphs = [graph] if graph else self.graphs()
+        graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs:
             return 0
         res = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
@@ -200,41 +276,43 @@ class RemoteStore(Store):
 
     def quads(self, subject: Identifier | None = None, predicate: Identifier | None = None,
               obj: Identifier | None = None, graph: str | None = None) -> Iterable[Quad]:
-        graphs = [graph] if graph else self.graphs()
+        graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs:
             return []
-        s = subject.n3() if subject is not None else "?s"
-        p = predicate.n3() if predicate is not None else "?p"
-        o = obj.n3() if obj is not None else "?o"
-        res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {s} {p} {o} BIND({s} AS ?s) "
-                         f"BIND({p} AS ?p) BIND({o} AS ?o) }} }}" if any(
-                             t is not None for t in (subject, predicate, obj))
-                         else "SELECT ?s ?p ?o ?g WHERE { GRAPH ?g { ?s ?p ?o } }",
+        pattern = [(t.n3() if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
+                                                                         (obj, "o"))]
+        binds = " ".join(f"BIND({t.n3()} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
+                                                                 (obj, "o")) if t is not None)
+        res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
                          named_graphs=graphs, default_graphs=graphs)
         return [(r[0], r[1], r[2], URIRef(r[3])) for r in res.rows]
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
+        if any(isinstance(t, BNode) for q in remove for t in q):
+            raise BadRequest("quads with blank nodes cannot be removed one by one: replace their graph")
         ops = []
-        if remove:
-            ops.append("DELETE DATA {\n" + _quad_block(remove) + "\n}")
+        by_graph: dict[str, list[Quad]] = {}
+        for q in remove:
+            by_graph.setdefault(str(q[3]), []).append(q)
+        # One DELETE DATA per graph: Virtuoso 7.2 deletes only one GRAPH block of a DELETE DATA.
+        ops = ["DELETE DATA {\n" + _quad_block(quads) + "\n}" for quads in by_graph.values()]
         if add:
             ops.append("INSERT DATA {\n" + _quad_block(_skolemize_rdflib(add)) + "\n}")
         if ops:
-            self._update(" ;\n".join(ops))
+            self._update(split_delete_data(" ;\n".join(ops)))
 
     @property
     def version(self) -> int:
         # Several aikg instances may share the engine, so the version lives there; a short memo keeps
-        # a burst of cached reads from asking for it on every request.
+        # a burst of reads from asking for it on every request.
         with self._lock:
             stamp, value = self._version_cache
-            if time.monotonic() - stamp < 0.5 and value >= 0:
+            if time.monotonic() - stamp < VERSION_TTL and value >= 0:
                 return value
-        resp = self._post(self.query_url, {
-            "query": f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}",
-        }, "application/sparql-results+json")
-        rows = resp.json()["results"]["bindings"]
+        body = self._select(
+            f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}")
+        rows = body["results"]["bindings"]
         value = int(rows[0]["v"]["value"]) if rows else 0
         with self._lock:
             self._version_cache = (time.monotonic(), value)
@@ -242,6 +320,11 @@ class RemoteStore(Store):
 
     def close(self) -> None:
         self._http.close()
+
+
+_LIVE: weakref.WeakSet[RemoteStore] = weakref.WeakSet()
+"""Every open remote store of this process, given fresh connections in a forked child."""
+os.register_at_fork(after_in_child=lambda: [store._after_fork() for store in list(_LIVE)])
 
 
 # -- helpers -----------------------------------------------------------------------------------------
@@ -255,17 +338,43 @@ def _bump_version() -> str:
             f"INSERT DATA {{ GRAPH {g} {{ {g} {v} {stamp} }} }}")
 
 
-def _check_parses(text: str, *, update: bool = False) -> None:
-    # Parse locally first (parse only, nothing runs), so a malformed query is a 400 that says where,
-    # whatever the engine's own error message looks like.
-    from pyparsing import ParseException
-    from rdflib.plugins.sparql.parser import parseQuery, parseUpdate
+_PARSER = ox.Store()
+"""Always empty: used only to parse queries (a result that is never read runs nothing)."""
 
+
+def _check_parses(text: str, form: str) -> None:
+    """Parse locally, so a malformed query is a 400 that says where, whatever the engine's messages."""
+    probe = text
+    if form == "ASK":  # ASK is answered eagerly; as SELECT * it parses the same and stays lazy
+        probe = re.sub(r"\bASK\b", "SELECT *", text, count=1, flags=re.IGNORECASE)
     try:
-        (parseUpdate if update else parseQuery)(text)
-    except ParseException as exc:
-        what = "update" if update else "query"
-        raise QuerySyntaxError(f"the {what} does not parse at line {exc.lineno}, column {exc.col}") from None
+        _PARSER.query(probe)
+    except SyntaxError as exc:
+        errors = _position(exc)
+        where = f" at line {errors[0]['line']}, column {errors[0]['column']}" if errors else ""
+        raise QuerySyntaxError(f"the query does not parse{where}", errors=errors) from None
+
+
+def _position(exc: SyntaxError) -> list[dict]:
+    m = re.search(r"\b(\d+):(\d+)\b", str(exc))
+    return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
+
+
+def _engine_position(resp: requests.Response) -> str:
+    m = re.search(r"\bline (\d+)", resp.text[:2000])
+    return f" at line {m.group(1)}" if m else ""
+
+
+def _engine_errors(resp: requests.Response) -> list[dict]:
+    m = re.search(r"\bline (\d+)", resp.text[:2000])
+    return [{"line": int(m.group(1))}] if m else []
+
+
+def _named(iri: str) -> ox.NamedNode:
+    try:
+        return ox.NamedNode(str(iri))
+    except ValueError:
+        raise BadRequest(f"graph {str(iri)[:200]!r} is not a valid IRI") from None
 
 
 def _term(binding: Mapping[str, str] | None) -> Identifier | None:
@@ -284,13 +393,18 @@ def _term(binding: Mapping[str, str] | None) -> Identifier | None:
 
 
 def _ox(term: Identifier) -> ox.NamedNode | ox.BlankNode | ox.Literal:
-    from .terms import to_ox
-
-    return to_ox(term)
+    try:
+        return to_ox(term)
+    except (ValueError, TypeError):
+        raise BadRequest(f"{str(term)[:200]!r} is not a valid RDF term") from None
 
 
 def _quad_block(quads: list[Quad]) -> str:
-    return "\n".join(f"GRAPH <{g}> {{ {s.n3()} {p.n3()} {o.n3()} }}" for s, p, o, g in quads)
+    """Quads as ``GRAPH <g> { … }`` blocks, one per graph (terms checked by Oxigraph's constructors)."""
+    by_graph: dict[str, list[str]] = {}
+    for s, p, o, g in quads:
+        by_graph.setdefault(str(_named(g)), []).append(f"{_ox(s)} {_ox(p)} {_ox(o)} .")
+    return "\n".join(f"GRAPH {g} {{\n" + "\n".join(lines) + "\n}" for g, lines in by_graph.items())
 
 
 GENID = "https://w3id.org/aikg/.well-known/genid/"
@@ -313,6 +427,131 @@ def _skolemize_rdflib(quads: list[Quad]) -> list[Quad]:
         return URIRef(f"{GENID}{run}-{t}") if isinstance(t, BNode) else t
 
     return [(sk(s), p, sk(o), g) for s, p, o, g in quads]
+
+
+def skolemize_text(text: str) -> str:
+    """Blank node labels inside ``INSERT DATA`` blocks replaced by genid IRIs (one run, one mapping).
+
+    Labels elsewhere (patterns, templates) are variables in all but name and stay as they are.
+    """
+    if "_:" not in text:
+        return text
+    run = secrets.token_hex(6)
+    out: list[str] = []
+    i, n = 0, len(text)
+    words: list[str] = []
+    depth = 0  # brace depth inside an INSERT DATA block (0: outside)
+    while i < n:
+        j = _skip_opaque(text, i)
+        if j != i:
+            out.append(text[i:j])
+            i = j
+            continue
+        c = text[i]
+        if depth and text.startswith("_:", i):
+            j = i + 2
+            while j < n and (text[j].isalnum() or text[j] in "_-."):
+                j += 1
+            while text[j - 1] == ".":
+                j -= 1
+            out.append(f"<{GENID}{run}-{text[i + 2:j]}>")
+            i = j
+            continue
+        if c.isalpha():
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            words = [*words[-1:], text[i:j].upper()]
+            out.append(text[i:j])
+            i = j
+            continue
+        if c == "{":
+            if depth or words == ["INSERT", "DATA"]:
+                depth += 1
+        elif c == "}" and depth:
+            depth -= 1
+        if not c.isspace():
+            words = [] if c != "{" else words
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+_DELETE_DATA = re.compile(r"DELETE\s+DATA", re.IGNORECASE)
+
+
+def split_delete_data(text: str) -> str:
+    """Each ``DELETE DATA`` with several ``GRAPH`` blocks split into one operation per block.
+
+    Same meaning in SPARQL 1.1; needed because Virtuoso 7.2 deletes the quads of one block only.
+    """
+    if not _DELETE_DATA.search(text):
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    words: list[str] = []
+    while i < n:
+        j = _skip_opaque(text, i)
+        if j != i:
+            out.append(text[i:j])
+            i = j
+            continue
+        c = text[i]
+        if c.isalpha():
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            words = [*words[-1:], text[i:j].upper()]
+            out.append(text[i:j])
+            i = j
+            continue
+        if c == "{" and words == ["DELETE", "DATA"]:
+            items, i = _data_items(text, i + 1)
+            out.append("{ " + " } ;\nDELETE DATA { ".join(items or [""]) + " }")
+            words = []
+            continue
+        if not c.isspace():
+            words = []
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _data_items(text: str, i: int) -> tuple[list[str], int]:
+    """The top-level parts of a quad-data block starting after its ``{``: each ``GRAPH x { … }`` on its
+    own, loose triples together; and the position after the block's closing ``}``."""
+    items: list[str] = []
+    current: list[str] = []
+    loose: list[str] = []
+    depth, n = 1, len(text)
+    while i < n:
+        j = _skip_opaque(text, i)
+        if j != i:
+            (current if depth > 1 or current else loose).append(text[i:j])
+            i = j
+            continue
+        c = text[i]
+        if depth == 1 and text[i:i + 5].upper() == "GRAPH" and not (text[i + 5:i + 6].isalnum()):
+            current = ["GRAPH"]
+            i += 5
+            continue
+        if c == "{":
+            depth += 1
+        elif c == "}":
+            depth -= 1
+            if depth == 0:
+                break
+            if depth == 1 and current:
+                current.append(c)
+                items.append("".join(current))
+                current = []
+                i += 1
+                continue
+        (current if current else loose).append(c)
+        i += 1
+    if "".join(loose).strip():
+        items.append("".join(loose))
+    return items, i + 1
 
 
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
@@ -364,35 +603,82 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
 
     Remote engines have no substitution API, so the query is rewritten token by token: each value is
     serialized by rdflib (never pasted as raw text), strings, IRIs and comments are left untouched, a
-    projected variable becomes ``(value AS ?var)`` and a grouping/ordering key ``(value)``.
+    projected variable becomes ``(value AS ?var)`` and a grouping/ordering key ``(value)``. A SELECT
+    whose subquery already projects the variable that way keeps ``?var`` (SPARQL forbids re-binding it).
     """
+    selects = _selects(text, bindings)
+    kept: dict[int, set[str]] = {}  # per query level (brace depth): projected variables left as they are
     out: list[str] = []
+    for kind, token, select_at, brace in _scan(text):
+        if kind == "word" and token.upper() == "SELECT":
+            kept[brace] = set()
+        if kind == "var" and token[1:] in bindings:
+            name = token[1:]
+            value = bindings[name].n3()
+            if select_at == -2:  # after AS: the name being bound, kept
+                out.append(token)
+            elif select_at >= 0:
+                nested = any(name in names for _, _, names in _inside(selects, select_at, brace))
+                if nested:
+                    kept.setdefault(brace, set()).add(name)
+                out.append(token if nested else f"({value} AS ?{name})")
+            elif select_at == -3:
+                out.append(token if name in kept.get(brace, ()) else f"({value})")
+            else:
+                out.append(value)
+        else:
+            out.append(token)
+    return "".join(out)
+
+
+def _selects(text: str, bindings: Mapping[str, Identifier]) -> list[tuple[int, int, set[str]]]:
+    """Each SELECT of the text: where it starts, its brace depth, the bound variables it projects."""
+    found: dict[int, tuple[int, set[str]]] = {}
+    for kind, token, select_at, brace in _scan(text):
+        if kind == "var" and select_at >= 0 and token[1:] in bindings:
+            found.setdefault(select_at, (brace, set()))[1].add(token[1:])
+    return [(at, depth, names) for at, (depth, names) in sorted(found.items())]
+
+
+def _inside(selects: list[tuple[int, int, set[str]]], at: int,
+            brace: int) -> Iterable[tuple[int, int, set[str]]]:
+    """The SELECTs nested in the one starting at ``at`` (later and deeper, until a sibling or parent)."""
+    for record in selects:
+        if record[0] <= at:
+            continue
+        if record[1] <= brace:
+            return
+        yield record
+
+
+def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
+    """Tokens of a query as (kind, text, where, brace depth); ``where`` is the start of the SELECT whose
+    projection the token is in (at parenthesis depth 0), -2 right after AS, -3 a GROUP/ORDER key, else -1.
+    """
     i, n = 0, len(text)
-    clause = ""  # the clause being read: SELECT, GROUP, ORDER, or another
-    depth = 0  # parenthesis depth within that clause
+    clause, clause_at = "", -1
+    depth = brace = 0
     after_as = False
     while i < n:
         c = text[i]
         j = _skip_opaque(text, i)
         if j != i:
-            out.append(text[i:j])
+            yield "opaque", text[i:j], -1, brace
             i = j
             continue
         if c in "?$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] == "_"):
             j = i + 1
             while j < n and (text[j].isalnum() or text[j] == "_"):
                 j += 1
-            name = text[i + 1:j]
-            if name in bindings and not after_as:
-                value = bindings[name].n3()
-                if clause == "SELECT" and depth == 0:
-                    out.append(f"({value} AS ?{name})")
-                elif clause in ("GROUP", "ORDER") and depth == 0:
-                    out.append(f"({value})")
-                else:
-                    out.append(value)
+            if after_as:
+                where = -2
+            elif clause == "SELECT" and depth == 0:
+                where = clause_at
+            elif clause in ("GROUP", "ORDER") and depth == 0:
+                where = -3
             else:
-                out.append(text[i:j])
+                where = -1
+            yield "var", text[i:j], where, brace
             after_as = False
             i = j
             continue
@@ -402,9 +688,9 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
                 j += 1
             word = text[i:j].upper()
             if word in _CLAUSES:
-                clause, depth = word, 0
+                clause, clause_at, depth = word, i, 0
             after_as = word == "AS"
-            out.append(text[i:j])
+            yield "word", text[i:j], -1, brace
             i = j
             continue
         if c == "(":
@@ -413,9 +699,11 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
             depth -= 1
         elif c == "{":
             clause, depth = "", 0
-        out.append(c)
+            brace += 1
+        elif c == "}":
+            brace -= 1
+        yield "char", c, -1, brace
         i += 1
-    return "".join(out)
 
 
 _CLAUSES = {"SELECT", "GROUP", "ORDER", "WHERE", "HAVING", "LIMIT", "OFFSET", "VALUES", "CONSTRUCT",

@@ -59,7 +59,7 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
             if store.version == version:  # an answer raced by a write is not kept
                 cache.put(key, hit)
         etag = etag_for(store, request.path, query, variant) if store.version == version else None
-        if etag is not None and etag in request.if_none_match:
+        if etag is not None and request.if_none_match.contains_weak(etag):  # RFC 9110: weak comparison
             return _not_modified(etag)
         body, mimetype, disposition = hit
         resp = Response(body, status=200, mimetype=mimetype)

@@ -81,14 +81,16 @@ ORDER BY DESC(?entities)"""),
   OPTIONAL { ?result aikg:timeToTrain ?minutes }
 }
 ORDER BY ?minutes"""),
-    ("Facts with their source graph", """SELECT ?graph ?subject ?property ?value WHERE {
+    ("Facts with their source graph", """# One named graph per source document: GRAPH ?graph names the source.
+SELECT ?graph ?subject ?property ?value WHERE {
   GRAPH ?graph { ?subject ?property ?value }
-  FILTER(STRSTARTS(STR(?graph), STR(graph:sources/)))
+  FILTER(STRSTARTS(STR(?graph), CONCAT(STR(graph:), "sources/")))
 }
 LIMIT 50"""),
-    ("Names in Chinese", """SELECT ?entity ?name WHERE {
+    ("Names in Chinese", """SELECT DISTINCT ?entity ?name WHERE {
   { ?entity rdfs:label ?name } UNION { ?entity skos:altLabel ?name }
-  FILTER(LANG(?name) = "zh" || REGEX(?name, "[\\\\u4e00-\\\\u9fff]"))
+  FILTER(STRSTARTS(STR(?entity), STR(id:)))
+  FILTER(LANG(?name) = "zh" || REGEX(?name, "[\u4e00-\u9fff]"))
 }
 ORDER BY ?entity"""),
 )

@@ -78,7 +78,7 @@ def update() -> Response:
     if request.values.getlist("using-graph-uri") or request.values.getlist("using-named-graph-uri"):
         raise BadRequest("using-graph-uri is not supported: write USING <iri> in the update")
     store = get_store()
-    settings = {name: setting(name) for name in ("query_timeout", "allow_service")}
+    settings = {name: setting(name) for name in ("query_timeout", "allow_service", "max_heavy_queries")}
     return _gated(lambda: gate.update_change(store, text, settings))
 
 

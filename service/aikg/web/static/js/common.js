@@ -232,36 +232,21 @@ export function param(name, fallback = null) {
   return new URLSearchParams(location.search).get(name) ?? fallback;
 }
 
-/** One result cell in a fixed shape: {value, kind: "iri"|"literal"|"bnode", datatype, lang, label}. */
+/** One result cell (a SPARQL JSON term or a cell of aikg's named-query JSON): {value, kind, datatype, lang, label}. */
 export function normalizeCell(cell) {
-  if (cell === null || cell === undefined) return null;
-  if (typeof cell !== "object") {
-    const s = String(cell);
-    const iri = /^https?:\/\//.test(s);
-    return { value: s, kind: iri ? "iri" : "literal" };
-  }
-  const value = cell.value ?? cell.iri ?? cell.id ?? "";
-  let kind = cell.type || cell.kind || (cell.iri ? "iri" : "literal");
-  if (kind === "uri") kind = "iri";
-  if (kind === "typed-literal") kind = "literal";
-  return { value: String(value), kind, datatype: cell.datatype, lang: cell["xml:lang"] || cell.lang || cell.language,
-    label: cell.label };
+  if (!cell) return null;
+  const kind = cell.type === "uri" ? "iri" : cell.type === "typed-literal" ? "literal" : cell.type;
+  return { value: cell.value, kind, datatype: cell.datatype, lang: cell["xml:lang"] || cell.lang, label: cell.label };
 }
 
-/** A results table from a SPARQL JSON result or aikg's named-query JSON: {vars, rows: [[cell]], truncated}. */
+/** A results table from SPARQL JSON results or aikg's named-query JSON: {vars, rows: [[cell]], truncated}. */
 export function normalizeTable(body) {
-  if (body?.head && body?.results) {
-    const vars = body.head.vars || [];
-    const rows = (body.results.bindings || []).map((b) => vars.map((v) => normalizeCell(b[v])));
-    return { vars, rows, truncated: Boolean(body.truncated) };
+  if (body.head && body.results) {
+    const vars = body.head.vars;
+    return { vars, rows: body.results.bindings.map((b) => vars.map((v) => normalizeCell(b[v]))), truncated: false };
   }
-  const result = body?.result && !Array.isArray(body.result) ? body.result : body;
-  const vars = result?.variables || result?.vars || result?.columns || result?.head?.vars || [];
-  const raw = result?.rows || result?.results || result?.bindings || result?.data || [];
-  const list = Array.isArray(raw) ? raw : raw.bindings || [];
-  const names = vars.length ? vars : Object.keys(list[0] || {});
-  const rows = list.map((r) => (Array.isArray(r) ? r.map(normalizeCell) : names.map((v) => normalizeCell(r[v]))));
-  return { vars: names, rows, truncated: Boolean(result?.truncated ?? body?.truncated) };
+  const vars = body.columns;
+  return { vars, rows: body.rows.map((r) => vars.map((v) => normalizeCell(r[v]))), truncated: Boolean(body.truncated) };
 }
 
 /** English labels of aikg entities, looked up in one SPARQL query against aikg's own endpoint. */

@@ -26,59 +26,30 @@ const HIDDEN_TYPES = new Set(["aikg:ValueQualification", "https://w3id.org/aikg/
 const SHAPES = { deal: "diamond", benchmark: "round-rectangle", facility: "hexagon", hardware: "round-tag",
   source: "rectangle", event: "round-triangle", person: "ellipse" };
 
-/** Nodes and edges of a Cytoscape.js JSON export, whether elements is a list or {nodes, edges}. */
-export function elementsOf(body) {
-  const els = body?.elements ?? body ?? [];
-  let nodes = [];
-  let edges = [];
-  if (Array.isArray(els)) {
-    for (const e of els) {
-      const isEdge = e.group === "edges" || (e.data && e.data.source !== undefined && e.data.target !== undefined);
-      (isEdge ? edges : nodes).push(e);
-    }
-  } else {
-    nodes = els.nodes || [];
-    edges = els.edges || [];
-  }
-  return { nodes, edges };
-}
-
-function nodeTypes(d) {
-  const t = d.types ?? d.type ?? d.classes ?? d.rdf_type ?? [];
-  return Array.isArray(t) ? t : String(t).split(/[\s,]+/).filter(Boolean);
-}
-
-/** Turn the export into Cytoscape elements the view styles: entities only, each with its family. */
+/** Turn the Cytoscape.js export into the elements the view styles: entities only, each with its family. */
 export function prepare(body, focusSlug) {
-  const { nodes, edges } = elementsOf(body);
+  const { nodes, edges } = body.elements;
   const keep = new Map();
   for (const n of nodes) {
-    const d = n.data || {};
-    const iri = d.iri || d.uri || d.id;
-    const slug = slugOf(iri);
-    if (!slug) continue;
-    const types = nodeTypes(d);
-    if (types.some((t) => HIDDEN_TYPES.has(t))) continue;
+    const d = n.data;
+    const slug = slugOf(d.id);
+    const types = d.types.split(" ");
+    if (!slug || types.some((t) => HIDDEN_TYPES.has(t))) continue;
     const family = familyOf(types);
-    keep.set(String(d.id), {
+    keep.set(d.id, {
       group: "nodes",
-      data: { id: String(d.id), slug, label: d.label || d.name || slug, family, color: colorOf(family),
+      data: { id: d.id, slug, label: d.label || slug, family, color: colorOf(family),
         shape: SHAPES[family] || "ellipse", focus: slug === focusSlug ? 1 : 0 },
     });
   }
   const out = [...keep.values()];
   let i = 0;
   for (const e of edges) {
-    const d = e.data || {};
-    if (!keep.has(String(d.source)) || !keep.has(String(d.target))) continue;
-    out.push({ group: "edges", data: { id: `e${i++}`, source: String(d.source), target: String(d.target),
-      label: d.label || d.predicateLabel || d.predicate_label || shortProp(d.predicate || d.property || "") } });
+    const d = e.data;
+    if (!keep.has(d.source) || !keep.has(d.target)) continue;
+    out.push({ group: "edges", data: { id: `e${i++}`, source: d.source, target: d.target, label: d.label } });
   }
   return out;
-}
-
-function shortProp(iri) {
-  return String(iri).split(/[#/]/).pop();
 }
 
 const STYLE = [
@@ -157,7 +128,7 @@ function applyFilter() {
 }
 
 function applyLabels() {
-  const all = labelsBox.checked;
+  const all = labelsBox.checked || cy.nodes().length <= 60; // small drawings have room for every label
   cy.batch(() => cy.nodes().forEach((n) => n.toggleClass("quiet", !all && n.degree() < 3 && !n.data("focus"))));
 }
 

@@ -28,8 +28,7 @@ async function overview() {
   const target = document.getElementById("type-counts");
   try {
     const body = await api("/api/types");
-    const list = Array.isArray(body) ? body : body.types || [];
-    const chips = list
+    const chips = body.types
       .filter((t) => t.direct > 0 && familyOf([t.iri]) !== "other" && !INTERNAL.has(t.name))
       .sort((a, b) => b.direct - a.direct)
       .map((t) => {

@@ -104,7 +104,7 @@ function renderQuery(q, initialParams) {
 async function main() {
   try {
     const body = await api("/api/queries");
-    queries = Array.isArray(body) ? body : body.queries || body.items || [];
+    queries = body.queries;
   } catch (err) {
     showError(listEl, err, "Could not list the queries");
     return;

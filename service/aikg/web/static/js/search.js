@@ -1,22 +1,16 @@
 // Search with autocomplete over names and aliases (English and Chinese), grouped by type.
 // Attaches to every [data-search-box]; suggestions come from /api/search.
-import { api, dot, el, entityHref, familyLabel, familyOf, FAMILIES, slugOf, typeLabels } from "./common.js";
+import { api, dot, el, entityHref, familyLabel, familyOf, FAMILIES, typeLabels } from "./common.js";
 
-/** One search hit in a fixed shape, whatever the field names of the API. */
+/** One hit of /api/search ({id, iri, label, matched, types}) with its colour family. */
 export function normalizeHit(hit) {
-  const iri = hit.iri || hit.uri || hit.id || hit.entity;
-  const slug = hit.slug || slugOf(iri);
-  const types = hit.types || (hit.type ? [hit.type] : []);
-  const label = hit.label || hit.name || slug;
-  const name = typeof hit.name === "string" && hit.name !== label ? hit.name : null;
-  const matched = hit.matched || hit.matchedName || hit.alias || name;
-  return { iri, slug, types, label, matched, family: familyOf(types) };
+  const matched = hit.matched && hit.matched !== hit.label ? hit.matched : null;
+  return { iri: hit.iri, slug: hit.id, types: hit.types, label: hit.label, matched, family: familyOf(hit.types) };
 }
 
-/** Hits of a search response, normalized. */
+/** Hits of a search response. */
 export function hitsOf(body) {
-  const list = Array.isArray(body) ? body : body?.results || body?.hits || body?.items || [];
-  return list.map(normalizeHit).filter((h) => h.slug);
+  return body.results.map(normalizeHit);
 }
 
 export async function search(q, { type = "", limit = 20 } = {}) {

@@ -1,0 +1,1 @@
+"""``aikg bench``: synthetic data, load measurement, an HTTP mix against peers, and a report."""

@@ -1,0 +1,66 @@
+"""Load time and peak memory of one loader, measured in a fresh process so peaks do not mix.
+
+``python -m aikg.bench.load aikg|pyoxigraph DATA STORE_DIR [DUMP]`` prints one JSON line. The aikg path
+is the one ``aikg load --bulk`` and the service use: the bulk loader, then the inferred and derived
+graphs; with DUMP it also writes the whole store (derived graphs included) as N-Quads, the data every
+peer then loads.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+
+def _peak_mb() -> float:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
+    from ..knowledge.load import bulk_load
+    from ..store import OxigraphStore
+
+    start = time.perf_counter()
+    store = OxigraphStore(store_dir)
+    timings = bulk_load(store, data, progress=sys.stderr.isatty())
+    store.raw.flush()
+    total = time.perf_counter() - start
+    if dump is not None:
+        store.raw.dump(str(dump), format=__import__("pyoxigraph").RdfFormat.N_QUADS)
+    quads = len(store.raw)
+    store.close()
+    return {"seconds": total, **timings, "quads": quads}
+
+
+def _pyoxigraph(data: Path, store_dir: Path) -> dict:
+    import pyoxigraph as ox
+
+    start = time.perf_counter()
+    store = ox.Store(str(store_dir))
+    store.bulk_load(path=str(data), format=ox.RdfFormat.N_QUADS)
+    store.flush()
+    return {"seconds": time.perf_counter() - start, "quads": len(store)}
+
+
+def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) -> dict:
+    """Run one loader in a child process; its time, quads and peak RSS (MB)."""
+    cmd = [sys.executable, "-m", "aikg.bench.load", engine, str(data), str(store_dir)]
+    if dump is not None:
+        cmd.append(str(dump))
+    out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
+    return json.loads(out.strip().splitlines()[-1])
+
+
+def main(argv: list[str]) -> None:
+    engine, data, store_dir = argv[0], Path(argv[1]), Path(argv[2])
+    dump = Path(argv[3]) if len(argv) > 3 else None
+    result = _aikg(data, store_dir, dump) if engine == "aikg" else _pyoxigraph(data, store_dir)
+    print(json.dumps({**result, "peak_rss_mb": _peak_mb()}))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

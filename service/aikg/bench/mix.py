@@ -1,0 +1,142 @@
+"""The fixed request mix: each operation as aikg's HTTP request and as the SPARQL a peer would run.
+
+Operations with a parameter carry many variants (different entities, search terms) drawn with a fixed
+seed, so a run measures the engine and the indexes, not only aikg's response cache; the variant lists
+are the same for every peer.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import dataclass, field
+from urllib.parse import quote, urlencode
+
+from ..namespaces import ID, PREFIXES
+from ..queries import bind_parameters, load_queries
+from ..search import normalize
+from .generate import Template
+
+WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"
+_N = "@N@"
+"""Marker replaced by a fresh number in every write, so no two writes insert the same triples."""
+
+PARAMS = {"org": "coreweave", "entity": "deepseek-v3", "vendor": "nvidia", "from": "2024-01-01",
+          "to": "2026-12-31", "accelerator": "h100", "model": "deepseek-v3"}
+"""A value for each named-query parameter; entity slugs that are copied get a replica number."""
+BY_TYPE = {"entity": "coreweave", "iri": f"{ID}coreweave", "date": "2025-01-01", "integer": "10",
+           "decimal": "1.5", "string": "nvidia"}
+"""Values for parameters of named queries added later, by type."""
+
+_PREFIXES = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items())
+
+JOIN = _PREFIXES + """SELECT ?deployment ?operator ?peer ?label WHERE {
+  ?deployment aikg:operator ?operator .
+  ?operator aikg:competesWith ?peer .
+  ?peer rdfs:label ?label .
+} LIMIT 10000"""
+"""Three hops: deployment -> operator -> competitor -> its label."""
+
+AGGREGATE = _PREFIXES + """SELECT ?type (COUNT(?s) AS ?n) WHERE { ?s a ?type } GROUP BY ?type ORDER BY DESC(?n)"""
+"""Whole-graph analytics: instances per class."""
+
+
+@dataclass
+class Op:
+    """One operation of the mix: aikg's request paths and the SPARQL peers run for the same answer."""
+
+    name: str
+    group: str
+    paths: list[str]
+    sparql: list[str]
+    body: str | None = None
+    """For writes: the Turtle aikg receives (``sparql`` then holds the equivalent INSERT DATA)."""
+    extra: dict = field(default_factory=dict)
+
+    @property
+    def is_write(self) -> bool:
+        return self.body is not None
+
+
+def _iri(slug: str) -> str:
+    return f"<{ID}{slug}>"
+
+
+def _str(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def _values(bound: dict) -> str:
+    names = sorted(bound)
+    cells = " ".join(t.n3() for t in (bound[n] for n in names))
+    return f"VALUES ({' '.join('?' + n for n in names)}) {{ ({cells}) }}"
+
+
+def _with_values(text: str, bound: dict) -> str:
+    """The query with its parameters bound by a VALUES block at the top of the WHERE clause."""
+    if not bound:
+        return text
+    head, sep, tail = text.partition("WHERE {")
+    if not sep:
+        head, sep, tail = text.partition("{")
+    return head + sep + "\n  " + _values(bound) + "\n" + tail
+
+
+def write_body(n_entities: int = 20) -> tuple[str, str]:
+    """A 100-triple write (Turtle for aikg, INSERT DATA for peers): new neoclouds with their names."""
+    triples = []
+    for i in range(n_entities):
+        s = f"<{ID}bench-org-{_N}-{i}>"
+        triples += [
+            f"{s} <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> <{PREFIXES['aikg']}Neocloud> .",
+            f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "Bench Cloud {_N} {i}"@en .',
+            f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "基准云 {_N} {i}"@zh .',
+            f'{s} <http://www.w3.org/2004/02/skos/core#altLabel> "BC{_N}-{i}" .',
+            f'{s} <http://www.w3.org/2000/01/rdf-schema#comment> "A synthetic neocloud written by aikg bench."@en .',
+        ]
+    turtle = "\n".join(triples) + "\n"
+    update = f"INSERT DATA {{ GRAPH <{WRITE_GRAPH}> {{\n{turtle}}} }}"
+    return turtle, update
+
+
+def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: int = 200) -> list[Op]:
+    """The operations, in the order they run (the write last: it changes the store's version)."""
+    rng = random.Random(seed)
+    ks = [rng.randint(1, replicas) for _ in range(variants)]
+    entities = template.entities
+    slugs = [f"{rng.choice(entities)[0]}-{k}" for k in ks]
+    ops = [Op("entity lookup", "lookup", [f"/api/entities/{s}" for s in slugs],
+              [_PREFIXES + f"SELECT ?p ?o WHERE {{ {_iri(s)} ?p ?o }}" for s in slugs])]
+    terms = []
+    for k in ks:
+        name = normalize(rng.choice(template.names))
+        terms.append(name[:rng.randint(3, 6)] if rng.random() < 0.5 else f"{name} {str(k)[:1]}")
+    ops.append(Op("search / autocomplete", "search",
+                  ["/api/search?" + urlencode({"q": t, "limit": 10}) for t in terms],
+                  [_PREFIXES + "SELECT DISTINCT ?s ?name WHERE { ?s rdfs:label|skos:altLabel ?name . "
+                   f"FILTER(CONTAINS(LCASE(STR(?name)), {_str(t)})) }} LIMIT 10" for t in terms]))
+    copied = set(template.copied_slugs)
+    for name, q in sorted(load_queries().items()):
+        paths, texts = [], []
+        for k in (ks[:variants // 4] if q.parameters else ks[:1]):
+            raw = {}
+            for p in q.parameters:
+                value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
+                raw[p.name] = f"{value}-{k}" if value in copied else value
+            paths.append(f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else ""))
+            texts.append(_with_values(q.text, bind_parameters(q, raw)))
+        ops.append(Op(f"query {name}", "named", sorted(set(paths)), sorted(set(texts))))
+    ops.append(Op("3-hop join", "join", ["/sparql?" + urlencode({"query": JOIN})], [JOIN]))
+    ops.append(Op("aggregate", "aggregate", ["/sparql?" + urlencode({"query": AGGREGATE})], [AGGREGATE]))
+    ops.append(Op("export neighbourhood", "export", [f"/api/entities/{s}/neighbors" for s in slugs],
+                  [f"CONSTRUCT {{ {_iri(s)} ?p ?o . ?x ?q {_iri(s)} }} WHERE {{ {{ {_iri(s)} ?p ?o }} "
+                   f"UNION {{ ?x ?q {_iri(s)} }} }}" for s in slugs]))
+    turtle, update = write_body()
+    ops.append(Op("write 100 triples (SHACL gate)", "write", ["/data?graph=" + quote(WRITE_GRAPH, safe="")],
+                  [update], body=turtle))
+    return ops
+
+
+def fresh(text: str, n: str) -> str:
+    """A write's text with the marker replaced by ``n``."""
+    return text.replace(_N, n)

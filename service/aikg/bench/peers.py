@@ -1,0 +1,202 @@
+"""The servers measured: aikg itself and the peers a user could pick instead, each on 127.0.0.1.
+
+Every server is a subprocess started here and stopped by ``stop()``; a peer whose program is not
+installed raises ``Skipped`` with the reason, and the run reports it as skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import requests
+
+TOKEN = "bench-token"
+
+
+class Skipped(Exception):
+    """The peer cannot run here (not installed, or left out at this size); the message says why."""
+
+
+def free_port() -> int:
+    """A free TCP port on the loopback interface."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _wait(url: str, proc: subprocess.Popen, timeout: float, what: str) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if proc.poll() is not None:
+            raise RuntimeError(f"{what} exited while starting (code {proc.returncode})")
+        try:
+            if requests.get(url, timeout=2).status_code < 500:
+                return
+        except requests.RequestException:
+            pass
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not start within {timeout:.0f} s")
+
+
+def peak_rss_mb(pid: int) -> float | None:
+    """Peak resident memory of a process and its children (gunicorn workers), from /proc, in MB."""
+    total = 0
+    pids = [pid]
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            pids += [int(c) for c in (task / "children").read_text().split()]
+        for p in pids:
+            for line in Path(f"/proc/{p}/status").read_text().splitlines():
+                if line.startswith("VmHWM:"):
+                    total += int(line.split()[1])
+    except OSError:
+        return None
+    return total / 1024
+
+
+class Server:
+    """A started server: its base URL, where SPARQL goes, and how to stop it."""
+
+    name = "server"
+    sparql_path = "/sparql"
+    speaks_sparql = True
+
+    def __init__(self) -> None:
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}"
+        self.proc: subprocess.Popen | None = None
+        self.load_seconds: float | None = None
+
+    def stop(self) -> None:
+        """End the server (and its workers) and wait for it."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(30)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+
+    def rss_mb(self) -> float | None:
+        return peak_rss_mb(self.proc.pid) if self.proc is not None else None
+
+
+def _python_bin(name: str) -> str:
+    return str(Path(sys.executable).with_name(name))
+
+
+class Aikg(Server):
+    """``aikg serve`` (gunicorn, one worker, threads) over an on-disk store loaded beforehand."""
+
+    name = "aikg"
+
+    def __init__(self, store_dir: Path, threads: int = 8) -> None:
+        super().__init__()
+        env = {**os.environ, "AIKG_TOKEN": TOKEN, "AIKG_LOAD_SEEDS": "false"}
+        self.proc = subprocess.Popen(
+            [_python_bin("aikg"), "serve", "--store", str(store_dir), "--port", str(self.port),
+             "--threads", str(threads)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(self.base + "/api/health", self.proc, 120, "aikg serve")
+
+
+class Hello(Server):
+    """A bare Flask "hello" under gunicorn with 2 workers: the HTTP ceiling."""
+
+    name = "flask-hello"
+    speaks_sparql = False
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{self.port}", "--log-level",
+             "warning", "aikg.bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(self.base + "/", self.proc, 60, "gunicorn hello")
+
+
+class RdflibEndpoint(Server):
+    """rdflib-endpoint (PyPI) serving the same N-Quads from an rdflib Dataset."""
+
+    name = "rdflib-endpoint"
+    sparql_path = "/"
+
+    def __init__(self, data: Path) -> None:
+        super().__init__()
+        try:
+            import rdflib_endpoint  # noqa: F401
+            import uvicorn  # noqa: F401
+        except ImportError:
+            raise Skipped("not installed: pip install 'rdflib-endpoint[cli]' (or aikg[bench])") from None
+        start = time.perf_counter()
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "rdflib_endpoint", "serve", "--host", "127.0.0.1", "--port",
+             str(self.port), "--enable-update", str(data)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint")
+        self.load_seconds = time.perf_counter() - start
+
+
+_VIRTUOSO_INI = """\
+[Database]
+DatabaseFile = {d}/v.db
+ErrorLogFile = {d}/v.log
+LockFile = {d}/v.lck
+TransactionFile = {d}/v.trx
+xa_persistent_file = {d}/v.pxa
+[TempDatabase]
+DatabaseFile = {d}/v-temp.db
+TransactionFile = {d}/v-temp.trx
+[Parameters]
+ServerPort = 127.0.0.1:{sql}
+DisableUnixSocket = 1
+NumberOfBuffers = 170000
+MaxDirtyBuffers = 130000
+DirsAllowed = ., {data}
+[HTTPServer]
+ServerPort = 127.0.0.1:{http}
+ServerRoot = {d}
+ServerThreads = 10
+EnabledDavVSP = 0
+[SPARQL]
+ResultSetMaxRows = 1000000
+MaxQueryExecutionTime = 60
+"""
+
+
+class Virtuoso(Server):
+    """Virtuoso open source (Debian package) with a temporary database, loaded with its bulk loader."""
+
+    name = "virtuoso"
+
+    def __init__(self, data: Path) -> None:
+        super().__init__()
+        exe, self.isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
+        if not exe or not self.isql:
+            raise Skipped("not installed: apt-get install virtuoso-opensource")
+        self.sql_port = free_port()
+        self.dir = Path(tempfile.mkdtemp(prefix="aikg-bench-virtuoso-"))
+        data = data.resolve()
+        (self.dir / "virtuoso.ini").write_text(_VIRTUOSO_INI.format(
+            d=self.dir, sql=self.sql_port, http=self.port, data=data.parent))
+        self.proc = subprocess.Popen([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir,
+                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
+        self._isql('GRANT SPARQL_UPDATE TO "SPARQL";')
+        start = time.perf_counter()
+        self._isql(f"ld_dir('{data.parent}', '{data.name}', 'https://w3id.org/aikg/graph/default');",
+                   "rdf_loader_run();", "checkpoint;")
+        self.load_seconds = time.perf_counter() - start
+
+    def _isql(self, *statements: str) -> None:
+        subprocess.run([self.isql, str(self.sql_port), "dba", "dba", "exec=" + " ".join(statements)],
+                       check=True, capture_output=True, timeout=3600)
+
+    def stop(self) -> None:
+        super().stop()
+        shutil.rmtree(self.dir, ignore_errors=True)

@@ -1,0 +1,57 @@
+"""``aikg import epoch DIR``: import Epoch AI's public datasets, reconciled with the graph.
+
+Exit codes: 0 every row imported, 1 some rows broke a shape (reported; the valid rows were imported),
+2 usage or input error.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from tqdm import tqdm
+
+from ..errors import AikgError
+from ..settings import load_settings
+from ..store import open_store
+from .data import fail
+from .options import overrides, setting_options
+
+
+@click.group("import")
+def import_group() -> None:
+    """Import a structured dataset into its own named graphs, through the shapes."""
+
+
+@import_group.command("epoch")
+@click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
+@click.option("--overrides", "overrides_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
+              help="Reconciliation overrides CSV (kind,epoch_name,aikg_id); default: seeds/epoch/overrides.csv.")
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
+@click.option("--verbose", is_flag=True, help="List every created entity too.")
+@setting_options("store")
+def epoch(directory: Path, overrides_file: Path | None, as_json: bool, verbose: bool, **options: Any) -> None:
+    """Import Epoch AI's CSV files from DIRECTORY (a snapshot like seeds/epoch/), replacing earlier imports."""
+    from ..epoch import import_epoch
+
+    if overrides_file is not None and not overrides_file.is_file():
+        raise click.UsageError(f"the overrides file {overrides_file} does not exist")
+    settings = load_settings(overrides(options))
+    store = open_store(settings["store"])
+    try:
+        with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
+            report = import_epoch(store, directory, overrides=overrides_file, progress=bar)
+    except AikgError as exc:
+        fail(exc)
+    finally:
+        store.close()
+    click.echo(json.dumps(report.to_json(), indent=2) if as_json else report.text(verbose=verbose))
+    if report.rejected:
+        click.echo(f"aikg: {len(report.rejected)} row(s) did not conform and were left out", err=True)
+        sys.exit(1)
+
+
+COMMANDS = [import_group]
