@@ -159,7 +159,7 @@ class LiveServer:
                  args: list[str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        full_env = {**os.environ, **(env or {})}
+        full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
         cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--store", store, *(args or [])]
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL,

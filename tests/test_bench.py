@@ -55,7 +55,8 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
     assert counts["HardwareVendor"] == 3
     # one source graph copy per batch, each described in the catalogue
     docs = list(store.raw.query(
-        "SELECT ?doc ?g WHERE { GRAPH <https://w3id.org/aikg/graph/catalog> { ?doc <%snamedGraph> ?g } }" % AIKG,
+        "SELECT ?doc ?g WHERE { GRAPH <https://w3id.org/aikg/graph/catalog> { ?doc ?p ?g } "
+        f"FILTER(?p = <{AIKG}namedGraph>) }}",
         use_default_graph_as_union=True))
     graphs = {str(r[1].value) for r in docs}
     assert "https://w3id.org/aikg/graph/sources/nmedialink-llama31-training-b2" in graphs
@@ -67,7 +68,8 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
         "FILTER(LANG(?l) = 'zh' && STRENDS(STR(?s), '/deal-coreweave-microsoft-2023-3')) }",
         use_default_graph_as_union=True)}
     labels = {r[0].value for r in store.raw.query(
-        "SELECT ?l WHERE { <https://w3id.org/aikg/id/coreweave-3> <http://www.w3.org/2000/01/rdf-schema#label> ?l }",
+        "SELECT ?l WHERE { <https://w3id.org/aikg/id/coreweave-3> "
+        "<http://www.w3.org/2000/01/rdf-schema#label> ?l }",
         use_default_graph_as_union=True)}
     assert "CoreWeave 3" in labels
     assert zh == {"微软合约 3"}

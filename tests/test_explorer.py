@@ -1,6 +1,6 @@
 """The explorer in a real browser: headless Chromium (Debian's) driven by Playwright against a live server.
 
-One browser for the session, one fresh context per test. Every test also checks that the page made no
+One browser for these tests, one fresh context per test. Every test also checks that the page made no
 request off 127.0.0.1 and logged no console error, and leaves a screenshot in artifacts/screenshots/.
 """
 
@@ -24,14 +24,15 @@ RESULT = "result-mlperf-training-v6-0-coreweave-deepseek-v3"
 SOURCE_TITLE = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟"
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
-    """The Playwright driver, started once."""
+    """The Playwright driver, started once for these tests (and stopped before other modules run)."""
+    expect.set_options(timeout=20_000)  # laying out the whole graph on a busy 2-core machine takes seconds
     with sync_playwright() as p:
         yield p
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser(playwright: Playwright) -> Iterator[Browser]:
     """Debian's Chromium, headless, with every phone-home feature switched off."""
     b = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -68,7 +69,7 @@ def page(browser: Browser, live_server: LiveServer, request) -> Iterator[Page]:
     p = context.new_page()
     p.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
     p.on("pageerror", lambda e: watch.errors.append(f"uncaught: {e}"))
-    p.set_default_timeout(15000)
+    p.set_default_timeout(20_000)
     yield p
     SHOTS.mkdir(parents=True, exist_ok=True)
     p.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)

@@ -106,10 +106,10 @@ def test_post_is_a_405(ro_client):
     assert resp.get_json()["status"] == 405
 
 
-def test_an_iri_only_linked_to_is_not_an_entity(client, store):
+def test_an_iri_only_linked_to_is_not_an_entity(client, backend_store):
     """Like the HTML page and the API, /id/ answers for IRIs the data says something about."""
     graph = URIRef("https://w3id.org/aikg/graph/test")
-    store.apply(add=[(ID["example-deal"], AIKG.customer, ID["example-buyer"], graph)])
+    backend_store.apply(add=[(ID["example-deal"], AIKG.customer, ID["example-buyer"], graph)])
     assert client.get("/id/example-buyer").status_code == 404
     g = description(client, "example-deal")
     assert set(g) == {(ID["example-deal"], AIKG.customer, ID["example-buyer"])}

@@ -46,6 +46,12 @@ def test_entity_page_of_chinese_named_entity_keeps_english_title(ro_client):
     assert "<title>NVIDIA · aikg</title>" in body
 
 
+def test_unknown_question_is_an_html_404(ro_client):
+    resp = ro_client.get("/queries/no-such-question", headers=HTML)
+    assert resp.status_code == 404
+    assert resp.mimetype == "text/html"
+
+
 @pytest.mark.parametrize("slug", ["no-such-entity", "Bad_Slug", "x%20y"])
 def test_unknown_entity_is_an_html_404(ro_client, slug):
     resp = ro_client.get(f"/id/{slug}", headers=HTML)

@@ -182,7 +182,8 @@ def test_named_graph_uri_alone_leaves_the_default_graph_empty(ro_client):
     resp = ro_client.post("/sparql", data={"query": query, "named-graph-uri": ONTOLOGY})
     rows = resp.get_json()["results"]["bindings"]
     assert {r["g"]["value"] for r in rows} == {ONTOLOGY}
-    assert {r["in_default"]["value"] for r in rows} == {"false"}
+    # By value: Virtuoso 7 writes booleans as the integers 0 and 1.
+    assert {r["in_default"]["value"] for r in rows} <= {"false", "0"} and rows
 
 
 def test_from_clause_is_honoured(ro_client):

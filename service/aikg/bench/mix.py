@@ -37,7 +37,8 @@ JOIN = _PREFIXES + """SELECT ?deployment ?operator ?peer ?label WHERE {
 } LIMIT 10000"""
 """Three hops: deployment -> operator -> competitor -> its label."""
 
-AGGREGATE = _PREFIXES + """SELECT ?type (COUNT(?s) AS ?n) WHERE { ?s a ?type } GROUP BY ?type ORDER BY DESC(?n)"""
+AGGREGATE = _PREFIXES + """SELECT ?type (COUNT(?s) AS ?n) WHERE { ?s a ?type }
+GROUP BY ?type ORDER BY DESC(?n)"""
 """Whole-graph analytics: instances per class."""
 
 
@@ -92,7 +93,7 @@ def write_body(n_entities: int = 20) -> tuple[str, str]:
             f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "Bench Cloud {_N} {i}"@en .',
             f'{s} <http://www.w3.org/2000/01/rdf-schema#label> "基准云 {_N} {i}"@zh .',
             f'{s} <http://www.w3.org/2004/02/skos/core#altLabel> "BC{_N}-{i}" .',
-            f'{s} <http://www.w3.org/2000/01/rdf-schema#comment> "A synthetic neocloud written by aikg bench."@en .',
+            f'{s} <http://www.w3.org/2000/01/rdf-schema#comment> "A synthetic neocloud (aikg bench)."@en .',
         ]
     turtle = "\n".join(triples) + "\n"
     update = f"INSERT DATA {{ GRAPH <{WRITE_GRAPH}> {{\n{turtle}}} }}"

@@ -25,7 +25,8 @@ def ratios(size: dict) -> dict:
             t = theirs.get(op)
             if not t or "rps" not in r or "rps" not in t or not t["rps"] or not t["p50_ms"]:
                 continue
-            out.setdefault(op, {})[peer] = {"throughput": r["rps"] / t["rps"], "p50": r["p50_ms"] / t["p50_ms"]}
+            out.setdefault(op, {})[peer] = {"throughput": r["rps"] / t["rps"],
+                                            "p50": r["p50_ms"] / t["p50_ms"]}
     return out
 
 
@@ -56,7 +57,8 @@ def markdown(result: dict) -> str:
         lines += [f"## {size['size']} ({size['generate']['quads']:,} quads generated)", "",
                   f"Load: pyoxigraph bulk_load {ld['pyoxigraph']['seconds']:.1f} s, "
                   f"{ld['pyoxigraph']['peak_rss_mb']:.0f} MB peak; aikg {ld['aikg']['seconds']:.1f} s "
-                  f"(bulk {ld['aikg']['load_seconds']:.1f} s + derived graphs {ld['aikg']['derive_seconds']:.1f} s), "
+                  f"(bulk {ld['aikg']['load_seconds']:.1f} s + derived graphs "
+                  f"{ld['aikg']['derive_seconds']:.1f} s), "
                   f"{ld['aikg']['peak_rss_mb']:.0f} MB peak; ratio {ld['ratio']:.2f}×."]
         a = size["peers"].get("aikg", {})
         if "search_index_build_seconds" in a:
@@ -71,7 +73,8 @@ def markdown(result: dict) -> str:
         if skipped:
             lines.append("Not measured: " + "; ".join(skipped) + ".")
         lines += ["", "| operation | aikg p50 ms | aikg p99 ms | aikg req/s | aikg cold ms | "
-                  + " | ".join(f"{p} req/s (aikg ×)" for p in _HTTP_PEERS) + " | pyoxigraph in-process p50 ms |",
+                  + " | ".join(f"{p} req/s (aikg ×)" for p in _HTTP_PEERS)
+                  + " | pyoxigraph in-process p50 ms |",
                   "|---|---:|---:|---:|---:|" + "---:|" * len(_HTTP_PEERS) + "---:|"]
         mine = _ops(size, "aikg") or {}
         floor = _ops(size, "pyoxigraph") or {}

@@ -72,8 +72,8 @@ def probe(base: str, req: Request, n: int = 3) -> tuple[list[float], int, str]:
     for i, path in enumerate(req.paths[:n]):
         body = req.body.replace("@N@", f"p{i}") if req.body else None
         start = time.perf_counter()
-        r = requests.request(req.method, base + path, headers=req.headers, data=body.encode() if body else None,
-                             timeout=300)
+        r = requests.request(req.method, base + path, headers=req.headers,
+                             data=body.encode() if body else None, timeout=300)
         times.append((time.perf_counter() - start) * 1000)
         status, text = r.status_code, r.text[:300]
         if status >= 400:

@@ -1,4 +1,4 @@
-"""``aikg bench``: synthetic data at several sizes, load times, and the same HTTP mix on aikg and its peers."""
+"""``aikg bench``: synthetic data at several sizes, load times, and one HTTP mix on aikg and its peers."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ import click
               help="Servers to measure; those not installed are reported as skipped.")
 @click.option("--seconds", default=3.0, show_default=True, help="wrk duration per operation and server.")
 @click.option("--connections", default=8, show_default=True, help="wrk connections (reads).")
-@click.option("--seed", default=42, show_default=True, help="Seed of the synthetic data and request variants.")
-@click.option("--rdflib-max", default="100k", show_default=True,
+@click.option("--seed", default=42, show_default=True, help="Seed of the data and the request variants.")
+@click.option("--rdflib-max", default="10k", show_default=True,
               help="Largest size rdflib-endpoint is run at (it loads slowly into memory).")
 @click.option("--ops", default=None, help="Only these operation groups: lookup,search,named,join,aggregate,"
               "export,write.")

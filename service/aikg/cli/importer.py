@@ -15,6 +15,7 @@ import click
 from tqdm import tqdm
 
 from ..errors import AikgError
+from ..knowledge.load import is_empty, load_seeds
 from ..settings import load_settings
 from ..store import open_store
 from .data import fail
@@ -28,13 +29,15 @@ def import_group() -> None:
 
 @import_group.command("epoch")
 @click.argument("directory", type=click.Path(exists=True, file_okay=False, path_type=Path))
-@click.option("--overrides", "overrides_file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Reconciliation overrides CSV (kind,epoch_name,aikg_id); default: seeds/epoch/overrides.csv.")
+@click.option("--overrides", "overrides_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None,
+              help="Reconciliation overrides (CSV: kind,epoch_name,aikg_id); "
+                   "default: seeds/epoch/overrides.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--verbose", is_flag=True, help="List every created entity too.")
 @setting_options("store")
 def epoch(directory: Path, overrides_file: Path | None, as_json: bool, verbose: bool, **options: Any) -> None:
-    """Import Epoch AI's CSV files from DIRECTORY (a snapshot like seeds/epoch/), replacing earlier imports."""
+    """Import Epoch AI's CSV files from DIRECTORY (like seeds/epoch/), replacing earlier imports."""
     from ..epoch import import_epoch
 
     if overrides_file is not None and not overrides_file.is_file():
@@ -42,6 +45,9 @@ def epoch(directory: Path, overrides_file: Path | None, as_json: bool, verbose: 
     settings = load_settings(overrides(options))
     store = open_store(settings["store"])
     try:
+        if is_empty(store):
+            click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)
+            load_seeds(store)
         with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
             report = import_epoch(store, directory, overrides=overrides_file, progress=bar)
     except AikgError as exc:

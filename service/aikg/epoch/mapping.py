@@ -19,8 +19,18 @@ from rdflib.namespace import RDF, RDFS, SKOS, XSD
 from ..namespaces import AIKG, ID
 from .reconcile import Match, Reconciler
 from .rows import Quads, RowKey
-from .values import (date_literal, decimal_literal, integer_literal, normalize, number,
-                     parameters_in_notes, plain, slugify, tagged_list, text)
+from .values import (
+    date_literal,
+    decimal_literal,
+    integer_literal,
+    normalize,
+    number,
+    parameters_in_notes,
+    plain,
+    slugify,
+    tagged_list,
+    text,
+)
 
 SCHEMA_URL = URIRef("https://schema.org/url")
 
@@ -181,7 +191,8 @@ def map_hardware(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> No
         if memory < Decimal(10) ** 9:
             ctx.flag(key, graph, chip, "memory-under-1-gb",
                      f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip")
-    ctx.figure(key, graph, chip, AIKG.memoryBandwidth, number(r.get("Memory bandwidth (byte/s)")), BYTES_PER_GB)
+    ctx.figure(key, graph, chip, AIKG.memoryBandwidth, number(r.get("Memory bandwidth (byte/s)")),
+               BYTES_PER_GB)
     ctx.figure(key, graph, chip, AIKG.intranodeBandwidth, number(r.get("Intranode bandwidth (byte/s)")),
                BYTES_PER_GB)
     ctx.figure(key, graph, chip, AIKG.internodeBandwidth, number(r.get("Internode bandwidth (bit/s)")),
@@ -265,7 +276,8 @@ def cluster_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
     """Names this file asks the reconciler about."""
     rows = list(rows)
     orgs = {t.name for r in rows for t in tagged_list(r.get("Owner"))}
-    orgs |= {t.name for r in rows for t in tagged_list(r.get("Users")) if normalize(t.name) not in USER_CATEGORIES}
+    orgs |= {t.name for r in rows for t in tagged_list(r.get("Users"))
+             if normalize(t.name) not in USER_CATEGORIES}
     orgs |= {r.get("GPU Supplier (primary)", "").strip() for r in rows} - {"", "Anonymized", "Unknown"}
     return {"organization": orgs,
             "accelerator": {r.get(c, "").strip() for r in rows
@@ -297,11 +309,13 @@ def map_cluster(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> Non
     if supplier.lower() not in SUPPLIER_UNKNOWN:
         vendor = ctx.entity(key, graph, "organization", supplier, AIKG.HardwareVendor)
         q.add(key, graph, vendor, RDF.type, AIKG.HardwareVendor)
-    chips = [c for c in (r.get("Chip type (primary)", "").strip(), r.get("Chip type (secondary)", "").strip()) if c]
+    chips = [c for c in (r.get("Chip type (primary)", "").strip(), r.get("Chip type (secondary)", "").strip())
+             if c]
     for i, chip_name in enumerate(chips):
         chip = ctx.entity(key, graph, "accelerator", chip_name, AIKG.Accelerator)
         q.add(key, graph, node, AIKG.accelerator, chip)
-        if i == 0 and vendor is not None and ctx.reconciler.resolve("accelerator", chip_name).status != "matched":
+        new_chip = ctx.reconciler.resolve("accelerator", chip_name).status != "matched"
+        if i == 0 and vendor is not None and new_chip:
             q.add(key, graph, chip, AIKG.manufacturer, vendor)
     if not chips and vendor is not None:
         q.add(key, graph, node, AIKG.acceleratorVendor, vendor)

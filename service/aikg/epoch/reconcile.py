@@ -22,6 +22,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..knowledge.derive import GENERATED_GRAPHS
 from ..namespaces import ID
 from ..store import Store
 from .values import normalize, slugify
@@ -179,6 +180,10 @@ class Reconciler:
         return match
 
 
+_GENERATED = ", ".join(f"<{g}>" for g in GENERATED_GRAPHS)
+"""The computed graphs: they restate imported nodes, so they never count as what the graph held."""
+
+
 def _group(names: set[str], key: object) -> dict[str, set[str]]:
     grouped: dict[str, set[str]] = defaultdict(set)
     for n in names:
@@ -187,15 +192,16 @@ def _group(names: set[str], key: object) -> dict[str, set[str]]:
 
 
 def _existing(store: Store, cls: str) -> list[Known]:
-    """Entities of a class (or any subclass) outside the Epoch graphs, with their normalized names."""
+    """Entities of a class (or any subclass) outside the Epoch and computed graphs, with their names."""
     result = store.query(f"""
         PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
         PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
         SELECT ?e ?name WHERE {{
           GRAPH ?g {{ ?e a ?t }}
           ?t rdfs:subClassOf* <{cls}> .
-          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/"))
-          ?e rdfs:label|skos:altLabel ?name .
+          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED}))
+          GRAPH ?n {{ ?e rdfs:label|skos:altLabel ?name }}
+          FILTER (!STRSTARTS(STR(?n), "https://w3id.org/aikg/graph/epoch/"))
         }}""")
     names: dict[str, set[str]] = defaultdict(set)
     for row in result.rows:
@@ -204,9 +210,9 @@ def _existing(store: Store, cls: str) -> list[Known]:
 
 
 def _all_ids(store: Store) -> set[str]:
-    """Slugs already used by any entity outside the Epoch graphs (new nodes must not collide)."""
+    """Slugs used by any node outside the Epoch and computed graphs (new nodes must not collide)."""
     prefix = str(ID[""])
-    result = store.query("""
-        SELECT DISTINCT ?s WHERE { GRAPH ?g { ?s ?p ?o }
-          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/")) }""")
+    result = store.query(f"""
+        SELECT DISTINCT ?s WHERE {{ GRAPH ?g {{ ?s ?p ?o }}
+          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED})) }}""")
     return {str(r[0])[len(prefix):] for r in result.rows if str(r[0]).startswith(prefix)}

@@ -101,8 +101,9 @@ def slugify(name: str) -> str:
     return "-".join(normalize(name).split()) or "unnamed"
 
 
-_SCALE = {"k": Decimal(10) ** 3, "thousand": Decimal(10) ** 3, "m": Decimal(10) ** 6, "million": Decimal(10) ** 6,
-          "b": Decimal(10) ** 9, "billion": Decimal(10) ** 9, "t": Decimal(10) ** 12, "trillion": Decimal(10) ** 12}
+_SCALE = {"k": Decimal(10) ** 3, "thousand": Decimal(10) ** 3, "m": Decimal(10) ** 6,
+          "million": Decimal(10) ** 6, "b": Decimal(10) ** 9, "billion": Decimal(10) ** 9,
+          "t": Decimal(10) ** 12, "trillion": Decimal(10) ** 12}
 _PARAMS_IN_NOTES = re.compile(
     r"(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|[TBMK])\b(?:\s*\(?[A-Za-z ]{0,20})?\s*param", re.I)
 

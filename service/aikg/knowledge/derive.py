@@ -85,6 +85,11 @@ def _replace(store: Store, graph: str, data: Graph) -> int:
                       mime="application/n-triples", graph=graph, replace=True)
 
 
+def _embedded(store: Store) -> bool:
+    """True for the embedded Oxigraph store, also behind a wrapper (the gate's fork-safe proxy)."""
+    return isinstance(getattr(store, "raw", None), ox.Store)
+
+
 def _construct_ox(store: OxigraphStore, files: Sequence[Path], sources: Sequence[str], *,
                   bind_rule: bool) -> set[ox.Triple]:
     # On the embedded store the triples stay Oxigraph terms: converting hundreds of thousands of them
@@ -108,7 +113,7 @@ def _replace_ox(store: OxigraphStore, graph: str, triples: set[ox.Triple]) -> in
 
 def infer(store: Store, sources: Sequence[str]) -> int:
     """Materialize the subclass / subproperty closure of ``sources`` into the inferred graph."""
-    if isinstance(store, OxigraphStore):
+    if _embedded(store):
         return _replace_ox(store, str(INFERRED_GRAPH),
                            _construct_ox(store, inference_files(), sources, bind_rule=False))
     return _replace(store, str(INFERRED_GRAPH),
@@ -123,11 +128,11 @@ def rebuild_derived(store: Store) -> dict[str, int]:
             store.drop_graph(g)
         return {g: 0 for g in GENERATED_GRAPHS}
     infer(store, base)
-    if isinstance(store, OxigraphStore):
+    if _embedded(store):
         fast = _construct_ox(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
         for path in rule_files():
-            fast.update(q.triple for q in ox.parse(describe_rule(path).serialize(format="nt", encoding="utf-8"),
-                                                   format=ox.RdfFormat.N_TRIPLES))
+            nt = describe_rule(path).serialize(format="nt", encoding="utf-8")
+            fast.update(q.triple for q in ox.parse(nt, format=ox.RdfFormat.N_TRIPLES))
         n_derived = _replace_ox(store, str(DERIVED_GRAPH), fast)
     else:
         derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)

@@ -109,8 +109,9 @@ class RemoteStore(Store):
             # The text parsed locally, so the engine refuses something it does not support; its own
             # message goes to the log, not to the client.
             log.warning("remote engine refused a request: %s", _engine_message(resp))
-            raise BadRequest("the remote SPARQL engine refused the request"
-                             + _engine_position(resp), errors=_engine_errors(resp))
+            raise BadRequest("the remote SPARQL engine refused the request" + _engine_position(resp)
+                             + " (it parses as SPARQL 1.1: the engine does not support it)",
+                             errors=_engine_errors(resp))
         if resp.status_code in (401, 403):
             raise StoreError("the remote SPARQL engine refused aikg's credentials")
         if resp.status_code >= 300:
@@ -351,7 +352,8 @@ def _check_parses(text: str, form: str) -> None:
         _PARSER.query(probe)
     except SyntaxError as exc:
         errors = _position(exc)
-        where = f" at line {errors[0]['line']}, column {errors[0]['column']}" if errors else ""
+        where = (f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
+                 f"{errors[0]['column']})" if errors else "")
         raise QuerySyntaxError(f"the query does not parse{where}", errors=errors) from None
 
 
@@ -602,28 +604,24 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
     """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
 
     Remote engines have no substitution API, so the query is rewritten token by token: each value is
-    serialized by rdflib (never pasted as raw text), strings, IRIs and comments are left untouched, a
-    projected variable becomes ``(value AS ?var)`` and a grouping/ordering key ``(value)``. A SELECT
-    whose subquery already projects the variable that way keeps ``?var`` (SPARQL forbids re-binding it).
+    serialized by rdflib (never pasted as raw text); strings, IRIs and comments are left untouched. The
+    outermost SELECT projects a bound variable as ``(value AS ?var)``; a subquery stops projecting it
+    (the value is already in its patterns, and SPARQL forbids binding an in-scope variable again), and
+    a grouping or ordering key becomes ``(value)``.
     """
-    selects = _selects(text, bindings)
-    kept: dict[int, set[str]] = {}  # per query level (brace depth): projected variables left as they are
+    others = _other_projections(text, bindings)
     out: list[str] = []
     for kind, token, select_at, brace in _scan(text):
-        if kind == "word" and token.upper() == "SELECT":
-            kept[brace] = set()
         if kind == "var" and token[1:] in bindings:
             name = token[1:]
             value = bindings[name].n3()
             if select_at == -2:  # after AS: the name being bound, kept
                 out.append(token)
             elif select_at >= 0:
-                nested = any(name in names for _, _, names in _inside(selects, select_at, brace))
-                if nested:
-                    kept.setdefault(brace, set()).add(name)
-                out.append(token if nested else f"({value} AS ?{name})")
+                nested = brace > 0 and others.get(select_at, 0) > 0
+                out.append("" if nested else f"({value} AS ?{name})")
             elif select_at == -3:
-                out.append(token if name in kept.get(brace, ()) else f"({value})")
+                out.append(f"({value})")
             else:
                 out.append(value)
         else:
@@ -631,24 +629,15 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
     return "".join(out)
 
 
-def _selects(text: str, bindings: Mapping[str, Identifier]) -> list[tuple[int, int, set[str]]]:
-    """Each SELECT of the text: where it starts, its brace depth, the bound variables it projects."""
-    found: dict[int, tuple[int, set[str]]] = {}
-    for kind, token, select_at, brace in _scan(text):
-        if kind == "var" and select_at >= 0 and token[1:] in bindings:
-            found.setdefault(select_at, (brace, set()))[1].add(token[1:])
-    return [(at, depth, names) for at, (depth, names) in sorted(found.items())]
-
-
-def _inside(selects: list[tuple[int, int, set[str]]], at: int,
-            brace: int) -> Iterable[tuple[int, int, set[str]]]:
-    """The SELECTs nested in the one starting at ``at`` (later and deeper, until a sibling or parent)."""
-    for record in selects:
-        if record[0] <= at:
-            continue
-        if record[1] <= brace:
-            return
-        yield record
+def _other_projections(text: str, bindings: Mapping[str, Identifier]) -> dict[int, int]:
+    """For each SELECT (by position), how many projected items are not bound variables."""
+    counts: dict[int, int] = {}
+    for kind, token, select_at, _ in _scan(text):
+        if select_at >= 0:
+            counts.setdefault(select_at, 0)
+            if not (kind == "var" and token[1:] in bindings):
+                counts[select_at] += 1
+    return counts
 
 
 def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
@@ -692,6 +681,11 @@ def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
             after_as = word == "AS"
             yield "word", text[i:j], -1, brace
             i = j
+            continue
+        if clause == "SELECT" and depth == 0 and c in "(*":
+            yield "item", c, clause_at, brace
+            depth += c == "("
+            i += 1
             continue
         if c == "(":
             depth += 1

@@ -80,7 +80,9 @@ def nary_neighbours(store: Store, iri: URIRef) -> list[URIRef]:
         SELECT DISTINCT ?n WHERE {{
           {{ <{iri}> ?p ?n }} UNION {{ ?n ?p <{iri}> }}
           FILTER(isIRI(?n))
-          ?n a ?c . ?c <{RDFS.subClassOf}>* ?root .
+          # Superclass types are materialized (graph/inferred), so no subClassOf* path is needed,
+          # which Virtuoso 7.2 mis-evaluates when its end comes from VALUES.
+          ?n a ?root .
           VALUES ?root {{ {roots} }}
         }}""")
     return [row[0] for row in result.rows if isinstance(row[0], URIRef)]

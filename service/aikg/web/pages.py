@@ -124,10 +124,11 @@ def graph() -> str:
 
 @bp.get("/queries")
 @bp.get("/queries/<name>")
-def queries(name: str | None = None) -> str:
-    """The named queries: each with a form for its parameters and a results table."""
+def queries(name: str | None = None) -> tuple[str, int]:
+    """The named queries: each with a form for its parameters and a results table (404: no such name)."""
     texts = {q.name: q.text for q in load_queries().values()}
-    return render_template("queries.html", selected=name, texts=texts, **_page_context("queries"))
+    status = 404 if name is not None and name not in texts else 200
+    return render_template("queries.html", selected=name, texts=texts, **_page_context("queries")), status
 
 
 @bp.get("/editor")
