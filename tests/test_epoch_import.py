@@ -46,7 +46,8 @@ FILES = {
         "Name,Status,Certainty,H100 equivalents,Chip type (primary),Chip quantity (primary),Owner,Users,"
         "First Operational Date,Note,Power Capacity (MW),GPU Supplier (primary),Total number of AI chips,"
         "Source 1\n"
-        "Oracle Test Cluster,Existing,Confirmed,2000,NVIDIA H800 SXM5,2048,Oracle,\"Cloud,OpenAI\",2024-06-01,"
+        "Oracle Test Cluster,Existing,Confirmed,2000,NVIDIA H800 SXM5,2048,Oracle,\"Cloud,OpenAI\","
+        "2024-06-01,"
         "\"a note\nover two lines\",30.0,NVIDIA,2048,https://example.org/oracle\n"
         "CoreWeave GB300 Cluster,Planned,Likely,inf,NVIDIA GB300 (Blackwell Ultra),,Coreweave,,,,,NVIDIA,,\n"
         "Nameless Owner Cluster,Existing,Unlikely,10,,,,,,,,Anonymized,,\n"
@@ -131,7 +132,8 @@ def test_rejected_rows_leave_nothing_behind_and_valid_rows_stay(imported):
     store, _ = imported
     assert not list(store.quads(URIRef(ID + "acme-x2"), None, None, None))
     assert not list(store.quads(URIRef(ID + "cluster-nameless-owner-cluster"), None, None, None))
-    assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {Literal("150", datatype=XSD.decimal)}
+    assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {
+        Literal("150", datatype=XSD.decimal)}
 
 
 def test_names_merge_with_seed_entities(imported):
@@ -152,7 +154,8 @@ def test_names_merge_with_seed_entities(imported):
 
 def test_merged_entities_keep_their_label_and_gain_the_epoch_name(imported):
     store, _ = imported
-    assert values(store, ID + "h800", "http://www.w3.org/2000/01/rdf-schema#label") == {Literal("H800", lang="en")}
+    assert values(store, ID + "h800", "http://www.w3.org/2000/01/rdf-schema#label") == {
+        Literal("H800", lang="en")}
     assert Literal("NVIDIA H800 SXM5") in values(store, ID + "h800", "http://www.w3.org/2004/02/skos/core#altLabel")
     # One node per organization: the data center's owner and the cluster's owner are the seeds' Oracle.
     assert values(store, ID + "oracle-abilene", AIKG + "operator") == {URIRef(ID + "oracle")}
@@ -165,8 +168,8 @@ def test_ambiguous_names_stay_separate_with_candidates(imported):
     assert ambiguous == {"Google Cloud": (ID + "google-cloud", [ID + "google"])}
     assert values(store, ID + "tiny-model", AIKG + "developer") == {URIRef(ID + "google-cloud")}
     assert "Ambiguous (kept separate): 1" in report.text()
-    assert "'Google Cloud' -> id:google-cloud; an existing name is a prefix of this one; candidates: id:google" \
-        in report.text()
+    assert ("'Google Cloud' -> id:google-cloud; an existing name is a prefix of this one; "
+            "candidates: id:google") in report.text()
 
 
 def test_suspicious_values_are_flagged_as_data_and_in_the_report(imported):
@@ -223,13 +226,15 @@ def test_units_are_normalized(imported):
     assert values(store, ID + "h800", AIKG + "memoryBandwidth") == {Literal("3350", datatype=dec)}
     assert values(store, ID + "h800", AIKG + "fp8Performance") == {Literal("1979000000000000", datatype=dec)}
     run = ID + "training-run-deepseek-v3-epoch-notable"
-    assert values(store, run, AIKG + "trainingCompute") == {Literal("3407800000000000000000000", datatype=dec)}
+    assert values(store, run, AIKG + "trainingCompute") == {
+        Literal("3407800000000000000000000", datatype=dec)}
     assert values(store, run, AIKG + "durationDays") == {Literal("57", datatype=dec)}
     assert values(store, run, AIKG + "cost") == {Literal("5390000", datatype=dec)}
     assert values(store, run, AIKG + "currency") == {Literal("USD")}
     assert values(store, run, AIKG + "costYear") == {Literal("2023", datatype=XSD.gYear)}
     assert values(store, ID + "oracle-abilene", AIKG + "cost") == {Literal("12500000000", datatype=dec)}
-    assert values(store, ID + "acme-x1", AIKG + "availableFrom") == {Literal("2024-01", datatype=XSD.gYearMonth)}
+    assert values(store, ID + "acme-x1", AIKG + "availableFrom") == {
+        Literal("2024-01", datatype=XSD.gYearMonth)}
 
 
 # --- provenance and licence -------------------------------------------------------------------------------
@@ -289,8 +294,9 @@ def test_models_trained_on_an_accelerator(imported):
 def test_largest_clusters_by_owner(imported):
     store, _ = imported
     rows = run_named(store, "largest-clusters-by-owner", {}, settings()).dicts()
-    assert [(str(r["owner"]), str(r["cluster"]), str(r["h100Equivalents"]), str(r["clusters"])) for r in rows] \
-        == [(ID + "oracle", ID + "cluster-oracle-test-cluster", "2000", "1")]
+    found = [(str(r["owner"]), str(r["cluster"]), str(r["h100Equivalents"]), str(r["clusters"]))
+             for r in rows]
+    assert found == [(ID + "oracle", ID + "cluster-oracle-test-cluster", "2000", "1")]
 
 
 def test_nvidia_only_capacity_covers_imported_clusters(imported):
@@ -331,8 +337,16 @@ def test_cli_usage_errors_exit_2(runner, tmp_path):
 
 # --- the real snapshot kept in seeds/epoch/ ---------------------------------------------------------------
 
-def test_real_snapshot(tmp_path):
-    """The CC BY 4.0 snapshot: rows imported vs rejected, the issue's merges, the disagreement, idempotence."""
+MERGES = {("accelerator", "NVIDIA H800 SXM5"): "h800", ("model", "DeepSeek-V3"): "deepseek-v3",
+          ("accelerator", "NVIDIA GB300 (Blackwell Ultra)"): "gb300", ("organization", "NVIDIA"): "nvidia",
+          ("organization", "Google"): "google", ("organization", "CoreWeave"): "coreweave",
+          ("organization", "OpenAI"): "openai", ("organization", "Microsoft"): "microsoft",
+          ("organization", "Oracle"): "oracle"}
+"""The merges issue 7 lists: each Epoch name is the seeds' node."""
+
+
+def test_real_snapshot():
+    """The CC BY 4.0 snapshot: rows imported vs rejected, the issue's merges, a disagreement, idempotence."""
     store = seeded()
     report = import_epoch(store, default_directory())
     assert dict(report.rows) == {
@@ -345,17 +359,10 @@ def test_real_snapshot(tmp_path):
     assert all(r.reasons == [r.reasons[0]] and r.reasons[0].endswith(
         "operator: a deployment must say who runs it (aikg:operator)") for r in report.rejected)
     matched = {(m.kind, m.name): m.iri.removeprefix(ID) for m in report.by_status("matched")}
-    for key, slug in {("accelerator", "NVIDIA H800 SXM5"): "h800", ("model", "DeepSeek-V3"): "deepseek-v3",
-                      ("accelerator", "NVIDIA GB300 (Blackwell Ultra)"): "gb300", ("organization", "NVIDIA"): "nvidia",
-                      ("organization", "Google"): "google", ("organization", "CoreWeave"): "coreweave",
-                      ("organization", "OpenAI"): "openai", ("organization", "Microsoft"): "microsoft",
-                      ("organization", "Oracle"): "oracle"}.items():
-        assert matched[key] == slug
-    # One node each: no second NVIDIA / Oracle / H800 was created under another IRI.
-    for name in ("nvidia", "oracle", "h800", "deepseek-v3", "coreweave"):
-        assert not [m for m in report.matches if m.status != "matched" and m.iri == ID + name]
-        assert not any(m.iri.endswith("-" + name) and m.status != "matched" for m in report.matches
-                       if m.name.lower() == name)
+    assert {key: matched.get(key) for key in MERGES} == MERGES
+    # One node each: no Epoch spelling of these names was made a node of its own.
+    created = {m.name.lower() for m in report.matches if m.status != "matched"}
+    assert not created & {"nvidia", "google", "coreweave", "openai", "microsoft", "oracle", "deepseek-v3"}
     rows = run_named(store, "source-disagreements", {}, settings()).dicts()
     cost = [r for r in rows if str(r["entity"]) == ID + "deepseek-v3" and str(r["figure"]) == "cost"]
     assert {(str(r["value1"]), str(r["value2"])) for r in cost} == {("5390000", "5576000")}

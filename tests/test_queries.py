@@ -376,6 +376,7 @@ def test_relayed_claims_name_soumith_as_relayer(seeded_store):
     found = {pick(r, "claim", "certainty", "relayedBy", "document")
              for r in rows(seeded_store, "unconfirmed-claims")}
     doc = "id:infoq-soumith-tinker-2026-11-06"
-    for relayed in ("id:training-run-unnamed-model-tinker", "id:unnamed-model-tinker-pretraining-under-3-days",
+    for relayed in ("id:training-run-unnamed-model-tinker",
+                    "id:unnamed-model-tinker-pretraining-under-3-days",
                     "id:price-list-tinker", "id:price-tinker-training"):
         assert (relayed, "aikg:Relayed", "id:soumith-chintala", doc) in found

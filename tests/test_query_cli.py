@@ -55,7 +55,8 @@ def test_named_query_without_parameters_as_tsv(store_dir):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].split("\t")[0] == "?config"
-    six_d = [line.split("\t") for line in lines[1:] if line.startswith(f"<{ID}topology-config-4096-torus-6d>")]
+    six_d = [line.split("\t") for line in lines[1:]
+             if line.startswith(f"<{ID}topology-config-4096-torus-6d>")]
     assert [cells[6] for cells in six_d] == ['"12"^^<http://www.w3.org/2001/XMLSchema#integer>']
 
 
@@ -75,8 +76,8 @@ def test_raw_sparql_select_and_construct(store_dir):
 
 def test_raw_sparql_from_a_file_as_xml(store_dir, tmp_path: Path):
     query = tmp_path / "ask.rq"
-    query.write_text("ASK { <https://w3id.org/aikg/id/coreweave> a <https://w3id.org/aikg/ontology#Organization> }",
-                     encoding="utf-8")
+    query.write_text("ASK { <https://w3id.org/aikg/id/coreweave> "
+                     "a <https://w3id.org/aikg/ontology#Organization> }", encoding="utf-8")
     result = run(store_dir, "--file", str(query), "--format", "xml")
     assert result.exit_code == 0, result.output
     assert "<boolean>true</boolean>" in result.stdout

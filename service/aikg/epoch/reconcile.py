@@ -213,6 +213,8 @@ def _all_ids(store: Store) -> set[str]:
     """Slugs used by any node outside the Epoch and computed graphs (new nodes must not collide)."""
     prefix = str(ID[""])
     result = store.query(f"""
-        SELECT DISTINCT ?s WHERE {{ GRAPH ?g {{ ?s ?p ?o }}
-          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED})) }}""")
+        SELECT DISTINCT ?s WHERE {{
+          GRAPH ?g {{ ?s ?p ?o }}
+          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED}))
+        }}""")
     return {str(r[0])[len(prefix):] for r in result.rows if str(r[0]).startswith(prefix)}
