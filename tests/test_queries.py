@@ -186,7 +186,7 @@ def test_model_accelerator_results(seeded_store):
             "id:gb300-nvl72", "8192", "2.02", None, "276") in found
     assert ("id:gpt-3", "benchmark result", "id:nvidia", "id:mlperf-training-v4-0", "id:h100", None,
             "11616", "3.4", None, None) in found
-    assert ("id:deepseek-v3", "training run", None, None, "id:h800", None, "2048", None, "57",
+    assert ("id:deepseek-v3", "training run", "id:deepseek", None, "id:h800", None, "2048", None, "57",
             "2788000") in found
     derived = {r["node"]: r["derivedGpuHours"] for r in rows(seeded_store, "model-accelerator-results")}
     assert Decimal(derived["id:result-mlperf-training-v6-0-coreweave-deepseek-v3"]).quantize(

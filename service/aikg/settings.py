@@ -51,8 +51,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("store_user", "", "Remote engine: user name for HTTP basic/digest auth."),
     Setting("store_password", "", "Remote engine: password for HTTP basic/digest auth."),
     Setting("load_seeds", True, "Load ontology, shapes and seeds into an empty store at start.", bool),
-    Setting("import_epoch", True, "On a first start (empty store, with load_seeds), also import the Epoch AI "
-            "snapshot kept in seeds/epoch/ (CC BY 4.0).", bool),
+    Setting("import_epoch", True, "With load_seeds, import the Epoch AI snapshot kept in seeds/epoch/ "
+            "(CC BY 4.0) in the background when the store has no Epoch graph yet.", bool),
     Setting("token", "", "Bearer token required for writes; empty switches writes off."),
     Setting("query_timeout", 5.0, "Seconds a query may run before it is stopped.", float),
     Setting("max_rows", 10000, "Most result rows returned; more are cut off and flagged truncated.", int),

@@ -29,10 +29,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
 
         if is_empty(store):
             load_seeds(store)
-            if settings["import_epoch"]:
-                from ..epoch import default_directory, import_epoch
+        if settings["import_epoch"]:
+            from ..epoch.background import import_in_background
 
-                import_epoch(store, default_directory())
+            app.extensions["aikg.epoch_import"] = import_in_background(store)
 
     from . import api, errors, exports, linked_data, pages, sparql, writes
 

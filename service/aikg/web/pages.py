@@ -13,11 +13,12 @@ import re
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, Response, abort, render_template, send_file
+from flask import Blueprint, Response, abort, render_template, request, send_file
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS
 
 from ..cache import per_version
+from ..errors import NotFound
 from ..namespaces import AIKG, ID, PREFIXES
 from ..queries import load_queries
 from ..store import Store
@@ -99,6 +100,11 @@ ORDER BY ?entity"""),
 _SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
 
+def _asks_for_html() -> bool:
+    """True when the client names text/html in Accept (browsers do); others get the JSON envelope."""
+    return any(mime == "text/html" for mime, _ in request.accept_mimetypes)
+
+
 def entity_page(slug: str) -> Response:
     """The HTML side of ``/id/<slug>``: one entity, its figures, relations and their sources."""
     head = _entity_head(slug) if _SLUG.match(slug) else None
@@ -128,6 +134,8 @@ def queries(name: str | None = None) -> tuple[str, int]:
     """The named queries: each with a form for its parameters and a results table (404: no such name)."""
     texts = {q.name: q.text for q in load_queries().values()}
     status = 404 if name is not None and name not in texts else 200
+    if status == 404 and not _asks_for_html():
+        raise NotFound(f"no named query called {name!r}")
     return render_template("queries.html", selected=name, texts=texts, **_page_context("queries")), status
 
 

@@ -1,0 +1,43 @@
+"""Serving the shipped Epoch snapshot by default, without making the first start wait for it.
+
+The import validates tens of thousands of rows through the SHACL gate, which takes longer than a
+service should take to start; it runs in a background thread instead, and the service answers
+from the seeds meanwhile. It runs whenever no Epoch graph is present yet, so a start interrupted
+mid-import simply imports again.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from ..namespaces import GRAPH
+from ..store import Store
+from .importer import default_directory, import_epoch
+
+log = logging.getLogger(__name__)
+EPOCH_GRAPH_PREFIX = str(GRAPH["epoch/"])
+
+
+def has_epoch_data(store: Store) -> bool:
+    """True once any Epoch dataset graph is in the store."""
+    return any(g.startswith(EPOCH_GRAPH_PREFIX) for g in store.graphs())
+
+
+def import_in_background(store: Store) -> threading.Thread | None:
+    """Start importing the shipped snapshot in a daemon thread, unless it is already there."""
+    directory = default_directory()
+    if has_epoch_data(store) or not directory.is_dir():
+        return None
+
+    def run() -> None:
+        try:
+            report = import_epoch(store, directory)
+            log.warning("aikg: Epoch AI snapshot imported: %d of %d rows",
+                        sum(report.imported.values()), sum(report.rows.values()))
+        except Exception:  # a failed background import must not take the service down
+            log.exception("aikg: importing the Epoch AI snapshot failed")
+
+    thread = threading.Thread(target=run, name="aikg-epoch-import", daemon=True)
+    thread.start()
+    return thread
