@@ -6,7 +6,6 @@ No timing is asserted: the figures depend on the machine; only what was produced
 from __future__ import annotations
 
 import json
-import shutil
 
 import pyoxigraph as ox
 import pytest
@@ -89,7 +88,6 @@ def test_mix_covers_every_operation_kind_and_named_query() -> None:
                 ox.Store().query(text)  # parses, parameters bound
 
 
-@pytest.mark.skipif(shutil.which("wrk") is None, reason="wrk (Debian package) is not installed")
 def test_tiny_run_reports_every_operation(tmp_path) -> None:
     opts = Options(sizes=["4k"], out=tmp_path / "out", peers=("aikg", "pyoxigraph", "nothing-here"),
                    seconds=1, connections=2, work=tmp_path / "work", log=lambda _: None,
