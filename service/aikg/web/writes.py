@@ -122,23 +122,22 @@ def _rdf_body(graph: str) -> list:
 @bp.put("/data")
 def data_put() -> Response:
     """Graph Store Protocol PUT: replace the named graph with the body, through the gate."""
-    _authorize()
-    graph = gate.check_graph_iri(_target())
-    quads = _rdf_body(graph)
-    store = get_store()
-    created = graph not in store.graphs()
-    return _gated(lambda: gate.graph_change(store, graph, quads, replace=True), created=created)
+    return _graph_write(replace=True)
 
 
 @bp.post("/data")
 def data_post() -> Response:
     """Graph Store Protocol POST: add the body's triples to the named graph, through the gate."""
+    return _graph_write(replace=False)
+
+
+def _graph_write(*, replace: bool) -> Response:
     _authorize()
     graph = gate.check_graph_iri(_target())
     quads = _rdf_body(graph)
     store = get_store()
     created = graph not in store.graphs()
-    return _gated(lambda: gate.graph_change(store, graph, quads, replace=False), created=created)
+    return _gated(lambda: gate.graph_change(store, graph, quads, replace=replace), created=created)
 
 
 @bp.delete("/data")

@@ -139,7 +139,8 @@ function updateStats() {
   container.dataset.nodes = String(nodes);
   container.dataset.edges = String(edges);
   const where = state.focus ? `around ${focusInput.value || state.focus}, ${state.depth} hop(s)` : "whole graph";
-  stats.textContent = `${nodes} nodes · ${edges} edges — ${where}`;
+  const cut = state.cut ? ` (the ${MAX_WHOLE_GRAPH} best-connected nodes; pick an entity to see its neighbourhood)` : "";
+  stats.textContent = `${nodes} nodes · ${edges} edges — ${where}${cut}`;
 }
 
 function renderFilters() {
@@ -158,6 +159,23 @@ function renderFilters() {
   }));
 }
 
+const MAX_WHOLE_GRAPH = 600;
+// A force layout stays readable (and quick) up to a few hundred nodes; with imported datasets the whole
+// graph has thousands, so the whole-graph view keeps the best-connected ones and says so.
+
+function bestConnected(els, max) {
+  const nodes = els.filter((e) => e.group === "nodes");
+  if (nodes.length <= max) return els;
+  const degree = {};
+  for (const e of els) {
+    if (e.group !== "edges") continue;
+    degree[e.data.source] = (degree[e.data.source] || 0) + 1;
+    degree[e.data.target] = (degree[e.data.target] || 0) + 1;
+  }
+  const keep = new Set(nodes.map((n) => n.data.id).sort((a, b) => (degree[b] || 0) - (degree[a] || 0)).slice(0, max));
+  return els.filter((e) => (e.group === "nodes" ? keep.has(e.data.id) : keep.has(e.data.source) && keep.has(e.data.target)));
+}
+
 async function draw() {
   container.dataset.ready = "false";
   stats.textContent = "Loading…";
@@ -171,7 +189,9 @@ async function draw() {
     return;
   }
   cy.elements().remove();
-  const els = prepare(body, state.focus);
+  const prepared = prepare(body, state.focus);
+  const els = state.focus ? prepared : bestConnected(prepared, MAX_WHOLE_GRAPH);
+  state.cut = prepared.length - els.length;
   const spread = 40 * Math.sqrt(els.length + 1);
   for (const e of els) if (e.group === "nodes") e.position = { x: Math.random() * spread, y: Math.random() * spread };
   cy.add(els);
