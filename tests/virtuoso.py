@@ -10,36 +10,10 @@ from pathlib import Path
 
 import requests
 
+from aikg.bench.virtuoso import virtuoso_ini
+
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt")
-
-_INI = """\
-[Database]
-DatabaseFile = {d}/v.db
-ErrorLogFile = {d}/v.log
-LockFile = {d}/v.lck
-TransactionFile = {d}/v.trx
-xa_persistent_file = {d}/v.pxa
-[TempDatabase]
-DatabaseFile = {d}/v-temp.db
-TransactionFile = {d}/v-temp.trx
-[Parameters]
-ServerPort = 127.0.0.1:{sql}
-DisableUnixSocket = 1
-NumberOfBuffers = 20000
-MaxDirtyBuffers = 15000
-DirsAllowed = .
-[HTTPServer]
-ServerPort = 127.0.0.1:{http}
-ServerRoot = {d}
-ServerThreads = 10
-EnabledDavVSP = 0
-[SPARQL]
-ResultSetMaxRows = 1000000
-; The engine's own limit: a query aikg stopped waiting for (its deadline) is ended here too.
-MaxQueryExecutionTime = 5
-"""
-
 
 class VirtuosoServer:
     """Starts ``virtuoso-t`` in the foreground on free loopback ports; ``stop()`` ends it and cleans up."""
@@ -52,7 +26,10 @@ class VirtuosoServer:
         self.url = f"http://127.0.0.1:{http_port}/sparql"
         self.gsp_url = f"http://127.0.0.1:{http_port}/sparql-graph-crud"
         """Virtuoso's Graph Store Protocol endpoint (``graph-uri`` parameter); the grant below opens it."""
-        (self.dir / "virtuoso.ini").write_text(_INI.format(d=self.dir, sql=sql_port, http=http_port))
+        # Small buffers keep the test engine light; its own 5 s limit ends a query aikg stopped waiting for.
+        (self.dir / "virtuoso.ini").write_text(virtuoso_ini(
+            self.dir, sql_port=sql_port, http_port=http_port, buffers=20000, dirty_buffers=15000,
+            max_query_seconds=5))
         self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(self.dir / "virtuoso.ini")],
                                      cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self._wait()

@@ -17,6 +17,8 @@ from pathlib import Path
 
 import requests
 
+from .virtuoso import virtuoso_ini
+
 TOKEN = "bench-token"
 
 
@@ -142,33 +144,6 @@ class RdflibEndpoint(Server):
         self.load_seconds = time.perf_counter() - start
 
 
-_VIRTUOSO_INI = """\
-[Database]
-DatabaseFile = {d}/v.db
-ErrorLogFile = {d}/v.log
-LockFile = {d}/v.lck
-TransactionFile = {d}/v.trx
-xa_persistent_file = {d}/v.pxa
-[TempDatabase]
-DatabaseFile = {d}/v-temp.db
-TransactionFile = {d}/v-temp.trx
-[Parameters]
-ServerPort = 127.0.0.1:{sql}
-DisableUnixSocket = 1
-NumberOfBuffers = 170000
-MaxDirtyBuffers = 130000
-DirsAllowed = ., {data}
-[HTTPServer]
-ServerPort = 127.0.0.1:{http}
-ServerRoot = {d}
-ServerThreads = 10
-EnabledDavVSP = 0
-[SPARQL]
-ResultSetMaxRows = 1000000
-MaxQueryExecutionTime = 60
-"""
-
-
 class Virtuoso(Server):
     """Virtuoso open source (Debian package) with a temporary database, loaded with its bulk loader."""
 
@@ -182,8 +157,9 @@ class Virtuoso(Server):
         self.sql_port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="aikg-bench-virtuoso-"))
         data = data.resolve()
-        (self.dir / "virtuoso.ini").write_text(_VIRTUOSO_INI.format(
-            d=self.dir, sql=self.sql_port, http=self.port, data=data.parent))
+        (self.dir / "virtuoso.ini").write_text(virtuoso_ini(
+            self.dir, sql_port=self.sql_port, http_port=self.port, buffers=170000, dirty_buffers=130000,
+            max_query_seconds=60, dirs_allowed=f"., {data.parent}"))
         self.proc = subprocess.Popen([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir,
                                      stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
