@@ -460,9 +460,7 @@ def skolemize_text(text: str) -> str:
             i = j
             continue
         if c.isalpha():
-            j = i
-            while j < n and (text[j].isalnum() or text[j] == "_"):
-                j += 1
+            j = _word_end(text, i, "_")
             words = [*words[-1:], text[i:j].upper()]
             out.append(text[i:j])
             i = j
@@ -500,9 +498,7 @@ def split_delete_data(text: str) -> str:
             continue
         c = text[i]
         if c.isalpha():
-            j = i
-            while j < n and (text[j].isalnum() or text[j] == "_"):
-                j += 1
+            j = _word_end(text, i, "_")
             words = [*words[-1:], text[i:j].upper()]
             out.append(text[i:j])
             i = j
@@ -586,13 +582,19 @@ def _tokens(text: str) -> Iterable[str]:
         if c in "{}":
             yield c
         elif c.isalpha():
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "_:-"):
-                j += 1
+            j = _word_end(text, i, "_:-")
             yield text[i:j]
             i = j
             continue
         i += 1
+
+
+def _word_end(text: str, i: int, extra: str) -> int:
+    """End of the word starting at ``i``: letters and digits, plus the characters in ``extra``."""
+    j, n = i, len(text)
+    while j < n and (text[j].isalnum() or text[j] in extra):
+        j += 1
+    return j
 
 
 def _looks_like_iri(text: str, i: int) -> bool:
@@ -656,9 +658,7 @@ def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
             i = j
             continue
         if c in "?$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] == "_"):
-            j = i + 1
-            while j < n and (text[j].isalnum() or text[j] == "_"):
-                j += 1
+            j = _word_end(text, i + 1, "_")
             if after_as:
                 where = -2
             elif clause == "SELECT" and depth == 0:
@@ -672,9 +672,7 @@ def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
             i = j
             continue
         if c.isalpha():
-            j = i
-            while j < n and (text[j].isalnum() or text[j] in "_:-"):
-                j += 1
+            j = _word_end(text, i, "_:-")
             word = text[i:j].upper()
             if word in _CLAUSES:
                 clause, clause_at, depth = word, i, 0
