@@ -4,7 +4,8 @@ A write is first turned into its exact delta (quads removed, quads added) withou
 The nodes the delta touches, and the nodes pointing at them, are validated over a small data graph made
 of their neighbourhood in the would-be state (plus the ontology, mixed in by the validator). If any
 shape is violated the write is refused with the report and the store is untouched; otherwise the delta
-is committed as ONE SPARQL update (one Oxigraph transaction) and the derived graphs are rebuilt.
+is committed as ONE SPARQL update (one Oxigraph transaction); then the inferred and derived graphs
+are brought up to date around the nodes it touched (:mod:`aikg.knowledge.incremental`).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from rdflib import Graph, URIRef
 from . import guard, limits
 from .errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
 from .execution import allowed_services
-from .knowledge import validate
+from .knowledge import incremental, validate
 from .knowledge.derive import rebuild_derived
 from .namespaces import DERIVED_GRAPH, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
 from .store import OxigraphStore, Store
@@ -298,6 +299,14 @@ def _writer_lock(store: Store) -> threading.Lock:
         return _LOCKS.setdefault(store, threading.Lock())
 
 
+def refresh_generated(store: Store, change: Change) -> None:
+    """Bring the inferred and derived graphs up to date around the change, or rebuild them whole."""
+    try:
+        incremental.refresh(store, change.remove, change.add)
+    except incremental.NeedsRebuild:
+        rebuild_derived(store)
+
+
 def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
     """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
     with _writer_lock(store):
@@ -316,6 +325,6 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
         if text.strip():
             with limits.writing():
                 store.update(text)
-            rebuild_derived(_ForkSafe(store))
+            refresh_generated(_ForkSafe(store), change)
         return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
 

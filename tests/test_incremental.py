@@ -1,0 +1,140 @@
+"""Writes keep the inferred and derived graphs up to date locally, with the same result as a full rebuild.
+
+Every case commits a change through the SHACL gate, which follows it incrementally; the generated graphs
+are then compared, quad for quad, with what a rebuild from scratch computes on the same data.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from decimal import Decimal
+
+import pyoxigraph as ox
+import pytest
+from rdflib import URIRef
+
+from aikg import gate
+from aikg.knowledge import incremental
+from aikg.knowledge.derive import rebuild_derived, rule_files
+from aikg.namespaces import DERIVED_GRAPH, INFERRED_GRAPH
+from test_derived import COREWEAVE_RESULT, RUNS_AND_RESULTS, V3_RUN, derived_value
+
+AIKG = "https://w3id.org/aikg/ontology#"
+ID = "https://w3id.org/aikg/id/"
+XSD = "http://www.w3.org/2001/XMLSchema#"
+TEST_GRAPH = "https://w3id.org/aikg/graph/sources/test-incremental"
+
+
+def generated(store) -> set[ox.Quad]:
+    """Every quad of the inferred and derived graphs."""
+    return {q for g in (INFERRED_GRAPH, DERIVED_GRAPH)
+            for q in store.raw.quads_for_pattern(None, None, None, ox.NamedNode(str(g)))}
+
+
+def quads_of(store, s: str, p: str) -> set[ox.Quad]:
+    """The asserted (not generated) quads of a subject and property."""
+    generated_graphs = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
+    return {q for q in store.raw.quads_for_pattern(ox.NamedNode(s), ox.NamedNode(p), None, None)
+            if q.graph_name.value not in generated_graphs}
+
+
+def turtle_quads(text: str, graph: str = TEST_GRAPH) -> set[ox.Quad]:
+    return {ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(graph))
+            for t in ox.parse(text, format=ox.RdfFormat.TURTLE)}
+
+
+def commit_locally(store, make: Callable[[], gate.Change]) -> None:
+    """Commit a change as the gate does, then follow it incrementally (failing if it cannot)."""
+    change = make()
+    store.update(gate.commit_text(store, change))
+    incremental.refresh(store, change.remove, change.add)
+
+
+def assert_same_as_rebuild(store) -> None:
+    local = generated(store)
+    rebuild_derived(store)
+    rebuilt = generated(store)
+    assert local - rebuilt == set() and rebuilt - local == set()
+
+
+def test_changed_count_updates_every_value_that_reads_it(store):
+    old = quads_of(store, str(COREWEAVE_RESULT), AIKG + "acceleratorCount")
+    new = {ox.Quad(q.subject, q.predicate, ox.Literal("4096", datatype=ox.NamedNode(XSD + "integer")),
+                   q.graph_name) for q in old}
+    commit_locally(store, lambda: gate.Change("update", remove=old, add=new))
+    hours = derived_value(store, COREWEAVE_RESULT, URIRef(AIKG + "gpuHours"))
+    assert hours.quantize(Decimal("0.001")) == Decimal("137.899")  # 2.02 min × 4,096 / 60
+    ratio = derived_value(store, V3_RUN, URIRef(AIKG + "ratio"), COREWEAVE_RESULT)
+    assert ratio.quantize(Decimal("0.1")) == Decimal("20217.7")
+    assert_same_as_rebuild(store)
+
+
+def test_removed_time_removes_the_values_that_needed_it(store):
+    old = quads_of(store, str(COREWEAVE_RESULT), AIKG + "timeToTrain")
+    commit_locally(store, lambda: gate.Change("update", remove=old))
+    assert derived_value(store, COREWEAVE_RESULT, URIRef(AIKG + "gpuHours")) is None
+    assert derived_value(store, V3_RUN, URIRef(AIKG + "ratio"), COREWEAVE_RESULT) is None
+    assert_same_as_rebuild(store)
+
+
+def test_new_entities_get_their_types_closed_and_their_values_derived(store):
+    add = turtle_quads(RUNS_AND_RESULTS)
+    commit_locally(store, lambda: gate.Change("add", add=add))
+    speedup = derived_value(store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"),
+                            URIRef(ID + "test-result-slow"))
+    assert speedup == Decimal("3.2")  # 8.0 / 2.5
+    assert derived_value(store, URIRef(ID + "test-run"), URIRef(AIKG + "gpuHours")) == Decimal("7200")
+    assert_same_as_rebuild(store)
+
+
+def test_a_new_fastest_result_moves_every_speedup_of_its_workload(store):
+    commit_locally(store, lambda: gate.Change("add", add=turtle_quads(RUNS_AND_RESULTS)))
+    faster = turtle_quads(f"""@prefix aikg: <{AIKG}> . @prefix id: <{ID}> .
+        id:test-result-faster a aikg:BenchmarkResult ; aikg:workload id:test-model ; aikg:timeToTrain 1.25 .
+    """)
+    commit_locally(store, lambda: gate.Change("add", add=faster))
+    assert derived_value(store, URIRef(ID + "test-result-faster"), URIRef(AIKG + "speedup"),
+                         URIRef(ID + "test-result-slow")) == Decimal("6.4")
+    assert derived_value(store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"),
+                         URIRef(ID + "test-result-slow")) is None
+    assert_same_as_rebuild(store)
+
+
+def test_memory_of_an_accelerator_reaches_the_systems_using_it(store):
+    system, chip = ID + "gb300-nvl72", ID + "gb300"
+    own = quads_of(store, system, AIKG + "memoryPerChip")
+    memory = ox.NamedNode(AIKG + "memoryPerChip")
+
+    def chip_memory(gb: str) -> set[ox.Quad]:
+        return {ox.Quad(ox.NamedNode(chip), memory, ox.Literal(gb, datatype=ox.NamedNode(XSD + "decimal")),
+                        ox.NamedNode(TEST_GRAPH))}
+
+    # The system no longer states its own memory per chip: the accelerator's figure is used instead.
+    commit_locally(store, lambda: gate.Change("update", remove=own, add=chip_memory("300")))
+    hbm = URIRef(AIKG + "hbmPerScaleUpDomain")
+    assert derived_value(store, URIRef(system), hbm) == Decimal("21600")  # 72 × 300
+    # A change on the accelerator alone reaches the system that uses it.
+    commit_locally(store, lambda: gate.Change("update", remove=chip_memory("300"), add=chip_memory("100")))
+    assert derived_value(store, URIRef(system), hbm) == Decimal("7200")
+    assert_same_as_rebuild(store)
+
+
+def test_dropping_a_whole_source_graph(store):
+    graph = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
+    commit_locally(store, lambda: gate.drop_change(store, graph))
+    assert derived_value(store, COREWEAVE_RESULT, URIRef(AIKG + "gpuHours")) is None
+    assert_same_as_rebuild(store)
+
+
+def test_a_new_subclass_statement_falls_back_to_a_full_rebuild(store):
+    add = turtle_quads(f"""@prefix aikg: <{AIKG}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+        aikg:TestRun rdfs:subClassOf aikg:TrainingRun ; rdfs:label "test run class"@en .""")
+    with pytest.raises(incremental.NeedsRebuild):
+        incremental.refresh(store, set(), add)
+
+
+def test_every_rule_has_a_known_reach():
+    reaches = {p.stem: incremental.rule_shape(p).reach for p in rule_files()}
+    assert reaches["speedup-between-results"] == 2  # fastest result -> workload -> each other result
+    assert reaches["hbm-per-scale-up-domain"] == 1  # system -> accelerator
+    assert reaches["gpu-hours-of-training-run"] == 0
