@@ -365,6 +365,16 @@ def test_neighbors_endpoint_returns_cytoscape_elements(ro_client):
     assert ids == node_ids(cytoscape(ro_client, "?focus=coreweave&depth=1"))
 
 
+def test_repeated_neighbourhood_is_304_and_depth_is_part_of_the_key(ro_client):
+    first = ro_client.get("/api/entities/coreweave/neighbors?depth=1")
+    again = ro_client.get("/api/entities/coreweave/neighbors?depth=1",
+                          headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    deeper = ro_client.get("/api/entities/coreweave/neighbors?depth=2",
+                           headers={"If-None-Match": first.headers["ETag"]})
+    assert deeper.status_code == 200 and deeper.get_json()["depth"] == 2
+
+
 def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
     body = ro_client.get("/api/entities/coreweave/neighbors?fold=true").get_json()
     assert body["depth"] == 1

@@ -292,6 +292,57 @@ def test_truncated_result_is_flagged_and_still_parses(capped_client):
     assert len(csv_resp.data.decode().splitlines()) == 3
 
 
+def test_repeated_truncated_answer_keeps_its_flag(capped_client):
+    query = "SELECT ?c WHERE { ?c a <http://www.w3.org/2002/07/owl#Class> }"
+    first = capped_client.get("/sparql", query_string={"query": query})
+    again = capped_client.get("/sparql", query_string={"query": query})  # answered from the cache
+    assert again.headers["X-AIKG-Truncated"] == "true" and again.data == first.data
+
+
+# --- caching --------------------------------------------------------------------------------------------
+
+COUNT_TEST_NODES = "SELECT (COUNT(?x) AS ?n) WHERE { ?x a <https://w3id.org/aikg/ontology#CacheProbe> }"
+
+
+def _count(resp) -> int:
+    return int(resp.get_json()["results"]["bindings"][0]["n"]["value"])
+
+
+def test_repeated_query_is_304_with_its_etag(ro_client):
+    first = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES})
+    assert first.status_code == 200 and first.headers["ETag"]
+    again = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES},
+                          headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304
+    other_format = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES, "format": "csv"},
+                                 headers={"If-None-Match": first.headers["ETag"]})
+    assert other_format.status_code == 200 and other_format.data.decode().splitlines() == ["n", "0"]
+
+
+def test_post_bodies_are_cached_apart(ro_client):
+    def post(query: str):
+        return ro_client.post("/sparql", data=query.encode(), content_type="application/sparql-query",
+                              headers={"Accept": "application/sparql-results+json"})
+    ask_yes = "ASK { ?s a <https://w3id.org/aikg/ontology#Neocloud> }"
+    ask_no = "ASK { ?s a <https://w3id.org/aikg/ontology#CacheProbe> }"
+    assert post(ask_yes).get_json()["boolean"] is True
+    assert post(ask_no).get_json()["boolean"] is False
+    assert post(ask_yes).get_json()["boolean"] is True
+    assert post(ask_yes).headers["ETag"] != post(ask_no).headers["ETag"]
+
+
+def test_a_write_changes_the_cached_answer(client):
+    before = client.get("/sparql", query_string={"query": COUNT_TEST_NODES})
+    assert _count(before) == 0
+    store = client.application.extensions["aikg.store"]
+    store.load(b"<https://w3id.org/aikg/id/cache-probe> a <https://w3id.org/aikg/ontology#CacheProbe> .",
+               mime="text/turtle", graph="https://w3id.org/aikg/graph/test-cache")
+    after = client.get("/sparql", query_string={"query": COUNT_TEST_NODES},
+                       headers={"If-None-Match": before.headers["ETag"]})
+    assert after.status_code == 200 and _count(after) == 1
+    assert after.headers["ETag"] != before.headers["ETag"]
+
+
 # --- service description and CORS ---------------------------------------------------------------------
 
 def test_service_description(ro_client):

@@ -1,21 +1,19 @@
 """The JSON lookup API: search, entities, types, stats, named queries and the OpenAPI document.
 
-Every read answer is cached on (store version, path, query string, Accept) and carries an ETag made
-from the same key, so a repeated request costs a dictionary lookup and a revalidation costs a 304.
+Every read answer goes through the response cache (:mod:`aikg.web.response_cache`): a repeated request
+costs a dictionary lookup and a revalidation costs a 304.
 """
 
 from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Callable
-from functools import wraps
 from typing import Any
 
 from flask import Blueprint, Response, current_app, jsonify, request
 from rdflib import BNode, Literal, URIRef
 
-from ..cache import LruCache, etag_for, per_version, store_token
+from ..cache import per_version
 from ..entities import entity_json
 from ..errors import BadRequest
 from ..formats import Format
@@ -25,61 +23,13 @@ from ..store import Store
 from ..vocabulary import catalog, vocabulary
 from . import get_store, setting
 from .negotiation import choose
+from .response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-CACHE_KEY = "aikg.api.responses"
 JSON = Format("json", "application/json", "json")
 CSV = Format("csv", "text/csv", "csv")
 RESULT_OFFERS = (JSON, CSV)
-
-
-@bp.record_once
-def _install_cache(state: Any) -> None:
-    state.app.extensions[CACHE_KEY] = LruCache(state.app.config["AIKG"]["cache_size"])
-
-
-def cached(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Answer from the response cache, or 304 when the client's ETag is current; cache 200s."""
-
-    @wraps(view)
-    def wrapper(*args: Any, **kwargs: Any) -> Response:
-        store = get_store()
-        version = store.version
-        variant = request.headers.get("Accept", "")
-        query = request.query_string.decode("latin-1")
-        cache: LruCache = current_app.extensions[CACHE_KEY]
-        key = (store_token(store), version, request.path, query, variant)
-        hit = cache.get(key)
-        if hit is None:
-            resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
-            if resp.status_code != 200:
-                return resp
-            hit = (resp.get_data(), resp.mimetype, resp.headers.get("Content-Disposition"))
-            if store.version == version:  # an answer raced by a write is not kept
-                cache.put(key, hit)
-        etag = etag_for(store, request.path, query, variant) if store.version == version else None
-        if etag is not None and request.if_none_match.contains_weak(etag):  # RFC 9110: weak comparison
-            return _not_modified(etag)
-        body, mimetype, disposition = hit
-        resp = Response(body, status=200, mimetype=mimetype)
-        if disposition:
-            resp.headers["Content-Disposition"] = disposition
-        if etag is not None:
-            resp.set_etag(etag)
-        resp.headers["Cache-Control"] = "no-cache"
-        resp.vary.add("Accept")
-        return resp
-
-    return wrapper
-
-
-def _not_modified(etag: str) -> Response:
-    resp = Response(status=304)
-    resp.set_etag(etag)
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.vary.add("Accept")
-    return resp
 
 
 def _json_only() -> None:

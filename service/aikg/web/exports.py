@@ -13,6 +13,7 @@ from flask import Blueprint, Response, jsonify, request
 from ..export import ExportOptions, graph_model, parse_options, run_export, select
 from ..export.cytoscape import elements
 from . import get_store
+from .response_cache import cached
 
 bp = Blueprint("exports", __name__)
 
@@ -33,6 +34,7 @@ def export(name: str) -> Response:
 
 
 @bp.get("/api/entities/<path:entity>/neighbors")
+@cached
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view."""
     options = _options(focus=entity)

@@ -20,6 +20,7 @@ from ..store import ResultKind
 from . import get_store, setting
 from .cors import allow_cross_origin
 from .negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
+from .response_cache import cached
 from .service_description import service_description
 
 bp = Blueprint("sparql", __name__)
@@ -48,6 +49,7 @@ class ProtocolRequest:
 
 
 @bp.route("/sparql", methods=["GET", "POST"])
+@cached
 def endpoint() -> Response:
     """Answer a SPARQL query, or describe the service when a GET carries none."""
     req = read_request()

@@ -1,0 +1,83 @@
+"""One response cache for every read surface: the lookup API, neighbourhoods and ``/sparql``.
+
+A 200 answer is kept under (store, store version, path, query string, Accept, request body digest) and
+carries an ETag made from the same key, so a repeated request costs a dictionary lookup and a
+revalidation costs a 304. A write changes the store's version, so nothing stale is ever served; an
+answer raced by a write is not kept. Bodies are part of the key so that a query sent by POST (form or
+``application/sparql-query``) is cached like one sent by GET.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable
+from functools import wraps
+from typing import Any
+
+from flask import Response, current_app, request
+
+from ..cache import LruCache, etag_for, store_token
+from ..serialize import TRUNCATED_HEADER
+from . import get_store, setting
+
+CACHE_KEY = "aikg.responses"
+KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER)
+"""Headers of an answer that are part of it, so are replayed from the cache."""
+
+
+def _cache() -> LruCache:
+    cache = current_app.extensions.get(CACHE_KEY)
+    if cache is None:
+        cache = current_app.extensions.setdefault(CACHE_KEY, LruCache(int(setting("cache_size"))))
+    return cache
+
+
+def _request_key() -> tuple[str, str, str]:
+    query = request.query_string.decode("latin-1")
+    variant = request.headers.get("Accept", "")
+    if request.method == "POST":
+        digest = hashlib.blake2b(request.get_data(cache=True), digest_size=12).hexdigest()
+        query += f"#{request.mimetype}:{digest}"
+    return request.path, query, variant
+
+
+def cached(view: Callable[..., Response]) -> Callable[..., Response]:
+    """Answer from the response cache, or 304 when the client's ETag is current; cache 200s."""
+
+    @wraps(view)
+    def wrapper(*args: Any, **kwargs: Any) -> Response:
+        store = get_store()
+        version = store.version
+        path, query, variant = _request_key()
+        cache = _cache()
+        key = (store_token(store), version, path, query, variant)
+        hit = cache.get(key)
+        if hit is None:
+            resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
+            if resp.status_code != 200 or resp.is_streamed:
+                return resp
+            kept = {h: resp.headers[h] for h in KEPT_HEADERS if h in resp.headers}
+            hit = (resp.get_data(), resp.content_type, kept)
+            if store.version == version:
+                cache.put(key, hit)
+        etag = etag_for(store, path, query, variant) if store.version == version else None
+        if etag is not None and request.if_none_match.contains_weak(etag):  # RFC 9110: weak comparison
+            return _not_modified(etag)
+        body, content_type, kept = hit
+        resp = Response(body, status=200, content_type=content_type)
+        resp.headers.update(kept)
+        if etag is not None:
+            resp.set_etag(etag)
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.vary.add("Accept")
+        return resp
+
+    return wrapper
+
+
+def _not_modified(etag: str) -> Response:
+    resp = Response(status=304)
+    resp.set_etag(etag)
+    resp.headers["Cache-Control"] = "no-cache"
+    resp.vary.add("Accept")
+    return resp
