@@ -74,10 +74,10 @@ def store_token(store: Store) -> str:
         return token
 
 
-def etag_for(store: Store, *parts: str) -> str:
-    """An opaque entity tag for one request against the store's current data."""
+def etag_for(key: tuple) -> str:
+    """An opaque entity tag for a cache key (store token, store version, what was asked)."""
     h = hashlib.blake2b(digest_size=12)
-    for p in (store_token(store), str(store.version), *parts):
+    for p in map(str, key):
         h.update(p.encode("utf-8", "surrogatepass"))
         h.update(b"\0")
     return h.hexdigest()

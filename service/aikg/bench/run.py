@@ -83,7 +83,8 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict:
         req = request_for(server.name, op, server.sparql_path)
         try:
             one = server.name == "rdflib-endpoint" or op.is_write  # the slowest: one cold answer is enough
-            cold, status, text = probe(server.base, req, 1 if one else 3)
+            cold, status, text = probe(server.base, req, 1 if one else len(req.paths),
+                                       budget_s=max(10.0, 3 * opts.seconds), slow_ms=opts.slow * 1000)
             if status >= 400:
                 results[op.name] = {"error": f"HTTP {status}: {text[:200]}"}
                 opts.log(f"    {op.name:<40} HTTP {status}")

@@ -66,9 +66,16 @@ class Request:
     body: str | None = None
 
 
-def probe(base: str, req: Request, n: int = 3) -> tuple[list[float], int, str]:
-    """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status."""
+def probe(base: str, req: Request, n: int = 3, *, budget_s: float = 30.0,
+          slow_ms: float = float("inf")) -> tuple[list[float], int, str]:
+    """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status.
+
+    Sending every variant once before the load run also warms whatever caches the server keeps, so the
+    load run measures repeated requests and this pass measures first ones. It stops early after
+    ``budget_s`` seconds, at an error, or after an answer slower than ``slow_ms``.
+    """
     times, status, text = [], 0, ""
+    end = time.perf_counter() + budget_s
     for i, path in enumerate(req.paths[:n]):
         body = req.body.replace("@N@", f"p{i}") if req.body else None
         start = time.perf_counter()
@@ -76,7 +83,7 @@ def probe(base: str, req: Request, n: int = 3) -> tuple[list[float], int, str]:
                              data=body.encode() if body else None, timeout=300)
         times.append((time.perf_counter() - start) * 1000)
         status, text = r.status_code, r.text[:300]
-        if status >= 400:
+        if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
             break
     return times, status, text
 

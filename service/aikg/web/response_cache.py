@@ -33,6 +33,7 @@ def _cache() -> LruCache:
 
 
 def _request_key() -> tuple[str, str, str]:
+    """What was asked: path, query string (plus the body's type and digest for a POST), Accept."""
     query = request.query_string.decode("latin-1")
     variant = request.headers.get("Accept", "")
     if request.method == "POST":
@@ -48,36 +49,26 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
     def wrapper(*args: Any, **kwargs: Any) -> Response:
         store = get_store()
         version = store.version
-        path, query, variant = _request_key()
+        key = (store_token(store), version, *_request_key())
         cache = _cache()
-        key = (store_token(store), version, path, query, variant)
         hit = cache.get(key)
         if hit is None:
             resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
             if resp.status_code != 200 or resp.is_streamed:
                 return resp
-            kept = {h: resp.headers[h] for h in KEPT_HEADERS if h in resp.headers}
-            hit = (resp.get_data(), resp.content_type, kept)
-            if store.version == version:
-                cache.put(key, hit)
-        etag = etag_for(store, path, query, variant) if store.version == version else None
-        if etag is not None and request.if_none_match.contains_weak(etag):  # RFC 9110: weak comparison
-            return _not_modified(etag)
-        body, content_type, kept = hit
-        resp = Response(body, status=200, content_type=content_type)
-        resp.headers.update(kept)
-        if etag is not None:
-            resp.set_etag(etag)
-        resp.headers["Cache-Control"] = "no-cache"
-        resp.vary.add("Accept")
-        return resp
+            if store.version != version:  # raced by a write: answered, but neither kept nor tagged
+                resp.headers["Cache-Control"] = "no-cache"
+                resp.vary.add("Accept")
+                return resp
+            # Everything a repeat needs is computed once, here: a hit only builds the response.
+            etag = etag_for(key)
+            headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
+            headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
+            hit = (resp.get_data(), resp.content_type, headers, etag)
+            cache.put(key, hit)
+        body, content_type, headers, etag = hit
+        if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
+            return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison
+        return Response(body, status=200, headers=headers, content_type=content_type)
 
     return wrapper
-
-
-def _not_modified(etag: str) -> Response:
-    resp = Response(status=304)
-    resp.set_etag(etag)
-    resp.headers["Cache-Control"] = "no-cache"
-    resp.vary.add("Accept")
-    return resp
