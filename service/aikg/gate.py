@@ -4,8 +4,8 @@ A write is first turned into its exact delta (quads removed, quads added) withou
 The nodes the delta touches, and the nodes pointing at them, are validated over a small data graph made
 of their neighbourhood in the would-be state (plus the ontology, mixed in by the validator). If any
 shape is violated the write is refused with the report and the store is untouched; otherwise the delta
-is committed as ONE SPARQL update (one Oxigraph transaction); then the inferred and derived graphs
-are brought up to date around the nodes it touched (:mod:`aikg.knowledge.incremental`).
+is committed as ONE SPARQL update (one Oxigraph transaction), together with the difference it makes to
+the inferred and derived graphs, computed around the nodes it touches (:mod:`aikg.knowledge.incremental`).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ from .knowledge import incremental, validate
 from .knowledge.derive import rebuild_derived
 from .namespaces import DERIVED_GRAPH, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
 from .store import OxigraphStore, Store
+from .store.around import around
 from .store.terms import to_ox, to_rdflib
 
 PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
@@ -109,7 +110,8 @@ def graph_change(store: Store, graph: str, quads: Iterable[ox.Quad], *, replace:
     if replace:
         old = set(_pattern(store, graph=graph))
         return Change("replace", remove=old - new, add=new - old)
-    return Change("add", add={q for q in new if q not in set(_pattern(store, q.subject, q.object, graph))})
+    existing = around(store).outgoing({q.subject for q in new}, graph=ox.NamedNode(graph))
+    return Change("add", add=new - set(existing))
 
 
 def drop_change(store: Store, graph: str) -> Change:
@@ -179,7 +181,7 @@ class _PostState:
     """The store as it would be after a change, read only around given nodes."""
 
     def __init__(self, store: Store, change: Change) -> None:
-        self.store, self.change = store, change
+        self.read, self.change = around(store), change
         self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
@@ -189,13 +191,15 @@ class _PostState:
     def _keep(self, q: ox.Quad) -> bool:
         return q.graph_name not in _NOT_DATA and q not in self.change.remove
 
-    def outgoing(self, node: ox.Term) -> list[ox.Quad]:
-        """Quads with ``node`` as subject, after the change."""
-        return [q for q in _pattern(self.store, s=node) if self._keep(q)] + self.out.get(node, [])
+    def outgoing(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+        """Quads with one of ``nodes`` as subject, after the change."""
+        return ([q for q in self.read.outgoing(nodes) if self._keep(q)]
+                + [q for n in nodes for q in self.out.get(n, [])])
 
-    def incoming(self, node: ox.Term) -> list[ox.Quad]:
-        """Quads with ``node`` as object, after the change."""
-        return [q for q in _pattern(self.store, o=node) if self._keep(q)] + self.inc.get(node, [])
+    def incoming(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+        """Quads with one of ``nodes`` as object, after the change."""
+        return ([q for q in self.read.incoming(nodes) if self._keep(q)]
+                + [q for n in nodes for q in self.inc.get(n, [])])
 
 
 def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
@@ -208,18 +212,15 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
             touched.add(q.object)
     touched = {t for t in touched if _is_instance_node(t)}
     nodes = set(touched)
-    for node in touched:
-        nodes.update(q.subject for q in post.incoming(node) if _is_instance_node(q.subject))
+    nodes.update(q.subject for q in post.incoming(touched) if _is_instance_node(q.subject))
     data = Graph()
     neighbours: set[ox.Term] = set()
-    for node in nodes:
-        for q in post.outgoing(node):
-            data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
-            if _is_instance_node(q.object) and q.object not in nodes:
-                neighbours.add(q.object)
-    for node in neighbours:
-        for q in post.outgoing(node):
-            data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+    for q in post.outgoing(nodes):
+        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        if _is_instance_node(q.object) and q.object not in nodes:
+            neighbours.add(q.object)
+    for q in post.outgoing(neighbours):
+        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
 
 
@@ -299,14 +300,6 @@ def _writer_lock(store: Store) -> threading.Lock:
         return _LOCKS.setdefault(store, threading.Lock())
 
 
-def refresh_generated(store: Store, change: Change) -> None:
-    """Bring the inferred and derived graphs up to date around the change, or rebuild them whole."""
-    try:
-        incremental.refresh(store, change.remove, change.add)
-    except incremental.NeedsRebuild:
-        rebuild_derived(store)
-
-
 def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
     """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
     with _writer_lock(store):
@@ -323,8 +316,15 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
                 errors=[v.to_dict() for v in result.violations])
         text = commit_text(store, change)
         if text.strip():
+            try:
+                # The inferred and derived graphs' difference goes into the same update as the data,
+                # so no reader sees the data without what follows from it.
+                generated: str | None = incremental.plan(store, change.remove, change.add)
+            except incremental.NeedsRebuild:
+                generated = None
             with limits.writing():
-                store.update(text)
-            refresh_generated(_ForkSafe(store), change)
+                store.update(" ;\n".join(t for t in (text, generated) if t))
+            if generated is None:
+                rebuild_derived(_ForkSafe(store))
         return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
 

@@ -13,9 +13,11 @@ the rule answers that can read a changed quad can change, and the rules themselv
   reach of a touched node; its inputs are within reach of the anchor.
 
 Both are computed by running the same rule files on a small scratch store holding the affected nodes'
-statements, so there is one definition of every rule. The result is written as a difference. When the
-affected region is large (a hub), the change rewrites the hierarchy (``rdfs:subClassOf``), or blank nodes
-are involved, the caller falls back to the full rebuild.
+statements, so there is one definition of every rule. The reads see the store as it will be after the
+change (the change is laid over them), so the result — a difference to the generated graphs — is
+committed in the same update as the change. When the affected region is large (a hub), the change
+rewrites the hierarchy (``rdfs:subClassOf``), or blank nodes are involved, the caller falls back to the
+full rebuild after committing the change.
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from ..namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
 from ..store import Store
-from ..store.terms import to_ox, to_rdflib
+from ..store.around import around
 from .derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
 
 MAX_REGION = 5_000
@@ -115,26 +117,75 @@ def _distances(edges: dict[Variable, set[Variable]], start: Variable) -> dict[Va
     return found
 
 
-def _quads(store: Store, s: ox.Term | None = None, p: ox.NamedNode | None = None,
-           o: ox.Term | None = None, g: ox.NamedNode | None = None) -> Iterator[ox.Quad]:
-    """Quads matching a pattern as pyoxigraph quads, on either backend, skipping the default graph."""
-    raw = getattr(store, "raw", None)  # the embedded store, also behind the gate's fork-safe proxy
-    if isinstance(raw, ox.Store):
-        for q in raw.quads_for_pattern(s, p, o, g):
-            if not isinstance(q.graph_name, ox.DefaultGraph):
-                yield q
-        return
-    for qs, qp, qo, qg in store.quads(to_rdflib(s), to_rdflib(p), to_rdflib(o),
-                                      g.value if g is not None else None):
-        yield ox.Quad(to_ox(qs), to_ox(qp), to_ox(qo), ox.NamedNode(str(qg)))
+class _After:
+    """The store as it will be once a change and the generated triples planned so far are committed.
+
+    Reads go to the store (before the change) and the change is laid over them, so the whole write —
+    data and generated graphs — can be committed as one update, and no reader ever sees data without
+    the values derived from it.
+    """
+
+    def __init__(self, store: Store, removed: set[ox.Quad], added: set[ox.Quad]) -> None:
+        self.read = around(store)
+        self.removed, self.added = set(removed), set(added)
+        self._cache: dict[frozenset[ox.Term], list[ox.Quad]] = {}
+
+    def stage(self, graph: ox.NamedNode, old: set[ox.Triple], new: set[ox.Triple]) -> None:
+        """Plan replacing ``old`` by ``new`` in a generated graph (later reads see the new triples)."""
+        self.removed |= {ox.Quad(t.subject, t.predicate, t.object, graph) for t in old - new}
+        self.added |= {ox.Quad(t.subject, t.predicate, t.object, graph) for t in new - old}
+        self._cache.clear()
+
+    def _over(self, quads: Iterable[ox.Quad], extra: Iterable[ox.Quad]) -> list[ox.Quad]:
+        kept = {q for q in quads if q not in self.removed}
+        return [*kept, *(q for q in extra if q not in kept)]
+
+    def statements(self, nodes: Iterable[ox.Term]) -> list[ox.Quad]:
+        """Every quad about ``nodes``, after the change."""
+        key = frozenset(nodes)
+        if key not in self._cache:
+            added = [q for q in self.added if q.subject in key]
+            self._cache[key] = self._over(self.read.outgoing(key), added)
+        return self._cache[key]
+
+    def linked(self, nodes: set[ox.Term], links: frozenset[ox.NamedNode]) -> set[ox.Term]:
+        """Nodes one link-property step from ``nodes``, either way, outside the derived graph."""
+        added = [q for q in self.added if q.predicate in links and (q.subject in nodes or q.object in nodes)]
+        found: set[ox.Term] = set()
+        if not links:
+            return set()
+        near = self.read.outgoing(nodes, predicates=links) + self.read.incoming(nodes, predicates=links)
+        for q in self._over(near, added):
+            if q.graph_name == _DERIVED:
+                continue
+            if q.subject in nodes:
+                found.add(q.object)
+            if q.object in nodes:
+                found.add(q.subject)
+        return found
+
+    def derivations(self, anchors: set[ox.Term], rule: ox.NamedNode) -> set[ox.Term]:
+        """The rule's derivation nodes about ``anchors`` now (the change never writes the derived graph)."""
+        if not anchors:
+            return set()
+        about = {q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR], graph=_DERIVED)}
+        return {q.subject for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED)
+                if q.object == rule}
+
+    def text(self) -> str:
+        """The generated graphs' part of the update (DELETE DATA, then INSERT DATA)."""
+        parts = []
+        for verb, quads in (("DELETE", self.removed), ("INSERT", self.added)):
+            generated = [q for q in quads if q.graph_name in _GENERATED]
+            if generated:
+                body = "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}"
+                                 for q in generated)
+                parts.append(f"{verb} DATA {{\n{body}\n}}")
+        return " ;\n".join(parts)
 
 
 def _is_node(term: ox.Term) -> bool:
     return isinstance(term, ox.NamedNode | ox.BlankNode)
-
-
-def _statements(store: Store, nodes: Iterable[ox.Term], skip: frozenset[ox.NamedNode]) -> list[ox.Quad]:
-    return [q for n in nodes for q in _quads(store, s=n) if q.graph_name not in skip]
 
 
 def _run(rule_text: str, quads: Iterable[ox.Quad], rule: ox.NamedNode | None = None) -> set[ox.Triple]:
@@ -144,67 +195,49 @@ def _run(rule_text: str, quads: Iterable[ox.Quad], rule: ox.NamedNode | None = N
     return set(scratch.query(rule_text, use_default_graph_as_union=True, substitutions=subs))
 
 
-def _hierarchy(store: Store) -> list[ox.Quad]:
-    return [q for p in _HIERARCHY for q in _quads(store, p=p) if q.graph_name not in _GENERATED]
-
-
-def _write_difference(store: Store, graph: ox.NamedNode, old: set[ox.Triple], new: set[ox.Triple]) -> int:
-    remove, add = old - new, new - old
-    parts = []
-    for verb, triples in (("DELETE", remove), ("INSERT", add)):
-        if triples:
-            body = "\n".join(f"{t.subject} {t.predicate} {t.object} ." for t in triples)
-            parts.append(f"{verb} DATA {{ GRAPH {graph} {{\n{body}\n}} }}")
-    if parts:
-        store.update(" ;\n".join(parts))
-    return len(remove) + len(add)
-
-
-def _refresh_inferred(store: Store, subjects: set[ox.Term], hierarchy: list[ox.Quad]) -> int:
-    """Recompute the closure of ``subjects``' statements (the inferred graph's triples about them)."""
+def _close(after: _After, subjects: set[ox.Term], hierarchy: list[ox.Quad]) -> None:
+    """Plan the closure of ``subjects``' statements (the inferred graph's triples about them)."""
     if not subjects:
-        return 0
-    facts = hierarchy + _statements(store, subjects, frozenset({_INFERRED}))
+        return
+    about = after.statements(subjects)
+    facts = hierarchy + [q for q in about if q.graph_name != _INFERRED]
     new: set[ox.Triple] = set()
     for path in inference_files():
         new |= {t for t in _run(path.read_text(encoding="utf-8"), facts) if t.subject in subjects}
-    old = {q.triple for s in subjects for q in _quads(store, s=s, g=_INFERRED)}
-    return _write_difference(store, _INFERRED, old, new)
+    after.stage(_INFERRED, {q.triple for q in about if q.graph_name == _INFERRED}, new)
 
 
-def _expand(store: Store, start: set[ox.Term], links: frozenset[ox.NamedNode], steps: int) -> set[ox.Term]:
+def _expand(after: _After, start: set[ox.Term], links: frozenset[ox.NamedNode], steps: int) -> set[ox.Term]:
     seen, frontier = set(start), set(start)
     for _ in range(steps):
-        found: set[ox.Term] = set()
-        for node in frontier:
-            for p in links:
-                found.update(q.object for q in _quads(store, s=node, p=p) if q.graph_name != _DERIVED)
-                found.update(q.subject for q in _quads(store, p=p, o=node) if q.graph_name != _DERIVED)
-        frontier = {n for n in found if _is_node(n)} - seen
+        if not frontier:
+            break
+        frontier = {n for n in after.linked(frontier, links) if _is_node(n)} - seen
+        if any(isinstance(n, ox.BlankNode) for n in frontier):
+            raise NeedsRebuild("blank nodes cannot be named in a difference")
         seen |= frontier
         if len(seen) > MAX_REGION:
             raise NeedsRebuild(f"the change reaches more than {MAX_REGION} nodes")
     return seen
 
 
-def _refresh_rule(store: Store, shape: RuleShape, touched: set[ox.Term]) -> set[ox.Term]:
-    """Recompute one rule's derivations anchored within its reach of ``touched``; the nodes changed."""
-    anchors = _expand(store, touched, shape.links, shape.reach)
-    region = _expand(store, anchors, shape.links, shape.reach)
-    fresh = _run(shape.text, _statements(store, region, frozenset({_DERIVED})), shape.iri)
+def _derive(after: _After, shape: RuleShape, touched: set[ox.Term]) -> set[ox.Term]:
+    """Plan one rule's derivations anchored within its reach of ``touched``; the derivation nodes changed."""
+    anchors = _expand(after, touched, shape.links, shape.reach)
+    region = _expand(after, anchors, shape.links, shape.reach)
+    fresh = _run(shape.text, [q for q in after.statements(region) if q.graph_name != _DERIVED], shape.iri)
     keep = {t.subject for t in fresh if t.predicate == _DERIVED_FOR and t.object in anchors}
     new = {t for t in fresh if t.subject in keep}
-    stale = {q.subject for a in anchors for q in _quads(store, p=_DERIVED_FOR, o=a, g=_DERIVED)}
-    stale = {d for d in stale if any(True for _ in _quads(store, s=d, p=_RULE, o=shape.iri, g=_DERIVED))}
-    old = {q.triple for d in stale for q in _quads(store, s=d, g=_DERIVED)}
-    _write_difference(store, _DERIVED, old, new)
+    stale = after.derivations(anchors, shape.iri)
+    old = {q.triple for q in after.statements(stale) if q.graph_name == _DERIVED} if stale else set()
+    after.stage(_DERIVED, old, new)
     return {t.subject for t in old ^ new}
 
 
-def refresh(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> int:
-    """Update the inferred and derived graphs after ``removed``/``added`` were committed.
+def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> str:
+    """The update that brings the inferred and derived graphs up to date with a change not yet committed.
 
-    Returns the number of generated triples written or removed. Raises :class:`NeedsRebuild` when the
+    Commit it in the same update as the change itself (after it). Raises :class:`NeedsRebuild` when the
     change has to be followed by a full rebuild instead.
     """
     changed = [q for q in (*removed, *added) if q.graph_name not in _GENERATED]
@@ -214,9 +247,11 @@ def refresh(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) 
         raise NeedsRebuild("blank nodes cannot be named in a difference")
     subjects = {q.subject for q in changed}
     touched = subjects | {q.object for q in changed if _is_node(q.object)}
-    hierarchy = _hierarchy(store)
-    written = _refresh_inferred(store, subjects, hierarchy)
+    after = _After(store, set(removed), set(added))
+    hierarchy = [q for q in after.read.with_predicates(_HIERARCHY) if q.graph_name not in _GENERATED]
+    _close(after, subjects, hierarchy)
     derivations: set[ox.Term] = set()
     for path in rule_files():
-        derivations |= _refresh_rule(store, rule_shape(path), touched)
-    return written + len(derivations) + _refresh_inferred(store, derivations, hierarchy)
+        derivations |= _derive(after, rule_shape(path), touched)
+    _close(after, derivations, hierarchy)
+    return after.text()
