@@ -113,13 +113,22 @@ class Hello(Server):
 
     name = "flask-hello"
     speaks_sparql = False
+    workers = ["-w", "2"]
 
     def __init__(self) -> None:
         super().__init__()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", "-w", "2", "-b", f"127.0.0.1:{self.port}", "--log-level",
+            [sys.executable, "-m", "gunicorn", *self.workers, "-b", f"127.0.0.1:{self.port}", "--log-level",
              "warning", "aikg.bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait(self.base + "/", self.proc, 60, "gunicorn hello")
+
+
+class HelloThreads(Hello):
+    """The same "hello" served the way aikg is (one gunicorn worker, 8 threads): the ceiling of that
+    process model, which separates what aikg does per request from what one process costs."""
+
+    name = "flask-hello-threads"
+    workers = ["-w", "1", "-k", "gthread", "--threads", "8"]
 
 
 class RdflibEndpoint(Server):

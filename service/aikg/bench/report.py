@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-_HTTP_PEERS = ("flask-hello", "rdflib-endpoint", "virtuoso")
+_HTTP_PEERS = ("flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso")
 
 
 def _ops(result: dict, peer: str) -> dict | None:

@@ -23,7 +23,7 @@ from .generate import build_template, generate, parse_size
 from .mix import Op, build_mix
 from .wrk import Request, probe, run_wrk
 
-PEERS = ("aikg", "flask-hello", "rdflib-endpoint", "virtuoso", "pyoxigraph")
+PEERS = ("aikg", "flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso", "pyoxigraph")
 _SELECT = "application/sparql-results+json"
 
 
@@ -67,7 +67,7 @@ def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
                                               "Content-Type": "text/turtle"}, op.body)
         accept = _SELECT if op.paths[0].startswith("/sparql") else "application/json"
         return Request(op.paths, headers={"Accept": accept})
-    if server == "flask-hello":
+    if server.startswith("flask-hello"):
         return Request(["/"], "POST" if op.is_write else "GET", body="hello" if op.is_write else None)
     if op.is_write:
         body = urlencode({"update": op.sparql[0]}).replace("%40N%40", "@N@")
@@ -182,6 +182,8 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             server = peers.Aikg(aikg_dir)
         elif name == "flask-hello":
             server = peers.Hello()
+        elif name == "flask-hello-threads":
+            server = peers.HelloThreads()
         elif name == "rdflib-endpoint":
             server = peers.RdflibEndpoint(full)
         elif name == "virtuoso":

@@ -12,7 +12,8 @@ import click
               help="Comma-separated graph sizes in triples (10k, 100k, 1M, or a number).")
 @click.option("--out", default="bench-results", show_default=True, type=click.Path(path_type=Path),
               help="Directory for results.json and results.md.")
-@click.option("--peers", default="aikg,flask-hello,rdflib-endpoint,virtuoso,pyoxigraph", show_default=True,
+@click.option("--peers", default="aikg,flask-hello,flask-hello-threads,rdflib-endpoint,virtuoso,pyoxigraph",
+              show_default=True,
               help="Servers to measure; those not installed are reported as skipped.")
 @click.option("--seconds", default=3.0, show_default=True, help="wrk duration per operation and server.")
 @click.option("--connections", default=8, show_default=True, help="wrk connections (reads).")
