@@ -146,3 +146,16 @@ def test_first_build_over_the_union_equals_a_rebuild_over_named_graphs(store):
     first = generated(store)
     assert len(first) > 300
     assert_same_as_rebuild(store)
+
+
+def test_a_gated_write_and_its_generated_triples_are_one_update(store, monkeypatch):
+    turtle = f"""@prefix aikg: <{AIKG}> . @prefix id: <{ID}> .
+        id:test-cloud a aikg:Neocloud ; <http://www.w3.org/2000/01/rdf-schema#label> "Test Cloud"@en ."""
+    updates: list[str] = []
+    real = store.update
+    monkeypatch.setattr(store, "update", lambda text: (updates.append(text), real(text))[1])
+    gate.write(store, lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle), replace=False))
+    assert len(updates) == 1  # one transaction: a reader sees the neocloud with its closure, or neither
+    inferred = {q.object.value for q in store.raw.quads_for_pattern(
+        ox.NamedNode(ID + "test-cloud"), None, None, ox.NamedNode(str(INFERRED_GRAPH)))}
+    assert AIKG + "Organization" in inferred
