@@ -10,8 +10,9 @@ Two kinds of rule, both SPARQL CONSTRUCT files with a comment header (``# title:
   closure over rdfs:subPropertyOf (aikg terms) into ``graph/inferred``, so a plain SPARQL client asking
   for ``?x a aikg:Organization`` finds neoclouds, and ``?d aikg:party ?o`` finds investors.
 
-Both graphs are rebuilt from scratch whenever the data changes, so a changed input always changes the
-value derived from it, and a removed fact takes its consequences with it.
+Both graphs are rebuilt from scratch here after a load or an import; a write through the SHACL gate
+changes them only around the nodes it touches (:mod:`aikg.knowledge.incremental`). Either way a changed
+input changes the value derived from it, and a removed fact takes its consequences with it.
 """
 
 from __future__ import annotations
