@@ -99,3 +99,17 @@ def test_index_is_rebuilt_when_the_store_changes(store):
     assert after is not before
     assert _slugs(after.search("qwertyuiop")) == ["qwertyuiop-cloud"]
     assert _slugs(after.search("qc", type_iri=AIKG + "Organization")) == ["qwertyuiop-cloud"]
+
+
+def test_bisected_keys_and_the_scan_agree(monkeypatch):
+    """Prefix and word-prefix lookups bisect sorted positions; past a range size they scan instead."""
+    names = [(f"{ID}e{i}", LABEL, f"Alpha Beta {i:04d}", "en") for i in range(300)]
+    names += [(f"{ID}c{i}", LABEL, f"基准云 {i} Beta", "zh") for i in range(30)]
+    index = SearchIndex(names, [], Vocabulary())
+    queries = ("alpha", "beta", "beta 01", "alpha beta 0299", "基准", "ta 02", "云 2")
+    bisected = {q: index.search(q, limit=15) for q in queries}
+    monkeypatch.setattr("aikg.search._RANGE_SCAN", 0)
+    assert {q: index.search(q, limit=15) for q in queries} == bisected
+    assert _slugs(bisected["beta 01"])[:3] == ["e100", "e101", "e102"]
+    assert [h.match for h in bisected["alpha beta 0299"]] == ["exact"]
+    assert _slugs(bisected["云 2"])[0] == "c2"

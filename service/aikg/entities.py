@@ -20,7 +20,7 @@ from rdflib.term import Identifier
 
 from .errors import NotFound
 from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
-from .search import SearchIndex, search_index, type_json
+from .search import LiveIndex, search_index, type_json
 from .store import Store
 from .store.terms import to_ox
 from .vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, catalog, local_name, vocabulary
@@ -90,7 +90,7 @@ class EntityBuilder:
         self.store = store
         self.vocab: Vocabulary = vocabulary(store)
         self.catalog: dict[str, SourceDocument] = catalog(store)
-        self.index: SearchIndex = search_index(store)
+        self.index: LiveIndex = search_index(store)
         self.used_graphs: set[str] = set()
 
     # -- small JSON pieces -------------------------------------------------------------------

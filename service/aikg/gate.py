@@ -20,7 +20,7 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from . import guard, limits
+from . import guard, limits, writelog
 from .errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
 from .execution import allowed_services
 from .knowledge import incremental, validate
@@ -322,9 +322,11 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
                 generated: str | None = incremental.plan(store, change.remove, change.add)
             except incremental.NeedsRebuild:
                 generated = None
+            written = writelog.begin(store)
             with limits.writing():
                 store.update(" ;\n".join(t for t in (text, generated) if t))
             if generated is None:
                 rebuild_derived(_ForkSafe(store))
+            writelog.record(store, written, change, generated)
         return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
 

@@ -1,33 +1,45 @@
 """Name search for autocomplete: an in-memory index over every entity's labels and alternative names.
 
-A substring FILTER over a million triples takes 100+ ms, so the index is built once per store version
-from two queries (names, types) and answers from memory:
+A substring FILTER over a million triples takes 100+ ms, so the index is built from two queries (names,
+types) and answers from memory:
 
 - names are normalized (NFKC, case-folded, runs of spaces / hyphens / underscores made one space);
-- exact and prefix matches come from a sorted list (bisect), word-prefix matches from a sorted list of
-  the name tails that start a word, substring matches from an n-gram map (1-, 2- and 3-grams, so CJK
-  names work per character) whose postings are ordered shortest name first, so a scan can stop early;
+- all normalized names live in one string, shortest first, each after a NUL (names with non-ASCII
+  characters in a second one); exact and prefix matches come from the name starts sorted by name,
+  word-prefix matches from the word starts sorted by the rest of the name (both bisected), substring
+  matches from ``str.find`` over the string, which meets names in ranking order and stops early;
 - ranking: exact before prefix before word-prefix before substring; within a tier shorter names (a
   larger share matched) first and an entity's main label before its alternative names.
 
+Sorted keys are positions into that string, not strings: at a million triples the index and directory
+take about 370 bytes per name (1,060 when every key was a string of its own).
+
 The index also serves as the directory of entities (slug, label, most specific types) the entity API
 uses to describe the other end of a relation without another query.
+
+A write through the SHACL gate does not rebuild it: the gate records which subjects it touched
+(:mod:`aikg.writelog`), and the next reader lays a small index over those subjects' current names on
+top of the full one (:class:`LiveIndex`). The full index is rebuilt, in the background once large,
+only when the overlay grows past :data:`OVERLAY_MAX` subjects or after a change the gate did not make.
 """
 
 from __future__ import annotations
 
 import gc
 import re
+import threading
 import unicodedata
+import weakref
 from array import array
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Hashable, Iterable, Iterator
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from rdflib import URIRef
+from rdflib import Literal, URIRef
 
-from .cache import per_version
+from . import writelog
 from .namespaces import ID
 from .store import OxigraphStore, Store
 from .vocabulary import Vocabulary, local_name, vocabulary
@@ -36,6 +48,7 @@ MAX_LIMIT = 100
 _SEP = "\0"
 _TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s\-_]+")
+_ID = str(ID)
 
 TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
 """Base score of each match tier; a tier always outranks the ones after it."""
@@ -46,14 +59,22 @@ def normalize(text: str) -> str:
     return _SEPARATORS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class EntityInfo:
-    """What the directory knows about one entity: IRI, slug, display label, most specific types."""
+    """What the directory knows about one entity: IRI, display label, most specific types."""
 
     iri: str
-    slug: str
     label: str
     types: tuple[str, ...]
+
+    @property
+    def slug(self) -> str:
+        """The entity's id in aikg URLs (computed: one string fewer per entity in memory)."""
+        return _slug(self.iri)
+
+
+def _slug(iri: str) -> str:
+    return iri[len(_ID):] if iri.startswith(_ID) else iri
 
 
 @dataclass(frozen=True)
@@ -68,8 +89,12 @@ class Hit:
 
 _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 _ALT_LABEL = "http://www.w3.org/2004/02/skos/core#altLabel"
+_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _NAMES_QUERY = "SELECT ?s ?name WHERE { ?s <%s> ?name }"
 _TYPES_QUERY = "SELECT ?s ?t WHERE { ?s a ?t }"
+
+NameRow = tuple[str, str, str, str | None]
+"""(entity IRI, property IRI, name, language)."""
 
 
 def _select(store: Store, sparql: str) -> Iterator[tuple[str, str, str | None]]:
@@ -90,58 +115,74 @@ def _select(store: Store, sparql: str) -> Iterator[tuple[str, str, str | None]]:
 
 
 class SearchIndex:
-    """The names of every entity, indexed for exact, prefix, word-prefix and substring lookup."""
+    """The names of some entities, indexed for exact, prefix, word-prefix and substring lookup."""
 
-    def __init__(self, names: list[tuple[str, str, str, str | None]],
-                 types: list[tuple[str, str]], vocab: Vocabulary) -> None:
+    def __init__(self, names: Iterable[NameRow], types: Iterable[tuple[str, str]], vocab: Vocabulary) -> None:
         """Build from (entity IRI, property IRI, name, language) and (entity IRI, type IRI) rows."""
+        names = list(names)
         self.vocab = vocab
         self.entities = self._directory(names, types, vocab)
         entries = sorted({(norm, iri, name, prop == _LABEL)
                           for iri, prop, name, _ in names if (norm := normalize(name))},
                          key=lambda e: (len(e[0]), e[0], not e[3], e[1]))
-        self._norm = [e[0] for e in entries]
+        del names
+        norms = [e[0] for e in entries]
         self._name = [e[2] for e in entries]
-        self._is_label = [e[3] for e in entries]
+        self._is_label = bytearray(e[3] for e in entries)
         self._owner = [self.entities[e[1]] for e in entries]
-        # All names in one string, shortest first, each after a NUL: str.find scans it at C speed, and
-        # hits come out in ranking order, so a search stops as soon as it has enough entities. Names
-        # with non-ASCII characters (Chinese) get their own string, so the large ASCII one stays one
-        # byte per character and a Chinese query scans only the small one.
-        ascii_ids = [i for i, n in enumerate(self._norm) if n.isascii()]
-        other_ids = [i for i, n in enumerate(self._norm) if not n.isascii()]
-        self._parts = [_Part(self._norm, ascii_ids), _Part(self._norm, other_ids)]
-        # Sorted keys for the prefix and word-prefix tiers: a bisect finds the range of names (or name
-        # tails that start a word) beginning with the query without scanning anything.
-        self._prefix = _Sorted((n, i) for i, n in enumerate(self._norm))
-        self._word = _Sorted((tail, i) for i, n in enumerate(self._norm) if " " in n
-                             for tail in _word_tails(n))
+        del entries
+        # Names with non-ASCII characters (Chinese) get their own string, so the large ASCII one stays
+        # one byte per character and a Chinese query scans only the small one.
+        ascii_ids = [i for i, n in enumerate(norms) if n.isascii()]
+        other_ids = [i for i, n in enumerate(norms) if not n.isascii()]
+        self._parts = (_Part(norms, ascii_ids), _Part(norms, other_ids))
+        # name id -> 2 * its place in its part, + 1 in the non-ASCII part
+        self._in_part = array("I", bytes(4 * len(norms)))
+        for p, ids in enumerate((ascii_ids, other_ids)):
+            for k, i in enumerate(ids):
+                self._in_part[i] = 2 * k + p
 
     @staticmethod
-    def _directory(names: list[tuple[str, str, str, str | None]], types: list[tuple[str, str]],
+    def _directory(names: list[NameRow], types: Iterable[tuple[str, str]],
                    vocab: Vocabulary) -> dict[str, EntityInfo]:
-        labels: dict[str, dict[str, str]] = {}
+        # The display label: the first English label, else the first without a language, else the
+        # first in any language. Plain dicts, not one dict (or set) per entity: the build's peak memory.
+        label: dict[str, str] = {}
+        rank: dict[str, int] = {}
         for iri, prop, name, lang in names:
             if prop == _LABEL:
-                labels.setdefault(iri, {}).setdefault(lang or "", name)
-        typed: dict[str, set[str]] = {}
+                r = 0 if lang == "en" else 1 if not lang else 2
+                if r < rank.get(iri, 3):
+                    label[iri], rank[iri] = name, r
+        del rank
+        typed: dict[str, list[str]] = {}
         for iri, t in types:
-            typed.setdefault(iri, set()).add(t)
+            typed.setdefault(iri, []).append(t)
+        shared: dict[frozenset[str], tuple[str, ...]] = {}  # one tuple per distinct set of types
         out = {}
-        for iri in set(labels) | set(typed) | {n[0] for n in names}:
-            by_lang = labels.get(iri, {})
-            slug = iri[len(str(ID)):]
-            label = by_lang.get("en") or by_lang.get("") or next(iter(by_lang.values()), slug)
-            out[iri] = EntityInfo(iri, slug, label, vocab.most_specific(frozenset(typed.get(iri, ()))))
+        for iri in typed.keys() | {n[0] for n in names}:
+            key = frozenset(typed.get(iri, ()))
+            most = shared.get(key)
+            if most is None:
+                most = shared[key] = vocab.most_specific(key)
+            out[iri] = EntityInfo(iri, label.get(iri) or _slug(iri), most)
         return out
 
     def __len__(self) -> int:
-        return len(self._norm)
+        return len(self._name)
 
-    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10) -> list[Hit]:
-        """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked."""
+    def _norm(self, i: int) -> str:
+        where = self._in_part[i]
+        return self._parts[where & 1].norm(where >> 1)
+
+    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10,
+               hidden: AbstractSet[str] = frozenset()) -> list[Hit]:
+        """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked.
+
+        Entities in ``hidden`` are left out (their names here are out of date).
+        """
         q = normalize(query).replace(_SEP, "")
-        if not q:
+        if not q or not self._name:
             return []
         allowed = self.vocab.descendants(type_iri) if type_iri else None
         best: dict[str, Hit] = {}
@@ -150,14 +191,19 @@ class SearchIndex:
 
         def wanted(i: int) -> str | None:
             owner = self._owner[i]
-            if owner.iri in best or (allowed is not None and not any(t in allowed for t in owner.types)):
+            if owner.iri in best or owner.iri in hidden or (
+                    allowed is not None and not any(t in allowed for t in owner.types)):
                 return None
             return owner.iri
 
         for tier, needle in (("prefix", _SEP + q), ("word", " " + q), ("substring", q)):
-            keys = {"prefix": self._prefix, "word": self._word}.get(tier)
-            found = keys.find(q, wanted, limit - len(best)) if keys is not None else None
-            if found is None:  # a substring, or a prefix so common that a scan stops sooner
+            found = None
+            if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
+                ranges = [(part, part.key_range(tier, q)) for part in parts]
+                if sum(hi - lo for _, (lo, hi) in ranges) <= _RANGE_SCAN:
+                    ids = {i for part, (lo, hi) in ranges for i in part.ids_in(tier, lo, hi)}
+                    found = _first(sorted(ids), wanted, limit - len(best))
+            if found is None:
                 found = []
                 for part in parts:
                     found += part.find(needle, tier, wanted, limit - len(best))
@@ -167,68 +213,87 @@ class SearchIndex:
                 owner = self._owner[i]
                 if owner.iri in best:
                     continue
-                norm = self._norm[i]
+                norm = self._norm(i)
                 kind = "exact" if tier == "prefix" and norm == q else tier
                 score = TIER_BASE[kind] + 0.19 * len(q) / len(norm) + (0.01 if self._is_label[i] else 0.0)
                 best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
                 break
-        return sorted(best.values(), key=lambda h: (-h.score, h.entity.label, h.entity.iri))
+        return _ranked(best.values())
 
     def types_of(self, info: EntityInfo) -> list[dict]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return [type_json(self.vocab, t) for t in info.types]
 
 
-def _word_tails(norm: str) -> Iterator[str]:
-    """Every tail of a normalized name that starts a word after the first."""
-    k = norm.find(" ")
-    while k >= 0:
-        yield norm[k + 1:]
-        k = norm.find(" ", k + 1)
+def _ranked(hits: Iterable[Hit]) -> list[Hit]:
+    return sorted(hits, key=lambda h: (-h.score, h.entity.label, h.entity.iri))
+
+
+def _first(ids: list[int], wanted: Callable[[int], Hashable | None], enough: int) -> list[int]:
+    """The leading ``ids`` (in ranking order) that are wanted, up to ``enough`` different entities."""
+    out: list[int] = []
+    owners: set[Hashable] = set()
+    for i in ids:
+        owner = wanted(i)
+        if owner is not None:
+            owners.add(owner)
+            out.append(i)
+            if len(owners) >= enough:
+                break
+    return out
 
 
 _RANGE_SCAN = 4096
 """Largest bisected range read in full; a larger one is left to a scan, which stops at enough hits."""
 
 
-class _Sorted:
-    """Keys in sorted order with the name id of each, for prefix lookups by bisect."""
-
-    def __init__(self, pairs: Iterable[tuple[str, int]]) -> None:
-        ordered = sorted(pairs)
-        self.keys = [k for k, _ in ordered]
-        self.ids = array("L", (i for _, i in ordered))
-
-    def find(self, q: str, wanted: Callable[[int], Hashable | None], enough: int) -> list[int] | None:
-        """Name ids of keys starting with ``q``, in ranking order; None when the range is too large."""
-        lo = bisect_left(self.keys, q)
-        hi = bisect_left(self.keys, q + _TOP, lo)
-        if hi - lo > _RANGE_SCAN:
-            return None
-        out: list[int] = []
-        owners: set[Hashable] = set()
-        for i in sorted(set(self.ids[lo:hi])):
-            owner = wanted(i)
-            if owner is not None:
-                owners.add(owner)
-                out.append(i)
-                if len(owners) >= enough:
-                    break
-        return out
-
-
 class _Part:
-    """Some of the names in one NUL-separated string, in ranking order, searchable with str.find."""
+    """Some of the names in one NUL-separated string, in ranking order, with sorted keys into it.
+
+    ``prefix`` holds the names' places sorted by name, ``word`` the positions where a word other than
+    the first begins, sorted by the rest of the name from there: both are bisected with a key that
+    slices the string, so no key string is kept.
+    """
 
     def __init__(self, norms: list[str], ids: list[int]) -> None:
-        self.ids = array("L", ids)
-        self.text = "".join(_SEP + norms[i] for i in ids) + _SEP
-        self.starts = array("L")
+        self.ids = array("I", ids)
+        self.text = text = "".join(_SEP + norms[i] for i in ids) + _SEP
+        self.starts = array("I")
         pos = 0
         for i in ids:
             self.starts.append(pos + 1)
             pos += len(norms[i]) + 1
+        self.starts.append(pos + 1)  # sentinel: the end of the last name is starts[k + 1] - 1
+        self.prefix = array("I", sorted(range(len(ids)), key=lambda k: norms[ids[k]]))
+        # Word starts, bucketed by first character so only one bucket's keys exist at a time.
+        buckets: dict[str, array] = {}
+        p = text.find(" ")
+        while p >= 0:
+            buckets.setdefault(text[p + 1], array("I")).append(p + 1)
+            p = text.find(" ", p + 1)
+        self.word = array("I")
+        for c in sorted(buckets):
+            self.word.extend(sorted(buckets.pop(c), key=self._tail))
+
+    def norm(self, k: int) -> str:
+        """The ``k``-th name of this part."""
+        return self.text[self.starts[k]:self.starts[k + 1] - 1]
+
+    def _tail(self, p: int) -> str:
+        return self.text[p:self.text.index(_SEP, p)]
+
+    def key_range(self, tier: str, q: str) -> tuple[int, int]:
+        """The range of the tier's sorted keys (names, or word tails) that start with ``q``."""
+        keys, key = (self.prefix, self.norm) if tier == "prefix" else (self.word, self._tail)
+        lo = bisect_left(keys, q, key=key)
+        return lo, bisect_left(keys, q + _TOP, lo, key=key)
+
+    def ids_in(self, tier: str, lo: int, hi: int) -> list[int]:
+        """The name ids of a range of the tier's sorted keys."""
+        if tier == "prefix":
+            return [self.ids[k] for k in self.prefix[lo:hi]]
+        return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
 
     def find(self, needle: str, tier: str, wanted: Callable[[int], Hashable | None],
              enough: int) -> list[int]:
@@ -259,27 +324,179 @@ def type_json(vocab: Vocabulary, iri: str) -> dict:
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
 
 
+# --- following writes ----------------------------------------------------------------------------------
+
+OVERLAY_MAX = 5_000
+"""Subjects written since the full index was built past which it is rebuilt (then with no overlay)."""
+
+BACKGROUND_REBUILD = 50_000
+"""Names past which a rebuild runs in the background (the previous index answering meanwhile)."""
+
+
+class _Directory(Mapping[str, EntityInfo]):
+    """The base index's entities with the written ones replaced by the overlay's."""
+
+    def __init__(self, base: Mapping[str, EntityInfo], overlay: Mapping[str, EntityInfo],
+                 hidden: AbstractSet[str]) -> None:
+        self._base, self._overlay, self._hidden = base, overlay, hidden
+        self._len = len(base) - sum(1 for iri in hidden if iri in base) + len(overlay)
+
+    def __getitem__(self, iri: str) -> EntityInfo:
+        return (self._overlay if iri in self._hidden else self._base)[iri]
+
+    def get(self, iri: str, default: EntityInfo | None = None) -> EntityInfo | None:  # type: ignore[override]
+        return (self._overlay if iri in self._hidden else self._base).get(iri, default)
+
+    def __contains__(self, iri: object) -> bool:
+        return iri in (self._overlay if iri in self._hidden else self._base)
+
+    def __iter__(self) -> Iterator[str]:
+        yield from (iri for iri in self._base if iri not in self._hidden)
+        yield from self._overlay
+
+    def __len__(self) -> int:
+        return self._len
+
+
+_Rows = dict[str, tuple[frozenset[NameRow], frozenset[tuple[str, str]]]]
+
+
+class LiveIndex:
+    """The full index of one store version, with the subjects written since laid over it.
+
+    A search merges the full index's hits (less the written subjects) with the overlay's; the ranking
+    is the same as one index over both, since each side returns its own best ``limit`` entities.
+    """
+
+    def __init__(self, base: SearchIndex, base_version: int, version: int,
+                 rows: _Rows | None = None) -> None:
+        self.base, self.base_version, self.version = base, base_version, version
+        self.vocab = base.vocab
+        self._rows: _Rows = rows or {}
+        self.touched = frozenset(self._rows)
+        if self._rows:
+            self.overlay = SearchIndex((n for names, _ in self._rows.values() for n in names),
+                                       (t for _, types in self._rows.values() for t in types), self.vocab)
+            self.entities: Mapping[str, EntityInfo] = _Directory(base.entities, self.overlay.entities,
+                                                                 self.touched)
+        else:
+            self.overlay = None
+            self.entities = base.entities
+
+    def __len__(self) -> int:
+        return len(self.base) + (len(self.overlay) if self.overlay is not None else 0)
+
+    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10) -> list[Hit]:
+        """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked."""
+        hits = self.base.search(query, type_iri=type_iri, limit=limit, hidden=self.touched)
+        if self.overlay is None:
+            return hits
+        return _ranked(hits + self.overlay.search(query, type_iri=type_iri, limit=limit))[:limit]
+
+    def types_of(self, info: EntityInfo) -> list[dict]:
+        """An entity's most specific types as JSON (IRI, local name, label)."""
+        return self.base.types_of(info)
+
+    def follow(self, store: Store, now: int) -> LiveIndex | None:
+        """This index brought to version ``now`` by re-reading the subjects written since; None when a
+        change in between was not a recorded gated write."""
+        changed = writelog.since(store, self.version, now)
+        if changed is None:
+            return None
+        rows = dict(self._rows)
+        rows.update(_rows_of(store, {s for s in changed if s.startswith(_ID)}))
+        return LiveIndex(self.base, self.base_version, now, rows)
+
+
+def _rows_of(store: Store, subjects: Iterable[str]) -> _Rows:
+    """The current names and types of ``subjects`` (an entity with none is gone)."""
+    out: _Rows = {}
+    for s in subjects:
+        names = frozenset((s, p, str(o), o.language) for p in (_LABEL, _ALT_LABEL)
+                          for _, _, o, _ in store.quads(URIRef(s), URIRef(p)) if isinstance(o, Literal))
+        types = frozenset((s, str(o)) for _, _, o, _ in store.quads(URIRef(s), URIRef(_TYPE))
+                          if isinstance(o, URIRef))
+        out[s] = (names, types)
+    return out
+
+
 def _build(store: Store) -> SearchIndex:
     vocab = vocabulary(store)
-    base = str(ID)
     gc.disable()  # hundreds of thousands of small objects: collections would only slow the build
     try:
-        names = list({(s, prop, name, lang) for prop in (_LABEL, _ALT_LABEL)
-                      for s, name, lang in _select(store, _NAMES_QUERY % prop) if s.startswith(base)})
-        types = list({(s, t) for s, t, _ in _select(store, _TYPES_QUERY) if s.startswith(base)})
+        # One string object per distinct IRI: every row brings its own copies.
+        one: dict[str, str] = {}
+        names = list({(one.setdefault(s, s), prop, name, lang) for prop in (_LABEL, _ALT_LABEL)
+                      for s, name, lang in _select(store, _NAMES_QUERY % prop) if s.startswith(_ID)})
+        types = ((one.setdefault(s, s), one.setdefault(t, t))  # streamed: the directory dedupes them
+                 for s, t, _ in _select(store, _TYPES_QUERY) if s.startswith(_ID))
         return SearchIndex(names, types, vocab)
     finally:
         gc.enable()
 
 
-BACKGROUND_REBUILD = 50_000
-"""Names above which a changed store's index is rebuilt in the background (the old one answers)."""
+def _fresh(store: Store) -> LiveIndex:
+    version = store.version  # read first: a write during the build is then followed afterwards
+    return LiveIndex(_build(store), version, version)
 
 
-def search_index(store: Store) -> SearchIndex:
-    """The index for the store's current data, built lazily and rebuilt when the version changes.
+class _State:
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.view: LiveIndex | None = None
+        self.rebuilding = False
 
-    A large index (seconds to build) is rebuilt in the background after a write, the previous one
-    answering meanwhile; a small one is rebuilt at once, so a write is searchable immediately.
+
+_states: weakref.WeakKeyDictionary[Store, _State] = weakref.WeakKeyDictionary()
+_states_lock = threading.Lock()
+
+
+def _state(store: Store) -> _State:
+    with _states_lock:
+        return _states.setdefault(store, _State())
+
+
+def search_index(store: Store) -> LiveIndex:
+    """The index for the store's current data.
+
+    Built on first use; after a gated write the written subjects are re-read into the overlay by the
+    first reader (milliseconds), so a write is searchable as soon as it returns. After any other
+    change, or once the overlay is large, the full index is rebuilt: at once when small, else in the
+    background with the previous index answering meanwhile.
     """
-    return per_version(store, "search-index", _build, stale_while=lambda old: len(old) > BACKGROUND_REBUILD)
+    st = _state(store)
+    now = store.version  # read before asking whether a write is under way (see writelog.writing)
+    view = st.view
+    if view is not None and view.version == now:
+        return view
+    with st.lock:
+        view = st.view
+        if view is not None and (view.version == now or writelog.writing(store)):
+            return view  # up to date, or a gated write is committing: its record follows at once
+        new = view.follow(store, now) if view is not None else None
+        large = view is not None and len(view) > BACKGROUND_REBUILD
+        if new is None and large:
+            _rebuild_in_background(store, st)
+            return view  # type: ignore[return-value]
+        if new is None or (len(new.touched) > OVERLAY_MAX and not large):
+            new = _fresh(store)
+        elif len(new.touched) > OVERLAY_MAX:
+            _rebuild_in_background(store, st)
+        st.view = new
+        return new
+
+
+def _rebuild_in_background(store: Store, st: _State) -> None:
+    if st.rebuilding:
+        return
+    st.rebuilding = True
+    threading.Thread(target=_rebuild, args=(store, st), daemon=True, name="search-index").start()
+
+
+def _rebuild(store: Store, st: _State) -> None:
+    try:
+        fresh = _fresh(store)
+        with st.lock:
+            st.view = fresh  # the next reader follows the writes made during the build
+    finally:
+        st.rebuilding = False

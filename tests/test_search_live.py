@@ -1,0 +1,192 @@
+"""A write through the gate is searchable as soon as it returns, without rebuilding the full index.
+
+The written subjects are laid over the full index (an overlay); every answer must equal what a full
+rebuild of the same data gives. Changes the gate did not make rebuild the index whole, as before.
+"""
+
+from __future__ import annotations
+
+import pyoxigraph as ox
+import pytest
+
+from aikg import gate, search, writelog
+from aikg.search import search_index
+from aikg.web import create_app
+
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+G = "https://w3id.org/aikg/graph/sources/test-search-live"
+AUTH = {"Authorization": "Bearer test-token"}
+HEAD = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
+"""
+CLOUD = HEAD + ('id:zephyrine-compute a aikg:Neocloud ; rdfs:label "Zephyrine Compute"@en ;'
+                ' skos:altLabel "ZC-9" .\n')
+RUN = HEAD + """id:zephyrine-model a aikg:AIModel ; rdfs:label "Zephyrine Model"@en .
+id:zephyrine-run a aikg:TrainingRun ; rdfs:label "Zephyrine Run"@en ;
+    aikg:trainedModel id:zephyrine-model ; aikg:acceleratorCount 8 ; aikg:durationDays 2 .
+"""
+
+
+@pytest.fixture()
+def live(store):
+    """A test client over a fresh seeded embedded store (writes on, token ``test-token``) and the store."""
+    app = create_app({"store": "memory", "load_seeds": False, "token": "test-token"}, store=store)
+    return app.test_client(), store
+
+
+def _write(client, method: str, body: str = "", graph: str = G):
+    r = client.open("/data", method=method, query_string={"graph": graph}, data=body.encode(),
+                    headers={**AUTH, "Content-Type": "text/turtle"})
+    assert r.status_code in (200, 201, 204), r.get_json()
+
+
+def _found(client, q: str, **params) -> list[tuple[str, str, str]]:
+    r = client.get("/api/search", query_string={"q": q, **params})
+    assert r.status_code == 200
+    return [(h["id"], h["label"], h["match"]) for h in r.get_json()["results"]]
+
+
+def _same_as_a_full_rebuild(store) -> None:
+    """The live index answers exactly like an index built from scratch over the same data."""
+    index, fresh = search_index(store), search._fresh(store)
+    for q in ("zephyrine", "zc 9", "nvidia", "英伟达", "co", "gpu hours", "run", "quillon"):
+        assert index.search(q, limit=20) == fresh.search(q, limit=20), q
+        assert index.search(q, type_iri=AIKG + "Organization") == \
+            fresh.search(q, type_iri=AIKG + "Organization"), q
+    assert dict(index.entities) == dict(fresh.entities)
+    assert len(index.entities) == len(fresh.entities)
+
+
+def test_write_rename_delete_are_searchable_at_once_without_a_rebuild(live):
+    client, store = live
+    full = search_index(store).base
+    assert _found(client, "zephyrine") == []
+    _write(client, "POST", CLOUD)
+    assert _found(client, "zephyrine") == [("zephyrine-compute", "Zephyrine Compute", "prefix")]
+    assert _found(client, "zc 9", type="Organization") == [
+        ("zephyrine-compute", "Zephyrine Compute", "exact")]
+    assert search_index(store).base is full
+    assert search_index(store).touched == {ID + "zephyrine-compute"}
+    _same_as_a_full_rebuild(store)
+
+    _write(client, "PUT", CLOUD.replace("Zephyrine Compute", "Quillon Compute"))
+    assert _found(client, "zephyrine") == []
+    assert _found(client, "quillon") == [("zephyrine-compute", "Quillon Compute", "prefix")]
+    assert client.get("/api/entities/zephyrine-compute").get_json()["label"] == "Quillon Compute"
+    _same_as_a_full_rebuild(store)
+
+    _write(client, "DELETE")
+    assert _found(client, "quillon") == []
+    assert _found(client, "zc9") == []
+    assert ID + "zephyrine-compute" not in search_index(store).entities
+    assert search_index(store).base is full
+    _same_as_a_full_rebuild(store)
+
+
+def test_seeded_ranking_is_unchanged_by_an_overlay(live):
+    client, store = live
+    before = _found(client, "nvidia")
+    _write(client, "POST", CLOUD.replace("Zephyrine Compute", "Nvidiaish Compute"))
+    after = _found(client, "nvidia")
+    assert after[0] == before[0] == ("nvidia", "NVIDIA", "exact")
+    assert ("zephyrine-compute", "Nvidiaish Compute", "prefix") in after
+    assert [h for h in after if h[0] != "zephyrine-compute"] == before[:len(after) - 1]
+    _same_as_a_full_rebuild(store)
+
+
+def test_derived_names_and_the_directory_follow_a_write(live):
+    client, store = live
+    _write(client, "PUT", RUN)
+    assert _found(client, "gpu hours of zephyrine") == [
+        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Zephyrine Run", "prefix")]
+    _write(client, "PUT", RUN.replace("Zephyrine", "Quillon"))
+    assert _found(client, "gpu hours of zephyrine") == []
+    assert _found(client, "gpu hours of quillon") == [
+        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Quillon Run", "prefix")]
+    run = client.get("/api/entities/zephyrine-run").get_json()
+    model = [r["node"] for r in run["relations"]["outgoing"] if r["node"]["id"] == "zephyrine-model"]
+    assert model[0]["label"] == "Quillon Model"  # the other end of a relation, from the directory
+    _same_as_a_full_rebuild(store)
+    _write(client, "DELETE")
+    assert _found(client, "quillon") == []
+    _same_as_a_full_rebuild(store)
+
+
+def test_a_change_outside_the_gate_rebuilds_the_index_whole(live):
+    client, store = live
+    full = search_index(store).base
+    store.load(CLOUD.encode(), mime="text/turtle", graph=G)  # no record: not a gated write
+    assert _found(client, "zephyrine") == [("zephyrine-compute", "Zephyrine Compute", "prefix")]
+    rebuilt = search_index(store)
+    assert rebuilt.base is not full and rebuilt.touched == frozenset()
+    _write(client, "PUT", RUN, graph=G + "-2")
+    assert search_index(store).base is rebuilt.base
+    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
+                                                            "zephyrine-compute",
+                                                            "derived-gpu-hours-zephyrine-run"]
+    _same_as_a_full_rebuild(store)
+
+
+def test_a_large_overlay_is_folded_into_a_new_full_index(live, monkeypatch):
+    client, store = live
+    full = search_index(store).base
+    monkeypatch.setattr(search, "OVERLAY_MAX", 2)
+    _write(client, "PUT", RUN)  # three subjects written: past the limit (a small store rebuilds at once)
+    index = search_index(store)
+    assert index.base is not full and index.touched == frozenset()
+    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
+                                                            "derived-gpu-hours-zephyrine-run"]
+
+
+def _change(store, turtle: str) -> gate.Change:
+    quads = [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(G))
+             for t in ox.parse(turtle, format=ox.RdfFormat.TURTLE)]
+    return gate.graph_change(store, G, quads, replace=False)
+
+
+def test_readers_keep_the_previous_index_while_a_gated_write_commits(store):
+    index = search_index(store)
+    change = _change(store, CLOUD)
+    before = writelog.begin(store)
+    assert writelog.writing(store)
+    store.update(gate.commit_text(store, change))
+    assert search_index(store) is index  # the write's record is not in yet: no rebuild is started
+    writelog.record(store, before, change, "")
+    assert not writelog.writing(store)
+    following = search_index(store)
+    assert following.base is index.base
+    assert [h.entity.slug for h in following.search("zephyrine")] == ["zephyrine-compute"]
+
+
+def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
+    v0 = store.version
+    change = _change(store, CLOUD)
+    before = writelog.begin(store)
+    store.update(gate.commit_text(store, change))
+    writelog.record(store, before, change, "")
+    v1 = store.version
+    assert writelog.since(store, v0, v1) == {ID + "zephyrine-compute"}
+    assert writelog.since(store, v1, v1) == frozenset()
+    store.load(RUN.encode(), mime="text/turtle", graph=G)  # not gated
+    assert writelog.since(store, v0, store.version) is None
+    hierarchy = _change(store, HEAD + "aikg:Neocloud rdfs:subClassOf aikg:Agent .\n")
+    before = writelog.begin(store)
+    store.update(gate.commit_text(store, hierarchy))
+    writelog.record(store, before, hierarchy, "")
+    assert writelog.since(store, before, store.version) is None  # retypes subjects it does not name
+
+
+def test_a_renamed_seeded_entity_loses_its_old_name(live):
+    client, store = live
+    assert ("coreweave", "CoreWeave", "exact") in _found(client, "coreweave")
+    text = ("PREFIX id: <https://w3id.org/aikg/id/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+            'DELETE { GRAPH ?g { id:coreweave rdfs:label ?l } } '
+              'INSERT { GRAPH ?g { id:coreweave rdfs:label "Quillon Weave"@en } } '
+              'WHERE { GRAPH ?g { id:coreweave rdfs:label ?l FILTER (LANG(?l) = "en") } }')
+    r = client.post("/update", data=text.encode(),
+                    headers={**AUTH, "Content-Type": "application/sparql-update"})
+    assert r.status_code == 200, r.get_json()
+    assert [h for h in _found(client, "coreweave") if h[0] == "coreweave"] == []
+    assert _found(client, "quillon weave") == [("coreweave", "Quillon Weave", "exact")]
+    _same_as_a_full_rebuild(store)
