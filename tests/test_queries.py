@@ -305,6 +305,19 @@ def test_investments_by_investor(seeded_store):
     assert (None, "id:groq", "350000000", "USD", "aikg:Announced") in found
 
 
+def test_labels_from_label_tables_stay_with_their_node(seeded_store):
+    """Linked nodes' labels come from deduplicated label tables: a row without the node has no label."""
+    found = {pick(r, "investor", "investorLabel", "investee", "investeeLabel", "statusLabel")
+             for r in rows(seeded_store, "investments-by-investor")}
+    assert found == {("id:nvidia", "NVIDIA", "id:sb-energy", "SB Energy", "announced"),
+                     ("id:nvidia", "NVIDIA", "id:groq", "Groq", "planned"),
+                     (None, None, "id:groq", "Groq", "announced")}
+    phases = {pick(r, "phase", "ofLabel", "phaseKindLabel", "qualifierLabel")
+              for r in rows(seeded_store, "capacity-pipeline")}
+    assert ("id:groq-capacity-2026", "Groq", "current capacity", None) in phases
+    assert ("id:groq-capacity-2027", "Groq", "expansion", "at least / over") in phases
+
+
 def test_capacity_pipeline_by_year(seeded_store):
     found = [pick(r, "year", "of", "phaseKind", "powerMW", "qualifier")
              for r in rows(seeded_store, "capacity-pipeline")]
