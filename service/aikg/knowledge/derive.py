@@ -210,6 +210,9 @@ def _first_build(store: OxigraphStore) -> dict[str, int]:
         answer = scratch.query(path.read_text(encoding="utf-8"), use_default_graph_as_union=True)
         closure.update(t for t in answer if t.subject in nodes)
     closure -= inferred
-    store.raw.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in closure)
-    store.update(f"DROP SILENT GRAPH <{GENERATED_MARKER}>")  # bumps the store's version
+    if len(closure) >= _BULK_FIRST_BUILD:
+        store.raw.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in closure)
+        store.update(f"DROP SILENT GRAPH <{GENERATED_MARKER}>")  # bumps the store's version
+    elif closure:
+        store.update(f"INSERT DATA {{ GRAPH {inferred_graph} {{\n{_triples_text(closure)}\n}} }}")
     return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): len(inferred) + len(closure)}
