@@ -159,3 +159,9 @@ def test_a_gated_write_and_its_generated_triples_are_one_update(store, monkeypat
     inferred = {q.object.value for q in store.raw.quads_for_pattern(
         ox.NamedNode(ID + "test-cloud"), None, None, ox.NamedNode(str(INFERRED_GRAPH)))}
     assert AIKG + "Organization" in inferred
+
+
+def test_warm_up_parses_every_rule_before_the_first_write():
+    incremental._shape.cache_clear()
+    gate.warm_up()  # what `aikg serve` runs in the background when writes are on
+    assert incremental._shape.cache_info().currsize == len(rule_files())

@@ -11,6 +11,7 @@ gunicorn's graceful shutdown has let running requests finish.
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Any
 
 import click
@@ -56,10 +57,15 @@ class _Gunicorn(BaseApplication):
         from ..web import create_app
 
         try:
-            return create_app(self.settings)  # opens the store; loads the seeds if it is empty
+            app = create_app(self.settings)  # opens the store; loads the seeds if it is empty
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             raise
+        if self.settings["token"]:  # writes are on: the first one should not pay for parsing rules
+            from ..gate import warm_up
+
+            threading.Thread(target=warm_up, name="aikg-warm-up", daemon=True).start()
+        return app
 
 
 def _close_store(_server: Any, worker: Any) -> None:
