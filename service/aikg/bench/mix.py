@@ -15,6 +15,7 @@ from urllib.parse import quote, urlencode
 from ..namespaces import ID, PREFIXES
 from ..queries import bind_parameters, load_queries
 from ..search import normalize
+from ..store.remote import substitute
 from .generate import Template
 
 WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"
@@ -67,22 +68,6 @@ def _str(text: str) -> str:
     return json.dumps(text, ensure_ascii=False)
 
 
-def _values(bound: dict) -> str:
-    names = sorted(bound)
-    cells = " ".join(t.n3() for t in (bound[n] for n in names))
-    return f"VALUES ({' '.join('?' + n for n in names)}) {{ ({cells}) }}"
-
-
-def _with_values(text: str, bound: dict) -> str:
-    """The query with its parameters bound by a VALUES block at the top of the WHERE clause."""
-    if not bound:
-        return text
-    head, sep, tail = text.partition("WHERE {")
-    if not sep:
-        head, sep, tail = text.partition("{")
-    return head + sep + "\n  " + _values(bound) + "\n" + tail
-
-
 def write_body(n_entities: int = 20) -> tuple[str, str]:
     """A 100-triple write (Turtle for aikg, INSERT DATA for peers): new neoclouds with their names."""
     triples = []
@@ -125,7 +110,9 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
                 value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
                 raw[p.name] = f"{value}-{k}" if value in copied else value
             paths.append(f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else ""))
-            texts.append(_with_values(q.text, bind_parameters(q, raw)))
+            # The peers get the parameters substituted into the text as aikg's remote backend sends them
+            # (SEP-0007 semantics: they reach subqueries too, as Oxigraph's substitutions do).
+            texts.append(substitute(q.text, bind_parameters(q, raw)))
         ops.append(Op(f"query {name}", "named", sorted(set(paths)), sorted(set(texts))))
     ops.append(Op("3-hop join", "join", ["/sparql?" + urlencode({"query": JOIN})], [JOIN]))
     ops.append(Op("aggregate", "aggregate", ["/sparql?" + urlencode({"query": AGGREGATE})], [AGGREGATE]))
