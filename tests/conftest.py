@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -162,16 +163,21 @@ class LiveServer:
         full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
         cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--store", store, *(args or [])]
-        self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        # The log goes to a file: a pipe nobody reads fills up and blocks the server.
+        self.log = tempfile.NamedTemporaryFile(prefix="aikg-serve-", suffix=".log", delete=False)  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log)
         self.wait_ready()
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of the server's log, for failure messages."""
+        return Path(self.log.name).read_text(errors="replace")[-size:]
 
     def wait_ready(self, timeout: float = 60) -> None:
         """Block until the health endpoint answers."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise RuntimeError("aikg serve exited: " + self.proc.stderr.read().decode()[-2000:])
+                raise RuntimeError("aikg serve exited: " + self.log_tail(2000))
             try:
                 if requests.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return
@@ -182,11 +188,11 @@ class LiveServer:
         raise RuntimeError("aikg serve did not become ready")
 
     def stop(self) -> None:
-        """Terminate the server and wait for it."""
+        """Terminate the server (gracefully: its writer flushes the store) and wait for it."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(45)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
