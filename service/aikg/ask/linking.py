@@ -22,6 +22,7 @@ from typing import Any, Protocol
 from rapidfuzz.distance import OSA
 
 from ..search import normalize
+from .lexicon import AMBIGUOUS_NAMES
 from .text import Token
 
 MAX_SPAN = 6
@@ -80,9 +81,10 @@ class EntityLinker:
         """Keep the words the examples use, so that "deals" is not read as a misspelt name."""
         self.vocabulary = frozenset(vocabulary)
 
-    def link(self, index: Index, folded: str, toks: list[Token],
-             taken: list[tuple[int, int]] = ()) -> list[Mention]:  # type: ignore[assignment]
-        """The mentions of ``folded`` (tokens ``toks``), none overlapping ``taken`` or each other."""
+    def link(self, index: Index, folded: str, toks: list[Token], taken: list[tuple[int, int]],
+             original: str) -> list[Mention]:
+        """The mentions of ``folded`` (tokens ``toks``), none overlapping ``taken`` or each other;
+        ``original`` is the question as typed (an everyday word names something only when capitalized)."""
         found: list[Mention] = []
         for i, first in enumerate(toks):
             if first.stop:
@@ -93,6 +95,9 @@ class EntityLinker:
                 if last.stop or any(s < last.end and first.start < e for s, e in taken):
                     continue
                 span = toks[i:j + 1]
+                if (len(span) == 1 and first.text in AMBIGUOUS_NAMES and len(original) == len(folded)
+                        and not original[first.start].isupper()):
+                    continue
                 mention = self._lookup(index, folded, span)
                 if mention is not None:
                     found.append(mention)
@@ -115,7 +120,8 @@ class EntityLinker:
         if cjk_only:
             return None
         if any(c.isdigit() for c in norm):
-            near = [h for h in hits if h.match in {"prefix", "word"}]
+            nary = getattr(getattr(index, "vocab", None), "nary", frozenset())
+            near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
             if near:
                 return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
         if len(span) <= 2 and span[0].text not in self.vocabulary and len(norm) >= 4 and norm.isascii():

@@ -93,7 +93,7 @@ class Router:
         reading.dates = find_dates(folded)
         toks = tokens(folded)
         date_spans = [(d.start, d.end) for d in reading.dates]
-        reading.mentions = self.linker.link(index, folded, toks, date_spans)
+        reading.mentions = self.linker.link(index, folded, toks, date_spans, question)
         taken = date_spans + [(m.start, m.end) for m in reading.mentions]
         reading.properties = find_properties(folded, taken)
         spans = [(d.start, d.end, DATE) for d in reading.dates]
