@@ -279,15 +279,17 @@ def _fact_candidates(mention: Mention, index: Any) -> list[Candidate]:
     return [first] + rest[:3]
 
 
-USES_NAME, LEAVES_NAME, MISSING = 0.05, -0.05, -0.10
-"""Score adjustments: a reading that uses the names the question gives is preferred, one that leaves a
-name unused or lacks a parameter it needs is not."""
+USES_NAME, LEAVES_NAME, MISSING, MISFIT = 0.05, -0.05, -0.15, -0.25
+"""Score adjustments: a reading that uses the names the question gives is preferred; one that leaves a
+name unused, or lacks a parameter it needs, is not; least of all one whose parameter the question does
+name, but with an entity of another kind ("how many tokens was DeepSeek-V3 trained on" names a model, not
+the accelerator ``models-trained-on`` needs)."""
 
 
 def _fit(plan: Plan, named: list[Mention]) -> float:
     """How well the plan fits the names in the question (see :data:`USES_NAME`)."""
     if plan.missing:
-        return MISSING
+        return MISFIT if named and plan.intent != FACT else MISSING
     if not named:
         return 0.0
     used = plan.mention is not None or any(

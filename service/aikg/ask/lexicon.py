@@ -81,10 +81,11 @@ PARAMETER_CLASSES: dict[str, str | None] = {
 }
 """The class an entity parameter's value must have, by parameter name (None: any entity)."""
 
-AMBIGUOUS_NAMES = frozenset("""
+_AMBIGUOUS = """
 align arctic aria boosting calm core curl defense delight devise ditto eve fast firefly glee goat golem
 impala infinity kepler liquid luke magic marin mercury opera plug realm runway seer surf swift switch
 together unicorn viking whisper writer williams
-""".split())
+"""
+AMBIGUOUS_NAMES = frozenset(_AMBIGUOUS.split())
 """Everyday English words that are also names in aikg's data (models such as FAST, CORE or Whisper,
 organizations such as Together or Writer): written in lower case they are read as words, not names."""
