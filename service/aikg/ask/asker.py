@@ -135,7 +135,9 @@ class Asker:
         """The answer JSON: what was understood, the rows or facts with their sources, or an abstention."""
         reading, plans = self.understand(question)
         best = plans[0]
-        alternatives = [p for p in plans[1:] if p.feasible][:ALTERNATIVES]
+        # Offered besides an answer: other readings nearly as likely (the abstentions offer the closest).
+        alternatives = [p for p in plans[1:] if p.feasible and p.score >= max(ANSWER_AT, 0.6 * best.score)]
+        alternatives = alternatives[:ALTERNATIVES]
         if best.score < (FACT_AT if best.intent == FACT else ANSWER_AT):
             return self._abstain(question, best, plans[:ALTERNATIVES],
                                  "aikg does not know how to answer this question.")

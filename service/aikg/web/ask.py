@@ -1,0 +1,60 @@
+"""Asking in plain words: ``GET /api/ask?q=`` (JSON) and the explorer's ask page ``/ask?q=``.
+
+One :class:`aikg.ask.Asker` per app, built on first use from the app's store, its search index, the
+named-query registry and the query runner with the app's limits.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from ..ask import Asker
+from ..errors import BadRequest
+from ..formats import Format
+from ..queries import load_queries, run_named
+from ..search import search_index
+from ..store import QueryResult
+from . import get_store
+from .negotiation import choose
+from .response_cache import cached
+
+bp = Blueprint("ask", __name__, template_folder="templates")
+
+ASKER_KEY = "aikg.asker"
+JSON = Format("json", "application/json", "json")
+
+
+def get_asker() -> Asker:
+    """The app's asker (made once: its router is trained on first use)."""
+    asker = current_app.extensions.get(ASKER_KEY)
+    if asker is None:
+        store = get_store()
+        settings = current_app.config["AIKG"]
+
+        def run(name: str, params: Mapping[str, str]) -> QueryResult:
+            return run_named(store, name, params, settings)
+
+        asker = Asker(store=store, search=lambda: search_index(store), queries=load_queries, run=run)
+        current_app.extensions[ASKER_KEY] = asker
+    return asker
+
+
+@bp.get("/api/ask")
+@cached
+def ask() -> Response:
+    """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention."""
+    choose((JSON,), request.accept_mimetypes)  # 406 unless the client takes JSON
+    q = request.args.get("q")
+    if q is None or not q.strip():
+        raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])
+    return jsonify(get_asker().ask(q))
+
+
+@bp.get("/ask")
+def page() -> str:
+    """The ask page: a question box, the answer as a table with the sources of every row."""
+    from .pages import _page_context
+
+    return render_template("ask.html", question=request.args.get("q", ""), **_page_context("ask"))
