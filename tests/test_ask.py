@@ -11,8 +11,8 @@ from aikg.ask.dates import date_range, find_dates
 from aikg.ask.router import Router
 from aikg.cli import main
 from aikg.knowledge.load import load_seeds
-from aikg.queries import load_queries
-from aikg.search import search_index
+from aikg.lookup.search import search_index
+from aikg.query.named import load_queries
 from aikg.store import open_store
 
 FRONTIER = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟"

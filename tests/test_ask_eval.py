@@ -16,8 +16,8 @@ from aikg.ask import Asker, evaluate, load_eval
 from aikg.epoch import import_epoch
 from aikg.epoch.importer import default_directory
 from aikg.knowledge.load import load_seeds
-from aikg.queries import load_queries, run_named
-from aikg.search import search_index
+from aikg.lookup.search import search_index
+from aikg.query.named import load_queries, run_named
 from aikg.settings import load_settings
 from aikg.store import OxigraphStore
 from conftest import ARTIFACTS

@@ -10,13 +10,13 @@ import json
 import pyoxigraph as ox
 import pytest
 
-from aikg.bench import report
-from aikg.bench.generate import build_template, generate, parse_size
-from aikg.bench.mix import build_mix
-from aikg.bench.run import Options, run
 from aikg.knowledge import validate
 from aikg.knowledge.derive import rebuild_derived
 from aikg.store import OxigraphStore
+from aikg_bench import report
+from aikg_bench.generate import build_template, generate, parse_size
+from aikg_bench.mix import build_mix
+from aikg_bench.run import Options, run
 
 AIKG = "https://w3id.org/aikg/ontology#"
 
@@ -75,7 +75,7 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
 
 
 def test_mix_covers_every_operation_kind_and_named_query() -> None:
-    from aikg.queries import load_queries
+    from aikg.query.named import load_queries
 
     ops = build_mix(build_template(), 10)
     assert {op.group for op in ops} == {"lookup", "search", "named", "join", "aggregate", "export", "write"}

@@ -12,7 +12,7 @@ from aikg.cli import main
 from aikg.epoch import import_epoch
 from aikg.epoch.importer import default_directory, default_overrides
 from aikg.knowledge.load import load_seeds
-from aikg.queries import run_named
+from aikg.query.named import run_named
 from aikg.settings import load_settings
 from aikg.store import OxigraphStore, Store
 

@@ -7,10 +7,10 @@ import pyoxigraph as ox
 import pytest
 from rdflib import Graph
 
-from aikg import gate
 from aikg.knowledge import validate
-from aikg.knowledge.layout import shapes_dir
+from aikg.resources import shapes_dir
 from aikg.web import create_app
+from aikg.write import gate
 
 G = "https://w3id.org/aikg/graph/sources/test-gate"
 AUTH = {"Authorization": "Bearer test-token"}

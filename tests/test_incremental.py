@@ -13,10 +13,10 @@ import pyoxigraph as ox
 import pytest
 from rdflib import URIRef
 
-from aikg import gate
 from aikg.knowledge import incremental
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.write import gate
 from test_derived import COREWEAVE_RESULT, RUNS_AND_RESULTS, V3_RUN, derived_value
 
 AIKG = "https://w3id.org/aikg/ontology#"

@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from aikg import limits
 from aikg.errors import QueryTimeout
-from aikg.execution import run_query
+from aikg.query import workers
+from aikg.query.runner import run_query
 from aikg.settings import load_settings
 from aikg.web import create_app
 
@@ -53,7 +53,7 @@ def alive(pid: int) -> bool:
 def no_idle_workers(seeded_store):
     """Start each test without idle query workers, so a new query process is the test's own."""
     for size in (1, 2):
-        limits.pool(seeded_store, size).close()
+        workers.pool(seeded_store, size).close()
 
 
 @pytest.fixture()

@@ -11,7 +11,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
 from aikg.errors import BadRequest, NotFound
-from aikg.queries import PARAMETER_TYPES, bind_parameters, get_query, load_queries, run_named
+from aikg.query.named import PARAMETER_TYPES, bind_parameters, get_query, load_queries, run_named
 from aikg.settings import load_settings
 
 ID = "https://w3id.org/aikg/id/"
@@ -146,7 +146,7 @@ def test_values_are_bound_never_pasted_into_the_query(seeded_store, tmp_path: Pa
 
 
 def test_malformed_header_is_reported_with_file_and_line(tmp_path: Path):
-    from aikg.queries import QueryFileError
+    from aikg.query.named import QueryFileError
 
     (tmp_path / "broken.rq").write_text("# title: Broken\n# param: org entity maybe\nSELECT * {}\n",
                                         encoding="utf-8")

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from aikg.search import SearchIndex, normalize, search_index
-from aikg.vocabulary import Vocabulary
+from aikg.lookup.search import SearchIndex, normalize, search_index
+from aikg.lookup.vocabulary import Vocabulary
 
 AIKG = "https://w3id.org/aikg/ontology#"
 ID = "https://w3id.org/aikg/id/"
@@ -108,7 +108,7 @@ def test_bisected_keys_and_the_scan_agree(monkeypatch):
     index = SearchIndex(names, [], Vocabulary())
     queries = ("alpha", "beta", "beta 01", "alpha beta 0299", "基准", "ta 02", "云 2")
     bisected = {q: index.search(q, limit=15) for q in queries}
-    monkeypatch.setattr("aikg.search._RANGE_SCAN", 0)
+    monkeypatch.setattr("aikg.lookup.search._RANGE_SCAN", 0)
     assert {q: index.search(q, limit=15) for q in queries} == bisected
     assert _slugs(bisected["beta 01"])[:3] == ["e100", "e101", "e102"]
     assert [h.match for h in bisected["alpha beta 0299"]] == ["exact"]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from aikg import gate, search, writelog
-from aikg.search import search_index
+from aikg.lookup import search
+from aikg.lookup.search import search_index
 from aikg.web import create_app
+from aikg.write import gate, writelog
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"

@@ -11,8 +11,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
 
-from aikg.knowledge.layout import seeds_dir
 from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.resources import seeds_dir
 
 FRONTIER = "frontier-insights-coreweave-mlperf-2026-08-18"
 NMEDIA = "nmedialink-llama31-training"

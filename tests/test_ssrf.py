@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from aikg import guard
 from aikg.errors import Forbidden
+from aikg.rdf import guard
 from aikg.web import create_app
 
 AUTH = {"Authorization": "Bearer test-token"}

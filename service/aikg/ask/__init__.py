@@ -15,7 +15,7 @@ and offers the closest questions it can answer.
 
 from __future__ import annotations
 
-from .asker import Asker
-from .evaluate import evaluate, load_eval
+from aikg.ask.asker import Asker
+from aikg.ask.evaluate import evaluate, load_eval
 
 __all__ = ["Asker", "evaluate", "load_eval"]

@@ -13,12 +13,12 @@ from urllib.parse import urlencode
 
 from rdflib import BNode, Literal, URIRef
 
-from ..namespaces import ID, INFERRED_GRAPH
-from ..queries import NamedQuery, bind_parameters
-from ..store import QueryResult, Store
-from ..store.remote import substitute
-from ..store.terms import to_ox
-from ..vocabulary import SourceDocument
+from aikg.lookup.vocabulary import SourceDocument
+from aikg.namespaces import ID, INFERRED_GRAPH
+from aikg.query.named import NamedQuery, bind_parameters
+from aikg.store import QueryResult, Store
+from aikg.store.remote import substitute
+from aikg.store.terms import to_ox
 
 _ID = str(ID)
 _SOURCES_QUERY = """

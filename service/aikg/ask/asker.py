@@ -17,17 +17,17 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..entities import EntityBuilder
-from ..errors import BadRequest
-from ..queries import NamedQuery
-from ..store import QueryResult, Store
-from ..vocabulary import catalog
-from .answers import query_links, rows_answer
-from .dates import date_range
-from .lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
-from .linking import Candidate, Mention
-from .router import FACT, Reading, Router
-from .text import STOPWORDS, tokens
+from aikg.ask.answers import query_links, rows_answer
+from aikg.ask.dates import date_range
+from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
+from aikg.ask.linking import Candidate, Mention
+from aikg.ask.router import FACT, Reading, Router
+from aikg.ask.text import STOPWORDS, tokens
+from aikg.errors import BadRequest
+from aikg.lookup.entities import EntityBuilder
+from aikg.lookup.vocabulary import catalog
+from aikg.query.named import NamedQuery
+from aikg.store import QueryResult, Store
 
 MAX_QUESTION = 500
 """Longest question read, in characters."""

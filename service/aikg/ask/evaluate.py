@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from .asker import Asker
+from aikg.ask.asker import Asker
 
 AIKG = "https://w3id.org/aikg/ontology#"
 

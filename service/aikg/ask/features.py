@@ -14,7 +14,7 @@ import math
 from collections import Counter
 from collections.abc import Iterable
 
-from .text import tokens
+from aikg.ask.text import tokens
 
 Vector = dict[str, float]
 

@@ -21,9 +21,9 @@ from typing import Any, Protocol
 
 from rapidfuzz.distance import OSA
 
-from ..search import normalize
-from .lexicon import AMBIGUOUS_NAMES
-from .text import Token
+from aikg.ask.lexicon import AMBIGUOUS_NAMES
+from aikg.ask.text import Token
+from aikg.lookup.search import normalize
 
 MAX_SPAN = 6
 """Most tokens (words, or Chinese characters) in a linked name."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from .lexicon import PROPERTY_WORDS
-from .text import CJK_CHAR
+from aikg.ask.lexicon import PROPERTY_WORDS
+from aikg.ask.text import CJK_CHAR
 
 
 @dataclass(frozen=True, slots=True)

@@ -13,13 +13,13 @@ import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
-from ..queries import NamedQuery
-from .dates import DateMention, find_dates
-from .features import TfIdf, Vector, cosine, features
-from .lexicon import FACT_EXAMPLES
-from .linking import EntityLinker, Index, Mention
-from .properties import PropertyMention, find_properties
-from .text import CJK_STOP, DATE, ENTITY, PROPERTY, STOPWORDS, fold, language, replace_spans, tokens
+from aikg.ask.dates import DateMention, find_dates
+from aikg.ask.features import TfIdf, Vector, cosine, features
+from aikg.ask.lexicon import FACT_EXAMPLES
+from aikg.ask.linking import EntityLinker, Index, Mention
+from aikg.ask.properties import PropertyMention, find_properties
+from aikg.ask.text import CJK_STOP, DATE, ENTITY, PROPERTY, STOPWORDS, fold, language, replace_spans, tokens
+from aikg.query.named import NamedQuery
 
 STOP = STOPWORDS | CJK_STOP
 

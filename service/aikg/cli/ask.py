@@ -14,13 +14,13 @@ from typing import Any
 
 import click
 
-from ..ask import Asker
-from ..errors import AikgError
-from ..queries import load_queries, run_named
-from ..search import search_index
-from ..settings import load_settings
-from ..store import QueryResult, open_store
-from .options import overrides, setting_options
+from aikg.ask import Asker
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError
+from aikg.lookup.search import search_index
+from aikg.query.named import load_queries, run_named
+from aikg.settings import load_settings
+from aikg.store import QueryResult, open_store
 
 
 def _sources(sources: list[dict]) -> str:

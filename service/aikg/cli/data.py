@@ -8,12 +8,13 @@ from typing import Any
 
 import click
 
-from .. import gate, guard
-from ..errors import AikgError, ValidationFailed
-from ..knowledge.load import load_seeds
-from ..settings import load_settings
-from ..store import open_store
-from .options import overrides, setting_options
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError, ValidationFailed
+from aikg.knowledge.load import load_seeds
+from aikg.rdf import guard
+from aikg.settings import load_settings
+from aikg.store import open_store
+from aikg.write import gate
 
 
 def fail(exc: AikgError) -> None:
@@ -53,7 +54,7 @@ def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, settings:
 
 def _bulk(path: Path, settings: dict[str, Any]) -> None:
     """Bulk-load one N-Quads file, then rebuild the derived graphs."""
-    from ..knowledge.load import bulk_load
+    from aikg.knowledge.load import bulk_load
 
     store = open_store(settings["store"])
     try:
@@ -111,7 +112,7 @@ def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, rep
 @setting_options("store")
 def dump(fmt: str, graph: str | None, **options: Any) -> None:
     """Write the store (or one graph) to standard output."""
-    from ..formats import RDF_FORMATS, by_name
+    from aikg.rdf.formats import RDF_FORMATS, by_name
 
     f = by_name(fmt, RDF_FORMATS)
     if f is None:

@@ -12,11 +12,11 @@ from typing import Any
 
 import click
 
-from ..errors import AikgError
-from ..export import EXPORTS, MAX_DEPTH, parse_options, run_export
-from ..settings import load_settings
-from ..store import open_store
-from .options import overrides, setting_options
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError
+from aikg.export import EXPORTS, MAX_DEPTH, parse_options, run_export
+from aikg.settings import load_settings
+from aikg.store import open_store
 
 _NAMES = [name for f in EXPORTS for name in (f.name, *f.aliases)]
 
@@ -41,7 +41,7 @@ def export(fmt: str, focus: str | None, depth: int | None, types: tuple[str, ...
     store = open_store(settings["store"])
     try:
         if settings["load_seeds"] and not store.graphs():
-            from ..knowledge.load import load_seeds
+            from aikg.knowledge.load import load_seeds
 
             load_seeds(store)
         result = run_export(store, fmt, parse_options(focus=focus, depth=depth, types=types, fold=fold))

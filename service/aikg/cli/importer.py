@@ -14,12 +14,12 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from ..errors import AikgError
-from ..knowledge.load import is_empty, load_seeds
-from ..settings import load_settings
-from ..store import open_store
-from .data import fail
-from .options import overrides, setting_options
+from aikg.cli.data import fail
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError
+from aikg.knowledge.load import is_empty, load_seeds
+from aikg.settings import load_settings
+from aikg.store import open_store
 
 
 @click.group("import")
@@ -38,7 +38,7 @@ def import_group() -> None:
 @setting_options("store")
 def epoch(directory: Path, overrides_file: Path | None, as_json: bool, verbose: bool, **options: Any) -> None:
     """Import Epoch AI's CSV files from DIRECTORY (like seeds/epoch/), replacing earlier imports."""
-    from ..epoch import import_epoch
+    from aikg.epoch import import_epoch
 
     if overrides_file is not None and not overrides_file.is_file():
         raise click.UsageError(f"the overrides file {overrides_file} does not exist")

@@ -7,7 +7,7 @@ from typing import Any
 
 import click
 
-from ..settings import SETTINGS
+from aikg.settings import SETTINGS
 
 
 def setting_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:

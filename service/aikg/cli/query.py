@@ -12,14 +12,14 @@ from typing import Any
 
 import click
 
-from ..errors import AikgError, BadRequest
-from ..execution import run_query
-from ..formats import GRAPH_FORMATS, RESULT_FORMATS, Format, by_name
-from ..queries import load_queries, run_named
-from ..serialize import serialize_result
-from ..settings import load_settings
-from ..store import QueryResult, ResultKind, open_store
-from .options import overrides, setting_options
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError, BadRequest
+from aikg.query.named import load_queries, run_named
+from aikg.query.runner import run_query
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS, Format, by_name
+from aikg.rdf.serialize import serialize_result
+from aikg.settings import load_settings
+from aikg.store import QueryResult, ResultKind, open_store
 
 _FORMAT_NAMES = [f.name for f in RESULT_FORMATS + GRAPH_FORMATS]
 

@@ -14,12 +14,12 @@ import click
 import pyoxigraph as ox
 from rdflib import Graph
 
-from ..errors import AikgError, RdfSyntaxError
-from ..knowledge.load import is_empty, load_seeds
-from ..knowledge.validate import ValidationResult, validate_graph, validate_store
-from ..settings import load_settings
-from ..store import open_store
-from .options import overrides, setting_options
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError, RdfSyntaxError
+from aikg.knowledge.load import is_empty, load_seeds
+from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
+from aikg.settings import load_settings
+from aikg.store import open_store
 
 FORMATS = ("text", "json", "turtle")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 import logging
 import threading
 
-from ..namespaces import GRAPH
-from ..store import Store
-from .importer import default_directory, import_epoch
+from aikg.epoch.importer import default_directory, import_epoch
+from aikg.namespaces import GRAPH
+from aikg.store import Store
 
 log = logging.getLogger(__name__)
 EPOCH_GRAPH_PREFIX = str(GRAPH["epoch/"])

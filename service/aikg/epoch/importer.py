@@ -17,20 +17,21 @@ from typing import Protocol
 import pyoxigraph as ox
 from rdflib import URIRef
 
-from .. import gate, limits
-from ..errors import BadRequest
-from ..knowledge.derive import GENERATED_GRAPHS, rebuild_derived
-from ..knowledge.layout import seeds_dir
-from ..knowledge.validate import ValidationResult, validate_store
-from ..namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from ..store import OxigraphStore, Store
-from ..store.terms import to_ox
-from .catalog import catalog_triples, graph_of
-from .mapping import DATASETS, Context, Dataset
-from .reconcile import KINDS, Reconciler, read_overrides
-from .report import ImportReport, Rejection
-from .rows import Quads, RowKey, read_rows
-from .values import normalize
+from aikg.epoch.catalog import catalog_triples, graph_of
+from aikg.epoch.mapping import DATASETS, Context, Dataset
+from aikg.epoch.reconcile import KINDS, Reconciler, read_overrides
+from aikg.epoch.report import ImportReport, Rejection
+from aikg.epoch.rows import Quads, RowKey, read_rows
+from aikg.epoch.values import normalize
+from aikg.errors import BadRequest
+from aikg.knowledge.derive import GENERATED_GRAPHS, rebuild_derived
+from aikg.knowledge.validate import ValidationResult, validate_store
+from aikg.namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.query import workers
+from aikg.resources import seeds_dir
+from aikg.store import OxigraphStore, Store
+from aikg.store.terms import to_ox
+from aikg.write import gate
 
 EPOCH_GRAPHS = str(GRAPH["epoch/"])
 """Prefix of every graph the Epoch import writes."""
@@ -125,7 +126,7 @@ def _commit(store: Store, datasets: list[Dataset], quads: list[ox.Quad]) -> None
     text = gate.commit_text(store, change)
     if not text.strip():
         return
-    with limits.writing():
+    with workers.writing():
         store.update(text)
         rebuild_derived(store)
 

@@ -22,10 +22,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..knowledge.derive import GENERATED_GRAPHS
-from ..namespaces import ID
-from ..store import Store
-from .values import normalize, slugify
+from aikg.epoch.values import normalize, slugify
+from aikg.knowledge.derive import GENERATED_GRAPHS
+from aikg.namespaces import ID
+from aikg.store import Store
 
 KINDS = {
     "organization": "https://w3id.org/aikg/ontology#Organization",

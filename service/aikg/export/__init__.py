@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..errors import BadRequest, NotFound
-from ..namespaces import slug_of
-from ..store import Store
-from . import cytoscape, dot, rdf, xml_graphs
-from .fold import fold as fold_model
-from .model import GraphModel, build_model
-from .select import MAX_DEPTH, Selection, check_depth, select
+from aikg.errors import BadRequest, NotFound
+from aikg.export import cytoscape, dot, rdf, xml_graphs
+from aikg.export.fold import fold as fold_model
+from aikg.export.model import GraphModel, build_model
+from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
+from aikg.namespaces import slug_of
+from aikg.store import Store
 
 __all__ = ["EXPORTS", "MAX_DEPTH", "ExportFormat", "ExportOptions", "ExportResult", "graph_model",
            "parse_options", "run_export", "select"]

@@ -25,10 +25,10 @@ from typing import Any
 import pyoxigraph as ox
 from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 
-from ..namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
-from ..store import Store
-from ..vocabulary import Vocabulary, catalog, local_name, vocabulary
-from .select import Selection
+from aikg.export.select import Selection
+from aikg.lookup.vocabulary import Vocabulary, catalog, local_name, vocabulary
+from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+from aikg.store import Store
 
 Value = str | int | float | bool
 """An attribute value every export format can carry."""

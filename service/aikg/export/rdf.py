@@ -12,9 +12,9 @@ from collections.abc import Iterator
 
 import pyoxigraph as ox
 
-from ..namespaces import PREFIXES
-from ..store.terms import to_ox
-from .select import Selection
+from aikg.export.select import Selection
+from aikg.namespaces import PREFIXES
+from aikg.store.terms import to_ox
 
 _CHUNK = 20000
 """Lines per chunk of an N-Quads stream."""

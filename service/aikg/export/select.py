@@ -18,11 +18,11 @@ import pyoxigraph as ox
 from rdflib import Dataset, URIRef
 from rdflib.term import Identifier
 
-from ..errors import BadRequest, NotFound
-from ..namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from ..store import Quad, Store
-from ..store.terms import to_ox
-from ..vocabulary import vocabulary
+from aikg.errors import BadRequest, NotFound
+from aikg.lookup.vocabulary import vocabulary
+from aikg.namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.store import Quad, Store
+from aikg.store.terms import to_ox
 
 MAX_DEPTH = 4
 """Deepest neighbourhood served: at depth 4 a hub already reaches most of a small graph."""

@@ -24,10 +24,10 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from ..namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
-from ..queries import parse_query_file
-from ..store import OxigraphStore, Store
-from .layout import data_root, rules_dir
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
+from aikg.query.named import parse_query_file
+from aikg.resources import data_root, rules_dir
+from aikg.store import OxigraphStore, Store
 
 GENERATED_GRAPHS = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
 """Graphs computed from the others; never inputs to their own rebuild."""

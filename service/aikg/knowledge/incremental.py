@@ -35,10 +35,10 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from ..namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
-from ..store import Store
-from ..store.around import around
-from .derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
+from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
+from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.store import Store
+from aikg.store.around import around
 
 MAX_REGION = 50_000
 """Past this many affected nodes a full rebuild is the simpler way. At 1M triples on disk a region of

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ..errors import RdfSyntaxError
-from ..store import OxigraphStore, Store
-from .derive import rebuild_derived
-from .layout import DataFile, data_files
+from aikg.errors import RdfSyntaxError
+from aikg.knowledge.derive import rebuild_derived
+from aikg.resources import DataFile, data_files
+from aikg.store import OxigraphStore, Store
 
 
 def _check_parses(path: Path) -> None:

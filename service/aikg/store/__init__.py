@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .oxigraph import OxigraphStore
+from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
+from aikg.store.oxigraph import OxigraphStore
 
 __all__ = ["Deadline", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Store", "open_store"]
 
@@ -13,7 +13,7 @@ def open_store(location: str, **options: str) -> Store:
     if location == "memory":
         return OxigraphStore(None)
     if location.startswith(("http://", "https://")):
-        from .remote import RemoteStore  # imported lazily: only remote deployments need it
+        from aikg.store.remote import RemoteStore
 
         return RemoteStore(location, **options)
     return OxigraphStore(location)

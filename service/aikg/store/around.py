@@ -13,8 +13,8 @@ from collections.abc import Iterable, Iterator
 
 import pyoxigraph as ox
 
-from .base import Store
-from .terms import to_ox
+from aikg.store.base import Store
+from aikg.store.terms import to_ox
 
 Nodes = Iterable[ox.NamedNode | ox.BlankNode | ox.Literal]
 Predicates = Iterable[ox.NamedNode] | None

@@ -18,9 +18,9 @@ from rdflib import BNode
 from rdflib.term import Identifier, URIRef
 from tqdm import tqdm
 
-from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
+from aikg.store.terms import to_ox, to_rdflib
 
 _RDF_MIME = {
     "text/turtle": ox.RdfFormat.TURTLE,

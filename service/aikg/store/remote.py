@@ -36,11 +36,11 @@ import requests
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Identifier
 
-from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from ..namespaces import AIKG, GRAPH
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .oxigraph import has_dataset_clause, rdf_format
-from .terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.namespaces import AIKG, GRAPH
+from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
+from aikg.store.oxigraph import has_dataset_clause, rdf_format
+from aikg.store.terms import to_ox, to_rdflib
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""

@@ -7,8 +7,8 @@ from typing import Any
 
 from flask import Flask, current_app
 
-from ..settings import load_settings
-from ..store import Store, open_store
+from aikg.settings import load_settings
+from aikg.store import Store, open_store
 
 STORE_KEY = "aikg.store"
 
@@ -25,16 +25,16 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
         store = open_store(settings["store"], **_remote_options(settings))
     app.extensions[STORE_KEY] = store
     if settings["load_seeds"]:
-        from ..knowledge.load import is_empty, load_seeds
+        from aikg.knowledge.load import is_empty, load_seeds
 
         if is_empty(store):
             load_seeds(store)
         if settings["import_epoch"]:
-            from ..epoch.background import import_in_background
+            from aikg.epoch.background import import_in_background
 
             app.extensions["aikg.epoch_import"] = import_in_background(store)
 
-    from . import api, ask, errors, exports, linked_data, pages, sparql, writes
+    from aikg.web import api, ask, errors, exports, linked_data, pages, sparql, writes
 
     errors.register(app)
     for module in (sparql, api, exports, linked_data, writes, pages, ask):

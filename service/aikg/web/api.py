@@ -13,17 +13,17 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, request
 from rdflib import BNode, Literal, URIRef
 
-from ..cache import per_version
-from ..entities import entity_json
-from ..errors import BadRequest
-from ..formats import Format
-from ..namespaces import AIKG
-from ..search import MAX_LIMIT, search_index, type_json
-from ..store import Store
-from ..vocabulary import catalog, vocabulary
-from . import get_store, setting
-from .negotiation import choose
-from .response_cache import cached
+from aikg.errors import BadRequest
+from aikg.lookup.cache import per_version
+from aikg.lookup.entities import entity_json
+from aikg.lookup.search import MAX_LIMIT, search_index, type_json
+from aikg.lookup.vocabulary import catalog, vocabulary
+from aikg.namespaces import AIKG
+from aikg.rdf.formats import Format
+from aikg.store import Store
+from aikg.web import get_store, setting
+from aikg.web.negotiation import choose
+from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -148,7 +148,7 @@ def stats() -> Response:
 @bp.get("/queries")
 def queries() -> Response:
     """The named queries: name, title, description and parameters."""
-    from ..queries import load_queries
+    from aikg.query.named import load_queries
 
     _json_only()
     return jsonify({"queries": [_query_json(q) for q in load_queries().values()]})
@@ -164,7 +164,7 @@ def _query_json(q: Any) -> dict:
 @cached
 def named_query(name: str) -> Response:
     """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
-    from ..queries import get_query, run_named
+    from aikg.query.named import get_query, run_named
 
     fmt = choose(RESULT_OFFERS, request.accept_mimetypes, request.args.get("format"))
     get_query(name)
@@ -221,6 +221,6 @@ def _csv(name: str, result: Any) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3 document of the HTTP surface (named queries and classes read from the data)."""
-    from .openapi import openapi_document
+    from aikg.web.openapi import openapi_document
 
     return jsonify(openapi_document(get_store()))

@@ -10,15 +10,15 @@ from collections.abc import Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
-from ..ask import Asker
-from ..errors import BadRequest
-from ..formats import Format
-from ..queries import load_queries, run_named
-from ..search import search_index
-from ..store import QueryResult
-from . import get_store
-from .negotiation import choose
-from .response_cache import cached
+from aikg.ask import Asker
+from aikg.errors import BadRequest
+from aikg.lookup.search import search_index
+from aikg.query.named import load_queries, run_named
+from aikg.rdf.formats import Format
+from aikg.store import QueryResult
+from aikg.web import get_store
+from aikg.web.negotiation import choose
+from aikg.web.response_cache import cached
 
 bp = Blueprint("ask", __name__, template_folder="templates")
 
@@ -55,6 +55,6 @@ def ask() -> Response:
 @bp.get("/ask")
 def page() -> str:
     """The ask page: a question box, the answer as a table with the sources of every row."""
-    from .pages import _page_context
+    from aikg.web.pages import _page_context
 
     return render_template("ask.html", question=request.args.get("q", ""), **_page_context("ask"))

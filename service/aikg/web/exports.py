@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from ..export import ExportOptions, graph_model, parse_options, run_export, select
-from ..export.cytoscape import elements
-from . import get_store
-from .response_cache import cached
+from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
+from aikg.export.cytoscape import elements
+from aikg.web import get_store
+from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
 

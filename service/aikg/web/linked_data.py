@@ -19,14 +19,14 @@ from flask import Blueprint, Response
 from rdflib import URIRef
 from rdflib.namespace import RDFS
 
-from ..errors import NotFound
-from ..formats import GRAPH_FORMATS
-from ..namespaces import AIKG, ID
-from ..serialize import Triple, serialize_graph
-from ..store import Store
-from . import get_store
-from .cors import allow_cross_origin
-from .negotiation import HTML, negotiate, rdf_response
+from aikg.errors import NotFound
+from aikg.namespaces import AIKG, ID
+from aikg.rdf.formats import GRAPH_FORMATS
+from aikg.rdf.serialize import Triple, serialize_graph
+from aikg.store import Store
+from aikg.web import get_store
+from aikg.web.cors import allow_cross_origin
+from aikg.web.negotiation import HTML, negotiate, rdf_response
 
 bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
@@ -45,7 +45,7 @@ def entity(slug: str) -> Response:
     """The entity's page or its RDF description, by content negotiation."""
     fmt = negotiate(OFFERS)
     if fmt is HTML:
-        from .pages import entity_page  # the explorer owns the HTML side (and its own 404 page)
+        from aikg.web.pages import entity_page
 
         resp = entity_page(slug)
     else:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import __version__
-from ..namespaces import AIKG
-from ..search import MAX_LIMIT
-from ..store import Store
-from ..vocabulary import vocabulary
+from aikg import __version__
+from aikg.lookup.search import MAX_LIMIT
+from aikg.lookup.vocabulary import vocabulary
+from aikg.namespaces import AIKG
+from aikg.store import Store
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
@@ -336,7 +336,7 @@ def _param_schema(param: Any) -> dict:
 
 def _named_query_paths() -> dict[str, Any]:
     try:
-        from ..queries import load_queries
+        from aikg.query.named import load_queries
 
         queries = load_queries()
     except (ImportError, OSError, ValueError):

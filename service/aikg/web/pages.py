@@ -17,12 +17,12 @@ from flask import Blueprint, Response, abort, render_template, request, send_fil
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS
 
-from ..cache import per_version
-from ..errors import NotFound
-from ..namespaces import AIKG, ID, PREFIXES
-from ..queries import load_queries
-from ..store import Store
-from . import get_store
+from aikg.errors import NotFound
+from aikg.lookup.cache import per_version
+from aikg.namespaces import AIKG, ID, PREFIXES
+from aikg.query.named import load_queries
+from aikg.store import Store
+from aikg.web import get_store
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")

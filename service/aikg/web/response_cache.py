@@ -16,9 +16,9 @@ from typing import Any
 
 from flask import Response, current_app, request
 
-from ..cache import LruCache, etag_for, store_token
-from ..serialize import TRUNCATED_HEADER
-from . import get_store, setting
+from aikg.lookup.cache import LruCache, etag_for, store_token
+from aikg.rdf.serialize import TRUNCATED_HEADER
+from aikg.web import get_store, setting
 
 CACHE_KEY = "aikg.responses"
 KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER)

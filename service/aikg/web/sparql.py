@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 
-from ..errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
-from ..execution import run_query
-from ..formats import GRAPH_FORMATS, RESULT_FORMATS
-from ..serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
-from ..store import ResultKind
-from . import get_store, setting
-from .cors import allow_cross_origin
-from .negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
-from .response_cache import cached
-from .service_description import service_description
+from aikg.errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
+from aikg.query.runner import run_query
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
+from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
+from aikg.store import ResultKind
+from aikg.web import get_store, setting
+from aikg.web.cors import allow_cross_origin
+from aikg.web.negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
+from aikg.web.response_cache import cached
+from aikg.web.service_description import service_description
 
 bp = Blueprint("sparql", __name__)
 allow_cross_origin(bp)

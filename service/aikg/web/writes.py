@@ -8,9 +8,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import gate, guard, limits
-from ..auth import require_writer
-from ..errors import (
+from aikg.errors import (
     BadRequest,
     NotAcceptable,
     NotFound,
@@ -18,9 +16,13 @@ from ..errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
-from ..formats import GRAPH_FORMATS, MIME_ALIASES
-from ..knowledge import validate
-from . import get_store, setting
+from aikg.knowledge import validate
+from aikg.query import workers
+from aikg.rdf import guard
+from aikg.rdf.formats import GRAPH_FORMATS, MIME_ALIASES
+from aikg.web import get_store, setting
+from aikg.web.auth import require_writer
+from aikg.write import gate
 
 bp = Blueprint("writes", __name__)
 
@@ -157,7 +159,7 @@ def validate_all() -> Response:
 
     It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
     """
-    with limits.slots(setting("max_heavy_queries")).take(retry_after=setting("query_timeout")):
+    with workers.slots(setting("max_heavy_queries")).take(retry_after=setting("query_timeout")):
         result = validate.validate_store(get_store())
     if _wants_turtle():
         return Response(result.to_turtle(), mimetype=_TURTLE)

@@ -36,11 +36,11 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 from rdflib.term import Identifier
 
-from .errors import BadRequest, NotFound
-from .execution import run_query
-from .knowledge.layout import queries_dir
-from .namespaces import ID
-from .store import QueryResult, Store
+from aikg.errors import BadRequest, NotFound
+from aikg.namespaces import ID
+from aikg.query.runner import run_query
+from aikg.resources import queries_dir
+from aikg.store import QueryResult, Store
 
 PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 """The kinds of value a named query parameter accepts."""

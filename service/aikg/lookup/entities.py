@@ -18,12 +18,19 @@ from collections.abc import Iterable
 from rdflib import Literal, URIRef
 from rdflib.term import Identifier
 
-from .errors import NotFound
-from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
-from .search import LiveIndex, search_index, type_json
-from .store import Store
-from .store.terms import to_ox
-from .vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, catalog, local_name, vocabulary
+from aikg.errors import NotFound
+from aikg.lookup.search import LiveIndex, search_index, type_json
+from aikg.lookup.vocabulary import (
+    QUALIFIER_SYMBOLS,
+    SourceDocument,
+    Vocabulary,
+    catalog,
+    local_name,
+    vocabulary,
+)
+from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from aikg.store import Store
+from aikg.store.terms import to_ox
 
 MAX_INCOMING = 500
 """Most incoming relations listed (a hub can have thousands); ``truncated`` says when cut."""

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 
 from rdflib import Literal, URIRef
 
-from .cache import per_version
-from .namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
-from .store import Store
+from aikg.lookup.cache import per_version
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
+from aikg.store import Store
 
 NARY_ROOTS = (AIKG.Event, AIKG.Position, AIKG.PriceList, AIKG.Price, AIKG.TopologyConfiguration,
               AIKG.ValueQualification)

@@ -21,15 +21,17 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from . import guard, limits, writelog
-from .errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
-from .execution import allowed_services
-from .knowledge import incremental, validate
-from .knowledge.derive import rebuild_derived, rule_files
-from .namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
-from .store import OxigraphStore, Store
-from .store.around import around
-from .store.terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
+from aikg.knowledge import incremental, validate
+from aikg.knowledge.derive import rebuild_derived, rule_files
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from aikg.query import workers
+from aikg.query.runner import allowed_services
+from aikg.rdf import guard
+from aikg.store import OxigraphStore, Store
+from aikg.store.around import around
+from aikg.store.terms import to_ox, to_rdflib
+from aikg.write import writelog
 
 PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
 """Graphs only aikg itself writes: the ontology and shapes (from files) and the computed graphs."""
@@ -135,10 +137,10 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Chang
     job = {"text": text, "graphs": graphs}
     seconds = float(settings["query_timeout"])
     if isinstance(store, OxigraphStore):
-        pool = limits.pool(store, int(settings["max_heavy_queries"]))
+        pool = workers.pool(store, int(settings["max_heavy_queries"]))
         removed, added = pool.run(_stage, job, timeout=seconds)
     else:
-        removed, added = limits.run_isolated(lambda: _stage(store, **job), timeout=seconds)
+        removed, added = workers.run_isolated(lambda: _stage(store, **job), timeout=seconds)
     return Change("update", remove=removed, add=added)
 
 
@@ -269,7 +271,7 @@ def _block(quads: Iterable[ox.Quad]) -> str:
 
 
 class _ForkSafe:
-    """The store, with each write call made under :func:`limits.writing` (reads stay unlocked).
+    """The store, with each write call made under :func:`workers.writing` (reads stay unlocked).
 
     The derived graphs are rebuilt by many reads and a few writes; query processes may be forked during
     the reads, never during a write.
@@ -286,7 +288,7 @@ class _ForkSafe:
             return attr
 
         def locked(*args: Any, **kwargs: Any) -> Any:
-            with limits.writing():
+            with workers.writing():
                 return attr(*args, **kwargs)
         return locked
 
@@ -336,7 +338,7 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
             except incremental.NeedsRebuild:
                 generated = None
             written = writelog.begin(store)
-            with limits.writing():
+            with workers.writing():
                 store.update(" ;\n".join(t for t in (text, generated) if t))
             if generated is None:
                 rebuild_derived(_ForkSafe(store))

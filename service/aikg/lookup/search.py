@@ -39,10 +39,10 @@ from dataclasses import dataclass
 import pyoxigraph as ox
 from rdflib import Literal, URIRef
 
-from . import writelog
-from .namespaces import ID
-from .store import OxigraphStore, Store
-from .vocabulary import Vocabulary, local_name, vocabulary
+from aikg.lookup.vocabulary import Vocabulary, local_name, vocabulary
+from aikg.namespaces import ID
+from aikg.store import OxigraphStore, Store
+from aikg.write import writelog
 
 MAX_LIMIT = 100
 _SEP = "\0"

@@ -19,10 +19,10 @@ import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
 from rdflib.term import Identifier
 
-from .formats import Format
-from .namespaces import PREFIXES
-from .store import QueryResult, ResultKind
-from .store.terms import to_ox
+from aikg.namespaces import PREFIXES
+from aikg.rdf.formats import Format
+from aikg.store import QueryResult, ResultKind
+from aikg.store.terms import to_ox
 
 TRUNCATED_HEADER = "X-AIKG-Truncated"
 """Response header saying whether a result was cut off at the row limit (``true`` / ``false``)."""

@@ -21,8 +21,8 @@ def _peak_mb() -> float:
 
 
 def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
-    from ..knowledge.load import bulk_load
-    from ..store import OxigraphStore
+    from aikg.knowledge.load import bulk_load
+    from aikg.store import OxigraphStore
 
     start = time.perf_counter()
     store = OxigraphStore(store_dir)
@@ -48,7 +48,7 @@ def _pyoxigraph(data: Path, store_dir: Path) -> dict:
 
 def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) -> dict:
     """Run one loader in a child process; its time, quads and peak RSS (MB)."""
-    cmd = [sys.executable, "-m", "aikg.bench.load", engine, str(data), str(store_dir)]
+    cmd = [sys.executable, "-m", "aikg_bench.load", engine, str(data), str(store_dir)]
     if dump is not None:
         cmd.append(str(dump))
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout

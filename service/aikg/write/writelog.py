@@ -19,7 +19,7 @@ from typing import Protocol
 
 import pyoxigraph as ox
 
-from .store import OxigraphStore, Store
+from aikg.store import OxigraphStore, Store
 
 KEEP = 20_000
 """Subjects remembered per store; older records are forgotten (an index that old rebuilds whole)."""

@@ -12,8 +12,9 @@ from typing import Any
 
 from rdflib.term import Identifier
 
-from . import guard, limits
-from .store import Deadline, OxigraphStore, QueryResult, Store
+from aikg.query import workers
+from aikg.rdf import guard
+from aikg.store import Deadline, OxigraphStore, QueryResult, Store
 
 
 def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
@@ -43,9 +44,9 @@ def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
            "default_graphs": default_graphs, "named_graphs": named_graphs,
            "max_rows": settings["max_rows"], "seconds": seconds}
     size = int(settings["max_heavy_queries"])
-    with limits.slots(size).take(retry_after=seconds):
+    with workers.slots(size).take(retry_after=seconds):
         if isinstance(store, OxigraphStore):
-            return limits.pool(store, size).run(_execute, job, timeout=seconds)
+            return workers.pool(store, size).run(_execute, job, timeout=seconds)
         return _execute(store, **job)  # a remote engine enforces its own time limit; rows are capped here
 
 

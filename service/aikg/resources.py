@@ -12,13 +12,13 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 
 
 def data_root() -> Path:
     """The folder holding ``ontology/``, ``seeds/`` and ``queries/`` (``AIKG_DATA_DIR`` overrides)."""
     env = os.environ.get("AIKG_DATA_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[3]
+    return Path(env) if env else Path(__file__).resolve().parents[2]
 
 
 def ontology_dir() -> Path:

@@ -27,7 +27,7 @@ import weakref
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
-from .errors import AikgError, QueryTimeout, StoreError, TooManyRequests
+from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
 
 T = TypeVar("T")
 

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
-from .store import Store
+from aikg.store import Store
 
 T = TypeVar("T")
 
