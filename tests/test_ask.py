@@ -192,3 +192,23 @@ def test_cli_ask_abstains_with_exit_1_and_json_like_the_api(runner, store_dir):
 
     body = json.loads(result.output)
     assert set(body) == ASK_KEYS and body["abstained"] is True
+
+
+class CountingIndex:
+    """The search index, counting look-ups."""
+
+    def __init__(self, index) -> None:
+        self.index, self.calls = index, 0
+        self.vocab = index.vocab
+
+    def search(self, query, **kw):
+        self.calls += 1
+        return self.index.search(query, **kw)
+
+
+@pytest.mark.parametrize("question", ["英伟达" * 166, "abcdefghij " * 45, "nvidia " * 71])
+def test_a_long_question_costs_a_bounded_number_of_index_lookups(router, seeded_store, question):
+    index = CountingIndex(search_index(seeded_store))
+    router.read(question, index)
+    # 64 tokens x at most 10 span lengths, plus 16 misspelling tries of 2 look-ups each
+    assert index.calls <= 64 * 10 + 16 * 2

@@ -30,6 +30,11 @@ MAX_SPAN = 6
 MAX_CJK_SPAN = 10
 CANDIDATES = 6
 """Candidates kept per mention."""
+MAX_TOKENS = 64
+"""Tokens of a question searched for names: each costs up to ten index look-ups, and a question is
+rarely longer (a 500-character one would take a second)."""
+MAX_MISSPELT = 16
+"""Spans tried as misspellings per question (each costs two wider look-ups)."""
 
 
 class Index(Protocol):
@@ -86,6 +91,8 @@ class EntityLinker:
         """The mentions of ``folded`` (tokens ``toks``), none overlapping ``taken`` or each other;
         ``original`` is the question as typed (an everyday word names something only when capitalized)."""
         found: list[Mention] = []
+        budget = [MAX_MISSPELT]
+        toks = toks[:MAX_TOKENS]
         for i, first in enumerate(toks):
             if first.stop:
                 continue
@@ -98,12 +105,12 @@ class EntityLinker:
                 if (len(span) == 1 and first.text in AMBIGUOUS_NAMES and len(original) == len(folded)
                         and not original[first.start].isupper()):
                     continue
-                mention = self._lookup(index, folded, span)
+                mention = self._lookup(index, folded, span, budget)
                 if mention is not None:
                     found.append(mention)
         return _non_overlapping(found)
 
-    def _lookup(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
+    def _lookup(self, index: Index, folded: str, span: list[Token], budget: list[int]) -> Mention | None:
         start, end = span[0].start, span[-1].end
         text = folded[start:end]
         norm = normalize(text)
@@ -124,7 +131,9 @@ class EntityLinker:
             near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
             if near:
                 return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
-        if len(span) <= 2 and span[0].text not in self.vocabulary and len(norm) >= 4 and norm.isascii():
+        if (len(span) <= 2 and span[0].text not in self.vocabulary and len(norm) >= 4 and norm.isascii()
+                and budget[0] > 0):
+            budget[0] -= 1
             return self._misspelt(index, start, end, text, norm)
         return None
 
