@@ -30,7 +30,7 @@ SELECT DISTINCT ?n ?g ?c WHERE {
 }"""
 
 
-def cell(term: Any, index: Any) -> dict | None:
+def cell(term: Any, index: Any) -> dict[str, Any] | None:
     """One value as the named-query API gives it: lexical form, kind, and for entities id and label."""
     if term is None:
         return None
@@ -80,13 +80,13 @@ def _key_column(result: QueryResult, skip: Iterable[str], nary: frozenset[str], 
 
 
 def row_sources(store: Store, nodes: list[str], documents: Mapping[str, SourceDocument],
-                term: Any) -> dict[str, list[dict]]:
+                term: Any) -> dict[str, list[dict[str, Any]]]:
     """For each node, the documents whose graphs describe it, with the certainty each gives."""
-    out: dict[str, list[dict]] = {n: [] for n in nodes}
+    out: dict[str, list[dict[str, Any]]] = {n: [] for n in nodes}
     if not nodes:
         return out
     values = " ".join(str(to_ox(URIRef(n))) for n in nodes)
-    seen: dict[tuple[str, str], dict] = {}
+    seen: dict[tuple[str, str], dict[str, Any]] = {}
     for n, g, c in store.query(_SOURCES_QUERY % values).rows:
         if str(g) == str(INFERRED_GRAPH):
             continue

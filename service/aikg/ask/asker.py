@@ -69,7 +69,7 @@ class Asker:
                  run: Callable[[str, Mapping[str, str]], QueryResult]) -> None:
         """``search`` returns the current search index, ``queries`` the named queries, ``run`` runs one."""
         self.store, self.search, self.queries, self.run = store, search, queries, run
-        self._router: tuple[tuple, Router] | None = None
+        self._router: tuple[tuple[Any, ...], Router] | None = None
 
     # -- understanding ----------------------------------------------------------------------------
 
@@ -200,14 +200,14 @@ class Asker:
                              f"aikg has no {label} for {mention.best.label}.", entity=mention.best.slug)
 
     @staticmethod
-    def _fact_json(fact: dict, body: dict) -> dict:
+    def _fact_json(fact: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
         return {"subject": {"id": body["id"], "label": body["label"]}, "property": fact["property"],
                 "value": fact["value"], "number": fact.get("number"), "datatype": fact["datatype"],
                 "lang": fact["lang"], "unit": fact["unit"], "qualifier": fact["qualifier"],
                 "sources": fact["sources"]}
 
     @staticmethod
-    def _link_json(rel: dict, body: dict) -> dict:
+    def _link_json(rel: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
         node = rel["node"]
         return {"subject": {"id": body["id"], "label": body["label"]}, "property": rel["property"],
                 "value": node["iri"], "node": {"id": node["id"], "label": node["label"]}, "number": None,
@@ -227,7 +227,8 @@ class Asker:
                           answer, True, offered)
 
     def _body(self, question: str, query: str | None, parameters: Mapping[str, str], entity: str | None,
-              confidence: float, answer: dict, abstained: bool, alternatives: list[Plan]) -> dict[str, Any]:
+              confidence: float, answer: dict[str, Any], abstained: bool,
+              alternatives: list[Plan]) -> dict[str, Any]:
         return {"question": question,
                 "understood": {"query": query, "parameters": dict(parameters), "entity": entity,
                                "confidence": confidence},
@@ -237,7 +238,7 @@ class Asker:
     def _alternatives(self, plans: list[Plan], exclude: str | None) -> list[dict[str, Any]]:
         queries = self.queries()
         out: list[dict[str, Any]] = []
-        seen: set[tuple[str, tuple]] = set()
+        seen: set[tuple[str, tuple[Any, ...]]] = set()
         for p in plans:
             key = (p.intent, tuple(sorted(p.parameters.items())))
             if key in seen or (p.intent == exclude and not out and p.score) or p.intent not in queries:
@@ -255,7 +256,7 @@ class Asker:
         return out[:ALTERNATIVES + 1]
 
 
-def _entity_json(body: dict) -> dict[str, Any]:
+def _entity_json(body: dict[str, Any]) -> dict[str, Any]:
     return {"id": body["id"], "iri": body["iri"], "label": body["label"], "types": body["types"],
             "links": body["links"]}
 

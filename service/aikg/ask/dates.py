@@ -39,6 +39,7 @@ class DateMention:
 def _value(kind: str, groups: tuple[str | None, ...]) -> str | None:
     if kind == "y":
         return groups[0]
+    month: str | int | None
     if kind in {"ym", "ymd"}:
         year, month, day = (groups + (None,))[:3]
     elif kind == "mdy":

@@ -41,7 +41,7 @@ def judge(item: dict[str, Any], answer: dict[str, Any]) -> bool:
         return False
     if "query" in expect:
         u = answer["understood"]
-        return u["query"] == expect["query"] and u["parameters"] == expect["parameters"]
+        return bool(u["query"] == expect["query"] and u["parameters"] == expect["parameters"])
     a = answer["answer"]
     if a.get("kind") != "facts" or answer["understood"]["entity"] != expect["entity"]:
         return False

@@ -127,7 +127,7 @@ class EntityLinker:
         if cjk_only:
             return None
         if any(c.isdigit() for c in norm):
-            nary = getattr(getattr(index, "vocab", None), "nary", frozenset())
+            nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
             near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
             if near:
                 return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])

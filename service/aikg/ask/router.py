@@ -18,7 +18,18 @@ from aikg.ask.features import TfIdf, Vector, cosine, features
 from aikg.ask.lexicon import FACT_EXAMPLES
 from aikg.ask.linking import EntityLinker, Index, Mention
 from aikg.ask.properties import PropertyMention, find_properties
-from aikg.ask.text import CJK_STOP, DATE, ENTITY, PROPERTY, STOPWORDS, fold, language, replace_spans, tokens
+from aikg.ask.text import (
+    CJK_STOP,
+    DATE,
+    ENTITY,
+    PROPERTY,
+    STOPWORDS,
+    Token,
+    fold,
+    language,
+    replace_spans,
+    tokens,
+)
 from aikg.query.named import NamedQuery
 
 STOP = STOPWORDS | CJK_STOP
@@ -109,15 +120,16 @@ class Router:
         toks = tokens(reading.folded)
         return {(m.start, m.end) for m in reading.mentions if not self._in_wording(toks, m)}
 
-    def _in_wording(self, toks: list, m: Mention) -> bool:
+    def _in_wording(self, toks: list[Token], m: Mention) -> bool:
         """True when the mention is written as the examples write those words (not as a parameter)."""
         inside = [t.text for t in toks if m.start <= t.start and t.end <= m.end]
         if len(inside) > 1:
             return all(p in self.pairs for p in zip(inside, inside[1:], strict=False))
         before = [t.text for t in toks if t.end <= m.start][-1:]
         after = [t.text for t in toks if t.start >= m.end][:1]
-        return bool(inside) and ((before and (before[0], inside[0]) in self.pairs and before[0] not in STOP)
-                                 or (after and (inside[0], after[0]) in self.pairs and after[0] not in STOP))
+        joined_before = bool(before) and (before[0], inside[0]) in self.pairs and before[0] not in STOP
+        joined_after = bool(after) and (inside[0], after[0]) in self.pairs and after[0] not in STOP
+        return bool(inside) and (joined_before or joined_after)
 
     def scores(self, reading: Reading) -> list[tuple[str, float, str]]:
         """(intent, score, nearest example) for every intent, best first."""

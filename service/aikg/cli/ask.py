@@ -23,7 +23,7 @@ from aikg.settings import load_settings
 from aikg.store import QueryResult, open_store
 
 
-def _sources(sources: list[dict]) -> str:
+def _sources(sources: list[dict[str, Any]]) -> str:
     names = []
     for s in sources:
         title = (s.get("document") or {}).get("title") or s["graph"]
@@ -32,7 +32,7 @@ def _sources(sources: list[dict]) -> str:
     return "; ".join(names) or "-"
 
 
-def _cell(cell: dict | None) -> str:
+def _cell(cell: dict[str, Any] | None) -> str:
     if cell is None:
         return ""
     return str(cell.get("label") or cell.get("id") or cell["value"])
