@@ -11,9 +11,9 @@ from aikg.ask.dates import date_range, find_dates
 from aikg.ask.router import Router
 from aikg.cli import main
 from aikg.knowledge.load import load_seeds
-from aikg.lookup.search import search_index
 from aikg.query.named import load_queries
 from aikg.store import open_store
+from helpers import services_for
 
 FRONTIER = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟"
 ASK_KEYS = {"question", "understood", "answer", "abstained", "alternatives"}
@@ -23,6 +23,14 @@ UNDERSTOOD_KEYS = {"query", "parameters", "entity", "confidence"}
 @pytest.fixture(scope="module")
 def router() -> Router:
     return Router(load_queries())
+
+
+@pytest.fixture(scope="module")
+def index(seeded_store):
+    """The search index of the seeded store."""
+    services = services_for(seeded_store)
+    yield services.index()
+    services.runner.close()
 
 
 def ask(client, q: str) -> dict:
@@ -63,13 +71,13 @@ def test_one_date_is_a_range_of_itself_and_two_are_ordered():
     ("what architecture is the GB300 NVL72", "gb300-nvl72"),  # the longest name wins over "GB300"
     ("sources of deepseek-v3", "deepseek-v3"),
 ])
-def test_names_are_linked_through_the_search_index(router, seeded_store, question, slug):
-    reading = router.read(question, search_index(seeded_store))
+def test_names_are_linked_through_the_search_index(router, index, question, slug):
+    reading = router.read(question, index)
     assert [m.best.slug for m in reading.mentions] == [slug]
 
 
-def test_everyday_words_are_not_names_unless_capitalized(router, seeded_store):
-    reading = router.read("how fast is the GB300", search_index(seeded_store))
+def test_everyday_words_are_not_names_unless_capitalized(router, index):
+    reading = router.read("how fast is the GB300", index)
     assert [m.best.slug for m in reading.mentions] == ["gb300"]
 
 
@@ -207,8 +215,8 @@ class CountingIndex:
 
 
 @pytest.mark.parametrize("question", ["英伟达" * 166, "abcdefghij " * 45, "nvidia " * 71])
-def test_a_long_question_costs_a_bounded_number_of_index_lookups(router, seeded_store, question):
-    index = CountingIndex(search_index(seeded_store))
-    router.read(question, index)
+def test_a_long_question_costs_a_bounded_number_of_index_lookups(router, index, question):
+    counting = CountingIndex(index)
+    router.read(question, counting)
     # 64 tokens x at most 10 span lengths, plus 16 misspelling tries of 2 look-ups each
-    assert index.calls <= 64 * 10 + 16 * 2
+    assert counting.calls <= 64 * 10 + 16 * 2

@@ -16,11 +16,9 @@ from aikg.ask import Asker, evaluate, load_eval
 from aikg.epoch import import_epoch
 from aikg.epoch.importer import default_directory
 from aikg.knowledge.load import load_seeds
-from aikg.lookup.search import search_index
-from aikg.query.named import load_queries, run_named
-from aikg.settings import load_settings
 from aikg.store import OxigraphStore
 from conftest import ARTIFACTS
+from helpers import services_for
 
 DATA = Path(__file__).parent / "data"
 BAR = 0.90
@@ -30,11 +28,12 @@ BAR = 0.90
 def figures() -> dict:
     store = OxigraphStore(None)
     load_seeds(store)
-    import_epoch(store, default_directory())
-    settings = load_settings({"store": "memory"})
-    asker = Asker(store=store, search=lambda: search_index(store), queries=load_queries,
-                  run=lambda name, params: run_named(store, name, params, settings))
-    result = evaluate(asker, load_eval(*sorted(DATA.glob("ask_eval_*.jsonl"))))
+    services = services_for(store)
+    try:
+        import_epoch(services, default_directory())
+        result = evaluate(Asker.for_services(services), load_eval(*sorted(DATA.glob("ask_eval_*.jsonl"))))
+    finally:
+        services.close()
     ARTIFACTS.mkdir(exist_ok=True)
     text = json.dumps(result, ensure_ascii=False, indent=2)
     (ARTIFACTS / "ask-eval.json").write_text(text, encoding="utf-8")

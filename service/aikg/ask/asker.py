@@ -1,9 +1,9 @@
 """``Asker``: a question in plain words in, what aikg understood and its answer out — or "I don't know".
 
-Built once per application with what it needs passed in: the store (for the sources of rows and the
-facts of entities), the search index (a callable, since the index follows the store's versions), the
-named-query registry and the query runner. It keeps only its router, rebuilt when the queries' examples
-change.
+Built once per application (:meth:`Asker.for_services`) with what it needs passed in: the store (for
+the sources of rows), the search index (a callable, since the index follows the store's versions), the
+named queries and their runner, the entity builder (facts with their sources) and the catalogue of
+source documents. It keeps only its router, rebuilt when the queries' examples change.
 
 A question is understood as the intent whose examples it is most like, with the parameters entity linking
 and date reading can fill. aikg abstains — and offers the closest questions it can answer — when the
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aikg.ask.answers import query_links, rows_answer
 from aikg.ask.dates import date_range
@@ -25,9 +25,11 @@ from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.text import STOPWORDS, tokens
 from aikg.errors import BadRequest
 from aikg.lookup.entities import EntityBuilder
-from aikg.lookup.vocabulary import catalog
 from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
+
+if TYPE_CHECKING:
+    from aikg.services import Services
 
 MAX_QUESTION = 500
 """Longest question read, in characters."""
@@ -66,10 +68,20 @@ class Asker:
 
     def __init__(self, *, store: Store, search: Callable[[], Any],
                  queries: Callable[[], Mapping[str, NamedQuery]],
-                 run: Callable[[str, Mapping[str, str]], QueryResult]) -> None:
-        """``search`` returns the current search index, ``queries`` the named queries, ``run`` runs one."""
+                 run: Callable[[str, Mapping[str, str]], QueryResult],
+                 entities: Callable[[], EntityBuilder], catalog: Callable[[], Mapping[str, Any]]) -> None:
+        """``search`` returns the current search index, ``queries`` the named queries, ``run`` runs one,
+        ``entities`` an entity builder for the current data, ``catalog`` the source documents by graph."""
         self.store, self.search, self.queries, self.run = store, search, queries, run
+        self.entities, self.catalog = entities, catalog
         self._router: tuple[tuple[Any, ...], Router] | None = None
+
+    @classmethod
+    def for_services(cls, services: Services) -> Asker:
+        """The asker of one application: its store, search index, named queries and lookups."""
+        return cls(store=services.store, search=services.index, queries=services.named.all,
+                   run=services.named.run, entities=lambda: EntityBuilder(services),
+                   catalog=services.catalog)
 
     # -- understanding ----------------------------------------------------------------------------
 
@@ -151,8 +163,8 @@ class Asker:
         q = self.queries()[best.intent]
         result = self.run(q.name, best.parameters)
         index = self.search()
-        answer = rows_answer(self.store, q, best.parameters, result, index, catalog(self.store),
-                             EntityBuilder(self.store).term, MAX_ROWS)
+        answer = rows_answer(self.store, q, best.parameters, result, index, self.catalog(),
+                             self.entities().term, MAX_ROWS)
         return self._body(question, best.intent, best.parameters, None, confidence, answer, False,
                           alternatives)
 
@@ -160,7 +172,7 @@ class Asker:
               alternatives: list[Plan]) -> dict[str, Any]:
         assert plan.mention is not None
         mention = plan.mention
-        builder = EntityBuilder(self.store)
+        builder = self.entities()
         wanted = reading.properties[0].properties if reading.properties else None
         if wanted is None:
             leftover = _leftover(reading)

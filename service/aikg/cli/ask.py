@@ -15,12 +15,8 @@ from typing import Any
 import click
 
 from aikg.ask import Asker
-from aikg.cli.options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
 from aikg.errors import AikgError
-from aikg.lookup.search import search_index
-from aikg.query.named import load_queries, run_named
-from aikg.settings import load_settings
-from aikg.store import QueryResult, open_store
 
 
 def _sources(sources: list[dict[str, Any]]) -> str:
@@ -79,23 +75,15 @@ def render_text(body: Mapping[str, Any]) -> str:
 @click.argument("question")
 @click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
               help="text (default) or the JSON /api/ask gives.")
-@setting_options("store", "query_timeout", "max_rows")
+@setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
 def ask(question: str, fmt: str, **options: Any) -> None:
     """Ask a question in plain words, in English or Chinese (e.g. "GB300 的显存是多少?")."""
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-
-    def run(name: str, params: Mapping[str, str]) -> QueryResult:
-        return run_named(store, name, params, settings)
-
-    try:
-        asker = Asker(store=store, search=lambda: search_index(store), queries=load_queries, run=run)
-        body = asker.ask(question)
-    except AikgError as exc:
-        click.echo(f"aikg: {exc.message}", err=True)
-        sys.exit(2 if exc.status < 500 else 3)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            body = Asker.for_services(services).ask(question)
+        except AikgError as exc:
+            click.echo(f"aikg: {exc.message}", err=True)
+            sys.exit(2 if exc.status < 500 else 3)
     click.echo(json.dumps(body, ensure_ascii=False, indent=2) if fmt == "json" else render_text(body))
     sys.exit(1 if body["abstained"] else 0)
 

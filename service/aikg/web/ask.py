@@ -1,22 +1,17 @@
 """Asking in plain words: ``GET /api/ask?q=`` (JSON) and the explorer's ask page ``/ask?q=``.
 
-One :class:`aikg.ask.Asker` per app, built on first use from the app's store, its search index, the
-named-query registry and the query runner with the app's limits.
+One :class:`aikg.ask.Asker` per app, made on first use from the app's services (store, search index,
+named queries and their runner, entity lookups), kept on the app.
 """
 
 from __future__ import annotations
-
-from collections.abc import Mapping
 
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from aikg.ask import Asker
 from aikg.errors import BadRequest
-from aikg.lookup.search import search_index
-from aikg.query.named import load_queries, run_named
 from aikg.rdf.formats import Format
-from aikg.store import QueryResult
-from aikg.web import get_store
+from aikg.web import get_services
 from aikg.web.negotiation import choose
 from aikg.web.response_cache import cached
 
@@ -27,17 +22,10 @@ JSON = Format("json", "application/json", "json")
 
 
 def get_asker() -> Asker:
-    """The app's asker (made once: its router is trained on first use)."""
+    """The app's asker (its router is trained on first use)."""
     asker = current_app.extensions.get(ASKER_KEY)
     if asker is None:
-        store = get_store()
-        settings = current_app.config["AIKG"]
-
-        def run(name: str, params: Mapping[str, str]) -> QueryResult:
-            return run_named(store, name, params, settings)
-
-        asker = Asker(store=store, search=lambda: search_index(store), queries=load_queries, run=run)
-        current_app.extensions[ASKER_KEY] = asker
+        asker = current_app.extensions[ASKER_KEY] = Asker.for_services(get_services())
     return asker
 
 
