@@ -22,7 +22,7 @@ from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.router import FACT, Reading, Router
-from aikg.ask.text import STOPWORDS, tokens
+from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
 from aikg.errors import BadRequest
 from aikg.lookup.entities import EntityBuilder
 from aikg.query.named import NamedQuery
@@ -178,7 +178,7 @@ class Asker:
             leftover = _leftover(reading)
             if leftover:
                 return self._abstain(question, plan, self._entity_alternatives(mention.best) + alternatives,
-                                     f"aikg does not know the {' '.join(leftover)} of {mention.best.label}.",
+                                     f"aikg does not know the {_words(leftover)} of {mention.best.label}.",
                                      entity=mention.best.slug)
             body = builder.build(mention.best.iri)
             facts = [self._fact_json(f, body) for f in body["facts"]
@@ -316,6 +316,15 @@ def _leftover(reading: Reading) -> list[str]:
     """Words of an entity question that are neither its name nor an overview's wording."""
     return [t.text for t in tokens(reading.masked)
             if not t.text.startswith("⟨") and t.text not in OVERVIEW_WORDS and t.text not in STOPWORDS]
+
+
+def _words(words: list[str]) -> str:
+    """Words joined as written: Chinese characters without spaces between them."""
+    out = ""
+    for w in words:
+        cjk = bool(CJK_CHAR.match(w))
+        out += w if not out or (cjk and CJK_CHAR.match(out[-1])) else " " + w
+    return out
 
 
 def _confidence(best: Plan, plans: list[Plan]) -> float:
