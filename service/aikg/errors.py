@@ -112,6 +112,13 @@ class QueryTimeout(AikgError):
     title = "query timeout"
 
 
+class WriteTimeout(AikgError):
+    """A write could not be validated and committed within its time limit; it was not committed."""
+
+    status = 503
+    title = "write timeout"
+
+
 class StoreError(AikgError):
     """The storage backend failed (a remote engine down, a disk error)."""
 

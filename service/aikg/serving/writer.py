@@ -21,7 +21,7 @@ from aikg.errors import AikgError, ValidationFailed
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
-from aikg.store import OxigraphStore
+from aikg.store import Deadline, OxigraphStore
 
 log = logging.getLogger(__name__)
 
@@ -36,6 +36,10 @@ def error_answer(exc: AikgError) -> dict[str, Any]:
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
+
+
+def _deadline(seconds: float | None) -> Deadline | None:
+    return None if seconds is None else Deadline.after(seconds)
 
 
 class Writer(DirtyApp):  # type: ignore[misc]
@@ -93,18 +97,21 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def update(self, text: str) -> dict[str, Any]:
-        """A SPARQL Update through the gate."""
-        return self._write(lambda: self.services.gate.update(text))
+    # ``seconds``: what is left of the request's deadline; the gate commits nothing past it.
 
-    def put(self, graph: str, nquads: bytes, replace: bool) -> dict[str, Any]:
+    def update(self, text: str, seconds: float | None = None) -> dict[str, Any]:
+        """A SPARQL Update through the gate."""
+        return self._write(lambda: self.services.gate.update(text, deadline=_deadline(seconds)))
+
+    def put(self, graph: str, nquads: bytes, replace: bool, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
         quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace))
+        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace,
+                                                          deadline=_deadline(seconds)))
 
-    def drop(self, graph: str) -> dict[str, Any]:
+    def drop(self, graph: str, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
-        return self._write(lambda: self.services.gate.drop(graph))
+        return self._write(lambda: self.services.gate.drop(graph, deadline=_deadline(seconds)))
 
     def _write(self, run: Any) -> dict[str, Any]:
         try:
