@@ -14,8 +14,9 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 
+from aikg.knowledge.validation_job import JobState, ValidationJob
 from aikg.lookup.cache import LruCache, VersionedCache
 from aikg.lookup.search import LiveIndex, SearchIndexes
 from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
@@ -26,6 +27,13 @@ from aikg.write.gate import Gate, Writes
 from aikg.write.writelog import WriteLog
 
 T = TypeVar("T")
+
+
+class Validation(Protocol):
+    """Whole-store validation as a job (:mod:`aikg.knowledge.validation_job`)."""
+
+    def state(self) -> JobState:
+        """The current version's report, or that it is being computed."""
 
 
 @dataclass
@@ -41,6 +49,8 @@ class Services:
     search: SearchIndexes
     named: NamedQueries
     responses: LruCache
+    validation: Validation
+    """The whole-store report, once per store version (a serving reader asks the writer's)."""
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     """A random token per opened store, so ETags never survive a restart that resets ``version``."""
     background: dict[str, threading.Thread] = field(default_factory=dict)
@@ -69,10 +79,11 @@ class Services:
 
 
 def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
-                   writelog: WriteLog | None = None, gate: Writes | None = None) -> Services:
+                   writelog: WriteLog | None = None, gate: Writes | None = None,
+                   validation: Validation | None = None) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
     when given, else around the store the settings name. A serving reader passes its own write log
-    (the writer's journal) and gate (which forwards writes to the writer)."""
+    (the writer's journal), gate (which forwards writes to the writer) and validation (the writer's)."""
     if store is None:
         store = open_store(settings["store"], **store_options(settings))
     runner = QueryRunner(store, settings)
@@ -88,4 +99,6 @@ def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
         writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary),
         named=NamedQueries(store, runner),
         responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
+        validation=validation if validation is not None else ValidationJob(
+            store, runner, float(settings["write_timeout"])),
     )

@@ -50,13 +50,14 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
     from aikg.services import build_services
     from aikg.serving import publication
     from aikg.serving.follower import FollowerStore, JournalLog
-    from aikg.serving.forward import ForwardingGate
+    from aikg.serving.forward import ForwardedValidation, ForwardingGate
     from aikg.web import create_app
 
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
     services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"])))
+                              gate=ForwardingGate(float(settings["write_timeout"])),
+                              validation=ForwardedValidation())
     return create_app(services=services, owner=False)
 
 

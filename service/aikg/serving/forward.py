@@ -16,6 +16,7 @@ import pyoxigraph as ox
 from aikg import errors
 from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
 from aikg.knowledge.validate import ValidationResult
+from aikg.knowledge.validation_job import JobState
 from aikg.serving.writer import APP_PATH
 from aikg.store import Deadline
 from aikg.write.gate import Outcome
@@ -86,6 +87,23 @@ class ForwardingGate:
         return self._call("drop", graph, deadline=deadline)
 
 
+class ForwardedValidation:
+    """The whole-store report of the writer's job: one computation for every HTTP worker."""
+
+    TIMEOUT = 10.0
+    """Seconds to wait for the writer's answer (it answers at once: done, or running)."""
+
+    def state(self) -> JobState:
+        from gunicorn.dirty.client import DirtyClient, get_dirty_socket_path
+        from gunicorn.dirty.errors import DirtyError
+
+        try:
+            with DirtyClient(get_dirty_socket_path(), timeout=self.TIMEOUT) as client:
+                return JobState.from_json(client.execute(APP_PATH, "validation"))
+        except DirtyError as exc:
+            raise StoreError(f"the writer process did not answer ({type(exc).__name__})") from None
+
+
 def _error(answer: dict[str, Any]) -> AikgError:
     cls = getattr(errors, str(answer.get("type")), None)
     if not (isinstance(cls, type) and issubclass(cls, AikgError)):
@@ -96,4 +114,4 @@ def _error(answer: dict[str, Any]) -> AikgError:
     return cls(answer["message"], errors=answer.get("errors"), headers=answer.get("headers"))
 
 
-__all__ = ["ForwardingGate", "ValidationResult"]
+__all__ = ["ForwardedValidation", "ForwardingGate", "ValidationResult"]

@@ -51,7 +51,7 @@ class Writer(DirtyApp):  # type: ignore[misc]
     services: Services
     folder: Path
 
-    ACTIONS = frozenset({"update", "put", "drop", "status"})
+    ACTIONS = frozenset({"update", "put", "drop", "status", "validation"})
     """What HTTP workers may ask of the writer (gunicorn would otherwise expose every public method)."""
 
     def __call__(self, action: str, *args: Any, **kwargs: Any) -> Any:
@@ -126,6 +126,11 @@ class Writer(DirtyApp):  # type: ignore[misc]
         thread = self.services.background.get("epoch-import")
         return {"version": self.services.store.version,
                 "epoch_import_running": bool(thread is not None and thread.is_alive())}
+
+    def validation(self) -> dict[str, Any]:
+        """The whole-store report for the current version, or that it is being computed (one job for
+        every HTTP worker; it runs in this process's query workers)."""
+        return self.services.validation.state().to_json()
 
     def close(self) -> None:
         """Flush and release the store as gunicorn stops the writer."""

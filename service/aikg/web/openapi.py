@@ -210,9 +210,17 @@ def _schemas() -> dict[str, Any]:
                                      "types": {"type": "array"},
                                      "elements": {"type": "object", "properties": {
                                          "nodes": {"type": "array"}, "edges": {"type": "array"}}}}},
-        "ValidationReport": {"type": "object", "required": ["ok"],
+        "ValidationReport": {"type": "object", "required": ["ok", "conforms", "violations", "version"],
                              "properties": {"ok": {"type": "boolean"}, "conforms": {"type": "boolean"},
-                                            "violations": {"type": "array"}}},
+                                            "count": {"type": "integer"}, "violations": {"type": "array"},
+                                            "version": {"type": "integer",
+                                                        "description": "The store version validated."},
+                                            "seconds": {"type": "number",
+                                                        "description": "How long the validation took."}}},
+        "ValidationRunning": {"type": "object", "required": ["ok", "state", "version", "retry_after"],
+                              "properties": {"ok": {"const": True}, "state": {"const": "running"},
+                                             "version": {"type": "integer"}, "message": {"type": "string"},
+                                             "retry_after": {"type": "integer", "minimum": 1}}},
     }
 
 
@@ -313,11 +321,20 @@ def _api_paths(services: Services) -> dict[str, Any]:
               "schema": {"type": "string", "minLength": 1}},
              _FORMAT,
              _IF_NONE_MATCH], tags=["queries"]),
-        "/api/validate": _get("Validate the store", "Validates every graph against the SHACL shapes.",
-                              {"200": {"description": "The validation report.", "content": {
-                                  "application/json": {"schema": _ref("ValidationReport")},
-                                  "text/turtle": {"schema": {"type": "string"}}}},
-                               **_errors(406, 503)}, tags=["writes"]),
+        "/api/validate": _get(
+            "Validate the store",
+            "Every graph validated against the SHACL shapes, as a job: the report is computed once per "
+            "store version (in a query worker, within write_timeout), one computation at a time whatever "
+            "the query string. While it is being computed the answer is 202 with Retry-After: ask again "
+            "then. Turtle (the sh:ValidationReport) on request.",
+            {"200": {"description": "The validation report of the store's current version.", "content": {
+                "application/json": {"schema": _ref("ValidationReport")},
+                "text/turtle": {"schema": {"type": "string"}}}},
+             "202": {"description": "The report for the current version is being computed.",
+                     "headers": {"Retry-After": {"description": "Seconds to wait before asking again.",
+                                                 "schema": {"type": "string"}}},
+                     "content": {"application/json": {"schema": _ref("ValidationRunning")}}},
+             **_errors(503)}, tags=["writes"]),
         "/api/openapi.json": _get("This document", "The OpenAPI document of the HTTP surface.",
                                   {"200": {"description": "OpenAPI 3.1.",
                                            "content": {"application/json": {"schema": {"type": "object"}}}}},

@@ -1,5 +1,6 @@
 """Writes over HTTP: SPARQL 1.1 Update at ``/update``, the Graph Store Protocol at ``/data``, and
-whole-store validation at ``/api/validate``. Every write passes the bearer token and the SHACL gate.
+whole-store validation at ``/api/validate`` (a job, computed once per store version). Every write passes
+the bearer token and the SHACL gate.
 """
 
 from __future__ import annotations
@@ -13,10 +14,10 @@ from aikg.errors import (
     NotAcceptable,
     NotFound,
     PayloadTooLarge,
+    StoreError,
     UnsupportedMediaType,
     ValidationFailed,
 )
-from aikg.knowledge import validate
 from aikg.rdf import guard
 from aikg.rdf.formats import GRAPH_FORMATS, MIME_ALIASES
 from aikg.store.base import current_deadline
@@ -153,13 +154,23 @@ def data_delete() -> Response:
 
 @bp.get("/api/validate")
 def validate_all() -> Response:
-    """Validate the whole store against the shapes: the JSON report, or Turtle on request.
+    """The whole store's validation report (JSON, or Turtle on request) for its current version.
 
-    It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
+    It is a job (:mod:`aikg.knowledge.validation_job`): computed once per store version, one computation
+    at a time whatever the query string; while it runs the answer is 202 with Retry-After.
     """
-    services = get_services()
-    with services.runner.slots.take(services.runner.deadline(), retry_after=setting("query_timeout")):
-        result = validate.validate_store(services.store)
+    state = get_services().validation.state()
+    if state.state == "running":
+        resp = jsonify({"ok": True, "state": "running", "version": state.version,
+                        "message": f"the report for version {state.version} is being computed; ask again "
+                                   f"in {state.retry_after} s", "retry_after": state.retry_after})
+        resp.status_code = 202
+        resp.headers["Retry-After"] = str(state.retry_after)
+        resp.headers["Cache-Control"] = "no-store"
+        return resp
+    if state.state == "failed" or state.report is None:
+        raise StoreError(f"the whole-store validation of version {state.version} did not finish: "
+                         f"{state.message}", errors=[{"version": state.version}])
     if _wants_turtle():
-        return Response(result.to_turtle(), mimetype=_TURTLE)
-    return jsonify({"ok": True, **result.to_json()})
+        return Response(state.report["turtle"], mimetype=_TURTLE)
+    return jsonify({"ok": True, **state.report["json"], "version": state.version, "seconds": state.seconds})
