@@ -31,6 +31,52 @@ from virtuoso import VirtuosoServer  # tests/ is on sys.path (rootdir conftest)
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 
+TOOLS = {
+    "virtuoso": ("virtuoso-t", "virtuoso-opensource"),
+    "chromium": ("chromium", "chromium"),
+    "graphviz": ("dot", "graphviz"),
+    "wrk": ("wrk", "wrk"),
+    "node": ("node", "nodejs"),
+}
+"""System tools some tests drive: tool name -> (command, the Debian package that has it)."""
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "needs(tool): the test drives a system tool (see conftest.TOOLS)")
+
+
+def _tools_of(item) -> set[str]:
+    tools = {m.args[0] for m in item.iter_markers("needs")}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "virtuoso" in callspec.params.values():
+        tools.add("virtuoso")
+    names = set(getattr(item, "fixturenames", ()))
+    if names & {"virtuoso", "seeded_remote"}:
+        tools.add("virtuoso")
+    if "browser" in names:
+        tools.add("chromium")
+    return tools
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Fail the run, naming the tool and the tests that need it, when a system tool is missing: the
+    suite never passes by skipping what it could not run (tests/system-packages.sh installs them)."""
+    import shutil
+    from collections import defaultdict
+
+    missing: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        for tool in _tools_of(item):
+            if shutil.which(TOOLS[tool][0]) is None:
+                missing[tool].append(item.nodeid)
+    if missing:
+        lines = ["system tools the selected tests need are missing (install them with "
+                 "tests/system-packages.sh):"]
+        for tool, ids in sorted(missing.items()):
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            lines.append(f"  {TOOLS[tool][0]} (Debian package {TOOLS[tool][1]}): {len(ids)} test(s): {shown}")
+        raise pytest.UsageError("\n".join(lines))
+
 
 @pytest.fixture(scope="session")
 def seeded_store() -> Store:

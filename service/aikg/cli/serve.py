@@ -15,7 +15,7 @@ import click
 
 from aikg.cli.options import overrides, setting_options
 from aikg.errors import AikgError
-from aikg.serving.app import Server, export_settings, is_embedded
+from aikg.serving.app import Server, export_settings
 from aikg.settings import SETTINGS, load_settings
 
 
@@ -26,10 +26,10 @@ def check_store(settings: dict[str, Any]) -> None:
     ``fork`` hangs a process at exit, so the master must never open it.
     """
     from aikg.errors import StoreError
-    from aikg.store import OxigraphStore
+    from aikg.store import in_use
 
     location = settings["store"]
-    if is_embedded(location) and location != "memory" and OxigraphStore.in_use(location):
+    if in_use(location):
         raise StoreError(f"the store at {location} is open in another process (another aikg serve?): "
                          "stop it, or give this one another --store")
 

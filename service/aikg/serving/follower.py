@@ -19,7 +19,7 @@ import pyoxigraph as ox
 
 from aikg.errors import StoreError
 from aikg.serving import publication
-from aikg.store import Node, OxigraphStore, Quad, QueryResult, Snapshot, Store, Term
+from aikg.store import Node, Quad, QueryResult, Snapshot, Store, Term, open_snapshot
 from aikg.store.base import Deadline
 from aikg.store.transport import Encoded, QueryJob
 from aikg.write.writelog import WriteLog, Written
@@ -44,16 +44,16 @@ class FollowerStore(Store):
             time.sleep(0.05)
             found = publication.current(folder)
         self._published = found
-        self._store = OxigraphStore.open_snapshot(found.snapshot)
+        self._store = open_snapshot(found.snapshot)
 
-    def _current(self) -> OxigraphStore:
+    def _current(self) -> Store:
         seen = publication.stamp(self.folder)
         if seen is not None and seen != self._published.stamp:
             with self._lock:
                 if seen != self._published.stamp:
                     found = publication.current(self.folder)
                     if found is not None and found.snapshot.version != self._published.snapshot.version:
-                        self._store = OxigraphStore.open_snapshot(found.snapshot)
+                        self._store = open_snapshot(found.snapshot)
                     if found is not None:
                         self._published = found
         return self._store

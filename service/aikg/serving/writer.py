@@ -21,7 +21,6 @@ from aikg.errors import AikgError, ValidationFailed
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
-from aikg.store import OxigraphStore
 
 log = logging.getLogger(__name__)
 
@@ -60,8 +59,7 @@ class Writer(DirtyApp):  # type: ignore[misc]
         settings = load_settings()
         self.services = build_services(settings)
         store = self.services.store
-        assert isinstance(store, OxigraphStore) and store.path is not None
-        self.folder = publication.folder_for(store.path)
+        self.folder = publication.folder_for(Path(settings["store"]))
         if settings["load_seeds"]:
             from aikg.knowledge.load import is_empty, load_seeds
 
