@@ -404,6 +404,8 @@ def _named(iri: str, what: str) -> ox.NamedNode:
 
 def _take(items: Iterator[T], max_rows: int | None, deadline: Deadline | None) -> tuple[list[T], bool]:
     """Read at most ``max_rows`` items, checking ``deadline`` between them; say if more were left."""
+    if max_rows is None and deadline is None:
+        return list(items), False  # internal reads (rules, loads): read in Rust's own loop
     out: list[T] = []
     for item in items:
         if deadline is not None and deadline.expired():
