@@ -18,7 +18,7 @@ from ..entities import entity_json
 from ..errors import BadRequest
 from ..formats import Format
 from ..namespaces import AIKG
-from ..search import MAX_LIMIT, search_index, type_json
+from ..search import MAX_LIMIT, describe, search_index, type_json
 from ..store import Store
 from ..vocabulary import catalog, vocabulary
 from . import get_store, setting
@@ -80,14 +80,21 @@ def search() -> Response:
                              errors=[{"parameter": "type", "value": raw_type}])
     index = search_index(store)
     hits = index.search(q, type_iri=type_iri, limit=limit)
+    described = describe(store, index, hits)
     return jsonify({
         "query": q,
         "type": type_iri,
         "limit": limit,
         "results": [{"id": h.entity.slug, "iri": h.entity.iri, "label": h.entity.label,
                      "matched": h.name, "match": h.match, "types": index.types_of(h.entity),
-                     "score": h.score} for h in hits],
+                     "score": h.score, **_description(described[h.entity.iri])} for h in hits],
     })
+
+
+def _description(d: Any) -> dict:
+    """A hit's ``description`` line and its parts (kind, makers, year), to tell namesakes apart."""
+    return {"description": d.text(),
+            "kind": d.kind, "makers": [{"id": m.slug, "label": m.label} for m in d.makers], "year": d.year}
 
 
 @bp.get("/entities/<path:entity_id>")
