@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from .. import gate, guard
-from ..errors import AikgError, ValidationFailed
+from ..errors import AikgError, NotFound, ValidationFailed
 from ..knowledge.load import load_seeds
 from ..settings import load_settings
 from ..store import open_store
@@ -118,6 +118,9 @@ def dump(fmt: str, graph: str | None, **options: Any) -> None:
         raise click.UsageError(f"unknown format {fmt!r}")
     store = open_store(load_settings(overrides(options))["store"])
     try:
+        if graph is not None and graph not in store.graphs():
+            fail(NotFound(f"no graph {graph!r} in the store (its graphs: aikg dump --format nquads, or "
+                          f"GET /api/stats)"))
         sys.stdout.buffer.write(store.dump(mime=f.mime, graph=graph))
     except AikgError as exc:
         fail(exc)

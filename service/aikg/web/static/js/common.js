@@ -1,25 +1,11 @@
 // Shared helpers of the explorer pages: fetching the JSON API, type families and colours,
 // links to entities, certainty badges and figures with their units.
 
-export const FAMILY_COLORS = {
-  deal: "#d1495b",
-  benchmark: "#00798c",
-  facility: "#e09f3e",
-  hardware: "#3f9d5b",
-  model: "#7b5ea7",
-  organization: "#2e6fd8",
-  person: "#d35fb7",
-  platform: "#1fa9b8",
-  source: "#8a8f98",
-  place: "#9c6644",
-  event: "#a3a32a",
-  concept: "#b0a18a",
-  other: "#5f6b7a",
-};
-
 const TYPE_INFO = JSON.parse(document.getElementById("aikg-types")?.textContent || "{}");
 export const PREFIXES = TYPE_INFO.prefixes || {};
 export const FAMILIES = TYPE_INFO.families || [];
+/** Colour of each type family, from the server (aikg.export.palette: the exports use the same). */
+export const FAMILY_COLORS = Object.fromEntries(FAMILIES.map((f) => [f.key, f.color]));
 const CLASSES = TYPE_INFO.classes || {};
 const ID_BASE = PREFIXES.id || "https://w3id.org/aikg/id/";
 
@@ -137,7 +123,7 @@ export function typeLabels(types) {
 }
 
 export function colorOf(family) {
-  return FAMILY_COLORS[family] || FAMILY_COLORS.other;
+  return FAMILY_COLORS[family] || FAMILY_COLORS.other || "#5f6b7a";
 }
 
 /** A small coloured dot for a family. */
