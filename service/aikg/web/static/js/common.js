@@ -171,8 +171,10 @@ export function certaintyBadge(c) {
 }
 
 const UNIT_NAMES = {
-  MIN: "minutes", MegaW: "MW", GigaBYTE: "GB", HR: "hours", DAY: "days", YR: "years", NUM: "", UNITLESS: "×",
+  MIN: "minutes", MegaW: "MW", GigaW: "GW", GigaBYTE: "GB", HR: "hours", DAY: "days", YR: "years", NUM: "", UNITLESS: "×",
+  NanoM: "nm", FLOPS: "FLOP/s", W: "W", "GigaBYTE-PER-SEC": "GB/s", "GigaBIT-PER-SEC": "Gbit/s",
 };
+/** Display names of QUDT units, by local name: what a reader expects to see after a figure. */
 
 const SPELLED_UNITS = new Set(["minutes", "hours", "days", "years"]);
 
@@ -182,6 +184,8 @@ export function unitName(unit) {
   if (typeof unit === "object") {
     if (SPELLED_UNITS.has(unit.label)) return unit.label;
     if (unit.label === "ratio") return "×";
+    const local = String(unit.iri || "").split(/[#/:]/).pop();
+    if (local in UNIT_NAMES) return UNIT_NAMES[local];
     if ("symbol" in unit) return unit.symbol || "";
     return unit.label || unitName(unit.iri || unit.id);
   }

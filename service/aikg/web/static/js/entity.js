@@ -272,14 +272,23 @@ function renderSources() {
 // it here, each group with its count and paged.
 // ---------------------------------------------------------------------------------------------------
 
-/** "manufacturer" for a link from here, "as manufacturer" for one to here (the other node names this
- * entity its manufacturer). */
-function linkLabel(l) {
-  return l.dir === "in" ? `as ${l.prop.label}` : l.prop.label;
+const VERB_PHRASE = /^(uses|runs|has|is|was|competes|supports|succeeds|evolved|designed|based|cited|derived|triggered|concerns|involves|compared|part)\b|\b(of|with|for|by|to|in|on|from|at|into)$/;
+
+/** How a link reads from this entity's page: "maker" for a link from here; for a link to here, "as
+ * maker" (the other node names this entity its maker), or "runs only hardware of NVIDIA" for a verb. */
+function linkLabel(l, selfLabel) {
+  if (l.dir !== "in") return l.prop.label;
+  return VERB_PHRASE.test(l.prop.label) ? `${l.prop.label} ${selfLabel}` : `as ${l.prop.label}`;
+}
+
+/** The links of one node, a property given both ways (competes with) once. */
+function distinctLinks(x) {
+  const out = x.links.filter((l) => l.dir === "out");
+  return [...out, ...x.links.filter((l) => l.dir === "in" && !out.some((o) => o.prop.iri === l.prop.iri))];
 }
 
 function subgroupKey(x) {
-  return x.links.map((l) => `${l.dir} ${l.prop.iri}`).sort().join("|");
+  return distinctLinks(x).map((l) => `${l.dir} ${l.prop.iri}`).sort().join("|");
 }
 
 function dateOf(n) {
@@ -287,14 +296,16 @@ function dateOf(n) {
   return d ? String(d.value) : "";
 }
 
-export function relationGroups(entries) {
+export function relationGroups(entries, selfLabel) {
   const families = new Map();
   for (const x of entries) {
     const fam = familyOf(x.other.types);
     if (!families.has(fam)) families.set(fam, new Map());
     const subs = families.get(fam);
     const key = subgroupKey(x);
-    if (!subs.has(key)) subs.set(key, { key, label: x.links.map(linkLabel).sort().join(" and "), items: [] });
+    if (!subs.has(key)) {
+      subs.set(key, { key, label: distinctLinks(x).map((l) => linkLabel(l, selfLabel)).sort().join(" and "), items: [] });
+    }
     subs.get(key).items.push(x);
   }
   const order = [...FAMILIES.map((f) => f.key), "other"];
@@ -426,7 +437,7 @@ async function main() {
     return;
   }
   const e = readEntity(body);
-  const groups = relationGroups(e.linked);
+  const groups = relationGroups(e.linked, e.label);
   registerAll(e, groups);
   renderHead(e);
   renderFigures(e);
