@@ -45,10 +45,11 @@ def epoch_store() -> Store:
     session into memory; treat it as read-only."""
     from aikg.epoch import import_epoch
     from aikg.epoch.importer import default_directory
+    from helpers import services_for
 
     store = OxigraphStore(None)
     load_seeds(store)
-    import_epoch(store, default_directory())
+    import_epoch(services_for(store), default_directory())
     return store
 
 

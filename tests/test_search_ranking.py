@@ -10,9 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from aikg.search import EVENT, SearchIndex, kind_rank, record_classes, search_index
-from aikg.vocabulary import Vocabulary
+from aikg.lookup.search import EVENT, SearchIndex, kind_rank, record_classes
+from aikg.lookup.vocabulary import Vocabulary
 from aikg.web import create_app
+from helpers import services_for
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -55,26 +56,36 @@ PREFIXES = ["nvidia h", "coreweave", "anthropic", "stargate", "core", "microsoft
 """Queries whose many prefix matches are mostly clusters, deals and phases on the default store."""
 
 
-def _first(store, q: str) -> str | None:
-    hits = search_index(store).search(q, limit=10)
+@pytest.fixture(scope="module")
+def seeded_index(seeded_store):
+    return services_for(seeded_store).index()
+
+
+@pytest.fixture(scope="module")
+def epoch_index(epoch_store):
+    return services_for(epoch_store).index()
+
+
+def _first(index, q: str) -> str | None:
+    hits = index.search(q, limit=10)
     return hits[0].entity.slug if hits else None
 
 
 @pytest.mark.parametrize(("q", "slug"), BOTH)
-def test_seeded_store_finds_the_entity_first(seeded_store, q, slug):
-    assert _first(seeded_store, q) == slug
+def test_seeded_store_finds_the_entity_first(seeded_index, q, slug):
+    assert _first(seeded_index, q) == slug
 
 
 @pytest.mark.parametrize(("q", "slug"), BOTH + EPOCH_ONLY)
-def test_default_store_finds_the_entity_first(epoch_store, q, slug):
-    assert _first(epoch_store, q) == slug
+def test_default_store_finds_the_entity_first(epoch_index, q, slug):
+    assert _first(epoch_index, q) == slug
 
 
 @pytest.mark.parametrize("q", PREFIXES)
-def test_things_come_before_the_events_and_records_named_after_them(epoch_store, q):
+def test_things_come_before_the_events_and_records_named_after_them(epoch_index, q):
     """Within each match tier, an organization, chip or data center comes before a cluster, deal or
     result, and those before a source document or derived value."""
-    index = search_index(epoch_store)
+    index = epoch_index
     records = record_classes(index.vocab)
     hits = index.search(q, limit=30)
     for tier in ("exact", "prefix", "word", "substring"):
@@ -104,10 +115,9 @@ def epoch_client(epoch_store):
 
 
 @pytest.mark.parametrize(("q", "slug"), BOTH + EPOCH_ONLY)
-def test_api_search_ranks_the_same(epoch_client, epoch_store, q, slug):
+def test_api_search_ranks_the_same(epoch_client, epoch_index, q, slug):
     body = epoch_client.get("/api/search", query_string={"q": q, "limit": 20}).get_json()
-    assert [r["id"] for r in body["results"]] == [h.entity.slug
-                                                 for h in search_index(epoch_store).search(q, limit=20)]
+    assert [r["id"] for r in body["results"]] == [h.entity.slug for h in epoch_index.search(q, limit=20)]
     assert body["results"][0]["id"] == slug
 
 

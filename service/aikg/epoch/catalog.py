@@ -9,8 +9,8 @@ from __future__ import annotations
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
 
-from ..namespaces import AIKG, GRAPH, ID
-from .mapping import SCHEMA_URL, Dataset
+from aikg.epoch.mapping import SCHEMA_URL, Dataset
+from aikg.namespaces import AIKG, GRAPH, ID
 
 PUBLISHER = URIRef(ID["epoch-ai"])
 LICENSE = URIRef("https://creativecommons.org/licenses/by/4.0/")

@@ -16,10 +16,9 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from ..namespaces import AIKG, ID
-from .reconcile import Match, Reconciler
-from .rows import Quads, RowKey
-from .values import (
+from aikg.epoch.reconcile import Match, Reconciler
+from aikg.epoch.rows import Quads, RowKey
+from aikg.epoch.values import (
     date_literal,
     decimal_literal,
     integer_literal,
@@ -31,6 +30,7 @@ from .values import (
     tagged_list,
     text,
 )
+from aikg.namespaces import AIKG, ID
 
 SCHEMA_URL = URIRef("https://schema.org/url")
 

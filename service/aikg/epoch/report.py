@@ -6,8 +6,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .mapping import Flag
-from .reconcile import Match
+from aikg.epoch.mapping import Flag
+from aikg.epoch.reconcile import Match
 
 
 @dataclass

@@ -16,8 +16,8 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from ..namespaces import AIKG
-from .model import GraphModel
+from aikg.export.model import GraphModel
+from aikg.namespaces import AIKG
 
 MAX_NODES = 2000
 """Largest ``limit`` a request may ask for."""

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ..namespaces import AIKG
-from ..vocabulary import Vocabulary
+from aikg.lookup.vocabulary import Vocabulary
+from aikg.namespaces import AIKG
 
 FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal", "Deals", ("Deal",)),

@@ -22,8 +22,8 @@ from typing import Any
 
 import networkx as nx
 
-from .model import GraphModel, Value
-from .palette import COLORS, family_of, rgb
+from aikg.export.model import GraphModel, Value
+from aikg.export.palette import COLORS, family_of, rgb
 
 SEPARATOR = "; "
 VALUES = "_values"

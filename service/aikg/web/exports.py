@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from ..errors import BadRequest
-from ..export import ExportOptions, graph_model, parse_options, run_export, select
-from ..export.cap import DEFAULT_NODES, MAX_NODES, Capped, cap
-from ..export.cytoscape import elements
-from . import get_store
-from .response_cache import cached
+from aikg.errors import BadRequest
+from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
+from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped, cap
+from aikg.export.cytoscape import elements
+from aikg.web import get_services
+from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
 
@@ -52,7 +52,7 @@ def _view(capped: Capped, limit: int) -> dict:
 @bp.get("/export/<name>")
 def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds."""
-    result = run_export(get_store(), name, _options(focus=request.args.get("focus")))
+    result = run_export(get_services(), name, _options(focus=request.args.get("focus")))
     response = Response(result.chunks, mimetype=None, content_type=result.format.mime)
     response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'
     return response
@@ -65,13 +65,14 @@ def neighbors(entity: str) -> Response:
     ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
     options = _options(focus=entity)
     limit = _limit(DEFAULT_NODES)
-    store = get_store()
-    selection = select(store, focus=options.focus, depth=options.depth, types=options.types,
+    services = get_services()
+    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
                        through_nary=options.fold)
-    model = graph_model(store, selection, fold=options.fold)
-    focus = model.nodes.get(str(selection.focus))
-    capped = cap(model, limit, hops=selection.hops, focus=str(selection.focus))
-    return jsonify({"focus": str(selection.focus), "label": focus.label if focus else None,
+    model = graph_model(services, selection, fold=options.fold)
+    focus_iri = selection.focus.value if selection.focus is not None else None
+    focus = model.nodes.get(focus_iri) if focus_iri else None
+    capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
+    return jsonify({"focus": focus_iri, "label": focus.label if focus else None,
                     "depth": options.depth, "fold": options.fold, "types": list(selection.types),
                     **_view(capped, limit)})
 
@@ -83,7 +84,7 @@ def whole_graph() -> Response:
     nodes (of some types, folded, on request)."""
     options = _options(focus=None)
     limit = _limit(WHOLE_GRAPH_NODES)
-    store = get_store()
-    selection = select(store, types=options.types, through_nary=options.fold)
-    model = graph_model(store, selection, fold=options.fold)
+    services = get_services()
+    selection = select(services, types=options.types, through_nary=options.fold)
+    model = graph_model(services, selection, fold=options.fold)
     return jsonify({"fold": options.fold, "types": list(selection.types), **_view(cap(model, limit), limit)})

@@ -98,7 +98,7 @@ def _median(values: list[float | None]) -> float | None:
     return round(statistics.median(known), 1) if known else None
 
 
-if __name__ == "__main__":  # python -m aikg.bench.paint http://127.0.0.1:8000
+if __name__ == "__main__":  # python -m aikg_bench.paint http://127.0.0.1:8000
     import sys
 
     print(json.dumps(paint_timings(sys.argv[1] if len(sys.argv) > 1 else "http://127.0.0.1:8000"), indent=2))
