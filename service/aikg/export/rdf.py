@@ -72,4 +72,4 @@ def jsonld(selection: Selection) -> Iterator[bytes]:
     text = "".join(f"{line} .\n" for line in union)
     text += "".join(f"{line} {ox.NamedNode(g)} .\n" for g, lines in by_graph.items() for line in lines)
     quads = ox.parse(text.encode("utf-8"), format=ox.RdfFormat.N_QUADS)
-    yield ox.serialize(quads, format=ox.RdfFormat.JSON_LD)
+    yield ox.serialize(quads, format=ox.RdfFormat.JSON_LD) or b""

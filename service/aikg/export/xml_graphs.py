@@ -80,7 +80,7 @@ def _graph_attributes(description: dict[str, Any]) -> dict[str, Value]:
     return out
 
 
-def _number(v: Value) -> bool:
+def _number(v: object) -> bool:
     return isinstance(v, int | float) and not isinstance(v, bool)
 
 

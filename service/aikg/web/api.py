@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
 from aikg.lookup.entities import entity_json
-from aikg.lookup.search import MAX_LIMIT, LiveIndex, describe, type_json
+from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
 from aikg.rdf.formats import Format
 from aikg.services import Services
@@ -89,7 +89,7 @@ def search() -> Response:
     })
 
 
-def _description(d: Any) -> dict:
+def _description(d: Description) -> dict[str, Any]:
     """A hit's ``description`` line and its parts (kind, makers, year), to tell namesakes apart."""
     return {"description": d.text(),
             "kind": d.kind, "makers": [{"id": m.slug, "label": m.label} for m in d.makers], "year": d.year}

@@ -11,6 +11,8 @@ is a 404; a bad depth, type, fold or limit is a 400 naming the parameter.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
@@ -44,7 +46,7 @@ def _limit(default: int) -> int:
     return int(text)
 
 
-def _view(capped: Capped, limit: int) -> dict:
+def _view(capped: Capped, limit: int) -> dict[str, Any]:
     return {"elements": elements(capped.model), "limit": limit, "truncated": capped.truncated,
             "total": capped.total, "shown": len(capped.model.nodes)}
 

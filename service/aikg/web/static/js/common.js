@@ -227,8 +227,8 @@ const SCALED_UNITS = {
   BYTE: ["B", 1], W: ["W", 1], KiloW: ["W", 1e3], MegaW: ["W", 1e6], GigaW: ["W", 1e9],
 };
 const FLOP_PROPERTIES = new Set(["trainingCompute"]);
-export const MONEY_PROPERTIES = new Set(["amount", "price", "cost", "pricePerGpuHour", "fundingEquity", "fundingDebt",
-  "valuation", "capitalCost"]);
+export const MONEY_PROPERTIES = new Set(["amount", "price", "cost", "pricePerGpuHour", "debtAmount", "postMoneyValuation",
+  "capitalCost"]);
 
 /** A number to three significant digits, no float noise: 15, 1.3, 2.02, 254,674. */
 function significant(n) {
