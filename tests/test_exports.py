@@ -477,6 +477,12 @@ def test_a_bad_limit_is_a_400_naming_it(ro_client, url):
     assert_error(ro_client.get(url), 400, "limit")
 
 
+@pytest.mark.parametrize("url", ["/api/graph?type=", "/api/entities/nvidia/neighbors?type=%20"])
+def test_an_empty_type_of_a_view_is_a_400(ro_client, url):
+    """The views document their types as the class names; an empty one is not one of them."""
+    assert_error(ro_client.get(url), 400, "type")
+
+
 def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
     body = ro_client.get("/api/entities/coreweave/neighbors?fold=true").get_json()
     assert body["depth"] == 1

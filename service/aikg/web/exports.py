@@ -29,8 +29,13 @@ WHOLE_GRAPH_NODES = 600
 quick up to a few hundred."""
 
 
-def _options(*, focus: str | None) -> ExportOptions:
+def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
+    """The request's options; a view (documented with the class names as its ``type`` values) refuses
+    an empty ``type``, where an export takes it as no filter."""
     args = request.args
+    if view and any(not t.strip() for t in args.getlist("type")):
+        raise BadRequest("parameter 'type' must name a class, such as 'Organization' (see /api/types)",
+                         errors=[{"parameter": "type", "value": ""}])
     return parse_options(focus=focus, depth=args.get("depth"), types=args.getlist("type"),
                          fold=args.get("fold"))
 
@@ -65,7 +70,7 @@ def export(name: str) -> Response:
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view: the
     ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
-    options = _options(focus=entity)
+    options = _options(focus=entity, view=True)
     limit = _limit(DEFAULT_NODES)
     services = get_services()
     selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
@@ -84,7 +89,7 @@ def neighbors(entity: str) -> Response:
 def whole_graph() -> Response:
     """The whole data graph as Cytoscape.js elements for the explorer: its ``limit`` best-connected
     nodes (of some types, folded, on request)."""
-    options = _options(focus=None)
+    options = _options(focus=None, view=True)
     limit = _limit(WHOLE_GRAPH_NODES)
     services = get_services()
     selection = select(services, types=options.types, through_nary=options.fold)
