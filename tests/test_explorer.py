@@ -68,38 +68,50 @@ DESKTOP = {"width": 1366, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
-@pytest.fixture()
-def browse(browser: Browser, request):
-    """Opens fresh pages (``browse(server, viewport)``); afterwards, for each: a screenshot, nothing left
-    the machine, no console error."""
-    opened: list[tuple[Page, Watch]] = []
+class Pages:
+    """Fresh pages on live servers, each watched; :meth:`finish` checks and screenshots them all."""
 
-    def open_page(server: LiveServer, viewport: dict = DESKTOP) -> Page:
-        context = browser.new_context(viewport=viewport, base_url=server.url, accept_downloads=True)
+    def __init__(self, browser: Browser, name: str) -> None:
+        self.browser = browser
+        self.name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+        self.opened: list[tuple[Page, Watch]] = []
+
+    def open(self, server: LiveServer, viewport: dict = DESKTOP) -> Page:
+        context = self.browser.new_context(viewport=viewport, base_url=server.url, accept_downloads=True)
         watch = Watch(server.url)
         context.route("**/*", watch.route)
         p = context.new_page()
         p.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
         p.on("pageerror", lambda e: watch.errors.append(f"uncaught: {e}"))
         p.set_default_timeout(60_000)
-        opened.append((p, watch))
+        self.opened.append((p, watch))
         return p
 
-    yield open_page
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.name)
-    for i, (p, watch) in enumerate(opened):
-        p.screenshot(path=str(SHOTS / f"{name}{'-' + str(i) if i else ''}.png"), full_page=True)
-        p.context.close()
-        assert watch.outside == [], "requests left 127.0.0.1"
-        assert watch.errors == [], "console errors"
-        assert watch.local > 0
+    def finish(self) -> None:
+        """Afterwards, for each page: a screenshot, nothing left the machine, no console error."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for i, (p, watch) in enumerate(self.opened):
+            p.screenshot(path=str(SHOTS / f"{self.name}{'-' + str(i) if i else ''}.png"), full_page=True)
+            p.context.close()
+            assert watch.outside == [], "requests left 127.0.0.1"
+            assert watch.errors == [], "console errors"
+            assert watch.local > 0
 
 
 @pytest.fixture()
-def page(browse, live_server: LiveServer) -> Page:
-    """A fresh page on the seeded live server at 1366×900."""
-    return browse(live_server)
+def browse(browser: Browser, request):
+    """Opens fresh pages: ``browse(server, viewport)``."""
+    pages = Pages(browser, request.node.name)
+    yield pages.open
+    pages.finish()
+
+
+@pytest.fixture()
+def page(browser: Browser, live_server: LiveServer, request) -> Iterator[Page]:
+    """A fresh page on the seeded live server at 1366×900 (other test modules import this fixture)."""
+    pages = Pages(browser, request.node.name)
+    yield pages.open(live_server)
+    pages.finish()
 
 
 def shot(p: Page, name: str, *, full: bool = False) -> None:

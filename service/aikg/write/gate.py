@@ -14,7 +14,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -65,11 +65,19 @@ class Outcome:
     removed: int
     graphs: list[str]
     validated: list[str]
+    created: bool = False
+    """True when the write made a graph that did not exist before (a 201 on the Graph Store)."""
 
     def to_json(self) -> dict[str, Any]:
         """The success body of a write."""
         return {"ok": True, "operation": self.kind, "added": self.added, "removed": self.removed,
                 "graphs": self.graphs, "validated_nodes": len(self.validated)}
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any], *, created: bool = False) -> Outcome:
+        """An outcome read back from :meth:`to_json` (a write done by another process)."""
+        return cls(body["operation"], body["added"], body["removed"], body["graphs"],
+                   [""] * int(body["validated_nodes"]), created)
 
 
 def check_graph_iri(graph: str | None) -> str:
@@ -268,6 +276,21 @@ def warm_up() -> None:
     validate.validate_graph(sample, focus_nodes=[node])
 
 
+class Writes(Protocol):
+    """The write operations every surface uses: done here by :class:`Gate`, or forwarded to the process
+    that owns the store (:class:`aikg.serving.forward.ForwardingGate`)."""
+
+    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction."""
+
+    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
+            deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
+
+    def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol DELETE: the whole graph."""
+
+
 class Gate:
     """The one commit path of a store: every write is computed, validated and committed here, one at
     a time (the writer lock), and recorded in the write log."""
@@ -278,6 +301,28 @@ class Gate:
     def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
         self.store, self.runner, self.writelog = store, runner, writelog
         self._lock = threading.Lock()
+        self.committed: list[Callable[[], None]] = []
+        """Called after every commit (the serving writer publishes a new snapshot then)."""
+
+    # -- the operations clients ask for ------------------------------------------------------------
+
+    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction."""
+        return self.write(lambda: update_change(self.store, self.runner, text), deadline=deadline)
+
+    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
+            deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
+        created = graph not in self.store.graphs()
+        rows = list(quads)
+        outcome = self.write(lambda: graph_change(self.store, graph, rows, replace=replace),
+                             deadline=deadline)
+        outcome.created = created
+        return outcome
+
+    def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol DELETE: the whole graph."""
+        return self.write(lambda: drop_change(self.store, graph), deadline=deadline)
 
     def write(self, make_change: Callable[[], Change], *, deadline: Deadline | None = None) -> Outcome:
         """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
@@ -326,3 +371,5 @@ class Gate:
             self.writelog.abandon()
             raise
         self.writelog.record(before, change, generated)
+        for hook in self.committed:
+            hook()

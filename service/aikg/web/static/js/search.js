@@ -4,7 +4,9 @@
 //
 // The box is an ARIA 1.2 combobox: the input keeps focus, arrow keys move the active option
 // (aria-activedescendant), Enter opens the active option or else the best match, Escape closes.
-// Other modules may append entries of their own below the hits with addSuggestionSource().
+// Other modules may append entries of their own below the hits with addSuggestionSource(); the last
+// entry asks the text as a question in plain words, and Enter asks it when it reads as a question.
+import { askHref, looksLikeQuestion } from "./ask-link.js";
 import { api, dot, el, entityHref, familyLabel, familyOf, typeLabels } from "./common.js";
 
 /** One hit of /api/search with its colour family and its description line. */
@@ -73,8 +75,12 @@ export function renderResults(hits, q) {
 // ---------------------------------------------------------------------------------------------------
 // Extra entries: a module may offer entries of its own for what was typed (e.g. "Ask: …" for a
 // question in plain words). A source is fn(q) returning (a promise of) a list of
-// {label, detail?, href?, onChoose?(q)}; its entries follow the hits and the "all results" entry.
+// {label, detail?, href?, onChoose?(q), class?}; its entries follow the hits and the "all results"
+// entry, in the boxes that open pages (not in pickers).
 // ---------------------------------------------------------------------------------------------------
+
+/** The ask hook: the text itself as a question, always offered last. */
+const ASK = (q) => [{ label: `Ask: “${q}”`, detail: "in plain words", href: askHref(q), class: "sugg-ask" }];
 
 const EXTRA_SOURCES = [];
 
@@ -83,7 +89,7 @@ export function addSuggestionSource(source) {
 }
 
 async function extrasFor(q) {
-  const lists = await Promise.all(EXTRA_SOURCES.map(async (source) => {
+  const lists = await Promise.all([...EXTRA_SOURCES, ASK].map(async (source) => {
     try { return (await source(q)) || []; } catch { return []; }
   }));
   return lists.flat();
@@ -147,7 +153,7 @@ export function attachSearch(box, { onPick = null, limit = 10 } = {}) {
     let hits;
     let extras;
     try {
-      [hits, extras] = await Promise.all([search(q, { limit }), extrasFor(q)]);
+      [hits, extras] = await Promise.all([search(q, { limit }), onPick ? [] : extrasFor(q)]);
     } catch (err) {
       if (mine !== seq) return;
       options = [];
@@ -164,7 +170,7 @@ export function attachSearch(box, { onPick = null, limit = 10 } = {}) {
     }
     for (const x of extras) {
       nodes.push(option([el("span", { class: "hit-label" }, x.label), x.detail ? el("span", { class: "hit-desc" }, x.detail) : null],
-        { class: "sugg sugg-extra", href: x.href || null }, { extra: x }));
+        { class: `sugg sugg-extra${x.class ? " " + x.class : ""}`, href: x.href || null }, { extra: x }));
     }
     list.replaceChildren(...nodes);
     shownFor = q;
@@ -190,7 +196,8 @@ export function attachSearch(box, { onPick = null, limit = 10 } = {}) {
   }
 
   /** Enter without an active option: the best match for what is typed now (asked for at once if the
-   * listed suggestions are for older text), else the full results. */
+   * listed suggestions are for older text), else the full results. Text that reads as a question is
+   * asked (the ask hook), unless it is exactly the name of an entity ("Google New Albany Ohio"). */
   async function chooseBest() {
     const q = input.value.trim();
     if (!q) return;
@@ -206,7 +213,8 @@ export function attachSearch(box, { onPick = null, limit = 10 } = {}) {
         best = undefined;
       }
     }
-    if (best) choose(best);
+    if (!onPick && looksLikeQuestion(q) && !(best && best.hit.match === "exact")) location.href = askHref(q);
+    else if (best) choose(best);
     else if (!onPick) location.href = `/?q=${encodeURIComponent(q)}`;
   }
 
