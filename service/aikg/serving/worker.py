@@ -143,7 +143,8 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
         if length is not None and length.isdigit() and int(length) > self.max_body:
             raise _TooLarge
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             chunk = req.body.read(65536)
             if not chunk:

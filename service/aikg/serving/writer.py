@@ -21,6 +21,7 @@ from aikg.errors import AikgError, ValidationFailed
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
+from aikg.write.gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -65,7 +66,9 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
             if is_empty(store):
                 load_seeds(store)
-        self.services.gate.committed.append(self._published_write)
+        gate = self.services.gate
+        assert isinstance(gate, Gate)  # the writer holds the store: its gate commits here
+        gate.committed.append(self._published_write)
         self._publish()
         if settings["token"]:
             from aikg.write.gate import warm_up

@@ -20,7 +20,7 @@ def store_options(settings: Mapping[str, Any]) -> dict[str, str]:
     return {k: settings[f"store_{k}"] for k in REMOTE_OPTIONS if settings.get(f"store_{k}")}
 
 
-def open_store(location: str, **options: str) -> Store:
+def open_store(location: str, **options: Any) -> Store:
     """Open the store a ``store`` setting names: ``memory``, a directory, or an http(s) URL."""
     if location == "memory":
         return OxigraphStore(None)

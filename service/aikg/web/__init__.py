@@ -35,7 +35,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
     settings = services.settings
     app.config["AIKG"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings["max_body"]
-    app.json.sort_keys = False  # keep the documented field order in JSON bodies
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
     app.extensions[SERVICES_KEY] = services
 
     if owner and settings["load_seeds"]:

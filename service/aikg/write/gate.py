@@ -26,7 +26,8 @@ from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
 from aikg.query.runner import QueryRunner
 from aikg.rdf import guard
-from aikg.store import Deadline, Store
+from aikg.store import Deadline, Store, Term
+from aikg.store.base import StoredTerm
 from aikg.store.terms import to_rdflib
 from aikg.write.writelog import WriteLog
 
@@ -99,7 +100,7 @@ def check_graph_iri(graph: str | None) -> str:
 
 # --- building changes --------------------------------------------------------------------------------
 
-def _pattern(store: Store, s: Node | None = None, o: ox.Term | None = None,
+def _pattern(store: Store, s: Node | None = None, o: Term | None = None,
              graph: str | None = None) -> Iterator[ox.Quad]:
     """Quads matching a pattern (never in the unused default graph)."""
     return store.quads(s, None, o, graph)
@@ -167,7 +168,7 @@ def _graph_iri(q: ox.Quad) -> str:
 
 # --- incremental validation ----------------------------------------------------------------------------
 
-def _is_instance_node(term: ox.Term) -> bool:
+def _is_instance_node(term: StoredTerm) -> bool:
     """True for nodes that hold data (entities, n-ary nodes); False for vocabulary terms and literals."""
     if isinstance(term, ox.BlankNode):
         return True
@@ -179,8 +180,8 @@ class _PostState:
 
     def __init__(self, store: Store, change: Change) -> None:
         self.read, self.change = store, change
-        self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
-        self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
+        self.out: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
+        self.inc: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
             self.out[q.subject].append(q)
             self.inc[q.object].append(q)
@@ -188,12 +189,12 @@ class _PostState:
     def _keep(self, q: ox.Quad) -> bool:
         return q.graph_name not in _NOT_DATA and q not in self.change.remove
 
-    def outgoing(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as subject, after the change."""
         return ([q for q in self.read.outgoing(nodes) if self._keep(q)]
                 + [q for n in nodes for q in self.out.get(n, [])])
 
-    def incoming(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def incoming(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as object, after the change."""
         return ([q for q in self.read.incoming(nodes) if self._keep(q)]
                 + [q for n in nodes for q in self.inc.get(n, [])])
@@ -202,7 +203,7 @@ class _PostState:
 def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     """The nodes to validate (touched ones and what points at them) and their neighbourhood graph."""
     post = _PostState(store, change)
-    touched: set[ox.Term] = set()
+    touched: set[StoredTerm] = set()
     for q in change.remove | change.add:
         touched.add(q.subject)
         if q.predicate != _RDF_TYPE:
@@ -211,14 +212,18 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     nodes = set(touched)
     nodes.update(q.subject for q in post.incoming(touched) if _is_instance_node(q.subject))
     data = Graph()
-    neighbours: set[ox.Term] = set()
+    neighbours: set[StoredTerm] = set()
     for q in post.outgoing(nodes):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(_rdflib_triple(q))
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(_rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
+
+
+def _rdflib_triple(q: ox.Quad) -> tuple[Any, Any, Any]:
+    return (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object))
 
 
 def validate_change(store: Store, change: Change) -> tuple[validate.ValidationResult, list[str]]:

@@ -75,7 +75,7 @@ class WriteLog:
         subjects: frozenset[str] | None = None
         quads = change.remove | change.add
         if generated is not None and not any(q.predicate.value in _HIERARCHY for q in quads):
-            subjects = frozenset(_iris(q.subject for q in quads)) | _subjects_of(generated)
+            subjects = frozenset(_iris(q.subject for q in quads)) | _subjects_of(generated)  # type: ignore[misc]
         entry = Written(before, self.store.version, subjects)
         with self._lock:
             self.pending = None
