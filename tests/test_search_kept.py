@@ -8,13 +8,13 @@ import threading
 import time
 
 import pytest
-from helpers import services_for
 
 from aikg.knowledge.load import load_seeds
 from aikg.lookup import search
 from aikg.lookup.search import IndexNotReady
 from aikg.store import Deadline, OxigraphStore
 from aikg.store.base import deadline_scope
+from helpers import services_for
 
 
 @pytest.fixture()
