@@ -12,6 +12,7 @@ from typing import Any
 
 from rdflib.term import Identifier
 
+from aikg.namespaces import BASE
 from aikg.query import workers
 from aikg.rdf import guard
 from aikg.store import Deadline, OxigraphStore, QueryResult, Store
@@ -26,7 +27,7 @@ def check_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
                 default_graphs: Sequence[str] | None = None,
                 named_graphs: Sequence[str] | None = None) -> None:
     """Refuse, before anything runs, a query that would make aikg fetch something outside the store."""
-    guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=allowed_services(settings))
+    guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=allowed_services(settings), base=BASE)
     if default_graphs:
         guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
     if named_graphs:
@@ -53,6 +54,10 @@ def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
 def _execute(store: Store, *, sparql: str, bindings: Mapping[str, Identifier] | None,
              default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
              max_rows: int, seconds: float) -> QueryResult:
-    """The query itself, as run in a worker process (a module-level function, so it can be sent there)."""
+    """The query itself, as run in a worker process (a module-level function, so it can be sent there).
+
+    Relative IRIs resolve against the service's base IRI, ``https://w3id.org/aikg/`` (Protocol §2.3).
+    """
     return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
-                       named_graphs=named_graphs, max_rows=max_rows, deadline=Deadline.after(seconds))
+                       named_graphs=named_graphs, max_rows=max_rows, deadline=Deadline.after(seconds),
+                       base_iri=BASE)

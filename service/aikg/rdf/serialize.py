@@ -1,4 +1,4 @@
-"""Query results and graphs to bytes, in the formats of :mod:`aikg.formats`.
+"""Query results and graphs to bytes, in the formats of :mod:`aikg.rdf.formats`.
 
 SELECT/ASK results are written here (SPARQL 1.1 Query Results JSON, XML, CSV, TSV) because a
 :class:`~aikg.store.QueryResult` is already materialized and may carry ``truncated``: SPARQL JSON gets a
@@ -31,14 +31,6 @@ _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 _RDF_LANGSTRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 _SRX_NS = "http://www.w3.org/2005/sparql-results#"
 
-_GRAPH_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-}
 _PREFIXED = {ox.RdfFormat.TURTLE, ox.RdfFormat.RDF_XML, ox.RdfFormat.TRIG}
 
 Triple = tuple[Identifier, Identifier, Identifier]
@@ -57,10 +49,9 @@ def serialize_result(result: QueryResult, fmt: Format) -> bytes:
 def serialize_graph(triples: Iterable[Triple], fmt: Format, *,
                     prefixes: Mapping[str, str] | None = None) -> bytes:
     """Triples in an RDF format; Turtle and RDF/XML declare the known prefixes they use."""
-    try:
-        target = _GRAPH_FORMATS[fmt.mime]
-    except KeyError:
-        raise ValueError(f"{fmt.mime} is not an RDF graph format") from None
+    target = fmt.ox
+    if not isinstance(target, ox.RdfFormat):
+        raise ValueError(f"{fmt.mime} is not an RDF format")
     ox_triples = [ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in triples]
     if target in _PREFIXED:
         # Oxigraph groups only consecutive triples of a subject: sort so each subject is written once.

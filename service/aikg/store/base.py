@@ -73,8 +73,12 @@ class Store(ABC):
     def query(self, sparql: str, *, bindings: Mapping[str, Identifier] | None = None,
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
+              max_rows: int | None = None, deadline: Deadline | None = None,
+              base_iri: str | None = None) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` are bound as values, never pasted into the text.
+
+        Relative IRIs in the text resolve against ``base_iri`` (the service's base, SPARQL 1.1 Protocol
+        §2.3); without one they are an error.
 
         Raises :class:`~aikg.errors.QuerySyntaxError` when the query does not parse and
         :class:`~aikg.errors.QueryTimeout` when ``deadline`` passes while rows are read.

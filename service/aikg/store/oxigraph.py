@@ -19,28 +19,22 @@ from rdflib.term import Identifier, URIRef
 from tqdm import tqdm
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.rdf import formats
+from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.tokens import has_dataset_clause
 from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
 from aikg.store.terms import to_ox, to_rdflib
 
-_RDF_MIME = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "text/n3": ox.RdfFormat.N3,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-}
-_QUAD_MIME = {"application/n-quads", "application/trig"}
+_QUAD_MIME = frozenset(f.mime for f in DATASET_FORMATS)
 """Formats that can carry their own named graphs."""
 
 
 def rdf_format(mime: str) -> ox.RdfFormat:
-    """The Oxigraph parser/serializer for a media type."""
-    try:
-        return _RDF_MIME[mime]
-    except KeyError:
-        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}") from None
+    """The Oxigraph parser/serializer for a media type (from the one format table)."""
+    fmt = formats.rdf_format(mime)
+    if fmt is None:
+        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}")
+    return fmt
 
 
 class OxigraphStore(Store):
@@ -99,8 +93,9 @@ class OxigraphStore(Store):
     def query(self, sparql: str, *, bindings: Mapping[str, Identifier] | None = None,
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
-        kwargs: dict = {}
+              max_rows: int | None = None, deadline: Deadline | None = None,
+              base_iri: str | None = None) -> QueryResult:
+        kwargs: dict = {"base_iri": base_iri} if base_iri else {}
         if default_graphs is not None and (default_graphs or named_graphs):
             # Named graphs given without default graphs: the default graph is empty (SPARQL protocol).
             kwargs["default_graph"] = ([_named(g, "default graph") for g in default_graphs]
@@ -204,7 +199,10 @@ class OxigraphStore(Store):
         return self._ox.dump(format=fmt, from_graph=_named(graph, "graph"))
 
     def graphs(self) -> list[str]:
-        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode))
+        # Oxigraph remembers a graph emptied by DELETE; the interface lists graphs that hold data (as a
+        # remote engine does), so both backends agree on which graphs exist.
+        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode)
+                      and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None)
 
     def drop_graph(self, graph: str) -> None:
         self._ox.update(f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
@@ -257,24 +255,6 @@ class OxigraphStore(Store):
         if self.path is not None:
             store.flush()
         self._ox = None  # dropping the last reference closes the files and releases the lock
-
-
-_DATASET_CLAUSE = re.compile(r"(?<![\w?$:])FROM\s+(?:NAMED\s*)?(?:<|[A-Za-z_][\w.-]*:|:)", re.IGNORECASE)
-_NOT_CODE = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'
-    r"|'(?:[^'\\\n]|\\.)*'"
-    r'|<[^<>"{}|^`\\\x00-\x20]*>'
-    r"|#[^\n]*",
-    re.DOTALL)
-"""Strings, IRIs and comments: text where the word FROM is not a keyword."""
-
-
-def has_dataset_clause(sparql: str) -> bool:
-    """True when the query names its own dataset (FROM / FROM NAMED), which must then be honoured."""
-    code = _NOT_CODE.sub(lambda m: "<>" if m.group(0).startswith("<") else " ", sparql)
-    return _DATASET_CLAUSE.search(code) is not None
 
 
 def _position(exc: SyntaxError) -> list[dict]:

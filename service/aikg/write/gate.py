@@ -10,6 +10,7 @@ the inferred and derived graphs, computed around the nodes it touches (:mod:`aik
 
 from __future__ import annotations
 
+import re
 import threading
 import weakref
 from collections import defaultdict
@@ -21,20 +22,26 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
+from aikg.errors import BadRequest, QuerySyntaxError, ValidationFailed
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from aikg.namespaces import (
+    AIKG,
+    BASE,
+    DEFAULT_GRAPH,
+    DERIVED_GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    PREFIXES,
+    SHAPES_GRAPH,
+)
 from aikg.query import workers
 from aikg.query.runner import allowed_services
-from aikg.rdf import guard
+from aikg.rdf import guard, operations, tokens
 from aikg.store import OxigraphStore, Store
 from aikg.store.around import around
 from aikg.store.terms import to_ox, to_rdflib
-from aikg.write import writelog
-
-PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
-"""Graphs only aikg itself writes: the ontology and shapes (from files) and the computed graphs."""
+from aikg.write import namespace, writelog
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
 _RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
@@ -76,20 +83,13 @@ class Outcome:
 
 
 def check_graph_iri(graph: str | None) -> str:
-    """A client-named target graph: an absolute IRI, not the default graph, not a protected graph."""
+    """A client-named target graph: an absolute IRI in the writable namespace (:mod:`aikg.write.namespace`)."""
     if not graph:
-        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>); the default "
-                         "graph holds nothing of its own in aikg and is not writable")
-    try:
-        node = ox.NamedNode(graph)
-    except ValueError:
-        raise BadRequest(f"the graph IRI is not valid: {graph[:200]}") from None
+        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>, or ?default for "
+                         f"<{DEFAULT_GRAPH}>)")
     if ":" not in graph:
         raise BadRequest("the graph IRI must be absolute")
-    if node.value in PROTECTED_GRAPHS:
-        raise Forbidden(f"the graph {graph} is maintained by aikg itself and cannot be written by clients",
-                        errors=[{"graph": graph}])
-    return node.value
+    return namespace.check_writable(graph)
 
 
 # --- building changes --------------------------------------------------------------------------------
@@ -122,19 +122,30 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Change:
+def update_change(store: Store, text: str, settings: Mapping[str, Any], *, using: list[str] | None = None,
+                  using_named: list[str] | None = None) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
-    The staging store holds every existing graph the update names (all of them when it uses
-    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, in a query worker process under the
-    query time limit, and the difference before/after is the change.
+    What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
+    writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
+    then holds every existing graph the update names (all of them when it reads the default graph — the
+    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, in a query
+    worker process under the query time limit, and the difference before/after is the change.
+    ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` / ``using-named-graph-uri``.
     """
+    using, using_named = list(using or ()), list(using_named or ())
     known = frozenset(store.graphs())
     guard.check_sparql(text, known_graphs=lambda: known, allow_service=allowed_services(settings),
-                       update=True)
-    named, open_ended = guard.graph_references(text)
-    graphs = sorted(known if open_ended else named & known)
-    job = {"text": text, "graphs": graphs}
+                       update=True, base=BASE)
+    guard.check_graphs(using, known, clause="using-graph-uri")
+    guard.check_graphs(using_named, known, clause="using-named-graph-uri")
+    plan = _read(text)
+    if (using or using_named) and plan.dataset_clause_used():
+        raise BadRequest("using-graph-uri / using-named-graph-uri cannot be combined with an update that "
+                         "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
+    plan.refusals(known, namespace.check_writable)
+    graphs = plan.graphs_to_stage(known, [*using, *using_named])
+    job = {"text": plan.staging_text(graphs, using=using, using_named=using_named), "graphs": graphs}
     seconds = float(settings["query_timeout"])
     if isinstance(store, OxigraphStore):
         pool = workers.pool(store, int(settings["max_heavy_queries"]))
@@ -144,6 +155,23 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Chang
     return Change("update", remove=removed, add=added)
 
 
+def _read(text: str) -> operations.UpdatePlan:
+    """The request's operations; a text that does not parse is a 400 that says where."""
+    if tokens.first_keyword(text) in tokens.QUERY_FORMS:
+        raise BadRequest("this is a query, not an update: send it to /sparql")
+    try:
+        return operations.read_update(text, base=BASE, default=str(DEFAULT_GRAPH))
+    except QuerySyntaxError:
+        try:
+            ox.Store().update(text, base_iri=BASE)  # an empty scratch store: only to name the error
+        except SyntaxError as exc:
+            raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
+                                   errors=_position(exc)) from None
+        except (OSError, RuntimeError, ValueError):
+            pass
+        raise
+
+
 def _stage(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
     """Run the update on a scratch copy of ``graphs``; return the quads it removed and added."""
     staging = ox.Store()
@@ -151,16 +179,24 @@ def _stage(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad],
         staging.extend(_pattern(store, graph=g))
     before = set(staging)
     try:
-        staging.update(text)
+        staging.update(text, base_iri=BASE)
     except SyntaxError as exc:
-        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}") from None
-    except (OSError, ValueError) as exc:
+        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
+                               errors=_position(exc)) from None
+    except (OSError, RuntimeError, ValueError) as exc:
         raise BadRequest(f"the update failed: {_first_line(exc)}") from None
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-        raise BadRequest("the update writes into the default graph; every write names the named graph "
-                         "it belongs to (GRAPH <iri> { ... } or WITH <iri>)")
+        # The rewrite sends every default-graph write to DEFAULT_GRAPH; this would be a gap in it.
+        raise BadRequest("the update writes into the store's unnamed graph, which aikg does not keep; "
+                         f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>")
     return before - after, after - before
+
+
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
+    """Line and column of a parse error, from Oxigraph's ``error at L:C: ...`` message."""
+    m = re.search(r"\b(\d+):(\d+)\b", str(exc))
+    return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
 
 
 def _first_line(exc: Exception) -> str:
@@ -320,9 +356,7 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
     with _writer_lock(store):
         change = make_change()
         for g in change.graphs():
-            if g in PROTECTED_GRAPHS:
-                raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
-                                errors=[{"graph": g}])
+            namespace.check_writable(g, change.kind)
         result, validated = validate_change(store, change)
         if not result.conforms:
             raise ValidationFailed(
