@@ -16,7 +16,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from urllib.parse import urljoin
 
 _BASE = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
          "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff")
@@ -129,6 +128,61 @@ def keywords(text: str) -> list[str]:
     return [t.value for t in tokenize(text) if t.kind == "keyword"]
 
 
+_REFERENCE = re.compile(r"^(?:([A-Za-z][A-Za-z0-9+.-]*):)?(//[^/?#]*)?([^?#]*)(\?[^#]*)?(#.*)?$", re.DOTALL)
+
+
+def resolve_iri(base: str, ref: str) -> str:
+    """``ref`` resolved against ``base`` as RFC 3986 §5.2 defines it (an absolute ``ref`` is returned as
+    written). Unlike ``urllib.parse.urljoin``, an empty fragment or query is kept: ``<ontology#>`` stays
+    a namespace ending in ``#``."""
+    r = _REFERENCE.match(ref)
+    b = _REFERENCE.match(base)
+    if r is None or r.group(1) or b is None:
+        return ref
+    scheme, authority, path, query, fragment = b.group(1) or "", b.group(2), b.group(3), b.group(4), None
+    r_authority, r_path, r_query, r_fragment = r.group(2), r.group(3), r.group(4), r.group(5)
+    if r_authority is not None:
+        authority, path, query = r_authority, _remove_dots(r_path), r_query
+    elif r_path == "":
+        query = r_query if r_query is not None else query
+    else:
+        if r_path.startswith("/"):
+            path = _remove_dots(r_path)
+        elif authority is not None and path == "":
+            path = _remove_dots("/" + r_path)
+        else:
+            path = _remove_dots(path[:path.rfind("/") + 1] + r_path)
+        query = r_query
+    fragment = r_fragment
+    return f"{scheme}:{authority or ''}{path}{query or ''}{fragment or ''}"
+
+
+def _remove_dots(path: str) -> str:
+    """RFC 3986 §5.2.4."""
+    out: list[str] = []
+    while path:
+        if path.startswith("../"):
+            path = path[3:]
+        elif path.startswith("./"):
+            path = path[2:]
+        elif path.startswith("/./"):
+            path = path[2:]
+        elif path == "/.":
+            path = "/"
+        elif path.startswith("/../") or path == "/..":
+            path = "/" + path[4:] if path.startswith("/../") else "/"
+            if out:
+                out.pop()
+        elif path in (".", ".."):
+            path = ""
+        else:
+            m = re.match(r"/?[^/]*", path)
+            assert m is not None
+            out.append(m.group())
+            path = path[m.end():]
+    return "".join(out)
+
+
 @dataclass
 class Prologue:
     """The BASE and PREFIX declarations read so far, to turn IRI and prefixed-name tokens into IRIs."""
@@ -140,7 +194,7 @@ class Prologue:
         """The absolute IRI an ``iri`` or ``pname`` token stands for (None for other tokens, or an
         undeclared prefix)."""
         if tok.kind == "iri":
-            return urljoin(self.base, tok.value) if self.base else tok.value
+            return resolve_iri(self.base, tok.value) if self.base else tok.value
         if tok.kind == "pname":
             prefix, _, local = tok.value.partition(":")
             ns = (self.prefixes or {}).get(prefix)
@@ -205,6 +259,23 @@ def query_form(text: str) -> str:
 def has_dataset_clause(text: str) -> bool:
     """True when a query names its own dataset (``FROM`` / ``FROM NAMED``), which must be honoured."""
     return any(t.is_keyword("FROM") for t in tokenize(text))
+
+
+def without_dataset_clause(text: str) -> str:
+    """``text`` without its ``FROM`` / ``FROM NAMED`` clauses, for an engine that must use the dataset the
+    protocol request gives instead (SPARQL 1.1 Protocol §2.1.4) but would prefer the query's own."""
+    toks = tokenize(text)
+    cuts = []
+    for i, tok in enumerate(toks):
+        if tok.is_keyword("FROM"):
+            j = i + 2 if i + 1 < len(toks) and toks[i + 1].is_keyword("NAMED") else i + 1
+            if j < len(toks) and toks[j].kind in ("iri", "pname"):
+                cuts.append((tok.start, toks[j].end))
+    out, last = [], 0
+    for start, end in cuts:
+        out.append(text[last:start])
+        last = end
+    return "".join(out) + text[last:]
 
 
 def resolve_relative(text: str, base: str) -> str:

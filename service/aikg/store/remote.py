@@ -39,7 +39,15 @@ from rdflib.term import Identifier
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.namespaces import AIKG, GRAPH
 from aikg.rdf.formats import DATASET_FORMATS
-from aikg.rdf.tokens import Token, has_dataset_clause, query_form, resolve_relative, significant, tokenize
+from aikg.rdf.tokens import (
+    Token,
+    has_dataset_clause,
+    query_form,
+    resolve_relative,
+    significant,
+    tokenize,
+    without_dataset_clause,
+)
 from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
 from aikg.store.oxigraph import rdf_format
 from aikg.store.terms import to_ox, to_rdflib
@@ -154,6 +162,8 @@ class RemoteStore(Store):
         _check_parses(text, form, base_iri)
         if base_iri:
             text = resolve_relative(text, base_iri)  # the engine has no base of ours: send absolute IRIs
+        if (default_graphs is not None or named_graphs is not None) and has_dataset_clause(text):
+            text = without_dataset_clause(text)  # the protocol's dataset wins (Virtuoso prefers FROM)
         params: dict[str, object] = {"query": text,
                                      **self._graph_params(text, default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
