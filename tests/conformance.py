@@ -12,15 +12,19 @@ DEFAULT = "https://w3id.org/aikg/graph/default"
 CATALOG = "https://w3id.org/aikg/graph/catalog"
 ONTOLOGY = "https://w3id.org/aikg/graph/ontology"
 MLPERF = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
-PREFIXES = ("PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+PREFIXES = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+)
 CLOUD = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 id:conformance-cloud a aikg:Neocloud ; rdfs:label "Conformance Cloud"@en .
 """
-CLOUD_NT = ('<https://w3id.org/aikg/id/conformance-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
-            '<https://w3id.org/aikg/ontology#Neocloud> .\n<https://w3id.org/aikg/id/conformance-cloud> '
-            '<http://www.w3.org/2000/01/rdf-schema#label> "Conformance Cloud"@en .\n')
+CLOUD_NT = (
+    "<https://w3id.org/aikg/id/conformance-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+    "<https://w3id.org/aikg/ontology#Neocloud> .\n<https://w3id.org/aikg/id/conformance-cloud> "
+    '<http://www.w3.org/2000/01/rdf-schema#label> "Conformance Cloud"@en .\n'
+)
 
 
 def assert_error(resp, status: int) -> dict:
@@ -35,9 +39,12 @@ def assert_error(resp, status: int) -> dict:
 
 def update(client, text: str, *, headers: dict | None = None, **kwargs):
     """POST an update directly (application/sparql-update), with the test token."""
-    return client.post("/update", data=text.encode(), headers={**AUTH, **(headers or {}),
-                                                               "Content-Type": "application/sparql-update"},
-                       **kwargs)
+    return client.post(
+        "/update",
+        data=text.encode(),
+        headers={**AUTH, **(headers or {}), "Content-Type": "application/sparql-update"},
+        **kwargs,
+    )
 
 
 def select(client, query: str, **params) -> list[dict]:

@@ -12,8 +12,12 @@ from conformance import AUTH, MINE, MLPERF, ONTOLOGY, PREFIXES, assert_error, se
 
 LABELS = PREFIXES + "SELECT ?l WHERE { aikg:Neocloud rdfs:label ?l } ORDER BY ?l"
 IN_MLPERF = PREFIXES + "SELECT ?l WHERE { id:coreweave rdfs:label ?l } ORDER BY ?l"
-RESULT_TYPES = {"application/sparql-results+json", "application/sparql-results+xml", "text/csv",
-                "text/tab-separated-values"}
+RESULT_TYPES = {
+    "application/sparql-results+json",
+    "application/sparql-results+xml",
+    "text/csv",
+    "text/tab-separated-values",
+}
 GRAPH_TYPES = {"text/turtle", "application/n-triples", "application/ld+json", "application/rdf+xml"}
 
 
@@ -22,6 +26,7 @@ def values(bindings: list[dict], var: str = "l") -> list[str]:
 
 
 # --- §2 operations are HTTP ---------------------------------------------------------------------------
+
 
 def test_2_head_is_get_without_a_body(ro_client):
     """§2: "All HTTP requirements for requests and responses must be followed" — HEAD (RFC 9110 §9.3.2)
@@ -44,18 +49,23 @@ def test_2_1_query_is_get_or_post_only(ro_client, method):
 
 # --- §2.1 exactly one query ---------------------------------------------------------------------------
 
-@pytest.mark.parametrize("send", [
-    lambda c: c.get("/sparql", query_string=[("query", "ASK {}"), ("query", "ASK {}")]),
-    lambda c: c.post("/sparql", data=MultiDict([("query", "ASK {}"), ("query", "ASK {}")])),
-    lambda c: c.post("/sparql?query=ASK%7B%7D", data={"query": "ASK {}"}),
-    lambda c: c.post("/sparql?query=ASK%7B%7D", data=b"ASK {}", content_type="application/sparql-query"),
-])
+
+@pytest.mark.parametrize(
+    "send",
+    [
+        lambda c: c.get("/sparql", query_string=[("query", "ASK {}"), ("query", "ASK {}")]),
+        lambda c: c.post("/sparql", data=MultiDict([("query", "ASK {}"), ("query", "ASK {}")])),
+        lambda c: c.post("/sparql?query=ASK%7B%7D", data={"query": "ASK {}"}),
+        lambda c: c.post("/sparql?query=ASK%7B%7D", data=b"ASK {}", content_type="application/sparql-query"),
+    ],
+)
 def test_2_1_a_request_carries_exactly_one_query(ro_client, send):
     """§2.1: requests "must include exactly one SPARQL query string" — two are refused, not one dropped."""
     assert "query" in assert_error(send(ro_client), 400)["message"]
 
 
 # --- §2.1.1–2.1.3 the three ways ----------------------------------------------------------------------
+
 
 def test_2_1_1_get_with_percent_encoded_parameters_in_any_order(ro_client):
     """§2.1.1: parameters percent-encoded in the query string, "in any order"."""
@@ -81,8 +91,9 @@ def test_2_1_2_form_post_honours_the_dataset_given_in_the_url(ro_client):
 def test_2_1_3_direct_post_with_the_dataset_in_the_url(ro_client):
     """§2.1.3: the unencoded query as the body (``application/sparql-query``); ``default-graph-uri`` and
     ``named-graph-uri`` "as HTTP query string parameters"."""
-    resp = ro_client.post(f"/sparql?default-graph-uri={ONTOLOGY}", data=LABELS.encode(),
-                          content_type="application/sparql-query")
+    resp = ro_client.post(
+        f"/sparql?default-graph-uri={ONTOLOGY}", data=LABELS.encode(), content_type="application/sparql-query"
+    )
     assert values(resp.get_json()["results"]["bindings"]) == ["neocloud", "新兴 GPU 云"]
 
 
@@ -90,10 +101,13 @@ def test_2_1_3_utf8_is_the_only_charset(ro_client):
     """§2.1.3: "UTF-8 is the only valid charset here" — a UTF-16 body is refused (regression: it was
     answered 200), as is a body that is not UTF-8 at all."""
     body = LABELS.encode("utf-16")
-    assert_error(ro_client.post("/sparql", data=body, content_type="application/sparql-query; charset=utf-16"),
-                 415)
+    assert_error(
+        ro_client.post("/sparql", data=body, content_type="application/sparql-query; charset=utf-16"), 415
+    )
     assert_error(ro_client.post("/sparql", data=body, content_type="application/sparql-query"), 400)
-    ok = ro_client.post("/sparql", data=LABELS.encode(), content_type="application/sparql-query; charset=UTF-8")
+    ok = ro_client.post(
+        "/sparql", data=LABELS.encode(), content_type="application/sparql-query; charset=UTF-8"
+    )
     assert ok.status_code == 200
 
 
@@ -101,8 +115,12 @@ def test_2_1_parameters_that_are_not_utf8_are_refused(ro_client):
     """§2.1.1/§2.1.2: percent-encoded parameters are UTF-8; a byte sequence that is not is a 400, never a
     query silently changed into U+FFFD."""
     assert_error(ro_client.get("/sparql?query=ASK%20%7B%FF%7D"), 400)
-    assert_error(ro_client.post("/sparql", data=b"query=ASK%20%7B%FF%7D",
-                                content_type="application/x-www-form-urlencoded"), 400)
+    assert_error(
+        ro_client.post(
+            "/sparql", data=b"query=ASK%20%7B%FF%7D", content_type="application/x-www-form-urlencoded"
+        ),
+        400,
+    )
 
 
 def test_2_1_2_the_form_content_type_is_required(ro_client):
@@ -113,6 +131,7 @@ def test_2_1_2_the_form_content_type_is_required(ro_client):
 
 
 # --- §2.1.4 dataset -----------------------------------------------------------------------------------
+
 
 def test_2_1_4_the_protocol_dataset_wins_over_from(ro_client):
     """§2.1.4: "If different RDF Datasets are specified in both the protocol request and the SPARQL query
@@ -139,6 +158,7 @@ def test_2_1_4_without_a_dataset_the_default_graph_is_the_union(ro_client):
 
 # --- §2.1.5 / §2.1.6 responses ------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("mime", sorted(RESULT_TYPES))
 def test_2_1_6_a_select_answers_in_each_results_format_with_its_media_type(ro_client, mime):
     """§2.1.5: content negotiation; §2.1.6: "The content type of the response to a successful query
@@ -156,15 +176,18 @@ def test_2_1_6_a_construct_answers_in_each_rdf_format_with_its_media_type(ro_cli
     assert resp.status_code == 200 and resp.mimetype == mime
 
 
-@pytest.mark.parametrize(("accept", "expected"), [
-    ("text/turtle; charset=utf-8", "text/turtle"),
-    ("text/turtle;charset=UTF-8;q=0.9", "text/turtle"),
-    ("application/rdf+xml;q=0.5, application/n-triples;q=0.8", "application/n-triples"),
-    ("text/*", "text/turtle"),
-    ("*/*;q=0.1, application/ld+json", "application/ld+json"),
-    ('application/ld+json; profile="http://www.w3.org/ns/json-ld#expanded"', "application/ld+json"),
-    ("application/x-turtle", "text/turtle"),
-])
+@pytest.mark.parametrize(
+    ("accept", "expected"),
+    [
+        ("text/turtle; charset=utf-8", "text/turtle"),
+        ("text/turtle;charset=UTF-8;q=0.9", "text/turtle"),
+        ("application/rdf+xml;q=0.5, application/n-triples;q=0.8", "application/n-triples"),
+        ("text/*", "text/turtle"),
+        ("*/*;q=0.1, application/ld+json", "application/ld+json"),
+        ('application/ld+json; profile="http://www.w3.org/ns/json-ld#expanded"', "application/ld+json"),
+        ("application/x-turtle", "text/turtle"),
+    ],
+)
 def test_2_1_5_accept_is_read_as_rfc_9110_defines_it(ro_client, accept, expected):
     """§2.1.5 refers to HTTP content negotiation: parameters, weights and wildcards (RFC 9110 §12.5.1) —
     regression: a parameter such as ``charset=utf-8`` used to get 406."""
@@ -176,14 +199,18 @@ def test_2_1_5_accept_is_read_as_rfc_9110_defines_it(ro_client, accept, expected
 def test_2_1_5_weights_choose_among_results_formats(ro_client):
     """§2.1.5: the highest weight wins; ``q=0`` excludes a type; a weighted type alone is accepted
     (regression: ``application/sparql-results+json;q=0.9`` got 406)."""
-    resp = ro_client.get("/sparql", query_string={"query": LABELS},
-                         headers={"Accept": "application/sparql-results+json;q=0.9"})
+    resp = ro_client.get(
+        "/sparql", query_string={"query": LABELS}, headers={"Accept": "application/sparql-results+json;q=0.9"}
+    )
     assert resp.status_code == 200 and resp.mimetype == "application/sparql-results+json"
     accept = "application/sparql-results+json;q=0.2, text/csv;q=0.9, application/sparql-results+xml;q=0"
     resp = ro_client.get("/sparql", query_string={"query": LABELS}, headers={"Accept": accept})
     assert resp.mimetype == "text/csv"
-    resp = ro_client.get("/sparql", query_string={"query": LABELS},
-                         headers={"Accept": "application/sparql-results+json;q=0, */*;q=0"})
+    resp = ro_client.get(
+        "/sparql",
+        query_string={"query": LABELS},
+        headers={"Accept": "application/sparql-results+json;q=0, */*;q=0"},
+    )
     assert_error(resp, 406)
 
 
@@ -194,6 +221,7 @@ def test_2_1_6_success_is_2xx(ro_client):
 
 # --- §2.1.7 failures ----------------------------------------------------------------------------------
 
+
 def test_2_1_7_a_query_that_does_not_parse_is_400(ro_client):
     """§2.1.7: "400 if the SPARQL query supplied in the request is not a legal sequence of characters"."""
     body = assert_error(ro_client.get("/sparql", query_string={"query": "SELECT * WHERE {\n ?s ?p }"}), 400)
@@ -201,6 +229,7 @@ def test_2_1_7_a_query_that_does_not_parse_is_400(ro_client):
 
 
 # --- §2.2 update operation ----------------------------------------------------------------------------
+
 
 def test_2_2_update_is_post_only(client):
     """§2.2: the update operation "must be invoked using the HTTP POST method" — GET with ``update`` is
@@ -213,18 +242,23 @@ def test_2_2_update_is_post_only(client):
 def test_2_2_a_request_carries_exactly_one_update(client, backend_store):
     """§2.2: requests "must include exactly one SPARQL update request string" — regression: a second
     ``update`` field was dropped silently."""
-    first = f'INSERT DATA {{ GRAPH <{MINE}> {{ <https://w3id.org/aikg/id/conformance-a> ' \
-            f'<http://www.w3.org/2000/01/rdf-schema#label> "A"@en }} }}'
-    resp = client.post("/update", data=MultiDict([("update", first), ("update", f"DROP GRAPH <{MINE}>")]),
-                       headers=AUTH)
+    first = (
+        f"INSERT DATA {{ GRAPH <{MINE}> {{ <https://w3id.org/aikg/id/conformance-a> "
+        f'<http://www.w3.org/2000/01/rdf-schema#label> "A"@en }} }}'
+    )
+    resp = client.post(
+        "/update", data=MultiDict([("update", first), ("update", f"DROP GRAPH <{MINE}>")]), headers=AUTH
+    )
     assert "update" in assert_error(resp, 400)["message"]
     assert MINE not in backend_store.graphs()
 
 
 def test_2_2_1_form_post_and_2_2_2_direct_post(client, backend_store):
     """§2.2.1 (form field ``update``) and §2.2.2 (``application/sparql-update`` body) both update."""
-    text = PREFIXES + f'INSERT DATA {{ GRAPH <{MINE}> {{ id:conformance-cloud a aikg:Neocloud ; ' \
-                      f'rdfs:label "Conformance Cloud"@en }} }}'
+    text = (
+        PREFIXES + f"INSERT DATA {{ GRAPH <{MINE}> {{ id:conformance-cloud a aikg:Neocloud ; "
+        f'rdfs:label "Conformance Cloud"@en }} }}'
+    )
     assert client.post("/update", data={"update": text}, headers=AUTH).status_code == 200
     assert update(client, f"DROP GRAPH <{MINE}>").status_code == 200
     assert update(client, text).status_code == 200
@@ -236,12 +270,15 @@ def test_2_2_2_update_bodies_are_utf8(client):
     body = f"CLEAR GRAPH <{MINE}>".encode("utf-16")
     resp = client.post("/update", data=body, headers={**AUTH, "Content-Type": "application/sparql-update"})
     assert_error(resp, 400)
-    resp = client.post("/update", data=body,
-                       headers={**AUTH, "Content-Type": "application/sparql-update; charset=utf-16"})
+    resp = client.post(
+        "/update", data=body, headers={**AUTH, "Content-Type": "application/sparql-update; charset=utf-16"}
+    )
     assert_error(resp, 415)
 
 
-SOURCE_LABELS = PREFIXES + f"INSERT {{ GRAPH <{MINE}> {{ ?s rdfs:comment ?l }} }} WHERE {{ ?s rdfs:label ?l }}"
+SOURCE_LABELS = (
+    PREFIXES + f"INSERT {{ GRAPH <{MINE}> {{ ?s rdfs:comment ?l }} }} WHERE {{ ?s rdfs:label ?l }}"
+)
 
 
 def test_2_2_3_using_graph_uri_is_a_using_clause(client, backend_store):
@@ -256,7 +293,10 @@ def test_2_2_3_using_graph_uri_is_a_using_clause(client, backend_store):
 def test_2_2_3_using_named_graph_uri_is_a_using_named_clause(client, backend_store):
     """§2.2.3: ``using-named-graph-uri=g`` is ``USING NAMED <g>``: GRAPH ?g reaches only g, and the
     default graph is empty."""
-    text = PREFIXES + f"INSERT {{ GRAPH <{MINE}> {{ ?s rdfs:comment ?l }} }} WHERE {{ GRAPH ?g {{ ?s rdfs:label ?l }} }}"
+    text = (
+        PREFIXES
+        + f"INSERT {{ GRAPH <{MINE}> {{ ?s rdfs:comment ?l }} }} WHERE {{ GRAPH ?g {{ ?s rdfs:label ?l }} }}"
+    )
     resp = update(client, text, query_string={"using-named-graph-uri": MLPERF})
     assert resp.status_code == 200, resp.get_json()
     comments = {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)}
@@ -282,21 +322,30 @@ def test_2_2_4_success_is_2xx_and_2_2_5_syntax_errors_are_400(client):
 
 # --- §2.3 base IRI ------------------------------------------------------------------------------------
 
+
 def test_2_3_the_service_defines_its_base_iri_for_queries(ro_client):
     """§2.3: "SPARQL Protocol services must define their own base URI": aikg's is https://w3id.org/aikg/,
     so ``<id/coreweave>`` is the CoreWeave entity (regression: relative IRIs failed to parse, with a
     misleading message)."""
-    bindings = select(ro_client, "SELECT ?l WHERE { <id/coreweave> <http://www.w3.org/2000/01/rdf-schema#label> ?l }")
+    bindings = select(
+        ro_client, "SELECT ?l WHERE { <id/coreweave> <http://www.w3.org/2000/01/rdf-schema#label> ?l }"
+    )
     assert values(bindings) == ["CoreWeave"]
-    bindings = select(ro_client, "BASE <https://w3id.org/aikg/id/> SELECT ?l WHERE { <coreweave> "
-                                 "<http://www.w3.org/2000/01/rdf-schema#label> ?l }")
+    bindings = select(
+        ro_client,
+        "BASE <https://w3id.org/aikg/id/> SELECT ?l WHERE { <coreweave> "
+        "<http://www.w3.org/2000/01/rdf-schema#label> ?l }",
+    )
     assert values(bindings) == ["CoreWeave"]  # the query's own BASE still wins
 
 
 def test_2_3_the_service_defines_its_base_iri_for_updates(client, backend_store):
     """§2.3 for updates: relative IRIs resolve against https://w3id.org/aikg/."""
-    resp = update(client, 'INSERT DATA { GRAPH <graph/sources/test-conformance> { <id/conformance-rel> '
-                          'a <ontology#Neocloud> ; <http://www.w3.org/2000/01/rdf-schema#label> "Rel"@en } }')
+    resp = update(
+        client,
+        "INSERT DATA { GRAPH <graph/sources/test-conformance> { <id/conformance-rel> "
+        'a <ontology#Neocloud> ; <http://www.w3.org/2000/01/rdf-schema#label> "Rel"@en } }',
+    )
     assert resp.status_code == 200, resp.get_json()
     assert resp.get_json()["graphs"] == [MINE]
     assert "Rel" in {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)}
@@ -304,23 +353,37 @@ def test_2_3_the_service_defines_its_base_iri_for_updates(client, backend_store)
 
 # --- §4 policy ----------------------------------------------------------------------------------------
 
+
 def test_4_1_queries_that_would_fetch_are_refused(ro_client):
     """§4.1: a service "may place restrictions on the resources that it retrieves" and "may refuse to
     process such query requests": aikg fetches nothing on a client's behalf (SERVICE, FROM of a graph
     it does not hold — also when the IRI is written with codepoint escapes)."""
-    assert_error(ro_client.get("/sparql", query_string={
-        "query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"}), 403)
-    assert_error(ro_client.get("/sparql", query_string={
-        "query": r"SELECT * FROM <\u0068ttp://127.0.0.1:9/x> WHERE { ?s ?p ?o }"}), 403)
+    assert_error(
+        ro_client.get(
+            "/sparql",
+            query_string={"query": "SELECT * WHERE { SERVICE <http://127.0.0.1:9/sparql> { ?s ?p ?o } }"},
+        ),
+        403,
+    )
+    assert_error(
+        ro_client.get(
+            "/sparql", query_string={"query": r"SELECT * FROM <\u0068ttp://127.0.0.1:9/x> WHERE { ?s ?p ?o }"}
+        ),
+        403,
+    )
 
 
 def test_4_1_an_update_disguised_as_a_query_does_nothing(client, backend_store):
     """Update Appendix A: "a string of unicode escapes ... could be used to hide an Update Operation";
     /sparql runs the query parser only, so no spelling of an update changes anything there."""
     before = backend_store.graphs()
-    for text in (r"\u0044ROP GRAPH <" + MLPERF + ">", f"DROP GRAPH <{MLPERF}>",
-                 r"PREFIX x: <urn:\u003E> CLEAR ALL"):
-        resp = client.post("/sparql", data=text.encode(), content_type="application/sparql-query",
-                           headers=AUTH)
+    for text in (
+        r"\u0044ROP GRAPH <" + MLPERF + ">",
+        f"DROP GRAPH <{MLPERF}>",
+        r"PREFIX x: <urn:\u003E> CLEAR ALL",
+    ):
+        resp = client.post(
+            "/sparql", data=text.encode(), content_type="application/sparql-query", headers=AUTH
+        )
         assert resp.status_code == 400
     assert backend_store.graphs() == before

@@ -45,8 +45,16 @@ class Format:
     def names(self) -> frozenset[str]:
         """Every word ``format=`` may use for it: short name, extension, media type, its subtype, aliases."""
         subtype = self.mime.split("/", 1)[1]
-        return frozenset({self.name, self.extension, self.mime, subtype, *self.aliases,
-                          *(a.split("/", 1)[1] for a in self.aliases if "/" in a)})
+        return frozenset(
+            {
+                self.name,
+                self.extension,
+                self.mime,
+                subtype,
+                *self.aliases,
+                *(a.split("/", 1)[1] for a in self.aliases if "/" in a),
+            }
+        )
 
     @property
     def content_type(self) -> str:
@@ -82,22 +90,31 @@ def _from_ox(fmt: ox.RdfFormat | ox.QueryResultsFormat, kind: Kind) -> Format:
         name = fmt.name.split()[-1].lower()  # "SPARQL Results in JSON" -> json
     else:
         name = re.sub(r"[^a-z0-9]", "", fmt.name.lower())  # "N-Triples" -> ntriples
-    return Format(name, mime, fmt.file_extension, kind, _IRI_FIXES.get(mime, fmt.iri), fmt,
-                  _ALIASES.get(mime, ()))
+    return Format(
+        name, mime, fmt.file_extension, kind, _IRI_FIXES.get(mime, fmt.iri), fmt, _ALIASES.get(mime, ())
+    )
 
 
 RESULT_FORMATS: tuple[Format, ...] = tuple(
-    _from_ox(f, Kind.RESULTS) for f in (ox.QueryResultsFormat.JSON, ox.QueryResultsFormat.XML,
-                                        ox.QueryResultsFormat.CSV, ox.QueryResultsFormat.TSV))
+    _from_ox(f, Kind.RESULTS)
+    for f in (
+        ox.QueryResultsFormat.JSON,
+        ox.QueryResultsFormat.XML,
+        ox.QueryResultsFormat.CSV,
+        ox.QueryResultsFormat.TSV,
+    )
+)
 """Formats for SELECT and ASK results; the first is the default."""
 
 GRAPH_FORMATS: tuple[Format, ...] = tuple(
-    _from_ox(f, Kind.GRAPH) for f in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.JSON_LD,
-                                      ox.RdfFormat.RDF_XML))
+    _from_ox(f, Kind.GRAPH)
+    for f in (ox.RdfFormat.TURTLE, ox.RdfFormat.N_TRIPLES, ox.RdfFormat.JSON_LD, ox.RdfFormat.RDF_XML)
+)
 """Formats for CONSTRUCT and DESCRIBE results and for RDF documents of one graph; Turtle is the default."""
 
 DATASET_FORMATS: tuple[Format, ...] = tuple(
-    _from_ox(f, Kind.DATASET) for f in (ox.RdfFormat.N_QUADS, ox.RdfFormat.TRIG))
+    _from_ox(f, Kind.DATASET) for f in (ox.RdfFormat.N_QUADS, ox.RdfFormat.TRIG)
+)
 """Formats that keep named graphs (dumps of the whole store)."""
 
 RDF_FORMATS: tuple[Format, ...] = GRAPH_FORMATS + DATASET_FORMATS
@@ -120,7 +137,8 @@ def by_media_type(mime: str, table: tuple[Format, ...]) -> Format | None:
     """The format of ``table`` a Content-Type denotes (parameters ignored), by its media type or alias."""
     key = _mime(mime)
     return next((f for f in table if key == f.mime), None) or next(
-        (f for f in table if key in f.aliases), None)
+        (f for f in table if key in f.aliases), None
+    )
 
 
 def by_extension(filename: str, table: tuple[Format, ...] = RDF_FORMATS) -> Format | None:

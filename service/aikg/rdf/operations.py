@@ -121,21 +121,29 @@ class UpdatePlan:
                 raise Forbidden(
                     f"{op.verb} {op.target} would change every named graph, including the ones aikg "
                     "maintains (ontology, shapes, catalogue, derived and inferred graphs, sources); name "
-                    "the graph to change", errors=[{"operation": op.verb, "graph": op.target}])
+                    "the graph to change",
+                    errors=[{"operation": op.verb, "graph": op.target}],
+                )
             for g in sorted(named):
                 check_writable(g, op.verb)
             source = self.default if op.source == DEFAULT else op.source
             target = self.default if op.target == DEFAULT else op.target
             if op.verb == "CREATE" and target is not None:
                 if certain and target in exists and not op.silent:
-                    raise Conflict(f"CREATE GRAPH <{target}>: the graph already exists (it holds data); "
-                                   "use CREATE SILENT to ignore this", errors=[{"graph": target}])
+                    raise Conflict(
+                        f"CREATE GRAPH <{target}>: the graph already exists (it holds data); "
+                        "use CREATE SILENT to ignore this",
+                        errors=[{"graph": target}],
+                    )
             elif op.verb in ("ADD", "MOVE", "COPY") and source is not None and target is not None:
                 if source == target:
                     continue
                 if certain and source not in exists and op.source != DEFAULT and not op.silent:
-                    raise NotFound(f"{op.verb} <{source}> TO …: there is no graph <{source}> in the store; "
-                                   f"use {op.verb} SILENT to ignore this", errors=[{"graph": source}])
+                    raise NotFound(
+                        f"{op.verb} <{source}> TO …: there is no graph <{source}> in the store; "
+                        f"use {op.verb} SILENT to ignore this",
+                        errors=[{"graph": source}],
+                    )
                 if source in exists:
                     exists.add(target)
                 elif op.verb != "ADD":
@@ -168,8 +176,9 @@ class UpdatePlan:
                 names.add(op.with_graph)
         return sorted(g for g in names if g in known)
 
-    def staging_text(self, staged: Sequence[str], *, using: Sequence[str] = (),
-                     using_named: Sequence[str] = ()) -> str:
+    def staging_text(
+        self, staged: Sequence[str], *, using: Sequence[str] = (), using_named: Sequence[str] = ()
+    ) -> str:
         """The request as the staging store must run it (see the module docstring)."""
         edits: list[tuple[int, int, str]] = []
         d = f"<{self.default}>"
@@ -180,17 +189,29 @@ class UpdatePlan:
                     edits.append((op.verb_token.end, op.verb_token.end, " SILENT"))
                 for tok, value in ((op.target_token, op.target), (op.source_token, op.source)):
                     if tok is not None and value == DEFAULT:
-                        edits.append((tok.start, tok.end, f"GRAPH {d}" if op.verb in ("CLEAR", "DROP")
-                                      else d))
+                        edits.append(
+                            (tok.start, tok.end, f"GRAPH {d}" if op.verb in ("CLEAR", "DROP") else d)
+                        )
                 continue
-            dataset = _dataset(using, using_named) if protocol else (
-                _dataset(staged, staged) if op.reads_default and not op.with_graph and not op.using
-                else "")
+            dataset = (
+                _dataset(using, using_named)
+                if protocol
+                else (
+                    _dataset(staged, staged)
+                    if op.reads_default and not op.with_graph and not op.using
+                    else ""
+                )
+            )
             if op.verb == "DELETE WHERE" and op.pattern is not None and dataset:
                 template = _wrapped(self.text, op.pattern, d)
-                pattern = self.text[op.pattern.open.start:op.pattern.close.end]
-                edits.append((op.verb_token.start, op.pattern.close.end,
-                              f"DELETE {template} {dataset} WHERE {pattern}"))
+                pattern = self.text[op.pattern.open.start : op.pattern.close.end]
+                edits.append(
+                    (
+                        op.verb_token.start,
+                        op.pattern.close.end,
+                        f"DELETE {template} {dataset} WHERE {pattern}",
+                    )
+                )
                 continue
             if not op.with_graph:
                 for block in op.templates:
@@ -215,7 +236,7 @@ def _wrap_edits(block: Block, graph: str) -> list[tuple[int, int, str]]:
 def _wrapped(text: str, block: Block, graph: str) -> str:
     base = block.open.start
     edits = [(s - base, e - base, r) for s, e, r in _wrap_edits(block, graph)]
-    return _apply(text[block.open.start:block.close.end], edits)
+    return _apply(text[block.open.start : block.close.end], edits)
 
 
 def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
@@ -463,6 +484,8 @@ def _reads(r: _Reader, start: int, end: int, op: Operation) -> None:
                 j += 1
             k = _matching(toks, j) + 1 if j <= end else end + 1
             continue
-        elif (tok.kind in _TERMS or tok.is_keyword("A", "TRUE", "FALSE")) and stack and stack[-1] == "default":
+        elif (
+            (tok.kind in _TERMS or tok.is_keyword("A", "TRUE", "FALSE")) and stack and stack[-1] == "default"
+        ):
             op.reads_default = True
         k += 1

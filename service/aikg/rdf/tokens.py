@@ -17,8 +17,10 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-_BASE = ("A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
-         "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff")
+_BASE = (
+    "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
+    "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
+)
 _U = _BASE + "_"
 _CHARS = _U + r"\-0-9\u00b7\u0300-\u036f\u203f-\u2040"
 _UCHAR = r"\\u[0-9A-Fa-f]{4}|\\U[0-9A-Fa-f]{8}"
@@ -28,7 +30,8 @@ _PREFIX = rf"[{_BASE}](?:[{_CHARS}.]*[{_CHARS}])?"
 _LOCAL = rf"(?:[{_U}:0-9]|{_PLX})(?:(?:[{_CHARS}.:]|{_PLX})*(?:[{_CHARS}:]|{_PLX}))?"
 _WS = r"[\x20\t\r\n]"
 
-_TERMINALS = re.compile(rf"""
+_TERMINALS = re.compile(
+    rf"""
     (?P<ws>{_WS}+)
   | (?P<comment>\#[^\r\n]*)
   | (?P<iri><(?:[^<>"{{}}|^`\\\x00-\x20]|{_UCHAR})*>)
@@ -47,7 +50,9 @@ _TERMINALS = re.compile(rf"""
   | (?P<anon>\[{_WS}*\])
   | (?P<punct>\^\^|\|\||&&|!=|<=|>=|[{{}}()\[\];,.=<>!+\-*/|^?])
   | (?P<error>.)
-""", re.VERBOSE | re.DOTALL)
+""",
+    re.VERBOSE | re.DOTALL,
+)
 """One alternative per terminal class, in an order where the first match is the grammar's longest one."""
 
 _ESCAPE = re.compile(rf"{_UCHAR}|{_ECHAR}|{_PLX}")
@@ -151,7 +156,7 @@ def resolve_iri(base: str, ref: str) -> str:
         elif authority is not None and path == "":
             path = _remove_dots("/" + r_path)
         else:
-            path = _remove_dots(path[:path.rfind("/") + 1] + r_path)
+            path = _remove_dots(path[: path.rfind("/") + 1] + r_path)
         query = r_query
     fragment = r_fragment
     return f"{scheme}:{authority or ''}{path}{query or ''}{fragment or ''}"
@@ -163,9 +168,7 @@ def _remove_dots(path: str) -> str:
     while path:
         if path.startswith("../"):
             path = path[3:]
-        elif path.startswith("./"):
-            path = path[2:]
-        elif path.startswith("/./"):
+        elif path.startswith("./") or path.startswith("/./"):
             path = path[2:]
         elif path == "/.":
             path = "/"
@@ -179,7 +182,7 @@ def _remove_dots(path: str) -> str:
             m = re.match(r"/?[^/]*", path)
             assert m is not None
             out.append(m.group())
-            path = path[m.end():]
+            path = path[m.end() :]
     return "".join(out)
 
 
@@ -207,8 +210,13 @@ class Prologue:
         if tok.is_keyword("BASE") and i + 1 < len(toks) and toks[i + 1].kind == "iri":
             self.base = self.resolve(toks[i + 1]) or ""
             return i + 2
-        if (tok.is_keyword("PREFIX") and i + 2 < len(toks) and toks[i + 1].kind == "pname"
-                and toks[i + 1].value.endswith(":") and toks[i + 2].kind == "iri"):
+        if (
+            tok.is_keyword("PREFIX")
+            and i + 2 < len(toks)
+            and toks[i + 1].kind == "pname"
+            and toks[i + 1].value.endswith(":")
+            and toks[i + 2].kind == "iri"
+        ):
             if self.prefixes is None:
                 self.prefixes = {}
             self.prefixes[toks[i + 1].value[:-1]] = self.resolve(toks[i + 2]) or ""
@@ -238,8 +246,9 @@ def first_keyword(text: str) -> str | None:
     return None
 
 
-UPDATE_VERBS = frozenset({"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD",
-                          "WITH"})
+UPDATE_VERBS = frozenset(
+    {"INSERT", "DELETE", "LOAD", "CLEAR", "CREATE", "DROP", "COPY", "MOVE", "ADD", "WITH"}
+)
 """Keywords that start an update operation (after the prologue)."""
 
 QUERY_FORMS = ("SELECT", "CONSTRUCT", "DESCRIBE", "ASK")
@@ -290,7 +299,7 @@ def resolve_relative(text: str, base: str) -> str:
     for tok in tokenize(text):
         if tok.kind == "iri":
             absolute = prologue.resolve(tok) or tok.value
-            out.append(text[last:tok.start] + "<" + _iri_text(absolute) + ">")
+            out.append(text[last : tok.start] + "<" + _iri_text(absolute) + ">")
             last = tok.end
             if pending_base:
                 prologue.base = absolute

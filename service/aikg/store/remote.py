@@ -293,8 +293,8 @@ class RemoteStore(Store):
     def quads(self, subject: Identifier | None = None, predicate: Identifier | None = None,
               obj: Identifier | None = None, graph: str | None = None) -> Iterable[Quad]:
         graphs = [str(_named(graph).value)] if graph else self.graphs()
-        if not graphs:
-            return []
+        if not graphs or any(isinstance(t, BNode) for t in (subject, predicate, obj)):
+            return []  # blank nodes are stored skolemized: a blank node matches nothing here
         pattern = [(t.n3() if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
                                                                          (obj, "o"))]
         binds = " ".join(f"BIND({t.n3()} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),

@@ -24,7 +24,9 @@ from aikg.errors import NotAcceptable
 from aikg.rdf.formats import Format
 
 _TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
-_RANGE = re.compile(rf"^\s*({_TOKEN}|\*)/({_TOKEN}|\*)\s*((?:;\s*{_TOKEN}\s*=\s*(?:{_TOKEN}|\"(?:[^\"\\]|\\.)*\")\s*)*)$")
+_RANGE = re.compile(
+    rf"^\s*({_TOKEN}|\*)/({_TOKEN}|\*)\s*((?:;\s*{_TOKEN}\s*=\s*(?:{_TOKEN}|\"(?:[^\"\\]|\\.)*\")\s*)*)$"
+)
 _PARAM = re.compile(rf";\s*({_TOKEN})\s*=\s*({_TOKEN}|\"(?:[^\"\\]|\\.)*\")")
 _QVALUE = re.compile(r"^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$")
 _UTF8 = {"utf-8", "utf8"}
@@ -150,10 +152,15 @@ def choose(offers: Sequence[Format], accept: str | None, format_values: Sequence
 
 def _refusal(offers: Sequence[Format], format_values: Sequence[str]) -> str:
     values = [v for v in format_values if v and v.strip()]
-    asked = (f"format {', '.join(map(repr, values))} is not offered here" if values
-             else "none of the accepted media types can be produced")
-    return (f"{asked}; offered: {offered(offers)} "
-            f"(format= also takes their short names: {', '.join(f.name for f in offers)})")
+    asked = (
+        f"format {', '.join(map(repr, values))} is not offered here"
+        if values
+        else "none of the accepted media types can be produced"
+    )
+    return (
+        f"{asked}; offered: {offered(offers)} "
+        f"(format= also takes their short names: {', '.join(f.name for f in offers)})"
+    )
 
 
 def request_format() -> list[str]:

@@ -423,9 +423,11 @@ def _write_paths() -> dict[str, Any]:
                     {"name": "default", "in": "query", "required": False, "allowEmptyValue": True,
                      "schema": {"type": "string", "maxLength": 0},
                      "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>."}]
-    path_param = [{"name": "path", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1},
-                   "description": "The graph https://w3id.org/aikg/graph/{path}, directly identified (§4.1)."}]
-    fmt_param = _query("format", {"type": "string"}, "RDF format (short name or media type); overrides Accept.")
+    path_param = [{"name": "path", "in": "path", "required": True,
+                   "schema": {"type": "string", "minLength": 1},
+                   "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification)."}]
+    fmt_param = _query("format", {"type": "string"},
+                       "RDF format (short name or media type); overrides Accept.")
 
     def gsp(params: list, *, store_post: bool) -> dict[str, Any]:
         body = {"required": False, "content": rdf_in}
@@ -444,8 +446,10 @@ def _write_paths() -> dict[str, Any]:
                                                     else "") + " (Graph Store Protocol POST)",
                      "tags": ["writes"], **secured, "requestBody": body,
                      "responses": {**post_ok, "422": refused, **write_errors}},
-            "delete": {"summary": "Remove a graph (Graph Store Protocol DELETE)", "tags": ["writes"], **secured,
-                       "responses": {"200": written, "204": {"description": "The default graph was already empty."},
+            "delete": {"summary": "Remove a graph (Graph Store Protocol DELETE)", "tags": ["writes"],
+                       **secured,
+                       "responses": {"200": written,
+                                     "204": {"description": "The default graph was already empty."},
                                      "422": refused, **write_errors}},
         }
 
@@ -459,10 +463,11 @@ def _write_paths() -> dict[str, Any]:
                     "responses": {"200": {"description": "The service description.", "content": rdf_out},
                                   **_errors(405, 406)}},
             "post": {"summary": "SPARQL 1.1 Update (protocol)", "tags": ["writes"], **secured,
-                     "description": "POST application/sparql-update, or the form field update=. Relative IRIs "
-                                    "resolve against https://w3id.org/aikg/. Every write goes through the SHACL "
-                                    "gate and must stay in the writable namespace.",
-                     "parameters": [_query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
+                     "description": "POST application/sparql-update, or the form field update=. Relative "
+                                    "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
+                                    "the SHACL gate and must stay in the writable namespace.",
+                     "parameters": [_query("using-graph-uri", {"type": "string"},
+                                           "A USING graph (repeatable)."),
                                     _query("using-named-graph-uri", {"type": "string"},
                                            "A USING NAMED graph (repeatable).")],
                      "requestBody": {"required": True, "content": {

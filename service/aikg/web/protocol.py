@@ -41,8 +41,10 @@ def utf8_body(what: str) -> str:
     """The request body as text: UTF-8, whatever it declares (another declared charset is a 415)."""
     charset = request.mimetype_params.get("charset")
     if charset is not None and charset.strip().lower() not in ("utf-8", "utf8"):
-        raise UnsupportedMediaType(f"{request.mimetype} bodies are UTF-8; charset={charset} is not accepted",
-                                   errors=[{"charset": charset}])
+        raise UnsupportedMediaType(
+            f"{request.mimetype} bodies are UTF-8; charset={charset} is not accepted",
+            errors=[{"charset": charset}],
+        )
     try:
         return request.get_data(cache=True).decode("utf-8")
     except UnicodeDecodeError:
@@ -53,6 +55,8 @@ def single(params: MultiDict[str, str], name: str) -> str | None:
     """The one value of ``name`` (None when absent); a request carrying it twice is a 400."""
     values = params.getlist(name)
     if len(values) > 1:
-        raise BadRequest(f"give exactly one {name!r} parameter (the request has {len(values)})",
-                         errors=[{"parameter": name, "count": len(values)}])
+        raise BadRequest(
+            f"give exactly one {name!r} parameter (the request has {len(values)})",
+            errors=[{"parameter": name, "count": len(values)}],
+        )
     return values[0] if values else None

@@ -44,8 +44,10 @@ def service_description(store: Store, root: str, settings: Mapping[str, Any]) ->
         g.bind(prefix, ns)
     query, update, data = URIRef(root + "/sparql"), URIRef(root + "/update"), URIRef(root + "/data")
     dataset = _dataset(g, store)
-    for service, endpoint, language in ((URIRef(root + "/sparql#service"), query, SD.SPARQL11Query),
-                                        (URIRef(root + "/update#service"), update, SD.SPARQL11Update)):
+    for service, endpoint, language in (
+        (URIRef(root + "/sparql#service"), query, SD.SPARQL11Query),
+        (URIRef(root + "/update#service"), update, SD.SPARQL11Update),
+    ):
         g.add((service, RDF.type, SD.Service))
         g.add((service, SD.endpoint, endpoint))
         g.add((service, SD.supportedLanguage, language))
@@ -61,15 +63,31 @@ def service_description(store: Store, root: str, settings: Mapping[str, Any]) ->
         g.add((query_service, SD.feature, SD.BasicFederatedQuery))
     g.add((data, RDFS.label, Literal("SPARQL 1.1 Graph Store HTTP Protocol endpoint", lang="en")))
     g.add((data, DCTERMS.conformsTo, URIRef("http://www.w3.org/TR/sparql11-http-rdf-update/")))
-    g.add((data, RDFS.comment, Literal(
-        f"?graph=<iri> names a graph (clients write under {BASE}graph/); ?default names <{DEFAULT_GRAPH}>; "
-        f"<{root}/graph/...> identifies <{BASE}graph/...> directly.", lang="en")))
+    g.add(
+        (
+            data,
+            RDFS.comment,
+            Literal(
+                f"?graph=<iri> names a graph (clients write under {BASE}graph/); ?default names "
+                f"<{DEFAULT_GRAPH}>; <{root}/graph/...> identifies <{BASE}graph/...> directly.",
+                lang="en",
+            ),
+        )
+    )
     g.add((GRAPH_STORE, RDF.type, RDF.Property))
     g.add((GRAPH_STORE, RDFS.domain, SD.Service))
     g.add((GRAPH_STORE, RDFS.label, Literal("graph store", lang="en")))
-    g.add((GRAPH_STORE, RDFS.comment, Literal(
-        "The SPARQL 1.1 Graph Store HTTP Protocol endpoint managing the graphs of the service's dataset.",
-        lang="en")))
+    g.add(
+        (
+            GRAPH_STORE,
+            RDFS.comment,
+            Literal(
+                "The SPARQL 1.1 Graph Store HTTP Protocol endpoint that manages the graphs of the "
+                "service's dataset.",
+                lang="en",
+            ),
+        )
+    )
     return g
 
 
@@ -78,8 +96,13 @@ def _dataset(g: Graph, store: Store) -> BNode:
     g.add((dataset, RDF.type, SD.Dataset))
     g.add((dataset, SD.defaultGraph, default))
     g.add((default, RDF.type, SD.Graph))
-    g.add((default, DCTERMS.description,
-           Literal("The union of all named graphs (every triple lives in a named graph).", lang="en")))
+    g.add(
+        (
+            default,
+            DCTERMS.description,
+            Literal("The union of all named graphs (every triple lives in a named graph).", lang="en"),
+        )
+    )
     g.add((default, VOID.triples, Literal(store.count(), datatype=XSD.integer)))
     for i, name in enumerate(store.graphs()):
         named, graph = BNode(f"named{i}"), BNode(f"graph{i}")  # stable labels: stable documents

@@ -57,9 +57,13 @@ def endpoint() -> Response:
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
     try:
-        result = run_query(get_store(), req.query, current_app.config["AIKG"],
-                           default_graphs=req.default_graphs if given else None,
-                           named_graphs=req.named_graphs or None)
+        result = run_query(
+            get_store(),
+            req.query,
+            current_app.config["AIKG"],
+            default_graphs=req.default_graphs if given else None,
+            named_graphs=req.named_graphs or None,
+        )
     except QuerySyntaxError:
         if is_update(req.query):
             raise BadRequest(_USE_UPDATE) from None
@@ -79,8 +83,9 @@ def read_request() -> ProtocolRequest:
     if mime == FORM:
         body = form_params()
         if "query" in url and "query" in body:
-            raise BadRequest("give exactly one 'query' parameter (the request has one in the URL and one "
-                             "in the body)")
+            raise BadRequest(
+                "give exactly one 'query' parameter (the request has one in the URL and one in the body)"
+            )
         merged = MultiDict(body)
         for name in ("default-graph-uri", "named-graph-uri", "query"):
             for value in url.getlist(name):
@@ -97,7 +102,8 @@ def read_request() -> ProtocolRequest:
         raise BadRequest(_USE_UPDATE)
     raise UnsupportedMediaType(
         f"POST a query as {QUERY_MIME} or as {FORM} with a 'query' field"
-        + (f", not {mime}" if mime else " (the request has no Content-Type)"))
+        + (f", not {mime}" if mime else " (the request has no Content-Type)")
+    )
 
 
 def _from_params(params: MultiDict[str, str], *, required: bool) -> ProtocolRequest:

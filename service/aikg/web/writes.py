@@ -53,9 +53,11 @@ def _check_size() -> None:
     """Refuse with 413 (naming the setting) a request body over ``max_body``."""
     limit = setting("max_body")
     if request.content_length is not None and request.content_length > limit:
-        raise PayloadTooLarge(f"the request body is {request.content_length} bytes, over the limit of "
-                              f"{limit} bytes (setting max_body)", errors=[{"limit": "max_body",
-                                                                            "bytes": limit}])
+        raise PayloadTooLarge(
+            f"the request body is {request.content_length} bytes, over the limit of "
+            f"{limit} bytes (setting max_body)",
+            errors=[{"limit": "max_body", "bytes": limit}],
+        )
 
 
 def _body() -> bytes:
@@ -64,8 +66,9 @@ def _body() -> bytes:
     return request.get_data(cache=True)
 
 
-def _gated(make_change: Callable[[], gate.Change], *, status: int = 200,
-           location: str | None = None) -> Response:
+def _gated(
+    make_change: Callable[[], gate.Change], *, status: int = 200, location: str | None = None
+) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
         outcome = gate.write(get_store(), make_change)
@@ -81,6 +84,7 @@ def _gated(make_change: Callable[[], gate.Change], *, status: int = 200,
 
 
 # --- SPARQL 1.1 Protocol: update operation --------------------------------------------------------------
+
 
 @bp.route("/update", methods=["GET", "POST"])
 def update() -> Response:
@@ -125,6 +129,7 @@ def _method_not_allowed(message: str) -> Response:
 
 # --- SPARQL 1.1 Graph Store HTTP Protocol -----------------------------------------------------------------
 
+
 def _indirect() -> str | None:
     """The graph ``/data`` names: ``?graph=<iri>``, ``?default`` (:data:`DEFAULT_GRAPH`), or None (the
     graph store itself)."""
@@ -156,8 +161,10 @@ def _direct(path: str) -> str:
 
 def _named_or_400(graph: str | None) -> str:
     if graph is None:
-        raise BadRequest(f"name the graph: ?graph=<iri>, or ?default for <{DEFAULT_GRAPH}> (the default graph "
-                         "that queries read is the union of all named graphs)")
+        raise BadRequest(
+            f"name the graph: ?graph=<iri>, or ?default for <{DEFAULT_GRAPH}> (the default graph "
+            "that queries read is the union of all named graphs)"
+        )
     return graph
 
 
@@ -204,7 +211,7 @@ def data_post() -> Response:
     graph = _indirect()
     if graph is None:
         new = f"{UPLOADS}{uuid.uuid4()}"
-        return _graph_write(new, replace=False, location=f"{service_root()}/graph/{new[len(str(GRAPH)):]}")
+        return _graph_write(new, replace=False, location=f"{service_root()}/graph/{new[len(str(GRAPH)) :]}")
     return _graph_write(graph, replace=False)
 
 
@@ -225,8 +232,11 @@ def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> R
     if not quads and not exists:
         raise BadRequest("the body holds no triples, and aikg keeps no empty graphs: nothing to create")
     status = 200 if exists else 201
-    return _gated(lambda: gate.graph_change(store, target, quads, replace=replace), status=status,
-                  location=location if status == 201 else None)
+    return _gated(
+        lambda: gate.graph_change(store, target, quads, replace=replace),
+        status=status,
+        location=location if status == 201 else None,
+    )
 
 
 def _rdf_quads(graph: str) -> list[ox.Quad]:
@@ -234,18 +244,23 @@ def _rdf_quads(graph: str) -> list[ox.Quad]:
     limit = setting("max_body")
     if request.mimetype == MULTIPART:
         _check_size()
-        files = [f for f in request.files.values(multi=True) if f.filename or f.mimetype]
+        files = [f for _, f in request.files.items(multi=True) if f.filename or f.mimetype]
         if not files:
             raise BadRequest("the multipart/form-data request holds no file")
         quads: list[ox.Quad] = []
         for f in files:
-            fmt = by_media_type(f.mimetype, RDF_FORMATS) if f.mimetype not in ("", "application/octet-stream") \
+            fmt = (
+                by_media_type(f.mimetype, RDF_FORMATS)
+                if f.mimetype not in ("", "application/octet-stream")
                 else None
+            )
             fmt = fmt or by_extension(f.filename or "")
             if fmt is None:
-                raise UnsupportedMediaType(f"cannot tell the RDF format of the part {f.filename!r}: give it a "
-                                           "Content-Type or a known extension (.ttl, .nt, .nq, .trig, .jsonld, "
-                                           ".rdf)")
+                raise UnsupportedMediaType(
+                    f"cannot tell the RDF format of the part {f.filename!r}: give it a "
+                    "Content-Type or a known extension (.ttl, .nt, .nq, .trig, .jsonld, "
+                    ".rdf)"
+                )
             quads += guard.parse_rdf(f.read(), fmt.mime, graph=graph, max_expansion=limit)
         return quads
     # §5: without a Content-Type the payload SHOULD be read as RDF/XML.

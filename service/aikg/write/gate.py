@@ -83,7 +83,7 @@ class Outcome:
 
 
 def check_graph_iri(graph: str | None) -> str:
-    """A client-named target graph: an absolute IRI in the writable namespace (:mod:`aikg.write.namespace`)."""
+    """A client-named target graph: an absolute IRI in the writable namespace (``write/namespace.py``)."""
     if not graph:
         raise BadRequest("every write names the named graph it belongs to (?graph=<iri>, or ?default for "
                          f"<{DEFAULT_GRAPH}>)")

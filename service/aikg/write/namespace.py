@@ -27,9 +27,18 @@ from aikg.resources import data_files
 WRITABLE_PREFIX = str(GRAPH)
 """Every client-written graph lives under this IRI."""
 
-MAINTAINED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, CATALOG_GRAPH,
-                                               BACKGROUND_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
-                                               GRAPH["system"]))
+MAINTAINED_GRAPHS = frozenset(
+    str(g)
+    for g in (
+        ONTOLOGY_GRAPH,
+        SHAPES_GRAPH,
+        CATALOG_GRAPH,
+        BACKGROUND_GRAPH,
+        DERIVED_GRAPH,
+        INFERRED_GRAPH,
+        GRAPH["system"],
+    )
+)
 """Graphs aikg writes itself (besides the seed sources and the Epoch graphs)."""
 
 MAINTAINED_PREFIXES = (str(GRAPH["epoch/"]),)
@@ -38,8 +47,11 @@ MAINTAINED_PREFIXES = (str(GRAPH["epoch/"]),)
 
 def maintained(iri: str) -> bool:
     """True for a graph aikg maintains itself (not writable by clients)."""
-    return (iri in MAINTAINED_GRAPHS or iri.startswith(MAINTAINED_PREFIXES)
-            or any(f.graph == iri for f in data_files()))
+    return (
+        iri in MAINTAINED_GRAPHS
+        or iri.startswith(MAINTAINED_PREFIXES)
+        or any(f.graph == iri for f in data_files())
+    )
 
 
 def writable(iri: str) -> bool:
@@ -54,10 +66,14 @@ def check_writable(iri: str, operation: str = "write") -> str:
     except ValueError:
         raise BadRequest(f"the graph IRI is not valid: {iri[:200]}") from None
     if maintained(value):
-        raise Forbidden(f"{operation}: the graph <{value}> is maintained by aikg itself and cannot be written "
-                        "by clients", errors=[{"graph": value, "operation": operation}])
+        raise Forbidden(
+            f"{operation}: the graph <{value}> is maintained by aikg itself and cannot be written by clients",
+            errors=[{"graph": value, "operation": operation}],
+        )
     if not writable(value):
-        raise Forbidden(f"{operation}: the graph <{value[:200]}> is outside the writable namespace; clients "
-                        f"write graphs under <{WRITABLE_PREFIX}> (for example {WRITABLE_PREFIX}sources/my-note)",
-                        errors=[{"graph": value, "operation": operation, "writable": WRITABLE_PREFIX}])
+        raise Forbidden(
+            f"{operation}: the graph <{value[:200]}> is outside the writable namespace; clients "
+            f"write graphs under <{WRITABLE_PREFIX}> (for example {WRITABLE_PREFIX}sources/my-note)",
+            errors=[{"graph": value, "operation": operation, "writable": WRITABLE_PREFIX}],
+        )
     return value
