@@ -136,6 +136,8 @@ def _indirect() -> str | None:
     params = url_params()
     graph = single(params, "graph")
     if "default" in params:
+        if any(params.getlist("default")):
+            raise BadRequest("?default takes no value (the query component is the word 'default')")
         if graph is not None:
             raise BadRequest("name either ?graph=<iri> or ?default, not both")
         return str(DEFAULT_GRAPH)

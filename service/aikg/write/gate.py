@@ -22,7 +22,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.errors import BadRequest, QuerySyntaxError, ValidationFailed
+from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import (
@@ -32,6 +32,7 @@ from aikg.namespaces import (
     DERIVED_GRAPH,
     ID,
     INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
     PREFIXES,
     SHAPES_GRAPH,
 )
@@ -80,6 +81,12 @@ class Outcome:
         """The success body of a write."""
         return {"ok": True, "operation": self.kind, "added": self.added, "removed": self.removed,
                 "graphs": self.graphs, "validated_nodes": len(self.validated)}
+
+
+PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
+"""Graphs no write through the gate may change: the ontology and shapes (from files) and the computed
+graphs. What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's
+write is read (:func:`check_graph_iri`, :func:`update_change`)."""
 
 
 def check_graph_iri(graph: str | None) -> str:
@@ -152,7 +159,10 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any], *, using
         removed, added = pool.run(_stage, job, timeout=seconds)
     else:
         removed, added = workers.run_isolated(lambda: _stage(store, **job), timeout=seconds)
-    return Change("update", remove=removed, add=added)
+    change = Change("update", remove=removed, add=added)
+    for g in change.graphs():  # what GRAPH ?var reached is known only now
+        namespace.check_writable(g, "update")
+    return change
 
 
 def _read(text: str) -> operations.UpdatePlan:
@@ -356,7 +366,9 @@ def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
     with _writer_lock(store):
         change = make_change()
         for g in change.graphs():
-            namespace.check_writable(g, change.kind)
+            if g in PROTECTED_GRAPHS:
+                raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
+                                errors=[{"graph": g}])
         result, validated = validate_change(store, change)
         if not result.conforms:
             raise ValidationFailed(
