@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 from rdflib import Graph
 
 AUTH = {"Authorization": "Bearer test-token"}
@@ -56,9 +57,8 @@ def select(client, query: str, **params) -> list[dict]:
 
 def labels(store, graph: str) -> set[str]:
     """The rdfs:label values stored in one graph."""
-    from rdflib.namespace import RDFS
-
-    return {str(o) for _, _, o, _ in store.quads(None, RDFS.label, None, graph)}
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    return {q.object.value for q in store.quads(None, label, None, graph)}
 
 
 def turtle(resp) -> Graph:

@@ -286,7 +286,7 @@ def test_2_2_3_using_graph_uri_is_a_using_clause(client, backend_store):
     included for every operation" (regression: refused with 400)."""
     resp = client.post("/update", data={"update": SOURCE_LABELS, "using-graph-uri": MLPERF}, headers=AUTH)
     assert resp.status_code == 200, resp.get_json()
-    comments = {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)}
+    comments = {q.object.value for q in backend_store.quads(graph=MINE)}
     assert "CoreWeave" in comments and "neocloud" not in comments  # only the named graph was read
 
 
@@ -299,7 +299,7 @@ def test_2_2_3_using_named_graph_uri_is_a_using_named_clause(client, backend_sto
     )
     resp = update(client, text, query_string={"using-named-graph-uri": MLPERF})
     assert resp.status_code == 200, resp.get_json()
-    comments = {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)}
+    comments = {q.object.value for q in backend_store.quads(graph=MINE)}
     assert "CoreWeave" in comments and "neocloud" not in comments
 
 
@@ -348,7 +348,7 @@ def test_2_3_the_service_defines_its_base_iri_for_updates(client, backend_store)
     )
     assert resp.status_code == 200, resp.get_json()
     assert resp.get_json()["graphs"] == [MINE]
-    assert "Rel" in {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)}
+    assert "Rel" in {q.object.value for q in backend_store.quads(graph=MINE)}
 
 
 # --- §4 policy ----------------------------------------------------------------------------------------

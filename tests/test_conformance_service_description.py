@@ -143,7 +143,7 @@ def test_3_3_9_the_dataset_has_a_default_graph_and_named_graphs_with_names(ro_cl
     named = list(g.objects(dataset, SD.namedGraph))
     names = {str(g.value(n, SD.name)) for n in named}
     assert None not in {g.value(n, SD.name) for n in named}
-    store = ro_client.application.extensions["aikg.store"]
+    store = ro_client.application.extensions["aikg.services"].store
     assert names == set(store.graphs())
 
 

@@ -38,7 +38,7 @@ def insert(client, graph: str = MINE, triples: str = CLOUD):
 
 
 def comments(store, graph: str) -> set[str]:
-    return {str(o) for _, p, o, _ in store.quads(graph=graph) if str(p).endswith("#comment")}
+    return {q.object.value for q in store.quads(graph=graph) if q.predicate.value.endswith("#comment")}
 
 
 def snapshot(store) -> set:
@@ -132,7 +132,7 @@ def test_3_1_1_blank_nodes_are_fresh(client, backend_store):
     text = f'INSERT DATA {{ GRAPH <{MINE}> {{ _:b <http://www.w3.org/2000/01/rdf-schema#comment> "x" }} }}'
     ok(update(client, text))
     ok(update(client, text))
-    subjects = {s for s, _, _, _ in backend_store.quads(graph=MINE)}
+    subjects = {q.subject for q in backend_store.quads(graph=MINE)}
     assert len(subjects) == 2
 
 
@@ -166,7 +166,7 @@ def test_3_1_3_using_sets_the_dataset_of_where_and_overrides_with(client, backen
         f"WITH <{MINE}> INSERT {{ ?s rdfs:comment ?l }} USING <{OTHER}> WHERE {{ ?s rdfs:label ?l }}"
     )
     ok(update(client, text))
-    assert {str(o) for _, _, o, _ in backend_store.quads(graph=MINE)} == {"Conformance Cloud"}
+    assert {q.object.value for q in backend_store.quads(graph=MINE)} == {"Conformance Cloud"}
 
 
 def test_3_1_3_where_reads_the_union_default_graph(client, backend_store):

@@ -4,17 +4,24 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import XSD
 
 from aikg.cli import main
-from aikg.epoch import import_epoch
+from aikg.epoch import import_epoch as _import_epoch
 from aikg.epoch.importer import default_directory, default_overrides
 from aikg.knowledge.load import load_seeds
-from aikg.query.named import run_named
 from aikg.settings import load_settings
 from aikg.store import OxigraphStore, Store
+from aikg.store.terms import to_rdflib
+from helpers import rdf_dicts, run_named, services_for
+
+
+def import_epoch(store: Store, directory: Path, **kwargs):
+    """The import through the services of ``store`` (its gate commits)."""
+    return _import_epoch(services_for(store), directory, **kwargs)
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -101,7 +108,7 @@ def imported(fixture_dir):
 
 
 def values(store: Store, s: str, p: str, graph: str | None = None) -> set:
-    return {o for _, _, o, _ in store.quads(URIRef(s), URIRef(p), None, graph)}
+    return {to_rdflib(q.object) for q in store.quads(ox.NamedNode(s), ox.NamedNode(p), None, graph)}
 
 
 def settings():
@@ -130,8 +137,8 @@ def test_rows_read_and_rejected_with_file_row_and_reason(imported):
 
 def test_rejected_rows_leave_nothing_behind_and_valid_rows_stay(imported):
     store, _ = imported
-    assert not list(store.quads(URIRef(ID + "acme-x2"), None, None, None))
-    assert not list(store.quads(URIRef(ID + "cluster-nameless-owner-cluster"), None, None, None))
+    assert not list(store.quads(ox.NamedNode(ID + "acme-x2"), None, None, None))
+    assert not list(store.quads(ox.NamedNode(ID + "cluster-nameless-owner-cluster"), None, None, None))
     assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {
         Literal("150", datatype=XSD.decimal)}
 
@@ -206,7 +213,8 @@ def test_empty_cells_and_inf_mean_unknown(imported):
     assert values(store, ID + "cluster-coreweave-gb300-cluster", AIKG + "h100Equivalents") == set()
     assert values(store, ID + "gb300", AIKG + "fp8Performance") == set()
     empty = ID + "training-run-empty-model-epoch-notable"
-    assert {p for _, p, _, _ in store.quads(URIRef(empty), None, None, EPOCH + "notable-ai-models")} == {
+    assert {to_rdflib(q.predicate) for q in store.quads(ox.NamedNode(empty), None, None,
+                                                        EPOCH + "notable-ai-models")} == {
         URIRef("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
         URIRef("http://www.w3.org/2000/01/rdf-schema#label"),
         URIRef(AIKG + "trainedModel"), URIRef(AIKG + "sourceRow")}
@@ -252,7 +260,7 @@ def test_each_file_has_its_own_graph_described_in_the_catalogue(imported):
                dcterms:title ?title ; dcterms:publisher ?publisher ; dcterms:issued ?issued ;
                dcterms:license ?license ; aikg:defaultCertainty ?certainty .
         }""")
-    assert [tuple(str(t) for t in row) for row in result.rows] == [(
+    assert result.values() == [(
         ID + "epoch-gpu-clusters", "Epoch AI: GPU Clusters", ID + "epoch-ai", "2026-03-06",
         "https://creativecommons.org/licenses/by/4.0/", AIKG + "Reported")]
 
@@ -266,7 +274,7 @@ def test_row_links_and_line_numbers_are_kept(imported):
 
 def test_funding_round_mapped_with_equity_debt_valuation(imported):
     store, _ = imported
-    rows = run_named(store, "funding-by-company", {"company": "openai"}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "funding-by-company", {"company": "openai"}, settings()))
     assert [(str(r["roundName"]), str(r["date"]), str(r["amount"]), str(r["debt"]), str(r["valuation"]),
              str(r["currency"]), str(r["status"])) for r in rows] == [
         ("Oct 2024 157B", "2024-10-02", "6600000000", "4000000000", "157000000000", "USD", AIKG + "Closed")]
@@ -276,7 +284,7 @@ def test_funding_round_mapped_with_equity_debt_valuation(imported):
 
 def test_disagreements_are_listed_side_by_side_with_their_sources(imported):
     store, _ = imported
-    rows = run_named(store, "source-disagreements", {}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "source-disagreements", {}, settings()))
     found = {(str(r["entity"]), str(r["figure"]), str(r["value1"]), str(r["source1"]), str(r["value2"]),
               str(r["source2"])) for r in rows}
     assert found == {(ID + "deepseek-v3", "cost", "5390000", ID + "epoch-notable-ai-models", "5576000",
@@ -285,7 +293,7 @@ def test_disagreements_are_listed_side_by_side_with_their_sources(imported):
 
 def test_models_trained_on_an_accelerator(imported):
     store, _ = imported
-    rows = run_named(store, "models-trained-on", {"accelerator": "h800"}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "models-trained-on", {"accelerator": "h800"}, settings()))
     assert {(str(r["run"]), str(r["source"])) for r in rows} == {
         (ID + "training-run-deepseek-v3", ID + "frontier-insights-coreweave-mlperf-2026-08-18"),
         (ID + "training-run-deepseek-v3-epoch-notable", ID + "epoch-notable-ai-models")}
@@ -293,7 +301,7 @@ def test_models_trained_on_an_accelerator(imported):
 
 def test_largest_clusters_by_owner(imported):
     store, _ = imported
-    rows = run_named(store, "largest-clusters-by-owner", {}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "largest-clusters-by-owner", {}, settings()))
     found = [(str(r["owner"]), str(r["cluster"]), str(r["h100Equivalents"]), str(r["clusters"]))
              for r in rows]
     assert found == [(ID + "oracle", ID + "cluster-oracle-test-cluster", "2000", "1")]
@@ -301,7 +309,7 @@ def test_largest_clusters_by_owner(imported):
 
 def test_nvidia_only_capacity_covers_imported_clusters(imported):
     store, _ = imported
-    rows = run_named(store, "nvidia-only-capacity", {}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "nvidia-only-capacity", {}, settings()))
     holders = {str(r["holder"]) for r in rows if str(r["basis"]) == "follows from deployments"}
     assert {ID + "coreweave"} <= holders
     # Oracle's seed deployment names no hardware, so its imported NVIDIA cluster does not make it NVIDIA-only.
@@ -363,7 +371,7 @@ def test_real_snapshot():
     # One node each: no Epoch spelling of these names was made a node of its own.
     created = {m.name.lower() for m in report.matches if m.status != "matched"}
     assert not created & {"nvidia", "google", "coreweave", "openai", "microsoft", "oracle", "deepseek-v3"}
-    rows = run_named(store, "source-disagreements", {}, settings()).dicts()
+    rows = rdf_dicts(run_named(store, "source-disagreements", {}, settings()))
     cost = [r for r in rows if str(r["entity"]) == ID + "deepseek-v3" and str(r["figure"]) == "cost"]
     assert {(str(r["value1"]), str(r["value2"])) for r in cost} == {("5390000", "5576000")}
     first = store.dump(mime="application/n-quads")

@@ -14,6 +14,7 @@ from rdflib import Dataset
 
 from aikg.query.named import bind_parameters, load_queries
 from aikg.rdf.tokens import tokenize
+from aikg.store.terms import to_ox, to_rdflib
 
 EXAMPLES = {"org": ["coreweave", "nvidia", "openai"], "from": ["2026-01-01", "2025"], "to": ["2026-12-31"],
             "company": ["openai"], "accelerator": ["h800"], "vendor": ["nvidia", "amd"],
@@ -37,7 +38,7 @@ CASES = [(q.name, dict(zip([p.name for p in q.parameters], values, strict=True))
 
 def trailing_values(text: str, bound: dict) -> str:
     names = list(bound)
-    row = " ".join(bound[n].n3() for n in names)
+    row = " ".join(str(bound[n]) for n in names)
     return f"{text}\nVALUES ({' '.join('?' + n for n in names)}) {{ ({row}) }}\n"
 
 
@@ -47,13 +48,13 @@ def leading_values(text: str, bound: dict) -> str:
     where = next(i for i, t in enumerate(toks) if t.is_keyword("WHERE"))
     brace = next(t for t in toks[where:] if t.text == "{")
     names = list(bound)
-    row = " ".join(bound[n].n3() for n in names)
+    row = " ".join(str(bound[n]) for n in names)
     block = f" VALUES ({' '.join('?' + n for n in names)}) {{ ({row}) }} "
     return text[:brace.end] + block + text[brace.end:]
 
 
 def rows(result) -> list[tuple]:
-    return sorted(tuple("" if t is None else t.n3() for t in row) for row in result.rows)
+    return sorted(tuple("" if t is None else str(t) for t in row) for row in result.rows)
 
 
 @pytest.fixture(params=["oxigraph", "virtuoso"])
@@ -90,8 +91,8 @@ def test_rdflib_init_bindings_give_aikgs_rows(seeded_store, rdflib_dataset, name
     query = load_queries()[name]
     bound = bind_parameters(query, raw)
     ours = rows(seeded_store.query(query.text, bindings=bound))
-    result = rdflib_dataset.query(query.text, initBindings=bound)
-    theirs = sorted(tuple("" if t is None else t.n3() for t in row) for row in result)
+    result = rdflib_dataset.query(query.text, initBindings={k: to_rdflib(v) for k, v in bound.items()})
+    theirs = sorted(tuple("" if t is None else str(to_ox(t)) for t in row) for row in result)
     assert theirs == ours
 
 

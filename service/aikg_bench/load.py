@@ -27,12 +27,13 @@ def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
     start = time.perf_counter()
     store = OxigraphStore(store_dir)
     timings = bulk_load(store, data, progress=sys.stderr.isatty())
-    store.raw.flush()
+    quads = store.count()
+    store.close()  # flushes to disk
     total = time.perf_counter() - start
     if dump is not None:
-        store.raw.dump(str(dump), format=__import__("pyoxigraph").RdfFormat.N_QUADS)
-    quads = len(store.raw)
-    store.close()
+        reopened = OxigraphStore(store_dir)
+        dump.write_bytes(reopened.dump(mime="application/n-quads"))
+        reopened.close()
     return {"seconds": total, **timings, "quads": quads}
 
 

@@ -15,11 +15,9 @@ import click
 from tqdm import tqdm
 
 from aikg.cli.data import fail
-from aikg.cli.options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
 from aikg.errors import AikgError
 from aikg.knowledge.load import is_empty, load_seeds
-from aikg.settings import load_settings
-from aikg.store import open_store
 
 
 @click.group("import")
@@ -35,25 +33,22 @@ def import_group() -> None:
                    "default: seeds/epoch/overrides.csv.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--verbose", is_flag=True, help="List every created entity too.")
-@setting_options("store")
+@setting_options(*STORE_SETTINGS)
 def epoch(directory: Path, overrides_file: Path | None, as_json: bool, verbose: bool, **options: Any) -> None:
     """Import Epoch AI's CSV files from DIRECTORY (like seeds/epoch/), replacing earlier imports."""
     from aikg.epoch import import_epoch
 
     if overrides_file is not None and not overrides_file.is_file():
         raise click.UsageError(f"the overrides file {overrides_file} does not exist")
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if is_empty(store):
-            click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)
-            load_seeds(store)
-        with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
-            report = import_epoch(store, directory, overrides=overrides_file, progress=bar)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            if is_empty(services.store):
+                click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)
+                load_seeds(services.store)
+            with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
+                report = import_epoch(services, directory, overrides=overrides_file, progress=bar)
+        except AikgError as exc:
+            fail(exc)
     click.echo(json.dumps(report.to_json(), indent=2) if as_json else report.text(verbose=verbose))
     if report.rejected:
         click.echo(f"aikg: {len(report.rejected)} row(s) did not conform and were left out", err=True)

@@ -69,13 +69,13 @@ class _Gunicorn(BaseApplication):
 
 
 def _close_store(_server: Any, worker: Any) -> None:
-    """Flush and release the worker's store as it exits (gunicorn ``worker_exit`` hook)."""
-    from aikg.web import STORE_KEY
+    """Stop the query workers and flush and release the store as the worker exits (``worker_exit``)."""
+    from aikg.web import SERVICES_KEY
 
     app = getattr(worker, "wsgi", None)
-    store = getattr(app, "extensions", {}).get(STORE_KEY)
-    if store is not None:
-        store.close()
+    services = getattr(app, "extensions", {}).get(SERVICES_KEY)
+    if services is not None:
+        services.close()
 
 
 def check_store(settings: dict[str, Any]) -> None:

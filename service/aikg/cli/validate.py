@@ -14,12 +14,10 @@ import click
 import pyoxigraph as ox
 from rdflib import Graph
 
-from aikg.cli.options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
 from aikg.errors import AikgError, RdfSyntaxError
 from aikg.knowledge.load import is_empty, load_seeds
 from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
-from aikg.settings import load_settings
-from aikg.store import open_store
 
 FORMATS = ("text", "json", "turtle")
 
@@ -39,14 +37,10 @@ def read_turtle(path: Path) -> Graph:
 
 
 def _validate_store(options: dict[str, Any]) -> ValidationResult:
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if settings["load_seeds"] and is_empty(store):
-            load_seeds(store)
-        return validate_store(store)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        if services.settings["load_seeds"] and is_empty(services.store):
+            load_seeds(services.store)
+        return validate_store(services.store)
 
 
 def render(result: ValidationResult, fmt: str) -> str:
@@ -62,7 +56,7 @@ def render(result: ValidationResult, fmt: str) -> str:
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
               show_default=True, help="Report format: readable text, JSON, or the SHACL report in Turtle.")
-@setting_options("store", "load_seeds")
+@setting_options(*STORE_SETTINGS, "load_seeds")
 def validate(file: Path | None, fmt: str, **options: Any) -> None:
     """Validate the whole store, or only FILE (a Turtle file), against the shapes."""
     try:

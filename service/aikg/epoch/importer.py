@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
 from rdflib import URIRef
@@ -24,14 +24,16 @@ from aikg.epoch.report import ImportReport, Rejection
 from aikg.epoch.rows import Quads, RowKey, read_rows
 from aikg.epoch.values import normalize
 from aikg.errors import BadRequest
-from aikg.knowledge.derive import GENERATED_GRAPHS, rebuild_derived
+from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.knowledge.validate import ValidationResult, validate_store
 from aikg.namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from aikg.query import workers
 from aikg.resources import seeds_dir
-from aikg.store import OxigraphStore, Store
+from aikg.store import Store, scratch_store
 from aikg.store.terms import to_ox
 from aikg.write import gate
+
+if TYPE_CHECKING:
+    from aikg.services import Services
 
 EPOCH_GRAPHS = str(GRAPH["epoch/"])
 """Prefix of every graph the Epoch import writes."""
@@ -62,9 +64,10 @@ def present(directory: Path) -> list[Dataset]:
     return [d for d in DATASETS if (directory / d.path).is_file()]
 
 
-def import_epoch(store: Store, directory: Path, *, overrides: Path | None = None,
+def import_epoch(services: Services, directory: Path, *, overrides: Path | None = None,
                  progress: Progress | None = None) -> ImportReport:
     """Import every known Epoch file of ``directory`` into its own graph; return what happened."""
+    store = services.store
     if not directory.is_dir():
         raise BadRequest(f"{directory} is not a directory")
     datasets = present(directory)
@@ -91,7 +94,7 @@ def import_epoch(store: Store, directory: Path, *, overrides: Path | None = None
         report.rows[d.path] = len(tables[d.path])
     rejected = _gate_rows(store, ctx.quads, datasets, report)
     quads = _final_quads(ctx.quads, rejected, datasets)
-    _commit(store, datasets, quads)
+    _commit(services, datasets, quads)
     for d in datasets:
         report.imported[d.path] = report.rows[d.path] - len({r for r in rejected if r[0] == d.path})
         report.graphs[graph_of(d)] = sum(1 for q in quads if q.graph_name.value == graph_of(d))
@@ -102,7 +105,7 @@ def import_epoch(store: Store, directory: Path, *, overrides: Path | None = None
 
 def _final_quads(quads: Quads, rejected: set[RowKey], datasets: list[Dataset]) -> list[ox.Quad]:
     """The accepted rows' quads plus each dataset's catalogue entry, as Oxigraph quads."""
-    out = [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(g)) for s, p, o, g in quads.accepted(rejected)]
+    out = [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(g)) for s, p, o, g in quads.accepted(rejected)]  # type: ignore[arg-type]
     for d in datasets:
         g = ox.NamedNode(graph_of(d))
         out += [ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o in catalog_triples(d)]
@@ -113,33 +116,27 @@ def _old_quads(store: Store, datasets: list[Dataset]) -> set[ox.Quad]:
     """What the datasets' graphs hold now (empty on a first import)."""
     old: set[ox.Quad] = set()
     for d in datasets:
-        g = ox.NamedNode(graph_of(d))
-        old |= {ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o, _ in store.quads(graph=graph_of(d))}
+        old |= set(store.quads(graph=graph_of(d)))
     return old
 
 
-def _commit(store: Store, datasets: list[Dataset], quads: list[ox.Quad]) -> None:
-    """Replace the datasets' graphs in ONE transaction (the gate's commit), then rebuild derived facts."""
+def _commit(services: Services, datasets: list[Dataset], quads: list[ox.Quad]) -> None:
+    """Replace the datasets' graphs in ONE transaction through the gate's commit path (writer lock,
+    write log, generated graphs kept consistent)."""
     new = set(quads)
-    old = _old_quads(store, datasets)
-    change = gate.Change("import", remove=old - new, add=new - old)
-    text = gate.commit_text(store, change)
-    if not text.strip():
-        return
-    with workers.writing():
-        store.update(text)
-        rebuild_derived(store)
+    old = _old_quads(services.store, datasets)
+    services.gate.commit(gate.Change("import", remove=old - new, add=new - old))
 
 
-def _scratch(store: Store, quads: list[ox.Quad]) -> OxigraphStore:
+def _scratch(store: Store, quads: list[ox.Quad]) -> Store:
     """An in-memory copy of the store's data graphs, with the datasets' graphs as they would become."""
-    scratch = OxigraphStore(None)
+    scratch = scratch_store()
     skip = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS}
     for g in store.graphs():
         if g not in skip and not g.startswith(EPOCH_GRAPHS):
             data = store.dump(mime="application/n-triples", graph=g)
             scratch.load(data, mime="application/n-triples", graph=g)
-    scratch.raw.extend(quads)
+    scratch.apply(add=quads)
     return scratch
 
 

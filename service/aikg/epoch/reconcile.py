@@ -204,8 +204,9 @@ def _existing(store: Store, cls: str) -> list[Known]:
           FILTER (!STRSTARTS(STR(?n), "https://w3id.org/aikg/graph/epoch/"))
         }}""")
     names: dict[str, set[str]] = defaultdict(set)
-    for row in result.rows:
-        names[str(row[0])].add(normalize(str(row[1])))
+    for e, name in result.values():
+        if e is not None and name is not None:
+            names[e].add(normalize(name))
     return [Known(iri, n) for iri, n in sorted(names.items())]
 
 
@@ -217,4 +218,4 @@ def _all_ids(store: Store) -> set[str]:
           GRAPH ?g {{ ?s ?p ?o }}
           FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED}))
         }}""")
-    return {str(r[0])[len(prefix):] for r in result.rows if str(r[0]).startswith(prefix)}
+    return {s[len(prefix):] for (s,) in result.values() if s is not None and s.startswith(prefix)}

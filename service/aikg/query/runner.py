@@ -1,21 +1,26 @@
-"""Running a client's query under the service's limits: time, rows, concurrency, no outside fetches.
+"""The one query runner: every query from outside (SPARQL protocol, named queries, the CLI) and every
+job that must be stoppable (the staging of an update) goes through :class:`QueryRunner`.
 
-Every query that comes from outside (SPARQL protocol, named queries, CLI) goes through
-:func:`run_query`, so a limit is enforced in one place. Internal lookups (API pages, derivation rules)
-call the store directly and stay in-process.
+A query gets one deadline, taken when it arrives, that covers its wait for a slot and its run; the
+checks that keep aikg from fetching anything on a client's behalf run before anything else. Where the
+store can hand out snapshots (the embedded on-disk store), the query runs in a worker process that is
+killed at the deadline (:mod:`aikg.query.workers`); elsewhere it runs in this process and the deadline
+is checked while its rows are read (a remote engine also enforces its own limit).
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
-from rdflib.term import Identifier
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
 
 from aikg.namespaces import BASE
-from aikg.query import workers
+from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
-from aikg.store import Deadline, OxigraphStore, QueryResult, Store
+from aikg.store import Deadline, QueryResult, Store, Term
+from aikg.store.base import current_deadline, deadline_scope
+from aikg.store.transport import Encoded, QueryJob
+
+T = TypeVar("T")
 
 
 def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
@@ -23,41 +28,79 @@ def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
     return frozenset(s.strip() for s in str(settings.get("allow_service") or "").split(",") if s.strip())
 
 
-def check_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
-                default_graphs: Sequence[str] | None = None,
-                named_graphs: Sequence[str] | None = None) -> None:
-    """Refuse, before anything runs, a query that would make aikg fetch something outside the store."""
-    guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=allowed_services(settings), base=BASE)
-    if default_graphs:
-        guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
-    if named_graphs:
-        guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
+def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
+    """What a worker runs for a query: the answer in transport form (module level, so it can be sent)."""
+    return store.answer(job)
 
 
-def run_query(store: Store, sparql: str, settings: Mapping[str, Any], *,
-              bindings: Mapping[str, Identifier] | None = None,
+class QueryRunner:
+    """Runs queries and stoppable jobs for one store under the service's limits."""
+
+    def __init__(self, store: Store, settings: Mapping[str, Any]) -> None:
+        self.store = store
+        self.settings = settings
+        self.timeout = float(settings["query_timeout"])
+        self.max_rows = int(settings["max_rows"])
+        self.slots = Slots(int(settings["max_heavy_queries"]))
+        self.pool = WorkerPool(int(settings["max_heavy_queries"]),
+                               memory_mb=int(settings.get("query_memory") or 0))
+        self.services = allowed_services(settings)
+
+    def deadline(self, seconds: float | None = None) -> Deadline:
+        """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
+        own = Deadline.after(self.timeout if seconds is None else seconds)
+        return current_deadline(own) or own
+
+    def check(self, sparql: str, *, update: bool = False,
               default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None) -> QueryResult:
-    """Run a client's query with the configured row cap, time limit and concurrency limit."""
-    check_query(store, sparql, settings, default_graphs=default_graphs, named_graphs=named_graphs)
-    seconds = float(settings["query_timeout"])
-    job = {"sparql": sparql, "bindings": dict(bindings) if bindings else None,
-           "default_graphs": default_graphs, "named_graphs": named_graphs,
-           "max_rows": settings["max_rows"], "seconds": seconds}
-    size = int(settings["max_heavy_queries"])
-    with workers.slots(size).take(retry_after=seconds):
-        if isinstance(store, OxigraphStore):
-            return workers.pool(store, size).run(_execute, job, timeout=seconds)
-        return _execute(store, **job)  # a remote engine enforces its own time limit; rows are capped here
+              named_graphs: Sequence[str] | None = None, base_iri: str = BASE) -> None:
+        """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
+        store = self.store
+        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update,
+                           base=base_iri)
+        if default_graphs:
+            guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
+        if named_graphs:
+            guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
 
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
+              default_graphs: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None,
+              base_iri: str | None = None) -> QueryResult:
+        """Run a client's query with the row cap, the time limit and the concurrency limit.
 
-def _execute(store: Store, *, sparql: str, bindings: Mapping[str, Identifier] | None,
-             default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
-             max_rows: int, seconds: float) -> QueryResult:
-    """The query itself, as run in a worker process (a module-level function, so it can be sent there).
+        Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
+        ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3).
+        """
+        deadline = self.deadline()
+        base_iri = base_iri or BASE
+        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs, base_iri=base_iri)
+        job = QueryJob(sparql, dict(bindings) if bindings else None,
+                       list(default_graphs) if default_graphs is not None else None,
+                       list(named_graphs) if named_graphs is not None else None,
+                       self.max_rows, base_iri)
+        encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
+        return encoded.decode()
 
-    Relative IRIs resolve against the service's base IRI, ``https://w3id.org/aikg/`` (Protocol §2.3).
-    """
-    return store.query(sparql, bindings=bindings, default_graphs=default_graphs,
-                       named_graphs=named_graphs, max_rows=max_rows, deadline=Deadline.after(seconds),
-                       base_iri=BASE)
+    def isolated(self, fn: Callable[..., T], kwargs: dict[str, Any], *,
+                 deadline: Deadline | None = None) -> T:
+        """Run ``fn(store, **kwargs)`` where it can be stopped at the deadline, holding a query slot.
+
+        ``fn`` must be a module-level function (it is sent to a worker process by reference).
+        """
+        deadline = deadline or self.deadline()
+        with self.slots.take(deadline, retry_after=self.timeout):
+            snapshot = self.store.snapshot()
+            if snapshot is None:
+                with deadline_scope(deadline):
+                    return fn(self.store, **kwargs)
+            return self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout)  # type: ignore[no-any-return]
+
+    def warm_up(self) -> None:
+        """Start a worker in the background when queries will need one (the store has snapshots)."""
+        if self.store.snapshot() is not None:
+            self.pool.warm_up()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        self.pool.close()

@@ -1,92 +1,154 @@
-"""Running a query where it can really be stopped: a forked process, killed at the time limit.
+"""Query worker processes: where a query runs so that it can really be stopped at its deadline.
 
-pyoxigraph cannot cancel a running query (an aggregate over a cartesian product yields no row until the
-end), so a client's query runs in a worker process forked from the server. The worker sees the store as
-it was at the fork (copy-on-write: a consistent snapshot), sends its materialized result back through a
-pipe, and waits for the next query; workers are retired as soon as the store changes. At the deadline
-the server kills the worker with SIGKILL: its CPU is freed at once, and other requests never waited.
+pyoxigraph cannot cancel a running query (an aggregate over a cartesian product yields no row until it
+is done), so a client's query runs in a worker process, and at the deadline the worker is killed with
+SIGKILL: its CPU is freed at once and nothing else waits for it.
 
-Forks never happen while a write is being committed in this process (:func:`writing`), so a worker can
-never inherit a store lock held half-way through a write.
+Workers are never forked from the serving process (a multi-threaded process whose threads hold client
+sockets, locks and RocksDB state): they are started from a ``forkserver`` — a clean single-threaded
+process launched once with nothing but this module imported — so they inherit no socket, no lock and
+no half-written state. Each worker opens the store's current :class:`~aikg.store.base.Snapshot` (a
+RocksDB checkpoint) read-only, so it reads exactly the data committed when the query began. Workers run
+at a lower CPU priority than the serving process, so cheap lookups keep their share under heavy queries.
+
+Query results come back as bytes written by Oxigraph itself (:mod:`aikg.store.transport`): no per-row
+Python work on either side.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
+import logging
 import math
+import multiprocessing
+import multiprocessing.connection
 import os
-import pickle
 import resource
-import select
-import signal
-import struct
 import threading
-import time
-import weakref
 from collections.abc import Callable, Iterator
-from typing import Any, TypeVar
+from typing import Any
 
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
+from aikg.store.base import Deadline, Snapshot, Store
 
-T = TypeVar("T")
+log = logging.getLogger(__name__)
 
-QUEUE_WAIT = 0.5
-"""Seconds a query waits for a free slot before it is refused with 429 (a short queue)."""
+NICENESS = 5
+"""How much lower a worker's CPU priority is than the serving process's."""
 
 
-class _ForkLock:
-    """Many forks at once, or one write commit, never both (a small readers-writer lock)."""
+# -- the job a worker runs ----------------------------------------------------------------------------
 
-    def __init__(self) -> None:
-        self._cond = threading.Condition()
-        self._forking = 0
-        self._writing = False
 
-    @contextlib.contextmanager
-    def fork(self) -> Iterator[None]:
-        with self._cond:
-            self._cond.wait_for(lambda: not self._writing)
-            self._forking += 1
+def _limit_resources(memory_mb: int) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        os.nice(NICENESS)
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+
+def _cpu_budget(seconds: float) -> None:
+    """Let the kernel stop this process if it ever runs ``seconds`` CPU-seconds past now, unobserved."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = math.ceil(usage.ru_utime + usage.ru_stime + seconds) + 2
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.RLIM_INFINITY))
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
+    from aikg.store import open_snapshot
+
+    _limit_resources(memory_mb)
+    opened: tuple[Snapshot, Store] | None = None
+    while True:
         try:
-            yield
-        finally:
-            with self._cond:
-                self._forking -= 1
-                self._cond.notify_all()
-
-    @contextlib.contextmanager
-    def write(self) -> Iterator[None]:
-        with self._cond:
-            self._cond.wait_for(lambda: not self._writing and not self._forking)
-            self._writing = True
+            snapshot, fn, kwargs, seconds = conn.recv()
+        except (EOFError, OSError):
+            return
+        _cpu_budget(seconds)
         try:
-            yield
-        finally:
-            with self._cond:
-                self._writing = False
-                self._cond.notify_all()
+            if opened is None or opened[0] != snapshot:
+                if opened is not None:
+                    opened[1].close()
+                opened = (snapshot, open_snapshot(snapshot))
+            answer: tuple[Any, ...] = (True, fn(opened[1], **kwargs))
+        except AikgError as exc:
+            answer = (False, type(exc), exc.message, exc.errors)
+        except MemoryError:
+            answer = (False, StoreError, "the query needed more memory than a query worker may use "
+                      "(setting query_memory)", [{"limit": "query_memory", "megabytes": memory_mb}])
+        except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
+            log.exception("query worker job failed")
+            answer = (False, StoreError, "the query failed in the store", [])
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
 
 
-_FORK_LOCK = _ForkLock()
+class _Worker:
+    """One worker process and the pipe to it."""
 
+    def __init__(self, ctx: Any, memory_mb: int) -> None:
+        parent, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, memory_mb), daemon=True,
+                                   name="aikg-query-worker")
+        self.process.start()
+        child.close()
+        self.conn: multiprocessing.connection.Connection = parent
 
-def writing() -> contextlib.AbstractContextManager[None]:
-    """Hold while changing the store, so that no query child is forked in the middle of the change."""
-    return _FORK_LOCK.write()
+    def call(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any],
+             deadline: Deadline) -> tuple[Any, ...]:
+        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
+        try:
+            self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
+        except (OSError, ValueError):
+            raise EOFError from None
+        if not self.conn.poll(max(deadline.left(), 0)):
+            raise TimeoutError
+        try:
+            return self.conn.recv()  # type: ignore[no-any-return]
+        except (OSError, ValueError) as exc:
+            raise EOFError from exc
+
+    def died_how(self) -> str:
+        """Why the process ended, in words."""
+        self.process.join(0.5)
+        code = self.process.exitcode
+        if code is None:
+            return "it stopped answering"
+        if code < 0:
+            return f"it was killed by signal {-code}"
+        return f"it exited with status {code}"
+
+    def close(self) -> None:
+        """Kill the process and release its pipe."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(1.0)
+        with contextlib.suppress(Exception):
+            self.conn.close()
 
 
 class Slots:
-    """At most ``size`` client queries at once in this process; the rest wait briefly, then get 429."""
+    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429."""
+
+    QUEUE_WAIT = 0.5
+    """Seconds a job waits for a free slot before it is refused with 429 (a short queue)."""
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
         self._sem = threading.BoundedSemaphore(self.size)
 
     @contextlib.contextmanager
-    def take(self, *, retry_after: float) -> Iterator[None]:
-        """Hold one slot for the duration of a query."""
-        if not self._sem.acquire(timeout=QUEUE_WAIT):
+    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[None]:
+        """Hold one slot for the duration of a job."""
+        wait = max(0.0, min(self.QUEUE_WAIT, deadline.left()))
+        if not self._sem.acquire(timeout=wait):
             raise TooManyRequests(
                 f"{self.size} queries are already running (setting max_heavy_queries); retry later",
                 errors=[{"limit": "max_heavy_queries", "value": self.size}],
@@ -97,248 +159,118 @@ class Slots:
             self._sem.release()
 
 
-_SLOTS: dict[int, Slots] = {}
-_SLOTS_LOCK = threading.Lock()
-
-
-def slots(size: int) -> Slots:
-    """The process-wide slots for a given limit (the limit protects this process's CPUs)."""
-    with _SLOTS_LOCK:
-        if size not in _SLOTS:
-            _SLOTS[size] = Slots(size)
-        return _SLOTS[size]
-
-
-_PR_SET_PDEATHSIG = 1
-
-
-def _child_setup() -> None:
-    """Make a query process die with its parent, and ignore the server's signal handlers."""
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-
-
-def _cpu_budget(timeout: float) -> None:
-    """Let the kernel stop this process if it ever runs ``timeout`` CPU-seconds past now, unobserved."""
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    cpu = math.ceil(usage.ru_utime + usage.ru_stime + timeout) + 2
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.RLIM_INFINITY))
-
-
-def _outcome(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> tuple:
-    """Call ``fn`` and turn its result or its typed error into a picklable message."""
-    try:
-        return (True, fn(*args, **kwargs))
-    except AikgError as exc:
-        return (False, type(exc), exc.message, exc.errors)
-    except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
-        return (False, StoreError, "the query failed in the store", [])
-
-
-def _unwrap(payload: tuple) -> Any:
-    if payload[0]:
-        return payload[1]
-    _, cls, message, errors = payload
-    raise cls(message, errors=errors)
-
-
-_HEADER = struct.Struct(">Q")
-
-
-def _send(fd: int, payload: Any) -> None:
-    data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-    view = memoryview(_HEADER.pack(len(data)) + data)
-    while view:
-        view = view[os.write(fd, view):]
-
-
-class _Lost(Exception):
-    """The query process ended without an answer."""
-
-
-def _receive(fd: int, deadline: float | None) -> Any:
-    """Read one message; :class:`TimeoutError` at ``deadline``, :class:`_Lost` on end of file."""
-    buf = bytearray()
-    need = _HEADER.size
-    header_done = False
-    while True:
-        while len(buf) < need:
-            if deadline is not None:
-                left = deadline - time.monotonic()
-                if left <= 0 or not select.select([fd], [], [], left)[0]:
-                    raise TimeoutError
-            chunk = os.read(fd, min(need - len(buf), 1 << 20))
-            if not chunk:
-                raise _Lost
-            buf += chunk
-        if header_done:
-            return pickle.loads(bytes(buf))
-        (need,) = _HEADER.unpack(bytes(buf[:_HEADER.size]))
-        buf = buf[_HEADER.size:]
-        header_done = True
-
-
-def _timeout_error(timeout: float) -> QueryTimeout:
-    return QueryTimeout(
-        f"the query ran past the time limit of {timeout:g} s (setting query_timeout) and was stopped",
-        errors=[{"limit": "query_timeout", "seconds": timeout}])
-
-
-def _kill(pid: int) -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.kill(pid, signal.SIGKILL)
-    with contextlib.suppress(ChildProcessError):
-        os.waitpid(pid, 0)
-
-
-def run_isolated(fn: Callable[[], T], *, timeout: float) -> T:
-    """Run ``fn`` in a child forked for this call; kill it and raise QueryTimeout after ``timeout``."""
-    read_end, write_end = os.pipe()
-    with _FORK_LOCK.fork():
-        pid = os.fork()
-    if pid == 0:  # pragma: no cover - the child never returns
-        try:
-            os.close(read_end)
-            _child_setup()
-            _cpu_budget(timeout)
-            _send(write_end, _outcome(fn))
-        finally:
-            os._exit(0)
-    os.close(write_end)
-    try:
-        payload = _receive(read_end, time.monotonic() + timeout)
-    except TimeoutError:
-        raise _timeout_error(timeout) from None
-    except _Lost:
-        raise StoreError("the query process ended without an answer (out of memory or CPU)") from None
-    finally:
-        os.close(read_end)
-        _kill(pid)
-    return _unwrap(payload)
-
-
-class _Worker:
-    """A query process forked from the server: it sees the store as it was at the fork."""
-
-    def __init__(self, store: Any) -> None:
-        from_parent, to_child = os.pipe()
-        from_child, to_parent = os.pipe()
-        with _FORK_LOCK.fork():
-            self.version = store.version
-            pid = os.fork()
-        if pid == 0:  # pragma: no cover - the child never returns
-            try:
-                os.close(to_child)
-                os.close(from_child)
-                _serve(store, from_parent, to_parent)
-            finally:
-                os._exit(0)
-        os.close(from_parent)
-        os.close(to_parent)
-        self.pid, self.send_fd, self.recv_fd = pid, to_child, from_child
-
-    def call(self, fn: Callable[..., Any], kwargs: dict[str, Any], timeout: float) -> tuple:
-        """Send one job and wait for its answer until ``timeout``."""
-        try:
-            _send(self.send_fd, (fn, kwargs, timeout))
-        except OSError:
-            raise _Lost from None
-        return _receive(self.recv_fd, time.monotonic() + timeout)
-
-    def close(self) -> None:
-        """Kill the process and release its pipes."""
-        _kill(self.pid)
-        for fd in (self.send_fd, self.recv_fd):
-            with contextlib.suppress(OSError):
-                os.close(fd)
-
-
-def _serve(store: Any, recv_fd: int, send_fd: int) -> None:  # pragma: no cover - runs in the child
-    """The worker's loop: one job at a time, until its parent closes the pipe or kills it."""
-    _child_setup()
-    while True:
-        try:
-            fn, kwargs, timeout = _receive(recv_fd, None)
-        except _Lost:
-            return
-        _cpu_budget(timeout)
-        _send(send_fd, _outcome(fn, store, **kwargs))
-
-
 class WorkerPool:
-    """Query processes for one store, reused until the store changes, replaced when killed.
+    """Worker processes for one store, reused across jobs, replaced when killed or dead.
 
-    Forking a large process costs time (about 20 ms at 10k triples, 185 ms at 1M in memory, measured on
-    2 cores), so a worker serves many queries; it is retired as soon as the store's version moves on, so
-    no query ever reads older data than what was committed before it started.
+    Started from a forkserver the first time they are needed (or by :meth:`warm_up`); a replacement
+    for a killed worker is started at once in the background, so the next query does not pay for it.
     """
 
-    def __init__(self, store: Any, size: int) -> None:
-        self.store, self.size = store, max(1, size)
+    def __init__(self, size: int, *, memory_mb: int = 0) -> None:
+        self.size = max(1, size)
+        self.memory_mb = memory_mb
+        self._ctx: Any = None
         self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
         self._lock = threading.Lock()
+        self._closed = False
+
+    def _context(self) -> Any:
+        with self._lock:
+            if self._ctx is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["aikg.query.workers", "aikg.store"])
+                self._ctx = ctx
+            return self._ctx
+
+    def _start(self) -> _Worker:
+        return _Worker(self._context(), self.memory_mb)
+
+    def warm_up(self) -> None:
+        """Start the forkserver and one worker in the background, so the first query is fast."""
+        def start() -> None:
+            with contextlib.suppress(Exception):
+                self._give_back(self._start())
+        threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
 
     def _take(self) -> _Worker:
         with self._lock:
             while self._idle:
                 worker = self._idle.pop()
-                if worker.version == self.store.version:
+                if worker.process.is_alive():
+                    self._busy.add(worker)
                     return worker
                 worker.close()
-        return _Worker(self.store)
+        worker = self._start()
+        with self._lock:
+            self._busy.add(worker)
+        return worker
 
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
-            if worker.version == self.store.version and len(self._idle) < self.size:
+            self._busy.discard(worker)
+            if not self._closed and len(self._idle) < self.size and worker.process.is_alive():
                 self._idle.append(worker)
                 return
         worker.close()
 
-    def run(self, fn: Callable[..., T], kwargs: dict[str, Any], *, timeout: float) -> T:
-        """Run ``fn(store, **kwargs)`` in a worker; kill the worker and raise QueryTimeout at the limit.
+    def _drop(self, worker: _Worker) -> None:
+        with self._lock:
+            self._busy.discard(worker)
+        worker.close()
 
-        A worker that dies without answering (killed from outside, its parent thread gone) is replaced
-        and the job tried once more.
+    def pids(self, *, busy: bool | None = None) -> set[int]:
+        """Process ids of the live workers (only the busy or only the idle ones when asked)."""
+        with self._lock:
+            if busy is None:
+                chosen = self._busy | set(self._idle)
+            else:
+                chosen = set(self._busy) if busy else set(self._idle)
+        return {w.process.pid for w in chosen if w.process.pid is not None and w.process.is_alive()}
+
+    def _replace_later(self) -> None:
+        if not self._closed:
+            self.warm_up()
+
+    def run(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], *,
+            deadline: Deadline, seconds: float) -> Any:
+        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
+
+        A worker that dies without answering is replaced and the job tried once more; a second death is
+        reported with its cause (a signal, the memory limit), never as a silent 5xx.
         """
-        deadline = time.monotonic() + timeout
         for attempt in range(2):
             worker = self._take()
             try:
-                payload = worker.call(fn, kwargs, max(deadline - time.monotonic(), 0.001))
+                payload = worker.call(snapshot, fn, kwargs, deadline)
             except TimeoutError:
-                worker.close()
-                raise _timeout_error(timeout) from None
-            except _Lost:
-                worker.close()
-                if attempt:
-                    raise StoreError("the query process ended without an answer "
-                                     "(out of memory or CPU)") from None
+                self._drop(worker)
+                self._replace_later()
+                raise QueryTimeout(
+                    f"the query ran past the time limit of {seconds:g} s (setting query_timeout) "
+                    "and was stopped", errors=[{"limit": "query_timeout", "seconds": seconds}]) from None
+            except EOFError:
+                how = worker.died_how()
+                self._drop(worker)
+                log.warning("a query worker ended without an answer: %s", how)
+                if attempt or deadline.expired():
+                    raise StoreError(f"the query worker ended without an answer ({how}); the query "
+                                     "may need more memory than a worker may use (setting "
+                                     "query_memory)") from None
                 continue
             self._give_back(worker)
-            return _unwrap(payload)
+            if payload[0]:
+                return payload[1]
+            _, cls, message, errors = payload
+            raise cls(message, errors=errors)
         raise AssertionError("unreachable")
 
     def close(self) -> None:
         """Stop every idle worker."""
         with self._lock:
+            self._closed = True
             idle, self._idle = self._idle, []
+            idle += list(self._busy)
         for worker in idle:
             worker.close()
 
-
-_POOLS: weakref.WeakKeyDictionary[Any, WorkerPool] = weakref.WeakKeyDictionary()
-_POOLS_LOCK = threading.Lock()
-
-
-def pool(store: Any, size: int) -> WorkerPool:
-    """The worker pool of a store in this process."""
-    with _POOLS_LOCK:
-        found = _POOLS.get(store)
-        if found is None or found.size != max(1, size):
-            if found is not None:
-                found.close()
-            found = _POOLS[store] = WorkerPool(store, size)
-        return found

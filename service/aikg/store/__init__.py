@@ -1,11 +1,23 @@
-"""Storage: one interface, a backend picked by the ``store`` setting."""
+"""Storage: one closed interface, a backend picked by the ``store`` setting."""
 
 from __future__ import annotations
 
-from aikg.store.base import Deadline, Quad, QueryResult, ResultKind, Store
+from collections.abc import Mapping
+from typing import Any
+
+from aikg.store.base import Deadline, Node, Quad, QueryResult, ResultKind, Snapshot, Store, Term
 from aikg.store.oxigraph import OxigraphStore
 
-__all__ = ["Deadline", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Store", "open_store"]
+__all__ = ["Deadline", "Node", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Snapshot", "Store",
+           "Term", "open_snapshot", "open_store", "scratch_store", "store_options"]
+
+REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
+"""Settings (``store_<name>``) that configure the remote backend."""
+
+
+def store_options(settings: Mapping[str, Any]) -> dict[str, str]:
+    """The remote backend's options from resolved settings (the only place they are read)."""
+    return {k: settings[f"store_{k}"] for k in REMOTE_OPTIONS if settings.get(f"store_{k}")}
 
 
 def open_store(location: str, **options: str) -> Store:
@@ -17,3 +29,13 @@ def open_store(location: str, **options: str) -> Store:
 
         return RemoteStore(location, **options)
     return OxigraphStore(location)
+
+
+def open_snapshot(snapshot: Snapshot) -> Store:
+    """Open a snapshot another process made, read-only (query workers)."""
+    return OxigraphStore.open_snapshot(snapshot)
+
+
+def scratch_store() -> Store:
+    """An empty in-memory store for staging and validation: never the service's own store."""
+    return OxigraphStore(None)

@@ -15,12 +15,12 @@ from flask import Blueprint, Response, current_app, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
 from aikg.errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
-from aikg.query.runner import run_query
 from aikg.rdf.formats import GRAPH_FORMATS, HTML, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
 from aikg.rdf.tokens import is_update
 from aikg.store import ResultKind
-from aikg.web import get_store
+from aikg.store.terms import graph_to_ox
+from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.negotiation import negotiate, negotiated_response, require_any
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
@@ -57,13 +57,9 @@ def endpoint() -> Response:
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
     try:
-        result = run_query(
-            get_store(),
-            req.query,
-            current_app.config["AIKG"],
-            default_graphs=req.default_graphs if given else None,
-            named_graphs=req.named_graphs or None,
-        )
+        result = get_services().runner.query(req.query,
+                                             default_graphs=req.default_graphs if given else None,
+                                             named_graphs=req.named_graphs or None)
     except QuerySyntaxError:
         if is_update(req.query):
             raise BadRequest(_USE_UPDATE) from None
@@ -134,4 +130,5 @@ def describe() -> Response:
             return redirect(url_for("pages.editor"), code=303)
         fmt = GRAPH_FORMATS[0]
     graph = service_description(get_store(), service_root(), current_app.config["AIKG"])
-    return negotiated_response(serialize_graph(graph, fmt, prefixes=dict(graph.namespaces())), fmt)
+    return negotiated_response(serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())),
+                               fmt)

@@ -24,10 +24,10 @@ from flask import Blueprint, Response, jsonify, request
 from aikg.errors import BadRequest, NotFound, PayloadTooLarge, UnsupportedMediaType, ValidationFailed
 from aikg.knowledge import validate
 from aikg.namespaces import DEFAULT_GRAPH, GRAPH
-from aikg.query import workers
 from aikg.rdf import guard
 from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_media_type
-from aikg.web import get_store, setting
+from aikg.store.base import current_deadline
+from aikg.web import get_services, get_store, setting
 from aikg.web.auth import require_writer
 from aikg.web.negotiation import negotiate, negotiated_response, preferred
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
@@ -71,7 +71,7 @@ def _gated(
 ) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
-        outcome = gate.write(get_store(), make_change)
+        outcome = get_services().gate.write(make_change, deadline=current_deadline())
     except ValidationFailed as exc:
         if exc.report is not None and preferred((JSON, _TURTLE)) is _TURTLE:
             return Response(exc.report.to_turtle(), status=422, content_type=_TURTLE.content_type)
@@ -115,10 +115,10 @@ def update() -> Response:
         raise UnsupportedMediaType(f"send the update as {UPDATE_MIME} or as the form field 'update' ({FORM})")
     if not text.strip():
         raise BadRequest("the update is empty")
-    store = get_store()
-    settings = {name: setting(name) for name in ("query_timeout", "allow_service", "max_heavy_queries")}
+    services = get_services()
     using, using_named = params.getlist("using-graph-uri"), params.getlist("using-named-graph-uri")
-    return _gated(lambda: gate.update_change(store, text, settings, using=using, using_named=using_named))
+    return _gated(lambda: gate.update_change(services.store, services.runner, text, using=using,
+                                             using_named=using_named))
 
 
 def _method_not_allowed(message: str) -> Response:
@@ -300,8 +300,9 @@ def validate_all() -> Response:
     It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
     """
     fmt = negotiate((JSON, _TURTLE))
-    with workers.slots(setting("max_heavy_queries")).take(retry_after=setting("query_timeout")):
-        result = validate.validate_store(get_store())
+    services = get_services()
+    with services.runner.slots.take(services.runner.deadline(), retry_after=setting("query_timeout")):
+        result = validate.validate_store(services.store)
     if fmt is _TURTLE:
         return Response(result.to_turtle(), content_type=_TURTLE.content_type)
     return jsonify({"ok": True, **result.to_json()})

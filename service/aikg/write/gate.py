@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 import threading
-import weakref
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,7 +21,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, ValidationFailed
+from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, StoreError, ValidationFailed
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import (
@@ -36,13 +35,12 @@ from aikg.namespaces import (
     PREFIXES,
     SHAPES_GRAPH,
 )
-from aikg.query import workers
-from aikg.query.runner import allowed_services
+from aikg.query.runner import QueryRunner
 from aikg.rdf import guard, operations, tokens
-from aikg.store import OxigraphStore, Store
-from aikg.store.around import around
-from aikg.store.terms import to_ox, to_rdflib
-from aikg.write import namespace, writelog
+from aikg.store import Deadline, Store
+from aikg.store.terms import to_rdflib
+from aikg.write import namespace
+from aikg.write.writelog import WriteLog
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
 _RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
@@ -103,15 +101,8 @@ def check_graph_iri(graph: str | None) -> str:
 
 def _pattern(store: Store, s: Node | None = None, o: ox.Term | None = None,
              graph: str | None = None) -> Iterator[ox.Quad]:
-    """Quads matching a pattern, as pyoxigraph quads, skipping the (unused) default graph."""
-    if isinstance(store, OxigraphStore):
-        for q in store.raw.quads_for_pattern(s, None, o, ox.NamedNode(graph) if graph else None):
-            if not isinstance(q.graph_name, ox.DefaultGraph):
-                yield q
-        return
-    for qs, qp, qo, qg in store.quads(to_rdflib(s) if s is not None else None, None,
-                                      to_rdflib(o) if o is not None else None, graph):
-        yield ox.Quad(to_ox(qs), to_ox(qp), to_ox(qo), ox.NamedNode(str(qg)))
+    """Quads matching a pattern (never in the unused default graph)."""
+    return store.quads(s, None, o, graph)
 
 
 def graph_change(store: Store, graph: str, quads: Iterable[ox.Quad], *, replace: bool) -> Change:
@@ -120,7 +111,7 @@ def graph_change(store: Store, graph: str, quads: Iterable[ox.Quad], *, replace:
     if replace:
         old = set(_pattern(store, graph=graph))
         return Change("replace", remove=old - new, add=new - old)
-    existing = around(store).outgoing({q.subject for q in new}, graph=ox.NamedNode(graph))
+    existing = store.outgoing({q.subject for q in new}, graph=graph)
     return Change("add", add=new - set(existing))
 
 
@@ -129,21 +120,21 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, text: str, settings: Mapping[str, Any], *, using: list[str] | None = None,
+def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[str] | None = None,
                   using_named: list[str] | None = None) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
     What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
     writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
     then holds every existing graph the update names (all of them when it reads the default graph — the
-    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, in a query
-    worker process under the query time limit, and the difference before/after is the change.
-    ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` / ``using-named-graph-uri``.
+    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, under the
+    query time limit (in a worker process where the store has snapshots), and the difference
+    before/after is the change. ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` /
+    ``using-named-graph-uri``.
     """
     using, using_named = list(using or ()), list(using_named or ())
     known = frozenset(store.graphs())
-    guard.check_sparql(text, known_graphs=lambda: known, allow_service=allowed_services(settings),
-                       update=True, base=BASE)
+    runner.check(text, update=True)
     guard.check_graphs(using, known, clause="using-graph-uri")
     guard.check_graphs(using_named, known, clause="using-named-graph-uri")
     plan = _read(text)
@@ -152,13 +143,8 @@ def update_change(store: Store, text: str, settings: Mapping[str, Any], *, using
                          "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
     plan.refusals(known, namespace.check_writable)
     graphs = plan.graphs_to_stage(known, [*using, *using_named])
-    job = {"text": plan.staging_text(graphs, using=using, using_named=using_named), "graphs": graphs}
-    seconds = float(settings["query_timeout"])
-    if isinstance(store, OxigraphStore):
-        pool = workers.pool(store, int(settings["max_heavy_queries"]))
-        removed, added = pool.run(_stage, job, timeout=seconds)
-    else:
-        removed, added = workers.run_isolated(lambda: _stage(store, **job), timeout=seconds)
+    staged = plan.staging_text(graphs, using=using, using_named=using_named)
+    removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
     change = Change("update", remove=removed, add=added)
     for g in change.graphs():  # what GRAPH ?var reached is known only now
         namespace.check_writable(g, "update")
@@ -182,8 +168,11 @@ def _read(text: str) -> operations.UpdatePlan:
         raise
 
 
-def _stage(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
-    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added."""
+def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
+    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added.
+
+    Module level, so a query worker can run it on a snapshot.
+    """
     staging = ox.Store()
     for g in graphs:
         staging.extend(_pattern(store, graph=g))
@@ -230,7 +219,7 @@ class _PostState:
     """The store as it would be after a change, read only around given nodes."""
 
     def __init__(self, store: Store, change: Change) -> None:
-        self.read, self.change = around(store), change
+        self.read, self.change = store, change
         self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
@@ -316,39 +305,6 @@ def _block(quads: Iterable[ox.Quad]) -> str:
     return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
 
 
-class _ForkSafe:
-    """The store, with each write call made under :func:`workers.writing` (reads stay unlocked).
-
-    The derived graphs are rebuilt by many reads and a few writes; query processes may be forked during
-    the reads, never during a write.
-    """
-
-    _WRITES = frozenset({"update", "load", "drop_graph", "apply"})
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._store, name)
-        if name not in self._WRITES:
-            return attr
-
-        def locked(*args: Any, **kwargs: Any) -> Any:
-            with workers.writing():
-                return attr(*args, **kwargs)
-        return locked
-
-
-_LOCKS: weakref.WeakKeyDictionary[Store, threading.Lock] = weakref.WeakKeyDictionary()
-_LOCKS_LOCK = threading.Lock()
-
-
-def _writer_lock(store: Store) -> threading.Lock:
-    """One writer at a time per store: a change is computed and committed against the same state."""
-    with _LOCKS_LOCK:
-        return _LOCKS.setdefault(store, threading.Lock())
-
-
 def warm_up() -> None:
     """Do once what the first write would otherwise pay for (~0.7 s): parse the rules' algebra, load the
     shapes and the ontology, and run the validator once on a one-node graph."""
@@ -361,33 +317,61 @@ def warm_up() -> None:
     validate.validate_graph(sample, focus_nodes=[node])
 
 
-def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
-    """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
-    with _writer_lock(store):
-        change = make_change()
-        for g in change.graphs():
-            if g in PROTECTED_GRAPHS:
-                raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
-                                errors=[{"graph": g}])
-        result, validated = validate_change(store, change)
-        if not result.conforms:
-            raise ValidationFailed(
-                f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
-                "nothing was changed", report=result,
-                errors=[v.to_dict() for v in result.violations])
-        text = commit_text(store, change)
-        if text.strip():
-            try:
-                # The inferred and derived graphs' difference goes into the same update as the data,
-                # so no reader sees the data without what follows from it.
-                generated: str | None = incremental.plan(store, change.remove, change.add)
-            except incremental.NeedsRebuild:
-                generated = None
-            written = writelog.begin(store)
-            with workers.writing():
-                store.update(" ;\n".join(t for t in (text, generated) if t))
-            if generated is None:
-                rebuild_derived(_ForkSafe(store))
-            writelog.record(store, written, change, generated)
-        return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
+class Gate:
+    """The one commit path of a store: every write is computed, validated and committed here, one at
+    a time (the writer lock), and recorded in the write log."""
 
+    LOCK_WAIT = 30.0
+    """Most seconds a write waits for the one before it to finish, when it has no deadline of its own."""
+
+    def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
+        self.store, self.runner, self.writelog = store, runner, writelog
+        self._lock = threading.Lock()
+
+    def write(self, make_change: Callable[[], Change], *, deadline: Deadline | None = None) -> Outcome:
+        """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
+        wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
+        if not self._lock.acquire(timeout=wait):
+            raise StoreError(f"another write held the store for more than {wait:.0f} s; retry later")
+        try:
+            change = make_change()
+            for g in change.graphs():
+                if g in PROTECTED_GRAPHS:
+                    raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
+                                    errors=[{"graph": g}])
+            result, validated = validate_change(self.store, change)
+            if not result.conforms:
+                raise ValidationFailed(
+                    f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
+                    "nothing was changed", report=result,
+                    errors=[v.to_dict() for v in result.violations])
+            self._commit(change)
+            return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
+        finally:
+            self._lock.release()
+
+    def commit(self, change: Change) -> None:
+        """Commit a change that was already validated (a dataset import), through the same path."""
+        with self._lock:
+            self._commit(change)
+
+    def _commit(self, change: Change) -> None:
+        store = self.store
+        text = commit_text(store, change)
+        if not text.strip():
+            return
+        try:
+            # The inferred and derived graphs' difference goes into the same update as the data,
+            # so no reader sees the data without what follows from it.
+            generated: str | None = incremental.plan(store, change.remove, change.add)
+        except incremental.NeedsRebuild:
+            generated = None
+        before = self.writelog.begin()
+        try:
+            store.update(" ;\n".join(t for t in (text, generated) if t))
+            if generated is None:
+                rebuild_derived(store)
+        except BaseException:
+            self.writelog.abandon()
+            raise
+        self.writelog.record(before, change, generated)
