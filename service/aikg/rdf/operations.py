@@ -110,7 +110,7 @@ class UpdatePlan:
         """Whether any operation names its own dataset (USING, USING NAMED or WITH)."""
         return any(op.using or op.with_graph for op in self.operations)
 
-    def refusals(self, known: Collection[str], check_writable: Callable[[str, str], None]) -> None:
+    def refusals(self, known: Collection[str], check_writable: Callable[[str, str], object]) -> None:
         """Raise the first refusal the text decides: a target outside the writable namespace (403), CREATE
         of a graph that holds data (409), ADD/MOVE/COPY from a graph that holds none (404)."""
         exists = set(known)

@@ -86,7 +86,9 @@ def parse_accept(header: str | None) -> list[MediaRange] | None:
 
 def _split(header: str) -> list[str]:
     """Split on commas outside quoted strings."""
-    parts, current, quoted, escaped = [], [], False, False
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = escaped = False
     for c in header:
         if escaped:
             escaped = False

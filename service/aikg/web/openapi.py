@@ -398,7 +398,7 @@ def _other_paths() -> dict[str, Any]:
 
 def _write_paths() -> dict[str, Any]:
     """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
-    rdf_in = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
+    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
     rdf_in["multipart/form-data"] = {"schema": {"type": "object", "properties": {
         "file": {"type": "string", "contentMediaType": "text/turtle"}}}}
     rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
@@ -423,7 +423,7 @@ def _write_paths() -> dict[str, Any]:
     fmt_param = _query("format", {"type": "string"},
                        "RDF format (short name or media type); overrides Accept.")
 
-    def gsp(params: list, *, store_post: bool) -> dict[str, Any]:
+    def gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
         body = {"required": False, "content": rdf_in}
         post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
         return {
