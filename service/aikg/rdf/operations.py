@@ -106,6 +106,11 @@ class UpdatePlan:
     default: str
     """The named graph that stands for the default graph when writing."""
 
+    def matches_patterns(self) -> bool:
+        """Whether an operation evaluates a pattern (DELETE/INSERT … WHERE, DELETE WHERE): only those can
+        run away; DATA and graph-management operations cost what the data they name costs."""
+        return any(op.verb in ("MODIFY", "DELETE WHERE") for op in self.operations)
+
     def dataset_clause_used(self) -> bool:
         """Whether any operation names its own dataset (USING, USING NAMED or WITH)."""
         return any(op.using or op.with_graph for op in self.operations)

@@ -38,6 +38,7 @@ from aikg.namespaces import (
 from aikg.query.runner import QueryRunner
 from aikg.rdf import guard, operations, tokens
 from aikg.store import Deadline, Store
+from aikg.store.base import deadline_scope
 from aikg.store.terms import to_rdflib
 from aikg.write import namespace
 from aikg.write.writelog import WriteLog
@@ -143,8 +144,12 @@ def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[s
                          "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
     plan.refusals(known, namespace.check_writable)
     graphs = plan.graphs_to_stage(known, [*using, *using_named])
-    staged = plan.staging_text(graphs, using=using, using_named=using_named)
-    removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
+    job = {"text": plan.staging_text(graphs, using=using, using_named=using_named), "graphs": graphs}
+    if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
+        removed, added = runner.isolated(stage_update, job)
+    else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
+        with deadline_scope(runner.deadline()):
+            removed, added = stage_update(store, **job)
     change = Change("update", remove=removed, add=added)
     for g in change.graphs():  # what GRAPH ?var reached is known only now
         namespace.check_writable(g, "update")
