@@ -66,19 +66,17 @@ def _body() -> bytes:
     return request.get_data(cache=True)
 
 
-def _gated(
-    make_change: Callable[[], gate.Change], *, status: int = 200, location: str | None = None
-) -> Response:
+def _gated(write: Callable[[], gate.Outcome], *, location: str | None = None) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
-        outcome = get_services().gate.write(make_change, deadline=current_deadline())
+        outcome = write()
     except ValidationFailed as exc:
         if exc.report is not None and preferred((JSON, _TURTLE)) is _TURTLE:
             return Response(exc.report.to_turtle(), status=422, content_type=_TURTLE.content_type)
         raise
     resp = jsonify(outcome.to_json())
-    resp.status_code = status
-    if location:
+    resp.status_code = 201 if outcome.created else 200
+    if location and outcome.created:
         resp.headers["Location"] = location
     return resp
 
@@ -117,8 +115,8 @@ def update() -> Response:
         raise BadRequest("the update is empty")
     services = get_services()
     using, using_named = params.getlist("using-graph-uri"), params.getlist("using-named-graph-uri")
-    return _gated(lambda: gate.update_change(services.store, services.runner, text, using=using,
-                                             using_named=using_named))
+    return _gated(lambda: services.gate.update(text, deadline=current_deadline(), using=using,
+                                               using_named=using_named))
 
 
 def _method_not_allowed(message: str) -> Response:
@@ -227,18 +225,13 @@ def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> R
     _authorize()
     target = gate.check_graph_iri(graph)
     quads = _rdf_quads(target)
-    store = get_store()
-    exists = target in store.graphs()
+    services = get_services()
     if not quads and not replace:
         return Response(status=204)  # §5.5: an empty POST changes nothing
-    if not quads and not exists:
+    if not quads and target not in services.store.graphs():
         raise BadRequest("the body holds no triples, and aikg keeps no empty graphs: nothing to create")
-    status = 200 if exists else 201
-    return _gated(
-        lambda: gate.graph_change(store, target, quads, replace=replace),
-        status=status,
-        location=location if status == 201 else None,
-    )
+    return _gated(lambda: services.gate.put(target, quads, replace=replace, deadline=current_deadline()),
+                  location=location)
 
 
 def _rdf_quads(graph: str) -> list[ox.Quad]:
@@ -285,12 +278,12 @@ def direct_delete(path: str) -> Response:
 def _graph_delete(graph: str) -> Response:
     _authorize()
     target = gate.check_graph_iri(graph)
-    store = get_store()
-    if target not in store.graphs():
+    services = get_services()
+    if target not in services.store.graphs():
         if target == str(DEFAULT_GRAPH):
             return Response(status=204)  # DROP DEFAULT: the default graph is emptied, and it was empty
         raise NotFound(f"no graph {target[:200]} in the store", errors=[{"graph": target}])
-    return _gated(lambda: gate.drop_change(store, target))
+    return _gated(lambda: services.gate.drop(target, deadline=current_deadline()))
 
 
 @bp.get("/api/validate")
