@@ -152,12 +152,12 @@ def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[s
                          "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
     plan.refusals(known, namespace.check_writable)
     graphs = plan.graphs_to_stage(known, [*using, *using_named])
-    job = {"text": plan.staging_text(graphs, using=using, using_named=using_named), "graphs": graphs}
+    staged = plan.staging_text(graphs, using=using, using_named=using_named)
     if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
-        removed, added = runner.isolated(stage_update, job)
+        removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
     else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
         with deadline_scope(runner.deadline()):
-            removed, added = stage_update(store, **job)
+            removed, added = stage_update(store, text=staged, graphs=graphs)
     change = Change("update", remove=removed, add=added)
     for g in change.graphs():  # what GRAPH ?var reached is known only now
         namespace.check_writable(g, "update")
