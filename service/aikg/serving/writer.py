@@ -153,5 +153,6 @@ class Writer(DirtyApp):  # type: ignore[misc]
                 "epoch_import_running": bool(thread is not None and thread.is_alive())}
 
     def close(self) -> None:
-        """Flush and release the store as gunicorn stops the writer."""
+        """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""
+        publication.withdraw(self.folder)
         self.services.close()
