@@ -176,7 +176,9 @@ def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
 def test_workers_are_reused_and_never_read_stale_data(tmp_path):
     store = OxigraphStore(tmp_path / "store")
     load_seeds(store)
-    services = build_services(load_settings({"store": "memory", "max_heavy_queries": 2}), store=store)
+    # One slot: no spare worker is started beside the one in use, so the pool's processes are exactly
+    # the ones that answered.
+    services = build_services(load_settings({"store": "memory", "max_heavy_queries": 1}), store=store)
     try:
         ask = "ASK { <https://w3id.org/aikg/id/limits-probe> ?p ?o }"
         assert services.runner.query(ask).boolean is False

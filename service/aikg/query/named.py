@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -234,16 +235,27 @@ def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
 class NamedQueries:
     """The named queries of one service: listed from the query folder, run through its runner."""
 
+    RECHECK = 1.0
+    """Seconds between two looks at the query folder (a look stats every file: ~0.5 ms a request)."""
+
     def __init__(self, store: Store, runner: QueryRunner, directory: Path | str | None = None) -> None:
         self.store, self.runner, self.directory = store, runner, directory
+        self._seen: tuple[Path | str | None, float, dict[str, NamedQuery]] | None = None
 
     def all(self) -> dict[str, NamedQuery]:
-        """Every named query, by name (re-read when a file changes)."""
-        return load_queries(self.directory)
+        """Every named query, by name (re-read when a file changes, seen within :attr:`RECHECK`)."""
+        now = time.monotonic()
+        seen = self._seen
+        if seen is None or seen[0] != self.directory or now - seen[1] > self.RECHECK:
+            seen = self._seen = (self.directory, now, load_queries(self.directory))
+        return seen[2]
 
     def get(self, name: str) -> NamedQuery:
         """One named query; NotFound when there is none by that name."""
-        return get_query(name, self.directory)
+        q = self.all().get(name)
+        if q is None:
+            raise NotFound(f"no named query {name!r}")
+        return q
 
     def bind(self, name: str, raw: Mapping[str, str]) -> tuple[NamedQuery, dict[str, Term]]:
         """The query and its checked, converted parameters (an entity parameter must exist)."""

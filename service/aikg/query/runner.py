@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from aikg.lookup.cache import LruCache
 from aikg.namespaces import BASE
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
@@ -45,6 +46,9 @@ class QueryRunner:
         self.pool = WorkerPool(int(settings["max_heavy_queries"]),
                                memory_mb=int(settings.get("query_memory") or 0))
         self.services = allowed_services(settings)
+        self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)
+        """Texts that passed :meth:`check` without naming a dataset: they pass again (named queries
+        are long and commented; reading one costs a few milliseconds)."""
 
     def deadline(self, seconds: float | None = None) -> Deadline:
         """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
@@ -56,8 +60,11 @@ class QueryRunner:
               named_graphs: Sequence[str] | None = None, base_iri: str = BASE) -> None:
         """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
         store = self.store
-        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update,
-                           base=base_iri)
+        key = (sparql, update, base_iri)
+        if self._passed.get(key) is None and not guard.check_sparql(
+                sparql, known_graphs=store.graphs, allow_service=self.services, update=update,
+                base=base_iri):
+            self._passed.put(key, True, len(sparql))
         if default_graphs:
             guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
         if named_graphs:

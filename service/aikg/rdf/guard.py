@@ -28,12 +28,14 @@ def _views(text: str) -> list[str]:
 
 
 def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
-                 allow_service: Collection[str] = (), update: bool = False, base: str = "") -> None:
+                 allow_service: Collection[str] = (), update: bool = False, base: str = "") -> bool:
     """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
 
-    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call.
+    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call;
+    the answer says whether it was (a text that names none passes again whatever the store holds).
     IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE.
     """
+    named_dataset = False
     for view in _views(text):
         toks = [t for t, _ in significant(view)]
         for i, (tok, prologue) in enumerate(significant(view, base)):
@@ -51,7 +53,9 @@ def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
                                 "behalf; send the data in the request body (Graph Store Protocol)",
                                 errors=[{"clause": "LOAD", "iri": iri}])
             if tok.value in ("FROM", "USING") and iri is not None:
+                named_dataset = True
                 check_graphs([iri], known_graphs(), clause=tok.value)
+    return named_dataset
 
 
 def _skip(rest: list[Token], *words: str) -> list[Token]:

@@ -23,7 +23,7 @@ import contextvars
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,19 +51,75 @@ class ResultKind(StrEnum):
     GRAPH = "graph"
 
 
-@dataclass
 class QueryResult:
-    """A materialized query result, cut at ``max_rows`` with ``truncated`` set when it was."""
+    """A materialized query result, cut at ``max_rows`` with ``truncated`` set when it was.
 
-    kind: ResultKind
-    variables: list[str] = field(default_factory=list)
-    rows: list[tuple[Term | None, ...]] = field(default_factory=list)
-    boolean: bool | None = None
-    triples: list[ox.Triple] = field(default_factory=list)
-    truncated: bool = False
-    tsv: bytes | None = field(default=None, repr=False, compare=False)
-    """The SELECT result as SPARQL TSV when it arrived that way (from a query worker): serializers
-    write the client's format from it without touching the rows again."""
+    A SELECT result that arrived as SPARQL TSV (from a query worker) keeps those bytes: serializers
+    write the client's format from them, and its rows are read from them only when asked for.
+    """
+
+    __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "_rows")
+
+    def __init__(self, kind: ResultKind, variables: list[str] | None = None,
+                 rows: list[tuple[Term | None, ...]] | None = None, *, boolean: bool | None = None,
+                 triples: list[ox.Triple] | None = None, truncated: bool = False,
+                 tsv: bytes | None = None) -> None:
+        self.kind = kind
+        self.variables = variables if variables is not None else []
+        self.boolean = boolean
+        self.triples = triples if triples is not None else []
+        self.truncated = truncated
+        self.tsv = tsv
+        self._rows = rows if rows is not None or tsv is not None else []
+
+    @property
+    def rows(self) -> list[tuple[Term | None, ...]]:
+        """The SELECT rows, one value (None: unbound) per variable."""
+        if self._rows is None:
+            assert self.tsv is not None
+            solutions = ox.parse_query_results(self.tsv, format=ox.QueryResultsFormat.TSV)
+            assert isinstance(solutions, ox.QuerySolutions)
+            self._rows = [tuple(s) for s in solutions]  # a solution iterates in variable order
+        return self._rows
+
+    def table(self) -> tuple[list[Term | None], list[list[int]]]:
+        """The SELECT rows as positions in the list of their distinct values (0 is unbound).
+
+        Big answers repeat their entities, units and vocabulary terms; a caller that turns values into
+        something (JSON cells, labels) does it once per distinct value. From TSV, the fields are told
+        apart as bytes and only the distinct ones are parsed.
+        """
+        if self._rows is None and self.tsv is not None:
+            lines = self.tsv.split(b"\n")
+            body = lines[1:-1] if lines[-1] == b"" else lines[1:]  # the header, the last newline
+            seen: dict[bytes, int] = {b"": 0}
+            if not self.variables:  # a solution of no variables is an empty line
+                return [None], [[] for _ in body]
+            coded = [[seen.setdefault(f, len(seen)) for f in line.split(b"\t")] for line in body]
+            distinct = list(seen)[1:]
+            values: list[Term | None] = [None]
+            if distinct:
+                parsed = ox.parse_query_results(b"?v\n" + b"\n".join(distinct) + b"\n",
+                                                format=ox.QueryResultsFormat.TSV)
+                assert isinstance(parsed, ox.QuerySolutions)
+                values += [s[0] for s in parsed]
+            return values, coded
+        index: dict[Term | None, int] = {None: 0}
+        coded = [[index.setdefault(t, len(index)) for t in row] for row in self.rows]
+        return list(index), coded
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, QueryResult):
+            return NotImplemented
+        return (self.kind, self.variables, self.boolean, self.triples, self.truncated) == \
+            (other.kind, other.variables, other.boolean, other.triples, other.truncated) \
+            and self.rows == other.rows
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (f"QueryResult({self.kind.value}, variables={self.variables!r}, rows={len(self.rows)}, "
+                f"boolean={self.boolean!r}, triples={len(self.triples)}, truncated={self.truncated})")
 
     def dicts(self) -> list[dict[str, Term]]:
         """SELECT rows as dicts of bound variables (unbound ones left out)."""

@@ -156,8 +156,7 @@ class OxigraphStore(Store):
         try:
             if isinstance(res, ox.QuerySolutions):
                 variables = [v.value for v in res.variables]
-                width = range(len(variables))
-                rows, truncated = _take((tuple(s[i] for i in width) for s in res), max_rows, deadline)
+                rows, truncated = _take((tuple(s) for s in res), max_rows, deadline)
                 return QueryResult(ResultKind.SELECT, variables=variables, rows=rows,
                                    truncated=truncated)
             assert isinstance(res, ox.QueryTriples)

@@ -76,18 +76,15 @@ class Encoded:
     truncated: bool = False
 
     def decode(self) -> QueryResult:
-        """The materialized result (Oxigraph parses the bytes; no per-row Python work)."""
+        """The result (its rows are parsed from the bytes when first asked for)."""
         if self.kind is ResultKind.ASK:
             return QueryResult(ResultKind.ASK, boolean=self.boolean)
         if self.kind is ResultKind.GRAPH:
             triples = [q.triple for q in ox.parse(self.data, format=ox.RdfFormat.N_TRIPLES)]
             return QueryResult(ResultKind.GRAPH, triples=triples, truncated=self.truncated)
-        solutions = ox.parse_query_results(self.data, format=ox.QueryResultsFormat.TSV)
-        assert isinstance(solutions, ox.QuerySolutions)
-        variables = [v.value for v in solutions.variables]
-        width = range(len(variables))
-        rows = [tuple(s[i] for i in width) for s in solutions]
-        return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=self.truncated,
+        header = self.data[:self.data.find(b"\n")].decode()
+        variables = [v[1:] for v in header.split("\t")] if header else []
+        return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated,
                            tsv=self.data)
 
 

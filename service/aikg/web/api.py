@@ -19,6 +19,7 @@ from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type
 from aikg.namespaces import AIKG
 from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.services import Services
+from aikg.store import QueryResult
 from aikg.web import get_services, get_store, setting
 from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
@@ -173,14 +174,20 @@ def named_query(name: str) -> Response:
     result = services.named.run(name, raw)
     if fmt is CSV:
         return _csv(name, result)
-    index = services.index()
-    rows = [{v: _cell(t, index) for v, t in zip(result.variables, row, strict=True)}
-            for row in result.rows]
+    rows = _rows(result, services.index())
     return jsonify({"query": name, "parameters": raw, "columns": result.variables, "rows": rows,
                     "truncated": result.truncated, "limit": setting("max_rows")})
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def _rows(result: QueryResult, index: LiveIndex) -> list[dict]:
+    """The rows as JSON objects: one cell per distinct value, shared by the rows that hold it."""
+    values, coded = result.table()
+    cells = [_cell(t, index) for t in values]
+    variables = result.variables
+    return [dict(zip(variables, [cells[i] for i in row], strict=True)) for row in coded]
 
 
 def _cell(term: Any, index: LiveIndex) -> dict | None:
