@@ -6,7 +6,13 @@ neighbours); everything else (labels and types of the other ends, the ontology, 
 from lookups cached per store version.
 
 Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in g, else the
-``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g.
+``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g. A dataset's own confidence in
+its row (``aikg:datasetConfidence`` of s in g) is a second axis, given beside it as ``confidence``.
+Everything a graph says about a figure (its qualification, its currency) is read with that graph.
+
+When sources give a figure differently, ``comparisons`` sets the values side by side, each with its
+sources, and says whether they differ by rounding or disagree (:mod:`aikg.knowledge.figures`); a
+system's memory per chip is compared with its chips' and the other way round.
 """
 
 from __future__ import annotations
@@ -19,6 +25,7 @@ from rdflib import Literal, URIRef
 from rdflib.term import Identifier
 
 from .errors import NotFound
+from .knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
 from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
 from .search import LiveIndex, search_index, type_json
 from .store import Store
@@ -33,6 +40,7 @@ MAX_EXPANDED = 100
 SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
 """Graphs whose triples are not facts about entities (vocabulary, shapes, materialized superclasses)."""
 
+_COMPARED = frozenset(FIGURES)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "float", "int", "long",
@@ -40,6 +48,15 @@ _NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "
 _NAME_PROPS = {str(RDFS.label), str(SKOS.altLabel)}
 _DESCRIPTION_PROPS = {str(RDFS.comment), str(AIKG.description)}
 _TYPE, _CERTAINTY, _QUALIFIED = str(RDF.type), str(AIKG.certainty), str(AIKG.qualifiedBy)
+_CONFIDENCE = str(AIKG.datasetConfidence)
+_MEMORY, _USES = str(AIKG.memoryPerChip), str(AIKG.usesAccelerator)
+
+_RELATED_MEMORY_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?s ?other ?value ?g WHERE {
+  { ?s aikg:usesAccelerator ?other } UNION { ?other aikg:usesAccelerator ?s }
+  GRAPH ?g { ?other aikg:memoryPerChip ?value }
+}"""
 
 _OUT_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
@@ -123,16 +140,20 @@ class EntityBuilder:
         return {"id": slug, "iri": doc.iri, "title": doc.title, "publisher": publisher,
                 "date": doc.issued, "url": doc.url, "language": doc.language}
 
-    def sources(self, graphs: Iterable[str], certainty: dict[str, str]) -> list[dict]:
-        """Where a fact comes from: per graph, its document (details in ``documents``) and certainty."""
+    def sources(self, graphs: Iterable[str], certainty: dict[str, str],
+                confidence: dict[str, str] | None = None) -> list[dict]:
+        """Where a fact comes from: per graph, its document (details in ``documents``), certainty and,
+        for a dataset's row, the dataset's own confidence in it."""
         out = []
         for g in sorted(set(graphs)):
             doc = self.catalog.get(g)
             level = certainty.get(g) or (doc.default_certainty if doc else None)
             self.used_graphs.add(g)
             brief = None if doc is None else {"iri": doc.iri, "title": doc.title}
-            out.append({"graph": g, "document": brief,
-                        "certainty": self.term(level) if level else None})
+            source = {"graph": g, "document": brief, "certainty": self.term(level) if level else None}
+            if confidence and confidence.get(g):
+                source["confidence"] = self.term(confidence[g])
+            out.append(source)
         return out
 
     def documents(self) -> list[dict]:
@@ -149,7 +170,8 @@ class EntityBuilder:
         alt: list[dict] = []
         descriptions: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
         certainty: dict[str, str] = {}
-        qualifiers: dict[str, dict] = {}
+        confidence: dict[str, str] = {}
+        qualifiers: dict[tuple[str, str], dict] = {}
         facts: dict[tuple[str, Literal], set[str]] = defaultdict(set)
         links: dict[tuple[str, str], set[str]] = defaultdict(set)
         for p, o, g in triples:
@@ -166,8 +188,11 @@ class EntityBuilder:
                 descriptions[(p, str(o), o.language)].add(g)
             elif p == _CERTAINTY and isinstance(o, URIRef):
                 certainty[g] = str(o)
+            elif p == _CONFIDENCE and isinstance(o, URIRef):
+                confidence[g] = str(o)
             elif p == _QUALIFIED and isinstance(o, URIRef):
-                qualifiers.update(self._qualification(quals.get(str(o), [])))
+                # A qualification qualifies the figure of the graph that attaches it.
+                qualifiers.update({(on, g): q for on, q in self._qualification(quals.get(str(o), [])).items()})
             elif isinstance(o, Literal):
                 facts[(p, o)].add(g)
             elif isinstance(o, URIRef):
@@ -177,8 +202,10 @@ class EntityBuilder:
         if label is None:
             label = info.label if info else local_name(iri)
         described = [{"property": self.term(p), "value": v, "lang": lang,
-                      "sources": self.sources(gs, certainty)}
+                      "sources": self.sources(gs, certainty, confidence)}
                      for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
+        fact_list = [self._fact(p, o, gs, certainty, confidence, qualifiers)
+                     for (p, o), gs in sorted(facts.items(), key=_fact_order)]
         return {
             "id": iri[len(str(ID)):] if iri.startswith(str(ID)) else None,
             "iri": iri,
@@ -189,10 +216,10 @@ class EntityBuilder:
             "description": _pick_description(described),
             "descriptions": described,
             "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
-            "facts": [self._fact(p, o, gs, certainty, qualifiers)
-                      for (p, o), gs in sorted(facts.items(), key=_fact_order)],
+            "confidence": [{"graph": g, "confidence": self.term(c)} for g, c in sorted(confidence.items())],
+            "facts": fact_list,
             "links": [{"property": self.term(p), "node": self.node(o),
-                       "sources": self.sources(gs, certainty)}
+                       "sources": self.sources(gs, certainty, confidence)}
                       for (p, o), gs in sorted(links.items())],
         }
 
@@ -208,12 +235,13 @@ class EntityBuilder:
             out["certainty"] = level
         return {on: out}
 
-    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str],
-              qualifiers: dict[str, dict]) -> dict:
+    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str], confidence: dict[str, str],
+              qualifiers: dict[tuple[str, str], dict]) -> dict:
         datatype = str(o.datatype) if o.datatype is not None else None
         fact = {"property": self.term(p), "value": str(o), "datatype": datatype, "lang": o.language,
                 "unit": self.vocab.unit(p)}
-        qualifier = dict(qualifiers[p]) if p in qualifiers else None
+        found = next((qualifiers[(p, g)] for g in sorted(graphs) if (p, g) in qualifiers), None)
+        qualifier = dict(found) if found else None
         qualified = qualifier.pop("certainty", None) if qualifier else None
         fact["qualifier"] = qualifier
         if datatype in _NUMERIC:
@@ -222,8 +250,60 @@ class EntityBuilder:
                 fact["number"] = int(number) if number.is_integer() and "." not in str(o) else number
             except ValueError:
                 pass
-        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})})
+        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
         return fact
+
+    def comparisons(self, iri: str, facts: list[dict]) -> list[dict]:
+        """Figures sources give differently, values side by side, each pair told rounding or disagreement.
+
+        Marks each such fact with ``difference`` (``disagreement`` when it disagrees with another
+        source's value, else ``rounding``)."""
+        by_property: dict[str, list[dict]] = defaultdict(list)
+        for fact in facts:
+            if "number" in fact and fact["property"]["iri"] in _COMPARED:
+                by_property[fact["property"]["iri"]].append(fact)
+        related = self._related_memory(iri) if any(f["property"]["iri"] == _MEMORY for f in facts) else []
+        out = []
+        for prop in sorted(set(by_property) | ({_MEMORY} if related else set())):
+            values = [{"value": f["value"], "number": f["number"], "node": None, "sources": f["sources"]}
+                      for f in by_property.get(prop, [])]
+            if prop == _MEMORY:
+                values += related
+            distinct = {v["value"] for v in values}
+            if len(distinct) < 2 or not by_property.get(prop):
+                continue
+            pairs = []
+            for i, a in enumerate(values):
+                for b in values[i + 1:]:
+                    kind = compare(a["value"], b["value"])
+                    if kind != EQUAL:
+                        pairs.append({"values": [a["value"], b["value"]], "difference": kind})
+            kinds = {pair["difference"] for pair in pairs}
+            difference = DISAGREEMENT if DISAGREEMENT in kinds else ROUNDING
+            for fact in by_property.get(prop, []):
+                own = {pair["difference"] for pair in pairs if fact["value"] in pair["values"]}
+                fact["difference"] = DISAGREEMENT if DISAGREEMENT in own else ROUNDING
+            out.append({"property": self.term(prop), "unit": self.vocab.unit(prop), "difference": difference,
+                        "values": values, "pairs": pairs})
+        return out
+
+    def _related_memory(self, iri: str) -> list[dict]:
+        """Memory per chip of the systems built from this chip, or of the chips this system is built
+        from: the same figure, stated on the other node."""
+        rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": URIRef(iri)}).rows
+        grouped: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for _, other, value, g in rows:
+            if isinstance(value, Literal) and str(g) not in SKIPPED_GRAPHS:
+                grouped[(str(other), str(value))].add(str(g))
+        out = []
+        for (other, value), graphs in sorted(grouped.items()):
+            try:
+                number = float(value)
+            except ValueError:
+                continue
+            out.append({"value": value, "number": int(number) if number.is_integer() and "." not in value
+                        else number, "node": self.node(other), "sources": self.sources(graphs, {})})
+        return out
 
     # -- the whole entity --------------------------------------------------------------------
 
@@ -255,6 +335,7 @@ class EntityBuilder:
             if detail is not None:
                 rel["node"]["expanded"] = detail
         body["relations"] = {"outgoing": out_rel, "incoming": in_rel}
+        body["comparisons"] = self.comparisons(iri, body["facts"])
         body["documents"] = self.documents()
         body["truncated"] = truncated or len(expanded) >= MAX_EXPANDED
         body["links"] = {"self": f"/api/entities/{body['id'] or iri}",
@@ -282,7 +363,7 @@ class EntityBuilder:
                      if p == _QUALIFIED}
             d = self.describe(n, per_node.get(n, []), quals)
             out[n] = {"facts": d["facts"], "relations": d["links"], "descriptions": d["descriptions"],
-                      "certainty": d["certainty"]}
+                      "certainty": d["certainty"], "confidence": d["confidence"]}
         return out
 
 

@@ -120,8 +120,9 @@ class Context:
             # Every Epoch graph naming an entity no document holds restates its one label, so the
             # label survives whichever file is re-imported.
             q.add(key, graph, node, RDFS.label, Literal(decision.label, lang="en"))
-        if name and normalize(name) != normalize(decision.label or ""):
-            q.add(key, graph, node, SKOS.altLabel, Literal(name))
+        if name and name.strip() != (decision.label or "").strip():
+            # Every other spelling is kept as a name ("GLM-4.6" beside the label "GLM 4.6").
+            q.add(key, graph, node, SKOS.altLabel, Literal(name.strip()))
         for s, p, o in decision.links:
             q.add(key, RESOLUTION_GRAPH, URIRef(s), URIRef(p), URIRef(o))
 

@@ -27,17 +27,17 @@ from pathlib import Path
 from typing import Protocol
 
 import pyoxigraph as ox
-from rdflib import URIRef
+from rdflib import Graph, URIRef
 
 from .. import gate
 from ..errors import BadRequest, Conflict
 from ..knowledge.derive import GENERATED_GRAPHS
 from ..knowledge.figures import FIGURES, compare
 from ..knowledge.layout import seeds_dir
-from ..knowledge.validate import ValidationResult, validate_store
+from ..knowledge.validate import ValidationResult, validate_graph, validate_store
 from ..namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from ..store import OxigraphStore, Store
-from ..store.terms import to_ox
+from ..store.terms import to_ox, to_rdflib
 from .catalog import catalog_triples, graph_of, update_graph
 from .columns import check_header, rename
 from .context import Context, Finding, Row
@@ -51,6 +51,8 @@ from .rows import Quads, RowKey, read_table
 from .snapshot import MANIFEST, read_manifest, snapshot_of
 from .values import normalize, read_date
 
+SMALL_CHANGE = 20_000
+"""Quads changed up to which an import is validated around the nodes it touches, like any write."""
 MAX_ROUNDS = 5
 """Validation rounds: rejecting a row can expose another (a node it made whole), so repeat a few times."""
 ATTEMPTS = 3
@@ -258,14 +260,24 @@ class _Prepared:
     # -- validation -------------------------------------------------------------------------------
 
     def _validate(self) -> set[RowKey]:
-        """Validate the would-be data; reject the rows behind every violating node, a few rounds."""
+        """Validate the would-be data; reject the rows behind every violating node, a few rounds.
+
+        A change touching a small part of the store (a partial file, a newer file) is validated as every
+        write is, on the touched nodes' neighbourhood; a large one (a first import) in one pass over
+        everything, which is far faster than thousands of focus nodes.
+        """
         rejected = {(f.file, f.row or 0) for f in self.report.findings if f.kind == "rejected-row"}
         reasons: dict[RowKey, list[str]] = {}
         focus: set[URIRef] | None = None
         quads = self.ctx.quads
         for _ in range(MAX_ROUNDS):
-            scratch = self._scratch(rejected)
-            result = _validate_all(scratch) if focus is None else validate_store(scratch, focus_nodes=focus)
+            change = self._delta(rejected)
+            if focus is None and len(change.add) + len(change.remove) <= SMALL_CHANGE:
+                result, _ = gate.validate_change(self.store, change)
+            elif focus is None:
+                result = _validate_all(self._scratch(rejected))
+            else:
+                result = _validate_around(self._scratch(rejected), focus)
             fresh: set[RowKey] = set()
             for v in result.violations:
                 for row in quads.rows_of(v.focus_node) - rejected:
@@ -277,8 +289,9 @@ class _Prepared:
                 break
             before = self._additions(rejected)
             rejected |= fresh
-            gone = {q.subject for q in before - self._additions(rejected)}
-            focus = {URIRef(q.subject.value) for q in self._additions(rejected)
+            after = self._additions(rejected)
+            gone = {q.subject for q in before - after}
+            focus = {URIRef(q.subject.value) for q in after
                      if (q.subject in gone or q.object in gone) and isinstance(q.subject, ox.NamedNode)}
             focus |= {URIRef(s.value) for s in gone if isinstance(s, ox.NamedNode)}
             if not focus:
@@ -288,6 +301,13 @@ class _Prepared:
                 self.report.findings.append(Finding("rejected-row", file, reason, row=line))
         self.scratch = self._scratch(rejected)
         return rejected
+
+    def _delta(self, rejected: set[RowKey]) -> gate.Change:
+        """The import's data change against the store as it is (the record not included)."""
+        remove, _ = self._removals(rejected)
+        add = self._additions(rejected)
+        delta_add = add - remove
+        return gate.Change("import", remove=remove - add, add=delta_add - self._present(delta_add))
 
     def _scratch(self, rejected: set[RowKey]) -> OxigraphStore:
         """An in-memory copy of the store's data as it would be after the import."""
@@ -452,6 +472,19 @@ def _validate_all(scratch: OxigraphStore) -> ValidationResult:
         _LAST.clear()
         _LAST[key] = validate_store(scratch)
     return _LAST[key]
+
+
+def _validate_around(scratch: OxigraphStore, focus: set[URIRef]) -> ValidationResult:
+    """Validate ``focus`` over its neighbourhood in ``scratch``: the nodes' statements and those of the
+    nodes they link to (what sh:class needs), as the gate does for a write."""
+    nodes = {ox.NamedNode(str(n)) for n in focus}
+    data = [q for n in nodes for q in scratch.raw.quads_for_pattern(n, None, None, None)]
+    linked = {q.object for q in data if isinstance(q.object, ox.NamedNode)} - nodes
+    data += [q for n in linked for q in scratch.raw.quads_for_pattern(n, None, None, None)]
+    graph = Graph()
+    for q in data:
+        graph.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+    return validate_graph(graph, focus_nodes=focus)
 
 
 def _short(iri: str) -> str:

@@ -107,6 +107,8 @@ class Known:
     """True when a graph outside Epoch's gives it its English label (a document's entity)."""
     files: set[str] = field(default_factory=set)
     """Epoch graphs that name it (for an entity made by this import, the graph of its first file)."""
+    spellings: set[str] = field(default_factory=set)
+    """Its names as written."""
 
 
 @dataclass
@@ -154,6 +156,8 @@ class Reconciler:
         self.outside: set[str] = set()
         """Slugs of nodes described outside Epoch's graphs (a row node must not take one)."""
         self._load(store)
+        self.existing = set(self.taken)
+        """Slugs the store held before this import."""
         self.runs = _documented_runs(store)
         self.asked: dict[str, dict[str, tuple[str, str]]] = {k: {} for k in KINDS}
         self.spelled: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
@@ -198,6 +202,7 @@ class Reconciler:
                 if known is None:
                     known = entries[(iri, kind)] = Known(iri, kind)
                 known.names.add(normalize(str(name)))
+                known.spellings.add(str(name).strip())
                 if graph.startswith(EPOCH_PREFIX):
                     known.files.add(graph)
             if str(p).endswith("#label") and getattr(name, "language", None) == "en":
@@ -284,8 +289,18 @@ class Reconciler:
                 return decision
         exact = sorted(self.exact[kind].get(norm, set()))
         if len(exact) == 1:
-            return self._found(kind, name, exact[0], "same name", file)
+            decision = self._found(kind, name, exact[0], "same name", file)
+            if kind == "accelerator" and decision.status == "kept":
+                # An earlier import's variant is still a variant of its family.
+                family = self._family(norm, loose_key(kind, name, self.vendors), own=decision.iri)
+                if family is not None and len(family[1]) == 1:
+                    decision.links.append((decision.iri, LINKS["variant-of"], family[1][0]))
+                    decision.rule = f"same name; variant: the family's name plus {family[0]!r}"
+            return decision
         if len(exact) > 1:
+            spelled = [iri for iri in exact if name.strip() in self.by_iri[iri].spellings]
+            if len(spelled) == 1:
+                return self._found(kind, name, spelled[0], "same name", file)
             return self._create(kind, name, file, "ambiguous", "several entities have this name", exact)
         loose = loose_key(kind, name, self.vendors)
         if loose and loose != norm:
@@ -329,7 +344,9 @@ class Reconciler:
             return False
         return known.seed_born or not any(_same_dataset(f, origin) for f in known.files)
 
-    def _variant(self, name: str, norm: str, loose: str, origin: str) -> Decision | None:
+    def _family(self, norm: str, loose: str, own: str | None = None) -> tuple[str, list[str]] | None:
+        """(qualifier words dropped, families) for the first shorter key naming any entity; None when
+        no shorter form of the name is an entity's."""
         for shorter, dropped in families(loose):
             found = set(self.loose["accelerator"].get(shorter, set()))
             if not found:
@@ -337,16 +354,22 @@ class Reconciler:
                     if n != norm and ("accelerator", n) not in self._resolving and \
                             loose_key("accelerator", other, self.vendors) == shorter:
                         found.add(self.resolve("accelerator", other, other_origin).iri)
-            if len(found) == 1:
-                family = next(iter(found))
-                decision = self._create("accelerator", name, origin, "created",
-                                        f"variant: the family's name plus {dropped!r}")
-                decision.links.append((decision.iri, LINKS["variant-of"], family))
-                return decision
-            if len(found) > 1:
-                return self._create("accelerator", name, origin, "ambiguous",
-                                    f"a variant ({dropped!r}) of which family?", sorted(found))
+            found.discard(own or "")
+            if found:
+                return dropped, sorted(found)
         return None
+
+    def _variant(self, name: str, norm: str, loose: str, origin: str) -> Decision | None:
+        family = self._family(norm, loose)
+        if family is None:
+            return None
+        dropped, found = family
+        if len(found) > 1:
+            return self._create("accelerator", name, origin, "ambiguous",
+                                f"a variant ({dropped!r}) of which family?", found)
+        decision = self._create("accelerator", name, origin, "created", f"variant: the family's name plus {dropped!r}")
+        decision.links.append((decision.iri, LINKS["variant-of"], found[0]))
+        return decision
 
     def _apply(self, override: Override, kind: str, name: str, norm: str, origin: str) -> Decision | None:
         rule = override.describe()
@@ -389,6 +412,15 @@ class Reconciler:
 
     def _create(self, kind: str, name: str, origin: str, status: str, rule: str,
                 candidates: Iterable[str] = ()) -> Decision:
+        # An entity an earlier import made for this very spelling keeps its id (a snapshot later, the
+        # same override or rule decides the same way).
+        spelled = name.strip()
+        earlier = [k for k in self.known[kind] if not k.seed_born and spelled in k.spellings
+                   and k.iri not in candidates]
+        if len(earlier) == 1:
+            known = earlier[0]
+            return Decision(kind, name, known.iri, "kept" if status == "created" else status, rule,
+                            list(candidates), label=known.label or name, file=origin)
         base = slugify(name)
         slug = base if base not in self.taken else f"epoch-{kind}-{base}"
         n = 2
@@ -397,7 +429,7 @@ class Reconciler:
             n += 1
         self.taken.add(slug)
         iri = str(ID[slug])
-        known = Known(iri, kind, {normalize(name)}, name, False, {origin})
+        known = Known(iri, kind, {normalize(name)}, name, False, {origin}, {spelled})
         self._index(known)
         return Decision(kind, name, iri, status, rule, list(candidates), label=name, file=origin)
 
@@ -427,7 +459,8 @@ class Reconciler:
                                 "the documents describe several training runs of this model", documented,
                                 file=origin)
         else:
-            decision = Decision("training-run", name, str(ID[own]), "created", "one run per model", file=origin)
+            status = "kept" if own in self.existing else "created"
+            decision = Decision("training-run", name, str(ID[own]), status, "one run per model", file=origin)
         decision.label = f"{model.label} training run"
         decision.spellings.add(name)
         self.taken.add(decision.iri[len(str(ID[""])):])

@@ -188,7 +188,7 @@ def _value(term: Any) -> Any:
 
 _FINDINGS = f"""
 PREFIX aikg: <{AIKG}>
-SELECT ?finding ?p ?o ?path WHERE {{
+SELECT ?import ?finding ?p ?o ?path WHERE {{
   GRAPH <{IMPORTS_GRAPH}> {{
     ?import aikg:finding ?finding . ?finding ?p ?o .
     OPTIONAL {{ ?finding aikg:inFile/aikg:filePath ?path }}
@@ -204,7 +204,7 @@ def get_import(store: Store, import_id: str) -> dict[str, Any]:
         raise NotFound(f"no import {import_id!r} (see /api/imports)")
     found: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": []})
     result = store.query(_FINDINGS, bindings={"import": _rdflib(entry["id"])})
-    for finding, p, o, path in result.rows:
+    for _, finding, p, o, path in result.rows:
         record = found[str(finding)]
         if path is not None:
             record["file"] = str(path)

@@ -34,10 +34,10 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
 
             app.extensions["aikg.epoch_import"] = import_in_background(store)
 
-    from . import api, errors, exports, linked_data, pages, sparql, writes
+    from . import api, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
-    for module in (sparql, api, exports, linked_data, writes, pages):
+    for module in (sparql, api, exports, linked_data, writes, pages, imports):
         app.register_blueprint(module.bp)
     return app
 

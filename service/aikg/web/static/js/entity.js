@@ -35,7 +35,7 @@ function source(s) {
     iri, slug: full.id || slugOf(iri), title: (brief && brief.title) || full.title || "",
     publisher: full.publisher ? full.publisher.label : null, date: full.date || "", url: full.url || "",
   } : null;
-  return { graph: s.graph || "", doc, certainty: s.certainty || null };
+  return { graph: s.graph || "", doc, certainty: s.certainty || null, confidence: s.confidence || null };
 }
 
 const sourcesOf = (x) => (x.sources || []).map(source);
@@ -43,7 +43,7 @@ const sourcesOf = (x) => (x.sources || []).map(source);
 function fact(f) {
   return {
     prop: prop(f.property), value: f.value, datatype: f.datatype, lang: f.lang, unit: f.unit,
-    qualifier: f.qualifier, sources: sourcesOf(f),
+    qualifier: f.qualifier, sources: sourcesOf(f), difference: f.difference || null,
   };
 }
 
@@ -78,6 +78,7 @@ export function readEntity(body) {
     descriptions: (body.descriptions || []).map(fact),
     rels: [...out, ...inc],
     documents: body.documents || [],
+    comparisons: (body.comparisons || []).map((c) => ({ ...c, values: c.values.map((v) => ({ ...v, sources: sourcesOf(v) })) })),
     truncated: Boolean(body.truncated),
   };
 }
@@ -108,7 +109,21 @@ function cite(s) {
 /** Certainty badge and citation of each source of a fact. */
 function sourcesCell(sources) {
   if (!sources.length) return el("span", { class: "src" }, "no source recorded");
-  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty), " ", cite(s))));
+  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty),
+    s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s))));
+}
+
+/** The dataset's own confidence in its row: a second axis, shown apart from the document's certainty. */
+function confidenceBadge(c) {
+  return el("span", { class: "badge cert-other", title: "The dataset's own confidence in this row" }, `dataset: ${c.label || curie(c.iri)}`);
+}
+
+/** Rounding or a real disagreement between sources, beside the value. */
+function differenceBadge(kind) {
+  if (!kind) return null;
+  return kind === "disagreement"
+    ? el("span", { class: "badge cert-rumoured", title: "Another source gives a value that differs by more than rounding" }, "≠ sources disagree")
+    : el("span", { class: "badge cert-estimated", title: "Another source gives this figure rounded differently" }, "≈ rounding");
 }
 
 /** The sources written out: certainty and document title, for the foot of a card. */
@@ -171,7 +186,7 @@ function factRow(f, warn, facts) {
   return el("tr", { "data-prop": f.prop.name, class: uncertain ? "uncertain" : null },
     el("td", { class: "prop" }, f.prop.label),
     el("td", { class: "value" }, qualifierText(f.qualifier), moneyText(f, facts),
-      warn && MONEY.includes(f.prop.name) ? [" ", warn] : null),
+      warn && MONEY.includes(f.prop.name) ? [" ", warn] : null, f.difference ? [" ", differenceBadge(f.difference)] : null),
     el("td", {}, sourcesCell(f.sources)));
 }
 
@@ -184,6 +199,13 @@ function renderFigures(e) {
     parts.push(el("table", { class: "facts" },
       el("thead", {}, el("tr", {}, el("th", {}, "Property"), el("th", {}, "Value"), el("th", {}, "Source"))),
       el("tbody", {}, facts.map((f) => factRow(f, warn, e.facts)))));
+  }
+  if (e.comparisons.length) {
+    parts.push(el("h3", { style: { marginTop: "14px" } }, "Where sources differ"),
+      el("ul", { class: "comparisons" }, e.comparisons.map((c) => el("li", { "data-prop": c.property.name },
+        `${prop(c.property).label}: `, differenceBadge(c.difference), " ",
+        c.values.flatMap((v, i) => [i ? " · " : "", el("strong", {}, formatValue(v.value, c.unit)),
+          v.node ? ` (on ${v.node.label})` : "", " ", sourcesCell(v.sources)])))));
   }
   if (e.descriptions.length) {
     parts.push(el("h3", { style: { marginTop: "14px" } }, "What the sources say"),
