@@ -38,7 +38,7 @@ FILES = {
         "Link to datasheet\n"
         "NVIDIA H800 SXM5,NVIDIA,GPU,,2023-03-21,1979000000000000.0,80000000000.0,3350000000000.0,700.0,"
         "4.0,TSMC,https://example.org/h800\n"
-        "NVIDIA GB300 (Blackwell Ultra),NVIDIA,GPU,\"first line\nsecond line\",2025-08-22,inf,"
+        'NVIDIA GB300 (Blackwell Ultra),NVIDIA,GPU,"first line\nsecond line",2025-08-22,inf,'
         "287500000000.0,,1400,,,\n"
         "NVIDIA H100 SXM5 80GB,NVIDIA,GPU,,2022-09-20,,80000000000.0,,700,,,\n"
         "NVIDIA H100 PCIe,NVIDIA,GPU,,2022-09-20,,80000000000.0,,350,,,\n"
@@ -50,8 +50,8 @@ FILES = {
         "Link,Training hardware,Hardware quantity,Training time (hours),Training compute cost (2023 USD),"
         "Compute cost notes\n"
         "DeepSeek-V3,DeepSeek,2024-12-24,671000000000.0,671B total parameters,3.4078e+24,Confident,"
-        "https://arxiv.org/abs/2412.19437,NVIDIA H800 SXM5,2048.0,1368,5390000.0,\"cost of the final run\n"
-        "at 2 USD per GPU-hour\"\n"
+        'https://arxiv.org/abs/2412.19437,NVIDIA H800 SXM5,2048.0,1368,5390000.0,"cost of the final run\n'
+        'at 2 USD per GPU-hour"\n'
         "Tiny Model,Google Cloud,2024-01-01,7000000000.0,The model has 7 million parameters,,Likely,,,,,,\n"
         "Empty Model,,,,,,,,,,,,\n"
         "Llama Test,Meta AI,April 2026,284B,,about 1e24,Speculative,,NVIDIA H100 SXM5 80GB,16384,,,\n"
@@ -67,9 +67,9 @@ FILES = {
         "Name,Status,Certainty,H100 equivalents,Chip type (primary),Chip quantity (primary),Owner,Users,"
         "First Operational Date,Note,Power Capacity (MW),GPU Supplier (primary),Total number of AI chips,"
         "Source 1\n"
-        "Oracle Test Cluster,Existing,Confirmed,2000,NVIDIA H800 SXM5,2048,Oracle,\"Cloud,OpenAI,"
-        "Researchers in academia\",2024-06-01,"
-        "\"a note\nover two lines\",30.0,NVIDIA,2048,https://example.org/oracle\n"
+        'Oracle Test Cluster,Existing,Confirmed,2000,NVIDIA H800 SXM5,2048,Oracle,"Cloud,OpenAI,'
+        'Researchers in academia",2024-06-01,'
+        '"a note\nover two lines",30.0,NVIDIA,2048,https://example.org/oracle\n'
         "CoreWeave GB300 Cluster,Planned,Likely,inf,NVIDIA GB300 (Blackwell Ultra),,Coreweave,,,,,NVIDIA,,\n"
         "CoreWeave Mystery Site,Planned,Likely,,,,CoreWeave,,,,,Unknown,,\n"
         "Nameless Owner Cluster,Existing,Unlikely,10,,,,,,,,Anonymized,,\n"
@@ -79,7 +79,7 @@ FILES = {
         "Handle,Title,Project,Owner,Users,Investors,Energy companies,Current H100 equivalents,"
         "Current power (MW),Current total capital cost (2025 USD billions)\n"
         "Oracle Abilene,Oracle Abilene Campus,Stargate #confident,Oracle #confident,"
-        "\"OpenAI #likely, Microsoft #speculative\",,Entergy,1000,300,12.5\n"
+        '"OpenAI #likely, Microsoft #speculative",,Entergy,1000,300,12.5\n'
     ),
     "data_centers/data_center_timelines.csv": (
         "Date,Data center,Construction status,Power (MW),H100 equivalents,"
@@ -93,7 +93,8 @@ FILES = {
         "https://example.org/openai,Equity and a credit line,Confident\n"
     ),
     "data_centers/data_center_chillers.csv": (
-        "Model,Manufacturer,Type,Cooling capacity (kW),Number of fans,Length (m),Width (m),Area (m^2),Source,Link,"
+        "Model,Manufacturer,Type,Cooling capacity (kW),Number of fans,Length (m),Width (m),Area "
+        "(m^2),Source,Link,"
         "Spot check,Notes\n"
         "ACCPS161,General Air Products,Air-cooled,48.18,2.0,1.86,0.76,1.4136,product page,"
         "https://example.org/accps161,,\n"
@@ -144,20 +145,29 @@ def findings(report, kind: str) -> set[tuple]:
 
 # --- rows: imported, or rejected with their reason ------------------------------------------------------
 
+
 def test_rows_read_and_rejected_with_file_row_and_reason(imported):
     _, report = imported
     assert dict(report.rows) == {
-        "ml_hardware/ml_hardware.csv": 6, "ai_models/notable_ai_models.csv": 5,
-        "ai_models/large_scale_ai_models.csv": 1, "gpu_clusters/gpu_clusters.csv": 5,
-        "data_centers/data_centers.csv": 1, "data_centers/data_center_timelines.csv": 1,
-        "data_centers/data_center_chillers.csv": 2, "ai_companies/ai_companies_funding_rounds.csv": 1}
+        "ml_hardware/ml_hardware.csv": 6,
+        "ai_models/notable_ai_models.csv": 5,
+        "ai_models/large_scale_ai_models.csv": 1,
+        "gpu_clusters/gpu_clusters.csv": 5,
+        "data_centers/data_centers.csv": 1,
+        "data_centers/data_center_timelines.csv": 1,
+        "data_centers/data_center_chillers.csv": 2,
+        "ai_companies/ai_companies_funding_rounds.csv": 1,
+    }
     rejected = {(r.file, r.row): r.reasons for r in report.rejected}
     # Lines count from the header (line 1); multi-line cells push later rows down.
     assert rejected == {
         ("ml_hardware/ml_hardware.csv", 8): [
-            "id:acme-x2 thermalDesignPower: TDP must be a positive number of watts (xsd:decimal)"],
+            "id:acme-x2 thermalDesignPower: TDP must be a positive number of watts (xsd:decimal)"
+        ],
         ("ai_models/notable_ai_models.csv", 7): [
-            "the row has no 'Model': nothing identifies what it describes"]}
+            "the row has no 'Model': nothing identifies what it describes"
+        ],
+    }
     assert report.imported["gpu_clusters/gpu_clusters.csv"] == 5
     assert report.files["ml_hardware/ml_hardware.csv"].rejected == 1
     assert "ai_models/frontier_ai_models.csv" in report.missing
@@ -166,7 +176,9 @@ def test_rows_read_and_rejected_with_file_row_and_reason(imported):
 def test_rejected_rows_leave_nothing_behind_and_valid_rows_stay(imported):
     store, _ = imported
     assert not list(store.quads(URIRef(ID + "acme-x2"), None, None, None))
-    assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {Literal("150", datatype=XSD.decimal)}
+    assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {
+        Literal("150", datatype=XSD.decimal)
+    }
 
 
 def test_a_cluster_whose_owner_is_unknown_is_imported_with_what_is_known(imported):
@@ -186,6 +198,7 @@ def test_the_store_conforms_after_the_import(imported):
 
 # --- entity resolution -----------------------------------------------------------------------------------
 
+
 def test_names_merge_with_seed_entities(imported):
     _, report = imported
     matched = {(d.kind, d.name): d.iri for d in report.by_status("matched")}
@@ -203,7 +216,9 @@ def test_names_merge_with_seed_entities(imported):
         ("training-run", "DeepSeek-V3"): ID + "training-run-deepseek-v3",
     }
     lambda_merge = next(d for d in report.by_status("matched") if d.name == "Lambda Labs")
-    assert lambda_merge.rule.startswith("overrides.csv line ") and "renamed itself Lambda" in lambda_merge.rule
+    assert (
+        lambda_merge.rule.startswith("overrides.csv line ") and "renamed itself Lambda" in lambda_merge.rule
+    )
 
 
 def test_merged_entities_keep_their_label_and_gain_the_epoch_name(imported):
@@ -219,7 +234,9 @@ def test_a_merge_keeps_the_outside_sources_values(imported):
     store, _ = imported
     hw = EPOCH + "ml-hardware"
     assert values(store, ID + "h800", AIKG + "memoryPerChip", hw) == {Literal("80", datatype=XSD.decimal)}
-    assert values(store, ID + "h800", AIKG + "availableFrom", hw) == {Literal("2023-03-21", datatype=XSD.date)}
+    assert values(store, ID + "h800", AIKG + "availableFrom", hw) == {
+        Literal("2023-03-21", datatype=XSD.date)
+    }
     assert values(store, ID + "gb300", AIKG + "memoryPerChip", hw) == {Literal("287.5", datatype=XSD.decimal)}
 
 
@@ -235,17 +252,25 @@ def test_models_trained_on_a_family_reach_its_variants(imported):
     store, _ = imported
     rows = run_named(store, "models-trained-on", {"accelerator": "h100"}, settings()).dicts()
     assert {(str(r["run"]), str(r["chip"])) for r in rows} == {
-        (ID + "training-run-llama-test", ID + "nvidia-h100-sxm5-80gb")}
+        (ID + "training-run-llama-test", ID + "nvidia-h100-sxm5-80gb")
+    }
 
 
 def test_a_subsidiary_is_linked_to_its_parent_from_the_overrides_file(imported):
     store, _ = imported
-    assert values(store, ID + "google-cloud", AIKG + "parentOrganization", RESOLUTION) == {URIRef(ID + "google")}
+    assert values(store, ID + "google-cloud", AIKG + "parentOrganization", RESOLUTION) == {
+        URIRef(ID + "google")
+    }
     # The overrides file links Meta AI to Meta, but no Meta is in this store: reported, not invented.
     assert values(store, ID + "meta-ai", AIKG + "parentOrganization") == set()
     _, report = imported
-    assert any(p.endswith("the target 'meta' is not an entity of the store; organization 'Meta AI' was "
-                          "resolved by the rules instead") for p in report.problems)
+    assert any(
+        p.endswith(
+            "the target 'meta' is not an entity of the store; organization 'Meta AI' was "
+            "resolved by the rules instead"
+        )
+        for p in report.problems
+    )
 
 
 def test_without_an_override_a_prefix_name_is_an_ambiguity_listed_with_its_candidates(fixture_dir, tmp_path):
@@ -260,12 +285,15 @@ def test_without_an_override_a_prefix_name_is_an_ambiguity_listed_with_its_candi
     assert report.files["ai_models/notable_ai_models.csv"].ambiguities >= 1
 
 
-@pytest.mark.parametrize(("line", "message"), [
-    ("organization,Lambda Labs,same,lambda,", "line 2: every decision needs its reason"),
-    ("organisation,Lambda Labs,same,lambda,renamed", "line 2: kind must be one of"),
-    ("organization,Lambda Labs,merge,lambda,renamed", "line 2: decision must be one of"),
-    ("organization,Lambda Labs,same,,renamed", "needs the target entity's slug"),
-])
+@pytest.mark.parametrize(
+    ("line", "message"),
+    [
+        ("organization,Lambda Labs,same,lambda,", "line 2: every decision needs its reason"),
+        ("organisation,Lambda Labs,same,lambda,renamed", "line 2: kind must be one of"),
+        ("organization,Lambda Labs,merge,lambda,renamed", "line 2: decision must be one of"),
+        ("organization,Lambda Labs,same,,renamed", "needs the target entity's slug"),
+    ],
+)
 def test_a_malformed_overrides_line_stops_the_import_with_its_line(fixture_dir, tmp_path, line, message):
     bad = tmp_path / "overrides.csv"
     bad.write_text("kind,name,decision,target,reason\n" + line + "\n", encoding="utf-8")
@@ -275,26 +303,37 @@ def test_a_malformed_overrides_line_stops_the_import_with_its_line(fixture_dir, 
 
 def test_an_override_naming_an_unknown_entity_is_reported_and_the_rules_decide(fixture_dir, tmp_path):
     odd = tmp_path / "overrides.csv"
-    odd.write_text("kind,name,decision,target,reason\n"
-                   "organization,Lambda Labs,same,no-such-lab,typo in the slug\n", encoding="utf-8")
+    odd.write_text(
+        "kind,name,decision,target,reason\norganization,Lambda Labs,same,no-such-lab,typo in the slug\n",
+        encoding="utf-8",
+    )
     report = import_epoch(seeded(), fixture_dir, overrides=odd, snapshot_date=SNAPSHOT)
     assert report.problems == [
         "overrides.csv line 2: typo in the slug: the target 'no-such-lab' is not an entity of the store; "
-        "organization 'Lambda Labs' was resolved by the rules instead"]
+        "organization 'Lambda Labs' was resolved by the rules instead"
+    ]
 
 
 # --- one training run per real training ------------------------------------------------------------------
 
+
 def test_one_training_run_per_real_training_with_each_files_row(imported):
     store, _ = imported
-    runs = {str(r[0]) for r in store.query(
-        "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?r WHERE "
-        "{ ?r aikg:trainedModel <https://w3id.org/aikg/id/deepseek-v3> }").rows}
+    runs = {
+        str(r[0])
+        for r in store.query(
+            "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?r WHERE "
+            "{ ?r aikg:trainedModel <https://w3id.org/aikg/id/deepseek-v3> }"
+        ).rows
+    }
     assert runs == {ID + "training-run-deepseek-v3"}
     run = ID + "training-run-deepseek-v3"
-    assert values(store, run, AIKG + "sourceRow", EPOCH + "notable-ai-models") == {Literal(2, datatype=XSD.integer)}
+    assert values(store, run, AIKG + "sourceRow", EPOCH + "notable-ai-models") == {
+        Literal(2, datatype=XSD.integer)
+    }
     assert values(store, run, AIKG + "sourceRow", EPOCH + "large-scale-ai-models") == {
-        Literal(2, datatype=XSD.integer)}
+        Literal(2, datatype=XSD.integer)
+    }
 
 
 def test_models_trained_on_lists_each_sources_figures_of_the_one_run(imported):
@@ -302,26 +341,62 @@ def test_models_trained_on_lists_each_sources_figures_of_the_one_run(imported):
     rows = run_named(store, "models-trained-on", {"accelerator": "h800"}, settings()).dicts()
     found = {(str(r["run"]), str(r["source"]), str(r.get("cost")), str(r.get("costYear"))) for r in rows}
     assert found == {
-        (ID + "training-run-deepseek-v3", ID + "frontier-insights-coreweave-mlperf-2026-08-18", "5576000", "None"),
+        (
+            ID + "training-run-deepseek-v3",
+            ID + "frontier-insights-coreweave-mlperf-2026-08-18",
+            "5576000",
+            "None",
+        ),
         (ID + "training-run-deepseek-v3", ID + "epoch-notable-ai-models", "5390000", "2023"),
-        (ID + "training-run-deepseek-v3", ID + "epoch-large-scale-ai-models", "None", "None")}
+        (ID + "training-run-deepseek-v3", ID + "epoch-large-scale-ai-models", "None", "None"),
+    }
 
 
 # --- every source's value, side by side --------------------------------------------------------------------
 
+
 def test_disagreements_are_listed_once_with_sources_and_whether_it_is_rounding(imported):
     store, _ = imported
     rows = run_named(store, "source-disagreements", {}, settings()).dicts()
-    found = {(str(r["entity"]), str(r["figure"]), str(r["value1"]), str(r["source1"]), str(r["value2"]),
-              str(r["source2"]), str(r["difference"])) for r in rows}
+    found = {
+        (
+            str(r["entity"]),
+            str(r["figure"]),
+            str(r["value1"]),
+            str(r["source1"]),
+            str(r["value2"]),
+            str(r["source2"]),
+            str(r["difference"]),
+        )
+        for r in rows
+    }
     assert found == {
-        (ID + "training-run-deepseek-v3", "cost", "5390000", ID + "epoch-notable-ai-models", "5576000",
-         ID + "frontier-insights-coreweave-mlperf-2026-08-18", "disagreement"),
-        (ID + "gb300", "memory per chip (GB)", "287.5", ID + "epoch-ml-hardware", "288",
-         ID + "frontier-insights-coreweave-mlperf-2026-08-18", "rounding")}
+        (
+            ID + "training-run-deepseek-v3",
+            "cost",
+            "5390000",
+            ID + "epoch-notable-ai-models",
+            "5576000",
+            ID + "frontier-insights-coreweave-mlperf-2026-08-18",
+            "disagreement",
+        ),
+        (
+            ID + "gb300",
+            "memory per chip (GB)",
+            "287.5",
+            ID + "epoch-ml-hardware",
+            "288",
+            ID + "frontier-insights-coreweave-mlperf-2026-08-18",
+            "rounding",
+        ),
+    }
     cost = next(r for r in rows if str(r["figure"]) == "cost")
-    assert (str(cost["currency1"]), str(cost["costYear1"]), str(cost["currency2"]), cost.get("costYear2")) == (
-        "USD", "2023", "USD", None)
+    assert (
+        str(cost["currency1"]),
+        str(cost["costYear1"]),
+        str(cost["currency2"]),
+        cost.get("costYear2"),
+    ) == ("USD", "2023", "USD", None)
 
 
 def test_the_entity_json_sets_each_sources_value_side_by_side(imported):
@@ -331,17 +406,24 @@ def test_the_entity_json_sets_each_sources_value_side_by_side(imported):
     body = entity_json(store, "gb300-nvl72")
     [memory] = body["comparisons"]
     assert memory["difference"] == "rounding"
-    assert {(v["value"], (v["node"] or {}).get("id")) for v in memory["values"]} == {("288", None), ("287.5", "gb300")}
+    assert {(v["value"], (v["node"] or {}).get("id")) for v in memory["values"]} == {
+        ("288", None),
+        ("287.5", "gb300"),
+    }
     run = entity_json(store, "training-run-deepseek-v3")
     costs = {f["value"]: f for f in run["facts"] if f["property"]["name"] == "aikg:cost"}
-    assert {v: f["difference"] for v, f in costs.items()} == {"5390000": "disagreement", "5576000": "disagreement"}
+    assert {v: f["difference"] for v, f in costs.items()} == {
+        "5390000": "disagreement",
+        "5576000": "disagreement",
+    }
     # Each source's qualification stays with its own figure: the document's cost is approximate.
     assert costs["5576000"]["qualifier"]["name"] == "aikg:Approximately"
     assert costs["5390000"]["qualifier"] is None
     assert [s["confidence"]["name"] for s in costs["5390000"]["sources"]] == ["aikg:Confident"]
 
 
-# --- cells: tags, empty, inf, leniently read, unreadable, multi-line, units ------------------------------------
+# --- cells: tags, empty, inf, leniently read, unreadable, multi-line, units ---------------------------------
+
 
 def test_dataset_confidence_is_its_own_axis(imported):
     store, _ = imported
@@ -355,14 +437,19 @@ def test_dataset_confidence_is_its_own_axis(imported):
     assert values(store, cluster, AIKG + "datasetConfidence") == {URIRef(AIKG + "Confirmed")}
     # Users is free text: an organization named elsewhere is linked, a description stays words.
     assert values(store, cluster, AIKG + "capacityUser") == {URIRef(ID + "openai")}
-    assert values(store, cluster, AIKG + "userCategory") == {Literal("Cloud"), Literal("Researchers in academia")}
+    assert values(store, cluster, AIKG + "userCategory") == {
+        Literal("Cloud"),
+        Literal("Researchers in academia"),
+    }
 
 
 def test_unconfirmed_claims_ask_for_one_axis_at_a_time(imported):
     store, _ = imported
     document = {str(r["claim"]) for r in run_named(store, "unconfirmed-claims", {}, settings()).dicts()}
-    dataset = {(str(r["claim"]), str(r["certainty"]))
-               for r in run_named(store, "unconfirmed-claims", {"axis": "dataset"}, settings()).dicts()}
+    dataset = {
+        (str(r["claim"]), str(r["certainty"]))
+        for r in run_named(store, "unconfirmed-claims", {"axis": "dataset"}, settings()).dicts()
+    }
     assert ID + "training-run-unnamed-model-tinker" in document
     assert not any(c.startswith(ID + "cluster-") for c in document)
     assert (ID + "cluster-nameless-owner-cluster", AIKG + "Unlikely") in dataset
@@ -377,20 +464,27 @@ def test_values_read_leniently_or_not_at_all_are_reported_per_row(imported):
     assert ("ai_models/notable_ai_models.csv", 6, "Parameters", "284B") in read
     unreadable = {(f.file, f.row, f.column, f.value) for f in report.of_kind("unreadable-value")}
     assert ("ai_models/notable_ai_models.csv", 6, "Training compute (FLOP)", "about 1e24") in unreadable
-    assert ("data_centers/data_center_chillers.csv", 3, "Cooling capacity (kW)", "1358.8 - 2637.5") in unreadable
+    assert (
+        "data_centers/data_center_chillers.csv",
+        3,
+        "Cooling capacity (kW)",
+        "1358.8 - 2637.5",
+    ) in unreadable
     model = ID + "llama-test"
     assert values(store, model, AIKG + "totalParameters") == {Literal("284000000000", datatype=XSD.decimal)}
     assert values(store, model, AIKG + "releaseDate") == {Literal("2026-04", datatype=XSD.gYearMonth)}
     # A range is not one figure: kept in the file's words as a note.
     assert Literal("Cooling capacity (kW): 1358.8 - 2637.5", lang="en") in values(
-        store, ID + "general-air-products-xr-9", AIKG + "note")
+        store, ID + "general-air-products-xr-9", AIKG + "note"
+    )
 
 
 def test_suspicious_values_are_flagged_as_data_and_in_the_report(imported):
     store, report = imported
     assert {(f.file, f.row, f.rule) for f in report.flags} == {
         ("ml_hardware/ml_hardware.csv", 7, "memory-under-1-gb"),
-        ("ai_models/notable_ai_models.csv", 4, "parameters-disagree-with-notes")}
+        ("ai_models/notable_ai_models.csv", 4, "parameters-disagree-with-notes"),
+    }
     model = ID + "tiny-model"
     assert values(store, model, AIKG + "flag") == {Literal("parameters-disagree-with-notes")}
 
@@ -405,7 +499,8 @@ def test_multi_line_notes_are_kept(imported):
     store, _ = imported
     assert values(store, ID + "gb300", AIKG + "note") == {Literal("first line\nsecond line", lang="en")}
     assert values(store, ID + "cluster-oracle-test-cluster", AIKG + "note") == {
-        Literal("Note: a note\nover two lines", lang="en")}
+        Literal("Note: a note\nover two lines", lang="en")
+    }
 
 
 def test_units_are_normalized(imported):
@@ -415,12 +510,16 @@ def test_units_are_normalized(imported):
     assert values(store, ID + "h800", AIKG + "memoryBandwidth") == {Literal("3350", datatype=dec)}
     run = ID + "training-run-deepseek-v3"
     assert values(store, run, AIKG + "trainingCompute", EPOCH + "notable-ai-models") == {
-        Literal("3407800000000000000000000", datatype=dec)}
-    assert values(store, run, AIKG + "durationDays", EPOCH + "notable-ai-models") == {Literal("57", datatype=dec)}
+        Literal("3407800000000000000000000", datatype=dec)
+    }
+    assert values(store, run, AIKG + "durationDays", EPOCH + "notable-ai-models") == {
+        Literal("57", datatype=dec)
+    }
     assert values(store, ID + "oracle-abilene", AIKG + "cost") == {Literal("12500000000", datatype=dec)}
 
 
-# --- provenance: one graph and one catalogue entry per file, with its snapshot date --------------------------
+# --- provenance: one graph and one catalogue entry per file, with its snapshot date -------------------------
+
 
 def test_each_file_has_its_own_graph_described_in_the_catalogue(imported):
     store, _ = imported
@@ -432,25 +531,37 @@ def test_each_file_has_its_own_graph_described_in_the_catalogue(imported):
                dcterms:title ?title ; dcterms:issued ?issued ; dcterms:license ?license ;
                aikg:defaultCertainty ?certainty .
         }""")
-    assert [tuple(str(t) for t in row) for row in result.rows] == [(
-        ID + "epoch-gpu-clusters", "Epoch AI: GPU Clusters", SNAPSHOT,
-        "https://creativecommons.org/licenses/by/4.0/", AIKG + "Reported")]
+    assert [tuple(str(t) for t in row) for row in result.rows] == [
+        (
+            ID + "epoch-gpu-clusters",
+            "Epoch AI: GPU Clusters",
+            SNAPSHOT,
+            "https://creativecommons.org/licenses/by/4.0/",
+            AIKG + "Reported",
+        )
+    ]
 
 
 def test_funding_round_mapped_with_equity_debt_valuation(imported):
     store, _ = imported
     rows = run_named(store, "funding-by-company", {"company": "openai"}, settings()).dicts()
-    assert [(str(r["roundName"]), str(r["amount"]), str(r["debt"]), str(r["valuation"]), str(r["status"]))
-            for r in rows] == [("Oct 2024 157B", "6600000000", "4000000000", "157000000000", AIKG + "Closed")]
+    assert [
+        (str(r["roundName"]), str(r["amount"]), str(r["debt"]), str(r["valuation"]), str(r["status"]))
+        for r in rows
+    ] == [("Oct 2024 157B", "6600000000", "4000000000", "157000000000", AIKG + "Closed")]
 
 
 # --- nvidia-only capacity: an unknown is not a "maybe not NVIDIA" -------------------------------------------
 
+
 def test_nvidia_only_capacity_counts_unknown_hardware_beside_the_known(imported):
     store, _ = imported
     rows = run_named(store, "nvidia-only-capacity", {}, settings()).dicts()
-    follows = {str(r["holder"]): (str(r["uses"]), str(r["unknownUses"])) for r in rows
-               if str(r["basis"]) == "follows from deployments"}
+    follows = {
+        str(r["holder"]): (str(r["uses"]), str(r["unknownUses"]))
+        for r in rows
+        if str(r["basis"]) == "follows from deployments"
+    }
     # CoreWeave: the document's GB300 result and Epoch's GB300 cluster are NVIDIA; the mystery site
     # names no chip (regression: it used to rule CoreWeave out).
     assert follows[ID + "coreweave"] == ("2", "1")
@@ -459,15 +570,19 @@ def test_nvidia_only_capacity_counts_unknown_hardware_beside_the_known(imported)
     assert follows[ID + "oracle"] == ("1", "1")
 
 
-# --- partial and newer files ---------------------------------------------------------------------------------
+# --- partial and newer files --------------------------------------------------------------------------------
+
 
 def test_importing_twice_changes_nothing_but_the_record(fixture_dir):
     store = seeded()
     import_epoch(store, fixture_dir, snapshot_date=SNAPSHOT)
 
     def data() -> list[bytes]:
-        return sorted(line for line in store.dump(mime="application/n-quads").splitlines()
-                      if b"graph/imports" not in line)
+        return sorted(
+            line
+            for line in store.dump(mime="application/n-quads").splitlines()
+            if b"graph/imports" not in line
+        )
 
     first = data()
     report = import_epoch(store, fixture_dir, snapshot_date=SNAPSHOT)
@@ -480,9 +595,15 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
     store = seeded()
     full = write_fixture(tmp_path / "full")
     import_epoch(store, full, snapshot_date=SNAPSHOT)
-    partial = write_fixture(tmp_path / "partial", {"gpu_clusters/gpu_clusters.csv": (
-        FILES["gpu_clusters/gpu_clusters.csv"].split("\n", 1)[0] + "\n"
-        "Lambda Labs Cluster,Existing,Confirmed,,NVIDIA H100 PCIe,1024,Lambda Labs,,,,,NVIDIA,1024,\n")})
+    partial = write_fixture(
+        tmp_path / "partial",
+        {
+            "gpu_clusters/gpu_clusters.csv": (
+                FILES["gpu_clusters/gpu_clusters.csv"].split("\n", 1)[0] + "\n"
+                "Lambda Labs Cluster,Existing,Confirmed,,NVIDIA H100 PCIe,1024,Lambda Labs,,,,,NVIDIA,1024,\n"
+            )
+        },
+    )
     report = import_epoch(store, partial, snapshot_date="2026-04-20")
     r = report.files["gpu_clusters/gpu_clusters.csv"]
     assert (r.mode, r.rows, r.imported, r.kept) == ("merged", 1, 1, 4)
@@ -492,11 +613,15 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
     assert values(store, node, AIKG + "acceleratorCount", EPOCH + "gpu-clusters") == set()
     # The other rows stay, with their own snapshot date.
     assert values(store, ID + "cluster-oracle-test-cluster", AIKG + "h100Equivalents") == {
-        Literal("2000", datatype=XSD.decimal)}
-    dates = {str(row[0]): str(row[1]) for row in store.query("""
+        Literal("2000", datatype=XSD.decimal)
+    }
+    dates = {
+        str(row[0]): str(row[1])
+        for row in store.query("""
         PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX dcterms: <http://purl.org/dc/terms/>
         SELECT ?g ?issued WHERE { ?doc aikg:namedGraph ?g ; dcterms:issued ?issued
-          FILTER (STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/gpu-clusters")) }""").rows}
+          FILTER (STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/gpu-clusters")) }""").rows
+    }
     assert dates == {EPOCH + "gpu-clusters": SNAPSHOT, EPOCH + "gpu-clusters/2026-04-20": "2026-04-20"}
     assert validate_store(store).conforms
     # Asked to, the partial file replaces the whole dataset.
@@ -509,31 +634,49 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
 def test_a_renamed_column_is_warned_about_by_name(tmp_path):
     header, rest = FILES["ai_models/notable_ai_models.csv"].split("\n", 1)
     renamed = header.replace("Organization", "Organisation").replace("Publication date", "publication DATE")
-    directory = write_fixture(tmp_path / "renamed", {"ai_models/notable_ai_models.csv": renamed + "\n" + rest})
+    directory = write_fixture(
+        tmp_path / "renamed", {"ai_models/notable_ai_models.csv": renamed + "\n" + rest}
+    )
     store = seeded()
     report = import_epoch(store, directory, snapshot_date=SNAPSHOT)
     warnings = report.files["ai_models/notable_ai_models.csv"].warnings
     assert "column 'Organization' is missing: its values are unknown for every row of this file" in warnings
-    assert ("column 'Organisation' is not known to aikg and was not imported (renamed? see "
-            "seeds/epoch/README.md)") in warnings
-    assert "column 'publication DATE' is read as 'Publication date' (same name up to case and punctuation)" in warnings
+    assert (
+        "column 'Organisation' is not known to aikg and was not imported (renamed? see seeds/epoch/README.md)"
+    ) in warnings
+    assert (
+        "column 'publication DATE' is read as 'Publication date' (same name up to case and punctuation)"
+        in warnings
+    )
     assert values(store, ID + "deepseek-v3", AIKG + "releaseDate", EPOCH + "notable-ai-models") == {
-        Literal("2024-12-24", datatype=XSD.date)}
+        Literal("2024-12-24", datatype=XSD.date)
+    }
 
 
 def test_a_newer_spelling_is_the_same_entity_with_one_label(tmp_path):
     store = seeded()
     head = "Model,Organization,Publication date,Parameters,Confidence\n"
-    import_epoch(store, write_fixture(tmp_path / "old", {"ai_models/notable_ai_models.csv":
-                                                            head + "GLM 4.6,Zhipu AI,2025-09-30,357000000000,Likely\n"}),
-                 snapshot_date=SNAPSHOT)
-    newer = write_fixture(tmp_path / "new", {"ai_models/frontier_ai_models.csv": head +
-                                             "GLM-4.6,Zhipu AI,2025-09-30,357000000000,Likely\n"
-                                             "DeepSeek-V4-Flash,DeepSeek,2026-04-24,284000000,Likely\n"})
+    import_epoch(
+        store,
+        write_fixture(
+            tmp_path / "old",
+            {"ai_models/notable_ai_models.csv": head + "GLM 4.6,Zhipu AI,2025-09-30,357000000000,Likely\n"},
+        ),
+        snapshot_date=SNAPSHOT,
+    )
+    newer = write_fixture(
+        tmp_path / "new",
+        {
+            "ai_models/frontier_ai_models.csv": head + "GLM-4.6,Zhipu AI,2025-09-30,357000000000,Likely\n"
+            "DeepSeek-V4-Flash,DeepSeek,2026-04-24,284000000,Likely\n"
+        },
+    )
     report = import_epoch(store, newer, snapshot_date="2026-04-30")
     assert values(store, ID + "glm-4-6", str(RDFS.label)) == {Literal("GLM 4.6", lang="en")}
     assert Literal("GLM-4.6") in values(store, ID + "glm-4-6", str(SKOS.altLabel))
-    assert ("model", "GLM-4.6", ID + "glm-4-6") in {(d.kind, d.name, d.iri) for d in report.by_status("matched")}
+    assert ("model", "GLM-4.6", ID + "glm-4-6") in {
+        (d.kind, d.name, d.iri) for d in report.by_status("matched")
+    }
     assert validate_store(store).conforms
     issued = store.query("""PREFIX dcterms: <http://purl.org/dc/terms/>
         SELECT ?d WHERE { <https://w3id.org/aikg/id/epoch-frontier-ai-models> dcterms:issued ?d }""").rows
@@ -542,24 +685,39 @@ def test_a_newer_spelling_is_the_same_entity_with_one_label(tmp_path):
 
 def test_a_unit_slip_against_the_notes_is_flagged(tmp_path):
     head = "Model,Organization,Publication date,Parameters,Parameters notes,Confidence\n"
-    directory = write_fixture(tmp_path / "slip", {"ai_models/frontier_ai_models.csv": head +
-                              "DeepSeek-V4-Flash,DeepSeek,2026-04-24,284000000,\"284B total, 13B active\",Likely\n"})
+    directory = write_fixture(
+        tmp_path / "slip",
+        {
+            "ai_models/frontier_ai_models.csv": head
+            + 'DeepSeek-V4-Flash,DeepSeek,2026-04-24,284000000,"284B total, 13B active",Likely\n'
+        },
+    )
     report = import_epoch(seeded(), directory, snapshot_date="2026-04-30")
-    assert [(f.row, f.rule, f.message) for f in report.flags] == [(
-        2, "parameters-disagree-with-notes", "Parameters column says 284000000, the row's notes say 284000000000: "
-        "the same digits 1000 times apart, probably a unit slip")]
+    assert [(f.row, f.rule, f.message) for f in report.flags] == [
+        (
+            2,
+            "parameters-disagree-with-notes",
+            "Parameters column says 284000000, the row's notes say 284000000000: "
+            "the same digits 1000 times apart, probably a unit slip",
+        )
+    ]
 
 
 def test_rows_dated_after_the_snapshot_date_are_warned_about(tmp_path):
     head = "Model,Organization,Publication date,Parameters,Confidence\n"
-    directory = write_fixture(tmp_path / "late", {"ai_models/frontier_ai_models.csv": head +
-                                                  "Model Z,DeepSeek,2026-04-24,1000,Likely\n"})
+    directory = write_fixture(
+        tmp_path / "late",
+        {"ai_models/frontier_ai_models.csv": head + "Model Z,DeepSeek,2026-04-24,1000,Likely\n"},
+    )
     report = import_epoch(seeded(), directory, snapshot_date=SNAPSHOT)
-    assert ("1 rows are dated after the file's snapshot date 2026-03-06: the snapshot date is too early "
-            "(pass --snapshot-date)") in report.files["ai_models/frontier_ai_models.csv"].warnings
+    assert (
+        "1 rows are dated after the file's snapshot date 2026-03-06: the snapshot date is too early "
+        "(pass --snapshot-date)"
+    ) in report.files["ai_models/frontier_ai_models.csv"].warnings
 
 
 # --- the gate path: writer lock, write log, no lost update ----------------------------------------------
+
 
 def test_the_import_commits_through_the_gate_and_its_write_log(fixture_dir):
     store = seeded()
@@ -578,11 +736,21 @@ def test_a_client_write_during_the_import_is_not_lost(fixture_dir, monkeypatch):
         calls.append(kwargs.get("expect_version"))
         if len(calls) == 1:  # a client writes between the import's validation and its commit
             quads = gate.guard.parse_rdf(
-                b'<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; '
-                b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .', "text/turtle",
-                graph="https://w3id.org/aikg/graph/sources/racer", max_expansion=10_000)
-            thread = threading.Thread(target=gate.write, args=(store_, lambda: gate.graph_change(
-                store_, "https://w3id.org/aikg/graph/sources/racer", quads, replace=True)))
+                b"<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; "
+                b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .',
+                "text/turtle",
+                graph="https://w3id.org/aikg/graph/sources/racer",
+                max_expansion=10_000,
+            )
+            thread = threading.Thread(
+                target=gate.write,
+                args=(
+                    store_,
+                    lambda: gate.graph_change(
+                        store_, "https://w3id.org/aikg/graph/sources/racer", quads, replace=True
+                    ),
+                ),
+            )
             thread.start()
             thread.join()
         return real(store_, make_change, **kwargs)
@@ -594,25 +762,41 @@ def test_a_client_write_during_the_import_is_not_lost(fixture_dir, monkeypatch):
     assert values(store, ID + "cluster-lambda-labs-cluster", AIKG + "acceleratorCount")
 
 
-# --- the record and the command line ---------------------------------------------------------------------------
+# --- the record and the command line ------------------------------------------------------------------------
+
 
 def test_the_import_is_recorded_in_the_store(imported):
     store, report = imported
     [record] = list_imports(store)
     assert record["id"] == report.id
     files = {f["file"]: f for f in record["files"]}
-    assert (files["ml_hardware/ml_hardware.csv"]["rows"], files["ml_hardware/ml_hardware.csv"]["rejected"]) == (6, 1)
+    assert (
+        files["ml_hardware/ml_hardware.csv"]["rows"],
+        files["ml_hardware/ml_hardware.csv"]["rejected"],
+    ) == (6, 1)
     detail = get_import(store, report.id)
     kinds = {f["kind"] for f in detail["findings"]}
     assert {"merge", "link", "rejected-row", "read-value", "unreadable-value", "flag"} <= kinds
     rejected = [f for f in detail["findings"] if f["kind"] == "rejected-row"]
-    assert {(f["file"], f["row"]) for f in rejected} == {("ml_hardware/ml_hardware.csv", 8),
-                                                         ("ai_models/notable_ai_models.csv", 7)}
+    assert {(f["file"], f["row"]) for f in rejected} == {
+        ("ml_hardware/ml_hardware.csv", 8),
+        ("ai_models/notable_ai_models.csv", 7),
+    }
 
 
 def test_cli_reports_and_exits_1_when_rows_were_rejected(runner, fixture_dir, tmp_path):
-    result = runner.invoke(main, ["import", "epoch", str(fixture_dir), "--store", str(tmp_path / "store"),
-                                  "--snapshot-date", SNAPSHOT])
+    result = runner.invoke(
+        main,
+        [
+            "import",
+            "epoch",
+            str(fixture_dir),
+            "--store",
+            str(tmp_path / "store"),
+            "--snapshot-date",
+            SNAPSHOT,
+        ],
+    )
     assert result.exit_code == 1, result.output
     assert "ml_hardware/ml_hardware.csv:8: id:acme-x2 thermalDesignPower" in result.output
     assert "Rejected rows: 2" in result.output

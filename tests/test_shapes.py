@@ -61,30 +61,37 @@ GOOD: dict[str, str] = {
     "LocationNameShape":
         'id:dep a aikg:Deployment ; rdfs:label "d"@en ; aikg:locationName "Hillsboro, Oregon" .',
     "PartialUpdateShape":
-        'id:d1 a aikg:Dataset ; rdfs:label "d1"@en ; dcterms:title "D1"@en ; aikg:namedGraph graph:epoch\\/x ; '
+        'id:d1 a aikg:Dataset ; rdfs:label "d1"@en ; dcterms:title "D1"@en ; aikg:namedGraph '
+        'graph:epoch\\/x ; '
         'aikg:defaultCertainty aikg:Reported . '
-        'id:d2 a aikg:Dataset ; rdfs:label "d2"@en ; dcterms:title "D2"@en ; aikg:namedGraph graph:epoch\\/x\\/2026-04-20 ; '
+        'id:d2 a aikg:Dataset ; rdfs:label "d2"@en ; dcterms:title "D2"@en ; aikg:namedGraph '
+        'graph:epoch\\/x\\/2026-04-20 ; '
         'aikg:defaultCertainty aikg:Reported ; aikg:partialUpdateOf id:d1 .',
     "CompanyFigureShape":
         'id:rev a aikg:RevenueFigure ; rdfs:label "OpenAI revenue"@en ; aikg:agent id:openai ; '
         'aikg:annualRevenue 28000000.0 ; aikg:currency "USD" ; aikg:figureKind "Yearly revenue" . '
         'id:staff a aikg:StaffFigure ; rdfs:label "staff"@en ; aikg:agent id:openai ; aikg:staffCount 75 ; '
         'aikg:division "DeepMind" . '
-        'id:use a aikg:UsageFigure ; rdfs:label "use"@en ; aikg:agent id:openai ; aikg:activeUsers 50000000 ; '
+        'id:use a aikg:UsageFigure ; rdfs:label "use"@en ; aikg:agent id:openai ; aikg:activeUsers 50000000 '
+        '; '
         'aikg:activeUsersPeriod "Weekly" ; aikg:dailyTokens 133000000000.0 ; aikg:product "ChatGPT" . '
         'id:spend a aikg:ComputeSpendFigure ; rdfs:label "spend"@en ; aikg:agent id:openai ; '
-        'aikg:computeSpend 416000000.0 ; aikg:currency "USD" ; aikg:spendCategory "Data" ; aikg:periodType "Year" .',
+        'aikg:computeSpend 416000000.0 ; aikg:currency "USD" ; aikg:spendCategory "Data" ; aikg:periodType '
+        '"Year" .',
     "ImportShape":
-        '<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime "2026-12-01T10:00:00Z"^^xsd:dateTime ; '
+        '<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime '
+        '"2026-12-01T10:00:00Z"^^xsd:dateTime ; '
         'prov:endedAtTime "2026-12-01T10:00:30Z"^^xsd:dateTime ; aikg:wallSeconds 30.0 ; '
-        'aikg:importedFile <https://w3id.org/aikg/import/x/file/1> ; aikg:finding <https://w3id.org/aikg/import/x/finding/1> . '
+        'aikg:importedFile <https://w3id.org/aikg/import/x/file/1> ; aikg:finding '
+        '<https://w3id.org/aikg/import/x/finding/1> . '
         '<https://w3id.org/aikg/import/x/file/1> a aikg:ImportedFile ; aikg:filePath "a.csv" . '
         '<https://w3id.org/aikg/import/x/finding/1> a aikg:ImportFinding ; aikg:findingKind "merge" .',
     "ImportedFileShape":
         '<https://w3id.org/aikg/import/x/file/1> a aikg:ImportedFile ; aikg:filePath "a.csv" ; '
         'aikg:updateMode "merged" ; aikg:rowsRead 10 ; aikg:rowsImported 9 ; aikg:rowsRejected 1 .',
     "ImportFindingShape":
-        '<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime "2026-12-01T10:00:00Z"^^xsd:dateTime ; '
+        '<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime '
+        '"2026-12-01T10:00:00Z"^^xsd:dateTime ; '
         'aikg:finding <https://w3id.org/aikg/import/x/finding/1> . '
         '<https://w3id.org/aikg/import/x/finding/1> a aikg:ImportFinding ; aikg:findingKind "rejected-row" ; '
         'aikg:sourceRow 5 ; aikg:findingMessage "the row has no Name" .',
@@ -307,7 +314,8 @@ A_PRICE_LIST = ('id:pl a aikg:PriceList ; rdfs:label "prices"@en ; aikg:priceLis
 BAD: dict[str, Bad] = {
     # open world: each source may give its own value; the value must still be well-formed
     "equipment-capacity-negative": Bad(
-        "FacilityEquipmentShape", 'id:chiller-x a aikg:Chiller ; rdfs:label "X"@en ; aikg:coolingCapacity -1.0 .',
+        "FacilityEquipmentShape",
+        'id:chiller-x a aikg:Chiller ; rdfs:label "X"@en ; aikg:coolingCapacity -1.0 .',
         "id:chiller-x", "aikg:coolingCapacity", "cooling capacity must be a positive number of kilowatts"),
     "length-as-text": Bad(
         "DimensionsShape", 'id:chiller-x a aikg:Chiller ; rdfs:label "X"@en ; aikg:lengthMetres "2 m" .',
@@ -325,7 +333,8 @@ BAD: dict[str, Bad] = {
         "ImportShape", '<https://w3id.org/aikg/import/x> a aikg:Import .',
         "https://w3id.org/aikg/import/x", "prov:startedAtTime", "says when it started"),
     "imported-file-counts-do-not-add-up": Bad(
-        "ImportedFileShape", '<https://w3id.org/aikg/import/x/file/1> a aikg:ImportedFile ; aikg:filePath "a.csv" ; '
+        "ImportedFileShape",
+        '<https://w3id.org/aikg/import/x/file/1> a aikg:ImportedFile ; aikg:filePath "a.csv" ; '
         'aikg:rowsRead 10 ; aikg:rowsImported 9 ; aikg:rowsRejected 2 .',
         "https://w3id.org/aikg/import/x/file/1", "aikg:rowsRead", "the counts do not add up"),
     "finding-of-no-import": Bad(
@@ -334,7 +343,8 @@ BAD: dict[str, Bad] = {
         "https://w3id.org/aikg/import/x/finding/1", "^aikg:finding", "belongs to no import"),
     "finding-of-unknown-kind": Bad(
         "ImportFindingShape", '<https://w3id.org/aikg/import/x> a aikg:Import ; '
-        'prov:startedAtTime "2026-12-01T10:00:00Z"^^xsd:dateTime ; aikg:finding <https://w3id.org/aikg/import/x/finding/1> . '
+        'prov:startedAtTime "2026-12-01T10:00:00Z"^^xsd:dateTime ; aikg:finding '
+        '<https://w3id.org/aikg/import/x/finding/1> . '
         '<https://w3id.org/aikg/import/x/finding/1> a aikg:ImportFinding ; aikg:findingKind "guess" .',
         "https://w3id.org/aikg/import/x/finding/1", "aikg:findingKind", "a finding has one kind"),
     "dataset-confidence-as-certainty": Bad(
@@ -1147,7 +1157,8 @@ def test_two_sources_each_giving_a_figure_is_not_a_violation() -> None:
     """Open world: the document's 288 GB and Epoch's 287.5 GB of one chip, two release dates, two
     parameter counts and an unknown operator all conform (regression: a merge used to drop a value)."""
     data = graph_of(CONTEXT, 'id:h800 aikg:memoryPerChip 80 , 80.5 ; aikg:availableFrom "2023"^^xsd:gYear , '
-                    '"2023-03-21"^^xsd:date . id:deepseek-v3 aikg:totalParameters 671000000000 , 671000000001 ; '
+                    '"2023-03-21"^^xsd:date . id:deepseek-v3 aikg:totalParameters 671000000000 , '
+                    '671000000001 ; '
                     'aikg:releaseDate "2024-12"^^xsd:gYearMonth , "2024-12-26"^^xsd:date . '
                     'id:dep a aikg:Deployment ; rdfs:label "an anonymized cluster"@en .')
     result = validate_graph(data)
@@ -1156,5 +1167,6 @@ def test_two_sources_each_giving_a_figure_is_not_a_violation() -> None:
 
 def test_two_english_labels_are_still_one_too_many() -> None:
     """What identifies a node stays strict: one English label (regression: GLM 4.6 / GLM-4.6)."""
-    result = validate_graph(graph_of(CONTEXT, 'id:glm a aikg:AIModel ; rdfs:label "GLM 4.6"@en , "GLM-4.6"@en .'))
+    result = validate_graph(graph_of(CONTEXT, 'id:glm a aikg:AIModel ; rdfs:label "GLM 4.6"@en , '
+                                              '"GLM-4.6"@en .'))
     assert [(v.focus_node, v.path) for v in result.violations] == [(AIKG_ID + "glm", str(RDFS.label))]

@@ -192,7 +192,8 @@ class EntityBuilder:
                 confidence[g] = str(o)
             elif p == _QUALIFIED and isinstance(o, URIRef):
                 # A qualification qualifies the figure of the graph that attaches it.
-                qualifiers.update({(on, g): q for on, q in self._qualification(quals.get(str(o), [])).items()})
+                found = self._qualification(quals.get(str(o), []))
+                qualifiers.update({(on, g): q for on, q in found.items()})
             elif isinstance(o, Literal):
                 facts[(p, o)].add(g)
             elif isinstance(o, URIRef):
@@ -235,8 +236,8 @@ class EntityBuilder:
             out["certainty"] = level
         return {on: out}
 
-    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str], confidence: dict[str, str],
-              qualifiers: dict[tuple[str, str], dict]) -> dict:
+    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str],
+              confidence: dict[str, str], qualifiers: dict[tuple[str, str], dict]) -> dict:
         datatype = str(o.datatype) if o.datatype is not None else None
         fact = {"property": self.term(p), "value": str(o), "datatype": datatype, "lang": o.language,
                 "unit": self.vocab.unit(p)}

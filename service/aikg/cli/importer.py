@@ -42,8 +42,8 @@ def import_group() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--verbose", is_flag=True, help="List every created entity and every value finding too.")
 @setting_options("store")
-def epoch(directory: Path, overrides_file: Path | None, replace: bool, snapshot_date: str | None, as_json: bool,
-          verbose: bool, **options: Any) -> None:
+def epoch(directory: Path, overrides_file: Path | None, replace: bool, snapshot_date: str | None,
+          as_json: bool, verbose: bool, **options: Any) -> None:
     """Import Epoch AI's CSV files from DIRECTORY (like seeds/epoch/) into their datasets' graphs."""
     from ..epoch import import_epoch
 

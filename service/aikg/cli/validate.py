@@ -88,7 +88,8 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--graph", default=None,
               help="The graph FILE would be loaded into (default: graph/sources/<file stem>).")
-@click.option("--alone", is_flag=True, help="Validate FILE on its own (with the ontology), not against the store.")
+@click.option("--alone", is_flag=True,
+              help="Validate FILE on its own (with the ontology), not against the store.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
               show_default=True, help="Report format: readable text, JSON, or the SHACL report in Turtle.")
 @setting_options("store", "load_seeds")

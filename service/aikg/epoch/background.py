@@ -33,8 +33,11 @@ def import_in_background(store: Store) -> threading.Thread | None:
     def run() -> None:
         try:
             report = import_epoch(store, directory)
-            log.warning("aikg: Epoch AI snapshot imported: %d of %d rows",
-                        sum(report.imported.values()), sum(report.rows.values()))
+            log.warning(
+                "aikg: Epoch AI snapshot imported: %d of %d rows",
+                sum(report.imported.values()),
+                sum(report.rows.values()),
+            )
         except Exception:  # a failed background import must not take the service down
             log.exception("aikg: importing the Epoch AI snapshot failed")
 

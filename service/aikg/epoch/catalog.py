@@ -50,9 +50,14 @@ def catalog_triples(dataset: Dataset, *, snapshot: str, partial: bool = False, r
         (doc, SCHEMA_URL, URIRef(dataset.url)),
         (doc, AIKG.namedGraph, URIRef(update_graph(dataset, snapshot) if partial else graph_of(dataset))),
         (doc, AIKG.defaultCertainty, AIKG.Reported),
-        (doc, DCTERMS.bibliographicCitation,
-         Literal(f"Epoch AI, '{dataset.title.removeprefix('Epoch AI: ')}'. Published online at epoch.ai. "
-                 f"Retrieved from '{dataset.url}'. Licensed under CC BY 4.0.")),
+        (
+            doc,
+            DCTERMS.bibliographicCitation,
+            Literal(
+                f"Epoch AI, '{dataset.title.removeprefix('Epoch AI: ')}'. Published online at epoch.ai. "
+                f"Retrieved from '{dataset.url}'. Licensed under CC BY 4.0."
+            ),
+        ),
         (PUBLISHER, RDF.type, AIKG.Organization),
         (PUBLISHER, RDFS.label, Literal("Epoch AI", lang="en")),
         (PUBLISHER, SCHEMA_URL, URIRef("https://epoch.ai/")),

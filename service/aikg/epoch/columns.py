@@ -31,12 +31,18 @@ class Header:
 
     def warnings(self) -> list[str]:
         """Plain-language warnings, one per column."""
-        out = [f"column {c!r} is read as {k!r} (same name up to case and punctuation)"
-               for c, k in sorted(self.renamed.items())]
-        out += [f"column {c!r} is missing: its values are unknown for every row of this file"
-                for c in self.missing]
-        out += [f"column {c!r} is not known to aikg and was not imported (renamed? see seeds/epoch/README.md)"
-                for c in self.unknown]
+        out = [
+            f"column {c!r} is read as {k!r} (same name up to case and punctuation)"
+            for c, k in sorted(self.renamed.items())
+        ]
+        out += [
+            f"column {c!r} is missing: its values are unknown for every row of this file"
+            for c in self.missing
+        ]
+        out += [
+            f"column {c!r} is not known to aikg and was not imported (renamed? see seeds/epoch/README.md)"
+            for c in self.unknown
+        ]
         return out
 
 

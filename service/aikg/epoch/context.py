@@ -24,7 +24,6 @@ from .values import (
     Tagged,
     decimal_literal,
     is_unknown,
-    normalize,
     plain,
     read_date,
     read_number,
@@ -35,14 +34,27 @@ from .values import (
 SCHEMA_URL = URIRef("https://schema.org/url")
 
 CONFIDENCE = {
-    "confirmed": AIKG.Confirmed, "confident": AIKG.Confident, "likely": AIKG.Likely,
-    "uncertain": AIKG.Uncertain, "speculative": AIKG.Speculative, "unlikely": AIKG.Unlikely,
-    "unverified": AIKG.Unverified, "unknown": AIKG.ConfidenceUnknown,
+    "confirmed": AIKG.Confirmed,
+    "confident": AIKG.Confident,
+    "likely": AIKG.Likely,
+    "uncertain": AIKG.Uncertain,
+    "speculative": AIKG.Speculative,
+    "unlikely": AIKG.Unlikely,
+    "unverified": AIKG.Unverified,
+    "unknown": AIKG.ConfidenceUnknown,
 }
 """Epoch's confidence words, read as dataset confidence (a different axis from document certainty)."""
 
-WEAKNESS = {"confirmed": 0, "confident": 0, "likely": 1, "uncertain": 2, "speculative": 2, "unverified": 2,
-            "unknown": 2, "unlikely": 3}
+WEAKNESS = {
+    "confirmed": 0,
+    "confident": 0,
+    "likely": 1,
+    "uncertain": 2,
+    "speculative": 2,
+    "unverified": 2,
+    "unknown": 2,
+    "unlikely": 3,
+}
 
 
 @dataclass
@@ -112,7 +124,9 @@ class Context:
         self._describe(row, decision, node, name, cls)
         return node
 
-    def _describe(self, row: Row, decision: Decision, node: URIRef, name: str | None, cls: URIRef | None) -> None:
+    def _describe(
+        self, row: Row, decision: Decision, node: URIRef, name: str | None, cls: URIRef | None
+    ) -> None:
         q, key, graph = self.quads, row.key, row.graph
         if cls is not None:
             q.add(key, graph, node, RDF.type, cls)
@@ -136,8 +150,9 @@ class Context:
 
     # -- facts -------------------------------------------------------------------------------------
 
-    def provenance(self, row: Row, node: URIRef, confidence: str | None = None,
-                   links: Iterable[str] = ()) -> None:
+    def provenance(
+        self, row: Row, node: URIRef, confidence: str | None = None, links: Iterable[str] = ()
+    ) -> None:
         """The row's line number, its confidence (verbatim and as dataset confidence) and its links."""
         q = self.quads
         q.owns(row.key, node)
@@ -147,8 +162,13 @@ class Context:
             q.add(row.key, row.graph, node, AIKG.sourceConfidence, Literal(word))
             level = CONFIDENCE.get(word.lower())
             if level is None:
-                row.problem("unreadable-value", None, word, f"confidence {word!r} is not one of Epoch's "
-                            "words (Confident, Likely, Speculative …): kept as written only")
+                row.problem(
+                    "unreadable-value",
+                    None,
+                    word,
+                    f"confidence {word!r} is not one of Epoch's "
+                    "words (Confident, Likely, Speculative …): kept as written only",
+                )
             q.add(row.key, row.graph, node, AIKG.datasetConfidence, level)
         for link in links:
             found = [iri for iri in (_url(u) for u in _URLS.findall(link)) if iri is not None]
@@ -164,8 +184,15 @@ class Context:
                 q.add(row.key, row.graph, node, AIKG.note, Literal(f"Source: {text}", lang="en"))
                 row.problem("read-value", None, text, f"source {text[:120]!r} is not a link: kept as a note")
 
-    def figure(self, row: Row, node: URIRef, prop: URIRef, value: Decimal | None,
-               scale: Decimal = Decimal(1), places: int | None = None) -> None:
+    def figure(
+        self,
+        row: Row,
+        node: URIRef,
+        prop: URIRef,
+        value: Decimal | None,
+        scale: Decimal = Decimal(1),
+        places: int | None = None,
+    ) -> None:
         """A decimal figure (scaled into the property's unit, rounded to ``places`` decimals), when known."""
         if value is None:
             return
@@ -174,19 +201,37 @@ class Context:
             scaled = round(scaled, places)
         self.quads.add(row.key, row.graph, node, prop, decimal_literal(scaled))
 
-    def figure_cell(self, row: Row, node: URIRef, prop: URIRef, column: str, scale: Decimal = Decimal(1),
-                    places: int | None = None) -> None:
+    def figure_cell(
+        self,
+        row: Row,
+        node: URIRef,
+        prop: URIRef,
+        column: str,
+        scale: Decimal = Decimal(1),
+        places: int | None = None,
+    ) -> None:
         """A figure from a column; a cell that is not one number (a range such as "1358.8 - 2637.5") is
         kept as a note on the node in the file's words, and reported."""
         reading = read_number(row.cells.get(column))
         if reading.value is None and reading.problem is not None:
-            self.quads.add(row.key, row.graph, node, AIKG.note,
-                           Literal(f"{column}: {row.raw(column).strip()}", lang="en"))
-            row.problem("unreadable-value", column, row.raw(column),
-                        f"{column}: {reading.problem}: kept as a note, not as a figure")
+            self.quads.add(
+                row.key,
+                row.graph,
+                node,
+                AIKG.note,
+                Literal(f"{column}: {row.raw(column).strip()}", lang="en"),
+            )
+            row.problem(
+                "unreadable-value",
+                column,
+                row.raw(column),
+                f"{column}: {reading.problem}: kept as a note, not as a figure",
+            )
             return
         row._report(column, reading.problem, reading.lenient)
-        self.figure(row, node, prop, reading.value if isinstance(reading.value, Decimal) else None, scale, places)
+        self.figure(
+            row, node, prop, reading.value if isinstance(reading.value, Decimal) else None, scale, places
+        )
 
     def flag(self, row: Row, node: URIRef, flag: str, note: str) -> None:
         """Flag a suspicious value as data (aikg:flag, aikg:note) and for the report."""
@@ -233,11 +278,17 @@ class Row:
         whole = value.to_integral_value()
         if value != whole and whole != 0 and abs(value - whole) / abs(whole) < Decimal("1e-9"):
             # 30000.000000000004: floating-point noise of the export, not a fraction of a chip
-            self.problem("read-value", column, self.raw(column), f"{column}: {self.raw(column)!r} read as {whole}")
+            self.problem(
+                "read-value", column, self.raw(column), f"{column}: {self.raw(column)!r} read as {whole}"
+            )
             value = whole
         if value != whole:
-            self.problem("unreadable-value", column, self.raw(column),
-                         f"{column} {plain(value)} is not a whole number: left out")
+            self.problem(
+                "unreadable-value",
+                column,
+                self.raw(column),
+                f"{column} {plain(value)} is not a whole number: left out",
+            )
             return None
         return Literal(str(int(value)), datatype=XSD.integer)
 
@@ -261,8 +312,9 @@ class Row:
 
     def problem(self, kind: str, column: str | None, value: str | None, message: str) -> None:
         """Report a value of this row."""
-        self.ctx.findings.append(Finding(kind, self.file, message, row=self.line, column=column,
-                                         value=(value or "")[:300] or None))
+        self.ctx.findings.append(
+            Finding(kind, self.file, message, row=self.line, column=column, value=(value or "")[:300] or None)
+        )
 
 
 _URLS = re.compile(r"https?://[^\s<>\"]+")

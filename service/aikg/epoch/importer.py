@@ -85,8 +85,15 @@ def present(directory: Path) -> list[Dataset]:
     return [d for d in DATASETS if (directory / d.path).is_file()]
 
 
-def import_epoch(store: Store, directory: Path, *, overrides: Path | None = None, replace: bool = False,
-                 snapshot_date: str | None = None, progress: Progress | None = None) -> ImportReport:
+def import_epoch(
+    store: Store,
+    directory: Path,
+    *,
+    overrides: Path | None = None,
+    replace: bool = False,
+    snapshot_date: str | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
     """Import every known Epoch file of ``directory``, each into the graph of its dataset; return what
     happened (also recorded in ``graph/imports``)."""
     if not directory.is_dir():
@@ -130,17 +137,30 @@ class _Plan:
 class _Prepared:
     """One import worked out against the store as it is: the change to commit and the report."""
 
-    def __init__(self, store: Store, directory: Path, datasets: list[Dataset], overrides: dict,
-                 replace: bool, snapshot_date: str | None, progress: Progress | None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        directory: Path,
+        datasets: list[Dataset],
+        overrides: dict,
+        replace: bool,
+        snapshot_date: str | None,
+        progress: Progress | None,
+    ) -> None:
         self.started = time.perf_counter()
         self.store = store
         now = dt.datetime.now(dt.UTC)
         self.report = ImportReport(
-            id=IMPORT_BASE + now.strftime("%Y%m%dT%H%M%S%fZ"), started=now.isoformat(timespec="seconds"),
-            directory=str(directory), missing=[d.path for d in DATASETS if d not in datasets],
-            unknown_files=sorted(p.relative_to(directory).as_posix() for p in directory.rglob("*.csv")
-                                 if p.relative_to(directory).as_posix() not in
-                                 {d.path for d in DATASETS} | AIKG_FILES))
+            id=IMPORT_BASE + now.strftime("%Y%m%dT%H%M%S%fZ"),
+            started=now.isoformat(timespec="seconds"),
+            directory=str(directory),
+            missing=[d.path for d in DATASETS if d not in datasets],
+            unknown_files=sorted(
+                p.relative_to(directory).as_posix()
+                for p in directory.rglob("*.csv")
+                if p.relative_to(directory).as_posix() not in {d.path for d in DATASETS} | AIKG_FILES
+            ),
+        )
         manifest = read_manifest(directory)
         self.plans: list[_Plan] = []
         for d in datasets:
@@ -153,8 +173,9 @@ class _Prepared:
             self.plans.append(_Plan(d, [(n, rename(r, header.renamed)) for n, r in rows], file_report))
             self.report.files[d.path] = file_report
         self.reconciler = self._reconciler(store, overrides)
-        self.ctx = Context(Quads(), self.reconciler, files={graph_of(p.dataset): p.dataset.path
-                                                            for p in self.plans})
+        self.ctx = Context(
+            Quads(), self.reconciler, files={graph_of(p.dataset): p.dataset.path for p in self.plans}
+        )
         self._map(progress)
         self._plan_updates(store, replace)
         rejected = self._validate()
@@ -214,7 +235,8 @@ class _Prepared:
                 plan.report.warnings.append(
                     f"partial file: {len(rows_kept)} rows of the dataset are not in it and were kept as they "
                     f"were; its rows went into a graph of their own ({plan.target}). Pass --replace to "
-                    "replace the whole dataset with this file instead")
+                    "replace the whole dataset with this file instead"
+                )
 
     def _removals(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[str]]:
         """What the import takes out of the store: replaced datasets' graphs, a partial file's own rows
@@ -240,21 +262,25 @@ class _Prepared:
     def _graph(self, graph: str) -> set[ox.Quad]:
         cache = self.__dict__.setdefault("_graphs", {})
         if graph not in cache:
-            g = ox.NamedNode(graph)
-            cache[graph] = {ox.Quad(to_ox(s), to_ox(p), to_ox(o), g)
-                            for s, p, o, _ in self.store.quads(graph=graph)}
+            cache[graph] = set(_quads_of(self.store, graph))
         return cache[graph]
 
     def _additions(self, rejected: set[RowKey]) -> set[ox.Quad]:
         targets = {graph_of(p.dataset): p.target for p in self.plans}
-        out = {ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(targets.get(g, g)))
-               for s, p, o, g in self.ctx.quads.accepted(rejected)}
+        out = {
+            ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(targets.get(g, g)))
+            for s, p, o, g in self.ctx.quads.accepted(rejected)
+        }
         for plan in self.plans:
             g = ox.NamedNode(plan.target)
             partial = plan.report.mode == "merged"
             imported = plan.report.rows - len({r for r in rejected if r[0] == plan.dataset.path})
-            out |= {ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o in catalog_triples(
-                plan.dataset, snapshot=plan.report.snapshot, partial=partial, rows=imported)}
+            out |= {
+                ox.Quad(to_ox(s), to_ox(p), to_ox(o), g)
+                for s, p, o in catalog_triples(
+                    plan.dataset, snapshot=plan.report.snapshot, partial=partial, rows=imported
+                )
+            }
         return out
 
     # -- validation -------------------------------------------------------------------------------
@@ -291,8 +317,11 @@ class _Prepared:
             rejected |= fresh
             after = self._additions(rejected)
             gone = {q.subject for q in before - after}
-            focus = {URIRef(q.subject.value) for q in after
-                     if (q.subject in gone or q.object in gone) and isinstance(q.subject, ox.NamedNode)}
+            focus = {
+                URIRef(q.subject.value)
+                for q in after
+                if (q.subject in gone or q.object in gone) and isinstance(q.subject, ox.NamedNode)
+            }
             focus |= {URIRef(s.value) for s in gone if isinstance(s, ox.NamedNode)}
             if not focus:
                 break
@@ -314,9 +343,9 @@ class _Prepared:
         remove, _ = self._removals(rejected)
         base = self.__dict__.get("_base")
         if base is None:
-            base = self._base = [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(str(g)))
-                                 for g in self.store.graphs() if g not in _NOT_DATA
-                                 for s, p, o, _ in self.store.quads(graph=g)]
+            base = self._base = [
+                q for g in self.store.graphs() if g not in _NOT_DATA for q in _quads_of(self.store, g)
+            ]
         scratch = OxigraphStore(None)
         scratch.raw.extend(q for q in base if q not in remove)
         scratch.raw.extend(self._additions(rejected))
@@ -335,8 +364,10 @@ class _Prepared:
             r.imported = r.rows - r.rejected
             dated = self._dated_after(plan)
             if dated:
-                r.warnings.append(f"{dated} rows are dated after the file's snapshot date {r.snapshot}: "
-                                  "the snapshot date is too early (pass --snapshot-date)")
+                r.warnings.append(
+                    f"{dated} rows are dated after the file's snapshot date {r.snapshot}: "
+                    "the snapshot date is too early (pass --snapshot-date)"
+                )
         self._decision_findings(by_file)
         self._disagreements(by_file)
         self.report.seconds = time.perf_counter() - self.started
@@ -397,9 +428,18 @@ class _Prepared:
                 self.report.findings.append(finding)
             for s, p, o in d.links:
                 plan.report.links += 1
-                self.report.findings.append(Finding(
-                    "link", file, f"{_short(s)} {_short(p)} {_short(o)}", node=s, name=d.name,
-                    entity_kind=d.kind, link=(p, o), rule=d.rule))
+                self.report.findings.append(
+                    Finding(
+                        "link",
+                        file,
+                        f"{_short(s)} {_short(p)} {_short(o)}",
+                        node=s,
+                        name=d.name,
+                        entity_kind=d.kind,
+                        link=(p, o),
+                        rule=d.rule,
+                    )
+                )
         self.report.decisions = self.reconciler.all_decisions()
 
     def _disagreements(self, by_file: dict[str, _Plan]) -> None:
@@ -409,7 +449,7 @@ class _Prepared:
         for (_node, _prop), by_value in values.items():
             distinct = sorted(by_value, key=lambda v: (float(v), v))
             for i, a in enumerate(distinct):
-                for b in distinct[i + 1:]:
+                for b in distinct[i + 1 :]:
                     ga, gb = by_value[a], by_value[b]
                     if ga == gb and len(ga) == 1:
                         continue
@@ -425,8 +465,16 @@ class _Prepared:
 
 def _decision_finding(kind: str, d: Decision, file: str) -> Finding:
     message = f"{d.kind} {d.name!r} -> {_short(d.iri)} ({d.rule})"
-    return Finding(kind, file, message, node=d.iri, name=d.name, entity_kind=d.kind,
-                   candidates=list(d.candidates), rule=d.rule)
+    return Finding(
+        kind,
+        file,
+        message,
+        node=d.iri,
+        name=d.name,
+        entity_kind=d.kind,
+        candidates=list(d.candidates),
+        rule=d.rule,
+    )
 
 
 def _figure_values(store: OxigraphStore) -> dict[tuple[str, str], dict[str, set[str]]]:
@@ -472,6 +520,14 @@ def _validate_all(scratch: OxigraphStore) -> ValidationResult:
         _LAST.clear()
         _LAST[key] = validate_store(scratch)
     return _LAST[key]
+
+
+def _quads_of(store: Store, graph: str) -> Iterable[ox.Quad]:
+    """The quads of one graph as Oxigraph quads (read straight from the embedded store)."""
+    g = ox.NamedNode(graph)
+    if isinstance(store, OxigraphStore):
+        return store.raw.quads_for_pattern(None, None, None, g)
+    return (ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o, _ in store.quads(graph=graph))
 
 
 def _validate_around(scratch: OxigraphStore, focus: set[URIRef]) -> ValidationResult:

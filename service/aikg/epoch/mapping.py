@@ -22,8 +22,22 @@ BYTES_PER_GB = Decimal(10) ** -9
 HOURS_PER_DAY = Decimal(1) / Decimal(24)
 BILLION = Decimal(10) ** 9
 
-USER_CATEGORIES = frozenset({"cloud", "academia", "researchers", "government", "industry", "various",
-                             "military", "public", "enterprise", "enterprises", "startups", "internal"})
+USER_CATEGORIES = frozenset(
+    {
+        "cloud",
+        "academia",
+        "researchers",
+        "government",
+        "industry",
+        "various",
+        "military",
+        "public",
+        "enterprise",
+        "enterprises",
+        "startups",
+        "internal",
+    }
+)
 """Words Epoch writes in user lists that name a kind of user, not an organization."""
 
 SUPPLIER_UNKNOWN = frozenset({"anonymized", "unknown", ""})
@@ -40,8 +54,15 @@ def _require(row: Row, column: str) -> str:
     return value
 
 
-def _money(ctx: Context, row: Row, node: URIRef, prop: URIRef, value: Decimal | None,
-           year: str | None = None, scale: Decimal = Decimal(1)) -> None:
+def _money(
+    ctx: Context,
+    row: Row,
+    node: URIRef,
+    prop: URIRef,
+    value: Decimal | None,
+    year: str | None = None,
+    scale: Decimal = Decimal(1),
+) -> None:
     if value is None:
         return
     ctx.figure(row, node, prop, value, scale)
@@ -54,8 +75,13 @@ def _notes(ctx: Context, row: Row, node: URIRef, *columns: str, prefixed: bool =
     for column in columns:
         note = row.text(column)
         if note:
-            ctx.quads.add(row.key, row.graph, node, AIKG.note,
-                          Literal(f"{column}: {note}" if prefixed else note, lang="en"))
+            ctx.quads.add(
+                row.key,
+                row.graph,
+                node,
+                AIKG.note,
+                Literal(f"{column}: {note}" if prefixed else note, lang="en"),
+            )
 
 
 # --- ml_hardware.csv ----------------------------------------------------------------------------------
@@ -75,8 +101,10 @@ PERFORMANCE = (
 
 def hardware_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
-    return {"accelerator": [r.get("Hardware name", "") for r in rows],
-            "organization": [r.get("Manufacturer", "") for r in rows]}
+    return {
+        "accelerator": [r.get("Hardware name", "") for r in rows],
+        "organization": [r.get("Manufacturer", "") for r in rows],
+    }
 
 
 def map_hardware(ctx: Context, row: Row) -> None:
@@ -97,8 +125,12 @@ def map_hardware(ctx: Context, row: Row) -> None:
     if memory is not None:
         ctx.figure(row, chip, AIKG.memoryPerChip, memory, BYTES_PER_GB)
         if memory < Decimal(10) ** 9:
-            ctx.flag(row, chip, "memory-under-1-gb",
-                     f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip")
+            ctx.flag(
+                row,
+                chip,
+                "memory-under-1-gb",
+                f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip",
+            )
     ctx.figure_cell(row, chip, AIKG.memoryBandwidth, "Memory bandwidth (byte/s)", BYTES_PER_GB)
     ctx.figure_cell(row, chip, AIKG.intranodeBandwidth, "Intranode bandwidth (byte/s)", BYTES_PER_GB)
     ctx.figure_cell(row, chip, AIKG.internodeBandwidth, "Internode bandwidth (bit/s)", BYTES_PER_GB)
@@ -110,13 +142,16 @@ def map_hardware(ctx: Context, row: Row) -> None:
 
 # --- ai_models/*.csv ---------------------------------------------------------------------------------
 
+
 def model_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
     from .values import tagged_list
 
-    return {"model": [r.get("Model", "") for r in rows],
-            "organization": [t.name for r in rows for t in tagged_list(r.get("Organization"))],
-            "accelerator": [t.name for r in rows for t in tagged_list(r.get("Training hardware"))]}
+    return {
+        "model": [r.get("Model", "") for r in rows],
+        "organization": [t.name for r in rows for t in tagged_list(r.get("Organization"))],
+        "accelerator": [t.name for r in rows for t in tagged_list(r.get("Training hardware"))],
+    }
 
 
 def map_model(ctx: Context, row: Row) -> None:
@@ -150,26 +185,43 @@ def map_model(ctx: Context, row: Row) -> None:
     ctx.figure_cell(row, run, AIKG.durationDays, "Training time (hours)", HOURS_PER_DAY, places=6)
     ctx.figure_cell(row, run, AIKG.gpuHours, "Training chip-hours")
     _money(ctx, row, run, AIKG.cost, row.number("Training compute cost (2023 USD)"), "2023")
-    _notes(ctx, row, run, "Parameters notes", "Training compute notes", "Training time notes",
-           "Compute cost notes")
+    _notes(
+        ctx,
+        row,
+        run,
+        "Parameters notes",
+        "Training compute notes",
+        "Training time notes",
+        "Compute cost notes",
+    )
     slip = unit_slip(params, parameters_in_notes(row.raw("Parameters notes"))) if params else None
     if slip is not None:
-        ctx.flag(row, model, "parameters-disagree-with-notes",
-                 f"Parameters column says {plain(params)}, the row's notes say {plain(slip)}: the same "
-                 f"digits {plain(slip / params)} times apart, probably a unit slip")
+        ctx.flag(
+            row,
+            model,
+            "parameters-disagree-with-notes",
+            f"Parameters column says {plain(params)}, the row's notes say {plain(slip)}: the same "
+            f"digits {plain(slip / params)} times apart, probably a unit slip",
+        )
 
 
 # --- gpu_clusters.csv --------------------------------------------------------------------------------
+
 
 def cluster_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
     from .values import tagged_list
 
     orgs = [t.name for r in rows for t in tagged_list(r.get("Owner"))]
-    orgs += [r.get("GPU Supplier (primary)", "") for r in rows
-             if r.get("GPU Supplier (primary)", "").strip().lower() not in SUPPLIER_UNKNOWN]
-    return {"organization": orgs,
-            "accelerator": [r.get(c, "") for r in rows for c in ("Chip type (primary)", "Chip type (secondary)")]}
+    orgs += [
+        r.get("GPU Supplier (primary)", "")
+        for r in rows
+        if r.get("GPU Supplier (primary)", "").strip().lower() not in SUPPLIER_UNKNOWN
+    ]
+    return {
+        "organization": orgs,
+        "accelerator": [r.get(c, "") for r in rows for c in ("Chip type (primary)", "Chip type (secondary)")],
+    }
 
 
 def map_cluster(ctx: Context, row: Row) -> None:
@@ -180,9 +232,23 @@ def map_cluster(ctx: Context, row: Row) -> None:
     """
     name = _require(row, "Name")
     q, key, g = ctx.quads, row.key, row.graph
-    node = ctx.row_node(f"cluster-{slugify(name)}", [row.raw(c) for c in (
-        "Country", "Location", "First Operational Date", "Chip type (primary)", "Chip quantity (primary)",
-        "H100 equivalents", "Status", "Owner", "Users")])
+    node = ctx.row_node(
+        f"cluster-{slugify(name)}",
+        [
+            row.raw(c)
+            for c in (
+                "Country",
+                "Location",
+                "First Operational Date",
+                "Chip type (primary)",
+                "Chip quantity (primary)",
+                "H100 equivalents",
+                "Status",
+                "Owner",
+                "Users",
+            )
+        ],
+    )
     q.add(key, g, node, RDF.type, AIKG.Deployment)
     q.add(key, g, node, RDFS.label, Literal(name, lang="en"))
     for owner in row.names("Owner"):
@@ -192,7 +258,9 @@ def map_cluster(ctx: Context, row: Row) -> None:
     # Epoch's words, never turned into an organization of its own.
     for user in row.names("Users"):
         if normalize(user.name) not in USER_CATEGORIES and ctx.reconciler.is_named("organization", user.name):
-            q.add(key, g, node, AIKG.capacityUser, ctx.entity(row, "organization", user.name, AIKG.Organization))
+            q.add(
+                key, g, node, AIKG.capacityUser, ctx.entity(row, "organization", user.name, AIKG.Organization)
+            )
         else:
             q.add(key, g, node, AIKG.userCategory, Literal(user.name))
     supplier = row.text("GPU Supplier (primary)") or ""
@@ -207,8 +275,11 @@ def map_cluster(ctx: Context, row: Row) -> None:
             q.add(key, g, chip, AIKG.manufacturer, vendor)
     if not chips and vendor is not None:
         q.add(key, g, node, AIKG.acceleratorVendor, vendor)
-    count = row.whole("Total number of AI chips") if row.text("Total number of AI chips") else \
-        row.whole("Chip quantity (primary)")
+    count = (
+        row.whole("Total number of AI chips")
+        if row.text("Total number of AI chips")
+        else row.whole("Chip quantity (primary)")
+    )
     q.add(key, g, node, AIKG.acceleratorCount, count)
     ctx.figure_cell(row, node, AIKG.h100Equivalents, "H100 equivalents")
     ctx.figure_cell(row, node, AIKG.powerCapacity, "Power Capacity (MW)")
@@ -217,25 +288,35 @@ def map_cluster(ctx: Context, row: Row) -> None:
     q.add(key, g, node, AIKG.endDate, row.date("Decommissioned Date (if applicable)"))
     for column in ("Location", "Country"):
         q.text(key, g, node, AIKG.locationName, row.text(column))
-    ctx.provenance(row, node, row.raw("Certainty"),
-                   [row.raw(f"Source {i}") for i in range(1, 6)])
+    ctx.provenance(row, node, row.raw("Certainty"), [row.raw(f"Source {i}") for i in range(1, 6)])
     _notes(ctx, row, node, "Note", "Hardware note", "Certainty Note", "First Operational Date Note")
 
 
 # --- data_centers.csv and data_center_timelines.csv ---------------------------------------------------
 
+
 def datacenter_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
     from .values import tagged_list
 
-    return {"organization": [t.name for r in rows for c in ("Owner", "Users", "Investors", "Energy companies",
-                                                              "Construction companies")
-                             for t in tagged_list(r.get(c))],
-            "datacenter": [r.get("Handle", "") for r in rows]}
+    return {
+        "organization": [
+            t.name
+            for r in rows
+            for c in ("Owner", "Users", "Investors", "Energy companies", "Construction companies")
+            for t in tagged_list(r.get(c))
+        ],
+        "datacenter": [r.get("Handle", "") for r in rows],
+    }
 
 
-DATACENTER_ROLES = (("Owner", AIKG.operator), ("Users", AIKG.tenant), ("Investors", AIKG.facilityInvestor),
-                    ("Energy companies", AIKG.energySupplier), ("Construction companies", AIKG.builder))
+DATACENTER_ROLES = (
+    ("Owner", AIKG.operator),
+    ("Users", AIKG.tenant),
+    ("Investors", AIKG.facilityInvestor),
+    ("Energy companies", AIKG.energySupplier),
+    ("Construction companies", AIKG.builder),
+)
 
 
 def map_datacenter(ctx: Context, row: Row) -> None:
@@ -264,8 +345,15 @@ def map_datacenter(ctx: Context, row: Row) -> None:
     ctx.provenance(row, site, weakest(tags))
     ctx.figure_cell(row, site, AIKG.h100Equivalents, "Current H100 equivalents")
     ctx.figure_cell(row, site, AIKG.powerCapacity, "Current power (MW)")
-    _money(ctx, row, site, AIKG.cost, row.number("Current total capital cost (2025 USD billions)"), "2025",
-           BILLION)
+    _money(
+        ctx,
+        row,
+        site,
+        AIKG.cost,
+        row.number("Current total capital cost (2025 USD billions)"),
+        "2025",
+        BILLION,
+    )
 
 
 def timeline_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
@@ -294,11 +382,15 @@ def map_timeline(ctx: Context, row: Row) -> None:
 
 # --- data_center_chillers.csv and data_center_cooling_towers.csv --------------------------------------
 
+
 def equipment_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
-    return {"organization": [r.get("Manufacturer", "") for r in rows],
-            "equipment": [f"{r.get('Manufacturer', '').strip()} {r.get('Model', '').strip()}".strip()
-                          for r in rows]}
+    return {
+        "organization": [r.get("Manufacturer", "") for r in rows],
+        "equipment": [
+            f"{r.get('Manufacturer', '').strip()} {r.get('Model', '').strip()}".strip() for r in rows
+        ],
+    }
 
 
 def map_equipment(ctx: Context, row: Row, *, cls: URIRef) -> None:
@@ -312,8 +404,12 @@ def map_equipment(ctx: Context, row: Row, *, cls: URIRef) -> None:
         q.add(key, g, node, AIKG.manufacturer, ctx.entity(row, "organization", maker, AIKG.Organization))
     ctx.provenance(row, node, None, [row.raw("Link")])
     q.text(key, g, node, AIKG.coolingType, row.text("Type"))
-    ctx.figure_cell(row, node, AIKG.coolingCapacity, "Cooling capacity (kW)" if "Cooling capacity (kW)" in row.cells
-                    else "Cooling capacity (stated, kW)")
+    ctx.figure_cell(
+        row,
+        node,
+        AIKG.coolingCapacity,
+        "Cooling capacity (kW)" if "Cooling capacity (kW)" in row.cells else "Cooling capacity (stated, kW)",
+    )
     ctx.figure_cell(row, node, AIKG.coolingCapacityEstimate, "Cooling capacity (central estimate, kW)")
     count = row.whole("Number of fans") if "Number of fans" in row.cells else row.whole("Number of Fans")
     q.add(key, g, node, AIKG.fanCount, count)
@@ -336,8 +432,11 @@ ROUND_STATUS = {"closed": AIKG.Closed, "late discussions": AIKG.Planned, "announ
 
 def company_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     """Names this file asks the resolver about."""
-    return {"organization": [r.get(c, "") for r in rows for c in ("Name", "Company",
-                                                                   "Organization (from Organizations)")]}
+    return {
+        "organization": [
+            r.get(c, "") for r in rows for c in ("Name", "Company", "Organization (from Organizations)")
+        ]
+    }
 
 
 def map_company(ctx: Context, row: Row) -> None:
@@ -369,16 +468,22 @@ def map_funding(ctx: Context, row: Row) -> None:
     company = ctx.entity(row, "organization", company_name, AIKG.Organization)
     node = ctx.row_node(f"funding-round-{slugify(company_name)}-{slugify(round_id)}", [row.raw("Close date")])
     q.add(key, g, node, RDF.type, AIKG.FundingRound)
-    q.add(key, g, node, RDFS.label, Literal(f"{company_name} funding round: {round_id}".rstrip(": "), lang="en"))
+    q.add(
+        key, g, node, RDFS.label, Literal(f"{company_name} funding round: {round_id}".rstrip(": "), lang="en")
+    )
     q.add(key, g, node, AIKG.investee, company)
     q.text(key, g, node, AIKG.roundName, round_id or None)
     q.add(key, g, node, AIKG.date, row.date("Close date"))
     q.add(key, g, node, AIKG.announcedOn, row.date("Report date"))
     status = (row.text("Status") or "").lower()
     if status and status not in ROUND_STATUS:
-        row.problem("unreadable-value", "Status", row.raw("Status"),
-                    f"Status {row.raw('Status')!r} is not one aikg knows (Closed, Late discussions, Announced): "
-                    "kept as a note")
+        row.problem(
+            "unreadable-value",
+            "Status",
+            row.raw("Status"),
+            f"Status {row.raw('Status')!r} is not one aikg knows (Closed, Late discussions, Announced): "
+            "kept as a note",
+        )
         q.add(key, g, node, AIKG.note, Literal(f"Status: {row.raw('Status')}", lang="en"))
     q.add(key, g, node, AIKG.status, ROUND_STATUS.get(status))
     equity, debt = row.number("Funding (equity)"), row.number("Funding (debt)")
@@ -400,8 +505,9 @@ def _figure_node(ctx: Context, row: Row, prefix: str, cls: URIRef, what: str) ->
     figure_id = row.text("Id") or ""
     q, key, g = ctx.quads, row.key, row.graph
     company = ctx.entity(row, "organization", company_name, AIKG.Organization)
-    node = ctx.row_node(f"{prefix}-{slugify(company_name)}-{slugify(figure_id)}",
-                        [row.raw("Date"), row.raw("Report date")])
+    node = ctx.row_node(
+        f"{prefix}-{slugify(company_name)}-{slugify(figure_id)}", [row.raw("Date"), row.raw("Report date")]
+    )
     q.add(key, g, node, RDF.type, cls)
     q.add(key, g, node, RDFS.label, Literal(f"{company_name} {what}: {figure_id}".rstrip(": "), lang="en"))
     q.add(key, g, node, AIKG.agent, company)

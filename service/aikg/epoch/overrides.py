@@ -53,14 +53,17 @@ def read_overrides(path: Path | None) -> dict[tuple[str, str], Override]:
         return {}
     out: dict[tuple[str, str], Override] = {}
     with path.open(encoding="utf-8", newline="") as f:
-        lines = [(n, line) for n, line in enumerate(f, 1) if line.strip() and not line.lstrip().startswith("#")]
+        lines = [
+            (n, line) for n, line in enumerate(f, 1) if line.strip() and not line.lstrip().startswith("#")
+        ]
     if not lines:
         return {}
     reader = csv.reader([line for _, line in lines])
     header = [c.strip() for c in next(reader)]
     if tuple(header) != COLUMNS:
-        raise BadRequest(f"{path.name} line {lines[0][0]}: the header must be {','.join(COLUMNS)}, "
-                         f"not {','.join(header)}")
+        raise BadRequest(
+            f"{path.name} line {lines[0][0]}: the header must be {','.join(COLUMNS)}, not {','.join(header)}"
+        )
     for (number, _), cells in zip(lines[1:], reader, strict=True):
         cells = [c.strip() for c in cells] + [""] * (len(COLUMNS) - len(cells))
         kind, name, decision, target, reason = cells[:5]

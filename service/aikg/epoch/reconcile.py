@@ -142,8 +142,13 @@ class Decision:
 class Reconciler:
     """Decides, name by name, the entity each name denotes; remembers every decision for the report."""
 
-    def __init__(self, store: Store, overrides: dict[tuple[str, str], Override],
-                 names: dict[str, list[tuple[str, str]]], vendors: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        store: Store,
+        overrides: dict[tuple[str, str], Override],
+        names: dict[str, list[tuple[str, str]]],
+        vendors: frozenset[str] = frozenset(),
+    ) -> None:
         """``names``: per kind, every (name, origin graph) this import will ask about, in import order."""
         self.overrides = overrides
         self.vendors = vendors
@@ -220,7 +225,7 @@ class Reconciler:
             }}""")
         for s, epoch in subjects.rows:
             if str(s).startswith(prefix):
-                slug = str(s)[len(prefix):]
+                slug = str(s)[len(prefix) :]
                 self.taken.add(slug)
                 if str(epoch) != "true":
                     self.outside.add(slug)
@@ -304,12 +309,20 @@ class Reconciler:
             return self._create(kind, name, file, "ambiguous", "several entities have this name", exact)
         loose = loose_key(kind, name, self.vendors)
         if loose and loose != norm:
-            allowed = sorted(iri for iri in self.loose[kind].get(loose, set()) if self._other_source(iri, file))
+            allowed = sorted(
+                iri for iri in self.loose[kind].get(loose, set()) if self._other_source(iri, file)
+            )
             if len(allowed) == 1:
                 return self._found(kind, name, allowed[0], "same name without qualifiers", file)
             if len(allowed) > 1:
-                return self._create(kind, name, file, "ambiguous",
-                                    "several entities have the same name without qualifiers", allowed)
+                return self._create(
+                    kind,
+                    name,
+                    file,
+                    "ambiguous",
+                    "several entities have the same name without qualifiers",
+                    allowed,
+                )
         if kind == "accelerator":
             decision = self._variant(name, norm, loose, file)
             if decision is not None:
@@ -317,12 +330,19 @@ class Reconciler:
         if kind == "organization":
             words = norm.split()
             own = str(ID[slugify(name)])
-            prefixes = sorted({iri for i in range(1, len(words)) for iri in self._named(kind, " ".join(words[:i]))}
-                              - {own})
+            prefixes = sorted(
+                {iri for i in range(1, len(words)) for iri in self._named(kind, " ".join(words[:i]))} - {own}
+            )
             if prefixes:
-                return self._create(kind, name, file, "ambiguous",
-                                    "another organization's name is a word-prefix of this one "
-                                    "(a unit, a subsidiary, or unrelated?)", prefixes)
+                return self._create(
+                    kind,
+                    name,
+                    file,
+                    "ambiguous",
+                    "another organization's name is a word-prefix of this one "
+                    "(a unit, a subsidiary, or unrelated?)",
+                    prefixes,
+                )
         return self._create(kind, name, file, "created", "new")
 
     def _named(self, kind: str, norm: str) -> set[str]:
@@ -351,8 +371,11 @@ class Reconciler:
             found = set(self.loose["accelerator"].get(shorter, set()))
             if not found:
                 for n, (other, other_origin) in list(self.asked["accelerator"].items()):
-                    if n != norm and ("accelerator", n) not in self._resolving and \
-                            loose_key("accelerator", other, self.vendors) == shorter:
+                    if (
+                        n != norm
+                        and ("accelerator", n) not in self._resolving
+                        and loose_key("accelerator", other, self.vendors) == shorter
+                    ):
                         found.add(self.resolve("accelerator", other, other_origin).iri)
             found.discard(own or "")
             if found:
@@ -365,9 +388,12 @@ class Reconciler:
             return None
         dropped, found = family
         if len(found) > 1:
-            return self._create("accelerator", name, origin, "ambiguous",
-                                f"a variant ({dropped!r}) of which family?", found)
-        decision = self._create("accelerator", name, origin, "created", f"variant: the family's name plus {dropped!r}")
+            return self._create(
+                "accelerator", name, origin, "ambiguous", f"a variant ({dropped!r}) of which family?", found
+            )
+        decision = self._create(
+            "accelerator", name, origin, "created", f"variant: the family's name plus {dropped!r}"
+        )
         decision.links.append((decision.iri, LINKS["variant-of"], found[0]))
         return decision
 
@@ -380,8 +406,10 @@ class Reconciler:
                 if slugify(other) == override.target and (kind, n) not in self._resolving and n != norm:
                     self.resolve(kind, other, other_origin)
         if target is not None and target not in self.by_iri:
-            self.problems.append(f"{rule}: the target {override.target!r} is not an entity of the store; "
-                                 f"{kind} {name!r} was resolved by the rules instead")
+            self.problems.append(
+                f"{rule}: the target {override.target!r} is not an entity of the store; "
+                f"{kind} {name!r} was resolved by the rules instead"
+            )
             return None
         if override.decision == "same" and target is not None:
             return self._found(kind, name, target, rule, origin)
@@ -407,20 +435,33 @@ class Reconciler:
         status = "matched"
         if not known.seed_born and rule == "same name" and any(_same_dataset(f, origin) for f in known.files):
             status = "kept"  # the entity this file's earlier import (or an earlier row) made
-        return Decision(kind, name, iri, status, rule, label=known.label or name, file=origin,
-                        seed_born=known.seed_born)
+        return Decision(
+            kind, name, iri, status, rule, label=known.label or name, file=origin, seed_born=known.seed_born
+        )
 
-    def _create(self, kind: str, name: str, origin: str, status: str, rule: str,
-                candidates: Iterable[str] = ()) -> Decision:
+    def _create(
+        self, kind: str, name: str, origin: str, status: str, rule: str, candidates: Iterable[str] = ()
+    ) -> Decision:
         # An entity an earlier import made for this very spelling keeps its id (a snapshot later, the
         # same override or rule decides the same way).
         spelled = name.strip()
-        earlier = [k for k in self.known[kind] if not k.seed_born and spelled in k.spellings
-                   and k.iri not in candidates]
+        earlier = [
+            k
+            for k in self.known[kind]
+            if not k.seed_born and spelled in k.spellings and k.iri not in candidates
+        ]
         if len(earlier) == 1:
             known = earlier[0]
-            return Decision(kind, name, known.iri, "kept" if status == "created" else status, rule,
-                            list(candidates), label=known.label or name, file=origin)
+            return Decision(
+                kind,
+                name,
+                known.iri,
+                "kept" if status == "created" else status,
+                rule,
+                list(candidates),
+                label=known.label or name,
+                file=origin,
+            )
         base = slugify(name)
         slug = base if base not in self.taken else f"epoch-{kind}-{base}"
         n = 2
@@ -442,28 +483,50 @@ class Reconciler:
             return decision
         override = self.overrides.get(("training-run", normalize(name)))
         documented = sorted(self.runs.get(model.iri, set()))
-        model_slug = model.iri[len(str(ID[""])):]
+        model_slug = model.iri[len(str(ID[""])) :]
         own = f"training-run-{model_slug}"
-        if own in self.outside and own not in {r[len(str(ID[""])):] for r in documented}:
+        if own in self.outside and own not in {r[len(str(ID[""])) :] for r in documented}:
             own += "-epoch"
         if override is not None and override.decision == "same" and override.target:
-            decision = Decision("training-run", name, str(ID[override.target]), "matched", override.describe(),
-                                file=origin, seed_born=True)
+            decision = Decision(
+                "training-run",
+                name,
+                str(ID[override.target]),
+                "matched",
+                override.describe(),
+                file=origin,
+                seed_born=True,
+            )
         elif override is not None and override.decision == "separate":
-            decision = Decision("training-run", name, str(ID[own]), "created", override.describe(), file=origin)
+            decision = Decision(
+                "training-run", name, str(ID[own]), "created", override.describe(), file=origin
+            )
         elif len(documented) == 1:
-            decision = Decision("training-run", name, documented[0], "matched",
-                                "the model's only training run in the documents", file=origin, seed_born=True)
+            decision = Decision(
+                "training-run",
+                name,
+                documented[0],
+                "matched",
+                "the model's only training run in the documents",
+                file=origin,
+                seed_born=True,
+            )
         elif documented:
-            decision = Decision("training-run", name, str(ID[own]), "ambiguous",
-                                "the documents describe several training runs of this model", documented,
-                                file=origin)
+            decision = Decision(
+                "training-run",
+                name,
+                str(ID[own]),
+                "ambiguous",
+                "the documents describe several training runs of this model",
+                documented,
+                file=origin,
+            )
         else:
             status = "kept" if own in self.existing else "created"
             decision = Decision("training-run", name, str(ID[own]), status, "one run per model", file=origin)
         decision.label = f"{model.label} training run"
         decision.spellings.add(name)
-        self.taken.add(decision.iri[len(str(ID[""])):])
+        self.taken.add(decision.iri[len(str(ID[""])) :])
         self.run_decisions[model.iri] = decision
         return decision
 

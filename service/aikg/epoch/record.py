@@ -28,14 +28,30 @@ _PROV = "http://www.w3.org/ns/prov#"
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _G = ox.NamedNode(IMPORTS_GRAPH)
 
-FILE_FIELDS = {"file": "filePath", "snapshot": "snapshotDate", "snapshot_basis": "snapshotDateBasis",
-               "mode": "updateMode", "rows": "rowsRead", "imported": "rowsImported", "rejected": "rowsRejected",
-               "kept": "rowsKept", "created": "entitiesCreated", "rounding": "roundingDifferences",
-               "disagreements": "realDisagreements"}
+FILE_FIELDS = {
+    "file": "filePath",
+    "snapshot": "snapshotDate",
+    "snapshot_basis": "snapshotDateBasis",
+    "mode": "updateMode",
+    "rows": "rowsRead",
+    "imported": "rowsImported",
+    "rejected": "rowsRejected",
+    "kept": "rowsKept",
+    "created": "entitiesCreated",
+    "rounding": "roundingDifferences",
+    "disagreements": "realDisagreements",
+}
 """FileReport field -> aikg property (the graph, merges, links, ambiguities and warnings go separately)."""
-FINDING_FIELDS = {"kind": "findingKind", "row": "sourceRow", "column": "column", "value": "rawValue",
-                  "name": "nameAsWritten", "entity_kind": "entityKind", "rule": "decidedBy",
-                  "message": "findingMessage"}
+FINDING_FIELDS = {
+    "kind": "findingKind",
+    "row": "sourceRow",
+    "column": "column",
+    "value": "rawValue",
+    "name": "nameAsWritten",
+    "entity_kind": "entityKind",
+    "rule": "decidedBy",
+    "message": "findingMessage",
+}
 
 
 def _p(local: str) -> ox.NamedNode:
@@ -62,23 +78,38 @@ def _node(value: str) -> ox.NamedNode | None:
 def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
     """The report as quads of ``graph/imports``."""
     imp = ox.NamedNode(report.id)
-    out = [ox.Quad(imp, _A, _p("Import"), _G),
-           ox.Quad(imp, ox.NamedNode(_PROV + "startedAtTime"),
-                   ox.Literal(report.started, datatype=ox.NamedNode(_XSD + "dateTime")), _G),
-           ox.Quad(imp, ox.NamedNode(_PROV + "endedAtTime"),
-                   ox.Literal(ended, datatype=ox.NamedNode(_XSD + "dateTime")), _G),
-           ox.Quad(imp, _p("importSource"), _lit(report.directory), _G),
-           ox.Quad(imp, _p("wallSeconds"), _lit(float(report.seconds)), _G)]
+    out = [
+        ox.Quad(imp, _A, _p("Import"), _G),
+        ox.Quad(
+            imp,
+            ox.NamedNode(_PROV + "startedAtTime"),
+            ox.Literal(report.started, datatype=ox.NamedNode(_XSD + "dateTime")),
+            _G,
+        ),
+        ox.Quad(
+            imp,
+            ox.NamedNode(_PROV + "endedAtTime"),
+            ox.Literal(ended, datatype=ox.NamedNode(_XSD + "dateTime")),
+            _G,
+        ),
+        ox.Quad(imp, _p("importSource"), _lit(report.directory), _G),
+        ox.Quad(imp, _p("wallSeconds"), _lit(float(report.seconds)), _G),
+    ]
     files: dict[str, ox.NamedNode] = {}
     for n, r in enumerate(report.files.values(), 1):
         node = ox.NamedNode(f"{report.id}/file/{n}")
         files[r.file] = node
-        out += [ox.Quad(imp, _p("importedFile"), node, _G), ox.Quad(node, _A, _p("ImportedFile"), _G),
-                ox.Quad(node, _p("targetGraph"), ox.NamedNode(r.graph), _G)]
+        out += [
+            ox.Quad(imp, _p("importedFile"), node, _G),
+            ox.Quad(node, _A, _p("ImportedFile"), _G),
+            ox.Quad(node, _p("targetGraph"), ox.NamedNode(r.graph), _G),
+        ]
         for key, local in FILE_FIELDS.items():
             value = getattr(r, key)
             if key == "snapshot":
-                out.append(ox.Quad(node, _p(local), ox.Literal(value, datatype=ox.NamedNode(_XSD + "date")), _G))
+                out.append(
+                    ox.Quad(node, _p(local), ox.Literal(value, datatype=ox.NamedNode(_XSD + "date")), _G)
+                )
             elif value is not None:
                 out.append(ox.Quad(node, _p(local), _lit(value), _G))
         for w in r.warnings:
@@ -101,7 +132,10 @@ def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
         if f.link is not None:
             prop, target = (_node(v) for v in f.link)
             if prop is not None and target is not None:
-                out += [ox.Quad(node, _p("linkProperty"), prop, _G), ox.Quad(node, _p("linkTarget"), target, _G)]
+                out += [
+                    ox.Quad(node, _p("linkProperty"), prop, _G),
+                    ox.Quad(node, _p("linkTarget"), target, _G),
+                ]
     return out
 
 
@@ -144,10 +178,16 @@ def list_imports(store: Store) -> list[dict[str, Any]]:
     imports: dict[str, dict[str, Any]] = {}
     files: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for imp, started, ended, source, seconds, file, p, o in store.query(_LIST).rows:
-        entry = imports.setdefault(str(imp), {
-            "id": str(imp), "started": str(started), "ended": str(ended) if ended is not None else None,
-            "directory": str(source) if source is not None else None,
-            "seconds": float(str(seconds)) if seconds is not None else None})
+        entry = imports.setdefault(
+            str(imp),
+            {
+                "id": str(imp),
+                "started": str(started),
+                "ended": str(ended) if ended is not None else None,
+                "directory": str(source) if source is not None else None,
+                "seconds": float(str(seconds)) if seconds is not None else None,
+            },
+        )
         if file is None or p is None:
             continue
         record = files[entry["id"]].setdefault(str(file), {"warnings": []})
@@ -198,8 +238,14 @@ SELECT ?import ?finding ?p ?o ?path WHERE {{
 
 def get_import(store: Store, import_id: str) -> dict[str, Any]:
     """One recorded import with every finding; NotFound when there is none with that id."""
-    entry = next((i for i in list_imports(store) if i["id"] == import_id or
-                  i["id"].removeprefix(IMPORT_BASE) == import_id), None)
+    entry = next(
+        (
+            i
+            for i in list_imports(store)
+            if i["id"] == import_id or i["id"].removeprefix(IMPORT_BASE) == import_id
+        ),
+        None,
+    )
     if entry is None:
         raise NotFound(f"no import {import_id!r} (see /api/imports)")
     found: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": []})
@@ -237,17 +283,32 @@ def _rdflib(iri: str) -> Any:
 
 def report_from_record(entry: dict[str, Any]) -> ImportReport:
     """An ImportReport rebuilt from a record (for the CLI's text rendering of a stored import)."""
-    report = ImportReport(id=entry["id"], started=entry["started"], seconds=entry.get("seconds") or 0.0,
-                          directory=entry.get("directory") or "")
+    report = ImportReport(
+        id=entry["id"],
+        started=entry["started"],
+        seconds=entry.get("seconds") or 0.0,
+        directory=entry.get("directory") or "",
+    )
     for f in entry.get("files", []):
         fields = {k: f[k] for k in (*FILE_FIELDS, "graph") if k in f}
         report.files[f["file"]] = FileReport(**{"graph": "", "snapshot": "", "snapshot_basis": "", **fields})
         report.files[f["file"]].warnings = list(f.get("warnings", []))
     for f in entry.get("findings", []):
         link = f.get("link")
-        report.findings.append(Finding(
-            f["kind"], f.get("file", ""), f.get("message", ""), row=f.get("row"), column=f.get("column"),
-            value=f.get("value"), node=f.get("node"), name=f.get("name"), entity_kind=f.get("entity_kind"),
-            candidates=f.get("candidates", []), rule=f.get("rule"),
-            link=(link["property"], link["target"]) if link else None))
+        report.findings.append(
+            Finding(
+                f["kind"],
+                f.get("file", ""),
+                f.get("message", ""),
+                row=f.get("row"),
+                column=f.get("column"),
+                value=f.get("value"),
+                node=f.get("node"),
+                name=f.get("name"),
+                entity_kind=f.get("entity_kind"),
+                candidates=f.get("candidates", []),
+                rule=f.get("rule"),
+                link=(link["property"], link["target"]) if link else None,
+            )
+        )
     return report

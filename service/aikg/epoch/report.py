@@ -82,8 +82,10 @@ class ImportReport:
 
     def of_kind(self, kind: str) -> list[Finding]:
         """The findings of one kind, in file and row order."""
-        return sorted((f for f in self.findings if f.kind == kind),
-                      key=lambda f: (f.file, f.row or 0, f.column or "", f.name or "", f.message))
+        return sorted(
+            (f for f in self.findings if f.kind == kind),
+            key=lambda f: (f.file, f.row or 0, f.column or "", f.name or "", f.message),
+        )
 
     @property
     def rejected(self) -> list[Rejection]:
@@ -104,8 +106,18 @@ class ImportReport:
 
     def totals(self) -> dict[str, int]:
         """Sums over the files."""
-        keys = ("rows", "imported", "rejected", "kept", "created", "merges", "links", "ambiguities", "rounding",
-                "disagreements")
+        keys = (
+            "rows",
+            "imported",
+            "rejected",
+            "kept",
+            "created",
+            "merges",
+            "links",
+            "ambiguities",
+            "rounding",
+            "disagreements",
+        )
         return {k: sum(getattr(r, k) for r in self.files.values()) for k in keys}
 
     # -- output -----------------------------------------------------------------------------------
@@ -113,34 +125,53 @@ class ImportReport:
     def to_json(self, *, findings: bool = True) -> dict[str, Any]:
         """The report as plain data (the body of ``/api/imports/<id>``)."""
         out: dict[str, Any] = {
-            "id": self.id, "started": self.started, "seconds": round(self.seconds, 2),
-            "directory": self.directory, "totals": self.totals(),
+            "id": self.id,
+            "started": self.started,
+            "seconds": round(self.seconds, 2),
+            "directory": self.directory,
+            "totals": self.totals(),
             "files": [r.to_json() for r in self.files.values()],
-            "missing": self.missing, "unknown_files": self.unknown_files, "problems": self.problems,
+            "missing": self.missing,
+            "unknown_files": self.unknown_files,
+            "problems": self.problems,
         }
         if findings:
-            out["findings"] = [f.to_json() for f in sorted(
-                self.findings, key=lambda f: (f.kind, f.file, f.row or 0, f.name or "", f.message))]
+            out["findings"] = [
+                f.to_json()
+                for f in sorted(
+                    self.findings, key=lambda f: (f.kind, f.file, f.row or 0, f.name or "", f.message)
+                )
+            ]
         return out
 
     def text(self, *, verbose: bool = False) -> str:
         """A readable report: per-file counts, then every merge, link, ambiguity, rejection and problem."""
         out = ["Epoch AI import", ""]
         for r in self.files.values():
-            out.append(f"  {r.file}: {r.rows} rows, {r.imported} imported, {r.rejected} rejected"
-                       + (f", {r.kept} earlier rows kept" if r.kept else "") + f" ({r.mode}, snapshot {r.snapshot})")
-            out.append(f"      {r.created} created, {r.merges} merged, {r.links} links, {r.ambiguities} ambiguous, "
-                       f"{r.rounding} rounding differences, {r.disagreements} disagreements")
+            out.append(
+                f"  {r.file}: {r.rows} rows, {r.imported} imported, {r.rejected} rejected"
+                + (f", {r.kept} earlier rows kept" if r.kept else "")
+                + f" ({r.mode}, snapshot {r.snapshot})"
+            )
+            out.append(
+                f"      {r.created} created, {r.merges} merged, {r.links} links, {r.ambiguities} ambiguous, "
+                f"{r.rounding} rounding differences, {r.disagreements} disagreements"
+            )
             out += [f"      warning: {w}" for w in r.warnings]
         for file in self.missing:
             out.append(f"  {file}: not in the directory, left as it was")
         for file in self.unknown_files:
             out.append(f"  {file}: not a file aikg knows, not imported")
-        sections = (("merge", "Merged into existing entities"), ("link", "Links made"),
-                    ("ambiguity", "Ambiguous (each kept as its own entity until an override decides)"),
-                    ("rejected-row", "Rejected rows"), ("unreadable-value", "Values that could not be read"),
-                    ("read-value", "Values read leniently"), ("flag", "Flagged values"),
-                    ("column", "Columns"))
+        sections = (
+            ("merge", "Merged into existing entities"),
+            ("link", "Links made"),
+            ("ambiguity", "Ambiguous (each kept as its own entity until an override decides)"),
+            ("rejected-row", "Rejected rows"),
+            ("unreadable-value", "Values that could not be read"),
+            ("read-value", "Values read leniently"),
+            ("flag", "Flagged values"),
+            ("column", "Columns"),
+        )
         for kind, title in sections:
             found = self.of_kind(kind)
             out += ["", f"{title}: {len(found)}"]
@@ -171,4 +202,4 @@ def _line(f: Finding) -> str:
 
 
 def _short(iri: str) -> str:
-    return (iri.replace(ID_PREFIX, "id:").replace("https://w3id.org/aikg/ontology#", "aikg:"))
+    return iri.replace(ID_PREFIX, "id:").replace("https://w3id.org/aikg/ontology#", "aikg:")

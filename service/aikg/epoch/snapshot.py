@@ -55,5 +55,7 @@ def snapshot_of(directory: Path, file: str, given: str | None, manifest: dict[st
     if file in manifest:
         return Snapshot(manifest[file], f"{MANIFEST} of the imported directory")
     mtime = (directory / file).stat().st_mtime
-    return Snapshot(dt.datetime.fromtimestamp(mtime, dt.UTC).date().isoformat(),
-                    "the file's modification time (pass --snapshot-date to set it)")
+    return Snapshot(
+        dt.datetime.fromtimestamp(mtime, dt.UTC).date().isoformat(),
+        "the file's modification time (pass --snapshot-date to set it)",
+    )

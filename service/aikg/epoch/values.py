@@ -17,22 +17,51 @@ from decimal import Decimal, InvalidOperation
 from rdflib import Literal
 from rdflib.namespace import XSD
 
-UNKNOWN = frozenset({"", "inf", "-inf", "+inf", "nan", "none", "null", "n/a", "na", "unknown", "?", "-",
-                     "tbd", "unclear"})
+UNKNOWN = frozenset(
+    {"", "inf", "-inf", "+inf", "nan", "none", "null", "n/a", "na", "unknown", "?", "-", "tbd", "unclear"}
+)
 """Cell texts that mean "not known" (compared in lower case)."""
 
 _TAG = re.compile(r"#\s*([A-Za-z]+)")
-_ISO_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$")
+_ISO_DATE = re.compile(
+    r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
+)
 _GROUPED = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _SCALED = re.compile(r"^(\d+(?:\.\d+)?)\s*(k|thousand|m|mn|million|b|bn|billion|t|trillion)$", re.I)
-_MONTHS = {m: i for i, m in enumerate(
-    ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
-     "november", "december"), 1)}
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        (
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ),
+        1,
+    )
+}
 _MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
 _DAY_MONTH_YEAR = re.compile(r"^(?:(\d{1,2})\s+([A-Za-z]+)|([A-Za-z]+)\s+(\d{1,2}),?)\s+(\d{4})$")
-_SCALE = {"k": Decimal(10) ** 3, "thousand": Decimal(10) ** 3, "m": Decimal(10) ** 6, "mn": Decimal(10) ** 6,
-          "million": Decimal(10) ** 6, "b": Decimal(10) ** 9, "bn": Decimal(10) ** 9,
-          "billion": Decimal(10) ** 9, "t": Decimal(10) ** 12, "trillion": Decimal(10) ** 12}
+_SCALE = {
+    "k": Decimal(10) ** 3,
+    "thousand": Decimal(10) ** 3,
+    "m": Decimal(10) ** 6,
+    "mn": Decimal(10) ** 6,
+    "million": Decimal(10) ** 6,
+    "b": Decimal(10) ** 9,
+    "bn": Decimal(10) ** 9,
+    "billion": Decimal(10) ** 9,
+    "t": Decimal(10) ** 12,
+    "trillion": Decimal(10) ** 12,
+}
 
 
 @dataclass(frozen=True)
@@ -197,7 +226,9 @@ def slugify(name: str) -> str:
     return "-".join(normalize(name).split()) or "unnamed"
 
 
-_COUNT_IN_NOTES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|[TBMK])\b", re.I)
+_COUNT_IN_NOTES = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|[TBMK])\b", re.I
+)
 
 
 def unit_slip(value: Decimal, stated: list[Decimal]) -> Decimal | None:

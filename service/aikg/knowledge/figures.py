@@ -13,10 +13,24 @@ from decimal import Decimal, InvalidOperation
 
 from ..namespaces import AIKG
 
-FIGURES = tuple(str(AIKG[p]) for p in (
-    "totalParameters", "activeParameters", "trainingTokens", "cost", "acceleratorCount", "gpuHours",
-    "durationDays", "trainingCompute", "memoryPerChip", "powerCapacity", "h100Equivalents", "amount",
-    "postMoneyValuation"))
+FIGURES = tuple(
+    str(AIKG[p])
+    for p in (
+        "totalParameters",
+        "activeParameters",
+        "trainingTokens",
+        "cost",
+        "acceleratorCount",
+        "gpuHours",
+        "durationDays",
+        "trainingCompute",
+        "memoryPerChip",
+        "powerCapacity",
+        "h100Equivalents",
+        "amount",
+        "postMoneyValuation",
+    )
+)
 """The figures compared across sources (the source-disagreements query compares the same ones)."""
 
 ROUNDING, DISAGREEMENT, EQUAL = "rounding", "disagreement", "equal"

@@ -14,7 +14,16 @@ from .response_cache import cached
 
 bp = Blueprint("imports", __name__, template_folder="templates")
 
-FINDING_KINDS = ("merge", "link", "ambiguity", "rejected-row", "unreadable-value", "read-value", "flag", "column")
+FINDING_KINDS = (
+    "merge",
+    "link",
+    "ambiguity",
+    "rejected-row",
+    "unreadable-value",
+    "read-value",
+    "flag",
+    "column",
+)
 
 
 @bp.get("/api/imports")
@@ -40,8 +49,10 @@ def one_import(import_id: str) -> Response:
     choose((JSON,), request.accept_mimetypes)
     kind, file = request.args.get("kind"), request.args.get("file")
     if kind is not None and kind not in FINDING_KINDS:
-        raise BadRequest(f"parameter 'kind' must be one of {', '.join(FINDING_KINDS)}",
-                         errors=[{"parameter": "kind", "value": kind}])
+        raise BadRequest(
+            f"parameter 'kind' must be one of {', '.join(FINDING_KINDS)}",
+            errors=[{"parameter": "kind", "value": kind}],
+        )
     store = get_store()
     if import_id == "latest":
         records = list_imports(store)
