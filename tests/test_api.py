@@ -242,7 +242,7 @@ def test_a_write_changes_the_etag_and_the_answer(client):
     etag = before.headers["ETag"]
     turtle = ('<https://w3id.org/aikg/id/zyxel-test-entity> a <https://w3id.org/aikg/ontology#Neocloud> ; '
               '<http://www.w3.org/2000/01/rdf-schema#label> "Zyxel-test-entity"@en .')
-    store = client.application.extensions["aikg.store"]
+    store = client.application.extensions["aikg.services"].store
     store.load(turtle.encode(), mime="text/turtle", graph="https://w3id.org/aikg/graph/test")
     after = client.get("/api/search?q=zyxel-test-entity", headers={"If-None-Match": etag})
     assert after.status_code == 200

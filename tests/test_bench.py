@@ -10,13 +10,13 @@ import json
 import pyoxigraph as ox
 import pytest
 
-from aikg.bench import report
-from aikg.bench.generate import build_template, generate, parse_size
-from aikg.bench.mix import build_mix
-from aikg.bench.run import Options, run
 from aikg.knowledge import validate
 from aikg.knowledge.derive import rebuild_derived
 from aikg.store import OxigraphStore
+from aikg_bench import report
+from aikg_bench.generate import build_template, generate, parse_size
+from aikg_bench.mix import build_mix
+from aikg_bench.run import Options, run
 
 AIKG = "https://w3id.org/aikg/ontology#"
 
@@ -44,7 +44,7 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
     result = validate.validate_store(store)
     assert result.conforms, result.text()[:2000]
     assert (generated.replicas, generated.batches) == (7, 2)
-    counts = {str(r[0].value).removeprefix(AIKG): int(r[1].value) for r in store.raw.query(
+    counts = {str(r[0].value).removeprefix(AIKG): int(r[1].value) for r in store._ox.query(
         "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH ?g { ?s a ?c } } GROUP BY ?c",
         use_default_graph_as_union=True)}
     # every kind of node the seeds have, copied per replica (7); vendors stay shared hubs
@@ -53,7 +53,7 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
         assert counts[kind] >= 7, kind
     assert counts["HardwareVendor"] == 3
     # one source graph copy per batch, each described in the catalogue
-    docs = list(store.raw.query(
+    docs = list(store._ox.query(
         "SELECT ?doc ?g WHERE { GRAPH <https://w3id.org/aikg/graph/catalog> { ?doc ?p ?g } "
         f"FILTER(?p = <{AIKG}namedGraph>) }}",
         use_default_graph_as_union=True))
@@ -62,11 +62,11 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
     assert graphs - {"https://w3id.org/aikg/graph/derived", "https://w3id.org/aikg/graph/inferred"} \
         <= set(store.graphs())
     # Chinese names are copied too, numbered like the English ones
-    zh = {r[0].value for r in store.raw.query(
+    zh = {r[0].value for r in store._ox.query(
         "SELECT ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l "
         "FILTER(LANG(?l) = 'zh' && STRENDS(STR(?s), '/deal-coreweave-microsoft-2023-3')) }",
         use_default_graph_as_union=True)}
-    labels = {r[0].value for r in store.raw.query(
+    labels = {r[0].value for r in store._ox.query(
         "SELECT ?l WHERE { <https://w3id.org/aikg/id/coreweave-3> "
         "<http://www.w3.org/2000/01/rdf-schema#label> ?l }",
         use_default_graph_as_union=True)}
@@ -75,7 +75,7 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
 
 
 def test_mix_covers_every_operation_kind_and_named_query() -> None:
-    from aikg.queries import load_queries
+    from aikg.query.named import load_queries
 
     ops = build_mix(build_template(), 10)
     assert {op.group for op in ops} == {"lookup", "search", "named", "join", "aggregate", "export", "write"}

@@ -10,6 +10,7 @@ from rdflib.namespace import PROV, RDF, RDFS, XSD
 
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import AIKG, DERIVED_GRAPH, ID
+from helpers import rdf
 
 DERIVED = str(DERIVED_GRAPH)
 COREWEAVE_RESULT = ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"]
@@ -22,7 +23,7 @@ def derived_value(store, about: URIRef, prop: URIRef, compared: URIRef | None = 
     """The value the rules derived for (node, property), read from the derived graph only."""
     extra = "?d aikg:comparedWith ?compared ." if compared is not None else ""
     bindings = {"about": about, "prop": prop, **({"compared": compared} if compared is not None else {})}
-    result = store.query(
+    result = rdf(store).query(
         "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
         "SELECT ?about ?prop ?compared ?value WHERE { GRAPH <" + DERIVED + "> {"
         " ?d aikg:derivedFor ?about ; aikg:derivedProperty ?prop ; aikg:value ?value . " + extra + "} }",
@@ -33,7 +34,7 @@ def derived_value(store, about: URIRef, prop: URIRef, compared: URIRef | None = 
 
 
 def in_derived(store, s, p, o) -> bool:
-    return any(store.quads(s, p, o, graph=DERIVED))
+    return any(rdf(store).quads(s, p, o, graph=DERIVED))
 
 
 def test_gpu_hours_of_coreweave_result(seeded_store):
@@ -91,21 +92,21 @@ def test_every_rule_is_described_and_every_derivation_names_a_described_rule(see
     assert len(rules) >= 6
     for rule in rules:
         assert in_derived(seeded_store, rule, RDF.type, AIKG.Rule)
-    used = {o for _, _, o, _ in seeded_store.quads(None, AIKG.rule, None, graph=DERIVED)}
+    used = {o for _, _, o, _ in rdf(seeded_store).quads(None, AIKG.rule, None, graph=DERIVED)}
     assert used and used <= rules
 
 
 def test_derived_values_live_only_in_the_derived_graph(seeded_store):
-    graphs = {g for _, _, _, g in seeded_store.quads(None, AIKG.derivedFor, None)}
+    graphs = {g for _, _, _, g in rdf(seeded_store).quads(None, AIKG.derivedFor, None)}
     assert graphs == {URIRef(DERIVED)}
-    assert not any(seeded_store.quads(COREWEAVE_RESULT, AIKG.gpuHours, None, graph=DERIVED))
+    assert not any(rdf(seeded_store).quads(COREWEAVE_RESULT, AIKG.gpuHours, None, graph=DERIVED))
 
 
 def test_changed_input_changes_the_derived_value(store):
-    graph = next(g for _, _, _, g in store.quads(COREWEAVE_RESULT, AIKG.acceleratorCount, None))
+    graph = next(g for _, _, _, g in rdf(store).quads(COREWEAVE_RESULT, AIKG.acceleratorCount, None))
     old = (COREWEAVE_RESULT, AIKG.acceleratorCount, Literal(8192, datatype=XSD.integer), graph)
     new = (COREWEAVE_RESULT, AIKG.acceleratorCount, Literal(4096, datatype=XSD.integer), graph)
-    store.apply(remove=[old], add=[new])
+    rdf(store).apply(remove=[old], add=[new])
     rebuild_derived(store)
     hours = derived_value(store, COREWEAVE_RESULT, AIKG.gpuHours)
     assert hours.quantize(Decimal("0.001")) == Decimal("137.899")  # 2.02 × 4,096 / 60
@@ -114,7 +115,7 @@ def test_changed_input_changes_the_derived_value(store):
 
 
 def test_removed_input_removes_the_derived_value(store):
-    store.apply(remove=list(store.quads(COREWEAVE_RESULT, AIKG.timeToTrain, None)))
+    rdf(store).apply(remove=list(rdf(store).quads(COREWEAVE_RESULT, AIKG.timeToTrain, None)))
     rebuild_derived(store)
     assert derived_value(store, COREWEAVE_RESULT, AIKG.gpuHours) is None
     assert derived_value(store, V3_RUN, AIKG.ratio, COREWEAVE_RESULT) is None
@@ -123,10 +124,10 @@ def test_removed_input_removes_the_derived_value(store):
 
 
 def test_rebuild_is_idempotent(store):
-    before = sorted(store.quads(graph=DERIVED))
+    before = sorted(rdf(store).quads(graph=DERIVED))
     rebuild_derived(store)
     rebuild_derived(store)
-    assert sorted(store.quads(graph=DERIVED)) == before
+    assert sorted(rdf(store).quads(graph=DERIVED)) == before
 
 
 RUNS_AND_RESULTS = """
@@ -157,7 +158,7 @@ def test_speedup_gpu_hours_from_days_and_cost_without_currency(store):
     assert derived_value(store, run, AIKG.cost) == Decimal("10800")
     cost_node = ID["derived-cost-test-run"]
     assert in_derived(store, cost_node, AIKG.currencyStated, Literal(False))
-    assert not any(store.quads(cost_node, AIKG.currency, None))
+    assert not any(rdf(store).quads(cost_node, AIKG.currency, None))
     store.drop_graph(TEST_GRAPH)
     rebuild_derived(store)
     assert derived_value(store, run, AIKG.cost) is None

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from aikg.cli import main
-from aikg.knowledge.layout import ontology_dir
-from aikg.queries import load_queries
+from aikg.query.named import load_queries
+from aikg.resources import ontology_dir
 from aikg.settings import SETTINGS
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")

@@ -9,21 +9,46 @@ from __future__ import annotations
 import threading
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS, SKOS, XSD
 
-from aikg import gate, writelog
 from aikg.cli import main
-from aikg.epoch import import_epoch
+from aikg.epoch import import_epoch as _import_epoch
 from aikg.epoch.importer import default_overrides
 from aikg.epoch.record import get_import, list_imports
 from aikg.errors import BadRequest
 from aikg.knowledge.load import load_seeds
 from aikg.knowledge.validate import validate_store
-from aikg.queries import run_named
-from aikg.settings import load_settings
 from aikg.store import OxigraphStore, Store
+from aikg.store.terms import to_rdflib
+from aikg.write import gate
+from helpers import rdf_dicts, run_named, services_for
+
+_SERVICES: dict[int, object] = {}
+
+
+def services_of(store: Store):
+    """One set of services (one gate, one write log) per store, as one running aikg has."""
+    if id(store) not in _SERVICES:
+        _SERVICES[id(store)] = services_for(store, query_timeout=60)
+    return _SERVICES[id(store)]
+
+
+def import_epoch(store: Store, directory: Path, **kwargs):
+    """The import through the services of ``store`` (its gate commits)."""
+    return _import_epoch(services_of(store), directory, **kwargs)
+
+
+def named(store: Store, name: str, params: dict | None = None) -> list[dict]:
+    """A named query's rows as rdflib terms (``str()`` is the lexical value)."""
+    return rdf_dicts(run_named(store, name, params or {}, {"query_timeout": 60}))
+
+
+def select(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
+    """A SELECT's rows as lexical values."""
+    return store.query(sparql).values()
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -132,11 +157,10 @@ def imported(fixture_dir):
 
 
 def values(store: Store, s: str, p: str, graph: str | None = None) -> set:
-    return {o for _, _, o, _ in store.quads(URIRef(s), URIRef(p), None, graph)}
+    """The objects of (s, p) as rdflib terms."""
+    return {to_rdflib(q.object) for q in store.quads(ox.NamedNode(s), ox.NamedNode(p), None, graph)}
 
 
-def settings():
-    return load_settings({"store": "memory", "query_timeout": 30})
 
 
 def findings(report, kind: str) -> set[tuple]:
@@ -175,7 +199,7 @@ def test_rows_read_and_rejected_with_file_row_and_reason(imported):
 
 def test_rejected_rows_leave_nothing_behind_and_valid_rows_stay(imported):
     store, _ = imported
-    assert not list(store.quads(URIRef(ID + "acme-x2"), None, None, None))
+    assert not list(store.quads(ox.NamedNode(ID + "acme-x2")))
     assert values(store, ID + "acme-x1", AIKG + "thermalDesignPower") == {
         Literal("150", datatype=XSD.decimal)
     }
@@ -250,7 +274,7 @@ def test_variants_are_linked_to_their_family_not_merged(imported):
 
 def test_models_trained_on_a_family_reach_its_variants(imported):
     store, _ = imported
-    rows = run_named(store, "models-trained-on", {"accelerator": "h100"}, settings()).dicts()
+    rows = named(store, "models-trained-on", {"accelerator": "h100"})
     assert {(str(r["run"]), str(r["chip"])) for r in rows} == {
         (ID + "training-run-llama-test", ID + "nvidia-h100-sxm5-80gb")
     }
@@ -324,7 +348,7 @@ def test_one_training_run_per_real_training_with_each_files_row(imported):
         for r in store.query(
             "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?r WHERE "
             "{ ?r aikg:trainedModel <https://w3id.org/aikg/id/deepseek-v3> }"
-        ).rows
+        ).values()
     }
     assert runs == {ID + "training-run-deepseek-v3"}
     run = ID + "training-run-deepseek-v3"
@@ -338,7 +362,7 @@ def test_one_training_run_per_real_training_with_each_files_row(imported):
 
 def test_models_trained_on_lists_each_sources_figures_of_the_one_run(imported):
     store, _ = imported
-    rows = run_named(store, "models-trained-on", {"accelerator": "h800"}, settings()).dicts()
+    rows = named(store, "models-trained-on", {"accelerator": "h800"})
     found = {(str(r["run"]), str(r["source"]), str(r.get("cost")), str(r.get("costYear"))) for r in rows}
     assert found == {
         (
@@ -357,7 +381,7 @@ def test_models_trained_on_lists_each_sources_figures_of_the_one_run(imported):
 
 def test_disagreements_are_listed_once_with_sources_and_whether_it_is_rounding(imported):
     store, _ = imported
-    rows = run_named(store, "source-disagreements", {}, settings()).dicts()
+    rows = named(store, "source-disagreements", {})
     found = {
         (
             str(r["entity"]),
@@ -400,17 +424,17 @@ def test_disagreements_are_listed_once_with_sources_and_whether_it_is_rounding(i
 
 
 def test_the_entity_json_sets_each_sources_value_side_by_side(imported):
-    from aikg.entities import entity_json
+    from aikg.lookup.entities import entity_json
 
     store, _ = imported
-    body = entity_json(store, "gb300-nvl72")
+    body = entity_json(services_of(store), "gb300-nvl72")
     [memory] = body["comparisons"]
     assert memory["difference"] == "rounding"
     assert {(v["value"], (v["node"] or {}).get("id")) for v in memory["values"]} == {
         ("288", None),
         ("287.5", "gb300"),
     }
-    run = entity_json(store, "training-run-deepseek-v3")
+    run = entity_json(services_of(store), "training-run-deepseek-v3")
     costs = {f["value"]: f for f in run["facts"] if f["property"]["name"] == "aikg:cost"}
     assert {v: f["difference"] for v, f in costs.items()} == {
         "5390000": "disagreement",
@@ -445,10 +469,10 @@ def test_dataset_confidence_is_its_own_axis(imported):
 
 def test_unconfirmed_claims_ask_for_one_axis_at_a_time(imported):
     store, _ = imported
-    document = {str(r["claim"]) for r in run_named(store, "unconfirmed-claims", {}, settings()).dicts()}
+    document = {str(r["claim"]) for r in named(store, "unconfirmed-claims", {})}
     dataset = {
         (str(r["claim"]), str(r["certainty"]))
-        for r in run_named(store, "unconfirmed-claims", {"axis": "dataset"}, settings()).dicts()
+        for r in named(store, "unconfirmed-claims", {"axis": "dataset"})
     }
     assert ID + "training-run-unnamed-model-tinker" in document
     assert not any(c.startswith(ID + "cluster-") for c in document)
@@ -531,7 +555,7 @@ def test_each_file_has_its_own_graph_described_in_the_catalogue(imported):
                dcterms:title ?title ; dcterms:issued ?issued ; dcterms:license ?license ;
                aikg:defaultCertainty ?certainty .
         }""")
-    assert [tuple(str(t) for t in row) for row in result.rows] == [
+    assert result.values() == [
         (
             ID + "epoch-gpu-clusters",
             "Epoch AI: GPU Clusters",
@@ -544,7 +568,7 @@ def test_each_file_has_its_own_graph_described_in_the_catalogue(imported):
 
 def test_funding_round_mapped_with_equity_debt_valuation(imported):
     store, _ = imported
-    rows = run_named(store, "funding-by-company", {"company": "openai"}, settings()).dicts()
+    rows = named(store, "funding-by-company", {"company": "openai"})
     assert [
         (str(r["roundName"]), str(r["amount"]), str(r["debt"]), str(r["valuation"]), str(r["status"]))
         for r in rows
@@ -556,7 +580,7 @@ def test_funding_round_mapped_with_equity_debt_valuation(imported):
 
 def test_nvidia_only_capacity_counts_unknown_hardware_beside_the_known(imported):
     store, _ = imported
-    rows = run_named(store, "nvidia-only-capacity", {}, settings()).dicts()
+    rows = named(store, "nvidia-only-capacity", {})
     follows = {
         str(r["holder"]): (str(r["uses"]), str(r["unknownUses"]))
         for r in rows
@@ -620,7 +644,7 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
         for row in store.query("""
         PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX dcterms: <http://purl.org/dc/terms/>
         SELECT ?g ?issued WHERE { ?doc aikg:namedGraph ?g ; dcterms:issued ?issued
-          FILTER (STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/gpu-clusters")) }""").rows
+          FILTER (STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/gpu-clusters")) }""").values()
     }
     assert dates == {EPOCH + "gpu-clusters": SNAPSHOT, EPOCH + "gpu-clusters/2026-04-20": "2026-04-20"}
     assert validate_store(store).conforms
@@ -679,7 +703,7 @@ def test_a_newer_spelling_is_the_same_entity_with_one_label(tmp_path):
     }
     assert validate_store(store).conforms
     issued = store.query("""PREFIX dcterms: <http://purl.org/dc/terms/>
-        SELECT ?d WHERE { <https://w3id.org/aikg/id/epoch-frontier-ai-models> dcterms:issued ?d }""").rows
+        SELECT ?d WHERE { <https://w3id.org/aikg/id/epoch-frontier-ai-models> dcterms:issued ?d }""").values()
     assert [str(r[0]) for r in issued] == ["2026-04-30"]
 
 
@@ -721,41 +745,34 @@ def test_rows_dated_after_the_snapshot_date_are_warned_about(tmp_path):
 
 def test_the_import_commits_through_the_gate_and_its_write_log(fixture_dir):
     store = seeded()
+    services = services_of(store)
     before = store.version
     import_epoch(store, fixture_dir, snapshot_date=SNAPSHOT)
-    changed = writelog.since(store, before, store.version)
+    changed = services.writelog.since(before, store.version)
     assert changed is not None and ID + "cluster-lambda-labs-cluster" in changed
 
 
 def test_a_client_write_during_the_import_is_not_lost(fixture_dir, monkeypatch):
     store = seeded()
-    real = gate.commit_prepared
+    services = services_of(store)
+    real = services.gate.commit
     calls = []
 
-    def racing(store_, make_change, **kwargs):
+    def racing(change, **kwargs):
         calls.append(kwargs.get("expect_version"))
         if len(calls) == 1:  # a client writes between the import's validation and its commit
-            quads = gate.guard.parse_rdf(
-                b"<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; "
-                b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .',
-                "text/turtle",
-                graph="https://w3id.org/aikg/graph/sources/racer",
-                max_expansion=10_000,
-            )
-            thread = threading.Thread(
-                target=gate.write,
-                args=(
-                    store_,
-                    lambda: gate.graph_change(
-                        store_, "https://w3id.org/aikg/graph/sources/racer", quads, replace=True
-                    ),
-                ),
-            )
+            quads = ox.parse(b'<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; '
+                             b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .',
+                             format=ox.RdfFormat.TURTLE)
+            graph = "https://w3id.org/aikg/graph/sources/racer"
+            rows = [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(graph)) for t in quads]
+            thread = threading.Thread(target=services.gate.write, args=(
+                lambda: gate.graph_change(store, graph, rows, replace=True),))
             thread.start()
             thread.join()
-        return real(store_, make_change, **kwargs)
+        return real(change, **kwargs)
 
-    monkeypatch.setattr(gate, "commit_prepared", racing)
+    monkeypatch.setattr(services.gate, "commit", racing)
     import_epoch(store, fixture_dir, snapshot_date=SNAPSHOT)
     assert len(calls) == 2 and calls[0] != calls[1]  # refused once (Conflict), prepared again
     assert values(store, ID + "racer", str(RDFS.label)) == {Literal("Racer", lang="en")}

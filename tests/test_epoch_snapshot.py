@@ -17,17 +17,41 @@ import pytest
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDFS, SKOS, XSD
 
-from aikg.entities import entity_json
-from aikg.epoch import import_epoch
+from aikg.epoch import import_epoch as _import_epoch
 from aikg.epoch.importer import default_directory
 from aikg.epoch.record import list_imports
 from aikg.epoch.rows import read_table
 from aikg.knowledge.load import load_seeds
 from aikg.knowledge.validate import validate_store
-from aikg.queries import run_named
-from aikg.settings import load_settings
+from aikg.lookup.entities import entity_json
 from aikg.store import OxigraphStore, Store
+from aikg.store.terms import to_rdflib
 from aikg.web import create_app
+from helpers import rdf_dicts, run_named, services_for
+
+_SERVICES: dict[int, object] = {}
+
+
+def services_of(store: Store):
+    """One set of services (one gate, one write log) per store, as one running aikg has."""
+    if id(store) not in _SERVICES:
+        _SERVICES[id(store)] = services_for(store, query_timeout=60)
+    return _SERVICES[id(store)]
+
+
+def import_epoch(store: Store, directory: Path, **kwargs):
+    """The import through the services of ``store`` (its gate commits)."""
+    return _import_epoch(services_of(store), directory, **kwargs)
+
+
+def named(store: Store, name: str, params: dict | None = None) -> list[dict]:
+    """A named query's rows as rdflib terms (``str()`` is the lexical value)."""
+    return rdf_dicts(run_named(store, name, params or {}, {"query_timeout": 60}))
+
+
+def select(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
+    """A SELECT's rows as lexical values."""
+    return store.query(sparql).values()
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -68,20 +92,19 @@ def copy(snapshot) -> OxigraphStore:
     """A copy of the imported store a test may change."""
     store, _ = snapshot
     out = OxigraphStore(None)
-    out.raw.bulk_extend(q for q in store.raw if not isinstance(q.graph_name, ox.DefaultGraph))
+    out.apply(add=list(store.quads()))
     return out
 
 
-def settings():
-    return load_settings({"store": "memory", "query_timeout": 60})
 
 
 def rows(store: Store, name: str, **params: str) -> list[dict]:
-    return run_named(store, name, params, settings()).dicts()
+    return named(store, name, params)
 
 
 def values(store: Store, s: str, p: str, graph: str | None = None) -> set:
-    return {o for _, _, o, _ in store.quads(URIRef(s), URIRef(p), None, graph)}
+    """The objects of (s, p) as rdflib terms."""
+    return {to_rdflib(q.object) for q in store.quads(ox.NamedNode(s), ox.NamedNode(p), None, graph)}
 
 
 # --- per file: every row imported, or rejected with its reason ------------------------------------------
@@ -157,7 +180,7 @@ def test_known_duplicates_are_gone(snapshot):
         for r in store.query(
             'SELECT ?e ?l WHERE { ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER (LANG(?l) = '
             '"en") }'
-        ).rows
+        ).values()
     }
     by_label: dict[str, set[str]] = {}
     for e, label in labels.items():
@@ -176,7 +199,7 @@ def test_known_duplicates_are_gone(snapshot):
 
 def test_the_h100_family_links_its_variants(snapshot):
     store, _ = snapshot
-    variants = {str(s) for s, _, _, _ in store.quads(None, URIRef(AIKG + "variantOf"), URIRef(ID + "h100"))}
+    variants = {q.subject.value for q in store.quads(None, ox.NamedNode(AIKG + "variantOf"), ox.NamedNode(ID + "h100"))}
     assert variants == {ID + "nvidia-h100-sxm5-80gb", ID + "nvidia-h100-pcie", ID + "nvidia-h100-nvl"}
     assert values(store, ID + "nvidia-h100-sxm5-80gb", AIKG + "memoryPerChip") == {
         Literal("80", datatype=XSD.decimal)
@@ -209,7 +232,7 @@ def test_one_training_run_per_real_training(snapshot):
     ):
         runs = {
             str(r[0])
-            for r in store.query(f"SELECT DISTINCT ?r WHERE {{ ?r <{AIKG}trainedModel> <{ID}{model}> }}").rows
+            for r in store.query(f"SELECT DISTINCT ?r WHERE {{ ?r <{AIKG}trainedModel> <{ID}{model}> }}").values()
         }
         assert runs == {ID + run}, model
         for f in files:  # each file's row is a source of the one run
@@ -255,13 +278,13 @@ def test_source_disagreements_tell_rounding_from_a_real_disagreement(snapshot):
 
 def test_the_entity_page_shows_each_sources_value_and_the_kind_of_difference(snapshot):
     store, _ = snapshot
-    [memory] = entity_json(store, "nvidia-gb200")["comparisons"]
+    [memory] = entity_json(services_of(store), "nvidia-gb200")["comparisons"]
     assert memory["difference"] == "disagreement"
     assert {(v["value"], (v["node"] or {}).get("id")) for v in memory["values"]} == {
         ("186", None),
         ("192", "gb200-nvl72"),
     }
-    [gb300] = entity_json(store, "gb300")["comparisons"]
+    [gb300] = entity_json(services_of(store), "gb300")["comparisons"]
     assert gb300["difference"] == "rounding"
 
 
@@ -295,7 +318,7 @@ def test_nvidia_only_capacity_never_lists_a_holder_with_a_known_other_chip(snaps
         SELECT DISTINCT ?holder WHERE {{
           ?use a aikg:Deployment ; aikg:operator ?holder ; aikg:accelerator ?chip .
           ?chip aikg:manufacturer ?maker FILTER (?maker != <{ID}nvidia>)
-        }}""").rows
+        }}""").values()
     }
     assert other, "the snapshot has operators of other vendors' chips"
     assert holders & other == set()
@@ -435,7 +458,7 @@ def test_a_newer_file_updates_in_place(copy, tmp_path):
     issued = copy.query(
         f"SELECT ?d WHERE {{ <{ID}epoch-frontier-ai-models> <http://purl.org/dc/terms/issued> ?d }}"
     )
-    assert [str(x[0]) for x in issued.rows] == ["2026-04-30"]
+    assert [str(x[0]) for x in issued.values()] == ["2026-04-30"]
 
 
 def test_a_renamed_column_is_warned_about_and_nothing_is_lost_silently(copy, tmp_path):
@@ -465,7 +488,7 @@ def test_a_partial_file_does_not_replace_the_dataset_unless_asked(copy, tmp_path
             {
                 str(r[0])
                 for r in copy.query(f"""SELECT DISTINCT ?r WHERE {{ GRAPH ?g {{ ?r <{AIKG}trainedModel> ?m }}
-            FILTER (STRSTARTS(STR(?g), "{EPOCH}frontier-ai-models")) }}""").rows
+            FILTER (STRSTARTS(STR(?g), "{EPOCH}frontier-ai-models")) }}""").values()
             }
         )
 

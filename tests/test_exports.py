@@ -20,7 +20,8 @@ from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
 from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from aikg.web import STORE_KEY
+from aikg.web import SERVICES_KEY
+from helpers import rdf
 
 COREWEAVE = str(ID["coreweave"])
 RESULT = str(ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"])
@@ -37,14 +38,14 @@ GRAPH_FORMATS = ("graphml", "gexf", "cytoscape", "dot")
 @pytest.fixture()
 def served(ro_client):
     """The store behind the read-only client (the expected content comes from the same backend)."""
-    return ro_client.application.extensions[STORE_KEY]
+    return ro_client.application.extensions[SERVICES_KEY].store
 
 
 # --- independent expectations ---------------------------------------------------------------------
 
 def data_quads(store) -> list[tuple]:
     """Every quad of the data graphs, read through the store interface."""
-    return [q for q in store.quads() if str(q[3]) not in NOT_EXPORTED]
+    return [q for q in rdf(store).quads() if str(q[3]) not in NOT_EXPORTED]
 
 
 def walk(store, focus: str, depth: int) -> set:
@@ -140,7 +141,7 @@ def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, served):
 
 
 def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, served):
-    neoclouds = {row[0] for row in served.query(
+    neoclouds = {row[0] for row in rdf(served).query(
         "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>"
         " SELECT DISTINCT ?s WHERE { ?s a/rdfs:subClassOf* aikg:Neocloud }").rows}
     exported = Graph().parse(data=get(ro_client, "/export/turtle?type=Neocloud"), format="turtle")
@@ -201,10 +202,10 @@ def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
 
 
 def test_dot_quotes_hostile_labels_so_graphviz_still_renders(app):
-    store = app.extensions[STORE_KEY]
+    store = app.extensions[SERVICES_KEY].store
     tricky = 'a "quoted" {brace} -> back\\slash;\nnew line <b>'
     node = ID["tricky-node"]
-    store.apply(add=[(node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
+    rdf(store).apply(add=[(node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
                      (node, RDFS.label, Literal(tricky, lang="en"), URIRef(SOURCE_GRAPH)),
                      (node, AIKG.competesWith, URIRef(COREWEAVE), URIRef(SOURCE_GRAPH))])
     body = get(app.test_client(), "/export/dot?focus=tricky-node&depth=1")

@@ -7,10 +7,10 @@ import pyoxigraph as ox
 import pytest
 from rdflib import Graph
 
-from aikg import gate
 from aikg.knowledge import validate
-from aikg.knowledge.layout import shapes_dir
+from aikg.resources import shapes_dir
 from aikg.web import create_app
+from aikg.write import gate
 
 G = "https://w3id.org/aikg/graph/sources/test-gate"
 AUTH = {"Authorization": "Bearer test-token"}
@@ -155,7 +155,7 @@ def synthetic(i: int) -> list[ox.Quad]:
 def test_a_small_write_into_a_large_graph_is_validated_incrementally(store, monkeypatch):
     client = create_app({"store": "memory", "load_seeds": False, "token": "test-token"},
                         store=store).test_client()
-    store.raw.bulk_extend(q for i in range(N_EXISTING) for q in synthetic(i))
+    store.apply(add=[q for i in range(N_EXISTING) for q in synthetic(i)])
     assert store.count(BIG) == 4 * N_EXISTING
     seen: list[tuple[set[str], int]] = []
     real = validate.validate_graph

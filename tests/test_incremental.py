@@ -13,10 +13,11 @@ import pyoxigraph as ox
 import pytest
 from rdflib import URIRef
 
-from aikg import gate
 from aikg.knowledge import incremental
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.write import gate
+from helpers import services_for
 from test_derived import COREWEAVE_RESULT, RUNS_AND_RESULTS, V3_RUN, derived_value
 
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -28,13 +29,13 @@ TEST_GRAPH = "https://w3id.org/aikg/graph/sources/test-incremental"
 def generated(store) -> set[ox.Quad]:
     """Every quad of the inferred and derived graphs."""
     return {q for g in (INFERRED_GRAPH, DERIVED_GRAPH)
-            for q in store.raw.quads_for_pattern(None, None, None, ox.NamedNode(str(g)))}
+            for q in store.quads(graph=str(g))}
 
 
 def quads_of(store, s: str, p: str) -> set[ox.Quad]:
     """The asserted (not generated) quads of a subject and property."""
     generated_graphs = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
-    return {q for q in store.raw.quads_for_pattern(ox.NamedNode(s), ox.NamedNode(p), None, None)
+    return {q for q in store.quads(ox.NamedNode(s), ox.NamedNode(p))
             if q.graph_name.value not in generated_graphs}
 
 
@@ -153,11 +154,12 @@ def test_a_gated_write_and_its_generated_triples_are_one_update(store, monkeypat
         id:test-cloud a aikg:Neocloud ; <http://www.w3.org/2000/01/rdf-schema#label> "Test Cloud"@en ."""
     updates: list[str] = []
     real = store.update
-    monkeypatch.setattr(store, "update", lambda text: (updates.append(text), real(text))[1])
-    gate.write(store, lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle), replace=False))
+    monkeypatch.setattr(store, "update", lambda text, **kw: (updates.append(text), real(text, **kw))[1])
+    services_for(store).gate.write(lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle),
+                                                             replace=False))
     assert len(updates) == 1  # one transaction: a reader sees the neocloud with its closure, or neither
-    inferred = {q.object.value for q in store.raw.quads_for_pattern(
-        ox.NamedNode(ID + "test-cloud"), None, None, ox.NamedNode(str(INFERRED_GRAPH)))}
+    inferred = {q.object.value for q in store.quads(ox.NamedNode(ID + "test-cloud"), None, None,
+                                                    str(INFERRED_GRAPH))}
     assert AIKG + "Organization" in inferred
 
 

@@ -8,6 +8,7 @@ from rdflib.namespace import RDF
 
 from aikg.knowledge.derive import rebuild_derived
 from aikg.namespaces import AIKG, ID, INFERRED_GRAPH
+from helpers import rdf
 
 INFERRED = str(INFERRED_GRAPH)
 PROLOGUE = "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
@@ -15,7 +16,7 @@ PROLOGUE = "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://
 
 def select(store, body: str) -> set[tuple[str, ...]]:
     """A plain SPARQL SELECT over the union of all graphs, as a set of string tuples."""
-    return {tuple(str(t) for t in row) for row in store.query(PROLOGUE + body).rows}
+    return set(store.query(PROLOGUE + body).values())
 
 
 def test_organizations_include_neoclouds_labs_and_vendors(seeded_store):
@@ -52,17 +53,17 @@ def test_announced_on_is_a_date(seeded_store):
 
 
 def test_inferred_triples_live_in_their_own_graph_and_only_for_aikg_terms(seeded_store):
-    neocloud_org = list(seeded_store.quads(ID["coreweave"], RDF.type, AIKG.Organization))
+    neocloud_org = list(rdf(seeded_store).quads(ID["coreweave"], RDF.type, AIKG.Organization))
     assert [g for *_, g in neocloud_org] == [URIRef(INFERRED)]
-    inferred_types = {o for _, _, o, _ in seeded_store.quads(None, RDF.type, None, graph=INFERRED)}
+    inferred_types = {o for _, _, o, _ in rdf(seeded_store).quads(None, RDF.type, None, graph=INFERRED)}
     assert inferred_types and all(str(t).startswith(str(AIKG)) for t in inferred_types)
     # Asserted facts are not repeated in the inferred graph.
-    assert not any(seeded_store.quads(ID["coreweave"], RDF.type, AIKG.Neocloud, graph=INFERRED))
+    assert not any(rdf(seeded_store).quads(ID["coreweave"], RDF.type, AIKG.Neocloud, graph=INFERRED))
 
 
 def test_derived_nodes_get_their_superclasses(seeded_store):
     node = ID["derived-gpu-hours-result-mlperf-training-v6-0-coreweave-deepseek-v3"]
-    assert any(seeded_store.quads(node, RDF.type, AIKG.Entity, graph=INFERRED))
+    assert any(rdf(seeded_store).quads(node, RDF.type, AIKG.Entity, graph=INFERRED))
 
 
 NEW_FACTS = """
@@ -77,10 +78,10 @@ def test_inference_follows_the_data(store):
     graph = "https://w3id.org/aikg/graph/sources/test-inference"
     store.load(NEW_FACTS.encode(), mime="text/turtle", graph=graph)
     rebuild_derived(store)
-    assert any(store.quads(ID["test-cloud"], RDF.type, AIKG.Organization, graph=INFERRED))
-    assert any(store.quads(ID["test-cloud"], RDF.type, AIKG.CloudOperator, graph=INFERRED))
-    assert any(store.quads(ID["test-lease"], AIKG.party, ID["test-cloud"], graph=INFERRED))
+    assert any(rdf(store).quads(ID["test-cloud"], RDF.type, AIKG.Organization, graph=INFERRED))
+    assert any(rdf(store).quads(ID["test-cloud"], RDF.type, AIKG.CloudOperator, graph=INFERRED))
+    assert any(rdf(store).quads(ID["test-lease"], AIKG.party, ID["test-cloud"], graph=INFERRED))
     store.drop_graph(graph)
     rebuild_derived(store)
-    assert not any(store.quads(ID["test-cloud"], None, None))
-    assert not any(store.quads(ID["test-lease"], None, None))
+    assert not any(rdf(store).quads(ID["test-cloud"], None, None))
+    assert not any(rdf(store).quads(ID["test-lease"], None, None))

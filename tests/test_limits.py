@@ -1,4 +1,7 @@
-"""Limits: a runaway query is really stopped at the time limit; rows are capped; bodies; concurrency."""
+"""Limits: a runaway query is really stopped at the time limit; rows are capped; bodies; concurrency.
+
+Queries run in worker processes on a snapshot of an on-disk store, so these tests use one.
+"""
 
 from __future__ import annotations
 
@@ -9,11 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from aikg import limits
 from aikg.errors import QueryTimeout
-from aikg.execution import run_query
+from aikg.knowledge.load import load_seeds
+from aikg.services import build_services
 from aikg.settings import load_settings
-from aikg.web import create_app
+from aikg.store import OxigraphStore
+from aikg.web import create_app, get_services
 
 EXPLOSIVE = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 """A cartesian product of all triples under an aggregate: no row comes out until the very end."""
@@ -22,61 +26,65 @@ LIGHT = ("SELECT ?label WHERE { <https://w3id.org/aikg/ontology#Neocloud> "
 JSON = {"Accept": "application/sparql-results+json"}
 
 
-def children() -> set[int]:
-    """Process ids of this process's live children (the query processes)."""
-    pids: set[int] = set()
-    for task in Path("/proc/self/task").iterdir():
-        text = (task / "children").read_text()
-        pids.update(int(p) for p in text.split())
-    return pids
+def alive(pid: int) -> bool:
+    """True while the process exists and is not a zombie."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
 
 
-def wait_for_query_process(before: set[int], thread: threading.Thread) -> int:
-    """Block until the background query runs in its own (new) process; return that process id."""
-    while not children() - before:
+def wait_for_busy_worker(services, thread: threading.Thread) -> int:
+    """Block until a query runs in a worker process; return that process id."""
+    while not services.runner.pool.pids(busy=True):
         assert thread.is_alive(), "the background query ended before it was seen running"
         time.sleep(0.01)
-    (pid,) = children() - before
+    (pid,) = services.runner.pool.pids(busy=True)
     return pid
 
 
-def alive(pid: int) -> bool:
-    """True while the process exists (a reaped process is gone)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    return True
+@pytest.fixture(scope="module")
+def disk_store(tmp_path_factory):
+    """A seeded on-disk store: queries on it run in killable worker processes."""
+    store = OxigraphStore(tmp_path_factory.mktemp("limits") / "store")
+    load_seeds(store)
+    yield store
+    store.close()
 
 
-@pytest.fixture(autouse=True)
-def no_idle_workers(seeded_store):
-    """Start each test without idle query workers, so a new query process is the test's own."""
-    for size in (1, 2):
-        limits.pool(seeded_store, size).close()
+def _app(store, **settings):
+    config = {"store": "memory", "load_seeds": False, **settings}
+    return create_app(config, store=store)
 
 
 @pytest.fixture()
-def limited(seeded_store):
-    """A client whose limits are small enough to hit in a test."""
-    return create_app({"store": "memory", "load_seeds": False, "query_timeout": 2, "max_rows": 5,
-                       "max_body": 2000, "max_heavy_queries": 2}, store=seeded_store).test_client()
+def limited(disk_store):
+    """An app whose limits are small enough to hit in a test."""
+    app = _app(disk_store, query_timeout=2, max_rows=5, max_body=2000, max_heavy_queries=2)
+    yield app
+    get_services_of(app).runner.close()
+
+
+def get_services_of(app):
+    with app.app_context():
+        return get_services()
 
 
 def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
-    before = children()
+    client, services = limited.test_client(), get_services_of(limited)
     heavy: dict = {}
     done = threading.Event()
 
     def run_heavy() -> None:
-        r = limited.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON)
+        r = client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON)
         heavy["status"], heavy["body"] = r.status_code, r.get_json()
         done.set()
 
     thread = threading.Thread(target=run_heavy)
     thread.start()
-    heavy_pid = wait_for_query_process(before, thread)
-    r = limited.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
+    heavy_pid = wait_for_busy_worker(services, thread)
+    r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
     light_done_first = not done.is_set()
     thread.join()
     assert r.status_code == 200
@@ -89,83 +97,133 @@ def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
     assert not alive(heavy_pid)  # the runaway process is gone: its CPU is free
 
 
-def test_run_query_stops_at_the_limit_for_every_caller(seeded_store):
-    settings = load_settings({"store": "memory", "query_timeout": 1})
-    with pytest.raises(QueryTimeout):
-        run_query(seeded_store, EXPLOSIVE, settings)
+def test_the_runner_stops_at_the_limit_for_every_caller(disk_store):
+    services = build_services(load_settings({"store": "memory", "query_timeout": 1}), store=disk_store)
+    try:
+        start = time.monotonic()
+        with pytest.raises(QueryTimeout):
+            services.runner.query(EXPLOSIVE)
+        assert time.monotonic() - start < 3
+    finally:
+        services.runner.close()
 
 
 def test_rows_are_capped_and_flagged(limited):
-    r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers=JSON)
+    client = limited.test_client()
+    r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers=JSON)
     assert r.status_code == 200
     assert len(r.get_json()["results"]["bindings"]) == 5
     assert r.get_json()["truncated"] is True and r.headers["X-AIKG-Truncated"] == "true"
-    r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}, headers=JSON)
+    r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}, headers=JSON)
     assert len(r.get_json()["results"]["bindings"]) == 3
     assert "truncated" not in r.get_json() and r.headers["X-AIKG-Truncated"] == "false"
-    r = limited.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"},
-                    headers={"Accept": "text/csv"})
+    r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"},
+                   headers={"Accept": "text/csv"})
     assert len(r.get_data(as_text=True).strip().splitlines()) == 6  # header + 5 rows
     assert r.headers["X-AIKG-Truncated"] == "true"
 
 
-def test_run_query_sets_truncated(seeded_store):
-    settings = load_settings({"store": "memory", "max_rows": 7})
-    assert run_query(seeded_store, "SELECT * WHERE { ?s ?p ?o }", settings).truncated is True
-    small = run_query(seeded_store, "SELECT * WHERE { ?s ?p ?o } LIMIT 7", settings)
-    assert small.truncated is False and len(small.rows) == 7
-    graph = run_query(seeded_store, "CONSTRUCT WHERE { ?s ?p ?o }", settings)
-    assert graph.truncated is True and len(graph.triples) == 7
+@pytest.mark.parametrize("where", ["disk", "memory"])
+def test_the_runner_sets_truncated(where, disk_store, seeded_store):
+    store = disk_store if where == "disk" else seeded_store
+    services = build_services(load_settings({"store": "memory", "max_rows": 7}), store=store)
+    try:
+        assert services.runner.query("SELECT * WHERE { ?s ?p ?o }").truncated is True
+        small = services.runner.query("SELECT * WHERE { ?s ?p ?o } LIMIT 7")
+        assert small.truncated is False and len(small.rows) == 7
+        graph = services.runner.query("CONSTRUCT WHERE { ?s ?p ?o }")
+        assert graph.truncated is True and len(graph.triples) == 7
+    finally:
+        services.runner.close()
 
 
 def test_a_body_over_the_limit_is_413_in_the_envelope(limited):
+    client = limited.test_client()
     big = "SELECT * WHERE { ?s ?p ?o } #" + "x" * 3000
-    r = limited.post("/sparql", data=big.encode(), headers={"Content-Type": "application/sparql-query"})
+    r = client.post("/sparql", data=big.encode(), headers={"Content-Type": "application/sparql-query"})
     assert r.status_code == 413
     assert r.get_json()["ok"] is False and r.get_json()["status"] == 413
-    r = limited.post("/update", data=big.encode(), headers={"Content-Type": "application/sparql-update",
-                                                             "Authorization": "Bearer x"})
+    r = client.post("/update", data=big.encode(), headers={"Content-Type": "application/sparql-update",
+                                                            "Authorization": "Bearer x"})
     assert r.status_code in (401, 403, 413)
 
 
 def test_write_body_over_the_limit_is_413(store):
-    client = create_app({"store": "memory", "load_seeds": False, "token": "t", "max_body": 100},
-                        store=store).test_client()
+    client = _app(store, token="t", max_body=100).test_client()
     r = client.put("/data?graph=https://w3id.org/aikg/graph/sources/big", data=b"#" * 500,
                    headers={"Content-Type": "text/turtle", "Authorization": "Bearer t"})
     assert r.status_code == 413
     assert "max_body" in r.get_json()["message"]
 
 
-def test_too_many_heavy_queries_get_429_with_retry_after(seeded_store):
-    client = create_app({"store": "memory", "load_seeds": False, "query_timeout": 2,
-                         "max_heavy_queries": 1}, store=seeded_store).test_client()
-    before = children()
+def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
+    app = _app(disk_store, query_timeout=2, max_heavy_queries=1)
+    client, services = app.test_client(), get_services_of(app)
     results: list[int] = []
     thread = threading.Thread(target=lambda: results.append(
         client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code))
     thread.start()
-    wait_for_query_process(before, thread)
+    wait_for_busy_worker(services, thread)
     r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
     thread.join()
+    services.runner.close()
     assert r.status_code == 429
     assert r.headers["Retry-After"] == "2"
     assert r.get_json()["errors"] == [{"limit": "max_heavy_queries", "value": 1}]
     assert results == [503]
-    assert client.get("/sparql", query_string={"query": LIGHT}, headers=JSON).status_code == 200
 
 
-def test_workers_are_reused_and_never_read_stale_data(store):
-    settings = load_settings({"store": "memory", "max_heavy_queries": 2})
-    ask = "ASK { <https://w3id.org/aikg/id/limits-probe> ?p ?o }"
-    before = children()
-    assert run_query(store, ask, settings).boolean is False
-    workers = children() - before
-    assert len(workers) == 1
-    assert run_query(store, ask, settings).boolean is False
-    assert children() - before == workers  # the same process answered again
-    store.update("INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
-                 "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
-                 "\"probe\"@en } }")
-    assert run_query(store, ask, settings).boolean is True  # a fresh worker sees the write
-    assert not any(alive(pid) for pid in workers)  # the stale one was retired
+def test_workers_are_reused_and_never_read_stale_data(tmp_path):
+    store = OxigraphStore(tmp_path / "store")
+    load_seeds(store)
+    services = build_services(load_settings({"store": "memory", "max_heavy_queries": 2}), store=store)
+    try:
+        ask = "ASK { <https://w3id.org/aikg/id/limits-probe> ?p ?o }"
+        assert services.runner.query(ask).boolean is False
+        first = services.runner.pool.pids()
+        assert len(first) == 1
+        assert services.runner.query(ask).boolean is False
+        assert services.runner.pool.pids() == first  # the same process answered again
+        store.update("INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
+                     "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
+                     "\"probe\"@en } }")
+        assert services.runner.query(ask).boolean is True  # the worker reads the new snapshot
+    finally:
+        services.close()
+
+
+def socket_inodes(pid: int) -> set[str]:
+    """Inodes of the sockets a process holds open."""
+    out = set()
+    for fd in Path(f"/proc/{pid}/fd").iterdir():
+        try:
+            target = os.readlink(fd)
+        except OSError:
+            continue
+        if target.startswith("socket:["):
+            out.add(target[8:-1])
+    return out
+
+
+def test_query_workers_hold_no_socket_of_the_serving_process(disk_store):
+    """Regression: forked workers kept the clients' keep-alive sockets open (pooled clients hung)."""
+    import socket
+
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen()
+    client = socket.create_connection(listener.getsockname())
+    served, _ = listener.accept()
+    services = build_services(load_settings({"store": "memory"}), store=disk_store)
+    try:
+        assert services.runner.query(LIGHT).rows
+        (pid,) = services.runner.pool.pids()
+        mine = socket_inodes(os.getpid())
+        theirs = socket_inodes(pid)
+        ours_in_theirs = {str(os.fstat(s.fileno()).st_ino) for s in (listener, client, served)} & theirs
+        assert not ours_in_theirs
+        assert len(theirs & mine) <= 1  # at most the worker's own pipe to this process
+    finally:
+        services.runner.close()
+        for s in (listener, client, served):
+            s.close()

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 import pytest
 import rdflib.namespace
-from rdflib import Graph, Literal, URIRef
+from rdflib import Graph, Literal
 from rdflib.compare import isomorphic
 from rdflib.namespace import RDF, RDFS
 
@@ -108,8 +109,9 @@ def test_post_is_a_405(ro_client):
 
 def test_an_iri_only_linked_to_is_not_an_entity(client, backend_store):
     """Like the HTML page and the API, /id/ answers for IRIs the data says something about."""
-    graph = URIRef("https://w3id.org/aikg/graph/test")
-    backend_store.apply(add=[(ID["example-deal"], AIKG.customer, ID["example-buyer"], graph)])
+    graph = ox.NamedNode("https://w3id.org/aikg/graph/test")
+    backend_store.apply(add=[ox.Quad(ox.NamedNode(str(ID["example-deal"])), ox.NamedNode(str(AIKG.customer)),
+                                     ox.NamedNode(str(ID["example-buyer"])), graph)])
     assert client.get("/id/example-buyer").status_code == 404
     g = description(client, "example-deal")
     assert set(g) == {(ID["example-deal"], AIKG.customer, ID["example-buyer"])}

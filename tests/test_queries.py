@@ -6,16 +6,17 @@ from __future__ import annotations
 from decimal import Decimal
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
-from rdflib import Literal, URIRef
-from rdflib.namespace import XSD
 
 from aikg.errors import BadRequest, NotFound
-from aikg.queries import PARAMETER_TYPES, bind_parameters, get_query, load_queries, run_named
+from aikg.query.named import PARAMETER_TYPES, bind_parameters, get_query, load_queries
 from aikg.settings import load_settings
+from helpers import run_named
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
+XSD = "http://www.w3.org/2001/XMLSchema#"
 COREWEAVE_RESULT = "result-mlperf-training-v6-0-coreweave-deepseek-v3"
 SETTINGS = load_settings({"store": "memory"}, environ={})
 REQUIRED = {"nvidia-only-capacity", "model-accelerator-results", "deals-of-organization",
@@ -28,8 +29,8 @@ def short(term) -> str | None:
     """An RDF term as a compact string: ``id:`` and ``aikg:`` IRIs shortened, literals as their text."""
     if term is None:
         return None
-    text = str(term)
-    if isinstance(term, Literal):
+    text = term.value
+    if isinstance(term, ox.Literal):
         return text
     for iri, prefix in ((ID, "id:"), (AIKG, "aikg:")):
         if text.startswith(iri):
@@ -112,13 +113,14 @@ def test_bad_parameters_are_bad_requests_naming_the_parameter(seeded_store, name
 def test_parameter_conversion_by_type():
     q = get_query("events-between")
     assert bind_parameters(q, {"from": "2024-05-01", "to": "2025"}) == {
-        "from": Literal("2024-05-01", datatype=XSD.date), "to": Literal("2025", datatype=XSD.gYear)}
-    assert bind_parameters(q, {"from": "2024-05", "to": "2025-12-31"})["from"] == Literal(
-        "2024-05", datatype=XSD.gYearMonth)
+        "from": ox.Literal("2024-05-01", datatype=ox.NamedNode(XSD + "date")),
+        "to": ox.Literal("2025", datatype=ox.NamedNode(XSD + "gYear"))}
+    assert bind_parameters(q, {"from": "2024-05", "to": "2025-12-31"})["from"] == ox.Literal(
+        "2024-05", datatype=ox.NamedNode(XSD + "gYearMonth"))
     org = get_query("deals-of-organization")
-    assert bind_parameters(org, {"org": "nvidia"}) == {"org": URIRef(ID + "nvidia")}
-    assert bind_parameters(org, {"org": ID + "sb-energy"}) == {"org": URIRef(ID + "sb-energy")}
-    assert bind_parameters(get_query("nvidia-only-capacity"), {}) == {"vendor": URIRef(ID + "nvidia")}
+    assert bind_parameters(org, {"org": "nvidia"}) == {"org": ox.NamedNode(ID + "nvidia")}
+    assert bind_parameters(org, {"org": ID + "sb-energy"}) == {"org": ox.NamedNode(ID + "sb-energy")}
+    assert bind_parameters(get_query("nvidia-only-capacity"), {}) == {"vendor": ox.NamedNode(ID + "nvidia")}
 
 
 QUERY_WITH_EVERY_TYPE = """# title: Echo
@@ -134,11 +136,13 @@ def test_values_are_bound_never_pasted_into_the_query(seeded_store, tmp_path: Pa
     (tmp_path / "echo.rq").write_text(QUERY_WITH_EVERY_TYPE, encoding="utf-8")
     hostile = '" } UNION { ?s ?p ?o } #'
     result = run_named(seeded_store, "echo", {"text": hostile}, SETTINGS, directory=tmp_path)
-    assert result.rows == [(Literal(hostile), Literal(7, datatype=XSD.integer), None)]
+    integer = ox.NamedNode(XSD + "integer")
+    assert result.rows == [(ox.Literal(hostile), ox.Literal("7", datatype=integer), None)]
     result = run_named(seeded_store, "echo", {"text": "a", "n": "-3", "x": "2.50"}, SETTINGS,
                        directory=tmp_path)
-    assert result.rows[0][1] == Literal(-3, datatype=XSD.integer)
-    assert result.rows[0][2].datatype == XSD.decimal and result.rows[0][2].toPython() == Decimal("2.5")
+    assert result.rows[0][1] == ox.Literal("-3", datatype=ox.NamedNode(XSD + "integer"))
+    figure = result.rows[0][2]
+    assert figure.datatype.value == XSD + "decimal" and Decimal(figure.value) == Decimal("2.5")
     for bad, named in (({"text": "a", "n": "1.5"}, "n"), ({"text": "a", "x": "NaN"}, "x"),
                        ({"text": "a", "x": "12,5"}, "x")):
         with pytest.raises(BadRequest, match=repr(named)):
@@ -146,7 +150,7 @@ def test_values_are_bound_never_pasted_into_the_query(seeded_store, tmp_path: Pa
 
 
 def test_malformed_header_is_reported_with_file_and_line(tmp_path: Path):
-    from aikg.queries import QueryFileError
+    from aikg.query.named import QueryFileError
 
     (tmp_path / "broken.rq").write_text("# title: Broken\n# param: org entity maybe\nSELECT * {}\n",
                                         encoding="utf-8")

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from aikg.search import SearchIndex, normalize, search_index
-from aikg.vocabulary import Vocabulary
+from aikg.lookup.search import SearchIndex, normalize
+from aikg.lookup.vocabulary import Vocabulary
+from helpers import services_for
 
 AIKG = "https://w3id.org/aikg/ontology#"
 ID = "https://w3id.org/aikg/id/"
@@ -82,20 +83,22 @@ def test_directory_keeps_most_specific_types(small):
 
 
 def test_seeded_index_answers_by_any_name(seeded_store):
-    index = search_index(seeded_store)
+    services = services_for(seeded_store)
+    index = services.index()
     assert _slugs(index.search("英伟达"))[0] == "nvidia"
     assert _slugs(index.search("Soumith"))[0] == "soumith-chintala"
     assert _slugs(index.search("tpuv9t"))[0] == "tpu-v9t"
-    assert search_index(seeded_store) is index  # cached while the data does not change
+    assert services.index() is index  # cached while the data does not change
 
 
 def test_index_is_rebuilt_when_the_store_changes(store):
-    before = search_index(store)
+    services = services_for(store)
+    before = services.index()
     assert before.search("Qwertyuiop Cloud") == []
     turtle = (f'<{ID}qwertyuiop-cloud> a <{AIKG}Neocloud> ; <{LABEL}> "Qwertyuiop Cloud"@en ; '
               f'<{ALT}> "QC" .')
     store.load(turtle.encode(), mime="text/turtle", graph="https://w3id.org/aikg/graph/test")
-    after = search_index(store)
+    after = services.index()
     assert after is not before
     assert _slugs(after.search("qwertyuiop")) == ["qwertyuiop-cloud"]
     assert _slugs(after.search("qc", type_iri=AIKG + "Organization")) == ["qwertyuiop-cloud"]
@@ -108,7 +111,7 @@ def test_bisected_keys_and_the_scan_agree(monkeypatch):
     index = SearchIndex(names, [], Vocabulary())
     queries = ("alpha", "beta", "beta 01", "alpha beta 0299", "基准", "ta 02", "云 2")
     bisected = {q: index.search(q, limit=15) for q in queries}
-    monkeypatch.setattr("aikg.search._RANGE_SCAN", 0)
+    monkeypatch.setattr("aikg.lookup.search._RANGE_SCAN", 0)
     assert {q: index.search(q, limit=15) for q in queries} == bisected
     assert _slugs(bisected["beta 01"])[:3] == ["e100", "e101", "e102"]
     assert [h.match for h in bisected["alpha beta 0299"]] == ["exact"]

@@ -9,9 +9,10 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
-from aikg import gate, search, writelog
-from aikg.search import search_index
-from aikg.web import create_app
+from aikg.lookup import search
+from aikg.web import SERVICES_KEY, create_app
+from aikg.write import gate
+from helpers import services_for
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -32,7 +33,7 @@ id:zephyrine-run a aikg:TrainingRun ; rdfs:label "Zephyrine Run"@en ;
 def live(store):
     """A test client over a fresh seeded embedded store (writes on, token ``test-token``) and the store."""
     app = create_app({"store": "memory", "load_seeds": False, "token": "test-token"}, store=store)
-    return app.test_client(), store
+    return app.test_client(), app.extensions[SERVICES_KEY]
 
 
 def _write(client, method: str, body: str = "", graph: str = G):
@@ -47,9 +48,9 @@ def _found(client, q: str, **params) -> list[tuple[str, str, str]]:
     return [(h["id"], h["label"], h["match"]) for h in r.get_json()["results"]]
 
 
-def _same_as_a_full_rebuild(store) -> None:
+def _same_as_a_full_rebuild(services) -> None:
     """The live index answers exactly like an index built from scratch over the same data."""
-    index, fresh = search_index(store), search._fresh(store)
+    index, fresh = services.index(), services.search._fresh()
     for q in ("zephyrine", "zc 9", "nvidia", "英伟达", "co", "gpu hours", "run", "quillon"):
         assert index.search(q, limit=20) == fresh.search(q, limit=20), q
         assert index.search(q, type_iri=AIKG + "Organization") == \
@@ -59,44 +60,44 @@ def _same_as_a_full_rebuild(store) -> None:
 
 
 def test_write_rename_delete_are_searchable_at_once_without_a_rebuild(live):
-    client, store = live
-    full = search_index(store).base
+    client, services = live
+    full = services.index().base
     assert _found(client, "zephyrine") == []
     _write(client, "POST", CLOUD)
     assert _found(client, "zephyrine") == [("zephyrine-compute", "Zephyrine Compute", "prefix")]
     assert _found(client, "zc 9", type="Organization") == [
         ("zephyrine-compute", "Zephyrine Compute", "exact")]
-    assert search_index(store).base is full
-    assert search_index(store).touched == {ID + "zephyrine-compute"}
-    _same_as_a_full_rebuild(store)
+    assert services.index().base is full
+    assert services.index().touched == {ID + "zephyrine-compute"}
+    _same_as_a_full_rebuild(services)
 
     _write(client, "PUT", CLOUD.replace("Zephyrine Compute", "Quillon Compute"))
     assert _found(client, "zephyrine") == []
     assert _found(client, "quillon") == [("zephyrine-compute", "Quillon Compute", "prefix")]
     assert client.get("/api/entities/zephyrine-compute").get_json()["label"] == "Quillon Compute"
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)
 
     _write(client, "DELETE")
     assert _found(client, "quillon") == []
     assert _found(client, "zc9") == []
-    assert ID + "zephyrine-compute" not in search_index(store).entities
-    assert search_index(store).base is full
-    _same_as_a_full_rebuild(store)
+    assert ID + "zephyrine-compute" not in services.index().entities
+    assert services.index().base is full
+    _same_as_a_full_rebuild(services)
 
 
 def test_seeded_ranking_is_unchanged_by_an_overlay(live):
-    client, store = live
+    client, services = live
     before = _found(client, "nvidia")
     _write(client, "POST", CLOUD.replace("Zephyrine Compute", "Nvidiaish Compute"))
     after = _found(client, "nvidia")
     assert after[0] == before[0] == ("nvidia", "NVIDIA", "exact")
     assert ("zephyrine-compute", "Nvidiaish Compute", "prefix") in after
     assert [h for h in after if h[0] != "zephyrine-compute"] == before[:len(after) - 1]
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)
 
 
 def test_derived_names_and_the_directory_follow_a_write(live):
-    client, store = live
+    client, services = live
     _write(client, "PUT", RUN)
     assert _found(client, "gpu hours of zephyrine") == [
         ("derived-gpu-hours-zephyrine-run", "GPU-hours of Zephyrine Run", "prefix")]
@@ -107,33 +108,33 @@ def test_derived_names_and_the_directory_follow_a_write(live):
     run = client.get("/api/entities/zephyrine-run").get_json()
     model = [r["node"] for r in run["relations"]["outgoing"] if r["node"]["id"] == "zephyrine-model"]
     assert model[0]["label"] == "Quillon Model"  # the other end of a relation, from the directory
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)
     _write(client, "DELETE")
     assert _found(client, "quillon") == []
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)
 
 
 def test_a_change_outside_the_gate_rebuilds_the_index_whole(live):
-    client, store = live
-    full = search_index(store).base
-    store.load(CLOUD.encode(), mime="text/turtle", graph=G)  # no record: not a gated write
+    client, services = live
+    full = services.index().base
+    services.store.load(CLOUD.encode(), mime="text/turtle", graph=G)  # no record: not a gated write
     assert _found(client, "zephyrine") == [("zephyrine-compute", "Zephyrine Compute", "prefix")]
-    rebuilt = search_index(store)
+    rebuilt = services.index()
     assert rebuilt.base is not full and rebuilt.touched == frozenset()
     _write(client, "PUT", RUN, graph=G + "-2")
-    assert search_index(store).base is rebuilt.base
+    assert services.index().base is rebuilt.base
     assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
                                                             "zephyrine-compute",
                                                             "derived-gpu-hours-zephyrine-run"]
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)
 
 
 def test_a_large_overlay_is_folded_into_a_new_full_index(live, monkeypatch):
-    client, store = live
-    full = search_index(store).base
+    client, services = live
+    full = services.index().base
     monkeypatch.setattr(search, "OVERLAY_MAX", 2)
     _write(client, "PUT", RUN)  # three subjects written: past the limit (a small store rebuilds at once)
-    index = search_index(store)
+    index = services.index()
     assert index.base is not full and index.touched == frozenset()
     assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
                                                             "derived-gpu-hours-zephyrine-run"]
@@ -146,39 +147,42 @@ def _change(store, turtle: str) -> gate.Change:
 
 
 def test_readers_keep_the_previous_index_while_a_gated_write_commits(store):
-    index = search_index(store)
+    services = services_for(store)
+    log = services.writelog
+    index = services.index()
     change = _change(store, CLOUD)
-    before = writelog.begin(store)
-    assert writelog.writing(store)
+    before = log.begin()
+    assert log.writing()
     store.update(gate.commit_text(store, change))
-    assert search_index(store) is index  # the write's record is not in yet: no rebuild is started
-    writelog.record(store, before, change, "")
-    assert not writelog.writing(store)
-    following = search_index(store)
+    assert services.index() is index  # the write's record is not in yet: no rebuild is started
+    log.record(before, change, "")
+    assert not log.writing()
+    following = services.index()
     assert following.base is index.base
     assert [h.entity.slug for h in following.search("zephyrine")] == ["zephyrine-compute"]
 
 
 def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
+    log = services_for(store).writelog
     v0 = store.version
     change = _change(store, CLOUD)
-    before = writelog.begin(store)
+    before = log.begin()
     store.update(gate.commit_text(store, change))
-    writelog.record(store, before, change, "")
+    log.record(before, change, "")
     v1 = store.version
-    assert writelog.since(store, v0, v1) == {ID + "zephyrine-compute"}
-    assert writelog.since(store, v1, v1) == frozenset()
+    assert log.since(v0, v1) == {ID + "zephyrine-compute"}
+    assert log.since(v1, v1) == frozenset()
     store.load(RUN.encode(), mime="text/turtle", graph=G)  # not gated
-    assert writelog.since(store, v0, store.version) is None
+    assert log.since(v0, store.version) is None
     hierarchy = _change(store, HEAD + "aikg:Neocloud rdfs:subClassOf aikg:Agent .\n")
-    before = writelog.begin(store)
+    before = log.begin()
     store.update(gate.commit_text(store, hierarchy))
-    writelog.record(store, before, hierarchy, "")
-    assert writelog.since(store, before, store.version) is None  # retypes subjects it does not name
+    log.record(before, hierarchy, "")
+    assert log.since(before, store.version) is None  # retypes subjects it does not name
 
 
 def test_a_renamed_seeded_entity_loses_its_old_name(live):
-    client, store = live
+    client, services = live
     assert ("coreweave", "CoreWeave", "exact") in _found(client, "coreweave")
     text = ("PREFIX id: <https://w3id.org/aikg/id/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
             'DELETE { GRAPH ?g { id:coreweave rdfs:label ?l } } '
@@ -189,4 +193,4 @@ def test_a_renamed_seeded_entity_loses_its_old_name(live):
     assert r.status_code == 200, r.get_json()
     assert [h for h in _found(client, "coreweave") if h[0] == "coreweave"] == []
     assert _found(client, "quillon weave") == [("coreweave", "Quillon Weave", "exact")]
-    _same_as_a_full_rebuild(store)
+    _same_as_a_full_rebuild(services)

@@ -11,8 +11,8 @@ import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
 
-from aikg.knowledge.layout import seeds_dir
 from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.resources import seeds_dir
 
 FRONTIER = "frontier-insights-coreweave-mlperf-2026-08-18"
 NMEDIA = "nmedialink-llama31-training"
@@ -371,9 +371,9 @@ def test_store_holds_each_figure_in_the_documents_named_graph(seeded_store) -> N
     """Loaded into the store, the figures sit in graph/sources/<stem>, not elsewhere."""
     res = seeded_store.query(
         "SELECT ?g WHERE { GRAPH ?g { ?r <" + str(AIKG.acceleratorCount) + "> 8192 } }")
-    assert {str(r[0]) for r in res.rows} == {str(GRAPH[f"sources/{FRONTIER}"])}
+    assert {r[0] for r in res.values()} == {str(GRAPH[f"sources/{FRONTIER}"])}
     res = seeded_store.query(
         "SELECT ?g ?v WHERE { GRAPH ?g { <" + str(ID["price-tinker-input"]) + "> <"
         + str(AIKG.price) + "> ?v } }")
-    rows = [(str(g), v.toPython()) for g, v in res.rows]
+    rows = [(g.value, Decimal(v.value)) for g, v in res.rows]
     assert rows == [(str(GRAPH[f"sources/{SOUMITH}"]), Decimal("0.3"))]

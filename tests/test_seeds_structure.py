@@ -11,8 +11,8 @@ import pytest
 from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS
 
-from aikg.knowledge.layout import ontology_dir, seed_graph_iri, seeds_dir
 from aikg.namespaces import AIKG, GRAPH, ID, SCHEMA
+from aikg.resources import ontology_dir, seed_graph_iri, seeds_dir
 
 SEED_FILES = sorted(seeds_dir().rglob("*.ttl"))
 SOURCE_STEMS = sorted(p.stem for p in (seeds_dir() / "sources").glob("*.ttl"))

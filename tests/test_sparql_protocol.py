@@ -334,7 +334,7 @@ def test_post_bodies_are_cached_apart(ro_client):
 def test_a_write_changes_the_cached_answer(client):
     before = client.get("/sparql", query_string={"query": COUNT_TEST_NODES})
     assert _count(before) == 0
-    store = client.application.extensions["aikg.store"]
+    store = client.application.extensions["aikg.services"].store
     store.load(b"<https://w3id.org/aikg/id/cache-probe> a <https://w3id.org/aikg/ontology#CacheProbe> .",
                mime="text/turtle", graph="https://w3id.org/aikg/graph/test-cache")
     after = client.get("/sparql", query_string={"query": COUNT_TEST_NODES},

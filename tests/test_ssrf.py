@@ -13,8 +13,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from aikg import guard
 from aikg.errors import Forbidden
+from aikg.rdf import guard
 from aikg.web import create_app
 
 AUTH = {"Authorization": "Bearer test-token"}
@@ -205,5 +205,5 @@ def test_plain_internal_entity_is_still_read(store):
         'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/>')
     r = put(client, body.encode(), "application/rdf+xml")
     assert r.status_code == 201, r.get_json()
-    assert {str(o) for _, _, o, _ in store.quads(None, None, None, G) if o.__class__.__name__ == "Literal"} \
-        == {"Entity Test"}
+    assert {q.object.value for q in store.quads(None, None, None, G)
+            if q.object.__class__.__name__ == "Literal"} == {"Entity Test"}

@@ -6,21 +6,26 @@ import pyoxigraph as ox
 import pytest
 import requests
 from click.testing import CliRunner
-from rdflib import Literal, URIRef
-from rdflib.namespace import RDFS
 
 from aikg.cli import main
 from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError
 from aikg.knowledge.load import load_seeds
-from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.namespaces import GRAPH
 from aikg.store import OxigraphStore, ResultKind
 from aikg.store.oxigraph import has_dataset_clause
 from conftest import LiveServer
 
-TEST_GRAPH = URIRef(GRAPH["test"])
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+TEST_GRAPH = ox.NamedNode(str(GRAPH["test"]))
+LABEL = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+SUBCLASS = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#subClassOf")
+NEOCLOUD, CLOUD_OPERATOR = ox.NamedNode(AIKG + "Neocloud"), ox.NamedNode(AIKG + "CloudOperator")
+COREWEAVE = ox.NamedNode(ID + "coreweave")
 PATIENT = {"AIKG_QUERY_TIMEOUT": "60"}
 """A generous time limit: the machine running the tests may be busy, and speed is not under test here."""
-NOTE = (ID["example-note"], RDFS.label, Literal("written before the restart", lang="en"), TEST_GRAPH)
+NOTE = ox.Quad(ox.NamedNode(ID + "example-note"), LABEL,
+               ox.Literal("written before the restart", language="en"), TEST_GRAPH)
 
 
 def canonical(dump: bytes) -> list[str]:
@@ -37,8 +42,8 @@ def test_on_disk_data_survives_close_and_reopen(tmp_path):
     store.close()  # closing twice is harmless
     reopened = OxigraphStore(tmp_path)
     try:
-        assert list(reopened.quads(ID["example-note"])) == [NOTE]
-        assert reopened.graphs() == [str(TEST_GRAPH)]
+        assert list(reopened.quads(NOTE.subject)) == [NOTE]
+        assert reopened.graphs() == [TEST_GRAPH.value]
     finally:
         reopened.close()
 
@@ -62,9 +67,9 @@ def test_data_survives_a_server_restart(tmp_path):
 
     server = LiveServer(str(tmp_path), env=PATIENT)
     try:
-        query = f"SELECT ?label WHERE {{ <{NOTE[0]}> ?p ?label }}"
+        query = f"SELECT ?label WHERE {{ {NOTE.subject} ?p ?label }}"
         resp = requests.get(server.url + "/sparql", params={"query": query}, timeout=10)
-        assert [b["label"]["value"] for b in resp.json()["results"]["bindings"]] == [str(NOTE[2])]
+        assert [b["label"]["value"] for b in resp.json()["results"]["bindings"]] == [NOTE.object.value]
         assert server_count(server) == seeded + 1  # seeds were not loaded again over existing data
     finally:
         server.stop()
@@ -100,20 +105,20 @@ def test_dump_and_load_round_trip_nquads(seeded_store):
 
 def test_apply_is_atomic(store):
     before = store.count()
-    good = (ID["example-a"], RDFS.label, Literal("a"), TEST_GRAPH)
-    bad = (ID["example-b"], RDFS.label, URIRef("not an iri"), TEST_GRAPH)
+    good = ox.Quad(ox.NamedNode(ID + "example-a"), LABEL, ox.Literal("a"), TEST_GRAPH)
+    unnamed = ox.Quad(ox.BlankNode(), LABEL, ox.Literal("b"), TEST_GRAPH)
     with pytest.raises(BadRequest):
-        store.apply(add=[good, bad])
+        store.apply(remove=[unnamed], add=[good])  # a blank node cannot be removed one by one
     assert store.count() == before
-    assert list(store.quads(ID["example-a"])) == []
+    assert list(store.quads(good.subject)) == []
 
 
 def test_apply_removes_and_adds_in_one_change(store):
-    label = next(iter(store.quads(ID.coreweave, RDFS.label, None)))
-    renamed = (ID.coreweave, RDFS.label, Literal("CoreWeave (renamed)", lang="en"), label[3])
+    label = next(iter(store.quads(COREWEAVE, LABEL, None)))
+    renamed = ox.Quad(COREWEAVE, LABEL, ox.Literal("CoreWeave (renamed)", language="en"), label.graph_name)
     version = store.version
     store.apply(remove=[label], add=[renamed])
-    assert [q[2] for q in store.quads(ID.coreweave, RDFS.label, None)] == [renamed[2]]
+    assert [q.object for q in store.quads(COREWEAVE, LABEL, None)] == [renamed.object]
     assert store.version != version
 
 
@@ -127,11 +132,11 @@ def test_failed_replace_keeps_the_old_graph(store):
 
 def test_load_replace_swaps_a_graph(store):
     n = store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="application/n-triples",
-                   graph=str(TEST_GRAPH), replace=True)
+                   graph=TEST_GRAPH.value, replace=True)
     assert n == 1
     store.load(b"<urn:x:a> <urn:x:b> <urn:x:d> .", mime="application/n-triples",
-               graph=str(TEST_GRAPH), replace=True)
-    assert [q[2] for q in store.quads(graph=str(TEST_GRAPH))] == [URIRef("urn:x:d")]
+               graph=TEST_GRAPH.value, replace=True)
+    assert [q.object for q in store.quads(graph=TEST_GRAPH.value)] == [ox.NamedNode("urn:x:d")]
 
 
 def test_triples_need_a_named_graph(store):
@@ -140,11 +145,11 @@ def test_triples_need_a_named_graph(store):
 
 
 def test_query_kinds_and_union_default_graph(seeded_store):
-    ask = seeded_store.query(f"ASK {{ <{AIKG.Neocloud}> <{RDFS.subClassOf}> <{AIKG.CloudOperator}> }}")
+    ask = seeded_store.query(f"ASK {{ {NEOCLOUD} {SUBCLASS} {CLOUD_OPERATOR} }}")
     assert ask.kind is ResultKind.ASK and ask.boolean is True
-    graph = seeded_store.query(f"CONSTRUCT WHERE {{ <{AIKG.Neocloud}> <{RDFS.subClassOf}> ?c }}")
+    graph = seeded_store.query(f"CONSTRUCT WHERE {{ {NEOCLOUD} {SUBCLASS} ?c }}")
     assert graph.kind is ResultKind.GRAPH
-    assert graph.triples == [(AIKG.Neocloud, RDFS.subClassOf, AIKG.CloudOperator)]
+    assert graph.triples == [ox.Triple(NEOCLOUD, SUBCLASS, CLOUD_OPERATOR)]
 
 
 def test_query_rows_are_capped_and_flagged(seeded_store):
@@ -154,10 +159,10 @@ def test_query_rows_are_capped_and_flagged(seeded_store):
 
 def test_bound_variable_outside_the_projection_is_a_400(seeded_store):
     with pytest.raises(BadRequest):
-        seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": ID.coreweave})
+        seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": COREWEAVE})
     result = seeded_store.query("SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> "
-                                "?label }", bindings={"s": ID.coreweave})
-    assert [r["label"] for r in result.dicts()] == [Literal("CoreWeave", lang="en")]
+                                "?label }", bindings={"s": COREWEAVE})
+    assert [r["label"] for r in result.dicts()] == [ox.Literal("CoreWeave", language="en")]
 
 
 def test_syntax_errors_carry_the_position(seeded_store):

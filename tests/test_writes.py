@@ -9,6 +9,7 @@ from rdflib.namespace import RDFS
 from aikg.cli import main
 from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, ONTOLOGY_GRAPH
 from aikg.web import create_app
+from helpers import rdf
 
 G = "https://w3id.org/aikg/graph/sources/test-writes"
 AUTH = {"Authorization": "Bearer test-token"}
@@ -29,7 +30,7 @@ def db(backend_store):
 
 def labels(store, graph: str = G) -> set[str]:
     """English labels stored in a graph, by value."""
-    return {str(o) for _, _, o, _ in store.quads(None, RDFS.label, None, graph)}
+    return {str(o) for _, _, o, _ in rdf(store).quads(None, RDFS.label, None, graph)}
 
 
 def put(client, body: str, mime: str = "text/turtle", graph: str = G, headers=AUTH):
@@ -107,7 +108,7 @@ def test_gsp_reads_every_input_format(client, db, mime, body):
     assert r.status_code == 201, r.get_json()
     assert labels(db) == {"Acme Test Cloud"}
     assert (ID["acme-test-cloud"], URIRef(str(AIKG) + "Neocloud")) in {
-        (s, o) for s, _, o, _ in db.quads(ID["acme-test-cloud"], None, None, G)}
+        (s, o) for s, _, o, _ in rdf(db).quads(ID["acme-test-cloud"], None, None, G)}
 
 
 def test_gsp_quads_of_another_graph_are_refused(client, db):
@@ -211,7 +212,7 @@ id:test-writes-run a aikg:TrainingRun ; rdfs:label "Test Writes Run"@en ;
 
 
 def derived_gpu_hours(store) -> list[float]:
-    rows = store.query(PREFIXES + "SELECT ?v WHERE { GRAPH <https://w3id.org/aikg/graph/derived> { "
+    rows = rdf(store).query(PREFIXES + "SELECT ?v WHERE { GRAPH <https://w3id.org/aikg/graph/derived> { "
                        "?d aikg:derivedFor id:test-writes-run ; aikg:derivedProperty aikg:gpuHours ; "
                        "aikg:value ?v } }").rows
     return [float(r[0]) for r in rows]

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import requests
 
-from aikg.bench.virtuoso import virtuoso_ini
+from aikg_bench.virtuoso import virtuoso_ini
 
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt")

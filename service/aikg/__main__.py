@@ -1,5 +1,5 @@
 """``python -m aikg`` runs the ``aikg`` command."""
 
-from .cli import main
+from aikg.cli import main
 
 main()

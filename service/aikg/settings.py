@@ -55,12 +55,18 @@ SETTINGS: tuple[Setting, ...] = (
             "(CC BY 4.0) in the background when the store has no Epoch graph yet.", bool),
     Setting("token", "", "Bearer token required for writes; empty switches writes off."),
     Setting("query_timeout", 5.0, "Seconds a query may run before it is stopped.", float),
+    Setting("write_timeout", 120.0, "Seconds a write (validation and commit) may take before it is "
+            "refused.", float),
     Setting("max_rows", 10000, "Most result rows returned; more are cut off and flagged truncated.", int),
     Setting("max_body", 10 * 1024 * 1024, "Largest request body accepted, in bytes.", int),
     Setting("max_heavy_queries", 4, "Queries allowed to run at once; more get 429 with Retry-After.",
             int),
     Setting("allow_service", "", "Comma-separated endpoint IRIs that SERVICE may call (empty: none)."),
-    Setting("cache_size", 512, "Entries kept in the query result cache (0 turns it off).", int),
+    Setting("cache_size", 512, "Entries kept in the response cache (0 turns it off).", int),
+    Setting("cache_bytes", 64 * 1024 * 1024, "Bytes the response cache may hold; an answer over a tenth of "
+            "it is not kept.", int),
+    Setting("query_memory", 2048, "Megabytes of memory a query worker process may use (0: no limit).",
+            int),
     Setting("base_url", "", "Public base URL, when served behind a proxy (used in the service "
             "description)."),
 )

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import click
 
-from .. import __version__
+from aikg import __version__
 
 
 @click.group()
@@ -17,7 +17,7 @@ def main() -> None:
 
 
 def _register() -> None:
-    from . import bench, data, export, importer, query, serve, validate
+    from aikg.cli import bench, data, export, importer, query, serve, validate
 
     for module in (serve, data, query, export, validate, bench, importer):
         for command in module.COMMANDS:

@@ -27,9 +27,9 @@ import click
 def bench(sizes: str, out: Path, peers: str, seconds: float, connections: int, seed: int, rdflib_max: str,
           ops: str | None, work: Path | None) -> None:
     """Benchmark aikg against rdflib-endpoint, Virtuoso, a bare Flask app and in-process pyoxigraph."""
-    from ..bench.generate import parse_size
-    from ..bench.report import write
-    from ..bench.run import PEERS, Options, run
+    from aikg_bench.generate import parse_size
+    from aikg_bench.report import write
+    from aikg_bench.run import PEERS, Options, run
 
     chosen = tuple(p.strip() for p in peers.split(",") if p.strip())
     unknown = set(chosen) - set(PEERS)

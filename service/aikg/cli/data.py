@@ -8,12 +8,12 @@ from typing import Any
 
 import click
 
-from .. import gate, guard
-from ..errors import AikgError, ValidationFailed
-from ..knowledge.load import load_seeds
-from ..settings import load_settings
-from ..store import open_store
-from .options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, overrides, setting_options
+from aikg.errors import AikgError, NotFound, ValidationFailed
+from aikg.knowledge.load import load_seeds
+from aikg.rdf import guard
+from aikg.settings import load_settings
+from aikg.write import gate
 
 
 def fail(exc: AikgError) -> None:
@@ -27,41 +27,39 @@ _EXTENSIONS = {".ttl": "text/turtle", ".nt": "application/n-triples", ".nq": "ap
                ".rdf": "application/rdf+xml", ".xml": "application/rdf+xml", ".owl": "application/rdf+xml"}
 
 
-def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, settings: dict[str, Any]) -> None:
+def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: dict[str, Any]) -> None:
     """Load one RDF file into one named graph through the same SHACL gate as HTTP writes."""
     mime = fmt or _EXTENSIONS.get(path.suffix.lower())
     if mime is None:
         raise click.UsageError(f"cannot tell the format of {path.name}: give --format (a media type)")
     try:
         target = gate.check_graph_iri(graph)
+        settings = load_settings(overrides(options))
         quads = guard.parse_rdf(path.read_bytes(), mime, graph=target, max_expansion=settings["max_body"])
     except AikgError as exc:
         fail(exc)
-    store = open_store(settings["store"])
-    try:
-        outcome = gate.write(store, lambda: gate.graph_change(store, target, quads, replace=replace))
-    except ValidationFailed as exc:
-        click.echo(exc.report.text() if exc.report is not None else exc.message)
-        click.echo(f"aikg: {exc.message}", err=True)
-        sys.exit(1)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        store = services.store
+        try:
+            outcome = services.gate.write(lambda: gate.graph_change(store, target, quads, replace=replace))
+        except ValidationFailed as exc:
+            click.echo(exc.report.text() if exc.report is not None else exc.message)
+            click.echo(f"aikg: {exc.message}", err=True)
+            sys.exit(1)
+        except AikgError as exc:
+            fail(exc)
     click.echo(f"{outcome.added:>8} added, {outcome.removed} removed  {target}")
 
 
-def _bulk(path: Path, settings: dict[str, Any]) -> None:
+def _bulk(path: Path, options: dict[str, Any]) -> None:
     """Bulk-load one N-Quads file, then rebuild the derived graphs."""
-    from ..knowledge.load import bulk_load
+    from aikg.knowledge.load import bulk_load
 
-    store = open_store(settings["store"])
-    try:
-        seconds = bulk_load(store, path, progress=True)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            seconds = bulk_load(services.store, path, progress=True)
+        except AikgError as exc:
+            fail(exc)
     click.echo(f"loaded {path.name} in {seconds['load_seconds']:.1f} s, derived graphs in "
                f"{seconds['derive_seconds']:.1f} s")
 
@@ -74,32 +72,29 @@ def _bulk(path: Path, settings: dict[str, Any]) -> None:
 @click.option("--replace", is_flag=True, help="Replace the graph's content instead of adding to it.")
 @click.option("--bulk", is_flag=True, help="Bulk-load a large N-Quads FILE (each quad into its own graph) "
               "with a progress bar, skipping the SHACL gate: for initial loads; check with 'aikg validate'.")
-@setting_options("store")
+@setting_options(*STORE_SETTINGS)
 def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, replace: bool, bulk: bool,
          **options: Any) -> None:
     """Load data into the store: the seeds, or FILE into --graph (validated by the shapes first)."""
-    settings = load_settings(overrides(options))
     if bulk:
         if file is None or seeds or graph or replace:
             raise click.UsageError("--bulk takes one N-Quads FILE, without --seeds, --graph or --replace")
-        _bulk(file, settings)
+        _bulk(file, options)
         return
     if file is not None:
         if seeds:
             raise click.UsageError("give either FILE or --seeds")
         if not graph:
             raise click.UsageError("every write names its graph: give --graph IRI")
-        _load_file(file, graph, fmt, replace, settings)
+        _load_file(file, graph, fmt, replace, options)
         return
     if not seeds:
         raise click.UsageError("say what to load: FILE --graph IRI, or --seeds")
-    store = open_store(settings["store"])
-    try:
-        counts = load_seeds(store)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            counts = load_seeds(services.store)
+        except AikgError as exc:
+            fail(exc)
     for graph, n in counts.items():
         click.echo(f"{n:>8}  {graph}")
 
@@ -108,21 +103,22 @@ def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, rep
 @click.option("--format", "fmt", default="application/n-quads", show_default=True,
               help="Media type or short name (nquads, trig; turtle etc. with --graph).")
 @click.option("--graph", default=None, help="Dump only this named graph.")
-@setting_options("store")
+@setting_options(*STORE_SETTINGS)
 def dump(fmt: str, graph: str | None, **options: Any) -> None:
     """Write the store (or one graph) to standard output."""
-    from ..formats import RDF_FORMATS, by_name
+    from aikg.rdf.formats import RDF_FORMATS, by_name
 
     f = by_name(fmt, RDF_FORMATS)
     if f is None:
         raise click.UsageError(f"unknown format {fmt!r}")
-    store = open_store(load_settings(overrides(options))["store"])
-    try:
-        sys.stdout.buffer.write(store.dump(mime=f.mime, graph=graph))
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        store = services.store
+        try:
+            if graph is not None and graph not in store.graphs():
+                raise NotFound(f"no graph {graph[:200]} in the store (see /api/stats for the graphs)")
+            sys.stdout.buffer.write(store.dump(mime=f.mime, graph=graph))
+        except AikgError as exc:
+            fail(exc)
 
 
 COMMANDS = [load, dump]

@@ -12,11 +12,9 @@ from typing import Any
 
 import click
 
-from ..errors import AikgError
-from ..export import EXPORTS, MAX_DEPTH, parse_options, run_export
-from ..settings import load_settings
-from ..store import open_store
-from .options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.errors import AikgError
+from aikg.export import EXPORTS, MAX_DEPTH, parse_options, run_export
 
 _NAMES = [name for f in EXPORTS for name in (f.name, *f.aliases)]
 
@@ -33,24 +31,22 @@ _NAMES = [name for f in EXPORTS for name in (f.name, *f.aliases)]
               "edges (graph formats only).")
 @click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
               help="Write to this file instead of standard output.")
-@setting_options("store", "load_seeds")
+@setting_options(*STORE_SETTINGS, "load_seeds")
 def export(fmt: str, focus: str | None, depth: int | None, types: tuple[str, ...], fold: bool,
            output: Path | None, **options: Any) -> None:
     """Export the data graph for Gephi, Cytoscape, Graphviz, yEd or any RDF tool."""
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if settings["load_seeds"] and not store.graphs():
-            from ..knowledge.load import load_seeds
+    with open_services(options) as services:
+        try:
+            if services.settings["load_seeds"] and not services.store.graphs():
+                from aikg.knowledge.load import load_seeds
 
-            load_seeds(store)
-        result = run_export(store, fmt, parse_options(focus=focus, depth=depth, types=types, fold=fold))
-        chunks = list(result.chunks)
-    except AikgError as exc:
-        click.echo(f"aikg: {exc.message}", err=True)
-        sys.exit(2 if exc.status < 500 else 3)
-    finally:
-        store.close()
+                load_seeds(services.store)
+            result = run_export(services, fmt, parse_options(focus=focus, depth=depth, types=types,
+                                                             fold=fold))
+            chunks = list(result.chunks)
+        except AikgError as exc:
+            click.echo(f"aikg: {exc.message}", err=True)
+            sys.exit(2 if exc.status < 500 else 3)
     if output is None:
         for chunk in chunks:
             sys.stdout.buffer.write(chunk)

@@ -15,12 +15,10 @@ from typing import Any
 import click
 from tqdm import tqdm
 
-from ..errors import AikgError
-from ..knowledge.load import is_empty, load_seeds
-from ..settings import load_settings
-from ..store import open_store
-from .data import fail
-from .options import overrides, setting_options
+from aikg.cli.data import fail
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.errors import AikgError
+from aikg.knowledge.load import is_empty, load_seeds
 
 
 @click.group("import")
@@ -41,27 +39,24 @@ def import_group() -> None:
                    "else each file's modification time).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON instead of text.")
 @click.option("--verbose", is_flag=True, help="List every created entity and every value finding too.")
-@setting_options("store")
+@setting_options(*STORE_SETTINGS)
 def epoch(directory: Path, overrides_file: Path | None, replace: bool, snapshot_date: str | None,
           as_json: bool, verbose: bool, **options: Any) -> None:
     """Import Epoch AI's CSV files from DIRECTORY (like seeds/epoch/) into their datasets' graphs."""
-    from ..epoch import import_epoch
+    from aikg.epoch import import_epoch
 
     if overrides_file is not None and not overrides_file.is_file():
         raise click.UsageError(f"the overrides file {overrides_file} does not exist")
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if is_empty(store):
-            click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)
-            load_seeds(store)
-        with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
-            report = import_epoch(store, directory, overrides=overrides_file, replace=replace,
-                                  snapshot_date=snapshot_date, progress=bar)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            if is_empty(services.store):
+                click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)
+                load_seeds(services.store)
+            with tqdm(desc="epoch rows", unit="row", file=sys.stderr, disable=None) as bar:
+                report = import_epoch(services, directory, overrides=overrides_file, replace=replace,
+                                      snapshot_date=snapshot_date, progress=bar)
+        except AikgError as exc:
+            fail(exc)
     click.echo(json.dumps(report.to_json(), indent=2, ensure_ascii=False) if as_json
                else report.text(verbose=verbose))
     if report.rejected:
@@ -73,23 +68,20 @@ def epoch(directory: Path, overrides_file: Path | None, replace: bool, snapshot_
 @click.argument("import_id", required=False, default="latest")
 @click.option("--json", "as_json", is_flag=True, help="Print the record as JSON instead of text.")
 @click.option("--verbose", is_flag=True, help="List every value finding too.")
-@setting_options("store")
+@setting_options(*STORE_SETTINGS)
 def show(import_id: str, as_json: bool, verbose: bool, **options: Any) -> None:
     """Show a recorded import (the latest by default), as /api/imports/<id> does."""
-    from ..epoch.record import get_import, list_imports, report_from_record
+    from aikg.epoch.record import get_import, list_imports, report_from_record
 
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        records = list_imports(store)
-        if not records:
-            click.echo("aikg: no import has been recorded in this store", err=True)
-            sys.exit(2)
-        record = get_import(store, records[0]["id"] if import_id == "latest" else import_id)
-    except AikgError as exc:
-        fail(exc)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            records = list_imports(services.store)
+            if not records:
+                click.echo("aikg: no import has been recorded in this store", err=True)
+                sys.exit(2)
+            record = get_import(services.store, records[0]["id"] if import_id == "latest" else import_id)
+        except AikgError as exc:
+            fail(exc)
     click.echo(json.dumps(record, indent=2, ensure_ascii=False) if as_json
                else report_from_record(record).text(verbose=verbose))
 

@@ -2,12 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+import contextlib
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from ..settings import SETTINGS
+from aikg.settings import SETTINGS, load_settings
+
+if TYPE_CHECKING:
+    from aikg.services import Services
+
+STORE_SETTINGS = ("store", "store_update_url", "store_gsp_url", "store_user", "store_password")
+"""The settings that say which store to open: every command that opens one takes all of them."""
 
 
 def setting_options(*names: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -27,3 +34,15 @@ def setting_options(*names: str) -> Callable[[Callable[..., Any]], Callable[...,
 def overrides(values: dict[str, Any]) -> dict[str, Any]:
     """The settings given on the command line (None means: not given)."""
     return {k: v for k, v in values.items() if v is not None}
+
+
+@contextlib.contextmanager
+def open_services(options: dict[str, Any]) -> Iterator[Services]:
+    """The services for a command's options (the same factory the web app uses), closed afterwards."""
+    from aikg.services import build_services
+
+    services = build_services(load_settings(overrides(options)))
+    try:
+        yield services
+    finally:
+        services.close()

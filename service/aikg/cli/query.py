@@ -12,14 +12,12 @@ from typing import Any
 
 import click
 
-from ..errors import AikgError, BadRequest
-from ..execution import run_query
-from ..formats import GRAPH_FORMATS, RESULT_FORMATS, Format, by_name
-from ..queries import load_queries, run_named
-from ..serialize import serialize_result
-from ..settings import load_settings
-from ..store import QueryResult, ResultKind, open_store
-from .options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.errors import AikgError, BadRequest
+from aikg.query.named import load_queries
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS, Format, by_name
+from aikg.rdf.serialize import serialize_result
+from aikg.store import QueryResult, ResultKind
 
 _FORMAT_NAMES = [f.name for f in RESULT_FORMATS + GRAPH_FORMATS]
 
@@ -66,7 +64,7 @@ def _list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
               "turtle (default), ntriples, jsonld, rdfxml for CONSTRUCT/DESCRIBE.")
 @click.option("--list", "list_", is_flag=True, expose_value=False, is_eager=True, callback=_list,
               help="List the named queries and their parameters, then exit.")
-@setting_options("store", "query_timeout", "max_rows")
+@setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
 def query(name: str | None, params: tuple[str, ...], sparql: str | None, file: Path | None,
           fmt: str | None, **options: Any) -> None:
     """Run a named query (NAME, with --param k=v) or raw SPARQL (--sparql or --file)."""
@@ -82,22 +80,18 @@ def query(name: str | None, params: tuple[str, ...], sparql: str | None, file: P
             text = file.read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise click.UsageError(f"cannot read {file}: {exc.__class__.__name__}") from None
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if name is not None:
-            result = run_named(store, name, raw, settings)
-        else:
-            result = run_query(store, text or "", settings)
-        out = serialize_result(result, _format_for(result, fmt))
-    except AikgError as exc:
-        click.echo(f"aikg: {exc.message}", err=True)
-        sys.exit(2 if exc.status < 500 else 3)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        try:
+            run = services.named.run
+            result = run(name, raw) if name is not None else services.runner.query(text or "")
+            out = serialize_result(result, _format_for(result, fmt))
+        except AikgError as exc:
+            click.echo(f"aikg: {exc.message}", err=True)
+            sys.exit(2 if exc.status < 500 else 3)
+        max_rows = services.settings["max_rows"]
     sys.stdout.buffer.write(out)
     if result.truncated:
-        click.echo(f"aikg: result cut off at {settings['max_rows']} rows (setting max_rows)", err=True)
+        click.echo(f"aikg: result cut off at {max_rows} rows (setting max_rows)", err=True)
 
 
 COMMANDS = [query]

@@ -17,9 +17,9 @@ from typing import Any
 import click
 from gunicorn.app.base import BaseApplication
 
-from ..errors import AikgError
-from ..settings import SETTINGS, load_settings
-from .options import overrides, setting_options
+from aikg.cli.options import overrides, setting_options
+from aikg.errors import AikgError
+from aikg.settings import SETTINGS, load_settings
 
 GRACEFUL_SECONDS = 10
 """How long a stopping worker may spend finishing running requests before it is killed."""
@@ -54,7 +54,7 @@ class _Gunicorn(BaseApplication):
             self.cfg.set("control_socket_disable", True)
 
     def load(self):  # noqa: ANN201 - gunicorn's hook
-        from ..web import create_app
+        from aikg.web import create_app
 
         try:
             app = create_app(self.settings)  # opens the store; loads the seeds if it is empty
@@ -62,20 +62,20 @@ class _Gunicorn(BaseApplication):
             click.echo(f"aikg: {exc.message}", err=True)
             raise
         if self.settings["token"]:  # writes are on: the first one should not pay for parsing rules
-            from ..gate import warm_up
+            from aikg.write.gate import warm_up
 
             threading.Thread(target=warm_up, name="aikg-warm-up", daemon=True).start()
         return app
 
 
 def _close_store(_server: Any, worker: Any) -> None:
-    """Flush and release the worker's store as it exits (gunicorn ``worker_exit`` hook)."""
-    from ..web import STORE_KEY
+    """Stop the query workers and flush and release the store as the worker exits (``worker_exit``)."""
+    from aikg.web import SERVICES_KEY
 
     app = getattr(worker, "wsgi", None)
-    store = getattr(app, "extensions", {}).get(STORE_KEY)
-    if store is not None:
-        store.close()
+    services = getattr(app, "extensions", {}).get(SERVICES_KEY)
+    if services is not None:
+        services.close()
 
 
 def check_store(settings: dict[str, Any]) -> None:
@@ -84,8 +84,8 @@ def check_store(settings: dict[str, Any]) -> None:
     The store itself is opened only in the worker: RocksDB state inherited through ``fork`` hangs the
     worker at exit, so the master must never open it.
     """
-    from ..errors import StoreError
-    from ..store import OxigraphStore
+    from aikg.errors import StoreError
+    from aikg.store import OxigraphStore
 
     location = settings["store"]
     if is_embedded(location) and location != "memory" and OxigraphStore.in_use(location):

@@ -18,15 +18,12 @@ import click
 import pyoxigraph as ox
 from rdflib import Graph
 
-from .. import gate
-from ..errors import AikgError, RdfSyntaxError
-from ..knowledge.load import is_empty, load_seeds
-from ..knowledge.validate import ValidationResult, validate_graph, validate_store
-from ..namespaces import GRAPH
-from ..settings import load_settings
-from ..store import open_store
-from ..store.terms import to_ox
-from .options import overrides, setting_options
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.errors import AikgError, RdfSyntaxError
+from aikg.knowledge.load import is_empty, load_seeds
+from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
+from aikg.namespaces import GRAPH
+from aikg.write import gate
 
 FORMATS = ("text", "json", "turtle")
 
@@ -46,14 +43,10 @@ def read_turtle(path: Path) -> Graph:
 
 
 def _validate_store(options: dict[str, Any]) -> ValidationResult:
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if settings["load_seeds"] and is_empty(store):
-            load_seeds(store)
-        return validate_store(store)
-    finally:
-        store.close()
+    with open_services(options) as services:
+        if services.settings["load_seeds"] and is_empty(services.store):
+            load_seeds(services.store)
+        return validate_store(services.store)
 
 
 def render(result: ValidationResult, fmt: str) -> str:
@@ -72,16 +65,14 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
     if alone:
         return validate_graph(data)
     target = gate.check_graph_iri(graph or str(GRAPH["sources/" + file.stem]))
-    quads = {ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(target)) for s, p, o in data}
-    settings = load_settings(overrides(options))
-    store = open_store(settings["store"])
-    try:
-        if settings["load_seeds"] and is_empty(store):
+    quads = {ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(target))
+             for q in ox.parse(file.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    with open_services(options) as services:
+        store = services.store
+        if services.settings["load_seeds"] and is_empty(store):
             load_seeds(store)
         result, _ = gate.validate_change(store, gate.graph_change(store, target, quads, replace=True))
         return result
-    finally:
-        store.close()
 
 
 @click.command()
@@ -92,7 +83,7 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
               help="Validate FILE on its own (with the ontology), not against the store.")
 @click.option("--format", "-f", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
               show_default=True, help="Report format: readable text, JSON, or the SHACL report in Turtle.")
-@setting_options("store", "load_seeds")
+@setting_options(*STORE_SETTINGS, "load_seeds")
 def validate(file: Path | None, graph: str | None, alone: bool, fmt: str, **options: Any) -> None:
     """Validate the whole store, or FILE (a Turtle file) as loading it into the store would."""
     try:

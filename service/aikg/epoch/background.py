@@ -10,10 +10,14 @@ from __future__ import annotations
 
 import logging
 import threading
+from typing import TYPE_CHECKING
 
-from ..namespaces import GRAPH
-from ..store import Store
-from .importer import default_directory, import_epoch
+from aikg.epoch.importer import default_directory, import_epoch
+from aikg.namespaces import GRAPH
+from aikg.store import Store
+
+if TYPE_CHECKING:
+    from aikg.services import Services
 
 log = logging.getLogger(__name__)
 EPOCH_GRAPH_PREFIX = str(GRAPH["epoch/"])
@@ -24,20 +28,19 @@ def has_epoch_data(store: Store) -> bool:
     return any(g.startswith(EPOCH_GRAPH_PREFIX) for g in store.graphs())
 
 
-def import_in_background(store: Store) -> threading.Thread | None:
+def import_in_background(services: Services) -> threading.Thread | None:
     """Start importing the shipped snapshot in a daemon thread, unless it is already there."""
     directory = default_directory()
-    if has_epoch_data(store) or not directory.is_dir():
+    if has_epoch_data(services.store) or not directory.is_dir():
         return None
 
     def run() -> None:
         try:
-            report = import_epoch(store, directory)
-            log.warning(
-                "aikg: Epoch AI snapshot imported: %d of %d rows",
-                sum(report.imported.values()),
-                sum(report.rows.values()),
-            )
+            report = import_epoch(services, directory)
+            totals = report.totals()
+            log.warning("aikg: Epoch AI snapshot imported: %d of %d rows, %d merges, %d links, %d ambiguous "
+                        "(see /api/imports)", totals["imported"], totals["rows"], totals["merges"],
+                        totals["links"], totals["ambiguities"])
         except Exception:  # a failed background import must not take the service down
             log.exception("aikg: importing the Epoch AI snapshot failed")
 

@@ -11,9 +11,9 @@ from __future__ import annotations
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
 
-from ..namespaces import AIKG, GRAPH, ID
-from .context import SCHEMA_URL
-from .datasets import Dataset
+from aikg.epoch.context import SCHEMA_URL
+from aikg.epoch.datasets import Dataset
+from aikg.namespaces import AIKG, GRAPH, ID
 
 PUBLISHER = URIRef(ID["epoch-ai"])
 LICENSE = URIRef("https://creativecommons.org/licenses/by/4.0/")

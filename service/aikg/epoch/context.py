@@ -17,10 +17,9 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from ..namespaces import AIKG, ID
-from .reconcile import RESOLUTION_GRAPH, Decision, Reconciler
-from .rows import Quads, RowKey
-from .values import (
+from aikg.epoch.reconcile import RESOLUTION_GRAPH, Decision, Reconciler
+from aikg.epoch.rows import Quads, RowKey
+from aikg.epoch.values import (
     Tagged,
     decimal_literal,
     is_unknown,
@@ -30,6 +29,7 @@ from .values import (
     tagged_list,
     text,
 )
+from aikg.namespaces import AIKG, ID
 
 SCHEMA_URL = URIRef("https://schema.org/url")
 

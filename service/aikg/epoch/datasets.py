@@ -11,8 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from ..namespaces import AIKG
-from . import mapping as m
+from aikg.epoch import mapping as m
+from aikg.namespaces import AIKG
 
 OWN_WORDS = "Epoch's own chart and bookkeeping settings, not facts"
 COMPUTED = "computed by Epoch from other columns aikg imports"

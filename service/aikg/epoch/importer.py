@@ -24,35 +24,38 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
 from rdflib import Graph, URIRef
 
-from .. import gate
-from ..errors import BadRequest, Conflict
-from ..knowledge.derive import GENERATED_GRAPHS
-from ..knowledge.figures import FIGURES, compare
-from ..knowledge.layout import seeds_dir
-from ..knowledge.validate import ValidationResult, validate_graph, validate_store
-from ..namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from ..store import OxigraphStore, Store
-from ..store.terms import to_ox, to_rdflib
-from .catalog import catalog_triples, graph_of, update_graph
-from .columns import check_header, rename
-from .context import Context, Finding, Row
-from .datasets import DATASETS, Dataset
-from .mapping import Rejected
-from .overrides import read_overrides
-from .reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
-from .record import IMPORT_BASE, record_quads, stale_quads
-from .report import FileReport, ImportReport
-from .rows import Quads, RowKey, read_table
-from .snapshot import MANIFEST, read_manifest, snapshot_of
-from .values import normalize, read_date
+from aikg.epoch.catalog import catalog_triples, graph_of, update_graph
+from aikg.epoch.columns import check_header, rename
+from aikg.epoch.context import Context, Finding, Row
+from aikg.epoch.datasets import DATASETS, Dataset
+from aikg.epoch.mapping import Rejected
+from aikg.epoch.overrides import read_overrides
+from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
+from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
+from aikg.epoch.report import FileReport, ImportReport
+from aikg.epoch.rows import Quads, RowKey, read_table
+from aikg.epoch.snapshot import MANIFEST, read_manifest, snapshot_of
+from aikg.epoch.values import normalize, read_date
+from aikg.errors import BadRequest, Conflict
+from aikg.knowledge.derive import GENERATED_GRAPHS
+from aikg.knowledge.figures import FIGURES, compare
+from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.resources import seeds_dir
+from aikg.store import Store, scratch_store
+from aikg.store.terms import to_ox, to_rdflib
+from aikg.write import gate
 
 SMALL_CHANGE = 20_000
 """Quads changed up to which an import is validated around the nodes it touches, like any write."""
+if TYPE_CHECKING:
+    from aikg.services import Services
+
 MAX_ROUNDS = 5
 """Validation rounds: rejecting a row can expose another (a node it made whole), so repeat a few times."""
 ATTEMPTS = 3
@@ -86,7 +89,7 @@ def present(directory: Path) -> list[Dataset]:
 
 
 def import_epoch(
-    store: Store,
+    services: Services,
     directory: Path,
     *,
     overrides: Path | None = None,
@@ -95,7 +98,12 @@ def import_epoch(
     progress: Progress | None = None,
 ) -> ImportReport:
     """Import every known Epoch file of ``directory``, each into the graph of its dataset; return what
-    happened (also recorded in ``graph/imports``)."""
+    happened (also recorded in ``graph/imports``).
+
+    The change is committed by the services' gate, the one commit path of the store (writer lock,
+    write log, generated graphs in the same transaction); a client write that comes in while the import
+    is prepared makes it prepare again against the new state, so nothing is lost either way."""
+    store = services.store
     if not directory.is_dir():
         raise BadRequest(f"{directory} is not a directory")
     datasets = present(directory)
@@ -107,7 +115,7 @@ def import_epoch(
         version = store.version
         prepared = _Prepared(store, directory, datasets, decided, replace, snapshot_date, progress)
         try:
-            gate.commit_prepared(store, prepared.change, expect_version=version, rebuild=prepared.large)
+            services.gate.commit(prepared.change(), expect_version=version, rebuild=prepared.large)
         except Conflict:
             continue
         return prepared.report
@@ -220,8 +228,8 @@ class _Prepared:
             base = graph_of(plan.dataset)
             plan.existing = sorted(g for g in graphs if g == base or g.startswith(base + "/"))
             for g in plan.existing:
-                for s, _, o, _ in store.quads(None, URIRef(str(AIKG.sourceRow)), None, g):
-                    plan.old_owned.setdefault(str(s), set()).add(hash((g, str(o))))
+                for q in store.quads(None, ox.NamedNode(str(AIKG.sourceRow)), None, g):
+                    plan.old_owned.setdefault(q.subject.value, set()).add(hash((g, q.object.value)))
             new_owned = {str(n) for n in self.ctx.quads.owned(plan.dataset.path, malformed)}
             missing = set(plan.old_owned) - new_owned
             if not plan.existing:
@@ -338,7 +346,7 @@ class _Prepared:
         delta_add = add - remove
         return gate.Change("import", remove=remove - add, add=delta_add - self._present(delta_add))
 
-    def _scratch(self, rejected: set[RowKey]) -> OxigraphStore:
+    def _scratch(self, rejected: set[RowKey]) -> Store:
         """An in-memory copy of the store's data as it would be after the import."""
         remove, _ = self._removals(rejected)
         base = self.__dict__.get("_base")
@@ -346,9 +354,9 @@ class _Prepared:
             base = self._base = [
                 q for g in self.store.graphs() if g not in _NOT_DATA for q in _quads_of(self.store, g)
             ]
-        scratch = OxigraphStore(None)
-        scratch.raw.extend(q for q in base if q not in remove)
-        scratch.raw.extend(self._additions(rejected))
+        scratch = scratch_store()
+        scratch.apply(add=[q for q in base if q not in remove])
+        scratch.apply(add=self._additions(rejected))
         return scratch
 
     # -- the change and the report ------------------------------------------------------------------
@@ -477,7 +485,7 @@ def _decision_finding(kind: str, d: Decision, file: str) -> Finding:
     )
 
 
-def _figure_values(store: OxigraphStore) -> dict[tuple[str, str], dict[str, set[str]]]:
+def _figure_values(store: Store) -> dict[tuple[str, str], dict[str, set[str]]]:
     """(node, property) -> value -> graphs stating it, for the compared figures; a system's memory per
     chip counts as a value of its chips' (the document's GB300 NVL72 HBM is the GB300's)."""
     props = " ".join(f"<{p}>" for p in FIGURES)
@@ -490,7 +498,9 @@ def _figure_values(store: OxigraphStore) -> dict[tuple[str, str], dict[str, set[
              BIND (<{AIKG.memoryPerChip}> AS ?p) }}
         }}"""
     out: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for node, p, value, g in store.raw.query(text, use_default_graph_as_union=True):
+    for node, p, value, g in store.query(text).rows:
+        if node is None or p is None or value is None or g is None:
+            continue
         try:
             number = Decimal(value.value)
         except InvalidOperation:
@@ -512,7 +522,7 @@ _LAST: dict[str, ValidationResult] = {}
 ontology fixed in a process), so an unchanged re-import in the same process reuses it."""
 
 
-def _validate_all(scratch: OxigraphStore) -> ValidationResult:
+def _validate_all(scratch: Store) -> ValidationResult:
     """Validate the would-be data in one pass (far faster than thousands of focus nodes)."""
     lines = sorted(scratch.dump(mime="application/n-quads").splitlines())
     key = hashlib.sha256(b"\n".join(lines)).hexdigest()
@@ -524,19 +534,16 @@ def _validate_all(scratch: OxigraphStore) -> ValidationResult:
 
 def _quads_of(store: Store, graph: str) -> Iterable[ox.Quad]:
     """The quads of one graph as Oxigraph quads (read straight from the embedded store)."""
-    g = ox.NamedNode(graph)
-    if isinstance(store, OxigraphStore):
-        return store.raw.quads_for_pattern(None, None, None, g)
-    return (ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o, _ in store.quads(graph=graph))
+    return store.quads(graph=graph)
 
 
-def _validate_around(scratch: OxigraphStore, focus: set[URIRef]) -> ValidationResult:
+def _validate_around(scratch: Store, focus: set[URIRef]) -> ValidationResult:
     """Validate ``focus`` over its neighbourhood in ``scratch``: the nodes' statements and those of the
     nodes they link to (what sh:class needs), as the gate does for a write."""
     nodes = {ox.NamedNode(str(n)) for n in focus}
-    data = [q for n in nodes for q in scratch.raw.quads_for_pattern(n, None, None, None)]
+    data = [q for n in nodes for q in scratch.quads(n)]
     linked = {q.object for q in data if isinstance(q.object, ox.NamedNode)} - nodes
-    data += [q for n in linked for q in scratch.raw.quads_for_pattern(n, None, None, None)]
+    data += [q for n in linked for q in scratch.quads(n)]
     graph = Graph()
     for q in data:
         graph.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))

@@ -14,9 +14,9 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from ..namespaces import AIKG
-from .context import Context, Row, weakest
-from .values import normalize, parameters_in_notes, plain, slugify, unit_slip
+from aikg.epoch.context import Context, Row, weakest
+from aikg.epoch.values import normalize, parameters_in_notes, plain, slugify, unit_slip
+from aikg.namespaces import AIKG
 
 BYTES_PER_GB = Decimal(10) ** -9
 HOURS_PER_DAY = Decimal(1) / Decimal(24)

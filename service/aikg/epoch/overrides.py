@@ -22,8 +22,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BadRequest
-from .values import normalize
+from aikg.epoch.values import normalize
+from aikg.errors import BadRequest
 
 OVERRIDE_KINDS = ("organization", "model", "accelerator", "datacenter", "training-run")
 DECISIONS = ("same", "separate", "variant-of", "subsidiary-of", "chip-of")

@@ -30,11 +30,13 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from ..knowledge.derive import GENERATED_GRAPHS
-from ..namespaces import AIKG, GRAPH, ID
-from ..store import Store
-from .overrides import Override
-from .values import normalize, slugify
+import pyoxigraph as ox
+
+from aikg.epoch.overrides import Override
+from aikg.epoch.values import normalize, slugify
+from aikg.knowledge.derive import GENERATED_GRAPHS
+from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.store import Store
 
 EPOCH_PREFIX = str(GRAPH["epoch/"])
 """Every graph of an Epoch file starts with this."""
@@ -189,8 +191,9 @@ class Reconciler:
               ?t rdfs:subClassOf* ?cls .
             }}""")
         kind_of: dict[str, set[str]] = defaultdict(set)
-        for e, kind in typed.rows:
-            kind_of[str(e)].add(str(kind))
+        for e, kind in typed.values():
+            if e is not None and kind is not None:
+                kind_of[e].add(kind)
         named = store.query(f"""
             PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
             PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
@@ -201,17 +204,19 @@ class Reconciler:
         labels: dict[str, dict[bool, set[str]]] = defaultdict(lambda: defaultdict(set))
         entries: dict[tuple[str, str], Known] = {}
         for e, p, name, g in named.rows:
-            iri, graph = str(e), str(g)
+            if e is None or p is None or not isinstance(name, ox.Literal) or g is None:
+                continue
+            iri, graph = e.value, g.value
             for kind in kind_of.get(iri, ()):
                 known = entries.get((iri, kind))
                 if known is None:
                     known = entries[(iri, kind)] = Known(iri, kind)
-                known.names.add(normalize(str(name)))
-                known.spellings.add(str(name).strip())
+                known.names.add(normalize(name.value))
+                known.spellings.add(name.value.strip())
                 if graph.startswith(EPOCH_PREFIX):
                     known.files.add(graph)
-            if str(p).endswith("#label") and getattr(name, "language", None) == "en":
-                labels[iri][graph.startswith(EPOCH_PREFIX)].add(str(name))
+            if p.value.endswith("#label") and name.language == "en":
+                labels[iri][graph.startswith(EPOCH_PREFIX)].add(name.value)
         for known in entries.values():
             outside = labels[known.iri][False]
             known.seed_born = bool(outside)
@@ -223,11 +228,11 @@ class Reconciler:
             SELECT DISTINCT ?s (STRSTARTS(STR(?g), "{EPOCH_PREFIX}") AS ?epoch) WHERE {{
               GRAPH ?g {{ ?s ?p ?o }} FILTER (?g NOT IN ({skip}))
             }}""")
-        for s, epoch in subjects.rows:
-            if str(s).startswith(prefix):
-                slug = str(s)[len(prefix) :]
+        for s, epoch in subjects.values():
+            if s is not None and s.startswith(prefix):
+                slug = s[len(prefix) :]
                 self.taken.add(slug)
-                if str(epoch) != "true":
+                if epoch != "true":
                     self.outside.add(slug)
 
     def _index(self, known: Known) -> None:
@@ -551,6 +556,7 @@ def _documented_runs(store: Store) -> dict[str, set[str]]:
           FILTER (?g NOT IN ({skip}) && !STRSTARTS(STR(?g), "{EPOCH_PREFIX}"))
         }}""")
     out: dict[str, set[str]] = defaultdict(set)
-    for run, model in result.rows:
-        out[str(model)].add(str(run))
+    for run, model in result.values():
+        if run is not None and model is not None:
+            out[model].add(run)
     return out

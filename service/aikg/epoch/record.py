@@ -12,12 +12,12 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from ..errors import NotFound
-from ..namespaces import AIKG
-from ..store import Store
-from .context import Finding
-from .reconcile import IMPORTS_GRAPH
-from .report import FileReport, ImportReport
+from aikg.epoch.context import Finding
+from aikg.epoch.reconcile import IMPORTS_GRAPH
+from aikg.epoch.report import FileReport, ImportReport
+from aikg.errors import NotFound
+from aikg.namespaces import AIKG
+from aikg.store import Store
 
 IMPORT_BASE = "https://w3id.org/aikg/import/"
 KEEP = 20
@@ -146,17 +146,11 @@ def stale_quads(store: Store, keep: int = KEEP - 1) -> set[ox.Quad]:
     if not old:
         return set()
     out: set[ox.Quad] = set()
-    for s, p, o, _ in store.quads(graph=IMPORTS_GRAPH):
-        subject = str(s)
+    for q in store.quads(graph=IMPORTS_GRAPH):
+        subject = q.subject.value
         if any(subject == i or subject.startswith(i + "/") for i in old):
-            out.add(ox.Quad(ox.NamedNode(subject), ox.NamedNode(str(p)), _to_ox(o), _G))
+            out.add(q)
     return out
-
-
-def _to_ox(term: Any) -> ox.Term:
-    from ..store.terms import to_ox
-
-    return to_ox(term)
 
 
 _LIST = f"""
@@ -179,26 +173,26 @@ def list_imports(store: Store) -> list[dict[str, Any]]:
     files: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for imp, started, ended, source, seconds, file, p, o in store.query(_LIST).rows:
         entry = imports.setdefault(
-            str(imp),
+            imp.value,
             {
-                "id": str(imp),
-                "started": str(started),
-                "ended": str(ended) if ended is not None else None,
-                "directory": str(source) if source is not None else None,
-                "seconds": float(str(seconds)) if seconds is not None else None,
+                "id": imp.value,
+                "started": started.value if started is not None else "",
+                "ended": ended.value if ended is not None else None,
+                "directory": source.value if source is not None else None,
+                "seconds": float(seconds.value) if seconds is not None else None,
             },
         )
         if file is None or p is None:
             continue
-        record = files[entry["id"]].setdefault(str(file), {"warnings": []})
-        local = str(p).rsplit("#", 1)[-1]
+        record = files[entry["id"]].setdefault(file.value, {"warnings": []})
+        local = p.value.rsplit("#", 1)[-1]
         field = {v: k for k, v in FILE_FIELDS.items()}.get(local)
         if field is not None:
             record[field] = _value(o)
         elif local == "targetGraph":
-            record["graph"] = str(o)
+            record["graph"] = o.value
         elif local == "note":
-            record["warnings"].append(str(o))
+            record["warnings"].append(o.value)
     out = []
     for entry in sorted(imports.values(), key=lambda e: e["started"], reverse=True):
         entry["files"] = sorted(files[entry["id"]].values(), key=lambda f: _order(f.get("file", "")))
@@ -219,8 +213,8 @@ def _order(file: str) -> int:
 
 
 def _value(term: Any) -> Any:
-    text = str(term)
-    datatype = str(getattr(term, "datatype", "") or "")
+    text = term.value
+    datatype = term.datatype.value if isinstance(term, ox.Literal) and not term.language else ""
     if datatype.endswith("#integer"):
         return int(text)
     return text
@@ -249,21 +243,23 @@ def get_import(store: Store, import_id: str) -> dict[str, Any]:
     if entry is None:
         raise NotFound(f"no import {import_id!r} (see /api/imports)")
     found: dict[str, dict[str, Any]] = defaultdict(lambda: {"candidates": []})
-    result = store.query(_FINDINGS, bindings={"import": _rdflib(entry["id"])})
+    result = store.query(_FINDINGS, bindings={"import": ox.NamedNode(entry["id"])})
     for _, finding, p, o, path in result.rows:
-        record = found[str(finding)]
+        if finding is None or p is None or o is None:
+            continue
+        record = found[finding.value]
         if path is not None:
-            record["file"] = str(path)
-        local = str(p).rsplit("#", 1)[-1]
+            record["file"] = path.value
+        local = p.value.rsplit("#", 1)[-1]
         field = {v: k for k, v in FINDING_FIELDS.items()}.get(local)
         if field is not None:
             record[field] = _value(o)
         elif local == "resolvedTo":
-            record["node"] = str(o)
+            record["node"] = o.value
         elif local == "candidate":
-            record["candidates"].append(str(o))
+            record["candidates"].append(o.value)
         elif local in ("linkProperty", "linkTarget"):
-            record.setdefault("link", {})["property" if local == "linkProperty" else "target"] = str(o)
+            record.setdefault("link", {})["property" if local == "linkProperty" else "target"] = o.value
     findings = []
     for key in sorted(found, key=lambda k: int(k.rsplit("/", 1)[-1])):
         record = found[key]
@@ -274,11 +270,6 @@ def get_import(store: Store, import_id: str) -> dict[str, Any]:
     entry["findings"] = findings
     return entry
 
-
-def _rdflib(iri: str) -> Any:
-    from rdflib import URIRef
-
-    return URIRef(iri)
 
 
 def report_from_record(entry: dict[str, Any]) -> ImportReport:

@@ -7,8 +7,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-from .context import Finding
-from .reconcile import Decision
+from aikg.epoch.context import Finding
+from aikg.epoch.reconcile import Decision
 
 ID_PREFIX = "https://w3id.org/aikg/id/"
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from rdflib import Literal, URIRef
 from rdflib.term import Identifier
 
-from ..errors import BadRequest
+from aikg.errors import BadRequest
 
 RowKey = tuple[str, int]
 """(file name relative to the import directory, line number where the row starts)."""

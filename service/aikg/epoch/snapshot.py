@@ -13,7 +13,7 @@ import datetime as dt
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..errors import BadRequest
+from aikg.errors import BadRequest
 
 MANIFEST = "snapshot.csv"
 

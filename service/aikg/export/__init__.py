@@ -10,15 +10,17 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..errors import BadRequest, NotFound
-from ..namespaces import slug_of
-from ..store import Store
-from . import cytoscape, dot, rdf, xml_graphs
-from .fold import fold as fold_model
-from .model import GraphModel, build_model
-from .select import MAX_DEPTH, Selection, check_depth, select
+from aikg.errors import BadRequest, NotFound
+from aikg.export import cytoscape, dot, rdf, xml_graphs
+from aikg.export.fold import fold as fold_model
+from aikg.export.model import GraphModel, build_model
+from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
+from aikg.namespaces import slug_of
+
+if TYPE_CHECKING:
+    from aikg.services import Services
 
 __all__ = ["EXPORTS", "MAX_DEPTH", "ExportFormat", "ExportOptions", "ExportResult", "graph_model",
            "parse_options", "run_export", "select"]
@@ -113,16 +115,16 @@ class ExportResult:
     description: dict[str, Any] = field(default_factory=dict)
 
 
-def graph_model(store: Store, selection: Selection, *, fold: bool = False) -> GraphModel:
+def graph_model(services: Services, selection: Selection, *, fold: bool = False) -> GraphModel:
     """The drawn graph of a selection, with n-ary nodes folded into edges when asked."""
-    model = build_model(store, selection)
-    keep = {str(selection.focus)} if selection.focus is not None else set()
+    model = build_model(services, selection)
+    keep = {selection.focus.value} if selection.focus is not None else set()
     return fold_model(model, keep=keep) if fold else model
 
 
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
     """What an export holds, in words a file's reader can check."""
-    return {"focus": str(selection.focus) if selection.focus is not None else None,
+    return {"focus": selection.focus.value if selection.focus is not None else None,
             "depth": options.depth if selection.focus is not None else None,
             "types": list(selection.types), "fold": options.fold}
 
@@ -131,7 +133,7 @@ def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) ->
     """``aikg[-<focus>-d<depth>][-<types>][-folded].<ext>``: says what the file holds."""
     parts = ["aikg"]
     if selection.focus is not None:
-        parts.append(f"{slug_of(str(selection.focus)) or 'focus'}-d{options.depth}")
+        parts.append(f"{slug_of(selection.focus.value) or 'focus'}-d{options.depth}")
     if selection.types:
         parts.append("+".join(t.rsplit("#", 1)[-1].rsplit("/", 1)[-1] for t in selection.types))
     if options.fold and not fmt.rdf:
@@ -140,18 +142,18 @@ def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) ->
     return re.sub(r"[^A-Za-z0-9._+-]", "_", "-".join(parts)) + "." + fmt.extension
 
 
-def run_export(store: Store, format_name: str, options: ExportOptions) -> ExportResult:
+def run_export(services: Services, format_name: str, options: ExportOptions) -> ExportResult:
     """Resolve the selection (errors raised here, before any byte is written) and start the writer."""
     fmt = export_format(format_name)
     if fmt.rdf and options.fold:
         raise BadRequest(f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold "
                          "the data as stored", errors=[{"parameter": "fold", "value": "true"}])
-    selection = select(store, focus=options.focus, depth=options.depth, types=options.types,
+    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
                        through_nary=options.fold and not fmt.rdf)
     description = describe(selection, options)
     if fmt.rdf:
         chunks = fmt.write(selection)
     else:
-        model = graph_model(store, selection, fold=options.fold)
+        model = graph_model(services, selection, fold=options.fold)
         chunks = fmt.write(model, description)
     return ExportResult(fmt, filename(fmt, selection, options), chunks, description)

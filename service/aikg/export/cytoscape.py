@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from .model import GraphModel
+from aikg.export.model import GraphModel
 
 
 def elements(model: GraphModel) -> dict[str, list[dict[str, Any]]]:

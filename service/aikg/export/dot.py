@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from .model import GraphModel, Node
+from aikg.export.model import GraphModel, Node
 
 _MAX_TOOLTIP_VALUES = 12
 

@@ -25,9 +25,9 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from ..namespaces import AIKG
-from ..vocabulary import QUALIFIER_SYMBOLS
-from .model import Edge, GraphModel, Node, add_value, attribute_key, curie
+from aikg.export.model import Edge, GraphModel, Node, add_value, attribute_key, curie
+from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS
+from aikg.namespaces import AIKG
 
 PRIMARY_ROLES: tuple[str, ...] = tuple(str(AIKG[name]) for name in (
     "investor", "customer", "lessee", "submitter", "claimant", "operator", "agent", "heldBy", "suite",

@@ -20,15 +20,17 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 
-from ..namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
-from ..store import Store
-from ..vocabulary import Vocabulary, catalog, local_name, vocabulary
-from .select import Selection
+from aikg.export.select import Selection
+from aikg.lookup.vocabulary import Vocabulary, local_name
+from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+
+if TYPE_CHECKING:
+    from aikg.services import Services
 
 Value = str | int | float | bool
 """An attribute value every export format can carry."""
@@ -203,12 +205,12 @@ def term_id(term: ox.NamedNode | ox.BlankNode) -> str:
     return term.value if isinstance(term, ox.NamedNode) else f"_:{term.value}"
 
 
-def build_model(store: Store, selection: Selection) -> GraphModel:
+def build_model(services: Services, selection: Selection) -> GraphModel:
     """Nodes, edges and attributes of a selection (no folding), in one pass over its quads."""
-    vocab = vocabulary(store)
-    titles = {g: doc.title for g, doc in catalog(store).items() if doc.title}
+    vocab = services.vocabulary()
+    titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
     facts: dict[str, list[Fact]] = defaultdict(list)
-    for q in selection.ox_quads():
+    for q in selection.quads():
         facts[term_id(q.subject)].append((q.predicate.value, q.object, q.graph_name.value))
     internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
     kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}

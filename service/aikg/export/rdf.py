@@ -12,9 +12,8 @@ from collections.abc import Iterator
 
 import pyoxigraph as ox
 
-from ..namespaces import PREFIXES
-from ..store.terms import to_ox
-from .select import Selection
+from aikg.export.select import Selection
+from aikg.namespaces import PREFIXES
 
 _CHUNK = 20000
 """Lines per chunk of an N-Quads stream."""
@@ -30,8 +29,8 @@ def graph_lines(selection: Selection) -> dict[str, list[str]]:
             text = selection.store.dump(mime=_NT, graph=g).decode("utf-8")
             by_graph[g].update(line[:-2] for line in text.splitlines() if line.endswith(" ."))
     else:
-        for s, p, o, g in selection.quads():
-            by_graph[str(g)].add(f"{to_ox(s)} {to_ox(p)} {to_ox(o)}")
+        for q in selection.quads():
+            by_graph[q.graph_name.value].add(f"{q.subject} {q.predicate} {q.object}")
     return {g: sorted(lines) for g, lines in sorted(by_graph.items()) if lines}
 
 

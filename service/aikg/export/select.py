@@ -13,16 +13,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
-from rdflib import Dataset, URIRef
-from rdflib.term import Identifier
 
-from ..errors import BadRequest, NotFound
-from ..namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
-from ..store import Quad, Store
-from ..store.terms import to_ox
-from ..vocabulary import vocabulary
+from aikg.errors import BadRequest, NotFound
+from aikg.namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.store import Quad, Store, Term
+
+if TYPE_CHECKING:
+    from aikg.lookup.vocabulary import Vocabulary
+    from aikg.services import Services
+
 
 MAX_DEPTH = 4
 """Deepest neighbourhood served: at depth 4 a hub already reaches most of a small graph."""
@@ -70,8 +72,8 @@ class Selection:
 
     store: Store
     graphs: tuple[str, ...]
-    nodes: frozenset[Identifier] | None
-    focus: URIRef | None = None
+    nodes: frozenset[Term] | None
+    focus: ox.NamedNode | None = None
     depth: int = 1
     types: tuple[str, ...] = ()
 
@@ -86,37 +88,24 @@ class Selection:
         for batch in _batches(sorted(self.nodes, key=str)):
             rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
             for s, p, o, g in rows:
-                yield s, p, o, URIRef(str(g))
-
-    def ox_quads(self) -> Iterator[ox.Quad]:
-        """The selected quads as pyoxigraph terms; a whole graph is read with the store's dump."""
-        if self.nodes is None:
-            for g in self.graphs:
-                name = ox.NamedNode(g)
-                data = self.store.dump(mime="application/n-triples", graph=g)
-                for q in ox.parse(data, format=ox.RdfFormat.N_TRIPLES):
-                    yield ox.Quad(q.subject, q.predicate, q.object, name)
-            return
-        for s, p, o, g in self.quads():
-            yield ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(str(g)))
+                yield ox.Quad(s, p, o, g)  # type: ignore[arg-type]
 
 
-def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> URIRef:
+def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> ox.NamedNode:
     """The entity a ``focus`` names (a slug or a full IRI); NotFound unless the data describes it."""
     text = focus.strip()
     if not text:
         raise BadRequest("focus must name an entity: a slug such as 'coreweave' or a full IRI")
     iri = text if text.startswith(("http://", "https://")) else str(ID) + text
     if not _valid_iri(iri) or not graphs or not store.query(
-            "ASK { ?s ?p ?o }", bindings={"s": URIRef(iri)}, default_graphs=list(graphs)).boolean:
+            "ASK { ?s ?p ?o }", bindings={"s": ox.NamedNode(iri)}, default_graphs=list(graphs)).boolean:
         raise NotFound(f"no entity {text[:200]!r} in the data graphs",
                        errors=[{"parameter": "focus", "value": text[:200]}])
-    return URIRef(iri)
+    return ox.NamedNode(iri)
 
 
-def expand_types(store: Store, types: Iterable[str]) -> tuple[list[str], set[str]]:
+def expand_types(vocab: Vocabulary, types: Iterable[str]) -> tuple[list[str], set[str]]:
     """The classes named (IRI, ``aikg:X`` or ``X``) and every subclass of them; BadRequest if unknown."""
-    vocab = vocabulary(store)
     named: list[str] = []
     expanded: set[str] = set()
     for raw in types:
@@ -133,14 +122,14 @@ def expand_types(store: Store, types: Iterable[str]) -> tuple[list[str], set[str
     return named, expanded
 
 
-def neighbourhood(store: Store, focus: URIRef, depth: int, graphs: Sequence[str], *,
-                  through: set[str] | None = None) -> set[URIRef]:
+def neighbourhood(store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *,
+                  through: set[str] | None = None) -> set[ox.NamedNode]:
     """Nodes within ``depth`` links of ``focus`` (either direction): two queries per hop and batch.
 
     Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
     which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
     """
-    seen: set[URIRef] = {focus}
+    seen: set[ox.NamedNode] = {focus}
     frontier = [focus]
     for _ in range(depth):
         new = _hop(store, frontier, graphs) - seen
@@ -157,65 +146,57 @@ def neighbourhood(store: Store, focus: URIRef, depth: int, graphs: Sequence[str]
     return seen
 
 
-def _hop(store: Store, frontier: Sequence[URIRef], graphs: Sequence[str]) -> set[URIRef]:
-    found: set[URIRef] = set()
+def _hop(store: Store, frontier: Sequence[ox.NamedNode], graphs: Sequence[str]) -> set[ox.NamedNode]:
+    found: set[ox.NamedNode] = set()
     for batch in _batches(frontier):
         for query in (_LINKED_FROM, _LINKING_TO):
             result = store.query(query % (_values(batch), _RDF_TYPE), default_graphs=list(graphs))
-            found.update(URIRef(str(row[0])) for row in result.rows)
+            found.update(row[0] for row in result.rows if isinstance(row[0], ox.NamedNode))
     return found
 
 
-def _of_classes(store: Store, nodes: Iterable[Identifier], classes: set[str] | None,
-                graphs: Sequence[str]) -> set[URIRef]:
+def _of_classes(store: Store, nodes: Iterable[Term], classes: set[str] | None,
+                graphs: Sequence[str]) -> set[ox.NamedNode]:
     if not nodes or not classes:
         return set()
     types = " ".join(f"<{c}>" for c in sorted(classes))
-    found: set[URIRef] = set()
+    found: set[ox.NamedNode] = set()
     for batch in _batches(sorted(nodes, key=str)):
         rows = store.query(_TYPED % (_values(batch), types), default_graphs=list(graphs)).rows
-        found.update(URIRef(str(row[0])) for row in rows)
+        found.update(row[0] for row in rows if isinstance(row[0], ox.NamedNode))
     return found
 
 
-def instances_of(store: Store, classes: set[str], graphs: Sequence[str]) -> set[Identifier]:
+def instances_of(store: Store, classes: set[str], graphs: Sequence[str]) -> set[Term]:
     """Nodes the data graphs assert to be of one of ``classes`` (already closed over subclasses)."""
     if not classes or not graphs:
         return set()
     values = " ".join(f"<{c}>" for c in sorted(classes))
     rows = store.query(_OF_TYPES % values, default_graphs=list(graphs)).rows
-    return {row[0] for row in rows if isinstance(row[0], URIRef)}
+    return {row[0] for row in rows if isinstance(row[0], ox.NamedNode)}
 
 
-def select(store: Store, *, focus: str | None = None, depth: int = 1,
+def select(services: Services, *, focus: str | None = None, depth: int = 1,
            types: Sequence[str] | None = None, through_nary: bool = False) -> Selection:
     """Resolve an export's selection; NotFound for an unknown focus, BadRequest for a bad depth/type.
 
     With ``through_nary`` a neighbourhood walks through n-ary nodes without counting them as a hop.
     """
     check_depth(depth)
+    store = services.store
     graphs = tuple(data_graphs(store))
-    names, classes = expand_types(store, types or ())
-    nodes: set[Identifier] | None = None
+    names, classes = expand_types(services.vocabulary(), types or ())
+    nodes: set[Term] | None = None
     focus_iri = None
     if focus is not None:
         focus_iri = resolve_focus(store, focus, graphs)
-        through = set(vocabulary(store).nary) if through_nary else None
+        through = set(services.vocabulary().nary) if through_nary else None
         nodes = set(neighbourhood(store, focus_iri, depth, graphs, through=through))
     if names:
         nodes = (instances_of(store, classes, graphs) if nodes is None
                  else set(_of_classes(store, nodes, classes, graphs)))
     return Selection(store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth,
                      tuple(names))
-
-
-def select_graph(store: Store, *, focus: str | None = None, depth: int = 1,
-                 types: Sequence[str] | None = None) -> Dataset:
-    """The selected quads as an rdflib Dataset (named graphs kept), for callers that want rdflib."""
-    ds = Dataset()
-    for s, p, o, g in select(store, focus=focus, depth=depth, types=types).quads():
-        ds.graph(g).add((s, p, o))
-    return ds
 
 
 def check_depth(depth: int) -> None:
@@ -235,11 +216,11 @@ def _valid_iri(iri: str) -> bool:
     return True
 
 
-def _values(terms: Sequence[Identifier]) -> str:
-    return " ".join(str(to_ox(t)) for t in terms)
+def _values(terms: Sequence[Term]) -> str:
+    return " ".join(str(t) for t in terms)
 
 
-def _batches(items: Sequence[Identifier]) -> Iterator[Sequence[Identifier]]:
+def _batches(items: Sequence[Term]) -> Iterator[Sequence[Term]]:
     for start in range(0, len(items), _BATCH):
         yield items[start:start + _BATCH]
 

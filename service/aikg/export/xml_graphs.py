@@ -13,7 +13,7 @@ from typing import Any
 
 import networkx as nx
 
-from .model import GraphModel, Value
+from aikg.export.model import GraphModel, Value
 
 SEPARATOR = "; "
 

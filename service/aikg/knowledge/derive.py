@@ -24,10 +24,10 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from ..namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
-from ..queries import parse_query_file
-from ..store import OxigraphStore, Store
-from .layout import data_root, rules_dir
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
+from aikg.query.named import parse_query_file
+from aikg.resources import data_root, rules_dir
+from aikg.store import Store
 
 GENERATED_GRAPHS = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
 """Graphs computed from the others; never inputs to their own rebuild."""
@@ -59,7 +59,7 @@ def describe_rule(path: Path) -> Graph:
     if description:
         g.add((iri, RDFS.comment, Literal(description, lang="en")))
     try:
-        rel = path.resolve().relative_to(data_root().resolve()).as_posix()
+        rel = path.relative_to(data_root()).as_posix()
     except ValueError:
         rel = path.name
     g.add((iri, AIKG.ruleFile, Literal(rel)))
@@ -67,76 +67,20 @@ def describe_rule(path: Path) -> Graph:
 
 
 def _construct(store: Store, files: Sequence[Path], sources: Sequence[str], *,
-               bind_rule: bool) -> Graph:
-    out = Graph()
-    for path in files:
-        bindings = {"rule": rule_iri(path)} if bind_rule else None
-        result = store.query(path.read_text(encoding="utf-8"), bindings=bindings,
-                             default_graphs=list(sources))
-        for triple in result.triples:
-            out.add(triple)
-    return out
+               bind_rule: bool) -> set[ox.Triple]:
+    """The triples the rule files construct over ``sources`` (over the union default graph when empty).
 
-
-def _replace(store: Store, graph: str, data: Graph) -> int:
-    if not len(data):
-        store.drop_graph(graph)
-        return 0
-    return store.load(data.serialize(format="nt", encoding="utf-8"),
-                      mime="application/n-triples", graph=graph, replace=True)
-
-
-def _embedded(store: Store) -> bool:
-    """True for the embedded Oxigraph store, also behind a wrapper (the gate's fork-safe proxy)."""
-    return isinstance(getattr(store, "raw", None), ox.Store)
-
-
-def _construct_ox(store: OxigraphStore, files: Sequence[Path], sources: Sequence[str], *,
-                  bind_rule: bool) -> set[ox.Triple]:
-    # On the embedded store the triples stay Oxigraph terms: converting hundreds of thousands of them
-    # to rdflib and back cost ten times more than the rules themselves.
-    graphs = [ox.NamedNode(g) for g in sources]
+    Naming a few hundred source graphs as the default graph made Oxigraph 10–400× slower per rule than
+    its union default graph, so an empty ``sources`` (nothing generated yet: the union *is* the base
+    data) uses the union.
+    """
     out: set[ox.Triple] = set()
     for path in files:
-        subs = {ox.Variable("rule"): ox.NamedNode(str(rule_iri(path)))} if bind_rule else None
-        dataset = {"default_graph": graphs} if graphs else {"use_default_graph_as_union": True}
-        out.update(store.raw.query(path.read_text(encoding="utf-8"), substitutions=subs, **dataset))
+        bindings = {"rule": ox.NamedNode(str(rule_iri(path)))} if bind_rule else None
+        result = store.query(path.read_text(encoding="utf-8"), bindings=bindings,
+                             default_graphs=list(sources) if sources else None)
+        out.update(result.triples)
     return out
-
-
-_BULK_FIRST_BUILD = 50_000
-"""A first build at least this large goes through Oxigraph's bulk loader instead of one update."""
-
-
-def _replace_ox(store: OxigraphStore, graph: str, triples: set[ox.Triple]) -> int:
-    # Only the difference is written: a small write changes a handful of derived triples, and
-    # rewriting a whole generated graph (hundreds of thousands of triples at 1M) made every write slow.
-    g = ox.NamedNode(graph)
-    old = {q.triple for q in store.raw.quads_for_pattern(None, None, None, g)}
-    remove, add = old - triples, triples - old
-    if not remove and not add:
-        return len(triples)
-    if not old and len(add) >= _BULK_FIRST_BUILD:
-        # A first build (a load): nothing is there to keep consistent, so the fast loader.
-        store.raw.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, g) for t in add)
-        store.update(f"DROP SILENT GRAPH <{GENERATED_MARKER}>")  # bumps the store's version
-        return len(triples)
-    if any(isinstance(t.subject, ox.BlankNode) or isinstance(t.object, ox.BlankNode)
-           for t in remove | add):
-        # DELETE DATA cannot name blank nodes: rewrite the whole graph in one update instead.
-        return store.load(ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES),
-                          mime="application/n-triples", graph=graph, replace=True)
-    parts = []
-    if remove:
-        parts.append("DELETE DATA { GRAPH " + str(g) + " {\n" + _triples_text(remove) + "\n} }")
-    if add:
-        parts.append("INSERT DATA { GRAPH " + str(g) + " {\n" + _triples_text(add) + "\n} }")
-    store.update(" ;\n".join(parts))
-    return len(triples)
-
-
-GENERATED_MARKER = "urn:aikg:none"
-"""A graph that never exists: dropping it is a no-op update that still marks the store as changed."""
 
 
 def _triples_text(triples: set[ox.Triple]) -> str:
@@ -145,32 +89,23 @@ def _triples_text(triples: set[ox.Triple]) -> str:
 
 def infer(store: Store, sources: Sequence[str]) -> int:
     """Materialize the subclass / subproperty closure of ``sources`` into the inferred graph."""
-    if _embedded(store):
-        return _replace_ox(store, str(INFERRED_GRAPH),
-                           _construct_ox(store, inference_files(), sources, bind_rule=False))
-    return _replace(store, str(INFERRED_GRAPH),
-                    _construct(store, inference_files(), sources, bind_rule=False))
+    return store.replace_graph(str(INFERRED_GRAPH),
+                               _construct(store, inference_files(), sources, bind_rule=False))
 
 
 def rebuild_derived(store: Store) -> dict[str, int]:
     """Recompute the inferred and derived graphs from every other graph, from scratch."""
-    base = [g for g in store.graphs() if g not in GENERATED_GRAPHS]
+    graphs = store.graphs()
+    base = [g for g in graphs if g not in GENERATED_GRAPHS]
     if not base:
         for g in GENERATED_GRAPHS:
             store.drop_graph(g)
         return {g: 0 for g in GENERATED_GRAPHS}
-    if _embedded(store) and len(base) == len(store.graphs()):
+    if len(base) == len(graphs):
         return _first_build(store)
     infer(store, base)
-    if _embedded(store):
-        fast = _construct_ox(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
-        fast |= _rule_descriptions()
-        n_derived = _replace_ox(store, str(DERIVED_GRAPH), fast)
-    else:
-        derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
-        for path in rule_files():
-            derived += describe_rule(path)
-        n_derived = _replace(store, str(DERIVED_GRAPH), derived)
+    derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
+    n_derived = store.replace_graph(str(DERIVED_GRAPH), derived | _rule_descriptions())
     # The derived nodes' own types need their superclasses too, so close over them as well.
     n_inferred = infer(store, [*base, str(DERIVED_GRAPH)])
     return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}
@@ -184,23 +119,20 @@ def _rule_descriptions() -> set[ox.Triple]:
     return out
 
 
-def _first_build(store: OxigraphStore) -> dict[str, int]:
+def _first_build(store: Store) -> dict[str, int]:
     """The generated graphs of a store that has none yet (a load), over the union default graph.
 
-    Naming a few hundred source graphs as the default graph made Oxigraph 10–400× slower per rule than
-    its union default graph (seconds against minutes at a million triples). While no generated graph
-    exists the union *is* the base data, so the rules can use it: the closure first, then the derivation
-    rules (which read the closure), then the closure of the derivation nodes alone, computed on a scratch
-    store (their subjects are their own, so their closure does not depend on anything else).
+    While no generated graph exists the union is the base data, so the rules can use it: the closure
+    first, then the derivation rules (which read the closure), then the closure of the derivation nodes
+    alone, computed on a scratch store (their subjects are their own, so their closure does not depend
+    on anything else).
     """
-    inferred = _construct_ox(store, inference_files(), [], bind_rule=False)
-    _replace_ox(store, str(INFERRED_GRAPH), inferred)
-    derived = _construct_ox(store, rule_files(), [], bind_rule=True) | _rule_descriptions()
-    n_derived = _replace_ox(store, str(DERIVED_GRAPH), derived)
-    hierarchy = [q for p in (RDFS.subClassOf, RDFS.subPropertyOf)
-                 for q in store.raw.quads_for_pattern(None, ox.NamedNode(str(p)), None, None)
-                 if not isinstance(q.graph_name, ox.DefaultGraph)]
-    derived_graph, inferred_graph = ox.NamedNode(str(DERIVED_GRAPH)), ox.NamedNode(str(INFERRED_GRAPH))
+    inferred = _construct(store, inference_files(), [], bind_rule=False)
+    store.replace_graph(str(INFERRED_GRAPH), inferred)
+    derived = _construct(store, rule_files(), [], bind_rule=True) | _rule_descriptions()
+    n_derived = store.replace_graph(str(DERIVED_GRAPH), derived)
+    hierarchy = store.with_predicates([ox.NamedNode(str(p)) for p in (RDFS.subClassOf, RDFS.subPropertyOf)])
+    derived_graph = ox.NamedNode(str(DERIVED_GRAPH))
     scratch = ox.Store()
     scratch.extend(hierarchy)
     scratch.extend(ox.Quad(t.subject, t.predicate, t.object, derived_graph) for t in derived)
@@ -208,11 +140,6 @@ def _first_build(store: OxigraphStore) -> dict[str, int]:
     closure: set[ox.Triple] = set()
     for path in inference_files():
         answer = scratch.query(path.read_text(encoding="utf-8"), use_default_graph_as_union=True)
-        closure.update(t for t in answer if t.subject in nodes)
-    closure -= inferred
-    if len(closure) >= _BULK_FIRST_BUILD:
-        store.raw.bulk_extend(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in closure)
-        store.update(f"DROP SILENT GRAPH <{GENERATED_MARKER}>")  # bumps the store's version
-    elif closure:
-        store.update(f"INSERT DATA {{ GRAPH {inferred_graph} {{\n{_triples_text(closure)}\n}} }}")
-    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): len(inferred) + len(closure)}
+        closure.update(t for t in answer if t.subject in nodes)  # type: ignore[union-attr]
+    n_inferred = store.replace_graph(str(INFERRED_GRAPH), inferred | closure)
+    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
 
-from ..namespaces import AIKG
+from aikg.namespaces import AIKG
 
 FIGURES = tuple(
     str(AIKG[p])

@@ -35,10 +35,9 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from ..namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
-from ..store import Store
-from ..store.around import around
-from .derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
+from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
+from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.store import Store
 
 MAX_REGION = 50_000
 """Past this many affected nodes a full rebuild is the simpler way. At 1M triples on disk a region of
@@ -128,7 +127,7 @@ class _After:
     """
 
     def __init__(self, store: Store, removed: set[ox.Quad], added: set[ox.Quad]) -> None:
-        self.read = around(store)
+        self.read = store
         self.removed, self.added = set(removed), set(added)
         self._cache: dict[frozenset[ox.Term], list[ox.Quad]] = {}
 
@@ -170,8 +169,9 @@ class _After:
         """The rule's derivation nodes about ``anchors`` now (the change never writes the derived graph)."""
         if not anchors:
             return set()
-        about = {q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR], graph=_DERIVED)}
-        return {q.subject for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED)
+        about = {q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR],
+                                                       graph=_DERIVED.value)}
+        return {q.subject for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED.value)
                 if q.object == rule}
 
     def text(self) -> str:

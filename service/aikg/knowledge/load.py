@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ..errors import RdfSyntaxError
-from ..store import OxigraphStore, Store
-from .derive import rebuild_derived
-from .layout import DataFile, data_files
+from aikg.errors import RdfSyntaxError
+from aikg.knowledge.derive import rebuild_derived
+from aikg.resources import DataFile, data_files
+from aikg.store import Store
 
 
 def _check_parses(path: Path) -> None:
@@ -53,13 +53,10 @@ def bulk_load(store: Store, path: Path, *, progress: bool = False) -> dict[str, 
     """Load a large N-Quads file fast (each quad into its own graph), then rebuild the derived graphs.
 
     On the embedded store this is Oxigraph's bulk loader (not one transaction: for an initial load,
-    not for live writes); elsewhere the file goes through ``store.load``. Returns the seconds spent.
+    not for live writes); a backend without one loads the file whole. Returns the seconds spent.
     """
     start = time.perf_counter()
-    if isinstance(store, OxigraphStore):
-        store.bulk_load(path, mime="application/n-quads", progress=progress)
-    else:
-        store.load(Path(path).read_bytes(), mime="application/n-quads")
+    store.bulk_load(path, mime="application/n-quads", progress=progress)
     loaded = time.perf_counter()
     rebuild_derived(store)
     return {"load_seconds": loaded - start, "derive_seconds": time.perf_counter() - loaded}

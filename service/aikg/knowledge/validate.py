@@ -22,10 +22,10 @@ from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH, XSD
 from rdflib.term import Node
 
-from ..errors import AikgError
-from ..namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
-from ..store import Store
-from .layout import ontology_dir, shapes_dir
+from aikg.errors import AikgError
+from aikg.namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from aikg.resources import ontology_dir, shapes_dir
+from aikg.store import Store
 
 log = logging.getLogger(__name__)
 

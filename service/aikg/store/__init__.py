@@ -1,11 +1,23 @@
-"""Storage: one interface, a backend picked by the ``store`` setting."""
+"""Storage: one closed interface, a backend picked by the ``store`` setting."""
 
 from __future__ import annotations
 
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .oxigraph import OxigraphStore
+from collections.abc import Mapping
+from typing import Any
 
-__all__ = ["Deadline", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Store", "open_store"]
+from aikg.store.base import Deadline, Node, Quad, QueryResult, ResultKind, Snapshot, Store, Term
+from aikg.store.oxigraph import OxigraphStore
+
+__all__ = ["Deadline", "Node", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Snapshot", "Store",
+           "Term", "open_snapshot", "open_store", "scratch_store", "store_options"]
+
+REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
+"""Settings (``store_<name>``) that configure the remote backend."""
+
+
+def store_options(settings: Mapping[str, Any]) -> dict[str, str]:
+    """The remote backend's options from resolved settings (the only place they are read)."""
+    return {k: settings[f"store_{k}"] for k in REMOTE_OPTIONS if settings.get(f"store_{k}")}
 
 
 def open_store(location: str, **options: str) -> Store:
@@ -13,7 +25,17 @@ def open_store(location: str, **options: str) -> Store:
     if location == "memory":
         return OxigraphStore(None)
     if location.startswith(("http://", "https://")):
-        from .remote import RemoteStore  # imported lazily: only remote deployments need it
+        from aikg.store.remote import RemoteStore
 
         return RemoteStore(location, **options)
     return OxigraphStore(location)
+
+
+def open_snapshot(snapshot: Snapshot) -> Store:
+    """Open a snapshot another process made, read-only (query workers)."""
+    return OxigraphStore.open_snapshot(snapshot)
+
+
+def scratch_store() -> Store:
+    """An empty in-memory store for staging and validation: never the service's own store."""
+    return OxigraphStore(None)

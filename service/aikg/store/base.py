@@ -1,7 +1,14 @@
-"""The one narrow storage interface every backend implements.
+"""The one closed storage interface every backend implements.
 
 The rest of aikg talks to a :class:`Store` only: it never knows whether the quads live in an embedded
-Oxigraph store or in a remote SPARQL engine. Terms crossing this boundary are rdflib terms.
+Oxigraph store or in a remote SPARQL engine. What differs between backends is behind this interface:
+either a method every backend implements, or a *capability* with a generic default here that a backend
+may do faster (neighbourhood reads, replacing a generated graph, bulk loads, a snapshot other processes
+can open).
+
+Terms crossing the boundary are pyoxigraph terms (:data:`Term`, ``ox.Quad``, ``ox.Triple``): immutable,
+hashable, fast, and written in SPARQL's own syntax by ``str()``. rdflib is used at the edges only (SHACL
+validation, a few serializers) through :mod:`aikg.store.terms`.
 
 The default graph of every query is the union of all named graphs, unless the query names its own
 dataset (``FROM`` / ``FROM NAMED``) or the caller names default graphs explicitly (SPARQL protocol
@@ -11,15 +18,26 @@ dataset (``FROM`` / ``FROM NAMED``) or the caller names default graphs explicitl
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from pathlib import Path
+from typing import TYPE_CHECKING
 
-from rdflib.term import Identifier, URIRef
+import pyoxigraph as ox
 
-Quad = tuple[Identifier, Identifier, Identifier, URIRef]
+if TYPE_CHECKING:
+    from aikg.store.transport import Encoded, QueryJob
+
+Term = ox.NamedNode | ox.BlankNode | ox.Literal
+"""An RDF term as it crosses the store interface."""
+Node = ox.NamedNode | ox.BlankNode
+"""A term that can be a subject."""
+Quad = ox.Quad
 """(subject, predicate, object, graph): every stored triple lives in a named graph."""
 
 
@@ -37,20 +55,27 @@ class QueryResult:
 
     kind: ResultKind
     variables: list[str] = field(default_factory=list)
-    rows: list[tuple[Identifier | None, ...]] = field(default_factory=list)
+    rows: list[tuple[Term | None, ...]] = field(default_factory=list)
     boolean: bool | None = None
-    triples: list[tuple[Identifier, Identifier, Identifier]] = field(default_factory=list)
+    triples: list[ox.Triple] = field(default_factory=list)
     truncated: bool = False
+    tsv: bytes | None = field(default=None, repr=False, compare=False)
+    """The SELECT result as SPARQL TSV when it arrived that way (from a query worker): serializers
+    write the client's format from it without touching the rows again."""
 
-    def dicts(self) -> list[dict[str, Identifier]]:
+    def dicts(self) -> list[dict[str, Term]]:
         """SELECT rows as dicts of bound variables (unbound ones left out)."""
         return [{v: t for v, t in zip(self.variables, row, strict=True) if t is not None}
                 for row in self.rows]
 
+    def values(self) -> list[tuple[str | None, ...]]:
+        """SELECT rows as the lexical values of their terms (IRIs without brackets)."""
+        return [tuple(None if t is None else t.value for t in row) for row in self.rows]
+
 
 @dataclass(frozen=True)
 class Deadline:
-    """A point in monotonic time after which a running query must stop."""
+    """A point in monotonic time after which a read must stop."""
 
     at: float
 
@@ -59,9 +84,61 @@ class Deadline:
         """A deadline ``seconds`` from now."""
         return cls(time.monotonic() + seconds)
 
+    def left(self) -> float:
+        """Seconds until the deadline (negative once it has passed)."""
+        return self.at - time.monotonic()
+
     def expired(self) -> bool:
         """True once the deadline has passed."""
         return time.monotonic() >= self.at
+
+    def sooner(self, other: Deadline | None) -> Deadline:
+        """The earlier of two deadlines."""
+        return self if other is None or self.at <= other.at else other
+
+
+_CURRENT: contextvars.ContextVar[Deadline | None] = contextvars.ContextVar("aikg_deadline", default=None)
+
+
+@contextlib.contextmanager
+def deadline_scope(deadline: Deadline | None) -> Iterator[Deadline | None]:
+    """Make ``deadline`` bound every store read made in this context (a request, a job).
+
+    Reads given their own deadline keep the sooner of the two, so no read outlives its request.
+    """
+    outer = _CURRENT.get()
+    chosen = deadline.sooner(outer) if deadline is not None else outer
+    token = _CURRENT.set(chosen)
+    try:
+        yield chosen
+    finally:
+        _CURRENT.reset(token)
+
+
+def push_deadline(deadline: Deadline) -> contextvars.Token[Deadline | None]:
+    """Start bounding this context's reads by ``deadline`` (a request's start); see :func:`pop_deadline`."""
+    return _CURRENT.set(deadline)
+
+
+def pop_deadline(token: contextvars.Token[Deadline | None]) -> None:
+    """Stop what :func:`push_deadline` started (a request's end)."""
+    _CURRENT.reset(token)
+
+
+def current_deadline(given: Deadline | None = None) -> Deadline | None:
+    """The deadline a read must keep: the one given, or the context's, whichever comes first."""
+    scoped = _CURRENT.get()
+    if given is None:
+        return scoped
+    return given.sooner(scoped)
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A consistent, read-only copy of the store that another process can open (see ``snapshot``)."""
+
+    path: Path
+    version: int
 
 
 class Store(ABC):
@@ -69,19 +146,25 @@ class Store(ABC):
 
     kind: str = "abstract"
 
+    follows_own_writes: bool = True
+    """True when every change to the data goes through this object (so a log of the writes it made is
+    complete); False for a shared engine that other aikg instances may write to."""
+
     @abstractmethod
-    def query(self, sparql: str, *, bindings: Mapping[str, Identifier] | None = None,
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
+              max_rows: int | None = None, deadline: Deadline | None = None,
+              base_iri: str | None = None) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` are bound as values, never pasted into the text.
 
         Raises :class:`~aikg.errors.QuerySyntaxError` when the query does not parse and
-        :class:`~aikg.errors.QueryTimeout` when ``deadline`` passes while rows are read.
+        :class:`~aikg.errors.QueryTimeout` when ``deadline`` (or the context's, see
+        :func:`deadline_scope`) passes while rows are read.
         """
 
     @abstractmethod
-    def update(self, sparql: str) -> None:
+    def update(self, sparql: str, *, base_iri: str | None = None) -> None:
         """Run a SPARQL 1.1 Update as one transaction."""
 
     @abstractmethod
@@ -109,9 +192,9 @@ class Store(ABC):
         """Number of quads in one graph or in the whole store."""
 
     @abstractmethod
-    def quads(self, subject: Identifier | None = None, predicate: Identifier | None = None,
-              obj: Identifier | None = None, graph: str | None = None) -> Iterable[Quad]:
-        """Quads matching a pattern (None matches anything)."""
+    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
+              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+        """Quads matching a pattern (None matches anything), never in the (unused) default graph."""
 
     @abstractmethod
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
@@ -124,3 +207,58 @@ class Store(ABC):
 
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release files or connections."""
+
+    # -- capabilities: generic here, faster in a backend where it can be ----------------------------
+
+    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+                 graph: str | None = None) -> list[Quad]:
+        """Quads with one of ``nodes`` as subject (only ``predicates`` / ``graph`` when given)."""
+        preds = list(predicates) if predicates is not None else [None]
+        return [q for n in set(nodes) if not isinstance(n, ox.Literal) for p in preds
+                for q in self.quads(n, p, None, graph)]
+
+    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+                 graph: str | None = None) -> list[Quad]:
+        """Quads with one of ``nodes`` as object (only ``predicates`` / ``graph`` when given)."""
+        preds = list(predicates) if predicates is not None else [None]
+        return [q for n in set(nodes) for p in preds for q in self.quads(None, p, n, graph)]
+
+    def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
+        """Every quad of the given predicates."""
+        return [q for p in predicates for q in self.quads(None, p, None, None)]
+
+    def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
+        """Make ``graph`` hold exactly ``triples`` (a generated graph), writing only the difference."""
+        g = ox.NamedNode(graph)
+        new = set(triples)
+        old = {q.triple for q in self.quads(graph=graph)}
+        if old == new:
+            return len(new)
+        if any(isinstance(t, ox.BlankNode) for tr in old | new for t in (tr.subject, tr.object)):
+            body = ox.serialize(new, format=ox.RdfFormat.N_TRIPLES) or b""
+            return self.load(body, mime="application/n-triples", graph=graph, replace=True)
+        self.apply(remove=(ox.Quad(t.subject, t.predicate, t.object, g) for t in old - new),
+                   add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new - old))
+        return len(new)
+
+    def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
+        """Load a large quad file (not necessarily one transaction: for an initial load)."""
+        self.load(Path(path).read_bytes(), mime=mime)
+
+    def answer(self, job: QueryJob) -> Encoded:
+        """A query's answer in transport form, as a query worker sends it back (see ``snapshot``)."""
+        from aikg.store.transport import encode_result
+
+        return encode_result(self.query(job.sparql, bindings=job.bindings,
+                                        default_graphs=job.default_graphs, named_graphs=job.named_graphs,
+                                        max_rows=job.max_rows, base_iri=job.base_iri))
+
+    def snapshot(self) -> Snapshot | None:
+        """A consistent read-only copy of the current data that another process can open, or None
+        when this backend has none (an in-memory store; a remote engine, which any process can reach)."""
+        return None
+
+    @property
+    def shared(self) -> bool:
+        """True when other processes can reach the same data directly (a remote engine)."""
+        return False

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import re
+import shutil
 import threading
 import time
+import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 try:
     import fcntl
@@ -14,13 +17,21 @@ except ImportError:  # not POSIX: skip the early check, opening the store still 
     fcntl = None
 
 import pyoxigraph as ox
-from rdflib import BNode
-from rdflib.term import Identifier, URIRef
 from tqdm import tqdm
 
-from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.store.base import (
+    Deadline,
+    Node,
+    Quad,
+    QueryResult,
+    ResultKind,
+    Snapshot,
+    Store,
+    Term,
+    current_deadline,
+)
+from aikg.store.transport import Encoded, QueryJob, encode
 
 _RDF_MIME = {
     "text/turtle": ox.RdfFormat.TURTLE,
@@ -44,16 +55,25 @@ def rdf_format(mime: str) -> ox.RdfFormat:
 
 
 class OxigraphStore(Store):
-    """pyoxigraph behind the aikg store interface; thread-safe, one writer process per directory."""
+    """pyoxigraph behind the aikg store interface; thread-safe, one writer process per directory.
+
+    An on-disk store can hand out :meth:`snapshot` copies (RocksDB checkpoints: hard links, cheap) that
+    other processes open read-only (:meth:`open_snapshot`); that is how query workers read consistent
+    data without being forked from the serving process.
+    """
 
     kind = "oxigraph"
 
-    def __init__(self, path: str | Path | None = None) -> None:
+    def __init__(self, path: str | Path | None = None, *, read_only: bool = False,
+                 version: int | None = None) -> None:
         """Open (creating if needed) the store at ``path``, or an in-memory store when None."""
         self.path = None if path is None else Path(path)
+        self.read_only = read_only
         try:
             if self.path is None:
                 self._ox = ox.Store()
+            elif read_only:
+                self._ox = ox.Store.read_only(str(self.path))
             else:
                 self.path.mkdir(parents=True, exist_ok=True)
                 self._ox = ox.Store(str(self.path))
@@ -61,8 +81,10 @@ class OxigraphStore(Store):
             hint = " (another process has it open: stop it, or use a copy)" if "lock" in str(exc) else ""
             raise StoreError(f"cannot open the store at {self.path}{hint}") from exc
         # Start from the clock so versions (ETags, cache keys) never repeat across restarts.
-        self._version = time.time_ns() // 1000
+        self._version = time.time_ns() // 1000 if version is None else version
         self._lock = threading.Lock()
+        self._snapshots: dict[int, Snapshot] = {}
+        self._retired: list[tuple[float, Snapshot]] = []
 
     @staticmethod
     def in_use(path: str | Path) -> bool:
@@ -83,10 +105,10 @@ class OxigraphStore(Store):
             fcntl.lockf(fh, fcntl.LOCK_UN)
         return False
 
-    @property
-    def raw(self) -> ox.Store:
-        """The pyoxigraph store, for bulk paths that must bypass term conversion."""
-        return self._ox
+    @classmethod
+    def open_snapshot(cls, snapshot: Snapshot) -> OxigraphStore:
+        """Open a snapshot read-only, with the version of the data it holds."""
+        return cls(snapshot.path, read_only=True, version=snapshot.version)
 
     @property
     def version(self) -> int:
@@ -96,11 +118,13 @@ class OxigraphStore(Store):
         with self._lock:
             self._version += 1
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Identifier] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
-        kwargs: dict = {}
+    def _run(self, sparql: str, *, bindings: Mapping[str, Term] | None,
+             default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
+             base_iri: str | None) -> Any:
+        """The raw pyoxigraph answer, with the interface's dataset and errors."""
+        kwargs: dict[str, Any] = {}
+        if base_iri:
+            kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
             # Named graphs given without default graphs: the default graph is empty (SPARQL protocol).
             kwargs["default_graph"] = ([_named(g, "default graph") for g in default_graphs]
@@ -110,39 +134,61 @@ class OxigraphStore(Store):
         if named_graphs:
             kwargs["named_graphs"] = [_named(g, "named graph") for g in named_graphs]
         if bindings:
-            kwargs["substitutions"] = {ox.Variable(k): _term(v) for k, v in bindings.items()}
+            kwargs["substitutions"] = {ox.Variable(k): v for k, v in bindings.items()}
         try:
-            res = self._ox.query(sparql, **kwargs)
+            return self._ox.query(sparql, **kwargs)
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the query does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
             raise StoreError("the store failed while running the query") from exc
-        except RuntimeError as exc:
+        except (RuntimeError, TypeError) as exc:
             if bindings and "projection" in str(exc):
                 # Oxigraph substitutes only variables the query projects (SEP-0007).
                 raise BadRequest("every bound variable must be in the query's projection: "
                                  + ", ".join("?" + k for k in bindings)) from None
             raise StoreError("the store could not run the query") from exc
+
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
+              default_graphs: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None,
+              max_rows: int | None = None, deadline: Deadline | None = None,
+              base_iri: str | None = None) -> QueryResult:
+        deadline = current_deadline(deadline)
+        if deadline is not None and deadline.expired():
+            raise QueryTimeout("the request ran past its time limit before this read")
+        res = self._run(sparql, bindings=bindings, default_graphs=default_graphs,
+                        named_graphs=named_graphs, base_iri=base_iri)
         if isinstance(res, ox.QueryBoolean):
             return QueryResult(ResultKind.ASK, boolean=bool(res))
         try:
             if isinstance(res, ox.QuerySolutions):
                 variables = [v.value for v in res.variables]
                 width = range(len(variables))
-                rows, truncated = _take(
-                    (tuple(to_rdflib(s[i]) for i in width) for s in res), max_rows, deadline)
+                rows, truncated = _take((tuple(s[i] for i in width) for s in res), max_rows, deadline)
                 return QueryResult(ResultKind.SELECT, variables=variables, rows=rows,
                                    truncated=truncated)
-            triples, truncated = _take(
-                ((to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)) for t in res),
-                max_rows, deadline)
+            triples, truncated = _take(iter(res), max_rows, deadline)
         except OSError as exc:
             raise StoreError("the store failed while reading the query results") from exc
         return QueryResult(ResultKind.GRAPH, triples=triples, truncated=truncated)
 
-    def update(self, sparql: str) -> None:
+    def answer(self, job: QueryJob) -> Encoded:
+        """Run the query and write its answer with Oxigraph's serializers, cut at the row cap."""
+        res = self._run(job.sparql, bindings=job.bindings, default_graphs=job.default_graphs,
+                        named_graphs=job.named_graphs, base_iri=job.base_iri)
         try:
-            self._ox.update(sparql)
+            return encode(res, job.max_rows)
+        except OSError as exc:
+            raise StoreError("the store failed while reading the query results") from exc
+
+    def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        if self.read_only:
+            raise StoreError("this store is a read-only snapshot")
+        return fn(*args, **kwargs)
+
+    def update(self, sparql: str, *, base_iri: str | None = None) -> None:
+        try:
+            self._write(self._ox.update, sparql, **({"base_iri": base_iri} if base_iri else {}))
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the update does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
@@ -165,13 +211,13 @@ class OxigraphStore(Store):
             if replace and target is not None:
                 self._replace(target, quads)
             else:
-                self._ox.extend(quads)  # transactional: all quads or none
+                self._write(self._ox.extend, quads)  # transactional: all quads or none
         except OSError as exc:
             raise StoreError("the store failed while loading data") from exc
         self._bump()
         return len(quads)
 
-    def bulk_load(self, path: str | Path, *, mime: str, progress: bool = False) -> None:
+    def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
         """Load a large quad file with Oxigraph's bulk loader: much faster, but not one transaction."""
         if mime not in _QUAD_MIME:
             raise RdfSyntaxError("a bulk load needs a quad format (N-Quads, TriG): every triple has a graph")
@@ -180,7 +226,7 @@ class OxigraphStore(Store):
                                                      unit_scale=True, desc=f"loading {path.name}",
                                                      disable=not progress) as fh:
             try:
-                self._ox.bulk_load(fh, format=rdf_format(mime))
+                self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
             except SyntaxError as exc:
                 raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
             except OSError as exc:
@@ -188,12 +234,26 @@ class OxigraphStore(Store):
         self._bump()
 
     def _replace(self, target: ox.NamedNode, quads: list[ox.Quad]) -> None:
-        # pyoxigraph exposes no multi-call transaction, so build the new content in a scratch store and
-        # swap it in with a single atomic update: DROP then INSERT DATA.
+        # pyoxigraph exposes no multi-call transaction, so the new content goes in with a single
+        # atomic update: DROP then INSERT DATA.
         body = ox.serialize([ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-                            format=ox.RdfFormat.N_TRIPLES).decode()
-        self._ox.update(f"DROP SILENT GRAPH <{target.value}> ;\n"
-                        f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body}\n}} }}")
+                            format=ox.RdfFormat.N_TRIPLES) or b""
+        self._write(self._ox.update, f"DROP SILENT GRAPH <{target.value}> ;\n"
+                                     f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}")
+
+    def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
+        """Only the difference is written; a first build of a large graph goes through the bulk loader."""
+        g = _named(graph, "graph")
+        new = set(triples)
+        old = {q.triple for q in self._ox.quads_for_pattern(None, None, None, g)}
+        if old == new:
+            return len(new)
+        if not old and len(new) >= _BULK_FIRST_BUILD:
+            # A first build (a load): nothing is there to keep consistent, so the fast loader.
+            self._write(self._ox.bulk_extend, (ox.Quad(t.subject, t.predicate, t.object, g) for t in new))
+            self._bump()
+            return len(new)
+        return super().replace_graph(graph, new)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
         fmt = rdf_format(mime)
@@ -207,7 +267,7 @@ class OxigraphStore(Store):
         return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode))
 
     def drop_graph(self, graph: str) -> None:
-        self._ox.update(f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
+        self._write(self._ox.update, f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
         self._bump()
 
     def count(self, graph: str | None = None) -> int:
@@ -217,46 +277,96 @@ class OxigraphStore(Store):
         res = self._ox.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {target} {{ ?s ?p ?o }} }}")
         return int(next(iter(res))[0].value)
 
-    def quads(self, subject: Identifier | None = None, predicate: Identifier | None = None,
-              obj: Identifier | None = None, graph: str | None = None) -> Iterable[Quad]:
-        pattern = self._ox.quads_for_pattern(
-            _term(subject) if subject is not None else None,
-            _term(predicate) if predicate is not None else None,
-            _term(obj) if obj is not None else None,
-            _named(graph, "graph") if graph else None,
-        )
-        for q in pattern:
-            if isinstance(q.graph_name, ox.DefaultGraph):
-                continue
-            yield (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),
-                   URIRef(q.graph_name.value))
+    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
+              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+        pattern = self._ox.quads_for_pattern(subject, predicate, obj,
+                                             _named(graph, "graph") if graph else None)
+        return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
         if not remove and not add:
             return
-        if any(isinstance(t, BNode) for q in remove for t in q):
+        if any(isinstance(t, ox.BlankNode) for q in remove for t in (q.subject, q.object)):
             raise BadRequest("quads with blank nodes cannot be removed one by one: replace their graph")
-        # Every term is converted before anything is written, and both parts go in one update:
-        # a bad term or a failing write leaves the store as it was.
+        if not remove:
+            try:
+                self._write(self._ox.extend, add)  # one transaction, without writing SPARQL text
+            except OSError as exc:
+                raise StoreError("the store could not apply the change; nothing was written") from exc
+            self._bump()
+            return
+        # Both parts go in one update: a failing write leaves the store as it was.
         parts = []
         if remove:
             parts.append("DELETE DATA {\n" + _quad_block(remove) + "\n}")
         if add:
             parts.append("INSERT DATA {\n" + _quad_block(add) + "\n}")
         try:
-            self._ox.update(" ;\n".join(parts))
+            self._write(self._ox.update, " ;\n".join(parts))
         except (SyntaxError, OSError) as exc:
             raise StoreError("the store could not apply the change; nothing was written") from exc
         self._bump()
+
+    def snapshot(self) -> Snapshot | None:
+        """A checkpoint of the current data (made once per version), or None for an in-memory store.
+
+        A read-only store opened on a snapshot is one itself.
+        """
+        if self.path is None:
+            return None
+        if self.read_only:
+            return Snapshot(self.path, self.version)
+        version = self.version
+        with self._lock:
+            found = self._snapshots.get(version)
+            if found is not None and found.path.is_dir():
+                return found
+        folder = snapshots_folder(self.path)
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / f"{version}-{uuid.uuid4().hex[:8]}"
+        try:
+            self._ox.backup(str(target))
+        except OSError as exc:
+            raise StoreError("the store could not make a snapshot for a query worker") from exc
+        snap = Snapshot(target, version)
+        with self._lock:
+            self._snapshots[version] = snap
+            stale = [v for v in self._snapshots if v != version]
+            for v in stale:
+                self._retired.append((time.monotonic(), self._snapshots.pop(v)))
+        self._sweep()
+        return snap
+
+    SNAPSHOT_GRACE = 120.0
+    """Seconds an outdated snapshot is kept, so queries still reading it can finish."""
+
+    def _sweep(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            old = [s for t, s in self._retired if now - t > self.SNAPSHOT_GRACE]
+            self._retired = [(t, s) for t, s in self._retired if now - t <= self.SNAPSHOT_GRACE]
+        for snap in old:
+            shutil.rmtree(snap.path, ignore_errors=True)
 
     def close(self) -> None:
         store = getattr(self, "_ox", None)
         if store is None:
             return
-        if self.path is not None:
+        if self.path is not None and not self.read_only:
             store.flush()
         self._ox = None  # dropping the last reference closes the files and releases the lock
+        if self.path is not None and not self.read_only:
+            shutil.rmtree(snapshots_folder(self.path), ignore_errors=True)
+
+
+_BULK_FIRST_BUILD = 50_000
+"""A first build at least this large goes through Oxigraph's bulk loader instead of one update."""
+
+
+def snapshots_folder(path: Path) -> Path:
+    """Where the snapshots of the store at ``path`` are kept: beside it, never inside RocksDB's folder."""
+    return path.with_name(path.name + ".snapshots")
 
 
 _DATASET_CLAUSE = re.compile(r"(?<![\w?$:])FROM\s+(?:NAMED\s*)?(?:<|[A-Za-z_][\w.-]*:|:)", re.IGNORECASE)
@@ -290,19 +400,12 @@ def _named(iri: str, what: str) -> ox.NamedNode:
         raise BadRequest(f"{what} {iri!r} is not a valid IRI") from None
 
 
-def _term(term: Identifier) -> ox.NamedNode | ox.BlankNode | ox.Literal:
-    try:
-        return to_ox(term)
-    except (ValueError, TypeError):
-        raise BadRequest(f"{term!r} is not a valid RDF term") from None
-
-
 def _take(items: Iterator, max_rows: int | None, deadline: Deadline | None) -> tuple[list, bool]:
     """Read at most ``max_rows`` items, checking ``deadline`` between them; say if more were left."""
     out: list = []
     for item in items:
         if deadline is not None and deadline.expired():
-            raise QueryTimeout("the query ran past its time limit and was stopped")
+            raise QueryTimeout("the read ran past its time limit and was stopped")
         if max_rows is not None and len(out) >= max_rows:
             return out, True
         out.append(item)
@@ -310,5 +413,4 @@ def _take(items: Iterator, max_rows: int | None, deadline: Deadline | None) -> t
 
 
 def _quad_block(quads: list[Quad]) -> str:
-    return "\n".join(
-        f"GRAPH {_named(g, 'graph')} {{ {_term(s)} {_term(p)} {_term(o)} }}" for s, p, o, g in quads)
+    return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)

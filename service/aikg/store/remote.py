@@ -29,18 +29,25 @@ import secrets
 import threading
 import time
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import pyoxigraph as ox
 import requests
-from rdflib import BNode, Literal, URIRef
-from rdflib.term import Identifier
 
-from ..errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from ..namespaces import AIKG, GRAPH
-from .base import Deadline, Quad, QueryResult, ResultKind, Store
-from .oxigraph import has_dataset_clause, rdf_format
-from .terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.namespaces import AIKG, GRAPH
+from aikg.store.base import (
+    Deadline,
+    Node,
+    Quad,
+    QueryResult,
+    ResultKind,
+    Store,
+    Term,
+    current_deadline,
+)
+from aikg.store.oxigraph import has_dataset_clause, rdf_format
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -66,6 +73,7 @@ class RemoteStore(Store):
     """The store interface over SPARQL 1.1 Query / Update / Graph Store protocols."""
 
     kind = "remote"
+    follows_own_writes = False  # other aikg instances may write to the same engine
 
     def __init__(self, query_url: str, *, update_url: str = "", gsp_url: str = "", user: str = "",
                  password: str = "", timeout: float = 60.0) -> None:
@@ -142,11 +150,21 @@ class RemoteStore(Store):
 
     # -- the interface -----------------------------------------------------------------------------
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Identifier] | None = None,
+    @property
+    def shared(self) -> bool:
+        return True
+
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None) -> QueryResult:
+              max_rows: int | None = None, deadline: Deadline | None = None,
+              base_iri: str | None = None) -> QueryResult:
+        deadline = current_deadline(deadline)
+        if deadline is not None and deadline.expired():
+            raise QueryTimeout("the request ran past its time limit before this read")
         text = substitute(sparql, bindings) if bindings else sparql
+        if base_iri:
+            text = f"BASE <{base_iri}>\n{text}"
         form = query_form(text)
         _check_parses(text, form)
         params: dict[str, object] = {"query": text,
@@ -161,7 +179,7 @@ class RemoteStore(Store):
                     if max_rows is not None and len(triples) >= max_rows:
                         truncated = True
                         break
-                    triples.append((to_rdflib(t.subject), to_rdflib(t.predicate), to_rdflib(t.object)))
+                    triples.append(t.triple)
             except SyntaxError:
                 raise StoreError("the remote engine sent triples that do not parse") from None
             return QueryResult(ResultKind.GRAPH, triples=triples, truncated=truncated)
@@ -179,8 +197,9 @@ class RemoteStore(Store):
         rows = [tuple(_term(b.get(v)) for v in variables) for b in bound]
         return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
 
-    def update(self, sparql: str) -> None:
-        self._update(split_delete_data(skolemize_text(sparql)))
+    def update(self, sparql: str, *, base_iri: str | None = None) -> None:
+        text = f"BASE <{base_iri}>\n{sparql}" if base_iri else sparql
+        self._update(split_delete_data(skolemize_text(text)))
 
     def _update(self, sparql: str, *, bump: bool = True) -> None:
         text = f"{sparql} ;\n{_bump_version()}" if bump else sparql
@@ -244,11 +263,8 @@ class RemoteStore(Store):
         if graph is None:
             if mime not in ("application/n-quads", "application/trig"):
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
-            quads = [ox.Quad(_ox(s), _ox(p), _ox(o), ox.NamedNode(str(g)))
-                     for s, p, o, g in self.quads()]
-            return ox.serialize(quads, format=fmt)
-        triples = [ox.Triple(_ox(s), _ox(p), _ox(o)) for s, p, o, _ in self.quads(graph=graph)]
-        return ox.serialize(triples, format=fmt) or b""
+            return ox.serialize(list(self.quads()), format=fmt) or b""
+        return ox.serialize([q.triple for q in self.quads(graph=graph)], format=fmt) or b""
 
     def graphs(self) -> list[str]:
         version = self.version
@@ -273,35 +289,71 @@ class RemoteStore(Store):
             return 0
         res = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
                          named_graphs=graphs, default_graphs=graphs)
-        return int(res.rows[0][0]) if res.rows else 0
+        return int(res.rows[0][0].value) if res.rows and res.rows[0][0] is not None else 0
 
-    def quads(self, subject: Identifier | None = None, predicate: Identifier | None = None,
-              obj: Identifier | None = None, graph: str | None = None) -> Iterable[Quad]:
+    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
+              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
         graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs:
-            return []
-        pattern = [(t.n3() if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
-                                                                         (obj, "o"))]
-        binds = " ".join(f"BIND({t.n3()} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
-                                                                 (obj, "o")) if t is not None)
+            return iter(())
+        pattern = [(str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
+                                                                        (obj, "o"))]
+        binds = " ".join(f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
+                                                            (obj, "o")) if t is not None)
         res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
                          named_graphs=graphs, default_graphs=graphs)
-        return [(r[0], r[1], r[2], URIRef(r[3])) for r in res.rows]
+        return iter([ox.Quad(r[0], r[1], r[2], r[3]) for r in res.rows])  # type: ignore[arg-type]
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
-        if any(isinstance(t, BNode) for q in remove for t in q):
+        if any(isinstance(t, ox.BlankNode) for q in remove for t in (q.subject, q.object)):
             raise BadRequest("quads with blank nodes cannot be removed one by one: replace their graph")
-        ops = []
         by_graph: dict[str, list[Quad]] = {}
         for q in remove:
-            by_graph.setdefault(str(q[3]), []).append(q)
+            by_graph.setdefault(str(q.graph_name), []).append(q)
         # One DELETE DATA per graph: Virtuoso 7.2 deletes only one GRAPH block of a DELETE DATA.
-        ops = ["DELETE DATA {\n" + _quad_block(quads) + "\n}" for quads in by_graph.values()]
+        ops = ["DELETE DATA {\n" + _ox_quad_block(quads) + "\n}" for quads in by_graph.values()]
         if add:
-            ops.append("INSERT DATA {\n" + _quad_block(_skolemize_rdflib(add)) + "\n}")
+            ops.append("INSERT DATA {\n" + _ox_quad_block(_skolemize(add)) + "\n}")
         if ops:
             self._update(split_delete_data(" ;\n".join(ops)))
+
+    # -- capabilities: neighbourhood reads as a few queries, not one HTTP round trip per node --------
+
+    CHUNK = 400
+    """Nodes per VALUES block of a neighbourhood read."""
+
+    def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[Term]]) -> list[Quad]:
+        """``SELECT ?s ?p ?o ?g`` over ``pattern``, with the ``first`` variable's values sent in chunks."""
+        items = sorted(_sparql_terms(values[first]))
+        blocks = " ".join(_values_block(name, _sparql_terms(terms)) for name, terms in values.items()
+                          if name != first)
+        out: list[Quad] = []
+        for i in range(0, len(items), self.CHUNK):
+            text = (f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i:i + self.CHUNK])} "
+                    f"{blocks} {pattern} }}")
+            out += [ox.Quad(*row) for row in self.query(text).rows]  # type: ignore[arg-type]
+        return out
+
+    def _around(self, end: str, nodes: Iterable[Term], predicates: Iterable[ox.NamedNode] | None,
+                graph: str | None) -> list[Quad]:
+        values: dict[str, Iterable[Term]] = {end: nodes}
+        if predicates is not None:
+            values["p"] = list(predicates)
+        if graph is not None:
+            values["g"] = [_named(graph)]
+        return self._select_quads("GRAPH ?g { ?s ?p ?o }", end, values)
+
+    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+                 graph: str | None = None) -> list[Quad]:
+        return self._around("s", [n for n in nodes if not isinstance(n, ox.Literal)], predicates, graph)
+
+    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+                 graph: str | None = None) -> list[Quad]:
+        return self._around("o", nodes, predicates, graph)
+
+    def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
+        return self._select_quads("GRAPH ?g { ?s ?p ?o }", "p", {"p": predicates})
 
     @property
     def version(self) -> int:
@@ -379,34 +431,33 @@ def _named(iri: str) -> ox.NamedNode:
         raise BadRequest(f"graph {str(iri)[:200]!r} is not a valid IRI") from None
 
 
-def _term(binding: Mapping[str, str] | None) -> Identifier | None:
+def _term(binding: Mapping[str, str] | None) -> Term | None:
+    """A term of a SPARQL JSON result, as the interface's term type."""
     if binding is None:
         return None
     kind, value = binding["type"], binding["value"]
-    if kind == "uri":
-        return URIRef(value)
-    if kind == "bnode":
-        return BNode(value)
-    if "xml:lang" in binding:
-        return Literal(value, lang=binding["xml:lang"])
-    if binding.get("datatype"):
-        return Literal(value, datatype=URIRef(binding["datatype"]))
-    return Literal(value)
-
-
-def _ox(term: Identifier) -> ox.NamedNode | ox.BlankNode | ox.Literal:
     try:
-        return to_ox(term)
-    except (ValueError, TypeError):
-        raise BadRequest(f"{str(term)[:200]!r} is not a valid RDF term") from None
+        if kind == "uri":
+            return ox.NamedNode(value)
+        if kind == "bnode":
+            return ox.BlankNode(re.sub(r"[^A-Za-z0-9_]", "_", value) or "b")
+        if "xml:lang" in binding:
+            return ox.Literal(value, language=binding["xml:lang"])
+        if binding.get("datatype"):
+            return ox.Literal(value, datatype=ox.NamedNode(binding["datatype"]))
+        return ox.Literal(value)
+    except ValueError:
+        raise StoreError("the remote engine sent a term that is not valid RDF") from None
 
 
-def _quad_block(quads: list[Quad]) -> str:
-    """Quads as ``GRAPH <g> { … }`` blocks, one per graph (terms checked by Oxigraph's constructors)."""
-    by_graph: dict[str, list[str]] = {}
-    for s, p, o, g in quads:
-        by_graph.setdefault(str(_named(g)), []).append(f"{_ox(s)} {_ox(p)} {_ox(o)} .")
-    return "\n".join(f"GRAPH {g} {{\n" + "\n".join(lines) + "\n}" for g, lines in by_graph.items())
+def _sparql_terms(terms: Iterable[Term]) -> set[str]:
+    # A blank node cannot be named in a query (its label would be a fresh variable): the engine has
+    # nothing it could match for one, so it is left out.
+    return {str(t) for t in terms if not isinstance(t, ox.BlankNode)}
+
+
+def _values_block(name: str, terms: Iterable[str]) -> str:
+    return f"VALUES ?{name} {{ {' '.join(sorted(terms))} }}"
 
 
 GENID = "https://w3id.org/aikg/.well-known/genid/"
@@ -416,19 +467,10 @@ GENID = "https://w3id.org/aikg/.well-known/genid/"
 def _skolemize(quads: list[ox.Quad]) -> list[ox.Quad]:
     run = secrets.token_hex(6)
 
-    def sk(t: object) -> object:
+    def sk(t: Any) -> Any:
         return ox.NamedNode(f"{GENID}{run}-{t.value}") if isinstance(t, ox.BlankNode) else t
 
     return [ox.Quad(sk(q.subject), q.predicate, sk(q.object), q.graph_name) for q in quads]
-
-
-def _skolemize_rdflib(quads: list[Quad]) -> list[Quad]:
-    run = secrets.token_hex(6)
-
-    def sk(t: Identifier) -> Identifier:
-        return URIRef(f"{GENID}{run}-{t}") if isinstance(t, BNode) else t
-
-    return [(sk(s), p, sk(o), g) for s, p, o, g in quads]
 
 
 def skolemize_text(text: str) -> str:
@@ -553,7 +595,12 @@ def _data_items(text: str, i: int) -> tuple[list[str], int]:
 
 
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
-    return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
+    """Quads as one ``GRAPH <g> { … }`` block per graph: a block per quad makes Virtuoso generate SQL
+    past its size limit (SP031) for a few thousand quads."""
+    by_graph: dict[str, list[str]] = {}
+    for q in quads:
+        by_graph.setdefault(str(q.graph_name), []).append(f"{q.subject} {q.predicate} {q.object} .")
+    return "\n".join(f"GRAPH {g} {{\n" + "\n".join(lines) + "\n}" for g, lines in by_graph.items())
 
 
 def _engine_message(resp: requests.Response) -> str:
@@ -602,7 +649,7 @@ def _looks_like_iri(text: str, i: int) -> bool:
     return j != -1 and not any(ch in text[i + 1:j] for ch in " \n\t")
 
 
-def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
+def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
 
     Remote engines have no substitution API, so the query is rewritten token by token: each value is
@@ -616,7 +663,7 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
     for kind, token, select_at, brace in _scan(text):
         if kind == "var" and token[1:] in bindings:
             name = token[1:]
-            value = bindings[name].n3()
+            value = str(bindings[name])
             if select_at == -2:  # after AS: the name being bound, kept
                 out.append(token)
             elif select_at >= 0:
@@ -631,7 +678,7 @@ def substitute(text: str, bindings: Mapping[str, Identifier]) -> str:
     return "".join(out)
 
 
-def _other_projections(text: str, bindings: Mapping[str, Identifier]) -> dict[int, int]:
+def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int]:
     """For each SELECT (by position), how many projected items are not bound variables."""
     counts: dict[int, int] = {}
     for kind, token, select_at, _ in _scan(text):

@@ -1,6 +1,9 @@
-"""Conversion between pyoxigraph terms and rdflib terms, the currency of the store interface."""
+"""Conversion between pyoxigraph terms (the store interface's currency) and rdflib terms (used at the edges:
+SHACL validation, rdflib serializers, tests)."""
 
 from __future__ import annotations
+
+from collections.abc import Iterable
 
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
@@ -43,3 +46,8 @@ def to_ox(term: Identifier) -> ox.NamedNode | ox.BlankNode | ox.Literal:
             return ox.Literal(str(term), datatype=ox.NamedNode(str(term.datatype)))
         return ox.Literal(str(term))
     raise TypeError(f"unsupported term {term!r}")
+
+
+def graph_to_ox(graph: Iterable[tuple[Identifier, Identifier, Identifier]]) -> list[ox.Triple]:
+    """An rdflib graph's triples as pyoxigraph triples (graphs aikg builds with rdflib, at the edges)."""
+    return [ox.Triple(to_ox(s), to_ox(p), to_ox(o)) for s, p, o in graph]  # type: ignore[arg-type]

@@ -1,55 +1,86 @@
-"""The Flask app factory: settings in layers, the store on the app, one blueprint per surface."""
+"""The Flask app factory: settings in layers, the services on the app, one blueprint per surface.
+
+Every request runs under one deadline (setting ``query_timeout`` for reads, ``write_timeout`` for
+writes) that bounds each store read it makes, internal lookups included (:func:`aikg.store.base.
+deadline_scope`); a read past it ends the request with 503 naming the limit.
+"""
 
 from __future__ import annotations
 
+import contextvars
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Flask, current_app
+from flask import Flask, current_app, g, request
 
-from ..settings import load_settings
-from ..store import Store, open_store
+from aikg.services import Services, build_services
+from aikg.settings import load_settings
+from aikg.store import Deadline, Store
+from aikg.store.base import pop_deadline, push_deadline
 
-STORE_KEY = "aikg.store"
+SERVICES_KEY = "aikg.services"
+_WRITES = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 
 
-def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | None = None) -> Flask:
+def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | None = None,
+               services: Services | None = None) -> Flask:
     """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config``."""
     app = Flask(__name__, static_folder=None)
-    settings = load_settings(test_config)
+    if services is None:
+        services = build_services(load_settings(test_config), store=store)
+    settings = services.settings
     app.config["AIKG"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings["max_body"]
     app.json.sort_keys = False  # keep the documented field order in JSON bodies
+    app.extensions[SERVICES_KEY] = services
 
-    if store is None:
-        store = open_store(settings["store"], **_remote_options(settings))
-    app.extensions[STORE_KEY] = store
     if settings["load_seeds"]:
-        from ..knowledge.load import is_empty, load_seeds
+        from aikg.knowledge.load import is_empty, load_seeds
 
-        if is_empty(store):
-            load_seeds(store)
+        if is_empty(services.store):
+            load_seeds(services.store)
         if settings["import_epoch"]:
-            from ..epoch.background import import_in_background
+            from aikg.epoch.background import import_in_background
 
-            app.extensions["aikg.epoch_import"] = import_in_background(store)
+            thread = import_in_background(services)
+            if thread is not None:
+                services.background["epoch-import"] = thread
+    services.runner.warm_up()
 
-    from . import api, errors, exports, imports, linked_data, pages, sparql, writes
+    from aikg.web import api, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
+    _bound_requests(app)
     for module in (sparql, api, exports, linked_data, writes, pages, imports):
         app.register_blueprint(module.bp)
     return app
 
 
-def _remote_options(settings: Mapping[str, Any]) -> dict[str, str]:
-    return {k: settings[f"store_{k}"] for k in ("update_url", "gsp_url", "user", "password")
-            if settings.get(f"store_{k}")}
+def _bound_requests(app: Flask) -> None:
+    """Give every request its deadline; every store read it makes keeps it."""
+
+    @app.before_request
+    def _start() -> None:
+        settings = current_app.config["AIKG"]
+        writing = request.method in _WRITES and request.endpoint not in ("sparql.endpoint",)
+        seconds = float(settings["write_timeout"] if writing else settings["query_timeout"])
+        g.aikg_deadline = push_deadline(Deadline.after(seconds))
+
+    @app.teardown_request
+    def _end(_exc: BaseException | None) -> None:
+        token: contextvars.Token[Deadline | None] | None = g.pop("aikg_deadline", None)
+        if token is not None:
+            pop_deadline(token)
+
+
+def get_services() -> Services:
+    """The services of the running app: the one accessor the views use."""
+    return current_app.extensions[SERVICES_KEY]  # type: ignore[no-any-return]
 
 
 def get_store() -> Store:
-    """The store of the running app: the one accessor the views use."""
-    return current_app.extensions[STORE_KEY]
+    """The store of the running app."""
+    return get_services().store
 
 
 def setting(name: str) -> Any:

@@ -10,20 +10,18 @@ import csv
 import io
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, request
-from rdflib import BNode, Literal, URIRef
+import pyoxigraph as ox
+from flask import Blueprint, Response, jsonify, request
 
-from ..cache import per_version
-from ..entities import entity_json
-from ..errors import BadRequest
-from ..formats import Format
-from ..namespaces import AIKG
-from ..search import MAX_LIMIT, search_index, type_json
-from ..store import Store
-from ..vocabulary import catalog, vocabulary
-from . import get_store, setting
-from .negotiation import choose
-from .response_cache import cached
+from aikg.errors import BadRequest
+from aikg.lookup.entities import entity_json
+from aikg.lookup.search import MAX_LIMIT, LiveIndex, type_json
+from aikg.namespaces import AIKG
+from aikg.rdf.formats import Format
+from aikg.services import Services
+from aikg.web import get_services, get_store, setting
+from aikg.web.negotiation import choose
+from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
@@ -69,16 +67,16 @@ def search() -> Response:
         raise BadRequest("parameter 'q' is required: the text to search for",
                          errors=[{"parameter": "q"}])
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
-    store = get_store()
+    services = get_services()
     type_iri = None
     if request.args.get("type"):
         raw_type = request.args["type"].strip()
-        type_iri = vocabulary(store).resolve_class(raw_type)
+        type_iri = services.vocabulary().resolve_class(raw_type)
         if type_iri is None:
             raise BadRequest(f"parameter 'type': no class {raw_type!r} (give a class name such as "
                              f"'Organization' or a class IRI; see /api/types)",
                              errors=[{"parameter": "type", "value": raw_type}])
-    index = search_index(store)
+    index = services.index()
     hits = index.search(q, type_iri=type_iri, limit=limit)
     return jsonify({
         "query": q,
@@ -95,14 +93,14 @@ def search() -> Response:
 def entity(entity_id: str) -> Response:
     """One entity with its facts, relations, expanded n-ary nodes and the sources of each fact."""
     _json_only()
-    return jsonify(entity_json(get_store(), entity_id))
+    return jsonify(entity_json(get_services(), entity_id))
 
 
-def _type_counts(store: Store) -> list[dict]:
-    vocab = vocabulary(store)
+def _type_counts(services: Services) -> list[dict]:
+    vocab = services.vocabulary()
     direct: dict[str, int] = {}
     total: dict[str, int] = {}
-    for info in search_index(store).entities.values():
+    for info in services.index().entities.values():
         every: set[str] = set()
         for t in info.types:
             direct[t] = direct.get(t, 0) + 1
@@ -124,8 +122,7 @@ def _type_counts(store: Store) -> list[dict]:
 def types() -> Response:
     """Every aikg class with its label, parents and instance counts (direct and with subclasses)."""
     _json_only()
-    store = get_store()
-    return jsonify({"types": per_version(store, "type-counts", _type_counts)})
+    return jsonify({"types": get_services().cached("type-counts", _type_counts)})
 
 
 @bp.get("/stats")
@@ -133,13 +130,14 @@ def types() -> Response:
 def stats() -> Response:
     """Triples per named graph, entities and source documents."""
     _json_only()
-    store = get_store()
+    services = get_services()
+    store = services.store
     graphs = [{"graph": g, "triples": store.count(g)} for g in store.graphs()]
-    docs = catalog(store)
+    docs = services.catalog()
     return jsonify({
         "triples": sum(g["triples"] for g in graphs),
         "graphs": graphs,
-        "entities": sum(1 for e in search_index(store).entities.values() if e.types),
+        "entities": sum(1 for e in services.index().entities.values() if e.types),
         "sources": [{"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
                     for d in sorted(docs.values(), key=lambda d: d.graph)],
     })
@@ -148,10 +146,8 @@ def stats() -> Response:
 @bp.get("/queries")
 def queries() -> Response:
     """The named queries: name, title, description and parameters."""
-    from ..queries import load_queries
-
     _json_only()
-    return jsonify({"queries": [_query_json(q) for q in load_queries().values()]})
+    return jsonify({"queries": [_query_json(q) for q in get_services().named.all().values()]})
 
 
 def _query_json(q: Any) -> dict:
@@ -164,47 +160,45 @@ def _query_json(q: Any) -> dict:
 @cached
 def named_query(name: str) -> Response:
     """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
-    from ..queries import get_query, run_named
-
     fmt = choose(RESULT_OFFERS, request.accept_mimetypes, request.args.get("format"))
-    get_query(name)
+    services = get_services()
+    services.named.get(name)
     raw = {k: v for k, v in request.args.items() if k != "format"}
-    store = get_store()
-    result = run_named(store, name, raw, current_app.config["AIKG"])
+    result = services.named.run(name, raw)
     if fmt is CSV:
         return _csv(name, result)
-    index = search_index(store)
+    index = services.index()
     rows = [{v: _cell(t, index) for v, t in zip(result.variables, row, strict=True)}
             for row in result.rows]
     return jsonify({"query": name, "parameters": raw, "columns": result.variables, "rows": rows,
                     "truncated": result.truncated, "limit": setting("max_rows")})
 
 
-def _cell(term: Any, index: Any) -> dict | None:
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def _cell(term: Any, index: LiveIndex) -> dict | None:
     """One result value: its lexical form and kind, and for entities their id and label."""
     if term is None:
         return None
-    if isinstance(term, URIRef):
-        cell: dict[str, Any] = {"value": str(term), "type": "uri"}
-        info = index.entities.get(str(term))
+    if isinstance(term, ox.NamedNode):
+        iri = term.value
+        cell: dict[str, Any] = {"value": iri, "type": "uri"}
+        info = index.entities.get(iri)
         if info is not None:
             cell["id"] = info.slug
             cell["label"] = info.label
-        else:
-            label = index.vocab.labels.get(str(term))
-            if label:
-                cell["label"] = index.vocab.label(str(term))
+        elif iri in index.vocab.labels:
+            cell["label"] = index.vocab.label(iri)
         return cell
-    if isinstance(term, Literal):
-        cell = {"value": str(term), "type": "literal"}
+    if isinstance(term, ox.Literal):
+        cell = {"value": term.value, "type": "literal"}
         if term.language:
             cell["lang"] = term.language
-        elif term.datatype is not None:
-            cell["datatype"] = str(term.datatype)
+        elif term.datatype.value != _XSD_STRING:
+            cell["datatype"] = term.datatype.value
         return cell
-    if isinstance(term, BNode):
-        return {"value": str(term), "type": "bnode"}
-    return {"value": str(term), "type": "literal"}
+    return {"value": term.value, "type": "bnode"}
 
 
 def _csv(name: str, result: Any) -> Response:
@@ -212,7 +206,7 @@ def _csv(name: str, result: Any) -> Response:
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(result.variables)
     for row in result.rows:
-        writer.writerow(["" if t is None else str(t) for t in row])
+        writer.writerow(["" if t is None else t.value for t in row])
     resp = Response(buf.getvalue(), mimetype="text/csv")
     resp.headers["Content-Disposition"] = f'inline; filename="{name}.csv"'
     return resp
@@ -221,6 +215,6 @@ def _csv(name: str, result: Any) -> Response:
 @bp.get("/openapi.json")
 def openapi() -> Response:
     """The OpenAPI 3 document of the HTTP surface (named queries and classes read from the data)."""
-    from .openapi import openapi_document
+    from aikg.web.openapi import openapi_document
 
-    return jsonify(openapi_document(get_store()))
+    return jsonify(openapi_document(get_services()))

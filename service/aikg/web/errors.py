@@ -11,7 +11,7 @@ from typing import Any
 from flask import Flask, Response, jsonify
 from werkzeug.exceptions import HTTPException
 
-from ..errors import AikgError
+from aikg.errors import AikgError
 
 log = logging.getLogger(__name__)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, request
 
-from ..export import ExportOptions, graph_model, parse_options, run_export, select
-from ..export.cytoscape import elements
-from . import get_store
-from .response_cache import cached
+from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
+from aikg.export.cytoscape import elements
+from aikg.web import get_services
+from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
 
@@ -27,7 +27,7 @@ def _options(*, focus: str | None) -> ExportOptions:
 @bp.get("/export/<name>")
 def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds."""
-    result = run_export(get_store(), name, _options(focus=request.args.get("focus")))
+    result = run_export(get_services(), name, _options(focus=request.args.get("focus")))
     response = Response(result.chunks, mimetype=None, content_type=result.format.mime)
     response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'
     return response
@@ -38,11 +38,12 @@ def export(name: str) -> Response:
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view."""
     options = _options(focus=entity)
-    store = get_store()
-    selection = select(store, focus=options.focus, depth=options.depth, types=options.types,
+    services = get_services()
+    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
                        through_nary=options.fold)
-    model = graph_model(store, selection, fold=options.fold)
-    focus = model.nodes.get(str(selection.focus))
-    return jsonify({"focus": str(selection.focus), "label": focus.label if focus else None,
+    model = graph_model(services, selection, fold=options.fold)
+    focus_iri = selection.focus.value if selection.focus is not None else None
+    focus = model.nodes.get(focus_iri) if focus_iri else None
+    return jsonify({"focus": focus_iri, "label": focus.label if focus else None,
                     "depth": options.depth, "fold": options.fold, "types": list(selection.types),
                     "elements": elements(model)})

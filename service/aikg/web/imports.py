@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, jsonify, render_template, request
 
-from ..epoch.record import IMPORT_BASE, get_import, list_imports
-from ..errors import BadRequest
-from . import get_store
-from .negotiation import choose
-from .response_cache import cached
+from aikg.epoch.record import IMPORT_BASE, get_import, list_imports
+from aikg.errors import BadRequest
+from aikg.web import get_store
+from aikg.web.negotiation import choose
+from aikg.web.response_cache import cached
 
 bp = Blueprint("imports", __name__, template_folder="templates")
 

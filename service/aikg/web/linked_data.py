@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import re
 
+import pyoxigraph as ox
 from flask import Blueprint, Response
-from rdflib import URIRef
-from rdflib.namespace import RDFS
 
-from ..errors import NotFound
-from ..formats import GRAPH_FORMATS
-from ..namespaces import AIKG, ID
-from ..serialize import Triple, serialize_graph
-from ..store import Store
-from . import get_store
-from .cors import allow_cross_origin
-from .negotiation import HTML, negotiate, rdf_response
+from aikg.errors import NotFound
+from aikg.namespaces import AIKG, ID, RDFS
+from aikg.rdf.formats import GRAPH_FORMATS
+from aikg.rdf.serialize import serialize_graph
+from aikg.store import Store
+from aikg.web import get_store
+from aikg.web.cors import allow_cross_origin
+from aikg.web.negotiation import HTML, negotiate, rdf_response
 
 bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
@@ -45,47 +44,50 @@ def entity(slug: str) -> Response:
     """The entity's page or its RDF description, by content negotiation."""
     fmt = negotiate(OFFERS)
     if fmt is HTML:
-        from .pages import entity_page  # the explorer owns the HTML side (and its own 404 page)
+        from aikg.web.pages import entity_page
 
         resp = entity_page(slug)
     else:
         store = get_store()
-        iri = URIRef(ID[slug])
-        if not SLUG.match(slug) or next(iter(store.quads(iri, None, None)), None) is None:
-            raise NotFound(f"no entity {slug!r}: nothing is said about <{iri}>")
+        if not SLUG.match(slug):
+            raise NotFound(f"no entity {slug[:200]!r}: an id is lower-case letters, digits and hyphens")
+        iri = ox.NamedNode(str(ID[slug]))
+        if next(store.quads(iri), None) is None:
+            raise NotFound(f"no entity {slug!r}: nothing is said about {iri}")
         resp = rdf_response(serialize_graph(describe(store, iri), fmt), fmt)
     resp.vary.add("Accept")
     resp.headers["Link"] = _links(slug)
     return resp
 
 
-def describe(store: Store, iri: URIRef) -> list[Triple]:
+def describe(store: Store, iri: ox.NamedNode) -> list[ox.Triple]:
     """The entity's description (see the module docstring), without duplicates, in a stable order."""
-    out: set[Triple] = {(s, p, o) for s, p, o, _ in store.quads(iri, None, None)}
-    out |= {(s, p, o) for s, p, o, _ in store.quads(None, None, iri)}
+    out: set[ox.Triple] = {q.triple for q in store.quads(iri)}
+    out |= {q.triple for q in store.quads(None, None, iri)}
     expanded = set(nary_neighbours(store, iri))
     for node in expanded:
-        out |= {(s, p, o) for s, p, o, _ in store.quads(node, None, None)}
-    mentioned = {t for s, _, o in out for t in (s, o) if isinstance(t, URIRef)} - expanded - {iri}
-    for node in mentioned:
-        out |= {(s, p, o) for s, p, o, _ in store.quads(node, RDFS.label, None)}
-    return sorted(out, key=lambda t: (str(t[0]), str(t[1]), t[2].n3()))
+        out |= {q.triple for q in store.quads(node)}
+    mentioned = {t for tr in out for t in (tr.subject, tr.object) if isinstance(t, ox.NamedNode)}
+    label = ox.NamedNode(str(RDFS.label))
+    for node in mentioned - expanded - {iri}:
+        out |= {q.triple for q in store.quads(node, label)}
+    return sorted(out, key=lambda t: (str(t.subject), str(t.predicate), str(t.object)))
 
 
-def nary_neighbours(store: Store, iri: URIRef) -> list[URIRef]:
+def nary_neighbours(store: Store, iri: ox.NamedNode) -> list[ox.NamedNode]:
     """The n-ary nodes linked to ``iri`` in either direction (typed by a subclass of an n-ary root)."""
     roots = " ".join(f"<{AIKG[r]}>" for r in NARY_ROOTS)
     # ``iri`` is built from a checked slug, so it is safe in the query text.
     result = store.query(f"""
         SELECT DISTINCT ?n WHERE {{
-          {{ <{iri}> ?p ?n }} UNION {{ ?n ?p <{iri}> }}
+          {{ {iri} ?p ?n }} UNION {{ ?n ?p {iri} }}
           FILTER(isIRI(?n))
           # Superclass types are materialized (graph/inferred), so no subClassOf* path is needed,
           # which Virtuoso 7.2 mis-evaluates when its end comes from VALUES.
           ?n a ?root .
           VALUES ?root {{ {roots} }}
         }}""")
-    return [row[0] for row in result.rows if isinstance(row[0], URIRef)]
+    return [row[0] for row in result.rows if isinstance(row[0], ox.NamedNode)]
 
 
 def _links(slug: str) -> str:

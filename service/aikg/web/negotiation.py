@@ -13,8 +13,8 @@ from collections.abc import Sequence
 from flask import Response, request
 from werkzeug.datastructures import MIMEAccept
 
-from ..errors import NotAcceptable
-from ..formats import MIME_ALIASES, Format
+from aikg.errors import NotAcceptable
+from aikg.rdf.formats import MIME_ALIASES, Format
 
 HTML = Format("html", "text/html", "html")
 """The page a browser gets for a linked-data IRI (not in the RDF tables: it is not RDF)."""

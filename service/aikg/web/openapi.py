@@ -9,11 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import __version__
-from ..namespaces import AIKG
-from ..search import MAX_LIMIT
-from ..store import Store
-from ..vocabulary import vocabulary
+from aikg import __version__
+from aikg.lookup.search import MAX_LIMIT
+from aikg.namespaces import AIKG
+from aikg.services import Services
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
@@ -235,13 +234,13 @@ def _components() -> dict[str, Any]:
     }
 
 
-def _class_names(store: Store) -> list[str]:
-    vocab = vocabulary(store)
+def _class_names(services: Services) -> list[str]:
+    vocab = services.vocabulary()
     names = sorted(c[len(str(AIKG)):] for c in vocab.classes if c.startswith(str(AIKG)))
     return names + sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
 
 
-def _api_paths(store: Store) -> dict[str, Any]:
+def _api_paths(services: Services) -> dict[str, Any]:
     json_ok = _errors(406)
     return {
         "/api/health": _get("Liveness", "Whether the service is up, and the store's kind and data version.",
@@ -256,7 +255,7 @@ def _api_paths(store: Store) -> dict[str, Any]:
              **_errors(400, 406, 503)},
             [_query("q", {"type": "string", "minLength": 1, "pattern": r"\S"},
                     "The text to search for.", required=True),
-             _query("type", {"enum": _class_names(store)},
+             _query("type", {"enum": _class_names(services)},
                     "Only entities of this class or a subclass: a class name (Organization) or IRI."),
              _query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
                     "Most results."),
@@ -277,7 +276,7 @@ def _api_paths(store: Store) -> dict[str, Any]:
             [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
               "schema": _PARAM_SCHEMAS["entity"]},
              _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
-             _query("type", {"enum": _class_names(store)}, "Only nodes of this class (repeatable)."),
+             _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
              _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
             tags=["lookup"]),
         "/api/types": _get("Classes with instance counts",
@@ -346,13 +345,8 @@ def _param_schema(param: Any) -> dict:
     return schema
 
 
-def _named_query_paths() -> dict[str, Any]:
-    try:
-        from ..queries import load_queries
-
-        queries = load_queries()
-    except (ImportError, OSError, ValueError):
-        return {}
+def _named_query_paths(services: Services) -> dict[str, Any]:
+    queries = services.named.all()
     paths = {}
     for q in queries.values():
         params = [{**_query(p.name, _param_schema(p), p.description or p.name,
@@ -420,9 +414,9 @@ def _other_paths() -> dict[str, Any]:
     }
 
 
-def openapi_document(store: Store) -> dict[str, Any]:
+def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
-    paths = {**_api_paths(store), **_named_query_paths(), **_other_paths()}
+    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths()}
     return {
         "openapi": "3.1.0",
         "info": {"title": "aikg", "version": __version__,

@@ -13,16 +13,13 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pyoxigraph as ox
 from flask import Blueprint, Response, abort, render_template, request, send_file
-from rdflib import Literal, URIRef
-from rdflib.namespace import RDFS
 
-from ..cache import per_version
-from ..errors import NotFound
-from ..namespaces import AIKG, ID, PREFIXES
-from ..queries import load_queries
-from ..store import Store
-from . import get_store
+from aikg.errors import NotFound
+from aikg.namespaces import AIKG, ID, PREFIXES, RDFS
+from aikg.services import Services
+from aikg.web import get_services, get_store
 
 bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
                static_url_path="/static")
@@ -132,7 +129,7 @@ def graph() -> str:
 @bp.get("/queries/<name>")
 def queries(name: str | None = None) -> tuple[str, int]:
     """The named queries: each with a form for its parameters and a results table (404: no such name)."""
-    texts = {q.name: q.text for q in load_queries().values()}
+    texts = {q.name: q.text for q in get_services().named.all().values()}
     status = 404 if name is not None and name not in texts else 200
     if status == 404 and not _asks_for_html():
         raise NotFound(f"no named query called {name!r}")
@@ -171,28 +168,34 @@ def vendor(name: str) -> Response:
 
 
 def _page_context(active: str) -> dict[str, Any]:
-    return {"active": active, "type_info": per_version(get_store(), "explorer-types", _type_info)}
+    return {"active": active, "type_info": get_services().cached("explorer-types", _type_info)}
 
 
 def _entity_head(slug: str) -> dict[str, str] | None:
     """Label and comment of an entity, or None when the store says nothing about it."""
     store = get_store()
-    subject = URIRef(ID[slug])
-    if next(iter(store.quads(subject, None, None)), None) is None:
+    try:
+        subject = ox.NamedNode(str(ID[slug]))
+    except ValueError:
         return None
-    labels = [q[2] for q in store.quads(subject, RDFS.label, None) if isinstance(q[2], Literal)]
-    comments = [q[2] for q in store.quads(subject, RDFS.comment, None) if isinstance(q[2], Literal)]
-    return {"label": str(_pick_english(labels) or slug), "comment": str(_pick_english(comments) or "")}
+    if next(store.quads(subject), None) is None:
+        return None
+    label, comment = ox.NamedNode(str(RDFS.label)), ox.NamedNode(str(RDFS.comment))
+    labels = [q.object for q in store.quads(subject, label) if isinstance(q.object, ox.Literal)]
+    comments = [q.object for q in store.quads(subject, comment) if isinstance(q.object, ox.Literal)]
+    english_label, english_comment = _pick_english(labels), _pick_english(comments)
+    return {"label": english_label.value if english_label else slug,
+            "comment": english_comment.value if english_comment else ""}
 
 
-def _pick_english(literals: list[Literal]) -> Literal | None:
+def _pick_english(literals: list[ox.Literal]) -> ox.Literal | None:
     for lit in literals:
         if lit.language == "en":
             return lit
     return literals[0] if literals else None
 
 
-def _type_info(store: Store) -> dict[str, Any]:
+def _type_info(services: Services) -> dict[str, Any]:
     """Each aikg class's family and English label, read from the ontology in the store."""
     roots = " ".join(f"(aikg:{cls} {rank})" for rank, (_, _, classes) in enumerate(FAMILIES)
                      for cls in classes)
@@ -205,12 +208,12 @@ SELECT ?class ?rank ?label WHERE {{
 }}"""
     classes: dict[str, dict[str, str]] = {}
     best: dict[str, int] = {}
-    for row in store.query(sparql).dicts():
-        iri, rank = str(row["class"]), int(row["rank"])
+    for row in services.store.query(sparql).dicts():
+        iri, rank = row["class"].value, int(row["rank"].value)
         if iri in best and best[iri] <= rank:
             continue
         best[iri] = rank
-        label = str(row.get("label") or iri.rsplit("#", 1)[-1])
+        label = row["label"].value if "label" in row else iri.rsplit("#", 1)[-1]
         classes[iri] = {"family": FAMILIES[rank][0], "label": label}
     families = [{"key": key, "label": label} for key, label, _ in FAMILIES]
     families.append({"key": "other", "label": "Other"})

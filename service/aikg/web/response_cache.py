@@ -14,22 +14,14 @@ from collections.abc import Callable
 from functools import wraps
 from typing import Any
 
-from flask import Response, current_app, request
+from flask import Response, request
 
-from ..cache import LruCache, etag_for, store_token
-from ..serialize import TRUNCATED_HEADER
-from . import get_store, setting
+from aikg.lookup.cache import etag_for
+from aikg.rdf.serialize import TRUNCATED_HEADER
+from aikg.web import get_services
 
-CACHE_KEY = "aikg.responses"
 KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER)
 """Headers of an answer that are part of it, so are replayed from the cache."""
-
-
-def _cache() -> LruCache:
-    cache = current_app.extensions.get(CACHE_KEY)
-    if cache is None:
-        cache = current_app.extensions.setdefault(CACHE_KEY, LruCache(int(setting("cache_size"))))
-    return cache
 
 
 def _request_key() -> tuple[str, str, str]:
@@ -47,10 +39,11 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
 
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
-        store = get_store()
+        services = get_services()
+        store = services.store
         version = store.version
-        key = (store_token(store), version, *_request_key())
-        cache = _cache()
+        key = (services.token, version, *_request_key())
+        cache = services.responses
         hit = cache.get(key)
         if hit is None:
             resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
@@ -64,8 +57,9 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
             etag = etag_for(key)
             headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
             headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
-            hit = (resp.get_data(), resp.content_type, headers, etag)
-            cache.put(key, hit)
+            body = resp.get_data()
+            hit = (body, resp.content_type, headers, etag)
+            cache.put(key, hit, len(body) + 200)
         body, content_type, headers, etag = hit
         if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
             return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison

@@ -9,8 +9,8 @@ from __future__ import annotations
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
 from rdflib.namespace import DCTERMS, RDF, VOID, XSD
 
-from ..formats import GRAPH_FORMATS, RESULT_FORMATS
-from ..store import Store
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
+from aikg.store import Store
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 W3_FORMATS = Namespace("http://www.w3.org/ns/formats/")

@@ -12,16 +12,16 @@ from dataclasses import dataclass, field
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 
-from ..errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
-from ..execution import run_query
-from ..formats import GRAPH_FORMATS, RESULT_FORMATS
-from ..serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
-from ..store import ResultKind
-from . import get_store, setting
-from .cors import allow_cross_origin
-from .negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
-from .response_cache import cached
-from .service_description import service_description
+from aikg.errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
+from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
+from aikg.store import ResultKind
+from aikg.store.terms import graph_to_ox
+from aikg.web import get_services, get_store, setting
+from aikg.web.cors import allow_cross_origin
+from aikg.web.negotiation import HTML, choose, negotiate, rdf_response, request_format, require_any
+from aikg.web.response_cache import cached
+from aikg.web.service_description import service_description
 
 bp = Blueprint("sparql", __name__)
 allow_cross_origin(bp)
@@ -61,9 +61,9 @@ def endpoint() -> Response:
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
     try:
-        result = run_query(get_store(), req.query, current_app.config["AIKG"],
-                           default_graphs=req.default_graphs if given else None,
-                           named_graphs=req.named_graphs or None)
+        result = get_services().runner.query(req.query,
+                                             default_graphs=req.default_graphs if given else None,
+                                             named_graphs=req.named_graphs or None)
     except QuerySyntaxError:
         if _UPDATE_START.match(req.query):
             raise BadRequest(_USE_UPDATE) from None
@@ -129,4 +129,5 @@ def describe() -> Response:
         fmt = GRAPH_FORMATS[0]
     base = setting("base_url").rstrip("/") or request.url_root.rstrip("/")
     graph = service_description(get_store(), base + "/sparql")
-    return rdf_response(serialize_graph(graph, fmt, prefixes=dict(graph.namespaces())), fmt)
+    triples = graph_to_ox(graph)
+    return rdf_response(serialize_graph(triples, fmt, prefixes=dict(graph.namespaces())), fmt)

@@ -8,9 +8,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, jsonify, request
 
-from .. import gate, guard, limits
-from ..auth import require_writer
-from ..errors import (
+from aikg.errors import (
     BadRequest,
     NotAcceptable,
     NotFound,
@@ -18,9 +16,13 @@ from ..errors import (
     UnsupportedMediaType,
     ValidationFailed,
 )
-from ..formats import GRAPH_FORMATS, MIME_ALIASES
-from ..knowledge import validate
-from . import get_store, setting
+from aikg.knowledge import validate
+from aikg.rdf import guard
+from aikg.rdf.formats import GRAPH_FORMATS, MIME_ALIASES
+from aikg.store.base import current_deadline
+from aikg.web import get_services, get_store, setting
+from aikg.web.auth import require_writer
+from aikg.write import gate
 
 bp = Blueprint("writes", __name__)
 
@@ -48,7 +50,7 @@ def _wants_turtle() -> bool:
 def _gated(make_change: Callable[[], gate.Change], *, created: bool = False) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
-        outcome = gate.write(get_store(), make_change)
+        outcome = get_services().gate.write(make_change, deadline=current_deadline())
     except ValidationFailed as exc:
         if exc.report is not None and _wants_turtle():
             return Response(exc.report.to_turtle(), status=422, mimetype=_TURTLE)
@@ -77,9 +79,8 @@ def update() -> Response:
         raise BadRequest("the update is empty")
     if request.values.getlist("using-graph-uri") or request.values.getlist("using-named-graph-uri"):
         raise BadRequest("using-graph-uri is not supported: write USING <iri> in the update")
-    store = get_store()
-    settings = {name: setting(name) for name in ("query_timeout", "allow_service", "max_heavy_queries")}
-    return _gated(lambda: gate.update_change(store, text, settings))
+    services = get_services()
+    return _gated(lambda: gate.update_change(services.store, services.runner, text))
 
 
 def _target() -> str | None:
@@ -157,8 +158,9 @@ def validate_all() -> Response:
 
     It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
     """
-    with limits.slots(setting("max_heavy_queries")).take(retry_after=setting("query_timeout")):
-        result = validate.validate_store(get_store())
+    services = get_services()
+    with services.runner.slots.take(services.runner.deadline(), retry_after=setting("query_timeout")):
+        result = validate.validate_store(services.store)
     if _wants_turtle():
         return Response(result.to_turtle(), mimetype=_TURTLE)
     return jsonify({"ok": True, **result.to_json()})

@@ -17,8 +17,8 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from ..knowledge.layout import data_files
-from ..namespaces import AIKG, CATALOG_GRAPH, GRAPH, ID, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, CATALOG_GRAPH, GRAPH, ID, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.resources import data_files
 
 _K, _B = "@@K@@", "@@B@@"
 """Markers in the templates: replica number, batch number."""

@@ -11,9 +11,8 @@ the inferred and derived graphs, computed around the nodes it touches (:mod:`aik
 from __future__ import annotations
 
 import threading
-import weakref
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,15 +20,24 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from . import guard, limits, writelog
-from .errors import BadRequest, Conflict, Forbidden, QuerySyntaxError, ValidationFailed
-from .execution import allowed_services
-from .knowledge import incremental, validate
-from .knowledge.derive import rebuild_derived, rule_files
-from .namespaces import AIKG, DERIVED_GRAPH, GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
-from .store import OxigraphStore, Store
-from .store.around import around
-from .store.terms import to_ox, to_rdflib
+from aikg.errors import BadRequest, Conflict, Forbidden, QuerySyntaxError, StoreError, ValidationFailed
+from aikg.knowledge import incremental, validate
+from aikg.knowledge.derive import rebuild_derived, rule_files
+from aikg.namespaces import (
+    AIKG,
+    DERIVED_GRAPH,
+    GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
+    PREFIXES,
+    SHAPES_GRAPH,
+)
+from aikg.query.runner import QueryRunner
+from aikg.rdf import guard
+from aikg.store import Deadline, Store
+from aikg.store.terms import to_rdflib
+from aikg.write.writelog import WriteLog
 
 PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
                                               GRAPH["resolution"], GRAPH["imports"]))
@@ -96,15 +104,8 @@ def check_graph_iri(graph: str | None) -> str:
 
 def _pattern(store: Store, s: Node | None = None, o: ox.Term | None = None,
              graph: str | None = None) -> Iterator[ox.Quad]:
-    """Quads matching a pattern, as pyoxigraph quads, skipping the (unused) default graph."""
-    if isinstance(store, OxigraphStore):
-        for q in store.raw.quads_for_pattern(s, None, o, ox.NamedNode(graph) if graph else None):
-            if not isinstance(q.graph_name, ox.DefaultGraph):
-                yield q
-        return
-    for qs, qp, qo, qg in store.quads(to_rdflib(s) if s is not None else None, None,
-                                      to_rdflib(o) if o is not None else None, graph):
-        yield ox.Quad(to_ox(qs), to_ox(qp), to_ox(qo), ox.NamedNode(str(qg)))
+    """Quads matching a pattern (never in the unused default graph)."""
+    return store.quads(s, None, o, graph)
 
 
 def graph_change(store: Store, graph: str, quads: Iterable[ox.Quad], *, replace: bool) -> Change:
@@ -113,7 +114,7 @@ def graph_change(store: Store, graph: str, quads: Iterable[ox.Quad], *, replace:
     if replace:
         old = set(_pattern(store, graph=graph))
         return Change("replace", remove=old - new, add=new - old)
-    existing = around(store).outgoing({q.subject for q in new}, graph=ox.NamedNode(graph))
+    existing = store.outgoing({q.subject for q in new}, graph=graph)
     return Change("add", add=new - set(existing))
 
 
@@ -122,30 +123,26 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, text: str, settings: Mapping[str, Any]) -> Change:
+def update_change(store: Store, runner: QueryRunner, text: str) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
     The staging store holds every existing graph the update names (all of them when it uses
-    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, in a query worker process under the
-    query time limit, and the difference before/after is the change.
+    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, under the query time limit (in a worker
+    process where the store has snapshots), and the difference before/after is the change.
     """
     known = frozenset(store.graphs())
-    guard.check_sparql(text, known_graphs=lambda: known, allow_service=allowed_services(settings),
-                       update=True)
+    runner.check(text, update=True)
     named, open_ended = guard.graph_references(text)
     graphs = sorted(known if open_ended else named & known)
-    job = {"text": text, "graphs": graphs}
-    seconds = float(settings["query_timeout"])
-    if isinstance(store, OxigraphStore):
-        pool = limits.pool(store, int(settings["max_heavy_queries"]))
-        removed, added = pool.run(_stage, job, timeout=seconds)
-    else:
-        removed, added = limits.run_isolated(lambda: _stage(store, **job), timeout=seconds)
+    removed, added = runner.isolated(stage_update, {"text": text, "graphs": graphs})
     return Change("update", remove=removed, add=added)
 
 
-def _stage(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
-    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added."""
+def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
+    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added.
+
+    Module level, so a query worker can run it on a snapshot.
+    """
     staging = ox.Store()
     for g in graphs:
         staging.extend(_pattern(store, graph=g))
@@ -184,7 +181,7 @@ class _PostState:
     """The store as it would be after a change, read only around given nodes."""
 
     def __init__(self, store: Store, change: Change) -> None:
-        self.read, self.change = around(store), change
+        self.read, self.change = store, change
         self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
@@ -270,39 +267,6 @@ def _block(quads: Iterable[ox.Quad]) -> str:
     return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
 
 
-class _ForkSafe:
-    """The store, with each write call made under :func:`limits.writing` (reads stay unlocked).
-
-    The derived graphs are rebuilt by many reads and a few writes; query processes may be forked during
-    the reads, never during a write.
-    """
-
-    _WRITES = frozenset({"update", "load", "drop_graph", "apply"})
-
-    def __init__(self, store: Store) -> None:
-        self._store = store
-
-    def __getattr__(self, name: str) -> Any:
-        attr = getattr(self._store, name)
-        if name not in self._WRITES:
-            return attr
-
-        def locked(*args: Any, **kwargs: Any) -> Any:
-            with limits.writing():
-                return attr(*args, **kwargs)
-        return locked
-
-
-_LOCKS: weakref.WeakKeyDictionary[Store, threading.Lock] = weakref.WeakKeyDictionary()
-_LOCKS_LOCK = threading.Lock()
-
-
-def _writer_lock(store: Store) -> threading.Lock:
-    """One writer at a time per store: a change is computed and committed against the same state."""
-    with _LOCKS_LOCK:
-        return _LOCKS.setdefault(store, threading.Lock())
-
-
 def warm_up() -> None:
     """Do once what the first write would otherwise pay for (~0.7 s): parse the rules' algebra, load the
     shapes and the ontology, and run the validator once on a one-node graph."""
@@ -315,61 +279,71 @@ def warm_up() -> None:
     validate.validate_graph(sample, focus_nodes=[node])
 
 
-def write(store: Store, make_change: Callable[[], Change]) -> Outcome:
-    """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
-    with _writer_lock(store):
-        change = make_change()
-        for g in change.graphs():
-            if g in PROTECTED_GRAPHS:
-                raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
-                                errors=[{"graph": g}])
-        result, validated = validate_change(store, change)
-        if not result.conforms:
-            raise ValidationFailed(
-                f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
-                "nothing was changed", report=result,
-                errors=[v.to_dict() for v in result.violations])
-        _commit(store, change)
-        return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
+class Gate:
+    """The one commit path of a store: every write is computed, validated and committed here, one at
+    a time (the writer lock), and recorded in the write log."""
 
+    LOCK_WAIT = 30.0
+    """Most seconds a write waits for the one before it to finish, when it has no deadline of its own."""
 
-def commit_prepared(store: Store, make_change: Callable[[], Change], *, expect_version: int | None = None,
-                    rebuild: bool = False) -> Outcome:
-    """Commit a change its maker has validated itself, by the same path as every write: under the
-    writer lock, with the write log, the generated graphs updated in the same transaction (or rebuilt).
+    def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
+        self.store, self.runner, self.writelog = store, runner, writelog
+        self._lock = threading.Lock()
 
-    For aikg's own bulk writers (the Epoch import validates its whole data set in one pass and leaves
-    out the rows that break a shape, which the per-write gate cannot do). ``make_change`` runs under
-    the lock, so the delta is taken against the state it is committed to; with ``expect_version`` the
-    commit is refused (:class:`Conflict`) when another write came in since the maker validated.
-    ``rebuild`` skips following the change around its nodes: for a change that touches most of the
-    store, rebuilding the generated graphs after it is the faster way.
-    """
-    with _writer_lock(store):
-        if expect_version is not None and store.version != expect_version:
-            raise Conflict("the store changed while the change was prepared; prepare it again")
-        change = make_change()
-        _commit(store, change, rebuild=rebuild)
-        return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), [])
-
-
-def _commit(store: Store, change: Change, *, rebuild: bool = False) -> None:
-    """Commit a validated change as one update with the generated graphs' difference (writer lock held)."""
-    text = commit_text(store, change)
-    if not text.strip():
-        return
-    generated: str | None = None
-    if not rebuild:
+    def write(self, make_change: Callable[[], Change], *, deadline: Deadline | None = None) -> Outcome:
+        """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
+        wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
+        if not self._lock.acquire(timeout=wait):
+            raise StoreError(f"another write held the store for more than {wait:.0f} s; retry later")
         try:
-            # The inferred and derived graphs' difference goes into the same update as the data,
-            # so no reader sees the data without what follows from it.
-            generated = incremental.plan(store, change.remove, change.add)
-        except incremental.NeedsRebuild:
-            generated = None
-    written = writelog.begin(store)
-    with limits.writing():
-        store.update(" ;\n".join(t for t in (text, generated) if t))
-    if generated is None:
-        rebuild_derived(_ForkSafe(store))
-    writelog.record(store, written, change, generated)
+            change = make_change()
+            for g in change.graphs():
+                if g in PROTECTED_GRAPHS:
+                    raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
+                                    errors=[{"graph": g}])
+            result, validated = validate_change(self.store, change)
+            if not result.conforms:
+                raise ValidationFailed(
+                    f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
+                    "nothing was changed", report=result,
+                    errors=[v.to_dict() for v in result.violations])
+            self._commit(change)
+            return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
+        finally:
+            self._lock.release()
 
+    def commit(self, change: Change, *, expect_version: int | None = None, rebuild: bool = False) -> None:
+        """Commit a change that was already validated (a dataset import), through the same path.
+
+        With ``expect_version`` the commit is refused (:class:`Conflict`) when another write came in
+        since the change was computed and validated against that version. ``rebuild`` skips following
+        the change around its nodes: for a change touching most of the store, rebuilding the generated
+        graphs after it is the faster way.
+        """
+        with self._lock:
+            if expect_version is not None and self.store.version != expect_version:
+                raise Conflict("the store changed while the change was prepared; prepare it again")
+            self._commit(change, rebuild=rebuild)
+
+    def _commit(self, change: Change, *, rebuild: bool = False) -> None:
+        store = self.store
+        text = commit_text(store, change)
+        if not text.strip():
+            return
+        generated: str | None = None
+        if not rebuild:
+            try:
+                # The inferred and derived graphs' difference goes into the same update as the data,
+                # so no reader sees the data without what follows from it.
+                generated = incremental.plan(store, change.remove, change.add)
+            except incremental.NeedsRebuild:
+                generated = None
+        before = self.writelog.begin()
+        try:
+            store.update(" ;\n".join(t for t in (text, generated) if t))
+            if generated is None:
+                rebuild_derived(store)
+        except BaseException:
+            self.writelog.abandon()
+            raise
+        self.writelog.record(before, change, generated)

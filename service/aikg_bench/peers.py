@@ -17,7 +17,7 @@ from pathlib import Path
 
 import requests
 
-from .virtuoso import virtuoso_ini
+from aikg_bench.virtuoso import virtuoso_ini
 
 TOKEN = "bench-token"
 
@@ -119,7 +119,7 @@ class Hello(Server):
         super().__init__()
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "gunicorn", *self.workers, "-b", f"127.0.0.1:{self.port}", "--log-level",
-             "warning", "aikg.bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+             "warning", "aikg_bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         _wait(self.base + "/", self.proc, 60, "gunicorn hello")
 
 

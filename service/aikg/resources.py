@@ -1,4 +1,8 @@
-"""Where the data files live and which named graph each one is loaded into.
+"""The data files aikg ships as package data, and the named graph each one is loaded into.
+
+The repository keeps them at its top level (``ontology/``, ``seeds/``, ``queries/``); the package reaches
+them through ``aikg/data/`` (symbolic links in a checkout, real folders in a built wheel), always with
+:mod:`importlib.resources`, so ``pip install .`` from anywhere serves the same data as a checkout.
 
 - ``ontology/*.ttl``          -> ``graph/ontology``
 - ``ontology/shapes/*.ttl``   -> ``graph/shapes``
@@ -8,17 +12,33 @@
 
 from __future__ import annotations
 
-import os
+import functools
 from dataclasses import dataclass
+from importlib import resources
 from pathlib import Path
 
-from ..namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.errors import AikgError
+from aikg.namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+
+FOLDERS = ("ontology", "seeds", "queries")
+"""The data folders shipped with the package; each must be present."""
 
 
+class MissingData(AikgError):
+    """A data folder the package must ship is not there: the installation is broken."""
+
+    title = "installation error"
+
+
+@functools.cache
 def data_root() -> Path:
-    """The folder holding ``ontology/``, ``seeds/`` and ``queries/`` (``AIKG_DATA_DIR`` overrides)."""
-    env = os.environ.get("AIKG_DATA_DIR")
-    return Path(env) if env else Path(__file__).resolve().parents[3]
+    """The folder holding ``ontology/``, ``seeds/`` and ``queries/``; fails loudly when one is missing."""
+    root = Path(str(resources.files("aikg") / "data"))
+    missing = [name for name in FOLDERS if not (root / name).is_dir()]
+    if missing:
+        raise MissingData(f"the aikg package has no {', '.join(missing)} data folder under {root}: "
+                          "reinstall it (pip install .) from a complete checkout")
+    return root
 
 
 def ontology_dir() -> Path:

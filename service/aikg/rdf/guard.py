@@ -16,7 +16,7 @@ from urllib.parse import urljoin
 
 import pyoxigraph as ox
 
-from .errors import BadRequest, Forbidden, RdfSyntaxError, UnsupportedMediaType
+from aikg.errors import BadRequest, Forbidden, RdfSyntaxError, UnsupportedMediaType
 
 _TOKEN = re.compile(r"""
     (?P<ws>\s+)

@@ -8,7 +8,7 @@ import time
 
 import pyoxigraph as ox
 
-from .mix import Op, fresh
+from aikg_bench.mix import Op, fresh
 
 
 def _run(store: ox.Store, text: str, write: bool) -> None:

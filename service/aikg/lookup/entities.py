@@ -20,17 +20,20 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
+from typing import TYPE_CHECKING
 
-from rdflib import Literal, URIRef
-from rdflib.term import Identifier
+import pyoxigraph as ox
 
-from .errors import NotFound
-from .knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
-from .namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
-from .search import LiveIndex, search_index, type_json
-from .store import Store
-from .store.terms import to_ox
-from .vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, catalog, local_name, vocabulary
+from aikg.errors import NotFound
+from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
+from aikg.lookup.search import LiveIndex, type_json
+from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
+from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from aikg.store import Term
+
+if TYPE_CHECKING:
+    from aikg.services import Services
+
 
 MAX_INCOMING = 500
 """Most incoming relations listed (a hub can have thousands); ``truncated`` says when cut."""
@@ -48,8 +51,10 @@ _NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "
 _NAME_PROPS = {str(RDFS.label), str(SKOS.altLabel)}
 _DESCRIPTION_PROPS = {str(RDFS.comment), str(AIKG.description)}
 _TYPE, _CERTAINTY, _QUALIFIED = str(RDF.type), str(AIKG.certainty), str(AIKG.qualifiedBy)
+_LABEL, _ON_PROPERTY, _QUALIFIER = str(RDFS.label), str(AIKG.onProperty), str(AIKG.qualifier)
+_XSD_STRING = str(PREFIXES["xsd"]) + "string"
 _CONFIDENCE = str(AIKG.datasetConfidence)
-_MEMORY, _USES = str(AIKG.memoryPerChip), str(AIKG.usesAccelerator)
+_MEMORY = str(AIKG.memoryPerChip)
 
 _RELATED_MEMORY_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
@@ -102,12 +107,12 @@ def curie(iri: str) -> str:
 class EntityBuilder:
     """Turns the triples around one entity into its JSON, with the cached lookups at hand."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, services: Services) -> None:
         """Take the lookups for the store's current version."""
-        self.store = store
-        self.vocab: Vocabulary = vocabulary(store)
-        self.catalog: dict[str, SourceDocument] = catalog(store)
-        self.index: LiveIndex = search_index(store)
+        self.store = services.store
+        self.vocab: Vocabulary = services.vocabulary()
+        self.catalog: dict[str, SourceDocument] = services.catalog()
+        self.index: LiveIndex = services.index()
         self.used_graphs: set[str] = set()
 
     # -- small JSON pieces -------------------------------------------------------------------
@@ -162,8 +167,8 @@ class EntityBuilder:
 
     # -- one node ----------------------------------------------------------------------------
 
-    def describe(self, iri: str, triples: list[tuple[str, Identifier, str]],
-                 quals: dict[str, list[tuple[str, Identifier, str]]]) -> dict:
+    def describe(self, iri: str, triples: list[tuple[str, Term, str]],
+                 quals: dict[str, list[tuple[str, Term, str]]]) -> dict:
         """Names, types, descriptions, facts and outgoing links of one node from its triples."""
         types: set[str] = set()
         labels: dict[str, str] = {}
@@ -172,32 +177,32 @@ class EntityBuilder:
         certainty: dict[str, str] = {}
         confidence: dict[str, str] = {}
         qualifiers: dict[tuple[str, str], dict] = {}
-        facts: dict[tuple[str, Literal], set[str]] = defaultdict(set)
+        facts: dict[tuple[str, ox.Literal], set[str]] = defaultdict(set)
         links: dict[tuple[str, str], set[str]] = defaultdict(set)
         for p, o, g in triples:
-            if p == _TYPE and isinstance(o, URIRef):
-                types.add(str(o))
+            if p == _TYPE and isinstance(o, ox.NamedNode):
+                types.add(o.value)
             elif g in SKIPPED_GRAPHS:
                 continue
-            elif p in _NAME_PROPS and isinstance(o, Literal):
-                if p == str(RDFS.label):
-                    labels.setdefault(o.language or "", str(o))
-                elif {"value": str(o), "lang": o.language} not in alt:
-                    alt.append({"value": str(o), "lang": o.language})
-            elif p in _DESCRIPTION_PROPS and isinstance(o, Literal):
-                descriptions[(p, str(o), o.language)].add(g)
-            elif p == _CERTAINTY and isinstance(o, URIRef):
-                certainty[g] = str(o)
-            elif p == _CONFIDENCE and isinstance(o, URIRef):
-                confidence[g] = str(o)
-            elif p == _QUALIFIED and isinstance(o, URIRef):
+            elif p in _NAME_PROPS and isinstance(o, ox.Literal):
+                if p == _LABEL:
+                    labels.setdefault(o.language or "", o.value)
+                elif {"value": o.value, "lang": o.language} not in alt:
+                    alt.append({"value": o.value, "lang": o.language})
+            elif p in _DESCRIPTION_PROPS and isinstance(o, ox.Literal):
+                descriptions[(p, o.value, o.language)].add(g)
+            elif p == _CERTAINTY and isinstance(o, ox.NamedNode):
+                certainty[g] = o.value
+            elif p == _CONFIDENCE and isinstance(o, ox.NamedNode):
+                confidence[g] = o.value
+            elif p == _QUALIFIED and isinstance(o, ox.NamedNode):
                 # A qualification qualifies the figure of the graph that attaches it.
-                found = self._qualification(quals.get(str(o), []))
+                found = self._qualification(quals.get(o.value, []))
                 qualifiers.update({(on, g): q for on, q in found.items()})
-            elif isinstance(o, Literal):
+            elif isinstance(o, ox.Literal):
                 facts[(p, o)].add(g)
-            elif isinstance(o, URIRef):
-                links[(p, str(o))].add(g)
+            elif isinstance(o, ox.NamedNode):
+                links[(p, o.value)].add(g)
         info = self.index.entities.get(iri)
         label = labels.get("en") or labels.get("") or next(iter(labels.values()), None)
         if label is None:
@@ -205,8 +210,6 @@ class EntityBuilder:
         described = [{"property": self.term(p), "value": v, "lang": lang,
                       "sources": self.sources(gs, certainty, confidence)}
                      for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
-        fact_list = [self._fact(p, o, gs, certainty, confidence, qualifiers)
-                     for (p, o), gs in sorted(facts.items(), key=_fact_order)]
         return {
             "id": iri[len(str(ID)):] if iri.startswith(str(ID)) else None,
             "iri": iri,
@@ -218,28 +221,31 @@ class EntityBuilder:
             "descriptions": described,
             "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
             "confidence": [{"graph": g, "confidence": self.term(c)} for g, c in sorted(confidence.items())],
-            "facts": fact_list,
+            "facts": [self._fact(p, o, gs, certainty, confidence, qualifiers)
+                      for (p, o), gs in sorted(facts.items(), key=_fact_order)],
             "links": [{"property": self.term(p), "node": self.node(o),
                        "sources": self.sources(gs, certainty, confidence)}
                       for (p, o), gs in sorted(links.items())],
         }
 
-    def _qualification(self, triples: list[tuple[str, Identifier, str]]) -> dict[str, dict]:
-        on = next((str(o) for p, o, _ in triples if p == str(AIKG.onProperty)), None)
-        how = next((str(o) for p, o, _ in triples if p == str(AIKG.qualifier)), None)
+    def _qualification(self, triples: list[tuple[str, Term, str]]) -> dict[str, dict]:
+        on = next((o.value for p, o, _ in triples if p == _ON_PROPERTY), None)
+        how = next((o.value for p, o, _ in triples if p == _QUALIFIER), None)
         if on is None or how is None:
             return {}
         out = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
         # A qualification may say how certain its figure is (e.g. the source's own estimate).
-        level = {g: str(o) for p, o, g in triples if p == _CERTAINTY}
+        level = {g: o.value for p, o, g in triples if p == _CERTAINTY}
         if level:
             out["certainty"] = level
         return {on: out}
 
-    def _fact(self, p: str, o: Literal, graphs: set[str], certainty: dict[str, str],
+    def _fact(self, p: str, o: ox.Literal, graphs: set[str], certainty: dict[str, str],
               confidence: dict[str, str], qualifiers: dict[tuple[str, str], dict]) -> dict:
-        datatype = str(o.datatype) if o.datatype is not None else None
-        fact = {"property": self.term(p), "value": str(o), "datatype": datatype, "lang": o.language,
+        datatype = None if o.language else o.datatype.value
+        if datatype == _XSD_STRING:
+            datatype = None
+        fact = {"property": self.term(p), "value": o.value, "datatype": datatype, "lang": o.language,
                 "unit": self.vocab.unit(p)}
         found = next((qualifiers[(p, g)] for g in sorted(graphs) if (p, g) in qualifiers), None)
         qualifier = dict(found) if found else None
@@ -247,8 +253,8 @@ class EntityBuilder:
         fact["qualifier"] = qualifier
         if datatype in _NUMERIC:
             try:
-                number = float(str(o))
-                fact["number"] = int(number) if number.is_integer() and "." not in str(o) else number
+                number = float(o.value)
+                fact["number"] = int(number) if number.is_integer() and "." not in o.value else number
             except ValueError:
                 pass
         fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
@@ -270,8 +276,7 @@ class EntityBuilder:
                       for f in by_property.get(prop, [])]
             if prop == _MEMORY:
                 values += related
-            distinct = {v["value"] for v in values}
-            if len(distinct) < 2 or not by_property.get(prop):
+            if len({v["value"] for v in values}) < 2 or not by_property.get(prop):
                 continue
             pairs = []
             for i, a in enumerate(values):
@@ -280,22 +285,23 @@ class EntityBuilder:
                     if kind != EQUAL:
                         pairs.append({"values": [a["value"], b["value"]], "difference": kind})
             kinds = {pair["difference"] for pair in pairs}
-            difference = DISAGREEMENT if DISAGREEMENT in kinds else ROUNDING
             for fact in by_property.get(prop, []):
                 own = {pair["difference"] for pair in pairs if fact["value"] in pair["values"]}
                 fact["difference"] = DISAGREEMENT if DISAGREEMENT in own else ROUNDING
-            out.append({"property": self.term(prop), "unit": self.vocab.unit(prop), "difference": difference,
+            out.append({"property": self.term(prop), "unit": self.vocab.unit(prop),
+                        "difference": DISAGREEMENT if DISAGREEMENT in kinds else ROUNDING,
                         "values": values, "pairs": pairs})
         return out
 
     def _related_memory(self, iri: str) -> list[dict]:
         """Memory per chip of the systems built from this chip, or of the chips this system is built
         from: the same figure, stated on the other node."""
-        rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": URIRef(iri)}).rows
+        rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": ox.NamedNode(iri)}).rows
         grouped: dict[tuple[str, str], set[str]] = defaultdict(set)
         for _, other, value, g in rows:
-            if isinstance(value, Literal) and str(g) not in SKIPPED_GRAPHS:
-                grouped[(str(other), str(value))].add(str(g))
+            if isinstance(value, ox.Literal) and other is not None and g is not None \
+                    and g.value not in SKIPPED_GRAPHS:
+                grouped[(other.value, value.value)].add(g.value)
         out = []
         for (other, value), graphs in sorted(grouped.items()):
             try:
@@ -310,7 +316,10 @@ class EntityBuilder:
 
     def build(self, iri: str) -> dict:
         """The entity's JSON; NotFound when the store holds no triple about it."""
-        subject = URIRef(iri)
+        try:
+            subject = ox.NamedNode(iri)
+        except ValueError:
+            raise NotFound(f"no entity {iri[:200]!r}: not a valid IRI") from None
         own, quals = _split(self.store.query(_OUT_QUERY, bindings={"s": subject}).rows, 1, iri)
         incoming_rows = self.store.query(_IN_QUERY, bindings={"o": subject}).rows
         if not own and not incoming_rows:
@@ -319,11 +328,11 @@ class EntityBuilder:
         incoming: dict[tuple[str, str], set[str]] = defaultdict(set)
         their_certainty: dict[str, dict[str, str]] = defaultdict(dict)
         for _, s, p, g, c in incoming_rows:
-            if str(g) in SKIPPED_GRAPHS or not isinstance(s, URIRef):
+            if g is None or p is None or g.value in SKIPPED_GRAPHS or not isinstance(s, ox.NamedNode):
                 continue
-            incoming[(str(s), str(p))].add(str(g))
-            if isinstance(c, URIRef):
-                their_certainty[str(s)][str(g)] = str(c)
+            incoming[(s.value, p.value)].add(g.value)
+            if isinstance(c, ox.NamedNode):
+                their_certainty[s.value][g.value] = c.value
         truncated = len(incoming) > MAX_INCOMING
         in_items = sorted(incoming.items())[:MAX_INCOMING]
         in_rel = [{"property": self.term(p), "node": self.node(s),
@@ -353,14 +362,15 @@ class EntityBuilder:
         nary = nary[:MAX_EXPANDED]
         if not nary:
             return {}
-        values = " ".join(str(to_ox(URIRef(n))) for n in nary)
+        values = " ".join(str(ox.NamedNode(n)) for n in nary)
         rows = self.store.query(_EXPAND_QUERY % values).rows
-        per_node: dict[str, list[tuple[str, Identifier, str]]] = defaultdict(list)
+        per_node: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
         for n, p, o, g in rows:
-            per_node[str(n)].append((str(p), o, str(g)))
+            if n is not None and p is not None and o is not None and g is not None:
+                per_node[n.value].append((p.value, o, g.value))
         out = {}
         for n in nary:
-            quals = {str(o): per_node.get(str(o), []) for p, o, _ in per_node.get(n, [])
+            quals = {o.value: per_node.get(o.value, []) for p, o, _ in per_node.get(n, [])
                      if p == _QUALIFIED}
             d = self.describe(n, per_node.get(n, []), quals)
             out[n] = {"facts": d["facts"], "relations": d["links"], "descriptions": d["descriptions"],
@@ -368,21 +378,23 @@ class EntityBuilder:
         return out
 
 
-def _split(rows: list, offset: int, iri: str) -> tuple[list[tuple[str, Identifier, str]],
-                                                         dict[str, list[tuple[str, Identifier, str]]]]:
+def _split(rows: list, offset: int, iri: str) -> tuple[list[tuple[str, Term, str]],
+                                                         dict[str, list[tuple[str, Term, str]]]]:
     """Separate the entity's own triples from those of its value-qualification nodes."""
-    own: list[tuple[str, Identifier, str]] = []
-    quals: dict[str, list[tuple[str, Identifier, str]]] = defaultdict(list)
+    own: list[tuple[str, Term, str]] = []
+    quals: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
     for row in rows:
         n, p, o, g = row[offset:offset + 4]
-        target = own if str(n) == iri else quals[str(n)]
-        target.append((str(p), o, str(g)))
+        if n is None or p is None or o is None or g is None:
+            continue
+        target = own if n.value == iri else quals[n.value]
+        target.append((p.value, o, g.value))
     return own, quals
 
 
-def _fact_order(item: tuple[tuple[str, Literal], set[str]]) -> tuple[str, str]:
+def _fact_order(item: tuple[tuple[str, ox.Literal], set[str]]) -> tuple[str, str]:
     (p, o), _ = item
-    return (p, str(o))
+    return (p, o.value)
 
 
 def _pick_description(described: list[dict]) -> str | None:
@@ -392,7 +404,7 @@ def _pick_description(described: list[dict]) -> str | None:
     return (english or described)[0]["value"]
 
 
-def entity_json(store: Store, raw_id: str) -> dict:
+def entity_json(services: Services, raw_id: str) -> dict:
     """The JSON of the entity a slug or IRI names; NotFound when there is none."""
-    return EntityBuilder(store).build(resolve_id(raw_id))
+    return EntityBuilder(services).build(resolve_id(raw_id))
 

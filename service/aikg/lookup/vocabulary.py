@@ -9,11 +9,10 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from rdflib import Literal, URIRef
+import pyoxigraph as ox
 
-from .cache import per_version
-from .namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
-from .store import Store
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
+from aikg.store import Store
 
 NARY_ROOTS = (AIKG.Event, AIKG.Position, AIKG.PriceList, AIKG.Price, AIKG.TopologyConfiguration,
               AIKG.ValueQualification)
@@ -131,31 +130,31 @@ SELECT DISTINCT ?c ?g WHERE {
 }"""
 
 
-def _build_vocabulary(store: Store) -> Vocabulary:
+_LABEL, _SUBCLASS, _UNIT = str(RDFS.label), str(RDFS.subClassOf), str(QUDT.unit)
+
+
+def build_vocabulary(store: Store) -> Vocabulary:
+    """The ontology lookups for the store's current data (cached per version by the services)."""
     vocab = Vocabulary()
-    in_ontology = {"g": ONTOLOGY_GRAPH}
+    in_ontology = {"g": ox.NamedNode(str(ONTOLOGY_GRAPH))}
     for s, p, o, _ in store.query(_ONTOLOGY_QUERY, bindings=in_ontology).rows:
-        if not isinstance(s, URIRef):
+        if not isinstance(s, ox.NamedNode) or p is None:
             continue
-        if p == RDFS.label and isinstance(o, Literal):
-            vocab.labels.setdefault(str(s), {}).setdefault(o.language or "", str(o))
-        elif p == RDFS.subClassOf and isinstance(o, URIRef):
-            vocab.supers[str(s)].add(str(o))
-            vocab.subs[str(o)].add(str(s))
-        elif p == QUDT.unit and isinstance(o, URIRef):
-            vocab.units[str(s)] = str(o)
-    vocab.classes = {str(r[0]) for r in store.query(_CLASSES_QUERY, bindings=in_ontology).rows
-                     if isinstance(r[0], URIRef)}
+        pred = p.value
+        if pred == _LABEL and isinstance(o, ox.Literal):
+            vocab.labels.setdefault(s.value, {}).setdefault(o.language or "", o.value)
+        elif pred == _SUBCLASS and isinstance(o, ox.NamedNode):
+            vocab.supers[s.value].add(o.value)
+            vocab.subs[o.value].add(s.value)
+        elif pred == _UNIT and isinstance(o, ox.NamedNode):
+            vocab.units[s.value] = o.value
+    vocab.classes = {r[0].value for r in store.query(_CLASSES_QUERY, bindings=in_ontology).rows
+                     if isinstance(r[0], ox.NamedNode)}
     nary: set[str] = set()
     for root in NARY_ROOTS:
         nary |= vocab.descendants(str(root))
     vocab.nary = frozenset(nary)
     return vocab
-
-
-def vocabulary(store: Store) -> Vocabulary:
-    """The ontology lookups for the store's current data (rebuilt when it changes)."""
-    return per_version(store, "vocabulary", _build_vocabulary)
 
 
 @dataclass(frozen=True)
@@ -187,21 +186,19 @@ SELECT ?doc ?g ?title ?publisher ?issued ?url ?lang ?cert WHERE {
 }"""
 
 
-def _text(term: object) -> str | None:
-    return None if term is None else str(term)
+def _text(term: ox.NamedNode | ox.BlankNode | ox.Literal | None) -> str | None:
+    return None if term is None else term.value
 
 
-def _build_catalog(store: Store) -> dict[str, SourceDocument]:
+def build_catalog(store: Store) -> dict[str, SourceDocument]:
+    """Named graph IRI -> the source document describing it (cached per version by the services)."""
     docs: dict[str, SourceDocument] = {}
     for doc, g, title, publisher, issued, url, lang, cert in store.query(_CATALOG_QUERY).rows:
-        key = str(g)
-        if key in docs and not (isinstance(title, Literal) and title.language == "en"):
+        if doc is None or g is None:
+            continue
+        key = g.value
+        if key in docs and not (isinstance(title, ox.Literal) and title.language == "en"):
             continue  # one entry per graph; prefer an English title when the document has several
-        docs[key] = SourceDocument(str(doc), key, _text(title), _text(publisher), _text(issued),
+        docs[key] = SourceDocument(doc.value, key, _text(title), _text(publisher), _text(issued),
                                    _text(url), _text(lang), _text(cert))
     return docs
-
-
-def catalog(store: Store) -> dict[str, SourceDocument]:
-    """Named graph IRI -> the source document describing it, for the store's current data."""
-    return per_version(store, "catalog", _build_catalog)

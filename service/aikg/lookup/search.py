@@ -29,7 +29,6 @@ import gc
 import re
 import threading
 import unicodedata
-import weakref
 from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
@@ -37,12 +36,11 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 
 import pyoxigraph as ox
-from rdflib import Literal, URIRef
 
-from . import writelog
-from .namespaces import ID
-from .store import OxigraphStore, Store
-from .vocabulary import Vocabulary, local_name, vocabulary
+from aikg.lookup.vocabulary import Vocabulary, local_name
+from aikg.namespaces import ID
+from aikg.store import Store
+from aikg.write.writelog import WriteLog
 
 MAX_LIMIT = 100
 _SEP = "\0"
@@ -98,20 +96,10 @@ NameRow = tuple[str, str, str, str | None]
 
 
 def _select(store: Store, sparql: str) -> Iterator[tuple[str, str, str | None]]:
-    """(subject, value, language) of a two-column SELECT, for IRI subjects only.
-
-    On the embedded store the rows are read straight from pyoxigraph: building rdflib terms for a
-    million rows would cost more than the query itself.
-    """
-    if isinstance(store, OxigraphStore):
-        for row in store.raw.query(sparql, use_default_graph_as_union=True):
-            s, o = row[0], row[1]
-            if isinstance(s, ox.NamedNode):
-                yield s.value, o.value, getattr(o, "language", None)
-        return
+    """(subject, value, language) of a two-column SELECT, for IRI subjects only."""
     for s, o in store.query(sparql).rows:
-        if isinstance(s, URIRef) and o is not None:
-            yield str(s), str(o), getattr(o, "language", None)
+        if isinstance(s, ox.NamedNode) and o is not None:
+            yield s.value, o.value, getattr(o, "language", None)
 
 
 class SearchIndex:
@@ -397,12 +385,8 @@ class LiveIndex:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return self.base.types_of(info)
 
-    def follow(self, store: Store, now: int) -> LiveIndex | None:
-        """This index brought to version ``now`` by re-reading the subjects written since; None when a
-        change in between was not a recorded gated write."""
-        changed = writelog.since(store, self.version, now)
-        if changed is None:
-            return None
+    def follow(self, store: Store, now: int, changed: AbstractSet[str]) -> LiveIndex:
+        """This index brought to version ``now`` by re-reading ``changed``, the subjects written since."""
         rows = dict(self._rows)
         rows.update(_rows_of(store, {s for s in changed if s.startswith(_ID)}))
         return LiveIndex(self.base, self.base_version, now, rows)
@@ -411,17 +395,18 @@ class LiveIndex:
 def _rows_of(store: Store, subjects: Iterable[str]) -> _Rows:
     """The current names and types of ``subjects`` (an entity with none is gone)."""
     out: _Rows = {}
+    label, alt, rdf_type = ox.NamedNode(_LABEL), ox.NamedNode(_ALT_LABEL), ox.NamedNode(_TYPE)
     for s in subjects:
-        names = frozenset((s, p, str(o), o.language) for p in (_LABEL, _ALT_LABEL)
-                          for _, _, o, _ in store.quads(URIRef(s), URIRef(p)) if isinstance(o, Literal))
-        types = frozenset((s, str(o)) for _, _, o, _ in store.quads(URIRef(s), URIRef(_TYPE))
-                          if isinstance(o, URIRef))
+        node = ox.NamedNode(s)
+        names = frozenset((s, p.value, q.object.value, q.object.language) for p in (label, alt)
+                          for q in store.quads(node, p) if isinstance(q.object, ox.Literal))
+        types = frozenset((s, q.object.value) for q in store.quads(node, rdf_type)
+                          if isinstance(q.object, ox.NamedNode))
         out[s] = (names, types)
     return out
 
 
-def _build(store: Store) -> SearchIndex:
-    vocab = vocabulary(store)
+def _build(store: Store, vocab: Vocabulary) -> SearchIndex:
     gc.disable()  # hundreds of thousands of small objects: collections would only slow the build
     try:
         # One string object per distinct IRI: every row brings its own copies.
@@ -435,68 +420,59 @@ def _build(store: Store) -> SearchIndex:
         gc.enable()
 
 
-def _fresh(store: Store) -> LiveIndex:
-    version = store.version  # read first: a write during the build is then followed afterwards
-    return LiveIndex(_build(store), version, version)
+class SearchIndexes:
+    """The search index of one store, kept current: built on first use, then following writes.
 
-
-class _State:
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.view: LiveIndex | None = None
-        self.rebuilding = False
-
-
-_states: weakref.WeakKeyDictionary[Store, _State] = weakref.WeakKeyDictionary()
-_states_lock = threading.Lock()
-
-
-def _state(store: Store) -> _State:
-    with _states_lock:
-        return _states.setdefault(store, _State())
-
-
-def search_index(store: Store) -> LiveIndex:
-    """The index for the store's current data.
-
-    Built on first use; after a gated write the written subjects are re-read into the overlay by the
+    After a gated write the written subjects (from the write log) are re-read into the overlay by the
     first reader (milliseconds), so a write is searchable as soon as it returns. After any other
     change, or once the overlay is large, the full index is rebuilt: at once when small, else in the
     background with the previous index answering meanwhile.
     """
-    st = _state(store)
-    now = store.version  # read before asking whether a write is under way (see writelog.writing)
-    view = st.view
-    if view is not None and view.version == now:
-        return view
-    with st.lock:
-        view = st.view
-        if view is not None and (view.version == now or writelog.writing(store)):
-            return view  # up to date, or a gated write is committing: its record follows at once
-        new = view.follow(store, now) if view is not None else None
-        large = view is not None and len(view) > BACKGROUND_REBUILD
-        if new is None and large:
-            _rebuild_in_background(store, st)
-            return view  # type: ignore[return-value]
-        if new is None or (len(new.touched) > OVERLAY_MAX and not large):
-            new = _fresh(store)
-        elif len(new.touched) > OVERLAY_MAX:
-            _rebuild_in_background(store, st)
-        st.view = new
-        return new
 
+    def __init__(self, store: Store, writelog: WriteLog, vocabulary: Callable[[], Vocabulary]) -> None:
+        self.store, self.writelog, self.vocabulary = store, writelog, vocabulary
+        self._lock = threading.Lock()
+        self._view: LiveIndex | None = None
+        self._rebuilding = False
 
-def _rebuild_in_background(store: Store, st: _State) -> None:
-    if st.rebuilding:
-        return
-    st.rebuilding = True
-    threading.Thread(target=_rebuild, args=(store, st), daemon=True, name="search-index").start()
+    def _fresh(self) -> LiveIndex:
+        version = self.store.version  # read first: a write during the build is then followed afterwards
+        return LiveIndex(_build(self.store, self.vocabulary()), version, version)
 
+    def current(self) -> LiveIndex:
+        """The index for the store's current data."""
+        now = self.store.version  # read before asking whether a write is under way (WriteLog.writing)
+        view = self._view
+        if view is not None and view.version == now:
+            return view
+        with self._lock:
+            view = self._view
+            if view is not None and (view.version == now or self.writelog.writing()):
+                return view  # up to date, or a gated write is committing: its record follows at once
+            changed = self.writelog.since(view.version, now) if view is not None else None
+            new = view.follow(self.store, now, changed) if view is not None and changed is not None \
+                else None
+            large = view is not None and len(view) > BACKGROUND_REBUILD
+            if new is None and large:
+                self._rebuild_in_background()
+                return view  # type: ignore[return-value]
+            if new is None or (len(new.touched) > OVERLAY_MAX and not large):
+                new = self._fresh()
+            elif len(new.touched) > OVERLAY_MAX:
+                self._rebuild_in_background()
+            self._view = new
+            return new
 
-def _rebuild(store: Store, st: _State) -> None:
-    try:
-        fresh = _fresh(store)
-        with st.lock:
-            st.view = fresh  # the next reader follows the writes made during the build
-    finally:
-        st.rebuilding = False
+    def _rebuild_in_background(self) -> None:
+        if self._rebuilding:
+            return
+        self._rebuilding = True
+        threading.Thread(target=self._rebuild, daemon=True, name="search-index").start()
+
+    def _rebuild(self) -> None:
+        try:
+            fresh = self._fresh()
+            with self._lock:
+                self._view = fresh  # the next reader follows the writes made during the build
+        finally:
+            self._rebuilding = False

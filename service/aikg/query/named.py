@@ -26,15 +26,15 @@ from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
 
-from rdflib import Literal, URIRef
-from rdflib.namespace import XSD
-from rdflib.term import Identifier
+import pyoxigraph as ox
 
-from .errors import BadRequest, NotFound
-from .execution import run_query
-from .knowledge.layout import queries_dir
-from .namespaces import ID
-from .store import QueryResult, Store
+from aikg.errors import BadRequest, NotFound
+from aikg.namespaces import ID
+from aikg.query.runner import QueryRunner
+from aikg.resources import queries_dir
+from aikg.store import QueryResult, Store, Term
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
 
 PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 """The kinds of value a named query parameter accepts."""
@@ -46,9 +46,9 @@ _HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*?)\s*$")
 _PARAM = re.compile(r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
                     r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$")
 _DATE_FORMS = (
-    (re.compile(r"^\d{4}-\d{2}-\d{2}$"), XSD.date),
-    (re.compile(r"^\d{4}-\d{2}$"), XSD.gYearMonth),
-    (re.compile(r"^\d{4}$"), XSD.gYear),
+    (re.compile(r"^\d{4}-\d{2}-\d{2}$"), ox.NamedNode(_XSD + "date")),
+    (re.compile(r"^\d{4}-\d{2}$"), ox.NamedNode(_XSD + "gYearMonth")),
+    (re.compile(r"^\d{4}$"), ox.NamedNode(_XSD + "gYear")),
 )
 
 
@@ -133,7 +133,7 @@ def _load_cached(stamp: tuple[tuple[str, int], ...]) -> tuple[tuple[str, NamedQu
     return tuple((Path(p).stem, parse_query_file(Path(p))) for p, _ in stamp)
 
 
-def convert(param: Parameter, raw: str) -> Identifier:
+def convert(param: Parameter, raw: str) -> Term:
     """Turn one raw parameter value into the RDF term it stands for; BadRequest names the parameter."""
     value = raw.strip()
     if not value:
@@ -141,19 +141,19 @@ def convert(param: Parameter, raw: str) -> Identifier:
     kind = param.type
     if kind == "entity":
         if _SLUG.match(value):
-            return URIRef(ID[value])
+            return ox.NamedNode(str(ID[value]))
         if _IRI.match(value):
-            return URIRef(value)
+            return _iri(param, value)
         raise BadRequest(f"parameter {param.name!r} must be an entity slug (e.g. 'nvidia') or an IRI")
     if kind == "iri":
         if _IRI.match(value):
-            return URIRef(value)
+            return _iri(param, value)
         raise BadRequest(f"parameter {param.name!r} must be an absolute IRI")
     if kind == "date":
         return _date(param, value)
     if kind == "integer":
         if re.fullmatch(r"[+-]?\d+", value):
-            return Literal(int(value), datatype=XSD.integer)
+            return ox.Literal(str(int(value)), datatype=ox.NamedNode(_XSD + "integer"))
         raise BadRequest(f"parameter {param.name!r} must be an integer")
     if kind == "decimal":
         try:
@@ -162,29 +162,36 @@ def convert(param: Parameter, raw: str) -> Identifier:
             number = None
         if number is None or not number.is_finite():
             raise BadRequest(f"parameter {param.name!r} must be a decimal number")
-        return Literal(str(number), datatype=XSD.decimal)
-    return Literal(value)
+        return ox.Literal(str(number), datatype=ox.NamedNode(_XSD + "decimal"))
+    return ox.Literal(value)
 
 
-def _date(param: Parameter, value: str) -> Literal:
+def _iri(param: Parameter, value: str) -> ox.NamedNode:
+    try:
+        return ox.NamedNode(value)
+    except ValueError:
+        raise BadRequest(f"parameter {param.name!r} is not a valid IRI") from None
+
+
+def _date(param: Parameter, value: str) -> ox.Literal:
     for pattern, datatype in _DATE_FORMS:
         if pattern.match(value):
             try:
                 dt.date.fromisoformat((value + "-01-01")[:10])
             except ValueError:
                 break
-            return Literal(value, datatype=datatype)
+            return ox.Literal(value, datatype=datatype)
     raise BadRequest(f"parameter {param.name!r} must be a date: YYYY-MM-DD (or YYYY-MM, YYYY)")
 
 
-def bind_parameters(q: NamedQuery, raw: Mapping[str, str]) -> dict[str, Identifier]:
+def bind_parameters(q: NamedQuery, raw: Mapping[str, str]) -> dict[str, Term]:
     """Check and convert the caller's values for ``q``: unknown, missing or malformed -> BadRequest."""
     known = {p.name for p in q.parameters}
     unknown = sorted(set(raw) - known)
     if unknown:
         offered = ", ".join(sorted(known)) or "none"
         raise BadRequest(f"unknown parameter {unknown[0]!r} for query {q.name!r} (parameters: {offered})")
-    bound: dict[str, Identifier] = {}
+    bound: dict[str, Term] = {}
     for p in q.parameters:
         value = raw.get(p.name)
         if value is None or not str(value).strip():
@@ -206,17 +213,32 @@ def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
     return queries[name]
 
 
-def _check_entities(store: Store, q: NamedQuery, bound: Mapping[str, Identifier]) -> None:
-    for p in q.parameters:
-        term = bound.get(p.name)
-        if p.type == "entity" and term is not None and not any(store.quads(subject=term)):
-            raise BadRequest(f"parameter {p.name!r}: no entity {str(term)!r} in the graph")
+class NamedQueries:
+    """The named queries of one service: listed from the query folder, run through its runner."""
 
+    def __init__(self, store: Store, runner: QueryRunner, directory: Path | str | None = None) -> None:
+        self.store, self.runner, self.directory = store, runner, directory
 
-def run_named(store: Store, name: str, raw: Mapping[str, str], settings: Mapping[str, Any], *,
-              directory: Path | str | None = None) -> QueryResult:
-    """Run a named query with the caller's parameters, under the service's limits."""
-    q = get_query(name, directory)
-    bound = bind_parameters(q, raw)
-    _check_entities(store, q, bound)
-    return run_query(store, q.text, settings, bindings=bound)
+    def all(self) -> dict[str, NamedQuery]:
+        """Every named query, by name (re-read when a file changes)."""
+        return load_queries(self.directory)
+
+    def get(self, name: str) -> NamedQuery:
+        """One named query; NotFound when there is none by that name."""
+        return get_query(name, self.directory)
+
+    def bind(self, name: str, raw: Mapping[str, str]) -> tuple[NamedQuery, dict[str, Term]]:
+        """The query and its checked, converted parameters (an entity parameter must exist)."""
+        q = self.get(name)
+        bound = bind_parameters(q, raw)
+        for p in q.parameters:
+            term = bound.get(p.name)
+            if p.type == "entity" and isinstance(term, ox.NamedNode) \
+                    and next(self.store.quads(term), None) is None:
+                raise BadRequest(f"parameter {p.name!r}: no entity {term.value!r} in the graph")
+        return q, bound
+
+    def run(self, name: str, raw: Mapping[str, str]) -> QueryResult:
+        """Run a named query with the caller's parameters, under the service's limits."""
+        q, bound = self.bind(name, raw)
+        return self.runner.query(q.text, bindings=bound)

@@ -12,11 +12,11 @@ import random
 from dataclasses import dataclass, field
 from urllib.parse import quote, urlencode
 
-from ..namespaces import ID, PREFIXES
-from ..queries import bind_parameters, load_queries
-from ..search import normalize
-from ..store.remote import substitute
-from .generate import Template
+from aikg.lookup.search import normalize
+from aikg.namespaces import ID, PREFIXES
+from aikg.query.named import bind_parameters, load_queries
+from aikg.store.remote import substitute
+from aikg_bench.generate import Template
 
 WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"
 _N = "@N@"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hmac
 
-from .errors import Forbidden, Unauthorized
+from aikg.errors import Forbidden, Unauthorized
 
 REALM = 'Bearer realm="aikg"'
 

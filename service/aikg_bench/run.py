@@ -18,10 +18,10 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import requests
 
-from . import inprocess, load, peers, report
-from .generate import build_template, generate, parse_size
-from .mix import Op, build_mix
-from .wrk import Request, probe, run_wrk
+from aikg_bench import inprocess, load, peers, report
+from aikg_bench.generate import build_template, generate, parse_size
+from aikg_bench.mix import Op, build_mix
+from aikg_bench.wrk import Request, probe, run_wrk
 
 PEERS = ("aikg", "flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso", "pyoxigraph")
 _SELECT = "application/sparql-results+json"

@@ -21,18 +21,19 @@ def _peak_mb() -> float:
 
 
 def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
-    from ..knowledge.load import bulk_load
-    from ..store import OxigraphStore
+    from aikg.knowledge.load import bulk_load
+    from aikg.store import OxigraphStore
 
     start = time.perf_counter()
     store = OxigraphStore(store_dir)
     timings = bulk_load(store, data, progress=sys.stderr.isatty())
-    store.raw.flush()
+    quads = store.count()
+    store.close()  # flushes to disk
     total = time.perf_counter() - start
     if dump is not None:
-        store.raw.dump(str(dump), format=__import__("pyoxigraph").RdfFormat.N_QUADS)
-    quads = len(store.raw)
-    store.close()
+        reopened = OxigraphStore(store_dir)
+        dump.write_bytes(reopened.dump(mime="application/n-quads"))
+        reopened.close()
     return {"seconds": total, **timings, "quads": quads}
 
 
@@ -48,7 +49,7 @@ def _pyoxigraph(data: Path, store_dir: Path) -> dict:
 
 def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) -> dict:
     """Run one loader in a child process; its time, quads and peak RSS (MB)."""
-    cmd = [sys.executable, "-m", "aikg.bench.load", engine, str(data), str(store_dir)]
+    cmd = [sys.executable, "-m", "aikg_bench.load", engine, str(data), str(store_dir)]
     if dump is not None:
         cmd.append(str(dump))
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout

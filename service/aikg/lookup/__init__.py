@@ -1,0 +1,1 @@
+"""Lookups: the search index, the vocabulary and catalogue, entity descriptions."""

@@ -1,0 +1,1 @@
+"""The read path: named queries, and the one runner every query goes through."""

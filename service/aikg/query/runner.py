@@ -1,0 +1,99 @@
+"""The one query runner: every query from outside (SPARQL protocol, named queries, the CLI) and every
+job that must be stoppable (the staging of an update) goes through :class:`QueryRunner`.
+
+A query gets one deadline, taken when it arrives, that covers its wait for a slot and its run; the
+checks that keep aikg from fetching anything on a client's behalf run before anything else. Where the
+store can hand out snapshots (the embedded on-disk store), the query runs in a worker process that is
+killed at the deadline (:mod:`aikg.query.workers`); elsewhere it runs in this process and the deadline
+is checked while its rows are read (a remote engine also enforces its own limit).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, TypeVar
+
+from aikg.query.workers import Slots, WorkerPool
+from aikg.rdf import guard
+from aikg.store import Deadline, QueryResult, Store, Term
+from aikg.store.base import current_deadline, deadline_scope
+from aikg.store.transport import Encoded, QueryJob
+
+T = TypeVar("T")
+
+
+def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
+    """The SERVICE endpoints the ``allow_service`` setting lists (empty by default)."""
+    return frozenset(s.strip() for s in str(settings.get("allow_service") or "").split(",") if s.strip())
+
+
+def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
+    """What a worker runs for a query: the answer in transport form (module level, so it can be sent)."""
+    return store.answer(job)
+
+
+class QueryRunner:
+    """Runs queries and stoppable jobs for one store under the service's limits."""
+
+    def __init__(self, store: Store, settings: Mapping[str, Any]) -> None:
+        self.store = store
+        self.settings = settings
+        self.timeout = float(settings["query_timeout"])
+        self.max_rows = int(settings["max_rows"])
+        self.slots = Slots(int(settings["max_heavy_queries"]))
+        self.pool = WorkerPool(int(settings["max_heavy_queries"]),
+                               memory_mb=int(settings.get("query_memory") or 0))
+        self.services = allowed_services(settings)
+
+    def deadline(self, seconds: float | None = None) -> Deadline:
+        """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
+        own = Deadline.after(self.timeout if seconds is None else seconds)
+        return current_deadline(own) or own
+
+    def check(self, sparql: str, *, update: bool = False,
+              default_graphs: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None) -> None:
+        """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
+        store = self.store
+        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update)
+        if default_graphs:
+            guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
+        if named_graphs:
+            guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
+
+    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
+              default_graphs: Sequence[str] | None = None,
+              named_graphs: Sequence[str] | None = None,
+              base_iri: str | None = None) -> QueryResult:
+        """Run a client's query with the row cap, the time limit and the concurrency limit."""
+        deadline = self.deadline()
+        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs)
+        job = QueryJob(sparql, dict(bindings) if bindings else None,
+                       list(default_graphs) if default_graphs is not None else None,
+                       list(named_graphs) if named_graphs is not None else None,
+                       self.max_rows, base_iri)
+        encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
+        return encoded.decode()
+
+    def isolated(self, fn: Callable[..., T], kwargs: dict[str, Any], *,
+                 deadline: Deadline | None = None) -> T:
+        """Run ``fn(store, **kwargs)`` where it can be stopped at the deadline, holding a query slot.
+
+        ``fn`` must be a module-level function (it is sent to a worker process by reference).
+        """
+        deadline = deadline or self.deadline()
+        with self.slots.take(deadline, retry_after=self.timeout):
+            snapshot = self.store.snapshot()
+            if snapshot is None:
+                with deadline_scope(deadline):
+                    return fn(self.store, **kwargs)
+            return self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout)  # type: ignore[no-any-return]
+
+    def warm_up(self) -> None:
+        """Start a worker in the background when queries will need one (the store has snapshots)."""
+        if self.store.snapshot() is not None:
+            self.pool.warm_up()
+
+    def close(self) -> None:
+        """Stop the worker processes."""
+        self.pool.close()

@@ -1,0 +1,276 @@
+"""Query worker processes: where a query runs so that it can really be stopped at its deadline.
+
+pyoxigraph cannot cancel a running query (an aggregate over a cartesian product yields no row until it
+is done), so a client's query runs in a worker process, and at the deadline the worker is killed with
+SIGKILL: its CPU is freed at once and nothing else waits for it.
+
+Workers are never forked from the serving process (a multi-threaded process whose threads hold client
+sockets, locks and RocksDB state): they are started from a ``forkserver`` — a clean single-threaded
+process launched once with nothing but this module imported — so they inherit no socket, no lock and
+no half-written state. Each worker opens the store's current :class:`~aikg.store.base.Snapshot` (a
+RocksDB checkpoint) read-only, so it reads exactly the data committed when the query began. Workers run
+at a lower CPU priority than the serving process, so cheap lookups keep their share under heavy queries.
+
+Query results come back as bytes written by Oxigraph itself (:mod:`aikg.store.transport`): no per-row
+Python work on either side.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import math
+import multiprocessing
+import multiprocessing.connection
+import os
+import resource
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
+from aikg.store.base import Deadline, Snapshot, Store
+
+log = logging.getLogger(__name__)
+
+NICENESS = 5
+"""How much lower a worker's CPU priority is than the serving process's."""
+
+
+# -- the job a worker runs ----------------------------------------------------------------------------
+
+
+def _limit_resources(memory_mb: int) -> None:
+    with contextlib.suppress(OSError, ValueError):
+        os.nice(NICENESS)
+    if memory_mb > 0:
+        limit = memory_mb * 1024 * 1024
+        with contextlib.suppress(OSError, ValueError):
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+
+
+def _cpu_budget(seconds: float) -> None:
+    """Let the kernel stop this process if it ever runs ``seconds`` CPU-seconds past now, unobserved."""
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    cpu = math.ceil(usage.ru_utime + usage.ru_stime + seconds) + 2
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.RLIM_INFINITY))
+
+
+def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
+    from aikg.store import open_snapshot
+
+    _limit_resources(memory_mb)
+    opened: tuple[Snapshot, Store] | None = None
+    while True:
+        try:
+            snapshot, fn, kwargs, seconds = conn.recv()
+        except (EOFError, OSError):
+            return
+        _cpu_budget(seconds)
+        try:
+            if opened is None or opened[0] != snapshot:
+                if opened is not None:
+                    opened[1].close()
+                opened = (snapshot, open_snapshot(snapshot))
+            answer: tuple[Any, ...] = (True, fn(opened[1], **kwargs))
+        except AikgError as exc:
+            answer = (False, type(exc), exc.message, exc.errors)
+        except MemoryError:
+            answer = (False, StoreError, "the query needed more memory than a query worker may use "
+                      "(setting query_memory)", [{"limit": "query_memory", "megabytes": memory_mb}])
+        except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
+            log.exception("query worker job failed")
+            answer = (False, StoreError, "the query failed in the store", [])
+        try:
+            conn.send(answer)
+        except (OSError, ValueError):
+            return
+
+
+class _Worker:
+    """One worker process and the pipe to it."""
+
+    def __init__(self, ctx: Any, memory_mb: int) -> None:
+        parent, child = ctx.Pipe()
+        self.process = ctx.Process(target=_worker_main, args=(child, memory_mb), daemon=True,
+                                   name="aikg-query-worker")
+        self.process.start()
+        child.close()
+        self.conn: multiprocessing.connection.Connection = parent
+
+    def call(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any],
+             deadline: Deadline) -> tuple[Any, ...]:
+        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
+        try:
+            self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
+        except (OSError, ValueError):
+            raise EOFError from None
+        if not self.conn.poll(max(deadline.left(), 0)):
+            raise TimeoutError
+        try:
+            return self.conn.recv()  # type: ignore[no-any-return]
+        except (OSError, ValueError) as exc:
+            raise EOFError from exc
+
+    def died_how(self) -> str:
+        """Why the process ended, in words."""
+        self.process.join(0.5)
+        code = self.process.exitcode
+        if code is None:
+            return "it stopped answering"
+        if code < 0:
+            return f"it was killed by signal {-code}"
+        return f"it exited with status {code}"
+
+    def close(self) -> None:
+        """Kill the process and release its pipe."""
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.process.join(1.0)
+        with contextlib.suppress(Exception):
+            self.conn.close()
+
+
+class Slots:
+    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429."""
+
+    QUEUE_WAIT = 0.5
+    """Seconds a job waits for a free slot before it is refused with 429 (a short queue)."""
+
+    def __init__(self, size: int) -> None:
+        self.size = max(1, size)
+        self._sem = threading.BoundedSemaphore(self.size)
+
+    @contextlib.contextmanager
+    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[None]:
+        """Hold one slot for the duration of a job."""
+        wait = max(0.0, min(self.QUEUE_WAIT, deadline.left()))
+        if not self._sem.acquire(timeout=wait):
+            raise TooManyRequests(
+                f"{self.size} queries are already running (setting max_heavy_queries); retry later",
+                errors=[{"limit": "max_heavy_queries", "value": self.size}],
+                headers={"Retry-After": str(max(1, math.ceil(retry_after)))})
+        try:
+            yield
+        finally:
+            self._sem.release()
+
+
+class WorkerPool:
+    """Worker processes for one store, reused across jobs, replaced when killed or dead.
+
+    Started from a forkserver the first time they are needed (or by :meth:`warm_up`); a replacement
+    for a killed worker is started at once in the background, so the next query does not pay for it.
+    """
+
+    def __init__(self, size: int, *, memory_mb: int = 0) -> None:
+        self.size = max(1, size)
+        self.memory_mb = memory_mb
+        self._ctx: Any = None
+        self._idle: list[_Worker] = []
+        self._busy: set[_Worker] = set()
+        self._lock = threading.Lock()
+        self._closed = False
+
+    def _context(self) -> Any:
+        with self._lock:
+            if self._ctx is None:
+                ctx = multiprocessing.get_context("forkserver")
+                ctx.set_forkserver_preload(["aikg.query.workers", "aikg.store"])
+                self._ctx = ctx
+            return self._ctx
+
+    def _start(self) -> _Worker:
+        return _Worker(self._context(), self.memory_mb)
+
+    def warm_up(self) -> None:
+        """Start the forkserver and one worker in the background, so the first query is fast."""
+        def start() -> None:
+            with contextlib.suppress(Exception):
+                self._give_back(self._start())
+        threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
+
+    def _take(self) -> _Worker:
+        with self._lock:
+            while self._idle:
+                worker = self._idle.pop()
+                if worker.process.is_alive():
+                    self._busy.add(worker)
+                    return worker
+                worker.close()
+        worker = self._start()
+        with self._lock:
+            self._busy.add(worker)
+        return worker
+
+    def _give_back(self, worker: _Worker) -> None:
+        with self._lock:
+            self._busy.discard(worker)
+            if not self._closed and len(self._idle) < self.size and worker.process.is_alive():
+                self._idle.append(worker)
+                return
+        worker.close()
+
+    def _drop(self, worker: _Worker) -> None:
+        with self._lock:
+            self._busy.discard(worker)
+        worker.close()
+
+    def pids(self, *, busy: bool | None = None) -> set[int]:
+        """Process ids of the live workers (only the busy or only the idle ones when asked)."""
+        with self._lock:
+            if busy is None:
+                chosen = self._busy | set(self._idle)
+            else:
+                chosen = set(self._busy) if busy else set(self._idle)
+        return {w.process.pid for w in chosen if w.process.pid is not None and w.process.is_alive()}
+
+    def _replace_later(self) -> None:
+        if not self._closed:
+            self.warm_up()
+
+    def run(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], *,
+            deadline: Deadline, seconds: float) -> Any:
+        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
+
+        A worker that dies without answering is replaced and the job tried once more; a second death is
+        reported with its cause (a signal, the memory limit), never as a silent 5xx.
+        """
+        for attempt in range(2):
+            worker = self._take()
+            try:
+                payload = worker.call(snapshot, fn, kwargs, deadline)
+            except TimeoutError:
+                self._drop(worker)
+                self._replace_later()
+                raise QueryTimeout(
+                    f"the query ran past the time limit of {seconds:g} s (setting query_timeout) "
+                    "and was stopped", errors=[{"limit": "query_timeout", "seconds": seconds}]) from None
+            except EOFError:
+                how = worker.died_how()
+                self._drop(worker)
+                log.warning("a query worker ended without an answer: %s", how)
+                if attempt or deadline.expired():
+                    raise StoreError(f"the query worker ended without an answer ({how}); the query "
+                                     "may need more memory than a worker may use (setting "
+                                     "query_memory)") from None
+                continue
+            self._give_back(worker)
+            if payload[0]:
+                return payload[1]
+            _, cls, message, errors = payload
+            raise cls(message, errors=errors)
+        raise AssertionError("unreachable")
+
+    def close(self) -> None:
+        """Stop every idle worker."""
+        with self._lock:
+            self._closed = True
+            idle, self._idle = self._idle, []
+            idle += list(self._busy)
+        for worker in idle:
+            worker.close()
+

@@ -1,0 +1,1 @@
+"""RDF and SPARQL text, independent of any store: formats, serializers, the input guard."""

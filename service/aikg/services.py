@@ -1,0 +1,88 @@
+"""The application object: everything one running aikg owns, built once and passed down.
+
+:func:`build_services` is the one factory, used by the web app (``create_app``) and by every CLI
+command: it opens the store the settings name (with all of the remote backend's settings) and creates
+around it the query runner and its worker processes, the gate (the one commit path, with its writer
+lock), the write log, the search index, the caches keyed on the store's version and the response
+cache. Nothing of this lives in module-level state, so two services in one process (tests) never share
+anything.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from aikg.lookup.cache import LruCache, VersionedCache
+from aikg.lookup.search import LiveIndex, SearchIndexes
+from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
+from aikg.query.named import NamedQueries
+from aikg.query.runner import QueryRunner
+from aikg.store import Store, open_store, store_options
+from aikg.write.gate import Gate
+from aikg.write.writelog import WriteLog
+
+T = TypeVar("T")
+
+
+@dataclass
+class Services:
+    """One store and everything built around it."""
+
+    settings: Mapping[str, Any]
+    store: Store
+    runner: QueryRunner
+    gate: Gate
+    writelog: WriteLog
+    versioned: VersionedCache
+    search: SearchIndexes
+    named: NamedQueries
+    responses: LruCache
+    token: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """A random token per opened store, so ETags never survive a restart that resets ``version``."""
+    background: dict[str, threading.Thread] = field(default_factory=dict)
+    """Long-running jobs of this service (the Epoch import), by name."""
+
+    def vocabulary(self) -> Vocabulary:
+        """The ontology lookups for the store's current data."""
+        return self.versioned.get("vocabulary", lambda: build_vocabulary(self.store))
+
+    def catalog(self) -> dict[str, SourceDocument]:
+        """Named graph IRI -> the source document describing it, for the store's current data."""
+        return self.versioned.get("catalog", lambda: build_catalog(self.store))
+
+    def index(self) -> LiveIndex:
+        """The search index (and entity directory) for the store's current data."""
+        return self.search.current()
+
+    def cached(self, name: str, build: Any) -> Any:
+        """``build(self)`` computed once per store version."""
+        return self.versioned.get(name, lambda: build(self))
+
+    def close(self) -> None:
+        """Stop the workers and release the store."""
+        self.runner.close()
+        self.store.close()
+
+
+def build_services(settings: Mapping[str, Any], *, store: Store | None = None) -> Services:
+    """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
+    when given, else around the store the settings name."""
+    if store is None:
+        store = open_store(settings["store"], **store_options(settings))
+    runner = QueryRunner(store, settings)
+    writelog = WriteLog(store)
+    versioned = VersionedCache(store)
+
+    def vocabulary() -> Vocabulary:
+        return versioned.get("vocabulary", lambda: build_vocabulary(store))
+
+    return Services(
+        settings=settings, store=store, runner=runner, gate=Gate(store, runner, writelog),
+        writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary),
+        named=NamedQueries(store, runner),
+        responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
+    )

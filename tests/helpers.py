@@ -1,0 +1,106 @@
+"""Small helpers the tests share: services around a test's store, named queries, compact terms."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+
+from aikg.services import Services, build_services
+from aikg.settings import load_settings
+from aikg.store import QueryResult, Store
+
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+
+
+def services_for(store: Store, **settings: Any) -> Services:
+    """The services around a test's store (defaults, no environment, no seeds loaded)."""
+    config = {"store": "memory", "load_seeds": False, **settings}
+    return build_services(load_settings(config, environ={}), store=store)
+
+
+def run_named(store: Store, name: str, params: Mapping[str, str], settings: Mapping[str, Any] | None = None,
+              *, directory: Path | None = None) -> QueryResult:
+    """Run a named query on ``store`` under the service's limits."""
+    services = services_for(store, **{k: v for k, v in (settings or {}).items()
+                                      if k in ("query_timeout", "max_rows", "max_heavy_queries")})
+    if directory is not None:
+        services.named.directory = directory
+    try:
+        return services.named.run(name, params)
+    finally:
+        services.runner.close()
+
+
+def iri(slug: str) -> ox.NamedNode:
+    """An ``id:`` entity as a term."""
+    return ox.NamedNode(ID + slug)
+
+
+def term(name: str) -> ox.NamedNode:
+    """An ``aikg:`` vocabulary term."""
+    return ox.NamedNode(AIKG + name)
+
+
+def value(t: Any) -> str | None:
+    """A term's lexical value (an IRI without brackets), None for None."""
+    return None if t is None else t.value
+
+
+def rdf_dicts(result: QueryResult) -> list[dict[str, Any]]:
+    """SELECT rows as dicts of rdflib terms (``str()`` of which is the lexical value)."""
+    from aikg.store.terms import to_rdflib
+
+    return [{k: to_rdflib(t) for k, t in row.items()} for row in result.dicts()]
+
+
+def rdf_rows(result: QueryResult) -> list[tuple[Any, ...]]:
+    """SELECT rows as tuples of rdflib terms."""
+    from aikg.store.terms import to_rdflib
+
+    return [tuple(to_rdflib(t) for t in row) for row in result.rows]
+
+
+class RdfView:
+    """A test's view of a store in rdflib terms: terms are converted on the way in and out, so tests
+    about values (derived figures, inferred types) can compare with rdflib's ``Literal`` / ``URIRef``."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+
+    def query(self, sparql: str, *, bindings: Mapping[str, Any] | None = None, **kwargs: Any) -> QueryResult:
+        from aikg.store.terms import to_ox, to_rdflib
+
+        result = self.store.query(sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None,
+                                  **kwargs)
+        result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]  # type: ignore[misc]
+        result.triples = [tuple(to_rdflib(t) for t in tr) for tr in result.triples]  # type: ignore[misc]
+        return result
+
+    def quads(self, s: Any = None, p: Any = None, o: Any = None, graph: str | None = None) -> list[tuple]:
+        from aikg.store.terms import to_ox, to_rdflib
+
+        found = self.store.quads(*(None if t is None else to_ox(t) for t in (s, p, o)),
+                                 None if graph is None else str(graph))
+        return [(to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),
+                 to_rdflib(q.graph_name)) for q in found]
+
+    def apply(self, *, remove: Any = (), add: Any = ()) -> None:
+        from aikg.store.terms import to_ox
+
+        def quad(q: tuple) -> ox.Quad:
+            s, p, o, g = q
+            return ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(str(g)))
+
+        self.store.apply(remove=[quad(q) for q in remove], add=[quad(q) for q in add])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.store, name)
+
+
+def rdf(store: Store) -> RdfView:
+    """The store seen in rdflib terms (see :class:`RdfView`)."""
+    return store if isinstance(store, RdfView) else RdfView(store)
