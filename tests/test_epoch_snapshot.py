@@ -199,7 +199,8 @@ def test_known_duplicates_are_gone(snapshot):
 
 def test_the_h100_family_links_its_variants(snapshot):
     store, _ = snapshot
-    variants = {q.subject.value for q in store.quads(None, ox.NamedNode(AIKG + "variantOf"), ox.NamedNode(ID + "h100"))}
+    pattern = store.quads(None, ox.NamedNode(AIKG + "variantOf"), ox.NamedNode(ID + "h100"))
+    variants = {q.subject.value for q in pattern}
     assert variants == {ID + "nvidia-h100-sxm5-80gb", ID + "nvidia-h100-pcie", ID + "nvidia-h100-nvl"}
     assert values(store, ID + "nvidia-h100-sxm5-80gb", AIKG + "memoryPerChip") == {
         Literal("80", datatype=XSD.decimal)
@@ -230,10 +231,8 @@ def test_one_training_run_per_real_training(snapshot):
         ("llama-3-1-405b", "training-run-llama-3-1-405b", ("notable", "large-scale", "frontier")),
         ("gpt-3", "training-run-gpt-3", ("notable", "large-scale", "frontier")),
     ):
-        runs = {
-            str(r[0])
-            for r in store.query(f"SELECT DISTINCT ?r WHERE {{ ?r <{AIKG}trainedModel> <{ID}{model}> }}").values()
-        }
+        query = f"SELECT DISTINCT ?r WHERE {{ ?r <{AIKG}trainedModel> <{ID}{model}> }}"
+        runs = {r[0] for r in store.query(query).values()}
         assert runs == {ID + run}, model
         for f in files:  # each file's row is a source of the one run
             assert values(store, ID + run, AIKG + "sourceRow", f"{EPOCH}{f}-ai-models"), (model, f)
