@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,6 +30,52 @@ from virtuoso import VirtuosoServer  # tests/ is on sys.path (rootdir conftest)
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
+
+TOOLS = {
+    "virtuoso": ("virtuoso-t", "virtuoso-opensource"),
+    "chromium": ("chromium", "chromium"),
+    "graphviz": ("dot", "graphviz"),
+    "wrk": ("wrk", "wrk"),
+    "node": ("node", "nodejs"),
+}
+"""System tools some tests drive: tool name -> (command, the Debian package that has it)."""
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "needs(tool): the test drives a system tool (see conftest.TOOLS)")
+
+
+def _tools_of(item) -> set[str]:
+    tools = {m.args[0] for m in item.iter_markers("needs")}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "virtuoso" in callspec.params.values():
+        tools.add("virtuoso")
+    names = set(getattr(item, "fixturenames", ()))
+    if names & {"virtuoso", "seeded_remote"}:
+        tools.add("virtuoso")
+    if "browser" in names:
+        tools.add("chromium")
+    return tools
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Fail the run, naming the tool and the tests that need it, when a system tool is missing: the
+    suite never passes by skipping what it could not run (tests/system-packages.sh installs them)."""
+    import shutil
+    from collections import defaultdict
+
+    missing: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        for tool in _tools_of(item):
+            if shutil.which(TOOLS[tool][0]) is None:
+                missing[tool].append(item.nodeid)
+    if missing:
+        lines = ["system tools the selected tests need are missing (install them with "
+                 "tests/system-packages.sh):"]
+        for tool, ids in sorted(missing.items()):
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            lines.append(f"  {TOOLS[tool][0]} (Debian package {TOOLS[tool][1]}): {len(ids)} test(s): {shown}")
+        raise pytest.UsageError("\n".join(lines))
 
 
 @pytest.fixture(scope="session")
@@ -162,16 +209,21 @@ class LiveServer:
         full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
         cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1",
                "--port", str(self.port), "--store", store, *(args or [])]
-        self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL,
-                                     stderr=subprocess.PIPE)
+        # The log goes to a file: a pipe nobody reads fills up and blocks the server.
+        self.log = tempfile.NamedTemporaryFile(prefix="aikg-serve-", suffix=".log", delete=False)  # noqa: SIM115
+        self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log)
         self.wait_ready()
+
+    def log_tail(self, size: int = 4000) -> str:
+        """The end of the server's log, for failure messages."""
+        return Path(self.log.name).read_text(errors="replace")[-size:]
 
     def wait_ready(self, timeout: float = 60) -> None:
         """Block until the health endpoint answers."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
-                raise RuntimeError("aikg serve exited: " + self.proc.stderr.read().decode()[-2000:])
+                raise RuntimeError("aikg serve exited: " + self.log_tail(2000))
             try:
                 if requests.get(self.url + "/api/health", timeout=1).status_code == 200:
                     return
@@ -182,11 +234,11 @@ class LiveServer:
         raise RuntimeError("aikg serve did not become ready")
 
     def stop(self) -> None:
-        """Terminate the server and wait for it."""
+        """Terminate the server (gracefully: its writer flushes the store) and wait for it."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(10)
+                self.proc.wait(45)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()

@@ -88,6 +88,7 @@ def test_mix_covers_every_operation_kind_and_named_query() -> None:
                 ox.Store().query(text)  # parses, parameters bound
 
 
+@pytest.mark.needs("wrk")
 def test_tiny_run_reports_every_operation(tmp_path) -> None:
     opts = Options(sizes=["4k"], out=tmp_path / "out", peers=("aikg", "pyoxigraph", "nothing-here"),
                    seconds=1, connections=2, work=tmp_path / "work", log=lambda _: None,

@@ -193,6 +193,7 @@ def test_graphml_declares_typed_keys(ro_client):
 # --- DOT: rendered by Graphviz -------------------------------------------------------------------------
 
 @pytest.mark.parametrize("query", ["", "?fold=true", "?focus=coreweave&depth=2"])
+@pytest.mark.needs("graphviz")
 def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
     body = get(ro_client, "/export/dot" + query)
     done = subprocess.run(["dot", "-Tpng"], input=body, capture_output=True, timeout=120, check=False)
@@ -201,6 +202,7 @@ def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
     (tmp_path / "graph.png").write_bytes(done.stdout)
 
 
+@pytest.mark.needs("graphviz")
 def test_dot_quotes_hostile_labels_so_graphviz_still_renders(app):
     store = app.extensions[SERVICES_KEY].store
     tricky = 'a "quoted" {brace} -> back\\slash;\nnew line <b>'

@@ -107,3 +107,31 @@ def test_usage_and_input_errors_exit_2_with_a_message(store_dir, args, message):
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_query_on_a_busy_on_disk_store_answers_every_time(tmp_path):
+    """Regression: on an on-disk store with a large recent load, ``aikg query`` hung in 2-3 runs of 10
+    (a query process forked with RocksDB's background threads mid-work) and ``--sparql`` always timed
+    out. Each run is its own process, as a user runs it."""
+    import subprocess
+    import sys
+
+    from aikg_bench.generate import generate
+
+    data = tmp_path / "data.nq"
+    generate(data, 60_000)
+    store = str(tmp_path / "store")
+    subprocess.run([sys.executable, "-m", "aikg", "load", "--bulk", str(data), "--store", store],
+                   check=True, capture_output=True, timeout=300)
+    text = "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/aikg/ontology#Neocloud> }"
+    counts = set()
+    for i in range(10):
+        args = ["--sparql", text, "--format", "csv"] if i % 2 else ["accelerators-by-vendor", "-f", "csv"]
+        done = subprocess.run([sys.executable, "-m", "aikg", "query", *args, "--store", store],
+                              capture_output=True, text=True, timeout=60)
+        assert done.returncode == 0, done.stderr[-1000:]
+        if i % 2:
+            counts.add(done.stdout.splitlines()[1])
+        else:
+            assert len(done.stdout.splitlines()) > 10
+    assert len(counts) == 1 and int(counts.pop()) > 100

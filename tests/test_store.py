@@ -75,12 +75,6 @@ def test_data_survives_a_server_restart(tmp_path):
         server.stop()
 
 
-def test_serve_refuses_several_workers_on_the_embedded_store(tmp_path):
-    result = CliRunner().invoke(main, ["serve", "--store", str(tmp_path), "--workers", "2"])
-    assert result.exit_code == 2
-    assert "--threads" in result.output
-
-
 def server_count(server: LiveServer) -> int:
     resp = requests.get(server.url + "/sparql", timeout=10,
                         params={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"})

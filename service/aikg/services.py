@@ -22,7 +22,7 @@ from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, bu
 from aikg.query.named import NamedQueries
 from aikg.query.runner import QueryRunner
 from aikg.store import Store, open_store, store_options
-from aikg.write.gate import Gate
+from aikg.write.gate import Gate, Writes
 from aikg.write.writelog import WriteLog
 
 T = TypeVar("T")
@@ -35,7 +35,7 @@ class Services:
     settings: Mapping[str, Any]
     store: Store
     runner: QueryRunner
-    gate: Gate
+    gate: Writes
     writelog: WriteLog
     versioned: VersionedCache
     search: SearchIndexes
@@ -68,20 +68,23 @@ class Services:
         self.store.close()
 
 
-def build_services(settings: Mapping[str, Any], *, store: Store | None = None) -> Services:
+def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
+                   writelog: WriteLog | None = None, gate: Writes | None = None) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
-    when given, else around the store the settings name."""
+    when given, else around the store the settings name. A serving reader passes its own write log
+    (the writer's journal) and gate (which forwards writes to the writer)."""
     if store is None:
         store = open_store(settings["store"], **store_options(settings))
     runner = QueryRunner(store, settings)
-    writelog = WriteLog(store)
+    writelog = writelog if writelog is not None else WriteLog(store)
     versioned = VersionedCache(store)
 
     def vocabulary() -> Vocabulary:
         return versioned.get("vocabulary", lambda: build_vocabulary(store))
 
     return Services(
-        settings=settings, store=store, runner=runner, gate=Gate(store, runner, writelog),
+        settings=settings, store=store, runner=runner,
+        gate=gate if gate is not None else Gate(store, runner, writelog),
         writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary),
         named=NamedQueries(store, runner),
         responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),

@@ -41,9 +41,12 @@ def default_store_dir() -> str:
 SETTINGS: tuple[Setting, ...] = (
     Setting("host", "127.0.0.1", "Interface the server binds to."),
     Setting("port", 8000, "TCP port the server listens on.", int),
-    Setting("workers", 1, "Worker processes (the embedded on-disk store allows one writer process).", int),
-    Setting("threads", 8, "Threads per worker; queries release the GIL, so threads run them in parallel.",
-            int),
+    Setting("workers", 2, "HTTP worker processes; with the embedded on-disk store they read snapshots and "
+            "one more process writes (with a memory store: one).", int),
+    Setting("threads", 16, "Threads per HTTP worker; queries release the GIL, so threads run them in "
+            "parallel.", int),
+    Setting("read_timeout", 10.0, "Seconds a client may take to send a whole request (headers and body); "
+            "slower ones get 408 and are disconnected.", float),
     Setting("store", "", "Store location: a directory (embedded on-disk Oxigraph), 'memory', or an "
             "http(s) URL of a remote SPARQL 1.1 engine. Empty: a per-user data directory."),
     Setting("store_update_url", "", "Remote engine: SPARQL Update URL (default: the query URL)."),

@@ -17,9 +17,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from aikg.cli import bench, data, export, importer, query, serve, validate
+    from aikg.cli import ask, bench, data, export, importer, query, serve, validate
 
-    for module in (serve, data, query, export, validate, bench, importer):
+    for module in (serve, data, query, export, validate, bench, importer, ask):
         for command in module.COMMANDS:
             main.add_command(command)
 

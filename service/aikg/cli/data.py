@@ -39,9 +39,8 @@ def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: 
     except AikgError as exc:
         fail(exc)
     with open_services(options) as services:
-        store = services.store
         try:
-            outcome = services.gate.write(lambda: gate.graph_change(store, target, quads, replace=replace))
+            outcome = services.gate.put(target, quads, replace=replace)
         except ValidationFailed as exc:
             click.echo(exc.report.text() if exc.report is not None else exc.message)
             click.echo(f"aikg: {exc.message}", err=True)

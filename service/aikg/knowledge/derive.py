@@ -141,5 +141,7 @@ def _first_build(store: Store) -> dict[str, int]:
     for path in inference_files():
         answer = scratch.query(path.read_text(encoding="utf-8"), use_default_graph_as_union=True)
         closure.update(t for t in answer if t.subject in nodes)  # type: ignore[union-attr]
-    n_inferred = store.replace_graph(str(INFERRED_GRAPH), inferred | closure)
-    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}
+    extra = closure - inferred
+    inferred_graph = ox.NamedNode(str(INFERRED_GRAPH))
+    store.apply(add=(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in extra))
+    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): len(inferred) + len(extra)}

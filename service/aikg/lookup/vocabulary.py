@@ -10,8 +10,9 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
+from rdflib.namespace import RDFS
 
-from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT
 from aikg.store import Store
 
 NARY_ROOTS = (AIKG.Event, AIKG.Position, AIKG.PriceList, AIKG.Price, AIKG.TopologyConfiguration,
@@ -98,7 +99,7 @@ class Vocabulary:
         iri = str(AIKG[name])
         return iri if iri in self.classes else None
 
-    def unit(self, prop: str) -> dict | None:
+    def unit(self, prop: str) -> dict[str, str] | None:
         """The QUDT unit of a property's values as JSON, or None for unitless text properties."""
         iri = self.units.get(prop)
         if iri is None:

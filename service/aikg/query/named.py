@@ -8,6 +8,12 @@ it takes, so the API, the CLI and the docs are generated from the same place::
     # description: (more lines continue the description)
     # param: org entity required -- The organization (slug such as nvidia, or a full IRI)
     # param: limit integer optional default=100 -- Most rows
+    # example: what deals has {CoreWeave} made?
+    # example: {英伟达}投资了什么？
+
+``example`` lines are questions in plain words (English or Chinese) the query answers: they train the
+router of ``aikg ask`` and are shown on the Questions page. Braces mark the name that fills the query's
+entity parameter; they are dropped when the example is shown.
 
 Parameter types are ``entity`` (a slug or a full IRI), ``iri``, ``string``, ``date`` (YYYY-MM-DD, or
 YYYY-MM / YYYY when only that precise), ``integer`` and ``decimal``. Values are bound through the store's
@@ -42,7 +48,8 @@ PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_HEADER = re.compile(r"^#\s*(title|description|param)\s*:\s*(.*?)\s*$")
+_HEADER = re.compile(r"^#\s*(title|description|param|example)\s*:\s*(.*?)\s*$")
+_MENTION_MARKS = str.maketrans("", "", "{}")
 _PARAM = re.compile(r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
                     r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$")
 _DATE_FORMS = (
@@ -77,11 +84,18 @@ class NamedQuery:
     description: str
     parameters: list[Parameter] = field(default_factory=list)
     text: str = ""
+    examples: list[str] = field(default_factory=list)
+    """Example questions as written in the header, names to link marked with braces."""
+
+    def example_texts(self) -> list[str]:
+        """The example questions as people read them (without the braces)."""
+        return [e.translate(_MENTION_MARKS) for e in self.examples]
 
     def to_json(self) -> dict[str, Any]:
         """The query as the API lists it (text included, so clients can copy it)."""
         return {"name": self.name, "title": self.title, "description": self.description,
-                "parameters": [p.to_json() for p in self.parameters], "sparql": self.text}
+                "parameters": [p.to_json() for p in self.parameters], "examples": self.example_texts(),
+                "sparql": self.text}
 
 
 class QueryFileError(ValueError):
@@ -94,6 +108,7 @@ def parse_query_file(path: Path) -> NamedQuery:
     title = ""
     description: list[str] = []
     params: list[Parameter] = []
+    examples: list[str] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line.strip())
         if not m:
@@ -103,11 +118,14 @@ def parse_query_file(path: Path) -> NamedQuery:
             title = value
         elif key == "description":
             description.append(value)
+        elif key == "example":
+            if value:
+                examples.append(value)
         else:
             params.append(_parse_param(value, f"{path.name}:{lineno}"))
     if not title:
         raise QueryFileError(f"{path.name}: the header has no '# title:' line")
-    return NamedQuery(path.stem, title, " ".join(description), params, text)
+    return NamedQuery(path.stem, title, " ".join(description), params, text, examples)
 
 
 def _parse_param(spec: str, where: str) -> Parameter:

@@ -34,9 +34,11 @@ if TYPE_CHECKING:
     from aikg.store.transport import Encoded, QueryJob
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
-"""An RDF term as it crosses the store interface."""
+"""An RDF term as it crosses the store interface (aikg's data holds no RDF 1.2 quoted triples)."""
 Node = ox.NamedNode | ox.BlankNode
 """A term that can be a subject."""
+StoredTerm = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+"""A term as a pyoxigraph quad types it (code that handles raw quads: the gate, the upkeep)."""
 Quad = ox.Quad
 """(subject, predicate, object, graph): every stored triple lives in a named graph."""
 
@@ -210,18 +212,19 @@ class Store(ABC):
 
     # -- capabilities: generic here, faster in a backend where it can be ----------------------------
 
-    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+    def outgoing(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
                  graph: str | None = None) -> list[Quad]:
         """Quads with one of ``nodes`` as subject (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) if not isinstance(n, ox.Literal) for p in preds
+        return [q for n in set(nodes) if isinstance(n, ox.NamedNode | ox.BlankNode) for p in preds
                 for q in self.quads(n, p, None, graph)]
 
-    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+    def incoming(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
                  graph: str | None = None) -> list[Quad]:
         """Quads with one of ``nodes`` as object (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) for p in preds for q in self.quads(None, p, n, graph)]
+        return [q for n in set(nodes) if not isinstance(n, ox.Triple) for p in preds
+                for q in self.quads(None, p, n, graph)]
 
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
         """Every quad of the given predicates."""

@@ -9,12 +9,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-try:
-    import fcntl
-except ImportError:  # not POSIX: skip the early check, opening the store still fails clearly
-    fcntl = None
+from typing import Any, TypeVar
 
 import pyoxigraph as ox
 from tqdm import tqdm
@@ -32,6 +27,8 @@ from aikg.store.base import (
     current_deadline,
 )
 from aikg.store.transport import Encoded, QueryJob, encode
+
+T = TypeVar("T")
 
 _RDF_MIME = {
     "text/turtle": ox.RdfFormat.TURTLE,
@@ -87,15 +84,17 @@ class OxigraphStore(Store):
         self._retired: list[tuple[float, Snapshot]] = []
 
     @staticmethod
-    def in_use(path: str | Path) -> bool:
+    def in_use(path: str | Path) -> bool:  # POSIX only: elsewhere opening the store fails clearly
         """True when another process has the on-disk store at ``path`` open (it holds RocksDB's lock).
 
         Checked without opening the store, so a process that forks afterwards (gunicorn's master)
         never carries RocksDB state into its children. Call it only from a process that has no store
         open at ``path``: POSIX record locks belong to the process, so the probe would release its own.
         """
+        import fcntl
+
         lock = Path(path) / "LOCK"
-        if fcntl is None or not lock.is_file():
+        if not lock.is_file():
             return False
         with open(lock, "rb+") as fh:
             try:
@@ -167,6 +166,7 @@ class OxigraphStore(Store):
                 rows, truncated = _take((tuple(s[i] for i in width) for s in res), max_rows, deadline)
                 return QueryResult(ResultKind.SELECT, variables=variables, rows=rows,
                                    truncated=truncated)
+            assert isinstance(res, ox.QueryTriples)
             triples, truncated = _take(iter(res), max_rows, deadline)
         except OSError as exc:
             raise StoreError("the store failed while reading the query results") from exc
@@ -260,8 +260,8 @@ class OxigraphStore(Store):
         if graph is None:
             if mime not in _QUAD_MIME:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
-            return self._ox.dump(format=fmt)
-        return self._ox.dump(format=fmt, from_graph=_named(graph, "graph"))
+            return self._ox.dump(format=fmt) or b""
+        return self._ox.dump(format=fmt, from_graph=_named(graph, "graph")) or b""
 
     def graphs(self) -> list[str]:
         return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode))
@@ -275,7 +275,9 @@ class OxigraphStore(Store):
         # in the projection.
         target = _named(graph, "graph") if graph else "?g"
         res = self._ox.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {target} {{ ?s ?p ?o }} }}")
-        return int(next(iter(res))[0].value)
+        assert isinstance(res, ox.QuerySolutions)
+        cell = next(iter(res))[0]
+        return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
     def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
               obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
@@ -355,7 +357,7 @@ class OxigraphStore(Store):
             return
         if self.path is not None and not self.read_only:
             store.flush()
-        self._ox = None  # dropping the last reference closes the files and releases the lock
+        self._ox = None  # type: ignore[assignment]  # dropping the last reference closes the files
         if self.path is not None and not self.read_only:
             shutil.rmtree(snapshots_folder(self.path), ignore_errors=True)
 
@@ -387,7 +389,7 @@ def has_dataset_clause(sparql: str) -> bool:
     return _DATASET_CLAUSE.search(code) is not None
 
 
-def _position(exc: SyntaxError) -> list[dict]:
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
     """Line and column of a parse error, from Oxigraph's ``error at L:C: ...`` message."""
     m = re.search(r"\b(\d+):(\d+)\b", str(exc))
     return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
@@ -400,9 +402,11 @@ def _named(iri: str, what: str) -> ox.NamedNode:
         raise BadRequest(f"{what} {iri!r} is not a valid IRI") from None
 
 
-def _take(items: Iterator, max_rows: int | None, deadline: Deadline | None) -> tuple[list, bool]:
+def _take(items: Iterator[T], max_rows: int | None, deadline: Deadline | None) -> tuple[list[T], bool]:
     """Read at most ``max_rows`` items, checking ``deadline`` between them; say if more were left."""
-    out: list = []
+    if max_rows is None and deadline is None:
+        return list(items), False  # internal reads (rules, loads): read in Rust's own loop
+    out: list[T] = []
     for item in items:
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the read ran past its time limit and was stopped")

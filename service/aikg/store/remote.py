@@ -23,12 +23,10 @@ What the interface promises and how this backend keeps it:
 from __future__ import annotations
 
 import logging
-import os
 import re
 import secrets
 import threading
 import time
-import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -44,6 +42,7 @@ from aikg.store.base import (
     QueryResult,
     ResultKind,
     Store,
+    StoredTerm,
     Term,
     current_deadline,
 )
@@ -83,11 +82,8 @@ class RemoteStore(Store):
         self.gsp_url = gsp_url
         self.timeout = timeout
         self._auth = requests.auth.HTTPDigestAuth(user, password) if user else None
-        self._after_fork()
-        _LIVE.add(self)
-
-    def _after_fork(self) -> None:
-        """Fresh connections, caches and lock: a forked child (query limits) must not share sockets."""
+        # Each process opens its own store (nothing forks a process that has one), so each has its
+        # own connections.
         self._http = requests.Session()
         self._http.auth = self._auth
         self._graphs: tuple[int, list[str]] | None = None
@@ -103,7 +99,8 @@ class RemoteStore(Store):
             timeout = max(0.05, min(timeout, deadline.at - time.monotonic()))
         headers = {**kwargs.pop("headers", {}), **({"Accept": accept} if accept else {})}  # type: ignore[dict-item]
         try:
-            resp = self._http.request(method, url, headers=headers, timeout=timeout, **kwargs)
+            resp = self._http.request(method, url, headers=headers, timeout=timeout,
+                                      **kwargs)  # type: ignore[arg-type]
         except requests.Timeout:
             raise QueryTimeout(f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
                                errors=[{"limit_seconds": round(timeout, 1)}]) from None
@@ -128,11 +125,12 @@ class RemoteStore(Store):
         return resp
 
     def _select(self, text: str, params: Mapping[str, object] | None = None,
-                deadline: Deadline | None = None) -> dict:
+                deadline: Deadline | None = None) -> dict[str, Any]:
         resp = self._send("POST", self.query_url, data={"query": text, **(params or {})},
                           accept="application/sparql-results+json", deadline=deadline)
         try:
-            return resp.json()
+            body: dict[str, Any] = resp.json()
+            return body
         except ValueError:
             raise StoreError("the remote engine sent results that are not SPARQL JSON") from None
 
@@ -172,7 +170,7 @@ class RemoteStore(Store):
         if form in ("CONSTRUCT", "DESCRIBE"):
             resp = self._send("POST", self.query_url, data=params, accept="application/n-triples",
                               deadline=deadline)
-            triples = []
+            triples: list[ox.Triple] = []
             truncated = False
             try:
                 for t in ox.parse(resp.content, format=ox.RdfFormat.N_TRIPLES):
@@ -249,7 +247,7 @@ class RemoteStore(Store):
         if replace:
             by_graph[replace] = []
         for q in quads:
-            by_graph.setdefault(q.graph_name.value, []).append(ox.Triple(q.subject, q.predicate, q.object))
+            by_graph.setdefault(str(q.graph_name)[1:-1], []).append(q.triple)
         try:
             for g, triples in by_graph.items():
                 body = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b""
@@ -289,7 +287,8 @@ class RemoteStore(Store):
             return 0
         res = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
                          named_graphs=graphs, default_graphs=graphs)
-        return int(res.rows[0][0].value) if res.rows and res.rows[0][0] is not None else 0
+        cell = res.rows[0][0] if res.rows else None
+        return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
     def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
               obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
@@ -323,7 +322,7 @@ class RemoteStore(Store):
     CHUNK = 400
     """Nodes per VALUES block of a neighbourhood read."""
 
-    def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[Term]]) -> list[Quad]:
+    def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[StoredTerm]]) -> list[Quad]:
         """``SELECT ?s ?p ?o ?g`` over ``pattern``, with the ``first`` variable's values sent in chunks."""
         items = sorted(_sparql_terms(values[first]))
         blocks = " ".join(_values_block(name, _sparql_terms(terms)) for name, terms in values.items()
@@ -335,20 +334,20 @@ class RemoteStore(Store):
             out += [ox.Quad(*row) for row in self.query(text).rows]  # type: ignore[arg-type]
         return out
 
-    def _around(self, end: str, nodes: Iterable[Term], predicates: Iterable[ox.NamedNode] | None,
+    def _around(self, end: str, nodes: Iterable[StoredTerm], predicates: Iterable[ox.NamedNode] | None,
                 graph: str | None) -> list[Quad]:
-        values: dict[str, Iterable[Term]] = {end: nodes}
+        values: dict[str, Iterable[StoredTerm]] = {end: nodes}
         if predicates is not None:
             values["p"] = list(predicates)
         if graph is not None:
             values["g"] = [_named(graph)]
         return self._select_quads("GRAPH ?g { ?s ?p ?o }", end, values)
 
-    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+    def outgoing(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
                  graph: str | None = None) -> list[Quad]:
         return self._around("s", [n for n in nodes if not isinstance(n, ox.Literal)], predicates, graph)
 
-    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
+    def incoming(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
                  graph: str | None = None) -> list[Quad]:
         return self._around("o", nodes, predicates, graph)
 
@@ -373,11 +372,6 @@ class RemoteStore(Store):
 
     def close(self) -> None:
         self._http.close()
-
-
-_LIVE: weakref.WeakSet[RemoteStore] = weakref.WeakSet()
-"""Every open remote store of this process, given fresh connections in a forked child."""
-os.register_at_fork(after_in_child=lambda: [store._after_fork() for store in list(_LIVE)])
 
 
 # -- helpers -----------------------------------------------------------------------------------------
@@ -409,7 +403,7 @@ def _check_parses(text: str, form: str) -> None:
         raise QuerySyntaxError(f"the query does not parse{where}", errors=errors) from None
 
 
-def _position(exc: SyntaxError) -> list[dict]:
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
     m = re.search(r"\b(\d+):(\d+)\b", str(exc))
     return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
 
@@ -419,7 +413,7 @@ def _engine_position(resp: requests.Response) -> str:
     return f" at line {m.group(1)}" if m else ""
 
 
-def _engine_errors(resp: requests.Response) -> list[dict]:
+def _engine_errors(resp: requests.Response) -> list[dict[str, int]]:
     m = re.search(r"\bline (\d+)", resp.text[:2000])
     return [{"line": int(m.group(1))}] if m else []
 
@@ -450,10 +444,10 @@ def _term(binding: Mapping[str, str] | None) -> Term | None:
         raise StoreError("the remote engine sent a term that is not valid RDF") from None
 
 
-def _sparql_terms(terms: Iterable[Term]) -> set[str]:
+def _sparql_terms(terms: Iterable[StoredTerm]) -> set[str]:
     # A blank node cannot be named in a query (its label would be a fresh variable): the engine has
     # nothing it could match for one, so it is left out.
-    return {str(t) for t in terms if not isinstance(t, ox.BlankNode)}
+    return {str(t) for t in terms if not isinstance(t, ox.BlankNode | ox.Triple)}
 
 
 def _values_block(name: str, terms: Iterable[str]) -> str:

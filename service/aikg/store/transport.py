@@ -109,11 +109,12 @@ def encode(raw: Any, max_rows: int | None) -> Encoded:
         return Encoded(ResultKind.ASK, boolean=bool(raw))
     if isinstance(raw, ox.QuerySolutions):
         writer = _CappedWriter(max_rows, header=1)
-        kind, fmt = ResultKind.SELECT, ox.QueryResultsFormat.TSV
-    else:
-        writer = _CappedWriter(max_rows, header=0)
-        kind, fmt = ResultKind.GRAPH, ox.RdfFormat.N_TRIPLES
+        with contextlib.suppress(_Enough):
+            raw.serialize(writer, format=ox.QueryResultsFormat.TSV)  # type: ignore[arg-type]  # any writable
+        data, truncated = writer.result()
+        return Encoded(ResultKind.SELECT, data, truncated=truncated)
+    writer = _CappedWriter(max_rows, header=0)
     with contextlib.suppress(_Enough):
-        raw.serialize(writer, format=fmt)
+        raw.serialize(writer, format=ox.RdfFormat.N_TRIPLES)
     data, truncated = writer.result()
-    return Encoded(kind, data, truncated=truncated)
+    return Encoded(ResultKind.GRAPH, data, truncated=truncated)

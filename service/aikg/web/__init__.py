@@ -23,18 +23,22 @@ _WRITES = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 
 
 def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | None = None,
-               services: Services | None = None) -> Flask:
-    """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config``."""
+               services: Services | None = None, owner: bool = True) -> Flask:
+    """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config``.
+
+    An ``owner`` app loads the seeds into an empty store and starts the Epoch import; a serving reader
+    is not the owner (the writer process does both).
+    """
     app = Flask(__name__, static_folder=None)
     if services is None:
         services = build_services(load_settings(test_config), store=store)
     settings = services.settings
     app.config["AIKG"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings["max_body"]
-    app.json.sort_keys = False  # keep the documented field order in JSON bodies
+    app.json.sort_keys = False  # type: ignore[attr-defined]  # keep the documented field order
     app.extensions[SERVICES_KEY] = services
 
-    if settings["load_seeds"]:
+    if owner and settings["load_seeds"]:
         from aikg.knowledge.load import is_empty, load_seeds
 
         if is_empty(services.store):
@@ -47,11 +51,11 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
                 services.background["epoch-import"] = thread
     services.runner.warm_up()
 
-    from aikg.web import api, errors, exports, imports, linked_data, pages, sparql, writes
+    from aikg.web import api, ask, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
     _bound_requests(app)
-    for module in (sparql, api, exports, linked_data, writes, pages, imports):
+    for module in (sparql, api, exports, linked_data, writes, pages, ask, imports):
         app.register_blueprint(module.bp)
     return app
 

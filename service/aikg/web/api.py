@@ -152,7 +152,7 @@ def queries() -> Response:
 
 def _query_json(q: Any) -> dict:
     return {"name": q.name, "title": q.title, "description": q.description,
-            "parameters": [p.to_json() for p in q.parameters],
+            "parameters": [p.to_json() for p in q.parameters], "examples": q.example_texts(),
             "links": {"self": f"/api/queries/{q.name}"}}
 
 

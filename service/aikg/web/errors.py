@@ -16,7 +16,7 @@ from aikg.errors import AikgError
 log = logging.getLogger(__name__)
 
 
-def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict:
+def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict[str, Any]:
     """The error envelope every route returns."""
     return {"ok": False, "status": status, "error": error, "message": message,
             "errors": errors or []}

@@ -190,7 +190,9 @@ def _schemas() -> dict[str, Any]:
         "NamedQuery": {"type": "object", "required": ["name", "title", "description", "parameters"],
                        "properties": {"name": {"type": "string"}, "title": {"type": "string"},
                                       "description": {"type": "string"},
-                                      "parameters": {"type": "array", "items": _ref("Parameter")}}},
+                                      "parameters": {"type": "array", "items": _ref("Parameter")},
+                                      "examples": {"type": "array", "items": {"type": "string"}}}},
+        "AskResponse": _ask_schema(),
         "QueryList": {"type": "object", "required": ["queries"],
                       "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}}},
         "Cell": cell,
@@ -287,6 +289,16 @@ def _api_paths(services: Services) -> dict[str, Any]:
         "/api/stats": _get("Store statistics", "Triples per named graph, entities and source documents.",
                            {**_cached_ok(_ref("StatsResponse"), "The statistics."), **_errors(406, 503)},
                            [_IF_NONE_MATCH], tags=["lookup"]),
+        "/api/ask": _get(
+            "Ask in plain words",
+            "A question in English or Chinese, understood as a named query with its parameters filled by "
+            "entity linking, or as a fact of one entity, and answered with the sources of every row or "
+            "fact; or an abstention (abstained: true) with the closest questions aikg can answer.",
+            {**_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
+             **_errors(400, 406, 429, 503)},
+            [_query("q", {"type": "string", "minLength": 1, "maxLength": 500, "pattern": r"\S"},
+                    "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
+                    required=True), _IF_NONE_MATCH], tags=["lookup"]),
         "/api/queries": _get("Named queries", "Every named query with its title, description and parameters.",
                              {"200": _json(_ref("QueryList"), "The named queries."), **json_ok},
                              tags=["queries"]),
@@ -426,3 +438,20 @@ def openapi_document(services: Services) -> dict[str, Any]:
         "paths": paths,
         "components": _components(),
     }
+
+
+def _ask_schema() -> dict[str, Any]:
+    """The JSON of /api/ask (see aikg.ask.asker)."""
+    understood = {"type": "object", "required": ["query", "parameters", "entity", "confidence"],
+                  "properties": {"query": {"type": ["string", "null"]}, "parameters": {"type": "object"},
+                                 "entity": {"type": ["string", "null"]},
+                                 "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
+    alternative = {"type": "object", "required": ["query", "parameters", "confidence"],
+                   "properties": {"query": {"type": "string"}, "parameters": {"type": "object"},
+                                  "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
+    answer = {"type": "object", "required": ["kind"],
+              "properties": {"kind": {"enum": ["rows", "facts", "none"]}}}
+    return {"type": "object", "required": ["question", "understood", "answer", "abstained", "alternatives"],
+            "properties": {"question": {"type": "string"}, "understood": understood, "answer": answer,
+                           "abstained": {"type": "boolean"},
+                           "alternatives": {"type": "array", "items": alternative}}}

@@ -47,16 +47,16 @@ def _wants_turtle() -> bool:
     return request.accept_mimetypes.best_match(["application/json", _TURTLE]) == _TURTLE
 
 
-def _gated(make_change: Callable[[], gate.Change], *, created: bool = False) -> Response:
+def _gated(write: Callable[[], gate.Outcome]) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
-        outcome = get_services().gate.write(make_change, deadline=current_deadline())
+        outcome = write()
     except ValidationFailed as exc:
         if exc.report is not None and _wants_turtle():
             return Response(exc.report.to_turtle(), status=422, mimetype=_TURTLE)
         raise
     resp = jsonify(outcome.to_json())
-    resp.status_code = 201 if created else 200
+    resp.status_code = 201 if outcome.created else 200
     return resp
 
 
@@ -80,7 +80,7 @@ def update() -> Response:
     if request.values.getlist("using-graph-uri") or request.values.getlist("using-named-graph-uri"):
         raise BadRequest("using-graph-uri is not supported: write USING <iri> in the update")
     services = get_services()
-    return _gated(lambda: gate.update_change(services.store, services.runner, text))
+    return _gated(lambda: services.gate.update(text, deadline=current_deadline()))
 
 
 def _target() -> str | None:
@@ -136,9 +136,8 @@ def _graph_write(*, replace: bool) -> Response:
     _authorize()
     graph = gate.check_graph_iri(_target())
     quads = _rdf_body(graph)
-    store = get_store()
-    created = graph not in store.graphs()
-    return _gated(lambda: gate.graph_change(store, graph, quads, replace=replace), created=created)
+    services = get_services()
+    return _gated(lambda: services.gate.put(graph, quads, replace=replace, deadline=current_deadline()))
 
 
 @bp.delete("/data")
@@ -146,10 +145,10 @@ def data_delete() -> Response:
     """Graph Store Protocol DELETE: remove the named graph, through the gate."""
     _authorize()
     graph = gate.check_graph_iri(_target())
-    store = get_store()
-    if graph not in store.graphs():
+    services = get_services()
+    if graph not in services.store.graphs():
         raise NotFound(f"no graph {graph[:200]} in the store")
-    return _gated(lambda: gate.drop_change(store, graph))
+    return _gated(lambda: services.gate.drop(graph, deadline=current_deadline()))
 
 
 @bp.get("/api/validate")

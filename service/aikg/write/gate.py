@@ -14,7 +14,7 @@ import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
@@ -35,7 +35,8 @@ from aikg.namespaces import (
 )
 from aikg.query.runner import QueryRunner
 from aikg.rdf import guard
-from aikg.store import Deadline, Store
+from aikg.store import Deadline, Store, Term
+from aikg.store.base import StoredTerm
 from aikg.store.terms import to_rdflib
 from aikg.write.writelog import WriteLog
 
@@ -76,11 +77,19 @@ class Outcome:
     removed: int
     graphs: list[str]
     validated: list[str]
+    created: bool = False
+    """True when the write made a graph that did not exist before (a 201 on the Graph Store)."""
 
     def to_json(self) -> dict[str, Any]:
         """The success body of a write."""
         return {"ok": True, "operation": self.kind, "added": self.added, "removed": self.removed,
                 "graphs": self.graphs, "validated_nodes": len(self.validated)}
+
+    @classmethod
+    def from_json(cls, body: dict[str, Any], *, created: bool = False) -> Outcome:
+        """An outcome read back from :meth:`to_json` (a write done by another process)."""
+        return cls(body["operation"], body["added"], body["removed"], body["graphs"],
+                   [""] * int(body["validated_nodes"]), created)
 
 
 def check_graph_iri(graph: str | None) -> str:
@@ -102,7 +111,7 @@ def check_graph_iri(graph: str | None) -> str:
 
 # --- building changes --------------------------------------------------------------------------------
 
-def _pattern(store: Store, s: Node | None = None, o: ox.Term | None = None,
+def _pattern(store: Store, s: Node | None = None, o: Term | None = None,
              graph: str | None = None) -> Iterator[ox.Quad]:
     """Quads matching a pattern (never in the unused default graph)."""
     return store.quads(s, None, o, graph)
@@ -170,7 +179,7 @@ def _graph_iri(q: ox.Quad) -> str:
 
 # --- incremental validation ----------------------------------------------------------------------------
 
-def _is_instance_node(term: ox.Term) -> bool:
+def _is_instance_node(term: StoredTerm) -> bool:
     """True for nodes that hold data (entities, n-ary nodes); False for vocabulary terms and literals."""
     if isinstance(term, ox.BlankNode):
         return True
@@ -182,8 +191,8 @@ class _PostState:
 
     def __init__(self, store: Store, change: Change) -> None:
         self.read, self.change = store, change
-        self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
-        self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
+        self.out: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
+        self.inc: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
             self.out[q.subject].append(q)
             self.inc[q.object].append(q)
@@ -191,12 +200,12 @@ class _PostState:
     def _keep(self, q: ox.Quad) -> bool:
         return q.graph_name not in _NOT_DATA and q not in self.change.remove
 
-    def outgoing(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as subject, after the change."""
         return ([q for q in self.read.outgoing(nodes) if self._keep(q)]
                 + [q for n in nodes for q in self.out.get(n, [])])
 
-    def incoming(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def incoming(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as object, after the change."""
         return ([q for q in self.read.incoming(nodes) if self._keep(q)]
                 + [q for n in nodes for q in self.inc.get(n, [])])
@@ -205,7 +214,7 @@ class _PostState:
 def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     """The nodes to validate (touched ones and what points at them) and their neighbourhood graph."""
     post = _PostState(store, change)
-    touched: set[ox.Term] = set()
+    touched: set[StoredTerm] = set()
     for q in change.remove | change.add:
         touched.add(q.subject)
         if q.predicate != _RDF_TYPE:
@@ -214,14 +223,18 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     nodes = set(touched)
     nodes.update(q.subject for q in post.incoming(touched) if _is_instance_node(q.subject))
     data = Graph()
-    neighbours: set[ox.Term] = set()
+    neighbours: set[StoredTerm] = set()
     for q in post.outgoing(nodes):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(_rdflib_triple(q))
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(_rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
+
+
+def _rdflib_triple(q: ox.Quad) -> tuple[Any, Any, Any]:
+    return (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object))
 
 
 def validate_change(store: Store, change: Change) -> tuple[validate.ValidationResult, list[str]]:
@@ -279,6 +292,21 @@ def warm_up() -> None:
     validate.validate_graph(sample, focus_nodes=[node])
 
 
+class Writes(Protocol):
+    """The write operations every surface uses: done here by :class:`Gate`, or forwarded to the process
+    that owns the store (:class:`aikg.serving.forward.ForwardingGate`)."""
+
+    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction."""
+
+    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
+            deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
+
+    def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol DELETE: the whole graph."""
+
+
 class Gate:
     """The one commit path of a store: every write is computed, validated and committed here, one at
     a time (the writer lock), and recorded in the write log."""
@@ -289,6 +317,28 @@ class Gate:
     def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
         self.store, self.runner, self.writelog = store, runner, writelog
         self._lock = threading.Lock()
+        self.committed: list[Callable[[], None]] = []
+        """Called after every commit (the serving writer publishes a new snapshot then)."""
+
+    # -- the operations clients ask for ------------------------------------------------------------
+
+    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction."""
+        return self.write(lambda: update_change(self.store, self.runner, text), deadline=deadline)
+
+    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
+            deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
+        created = graph not in self.store.graphs()
+        rows = list(quads)
+        outcome = self.write(lambda: graph_change(self.store, graph, rows, replace=replace),
+                             deadline=deadline)
+        outcome.created = created
+        return outcome
+
+    def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
+        """Graph Store Protocol DELETE: the whole graph."""
+        return self.write(lambda: drop_change(self.store, graph), deadline=deadline)
 
     def write(self, make_change: Callable[[], Change], *, deadline: Deadline | None = None) -> Outcome:
         """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
@@ -347,3 +397,5 @@ class Gate:
             self.writelog.abandon()
             raise
         self.writelog.record(before, change, generated)
+        for hook in self.committed:
+            hook()

@@ -75,14 +75,21 @@ class WriteLog:
         subjects: frozenset[str] | None = None
         quads = change.remove | change.add
         if generated is not None and not any(q.predicate.value in _HIERARCHY for q in quads):
-            subjects = frozenset(_iris(q.subject for q in quads)) | _subjects_of(generated)
+            subjects = frozenset(_iris(q.subject for q in quads)) | _subjects_of(generated)  # type: ignore[misc]
         entry = Written(before, self.store.version, subjects)
         with self._lock:
             self.pending = None
-            self.records.append(entry)
-            self.size += len(subjects or ())
-            while self.size > KEEP and len(self.records) > 1:
-                self.size -= len(self.records.popleft().subjects or ())
+            self._keep(entry)
+
+    def absorb(self, entry: Written) -> None:
+        """Keep a record made elsewhere (the writer process's journal); the caller holds the lock."""
+        self._keep(entry)
+
+    def _keep(self, entry: Written) -> None:
+        self.records.append(entry)
+        self.size += len(entry.subjects or ())
+        while self.size > KEEP and len(self.records) > 1:
+            self.size -= len(self.records.popleft().subjects or ())
 
     def abandon(self) -> None:
         """A begun write failed before it committed: nothing to record."""

@@ -90,9 +90,14 @@ function renderQuery(q, initialParams) {
     history.replaceState(null, "", `/queries/${encodeURIComponent(q.name)}${params.toString() ? "?" + params : ""}`);
     run(q, params, out);
   });
+  // Example questions (from the query's header): asked in plain words, each opens the ask page.
+  const examples = (q.examples || []).length ? el("div", { class: "examples", id: "query-examples" },
+    el("span", { class: "muted" }, "Ask it in plain words: "),
+    q.examples.map((text) => el("a", { class: "chip example", href: `/ask?q=${encodeURIComponent(text)}` }, text))) : null;
   panel.replaceChildren(
     el("h1", {}, q.title || q.name),
     el("p", {}, q.description || ""),
+    examples,
     form,
     ...(sparql ? [el("details", { class: "sparql" }, el("summary", {}, "SPARQL of this question"), el("pre", {}, sparql),
       el("a", { href: editorHref }, "Open in the SPARQL editor"))] : []),

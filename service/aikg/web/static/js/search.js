@@ -1,6 +1,7 @@
 // Search with autocomplete over names and aliases (English and Chinese), grouped by type.
 // Attaches to every [data-search-box]; suggestions come from /api/search.
 import { api, dot, el, entityHref, familyLabel, familyOf, FAMILIES, typeLabels } from "./common.js";
+import { askHref, askOption, looksLikeQuestion } from "./ask-link.js";
 
 /** One hit of /api/search ({id, iri, label, matched, types}) with its colour family. */
 export function normalizeHit(hit) {
@@ -87,7 +88,9 @@ export function attachSearch(box, { onPick = null } = {}) {
         options.push(opt);
         return opt;
       })));
-    list.replaceChildren(...(groups.length ? groups : [el("div", { class: "sugg-empty" }, `No entity matches “${q}”.`)]));
+    const ask = onPick ? null : askOption(q); // ask hook: the question itself, last (not in parameter pickers)
+    if (ask) options.push(ask);
+    list.replaceChildren(...(groups.length ? groups : [el("div", { class: "sugg-empty" }, `No entity matches “${q}”.`)]), ...(ask ? [ask] : []));
     list.hidden = false;
     input.setAttribute("aria-expanded", "true");
     active = -1;
@@ -112,6 +115,7 @@ export function attachSearch(box, { onPick = null } = {}) {
     else if (ev.key === "Escape") close();
     else if (ev.key === "Enter") {
       if (active >= 0 && options[active]) { ev.preventDefault(); location.href = options[active].href; }
+      else if (!onPick && looksLikeQuestion(input.value)) { ev.preventDefault(); location.href = askHref(input.value); } // ask hook
       else if (!box.hasAttribute("data-search-large") && options.length) { ev.preventDefault(); location.href = options[0].href; }
       else box.dispatchEvent(new CustomEvent("search-submit", { detail: input.value.trim() }));
     }

@@ -1,0 +1,91 @@
+"""What the router knows besides the named queries' examples: the words for an entity's properties, the
+questions that ask for one fact, and the class each kind of entity parameter takes.
+
+Property words map to candidate properties in order: "architecture" is the architecture generation of a
+chip, else the architecture (dense / MoE) of a model; the answer takes the first the entity has.
+"""
+
+from __future__ import annotations
+
+AIKG = "https://w3id.org/aikg/ontology#"
+
+PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
+    # (words, properties); longer words win where two overlap ("memory bandwidth" over "memory").
+    (("memory bandwidth", "hbm bandwidth", "显存带宽", "内存带宽", "带宽", "bandwidth"),
+     ("memoryBandwidth",)),
+    (("memory per chip", "memory per gpu", "gpu memory", "memory", "hbm", "vram", "显存", "内存", "单卡显存"),
+     ("memoryPerChip", "hbmPerScaleUpDomain")),
+    (("active parameters", "activated parameters", "激活参数"), ("activeParameters",)),
+    (("parameters", "parameter count", "params", "参数量", "参数", "总参数"), ("totalParameters",)),
+    (("training tokens", "tokens", "训练 token", "token 数", "token"), ("trainingTokens",)),
+    (("founded", "established", "founding year", "成立", "创立", "创办"), ("foundedIn",)),
+    (("released", "release date", "come out", "came out", "launched", "发布", "推出"),
+     ("releaseDate", "availableFrom")),
+    (("developed", "developer", "created", "开发", "研发"), ("developer",)),
+    (("manufacturer", "manufactures", "manufactured", "makes", "made by", "maker", "produces", "制造商",
+      "制造", "生产", "厂商"), ("manufacturer",)),
+    (("thermal design power", "tdp", "power draw", "power consumption", "watts", "热设计功耗", "功耗"),
+     ("thermalDesignPower",)),
+    (("located", "location", "where is", "在哪里", "在哪", "位于", "位置"), ("location",)),
+    (("built", "builder", "constructed", "建设", "建造"), ("builder",)),
+    (("operated by", "operates", "operator", "运营方", "运营"), ("operatedBy", "operator")),
+    (("architecture", "generation", "架构"), ("architectureGeneration", "architecture")),
+    (("how many gpus", "how many accelerators", "how many chips", "gpus per", "accelerators per system",
+      "多少张卡", "几张卡", "多少卡", "卡数"),
+     ("acceleratorsPerSystem", "scaleUpDomainSize", "acceleratorCount")),
+    (("origin business", "started out", "start out", "began as", "起家", "最早做", "最初做"),
+     ("originBusiness",)),
+    (("process node", "制程", "工艺"), ("processNode",)),
+    (("training compute", "flop", "训练算力"), ("trainingCompute",)),
+    (("open weights", "open source", "open-weight", "开源", "开放权重"), ("openWeights",)),
+    (("fp8 performance", "fp8"), ("fp8Performance",)),
+    (("fp4 performance", "fp4"), ("fp4Performance",)),
+    (("fp16 performance", "bf16", "fp16"), ("tensorFp16Performance", "fp16Performance")),
+    (("int8", "tops"), ("int8Performance",)),
+    (("foundry", "代工"), ("foundryName",)),
+    (("scale-up domain", "nvlink domain", "domain size", "纵向扩展域"), ("scaleUpDomainSize",)),
+    (("successor", "后继"), ("successor", "successorOf")),
+    (("predecessor",), ("predecessor",)),
+    (("competitors", "compete", "rivals", "竞争对手"), ("competesWith",)),
+    (("h100 equivalents", "h100 等效"), ("h100Equivalents",)),
+    (("power capacity", "megawatts", "电力容量", "兆瓦"), ("powerCapacity",)),
+    (("worst-case hops", "hops", "跳数"), ("worstCaseHops",)),
+)
+
+FACT_EXAMPLES: tuple[str, ...] = (
+    "what is the memory per chip of {GB300}?", "how much memory does {GB200 NVL72} have?",
+    "how many parameters does {DeepSeek-V3} have?", "what is the TDP of {B200}?",
+    "memory bandwidth of {MI300X}", "{DeepSeek-V3} parameters", "when was {CoreWeave} founded?",
+    "when was {DeepSeek-V3} released?", "who makes the {H800}?", "who developed {DeepSeek-V3}?",
+    "where is {PORTS-Pike}?", "who operates {Tinker}?", "who built {PORTS-Pike}?",
+    "what architecture is the {H100}?", "how many GPUs are in a {GB200 NVL72}?",
+    "which company manufactures {TPU v9i}?", "what process node is {TPU v4} made on?",
+    "what does {CoreWeave} do?", "tell me about {CoreWeave}", "what is {Groq}?", "who is {Soumith Chintala}?",
+    "{GB300}的显存是多少？", "{DeepSeek-V3}有多少参数？", "{CoreWeave}哪年成立的？", "{H800}是谁生产的？",
+    "{DeepSeek-V3}是谁开发的？", "{PORTS-Pike}在哪里？", "{B200}的功耗是多少", "{TPU v4}的制程",
+    "{DeepSeek-V3}什么时候发布的？", "{MI300X}的显存带宽", "{GB300 NVL72}有多少张卡",
+    "{Groq}是什么？", "介绍一下{CoreWeave}", "{Tinker}是什么平台",
+)
+"""Questions about one fact of one entity (braces mark the entity), the fact intent's examples."""
+
+_OVERVIEW = "what is are who tell me about the a an do does company platform model chip thing kind of"
+_OVERVIEW_ZH = "是什么介绍一下公司平台模型芯片谁做的请吗呢哪家个讲说"
+OVERVIEW_WORDS = frozenset(_OVERVIEW.split()) | frozenset(_OVERVIEW_ZH)
+"""Words an overview question ("what is Groq?") may have besides the name; any other word asks for
+something aikg was not told how to find, so the answer abstains instead of guessing."""
+
+PARAMETER_CLASSES: dict[str, str | None] = {
+    "org": AIKG + "Organization", "company": AIKG + "Organization", "vendor": AIKG + "Organization",
+    "investor": AIKG + "Organization", "accelerator": AIKG + "Hardware", "hardware": AIKG + "Hardware",
+    "model": AIKG + "AIModel", "entity": None,
+}
+"""The class an entity parameter's value must have, by parameter name (None: any entity)."""
+
+_AMBIGUOUS = """
+align arctic aria boosting calm core curl defense delight devise ditto eve fast firefly glee goat golem
+impala infinity kepler liquid luke magic marin mercury opera plug realm runway seer surf swift switch
+together unicorn viking whisper writer williams
+"""
+AMBIGUOUS_NAMES = frozenset(_AMBIGUOUS.split())
+"""Everyday English words that are also names in aikg's data (models such as FAST, CORE or Whisper,
+organizations such as Together or Writer): written in lower case they are read as words, not names."""

@@ -1,0 +1,165 @@
+"""Entity linking: which spans of a question name entities, through the search index.
+
+Every span of up to a few tokens is looked up in the search index (names and aliases in both languages):
+
+- an exact name (case, width and separators aside) links at once;
+- a span with a digit ("B200", "TPU v4", "A100 SXM4 80 GB") also links to the names it starts a word of
+  ("NVIDIA B200"), since people drop the maker's name;
+- a span that is no word of the router's vocabulary and has no such match is tried as a misspelling: the
+  names that share its first letters, within one or two edits (transpositions count one), link with a
+  lower score.
+
+Overlapping spans keep the longest one (then the best matched). A mention keeps several candidates;
+which one fills a parameter depends on the class the parameter takes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from rapidfuzz.distance import OSA
+
+from aikg.ask.lexicon import AMBIGUOUS_NAMES
+from aikg.ask.text import Token
+from aikg.lookup.search import normalize
+
+MAX_SPAN = 6
+"""Most tokens (words, or Chinese characters) in a linked name."""
+MAX_CJK_SPAN = 10
+CANDIDATES = 6
+"""Candidates kept per mention."""
+MAX_TOKENS = 64
+"""Tokens of a question searched for names: each costs up to ten index look-ups, and a question is
+rarely longer (a 500-character one would take a second)."""
+MAX_MISSPELT = 16
+"""Spans tried as misspellings per question (each costs two wider look-ups)."""
+
+
+class Index(Protocol):
+    """What linking needs of the search index (:class:`aikg.search.LiveIndex`)."""
+
+    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10) -> list[Any]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Candidate:
+    """An entity a mention may name: IRI, slug, label, most specific types, and how well it matched."""
+
+    iri: str
+    slug: str
+    label: str
+    types: tuple[str, ...]
+    how: str
+    score: float
+
+
+@dataclass(slots=True)
+class Mention:
+    """A span of the folded question that names an entity, with its candidates best first."""
+
+    start: int
+    end: int
+    text: str
+    how: str
+    candidates: list[Candidate] = field(default_factory=list)
+
+    @property
+    def best(self) -> Candidate:
+        """The first candidate."""
+        return self.candidates[0]
+
+
+_RANK = {"exact": 0, "word": 1, "fuzzy": 2}
+
+
+def _candidate(hit: Any, how: str, score: float) -> Candidate:
+    info = hit.entity
+    return Candidate(info.iri, info.slug, info.label, tuple(info.types), how, score)
+
+
+class EntityLinker:
+    """Finds the names in a question; ``vocabulary`` are the router's own words (never misspellings)."""
+
+    def __init__(self, vocabulary: Collection[str]) -> None:
+        """Keep the words the examples use, so that "deals" is not read as a misspelt name."""
+        self.vocabulary = frozenset(vocabulary)
+
+    def link(self, index: Index, folded: str, toks: list[Token], taken: list[tuple[int, int]],
+             original: str) -> list[Mention]:
+        """The mentions of ``folded`` (tokens ``toks``), none overlapping ``taken`` or each other;
+        ``original`` is the question as typed (an everyday word names something only when capitalized)."""
+        found: list[Mention] = []
+        budget = [MAX_MISSPELT]
+        toks = toks[:MAX_TOKENS]
+        for i, first in enumerate(toks):
+            if first.stop:
+                continue
+            longest = MAX_CJK_SPAN if first.cjk else MAX_SPAN
+            for j in range(min(len(toks), i + longest) - 1, i - 1, -1):
+                last = toks[j]
+                if last.stop or any(s < last.end and first.start < e for s, e in taken):
+                    continue
+                span = toks[i:j + 1]
+                if (len(span) == 1 and first.text in AMBIGUOUS_NAMES and len(original) == len(folded)
+                        and not original[first.start].isupper()):
+                    continue
+                mention = self._lookup(index, folded, span, budget)
+                if mention is not None:
+                    found.append(mention)
+        return _non_overlapping(found)
+
+    def _lookup(self, index: Index, folded: str, span: list[Token], budget: list[int]) -> Mention | None:
+        start, end = span[0].start, span[-1].end
+        text = folded[start:end]
+        norm = normalize(text)
+        cjk_only = all(t.cjk for t in span)
+        if len(norm) < 2 or (cjk_only and len(span) < 2) or norm.isdigit():
+            return None
+        hits = index.search(norm, limit=CANDIDATES)
+        exact = [h for h in hits if h.match == "exact"]
+        if exact:
+            others = [h for h in hits if h.match != "exact"]
+            cands = [_candidate(h, "exact", 1.0) for h in exact]
+            cands += [_candidate(h, h.match, 0.5 * h.score) for h in others]
+            return Mention(start, end, text, "exact", cands)
+        if cjk_only:
+            return None
+        if any(c.isdigit() for c in norm):
+            nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
+            near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
+            if near:
+                return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
+        if (len(span) <= 2 and span[0].text not in self.vocabulary and len(norm) >= 4 and norm.isascii()
+                and budget[0] > 0):
+            budget[0] -= 1
+            return self._misspelt(index, start, end, text, norm)
+        return None
+
+    def _misspelt(self, index: Index, start: int, end: int, text: str, norm: str) -> Mention | None:
+        squeezed = norm.replace(" ", "")
+        allowed = 1 if len(squeezed) <= 6 else 2
+        scored: dict[str, tuple[int, Any]] = {}
+        for prefix, limit in ((norm[:3], 40), (norm[:2], 80)):
+            for h in index.search(prefix, limit=limit):
+                name = normalize(h.name).replace(" ", "")
+                label = normalize(h.entity.label).replace(" ", "")
+                d = min(OSA.distance(squeezed, name), OSA.distance(squeezed, label))
+                if d <= allowed and (h.entity.iri not in scored or d < scored[h.entity.iri][0]):
+                    scored[h.entity.iri] = (d, h)
+            if scored:
+                break
+        if not scored:
+            return None
+        ranked = sorted(scored.values(), key=lambda dh: (dh[0], len(dh[1].entity.label)))
+        return Mention(start, end, text, "fuzzy",
+                       [_candidate(h, "fuzzy", 0.9 - 0.15 * d) for d, h in ranked[:CANDIDATES]])
+
+
+def _non_overlapping(found: list[Mention]) -> list[Mention]:
+    chosen: list[Mention] = []
+    for m in sorted(found, key=lambda m: (-(m.end - m.start), _RANK[m.how], m.start)):
+        if all(m.end <= c.start or c.end <= m.start for c in chosen):
+            chosen.append(m)
+    return sorted(chosen, key=lambda m: m.start)

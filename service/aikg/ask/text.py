@@ -1,0 +1,77 @@
+"""The forms a question is read in: folded text, tokens with their offsets, language, stopwords.
+
+Everything downstream (dates, names, properties, features) works on the folded text, so offsets found by
+one step mean the same characters to the next.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+_CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
+CJK_CHAR = re.compile(f"[{_CJK}]")
+_TOKEN = re.compile(rf"[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK}]|⟨[a-z]⟩")
+
+ENTITY, DATE, PROPERTY = "⟨e⟩", "⟨d⟩", "⟨p⟩"
+"""Placeholders that stand for a linked name, a date and a property word in masked text."""
+
+_STOPWORDS = """
+a an the of in on at for to by with and or is are was were be been being what which who whom whose where
+when how many much does do did has have had me my show list tell give about s all only that this these
+those it its from between per each every any other same as like than there their them they i we you your
+please can could would will should some one ones get find see
+"""
+STOPWORDS = frozenset(_STOPWORDS.split())
+"""English function words: never the start or end of a name to link."""
+
+CJK_STOP = frozenset("的了是有哪些什么吗呢和与及在用把被对从到给让我你他她它们个这那谁")
+"""Chinese function characters: a Chinese name to link never starts or ends with one."""
+
+
+def fold(text: str) -> str:
+    """NFKC and case-folded: full-width forms, case and compatibility characters made one."""
+    return unicodedata.normalize("NFKC", text).casefold()
+
+
+@dataclass(frozen=True, slots=True)
+class Token:
+    """A word (Latin letters and digits, dots inside numbers) or one Chinese character, with offsets."""
+
+    text: str
+    start: int
+    end: int
+
+    @property
+    def cjk(self) -> bool:
+        """True for a Chinese character."""
+        return bool(CJK_CHAR.match(self.text))
+
+    @property
+    def stop(self) -> bool:
+        """True for a function word or character."""
+        return self.text in CJK_STOP if self.cjk else self.text in STOPWORDS
+
+
+def tokens(folded: str) -> list[Token]:
+    """The tokens of folded text (placeholders such as ⟨e⟩ are one token each)."""
+    return [Token(m.group(), m.start(), m.end()) for m in _TOKEN.finditer(folded)]
+
+
+def language(text: str) -> str:
+    """``zh`` when the text has a Chinese character, else ``en``."""
+    return "zh" if CJK_CHAR.search(text) else "en"
+
+
+def replace_spans(text: str, spans: list[tuple[int, int, str]]) -> str:
+    """The text with each (start, end) span replaced by its placeholder, spaced so it stays a token."""
+    out, pos = [], 0
+    for start, end, mark in sorted(spans):
+        if start < pos:
+            continue
+        out.append(text[pos:start])
+        out.append(f" {mark} ")
+        pos = end
+    out.append(text[pos:])
+    return "".join(out)

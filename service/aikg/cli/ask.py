@@ -1,0 +1,91 @@
+"""``aikg ask "<question>"``: a question in plain words, answered from the store as ``/api/ask`` answers it.
+
+Prints what was understood and the answer (rows or facts, each with its sources), or "I don't know" and
+the closest questions aikg can answer; ``--format json`` prints the same JSON as ``/api/ask``.
+Exit codes: 0 answered, 1 abstained, 2 usage or input error, 3 the store failed or a query ran too long.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Mapping
+from typing import Any
+
+import click
+
+from aikg.ask import Asker
+from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.errors import AikgError
+
+
+def _sources(sources: list[dict[str, Any]]) -> str:
+    names = []
+    for s in sources:
+        title = (s.get("document") or {}).get("title") or s["graph"]
+        level = (s.get("certainty") or {}).get("label")
+        names.append(f"{title} ({level})" if level else title)
+    return "; ".join(names) or "-"
+
+
+def _cell(cell: dict[str, Any] | None) -> str:
+    if cell is None:
+        return ""
+    return str(cell.get("label") or cell.get("id") or cell["value"])
+
+
+def render_text(body: Mapping[str, Any]) -> str:
+    """The answer for a terminal: understood, rows or facts with sources, alternatives."""
+    lines: list[str] = []
+    u, a = body["understood"], body["answer"]
+    if body["abstained"]:
+        lines.append(a["message"])
+    elif a["kind"] == "rows":
+        params = ", ".join(f"{k}={v}" for k, v in u["parameters"].items())
+        lines.append(f"Understood as: {a['query']['title']} [{u['query']}{' ' + params if params else ''}]"
+                     f" (confidence {u['confidence']:.0%})")
+        shown = [c for c in a["columns"] if not c.endswith("Label")]
+        for row in a["rows"]:
+            cells = " | ".join(f"{c}: {_cell(row['cells'].get(c))}" for c in shown if row["cells"].get(c))
+            lines.append(f"- {cells}\n    sources: {_sources(row['sources'])}")
+        more = f" of {a['total']}" if a["total"] > len(a["rows"]) else ""
+        lines.append(f"{len(a['rows'])}{more} rows. SPARQL: aikg query {u['query']}"
+                     + "".join(f" -p {k}={v}" for k, v in u["parameters"].items()))
+    else:
+        what = a["property"]["label"] if a["property"] else "facts"
+        lines.append(f"Understood as: {what} of {a['entity']['label']} (confidence {u['confidence']:.0%})")
+        if a.get("note"):
+            lines.append(a["note"])
+        for f in a["facts"]:
+            value = (f.get("node") or {}).get("label") or f["value"]
+            unit = (f.get("unit") or {}).get("symbol") or ""
+            qualifier = (f.get("qualifier") or {}).get("symbol") or ""
+            lines.append(f"- {f['subject']['label']}, {f['property']['label']}: {qualifier}{value}"
+                         f"{' ' + unit if unit else ''}\n    sources: {_sources(f['sources'])}")
+    if body["alternatives"]:
+        lines.append("Closest questions aikg can answer:" if body["abstained"] else "Alternatives:")
+        for alt in body["alternatives"]:
+            params = " ".join(f"-p {k}={v}" for k, v in alt["parameters"].items())
+            lines.append(f"  {alt['title']}: aikg query {alt['query']} {params}".rstrip()
+                         + (f"  (needs {', '.join(alt['missing'])})" if alt.get("missing") else ""))
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("question")
+@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
+              help="text (default) or the JSON /api/ask gives.")
+@setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
+def ask(question: str, fmt: str, **options: Any) -> None:
+    """Ask a question in plain words, in English or Chinese (e.g. "GB300 的显存是多少?")."""
+    with open_services(options) as services:
+        try:
+            body = Asker.for_services(services).ask(question)
+        except AikgError as exc:
+            click.echo(f"aikg: {exc.message}", err=True)
+            sys.exit(2 if exc.status < 500 else 3)
+    click.echo(json.dumps(body, ensure_ascii=False, indent=2) if fmt == "json" else render_text(body))
+    sys.exit(1 if body["abstained"] else 0)
+
+
+COMMANDS = [ask]

@@ -1,0 +1,120 @@
+"""``aikg serve`` under gunicorn: which processes run, and what each one builds.
+
+- **Embedded on-disk store** (the default): the writer (:mod:`aikg.serving.writer`, a dirty worker) owns
+  the store; ``workers`` HTTP workers read the snapshots it publishes (:mod:`aikg.serving.follower`) and
+  forward writes to it (:mod:`aikg.serving.forward`).
+- **In-memory store**: one HTTP worker owns the store (nothing else could see it).
+- **Remote engine**: ``workers`` HTTP workers, each with its own services over the engine.
+
+Every process resolves its settings from the environment, which the CLI fills from its options before
+gunicorn starts, so all of them run with the same settings. HTTP workers are aikg's own worker class
+(:mod:`aikg.serving.worker`): the JSON envelope for malformed requests, a read deadline for slow clients.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import click
+from gunicorn.app.base import BaseApplication
+
+from aikg.errors import AikgError
+from aikg.settings import SETTINGS
+
+GRACEFUL_SECONDS = 10
+"""How long a stopping worker may spend finishing running requests before it is killed."""
+
+
+def is_embedded(location: str) -> bool:
+    """True for the embedded Oxigraph store (a directory or ``memory``)."""
+    return not location.startswith(("http://", "https://"))
+
+
+def has_writer(settings: Mapping[str, Any]) -> bool:
+    """True when a writer process owns the store: the embedded store on disk."""
+    return is_embedded(settings["store"]) and settings["store"] != "memory"
+
+
+def export_settings(settings: Mapping[str, Any]) -> None:
+    """Put every resolved setting into the environment, so every process started from here agrees."""
+    for s in SETTINGS:
+        value = settings[s.name]
+        os.environ[s.env] = ("true" if value else "false") if s.type is bool else str(value)
+
+
+def reader_app(settings: Mapping[str, Any]) -> Any:
+    """An HTTP worker's app over the writer's snapshots, forwarding writes to the writer."""
+    from aikg.services import build_services
+    from aikg.serving import publication
+    from aikg.serving.follower import FollowerStore, JournalLog
+    from aikg.serving.forward import ForwardingGate
+    from aikg.web import create_app
+
+    folder = publication.folder_for(Path(settings["store"]))
+    store = FollowerStore(folder)
+    services = build_services(settings, store=store, writelog=JournalLog(store, folder),
+                              gate=ForwardingGate(float(settings["write_timeout"])))
+    return create_app(services=services, owner=False)
+
+
+class Server(BaseApplication):  # type: ignore[misc]
+    """gunicorn embedded, so ``aikg serve`` needs no config file; each worker builds its own app."""
+
+    def __init__(self, settings: Mapping[str, Any]) -> None:
+        self.settings = dict(settings)
+        super().__init__()
+
+    def load_config(self) -> None:
+        s = self.settings
+        cfg = self.cfg
+        cfg.set("bind", f"{s['host']}:{s['port']}")
+        cfg.set("workers", s["workers"])
+        cfg.set("threads", s["threads"])
+        cfg.set("worker_class", "aikg.serving.worker.Worker")
+        cfg.set("timeout", max(30, int(s["query_timeout"] * 4)))
+        cfg.set("graceful_timeout", GRACEFUL_SECONDS)
+        cfg.set("limit_request_line", 8190)  # long SPARQL queries come as GET ?query=
+        cfg.set("proc_name", "aikg")
+        cfg.set("accesslog", "-")
+        cfg.set("worker_exit", _close_services)
+        if "control_socket_disable" in cfg.settings:  # gunicorn >= 27
+            # Its control socket has one per-user path: a second aikg (or any gunicorn) would take it.
+            cfg.set("control_socket_disable", True)
+        if has_writer(s):
+            cfg.set("dirty_apps", ["aikg.serving.writer:Writer"])
+            cfg.set("dirty_workers", 1)
+            cfg.set("dirty_threads", 4)  # status and small writes need not queue behind a long one
+            # A write is bounded by write_timeout; the arbiter's own limit only catches a stuck writer.
+            cfg.set("dirty_timeout", max(600, int(float(s["write_timeout"]) * 3)))
+            cfg.set("dirty_graceful_timeout", 30)
+
+    def load(self) -> Any:
+        from aikg.web import create_app
+
+        try:
+            if has_writer(self.settings):
+                return reader_app(self.settings)
+            app = create_app(self.settings)  # opens the store; loads the seeds if it is empty
+        except AikgError as exc:
+            click.echo(f"aikg: {exc.message}", err=True)
+            raise
+        if self.settings["token"]:  # writes are on: the first one should not pay for parsing rules
+            import threading
+
+            from aikg.write.gate import warm_up
+
+            threading.Thread(target=warm_up, name="aikg-warm-up", daemon=True).start()
+        return app
+
+
+def _close_services(_server: Any, worker: Any) -> None:
+    """Stop the query workers and release the store as an HTTP worker exits (``worker_exit``)."""
+    from aikg.web import SERVICES_KEY
+
+    app = getattr(worker, "wsgi", None)
+    services = getattr(app, "extensions", {}).get(SERVICES_KEY)
+    if services is not None:
+        services.close()

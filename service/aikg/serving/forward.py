@@ -1,0 +1,82 @@
+"""A reader's gate: the same operations as :class:`aikg.write.gate.Gate`, done by the writer process.
+
+The HTTP worker checks and parses what it can (token, body size, RDF syntax, the guard), then sends
+the operation to the writer through gunicorn's dirty client and turns its answer back into an
+:class:`~aikg.write.gate.Outcome` or the same typed error. The writer answers only once the new
+snapshot is published, and this worker then reads it: a client reads its own write next.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import pyoxigraph as ox
+
+from aikg import errors
+from aikg.errors import AikgError, StoreError, ValidationFailed
+from aikg.knowledge.validate import ValidationResult
+from aikg.serving.writer import APP_PATH
+from aikg.store import Deadline
+from aikg.write.gate import Outcome
+
+
+class ForwardedReport:
+    """A validation report as the writer sent it: JSON for the envelope, Turtle on request."""
+
+    def __init__(self, body: dict[str, Any]) -> None:
+        self.body = body
+
+    def to_json(self) -> dict[str, Any]:
+        return self.body["json"]  # type: ignore[no-any-return]
+
+    def to_turtle(self) -> str:
+        return self.body["turtle"]  # type: ignore[no-any-return]
+
+
+class ForwardingGate:
+    """Writes done by the writer process (see the module docstring)."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+
+    def _call(self, action: str, *args: Any, deadline: Deadline | None = None) -> Outcome:
+        from gunicorn.dirty import get_dirty_client
+        from gunicorn.dirty.errors import DirtyError
+
+        seconds = self.timeout if deadline is None else max(1.0, deadline.left())
+        try:
+            answer = get_dirty_client(timeout=seconds).execute(APP_PATH, action, *args)
+        except DirtyError as exc:
+            raise StoreError(f"the writer process did not answer ({type(exc).__name__}); the write may "
+                             "not have been committed: read the data to see") from None
+        if answer.get("ok"):
+            return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
+        raise _error(answer)
+
+    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, committed by the writer."""
+        return self._call("update", text, deadline=deadline)
+
+    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
+            deadline: Deadline | None = None) -> Outcome:
+        """A Graph Store PUT/POST, committed by the writer."""
+        nquads = ox.serialize(list(quads), format=ox.RdfFormat.N_QUADS) or b""
+        return self._call("put", graph, nquads, replace, deadline=deadline)
+
+    def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
+        """A Graph Store DELETE, committed by the writer."""
+        return self._call("drop", graph, deadline=deadline)
+
+
+def _error(answer: dict[str, Any]) -> AikgError:
+    cls = getattr(errors, str(answer.get("type")), None)
+    if not (isinstance(cls, type) and issubclass(cls, AikgError)):
+        cls = StoreError
+    if cls is ValidationFailed:
+        report = ForwardedReport(answer["report"]) if answer.get("report") else None
+        return ValidationFailed(answer["message"], report=report, errors=answer.get("errors"))
+    return cls(answer["message"], errors=answer.get("errors"), headers=answer.get("headers"))
+
+
+__all__ = ["ForwardingGate", "ValidationResult"]

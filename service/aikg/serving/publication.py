@@ -1,0 +1,68 @@
+"""How the writer tells the readers which snapshot is current, and what each write touched.
+
+One folder beside the store (``<store>.serving``) holds ``current.json`` — the version and path of the
+latest snapshot, replaced atomically — and ``writes.jsonl``, one line per gated write (the versions
+around it and the subjects it touched), so a reader's search index follows writes without a rebuild.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from aikg.store import Snapshot
+
+
+def folder_for(store_path: Path) -> Path:
+    """The publication folder of the store at ``store_path``."""
+    return store_path.with_name(store_path.name + ".serving")
+
+
+@dataclass(frozen=True)
+class Published:
+    """The current snapshot and the stamp of the file it was read from."""
+
+    snapshot: Snapshot
+    stamp: tuple[int, int]
+
+
+def publish(folder: Path, snapshot: Snapshot) -> None:
+    """Make ``snapshot`` the current one (atomically: readers see the old file or the new one)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    body = json.dumps({"version": snapshot.version, "path": str(snapshot.path)})
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".current-")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(body)
+    os.replace(tmp, folder / "current.json")
+
+
+def stamp(folder: Path) -> tuple[int, int] | None:
+    """A cheap fingerprint of ``current.json`` (inode, mtime): it changes with every publication."""
+    try:
+        st = os.stat(folder / "current.json")
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_mtime_ns)
+
+
+def current(folder: Path) -> Published | None:
+    """The current snapshot, or None before the writer published one."""
+    seen = stamp(folder)
+    if seen is None:
+        return None
+    try:
+        body = json.loads((folder / "current.json").read_text())
+    except (FileNotFoundError, ValueError):
+        return None
+    return Published(Snapshot(Path(body["path"]), int(body["version"])), seen)
+
+
+def record_write(folder: Path, before: int, after: int, subjects: frozenset[str] | None) -> None:
+    """Append one gated write to the journal readers follow (None: its reach is unknown)."""
+    line = json.dumps({"before": before, "after": after,
+                       "subjects": None if subjects is None else sorted(subjects)})
+    with open(folder / "writes.jsonl", "a", encoding="utf-8") as fh:
+        fh.write(line + "\n")

@@ -1,0 +1,194 @@
+"""aikg's gunicorn worker: gunicorn's threaded worker, made to answer in the JSON error envelope and to
+bound how long a client may take to send a request.
+
+- **One error envelope for everything a client can receive.** Requests gunicorn refuses before the app
+  sees them (a request line over the limit, too many or too large headers, a broken chunked body, an
+  invalid method or version) get the same ``{"ok": false, "status", "error", "message", "errors"}``
+  body as everything else, not gunicorn's HTML page.
+- **Slow clients cannot hold the service.** A connection gets a thread only once its request has
+  arrived: until the headers (and a body of up to 64 KiB) are in the socket's buffer, it waits in the
+  main loop's poller, holding no thread. From its first byte, a request's headers and body must arrive
+  within ``read_timeout`` seconds, whatever the pace (a client sending a byte every few seconds is cut
+  off too), else it gets 408 and is closed. A larger body is read whole, within the same deadline,
+  before the app runs (it is at most ``max_body`` bytes: larger ones are refused with 413 without being
+  read), so the app never waits for a client.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import socket
+import threading
+import time
+from typing import Any
+
+from gunicorn.http import errors as http_errors
+from gunicorn.workers.gthread import _DEFER, ThreadWorker
+
+from aikg.settings import load_settings
+
+_CLIENT_ERRORS: tuple[tuple[type[BaseException], int, str], ...] = (
+    (http_errors.InvalidResponseHeader, 500, "internal error"),
+    (http_errors.InvalidResponseHeaderName, 500, "internal error"),
+    (http_errors.ConfigurationProblem, 500, "internal error"),
+    (http_errors.LimitRequestLine, 414, "uri too long"),
+    (http_errors.LimitRequestHeaders, 431, "request header fields too large"),
+    (http_errors.UnsupportedTransferCoding, 501, "not implemented"),
+    (http_errors.ExpectationFailed, 417, "expectation failed"),
+    (http_errors.ForbiddenProxyRequest, 403, "forbidden"),
+    (http_errors.ParseException, 400, "bad request"),
+    (http_errors.InvalidProxyLine, 400, "bad request"),
+    (http_errors.InvalidSchemeHeaders, 400, "bad request"),
+)
+"""gunicorn's refusals of malformed requests (and its own faults), with the envelope's status and title."""
+
+
+def envelope(status: int, error: str, message: str) -> bytes:
+    """A complete HTTP response carrying the error envelope; the connection is closed after it."""
+    body = json.dumps({"ok": False, "status": status, "error": error, "message": message, "errors": []})
+    data = body.encode("utf-8")
+    head = (f"HTTP/1.1 {status} {error.title()}\r\nConnection: close\r\n"
+            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
+    return head.encode("latin-1") + data
+
+
+class _TooLarge(Exception):
+    """The request body is over ``max_body``."""
+
+
+PEEK = 65536
+"""Bytes of a request looked at (without reading them) to tell whether it has fully arrived."""
+
+
+def arrived(data: bytes, max_body: int) -> bool:
+    """True when ``data`` (the start of what a socket holds) is a whole request, or all a peek can
+    tell: headers too large for the peek are left to the parser, which refuses them (414/431), and a
+    body declared over ``max_body`` is refused (413) without waiting for it."""
+    if len(data) >= PEEK:
+        return True
+    end = data.find(b"\r\n\r\n")
+    if end < 0:
+        return False
+    head = data[:end].lower()
+    body = data[end + 4:]
+    if b"\ntransfer-encoding:" in head and b"chunked" in head:
+        return b"\r\n0\r\n" in b"\r\n" + body
+    for line in head.split(b"\r\n"):
+        if line.startswith(b"content-length:"):
+            value = line[15:].strip()
+            return not value.isdigit() or int(value) > max_body or len(body) >= int(value)
+    return True
+
+
+class Worker(ThreadWorker):  # type: ignore[misc]
+    """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
+
+    def init_process(self) -> None:
+        settings = load_settings()
+        self.read_timeout = float(settings["read_timeout"])
+        self.max_body = int(settings["max_body"])
+        self._reading: dict[Any, float] = {}
+        self._reading_lock = threading.Lock()
+        super().init_process()
+
+    # -- the read deadline ----------------------------------------------------------------------------
+
+    def _watch(self, conn: Any) -> None:
+        """Start the connection's read deadline, unless its request is already being waited for."""
+        with self._reading_lock:
+            self._reading.setdefault(conn, time.monotonic() + self.read_timeout)
+
+    def _unwatch(self, conn: Any) -> None:
+        with self._reading_lock:
+            self._reading.pop(conn, None)
+
+    def handle(self, conn: Any) -> Any:
+        """Answer one request on ``conn`` once it has arrived; until then, hand it back to the poller."""
+        self._watch(conn)
+        if not self._arrived(conn):
+            return _DEFER
+        try:
+            return super().handle(conn)
+        finally:
+            self._unwatch(conn)
+
+    def _arrived(self, conn: Any) -> bool:
+        parser = getattr(conn, "parser", None)
+        if parser is not None and parser.unreader.buf.getvalue():
+            return True  # bytes already read off the socket: let the parser go on
+        try:
+            data = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+        except BlockingIOError:
+            return False
+        except OSError:
+            return True  # the normal path sees the error and closes the connection
+        return not data or arrived(data, self.max_body)
+
+    def handle_request(self, req: Any, conn: Any) -> Any:
+        """Read the whole body (within the deadline and ``max_body``), then let the app answer."""
+        try:
+            req.body = io.BytesIO(self._read_body(req))
+        except _TooLarge:
+            self._send(conn.sock, envelope(413, "payload too large",
+                                           f"the request body is over the limit of {self.max_body} bytes "
+                                           "(setting max_body)"))
+            return False
+        finally:
+            self._unwatch(conn)
+        return super().handle_request(req, conn)
+
+    def _read_body(self, req: Any) -> bytes:
+        length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
+        if length is not None and length.isdigit() and int(length) > self.max_body:
+            raise _TooLarge
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            chunk = req.body.read(65536)
+            if not chunk:
+                return b"".join(chunks)
+            size += len(chunk)
+            if size > self.max_body:
+                raise _TooLarge
+            chunks.append(chunk)
+
+    def murder_pending(self) -> None:
+        """Also close connections whose request has not fully arrived within ``read_timeout``."""
+        super().murder_pending()
+        now = time.monotonic()
+        with self._reading_lock:
+            late = [conn for conn, deadline in self._reading.items() if deadline < now]
+            for conn in late:
+                del self._reading[conn]
+        for conn in late:
+            self._send(conn.sock, envelope(408, "request timeout",
+                                           f"the request did not arrive within {self.read_timeout:g} s "
+                                           "(setting read_timeout)"))
+            with contextlib.suppress(OSError):
+                conn.sock.shutdown(socket.SHUT_RDWR)  # whoever reads it next sees the end
+
+    # -- the envelope ---------------------------------------------------------------------------------
+
+    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+        """gunicorn's refusal of a malformed request (or a failure outside the app), as the envelope."""
+        for cls, status, title in _CLIENT_ERRORS:
+            if isinstance(exc, cls):
+                if status >= 500:
+                    self.log.error("error answering a request: %s", exc)
+                    self._send(client, envelope(status, title, "the response could not be written"))
+                    return
+                self.log.warning("invalid request from %s: %s", (addr or ("",))[0], exc)
+                self._send(client, envelope(status, title, str(exc)[:300] or title))
+                return
+        self.log.exception("error handling a request")
+        self._send(client, envelope(500, "internal error", "an unexpected error occurred; it was logged"))
+
+    @staticmethod
+    def _send(sock: Any, data: bytes) -> None:
+        try:
+            sock.setblocking(False)
+            sock.send(data)
+        except OSError:
+            pass

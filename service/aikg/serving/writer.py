@@ -1,0 +1,126 @@
+"""The writer process: the one process that opens the on-disk store for writing.
+
+It is a gunicorn *dirty worker* (``gunicorn.dirty``): gunicorn starts it before the HTTP workers,
+restarts it if it dies and stops it last. It loads the seeds into an empty store, imports the Epoch
+snapshot in the background, commits every write through the gate, and after each commit publishes the
+next snapshot (:mod:`aikg.serving.publication`) before it answers. HTTP workers reach it through
+gunicorn's dirty client (:mod:`aikg.serving.forward`); arguments and answers are plain data (the
+dirty protocol carries no pickles), so a refusal travels as its status, message and report.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+from gunicorn.dirty.app import DirtyApp
+
+from aikg.errors import AikgError, ValidationFailed
+from aikg.services import Services, build_services
+from aikg.serving import publication
+from aikg.settings import load_settings
+from aikg.write.gate import Gate
+
+log = logging.getLogger(__name__)
+
+APP_PATH = "aikg.serving.writer:Writer"
+"""How HTTP workers name this app to gunicorn's dirty client."""
+
+
+def error_answer(exc: AikgError) -> dict[str, Any]:
+    """A typed error as plain data, so the HTTP worker raises the same error with the same body."""
+    answer: dict[str, Any] = {"ok": False, "type": type(exc).__name__, "message": exc.message,
+                              "errors": exc.errors, "headers": exc.headers}
+    if isinstance(exc, ValidationFailed) and exc.report is not None:
+        answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
+    return answer
+
+
+class Writer(DirtyApp):  # type: ignore[misc]
+    """The store's owner inside gunicorn's dirty arbiter."""
+
+    workers = 1
+    """Exactly one process may write the on-disk store."""
+
+    services: Services
+    folder: Path
+
+    ACTIONS = frozenset({"update", "put", "drop", "status"})
+    """What HTTP workers may ask of the writer (gunicorn would otherwise expose every public method)."""
+
+    def __call__(self, action: str, *args: Any, **kwargs: Any) -> Any:
+        if action not in self.ACTIONS:
+            raise ValueError(f"unknown writer action {action!r}")
+        return getattr(self, action)(*args, **kwargs)
+
+    def init(self) -> None:
+        """Open the store, load the seeds into an empty one, publish, then import Epoch's data."""
+        settings = load_settings()
+        self.services = build_services(settings)
+        store = self.services.store
+        self.folder = publication.folder_for(Path(settings["store"]))
+        if settings["load_seeds"]:
+            from aikg.knowledge.load import is_empty, load_seeds
+
+            if is_empty(store):
+                load_seeds(store)
+        gate = self.services.gate
+        assert isinstance(gate, Gate)  # the writer holds the store: its gate commits here
+        gate.committed.append(self._published_write)
+        self._publish()
+        if settings["token"]:
+            from aikg.write.gate import warm_up
+
+            warm_up()
+        if settings["load_seeds"] and settings["import_epoch"]:
+            from aikg.epoch.background import import_in_background
+
+            thread = import_in_background(self.services)
+            if thread is not None:
+                self.services.background["epoch-import"] = thread
+
+    def _publish(self) -> None:
+        snapshot = self.services.store.snapshot()
+        assert snapshot is not None
+        publication.publish(self.folder, snapshot)
+
+    def _published_write(self) -> None:
+        record = self.services.writelog.records[-1] if self.services.writelog.records else None
+        self._publish()
+        if record is not None:
+            publication.record_write(self.folder, record.before, record.after, record.subjects)
+
+    # -- actions -----------------------------------------------------------------------------------
+
+    def update(self, text: str) -> dict[str, Any]:
+        """A SPARQL Update through the gate."""
+        return self._write(lambda: self.services.gate.update(text))
+
+    def put(self, graph: str, nquads: bytes, replace: bool) -> dict[str, Any]:
+        """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
+        quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
+        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace))
+
+    def drop(self, graph: str) -> dict[str, Any]:
+        """A Graph Store DELETE through the gate."""
+        return self._write(lambda: self.services.gate.drop(graph))
+
+    def _write(self, run: Any) -> dict[str, Any]:
+        try:
+            outcome = run()
+        except AikgError as exc:
+            return error_answer(exc)
+        return {"ok": True, "outcome": outcome.to_json(), "created": outcome.created,
+                "version": self.services.store.version}
+
+    def status(self) -> dict[str, Any]:
+        """What the writer is doing: the store's version, and whether the Epoch import still runs."""
+        thread = self.services.background.get("epoch-import")
+        return {"version": self.services.store.version,
+                "epoch_import_running": bool(thread is not None and thread.is_alive())}
+
+    def close(self) -> None:
+        """Flush and release the store as gunicorn stops the writer."""
+        self.services.close()

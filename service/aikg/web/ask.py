@@ -1,0 +1,48 @@
+"""Asking in plain words: ``GET /api/ask?q=`` (JSON) and the explorer's ask page ``/ask?q=``.
+
+One :class:`aikg.ask.Asker` per app, made on first use from the app's services (store, search index,
+named queries and their runner, entity lookups), kept on the app.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, current_app, jsonify, render_template, request
+
+from aikg.ask import Asker
+from aikg.errors import BadRequest
+from aikg.rdf.formats import Format
+from aikg.web import get_services
+from aikg.web.negotiation import choose
+from aikg.web.response_cache import cached
+
+bp = Blueprint("ask", __name__, template_folder="templates")
+
+ASKER_KEY = "aikg.asker"
+JSON = Format("json", "application/json", "json")
+
+
+def get_asker() -> Asker:
+    """The app's asker (its router is trained on first use)."""
+    asker = current_app.extensions.get(ASKER_KEY)
+    if asker is None:
+        asker = current_app.extensions[ASKER_KEY] = Asker.for_services(get_services())
+    return asker
+
+
+@bp.get("/api/ask")
+@cached
+def ask() -> Response:
+    """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention."""
+    choose((JSON,), request.accept_mimetypes)  # 406 unless the client takes JSON
+    q = request.args.get("q")
+    if q is None or not q.strip():
+        raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])
+    return jsonify(get_asker().ask(q))
+
+
+@bp.get("/ask")
+def page() -> str:
+    """The ask page: a question box, the answer as a table with the sources of every row."""
+    from aikg.web.pages import _page_context
+
+    return render_template("ask.html", question=request.args.get("q", ""), **_page_context("ask"))

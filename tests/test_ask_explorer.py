@@ -1,0 +1,64 @@
+# ruff: noqa: F811 - the tests take the imported fixtures (page) as arguments
+"""Asking in plain words in the explorer (headless Chromium): type a question, press Enter, read the table.
+
+Uses the browser fixtures of test_explorer.py: nothing leaves 127.0.0.1, no console error, a screenshot
+of each test in artifacts/screenshots/.
+"""
+
+from __future__ import annotations
+
+from playwright.sync_api import Page, expect
+
+from test_explorer import SOURCE_TITLE, browser, page, playwright, shot  # noqa: F401 - fixtures
+
+
+def test_a_question_typed_on_the_front_page_and_enter_shows_the_answer_table_with_sources(page: Page):
+    page.goto("/")
+    page.fill("#q", "who runs NVIDIA-only capacity?")
+    expect(page.locator(".sugg-ask")).to_contain_text("who runs NVIDIA-only capacity?")
+    page.press("#q", "Enter")
+    page.wait_for_url("**/ask?q=*")
+    expect(page.locator("#ask-result")).to_have_attribute("data-state", "answered")
+    expect(page.locator("#ask-query")).to_have_text("Who runs NVIDIA-only capacity")
+    row = page.locator("#ask-table tbody tr", has=page.locator('a[href="/id/ports-pike"]')).first
+    expect(row).to_be_visible()
+    expect(row.locator(".row-sources")).to_contain_text(SOURCE_TITLE)
+    expect(row.locator(".row-sources .badge").first).to_have_text("reported")
+    shot(page, "ask")
+    # The named query it ran opens in the SPARQL editor, with its parameter in the text.
+    page.click("#ask-editor")
+    page.wait_for_url("**/editor?query=*")
+    expect(page.locator("#yasgui")).to_contain_text("hardwareVendorPolicy", timeout=20_000)
+
+
+def test_a_chinese_fact_question_in_the_header_box_shows_the_value_and_its_source(page: Page):
+    page.goto("/graph")
+    box = page.locator(".topsearch input")
+    box.fill("GB300 的显存是多少?")
+    box.press("Enter")
+    page.wait_for_url("**/ask?q=*")
+    expect(page.locator("#ask-result")).to_have_attribute("data-state", "answered")
+    value = page.locator("#ask-table tbody tr .fact-value").first
+    expect(value).to_have_text("288 GB")
+    expect(page.locator("#ask-table .row-sources").first).to_contain_text(SOURCE_TITLE)
+    expect(page.locator("#ask-note")).to_contain_text("GB300 NVL72")
+
+
+def test_an_out_of_scope_question_says_i_do_not_know_and_offers_questions(page: Page):
+    page.goto("/ask")
+    page.fill("#ask-input", "what is the weather in Paris?")
+    page.press("#ask-input", "Enter")
+    expect(page.locator("#ask-result")).to_have_attribute("data-state", "abstained")
+    expect(page.locator("#ask-abstained")).to_contain_text("I don't know")
+    expect(page.locator("#ask-table")).to_have_count(0)
+    expect(page.locator("#ask-alternative-list li").first).to_be_visible()
+
+
+def test_the_questions_page_shows_each_query_s_examples_which_ask_them(page: Page):
+    page.goto("/queries/deals-of-organization")
+    example = page.locator("#query-examples a", has_text="what deals has CoreWeave made?")
+    expect(example).to_be_visible()
+    example.click()
+    page.wait_for_url("**/ask?q=*")
+    expect(page.locator("#ask-query")).to_have_text("Deals of one organization")
+    expect(page.locator("#ask-table")).to_contain_text("Microsoft")

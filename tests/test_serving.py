@@ -1,0 +1,136 @@
+"""``aikg serve`` as clients meet it: several HTTP workers over one writer, pooled keep-alive clients,
+slow clients, and what the HTTP server itself refuses — always in the JSON error envelope."""
+
+from __future__ import annotations
+
+import socket
+import time
+from pathlib import Path
+
+import pytest
+import requests
+
+from conftest import LiveServer
+
+TOKEN = {"Authorization": "Bearer serving-token"}
+GRAPH = "https://w3id.org/aikg/graph/sources/test-serving"
+CLOUD = ('<https://w3id.org/aikg/id/serving-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; '
+         '<http://www.w3.org/2000/01/rdf-schema#label> "Serving Cloud"@en .')
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """Two HTTP workers and the writer over an on-disk store; a short read deadline."""
+    live = LiveServer(str(tmp_path_factory.mktemp("serving") / "store"),
+                      env={"AIKG_TOKEN": "serving-token", "AIKG_READ_TIMEOUT": "2"},
+                      args=["--workers", "2"])
+    yield live
+    live.stop()
+
+
+def children(pid: int) -> list[int]:
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        out += [int(p) for p in (task / "children").read_text().split()]
+    return out
+
+
+def raw(server: LiveServer, data: bytes) -> bytes:
+    """Send bytes as they are and read the whole answer."""
+    with socket.create_connection(("127.0.0.1", server.port), timeout=10) as s:
+        s.sendall(data)
+        chunks = []
+        while chunk := s.recv(65536):
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def envelope_of(answer: bytes) -> tuple[int, dict]:
+    head, _, body = answer.partition(b"\r\n\r\n")
+    status = int(head.split(b" ", 2)[1])
+    assert b"content-type: application/json" in head.lower()
+    import json
+
+    return status, json.loads(body)
+
+
+def test_a_write_is_read_back_by_every_worker_at_once(server):
+    kids = children(server.proc.pid)
+    assert len(kids) >= 3  # two HTTP workers and the dirty arbiter (which runs the writer)
+    r = requests.put(server.url + "/data", params={"graph": GRAPH}, data=CLOUD,
+                     headers={**TOKEN, "Content-Type": "text/turtle"}, timeout=60)
+    assert r.status_code == 201, r.text
+    seen = set()
+    for _ in range(12):  # a new connection each time: the kernel spreads them over both workers
+        hits = requests.get(server.url + "/api/search", params={"q": "serving cloud"}, timeout=10).json()
+        seen.add(tuple(h["id"] for h in hits["results"][:1]))
+    assert seen == {("serving-cloud",)}
+
+
+def test_a_refused_write_comes_back_with_its_report(server):
+    bad = '<https://w3id.org/aikg/id/serving-bad> a <https://w3id.org/aikg/ontology#Neocloud> .'
+    r = requests.put(server.url + "/data", params={"graph": GRAPH + "-bad"}, data=bad,
+                     headers={**TOKEN, "Content-Type": "text/turtle"}, timeout=60)
+    assert r.status_code == 422, (r.text, server.log_tail())
+    assert r.json()["errors"][0]["focus_node"] == "https://w3id.org/aikg/id/serving-bad"
+    r = requests.put(server.url + "/data", params={"graph": GRAPH + "-bad"}, data=bad, timeout=60,
+                     headers={**TOKEN, "Content-Type": "text/turtle", "Accept": "text/turtle"})
+    assert r.status_code == 422 and "sh:ValidationReport" in r.text
+
+
+def test_a_pooled_keep_alive_client_with_pauses_never_hangs(server):
+    """Regression: forked query workers held idle keep-alive sockets open, so a reused one hung."""
+    session = requests.Session()
+    for _ in range(3):
+        r = session.get(server.url + "/sparql", params={"query": "ASK { ?s ?p ?o }"},
+                        headers={"Accept": "application/sparql-results+json"}, timeout=20)
+        assert r.status_code == 200 and r.json()["boolean"] is True, (r.text, server.log_tail())
+        time.sleep(3)  # past the server's keep-alive of 2 s: it closes the idle connection
+        assert session.get(server.url + "/api/health", timeout=20).status_code == 200
+
+
+def test_slow_clients_hold_no_worker_and_are_cut_off_with_408(server):
+    slow = []
+    for _ in range(40):  # more than all the threads of both workers
+        s = socket.create_connection(("127.0.0.1", server.port))
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        slow.append(s)
+    for _ in range(5):
+        s = socket.create_connection(("127.0.0.1", server.port))
+        s.sendall(b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+                  b"Content-Length: 500\r\n\r\nSELECT")
+        slow.append(s)
+    r = requests.get(server.url + "/api/health", timeout=1.5)  # well within the slow clients' deadline
+    assert r.status_code == 200
+    time.sleep(3.5)
+    cut = 0
+    for s in slow:
+        s.settimeout(2)
+        try:
+            answer = s.recv(4096)
+        except OSError:
+            answer = b""
+        cut += answer.startswith(b"HTTP/1.1 408") or answer == b""
+        s.close()
+    assert cut == len(slow)
+
+
+@pytest.mark.parametrize(("request_bytes", "status"), [
+    (b"GET /api/health?" + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431),
+    (b"GET /api/health HTTP/9.9\r\nHost: x\r\n\r\n", 400),
+    (b"G@T /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+    (b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+     b"Transfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n", 400),
+])
+def test_what_the_http_server_refuses_is_in_the_envelope(server, request_bytes, status):
+    got, body = envelope_of(raw(server, request_bytes))
+    assert got == status
+    assert body["ok"] is False and body["status"] == status and body["message"]
+
+
+def test_a_body_over_the_limit_is_refused_before_it_is_read(server):
+    head = (b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+            b"Content-Length: 999999999\r\n\r\n")
+    got, body = envelope_of(raw(server, head))
+    assert got == 413 and "max_body" in body["message"]
