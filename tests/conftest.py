@@ -86,6 +86,20 @@ def seeded_store() -> Store:
     return store
 
 
+@pytest.fixture(scope="session")
+def epoch_store() -> Store:
+    """The default store: the seeds and the real Epoch AI snapshot (seeds/epoch/), imported once per
+    session into memory; treat it as read-only."""
+    from aikg.epoch import import_epoch
+    from aikg.epoch.importer import default_directory
+    from helpers import services_for
+
+    store = OxigraphStore(None)
+    load_seeds(store)
+    import_epoch(services_for(store), default_directory())
+    return store
+
+
 @pytest.fixture()
 def store() -> Store:
     """A fresh seeded in-memory store a test may change."""
@@ -248,5 +262,18 @@ class LiveServer:
 def live_server(tmp_path_factory) -> Iterator[LiveServer]:
     """A real server over an on-disk store with the seeds, for outside clients."""
     server = LiveServer(str(tmp_path_factory.mktemp("live-store")), env={"AIKG_TOKEN": "test-token"})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def epoch_server(tmp_path_factory, epoch_store: Store) -> Iterator[LiveServer]:
+    """A real server over the default store (seeds and the Epoch snapshot), read-only: the session's
+    import copied to disk, so the server starts with it instead of importing in the background."""
+    path = tmp_path_factory.mktemp("epoch-store")
+    disk = OxigraphStore(path)
+    disk.load(epoch_store.dump(mime="application/n-quads"), mime="application/n-quads")
+    disk.close()
+    server = LiveServer(str(path))
     yield server
     server.stop()

@@ -79,3 +79,25 @@ def test_cli_unwritable_output_exits_2(disk_store, runner, tmp_path):
     assert result.exit_code == 2
     assert "cannot write" in result.stderr
     assert not Path(target).exists()
+
+
+def test_dump_of_a_missing_graph_is_an_error(disk_store, runner):
+    """It printed nothing and exited 0, as if the graph were empty."""
+    missing = "https://w3id.org/aikg/graph/sources/no-such-graph"
+    result = runner.invoke(main, ["dump", "--graph", missing, "--store", disk_store])
+    assert result.exit_code == 2
+    assert missing in result.stderr and "no graph" in result.stderr
+    assert result.stdout == ""
+
+
+def test_dump_of_one_graph_writes_just_its_triples(disk_store, runner):
+    graph = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
+    result = runner.invoke(main, ["dump", "--graph", graph, "--format", "nquads", "--store", disk_store])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    store = OxigraphStore(disk_store)
+    try:
+        assert len(lines) == store.count(graph) > 0
+    finally:
+        store.close()
+    assert any("result-mlperf-training-v6-0-coreweave-deepseek-v3" in line for line in lines)

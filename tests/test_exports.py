@@ -16,6 +16,7 @@ import networkx as nx
 import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
@@ -81,13 +82,26 @@ def union(graphs: dict[str, Graph]) -> Graph:
     return out
 
 
+DEFAULT = str(DATASET_DEFAULT_GRAPH_ID)
+
+
 def parsed_dataset(body: bytes, fmt: str) -> dict[str, Graph]:
+    """Graph name -> its triples, the default graph under :data:`DEFAULT`."""
     ds = Dataset()
     ds.parse(data=body, format=fmt)
     out: dict[str, Graph] = {}
     for s, p, o, g in ds.quads((None, None, None, None)):
         out.setdefault(str(g.identifier if hasattr(g, "identifier") else g), Graph()).add((s, p, o))
     return out
+
+
+def named_graphs(body: bytes, fmt: str) -> dict[str, Graph]:
+    """The named graphs of a dataset export (JSON-LD also holds their union as its default graph)."""
+    graphs = parsed_dataset(body, fmt)
+    if fmt == "json-ld":
+        assert isomorphic(graphs.pop(DEFAULT), union(graphs)), "the default graph is the union"
+    assert DEFAULT not in graphs
+    return graphs
 
 
 def get(client, url: str) -> bytes:
@@ -116,7 +130,7 @@ def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, served):
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
 def test_dataset_formats_keep_every_source_graph(ro_client, served, fmt, parser):
-    exported = parsed_dataset(get(ro_client, f"/export/{fmt}"), parser)
+    exported = named_graphs(get(ro_client, f"/export/{fmt}"), parser)
     expected = expected_dataset(served)
     assert set(exported) == set(expected)
     assert SOURCE_GRAPH in exported
@@ -126,11 +140,21 @@ def test_dataset_formats_keep_every_source_graph(ro_client, served, fmt, parser)
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
 def test_neighbourhood_rdf_export_matches_an_independent_walk(ro_client, served, fmt, parser):
-    exported = parsed_dataset(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
+    exported = named_graphs(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
     expected = expected_dataset(served, walk(served, COREWEAVE, 2))
     assert set(exported) == set(expected)
     for graph, triples in expected.items():
         assert isomorphic(exported[graph], triples), graph
+
+
+@pytest.mark.parametrize("query", ["", "?focus=coreweave&depth=2", "?type=Neocloud"])
+def test_jsonld_read_as_one_graph_holds_every_selected_triple(ro_client, served, query):
+    """A plain JSON-LD parser (one graph, not a dataset) reads the triples the export holds; it read
+    none when they were all inside named graphs."""
+    exported = Graph().parse(data=get(ro_client, "/export/jsonld" + query), format="json-ld")
+    turtle = Graph().parse(data=get(ro_client, "/export/turtle" + query), format="turtle")
+    assert len(exported) == len(turtle) > 0
+    assert isomorphic(exported, turtle)
 
 
 def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, served):
@@ -188,6 +212,53 @@ def test_graphml_declares_typed_keys(ro_client):
     g = nx.read_graphml(io.BytesIO(get(ro_client, "/export/graphml?focus=coreweave&depth=1")))
     assert isinstance(g.nodes[RESULT]["acceleratorCount"], int)
     assert isinstance(g.nodes[COREWEAVE]["label"], str)
+
+
+def _declared(body: bytes, fmt: str) -> dict[str, str]:
+    """Attribute name -> declared type, as the file declares it (what Gephi and yEd go by)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(body)
+    if fmt == "graphml":
+        return {k.get("attr.name"): k.get("attr.type") for k in root.iter("{http://graphml.graphdrawing.org/xmlns}key")
+                if k.get("for") == "node"}
+    ns = "{http://www.gexf.net/1.2draft}"
+    return {a.get("title"): a.get("type") for attrs in root.iter(ns + "attributes")
+            if attrs.get("class") == "node" for a in attrs.iter(ns + "attribute")}
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf"])
+def test_figures_given_twice_stay_numbers_with_every_value_kept(ro_client, fmt):
+    """GPU-hours (stated 276, derived 275.797) and durations were text, so Gephi could not size or
+    filter by them: now numeric, the first value given, with every value kept beside it as text."""
+    body = get(ro_client, f"/export/{fmt}")
+    declared = _declared(body, fmt)
+    numeric = {"double", "float", "long", "integer", "int"}
+    for name in ("gpuHours", "durationDays", "acceleratorCount", "timeToTrain", "totalParameters"):
+        assert declared[name] in numeric, (name, declared[name])
+    assert declared["gpuHours_values"] == "string"
+    g = nx.read_graphml(io.BytesIO(body)) if fmt == "graphml" else nx.read_gexf(io.BytesIO(body))
+    result = g.nodes[RESULT]
+    assert result["gpuHours"] == pytest.approx(276.0)
+    assert result["gpuHours_values"].split("; ")[0] == "276.0"
+    assert float(result["gpuHours_values"].split("; ")[1]) == pytest.approx(275.797, abs=1e-3)
+    run = g.nodes[str(ID["training-run-deepseek-v3"])]
+    assert isinstance(run["durationDays"], float) and run["gpuHours"] == pytest.approx(2788000.0)
+
+
+def test_gexf_colours_nodes_by_type_as_the_explorer_does(ro_client):
+    from aikg.export.palette import COLORS
+
+    g = nx.read_gexf(io.BytesIO(get(ro_client, "/export/gexf")))
+    expected = {COREWEAVE: "organization", NVIDIA: "organization", GB300: "hardware", RESULT: "benchmark",
+                str(ID["deepseek-v3"]): "model", INVESTMENT: "deal"}
+    for node, family in expected.items():
+        color = g.nodes[node]["viz"]["color"]
+        assert "#{:02x}{:02x}{:02x}".format(color["r"], color["g"], color["b"]) == COLORS[family], node
+        assert g.nodes[node]["family"] == family
+    assert all("color" in d.get("viz", {}) for _, d in g.nodes(data=True))
+    graphml = nx.read_graphml(io.BytesIO(get(ro_client, "/export/graphml")))
+    assert graphml.nodes[GB300]["color"] == COLORS["hardware"]
 
 
 # --- DOT: rendered by Graphviz -------------------------------------------------------------------------
@@ -376,6 +447,42 @@ def test_repeated_neighbourhood_is_304_and_depth_is_part_of_the_key(ro_client):
     deeper = ro_client.get("/api/entities/coreweave/neighbors?depth=2",
                            headers={"If-None-Match": first.headers["ETag"]})
     assert deeper.status_code == 200 and deeper.get_json()["depth"] == 2
+
+
+def test_a_capped_neighbourhood_keeps_the_closest_nodes_and_says_what_it_left_out(ro_client, served):
+    """A hub's view is cut to ``limit`` nodes: the focus, then its own neighbours, then theirs; edges only
+    between the nodes kept; ``truncated`` and ``total`` say what was left out."""
+    whole = ro_client.get("/api/entities/nvidia/neighbors?depth=2&limit=2000").get_json()
+    assert whole["truncated"] is False and whole["total"] == whole["shown"] == len(whole["elements"]["nodes"])
+    one_hop = {str(n) for n in walk(served, NVIDIA, 1)}
+    assert whole["total"] > len(one_hop) + 5
+    limit = len(one_hop) + 5
+    body = ro_client.get(f"/api/entities/nvidia/neighbors?depth=2&limit={limit}").get_json()
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert (body["truncated"], body["total"], body["shown"], len(ids)) == (True, whole["total"], limit, limit)
+    assert one_hop <= ids  # every one-hop neighbour before any two-hop one
+    assert all(e["data"]["source"] in ids and e["data"]["target"] in ids for e in body["elements"]["edges"])
+    assert len(body["elements"]["edges"]) < len(whole["elements"]["edges"])
+
+
+def test_whole_graph_view_is_its_best_connected_nodes(ro_client):
+    body = ro_client.get("/api/graph?limit=30").get_json()
+    assert (body["truncated"], body["shown"], len(body["elements"]["nodes"])) == (True, 30, 30)
+    assert body["total"] == len(cytoscape(ro_client)["elements"]["nodes"])
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert {NVIDIA, COREWEAVE} <= ids  # the hubs of the seeds
+
+
+@pytest.mark.parametrize("url", ["/api/entities/nvidia/neighbors?limit=0", "/api/graph?limit=2001",
+                                 "/api/graph?limit=many"])
+def test_a_bad_limit_is_a_400_naming_it(ro_client, url):
+    assert_error(ro_client.get(url), 400, "limit")
+
+
+@pytest.mark.parametrize("url", ["/api/graph?type=", "/api/entities/nvidia/neighbors?type=%20"])
+def test_an_empty_type_of_a_view_is_a_400(ro_client, url):
+    """The views document their types as the class names; an empty one is not one of them."""
+    assert_error(ro_client.get(url), 400, "type")
 
 
 def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):

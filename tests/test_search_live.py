@@ -123,8 +123,9 @@ def test_a_change_outside_the_gate_rebuilds_the_index_whole(live):
     assert rebuilt.base is not full and rebuilt.touched == frozenset()
     _write(client, "PUT", RUN, graph=G + "-2")
     assert services.index().base is rebuilt.base
-    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
-                                                            "zephyrine-compute",
+    # things first (model, cloud), then the event (run), then the record (its derived value)
+    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-model", "zephyrine-compute",
+                                                            "zephyrine-run",
                                                             "derived-gpu-hours-zephyrine-run"]
     _same_as_a_full_rebuild(services)
 
@@ -136,7 +137,7 @@ def test_a_large_overlay_is_folded_into_a_new_full_index(live, monkeypatch):
     _write(client, "PUT", RUN)  # three subjects written: past the limit (a small store rebuilds at once)
     index = services.index()
     assert index.base is not full and index.touched == frozenset()
-    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
+    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-model", "zephyrine-run",
                                                             "derived-gpu-hours-zephyrine-run"]
 
 

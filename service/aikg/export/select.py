@@ -11,7 +11,7 @@ in), so the cost follows the size of the neighbourhood, never the size of the st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -68,7 +68,8 @@ def data_graphs(store: Store) -> list[str]:
 
 @dataclass(frozen=True)
 class Selection:
-    """What to export: ``nodes`` None means every node of the data graphs."""
+    """What to export: ``nodes`` None means every node of the data graphs. A neighbourhood also knows
+    each node's hops from the focus (``hops``)."""
 
     store: Store
     graphs: tuple[str, ...]
@@ -76,6 +77,7 @@ class Selection:
     focus: ox.NamedNode | None = None
     depth: int = 1
     types: tuple[str, ...] = ()
+    hops: Mapping[str, int] | None = None
 
     def quads(self) -> Iterator[Quad]:
         """The selected quads, graph by graph (whole graph) or in batches of subjects."""
@@ -129,15 +131,22 @@ def neighbourhood(store: Store, focus: ox.NamedNode, depth: int, graphs: Sequenc
     Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
     which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
     """
-    seen: set[ox.NamedNode] = {focus}
+    return set(distances(store, focus, depth, graphs, through=through))
+
+
+def distances(store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *,
+              through: set[str] | None = None) -> dict[ox.NamedNode, int]:
+    """:func:`neighbourhood` with each node's number of hops from ``focus`` (0 for the focus), which a
+    capped view uses to keep the closest nodes."""
+    seen: dict[ox.NamedNode, int] = {focus: 0}
     frontier = [focus]
-    for _ in range(depth):
-        new = _hop(store, frontier, graphs) - seen
-        seen |= new
+    for hop in range(1, depth + 1):
+        new = _hop(store, frontier, graphs) - seen.keys()
+        seen.update(dict.fromkeys(new, hop))
         inner = _of_classes(store, new, through, graphs) if through else set()
         while inner:
-            more = _hop(store, sorted(inner, key=str), graphs) - seen
-            seen |= more
+            more = _hop(store, sorted(inner, key=str), graphs) - seen.keys()
+            seen.update(dict.fromkeys(more, hop))
             new |= more
             inner = _of_classes(store, more, through, graphs) if through else set()
         frontier = sorted(new, key=str)
@@ -188,15 +197,18 @@ def select(services: Services, *, focus: str | None = None, depth: int = 1,
     names, classes = expand_types(services.vocabulary(), types or ())
     nodes: set[Term] | None = None
     focus_iri = None
+    hops = None
     if focus is not None:
         focus_iri = resolve_focus(store, focus, graphs)
         through = set(services.vocabulary().nary) if through_nary else None
-        nodes = set(neighbourhood(store, focus_iri, depth, graphs, through=through))
+        found = distances(store, focus_iri, depth, graphs, through=through)
+        hops = {n.value: d for n, d in found.items()}
+        nodes = set(found)
     if names:
         nodes = (instances_of(store, classes, graphs) if nodes is None
                  else set(_of_classes(store, nodes, classes, graphs)))
     return Selection(store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth,
-                     tuple(names))
+                     tuple(names), hops)
 
 
 def check_depth(depth: int) -> None:

@@ -8,8 +8,12 @@ types) and answers from memory:
   characters in a second one); exact and prefix matches come from the name starts sorted by name,
   word-prefix matches from the word starts sorted by the rest of the name (both bisected), substring
   matches from ``str.find`` over the string, which meets names in ranking order and stops early;
-- ranking: exact before prefix before word-prefix before substring; within a tier shorter names (a
-  larger share matched) first and an entity's main label before its alternative names.
+- ranking: exact before prefix before word-prefix before substring; within a tier things people look
+  up (organizations, models, chips, facilities …) before the events and other n-ary nodes that mention
+  them (deals, clusters, results, runs), and those before records (source documents, derived values);
+  then shorter names (a larger share matched) first and an entity's main label before its other names.
+  Epoch's data has hundreds of clusters, deals and results named after their parties ("CoreWeave
+  H200s"), which would otherwise bury the party itself under a prefix query such as "nvidia h".
 
 Sorted keys are positions into that string, not strings: at a million triples the index and directory
 take about 370 bytes per name (1,060 when every key was a string of its own).
@@ -47,9 +51,34 @@ _SEP = "\0"
 _TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s\-_]+")
 _ID = str(ID)
+_AIKG = "https://w3id.org/aikg/ontology#"
 
 TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
-"""Base score of each match tier; a tier always outranks the ones after it."""
+"""Base score of each match tier; a tier always outranks the ones after it (the rest of a score is
+below 0.2: kind up to 0.12, share of the name matched up to 0.06, main label 0.002)."""
+
+THING, EVENT, RECORD = 0, 1, 2
+"""Kinds of entity, in the order they rank within a tier (see :func:`kind_rank`)."""
+
+RECORD_ROOTS = tuple(_AIKG + c for c in ("SourceDocument", "Report", "Derivation", "Rule",
+                                           "ValueQualification"))
+"""Classes whose instances are aikg's records about the industry rather than parts of it."""
+
+
+def record_classes(vocab: Vocabulary) -> frozenset[str]:
+    """The classes whose instances are :data:`RECORD` s: :data:`RECORD_ROOTS` and their subclasses."""
+    return frozenset(c for root in RECORD_ROOTS for c in vocab.descendants(root))
+
+
+def kind_rank(vocab: Vocabulary, types: Iterable[str], records: AbstractSet[str]) -> int:
+    """:data:`THING`, :data:`EVENT` (an n-ary node: deal, result, cluster, phase …) or :data:`RECORD`
+    (a source document, derived value …; also an entity with no type, of which nothing is known)."""
+    types = tuple(types)
+    if not types or any(t in records for t in types):
+        return RECORD
+    if any(t in vocab.nary for t in types):
+        return EVENT
+    return THING
 
 
 def normalize(text: str) -> str:
@@ -110,13 +139,24 @@ class SearchIndex:
         names = list(names)
         self.vocab = vocab
         self.entities = self._directory(names, types, vocab)
+        ranks: dict[tuple[str, ...], int] = {}  # one per distinct tuple of types (they are shared)
+        records = record_classes(vocab)
+
+        def rank(iri: str) -> int:
+            types = self.entities[iri].types
+            r = ranks.get(types)
+            if r is None:
+                r = ranks[types] = kind_rank(vocab, types, records)
+            return r
+
         entries = sorted({(norm, iri, name, prop == _LABEL)
                           for iri, prop, name, _ in names if (norm := normalize(name))},
-                         key=lambda e: (len(e[0]), e[0], not e[3], e[1]))
+                         key=lambda e: (rank(e[1]), len(e[0]), e[0], not e[3], e[1]))
         del names
         norms = [e[0] for e in entries]
         self._name = [e[2] for e in entries]
         self._is_label = bytearray(e[3] for e in entries)
+        self._kind = bytearray(rank(e[1]) for e in entries)
         self._owner = [self.entities[e[1]] for e in entries]
         del entries
         # Names with non-ASCII characters (Chinese) get their own string, so the large ASCII one stays
@@ -175,7 +215,7 @@ class SearchIndex:
         allowed = self.vocab.descendants(type_iri) if type_iri else None
         best: dict[str, Hit] = {}
         parts = [p for p in self._parts if p.ids and (q.isascii() or not p.text.isascii())]
-        # Tier by tier, best first; within a tier hits arrive shortest name first (highest score).
+        # Tier by tier, best first; within a tier hits arrive in ranking order (kind, then shortest name).
 
         def wanted(i: int) -> str | None:
             owner = self._owner[i]
@@ -184,7 +224,8 @@ class SearchIndex:
                 return None
             return owner.iri
 
-        for tier, needle in (("prefix", _SEP + q), ("word", " " + q), ("substring", q)):
+        for tier, needle in (("exact", _SEP + q + _SEP), ("prefix", _SEP + q), ("word", " " + q),
+                             ("substring", q)):
             found = None
             if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
                 ranges = [(part, part.key_range(tier, q)) for part in parts]
@@ -202,8 +243,9 @@ class SearchIndex:
                 if owner.iri in best:
                     continue
                 norm = self._norm(i)
-                kind = "exact" if tier == "prefix" and norm == q else tier
-                score = TIER_BASE[kind] + 0.19 * len(q) / len(norm) + (0.01 if self._is_label[i] else 0.0)
+                kind = "exact" if norm == q else tier
+                score = (TIER_BASE[kind] + 0.06 * (RECORD - self._kind[i]) + 0.06 * len(q) / len(norm)
+                         + (0.002 if self._is_label[i] else 0.0))
                 best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
                 break
@@ -272,14 +314,17 @@ class _Part:
         return self.text[p:self.text.index(_SEP, p)]
 
     def key_range(self, tier: str, q: str) -> tuple[int, int]:
-        """The range of the tier's sorted keys (names, or word tails) that start with ``q``."""
-        keys, key = (self.prefix, self.norm) if tier == "prefix" else (self.word, self._tail)
+        """The range of the tier's sorted keys (names, or word tails) that equal (``exact``) or start
+        with ``q``."""
+        keys, key = (self.word, self._tail) if tier == "word" else (self.prefix, self.norm)
         lo = bisect_left(keys, q, key=key)
+        if tier == "exact":
+            return lo, bisect_right(keys, q, lo, key=key)
         return lo, bisect_left(keys, q + _TOP, lo, key=key)
 
     def ids_in(self, tier: str, lo: int, hi: int) -> list[int]:
         """The name ids of a range of the tier's sorted keys."""
-        if tier == "prefix":
+        if tier != "word":
             return [self.ids[k] for k in self.prefix[lo:hi]]
         return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
 
@@ -305,6 +350,75 @@ class _Part:
                 out.append(self.ids[k])
             pos = text.find(needle, pos + 1)
         return out
+
+
+# --- what tells namesakes apart -------------------------------------------------------------------
+
+_DCT = "http://purl.org/dc/terms/"
+MAKER_PROPERTIES: tuple[tuple[str, ...], ...] = (
+    tuple(_AIKG + p for p in ("manufacturer", "developer", "submitter", "operator", "operatedBy",
+                              "builder", "inOrganization", "priceListOf")) + (_DCT + "publisher",),
+    tuple(_AIKG + p for p in ("provider", "lessor", "investor", "customer", "lessee", "investee", "party",
+                              "agent", "claimant", "heldBy", "trainedModel", "phaseOf", "facility",
+                              "capacityUser", "workload", "attributedTo", "derivedFor")),
+)
+"""Who made, runs or is party to a thing, most telling first: a hit's description names the first
+group that has any (up to two names), so "GB300 · GPU · NVIDIA" and "deal · CoreWeave, Microsoft"."""
+
+DATE_PROPERTIES = (_AIKG + "releaseDate", _AIKG + "availableFrom", _AIKG + "date", _DCT + "issued")
+"""The dates a hit's year comes from, in this order."""
+
+_YEAR = re.compile(r"^[0-9]{4}(?![0-9])")
+_DESCRIBE_QUERY = "SELECT ?e ?p ?o WHERE { VALUES ?e { %s } VALUES ?p { %s } ?e ?p ?o }"
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a search hit shows under its name: its kind, who made or is party to it, its year."""
+
+    kind: str
+    makers: tuple[EntityInfo, ...]
+    year: str | None
+
+    def text(self) -> str:
+        """One line: "GPU · NVIDIA · 2025"."""
+        parts = [self.kind, ", ".join(m.label for m in self.makers), self.year or ""]
+        return " · ".join(p for p in parts if p)
+
+
+def describe(store: Store, index: LiveIndex | SearchIndex, hits: Iterable[Hit]) -> dict[str, Description]:
+    """A :class:`Description` of each hit, from one query over just these entities (nothing extra is
+    held in the index, so it stays lean and a write is described correctly at once)."""
+    hits = list(hits)
+    if not hits:
+        return {}
+    props = [p for group in MAKER_PROPERTIES for p in group] + list(DATE_PROPERTIES)
+    values = " ".join(f"<{h.entity.iri}>" for h in hits)
+    found: dict[str, dict[str, list[str]]] = {}
+    result = store.query(_DESCRIBE_QUERY % (values, " ".join(f"<{p}>" for p in props)))
+    for e, p, o in result.values():
+        if e is None or p is None or o is None:
+            continue
+        per = found.setdefault(e, {}).setdefault(p, [])
+        if o not in per:
+            per.append(o)
+    out = {}
+    for h in hits:
+        facts = found.get(h.entity.iri, {})
+        makers: list[EntityInfo] = []
+        for group in MAKER_PROPERTIES:
+            for p in group:
+                for o in facts.get(p, ()):
+                    info = index.entities.get(o)
+                    if info is not None and info.iri != h.entity.iri and info not in makers:
+                        makers.append(info)
+            if makers:
+                break
+        years = [d[:4] for p in DATE_PROPERTIES for d in sorted(facts.get(p, ())) if _YEAR.match(d)]
+        year = years[0] if years else None
+        kind = ", ".join(index.vocab.label(t) for t in h.entity.types)
+        out[h.entity.iri] = Description(kind, tuple(makers[:2]), year)
+    return out
 
 
 def type_json(vocab: Vocabulary, iri: str) -> dict:

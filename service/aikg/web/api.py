@@ -15,7 +15,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
 from aikg.lookup.entities import entity_json
-from aikg.lookup.search import MAX_LIMIT, LiveIndex, type_json
+from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
 from aikg.rdf.formats import Format
 from aikg.services import Services
@@ -78,14 +78,21 @@ def search() -> Response:
                              errors=[{"parameter": "type", "value": raw_type}])
     index = services.index()
     hits = index.search(q, type_iri=type_iri, limit=limit)
+    described = describe(services.store, index, hits)
     return jsonify({
         "query": q,
         "type": type_iri,
         "limit": limit,
         "results": [{"id": h.entity.slug, "iri": h.entity.iri, "label": h.entity.label,
                      "matched": h.name, "match": h.match, "types": index.types_of(h.entity),
-                     "score": h.score} for h in hits],
+                     "score": h.score, **_description(described[h.entity.iri])} for h in hits],
     })
+
+
+def _description(d: Description) -> dict[str, Any]:
+    """A hit's ``description`` line and its parts (kind, makers, year), to tell namesakes apart."""
+    return {"description": d.text(),
+            "kind": d.kind, "makers": [{"id": m.slug, "label": m.label} for m in d.makers], "year": d.year}
 
 
 @bp.get("/entities/<path:entity_id>")

@@ -146,7 +146,13 @@ def _schemas() -> dict[str, Any]:
            "properties": {"id": {"type": "string"}, "iri": {"type": "string"}, "label": {"type": "string"},
                           "matched": {"type": "string"},
                           "match": {"enum": ["exact", "prefix", "word", "substring"]},
-                          "types": {"type": "array", "items": _ref("Term")}, "score": {"type": "number"}}}
+                          "types": {"type": "array", "items": _ref("Term")}, "score": {"type": "number"},
+                          "description": {"type": "string",
+                                          "description": "What tells namesakes apart: kind · maker · year."},
+                          "kind": {"type": "string"},
+                          "makers": {"type": "array", "items": {"type": "object", "properties": {
+                              "id": {"type": "string"}, "label": {"type": "string"}}}},
+                          "year": {"type": ["string", "null"]}}}
     cell = {"type": ["object", "null"], "required": ["value", "type"],
             "properties": {"value": {"type": "string"}, "type": {"enum": ["uri", "literal", "bnode"]},
                            "datatype": {"type": "string"}, "lang": {"type": "string"},
@@ -204,16 +210,24 @@ def _schemas() -> dict[str, Any]:
                                            "type": "object", "additionalProperties": _ref("Cell")}},
                                        "truncated": {"type": "boolean"},
                                        "limit": {"type": "integer"}}},
-        "Neighbors": {"type": "object", "required": ["focus", "elements"],
+        "Neighbors": {"type": "object", "required": ["focus", "elements", "truncated", "total"],
                       "properties": {"focus": {"type": "string"}, "label": {"type": ["string", "null"]},
                                      "depth": {"type": "integer"}, "fold": {"type": "boolean"},
-                                     "types": {"type": "array"},
-                                     "elements": {"type": "object", "properties": {
-                                         "nodes": {"type": "array"}, "edges": {"type": "array"}}}}},
+                                     "types": {"type": "array"}, **_CAPPED}},
+        "GraphView": {"type": "object", "required": ["elements", "truncated", "total"],
+                      "properties": {"fold": {"type": "boolean"}, "types": {"type": "array"}, **_CAPPED}},
         "ValidationReport": {"type": "object", "required": ["ok"],
                              "properties": {"ok": {"type": "boolean"}, "conforms": {"type": "boolean"},
                                             "violations": {"type": "array"}}},
     }
+
+
+_CAPPED: dict[str, Any] = {
+    "elements": {"type": "object", "properties": {"nodes": {"type": "array"}, "edges": {"type": "array"}}},
+    "limit": {"type": "integer"}, "truncated": {"type": "boolean"},
+    "total": {"type": "integer", "description": "Nodes of the whole selection."},
+    "shown": {"type": "integer", "description": "Nodes answered."}}
+"""Fields of a capped graph view."""
 
 
 def _components() -> dict[str, Any]:
@@ -273,13 +287,27 @@ def _api_paths(services: Services) -> dict[str, Any]:
               "schema": _PARAM_SCHEMAS["entity"]}, _IF_NONE_MATCH], tags=["lookup"]),
         "/api/entities/{id}/neighbors": _get(
             "Neighbourhood of an entity",
-            "Nodes and edges around the entity as Cytoscape.js elements.",
+            "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
+            "`limit` of them (`truncated` and `total` say what was left out). depth=1 gives one node's "
+            "neighbours, which the graph view adds when a node is clicked.",
             {"200": _json(_ref("Neighbors"), "The neighbourhood."), **_errors(400, 404, 406, 503)},
             [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
               "schema": _PARAM_SCHEMAS["entity"]},
              _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
              _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
+             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges."),
+             _query("limit", {"type": "integer", "minimum": 1, "maximum": 2000, "default": 250},
+                    "Most nodes answered.")],
+            tags=["lookup"]),
+        "/api/graph": _get(
+            "The whole graph, capped",
+            "The data graph as Cytoscape.js elements for drawing: its best-connected `limit` nodes "
+            "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
+            {"200": _json(_ref("GraphView"), "The graph."), **_errors(400, 406, 503)},
+            [_query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
+             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges."),
+             _query("limit", {"type": "integer", "minimum": 1, "maximum": 2000, "default": 600},
+                    "Most nodes answered.")],
             tags=["lookup"]),
         "/api/types": _get("Classes with instance counts",
                            "Every aikg class with its label, parents and how many entities it has, directly "

@@ -17,7 +17,8 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, abort, render_template, request, send_file
 
 from aikg.errors import NotFound
-from aikg.namespaces import AIKG, ID, PREFIXES, RDFS
+from aikg.export.palette import COLORS, FAMILIES, family_of
+from aikg.namespaces import ID, PREFIXES, RDFS
 from aikg.services import Services
 from aikg.web import get_services, get_store
 
@@ -42,26 +43,6 @@ EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
     ("gexf", "GEXF"), ("cytoscape", "Cytoscape JSON"), ("dot", "Graphviz DOT"),
 )
 """Every export format of ``/export/<format>``, with the name a button shows."""
-
-FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("deal", "Deals", ("Deal",)),
-    ("benchmark", "Benchmarks & results",
-     ("BenchmarkResult", "BenchmarkRound", "BenchmarkSuite", "SpeedupClaim", "TrainingRun")),
-    ("facility", "Facilities & capacity", ("DataCenter", "CapacityPhase", "Deployment")),
-    ("hardware", "Hardware",
-     ("Hardware", "ChipArchitecture", "InterconnectTechnology", "NetworkTopology",
-      "TopologyConfiguration")),
-    ("model", "AI models", ("AIModel", "ModelArchitecture", "ArchitectureFeature", "NumericPrecision")),
-    ("organization", "Organizations", ("Organization",)),
-    ("person", "People", ("Person", "Position", "Role")),
-    ("platform", "Platforms & prices", ("Platform", "SoftwareProject", "PriceList", "Price")),
-    ("source", "Sources & provenance", ("SourceDocument", "Report", "Derivation", "Rule")),
-    ("place", "Places", ("Place",)),
-    ("event", "Other events", ("Event",)),
-    ("concept", "Factors & other concepts", ("Factor", "Entity")),
-)
-"""Colour families of the explorer, most specific first: a class belongs to the first family whose
-root class it is a subclass of. Relations on entity pages and nodes in the graph are grouped by these."""
 
 EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
     ("Entities by type", """# Asserted (most specific) types only: graph/inferred holds the superclasses.
@@ -196,25 +177,13 @@ def _pick_english(literals: list[ox.Literal]) -> ox.Literal | None:
 
 
 def _type_info(services: Services) -> dict[str, Any]:
-    """Each aikg class's family and English label, read from the ontology in the store."""
-    roots = " ".join(f"(aikg:{cls} {rank})" for rank, (_, _, classes) in enumerate(FAMILIES)
-                     for cls in classes)
-    sparql = f"""PREFIX aikg: <{AIKG}>
-PREFIX rdfs: <{RDFS}>
-SELECT ?class ?rank ?label WHERE {{
-  VALUES (?root ?rank) {{ {roots} }}
-  ?class rdfs:subClassOf* ?root .
-  OPTIONAL {{ ?class rdfs:label ?label FILTER(LANG(?label) = "en") }}
-}}"""
+    """Each aikg class's family and English label, and each family's label and colour."""
+    vocab = services.vocabulary()
     classes: dict[str, dict[str, str]] = {}
-    best: dict[str, int] = {}
-    for row in services.store.query(sparql).dicts():
-        iri, rank = row["class"].value, int(row["rank"].value)
-        if iri in best and best[iri] <= rank:
-            continue
-        best[iri] = rank
-        label = row["label"].value if "label" in row else iri.rsplit("#", 1)[-1]
-        classes[iri] = {"family": FAMILIES[rank][0], "label": label}
-    families = [{"key": key, "label": label} for key, label, _ in FAMILIES]
-    families.append({"key": "other", "label": "Other"})
+    for iri in sorted(vocab.classes):
+        family = family_of(vocab, [iri])
+        if family != "other":
+            classes[iri] = {"family": family, "label": vocab.label(iri)}
+    families = [{"key": key, "label": label, "color": COLORS[key]} for key, label, _ in FAMILIES]
+    families.append({"key": "other", "label": "Other", "color": COLORS["other"]})
     return {"classes": classes, "families": families, "prefixes": PREFIXES}
