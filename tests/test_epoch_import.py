@@ -17,6 +17,7 @@ from rdflib.namespace import RDFS, SKOS, XSD
 from aikg.cli import main
 from aikg.epoch import import_epoch as _import_epoch
 from aikg.epoch.importer import default_overrides
+from aikg.epoch.reconcile import IMPORTS_GRAPH
 from aikg.epoch.record import get_import, list_imports
 from aikg.errors import BadRequest
 from aikg.knowledge.load import load_seeds
@@ -444,6 +445,12 @@ def test_the_entity_json_sets_each_sources_value_side_by_side(imported):
     assert costs["5576000"]["qualifier"]["name"] == "aikg:Approximately"
     assert costs["5390000"]["qualifier"] is None
     assert [s["confidence"]["name"] for s in costs["5390000"]["sources"]] == ["aikg:Confident"]
+    assert EPOCH + "ml-hardware" in {d["graph"] for d in body["documents"]}  # the chip's 287.5 GB is cited
+    # The import records name the entities they resolved (the H800 merge); its page leaves them out.
+    h800 = entity_json(services_of(store), "h800")
+    assert IMPORTS_GRAPH not in {d["graph"] for d in h800["documents"]}
+    incoming = h800["relations"]["incoming"]
+    assert not [r for r in incoming if IMPORTS_GRAPH in {s["graph"] for s in r["sources"]}]
 
 
 # --- cells: tags, empty, inf, leniently read, unreadable, multi-line, units ---------------------------------

@@ -4,13 +4,13 @@ served by /api/imports, and the questions the import changes answering as on the
 from __future__ import annotations
 
 import pytest
-from test_epoch_import import FILES, SNAPSHOT, write_fixture
 
 from aikg.epoch import import_epoch
 from aikg.knowledge.load import load_seeds
 from aikg.store import OxigraphStore
 from aikg.web import create_app
 from helpers import rdf_dicts, run_named, services_for
+from test_epoch_import import FILES, SNAPSHOT, write_fixture
 
 QUESTIONS = [("source-disagreements", {}), ("nvidia-only-capacity", {}),
              ("models-trained-on", {"accelerator": "h100"}), ("models-trained-on", {"accelerator": "h800"}),

@@ -38,9 +38,15 @@ def import_in_background(services: Services) -> threading.Thread | None:
         try:
             report = import_epoch(services, directory)
             totals = report.totals()
-            log.warning("aikg: Epoch AI snapshot imported: %d of %d rows, %d merges, %d links, %d ambiguous "
-                        "(see /api/imports)", totals["imported"], totals["rows"], totals["merges"],
-                        totals["links"], totals["ambiguities"])
+            log.warning(
+                "aikg: Epoch AI snapshot imported: %d of %d rows, %d merges, %d links, %d ambiguous "
+                "(see /api/imports)",
+                totals["imported"],
+                totals["rows"],
+                totals["merges"],
+                totals["links"],
+                totals["ambiguities"],
+            )
         except Exception:  # a failed background import must not take the service down
             log.exception("aikg: importing the Epoch AI snapshot failed")
 

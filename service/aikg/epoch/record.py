@@ -271,7 +271,6 @@ def get_import(store: Store, import_id: str) -> dict[str, Any]:
     return entry
 
 
-
 def report_from_record(entry: dict[str, Any]) -> ImportReport:
     """An ImportReport rebuilt from a record (for the CLI's text rendering of a stored import)."""
     report = ImportReport(

@@ -28,7 +28,18 @@ from aikg.errors import NotFound
 from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
 from aikg.lookup.search import LiveIndex, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
-from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from aikg.namespaces import (
+    AIKG,
+    GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
+    PREFIXES,
+    RDF,
+    RDFS,
+    SHAPES_GRAPH,
+    SKOS,
+)
 from aikg.store import Term
 
 if TYPE_CHECKING:
@@ -40,8 +51,10 @@ MAX_INCOMING = 500
 MAX_EXPANDED = 100
 """Most n-ary neighbours expanded."""
 
-SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
-"""Graphs whose triples are not facts about entities (vocabulary, shapes, materialized superclasses)."""
+SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH),
+                            str(GRAPH["imports"])})
+"""Graphs whose triples are not facts about entities: vocabulary, shapes, materialized superclasses,
+and the import records (which name the entities an import resolved; /api/imports shows them)."""
 
 _COMPARED = frozenset(FIGURES)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")

@@ -2,8 +2,8 @@
 // where sources disagree, each value with its own source and certainty), and its relations grouped by
 // kind and by property with counts — each node once, long groups paged — and for every fact the source
 // document(s) and certainty behind it: a relayed claim or a rumour looks different from a fact.
-import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink, familyLabel,
-  familyOf, FAMILIES, figure, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
+import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink,
+  familyLabel, familyOf, FAMILIES, figure, formatValue, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
 
 const root = document.getElementById("entity");
 const SLUG = root.dataset.slug;
@@ -132,6 +132,7 @@ function registerAll(e, groups) {
   e.facts.forEach((f) => f.sources.forEach(register));
   e.descriptions.forEach((d) => d.sources.forEach(register));
   e.web.forEach((x) => x.links.forEach((l) => l.sources.forEach(register)));
+  e.comparisons.forEach((c) => c.values.forEach((v) => v.sources.forEach(register)));
   for (const [, subgroups] of groups) {
     for (const g of subgroups) {
       for (const x of g.items) {
@@ -258,7 +259,7 @@ function renderFigures(e) {
     parts.push(el("h3", { class: "quotes-head" }, "Where sources differ"),
       el("ul", { class: "comparisons" }, e.comparisons.map((c) => el("li", { "data-prop": c.property.name },
         `${prop(c.property).label}: `, differenceBadge(c.difference), " ",
-        c.values.flatMap((v, i) => [i ? " · " : "", el("strong", {}, figure(v.value, c.unit, c.property.name)),
+        c.values.flatMap((v, i) => [i ? " · " : "", el("strong", {}, formatValue(v.value, c.unit)),
           v.node ? ` (on ${v.node.label})` : "", " ", sourcesCell(v.sources)])))));
   }
   if (bookkeeping.length) parts.push(el("div", { class: "facts bookkeeping" }, bookkeeping.map(row)));

@@ -13,11 +13,30 @@ const COLUMNS = [["file", "File"], ["mode", "Update"], ["snapshot", "Snapshot"],
   ["rounding", "Rounding differences"], ["disagreements", "Disagreements"]];
 
 function fileTable(record) {
-  return el("table", { class: "facts imports-files" },
+  return el("div", { class: "table-scroll" }, el("table", { class: "imports-table imports-files" },
     el("thead", {}, el("tr", {}, COLUMNS.map(([, title]) => el("th", {}, title)))),
     el("tbody", {}, record.files.map((f) => el("tr", { "data-file": f.file },
       COLUMNS.map(([key]) => el("td", {}, f[key] ?? "")),
-      f.warnings?.length ? el("td", { class: "warn" }, f.warnings.join(" · ")) : null))));
+      f.warnings?.length ? el("td", { class: "warn" }, f.warnings.join(" · ")) : null)))));
+}
+
+const PAGE = 200;
+/** Findings in pages of 200: the table grows on "more", so a long list stays quick to draw. */
+function findingsTable(findings) {
+  const body = el("tbody", {});
+  const more = el("button", { type: "button" });
+  let shown = 0;
+  const grow = () => {
+    body.append(...findings.slice(shown, shown + PAGE).map(findingRow));
+    shown = Math.min(findings.length, shown + PAGE);
+    more.hidden = shown >= findings.length;
+    more.textContent = `show ${Math.min(PAGE, findings.length - shown)} more of ${findings.length - shown}`;
+  };
+  more.addEventListener("click", grow);
+  grow();
+  return [el("div", { class: "table-scroll" }, el("table", { class: "imports-table findings" },
+    el("thead", {}, el("tr", {}, el("th", {}, "Kind"), el("th", {}, "Where"), el("th", {}, "What"), el("th", {}, "Why / value"))),
+    body)), more];
 }
 
 function renderList(records) {
@@ -58,9 +77,7 @@ async function load(record) {
     const body = await api(`${record.links.self}?${params}`);
     const counts = Object.entries(body.counts).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(" · ");
     FINDINGS.replaceChildren(el("p", { class: "muted" }, counts || "No findings."),
-      el("table", { class: "facts findings" },
-        el("thead", {}, el("tr", {}, el("th", {}, "Kind"), el("th", {}, "Where"), el("th", {}, "What"), el("th", {}, "Why / value"))),
-        el("tbody", {}, body.findings.map(findingRow))));
+      ...findingsTable(body.findings));
   } catch (err) {
     showError(FINDINGS, err, "the findings");
   }
