@@ -103,7 +103,9 @@ def import_epoch(
     The change is committed by the services' gate, the one commit path of the store (writer lock,
     write log, generated graphs in the same transaction); a client write that comes in while the import
     is prepared makes it prepare again against the new state, so nothing is lost either way."""
-    store = services.store
+    store, committer = services.store, services.gate
+    if not isinstance(committer, gate.Gate):
+        raise TypeError("the Epoch import runs in the process that owns the store (the gate commits it)")
     if not directory.is_dir():
         raise BadRequest(f"{directory} is not a directory")
     datasets = present(directory)
@@ -115,7 +117,7 @@ def import_epoch(
         version = store.version
         prepared = _Prepared(store, directory, datasets, decided, replace, snapshot_date, progress)
         try:
-            services.gate.commit(prepared.change(), expect_version=version, rebuild=prepared.large)
+            committer.commit(prepared.change(), expect_version=version, rebuild=prepared.large)
         except Conflict:
             continue
         return prepared.report

@@ -195,7 +195,7 @@ def map_model(ctx: Context, row: Row) -> None:
         "Compute cost notes",
     )
     slip = unit_slip(params, parameters_in_notes(row.raw("Parameters notes"))) if params else None
-    if slip is not None:
+    if slip is not None and params:
         ctx.flag(
             row,
             model,

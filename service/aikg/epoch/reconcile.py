@@ -203,10 +203,10 @@ class Reconciler:
             }}""")
         labels: dict[str, dict[bool, set[str]]] = defaultdict(lambda: defaultdict(set))
         entries: dict[tuple[str, str], Known] = {}
-        for e, p, name, g in named.rows:
-            if e is None or p is None or not isinstance(name, ox.Literal) or g is None:
+        for entity, p, name, in_graph in named.rows:
+            if entity is None or p is None or not isinstance(name, ox.Literal) or in_graph is None:
                 continue
-            iri, graph = e.value, g.value
+            iri, graph = entity.value, in_graph.value
             for kind in kind_of.get(iri, ()):
                 known = entries.get((iri, kind))
                 if known is None:

@@ -147,6 +147,8 @@ def stale_quads(store: Store, keep: int = KEEP - 1) -> set[ox.Quad]:
         return set()
     out: set[ox.Quad] = set()
     for q in store.quads(graph=IMPORTS_GRAPH):
+        if isinstance(q.subject, ox.Triple):
+            continue
         subject = q.subject.value
         if any(subject == i or subject.startswith(i + "/") for i in old):
             out.add(q)
@@ -172,6 +174,8 @@ def list_imports(store: Store) -> list[dict[str, Any]]:
     imports: dict[str, dict[str, Any]] = {}
     files: dict[str, dict[str, dict[str, Any]]] = defaultdict(dict)
     for imp, started, ended, source, seconds, file, p, o in store.query(_LIST).rows:
+        if imp is None:
+            continue
         entry = imports.setdefault(
             imp.value,
             {
@@ -182,7 +186,7 @@ def list_imports(store: Store) -> list[dict[str, Any]]:
                 "seconds": float(seconds.value) if seconds is not None else None,
             },
         )
-        if file is None or p is None:
+        if file is None or p is None or o is None:
             continue
         record = files[entry["id"]].setdefault(file.value, {"warnings": []})
         local = p.value.rsplit("#", 1)[-1]

@@ -216,8 +216,8 @@ def text(cell: str | None) -> str | None:
 def normalize(name: str) -> str:
     """The comparison key of a name: ASCII-folded, lower case, punctuation turned into spaces ("+" is a
     word of its own: PointNet++ is not PointNet)."""
-    folded = unicodedata.normalize("NFKD", name.replace("+", " plus ")).encode("ascii", "ignore")
-    folded = folded.decode("ascii").lower()
+    ascii_bytes = unicodedata.normalize("NFKD", name.replace("+", " plus ")).encode("ascii", "ignore")
+    folded = ascii_bytes.decode("ascii").lower()
     return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 
