@@ -14,6 +14,7 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, TypeVar
 
 from aikg.lookup.cache import LruCache, VersionedCache
@@ -69,10 +70,12 @@ class Services:
 
 
 def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
-                   writelog: WriteLog | None = None, gate: Writes | None = None) -> Services:
+                   writelog: WriteLog | None = None, gate: Writes | None = None,
+                   keep: Path | None = None) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
     when given, else around the store the settings name. A serving reader passes its own write log
-    (the writer's journal) and gate (which forwards writes to the writer)."""
+    (the writer's journal), its gate (which forwards writes to the writer) and the folder where built
+    search indexes are kept for the next start."""
     if store is None:
         store = open_store(settings["store"], **store_options(settings))
     runner = QueryRunner(store, settings)
@@ -85,7 +88,7 @@ def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
     return Services(
         settings=settings, store=store, runner=runner,
         gate=gate if gate is not None else Gate(store, runner, writelog),
-        writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary),
+        writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary, keep=keep),
         named=NamedQueries(store, runner),
         responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
     )

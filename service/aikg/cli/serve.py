@@ -15,7 +15,7 @@ import click
 
 from aikg.cli.options import overrides, setting_options
 from aikg.errors import AikgError
-from aikg.serving.app import Server, export_settings
+from aikg.serving.app import Server, export_settings, has_writer
 from aikg.settings import SETTINGS, load_settings
 
 
@@ -51,6 +51,12 @@ def serve(**options: Any) -> None:
     click.echo(f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
                f"({settings['workers']} worker(s))", err=True)
     export_settings(settings)
+    if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
+        from pathlib import Path
+
+        from aikg.serving import publication
+
+        publication.withdraw(publication.folder_for(Path(settings["store"])))
     Server(settings).run()
 
 

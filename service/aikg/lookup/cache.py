@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable
 from typing import Any, TypeVar
 
 from aikg.store import Store
+from aikg.store.base import unbounded
 
 T = TypeVar("T")
 
@@ -51,7 +52,8 @@ class VersionedCache:
             entry = self._values.get(name)  # another thread may have built it meanwhile
             if entry is not None and entry[0] == version:
                 return entry[1]  # type: ignore[no-any-return]
-            value = build()
+            with unbounded():  # shared by every later request: no one request's deadline cuts it short
+                value = build()
             with self._guard:
                 self._values[name] = (version, value)
             return value

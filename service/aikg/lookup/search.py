@@ -30,6 +30,9 @@ only when the overlay grows past :data:`OVERLAY_MAX` subjects or after a change 
 from __future__ import annotations
 
 import gc
+import logging
+import os
+import pickle
 import re
 import threading
 import unicodedata
@@ -38,13 +41,18 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from pathlib import Path
 
 import pyoxigraph as ox
 
+from aikg.errors import StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import ID
-from aikg.store import Store
+from aikg.store import Store, open_snapshot
+from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
+
+log = logging.getLogger(__name__)
 
 MAX_LIMIT = 100
 _SEP = "\0"
@@ -534,6 +542,12 @@ def _build(store: Store, vocab: Vocabulary) -> SearchIndex:
         gc.enable()
 
 
+class IndexNotReady(StoreError):
+    """The search index of this data is still being built; the client should retry shortly."""
+
+    title = "index not ready"
+
+
 class SearchIndexes:
     """The search index of one store, kept current: built on first use, then following writes.
 
@@ -543,22 +557,46 @@ class SearchIndexes:
     background with the previous index answering meanwhile.
     """
 
-    def __init__(self, store: Store, writelog: WriteLog, vocabulary: Callable[[], Vocabulary]) -> None:
+    def __init__(self, store: Store, writelog: WriteLog, vocabulary: Callable[[], Vocabulary], *,
+                 keep: Path | None = None) -> None:
         self.store, self.writelog, self.vocabulary = store, writelog, vocabulary
+        self.keep = keep
+        """A folder where built indexes are kept by the identity of the data they index (the serving
+        folder): a restart, or another HTTP worker, loads the index instead of building it again."""
         self._lock = threading.Lock()
         self._view: LiveIndex | None = None
         self._rebuilding = False
+        self._built = threading.Event()
 
     def _fresh(self) -> LiveIndex:
         version = self.store.version  # read first: a write during the build is then followed afterwards
-        return LiveIndex(_build(self.store, self.vocabulary()), version, version)
+        snapshot = self.store.snapshot() if self.keep is not None else None
+        if snapshot is None or self.keep is None:
+            return LiveIndex(_build(self.store, self.vocabulary()), version, version)
+        # Built from the snapshot itself, so the index is exactly that data's, whatever is written meanwhile.
+        kept = self.keep / f"search-{snapshot.data_id()}.pickle"
+        index = _load_kept(kept)
+        if index is None:
+            frozen = open_snapshot(snapshot)
+            try:
+                index = _build(frozen, self.vocabulary())
+            finally:
+                frozen.close()
+            _keep(kept, index)
+        return LiveIndex(index, snapshot.version, snapshot.version)
 
     def current(self) -> LiveIndex:
-        """The index for the store's current data."""
+        """The index for the store's current data.
+
+        The first index is built in the background, outside any request's deadline (every later request
+        shares it); a request waits for it within its own deadline, else gets 503 with Retry-After.
+        """
         now = self.store.version  # read before asking whether a write is under way (WriteLog.writing)
         view = self._view
         if view is not None and view.version == now:
             return view
+        if view is None:
+            return self._first()
         with self._lock:
             view = self._view
             if view is not None and (view.version == now or self.writelog.writing()):
@@ -577,6 +615,21 @@ class SearchIndexes:
             self._view = new
             return new
 
+    def _first(self) -> LiveIndex:
+        with self._lock:
+            if self._view is None and not self._rebuilding:
+                self._built.clear()
+                self._rebuild_in_background()
+        deadline = current_deadline()
+        if not self._built.wait(None if deadline is None else max(0.0, deadline.left())):
+            raise IndexNotReady("the search index is being built for this data (it takes a few seconds "
+                                "on a large store, once); retry shortly", headers={"Retry-After": "5"})
+        view = self._view
+        if view is None:
+            raise IndexNotReady("the search index could not be built; retry shortly",
+                                headers={"Retry-After": "5"})
+        return self.current() if view.version != self.store.version else view
+
     def _rebuild_in_background(self) -> None:
         if self._rebuilding:
             return
@@ -585,8 +638,46 @@ class SearchIndexes:
 
     def _rebuild(self) -> None:
         try:
-            fresh = self._fresh()
+            with unbounded():
+                fresh = self._fresh()
             with self._lock:
                 self._view = fresh  # the next reader follows the writes made during the build
+        except Exception:  # noqa: BLE001 - a failed build is retried by the next reader
+            log.exception("building the search index failed")
         finally:
             self._rebuilding = False
+            self._built.set()
+
+
+KEPT = 3
+"""Kept indexes per folder: the current data's, and a few before it (readers still on them)."""
+
+
+def _load_kept(path: Path) -> SearchIndex | None:
+    """A kept index (written by this service into its own folder), or None when there is none usable."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    gc.disable()  # hundreds of thousands of small objects
+    try:
+        index = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a damaged or older file is rebuilt, never trusted
+        return None
+    finally:
+        gc.enable()
+    return index if isinstance(index, SearchIndex) else None
+
+
+def _keep(path: Path, index: SearchIndex) -> None:
+    """Write an index for later starts (atomically), and drop the oldest beyond :data:`KEPT`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+        kept = sorted(path.parent.glob("search-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-KEPT]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a folder that cannot be written only costs the next start a build

@@ -13,6 +13,7 @@ gunicorn starts, so all of them run with the same settings. HTTP workers are aik
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -56,7 +57,7 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
     services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"])))
+                              gate=ForwardingGate(float(settings["write_timeout"])), keep=folder)
     return create_app(services=services, owner=False)
 
 
@@ -77,7 +78,11 @@ class Server(BaseApplication):  # type: ignore[misc]
         cfg.set("timeout", max(30, int(s["query_timeout"] * 4)))
         cfg.set("graceful_timeout", GRACEFUL_SECONDS)
         cfg.set("limit_request_line", 8190)  # long SPARQL queries come as GET ?query=
-        cfg.set("proc_name", "aikg")
+        # gunicorn keys its dirty-arbiter pid file on the process name and, at start, kills the arbiter
+        # a file names as an orphan: a name shared by two aikg instances would let one kill the other's
+        # writer. Keyed on the store, a restart still cleans up its own orphan (which holds the lock).
+        digest = hashlib.blake2b(str(s["store"]).encode(), digest_size=5).hexdigest()
+        cfg.set("proc_name", f"aikg-{s['port']}-{digest}")
         cfg.set("accesslog", "-")
         cfg.set("worker_exit", _close_services)
         if "control_socket_disable" in cfg.settings:  # gunicorn >= 27

@@ -37,14 +37,18 @@ class FollowerStore(Store):
         self.folder = folder
         self._lock = threading.Lock()
         deadline = time.monotonic() + wait
-        found = publication.current(folder)
-        while found is None:
+        while True:
+            found = publication.current(folder)
+            if found is not None:
+                try:
+                    self._store = open_snapshot(found.snapshot)
+                    self._published = found
+                    break
+                except StoreError:
+                    pass  # a publication left by an earlier run, its snapshot gone: wait for the writer's
             if time.monotonic() > deadline:
                 raise StoreError(f"the writer published no snapshot in {folder} within {wait:.0f} s")
             time.sleep(0.05)
-            found = publication.current(folder)
-        self._published = found
-        self._store = open_snapshot(found.snapshot)
 
     def _current(self) -> Store:
         seen = publication.stamp(self.folder)

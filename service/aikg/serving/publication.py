@@ -39,6 +39,11 @@ def publish(folder: Path, snapshot: Snapshot) -> None:
     os.replace(tmp, folder / "current.json")
 
 
+def withdraw(folder: Path) -> None:
+    """Remove the current publication (the writer stops, or a new run starts: its snapshot is gone)."""
+    (folder / "current.json").unlink(missing_ok=True)
+
+
 def stamp(folder: Path) -> tuple[int, int] | None:
     """A cheap fingerprint of ``current.json`` (inode, mtime): it changes with every publication."""
     try:

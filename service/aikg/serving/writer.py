@@ -10,14 +10,18 @@ dirty protocol carries no pickles), so a refusal travels as its status, message 
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
 from gunicorn.dirty.app import DirtyApp
 
-from aikg.errors import AikgError, ValidationFailed
+from aikg.errors import AikgError, StoreError, ValidationFailed
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
@@ -36,6 +40,31 @@ def error_answer(exc: AikgError) -> dict[str, Any]:
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
+
+
+OPEN_WAIT = 30.0
+"""Seconds a new writer waits for the store's lock (a writer being replaced may still be closing it)."""
+
+
+def _open(settings: Any) -> Services:
+    deadline = time.monotonic() + OPEN_WAIT
+    while True:
+        try:
+            return build_services(settings)
+        except StoreError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def _stop_with_parent() -> None:
+    """Ask the kernel to stop this process when its parent (the dirty arbiter) dies: a writer left
+    behind would hold the store's lock, and the arbiter gunicorn starts next could not open it."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+_PR_SET_PDEATHSIG = 1
 
 
 class Writer(DirtyApp):  # type: ignore[misc]
@@ -57,8 +86,9 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     def init(self) -> None:
         """Open the store, load the seeds into an empty one, publish, then import Epoch's data."""
+        _stop_with_parent()
         settings = load_settings()
-        self.services = build_services(settings)
+        self.services = _open(settings)
         store = self.services.store
         self.folder = publication.folder_for(Path(settings["store"]))
         if settings["load_seeds"]:
@@ -122,5 +152,6 @@ class Writer(DirtyApp):  # type: ignore[misc]
                 "epoch_import_running": bool(thread is not None and thread.is_alive())}
 
     def close(self) -> None:
-        """Flush and release the store as gunicorn stops the writer."""
+        """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""
+        publication.withdraw(self.folder)
         self.services.close()

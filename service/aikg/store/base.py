@@ -117,6 +117,17 @@ def deadline_scope(deadline: Deadline | None) -> Iterator[Deadline | None]:
         _CURRENT.reset(token)
 
 
+@contextlib.contextmanager
+def unbounded() -> Iterator[None]:
+    """Read without the surrounding request's deadline: for building what every later request shares
+    (the search index), which one request's time limit must not cut short and waste."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def push_deadline(deadline: Deadline) -> contextvars.Token[Deadline | None]:
     """Start bounding this context's reads by ``deadline`` (a request's start); see :func:`pop_deadline`."""
     return _CURRENT.set(deadline)
@@ -141,6 +152,19 @@ class Snapshot:
 
     path: Path
     version: int
+
+    def data_id(self) -> str:
+        """An identity of the data the snapshot holds, stable across restarts: two snapshots with the same
+        id hold the same data (RocksDB never rewrites a table file under its name), so what was computed
+        from one (a search index) can be kept for the other."""
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=12)
+        for entry in sorted(self.path.iterdir()):
+            size = entry.stat().st_size
+            if entry.suffix == ".sst" or (entry.suffix == ".log" and size):
+                h.update(f"{entry.name}:{size}\n".encode())
+        return h.hexdigest()
 
 
 class Store(ABC):
