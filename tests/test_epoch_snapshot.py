@@ -133,6 +133,19 @@ def test_no_column_of_the_snapshot_is_unknown_or_missing(snapshot):
     assert report.of_kind("column") == []
 
 
+def test_a_date_with_an_impossible_year_stays_unknown_and_is_reported(snapshot):
+    """Regression: compute-spend row 34's report date "0202-07-30" became a date in the year 202,
+    which broke the explorer's timeline (it opened on no year at all)."""
+    store, report = snapshot
+    years = {
+        r[0].value[:4]
+        for r in store.query("SELECT DISTINCT ?d WHERE { ?e <https://w3id.org/aikg/ontology#date> ?d }").rows
+    }
+    assert min(years) >= "1800"
+    found = [f for f in report.of_kind("unreadable-value") if f.value == "0202-07-30"]
+    assert [(f.file, f.row) for f in found] == [("ai_companies/ai_companies_compute_spend.csv", 34)]
+
+
 def test_the_default_store_conforms_after_the_import(snapshot):
     """Regression: 95 derived GPU-hours without a value and 284 owner-less clusters made it fail."""
     store, _ = snapshot

@@ -114,6 +114,10 @@ def number(cell: str | None) -> Decimal | None:
     return value if isinstance(value, Decimal) else None
 
 
+EARLIEST_YEAR = 1800
+"""A date before this year in Epoch's data is a typo ("0202-07-30" for a 2025 report), not a date."""
+
+
 def read_date(cell: str | None) -> Reading:
     """An xsd:date / gYearMonth / gYear literal from an ISO date (time of day dropped); month names
     (``April 2026``, ``3 April 2026``, ``April 3, 2026``) are read leniently."""
@@ -125,6 +129,8 @@ def read_date(cell: str | None) -> Reading:
         year, month, day = m.groups()
         if month and not 1 <= int(month) <= 12 or day and not 1 <= int(day) <= 31:
             return Reading(None, f"{raw!r} is not a date")
+        if int(year) < EARLIEST_YEAR:
+            return Reading(None, f"{raw!r} has the year {year}, before any computing: a typo (left unknown)")
         if day:
             return Reading(Literal(f"{year}-{month}-{day}", datatype=XSD.date))
         if month:
