@@ -128,6 +128,24 @@ def test_from_outside_the_store_is_refused(ro_client, listener, template):
     assert r.status_code == 403 and "not in the store" in r.get_json()["message"]
 
 
+def _escaped(url: str) -> str:
+    """Every character of ``url`` as a codepoint escape (``\\u0068ttp…``)."""
+    return "".join(f"\\u{ord(c):04X}" for c in url)
+
+
+@pytest.mark.parametrize("template", [
+    "SELECT * FROM <{esc}/g> WHERE {{ ?s ?p ?o }}",
+    "SELECT * FROM NAMED <{esc}/g> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+    "SELECT * WHERE {{ SERVICE <{esc}/sparql> {{ ?s ?p ?o }} }}",
+    'SELECT * WHERE {{ ?s ?p "\\u0022 }} SERVICE <{url}/sparql> {{ ?s ?p ?o }} # \\u0022" }}',
+])
+def test_codepoint_escaped_iris_are_refused(ro_client, listener, template):
+    """Regression: ``FROM <\\u0068ttp://…>`` passed the guard (200) — it now decides on the decoded IRI,
+    and on the SPARQL 1.1 reading where escapes are replaced before parsing."""
+    r = sparql(ro_client, template.format(esc=_escaped(listener.url), url=listener.url))
+    assert r.status_code == 403
+
+
 def test_protocol_dataset_outside_the_store_is_refused(ro_client, listener):
     r = sparql(ro_client, "SELECT * WHERE { ?s ?p ?o }", **{"default-graph-uri": listener.url + "/g"})
     assert r.status_code == 403
@@ -148,6 +166,24 @@ def test_using_outside_the_store_is_refused(client, listener):
     r = update(client, f"INSERT {{ GRAPH <{G}> {{ ?s ?p ?o }} }} USING <{listener.url}/g> "
                        "WHERE { ?s ?p ?o }")
     assert r.status_code == 403
+    r = client.post("/update", data=f"INSERT {{ GRAPH <{G}> {{ ?s ?p ?o }} }} WHERE {{ ?s ?p ?o }}".encode(),
+                    query_string={"using-graph-uri": listener.url + "/g"},
+                    headers={**AUTH, "Content-Type": "application/sparql-update"})
+    assert r.status_code == 403
+
+
+@pytest.mark.parametrize("graph", ["file:///etc/passwd", "{url}/graph"])
+def test_writes_outside_the_writable_namespace_are_refused(client, db, listener, graph):
+    """Regression: any graph name was accepted for writes (``file:///etc/passwd``, a listener's URL)."""
+    graph = graph.format(url=listener.url)
+    before = db.dump(mime="application/n-quads")
+    r = update(client, f'INSERT DATA {{ GRAPH <{graph}> {{ <https://w3id.org/aikg/id/x> '
+                       f'<http://www.w3.org/2000/01/rdf-schema#label> "x"@en }} }}')
+    assert r.status_code == 403 and r.get_json()["errors"][0]["graph"] == graph
+    r = client.put("/data", query_string={"graph": graph}, data=b"<urn:a> <urn:b> <urn:c> .",
+                   headers={**AUTH, "Content-Type": "text/turtle"})
+    assert r.status_code == 403
+    assert db.dump(mime="application/n-quads") == before
 
 
 def put(client, body: bytes, mime: str):

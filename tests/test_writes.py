@@ -119,14 +119,6 @@ def test_gsp_quads_of_another_graph_are_refused(client, db):
     assert G not in db.graphs() and G + "-other" not in db.graphs()
 
 
-def test_writes_into_the_default_graph_are_refused(client, db):
-    r = client.put("/data?default", data=ACME.encode(), headers={**AUTH, "Content-Type": "text/turtle"})
-    assert r.status_code == 400 and "named graph" in r.get_json()["message"]
-    r = update(client, 'INSERT DATA { id:acme-test-cloud rdfs:label "Acme Test Cloud"@en }')
-    assert r.status_code == 400 and "default graph" in r.get_json()["message"]
-    assert labels(db, None) & {"Acme Test Cloud"} == set()
-
-
 @pytest.mark.parametrize("graph", [str(ONTOLOGY_GRAPH), str(DERIVED_GRAPH),
                                    "https://w3id.org/aikg/graph/shapes",
                                    "https://w3id.org/aikg/graph/inferred"])

@@ -73,6 +73,13 @@ class NotAcceptable(AikgError):
     title = "not acceptable"
 
 
+class Conflict(AikgError):
+    """The request conflicts with the store's state (CREATE GRAPH of a graph that already holds data)."""
+
+    status = 409
+    title = "conflict"
+
+
 class PayloadTooLarge(AikgError):
     """The request body is over the configured limit."""
 

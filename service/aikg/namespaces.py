@@ -22,6 +22,9 @@ CATALOG_GRAPH = GRAPH["catalog"]
 BACKGROUND_GRAPH = GRAPH["background"]
 DERIVED_GRAPH = GRAPH["derived"]
 INFERRED_GRAPH = GRAPH["inferred"]
+DEFAULT_GRAPH = GRAPH["default"]
+"""Where writes to "the default graph" go (SPARQL Update, the Graph Store Protocol's ``?default``); the
+default graph that queries read is the union of all named graphs, this one included."""
 
 PREFIXES: dict[str, str] = {
     "aikg": str(AIKG),

@@ -12,6 +12,7 @@ from aikg.cli.options import STORE_SETTINGS, open_services, overrides, setting_o
 from aikg.errors import AikgError, NotFound, ValidationFailed
 from aikg.knowledge.load import load_seeds
 from aikg.rdf import guard
+from aikg.rdf.formats import by_extension
 from aikg.settings import load_settings
 from aikg.write import gate
 
@@ -22,14 +23,10 @@ def fail(exc: AikgError) -> None:
     sys.exit(2)
 
 
-_EXTENSIONS = {".ttl": "text/turtle", ".nt": "application/n-triples", ".nq": "application/n-quads",
-               ".trig": "application/trig", ".jsonld": "application/ld+json", ".json": "application/ld+json",
-               ".rdf": "application/rdf+xml", ".xml": "application/rdf+xml", ".owl": "application/rdf+xml"}
-
-
 def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: dict[str, Any]) -> None:
     """Load one RDF file into one named graph through the same SHACL gate as HTTP writes."""
-    mime = fmt or _EXTENSIONS.get(path.suffix.lower())
+    found = by_extension(path.name)
+    mime = fmt or (found.mime if found else None)
     if mime is None:
         raise click.UsageError(f"cannot tell the format of {path.name}: give --format (a media type)")
     try:

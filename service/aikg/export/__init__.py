@@ -18,6 +18,7 @@ from aikg.export.fold import fold as fold_model
 from aikg.export.model import GraphModel, build_model
 from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
 from aikg.namespaces import slug_of
+from aikg.rdf.formats import RDF_FORMATS, Format, by_name
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -40,10 +41,17 @@ class ExportFormat:
     aliases: tuple[str, ...] = ()
 
 
+def _rdf(name: str) -> Format:
+    """An RDF export's media type comes from the one format table."""
+    fmt = by_name(name, RDF_FORMATS)
+    assert fmt is not None, name
+    return fmt
+
+
 EXPORTS: tuple[ExportFormat, ...] = (
-    ExportFormat("turtle", "Turtle", "text/turtle; charset=utf-8", "ttl", True, rdf.turtle, ("ttl",)),
-    ExportFormat("nquads", "N-Quads", "application/n-quads", "nq", True, rdf.nquads, ("nq",)),
-    ExportFormat("jsonld", "JSON-LD", "application/ld+json", "jsonld", True, rdf.jsonld, ("json-ld",)),
+    ExportFormat("turtle", "Turtle", _rdf("turtle").content_type, "ttl", True, rdf.turtle, ("ttl",)),
+    ExportFormat("nquads", "N-Quads", _rdf("nquads").content_type, "nq", True, rdf.nquads, ("nq",)),
+    ExportFormat("jsonld", "JSON-LD", _rdf("jsonld").content_type, "jsonld", True, rdf.jsonld, ("json-ld",)),
     ExportFormat("graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False,
                  xml_graphs.graphml),
     ExportFormat("gexf", "GEXF", "application/gexf+xml; charset=utf-8", "gexf", False, xml_graphs.gexf),

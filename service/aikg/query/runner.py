@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
+from aikg.namespaces import BASE
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.store import Deadline, QueryResult, Store, Term
@@ -52,10 +53,11 @@ class QueryRunner:
 
     def check(self, sparql: str, *, update: bool = False,
               default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None) -> None:
+              named_graphs: Sequence[str] | None = None, base_iri: str = BASE) -> None:
         """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
         store = self.store
-        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update)
+        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update,
+                           base=base_iri)
         if default_graphs:
             guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
         if named_graphs:
@@ -65,9 +67,14 @@ class QueryRunner:
               default_graphs: Sequence[str] | None = None,
               named_graphs: Sequence[str] | None = None,
               base_iri: str | None = None) -> QueryResult:
-        """Run a client's query with the row cap, the time limit and the concurrency limit."""
+        """Run a client's query with the row cap, the time limit and the concurrency limit.
+
+        Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
+        ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3).
+        """
         deadline = self.deadline()
-        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs)
+        base_iri = base_iri or BASE
+        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs, base_iri=base_iri)
         job = QueryJob(sparql, dict(bindings) if bindings else None,
                        list(default_graphs) if default_graphs is not None else None,
                        list(named_graphs) if named_graphs is not None else None,

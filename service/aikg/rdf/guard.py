@@ -2,148 +2,62 @@
 
 Oxigraph (0.5) really does fetch: ``SERVICE <http://…>`` sends the sub-query over HTTP and ``LOAD`` and
 ``FROM <http://…>`` GET the IRI. Its RDF/XML parser expands nested internal entities (a "billion laughs"
-document grows exponentially). So every client text is lexed here first, cheaply, and refused when it
-names something outside the store.
+document grows exponentially). So every client text is read here first, through the one tokenizer
+(:mod:`aikg.rdf.tokens`), cheaply, and refused when it names something outside the store.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
-from urllib.parse import urljoin
+from collections.abc import Callable, Collection
 
 import pyoxigraph as ox
 
 from aikg.errors import BadRequest, Forbidden, RdfSyntaxError, UnsupportedMediaType
-
-_TOKEN = re.compile(r"""
-    (?P<ws>\s+)
-  | (?P<comment>\#[^\n]*)
-  | (?P<string>\"\"\"(?:[^"\\]|\\.|"(?!""))*\"\"\"|'''(?:[^'\\]|\\.|'(?!''))*'''
-               |"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
-  | (?P<var>[?$][^\s(){}\[\];,.!=<>*/+\-|&^"'#]+)
-  | (?P<word>[^\s(){}\[\];,<>=!*/+|&^"'\#?$]+)
-  | (?P<punct>.)
-""", re.VERBOSE | re.DOTALL)
-"""SPARQL tokens, enough to find keywords outside strings, IRIs and comments (never a full parser)."""
+from aikg.rdf.formats import RDF_FORMATS, by_media_type
+from aikg.rdf.tokens import Token, decode_escapes, significant
 
 
-@dataclass(frozen=True)
-class Token:
-    """One lexical token: its kind (iri, var, word, string, punct) and text."""
-
-    kind: str
-    text: str
-
-
-def tokens(text: str) -> Iterator[Token]:
-    """The SPARQL tokens of ``text``, without white space and comments."""
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup or "punct"
-        if kind not in ("ws", "comment"):
-            yield Token(kind, m.group())
-
-
-@dataclass
-class _Prologue:
-    base: str = ""
-    prefixes: dict[str, str] | None = None
-
-    def resolve(self, tok: Token) -> str | None:
-        """The absolute IRI an IRI or prefixed-name token stands for (None when it is neither)."""
-        if tok.kind == "iri":
-            return urljoin(self.base, tok.text[1:-1]) if self.base else tok.text[1:-1]
-        if tok.kind == "word" and ":" in tok.text:
-            prefix, local = tok.text.split(":", 1)
-            ns = (self.prefixes or {}).get(prefix)
-            return None if ns is None else ns + local.rstrip(".").replace("\\", "")
-        return None
-
-
-def scan(text: str) -> Iterator[tuple[str, list[Token], _Prologue]]:
-    """Yield (KEYWORD, following tokens, prologue so far) for every bare word, upper-cased."""
-    toks = list(tokens(text))
-    prologue = _Prologue(prefixes={})
-    for i, tok in enumerate(toks):
-        if tok.kind != "word":
-            continue
-        kw = tok.text.upper()
-        rest = toks[i + 1:i + 4]
-        _declare(prologue, kw, rest)
-        yield kw, rest, prologue
-
-
-def _declare(prologue: _Prologue, kw: str, rest: list[Token]) -> None:
-    """Record a PREFIX or BASE declaration, so later prefixed names resolve."""
-    if kw == "PREFIX" and len(rest) >= 2 and rest[0].text.endswith(":") and rest[1].kind == "iri":
-        assert prologue.prefixes is not None
-        prologue.prefixes[rest[0].text[:-1]] = prologue.resolve(rest[1]) or ""
-    elif kw == "BASE" and rest and rest[0].kind == "iri":
-        prologue.base = prologue.resolve(rest[0]) or ""
-
-
-def graph_references(text: str) -> tuple[set[str], bool]:
-    """Every IRI an update names, and whether it may also reach graphs it does not name.
-
-    A graph can be addressed only by its IRI written out, or through ``GRAPH ?var`` / ``ALL`` / ``NAMED``
-    (then the second value is True).
-    """
-    toks = list(tokens(text))
-    prologue = _Prologue(prefixes={})
-    iris: set[str] = set()
-    open_ended = False
-    previous = ""
-    for i, tok in enumerate(toks):
-        if tok.kind == "word" and ":" not in tok.text:
-            kw = tok.text.upper()
-            rest = toks[i + 1:i + 4]
-            _declare(prologue, kw, rest)
-            if kw == "GRAPH" and rest and rest[0].kind == "var":
-                open_ended = True
-            if kw in ("ALL", "NAMED") and previous in ("CLEAR", "DROP", "SILENT"):
-                open_ended = True
-            previous = kw
-            continue
-        iri = prologue.resolve(tok)
-        if iri:
-            iris.add(iri)
-    return iris, open_ended
-
-
-def _skip(rest: list[Token], *words: str) -> list[Token]:
-    while rest and rest[0].kind == "word" and rest[0].text.upper() in words:
-        rest = rest[1:]
-    return rest
+def _views(text: str) -> list[str]:
+    """The text as the engine reads it, and — when it holds codepoint escapes — as SPARQL 1.1 §19.2
+    reads it (escapes replaced before parsing). A check must hold for both: an escaped quote can make a
+    keyword code in one reading and part of a string in the other."""
+    decoded = decode_escapes(text)
+    return [text] if decoded == text else [text, decoded]
 
 
 def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
-                 allow_service: Collection[str] = (), update: bool = False) -> None:
+                 allow_service: Collection[str] = (), update: bool = False, base: str = "") -> None:
     """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
 
     ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call.
+    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE.
     """
-    for kw, rest, prologue in scan(text):
-        if kw == "SERVICE":
-            target = _skip(rest, "SILENT")
-            iri = prologue.resolve(target[0]) if target else None
-            if iri is None or iri not in allow_service:
+    for view in _views(text):
+        toks = [t for t, _ in significant(view)]
+        for i, (tok, prologue) in enumerate(significant(view, base)):
+            if tok.kind != "keyword":
+                continue
+            rest = _skip(toks[i + 1:i + 4], "SILENT", "NAMED")
+            iri = prologue.resolve(rest[0]) if rest else None
+            if tok.value == "SERVICE" and (iri is None or iri not in allow_service):
                 raise Forbidden(
                     f"SERVICE {iri or 'with a variable endpoint'} is refused: aikg does not call other "
                     "endpoints on a client's behalf (setting allow_service lists the allowed ones)",
                     errors=[{"clause": "SERVICE", "iri": iri}])
-        elif kw == "LOAD" and update:
-            iri = prologue.resolve(_skip(rest, "SILENT")[0]) if _skip(rest, "SILENT") else None
-            raise Forbidden(f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
-                            "behalf; send the data in the request body (Graph Store Protocol)",
-                            errors=[{"clause": "LOAD", "iri": iri}])
-        elif kw in ("FROM", "USING"):
-            target = _skip(rest, "NAMED")
-            iri = prologue.resolve(target[0]) if target else None
-            if iri is not None:
-                check_graphs([iri], known_graphs(), clause=kw)
+            if tok.value == "LOAD" and update:
+                raise Forbidden(f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
+                                "behalf; send the data in the request body (Graph Store Protocol)",
+                                errors=[{"clause": "LOAD", "iri": iri}])
+            if tok.value in ("FROM", "USING") and iri is not None:
+                check_graphs([iri], known_graphs(), clause=tok.value)
+
+
+def _skip(rest: list[Token], *words: str) -> list[Token]:
+    while rest and rest[0].is_keyword(*words):
+        rest = rest[1:]
+    return rest
 
 
 def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clause: str) -> None:
@@ -213,23 +127,17 @@ def _names_document(value: object) -> bool:
     return isinstance(value, dict) and isinstance(value.get("@import"), str)
 
 
-QUAD_FORMATS = {"application/n-quads": ox.RdfFormat.N_QUADS, "application/trig": ox.RdfFormat.TRIG}
-TRIPLE_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-}
-INPUT_FORMATS = {**TRIPLE_FORMATS, **QUAD_FORMATS}
-"""Media types a client may send RDF in."""
-
-
 def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list[ox.Quad]:
-    """Parse a client's RDF body safely into quads of ``graph`` (quad formats must name only it)."""
-    fmt = INPUT_FORMATS.get(mime)
-    if fmt is None:
+    """Parse a client's RDF body safely into quads of ``graph`` (quad formats must name only it).
+
+    ``mime`` is the body's media type (an alias such as ``application/x-turtle`` or plain JSON works).
+    """
+    found = by_media_type(mime, RDF_FORMATS)
+    if found is None or not isinstance(found.ox, ox.RdfFormat):
         raise UnsupportedMediaType(f"cannot read {mime or 'a body without Content-Type'}; send one of "
-                                   + ", ".join(INPUT_FORMATS))
+                                   + ", ".join(f.mime for f in RDF_FORMATS),
+                                   errors=[{"accepted": [f.mime for f in RDF_FORMATS]}])
+    fmt, mime = found.ox, found.mime
     if mime == "application/rdf+xml":
         check_rdfxml(data, max_expansion=max_expansion)
     elif mime == "application/ld+json":

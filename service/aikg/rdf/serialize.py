@@ -20,20 +20,6 @@ from aikg.store import QueryResult, ResultKind
 TRUNCATED_HEADER = "X-AIKG-Truncated"
 """Response header saying whether a result was cut off at the row limit (``true`` / ``false``)."""
 
-_GRAPH_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-}
-_RESULT_FORMATS = {
-    "application/sparql-results+json": ox.QueryResultsFormat.JSON,
-    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
-    "text/csv": ox.QueryResultsFormat.CSV,
-    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
-}
 _PREFIXED = {ox.RdfFormat.TURTLE, ox.RdfFormat.RDF_XML, ox.RdfFormat.TRIG}
 
 
@@ -41,8 +27,8 @@ def serialize_result(result: QueryResult, fmt: Format) -> bytes:
     """A SELECT/ASK result in a results format, or a graph result in an RDF format."""
     if result.kind is ResultKind.GRAPH:
         return serialize_graph(result.triples, fmt)
-    target = _RESULT_FORMATS.get(fmt.mime)
-    if target is None:
+    target = fmt.ox
+    if not isinstance(target, ox.QueryResultsFormat):
         raise ValueError(f"{fmt.mime} is not a SPARQL results format")
     if result.kind is ResultKind.ASK:
         return _boolean(bool(result.boolean), target)
@@ -80,10 +66,9 @@ def _boolean(value: bool, target: ox.QueryResultsFormat) -> bytes:
 def serialize_graph(triples: Iterable[ox.Triple], fmt: Format, *,
                     prefixes: Mapping[str, str] | None = None) -> bytes:
     """Triples in an RDF format; Turtle and RDF/XML declare the known prefixes they use."""
-    try:
-        target = _GRAPH_FORMATS[fmt.mime]
-    except KeyError:
-        raise ValueError(f"{fmt.mime} is not an RDF graph format") from None
+    target = fmt.ox
+    if not isinstance(target, ox.RdfFormat):
+        raise ValueError(f"{fmt.mime} is not an RDF format")
     ox_triples = list(triples)
     if target in _PREFIXED:
         # Oxigraph groups only consecutive triples of a subject: sort so each subject is written once.

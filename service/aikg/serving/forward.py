@@ -54,9 +54,10 @@ class ForwardingGate:
             return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
         raise _error(answer)
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
+               using_named: list[str] | None = None) -> Outcome:
         """A SPARQL 1.1 Update, committed by the writer."""
-        return self._call("update", text, deadline=deadline)
+        return self._call("update", text, list(using or ()), list(using_named or ()), deadline=deadline)
 
     def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
             deadline: Deadline | None = None) -> Outcome:

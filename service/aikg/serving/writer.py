@@ -124,9 +124,10 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def update(self, text: str) -> dict[str, Any]:
-        """A SPARQL Update through the gate."""
-        return self._write(lambda: self.services.gate.update(text))
+    def update(self, text: str, using: list[str] | None = None,
+               using_named: list[str] | None = None) -> dict[str, Any]:
+        """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
+        return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named))
 
     def put(self, graph: str, nquads: bytes, replace: bool) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""

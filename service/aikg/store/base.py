@@ -184,6 +184,9 @@ class Store(ABC):
               base_iri: str | None = None) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` are bound as values, never pasted into the text.
 
+        Relative IRIs in the text resolve against ``base_iri`` (the service's base, SPARQL 1.1 Protocol
+        §2.3); without one they are an error.
+
         Raises :class:`~aikg.errors.QuerySyntaxError` when the query does not parse and
         :class:`~aikg.errors.QueryTimeout` when ``deadline`` (or the context's, see
         :func:`deadline_scope`) passes while rows are read.

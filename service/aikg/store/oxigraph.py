@@ -15,6 +15,9 @@ import pyoxigraph as ox
 from tqdm import tqdm
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.rdf import formats
+from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.tokens import has_dataset_clause
 from aikg.store.base import (
     Deadline,
     Node,
@@ -30,25 +33,16 @@ from aikg.store.transport import Encoded, QueryJob, encode
 
 T = TypeVar("T")
 
-_RDF_MIME = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "text/n3": ox.RdfFormat.N3,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-}
-_QUAD_MIME = {"application/n-quads", "application/trig"}
+_QUAD_MIME = frozenset(f.mime for f in DATASET_FORMATS)
 """Formats that can carry their own named graphs."""
 
 
 def rdf_format(mime: str) -> ox.RdfFormat:
-    """The Oxigraph parser/serializer for a media type."""
-    try:
-        return _RDF_MIME[mime]
-    except KeyError:
-        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}") from None
+    """The Oxigraph parser/serializer for a media type (from the one format table)."""
+    fmt = formats.rdf_format(mime)
+    if fmt is None:
+        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}")
+    return fmt
 
 
 class OxigraphStore(Store):
@@ -264,7 +258,10 @@ class OxigraphStore(Store):
         return self._ox.dump(format=fmt, from_graph=_named(graph, "graph")) or b""
 
     def graphs(self) -> list[str]:
-        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode))
+        # Oxigraph remembers a graph emptied by DELETE; the interface lists graphs that hold data (as a
+        # remote engine does), so both backends agree on which graphs exist.
+        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode)
+                      and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None)
 
     def drop_graph(self, graph: str) -> None:
         self._write(self._ox.update, f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
@@ -369,24 +366,6 @@ _BULK_FIRST_BUILD = 50_000
 def snapshots_folder(path: Path) -> Path:
     """Where the snapshots of the store at ``path`` are kept: beside it, never inside RocksDB's folder."""
     return path.with_name(path.name + ".snapshots")
-
-
-_DATASET_CLAUSE = re.compile(r"(?<![\w?$:])FROM\s+(?:NAMED\s*)?(?:<|[A-Za-z_][\w.-]*:|:)", re.IGNORECASE)
-_NOT_CODE = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'
-    r"|'(?:[^'\\\n]|\\.)*'"
-    r'|<[^<>"{}|^`\\\x00-\x20]*>'
-    r"|#[^\n]*",
-    re.DOTALL)
-"""Strings, IRIs and comments: text where the word FROM is not a keyword."""
-
-
-def has_dataset_clause(sparql: str) -> bool:
-    """True when the query names its own dataset (FROM / FROM NAMED), which must then be honoured."""
-    code = _NOT_CODE.sub(lambda m: "<>" if m.group(0).startswith("<") else " ", sparql)
-    return _DATASET_CLAUSE.search(code) is not None
 
 
 def _position(exc: SyntaxError) -> list[dict[str, int]]:

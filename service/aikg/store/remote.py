@@ -35,6 +35,16 @@ import requests
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.namespaces import AIKG, GRAPH
+from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.tokens import (
+    Token,
+    has_dataset_clause,
+    query_form,
+    resolve_relative,
+    significant,
+    tokenize,
+    without_dataset_clause,
+)
 from aikg.store.base import (
     Deadline,
     Node,
@@ -46,7 +56,7 @@ from aikg.store.base import (
     Term,
     current_deadline,
 )
-from aikg.store.oxigraph import has_dataset_clause, rdf_format
+from aikg.store.oxigraph import rdf_format
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -161,10 +171,12 @@ class RemoteStore(Store):
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
         text = substitute(sparql, bindings) if bindings else sparql
-        if base_iri:
-            text = f"BASE <{base_iri}>\n{text}"
         form = query_form(text)
-        _check_parses(text, form)
+        _check_parses(text, form, base_iri)
+        if base_iri:
+            text = resolve_relative(text, base_iri)  # the engine has no base of ours: send absolute IRIs
+        if (default_graphs is not None or named_graphs is not None) and has_dataset_clause(text):
+            text = without_dataset_clause(text)  # the protocol's dataset wins (Virtuoso prefers FROM)
         params: dict[str, object] = {"query": text,
                                      **self._graph_params(text, default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
@@ -196,7 +208,7 @@ class RemoteStore(Store):
         return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
-        text = f"BASE <{base_iri}>\n{sparql}" if base_iri else sparql
+        text = resolve_relative(sparql, base_iri) if base_iri else sparql  # the engine has no base of ours
         self._update(split_delete_data(skolemize_text(text)))
 
     def _update(self, sparql: str, *, bump: bool = True) -> None:
@@ -259,7 +271,7 @@ class RemoteStore(Store):
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
         fmt = rdf_format(mime)
         if graph is None:
-            if mime not in ("application/n-quads", "application/trig"):
+            if mime not in {f.mime for f in DATASET_FORMATS}:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
             return ox.serialize(list(self.quads()), format=fmt) or b""
         return ox.serialize([q.triple for q in self.quads(graph=graph)], format=fmt) or b""
@@ -293,8 +305,8 @@ class RemoteStore(Store):
     def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
               obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
         graphs = [str(_named(graph).value)] if graph else self.graphs()
-        if not graphs:
-            return iter(())
+        if not graphs or any(isinstance(t, ox.BlankNode) for t in (subject, predicate, obj)):
+            return iter(())  # blank nodes are stored skolemized: a blank node matches nothing here
         pattern = [(str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
                                                                         (obj, "o"))]
         binds = " ".join(f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
@@ -389,13 +401,14 @@ _PARSER = ox.Store()
 """Always empty: used only to parse queries (a result that is never read runs nothing)."""
 
 
-def _check_parses(text: str, form: str) -> None:
+def _check_parses(text: str, form: str, base_iri: str | None = None) -> None:
     """Parse locally, so a malformed query is a 400 that says where, whatever the engine's messages."""
     probe = text
     if form == "ASK":  # ASK is answered eagerly; as SELECT * it parses the same and stays lazy
-        probe = re.sub(r"\bASK\b", "SELECT *", text, count=1, flags=re.IGNORECASE)
+        ask = next(t for t, _ in significant(text) if t.is_keyword("ASK"))
+        probe = text[:ask.start] + "SELECT *" + text[ask.end:]
     try:
-        _PARSER.query(probe)
+        _PARSER.query(probe, base_iri=base_iri)
     except SyntaxError as exc:
         errors = _position(exc)
         where = (f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
@@ -475,45 +488,10 @@ def skolemize_text(text: str) -> str:
     if "_:" not in text:
         return text
     run = secrets.token_hex(6)
-    out: list[str] = []
-    i, n = 0, len(text)
-    words: list[str] = []
-    depth = 0  # brace depth inside an INSERT DATA block (0: outside)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            out.append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if depth and text.startswith("_:", i):
-            j = i + 2
-            while j < n and (text[j].isalnum() or text[j] in "_-."):
-                j += 1
-            while text[j - 1] == ".":
-                j -= 1
-            out.append(f"<{GENID}{run}-{text[i + 2:j]}>")
-            i = j
-            continue
-        if c.isalpha():
-            j = _word_end(text, i, "_")
-            words = [*words[-1:], text[i:j].upper()]
-            out.append(text[i:j])
-            i = j
-            continue
-        if c == "{":
-            if depth or words == ["INSERT", "DATA"]:
-                depth += 1
-        elif c == "}" and depth:
-            depth -= 1
-        if not c.isspace():
-            words = [] if c != "{" else words
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-_DELETE_DATA = re.compile(r"DELETE\s+DATA", re.IGNORECASE)
+    toks = tokenize(text)
+    edits = [(t.start, t.end, f"<{GENID}{run}-{t.text[2:]}>")
+             for start, end in _data_blocks(toks, "INSERT") for t in toks[start:end] if t.kind == "bnode"]
+    return _edit(text, edits)
 
 
 def split_delete_data(text: str) -> str:
@@ -521,71 +499,72 @@ def split_delete_data(text: str) -> str:
 
     Same meaning in SPARQL 1.1; needed because Virtuoso 7.2 deletes the quads of one block only.
     """
-    if not _DELETE_DATA.search(text):
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    words: list[str] = []
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            out.append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if c.isalpha():
-            j = _word_end(text, i, "_")
-            words = [*words[-1:], text[i:j].upper()]
-            out.append(text[i:j])
-            i = j
-            continue
-        if c == "{" and words == ["DELETE", "DATA"]:
-            items, i = _data_items(text, i + 1)
-            out.append("{ " + " } ;\nDELETE DATA { ".join(items or [""]) + " }")
-            words = []
-            continue
-        if not c.isspace():
-            words = []
-        out.append(c)
-        i += 1
-    return "".join(out)
+    toks = tokenize(text)
+    edits = []
+    for start, end in _data_blocks(toks, "DELETE"):
+        items = _data_items(toks, start, end)
+        if len(items) > 1:
+            parts = [text[toks[a].start:toks[b].end] for a, b in items]
+            edits.append((toks[start - 1].start, toks[end].end,
+                          "{ " + " } ;\nDELETE DATA { ".join(parts) + " }"))
+    return _edit(text, edits)
 
 
-def _data_items(text: str, i: int) -> tuple[list[str], int]:
-    """The top-level parts of a quad-data block starting after its ``{``: each ``GRAPH x { … }`` on its
-    own, loose triples together; and the position after the block's closing ``}``."""
-    items: list[str] = []
-    current: list[str] = []
-    loose: list[str] = []
-    depth, n = 1, len(text)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            (current if depth > 1 or current else loose).append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if depth == 1 and text[i:i + 5].upper() == "GRAPH" and not (text[i + 5:i + 6].isalnum()):
-            current = ["GRAPH"]
-            i += 5
-            continue
-        if c == "{":
+def _data_blocks(toks: list[Token], verb: str) -> list[tuple[int, int]]:
+    """(index after ``{``, index of ``}``) of every ``verb DATA { … }`` block."""
+    out = []
+    depth = 0
+    for i, tok in enumerate(toks):
+        if tok.text == "{":
             depth += 1
-        elif c == "}":
+        elif tok.text == "}":
             depth -= 1
-            if depth == 0:
+        elif (depth == 0 and tok.is_keyword(verb) and i + 2 < len(toks) and toks[i + 1].is_keyword("DATA")
+              and toks[i + 2].text == "{"):
+            close = _matching(toks, i + 2)
+            out.append((i + 3, close))
+    return out
+
+
+def _matching(toks: list[Token], k: int) -> int:
+    depth = 0
+    for j in range(k, len(toks)):
+        depth += (toks[j].text == "{") - (toks[j].text == "}")
+        if depth == 0:
+            return j
+    return len(toks) - 1
+
+
+def _data_items(toks: list[Token], start: int, end: int) -> list[tuple[int, int]]:
+    """The top-level parts of a quad-data block: each ``GRAPH x { … }`` and each run of loose triples
+    between them on its own (first and last token index of each)."""
+    items: list[tuple[int, int]] = []
+    loose: list[int] = []
+    k = start
+    while k <= end:
+        at_graph = k < end and toks[k].is_keyword("GRAPH") and k + 2 < end and toks[k + 2].text == "{"
+        if at_graph or k == end:
+            if loose:
+                items.append((loose[0], loose[-1]))
+                loose = []
+            if k == end:
                 break
-            if depth == 1 and current:
-                current.append(c)
-                items.append("".join(current))
-                current = []
-                i += 1
-                continue
-        (current if current else loose).append(c)
-        i += 1
-    if "".join(loose).strip():
-        items.append("".join(loose))
-    return items, i + 1
+            close = _matching(toks, k + 2)
+            items.append((k, close))
+            k = close + 1
+            continue
+        if toks[k].text != "." or loose:
+            loose.append(k)
+        k += 1
+    return items
+
+
+def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
+    out, last = [], 0
+    for start, end, replacement in sorted(edits):
+        out.append(text[last:start] + replacement)
+        last = end
+    return "".join(out) + text[last:]
 
 
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
@@ -602,47 +581,6 @@ def _engine_message(resp: requests.Response) -> str:
     return (text[0] if text else resp.reason or "no detail")[:300]
 
 
-def query_form(text: str) -> str:
-    """The query form keyword (SELECT, ASK, CONSTRUCT, DESCRIBE) of a parsed query text."""
-    for token in _tokens(text):
-        upper = token.upper()
-        if upper in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-            return upper
-    return "SELECT"
-
-
-def _tokens(text: str) -> Iterable[str]:
-    """Top-level words and braces of a SPARQL text, skipping comments, strings and IRIs."""
-    i, n = 0, len(text)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            i = j
-            continue
-        c = text[i]
-        if c in "{}":
-            yield c
-        elif c.isalpha():
-            j = _word_end(text, i, "_:-")
-            yield text[i:j]
-            i = j
-            continue
-        i += 1
-
-
-def _word_end(text: str, i: int, extra: str) -> int:
-    """End of the word starting at ``i``: letters and digits, plus the characters in ``extra``."""
-    j, n = i, len(text)
-    while j < n and (text[j].isalnum() or text[j] in extra):
-        j += 1
-    return j
-
-
-def _looks_like_iri(text: str, i: int) -> bool:
-    j = text.find(">", i)
-    return j != -1 and not any(ch in text[i + 1:j] for ch in " \n\t")
-
-
 def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
 
@@ -653,53 +591,43 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     a grouping or ordering key becomes ``(value)``.
     """
     others = _other_projections(text, bindings)
-    out: list[str] = []
-    for kind, token, select_at, brace in _scan(text):
-        if kind == "var" and token[1:] in bindings:
-            name = token[1:]
-            value = str(bindings[name])
-            if select_at == -2:  # after AS: the name being bound, kept
-                out.append(token)
-            elif select_at >= 0:
-                nested = brace > 0 and others.get(select_at, 0) > 0
-                out.append("" if nested else f"({value} AS ?{name})")
-            elif select_at == -3:
-                out.append(f"({value})")
-            else:
-                out.append(value)
+    edits: list[tuple[int, int, str]] = []
+    for kind, tok, select_at, brace in _scan(text):
+        if kind != "var" or tok.value not in bindings or select_at == -2:
+            continue  # after AS: the name being bound, kept
+        name = tok.value
+        value = str(bindings[name])
+        if select_at >= 0:
+            nested = brace > 0 and others.get(select_at, 0) > 0
+            replacement = "" if nested else f"({value} AS ?{name})"
+        elif select_at == -3:
+            replacement = f"({value})"
         else:
-            out.append(token)
-    return "".join(out)
+            replacement = value
+        edits.append((tok.start, tok.end, replacement))
+    return _edit(text, edits)
 
 
 def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int]:
     """For each SELECT (by position), how many projected items are not bound variables."""
     counts: dict[int, int] = {}
-    for kind, token, select_at, _ in _scan(text):
+    for kind, tok, select_at, _ in _scan(text):
         if select_at >= 0:
             counts.setdefault(select_at, 0)
-            if not (kind == "var" and token[1:] in bindings):
+            if not (kind == "var" and tok.value in bindings):
                 counts[select_at] += 1
     return counts
 
 
-def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
-    """Tokens of a query as (kind, text, where, brace depth); ``where`` is the start of the SELECT whose
+def _scan(text: str) -> Iterable[tuple[str, Token, int, int]]:
+    """Tokens of a query as (kind, token, where, brace depth); ``where`` is the start of the SELECT whose
     projection the token is in (at parenthesis depth 0), -2 right after AS, -3 a GROUP/ORDER key, else -1.
     """
-    i, n = 0, len(text)
     clause, clause_at = "", -1
     depth = brace = 0
     after_as = False
-    while i < n:
-        c = text[i]
-        j = _skip_opaque(text, i)
-        if j != i:
-            yield "opaque", text[i:j], -1, brace
-            i = j
-            continue
-        if c in "?$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] == "_"):
-            j = _word_end(text, i + 1, "_")
+    for tok in tokenize(text):
+        if tok.kind == "var":
             if after_as:
                 where = -2
             elif clause == "SELECT" and depth == 0:
@@ -708,53 +636,30 @@ def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
                 where = -3
             else:
                 where = -1
-            yield "var", text[i:j], where, brace
+            yield "var", tok, where, brace
             after_as = False
-            i = j
             continue
-        if c.isalpha():
-            j = _word_end(text, i, "_:-")
-            word = text[i:j].upper()
-            if word in _CLAUSES:
-                clause, clause_at, depth = word, i, 0
-            after_as = word == "AS"
-            yield "word", text[i:j], -1, brace
-            i = j
+        if tok.kind == "keyword":
+            if tok.value in _CLAUSES:
+                clause, clause_at, depth = tok.value, tok.start, 0
+            after_as = tok.value == "AS"
+            yield "word", tok, -1, brace
             continue
-        if clause == "SELECT" and depth == 0 and c in "(*":
-            yield "item", c, clause_at, brace
-            depth += c == "("
-            i += 1
+        if clause == "SELECT" and depth == 0 and tok.text in ("(", "*"):
+            yield "item", tok, clause_at, brace
+            depth += tok.text == "("
             continue
-        if c == "(":
+        if tok.text == "(":
             depth += 1
-        elif c == ")":
+        elif tok.text == ")":
             depth -= 1
-        elif c == "{":
+        elif tok.text == "{":
             clause, depth = "", 0
             brace += 1
-        elif c == "}":
+        elif tok.text == "}":
             brace -= 1
-        yield "char", c, -1, brace
-        i += 1
+        yield "other", tok, -1, brace
 
 
 _CLAUSES = {"SELECT", "GROUP", "ORDER", "WHERE", "HAVING", "LIMIT", "OFFSET", "VALUES", "CONSTRUCT",
             "ASK", "DESCRIBE"}
-
-
-def _skip_opaque(text: str, i: int) -> int:
-    """End of a comment, string literal or IRI starting at ``i`` (``i`` itself when none starts)."""
-    n, c = len(text), text[i]
-    if c == "#":
-        j = text.find("\n", i)
-        return n if j == -1 else j
-    if c in "\"'":
-        quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-        j = i + len(quote)
-        while j < n and text[j:j + len(quote)] != quote:
-            j += 2 if text[j] == "\\" else 1
-        return min(n, j + len(quote))
-    if c == "<" and _looks_like_iri(text, i):
-        return text.find(">", i) + 1
-    return i

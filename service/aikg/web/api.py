@@ -17,22 +17,21 @@ from aikg.errors import BadRequest
 from aikg.lookup.entities import entity_json
 from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
-from aikg.rdf.formats import Format
+from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.services import Services
 from aikg.web import get_services, get_store, setting
-from aikg.web.negotiation import choose
+from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-JSON = Format("json", "application/json", "json")
-CSV = Format("csv", "text/csv", "csv")
+CSV = next(f for f in RESULT_FORMATS if f.name == "csv")
 RESULT_OFFERS = (JSON, CSV)
 
 
 def _json_only() -> None:
     """406 unless the client accepts JSON (the error itself is JSON, as every error is)."""
-    choose((JSON,), request.accept_mimetypes)
+    negotiate((JSON,))
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -167,7 +166,7 @@ def _query_json(q: Any) -> dict:
 @cached
 def named_query(name: str) -> Response:
     """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
-    fmt = choose(RESULT_OFFERS, request.accept_mimetypes, request.args.get("format"))
+    fmt = negotiate(RESULT_OFFERS)
     services = get_services()
     services.named.get(name)
     raw = {k: v for k, v in request.args.items() if k != "format"}

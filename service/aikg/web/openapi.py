@@ -11,16 +11,19 @@ from typing import Any
 
 from aikg import __version__
 from aikg.lookup.search import MAX_LIMIT
-from aikg.namespaces import AIKG
+from aikg.namespaces import AIKG, DEFAULT_GRAPH
+from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
 from aikg.services import Services
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
     401: "Unauthorized: the write came without a valid bearer token.",
-    403: "Forbidden: writes are switched off, or the request names something outside the store.",
+    403: "Forbidden: writes are switched off, the request names something outside the store, or it would "
+         "write a graph outside the writable namespace.",
     404: "Not found: no such entity, named query, graph or format.",
     405: "Method not allowed (the Allow header lists the methods offered).",
     406: "Not acceptable: none of the media types in Accept can be produced (the message lists them).",
+    409: "Conflict: the request conflicts with the store's state (CREATE GRAPH of a graph that exists).",
     413: "Payload too large: the request body is over the configured limit.",
     415: "Unsupported media type: the request body's Content-Type is not one aikg reads.",
     422: "Validation failed: the data would not conform to the shapes (the report says why).",
@@ -216,6 +219,12 @@ def _schemas() -> dict[str, Any]:
                                      "types": {"type": "array"}, **_CAPPED}},
         "GraphView": {"type": "object", "required": ["elements", "truncated", "total"],
                       "properties": {"fold": {"type": "boolean"}, "types": {"type": "array"}, **_CAPPED}},
+        "WriteOutcome": {"type": "object",
+                         "required": ["ok", "operation", "added", "removed", "graphs", "validated_nodes"],
+                         "properties": {"ok": {"const": True}, "operation": {"type": "string"},
+                                        "added": {"type": "integer"}, "removed": {"type": "integer"},
+                                        "graphs": {"type": "array", "items": {"type": "string"}},
+                                        "validated_nodes": {"type": "integer"}}},
         "ValidationReport": {"type": "object", "required": ["ok"],
                              "properties": {"ok": {"type": "boolean"}, "conforms": {"type": "boolean"},
                                             "violations": {"type": "array"}}},
@@ -405,11 +414,8 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
 
 
 def _other_paths() -> dict[str, Any]:
-    rdf = {m: {"schema": {"type": "string"}} for m in (
-        "text/turtle", "application/n-triples", "application/ld+json", "application/rdf+xml")}
-    results = {m: {"schema": {}} for m in (
-        "application/sparql-results+json", "application/sparql-results+xml", "text/csv",
-        "text/tab-separated-values")}
+    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    results = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
     sparql_params = [_query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service "
                             "description)."),
                      _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
@@ -454,9 +460,86 @@ def _other_paths() -> dict[str, Any]:
     }
 
 
+def _write_paths() -> dict[str, Any]:
+    """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
+    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
+    rdf_in["multipart/form-data"] = {"schema": {"type": "object", "properties": {
+        "file": {"type": "string", "contentMediaType": "text/turtle"}}}}
+    rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
+    written = {"description": "The write was committed.", "content": {
+        "application/json": {"schema": _ref("WriteOutcome")}}}
+    created = {"description": "A new graph was created.", "content": {
+        "application/json": {"schema": _ref("WriteOutcome")}},
+        "headers": {"Location": {"description": "URL of the new graph (direct graph identification).",
+                                 "schema": {"type": "string"}}}}
+    refused = {"description": "Validation failed: the data would not conform to the shapes.", "content": {
+        "application/json": {"schema": _ref("Error")}, "text/turtle": {"schema": {"type": "string"}}}}
+    write_errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503)
+    graph_params = [_query("graph", {"type": "string", "format": "iri"},
+                           "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2)."),
+                    {"name": "default", "in": "query", "required": False, "allowEmptyValue": True,
+                     "schema": {"type": "string", "maxLength": 0},
+                     "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>."}]
+    path_param = [{"name": "path", "in": "path", "required": True,
+                   "schema": {"type": "string", "minLength": 1},
+                   "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification)."}]
+    fmt_param = _query("format", {"type": "string"},
+                       "RDF format (short name or media type); overrides Accept.")
+
+    def gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
+        body = {"required": False, "content": rdf_in}
+        post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
+        return {
+            "parameters": params,
+            "get": {"summary": "Read a graph (Graph Store Protocol GET)", "tags": ["writes"],
+                    "x-aikg-valid-may-be-refused": True, "parameters": [fmt_param, _IF_NONE_MATCH],
+                    "responses": {"200": {"description": "The graph.", "content": rdf_out},
+                                  "304": {"$ref": "#/components/responses/NotModified"},
+                                  **_errors(400, 404, 406, 503)}},
+            "put": {"summary": "Replace a graph (Graph Store Protocol PUT)", "tags": ["writes"], **secured,
+                    "requestBody": body,
+                    "responses": {"200": written, "201": created, "422": refused, **write_errors}},
+            "post": {"summary": "Add to a graph" + (", or create a new one without a graph name" if store_post
+                                                    else "") + " (Graph Store Protocol POST)",
+                     "tags": ["writes"], **secured, "requestBody": body,
+                     "responses": {**post_ok, "422": refused, **write_errors}},
+            "delete": {"summary": "Remove a graph (Graph Store Protocol DELETE)", "tags": ["writes"],
+                       **secured,
+                       "responses": {"200": written,
+                                     "204": {"description": "The default graph was already empty."},
+                                     "422": refused, **write_errors}},
+        }
+
+    update_form = {"type": "object", "required": ["update"], "properties": {
+        "update": {"type": "string", "minLength": 1},
+        "using-graph-uri": {"type": "array", "items": {"type": "string"}},
+        "using-named-graph-uri": {"type": "array", "items": {"type": "string"}}}}
+    return {
+        "/update": {
+            "get": {"summary": "Service description (SPARQL 1.1 Service Description)", "tags": ["writes"],
+                    "responses": {"200": {"description": "The service description.", "content": rdf_out},
+                                  **_errors(405, 406)}},
+            "post": {"summary": "SPARQL 1.1 Update (protocol)", "tags": ["writes"], **secured,
+                     "description": "POST application/sparql-update, or the form field update=. Relative "
+                                    "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
+                                    "the SHACL gate and must stay in the writable namespace.",
+                     "parameters": [_query("using-graph-uri", {"type": "string"},
+                                           "A USING graph (repeatable)."),
+                                    _query("using-named-graph-uri", {"type": "string"},
+                                           "A USING NAMED graph (repeatable).")],
+                     "requestBody": {"required": True, "content": {
+                         "application/sparql-update": {"schema": {"type": "string", "minLength": 1}},
+                         "application/x-www-form-urlencoded": {"schema": update_form}}},
+                     "responses": {"200": written, "422": refused, **write_errors}}},
+        "/data": gsp(graph_params, store_post=True),
+        "/graph/{path}": gsp(path_param, store_post=False),
+    }
+
+
 def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
-    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths()}
+    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
     return {
         "openapi": "3.1.0",
         "info": {"title": "aikg", "version": __version__,

@@ -10,6 +10,7 @@ the inferred and derived graphs, computed around the nodes it touches (:mod:`aik
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -25,6 +26,8 @@ from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import (
     AIKG,
+    BASE,
+    DEFAULT_GRAPH,
     DERIVED_GRAPH,
     GRAPH,
     ID,
@@ -34,16 +37,12 @@ from aikg.namespaces import (
     SHAPES_GRAPH,
 )
 from aikg.query.runner import QueryRunner
-from aikg.rdf import guard
+from aikg.rdf import guard, operations, tokens
 from aikg.store import Deadline, Store, Term
-from aikg.store.base import StoredTerm
+from aikg.store.base import StoredTerm, deadline_scope
 from aikg.store.terms import to_rdflib
+from aikg.write import namespace
 from aikg.write.writelog import WriteLog
-
-PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
-                                              GRAPH["resolution"], GRAPH["imports"]))
-"""Graphs only aikg itself writes: the ontology and shapes (from files), the computed graphs, and the
-import's entity-resolution links and import records."""
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
 _RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
@@ -92,21 +91,21 @@ class Outcome:
                    [""] * int(body["validated_nodes"]), created)
 
 
+PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
+                                              GRAPH["resolution"], GRAPH["imports"]))
+"""Graphs no write through the gate may change: the ontology and shapes (from files), the computed
+graphs, and the Epoch import's resolution links and import records (its own commit writes them). What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's
+write is read (:func:`check_graph_iri`, :func:`update_change`)."""
+
+
 def check_graph_iri(graph: str | None) -> str:
-    """A client-named target graph: an absolute IRI, not the default graph, not a protected graph."""
+    """A client-named target graph: an absolute IRI in the writable namespace (``write/namespace.py``)."""
     if not graph:
-        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>); the default "
-                         "graph holds nothing of its own in aikg and is not writable")
-    try:
-        node = ox.NamedNode(graph)
-    except ValueError:
-        raise BadRequest(f"the graph IRI is not valid: {graph[:200]}") from None
+        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>, or ?default for "
+                         f"<{DEFAULT_GRAPH}>)")
     if ":" not in graph:
         raise BadRequest("the graph IRI must be absolute")
-    if node.value in PROTECTED_GRAPHS:
-        raise Forbidden(f"the graph {graph} is maintained by aikg itself and cannot be written by clients",
-                        errors=[{"graph": graph}])
-    return node.value
+    return namespace.check_writable(graph)
 
 
 # --- building changes --------------------------------------------------------------------------------
@@ -132,19 +131,56 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, runner: QueryRunner, text: str) -> Change:
+def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[str] | None = None,
+                  using_named: list[str] | None = None) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
-    The staging store holds every existing graph the update names (all of them when it uses
-    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, under the query time limit (in a worker
-    process where the store has snapshots), and the difference before/after is the change.
+    What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
+    writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
+    then holds every existing graph the update names (all of them when it reads the default graph — the
+    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, under the
+    query time limit (in a worker process where the store has snapshots), and the difference
+    before/after is the change. ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` /
+    ``using-named-graph-uri``.
     """
+    using, using_named = list(using or ()), list(using_named or ())
     known = frozenset(store.graphs())
     runner.check(text, update=True)
-    named, open_ended = guard.graph_references(text)
-    graphs = sorted(known if open_ended else named & known)
-    removed, added = runner.isolated(stage_update, {"text": text, "graphs": graphs})
-    return Change("update", remove=removed, add=added)
+    guard.check_graphs(using, known, clause="using-graph-uri")
+    guard.check_graphs(using_named, known, clause="using-named-graph-uri")
+    plan = _read(text)
+    if (using or using_named) and plan.dataset_clause_used():
+        raise BadRequest("using-graph-uri / using-named-graph-uri cannot be combined with an update that "
+                         "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
+    plan.refusals(known, namespace.check_writable)
+    graphs = plan.graphs_to_stage(known, [*using, *using_named])
+    staged = plan.staging_text(graphs, using=using, using_named=using_named)
+    if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
+        removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
+    else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
+        with deadline_scope(runner.deadline()):
+            removed, added = stage_update(store, text=staged, graphs=graphs)
+    change = Change("update", remove=removed, add=added)
+    for g in change.graphs():  # what GRAPH ?var reached is known only now
+        namespace.check_writable(g, "update")
+    return change
+
+
+def _read(text: str) -> operations.UpdatePlan:
+    """The request's operations; a text that does not parse is a 400 that says where."""
+    if tokens.first_keyword(text) in tokens.QUERY_FORMS:
+        raise BadRequest("this is a query, not an update: send it to /sparql")
+    try:
+        return operations.read_update(text, base=BASE, default=str(DEFAULT_GRAPH))
+    except QuerySyntaxError:
+        try:
+            ox.Store().update(text, base_iri=BASE)  # an empty scratch store: only to name the error
+        except SyntaxError as exc:
+            raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
+                                   errors=_position(exc)) from None
+        except (OSError, RuntimeError, ValueError):
+            pass
+        raise
 
 
 def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
@@ -157,16 +193,24 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
         staging.extend(_pattern(store, graph=g))
     before = set(staging)
     try:
-        staging.update(text)
+        staging.update(text, base_iri=BASE)
     except SyntaxError as exc:
-        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}") from None
-    except (OSError, ValueError) as exc:
+        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
+                               errors=_position(exc)) from None
+    except (OSError, RuntimeError, ValueError) as exc:
         raise BadRequest(f"the update failed: {_first_line(exc)}") from None
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-        raise BadRequest("the update writes into the default graph; every write names the named graph "
-                         "it belongs to (GRAPH <iri> { ... } or WITH <iri>)")
+        # The rewrite sends every default-graph write to DEFAULT_GRAPH; this would be a gap in it.
+        raise BadRequest("the update writes into the store's unnamed graph, which aikg does not keep; "
+                         f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>")
     return before - after, after - before
+
+
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
+    """Line and column of a parse error, from Oxigraph's ``error at L:C: ...`` message."""
+    m = re.search(r"\b(\d+):(\d+)\b", str(exc))
+    return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
 
 
 def _first_line(exc: Exception) -> str:
@@ -296,8 +340,10 @@ class Writes(Protocol):
     """The write operations every surface uses: done here by :class:`Gate`, or forwarded to the process
     that owns the store (:class:`aikg.serving.forward.ForwardingGate`)."""
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
-        """A SPARQL 1.1 Update, as one gated transaction."""
+    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
+               using_named: list[str] | None = None) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction (``using`` / ``using_named``: the protocol's
+        ``using-graph-uri`` / ``using-named-graph-uri``)."""
 
     def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
             deadline: Deadline | None = None) -> Outcome:
@@ -322,9 +368,11 @@ class Gate:
 
     # -- the operations clients ask for ------------------------------------------------------------
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
+               using_named: list[str] | None = None) -> Outcome:
         """A SPARQL 1.1 Update, as one gated transaction."""
-        return self.write(lambda: update_change(self.store, self.runner, text), deadline=deadline)
+        return self.write(lambda: update_change(self.store, self.runner, text, using=using,
+                                                using_named=using_named), deadline=deadline)
 
     def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
             deadline: Deadline | None = None) -> Outcome:
