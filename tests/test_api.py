@@ -331,6 +331,7 @@ def test_openapi_lists_every_api_route(ro_app, ro_client):
     for rule in ro_app.url_map.iter_rules():
         if rule.rule.startswith("/api/"):
             path = rule.rule.replace("<path:entity_id>", "{id}").replace("<path:entity>", "{id}")
+            path = path.replace("<path:import_id>", "{id}")
             path = path.replace("<name>", "{name}")
             assert path in documented, rule.rule
     assert "/api/queries/deals-of-organization" in documented

@@ -496,12 +496,14 @@ def test_figures_are_scaled_with_the_exact_value_on_hover(browse, epoch_server):
         expect(value).to_have_text(text)
         expect(value).to_have_attribute("title", exact)
         value.hover()  # the browser shows the title as a tooltip
-    p.goto("/id/training-run-deepseek-v3-epoch-notable")
+    # One training run per real training: Epoch's rows are sources of the documents' DeepSeek-V3 run.
+    p.goto("/id/training-run-deepseek-v3")
     expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_text("3.41 YFLOP")
     expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_attribute(
         "title", "exactly 3,407,800,000,000,000,000,000,000 FLOP")
-    expect(p.locator('.fact[data-prop="cost"] data.figure')).to_have_text("USD 5.39 million")
-    expect(p.locator('.fact[data-prop="trainedParameters"] data.figure')).to_have_text("671 billion")
+    expect(p.locator('.fact[data-prop="cost"] data.figure', has_text="5.39")).to_have_text("USD 5.39 million")
+    p.goto("/id/deepseek-v3")
+    expect(p.locator('.fact[data-prop="totalParameters"] data.figure')).to_have_text("671 billion")
 
 
 def test_reference_urls_are_links(browse, epoch_server):

@@ -45,7 +45,12 @@ CASES = [
     ("derived", 'id:gate-ratio rdfs:label "Gate ratio"@en ; aikg:ratio 0 .',
      ID + "gate-ratio", AIKG + "ratio", "more than zero"),
     ("epoch", 'id:gate-chip rdfs:label "Gate chip"@en ; aikg:thermalDesignPower -700.0 .',
-     ID + "gate-chip", AIKG + "thermalDesignPower", "TDP must be one positive number"),
+     ID + "gate-chip", AIKG + "thermalDesignPower", "TDP must be a positive number"),
+    ("imports", '<https://w3id.org/aikg/import/gate> a aikg:Import ; '
+                'aikg:finding <https://w3id.org/aikg/import/gate/finding/1> . '
+                '<https://w3id.org/aikg/import/gate/finding/1> a aikg:ImportFinding ; '
+                'aikg:findingKind "guess" .',
+     "https://w3id.org/aikg/import/gate/finding/1", AIKG + "findingKind", "a finding has one kind"),
     ("sources", 'id:gate-doc a aikg:SourceDocument ; rdfs:label "Gate doc"@en ; '
                 'aikg:namedGraph <https://w3id.org/aikg/graph/sources/test-gate> ; '
                 'aikg:defaultCertainty aikg:Reported .',

@@ -18,7 +18,7 @@ from aikg.store.terms import to_ox, to_rdflib
 
 EXAMPLES = {"org": ["coreweave", "nvidia", "openai"], "from": ["2026-01-01", "2025"], "to": ["2026-12-31"],
             "company": ["openai"], "accelerator": ["h800"], "vendor": ["nvidia", "amd"],
-            "entity": ["coreweave", "nvidia"]}
+            "entity": ["coreweave", "nvidia"], "axis": ["document", "dataset"]}
 """Values tried for each parameter name (the seeds' entities; dates around the seeds' events)."""
 
 TRAILING_BROKEN = {"virtuoso"}
@@ -26,7 +26,7 @@ TRAILING_BROKEN = {"virtuoso"}
 variable (deals-of-organization gets every deal, peers-in-category none): an engine bug (README, "Beyond
 one machine"). A VALUES block at the start of the WHERE clause is right on every engine."""
 
-FILTERED = {"events-between"}
+FILTERED = {"events-between", "unconfirmed-claims"}
 """Queries that compare their parameters in a FILTER. SPARQL joins a trailing VALUES block after the
 WHERE clause's filters (Query §18.2.4.3), so for these a client binds them with a VALUES block at the
 start of the WHERE clause (or initBindings); README, "Named queries"."""

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
+from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS, XSD
 
 from aikg.namespaces import AIKG, GRAPH, ID
 from aikg.resources import seeds_dir
@@ -328,8 +328,19 @@ def test_references_are_cited_reports_with_titles_and_dates() -> None:
         assert (node, DCTERMS.issued, Literal(issued)) in g
     assert (ID["report-ainews-2026-07-15-thinky-inkling"], DCTERMS.title,
             Literal("Thinky's Inkling: 975B-A41B multimodal", lang="en")) in g
-    # Nothing is extracted from the titles: no Inkling model, no world model.
-    assert not [s for s in g.subjects(RDF.type, AIKG.AIModel) if "inkling" in str(s) or "world" in str(s)]
+    # One title states a fact of its own (975B total, 41B active, multimodal): a relayed claim reported
+    # by AINews in that report. The other titles state none: no world model.
+    inkling = ID["inkling"]
+    assert (inkling, RDF.type, AIKG.AIModel) in g
+    assert (inkling, AIKG.totalParameters, Literal("975000000000", datatype=XSD.decimal)) in g
+    assert (inkling, AIKG.activeParameters, Literal("41000000000", datatype=XSD.decimal)) in g
+    assert (inkling, AIKG.modelDomain, Literal("multimodal")) in g
+    assert (inkling, AIKG.certainty, AIKG.Relayed) in g
+    assert (inkling, AIKG.reportedBy, ID.ainews) in g
+    assert (inkling, AIKG.statedIn, ID["report-ainews-2026-07-15-thinky-inkling"]) in g
+    # Who "Thinky" is, the title does not say: the developer link is aikg's curation, not the document's.
+    assert not list(g.objects(inkling, AIKG.developer))
+    assert not [s for s in g.subjects(RDF.type, AIKG.AIModel) if "world" in str(s)]
 
 
 ZH_NAMES = [
@@ -377,3 +388,12 @@ def test_store_holds_each_figure_in_the_documents_named_graph(seeded_store) -> N
         + str(AIKG.price) + "> ?v } }")
     rows = [(g.value, Decimal(v.value)) for g, v in res.rows]
     assert rows == [(str(GRAPH[f"sources/{SOUMITH}"]), Decimal("0.3"))]
+
+
+def test_nvidia_s_sb_energy_investment_is_not_made_part_of_the_lease() -> None:
+    """The report says only 同时 (at the same time): the two deals stay unlinked (regression: the seed
+    claimed aikg:partOfDeal, which the document does not state)."""
+    g = Graph().parse(Path(seeds_dir(), "sources", f"{FRONTIER}.ttl"), format="turtle")
+    investment = ID["deal-nvidia-sb-energy-investment"]
+    assert list(g.objects(investment, AIKG.partOfDeal)) == []
+    assert any("同时" in str(n) for n in g.objects(investment, AIKG.note))

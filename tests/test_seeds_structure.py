@@ -77,7 +77,9 @@ def test_every_data_graph_is_described_in_the_catalogue(seeded_store) -> None:
     assert files <= described
     schema_graphs = {str(GRAPH[n]) for n in ("ontology", "shapes", "catalog")}
     assert set(seeded_store.graphs()) - schema_graphs <= described
-    assert described == files | {str(GRAPH.derived), str(GRAPH.inferred)}
+    # Graphs aikg writes itself: the computed ones, and the import's resolution links and records.
+    assert described == files | {str(GRAPH.derived), str(GRAPH.inferred), str(GRAPH.resolution),
+                                 str(GRAPH.imports)}
 
 
 def test_catalogue_describes_each_document() -> None:
@@ -107,6 +109,9 @@ def test_catalogue_describes_each_document() -> None:
         assert c.value(doc, AIKG.namedGraph) == GRAPH[f"sources/{stem}"]
         assert c.value(doc, AIKG.defaultCertainty) == AIKG.Reported
     assert c.value(ID["aikg-curated-background"], AIKG.namedGraph) == GRAPH.background
+    # Curated background shows as aikg's curation, not as "reported" (regression).
+    assert c.value(ID["aikg-curated-background"], AIKG.defaultCertainty) == AIKG.Curated
+    assert c.value(ID["aikg-entity-resolution"], AIKG.defaultCertainty) == AIKG.Curated
     assert c.value(ID["aikg-derived-facts"], AIKG.defaultCertainty) == AIKG.Derived
     for outlet in (ID["frontier-tech-insights"], ID.nmedialink):
         assert (outlet, RDF.type, AIKG.MediaOutlet) in c
@@ -118,7 +123,7 @@ def test_dcat_catalog_lists_every_document() -> None:
     assert (ID.catalog, RDF.type, DCAT_CATALOG) in c
     docs = set(c.subjects(RDF.type, AIKG.SourceDocument))
     assert set(c.objects(ID.catalog, DCAT_RESOURCE)) == docs
-    assert len(docs) == 6
+    assert len(docs) == 8
 
 
 def test_entities_have_exactly_one_english_label_and_at_most_one_chinese() -> None:

@@ -105,6 +105,13 @@ class ValidationFailed(AikgError):
         self.report = report
 
 
+class Conflict(AikgError):
+    """The store changed while a precomputed change was being prepared; prepare it again."""
+
+    status = 409
+    title = "conflict"
+
+
 class TooManyRequests(AikgError):
     """Too many heavy queries are running; the client should retry later."""
 

@@ -6,7 +6,13 @@ neighbours); everything else (labels and types of the other ends, the ontology, 
 from lookups cached per store version.
 
 Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in g, else the
-``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g.
+``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g. A dataset's own confidence in
+its row (``aikg:datasetConfidence`` of s in g) is a second axis, given beside it as ``confidence``.
+Everything a graph says about a figure (its qualification, its currency) is read with that graph.
+
+When sources give a figure differently, ``comparisons`` sets the values side by side, each with its
+sources, and says whether they differ by rounding or disagree (:mod:`aikg.knowledge.figures`); a
+system's memory per chip is compared with its chips' and the other way round.
 """
 
 from __future__ import annotations
@@ -19,9 +25,21 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from aikg.errors import NotFound
+from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
 from aikg.lookup.search import LiveIndex, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
-from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from aikg.namespaces import (
+    AIKG,
+    GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
+    PREFIXES,
+    RDF,
+    RDFS,
+    SHAPES_GRAPH,
+    SKOS,
+)
 from aikg.store import Term
 
 if TYPE_CHECKING:
@@ -33,9 +51,12 @@ MAX_INCOMING = 500
 MAX_EXPANDED = 100
 """Most n-ary neighbours expanded."""
 
-SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
-"""Graphs whose triples are not facts about entities (vocabulary, shapes, materialized superclasses)."""
+SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH),
+                            str(GRAPH["imports"])})
+"""Graphs whose triples are not facts about entities: vocabulary, shapes, materialized superclasses,
+and the import records (which name the entities an import resolved; /api/imports shows them)."""
 
+_COMPARED = frozenset(FIGURES)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "float", "int", "long",
@@ -45,6 +66,15 @@ _DESCRIPTION_PROPS = {str(RDFS.comment), str(AIKG.description)}
 _TYPE, _CERTAINTY, _QUALIFIED = str(RDF.type), str(AIKG.certainty), str(AIKG.qualifiedBy)
 _LABEL, _ON_PROPERTY, _QUALIFIER = str(RDFS.label), str(AIKG.onProperty), str(AIKG.qualifier)
 _XSD_STRING = str(PREFIXES["xsd"]) + "string"
+_CONFIDENCE = str(AIKG.datasetConfidence)
+_MEMORY = str(AIKG.memoryPerChip)
+
+_RELATED_MEMORY_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?s ?other ?value ?g WHERE {
+  { ?s aikg:usesAccelerator ?other } UNION { ?other aikg:usesAccelerator ?s }
+  GRAPH ?g { ?other aikg:memoryPerChip ?value }
+}"""
 
 _OUT_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
@@ -128,16 +158,20 @@ class EntityBuilder:
         return {"id": slug, "iri": doc.iri, "title": doc.title, "publisher": publisher,
                 "date": doc.issued, "url": doc.url, "language": doc.language}
 
-    def sources(self, graphs: Iterable[str], certainty: dict[str, str]) -> list[dict]:
-        """Where a fact comes from: per graph, its document (details in ``documents``) and certainty."""
+    def sources(self, graphs: Iterable[str], certainty: dict[str, str],
+                confidence: dict[str, str] | None = None) -> list[dict]:
+        """Where a fact comes from: per graph, its document (details in ``documents``), certainty and,
+        for a dataset's row, the dataset's own confidence in it."""
         out = []
         for g in sorted(set(graphs)):
             doc = self.catalog.get(g)
             level = certainty.get(g) or (doc.default_certainty if doc else None)
             self.used_graphs.add(g)
             brief = None if doc is None else {"iri": doc.iri, "title": doc.title}
-            out.append({"graph": g, "document": brief,
-                        "certainty": self.term(level) if level else None})
+            source = {"graph": g, "document": brief, "certainty": self.term(level) if level else None}
+            if confidence and confidence.get(g):
+                source["confidence"] = self.term(confidence[g])
+            out.append(source)
         return out
 
     def documents(self) -> list[dict]:
@@ -154,7 +188,8 @@ class EntityBuilder:
         alt: list[dict] = []
         descriptions: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
         certainty: dict[str, str] = {}
-        qualifiers: dict[str, dict] = {}
+        confidence: dict[str, str] = {}
+        qualifiers: dict[tuple[str, str], dict] = {}
         facts: dict[tuple[str, ox.Literal], set[str]] = defaultdict(set)
         links: dict[tuple[str, str], set[str]] = defaultdict(set)
         for p, o, g in triples:
@@ -171,8 +206,12 @@ class EntityBuilder:
                 descriptions[(p, o.value, o.language)].add(g)
             elif p == _CERTAINTY and isinstance(o, ox.NamedNode):
                 certainty[g] = o.value
+            elif p == _CONFIDENCE and isinstance(o, ox.NamedNode):
+                confidence[g] = o.value
             elif p == _QUALIFIED and isinstance(o, ox.NamedNode):
-                qualifiers.update(self._qualification(quals.get(o.value, [])))
+                # A qualification qualifies the figure of the graph that attaches it.
+                found = self._qualification(quals.get(o.value, []))
+                qualifiers.update({(on, g): q for on, q in found.items()})
             elif isinstance(o, ox.Literal):
                 facts[(p, o)].add(g)
             elif isinstance(o, ox.NamedNode):
@@ -182,7 +221,7 @@ class EntityBuilder:
         if label is None:
             label = info.label if info else local_name(iri)
         described = [{"property": self.term(p), "value": v, "lang": lang,
-                      "sources": self.sources(gs, certainty)}
+                      "sources": self.sources(gs, certainty, confidence)}
                      for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
         return {
             "id": iri[len(str(ID)):] if iri.startswith(str(ID)) else None,
@@ -194,10 +233,11 @@ class EntityBuilder:
             "description": _pick_description(described),
             "descriptions": described,
             "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
-            "facts": [self._fact(p, o, gs, certainty, qualifiers)
+            "confidence": [{"graph": g, "confidence": self.term(c)} for g, c in sorted(confidence.items())],
+            "facts": [self._fact(p, o, gs, certainty, confidence, qualifiers)
                       for (p, o), gs in sorted(facts.items(), key=_fact_order)],
             "links": [{"property": self.term(p), "node": self.node(o),
-                       "sources": self.sources(gs, certainty)}
+                       "sources": self.sources(gs, certainty, confidence)}
                       for (p, o), gs in sorted(links.items())],
         }
 
@@ -214,13 +254,14 @@ class EntityBuilder:
         return {on: out}
 
     def _fact(self, p: str, o: ox.Literal, graphs: set[str], certainty: dict[str, str],
-              qualifiers: dict[str, dict]) -> dict:
+              confidence: dict[str, str], qualifiers: dict[tuple[str, str], dict]) -> dict:
         datatype = None if o.language else o.datatype.value
         if datatype == _XSD_STRING:
             datatype = None
         fact = {"property": self.term(p), "value": o.value, "datatype": datatype, "lang": o.language,
                 "unit": self.vocab.unit(p)}
-        qualifier = dict(qualifiers[p]) if p in qualifiers else None
+        found = next((qualifiers[(p, g)] for g in sorted(graphs) if (p, g) in qualifiers), None)
+        qualifier = dict(found) if found else None
         qualified = qualifier.pop("certainty", None) if qualifier else None
         fact["qualifier"] = qualifier
         if datatype in _NUMERIC:
@@ -229,8 +270,60 @@ class EntityBuilder:
                 fact["number"] = int(number) if number.is_integer() and "." not in o.value else number
             except ValueError:
                 pass
-        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})})
+        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
         return fact
+
+    def comparisons(self, iri: str, facts: list[dict]) -> list[dict]:
+        """Figures sources give differently, values side by side, each pair told rounding or disagreement.
+
+        Marks each such fact with ``difference`` (``disagreement`` when it disagrees with another
+        source's value, else ``rounding``)."""
+        by_property: dict[str, list[dict]] = defaultdict(list)
+        for fact in facts:
+            if "number" in fact and fact["property"]["iri"] in _COMPARED:
+                by_property[fact["property"]["iri"]].append(fact)
+        related = self._related_memory(iri) if any(f["property"]["iri"] == _MEMORY for f in facts) else []
+        out = []
+        for prop in sorted(set(by_property) | ({_MEMORY} if related else set())):
+            values = [{"value": f["value"], "number": f["number"], "node": None, "sources": f["sources"]}
+                      for f in by_property.get(prop, [])]
+            if prop == _MEMORY:
+                values += related
+            if len({v["value"] for v in values}) < 2 or not by_property.get(prop):
+                continue
+            pairs = []
+            for i, a in enumerate(values):
+                for b in values[i + 1:]:
+                    kind = compare(a["value"], b["value"])
+                    if kind != EQUAL:
+                        pairs.append({"values": [a["value"], b["value"]], "difference": kind})
+            kinds = {pair["difference"] for pair in pairs}
+            for fact in by_property.get(prop, []):
+                own = {pair["difference"] for pair in pairs if fact["value"] in pair["values"]}
+                fact["difference"] = DISAGREEMENT if DISAGREEMENT in own else ROUNDING
+            out.append({"property": self.term(prop), "unit": self.vocab.unit(prop),
+                        "difference": DISAGREEMENT if DISAGREEMENT in kinds else ROUNDING,
+                        "values": values, "pairs": pairs})
+        return out
+
+    def _related_memory(self, iri: str) -> list[dict]:
+        """Memory per chip of the systems built from this chip, or of the chips this system is built
+        from: the same figure, stated on the other node."""
+        rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": ox.NamedNode(iri)}).rows
+        grouped: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for _, other, value, g in rows:
+            if isinstance(value, ox.Literal) and other is not None and g is not None \
+                    and g.value not in SKIPPED_GRAPHS:
+                grouped[(other.value, value.value)].add(g.value)
+        out = []
+        for (other, value), graphs in sorted(grouped.items()):
+            try:
+                number = float(value)
+            except ValueError:
+                continue
+            out.append({"value": value, "number": int(number) if number.is_integer() and "." not in value
+                        else number, "node": self.node(other), "sources": self.sources(graphs, {})})
+        return out
 
     # -- the whole entity --------------------------------------------------------------------
 
@@ -265,6 +358,7 @@ class EntityBuilder:
             if detail is not None:
                 rel["node"]["expanded"] = detail
         body["relations"] = {"outgoing": out_rel, "incoming": in_rel}
+        body["comparisons"] = self.comparisons(iri, body["facts"])
         body["documents"] = self.documents()
         body["truncated"] = truncated or len(expanded) >= MAX_EXPANDED
         body["links"] = {"self": f"/api/entities/{body['id'] or iri}",
@@ -293,7 +387,7 @@ class EntityBuilder:
                      if p == _QUALIFIED}
             d = self.describe(n, per_node.get(n, []), quals)
             out[n] = {"facts": d["facts"], "relations": d["links"], "descriptions": d["descriptions"],
-                      "certainty": d["certainty"]}
+                      "certainty": d["certainty"], "confidence": d["confidence"]}
         return out
 
 

@@ -52,11 +52,11 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
                 services.background["epoch-import"] = thread
     services.runner.warm_up()
 
-    from aikg.web import api, ask, errors, exports, linked_data, pages, sparql, writes
+    from aikg.web import api, ask, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
     _bound_requests(app)
-    for module in (sparql, api, exports, linked_data, writes, pages, ask):
+    for module in (sparql, api, exports, linked_data, writes, pages, ask, imports):
         app.register_blueprint(module.bp)
     return app
 

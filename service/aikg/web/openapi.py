@@ -355,6 +355,30 @@ def _api_paths(services: Services) -> dict[str, Any]:
                                   "application/json": {"schema": _ref("ValidationReport")},
                                   "text/turtle": {"schema": {"type": "string"}}}},
                                **_errors(406, 503)}, tags=["writes"]),
+        "/api/imports": _get(
+            "Imports", "Every recorded import of an outside dataset, newest first: per file the rows read, "
+            "imported, rejected and kept, the update mode and snapshot date, entities created, and figures "
+            "another source gives differently (rounding or disagreement).",
+            {**_cached_ok({"type": "object", "required": ["imports"],
+                           "properties": {"imports": {"type": "array", "items": {"type": "object"}}}},
+                          "The imports."), **_errors(406)},
+            [_IF_NONE_MATCH], tags=["imports"]),
+        "/api/imports/{id}": _get(
+            "One import",
+            "One import with its findings: every name merged into an existing entity, every link entity "
+            "resolution made, every ambiguity left, every row rejected with its reason, every value read "
+            "leniently or not at all, every flag and column warning. ``latest`` is the newest import.",
+            {**_cached_ok({"type": "object", "required": ["id", "files", "findings", "counts"]},
+                          "The import and its findings."), **_errors(400, 404, 406)},
+            [{"name": "id", "in": "path", "required": True, "schema": {"type": "string", "minLength": 1},
+              "description": "The import's id (from /api/imports), or latest."},
+             {"name": "kind", "in": "query", "required": False,
+              "schema": {"enum": ["merge", "link", "ambiguity", "rejected-row", "unreadable-value",
+                                  "read-value", "flag", "column"]},
+              "description": "Only findings of this kind."},
+             {"name": "file", "in": "query", "required": False, "schema": {"type": "string"},
+              "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv)."},
+             _IF_NONE_MATCH], tags=["imports"]),
         "/api/openapi.json": _get("This document", "The OpenAPI document of the HTTP surface.",
                                   {"200": {"description": "OpenAPI 3.1.",
                                            "content": {"application/json": {"schema": {"type": "object"}}}}},

@@ -21,7 +21,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.errors import BadRequest, Forbidden, QuerySyntaxError, StoreError, ValidationFailed
+from aikg.errors import BadRequest, Conflict, Forbidden, QuerySyntaxError, StoreError, ValidationFailed
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import (
@@ -29,6 +29,7 @@ from aikg.namespaces import (
     BASE,
     DEFAULT_GRAPH,
     DERIVED_GRAPH,
+    GRAPH,
     ID,
     INFERRED_GRAPH,
     ONTOLOGY_GRAPH,
@@ -90,9 +91,10 @@ class Outcome:
                    [""] * int(body["validated_nodes"]), created)
 
 
-PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
-"""Graphs no write through the gate may change: the ontology and shapes (from files) and the computed
-graphs. What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's
+PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
+                                              GRAPH["resolution"], GRAPH["imports"]))
+"""Graphs no write through the gate may change: the ontology and shapes (from files), the computed
+graphs, and the Epoch import's resolution links and import records (its own commit writes them). What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's
 write is read (:func:`check_graph_iri`, :func:`update_change`)."""
 
 
@@ -408,22 +410,32 @@ class Gate:
         finally:
             self._lock.release()
 
-    def commit(self, change: Change) -> None:
-        """Commit a change that was already validated (a dataset import), through the same path."""
-        with self._lock:
-            self._commit(change)
+    def commit(self, change: Change, *, expect_version: int | None = None, rebuild: bool = False) -> None:
+        """Commit a change that was already validated (a dataset import), through the same path.
 
-    def _commit(self, change: Change) -> None:
+        With ``expect_version`` the commit is refused (:class:`Conflict`) when another write came in
+        since the change was computed and validated against that version. ``rebuild`` skips following
+        the change around its nodes: for a change touching most of the store, rebuilding the generated
+        graphs after it is the faster way.
+        """
+        with self._lock:
+            if expect_version is not None and self.store.version != expect_version:
+                raise Conflict("the store changed while the change was prepared; prepare it again")
+            self._commit(change, rebuild=rebuild)
+
+    def _commit(self, change: Change, *, rebuild: bool = False) -> None:
         store = self.store
         text = commit_text(store, change)
         if not text.strip():
             return
-        try:
-            # The inferred and derived graphs' difference goes into the same update as the data,
-            # so no reader sees the data without what follows from it.
-            generated: str | None = incremental.plan(store, change.remove, change.add)
-        except incremental.NeedsRebuild:
-            generated = None
+        generated: str | None = None
+        if not rebuild:
+            try:
+                # The inferred and derived graphs' difference goes into the same update as the data,
+                # so no reader sees the data without what follows from it.
+                generated = incremental.plan(store, change.remove, change.add)
+            except incremental.NeedsRebuild:
+                generated = None
         before = self.writelog.begin()
         try:
             store.update(" ;\n".join(t for t in (text, generated) if t))

@@ -37,9 +37,12 @@ MAINTAINED_GRAPHS = frozenset(
         DERIVED_GRAPH,
         INFERRED_GRAPH,
         GRAPH["system"],
+        GRAPH["resolution"],
+        GRAPH["imports"],
     )
 )
-"""Graphs aikg writes itself (besides the seed sources and the Epoch graphs)."""
+"""Graphs aikg writes itself (besides the seed sources and the Epoch graphs): the Epoch import's
+entity-resolution links and its import records among them."""
 
 MAINTAINED_PREFIXES = (str(GRAPH["epoch/"]),)
 """Graph IRI prefixes aikg writes itself: the Epoch AI import."""

@@ -147,6 +147,7 @@ const CERTAINTY_STYLES = {
   Rumoured: ["rumoured", "cert-rumoured", "The source calls it a rumour or leak."],
   Estimated: ["estimated", "cert-estimated", "Computed or approximated by the source."],
   Derived: ["derived by aikg", "cert-derived", "Computed by an aikg rule from other facts."],
+  Curated: ["curated by aikg", "cert-derived", "A connecting fact aikg's curators add; no source document states it."],
 };
 
 /** The local name of a certainty (FirstHand, Relayed…) from an IRI, CURIE, object or label. */

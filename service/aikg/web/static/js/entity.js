@@ -2,8 +2,8 @@
 // where sources disagree, each value with its own source and certainty), and its relations grouped by
 // kind and by property with counts — each node once, long groups paged — and for every fact the source
 // document(s) and certainty behind it: a relayed claim or a rumour looks different from a fact.
-import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink, familyLabel,
-  familyOf, FAMILIES, figure, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
+import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink,
+  familyLabel, familyOf, FAMILIES, figure, formatValue, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
 
 const root = document.getElementById("entity");
 const SLUG = root.dataset.slug;
@@ -41,7 +41,7 @@ function source(s) {
     iri, slug: full.id || slugOf(iri), title: (brief && brief.title) || full.title || "",
     publisher: full.publisher ? full.publisher.label : null, date: full.date || "", url: full.url || "",
   } : null;
-  return { graph: s.graph || "", doc, certainty: s.certainty || null };
+  return { graph: s.graph || "", doc, certainty: s.certainty || null, confidence: s.confidence || null };
 }
 
 const sourcesOf = (x) => (x.sources || []).map(source);
@@ -51,9 +51,9 @@ function facts(f) {
   const base = { prop: prop(f.property), datatype: f.datatype, lang: f.lang, unit: f.unit, qualifier: f.qualifier };
   if (Array.isArray(f.values) && f.values.length) {
     return f.values.map((v) => ({ ...base, value: v.value ?? f.value, datatype: v.datatype ?? f.datatype,
-      qualifier: v.qualifier ?? f.qualifier, sources: sourcesOf(v) }));
+      qualifier: v.qualifier ?? f.qualifier, sources: sourcesOf(v), difference: v.difference || f.difference || null }));
   }
-  return [{ ...base, value: f.value, sources: sourcesOf(f) }];
+  return [{ ...base, value: f.value, sources: sourcesOf(f), difference: f.difference || null }];
 }
 
 function node(n) {
@@ -102,6 +102,7 @@ export function readEntity(body) {
     web: all.filter((x) => x.other.web),
     linked: all.filter((x) => !x.other.web),
     documents: body.documents || [],
+    comparisons: (body.comparisons || []).map((c) => ({ ...c, values: c.values.map((v) => ({ ...v, sources: sourcesOf(v) })) })),
     truncated: Boolean(body.truncated),
   };
 }
@@ -131,6 +132,7 @@ function registerAll(e, groups) {
   e.facts.forEach((f) => f.sources.forEach(register));
   e.descriptions.forEach((d) => d.sources.forEach(register));
   e.web.forEach((x) => x.links.forEach((l) => l.sources.forEach(register)));
+  e.comparisons.forEach((c) => c.values.forEach((v) => v.sources.forEach(register)));
   for (const [, subgroups] of groups) {
     for (const g of subgroups) {
       for (const x of g.items) {
@@ -151,7 +153,21 @@ function cite(s) {
 /** Certainty badge and citation of each source of a fact. */
 function sourcesCell(sources) {
   if (!sources.length) return el("span", { class: "src" }, "no source recorded");
-  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty), " ", cite(s))));
+  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty),
+    s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s))));
+}
+
+/** The dataset's own confidence in its row: a second axis, shown apart from the document's certainty. */
+function confidenceBadge(c) {
+  return el("span", { class: "badge cert-other", title: "The dataset's own confidence in this row" }, `dataset: ${c.label || curie(c.iri)}`);
+}
+
+/** Rounding or a real disagreement between sources, beside the value. */
+function differenceBadge(kind) {
+  if (!kind) return null;
+  return kind === "disagreement"
+    ? el("span", { class: "badge cert-rumoured", title: "Another source gives a value that differs by more than rounding" }, "≠ sources disagree")
+    : el("span", { class: "badge cert-estimated", title: "Another source gives this figure rounded differently" }, "≈ rounding");
 }
 
 /** The sources written out: certainty and document title, for the foot of a card. */
@@ -216,7 +232,7 @@ function byProperty(list) {
 function valueLine(f, siblings, warn) {
   return el("div", { class: `value-line${isUncertain(f.sources) ? " uncertain" : ""}` },
     el("span", { class: "value" }, qualifierText(f.qualifier), valueContent(f, siblings),
-      warn && MONEY_PROPERTIES.has(f.prop.name) ? [" ", warn] : null),
+      warn && MONEY_PROPERTIES.has(f.prop.name) ? [" ", warn] : null, f.difference ? [" ", differenceBadge(f.difference)] : null),
     sourcesCell(f.sources));
 }
 
@@ -238,6 +254,13 @@ function renderFigures(e) {
   if (quotes.length) {
     parts.push(el("h3", { class: "quotes-head" }, "What the sources say"),
       el("ul", { class: "quotes" }, quotes.map((d) => el("li", {}, el("q", { lang: d.lang || null }, linkify(d.value)), " ", sourcesCell(d.sources)))));
+  }
+  if (e.comparisons.length) {
+    parts.push(el("h3", { class: "quotes-head" }, "Where sources differ"),
+      el("ul", { class: "comparisons" }, e.comparisons.map((c) => el("li", { "data-prop": c.property.name },
+        `${prop(c.property).label}: `, differenceBadge(c.difference), " ",
+        c.values.flatMap((v, i) => [i ? " · " : "", el("strong", {}, formatValue(v.value, c.unit)),
+          v.node ? ` (on ${v.node.label})` : "", " ", sourcesCell(v.sources)])))));
   }
   if (bookkeeping.length) parts.push(el("div", { class: "facts bookkeeping" }, bookkeeping.map(row)));
   if (e.web.length) {
