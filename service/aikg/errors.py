@@ -74,7 +74,8 @@ class NotAcceptable(AikgError):
 
 
 class Conflict(AikgError):
-    """The request conflicts with the store's state (CREATE GRAPH of a graph that already holds data)."""
+    """The request conflicts with the store's state: CREATE GRAPH of a graph that already holds data, or
+    a change prepared on a version of the store that another write has since replaced."""
 
     status = 409
     title = "conflict"
@@ -105,13 +106,6 @@ class ValidationFailed(AikgError):
         self.report = report
 
 
-class Conflict(AikgError):
-    """The store changed while a precomputed change was being prepared; prepare it again."""
-
-    status = 409
-    title = "conflict"
-
-
 class TooManyRequests(AikgError):
     """Too many heavy queries are running; the client should retry later."""
 
@@ -124,6 +118,13 @@ class QueryTimeout(AikgError):
 
     status = 503
     title = "query timeout"
+
+
+class WriteTimeout(AikgError):
+    """A write could not be validated and committed within its time limit; it was not committed."""
+
+    status = 503
+    title = "write timeout"
 
 
 class StoreError(AikgError):

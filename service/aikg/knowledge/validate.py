@@ -192,7 +192,7 @@ class _ScratchDataGraph(OxigraphDataGraph):
         return True
 
 
-def _run(scratch: ox.Store, focus: list[URIRef] | None) -> ValidationResult:
+def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
     if focus is not None and not focus:
         return ValidationResult(True, [], _empty_report())
     with _PYSHACL:
@@ -207,8 +207,10 @@ def _run(scratch: ox.Store, focus: list[URIRef] | None) -> ValidationResult:
     return ValidationResult(bool(conforms), _violations(report), report)
 
 
-def _focus_list(focus_nodes: Iterable[URIRef] | None) -> list[URIRef] | None:
-    return None if focus_nodes is None else [URIRef(str(n)) for n in focus_nodes]
+def _focus_list(focus_nodes: Iterable[URIRef] | None) -> list[str] | None:
+    # Plain strings: pyshacl reads a focus node whose IRI scheme is not http, https, urn or file as a
+    # CURIE and raises TypeError for anything but a str (a write of <a:x> ended in a 503).
+    return None if focus_nodes is None else [str(n) for n in focus_nodes]
 
 
 def validate_graph(data: Graph, *, focus_nodes: Iterable[URIRef] | None = None) -> ValidationResult:

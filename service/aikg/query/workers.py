@@ -60,7 +60,22 @@ def _cpu_budget(seconds: float) -> None:
         resource.setrlimit(resource.RLIMIT_CPU, (cpu, resource.RLIM_INFINITY))
 
 
+WORKER_STACK_MB = 256
+"""Stack of the thread that runs a worker's jobs. Oxigraph parses and plans a query recursively: on a
+process's 8 MB main stack, 3,000 nested groups or 10,000 UNIONs overflow it and the worker dies of
+SIGSEGV. The text checks refuse nesting past :data:`aikg.rdf.guard.MAX_NESTING` (far below what this
+stack holds); the rest of a query's size is bounded by its time limit. Untouched stack costs no memory."""
+
+
 def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+    """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
+    threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
+    loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
+    loop.start()
+    loop.join()
+
+
+def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
     """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
     from aikg.store import open_snapshot
 

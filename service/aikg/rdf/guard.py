@@ -27,17 +27,58 @@ def _views(text: str) -> list[str]:
     return [text] if decoded == text else [text, decoded]
 
 
+MAX_NESTING = 500
+"""Deepest nesting of ``{ ( [`` a query or update may have. Oxigraph parses recursively: thousands of
+levels overflow a query worker's stack, and no real query comes near a hundred."""
+MAX_OPERATORS = 50_000
+"""Most operators and pattern separators (``UNION | / ! & + * ^ . ; ,``) outside ``DATA { }`` blocks:
+long chains of them become as deep trees as nested brackets do. Data blocks hold flat lists of quads."""
+_OPERATOR_PUNCT = frozenset("|/!&+*^;,.")
+
+
+def check_size(toks: list[Token]) -> None:
+    """Refuse a text nested deeper than :data:`MAX_NESTING` or longer in operators than
+    :data:`MAX_OPERATORS`, before any engine parses it (its parser would overflow the stack)."""
+    depth, operators, data_depth, previous = 0, 0, -1, ""
+    for tok in toks:
+        text = tok.text
+        if tok.kind == "punct" and text in "{([":
+            depth += 1
+            if depth > MAX_NESTING:
+                raise BadRequest(f"the text nests brackets more than {MAX_NESTING} levels deep, aikg's limit "
+                                 "(deeper texts can exhaust the engine's parser)",
+                                 errors=[{"limit": "nesting", "value": MAX_NESTING}])
+            if text == "{" and previous == "DATA" and data_depth < 0:
+                data_depth = depth
+        elif tok.kind == "punct" and text in "})]":
+            if depth == data_depth:
+                data_depth = -1
+            depth -= 1
+        elif data_depth < 0 and ((tok.kind == "punct" and text[0] in _OPERATOR_PUNCT)
+                                 or tok.is_keyword("UNION", "MINUS")):
+            operators += 1
+            if operators > MAX_OPERATORS:
+                raise BadRequest(f"the text has more than {MAX_OPERATORS} operators and pattern separators "
+                                 "(UNION, |, /, ., ...), aikg's limit; send data as INSERT DATA or through "
+                                 "the Graph Store Protocol", errors=[{"limit": "operators",
+                                                                      "value": MAX_OPERATORS}])
+        previous = tok.value if tok.kind == "keyword" else text
+
+
 def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
                  allow_service: Collection[str] = (), update: bool = False, base: str = "") -> bool:
     """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
 
     ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call;
     the answer says whether it was (a text that names none passes again whatever the store holds).
-    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE.
+    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE. A text too
+    deeply nested or too long in operators is refused first (:func:`check_size`).
     """
     named_dataset = False
-    for view in _views(text):
+    for n, view in enumerate(_views(text)):
         toks = [t for t, _ in significant(view)]
+        if n == 0:
+            check_size(toks)
         for i, (tok, prologue) in enumerate(significant(view, base)):
             if tok.kind != "keyword":
                 continue
@@ -76,10 +117,30 @@ def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clau
 _ENTITY = re.compile(rb"<!ENTITY\s+(%\s+)?([^\s>]+)\s+(SYSTEM|PUBLIC|\"[^\"]*\"|'[^']*')", re.IGNORECASE)
 
 
+_XML_TAG = re.compile(rb"<(/?)[^<>!?]*?(/?)>|<!--.*?-->|<!\[CDATA\[.*?\]\]>", re.DOTALL)
+
+
+def check_xml_nesting(data: bytes) -> None:
+    """Refuse XML nested deeper than :data:`MAX_NESTING` elements: Oxigraph's RDF/XML parser takes time
+    that grows with the cube of the depth (20,000 levels: 25 s)."""
+    depth = 0
+    for m in _XML_TAG.finditer(data):
+        if m.group(0).startswith((b"<!--", b"<![CDATA[")):
+            continue
+        if m.group(1):
+            depth -= 1
+        elif not m.group(2):
+            depth += 1
+            if depth > MAX_NESTING:
+                raise BadRequest(f"the RDF/XML nests elements more than {MAX_NESTING} levels deep, aikg's "
+                                 "limit", errors=[{"limit": "nesting", "value": MAX_NESTING}])
+
+
 def check_rdfxml(data: bytes, *, max_expansion: int) -> None:
-    """Refuse external entities, parameter entities and entity expansion that could explode."""
+    """Refuse external entities, parameter entities, entity expansion that could explode, deep nesting."""
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         raise BadRequest("RDF/XML must be encoded in UTF-8")
+    check_xml_nesting(data)
     head = data[:data.find(b"]>") + 2] if b"<!DOCTYPE" in data and b"]>" in data else b""
     if b"<!ENTITY" in data and not head:
         raise BadRequest("entity declarations outside an internal DTD subset are refused")
@@ -153,6 +214,9 @@ def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list
         raise RdfSyntaxError(f"the {mime} body does not parse: {_first_line(exc)}") from None
     out = []
     for q in parsed:
+        if isinstance(q.subject, ox.Triple) or isinstance(q.object, ox.Triple):
+            raise BadRequest("the body holds a triple term (RDF 1.2 <<( ... )>>); aikg stores RDF 1.1 "
+                             "triples only: state the triple itself, and its source as a fact")
         if not isinstance(q.graph_name, ox.DefaultGraph) and q.graph_name != target:
             raise BadRequest(f"the body holds triples of another graph ({q.graph_name}); a write names "
                              f"one graph: {graph}")

@@ -91,7 +91,9 @@ class Server(BaseApplication):  # type: ignore[misc]
         if has_writer(s):
             cfg.set("dirty_apps", ["aikg.serving.writer:Writer"])
             cfg.set("dirty_workers", 1)
-            cfg.set("dirty_threads", 4)  # status and small writes need not queue behind a long one
+            # Writes wait for the gate's lock within their own deadline (then 429); enough threads that
+            # none waits in gunicorn's queue instead, where its deadline cannot be kept.
+            cfg.set("dirty_threads", 16)
             # A write is bounded by write_timeout; the arbiter's own limit only catches a stuck writer.
             cfg.set("dirty_timeout", max(600, int(float(s["write_timeout"]) * 3)))
             cfg.set("dirty_graceful_timeout", 30)

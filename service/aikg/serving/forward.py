@@ -14,7 +14,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from aikg import errors
-from aikg.errors import AikgError, StoreError, ValidationFailed
+from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
 from aikg.knowledge.validate import ValidationResult
 from aikg.serving.writer import APP_PATH
 from aikg.store import Deadline
@@ -34,6 +34,13 @@ class ForwardedReport:
         return self.body["turtle"]  # type: ignore[no-any-return]
 
 
+WRITER_SHARE = 0.9
+"""The part of a write's remaining time the writer may spend before it must have begun to commit; the
+rest is kept for the commit and the snapshot it publishes."""
+ANSWER_GRACE = 0.5
+"""Seconds an HTTP worker waits for the writer past the request's deadline, to hear its answer."""
+
+
 class ForwardingGate:
     """Writes done by the writer process (see the module docstring)."""
 
@@ -41,12 +48,22 @@ class ForwardingGate:
         self.timeout = timeout
 
     def _call(self, action: str, *args: Any, deadline: Deadline | None = None) -> Outcome:
-        from gunicorn.dirty import get_dirty_client
-        from gunicorn.dirty.errors import DirtyError
+        from gunicorn.dirty.client import DirtyClient, get_dirty_socket_path
+        from gunicorn.dirty.errors import DirtyError, DirtyTimeoutError
 
         seconds = self.timeout if deadline is None else max(1.0, deadline.left())
+        # The writer gets the request's deadline, less a reserve for its commit and publication, and
+        # commits nothing past it; this side waits a little longer, so it hears the writer's refusal.
+        writer_seconds = seconds * WRITER_SHARE
+        # A client of its own: gunicorn's per-thread client keeps the timeout of its first call.
         try:
-            answer = get_dirty_client(timeout=seconds).execute(APP_PATH, action, *args)
+            with DirtyClient(get_dirty_socket_path(), timeout=seconds + ANSWER_GRACE) as client:
+                answer = client.execute(APP_PATH, action, *args, seconds=writer_seconds)
+        except DirtyTimeoutError:
+            raise WriteTimeout(f"the write ran past its time limit of {seconds:.0f} s (setting "
+                               "write_timeout); the writer commits nothing past it, so it was not committed "
+                               "unless its commit had begun: read the data to see",
+                               errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}]) from None
         except DirtyError as exc:
             raise StoreError(f"the writer process did not answer ({type(exc).__name__}); the write may "
                              "not have been committed: read the data to see") from None

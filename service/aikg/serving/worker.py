@@ -35,7 +35,9 @@ _CLIENT_ERRORS: tuple[tuple[type[BaseException], int, str], ...] = (
     (http_errors.ConfigurationProblem, 500, "internal error"),
     (http_errors.LimitRequestLine, 414, "uri too long"),
     (http_errors.LimitRequestHeaders, 431, "request header fields too large"),
-    (http_errors.UnsupportedTransferCoding, 501, "not implemented"),
+    # RFC 9112 suggests 501 for a transfer coding the server does not know; it is the client's
+    # request that is wrong, so it gets a 4xx like every other malformed request.
+    (http_errors.UnsupportedTransferCoding, 400, "bad request"),
     (http_errors.ExpectationFailed, 417, "expectation failed"),
     (http_errors.ForbiddenProxyRequest, 403, "forbidden"),
     (http_errors.ParseException, 400, "bad request"),
@@ -62,24 +64,64 @@ PEEK = 65536
 """Bytes of a request looked at (without reading them) to tell whether it has fully arrived."""
 
 
-def arrived(data: bytes, max_body: int) -> bool:
-    """True when ``data`` (the start of what a socket holds) is a whole request, or all a peek can
-    tell: headers too large for the peek are left to the parser, which refuses them (414/431), and a
-    body declared over ``max_body`` is refused (413) without waiting for it."""
+WAIT, READY, TOO_LARGE = "wait", "ready", "too large"
+"""What a peek at a request says: wait for more of it, let the parser read it, or refuse it (413)."""
+
+
+def arrival(data: bytes, max_body: int) -> str:
+    """Whether ``data`` (the start of what a socket holds) is a whole request, or all a peek can tell:
+    headers too large for the peek are left to the parser, which refuses them (414/431); a body
+    declared over ``max_body`` — by its length or by a chunk's size — is refused without waiting for
+    it; framing the parser refuses at once (another transfer coding, a length beside it, a chunk size
+    that is not a number) is not waited for either."""
     if len(data) >= PEEK:
-        return True
-    end = data.find(b"\r\n\r\n")
-    if end < 0:
-        return False
+        return READY
+    ends = [i for i in (data.find(b"\r\n\r\n"), data.find(b"\n\n")) if i >= 0]
+    if not ends:
+        return WAIT
+    end = min(ends)
     head = data[:end].lower()
-    body = data[end + 4:]
-    if b"\ntransfer-encoding:" in head and b"chunked" in head:
-        return b"\r\n0\r\n" in b"\r\n" + body
-    for line in head.split(b"\r\n"):
+    body = data[end + (2 if data[end:end + 2] == b"\n\n" else 4):]
+    lines = [line.strip() for line in head.split(b"\n")]
+    codings = [v.strip() for line in lines if line.startswith(b"transfer-encoding:")
+               for v in line[18:].split(b",")]
+    if codings:
+        if codings[-1] != b"chunked" or any(line.startswith(b"content-length:") for line in lines):
+            return READY
+        return _chunks(body, max_body)
+    for line in lines:
         if line.startswith(b"content-length:"):
             value = line[15:].strip()
-            return not value.isdigit() or int(value) > max_body or len(body) >= int(value)
-    return True
+            if not value.isdigit():
+                return READY
+            if int(value) > max_body:
+                return TOO_LARGE
+            return READY if len(body) >= int(value) else WAIT
+    return READY
+
+
+def _chunks(body: bytes, max_body: int) -> str:
+    """Walk a chunked body as far as it has arrived (see :func:`arrival`)."""
+    pos, total = 0, 0
+    while True:
+        eol = body.find(b"\n", pos)
+        if eol < 0:
+            return WAIT
+        try:
+            size = int(body[pos:eol].split(b";")[0].strip(), 16)
+        except ValueError:
+            return READY  # not a chunk size: the parser refuses it (400)
+        if size < 0:
+            return READY
+        total += size
+        if total > max_body:
+            return TOO_LARGE  # else the parser would wait for all of it, holding a thread
+        if size == 0:
+            rest = body[eol + 1:]
+            return READY if rest.startswith((b"\r\n", b"\n")) or b"\r\n\r\n" in rest else WAIT
+        pos = eol + 1 + size + 2
+        if pos > len(body):
+            return WAIT
 
 
 class Worker(ThreadWorker):  # type: ignore[misc]
@@ -107,33 +149,40 @@ class Worker(ThreadWorker):  # type: ignore[misc]
     def handle(self, conn: Any) -> Any:
         """Answer one request on ``conn`` once it has arrived; until then, hand it back to the poller."""
         self._watch(conn)
-        if not self._arrived(conn):
+        state = self._arrival(conn)
+        if state == WAIT:
             return _DEFER
+        if state == TOO_LARGE:
+            self._unwatch(conn)
+            self._send(conn.sock, self._too_large())
+            return False
         try:
             return super().handle(conn)
         finally:
             self._unwatch(conn)
 
-    def _arrived(self, conn: Any) -> bool:
+    def _arrival(self, conn: Any) -> str:
         parser = getattr(conn, "parser", None)
         if parser is not None and parser.unreader.buf.getvalue():
-            return True  # bytes already read off the socket: let the parser go on
+            return READY  # bytes already read off the socket: let the parser go on
         try:
             data = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
         except BlockingIOError:
-            return False
+            return WAIT
         except OSError:
-            return True  # the normal path sees the error and closes the connection
-        return not data or arrived(data, self.max_body)
+            return READY  # the normal path sees the error and closes the connection
+        return arrival(data, self.max_body) if data else READY
+
+    def _too_large(self) -> bytes:
+        return envelope(413, "payload too large",
+                        f"the request body is over the limit of {self.max_body} bytes (setting max_body)")
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         """Read the whole body (within the deadline and ``max_body``), then let the app answer."""
         try:
             req.body = io.BytesIO(self._read_body(req))
         except _TooLarge:
-            self._send(conn.sock, envelope(413, "payload too large",
-                                           f"the request body is over the limit of {self.max_body} bytes "
-                                           "(setting max_body)"))
+            self._send(conn.sock, self._too_large())
             return False
         finally:
             self._unwatch(conn)

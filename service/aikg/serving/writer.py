@@ -25,6 +25,7 @@ from aikg.errors import AikgError, StoreError, ValidationFailed
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
+from aikg.store import Deadline
 from aikg.write.gate import Gate
 
 log = logging.getLogger(__name__)
@@ -65,6 +66,10 @@ def _stop_with_parent() -> None:
 
 
 _PR_SET_PDEATHSIG = 1
+
+
+def _deadline(seconds: float | None) -> Deadline | None:
+    return None if seconds is None else Deadline.after(seconds)
 
 
 class Writer(DirtyApp):  # type: ignore[misc]
@@ -124,19 +129,23 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # -- actions -----------------------------------------------------------------------------------
 
-    def update(self, text: str, using: list[str] | None = None,
-               using_named: list[str] | None = None) -> dict[str, Any]:
-        """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
-        return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named))
+    # ``seconds``: what is left of the request's deadline; the gate commits nothing past it.
 
-    def put(self, graph: str, nquads: bytes, replace: bool) -> dict[str, Any]:
+    def update(self, text: str, using: list[str] | None = None, using_named: list[str] | None = None,
+               seconds: float | None = None) -> dict[str, Any]:
+        """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
+        return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named,
+                                                             deadline=_deadline(seconds)))
+
+    def put(self, graph: str, nquads: bytes, replace: bool, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
         quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace))
+        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace,
+                                                          deadline=_deadline(seconds)))
 
-    def drop(self, graph: str) -> dict[str, Any]:
+    def drop(self, graph: str, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
-        return self._write(lambda: self.services.gate.drop(graph))
+        return self._write(lambda: self.services.gate.drop(graph, deadline=_deadline(seconds)))
 
     def _write(self, run: Any) -> dict[str, Any]:
         try:

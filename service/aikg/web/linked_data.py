@@ -14,6 +14,7 @@ Browsers get the explorer's HTML page; RDF clients get the entity's description 
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pyoxigraph as ox
 from flask import Blueprint, Response
@@ -56,7 +57,10 @@ def entity(slug: str) -> Response:
             raise NotFound(f"no entity {slug!r}: nothing is said about {iri}")
         resp = negotiated_response(serialize_graph(describe(store, iri), fmt), fmt)
     resp.vary.add("Accept")
-    resp.headers["Link"] = _links(slug)
+    if resp.status_code == 200:
+        # Only an entity that exists has representations; a slug that is not one (CJK text, control
+        # characters, a lone surrogate) must never reach a header, which carries Latin-1 only.
+        resp.headers["Link"] = _links(slug)
     return resp
 
 
@@ -92,6 +96,7 @@ def nary_neighbours(store: Store, iri: ox.NamedNode) -> list[ox.NamedNode]:
 
 def _links(slug: str) -> str:
     """The canonical IRI and every representation of it, for clients that read ``Link``."""
+    slug = quote(slug, safe="-")  # a checked slug needs no escaping; this keeps it so if the check moves
     links = [f'<{ID[slug]}>; rel="canonical"']
     links += [f'</id/{slug}?format={f.name}>; rel="alternate"; type="{f.mime}"' for f in OFFERS]
     return ", ".join(links)

@@ -21,7 +21,15 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.errors import BadRequest, Conflict, Forbidden, QuerySyntaxError, StoreError, ValidationFailed
+from aikg.errors import (
+    BadRequest,
+    Conflict,
+    Forbidden,
+    QuerySyntaxError,
+    TooManyRequests,
+    ValidationFailed,
+    WriteTimeout,
+)
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
 from aikg.namespaces import (
@@ -198,6 +206,8 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
         raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
                                errors=_position(exc)) from None
     except (OSError, RuntimeError, ValueError) as exc:
+        # Oxigraph raises RuntimeError for an operation on a graph that is not there (DROP, CLEAR,
+        # MOVE without SILENT) or already is (CREATE): the client's request, not a store failure.
         raise BadRequest(f"the update failed: {_first_line(exc)}") from None
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
@@ -353,12 +363,24 @@ class Writes(Protocol):
         """Graph Store Protocol DELETE: the whole graph."""
 
 
+def _in_time(deadline: Deadline | None, change: Change) -> None:
+    """Refuse to go on with a write past its deadline. Computing and validating a change cannot be
+    interrupted, but nothing is committed past the deadline: the client has been (or is being) told
+    the write did not happen."""
+    if deadline is not None and deadline.expired():
+        raise WriteTimeout("the write could not be validated within its time limit (setting write_timeout) "
+                           "and was not committed; send it in smaller parts",
+                           errors=[{"limit": "write_timeout", "quads": len(change.add) + len(change.remove)}])
+
+
 class Gate:
     """The one commit path of a store: every write is computed, validated and committed here, one at
     a time (the writer lock), and recorded in the write log."""
 
     LOCK_WAIT = 30.0
     """Most seconds a write waits for the one before it to finish, when it has no deadline of its own."""
+    RETRY_AFTER = 2
+    """Seconds a write refused because others held the store is told to wait before it retries."""
 
     def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
         self.store, self.runner, self.writelog = store, runner, writelog
@@ -392,9 +414,14 @@ class Gate:
         """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
         wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
         if not self._lock.acquire(timeout=wait):
-            raise StoreError(f"another write held the store for more than {wait:.0f} s; retry later")
+            # The store is busy with other clients' writes, not failing: the client should come back.
+            raise TooManyRequests(f"other writes held the store for the {wait:.0f} s this one could wait "
+                                  "(setting write_timeout); nothing was changed: retry later",
+                                  errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
+                                  headers={"Retry-After": str(self.RETRY_AFTER)})
         try:
             change = make_change()
+            _in_time(deadline, change)
             for g in change.graphs():
                 if g in PROTECTED_GRAPHS:
                     raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
@@ -405,6 +432,7 @@ class Gate:
                     f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
                     "nothing was changed", report=result,
                     errors=[v.to_dict() for v in result.violations])
+            _in_time(deadline, change)
             self._commit(change)
             return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
         finally:
