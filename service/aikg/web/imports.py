@@ -9,7 +9,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from aikg.epoch.record import IMPORT_BASE, get_import, list_imports
 from aikg.errors import BadRequest
 from aikg.web import get_store
-from aikg.web.negotiation import choose
+from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
 
 bp = Blueprint("imports", __name__, template_folder="templates")
@@ -33,7 +33,7 @@ def imports() -> Response:
     update mode, snapshot date, merges, links, ambiguities and disagreements found."""
     from .api import JSON
 
-    choose((JSON,), request.accept_mimetypes)
+    negotiate((JSON,))
     records = list_imports(get_store())
     for r in records:
         r["links"] = {"self": f"/api/imports/{r['id'].removeprefix(IMPORT_BASE)}"}
@@ -46,7 +46,7 @@ def one_import(import_id: str) -> Response:
     """One import with its findings; ``kind`` and ``file`` narrow them (``latest`` is the newest import)."""
     from .api import JSON
 
-    choose((JSON,), request.accept_mimetypes)
+    negotiate((JSON,))
     kind, file = request.args.get("kind"), request.args.get("file")
     if kind is not None and kind not in FINDING_KINDS:
         raise BadRequest(
