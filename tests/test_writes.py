@@ -247,7 +247,8 @@ def test_api_validate_computes_once_per_store_version(client, db, monkeypatch):
     assert len(calls) == 1
     # data that breaks a shape, put in past the gate (as a hand-edited store would be)
     db.load(b"@prefix aikg: <https://w3id.org/aikg/ontology#> . "
-            b"<https://w3id.org/aikg/id/unlabelled-test-cloud> a aikg:Neocloud .", mime="text/turtle", graph=G)
+            b"<https://w3id.org/aikg/id/unlabelled-test-cloud> a aikg:Neocloud .",
+            mime="text/turtle", graph=G)
     body = client.get("/api/validate?again=2").get_json()
     assert len(calls) == 2
     assert body["conforms"] is False
