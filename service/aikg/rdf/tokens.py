@@ -17,6 +17,8 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from aikg.errors import QuerySyntaxError
+
 _BASE = (
     "A-Za-z\u00c0-\u00d6\u00d8-\u00f6\u00f8-\u02ff\u0370-\u037d\u037f-\u1fff\u200c-\u200d"
     "\u2070-\u218f\u2c00-\u2fef\u3001-\ud7ff\uf900-\ufdcf\ufdf0-\ufffd\U00010000-\U000effff"
@@ -92,16 +94,38 @@ def tokenize(text: str, *, trivia: bool = False) -> list[Token]:
         kind = m.lastgroup or "error"
         if kind in TRIVIA and not trivia:
             continue
-        out.append(Token(kind, m.group(), m.start(), m.end(), _value(kind, m.group())))
+        try:
+            value = _value(kind, m.group())
+        except _NotACharacter as exc:
+            raise _escape_error(text, m.start() + exc.offset, exc.escape) from None
+        out.append(Token(kind, m.group(), m.start(), m.end(), value))
     return out
+
+
+class _NotACharacter(ValueError):
+    """A codepoint escape that names no Unicode scalar value (beyond U+10FFFF, or a surrogate)."""
+
+    def __init__(self, escape: str, offset: int) -> None:
+        super().__init__(escape)
+        self.escape = escape
+        self.offset = offset
+
+
+def _escape_error(text: str, at: int, escape: str) -> QuerySyntaxError:
+    line = text.count("\n", 0, at) + 1
+    column = at - (text.rfind("\n", 0, at) + 1) + 1
+    # Oxigraph refuses the same text as a syntax error; saying so here keeps every backend's answer alike.
+    return QuerySyntaxError(f"the text does not parse: error at {line}:{column}: the escape {escape} names "
+                            "no Unicode character (beyond U+10FFFF, or a surrogate)",
+                            errors=[{"line": line, "column": column}])
 
 
 def _value(kind: str, raw: str) -> str:
     if kind == "iri":
-        return _CODEPOINT.sub(_decode_one, raw[1:-1])
+        return _CODEPOINT.sub(lambda m: _decode_one(m, 1), raw[1:-1])
     if kind == "string":
         quote = 3 if raw[:3] in ('"""', "'''") else 1
-        return _ESCAPE.sub(_decode_one, raw[quote:-quote])
+        return _ESCAPE.sub(lambda m: _decode_one(m, quote), raw[quote:-quote])
     if kind == "keyword":
         return raw.upper()
     if kind == "var":
@@ -112,10 +136,13 @@ def _value(kind: str, raw: str) -> str:
     return raw
 
 
-def _decode_one(m: re.Match[str]) -> str:
+def _decode_one(m: re.Match[str], skipped: int) -> str:
     s = m.group()
     if s[:2] in ("\\u", "\\U"):
-        return chr(int(s[2:], 16))
+        code = int(s[2:], 16)
+        if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF:
+            raise _NotACharacter(s, skipped + m.start())
+        return chr(code)
     if s[0] == "\\":
         return _ECHARS.get(s[1], s[1])
     return s  # a %XX stays as it is (it is part of the IRI)
