@@ -57,7 +57,7 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
     services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"])), keep=folder)
+                              gate=ForwardingGate(float(settings["write_timeout"]), folder), keep=folder)
     return create_app(services=services, owner=False)
 
 
@@ -91,8 +91,8 @@ class Server(BaseApplication):  # type: ignore[misc]
         if has_writer(s):
             cfg.set("dirty_apps", ["aikg.serving.writer:Writer"])
             cfg.set("dirty_workers", 1)
-            # Writes wait for the gate's lock within their own deadline (then 429); enough threads that
-            # none waits in gunicorn's queue instead, where its deadline cannot be kept.
+            # The arbiter hands a worker one request at a time, whatever its threads: writes take turns
+            # in the HTTP workers instead (aikg.serving.forward.WriteTurn), where a deadline is kept.
             cfg.set("dirty_threads", 16)
             # A write is bounded by write_timeout; the arbiter's own limit only catches a stuck writer.
             cfg.set("dirty_timeout", max(600, int(float(s["write_timeout"]) * 3)))

@@ -21,7 +21,7 @@ from typing import Any
 import pyoxigraph as ox
 from gunicorn.dirty.app import DirtyApp
 
-from aikg.errors import AikgError, StoreError, ValidationFailed
+from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
 from aikg.services import Services, build_services
 from aikg.serving import publication
 from aikg.settings import load_settings
@@ -68,8 +68,9 @@ def _stop_with_parent() -> None:
 _PR_SET_PDEATHSIG = 1
 
 
-def _deadline(seconds: float | None) -> Deadline | None:
-    return None if seconds is None else Deadline.after(seconds)
+def _deadline(until: float | None) -> Deadline | None:
+    """The request's deadline, sent as a wall-clock instant: the time it took to get here counts."""
+    return None if until is None else Deadline.after(until - time.time())
 
 
 class Writer(DirtyApp):  # type: ignore[misc]
@@ -129,26 +130,34 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # -- actions -----------------------------------------------------------------------------------
 
-    # ``seconds``: what is left of the request's deadline; the gate commits nothing past it.
+    # ``until``: the request's deadline (``time.time()`` instant); the gate commits nothing past it.
 
     def update(self, text: str, using: list[str] | None = None, using_named: list[str] | None = None,
-               seconds: float | None = None) -> dict[str, Any]:
+               until: float | None = None) -> dict[str, Any]:
         """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
+        deadline = _deadline(until)
         return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named,
-                                                             deadline=_deadline(seconds)))
+                                                             deadline=deadline), deadline)
 
-    def put(self, graph: str, nquads: bytes, replace: bool, seconds: float | None = None) -> dict[str, Any]:
+    def put(self, graph: str, nquads: bytes, replace: bool, until: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
-        quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace,
-                                                          deadline=_deadline(seconds)))
+        deadline = _deadline(until)
+        return self._write(lambda: self.services.gate.put(
+            graph, list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), replace=replace, deadline=deadline),
+            deadline)
 
-    def drop(self, graph: str, seconds: float | None = None) -> dict[str, Any]:
+    def drop(self, graph: str, until: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
-        return self._write(lambda: self.services.gate.drop(graph, deadline=_deadline(seconds)))
+        deadline = _deadline(until)
+        return self._write(lambda: self.services.gate.drop(graph, deadline=deadline), deadline)
 
-    def _write(self, run: Any) -> dict[str, Any]:
+    def _write(self, run: Any, deadline: Deadline | None) -> dict[str, Any]:
         try:
+            if deadline is not None and deadline.expired():
+                # Its client has been told it timed out: doing the work now would only delay the next.
+                raise WriteTimeout("the write reached the writer after its time limit (setting "
+                                   "write_timeout) and was not started; nothing was changed",
+                                   errors=[{"limit": "write_timeout"}])
             outcome = run()
         except AikgError as exc:
             return error_answer(exc)
