@@ -104,3 +104,22 @@ class RdfView:
 def rdf(store: Store) -> RdfView:
     """The store seen in rdflib terms (see :class:`RdfView`)."""
     return store if isinstance(store, RdfView) else RdfView(store)
+
+
+def valid_may_be_refused(document: dict[str, Any], method: str, path: str) -> bool:
+    """OpenAPI operations where a schema-valid request can still be refused with a 4xx, as documented:
+    JSON Schema cannot say it, so schemathesis' "valid data is accepted" check does not apply to them.
+
+    A SPARQL text that is not SPARQL; an entity parameter (a well-formed slug) that names no entity;
+    and the operations the document marks ``x-aikg-valid-may-be-refused``: writes (401 without the token;
+    with it, an update that does not parse, an empty or unparsable body, a graph outside the writable
+    namespace, neither or both of ?graph and ?default) and Graph Store reads of a well-formed graph IRI
+    the store does not hold (404).
+    """
+    if path == "/sparql":
+        return True
+    operation = document["paths"][path][method]
+    if operation.get("x-aikg-valid-may-be-refused"):
+        return True
+    params = operation.get("parameters", [])
+    return any(p.get("x-aikg-type") == "entity" for p in params)

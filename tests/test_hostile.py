@@ -26,6 +26,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import hostile
 from conftest import LiveServer
+from helpers import valid_may_be_refused
 from hostile import Budgets, Case, Route, Tally
 
 LIMITS = {
@@ -171,15 +172,6 @@ def test_generated_hostile_traffic_gets_no_5xx_no_hang_and_only_the_envelope(ser
 # -- schemathesis, with the same rules on every answer -----------------------------------------------
 
 
-def _valid_may_be_refused(document: dict, method: str, path: str) -> bool:
-    """Operations where a schema-valid value can still be refused with a 400, as documented (see
-    tests/test_openapi.py): a SPARQL text that is not SPARQL, a well-formed slug that names nothing."""
-    if path == "/sparql":
-        return True
-    params = document["paths"][path][method].get("parameters", [])
-    return any(p.get("x-aikg-type") == "entity" for p in params)
-
-
 def _exercise(operation, mode: GenerationMode, session: requests.Session, excluded: list) -> None:
     @given(case=operation.as_strategy(generation_mode=mode))
     @settings(
@@ -226,7 +218,7 @@ def test_schemathesis_over_the_openapi_document_with_all_checks(server, mode):
             operation = result.ok()
             excluded = (
                 [positive_data_acceptance]
-                if _valid_may_be_refused(document, operation.method.lower(), operation.path)
+                if valid_may_be_refused(document, operation.method.lower(), operation.path)
                 else []
             )
             try:

@@ -16,6 +16,8 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from helpers import valid_may_be_refused
+
 MAX_EXAMPLES = 12
 
 
@@ -29,23 +31,6 @@ def document(live_server) -> dict:
 def api_schema(live_server):
     """The same document, loaded as schemathesis sees it."""
     return schemathesis.openapi.from_url(live_server.url + "/api/openapi.json")
-
-
-def _valid_may_be_refused(document: dict, method: str, path: str) -> bool:
-    """Operations where a schema-valid value can still be refused with a 400, as documented.
-
-    A SPARQL query string that is not SPARQL, or an entity parameter (a well-formed slug) that names no
-    entity: JSON Schema cannot say either, so "valid data is accepted" does not apply to them. Nor to the
-    operations the document marks ``x-aikg-valid-may-be-refused``: writes (the fuzzer has no token: 401)
-    and Graph Store reads of a well-formed graph IRI the store does not hold (404).
-    """
-    if path == "/sparql":
-        return True
-    operation = document["paths"][path][method]
-    if operation.get("x-aikg-valid-may-be-refused"):
-        return True
-    params = operation.get("parameters", [])
-    return any(p.get("x-aikg-type") == "entity" for p in params)
 
 
 def _exercise(operation, mode: GenerationMode, session: requests.Session, excluded: list) -> None:
@@ -66,7 +51,7 @@ def test_server_conforms_to_its_openapi_document(api_schema, document, mode):
         for result in api_schema.get_all_operations():
             operation = result.ok()
             excluded = ([positive_data_acceptance]
-                        if _valid_may_be_refused(document, operation.method.lower(), operation.path) else [])
+                        if valid_may_be_refused(document, operation.method.lower(), operation.path) else [])
             tested += 1
             try:
                 _exercise(operation, mode, session, excluded)

@@ -31,12 +31,20 @@ ERROR_STATUSES = {
     503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
 }
 
+_BLANK = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
+"""Every character the server strips from a parameter (Python's ``str.strip``), spelled out: JSON
+Schema's ``\\s`` is not the same set (schemathesis reads it as ASCII white space, ECMA-262 adds U+FEFF),
+so a value of U+001D alone would be documented as a question and refused as an empty one."""
+_NOT_BLANK = f"[^{_BLANK}]"
+"""Holds one character that is not white space: what a required text parameter must have."""
+_ONLY_BLANK = f"^[{_BLANK}]*$"
+"""Empty or white space only: a parameter the server treats as not given (its default)."""
 _IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
 _PARAM_SCHEMAS: dict[str, dict] = {
     "entity": {"type": "string", "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
                "examples": ["nvidia"]},
     "iri": {"type": "string", "format": "iri"},
-    "string": {"type": "string", "minLength": 1, "pattern": r"\S"},
+    "string": {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
     "date": {"anyOf": [{"type": "string", "format": "date"},
                        {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"}],
              "examples": ["2026-08-17"]},
@@ -278,7 +286,7 @@ def _api_paths(services: Services) -> dict[str, Any]:
             "tier, names the query covers more of rank first. Fast enough for autocomplete.",
             {**_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
              **_errors(400, 406, 503)},
-            [_query("q", {"type": "string", "minLength": 1, "pattern": r"\S"},
+            [_query("q", {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
                     "The text to search for.", required=True),
              _query("type", {"enum": _class_names(services)},
                     "Only entities of this class or a subclass: a class name (Organization) or IRI."),
@@ -333,7 +341,7 @@ def _api_paths(services: Services) -> dict[str, Any]:
             "fact; or an abstention (abstained: true) with the closest questions aikg can answer.",
             {**_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
              **_errors(400, 406, 429, 503)},
-            [_query("q", {"type": "string", "minLength": 1, "maxLength": 500, "pattern": r"\S"},
+            [_query("q", {"type": "string", "minLength": 1, "maxLength": 500, "pattern": _NOT_BLANK},
                     "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
                     required=True), _IF_NONE_MATCH], tags=["lookup"]),
         "/api/queries": _get("Named queries", "Every named query with its title, description and parameters.",
@@ -387,10 +395,11 @@ def _api_paths(services: Services) -> dict[str, Any]:
 
 
 def _param_schema(param: Any) -> dict:
-    """A named-query parameter's schema; one with a default also takes an empty value (the default)."""
+    """A named-query parameter's schema; one with a default, or optional, also takes an empty or blank
+    value (read as not given)."""
     schema = dict(_PARAM_SCHEMAS.get(param.type, {"type": "string"}))
     if param.default is not None or not param.required:
-        return {"anyOf": [schema, {"type": "string", "maxLength": 0}]}
+        return {"anyOf": [schema, {"type": "string", "pattern": _ONLY_BLANK}]}
     return schema
 
 
