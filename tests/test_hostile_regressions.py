@@ -260,3 +260,12 @@ def test_a_write_that_reaches_the_writer_past_its_deadline_is_not_started(seeded
     done = writer.update(f'INSERT DATA {{ GRAPH <{G}> {{ <{ID}x> <http://x/p> "1" }} }}',
                          until=time.time() + 30)
     assert done["ok"] and G in store.graphs()
+
+
+@pytest.mark.parametrize("body", [b"42", b'"text"', b"null", b"true"])
+def test_a_json_ld_body_that_is_no_object_or_array_is_a_400(body):
+    """Regression: a bare JSON scalar sent as JSON-LD was taken as an empty graph (204), though JSON-LD
+    1.1 §9 allows only an object or an array — and the OpenAPI document now says so."""
+    with pytest.raises(BadRequest, match="object or array"):
+        guard.parse_rdf(body, "application/ld+json", graph=G, max_expansion=1000)
+    assert guard.parse_rdf(b"[]", "application/ld+json", graph=G, max_expansion=1000) == []

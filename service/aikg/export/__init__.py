@@ -83,8 +83,9 @@ class ExportOptions:
     fold: bool = False
 
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+"""What a flag such as ``fold`` reads as true (case and surrounding white space ignored)."""
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 
 def parse_options(*, focus: str | None = None, depth: str | int | None = None,
@@ -93,8 +94,8 @@ def parse_options(*, focus: str | None = None, depth: str | int | None = None,
     depth_value = _depth(depth)
     if isinstance(fold, bool) or fold is None:
         fold_value = bool(fold)
-    elif fold.strip().lower() in _TRUE | _FALSE:
-        fold_value = fold.strip().lower() in _TRUE
+    elif fold.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        fold_value = fold.strip().lower() in TRUE_WORDS
     else:
         raise BadRequest("fold must be true or false", errors=[{"parameter": "fold", "value": fold}])
     focus = focus.strip() if focus is not None else None

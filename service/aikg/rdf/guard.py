@@ -170,6 +170,10 @@ def check_jsonld(data: bytes) -> None:
         doc = json.loads(data)
     except (ValueError, RecursionError):
         raise BadRequest("the JSON-LD document is not valid JSON") from None
+    if not isinstance(doc, dict | list):
+        # JSON-LD 1.1 §9 (grammar): a document is a node object, a map of @context/@graph, or an array.
+        raise RdfSyntaxError("a JSON-LD document is a JSON object or array, not a bare "
+                             f"{type(doc).__name__ if doc is not None else 'null'}")
     stack = [doc]
     while stack:
         node = stack.pop()

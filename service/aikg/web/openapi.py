@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from aikg import __version__
+from aikg.export import FALSE_WORDS, TRUE_WORDS
 from aikg.lookup.search import MAX_LIMIT
 from aikg.namespaces import AIKG, DEFAULT_GRAPH
 from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
@@ -39,6 +40,18 @@ _NOT_BLANK = f"[^{_BLANK}]"
 """Holds one character that is not white space: what a required text parameter must have."""
 _ONLY_BLANK = f"^[{_BLANK}]*$"
 """Empty or white space only: a parameter the server treats as not given (its default)."""
+_NOT_GIVEN = {"type": "string", "pattern": _ONLY_BLANK}
+"""A blank value, which the parameter reads as not given (its default)."""
+
+
+def _cased(word: str) -> str:
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+
+
+_FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
+_FLAG = {"anyOf": [{"type": "boolean"},
+                   {"type": "string", "pattern": f"^[{_BLANK}]*({_FLAG_WORDS})?[{_BLANK}]*$"}]}
+"""A flag (``fold``) as the server reads it: true/false, 1/0, yes/no, on/off in any case, blank for false."""
 _IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
 _PARAM_SCHEMAS: dict[str, dict] = {
     "entity": {"type": "string", "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
@@ -310,11 +323,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             {"200": _json(_ref("Neighbors"), "The neighbourhood."), **_errors(400, 404, 406, 503)},
             [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
               "schema": _PARAM_SCHEMAS["entity"]},
-             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
+             _query("depth", {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 4, "default": 1},
+                                        {"type": "string", "maxLength": 0}]}, "Hops (empty: 1)."),
              _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges."),
-             _query("limit", {"type": "integer", "minimum": 1, "maximum": 2000, "default": 250},
-                    "Most nodes answered.")],
+             _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+             _query("limit", {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 2000, "default": 250},
+                                        _NOT_GIVEN]}, "Most nodes answered (blank: 250).")],
             tags=["lookup"]),
         "/api/graph": _get(
             "The whole graph, capped",
@@ -322,9 +336,9 @@ def _api_paths(services: Services) -> dict[str, Any]:
             "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
             {"200": _json(_ref("GraphView"), "The graph."), **_errors(400, 406, 503)},
             [_query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges."),
-             _query("limit", {"type": "integer", "minimum": 1, "maximum": 2000, "default": 600},
-                    "Most nodes answered.")],
+             _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+             _query("limit", {"anyOf": [{"type": "integer", "minimum": 1, "maximum": 2000, "default": 600},
+                                        _NOT_GIVEN]}, "Most nodes answered (blank: 600).")],
             tags=["lookup"]),
         "/api/types": _get("Classes with instance counts",
                            "Every aikg class with its label, parents and how many entities it has, directly "
@@ -454,9 +468,11 @@ def _other_paths() -> dict[str, Any]:
             [{"name": "format", "in": "path", "required": True, "description": "Export format name.",
               "schema": {"type": "string"}},
              _query("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
-             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4}, "Hops around the focus."),
+             _query("depth", {"anyOf": [{"type": "integer", "minimum": 0, "maximum": 4},
+                                        {"type": "string", "maxLength": 0}]},
+                    "Hops around the focus (empty: 1)."),
              _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
+             _query("fold", _FLAG, "Fold n-ary nodes into labelled edges.")],
             tags=["exports"]),
         "/id/{slug}": _get(
             "Linked-data IRI of an entity", "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by "
@@ -472,6 +488,7 @@ def _other_paths() -> dict[str, Any]:
 def _write_paths() -> dict[str, Any]:
     """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
     rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
+    rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
     rdf_in["multipart/form-data"] = {"schema": {"type": "object", "properties": {
         "file": {"type": "string", "contentMediaType": "text/turtle"}}}}
     rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
