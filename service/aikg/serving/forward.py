@@ -55,6 +55,9 @@ ANSWER_GRACE = 0.5
 
 RETRY_AFTER = 2
 """Seconds a write refused because others held the writer is told to wait before it retries."""
+TURN_SHARE = 0.5
+"""The part of a write's time limit it may spend waiting for its turn: one that gets it later would
+reach the writer with too little time to validate and commit, and time out with its fate unknown."""
 POLL = 0.02
 """Seconds between two tries at the lock file while other writes hold it."""
 
@@ -101,7 +104,7 @@ class ForwardingGate:
 
         deadline = deadline or Deadline.after(self.timeout)
         started = time.monotonic()
-        fd = self.turn.take(deadline)
+        fd = self.turn.take(Deadline.after(deadline.left() * TURN_SHARE))
         if fd is None:
             waited = time.monotonic() - started
             raise TooManyRequests(f"other writes held the writer for the {waited:.0f} s this one could wait "

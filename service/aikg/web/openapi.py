@@ -28,7 +28,8 @@ ERROR_STATUSES = {
     413: "Payload too large: the request body is over the configured limit.",
     415: "Unsupported media type: the request body's Content-Type is not one aikg reads.",
     422: "Validation failed: the data would not conform to the shapes (the report says why).",
-    429: "Too many requests: too many heavy queries are running; retry after Retry-After seconds.",
+    429: "Too many requests: too many heavy queries are running, or other writes held the writer for this "
+         "write's whole time limit; retry after Retry-After seconds.",
     503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
 }
 
