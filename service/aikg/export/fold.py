@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from aikg.export.model import Edge, GraphModel, Node, add_value, attribute_key, curie
+from aikg.export.model import Edge, GraphModel, Node, Value, add_value, attribute_key, curie
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS
 from aikg.namespaces import AIKG
 
@@ -117,7 +117,7 @@ def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: s
             label = vocab.label(lk.role) if lk.outgoing else f"{vocab.label(lk.role)} of"
             if label not in roles[lk.other]:
                 roles[lk.other].append(label)
-    attrs: dict[str, list] = {k: list(v) for k, v in node.attrs.items()}
+    attrs: dict[str, list[Value]] = {k: list(v) for k, v in node.attrs.items()}
     for lk in links:
         if lk.other in nary and lk.outgoing:
             add_value(attrs, attribute_key(lk.role), model.nodes[lk.other].label)
@@ -140,5 +140,5 @@ def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: s
 def _remove(model: GraphModel, ids: set[str]) -> None:
     for key in ids:
         model.nodes.pop(key, None)
-    for key in [k for k, e in model.edges.items() if e.source in ids or e.target in ids]:
-        del model.edges[key]
+    for edge in [k for k, e in model.edges.items() if e.source in ids or e.target in ids]:
+        del model.edges[edge]

@@ -28,6 +28,7 @@ from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+from aikg.store.terms import graph_iri, rdf11_subject
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -211,7 +212,7 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
     titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
     facts: dict[str, list[Fact]] = defaultdict(list)
     for q in selection.quads():
-        facts[term_id(q.subject)].append((q.predicate.value, q.object, q.graph_name.value))
+        facts[term_id(rdf11_subject(q))].append((q.predicate.value, q.object, graph_iri(q)))
     internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
     kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}
     drawn = {s for s, types in kinds.items()

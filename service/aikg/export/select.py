@@ -89,8 +89,8 @@ class Selection:
             return
         for batch in _batches(sorted(self.nodes, key=str)):
             rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
-            for s, p, o, g in rows:
-                yield ox.Quad(s, p, o, g)  # type: ignore[arg-type]
+            for s, p, o, name in rows:
+                yield ox.Quad(s, p, o, name)  # type: ignore[arg-type]
 
 
 def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> ox.NamedNode:

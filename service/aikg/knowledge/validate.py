@@ -198,7 +198,7 @@ def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
     with _PYSHACL:
         conforms, report, _ = pyshacl.validate(
             _ScratchDataGraph(scratch), shacl_graph=load_shapes(), inference="none", advanced=False,
-            inplace=True, focus_nodes=focus, allow_warnings=True)  # type: ignore[arg-type]
+            inplace=True, focus_nodes=focus, allow_warnings=True)
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")

@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pyoxigraph as ox
 
@@ -117,6 +117,15 @@ def curie(iri: str) -> str:
     return iri
 
 
+class _Described(TypedDict):
+    """One description of a node (rdfs:comment and the like), with where it comes from."""
+
+    property: dict[str, str]
+    value: str
+    lang: str | None
+    sources: list[dict[str, Any]]
+
+
 class EntityBuilder:
     """Turns the triples around one entity into its JSON, with the cached lookups at hand."""
 
@@ -130,11 +139,11 @@ class EntityBuilder:
 
     # -- small JSON pieces -------------------------------------------------------------------
 
-    def term(self, iri: str) -> dict:
+    def term(self, iri: str) -> dict[str, str]:
         """A vocabulary term (property, class, controlled value) as JSON."""
         return {"iri": iri, "name": curie(iri), "label": self.vocab.label(iri)}
 
-    def node(self, iri: str) -> dict:
+    def node(self, iri: str) -> dict[str, Any]:
         """The other end of a relation: id, IRI, label and most specific types."""
         info = self.index.entities.get(iri)
         if info is None:
@@ -144,7 +153,7 @@ class EntityBuilder:
         return {"id": info.slug, "iri": iri, "label": info.label,
                 "types": [type_json(self.vocab, t) for t in info.types]}
 
-    def document(self, graph: str) -> dict | None:
+    def document(self, graph: str) -> dict[str, Any] | None:
         """The catalogue entry of a graph's source document, as JSON."""
         doc = self.catalog.get(graph)
         if doc is None:
@@ -159,7 +168,7 @@ class EntityBuilder:
                 "date": doc.issued, "url": doc.url, "language": doc.language}
 
     def sources(self, graphs: Iterable[str], certainty: dict[str, str],
-                confidence: dict[str, str] | None = None) -> list[dict]:
+                confidence: dict[str, str] | None = None) -> list[dict[str, Any]]:
         """Where a fact comes from: per graph, its document (details in ``documents``), certainty and,
         for a dataset's row, the dataset's own confidence in it."""
         out = []
@@ -168,28 +177,29 @@ class EntityBuilder:
             level = certainty.get(g) or (doc.default_certainty if doc else None)
             self.used_graphs.add(g)
             brief = None if doc is None else {"iri": doc.iri, "title": doc.title}
-            source = {"graph": g, "document": brief, "certainty": self.term(level) if level else None}
+            source: dict[str, Any] = {"graph": g, "document": brief,
+                                      "certainty": self.term(level) if level else None}
             if confidence and confidence.get(g):
                 source["confidence"] = self.term(confidence[g])
             out.append(source)
         return out
 
-    def documents(self) -> list[dict]:
+    def documents(self) -> list[dict[str, Any]]:
         """Every source document the facts above cite, with title, publisher, date and URL."""
         return [{"graph": g, **(self.document(g) or {})} for g in sorted(self.used_graphs)]
 
     # -- one node ----------------------------------------------------------------------------
 
     def describe(self, iri: str, triples: list[tuple[str, Term, str]],
-                 quals: dict[str, list[tuple[str, Term, str]]]) -> dict:
+                 quals: dict[str, list[tuple[str, Term, str]]]) -> dict[str, Any]:
         """Names, types, descriptions, facts and outgoing links of one node from its triples."""
         types: set[str] = set()
         labels: dict[str, str] = {}
-        alt: list[dict] = []
+        alt: list[dict[str, str | None]] = []
         descriptions: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
         certainty: dict[str, str] = {}
         confidence: dict[str, str] = {}
-        qualifiers: dict[tuple[str, str], dict] = {}
+        qualifiers: dict[tuple[str, str], dict[str, Any]] = {}
         facts: dict[tuple[str, ox.Literal], set[str]] = defaultdict(set)
         links: dict[tuple[str, str], set[str]] = defaultdict(set)
         for p, o, g in triples:
@@ -220,7 +230,7 @@ class EntityBuilder:
         label = labels.get("en") or labels.get("") or next(iter(labels.values()), None)
         if label is None:
             label = info.label if info else local_name(iri)
-        described = [{"property": self.term(p), "value": v, "lang": lang,
+        described: list[_Described] = [{"property": self.term(p), "value": v, "lang": lang,
                       "sources": self.sources(gs, certainty, confidence)}
                      for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
         return {
@@ -241,12 +251,12 @@ class EntityBuilder:
                       for (p, o), gs in sorted(links.items())],
         }
 
-    def _qualification(self, triples: list[tuple[str, Term, str]]) -> dict[str, dict]:
+    def _qualification(self, triples: list[tuple[str, Term, str]]) -> dict[str, dict[str, Any]]:
         on = next((o.value for p, o, _ in triples if p == _ON_PROPERTY), None)
         how = next((o.value for p, o, _ in triples if p == _QUALIFIER), None)
         if on is None or how is None:
             return {}
-        out = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
+        out: dict[str, Any] = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
         # A qualification may say how certain its figure is (e.g. the source's own estimate).
         level = {g: o.value for p, o, g in triples if p == _CERTAINTY}
         if level:
@@ -254,12 +264,13 @@ class EntityBuilder:
         return {on: out}
 
     def _fact(self, p: str, o: ox.Literal, graphs: set[str], certainty: dict[str, str],
-              confidence: dict[str, str], qualifiers: dict[tuple[str, str], dict]) -> dict:
+              confidence: dict[str, str], qualifiers: dict[tuple[str, str], dict[str, Any]]
+              ) -> dict[str, Any]:
         datatype = None if o.language else o.datatype.value
         if datatype == _XSD_STRING:
             datatype = None
-        fact = {"property": self.term(p), "value": o.value, "datatype": datatype, "lang": o.language,
-                "unit": self.vocab.unit(p)}
+        fact: dict[str, Any] = {"property": self.term(p), "value": o.value, "datatype": datatype,
+                                "lang": o.language, "unit": self.vocab.unit(p)}
         found = next((qualifiers[(p, g)] for g in sorted(graphs) if (p, g) in qualifiers), None)
         qualifier = dict(found) if found else None
         qualified = qualifier.pop("certainty", None) if qualifier else None
@@ -273,12 +284,12 @@ class EntityBuilder:
         fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
         return fact
 
-    def comparisons(self, iri: str, facts: list[dict]) -> list[dict]:
+    def comparisons(self, iri: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
         """Figures sources give differently, values side by side, each pair told rounding or disagreement.
 
         Marks each such fact with ``difference`` (``disagreement`` when it disagrees with another
         source's value, else ``rounding``)."""
-        by_property: dict[str, list[dict]] = defaultdict(list)
+        by_property: dict[str, list[dict[str, Any]]] = defaultdict(list)
         for fact in facts:
             if "number" in fact and fact["property"]["iri"] in _COMPARED:
                 by_property[fact["property"]["iri"]].append(fact)
@@ -306,7 +317,7 @@ class EntityBuilder:
                         "values": values, "pairs": pairs})
         return out
 
-    def _related_memory(self, iri: str) -> list[dict]:
+    def _related_memory(self, iri: str) -> list[dict[str, Any]]:
         """Memory per chip of the systems built from this chip, or of the chips this system is built
         from: the same figure, stated on the other node."""
         rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": ox.NamedNode(iri)}).rows
@@ -316,18 +327,18 @@ class EntityBuilder:
                     and g.value not in SKIPPED_GRAPHS:
                 grouped[(other.value, value.value)].add(g.value)
         out = []
-        for (other, value), graphs in sorted(grouped.items()):
+        for (other_iri, text), graphs in sorted(grouped.items()):
             try:
-                number = float(value)
+                number = float(text)
             except ValueError:
                 continue
-            out.append({"value": value, "number": int(number) if number.is_integer() and "." not in value
-                        else number, "node": self.node(other), "sources": self.sources(graphs, {})})
+            out.append({"value": text, "number": int(number) if number.is_integer() and "." not in text
+                        else number, "node": self.node(other_iri), "sources": self.sources(graphs, {})})
         return out
 
     # -- the whole entity --------------------------------------------------------------------
 
-    def build(self, iri: str) -> dict:
+    def build(self, iri: str) -> dict[str, Any]:
         """The entity's JSON; NotFound when the store holds no triple about it."""
         try:
             subject = ox.NamedNode(iri)
@@ -365,7 +376,7 @@ class EntityBuilder:
                          "page": f"/id/{body['id']}" if body["id"] else None}
         return body
 
-    def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict]:
+    def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict[str, Any]]:
         """Facts and links of the n-ary nodes among the neighbours, one query for all of them."""
         nary = []
         for n in dict.fromkeys(neighbours):
@@ -378,9 +389,9 @@ class EntityBuilder:
         values = " ".join(str(ox.NamedNode(n)) for n in nary)
         rows = self.store.query(_EXPAND_QUERY % values).rows
         per_node: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
-        for n, p, o, g in rows:
-            if n is not None and p is not None and o is not None and g is not None:
-                per_node[n.value].append((p.value, o, g.value))
+        for node, p, o, g in rows:
+            if node is not None and p is not None and o is not None and g is not None:
+                per_node[node.value].append((p.value, o, g.value))
         out = {}
         for n in nary:
             quals = {o.value: per_node.get(o.value, []) for p, o, _ in per_node.get(n, [])
@@ -391,7 +402,7 @@ class EntityBuilder:
         return out
 
 
-def _split(rows: list, offset: int, iri: str) -> tuple[list[tuple[str, Term, str]],
+def _split(rows: list[tuple[Term | None, ...]], offset: int, iri: str) -> tuple[list[tuple[str, Term, str]],
                                                          dict[str, list[tuple[str, Term, str]]]]:
     """Separate the entity's own triples from those of its value-qualification nodes."""
     own: list[tuple[str, Term, str]] = []
@@ -410,14 +421,14 @@ def _fact_order(item: tuple[tuple[str, ox.Literal], set[str]]) -> tuple[str, str
     return (p, o.value)
 
 
-def _pick_description(described: list[dict]) -> str | None:
+def _pick_description(described: list[_Described]) -> str | None:
     if not described:
         return None
     english = [d for d in described if d["lang"] == "en"]
     return (english or described)[0]["value"]
 
 
-def entity_json(services: Services, raw_id: str) -> dict:
+def entity_json(services: Services, raw_id: str) -> dict[str, Any]:
     """The JSON of the entity a slug or IRI names; NotFound when there is none."""
     return EntityBuilder(services).build(resolve_id(raw_id))
 

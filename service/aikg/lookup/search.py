@@ -259,7 +259,7 @@ class SearchIndex:
                 break
         return _ranked(best.values())
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return [type_json(self.vocab, t) for t in info.types]
 
@@ -305,7 +305,7 @@ class _Part:
         self.starts.append(pos + 1)  # sentinel: the end of the last name is starts[k + 1] - 1
         self.prefix = array("I", sorted(range(len(ids)), key=lambda k: norms[ids[k]]))
         # Word starts, bucketed by first character so only one bucket's keys exist at a time.
-        buckets: dict[str, array] = {}
+        buckets: dict[str, array[int]] = {}
         p = text.find(" ")
         while p >= 0:
             buckets.setdefault(text[p + 1], array("I")).append(p + 1)
@@ -429,7 +429,7 @@ def describe(store: Store, index: LiveIndex | SearchIndex, hits: Iterable[Hit]) 
     return out
 
 
-def type_json(vocab: Vocabulary, iri: str) -> dict:
+def type_json(vocab: Vocabulary, iri: str) -> dict[str, str]:
     """A class as JSON: IRI, local name and English label."""
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
 
@@ -484,14 +484,13 @@ class LiveIndex:
         self.vocab = base.vocab
         self._rows: _Rows = rows or {}
         self.touched = frozenset(self._rows)
+        self.overlay: SearchIndex | None = None
+        self.entities: Mapping[str, EntityInfo] = base.entities
         if self._rows:
-            self.overlay = SearchIndex((n for names, _ in self._rows.values() for n in names),
-                                       (t for _, types in self._rows.values() for t in types), self.vocab)
-            self.entities: Mapping[str, EntityInfo] = _Directory(base.entities, self.overlay.entities,
-                                                                 self.touched)
-        else:
-            self.overlay = None
-            self.entities = base.entities
+            overlay = SearchIndex((n for names, _ in self._rows.values() for n in names),
+                                  (t for _, types in self._rows.values() for t in types), self.vocab)
+            self.overlay = overlay
+            self.entities = _Directory(base.entities, overlay.entities, self.touched)
 
     def __len__(self) -> int:
         return len(self.base) + (len(self.overlay) if self.overlay is not None else 0)
@@ -503,7 +502,7 @@ class LiveIndex:
             return hits
         return _ranked(hits + self.overlay.search(query, type_iri=type_iri, limit=limit))[:limit]
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return self.base.types_of(info)
 

@@ -33,7 +33,7 @@ def serialize_result(result: QueryResult, fmt: Format) -> bytes:
     if result.kind is ResultKind.ASK:
         return _boolean(bool(result.boolean), target)
     parsed = ox.parse_query_results(tsv_of(result), format=ox.QueryResultsFormat.TSV)
-    out = parsed.serialize(format=target)  # type: ignore[union-attr]
+    out = parsed.serialize(format=target) or b""
     if result.truncated and target == ox.QueryResultsFormat.JSON:
         out = out.rstrip()[:-1] + b',"truncated":true}'
     return out
@@ -56,7 +56,8 @@ def _boolean(value: bool, target: ox.QueryResultsFormat) -> bytes:
     """An ASK answer; CSV and TSV have no boolean form, so they get one column ``boolean``."""
     if target in (ox.QueryResultsFormat.JSON, ox.QueryResultsFormat.XML):
         answer = _EMPTY.query("ASK {}" if value else "ASK { FILTER(false) }")
-        return answer.serialize(format=target)  # type: ignore[union-attr,no-any-return]
+        assert isinstance(answer, ox.QueryBoolean)
+        return answer.serialize(format=target) or b""
     word = "true" if value else "false"
     if target == ox.QueryResultsFormat.CSV:
         return f"boolean\r\n{word}\r\n".encode()

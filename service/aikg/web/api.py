@@ -17,9 +17,10 @@ from aikg.errors import BadRequest
 from aikg.lookup.entities import entity_json
 from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
+from aikg.query.named import NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.services import Services
-from aikg.store import QueryResult
+from aikg.store import QueryResult, Term
 from aikg.web import get_services, get_store, setting
 from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
@@ -103,7 +104,7 @@ def entity(entity_id: str) -> Response:
     return jsonify(entity_json(get_services(), entity_id))
 
 
-def _type_counts(services: Services) -> list[dict]:
+def _type_counts(services: Services) -> list[dict[str, Any]]:
     vocab = services.vocabulary()
     direct: dict[str, int] = {}
     total: dict[str, int] = {}
@@ -157,7 +158,7 @@ def queries() -> Response:
     return jsonify({"queries": [_query_json(q) for q in get_services().named.all().values()]})
 
 
-def _query_json(q: Any) -> dict:
+def _query_json(q: NamedQuery) -> dict[str, Any]:
     return {"name": q.name, "title": q.title, "description": q.description,
             "parameters": [p.to_json() for p in q.parameters], "examples": q.example_texts(),
             "links": {"self": f"/api/queries/{q.name}"}}
@@ -182,7 +183,7 @@ def named_query(name: str) -> Response:
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
-def _rows(result: QueryResult, index: LiveIndex) -> list[dict]:
+def _rows(result: QueryResult, index: LiveIndex) -> list[dict[str, dict[str, Any] | None]]:
     """The rows as JSON objects: one cell per distinct value, shared by the rows that hold it."""
     values, coded = result.table()
     cells = [_cell(t, index) for t in values]
@@ -190,7 +191,7 @@ def _rows(result: QueryResult, index: LiveIndex) -> list[dict]:
     return [dict(zip(variables, [cells[i] for i in row], strict=True)) for row in coded]
 
 
-def _cell(term: Any, index: LiveIndex) -> dict | None:
+def _cell(term: Term | None, index: LiveIndex) -> dict[str, Any] | None:
     """One result value: its lexical form and kind, and for entities their id and label."""
     if term is None:
         return None
@@ -214,7 +215,7 @@ def _cell(term: Any, index: LiveIndex) -> dict | None:
     return {"value": term.value, "type": "bnode"}
 
 
-def _csv(name: str, result: Any) -> Response:
+def _csv(name: str, result: QueryResult) -> Response:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(result.variables)

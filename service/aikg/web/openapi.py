@@ -12,6 +12,7 @@ from typing import Any
 from aikg import __version__
 from aikg.lookup.search import MAX_LIMIT
 from aikg.namespaces import AIKG, DEFAULT_GRAPH
+from aikg.query.named import Parameter
 from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
 from aikg.services import Services
 
@@ -32,7 +33,7 @@ ERROR_STATUSES = {
 }
 
 _IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
-_PARAM_SCHEMAS: dict[str, dict] = {
+_PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "entity": {"type": "string", "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
                "examples": ["nvidia"]},
     "iri": {"type": "string", "format": "iri"},
@@ -46,11 +47,11 @@ _PARAM_SCHEMAS: dict[str, dict] = {
 """JSON Schema of each named-query parameter type (see aikg.queries)."""
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict, description: str) -> dict:
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
@@ -58,7 +59,8 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
 
 
-def _cached_ok(schema: dict, description: str, extra: dict | None = None) -> dict[str, Any]:
+def _cached_ok(schema: dict[str, Any], description: str,
+               extra: dict[str, Any] | None = None) -> dict[str, Any]:
     """200 with ETag, plus the 304 a matching If-None-Match gets."""
     content = {"application/json": {"schema": schema}, **(extra or {})}
     return {"200": {"description": description, "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
@@ -71,8 +73,8 @@ _FORMAT = {"name": "format", "in": "query", "required": False, "schema": {"enum"
            "description": "Result format; overrides Accept (empty: chosen by Accept)."}
 
 
-def _get(summary: str, description: str, responses: dict, parameters: list | None = None,
-         tags: list[str] | None = None) -> dict:
+def _get(summary: str, description: str, responses: dict[str, Any],
+         parameters: list[dict[str, Any]] | None = None, tags: list[str] | None = None) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "description": description, "responses": responses}
     if parameters:
         op["parameters"] = parameters
@@ -81,7 +83,7 @@ def _get(summary: str, description: str, responses: dict, parameters: list | Non
     return {"get": op}
 
 
-def _query(name: str, schema: dict, description: str, *, required: bool = False) -> dict:
+def _query(name: str, schema: dict[str, Any], description: str, *, required: bool = False) -> dict[str, Any]:
     return {"name": name, "in": "query", "required": required, "description": description,
             "schema": schema}
 
@@ -386,7 +388,7 @@ def _api_paths(services: Services) -> dict[str, Any]:
     }
 
 
-def _param_schema(param: Any) -> dict:
+def _param_schema(param: Parameter) -> dict[str, Any]:
     """A named-query parameter's schema; one with a default also takes an empty value (the default)."""
     schema = dict(_PARAM_SCHEMAS.get(param.type, {"type": "string"}))
     if param.default is not None or not param.required:
@@ -415,7 +417,7 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
 
 def _other_paths() -> dict[str, Any]:
     rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
-    results = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
+    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
     sparql_params = [_query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service "
                             "description)."),
                      _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),

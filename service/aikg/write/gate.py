@@ -48,7 +48,7 @@ from aikg.query.runner import QueryRunner
 from aikg.rdf import guard, operations, tokens
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import StoredTerm, deadline_scope
-from aikg.store.terms import to_rdflib
+from aikg.store.terms import graph_iri, rdflib_triple
 from aikg.write import namespace
 from aikg.write.writelog import WriteLog
 
@@ -72,7 +72,7 @@ class Change:
 
     def graphs(self) -> list[str]:
         """The named graphs this change touches."""
-        return sorted({_graph_iri(q) for q in self.remove | self.add} | self.drop)
+        return sorted({graph_iri(q) for q in self.remove | self.add} | self.drop)
 
 
 @dataclass
@@ -102,8 +102,9 @@ class Outcome:
 PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
                                               GRAPH["resolution"], GRAPH["imports"]))
 """Graphs no write through the gate may change: the ontology and shapes (from files), the computed
-graphs, and the Epoch import's resolution links and import records (its own commit writes them). What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's
-write is read (:func:`check_graph_iri`, :func:`update_change`)."""
+graphs, and the Epoch import's resolution links and import records (its own commit writes them). What a
+*client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is read
+(:func:`check_graph_iri`, :func:`update_change`)."""
 
 
 def check_graph_iri(graph: str | None) -> str:
@@ -227,10 +228,6 @@ def _first_line(exc: Exception) -> str:
     return (str(exc).splitlines() or ["error"])[0][:300]
 
 
-def _graph_iri(q: ox.Quad) -> str:
-    return q.graph_name.value  # type: ignore[union-attr]
-
-
 # --- incremental validation ----------------------------------------------------------------------------
 
 def _is_instance_node(term: StoredTerm) -> bool:
@@ -279,16 +276,12 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     data = Graph()
     neighbours: set[StoredTerm] = set()
     for q in post.outgoing(nodes):
-        data.add(_rdflib_triple(q))
+        data.add(rdflib_triple(q))
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
-        data.add(_rdflib_triple(q))
+        data.add(rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
-
-
-def _rdflib_triple(q: ox.Quad) -> tuple[Any, Any, Any]:
-    return (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object))
 
 
 def validate_change(store: Store, change: Change) -> tuple[validate.ValidationResult, list[str]]:
@@ -311,16 +304,16 @@ def commit_text(store: Store, change: Change) -> str:
     INSERT DATA mints new blank nodes and DELETE DATA cannot name them, so a graph whose change touches
     an existing blank node is rewritten whole (DROP, then INSERT DATA of its new content).
     """
-    rewrite = {_graph_iri(q) for q in change.remove
+    rewrite = {graph_iri(q) for q in change.remove
                if isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)}
-    rewrite |= {_graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
+    rewrite |= {graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
     rewrite -= change.drop
-    remove = [q for q in change.remove if _graph_iri(q) not in rewrite | change.drop]
-    add = [q for q in change.add if _graph_iri(q) not in rewrite]
+    remove = [q for q in change.remove if graph_iri(q) not in rewrite | change.drop]
+    add = [q for q in change.add if graph_iri(q) not in rewrite]
     parts = [f"DROP SILENT GRAPH <{g}>" for g in sorted(change.drop)]
     for g in sorted(rewrite):
         content = {q for q in _pattern(store, graph=g) if q not in change.remove}
-        content |= {q for q in change.add if _graph_iri(q) == g}
+        content |= {q for q in change.add if graph_iri(q) == g}
         parts.append(f"DROP SILENT GRAPH <{g}>")
         add.extend(content)
     if remove:
