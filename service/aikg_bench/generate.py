@@ -14,11 +14,17 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import pyoxigraph as ox
 
 from aikg.namespaces import AIKG, CATALOG_GRAPH, GRAPH, ID, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.resources import data_files
+from aikg.store.terms import graph_iri, rdf11_object, rdf11_subject
+
+_Position = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple | ox.DefaultGraph
+"""Any term of a quad (subject, predicate, object or graph name)."""
+_T = TypeVar("_T", bound=ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple)
 
 _K, _B = "@@K@@", "@@B@@"
 """Markers in the templates: replica number, batch number."""
@@ -81,12 +87,13 @@ def build_template() -> Template:
     """Turn the seeds into templates: which terms are copied per replica, which per batch."""
     quads = _seed_quads()
     id_base = str(ID)
-    docs = {q.subject.value for q in quads if q.predicate.value == _RDF_TYPE
-            and q.object.value == _SOURCE_DOC} - _FIXED
-    hubs = {q.subject.value for q in quads if q.predicate.value == _RDF_TYPE and q.object.value in HUB_TYPES}
-    per_batch_graphs = {q.graph_name.value for q in quads} - {str(CATALOG_GRAPH)} - _GENERATED
+    docs = {rdf11_subject(q).value for q in quads if q.predicate.value == _RDF_TYPE
+            and rdf11_object(q).value == _SOURCE_DOC} - _FIXED
+    hubs = {rdf11_subject(q).value for q in quads
+            if q.predicate.value == _RDF_TYPE and rdf11_object(q).value in HUB_TYPES}
+    per_batch_graphs = {graph_iri(q) for q in quads} - {str(CATALOG_GRAPH)} - _GENERATED
 
-    def kind(term: ox.Term) -> str:
+    def kind(term: _Position) -> str:
         """'k' copied per replica, 'b' per batch, '' shared."""
         if isinstance(term, ox.NamedNode):
             v = term.value
@@ -96,21 +103,25 @@ def build_template() -> Template:
                 return "k"
         return ""
 
-    def text(term: ox.Term, k: str) -> str:
+    def text(term: _Position, k: str) -> str:
+        if not isinstance(term, ox.NamedNode):  # only IRIs are copied (kind is '' for other terms)
+            return str(term)
         if k == "k":
             return f"<{term.value}-{_K}>"
         if k == "b":
             return f"<{term.value}-b{_B}>"
         return str(term)
 
-    replica, batch, once = [], [], []
+    replica: list[str] = []
+    batch: list[str] = []
+    once: list[str] = []
     entities: dict[str, str] = {}
     names: set[str] = set()
     for q in quads:
         if kind(q.subject) == "k" and isinstance(q.object, ox.Literal) and q.predicate.value in _NAMES:
             names.add(q.object.value)
             if q.object.language == "en" and q.predicate.value != _ALT:
-                entities.setdefault(q.subject.value[len(id_base):], q.object.value)
+                entities.setdefault(rdf11_subject(q).value[len(id_base):], q.object.value)
         ks, kp, ko, kg = (kind(t) for t in (q.subject, q.predicate, q.object, q.graph_name))
         o = text(q.object, ko)
         if isinstance(q.object, ox.Literal) and q.predicate.value in _NAMES and ks in ("k", "b"):
@@ -129,7 +140,7 @@ def ontology_nquads() -> str:
     out = []
     blanks: dict[str, ox.BlankNode] = {}
 
-    def stable(term: ox.Term) -> ox.Term:
+    def stable(term: _T) -> _T | ox.BlankNode:
         # The parser names blank nodes at random: number them in order, so the file is reproducible.
         if isinstance(term, ox.BlankNode):
             return blanks.setdefault(term.value, ox.BlankNode(f"b{len(blanks)}"))

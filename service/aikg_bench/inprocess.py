@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -21,7 +22,8 @@ def _run(store: ox.Store, text: str, write: bool) -> None:
             pass
 
 
-def measure(store: ox.Store, op: Op, *, seconds: float, max_runs: int = 2000, seed: int = 42) -> dict:
+def measure(store: ox.Store, op: Op, *, seconds: float, max_runs: int = 2000,
+            seed: int = 42) -> dict[str, Any]:
     """Run the operation's variants one after another for about ``seconds``: p50, p99, runs per second."""
     rng = random.Random(seed)
     times: list[float] = []

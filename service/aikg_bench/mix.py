@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from aikg.lookup.search import normalize
@@ -53,7 +54,7 @@ class Op:
     sparql: list[str]
     body: str | None = None
     """For writes: the Turtle aikg receives (``sparql`` then holds the equivalent INSERT DATA)."""
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_write(self) -> bool:

@@ -30,10 +30,11 @@ def free_port() -> int:
     """A free TCP port on the loopback interface."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # (host, port) for an IPv4 socket
+        return port
 
 
-def _wait(url: str, proc: subprocess.Popen, timeout: float, what: str) -> None:
+def _wait(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
@@ -73,7 +74,7 @@ class Server:
     def __init__(self) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.load_seconds: float | None = None
 
     def stop(self) -> None:
@@ -160,9 +161,10 @@ class Virtuoso(Server):
 
     def __init__(self, data: Path) -> None:
         super().__init__()
-        exe, self.isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
-        if not exe or not self.isql:
+        exe, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
+        if not exe or not isql:
             raise Skipped("not installed: apt-get install virtuoso-opensource")
+        self.isql = isql
         self.sql_port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="aikg-bench-virtuoso-"))
         data = data.resolve()

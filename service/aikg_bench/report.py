@@ -4,19 +4,21 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 _HTTP_PEERS = ("flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso")
 
 
-def _ops(result: dict, peer: str) -> dict | None:
+def _ops(result: dict[str, Any], peer: str) -> dict[str, Any] | None:
     p = result["peers"].get(peer, {})
-    return p.get("ops")
+    ops: dict[str, Any] | None = p.get("ops")
+    return ops
 
 
-def ratios(size: dict) -> dict:
+def ratios(size: dict[str, Any]) -> dict[str, Any]:
     """aikg / peer for throughput (higher is better for aikg) and p50 (lower is better), per operation."""
     mine = _ops(size, "aikg") or {}
-    out: dict = {}
+    out: dict[str, Any] = {}
     for peer in (*_HTTP_PEERS, "pyoxigraph"):
         theirs = _ops(size, peer)
         if theirs is None:
@@ -30,7 +32,7 @@ def ratios(size: dict) -> dict:
     return out
 
 
-def _cell(ops: dict | None, op: str, mine: dict | None) -> str:
+def _cell(ops: dict[str, Any] | None, op: str, mine: dict[str, Any] | None) -> str:
     if ops is None:
         return "–"
     r = ops.get(op)
@@ -44,7 +46,7 @@ def _cell(ops: dict | None, op: str, mine: dict | None) -> str:
     return text
 
 
-def markdown(result: dict) -> str:
+def markdown(result: dict[str, Any]) -> str:
     """One table per size: aikg's p50 / p99 / throughput / cold latency, peers' throughput and ratios."""
     m = result["machine"]
     lines = [f"# aikg bench — {m['date']}", "",
@@ -92,7 +94,7 @@ def markdown(result: dict) -> str:
     return "\n".join(lines)
 
 
-def write(result: dict, out: Path) -> tuple[Path, Path]:
+def write(result: dict[str, Any], out: Path) -> tuple[Path, Path]:
     """Save ``results.json`` and ``results.md`` under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     for size in result["sizes"]:

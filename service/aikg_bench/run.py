@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pyoxigraph as ox
@@ -47,7 +48,7 @@ class Options:
     """Only these operation groups (lookup, search, named, join, aggregate, export, write); None: all."""
 
 
-def machine() -> dict:
+def machine() -> dict[str, Any]:
     """Date, cores, memory and CPU model, for the report."""
     cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
                 if line.startswith("model name")), platform.processor())
@@ -77,8 +78,8 @@ def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
                    headers={"Accept": accept})
 
 
-def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict:
-    results: dict = {}
+def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any]:
+    results: dict[str, Any] = {}
     for op in ops:
         req = request_for(server.name, op, server.sparql_path)
         try:
@@ -116,10 +117,10 @@ def _search_build(base: str) -> float:
     return time.perf_counter() - start
 
 
-def run_size(label: str, opts: Options, work: Path) -> dict:
+def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     """Everything for one size; servers are stopped before it returns."""
     size = parse_size(label)
-    out: dict = {"size": label, "target_quads": size}
+    out: dict[str, Any] = {"size": label, "target_quads": size}
     data = work / f"{label}.nq"
     t0 = time.perf_counter()
     gen = generate(data, size, seed=opts.seed)
@@ -156,7 +157,8 @@ def run_size(label: str, opts: Options, work: Path) -> dict:
     return out
 
 
-def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, size: int, work: Path) -> dict:
+def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, size: int,
+          work: Path) -> dict[str, Any]:
     if name == "pyoxigraph":
         d = work / "floor"
         shutil.rmtree(d, ignore_errors=True)
@@ -190,7 +192,7 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             server = peers.Virtuoso(full)
         else:
             raise peers.Skipped(f"unknown peer {name!r}")
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if server.load_seconds is not None:
             extra["load_seconds"] = server.load_seconds
         if name == "aikg":
@@ -203,14 +205,13 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             server.stop()
 
 
-def run(opts: Options) -> dict:
+def run(opts: Options) -> dict[str, Any]:
     """The whole run: every size, every peer; the results as one dict (see ``report``)."""
     work = opts.work or Path(tempfile.mkdtemp(prefix="aikg-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    result = {"machine": machine(), "options": {"sizes": opts.sizes, "peers": list(opts.peers),
-                                                "seconds": opts.seconds, "connections": opts.connections,
-                                                "seed": opts.seed},
-              "sizes": []}
+    options = {"sizes": opts.sizes, "peers": list(opts.peers), "seconds": opts.seconds,
+               "connections": opts.connections, "seed": opts.seed}
+    result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:
         for label in opts.sizes:
             result["sizes"].append(run_size(label, opts, work))

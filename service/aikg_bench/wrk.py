@@ -13,6 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -89,7 +90,7 @@ def probe(base: str, req: Request, n: int = 3, *, budget_s: float = 30.0,
 
 
 def run_wrk(base: str, req: Request, *, seconds: float, connections: int, threads: int = 2,
-            timeout: float = 30) -> dict:
+            timeout: float = 30) -> dict[str, Any]:
     """One wrk run: p50/p99 (ms), requests per second and errors."""
     if WRK is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
