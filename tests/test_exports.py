@@ -13,6 +13,7 @@ import subprocess
 from collections import defaultdict
 
 import networkx as nx
+import pyoxigraph as ox
 import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
@@ -20,6 +21,7 @@ from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
+from aikg.export.model import display
 from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.web import SERVICES_KEY
 from helpers import rdf
@@ -491,3 +493,12 @@ def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
     ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
     assert RESULT not in ids
     assert any(e["data"].get("via") == RESULT for e in body["elements"]["edges"])
+
+
+@pytest.mark.parametrize(("text", "shown"), [("NaN", "NaN"), ("INF", "INF"), ("-INF", "-INF"),
+                                             ("2.0256", "2.026"), ("1.5", "1.5")])
+def test_a_non_finite_double_in_a_label_is_shown_as_written(text, shown):
+    # xsd:double's NaN and infinities have no decimal exponent: comparing it with -3 raised TypeError,
+    # so a key value such as "NaN"^^xsd:double failed the whole graph export.
+    value = ox.Literal(text, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#double"))
+    assert display(value) == shown

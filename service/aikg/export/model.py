@@ -175,7 +175,10 @@ def display(lit: ox.Literal) -> str:
         number = Decimal(text)
     except InvalidOperation:
         return text
-    if number.as_tuple().exponent < -3:  # type: ignore[operator]
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int):  # NaN and the infinities (xsd:double's "NaN", "INF"): as written
+        return text
+    if exponent < -3:
         number = number.quantize(Decimal("0.001"))
     plain = format(number, "f")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
