@@ -140,7 +140,8 @@ def _first_build(store: Store) -> dict[str, int]:
     closure: set[ox.Triple] = set()
     for path in inference_files():
         answer = scratch.query(path.read_text(encoding="utf-8"), use_default_graph_as_union=True)
-        closure.update(t for t in answer if t.subject in nodes)  # type: ignore[union-attr]
+        assert isinstance(answer, ox.QueryTriples)  # the inference rules are CONSTRUCT queries
+        closure.update(t for t in answer if t.subject in nodes)
     extra = closure - inferred
     inferred_graph = ox.NamedNode(str(INFERRED_GRAPH))
     store.apply(add=(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in extra))

@@ -604,9 +604,9 @@ class SearchIndexes:
             new = view.follow(self.store, now, changed) if view is not None and changed is not None \
                 else None
             large = view is not None and len(view) > BACKGROUND_REBUILD
-            if new is None and large:
+            if new is None and large and view is not None:  # (large implies a view)
                 self._rebuild_in_background()
-                return view  # type: ignore[return-value]
+                return view
             if new is None or (len(new.touched) > OVERLAY_MAX and not large):
                 new = self._fresh()
             elif len(new.touched) > OVERLAY_MAX:

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pyoxigraph as ox
 
@@ -97,14 +97,14 @@ class FollowerStore(Store):
 
     # -- writes: never here -------------------------------------------------------------------------
 
-    def _refuse(self, *_: Any, **__: Any) -> Any:
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
         raise StoreError("this process reads snapshots; writes go through the writer process")
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
         self._refuse()
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
-        return self._refuse()  # type: ignore[no-any-return]
+        self._refuse()
 
     def drop_graph(self, graph: str) -> None:
         self._refuse()

@@ -9,7 +9,7 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from aikg.errors import AikgError
 
@@ -44,8 +44,8 @@ def register(app: Flask) -> None:
         status = exc.code or 500
         name = (exc.name or "error").lower()
         headers = {}
-        if status == 405 and exc.valid_methods:  # type: ignore[attr-defined]
-            headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[attr-defined]
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            headers["Allow"] = ", ".join(exc.valid_methods)
         return error_response(status, name, exc.description or name, headers=headers)
 
     @app.errorhandler(Exception)
