@@ -20,6 +20,7 @@ import pyoxigraph as ox
 from aikg.errors import BadRequest, NotFound
 from aikg.namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.store import Quad, Store, Term
+from aikg.store.terms import quad_of_row
 
 if TYPE_CHECKING:
     from aikg.lookup.vocabulary import Vocabulary
@@ -89,8 +90,7 @@ class Selection:
             return
         for batch in _batches(sorted(self.nodes, key=str)):
             rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
-            for s, p, o, name in rows:
-                yield ox.Quad(s, p, o, name)  # type: ignore[arg-type]
+            yield from (quad_of_row(row) for row in rows)
 
 
 def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> ox.NamedNode:

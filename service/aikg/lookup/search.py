@@ -42,6 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -53,6 +54,8 @@ from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MAX_LIMIT = 100
 _SEP = "\0"
@@ -454,7 +457,15 @@ class _Directory(Mapping[str, EntityInfo]):
     def __getitem__(self, iri: str) -> EntityInfo:
         return (self._overlay if iri in self._hidden else self._base)[iri]
 
-    def get(self, iri: str, default: EntityInfo | None = None) -> EntityInfo | None:  # type: ignore[override]
+    # Mapping's own get goes through __getitem__ and KeyError; this asks the one mapping that holds iri.
+    @overload
+    def get(self, iri: str, /) -> EntityInfo | None: ...
+    @overload
+    def get(self, iri: str, default: EntityInfo, /) -> EntityInfo: ...
+    @overload
+    def get(self, iri: str, default: _T, /) -> EntityInfo | _T: ...
+
+    def get(self, iri: str, default: object = None, /) -> object:
         return (self._overlay if iri in self._hidden else self._base).get(iri, default)
 
     def __contains__(self, iri: object) -> bool:

@@ -11,7 +11,7 @@ is checked while its rows are read (a remote engine also enforces its own limit)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from aikg.lookup.cache import LruCache
 from aikg.namespaces import BASE
@@ -101,7 +101,8 @@ class QueryRunner:
             if snapshot is None:
                 with deadline_scope(deadline):
                     return fn(self.store, **kwargs)
-            return self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout)  # type: ignore[no-any-return]
+            # unpickled from the worker process, where fn ran: fn's answer
+            return cast(T, self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout))
 
     def warm_up(self) -> None:
         """Start a worker in the background when queries will need one (the store has snapshots)."""

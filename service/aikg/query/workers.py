@@ -135,7 +135,8 @@ class _Worker:
         if not self.conn.poll(max(deadline.left(), 0)):
             raise TimeoutError
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
+            answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
+            return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 

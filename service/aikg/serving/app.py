@@ -61,7 +61,7 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
     return create_app(services=services, owner=False)
 
 
-class Server(BaseApplication):  # type: ignore[misc]
+class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn embedded, so ``aikg serve`` needs no config file; each worker builds its own app."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:

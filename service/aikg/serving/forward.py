@@ -28,10 +28,12 @@ class ForwardedReport:
         self.body = body
 
     def to_json(self) -> dict[str, Any]:
-        return self.body["json"]  # type: ignore[no-any-return]
+        report: dict[str, Any] = self.body["json"]
+        return report
 
     def to_turtle(self) -> str:
-        return self.body["turtle"]  # type: ignore[no-any-return]
+        turtle: str = self.body["turtle"]
+        return turtle
 
 
 WRITER_SHARE = 0.9

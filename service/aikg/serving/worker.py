@@ -124,7 +124,7 @@ def _chunks(body: bytes, max_body: int) -> str:
             return WAIT
 
 
-class Worker(ThreadWorker):  # type: ignore[misc]
+class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
 
     def init_process(self) -> None:

@@ -72,7 +72,7 @@ def _deadline(seconds: float | None) -> Deadline | None:
     return None if seconds is None else Deadline.after(seconds)
 
 
-class Writer(DirtyApp):  # type: ignore[misc]
+class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """The store's owner inside gunicorn's dirty arbiter."""
 
     workers = 1

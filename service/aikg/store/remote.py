@@ -57,6 +57,7 @@ from aikg.store.base import (
     current_deadline,
 )
 from aikg.store.oxigraph import rdf_format
+from aikg.store.terms import quad_of_row
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -103,14 +104,15 @@ class RemoteStore(Store):
     # -- protocol plumbing -------------------------------------------------------------------------
 
     def _send(self, method: str, url: str, *, deadline: Deadline | None = None,
-              accept: str | None = None, **kwargs: object) -> requests.Response:
+              accept: str | None = None, data: Mapping[str, object] | bytes | None = None,
+              params: Mapping[str, str] | None = None,
+              headers: Mapping[str, str] | None = None) -> requests.Response:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.05, min(timeout, deadline.at - time.monotonic()))
-        headers = {**kwargs.pop("headers", {}), **({"Accept": accept} if accept else {})}  # type: ignore[dict-item]
+        sent = {**(headers or {}), **({"Accept": accept} if accept else {})}
         try:
-            resp = self._http.request(method, url, headers=headers, timeout=timeout,
-                                      **kwargs)  # type: ignore[arg-type]
+            resp = self._http.request(method, url, headers=sent, timeout=timeout, data=data, params=params)
         except requests.Timeout:
             raise QueryTimeout(f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
                                errors=[{"limit_seconds": round(timeout, 1)}]) from None
@@ -313,7 +315,7 @@ class RemoteStore(Store):
                                                             (obj, "o")) if t is not None)
         res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
                          named_graphs=graphs, default_graphs=graphs)
-        return iter([ox.Quad(r[0], r[1], r[2], r[3]) for r in res.rows])  # type: ignore[arg-type]
+        return iter([quad_of_row(r) for r in res.rows])
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
@@ -343,7 +345,7 @@ class RemoteStore(Store):
         for i in range(0, len(items), self.CHUNK):
             text = (f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i:i + self.CHUNK])} "
                     f"{blocks} {pattern} }}")
-            out += [ox.Quad(*row) for row in self.query(text).rows]  # type: ignore[arg-type]
+            out += [quad_of_row(row) for row in self.query(text).rows]
         return out
 
     def _around(self, end: str, nodes: Iterable[StoredTerm], predicates: Iterable[ox.NamedNode] | None,

@@ -3,7 +3,7 @@ SHACL validation, rdflib serializers, tests)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
 from rdflib import BNode, Literal, URIRef
@@ -82,6 +82,15 @@ def graph_iri(q: ox.Quad) -> str:
     if isinstance(q.graph_name, ox.DefaultGraph):
         raise TypeError(f"a quad of the default graph: {q!r}")
     return q.graph_name.value
+
+
+def quad_of_row(row: Sequence[object]) -> ox.Quad:
+    """A ``SELECT ?s ?p ?o ?g`` row (``GRAPH ?g { ?s ?p ?o }``) as the quad it binds."""
+    s, p, o, g = row
+    if not (isinstance(s, ox.NamedNode | ox.BlankNode) and isinstance(p, ox.NamedNode)
+            and isinstance(o, ox.NamedNode | ox.BlankNode | ox.Literal) and isinstance(g, ox.NamedNode)):
+        raise TypeError(f"not a quad: {row!r}")
+    return ox.Quad(s, p, o, g)
 
 
 def rdf11_subject(q: ox.Quad | ox.Triple) -> ox.NamedNode | ox.BlankNode:
