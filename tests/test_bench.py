@@ -60,7 +60,8 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
         use_default_graph_as_union=True))
     graphs = {str(r[1].value) for r in docs}
     assert "https://w3id.org/aikg/graph/sources/nmedialink-llama31-training-b2" in graphs
-    maintained = {f"https://w3id.org/aikg/graph/{g}" for g in ("derived", "inferred", "resolution", "imports")}
+    maintained = {f"https://w3id.org/aikg/graph/{g}"
+                  for g in ("derived", "inferred", "resolution", "imports")}
     assert graphs - maintained <= set(store.graphs())  # aikg fills its own graphs (empty in the seeds)
     # Chinese names are copied too, numbered like the English ones
     zh = {r[0].value for r in store._ox.query(
