@@ -76,7 +76,7 @@ class RdfView:
 
         result = self.store.query(sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None,
                                   **kwargs)
-        result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]  # type: ignore[misc]
+        result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]
         result.triples = [tuple(to_rdflib(t) for t in tr) for tr in result.triples]  # type: ignore[misc]
         return result
 

@@ -43,14 +43,15 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
     rebuild_derived(store)
     result = validate.validate_store(store)
     assert result.conforms, result.text()[:2000]
-    assert (generated.replicas, generated.batches) == (7, 2)
+    # as many replicas as fit in the size asked (the seeds' size decides), four to a batch
+    assert generated.replicas >= 5 and generated.batches == -(-generated.replicas // 4) == 2
     counts = {str(r[0].value).removeprefix(AIKG): int(r[1].value) for r in store._ox.query(
         "SELECT ?c (COUNT(DISTINCT ?s) AS ?n) WHERE { GRAPH ?g { ?s a ?c } } GROUP BY ?c",
         use_default_graph_as_union=True)}
-    # every kind of node the seeds have, copied per replica (7); vendors stay shared hubs
+    # every kind of node the seeds have, copied per replica; vendors stay shared hubs
     for kind in ("Neocloud", "Hyperscaler", "AILab", "AIModel", "GPU", "System", "Deployment", "Investment",
                  "ComputeContract", "BenchmarkResult", "TrainingRun", "CapacityPhase"):
-        assert counts[kind] >= 7, kind
+        assert counts[kind] >= generated.replicas, kind
     assert counts["HardwareVendor"] == 3
     # one source graph copy per batch, each described in the catalogue
     docs = list(store._ox.query(
@@ -59,8 +60,9 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
         use_default_graph_as_union=True))
     graphs = {str(r[1].value) for r in docs}
     assert "https://w3id.org/aikg/graph/sources/nmedialink-llama31-training-b2" in graphs
-    assert graphs - {"https://w3id.org/aikg/graph/derived", "https://w3id.org/aikg/graph/inferred"} \
-        <= set(store.graphs())
+    maintained = {f"https://w3id.org/aikg/graph/{g}"
+                  for g in ("derived", "inferred", "resolution", "imports")}
+    assert graphs - maintained <= set(store.graphs())  # aikg fills its own graphs (empty in the seeds)
     # Chinese names are copied too, numbered like the English ones
     zh = {r[0].value for r in store._ox.query(
         "SELECT ?l WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?l "

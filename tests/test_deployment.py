@@ -52,8 +52,8 @@ def test_the_readme_deployment_steps_work_as_written(engine, bulk):
         # middle can see the node's type before its label (seen in CI): wait for the whole write.
         while True:
             r = requests.get(second.url + "/api/entities/deployment-cloud", timeout=30)
-            done = r.status_code == 200 and r.json()["label"] == "Deployment Cloud"
-            if done or time.monotonic() > deadline:
+            complete = r.status_code == 200 and r.json()["label"] == "Deployment Cloud"
+            if complete or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
         assert r.status_code == 200 and r.json()["label"] == "Deployment Cloud"

@@ -375,6 +375,12 @@ def test_the_import_record_is_served_by_the_api(snapshot):
     ]
     assert client.get("/api/imports/latest?kind=nonsense").status_code == 400
     assert client.get("/api/imports/no-such-import").status_code == 404
+    # as curl and browsers ask: an Accept header that allows JSON gets it, one that does not a 406
+    for path in ("/api/imports", "/api/imports/latest"):
+        assert client.get(path, headers={"Accept": "*/*"}).status_code == 200
+        assert client.get(path, headers={"Accept": "application/json;q=0.9"}).status_code == 200
+        refused = client.get(path, headers={"Accept": "text/turtle"})
+        assert refused.status_code == 406 and refused.get_json()["error"] == "not acceptable"
     page = client.get("/imports", headers={"Accept": "text/html"})
     assert page.status_code == 200 and b"js/imports.js" in page.data and b'href="/imports"' in page.data
 

@@ -122,7 +122,7 @@ def test_api_search_ranks_the_same(epoch_client, epoch_index, q, slug):
 
 
 @pytest.mark.parametrize(("q", "slug", "description"), [
-    ("GB300", "gb300", "GPU · NVIDIA"),
+    ("GB300", "gb300", "GPU · NVIDIA · 2025"),  # Epoch ml_hardware: released 2025-08-22
     ("gb300 nvl72", "gb300-nvl72", "rack-scale system · NVIDIA · 2025"),
     ("deepseek v3", "deepseek-v3", "AI model · DeepSeek · 2024"),
     ("微软合约", "deal-coreweave-microsoft-2023", "compute contract · CoreWeave, Microsoft · 2023"),

@@ -234,6 +234,28 @@ def test_api_validate_reports_the_whole_store(client):
     assert "sh:ValidationReport" in r.get_data(as_text=True)
 
 
+def test_api_validate_computes_once_per_store_version(client, db, monkeypatch):
+    """Asking again, with any query string, reuses the report; a change to the data gives a new one."""
+    from aikg.knowledge import validate
+
+    calls = []
+    real = validate.validate_store
+    monkeypatch.setattr(validate, "validate_store", lambda store, **kw: calls.append(1) or real(store, **kw))
+    assert client.get("/api/validate").get_json()["conforms"] is True
+    assert client.get("/api/validate?nocache=1").get_json()["conforms"] is True
+    assert client.get("/api/validate", headers={"Accept": "text/turtle"}).status_code == 200
+    assert len(calls) == 1
+    # data that breaks a shape, put in past the gate (as a hand-edited store would be)
+    db.load(b"@prefix aikg: <https://w3id.org/aikg/ontology#> . "
+            b"<https://w3id.org/aikg/id/unlabelled-test-cloud> a aikg:Neocloud .",
+            mime="text/turtle", graph=G)
+    body = client.get("/api/validate?again=2").get_json()
+    assert len(calls) == 2
+    assert body["conforms"] is False
+    assert [v["focus_node"] for v in body["violations"]] == [str(ID["unlabelled-test-cloud"])], body
+    db.drop_graph(G)
+
+
 # --- CLI --------------------------------------------------------------------------------------------
 
 def test_cli_load_file_goes_through_the_gate(runner, tmp_path):
@@ -253,3 +275,19 @@ def test_cli_load_file_goes_through_the_gate(runner, tmp_path):
     assert result.exit_code == 2
     dumped = runner.invoke(main, ["dump", "--graph", G, "--format", "ntriples", "--store", store_dir])
     assert "Acme Test Cloud" in dumped.output
+
+
+def test_a_figure_beyond_64_bits_is_served_exactly(client):
+    """A FLOP count (3.4078e24 written in full) is larger than a 64-bit integer: its entity page answers
+    with the number exactly as written, and a double keeps its own value (no digits invented)."""
+    body = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+id:big-test-model a aikg:AIModel ; rdfs:label "Big Test Model"@en ;
+    aikg:trainingCompute "3407800000000000000000000"^^xsd:decimal .
+"""
+    assert put(client, body).status_code in (200, 201)
+    r = client.get("/api/entities/big-test-model")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    [fact] = [f for f in r.get_json()["facts"] if f["property"]["iri"] == str(AIKG.trainingCompute)]
+    assert fact["number"] == 3407800000000000000000000
+    assert '"number":3407800000000000000000000' in r.get_data(as_text=True).replace(" ", "")

@@ -34,7 +34,9 @@ HUB_TYPES = frozenset(str(AIKG[t]) for t in (
     "NetworkTopology", "BenchmarkSuite", "Place", "MediaOutlet", "ArchitectureFeature"))
 """Classes whose members stay shared hubs instead of being copied per replica."""
 
-_FIXED = frozenset(str(ID[s]) for s in ("catalog", "aikg-derived-facts", "aikg-inferred-facts"))
+_FIXED = frozenset(str(ID[s]) for s in ("catalog", "aikg-derived-facts", "aikg-inferred-facts",
+                                        "aikg-entity-resolution", "aikg-import-records"))
+"""Documents of graphs aikg maintains itself (one each, never copied per batch)."""
 _SOURCE_DOC = str(AIKG.SourceDocument)
 _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 _NAMES = frozenset(("http://www.w3.org/2000/01/rdf-schema#label", "http://www.w3.org/2004/02/skos/core#altLabel"))

@@ -13,6 +13,7 @@ fact asked for is not in the graph.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -189,11 +190,14 @@ class Asker:
             return self._body(question, None, {}, mention.best.slug, confidence, answer, False,
                               self._entity_alternatives(mention.best) + alternatives)
         index = self.search()
+        # "Who founded OpenAI?" asks for a party: a value (the founding date) does not answer it
+        who = _ASKS_WHO.search(question) is not None
         for rank, candidate in enumerate(_fact_candidates(mention, index)):
             body = builder.build(candidate.iri)
             for prop in wanted:
                 iri = AIKG + prop
-                facts = [self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] == iri]
+                facts = [] if who else [self._fact_json(f, body) for f in body["facts"]
+                                        if f["property"]["iri"] == iri]
                 facts += [self._link_json(r, body) for r in body["relations"]["outgoing"]
                           if r["property"]["iri"] == iri]
                 if not facts:
@@ -208,6 +212,10 @@ class Asker:
                 return self._body(question, None, {}, candidate.slug, sure, answer, False,
                                   self._entity_alternatives(candidate) + alternatives)
         label = builder.term(AIKG + wanted[0])["label"]
+        if who:
+            return self._abstain(question, plan, self._entity_alternatives(mention.best) + alternatives,
+                                 f"aikg does not know who: its {label} of {mention.best.label} is a value, "
+                                 "not a party.", entity=mention.best.slug)
         return self._abstain(question, plan, self._entity_alternatives(mention.best) + alternatives,
                              f"aikg has no {label} for {mention.best.label}.", entity=mention.best.slug)
 
@@ -266,6 +274,10 @@ class Asker:
                 entry["links"] = query_links(q, p.parameters)
             out.append(entry)
         return out[:ALTERNATIVES + 1]
+
+
+_ASKS_WHO = re.compile(r"\bwho(?:m)?\b|谁", re.IGNORECASE)
+"""A question that asks for a party (an organization or a person), answered by a link, never a value."""
 
 
 def _entity_json(body: dict[str, Any]) -> dict[str, Any]:

@@ -109,6 +109,16 @@ def resolve_id(raw: str) -> str:
     raise NotFound(f"no entity {raw!r}: give a slug such as 'nvidia' or a full IRI")
 
 
+def _number(lexical: str) -> int | float | None:
+    """A numeric literal's value: an integer lexical form read exactly, any other (1.02E24, 0.5) as a
+    double and never turned into an int (``int(1.02e24)`` invents digits: 1020000000000000041943040)."""
+    text = lexical.strip()
+    try:
+        return int(text) if text.lstrip("+-").isdigit() else float(text)
+    except ValueError:
+        return None
+
+
 def curie(iri: str) -> str:
     """A prefixed name for an IRI when one of aikg's prefixes covers it, else the IRI."""
     for prefix, ns in PREFIXES.items():
@@ -276,11 +286,9 @@ class EntityBuilder:
         qualified = qualifier.pop("certainty", None) if qualifier else None
         fact["qualifier"] = qualifier
         if datatype in _NUMERIC:
-            try:
-                number = float(o.value)
-                fact["number"] = int(number) if number.is_integer() and "." not in o.value else number
-            except ValueError:
-                pass
+            number = _number(o.value)
+            if number is not None:
+                fact["number"] = number
         fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
         return fact
 
@@ -328,12 +336,11 @@ class EntityBuilder:
                 grouped[(other.value, value.value)].add(g.value)
         out = []
         for (other_iri, text), graphs in sorted(grouped.items()):
-            try:
-                number = float(text)
-            except ValueError:
+            number = _number(text)
+            if number is None:
                 continue
-            out.append({"value": text, "number": int(number) if number.is_integer() and "." not in text
-                        else number, "node": self.node(other_iri), "sources": self.sources(graphs, {})})
+            out.append({"value": text, "number": number, "node": self.node(other_iri),
+                        "sources": self.sources(graphs, {})})
         return out
 
     # -- the whole entity --------------------------------------------------------------------

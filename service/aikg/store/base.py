@@ -82,6 +82,10 @@ class QueryResult:
             self._rows = [tuple(s) for s in solutions]  # a solution iterates in variable order
         return self._rows
 
+    @rows.setter
+    def rows(self, rows: list[tuple[Term | None, ...]]) -> None:
+        self._rows, self.tsv = rows, None  # the rows given replace the encoded answer
+
     def table(self) -> tuple[list[Term | None], list[list[int]]]:
         """The SELECT rows as positions in the list of their distinct values (0 is unbound).
 

@@ -290,12 +290,18 @@ def _graph_delete(graph: str) -> Response:
 def validate_all() -> Response:
     """Validate the whole store against the shapes: the JSON report, or Turtle on request.
 
-    It reads every graph, so it counts as a heavy query against ``max_heavy_queries``.
+    The report is computed once per store version (seconds of CPU with the Epoch data), whatever the
+    query string: requests that come while it is computed wait for that one computation, which counts as
+    a heavy query against ``max_heavy_queries``.
     """
     fmt = negotiate((JSON, _TURTLE))
     services = get_services()
-    with services.runner.slots.take(services.runner.deadline(), retry_after=setting("query_timeout")):
-        result = validate.validate_store(services.store)
+
+    def compute() -> validate.ValidationResult:
+        with services.runner.slots.take(services.runner.deadline(), retry_after=setting("query_timeout")):
+            return validate.validate_store(services.store)
+
+    result = services.versioned.get("validation report", compute)
     if fmt is _TURTLE:
         return Response(result.to_turtle(), content_type=_TURTLE.content_type)
     return jsonify({"ok": True, **result.to_json()})

@@ -102,9 +102,9 @@ class Outcome:
 PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
                                               GRAPH["resolution"], GRAPH["imports"]))
 """Graphs no write through the gate may change: the ontology and shapes (from files), the computed
-graphs, and the Epoch import's resolution links and import records (its own commit writes them). What a
-*client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is read
-(:func:`check_graph_iri`, :func:`update_change`)."""
+graphs, and the Epoch import's resolution links and import records (its own commit writes them).
+What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is
+read (:func:`check_graph_iri`, :func:`update_change`)."""
 
 
 def check_graph_iri(graph: str | None) -> str:
