@@ -337,4 +337,3 @@ def test_openapi_lists_every_api_route(ro_app, ro_client):
     assert "/api/queries/deals-of-organization" in documented
     org = doc["paths"]["/api/queries/deals-of-organization"]["get"]["parameters"][0]
     assert (org["name"], org["required"]) == ("org", True)
-
