@@ -15,8 +15,9 @@ def _run(*args: str) -> subprocess.CompletedProcess[str]:
     # Without PYTHONPATH: mypy takes the directories on it for installed packages and does not report
     # their errors, so a PYTHONPATH=service run would pass over aikg_bench, which aikg imports.
     env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
-    return subprocess.run([sys.executable, "-m", *args], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=280)
+    return subprocess.run(
+        [sys.executable, "-m", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=280
+    )
 
 
 def test_mypy_strict_reports_no_error():
@@ -28,4 +29,9 @@ def test_mypy_strict_reports_no_error():
 
 def test_ruff_check_is_clean():
     done = _run("ruff", "check", "service", "tests")
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_ruff_format_is_kept():
+    done = _run("ruff", "format", "--check", "service", "tests")
     assert done.returncode == 0, done.stdout + done.stderr

@@ -21,8 +21,10 @@ from aikg.web import create_app, get_services
 
 EXPLOSIVE = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 """A cartesian product of all triples under an aggregate: no row comes out until the very end."""
-LIGHT = ("SELECT ?label WHERE { <https://w3id.org/aikg/ontology#Neocloud> "
-         "<http://www.w3.org/2000/01/rdf-schema#label> ?label }")
+LIGHT = (
+    "SELECT ?label WHERE { <https://w3id.org/aikg/ontology#Neocloud> "
+    "<http://www.w3.org/2000/01/rdf-schema#label> ?label }"
+)
 JSON = {"Accept": "application/sparql-results+json"}
 
 
@@ -117,8 +119,9 @@ def test_rows_are_capped_and_flagged(limited):
     r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}, headers=JSON)
     assert len(r.get_json()["results"]["bindings"]) == 3
     assert "truncated" not in r.get_json() and r.headers["X-AIKG-Truncated"] == "false"
-    r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"},
-                   headers={"Accept": "text/csv"})
+    r = client.get(
+        "/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers={"Accept": "text/csv"}
+    )
     assert len(r.get_data(as_text=True).strip().splitlines()) == 6  # header + 5 rows
     assert r.headers["X-AIKG-Truncated"] == "true"
 
@@ -143,15 +146,21 @@ def test_a_body_over_the_limit_is_413_in_the_envelope(limited):
     r = client.post("/sparql", data=big.encode(), headers={"Content-Type": "application/sparql-query"})
     assert r.status_code == 413
     assert r.get_json()["ok"] is False and r.get_json()["status"] == 413
-    r = client.post("/update", data=big.encode(), headers={"Content-Type": "application/sparql-update",
-                                                            "Authorization": "Bearer x"})
+    r = client.post(
+        "/update",
+        data=big.encode(),
+        headers={"Content-Type": "application/sparql-update", "Authorization": "Bearer x"},
+    )
     assert r.status_code in (401, 403, 413)
 
 
 def test_write_body_over_the_limit_is_413(store):
     client = _app(store, token="t", max_body=100).test_client()
-    r = client.put("/data?graph=https://w3id.org/aikg/graph/sources/big", data=b"#" * 500,
-                   headers={"Content-Type": "text/turtle", "Authorization": "Bearer t"})
+    r = client.put(
+        "/data?graph=https://w3id.org/aikg/graph/sources/big",
+        data=b"#" * 500,
+        headers={"Content-Type": "text/turtle", "Authorization": "Bearer t"},
+    )
     assert r.status_code == 413
     assert "max_body" in r.get_json()["message"]
 
@@ -160,8 +169,11 @@ def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
     app = _app(disk_store, query_timeout=2, max_heavy_queries=1)
     client, services = app.test_client(), get_services_of(app)
     results: list[int] = []
-    thread = threading.Thread(target=lambda: results.append(
-        client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code))
+    thread = threading.Thread(
+        target=lambda: results.append(
+            client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code
+        )
+    )
     thread.start()
     wait_for_busy_worker(services, thread)
     r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
@@ -186,9 +198,11 @@ def test_workers_are_reused_and_never_read_stale_data(tmp_path):
         assert len(first) == 1
         assert services.runner.query(ask).boolean is False
         assert services.runner.pool.pids() == first  # the same process answered again
-        store.update("INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
-                     "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
-                     "\"probe\"@en } }")
+        store.update(
+            "INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
+            "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
+            '"probe"@en } }'
+        )
         assert services.runner.query(ask).boolean is True  # the worker reads the new snapshot
     finally:
         services.close()

@@ -64,4 +64,4 @@ def entity_iri(slug: str) -> str:
 
 def slug_of(iri: str) -> str | None:
     """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
-    return iri[len(str(ID)):] if iri.startswith(str(ID)) else None
+    return iri[len(str(ID)) :] if iri.startswith(str(ID)) else None

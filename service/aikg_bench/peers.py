@@ -104,8 +104,20 @@ class Aikg(Server):
         super().__init__()
         env = {**os.environ, "AIKG_TOKEN": TOKEN, "AIKG_LOAD_SEEDS": "false"}
         self.proc = subprocess.Popen(
-            [_python_bin("aikg"), "serve", "--store", str(store_dir), "--port", str(self.port),
-             "--threads", str(threads)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                _python_bin("aikg"),
+                "serve",
+                "--store",
+                str(store_dir),
+                "--port",
+                str(self.port),
+                "--threads",
+                str(threads),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/api/health", self.proc, 120, "aikg serve")
 
 
@@ -119,8 +131,20 @@ class Hello(Server):
     def __init__(self) -> None:
         super().__init__()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", *self.workers, "-b", f"127.0.0.1:{self.port}", "--log-level",
-             "warning", "aikg_bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                *self.workers,
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "--log-level",
+                "warning",
+                "aikg_bench.hello:app",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/", self.proc, 60, "gunicorn hello")
 
 
@@ -147,9 +171,21 @@ class RdflibEndpoint(Server):
             raise Skipped("not installed: pip install 'rdflib-endpoint[cli]' (or aikg[bench])") from None
         start = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rdflib_endpoint", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--enable-update", str(data)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "rdflib_endpoint",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--enable-update",
+                str(data),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint")
         self.load_seconds = time.perf_counter() - start
 
@@ -168,21 +204,40 @@ class Virtuoso(Server):
         self.sql_port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="aikg-bench-virtuoso-"))
         data = data.resolve()
-        (self.dir / "virtuoso.ini").write_text(virtuoso_ini(
-            self.dir, sql_port=self.sql_port, http_port=self.port, buffers=170000, dirty_buffers=130000,
-            max_query_seconds=60, dirs_allowed=f"., {data.parent}"))
-        self.proc = subprocess.Popen([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.dir / "virtuoso.ini").write_text(
+            virtuoso_ini(
+                self.dir,
+                sql_port=self.sql_port,
+                http_port=self.port,
+                buffers=170000,
+                dirty_buffers=130000,
+                max_query_seconds=60,
+                dirs_allowed=f"., {data.parent}",
+            )
+        )
+        self.proc = subprocess.Popen(
+            [exe, "-f", "-c", str(self.dir / "virtuoso.ini")],
+            cwd=self.dir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
         self._isql('GRANT SPARQL_UPDATE TO "SPARQL";')
         start = time.perf_counter()
-        self._isql(f"ld_dir('{data.parent}', '{data.name}', 'https://w3id.org/aikg/graph/default');",
-                   "rdf_loader_run();", "checkpoint;")
+        self._isql(
+            f"ld_dir('{data.parent}', '{data.name}', 'https://w3id.org/aikg/graph/default');",
+            "rdf_loader_run();",
+            "checkpoint;",
+        )
         self.load_seconds = time.perf_counter() - start
 
     def _isql(self, *statements: str) -> None:
-        subprocess.run([self.isql, str(self.sql_port), "dba", "dba", "exec=" + " ".join(statements)],
-                       check=True, capture_output=True, timeout=3600)
+        subprocess.run(
+            [self.isql, str(self.sql_port), "dba", "dba", "exec=" + " ".join(statements)],
+            check=True,
+            capture_output=True,
+            timeout=3600,
+        )
 
     def stop(self) -> None:
         super().stop()

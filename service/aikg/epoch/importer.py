@@ -225,8 +225,9 @@ class _Prepared:
 
     def _plan_updates(self, store: Store, replace: bool) -> None:
         graphs = store.graphs()
-        malformed = {(f.file, f.row) for f in self.report.findings
-                     if f.kind == "rejected-row" and f.row is not None}
+        malformed = {
+            (f.file, f.row) for f in self.report.findings if f.kind == "rejected-row" and f.row is not None
+        }
         for plan in self.plans:
             base = graph_of(plan.dataset)
             plan.existing = sorted(g for g in graphs if g == base or g.startswith(base + "/"))

@@ -33,8 +33,7 @@ class VersionedCache:
         with self._guard:
             return self._locks.setdefault(name, threading.Lock())
 
-    def get(self, name: str, build: Callable[[], T], *,
-            stale_while: Callable[[T], bool] | None = None) -> T:
+    def get(self, name: str, build: Callable[[], T], *, stale_while: Callable[[T], bool] | None = None) -> T:
         """``build()``, computed once per store version.
 
         When ``stale_while(previous)`` is true for the previous version's value, the new one is built in a

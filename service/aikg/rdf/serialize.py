@@ -64,8 +64,9 @@ def _boolean(value: bool, target: ox.QueryResultsFormat) -> bytes:
     return f'?boolean\n"{word}"^^<http://www.w3.org/2001/XMLSchema#boolean>\n'.encode()
 
 
-def serialize_graph(triples: Iterable[ox.Triple], fmt: Format, *,
-                    prefixes: Mapping[str, str] | None = None) -> bytes:
+def serialize_graph(
+    triples: Iterable[ox.Triple], fmt: Format, *, prefixes: Mapping[str, str] | None = None
+) -> bytes:
     """Triples in an RDF format; Turtle and RDF/XML declare the known prefixes they use."""
     target = fmt.ox
     if not isinstance(target, ox.RdfFormat):
@@ -86,7 +87,11 @@ def _subject_order(t: ox.Triple) -> tuple[bool, str, str, str]:
 
 def _used_prefixes(triples: list[ox.Triple], prefixes: Mapping[str, str]) -> dict[str, str]:
     """Only the prefixes some IRI in ``triples`` starts with, so documents stay short."""
-    iris = {t.value for tr in triples for t in (tr.subject, tr.predicate, tr.object)
-            if isinstance(t, ox.NamedNode)}
+    iris = {
+        t.value
+        for tr in triples
+        for t in (tr.subject, tr.predicate, tr.object)
+        if isinstance(t, ox.NamedNode)
+    }
     iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
     return {p: ns for p, ns in prefixes.items() if any(i.startswith(ns) for i in iris)}

@@ -56,8 +56,13 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
 
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
-    services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"])), keep=folder)
+    services = build_services(
+        settings,
+        store=store,
+        writelog=JournalLog(store, folder),
+        gate=ForwardingGate(float(settings["write_timeout"])),
+        keep=folder,
+    )
     return create_app(services=services, owner=False)
 
 

@@ -68,13 +68,26 @@ class FollowerStore(Store):
     def version(self) -> int:
         return self._current().version
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None, named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
-        return self._current().query(sparql, bindings=bindings, default_graphs=default_graphs,
-                                     named_graphs=named_graphs, max_rows=max_rows, deadline=deadline,
-                                     base_iri=base_iri)
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
+        return self._current().query(
+            sparql,
+            bindings=bindings,
+            default_graphs=default_graphs,
+            named_graphs=named_graphs,
+            max_rows=max_rows,
+            deadline=deadline,
+            base_iri=base_iri,
+        )
 
     def answer(self, job: QueryJob) -> Encoded:
         return self._current().answer(job)
@@ -88,8 +101,13 @@ class FollowerStore(Store):
     def count(self, graph: str | None = None) -> int:
         return self._current().count(graph)
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         return self._current().quads(subject, predicate, obj, graph)
 
     def snapshot(self) -> Snapshot | None:

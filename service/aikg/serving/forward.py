@@ -62,24 +62,35 @@ class ForwardingGate:
             with DirtyClient(get_dirty_socket_path(), timeout=seconds + ANSWER_GRACE) as client:
                 answer = client.execute(APP_PATH, action, *args, seconds=writer_seconds)
         except DirtyTimeoutError:
-            raise WriteTimeout(f"the write ran past its time limit of {seconds:.0f} s (setting "
-                               "write_timeout); the writer commits nothing past it, so it was not committed "
-                               "unless its commit had begun: read the data to see",
-                               errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}]) from None
+            raise WriteTimeout(
+                f"the write ran past its time limit of {seconds:.0f} s (setting "
+                "write_timeout); the writer commits nothing past it, so it was not committed "
+                "unless its commit had begun: read the data to see",
+                errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}],
+            ) from None
         except DirtyError as exc:
-            raise StoreError(f"the writer process did not answer ({type(exc).__name__}); the write may "
-                             "not have been committed: read the data to see") from None
+            raise StoreError(
+                f"the writer process did not answer ({type(exc).__name__}); the write may "
+                "not have been committed: read the data to see"
+            ) from None
         if answer.get("ok"):
             return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
         raise _error(answer)
 
-    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
-               using_named: list[str] | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, committed by the writer."""
         return self._call("update", text, list(using or ()), list(using_named or ()), deadline=deadline)
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """A Graph Store PUT/POST, committed by the writer."""
         nquads = ox.serialize(list(quads), format=ox.RdfFormat.N_QUADS) or b""
         return self._call("put", graph, nquads, replace, deadline=deadline)

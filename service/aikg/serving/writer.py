@@ -36,8 +36,13 @@ APP_PATH = "aikg.serving.writer:Writer"
 
 def error_answer(exc: AikgError) -> dict[str, Any]:
     """A typed error as plain data, so the HTTP worker raises the same error with the same body."""
-    answer: dict[str, Any] = {"ok": False, "type": type(exc).__name__, "message": exc.message,
-                              "errors": exc.errors, "headers": exc.headers}
+    answer: dict[str, Any] = {
+        "ok": False,
+        "type": type(exc).__name__,
+        "message": exc.message,
+        "errors": exc.errors,
+        "headers": exc.headers,
+    }
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
@@ -131,17 +136,26 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
 
     # ``seconds``: what is left of the request's deadline; the gate commits nothing past it.
 
-    def update(self, text: str, using: list[str] | None = None, using_named: list[str] | None = None,
-               seconds: float | None = None) -> dict[str, Any]:
+    def update(
+        self,
+        text: str,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+        seconds: float | None = None,
+    ) -> dict[str, Any]:
         """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
-        return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named,
-                                                             deadline=_deadline(seconds)))
+        return self._write(
+            lambda: self.services.gate.update(
+                text, using=using, using_named=using_named, deadline=_deadline(seconds)
+            )
+        )
 
     def put(self, graph: str, nquads: bytes, replace: bool, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
         quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace,
-                                                          deadline=_deadline(seconds)))
+        return self._write(
+            lambda: self.services.gate.put(graph, quads, replace=replace, deadline=_deadline(seconds))
+        )
 
     def drop(self, graph: str, seconds: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
@@ -152,14 +166,20 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
             outcome = run()
         except AikgError as exc:
             return error_answer(exc)
-        return {"ok": True, "outcome": outcome.to_json(), "created": outcome.created,
-                "version": self.services.store.version}
+        return {
+            "ok": True,
+            "outcome": outcome.to_json(),
+            "created": outcome.created,
+            "version": self.services.store.version,
+        }
 
     def status(self) -> dict[str, Any]:
         """What the writer is doing: the store's version, and whether the Epoch import still runs."""
         thread = self.services.background.get("epoch-import")
-        return {"version": self.services.store.version,
-                "epoch_import_running": bool(thread is not None and thread.is_alive())}
+        return {
+            "version": self.services.store.version,
+            "epoch_import_running": bool(thread is not None and thread.is_alive()),
+        }
 
     def close(self) -> None:
         """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""

@@ -87,8 +87,12 @@ def graph_iri(q: ox.Quad) -> str:
 def quad_of_row(row: Sequence[object]) -> ox.Quad:
     """A ``SELECT ?s ?p ?o ?g`` row (``GRAPH ?g { ?s ?p ?o }``) as the quad it binds."""
     s, p, o, g = row
-    if not (isinstance(s, ox.NamedNode | ox.BlankNode) and isinstance(p, ox.NamedNode)
-            and isinstance(o, ox.NamedNode | ox.BlankNode | ox.Literal) and isinstance(g, ox.NamedNode)):
+    if not (
+        isinstance(s, ox.NamedNode | ox.BlankNode)
+        and isinstance(p, ox.NamedNode)
+        and isinstance(o, ox.NamedNode | ox.BlankNode | ox.Literal)
+        and isinstance(g, ox.NamedNode)
+    ):
         raise TypeError(f"not a quad: {row!r}")
     return ox.Quad(s, p, o, g)
 

@@ -43,11 +43,15 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw.strip())
     except ValueError:
-        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
-                         errors=[{"parameter": name, "value": raw}]) from None
+        raise BadRequest(
+            f"parameter {name!r} must be an integer from {low} to {high}",
+            errors=[{"parameter": name, "value": raw}],
+        ) from None
     if not low <= value <= high:
-        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
-                         errors=[{"parameter": name, "value": raw}])
+        raise BadRequest(
+            f"parameter {name!r} must be an integer from {low} to {high}",
+            errors=[{"parameter": name, "value": raw}],
+        )
     return value
 
 
@@ -65,8 +69,7 @@ def search() -> Response:
     _json_only()
     q = request.args.get("q", "")
     if not q.strip():
-        raise BadRequest("parameter 'q' is required: the text to search for",
-                         errors=[{"parameter": "q"}])
+        raise BadRequest("parameter 'q' is required: the text to search for", errors=[{"parameter": "q"}])
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
     services = get_services()
     type_iri = None
@@ -74,26 +77,44 @@ def search() -> Response:
         raw_type = request.args["type"].strip()
         type_iri = services.vocabulary().resolve_class(raw_type)
         if type_iri is None:
-            raise BadRequest(f"parameter 'type': no class {raw_type!r} (give a class name such as "
-                             f"'Organization' or a class IRI; see /api/types)",
-                             errors=[{"parameter": "type", "value": raw_type}])
+            raise BadRequest(
+                f"parameter 'type': no class {raw_type!r} (give a class name such as "
+                f"'Organization' or a class IRI; see /api/types)",
+                errors=[{"parameter": "type", "value": raw_type}],
+            )
     index = services.index()
     hits = index.search(q, type_iri=type_iri, limit=limit)
     described = describe(services.store, index, hits)
-    return jsonify({
-        "query": q,
-        "type": type_iri,
-        "limit": limit,
-        "results": [{"id": h.entity.slug, "iri": h.entity.iri, "label": h.entity.label,
-                     "matched": h.name, "match": h.match, "types": index.types_of(h.entity),
-                     "score": h.score, **_description(described[h.entity.iri])} for h in hits],
-    })
+    return jsonify(
+        {
+            "query": q,
+            "type": type_iri,
+            "limit": limit,
+            "results": [
+                {
+                    "id": h.entity.slug,
+                    "iri": h.entity.iri,
+                    "label": h.entity.label,
+                    "matched": h.name,
+                    "match": h.match,
+                    "types": index.types_of(h.entity),
+                    "score": h.score,
+                    **_description(described[h.entity.iri]),
+                }
+                for h in hits
+            ],
+        }
+    )
 
 
 def _description(d: Description) -> dict[str, Any]:
     """A hit's ``description`` line and its parts (kind, makers, year), to tell namesakes apart."""
-    return {"description": d.text(),
-            "kind": d.kind, "makers": [{"id": m.slug, "label": m.label} for m in d.makers], "year": d.year}
+    return {
+        "description": d.text(),
+        "kind": d.kind,
+        "makers": [{"id": m.slug, "label": m.label} for m in d.makers],
+        "year": d.year,
+    }
 
 
 @bp.get("/entities/<path:entity_id>")
@@ -118,10 +139,16 @@ def _type_counts(services: Services) -> list[dict[str, Any]]:
     classes = sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
     out = []
     for c in classes:
-        out.append({**type_json(vocab, c),
-                     "parents": [type_json(vocab, p) for p in sorted(vocab.supers.get(c, ()))
-                                 if p.startswith(str(AIKG))],
-                     "direct": direct.get(c, 0), "total": total.get(c, 0)})
+        out.append(
+            {
+                **type_json(vocab, c),
+                "parents": [
+                    type_json(vocab, p) for p in sorted(vocab.supers.get(c, ())) if p.startswith(str(AIKG))
+                ],
+                "direct": direct.get(c, 0),
+                "total": total.get(c, 0),
+            }
+        )
     return sorted(out, key=lambda t: (-t["total"], t["name"]))
 
 
@@ -142,13 +169,17 @@ def stats() -> Response:
     store = services.store
     graphs = [{"graph": g, "triples": store.count(g)} for g in store.graphs()]
     docs = services.catalog()
-    return jsonify({
-        "triples": sum(g["triples"] for g in graphs),
-        "graphs": graphs,
-        "entities": sum(1 for e in services.index().entities.values() if e.types),
-        "sources": [{"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
-                    for d in sorted(docs.values(), key=lambda d: d.graph)],
-    })
+    return jsonify(
+        {
+            "triples": sum(g["triples"] for g in graphs),
+            "graphs": graphs,
+            "entities": sum(1 for e in services.index().entities.values() if e.types),
+            "sources": [
+                {"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
+                for d in sorted(docs.values(), key=lambda d: d.graph)
+            ],
+        }
+    )
 
 
 @bp.get("/queries")
@@ -159,9 +190,14 @@ def queries() -> Response:
 
 
 def _query_json(q: NamedQuery) -> dict[str, Any]:
-    return {"name": q.name, "title": q.title, "description": q.description,
-            "parameters": [p.to_json() for p in q.parameters], "examples": q.example_texts(),
-            "links": {"self": f"/api/queries/{q.name}"}}
+    return {
+        "name": q.name,
+        "title": q.title,
+        "description": q.description,
+        "parameters": [p.to_json() for p in q.parameters],
+        "examples": q.example_texts(),
+        "links": {"self": f"/api/queries/{q.name}"},
+    }
 
 
 @bp.get("/queries/<name>")
@@ -176,8 +212,16 @@ def named_query(name: str) -> Response:
     if fmt is CSV:
         return _csv(name, result)
     rows = _rows(result, services.index())
-    return jsonify({"query": name, "parameters": raw, "columns": result.variables, "rows": rows,
-                    "truncated": result.truncated, "limit": setting("max_rows")})
+    return jsonify(
+        {
+            "query": name,
+            "parameters": raw,
+            "columns": result.variables,
+            "rows": rows,
+            "truncated": result.truncated,
+            "limit": setting("max_rows"),
+        }
+    )
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"

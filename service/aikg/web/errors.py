@@ -18,12 +18,16 @@ log = logging.getLogger(__name__)
 
 def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict[str, Any]:
     """The error envelope every route returns."""
-    return {"ok": False, "status": status, "error": error, "message": message,
-            "errors": errors or []}
+    return {"ok": False, "status": status, "error": error, "message": message, "errors": errors or []}
 
 
-def error_response(status: int, error: str, message: str, errors: list[Any] | None = None,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    errors: list[Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     """A JSON response carrying the error envelope."""
     resp = jsonify(error_body(status, error, message, errors))
     resp.status_code = status

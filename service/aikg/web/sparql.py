@@ -58,9 +58,11 @@ def endpoint() -> Response:
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
     try:
-        result = get_services().runner.query(req.query,
-                                             default_graphs=req.default_graphs if given else None,
-                                             named_graphs=req.named_graphs or None)
+        result = get_services().runner.query(
+            req.query,
+            default_graphs=req.default_graphs if given else None,
+            named_graphs=req.named_graphs or None,
+        )
     except QuerySyntaxError:
         if is_update(req.query):
             raise BadRequest(_USE_UPDATE) from None
@@ -132,5 +134,6 @@ def describe() -> Response:
             return cast(Response, redirect(url_for("pages.editor"), code=303))
         fmt = GRAPH_FORMATS[0]
     graph = service_description(get_store(), service_root(), current_app.config["AIKG"])
-    return negotiated_response(serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())),
-                               fmt)
+    return negotiated_response(
+        serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())), fmt
+    )
