@@ -5,6 +5,8 @@ Queries run in worker processes on a snapshot of an on-disk store, so these test
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import threading
 import time
@@ -124,6 +126,21 @@ def test_rows_are_capped_and_flagged(limited):
     )
     assert len(r.get_data(as_text=True).strip().splitlines()) == 6  # header + 5 rows
     assert r.headers["X-AIKG-Truncated"] == "true"
+
+
+def test_a_named_querys_rows_are_flagged_in_every_format(limited):
+    """A named query cut at max_rows says so in its CSV too (the header), as in its JSON."""
+    client = limited.test_client()
+    r = client.get("/api/queries/derived-values", headers={"Accept": "text/csv"})
+    assert r.status_code == 200
+    assert len(list(csv.reader(io.StringIO(r.get_data(as_text=True))))) == 6  # header + 5 rows
+    assert r.headers["X-AIKG-Truncated"] == "true"
+    again = client.get("/api/queries/derived-values", headers={"Accept": "text/csv"})
+    assert again.headers["X-AIKG-Truncated"] == "true"  # replayed from the response cache
+    r = client.get("/api/queries/derived-values")
+    assert r.get_json()["truncated"] is True and r.headers["X-AIKG-Truncated"] == "true"
+    r = client.get("/api/queries/topology-hop-counts", headers={"Accept": "text/csv"})
+    assert r.headers["X-AIKG-Truncated"] == "false"
 
 
 @pytest.mark.parametrize("where", ["disk", "memory"])

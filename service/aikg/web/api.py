@@ -19,6 +19,7 @@ from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type
 from aikg.namespaces import AIKG
 from aikg.query.named import NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
+from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
 from aikg.store import QueryResult, Term
 from aikg.web import get_services, get_store, setting
@@ -210,18 +211,22 @@ def named_query(name: str) -> Response:
     raw = {k: v for k, v in request.args.items() if k != "format"}
     result = services.named.run(name, raw)
     if fmt is CSV:
-        return _csv(name, result)
-    rows = _rows(result, services.index())
-    return jsonify(
-        {
-            "query": name,
-            "parameters": raw,
-            "columns": result.variables,
-            "rows": rows,
-            "truncated": result.truncated,
-            "limit": setting("max_rows"),
-        }
-    )
+        resp = _csv(name, result)
+    else:
+        rows = _rows(result, services.index())
+        resp = jsonify(
+            {
+                "query": name,
+                "parameters": raw,
+                "columns": result.variables,
+                "rows": rows,
+                "truncated": result.truncated,
+                "limit": setting("max_rows"),
+            }
+        )
+    # CSV has no place for the flag in its body: the header says it for every format, as /sparql does
+    resp.headers[TRUNCATED_HEADER] = "true" if result.truncated else "false"
+    return resp
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
