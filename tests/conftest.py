@@ -70,8 +70,9 @@ def pytest_collection_modifyitems(session, config, items) -> None:
             if shutil.which(TOOLS[tool][0]) is None:
                 missing[tool].append(item.nodeid)
     if missing:
-        lines = ["system tools the selected tests need are missing (install them with "
-                 "tests/system-packages.sh):"]
+        lines = [
+            "system tools the selected tests need are missing (install them with tests/system-packages.sh):"
+        ]
         for tool, ids in sorted(missing.items()):
             shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
             lines.append(f"  {TOOLS[tool][0]} (Debian package {TOOLS[tool][1]}): {len(ids)} test(s): {shown}")
@@ -216,13 +217,23 @@ def free_port() -> int:
 class LiveServer:
     """An ``aikg serve`` subprocess on 127.0.0.1, started and stopped by the tests."""
 
-    def __init__(self, store: str, env: dict[str, str] | None = None,
-                 args: list[str] | None = None) -> None:
+    def __init__(self, store: str, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
-        cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--store", store, *(args or [])]
+        cmd = [
+            sys.executable,
+            "-m",
+            "aikg",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--store",
+            store,
+            *(args or []),
+        ]
         # The log goes to a file: a pipe nobody reads fills up and blocks the server.
         self.log = tempfile.NamedTemporaryFile(prefix="aikg-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log)

@@ -22,11 +22,23 @@ def services_for(store: Store, **settings: Any) -> Services:
     return build_services(load_settings(config, environ={}), store=store)
 
 
-def run_named(store: Store, name: str, params: Mapping[str, str], settings: Mapping[str, Any] | None = None,
-              *, directory: Path | None = None) -> QueryResult:
+def run_named(
+    store: Store,
+    name: str,
+    params: Mapping[str, str],
+    settings: Mapping[str, Any] | None = None,
+    *,
+    directory: Path | None = None,
+) -> QueryResult:
     """Run a named query on ``store`` under the service's limits."""
-    services = services_for(store, **{k: v for k, v in (settings or {}).items()
-                                      if k in ("query_timeout", "max_rows", "max_heavy_queries")})
+    services = services_for(
+        store,
+        **{
+            k: v
+            for k, v in (settings or {}).items()
+            if k in ("query_timeout", "max_rows", "max_heavy_queries")
+        },
+    )
     if directory is not None:
         services.named.directory = directory
     try:
@@ -74,8 +86,9 @@ class RdfView:
     def query(self, sparql: str, *, bindings: Mapping[str, Any] | None = None, **kwargs: Any) -> QueryResult:
         from aikg.store.terms import to_ox, to_rdflib
 
-        result = self.store.query(sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None,
-                                  **kwargs)
+        result = self.store.query(
+            sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None, **kwargs
+        )
         result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]
         result.triples = [tuple(to_rdflib(t) for t in tr) for tr in result.triples]  # type: ignore[misc]
         return result
@@ -83,10 +96,13 @@ class RdfView:
     def quads(self, s: Any = None, p: Any = None, o: Any = None, graph: str | None = None) -> list[tuple]:
         from aikg.store.terms import to_ox, to_rdflib
 
-        found = self.store.quads(*(None if t is None else to_ox(t) for t in (s, p, o)),
-                                 None if graph is None else str(graph))
-        return [(to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),
-                 to_rdflib(q.graph_name)) for q in found]
+        found = self.store.quads(
+            *(None if t is None else to_ox(t) for t in (s, p, o)), None if graph is None else str(graph)
+        )
+        return [
+            (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object), to_rdflib(q.graph_name))
+            for q in found
+        ]
 
     def apply(self, *, remove: Any = (), add: Any = ()) -> None:
         from aikg.store.terms import to_ox

@@ -16,12 +16,17 @@ from SPARQLWrapper import CSV, JSON, POST, RDFXML, TURTLE, XML, SPARQLWrapper
 
 from aikg.namespaces import AIKG, ID
 
-PROLOGUE = ("PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
-            "PREFIX id: <https://w3id.org/aikg/id/>\n"
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
-MLPERF = PROLOGUE + """SELECT ?submitter ?count ?minutes WHERE {
+PROLOGUE = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
+    "PREFIX id: <https://w3id.org/aikg/id/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+)
+MLPERF = (
+    PROLOGUE
+    + """SELECT ?submitter ?count ?minutes WHERE {
   id:result-mlperf-training-v6-0-coreweave-deepseek-v3 aikg:submitter ?submitter ;
       aikg:acceleratorCount ?count ; aikg:timeToTrain ?minutes }"""
+)
 RESULT = ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"]
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -84,8 +89,9 @@ def test_rdflib_sparqlstore_graph_api(live_server):
 
 
 def test_linked_data_over_http(live_server):
-    resp = requests.get(live_server.url + "/id/coreweave", headers={"Accept": "application/ld+json"},
-                        timeout=10)
+    resp = requests.get(
+        live_server.url + "/id/coreweave", headers={"Accept": "application/ld+json"}, timeout=10
+    )
     assert resp.headers["Content-Type"] == "application/ld+json"
     g = Graph().parse(data=resp.text, format="json-ld")
     assert g.value(RESULT, AIKG.submitter) == URIRef(ID.coreweave)
@@ -95,7 +101,9 @@ def test_service_description_over_http(live_server):
     resp = requests.get(live_server.url + "/sparql", timeout=10)
     g = Graph().parse(data=resp.text, format="turtle")
     endpoint = URIRef(live_server.url + "/sparql")
-    assert endpoint in set(g.objects(None, URIRef("http://www.w3.org/ns/sparql-service-description#endpoint")))
+    assert endpoint in set(
+        g.objects(None, URIRef("http://www.w3.org/ns/sparql-service-description#endpoint"))
+    )
 
 
 # --- writes and the other protocols, by outside clients ---------------------------------------------------
@@ -109,8 +117,12 @@ INSERT DATA { GRAPH <%s> { id:%s a aikg:Neocloud ; rdfs:label "%s"@en } }"""
 
 
 def _drop(live_server, graph: str) -> None:
-    requests.post(live_server.url + "/update", data={"update": f"DROP SILENT GRAPH <{graph}>"}, headers=TOKEN,
-                  timeout=30).raise_for_status()
+    requests.post(
+        live_server.url + "/update",
+        data={"update": f"DROP SILENT GRAPH <{graph}>"},
+        headers=TOKEN,
+        timeout=30,
+    ).raise_for_status()
 
 
 def test_sparqlwrapper_update_and_read_back(live_server):
@@ -132,8 +144,14 @@ def test_rdflib_sparqlupdatestore_adds_queries_and_removes(live_server):
     from rdflib.plugins.stores.sparqlstore import SPARQLUpdateStore
 
     graph = URIRef(CLIENT_GRAPH + "-rdflib")
-    store = SPARQLUpdateStore(live_server.url + "/sparql", live_server.url + "/update", headers=TOKEN,
-                              returnFormat="json", method="POST", autocommit=False)
+    store = SPARQLUpdateStore(
+        live_server.url + "/sparql",
+        live_server.url + "/update",
+        headers=TOKEN,
+        returnFormat="json",
+        method="POST",
+        autocommit=False,
+    )
     g = Graph(store=store, identifier=graph)
     node = ID["rdflib-cloud"]
     g.add((node, RDF.type, AIKG.Neocloud))  # one request for both: a neocloud needs its label (SHACL)
@@ -152,10 +170,16 @@ def test_rdflib_sparqlupdatestore_adds_queries_and_removes(live_server):
 def test_graph_store_protocol_by_plain_http(live_server):
     """The Graph Store Protocol as a plain HTTP client uses it: POST to the store creates a graph (201 and
     Location), GET it back, PUT replaces, DELETE removes."""
-    body = ('<https://w3id.org/aikg/id/gsp-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-            '<http://www.w3.org/2000/01/rdf-schema#label> "GSP Cloud"@en .')
-    resp = requests.post(live_server.url + "/data", data=body.encode(),
-                         headers={**TOKEN, "Content-Type": "text/turtle"}, timeout=30)
+    body = (
+        "<https://w3id.org/aikg/id/gsp-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+        '<http://www.w3.org/2000/01/rdf-schema#label> "GSP Cloud"@en .'
+    )
+    resp = requests.post(
+        live_server.url + "/data",
+        data=body.encode(),
+        headers={**TOKEN, "Content-Type": "text/turtle"},
+        timeout=30,
+    )
     assert resp.status_code == 201
     location = resp.headers["Location"]
     got = requests.get(location, headers={"Accept": "application/n-triples"}, timeout=30)
@@ -171,8 +195,16 @@ NODE_MODULES = ROOT / "service" / "aikg" / "web" / "node_modules"
 
 def comunica(live_server, kind: str, text: str) -> object:
     """Run Comunica (installed from npm with ``npm ci --prefix service/aikg/web``) against the server."""
-    cmd = ["node", str(COMUNICA), str(NODE_MODULES), live_server.url + "/sparql", kind, text,
-           live_server.url + "/update", "test-token"]
+    cmd = [
+        "node",
+        str(COMUNICA),
+        str(NODE_MODULES),
+        live_server.url + "/sparql",
+        kind,
+        text,
+        live_server.url + "/update",
+        "test-token",
+    ]
     done = subprocess.run(cmd, capture_output=True, text=True, timeout=120, check=False)
     assert done.returncode == 0, done.stderr[-2000:]
     return json.loads(done.stdout)
@@ -183,8 +215,10 @@ def test_comunica_select_ask_and_construct(live_server):
     assert row["submitter"] == {"termType": "NamedNode", "value": str(ID.coreweave)}
     assert row["count"]["value"] == "8192"
     labels = comunica(live_server, "select", PROLOGUE + "SELECT ?l WHERE { aikg:Neocloud rdfs:label ?l }")
-    assert {(r["l"]["value"], r["l"].get("language")) for r in labels} == {("neocloud", "en"),
-                                                                           ("新兴 GPU 云", "zh")}
+    assert {(r["l"]["value"], r["l"].get("language")) for r in labels} == {
+        ("neocloud", "en"),
+        ("新兴 GPU 云", "zh"),
+    }
     ask = PROLOGUE + "ASK { aikg:Neocloud rdfs:subClassOf aikg:CloudOperator }"
     assert comunica(live_server, "ask", ask) is True
     quads = comunica(live_server, "construct", PROLOGUE + "CONSTRUCT WHERE { aikg:Neocloud rdfs:label ?l }")

@@ -16,8 +16,10 @@ from virtuoso import VirtuosoServer
 
 pytestmark = pytest.mark.needs("virtuoso")
 
-CLOUD = ('<https://w3id.org/aikg/id/deployment-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-         '<http://www.w3.org/2000/01/rdf-schema#label> "Deployment Cloud"@en .')
+CLOUD = (
+    "<https://w3id.org/aikg/id/deployment-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+    '<http://www.w3.org/2000/01/rdf-schema#label> "Deployment Cloud"@en .'
+)
 GRAPH = "https://w3id.org/aikg/graph/sources/test-deployment"
 
 
@@ -31,20 +33,34 @@ def engine():
 @pytest.mark.parametrize("bulk", ["graph store", "update"])
 def test_the_readme_deployment_steps_work_as_written(engine, bulk):
     base = engine.url.rsplit("/", 1)[0]
-    env = {"AIKG_STORE": base + "/sparql-auth", "AIKG_STORE_USER": "dba", "AIKG_STORE_PASSWORD": "dba",
-           "AIKG_TOKEN": "deploy-token"}
+    env = {
+        "AIKG_STORE": base + "/sparql-auth",
+        "AIKG_STORE_USER": "dba",
+        "AIKG_STORE_PASSWORD": "dba",
+        "AIKG_TOKEN": "deploy-token",
+    }
     if bulk == "graph store":
         env["AIKG_STORE_GSP_URL"] = base + "/sparql-graph-crud-auth"
-    loaded = subprocess.run([sys.executable, "-m", "aikg", "load", "--seeds"], env={**os.environ, **env},
-                            capture_output=True, text=True, timeout=600)
+    loaded = subprocess.run(
+        [sys.executable, "-m", "aikg", "load", "--seeds"],
+        env={**os.environ, **env},
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert loaded.returncode == 0, loaded.stderr[-2000:]
     assert "https://w3id.org/aikg/graph/derived" in loaded.stdout
     first = LiveServer(env["AIKG_STORE"], env=env, args=["--workers", "2"])
     second = LiveServer(env["AIKG_STORE"], env=env, args=["--workers", "2"])
     try:
         assert requests.get(second.url + "/api/entities/coreweave", timeout=30).status_code == 200
-        r = requests.put(first.url + "/data", params={"graph": GRAPH}, data=CLOUD, timeout=120,
-                         headers={"Authorization": "Bearer deploy-token", "Content-Type": "text/turtle"})
+        r = requests.put(
+            first.url + "/data",
+            params={"graph": GRAPH},
+            data=CLOUD,
+            timeout=120,
+            headers={"Authorization": "Bearer deploy-token", "Content-Type": "text/turtle"},
+        )
         assert r.status_code in (200, 201), r.text
         deadline = time.monotonic() + 10
         # The other instance sees the write once its short memo of the version expires. Virtuoso's

@@ -51,6 +51,7 @@ def select(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
     """A SELECT's rows as lexical values."""
     return store.query(sparql).values()
 
+
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
 EPOCH = "https://w3id.org/aikg/graph/epoch/"
@@ -160,8 +161,6 @@ def imported(fixture_dir):
 def values(store: Store, s: str, p: str, graph: str | None = None) -> set:
     """The objects of (s, p) as rdflib terms."""
     return {to_rdflib(q.object) for q in store.quads(ox.NamedNode(s), ox.NamedNode(p), None, graph)}
-
-
 
 
 def findings(report, kind: str) -> set[tuple]:
@@ -768,13 +767,17 @@ def test_a_client_write_during_the_import_is_not_lost(fixture_dir, monkeypatch):
     def racing(change, **kwargs):
         calls.append(kwargs.get("expect_version"))
         if len(calls) == 1:  # a client writes between the import's validation and its commit
-            quads = ox.parse(b'<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; '
-                             b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .',
-                             format=ox.RdfFormat.TURTLE)
+            quads = ox.parse(
+                b"<https://w3id.org/aikg/id/racer> a <https://w3id.org/aikg/ontology#AILab> ; "
+                b'<http://www.w3.org/2000/01/rdf-schema#label> "Racer"@en .',
+                format=ox.RdfFormat.TURTLE,
+            )
             graph = "https://w3id.org/aikg/graph/sources/racer"
             rows = [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(graph)) for t in quads]
-            thread = threading.Thread(target=services.gate.write, args=(
-                lambda: gate.graph_change(store, graph, rows, replace=True),))
+            thread = threading.Thread(
+                target=services.gate.write,
+                args=(lambda: gate.graph_change(store, graph, rows, replace=True),),
+            )
             thread.start()
             thread.join()
         return real(change, **kwargs)

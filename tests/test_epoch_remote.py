@@ -12,16 +12,28 @@ from aikg.web import create_app
 from helpers import rdf_dicts, run_named, services_for
 from test_epoch_import import FILES, SNAPSHOT, write_fixture
 
-QUESTIONS = [("source-disagreements", {}), ("nvidia-only-capacity", {}),
-             ("models-trained-on", {"accelerator": "h100"}), ("models-trained-on", {"accelerator": "h800"}),
-             ("unconfirmed-claims", {}), ("unconfirmed-claims", {"axis": "dataset"})]
+QUESTIONS = [
+    ("source-disagreements", {}),
+    ("nvidia-only-capacity", {}),
+    ("models-trained-on", {"accelerator": "h100"}),
+    ("models-trained-on", {"accelerator": "h800"}),
+    ("unconfirmed-claims", {}),
+    ("unconfirmed-claims", {"axis": "dataset"}),
+]
 
 
 def answers(store, name: str, params: dict) -> set[tuple]:
     rows = rdf_dicts(run_named(store, name, params, {"query_timeout": 60}))
-    return {tuple(sorted((k, str(v)) for k, v in r.items() if not k.endswith(("Label", "Title", "sources1",
-                                                                                "sources2"))))
-            for r in rows}
+    return {
+        tuple(
+            sorted(
+                (k, str(v))
+                for k, v in r.items()
+                if not k.endswith(("Label", "Title", "sources1", "sources2"))
+            )
+        )
+        for r in rows
+    }
 
 
 @pytest.fixture(scope="module")

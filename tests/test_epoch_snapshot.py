@@ -53,6 +53,7 @@ def select(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
     """A SELECT's rows as lexical values."""
     return store.query(sparql).values()
 
+
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
 EPOCH = "https://w3id.org/aikg/graph/epoch/"
@@ -94,8 +95,6 @@ def copy(snapshot) -> OxigraphStore:
     out = OxigraphStore(None)
     out.apply(add=list(store.quads()))
     return out
-
-
 
 
 def rows(store: Store, name: str, **params: str) -> list[dict]:
@@ -191,7 +190,7 @@ def test_known_duplicates_are_gone(snapshot):
     labels = {
         str(r[0]): str(r[1])
         for r in store.query(
-            'SELECT ?e ?l WHERE { ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER (LANG(?l) = '
+            "SELECT ?e ?l WHERE { ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER (LANG(?l) = "
             '"en") }'
         ).values()
     }

@@ -22,8 +22,15 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from conftest import ARTIFACTS, LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = ARTIFACTS / "screenshots"
 RESULT = "result-mlperf-training-v6-0-coreweave-deepseek-v3"
 SOURCE_TITLE = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟"
@@ -222,8 +229,7 @@ def test_graph_view_draws_the_neighbourhood_and_a_click_opens_a_node(page: Page,
     expect(page.locator("h1")).to_have_text("Nebius")
 
 
-def test_graph_view_draws_the_whole_graph_and_folds_results_into_edges(page: Page,
-                                                                       live_server: LiveServer):
+def test_graph_view_draws_the_whole_graph_and_folds_results_into_edges(page: Page, live_server: LiveServer):
     nodes, edges = _expected_graph(live_server, "")
     page.goto("/graph")
     cy = page.locator("#cy")
@@ -256,10 +262,20 @@ def test_named_query_with_a_parameter_runs_and_tabulates_its_rows(page: Page):
     rows = page.locator("#query-results tbody tr")
     first = rows.nth(0).locator("td").all_inner_texts()
     second = rows.nth(1).locator("td").all_inner_texts()
-    assert first[:5] == ["NVIDIA invests USD 1.5 billion in SB Energy", "investment", "investor", "SB Energy",
-                         "investee"]
-    assert second[:5] == ["NVIDIA's planned participation in Groq's Series A", "investment", "investor",
-                          "Groq", "investee"]
+    assert first[:5] == [
+        "NVIDIA invests USD 1.5 billion in SB Energy",
+        "investment",
+        "investor",
+        "SB Energy",
+        "investee",
+    ]
+    assert second[:5] == [
+        "NVIDIA's planned participation in Groq's Series A",
+        "investment",
+        "investor",
+        "Groq",
+        "investee",
+    ]
     sb_energy = rows.nth(0).get_by_role("link", name="SB Energy", exact=True)
     expect(sb_energy).to_have_attribute("href", "/id/sb-energy")
     assert "org=nvidia" in page.url
@@ -270,7 +286,9 @@ def test_named_query_with_a_parameter_runs_and_tabulates_its_rows(page: Page):
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("org,deal,dealLabel,")
     assert len(lines) == 3
-    assert lines[1].startswith("https://w3id.org/aikg/id/nvidia,https://w3id.org/aikg/id/deal-nvidia-sb-energy")
+    assert lines[1].startswith(
+        "https://w3id.org/aikg/id/nvidia,https://w3id.org/aikg/id/deal-nvidia-sb-energy"
+    )
     assert page.locator("#dl-json").get_attribute("href") == "/api/queries/deals-of-organization?org=nvidia"
 
 
@@ -294,9 +312,11 @@ def test_sparql_editor_runs_a_query_against_aikg_and_shows_results(page: Page):
     value = page.evaluate("aikgEditor.getTab().getQuery()")
     assert "PREFIX aikg: <https://w3id.org/aikg/ontology#>" in value
     assert page.evaluate("aikgEditor.getTab().getEndpoint()").endswith("/sparql")
-    page.evaluate("() => { aikgEditor.getTab().setQuery(`PREFIX id: <https://w3id.org/aikg/id/>\n"
-                  "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-                  "SELECT DISTINCT ?name WHERE { id:nvidia rdfs:label ?name } ORDER BY ?name`); }")
+    page.evaluate(
+        "() => { aikgEditor.getTab().setQuery(`PREFIX id: <https://w3id.org/aikg/id/>\n"
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+        "SELECT DISTINCT ?name WHERE { id:nvidia rdfs:label ?name } ORDER BY ?name`); }"
+    )
     page.locator(".yasqe_queryButton").click()
     table = page.locator(".yasr .dataTable tbody")
     expect(table).to_contain_text("英伟达")
@@ -330,9 +350,13 @@ def test_front_page_counts_what_the_graph_holds(page: Page):
 
 # --- the default store (seeds and the Epoch AI snapshot), as an analyst and on a phone -------------------
 
-ISSUE_EXAMPLES = [("coreweave", "coreweave", "CoreWeave"), ("NVIDIA", "nvidia", "NVIDIA"),
-                  ("GB300", "gb300", "GB300"), ("deepseek v3", "deepseek-v3", "DeepSeek-V3"),
-                  ("英伟达", "nvidia", "NVIDIA")]
+ISSUE_EXAMPLES = [
+    ("coreweave", "coreweave", "CoreWeave"),
+    ("NVIDIA", "nvidia", "NVIDIA"),
+    ("GB300", "gb300", "GB300"),
+    ("deepseek v3", "deepseek-v3", "DeepSeek-V3"),
+    ("英伟达", "nvidia", "NVIDIA"),
+]
 """What the issue typed and where Enter took it: a deal, a cluster, a benchmark result, a training run."""
 
 
@@ -341,8 +365,9 @@ def no_sideways_scroll(p: Page, width: int) -> None:
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
-@pytest.mark.parametrize(("typed", "slug", "title"), ISSUE_EXAMPLES,
-                         ids=[e[1] + "-" + e[0] for e in ISSUE_EXAMPLES])
+@pytest.mark.parametrize(
+    ("typed", "slug", "title"), ISSUE_EXAMPLES, ids=[e[1] + "-" + e[0] for e in ISSUE_EXAMPLES]
+)
 def test_typing_a_name_and_pressing_enter_opens_its_page(browse, epoch_server, viewport, typed, slug, title):
     p = browse(epoch_server, viewport)
     p.goto("/timeline")
@@ -371,12 +396,14 @@ def test_suggestions_follow_the_api_ranking_and_tell_namesakes_apart(browse, epo
     box = p.locator(".topsearch input")
     box.press_sequentially("nvidia h", delay=30)
     expect(p.locator(".sugg[data-slug]").first).to_be_visible()
-    ranked = requests.get(f"{epoch_server.url}/api/search", params={"q": "nvidia h", "limit": 10},
-                          timeout=30).json()
+    ranked = requests.get(
+        f"{epoch_server.url}/api/search", params={"q": "nvidia h", "limit": 10}, timeout=30
+    ).json()
     listed = p.locator(".sugg[data-slug]")
     expect(listed).to_have_count(len(ranked["results"]))
     assert [listed.nth(i).get_attribute("data-slug") for i in range(listed.count())] == [
-        r["id"] for r in ranked["results"]]
+        r["id"] for r in ranked["results"]
+    ]
     # chips first, the cluster named "NVIDIA Helios" after them; each hit says what it is and who makes it
     expect(listed.first.locator(".hit-desc")).to_contain_text("GPU · NVIDIA")
     helios = p.locator('.sugg[data-slug="cluster-nvidia-helios"] .hit-desc')
@@ -459,10 +486,17 @@ def test_a_hub_page_groups_statements_by_property_with_counts_each_node_once(bro
     assert height < 8 * DESKTOP["height"], "a hub's page starts short: long groups are collapsed"
     shot(p, "entity-hub")
     hardware = p.locator('#rel-hardware .subgroup[data-group="as maker"]')  # aikg:manufacturer
-    manufactured = requests.post(f"{epoch_server.url}/sparql", data={"query": (
-        "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?s WHERE { "
-        "?s aikg:manufacturer <https://w3id.org/aikg/id/nvidia> }")},
-        headers={"Accept": "application/sparql-results+json"}, timeout=30).json()["results"]["bindings"]
+    manufactured = requests.post(
+        f"{epoch_server.url}/sparql",
+        data={
+            "query": (
+                "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?s WHERE { "
+                "?s aikg:manufacturer <https://w3id.org/aikg/id/nvidia> }"
+            )
+        },
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=30,
+    ).json()["results"]["bindings"]
     expect(hardware.locator(".subgroup-head .count")).to_have_text(str(len(manufactured)))
     expect(hardware.locator("[data-node]")).to_have_count(5)
     more = hardware.locator("button.more")
@@ -477,7 +511,8 @@ def test_a_hub_page_groups_statements_by_property_with_counts_each_node_once(bro
     assert len(nodes) == len(set(nodes)), "a node is listed once"
     hardware_nodes = hardware.locator("[data-node]").evaluate_all("els => els.map(e => e.dataset.node)")
     assert {f"https://w3id.org/aikg/id/{s}" for s in hardware_nodes} == {
-        b["s"]["value"] for b in manufactured}
+        b["s"]["value"] for b in manufactured
+    }
     toc = p.locator(".rel-toc .chip")
     counts = sum(int(c) for c in toc.locator(".count").all_inner_texts())
     expect(p.locator("#relations-count")).to_have_text(str(counts))
@@ -488,9 +523,11 @@ def test_figures_are_scaled_with_the_exact_value_on_hover(browse, epoch_server):
     p = browse(epoch_server)
     p.goto("/id/gb300")
     expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
-    cases = {"fp4Performance": ("15 PFLOP/s", "exactly 15,000,000,000,000,000 FLOP/s"),
-             "memoryBandwidth": ("8 TB/s", "exactly 8,000 GB/s"),
-             "thermalDesignPower": ("1.4 kW", "exactly 1,400 W")}
+    cases = {
+        "fp4Performance": ("15 PFLOP/s", "exactly 15,000,000,000,000,000 FLOP/s"),
+        "memoryBandwidth": ("8 TB/s", "exactly 8,000 GB/s"),
+        "thermalDesignPower": ("1.4 kW", "exactly 1,400 W"),
+    }
     for prop, (text, exact) in cases.items():
         value = p.locator(f'.fact[data-prop="{prop}"] data.figure')
         expect(value).to_have_text(text)
@@ -500,7 +537,8 @@ def test_figures_are_scaled_with_the_exact_value_on_hover(browse, epoch_server):
     p.goto("/id/training-run-deepseek-v3")
     expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_text("3.41 YFLOP")
     expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_attribute(
-        "title", "exactly 3,407,800,000,000,000,000,000,000 FLOP")
+        "title", "exactly 3,407,800,000,000,000,000,000,000 FLOP"
+    )
     expect(p.locator('.fact[data-prop="cost"] data.figure', has_text="5.39")).to_have_text("USD 5.39 million")
     p.goto("/id/deepseek-v3")
     expect(p.locator('.fact[data-prop="totalParameters"] data.figure')).to_have_text("671 billion")
@@ -510,8 +548,10 @@ def test_reference_urls_are_links(browse, epoch_server):
     p = browse(epoch_server)
     p.goto("/id/cluster-coreweave-h200s")
     expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
-    url = ("https://web.archive.org/web/20250107015942/https://www.coreweave.com/blog/"
-           "coreweave-is-the-first-cloud-provider-to-deploy-nvidia-h200-tensor-core-gpus")
+    url = (
+        "https://web.archive.org/web/20250107015942/https://www.coreweave.com/blog/"
+        "coreweave-is-the-first-cloud-provider-to-deploy-nvidia-h200-tensor-core-gpus"
+    )
     link = p.locator("#figures .refs a.external")
     expect(link).to_have_attribute("href", url)
     p.goto("/id/coreweave")
@@ -521,9 +561,20 @@ def test_reference_urls_are_links(browse, epoch_server):
     expect(doc).to_have_attribute("href", re.compile(r"^https?://"))
 
 
-PHONE_PAGES = ["/", "/?q=coreweave", "/id/nvidia", "/id/coreweave", "/id/gb300", "/id/price-list-tinker",
-               f"/id/{RESULT}", "/timeline", "/graph?focus=nvidia&depth=2", "/queries",
-               "/queries/deals-of-organization?org=nvidia", "/editor"]
+PHONE_PAGES = [
+    "/",
+    "/?q=coreweave",
+    "/id/nvidia",
+    "/id/coreweave",
+    "/id/gb300",
+    "/id/price-list-tinker",
+    f"/id/{RESULT}",
+    "/timeline",
+    "/graph?focus=nvidia&depth=2",
+    "/queries",
+    "/queries/deals-of-organization?org=nvidia",
+    "/editor",
+]
 
 
 def test_no_page_scrolls_sideways_on_a_phone(browse, epoch_server):
@@ -549,8 +600,9 @@ def test_no_page_scrolls_sideways_on_a_phone(browse, epoch_server):
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
 def test_a_hubs_graph_is_capped_and_a_click_adds_a_nodes_neighbours(browse, epoch_server, viewport):
     p = browse(epoch_server, viewport)
-    whole = requests.get(f"{epoch_server.url}/api/entities/nvidia/neighbors",
-                         params={"depth": 2, "limit": 2000}, timeout=60).json()
+    whole = requests.get(
+        f"{epoch_server.url}/api/entities/nvidia/neighbors", params={"depth": 2, "limit": 2000}, timeout=60
+    ).json()
     p.goto("/graph?focus=nvidia&depth=2")
     cy = p.locator("#cy")
     expect(cy).to_have_attribute("data-ready", "true", timeout=60_000)
@@ -562,15 +614,18 @@ def test_a_hubs_graph_is_capped_and_a_click_adds_a_nodes_neighbours(browse, epoc
     # Click Google: a hub two hops away, most of whose neighbours are not drawn yet.
     cy.scroll_into_view_if_needed()
     box = cy.bounding_box()
-    pos = p.evaluate("() => { const n = aikgGraph.nodes('[slug = \"google\"]'); aikgGraph.center(n); "
-                     "return n.renderedPosition(); }")
+    pos = p.evaluate(
+        "() => { const n = aikgGraph.nodes('[slug = \"google\"]'); aikgGraph.center(n); "
+        "return n.renderedPosition(); }"
+    )
     p.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
     expect(p.locator("#selected h3")).to_have_text("Google")
     expect(cy).to_have_attribute("data-added", re.compile(r"^[1-9]"))
     added = int(cy.get_attribute("data-added"))
     assert p.evaluate("aikgGraph.nodes().length") == drawn + added
-    google = requests.get(f"{epoch_server.url}/api/entities/google/neighbors",
-                          params={"depth": 1, "limit": 2000}, timeout=60).json()
+    google = requests.get(
+        f"{epoch_server.url}/api/entities/google/neighbors", params={"depth": 1, "limit": 2000}, timeout=60
+    ).json()
     neighbours = {n["data"]["id"] for n in google["elements"]["nodes"]}
     new = p.evaluate("() => aikgGraph.nodes('.expanded').length")
     assert new == 2  # the focus and Google
@@ -585,16 +640,28 @@ def dense_years(counts: dict[int, int]) -> tuple[int, int]:
     """The fewest consecutive years holding half the events (the latest such span), computed here."""
     total = sum(counts.values())
     years = sorted(counts)
-    spans = [(b - a, -a, a, b) for a in years for b in years if b >= a
-             and 2 * sum(n for y, n in counts.items() if a <= y <= b) >= total]
+    spans = [
+        (b - a, -a, a, b)
+        for a in years
+        for b in years
+        if b >= a and 2 * sum(n for y, n in counts.items() if a <= y <= b) >= total
+    ]
     _, _, first, last = min(spans)
     return first, last
 
 
 def test_timeline_opens_on_the_dense_years_and_moves_by_year(browse, epoch_server):
-    rows = requests.post(f"{epoch_server.url}/sparql", data={"query": (
-        "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?e ?d WHERE { ?e aikg:date ?d }")},
-        headers={"Accept": "application/sparql-results+json"}, timeout=60).json()["results"]["bindings"]
+    rows = requests.post(
+        f"{epoch_server.url}/sparql",
+        data={
+            "query": (
+                "PREFIX aikg: <https://w3id.org/aikg/ontology#> "
+                "SELECT DISTINCT ?e ?d WHERE { ?e aikg:date ?d }"
+            )
+        },
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=60,
+    ).json()["results"]["bindings"]
     per_event: dict[str, set[int]] = defaultdict(set)
     for r in rows:
         per_event[r["e"]["value"]].add(int(r["d"]["value"][:4]))

@@ -36,8 +36,9 @@ def test_cli_writes_the_same_bytes_as_http(disk_store, runner, tmp_path):
             if fmt.rdf and "--fold" in args:
                 continue
             out = tmp_path / f"{fmt.name}-{len(written)}.{fmt.extension}"
-            result = runner.invoke(main, ["export", "--format", fmt.name, *args, "--store", disk_store,
-                                          "-o", str(out)])
+            result = runner.invoke(
+                main, ["export", "--format", fmt.name, *args, "--store", disk_store, "-o", str(out)]
+            )
             assert result.exit_code == 0, result.output
             written[(fmt.name, query)] = out.read_bytes()
     store = OxigraphStore(disk_store)
@@ -53,20 +54,24 @@ def test_cli_writes_the_same_bytes_as_http(disk_store, runner, tmp_path):
 
 
 def test_cli_writes_to_standard_output(disk_store, runner):
-    result = runner.invoke(main, ["export", "-f", "dot", "--focus", "coreweave", "--depth", "0",
-                                  "--store", disk_store])
+    result = runner.invoke(
+        main, ["export", "-f", "dot", "--focus", "coreweave", "--depth", "0", "--store", disk_store]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("digraph aikg {")
     assert '"https://w3id.org/aikg/id/coreweave" [label="CoreWeave\\n«neocloud»"' in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "graphml", "--focus", "no-such-entity"], "no-such-entity"),
-    (["--format", "graphml", "--focus", "coreweave", "--depth", "9"], "depth"),
-    (["--format", "gexf", "--type", "NoSuchClass"], "NoSuchClass"),
-    (["--format", "turtle", "--fold"], "fold"),
-    (["--format", "pdf"], "pdf"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "graphml", "--focus", "no-such-entity"], "no-such-entity"),
+        (["--format", "graphml", "--focus", "coreweave", "--depth", "9"], "depth"),
+        (["--format", "gexf", "--type", "NoSuchClass"], "NoSuchClass"),
+        (["--format", "turtle", "--fold"], "fold"),
+        (["--format", "pdf"], "pdf"),
+    ],
+)
 def test_cli_input_errors_exit_2_with_a_message(disk_store, runner, args, message):
     result = runner.invoke(main, ["export", *args, "--store", disk_store])
     assert result.exit_code == 2

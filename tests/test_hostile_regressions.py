@@ -253,12 +253,14 @@ def test_a_write_that_reaches_the_writer_past_its_deadline_is_not_started(seeded
     gate = writer.services.gate
     with monkeypatch.context() as m:
         m.setattr(gate, "write", lambda *a, **k: pytest.fail("the gate was given a write past its deadline"))
-        answer = writer.update(f'INSERT DATA {{ GRAPH <{G}> {{ <{ID}x> <http://x/p> "1" }} }}',
-                               until=time.time() - 1)
+        answer = writer.update(
+            f'INSERT DATA {{ GRAPH <{G}> {{ <{ID}x> <http://x/p> "1" }} }}', until=time.time() - 1
+        )
     assert (answer["ok"], answer["type"]) == (False, "WriteTimeout")
     assert G not in store.graphs()
-    done = writer.update(f'INSERT DATA {{ GRAPH <{G}> {{ <{ID}x> <http://x/p> "1" }} }}',
-                         until=time.time() + 30)
+    done = writer.update(
+        f'INSERT DATA {{ GRAPH <{G}> {{ <{ID}x> <http://x/p> "1" }} }}', until=time.time() + 30
+    )
     assert done["ok"] and G in store.graphs()
 
 

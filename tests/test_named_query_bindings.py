@@ -16,9 +16,16 @@ from aikg.query.named import bind_parameters, load_queries
 from aikg.rdf.tokens import tokenize
 from aikg.store.terms import to_ox, to_rdflib
 
-EXAMPLES = {"org": ["coreweave", "nvidia", "openai"], "from": ["2026-01-01", "2025"], "to": ["2026-12-31"],
-            "company": ["openai"], "accelerator": ["h800"], "vendor": ["nvidia", "amd"],
-            "entity": ["coreweave", "nvidia"], "axis": ["document", "dataset"]}
+EXAMPLES = {
+    "org": ["coreweave", "nvidia", "openai"],
+    "from": ["2026-01-01", "2025"],
+    "to": ["2026-12-31"],
+    "company": ["openai"],
+    "accelerator": ["h800"],
+    "vendor": ["nvidia", "amd"],
+    "entity": ["coreweave", "nvidia"],
+    "axis": ["document", "dataset"],
+}
 """Values tried for each parameter name (the seeds' entities; dates around the seeds' events)."""
 
 TRAILING_BROKEN = {"virtuoso"}
@@ -31,9 +38,12 @@ FILTERED = {"events-between", "unconfirmed-claims"}
 WHERE clause's filters (Query §18.2.4.3), so for these a client binds them with a VALUES block at the
 start of the WHERE clause (or initBindings); README, "Named queries"."""
 
-CASES = [(q.name, dict(zip([p.name for p in q.parameters], values, strict=True)))
-         for q in load_queries().values() if q.parameters
-         for values in itertools.product(*[EXAMPLES[p.name] for p in q.parameters])]
+CASES = [
+    (q.name, dict(zip([p.name for p in q.parameters], values, strict=True)))
+    for q in load_queries().values()
+    if q.parameters
+    for values in itertools.product(*[EXAMPLES[p.name] for p in q.parameters])
+]
 
 
 def trailing_values(text: str, bound: dict) -> str:
@@ -50,7 +60,7 @@ def leading_values(text: str, bound: dict) -> str:
     names = list(bound)
     row = " ".join(str(bound[n]) for n in names)
     block = f" VALUES ({' '.join('?' + n for n in names)}) {{ ({row}) }} "
-    return text[:brace.end] + block + text[brace.end:]
+    return text[: brace.end] + block + text[brace.end :]
 
 
 def rows(result) -> list[tuple]:

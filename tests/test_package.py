@@ -18,15 +18,22 @@ DATA = ("ontology", "seeds", "queries")
 
 def shipped_files() -> set[str]:
     """Every data file of the checkout, as its path inside the package."""
-    return {f"aikg/data/{p.relative_to(ROOT).as_posix()}" for folder in DATA
-            for p in (ROOT / folder).rglob("*") if p.is_file()}
+    return {
+        f"aikg/data/{p.relative_to(ROOT).as_posix()}"
+        for folder in DATA
+        for p in (ROOT / folder).rglob("*")
+        if p.is_file()
+    }
 
 
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-                    "-w", str(out), str(ROOT)], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(ROOT)],
+        check=True,
+        timeout=300,
+    )
     (found,) = out.glob("aikg-*.whl")
     return found
 
@@ -34,8 +41,11 @@ def wheel(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def installed(wheel, tmp_path_factory) -> Path:
     site = tmp_path_factory.mktemp("site")
-    subprocess.run([sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site),
-                    str(wheel)], check=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--no-deps", "-q", "--target", str(site), str(wheel)],
+        check=True,
+        timeout=300,
+    )
     return site
 
 
@@ -43,8 +53,14 @@ def run_outside(site: Path, code: str, tmp_path: Path) -> subprocess.CompletedPr
     """Run Python from a folder outside the checkout, importing aikg from ``site`` only."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("AIKG_")}
     env["PYTHONPATH"] = str(site)
-    return subprocess.run([sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n"
-                           + code], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-I", "-c", f"import sys; sys.path.insert(0, {str(site)!r})\n" + code],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
 
 
 def test_the_wheel_holds_every_data_file_and_not_the_tests(wheel):
@@ -53,8 +69,9 @@ def test_the_wheel_holds_every_data_file_and_not_the_tests(wheel):
     assert not any(n.startswith("tests/") for n in names)
     metadata = next(n for n in names if n.endswith("METADATA"))
     requires = zipfile.ZipFile(wheel).read(metadata).decode()
-    runtime = [line for line in requires.splitlines() if line.startswith("Requires-Dist:")
-               and "extra ==" not in line]
+    runtime = [
+        line for line in requires.splitlines() if line.startswith("Requires-Dist:") and "extra ==" not in line
+    ]
     assert not any("pytest" in line for line in runtime)  # pytest is a test extra, not a runtime need
 
 

@@ -49,9 +49,12 @@ def test_a_built_index_is_kept_and_loaded_instead_of_built_again(disk, monkeypat
 def test_other_data_gets_its_own_index(disk):
     store, folder = disk
     kept_services(store, folder).index()
-    store.load(b'<https://w3id.org/aikg/id/kept-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-               b'<http://www.w3.org/2000/01/rdf-schema#label> "Kept Cloud"@en .', mime="text/turtle",
-               graph="https://w3id.org/aikg/graph/sources/test-kept")
+    store.load(
+        b"<https://w3id.org/aikg/id/kept-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+        b'<http://www.w3.org/2000/01/rdf-schema#label> "Kept Cloud"@en .',
+        mime="text/turtle",
+        graph="https://w3id.org/aikg/graph/sources/test-kept",
+    )
     fresh = kept_services(store, folder).index()
     assert [h.entity.slug for h in fresh.search("kept cloud")] == ["kept-cloud"]
     assert len(list(folder.glob("search-*.pickle"))) == 2

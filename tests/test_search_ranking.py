@@ -21,32 +21,67 @@ LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 
 BOTH: list[tuple[str, str]] = [
     # the issue's examples: each used to open a deal, a cluster, a result or a training run
-    ("coreweave", "coreweave"), ("NVIDIA", "nvidia"), ("GB300", "gb300"), ("deepseek v3", "deepseek-v3"),
+    ("coreweave", "coreweave"),
+    ("NVIDIA", "nvidia"),
+    ("GB300", "gb300"),
+    ("deepseek v3", "deepseek-v3"),
     ("英伟达", "nvidia"),
     # case, separators and spelling variants of labels
-    ("CoreWeave", "coreweave"), ("Nvidia", "nvidia"), ("DeepSeek-V3", "deepseek-v3"),
-    ("gb300 nvl72", "gb300-nvl72"), ("soumith chintala", "soumith-chintala"), ("SB Energy", "sb-energy"),
-    ("MLPerf Training v6.0", "mlperf-training-v6-0"), ("llama 3.1 405b", "llama-3-1-405b"),
-    ("openai", "openai"), ("microsoft", "microsoft"), ("google", "google"), ("oracle", "oracle"),
-    ("amazon", "amazon"), ("groq", "groq"), ("nebius", "nebius"), ("lambda", "lambda"), ("H800", "h800"),
-    ("h100", "h100"), ("Blackwell", "blackwell"), ("deepseek", "deepseek"), ("Tinker", "tinker"),
+    ("CoreWeave", "coreweave"),
+    ("Nvidia", "nvidia"),
+    ("DeepSeek-V3", "deepseek-v3"),
+    ("gb300 nvl72", "gb300-nvl72"),
+    ("soumith chintala", "soumith-chintala"),
+    ("SB Energy", "sb-energy"),
+    ("MLPerf Training v6.0", "mlperf-training-v6-0"),
+    ("llama 3.1 405b", "llama-3-1-405b"),
+    ("openai", "openai"),
+    ("microsoft", "microsoft"),
+    ("google", "google"),
+    ("oracle", "oracle"),
+    ("amazon", "amazon"),
+    ("groq", "groq"),
+    ("nebius", "nebius"),
+    ("lambda", "lambda"),
+    ("H800", "h800"),
+    ("h100", "h100"),
+    ("Blackwell", "blackwell"),
+    ("deepseek", "deepseek"),
+    ("Tinker", "tinker"),
     # English aliases
-    ("V3", "deepseek-v3"), ("TPUv9", "tpu-v9"), ("Soumith", "soumith-chintala"),
-    ("Llama 3.1", "llama-3-1-405b"), ("LPU", "groq-lpu"),
+    ("V3", "deepseek-v3"),
+    ("TPUv9", "tpu-v9"),
+    ("Soumith", "soumith-chintala"),
+    ("Llama 3.1", "llama-3-1-405b"),
+    ("LPU", "groq-lpu"),
     # Chinese names and aliases
-    ("微软", "microsoft"), ("谷歌", "google"), ("亚马逊", "amazon"), ("黑威尔", "blackwell"),
-    ("黑威尔架构", "blackwell"), ("MLPerf训练", "mlperf-training"), ("MLPerf推理", "mlperf-inference"),
-    ("微软合约", "deal-coreweave-microsoft-2023"), ("OpenAI 长约", "deal-coreweave-openai-2025"),
-    ("新媒网", "nmedialink"), ("36氪", "36kr"), ("36 氪", "36kr"), ("Tinker 平台", "tinker"),
-    ("前沿科技洞见", "frontier-tech-insights"), ("光模块", "optical-module"), ("俄亥俄州", "ohio"),
+    ("微软", "microsoft"),
+    ("谷歌", "google"),
+    ("亚马逊", "amazon"),
+    ("黑威尔", "blackwell"),
+    ("黑威尔架构", "blackwell"),
+    ("MLPerf训练", "mlperf-training"),
+    ("MLPerf推理", "mlperf-inference"),
+    ("微软合约", "deal-coreweave-microsoft-2023"),
+    ("OpenAI 长约", "deal-coreweave-openai-2025"),
+    ("新媒网", "nmedialink"),
+    ("36氪", "36kr"),
+    ("36 氪", "36kr"),
+    ("Tinker 平台", "tinker"),
+    ("前沿科技洞见", "frontier-tech-insights"),
+    ("光模块", "optical-module"),
+    ("俄亥俄州", "ohio"),
     ("8 卡 HGX", "hgx-h100"),
 ]
 """(what a person types, the entity they are looking for), on the seeded and on the default store."""
 
 EPOCH_ONLY: list[tuple[str, str]] = [
-    ("xai", "xai"), ("anthropic", "anthropic"), ("meta", "meta"),
+    ("xai", "xai"),
+    ("anthropic", "anthropic"),
+    ("meta", "meta"),
     # an organization and a data center whose clusters Epoch names exactly like them
-    ("SingularityNET", "singularitynet"), ("Google New Albany Ohio", "google-new-albany-ohio"),
+    ("SingularityNET", "singularitynet"),
+    ("Google New Albany Ohio", "google-new-albany-ohio"),
     # a prefix: the organization before the clusters named after it
     ("stargate", "stargate-openai"),
 ]
@@ -102,8 +137,9 @@ def test_an_exact_name_is_first_even_behind_many_longer_prefix_matches():
     vocab = Vocabulary()
     names = [(f"{ID}doc", LABEL, "Alpha", "en")]
     names += [(f"{ID}org-{i}", LABEL, f"Alpha {i}", "en") for i in range(20)]
-    types = [(f"{ID}doc", AIKG + "SourceDocument")] + [(f"{ID}org-{i}", AIKG + "Organization")
-                                                       for i in range(20)]
+    types = [(f"{ID}doc", AIKG + "SourceDocument")] + [
+        (f"{ID}org-{i}", AIKG + "Organization") for i in range(20)
+    ]
     hits = SearchIndex(names, types, vocab).search("alpha", limit=5)
     assert [(h.entity.slug, h.match) for h in hits][:2] == [("doc", "exact"), ("org-0", "prefix")]
     assert len(hits) == 5
@@ -121,13 +157,16 @@ def test_api_search_ranks_the_same(epoch_client, epoch_index, q, slug):
     assert body["results"][0]["id"] == slug
 
 
-@pytest.mark.parametrize(("q", "slug", "description"), [
-    ("GB300", "gb300", "GPU · NVIDIA"),
-    ("gb300 nvl72", "gb300-nvl72", "rack-scale system · NVIDIA · 2025"),
-    ("deepseek v3", "deepseek-v3", "AI model · DeepSeek · 2024"),
-    ("微软合约", "deal-coreweave-microsoft-2023", "compute contract · CoreWeave, Microsoft · 2023"),
-    ("SingularityNET", "cluster-singularitynet", "deployment · SingularityNET"),
-])
+@pytest.mark.parametrize(
+    ("q", "slug", "description"),
+    [
+        ("GB300", "gb300", "GPU · NVIDIA · 2025"),  # Epoch ml_hardware: released 2025-08-22
+        ("gb300 nvl72", "gb300-nvl72", "rack-scale system · NVIDIA · 2025"),
+        ("deepseek v3", "deepseek-v3", "AI model · DeepSeek · 2024"),
+        ("微软合约", "deal-coreweave-microsoft-2023", "compute contract · CoreWeave, Microsoft · 2023"),
+        ("SingularityNET", "cluster-singularitynet", "deployment · SingularityNET"),
+    ],
+)
 def test_hits_say_what_they_are_who_made_them_and_when(epoch_client, q, slug, description):
     """Namesakes told apart by kind, maker or party, and year."""
     results = epoch_client.get("/api/search", query_string={"q": q}).get_json()["results"]

@@ -57,8 +57,11 @@ def source_graph(stem: str) -> Graph:
 
 def test_the_three_source_documents_have_seed_files() -> None:
     """One file per source document in /work/shared/seeds."""
-    assert SOURCE_STEMS == ["frontier-insights-coreweave-mlperf-2026-08-18",
-                            "infoq-soumith-tinker-2026-11-06", "nmedialink-llama31-training"]
+    assert SOURCE_STEMS == [
+        "frontier-insights-coreweave-mlperf-2026-08-18",
+        "infoq-soumith-tinker-2026-11-06",
+        "nmedialink-llama31-training",
+    ]
 
 
 @pytest.mark.parametrize("path", SEED_FILES, ids=[p.name for p in SEED_FILES])
@@ -78,8 +81,12 @@ def test_every_data_graph_is_described_in_the_catalogue(seeded_store) -> None:
     schema_graphs = {str(GRAPH[n]) for n in ("ontology", "shapes", "catalog")}
     assert set(seeded_store.graphs()) - schema_graphs <= described
     # Graphs aikg writes itself: the computed ones, and the import's resolution links and records.
-    assert described == files | {str(GRAPH.derived), str(GRAPH.inferred), str(GRAPH.resolution),
-                                 str(GRAPH.imports)}
+    assert described == files | {
+        str(GRAPH.derived),
+        str(GRAPH.inferred),
+        str(GRAPH.resolution),
+        str(GRAPH.imports),
+    }
 
 
 def test_catalogue_describes_each_document() -> None:
@@ -96,7 +103,8 @@ def test_catalogue_describes_each_document() -> None:
     nmedia = ID["nmedialink-llama31-training"]
     assert c.value(nmedia, DCTERMS.publisher) == ID.nmedialink
     assert c.value(nmedia, SCHEMA.url) == URIRef(
-        "https://nmedialink.com/posts/llama-3-1-ai-train-4-2x-cost-cut-half.html")
+        "https://nmedialink.com/posts/llama-3-1-ai-train-4-2x-cost-cut-half.html"
+    )
     soumith = ID["infoq-soumith-tinker-2026-11-06"]
     assert c.value(soumith, AIKG.basedOn) == ID["report-infoq-2026-11-06-soumith-pretraining"]
     # Neither the 新媒网 article nor the Soumith item gives its own date; the Soumith item names no publisher.
@@ -145,7 +153,7 @@ def test_slugs_are_lowercase_ascii_and_hyphens() -> None:
     """Entity IRIs follow the id:<slug> scheme of CONTRACTS.md."""
     g = union()
     nodes = {x for t in g for x in t if isinstance(x, URIRef) and str(x).startswith(str(ID))}
-    bad = sorted(str(n) for n in nodes if not SLUG.match(str(n)[len(str(ID)):]))
+    bad = sorted(str(n) for n in nodes if not SLUG.match(str(n)[len(str(ID)) :]))
     assert bad == []
 
 

@@ -17,18 +17,24 @@ PREFIXES = """
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 """
 
-GOOD = PREFIXES + """
+GOOD = (
+    PREFIXES
+    + """
 id:coreweave a aikg:Neocloud ; rdfs:label "CoreWeave"@en .
 id:openai a aikg:AILab ; rdfs:label "OpenAI"@en .
 id:contract a aikg:ComputeContract ; rdfs:label "a compute contract"@en ;
     aikg:provider id:coreweave ; aikg:customer id:openai .
 """
+)
 
-BAD = PREFIXES + """
+BAD = (
+    PREFIXES
+    + """
 id:coreweave a aikg:Neocloud ; rdfs:label "CoreWeave"@en .
 id:contract a aikg:ComputeContract ; rdfs:label "a compute contract"@en ;
     aikg:provider id:coreweave ; aikg:amount -5 ; aikg:currency "USD" .
 """
+)
 
 
 MEMORY = ("--store", "memory")
@@ -68,8 +74,12 @@ def test_the_report_as_json(runner: CliRunner, tmp_path: Path) -> None:
     body = json.loads(result.output)
     assert body["conforms"] is False
     assert [(v["focus_node"], v["path"], v["message"]) for v in body["violations"]] == [
-        ("https://w3id.org/aikg/id/contract", "https://w3id.org/aikg/ontology#amount",
-         "the amount must not be negative")]
+        (
+            "https://w3id.org/aikg/id/contract",
+            "https://w3id.org/aikg/ontology#amount",
+            "the amount must not be negative",
+        )
+    ]
 
 
 def test_the_report_as_turtle(runner: CliRunner, tmp_path: Path) -> None:
@@ -96,14 +106,18 @@ def test_an_unknown_format_is_a_usage_error(runner: CliRunner, tmp_path: Path) -
     assert result.exit_code == 2
 
 
-INVESTMENT = PREFIXES + """
+INVESTMENT = (
+    PREFIXES
+    + """
 id:deal-nvidia-coreweave-test a aikg:Investment ; rdfs:label "NVIDIA invests in CoreWeave (test)"@en ;
     aikg:investor id:nvidia ; aikg:investee id:coreweave ; aikg:amount 100 ; aikg:currency "USD" .
 """
+)
 
 
-def test_a_file_linking_to_the_stores_entities_validates_as_load_would(runner: CliRunner,
-                                                                        tmp_path: Path) -> None:
+def test_a_file_linking_to_the_stores_entities_validates_as_load_would(
+    runner: CliRunner, tmp_path: Path
+) -> None:
     """Regression: a correct investment naming NVIDIA and CoreWeave (entities of the store, typed there)
     was refused ("investee must be an organization") while ``aikg load`` of the same file worked."""
     path = write(tmp_path, "investment.ttl", INVESTMENT)

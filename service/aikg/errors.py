@@ -11,8 +11,9 @@ class AikgError(Exception):
     status = 500
     title = "internal error"
 
-    def __init__(self, message: str, *, errors: list[Any] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, message: str, *, errors: list[Any] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors or []

@@ -69,9 +69,14 @@ class Services:
         self.store.close()
 
 
-def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
-                   writelog: WriteLog | None = None, gate: Writes | None = None,
-                   keep: Path | None = None) -> Services:
+def build_services(
+    settings: Mapping[str, Any],
+    *,
+    store: Store | None = None,
+    writelog: WriteLog | None = None,
+    gate: Writes | None = None,
+    keep: Path | None = None,
+) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
     when given, else around the store the settings name. A serving reader passes its own write log
     (the writer's journal), its gate (which forwards writes to the writer) and the folder where built
@@ -86,9 +91,13 @@ def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
         return versioned.get("vocabulary", lambda: build_vocabulary(store))
 
     return Services(
-        settings=settings, store=store, runner=runner,
+        settings=settings,
+        store=store,
+        runner=runner,
         gate=gate if gate is not None else Gate(store, runner, writelog),
-        writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary, keep=keep),
+        writelog=writelog,
+        versioned=versioned,
+        search=SearchIndexes(store, writelog, vocabulary, keep=keep),
         named=NamedQueries(store, runner),
         responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
     )

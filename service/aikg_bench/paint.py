@@ -17,8 +17,15 @@ from collections.abc import Sequence
 from typing import Any
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run")
+CHROMIUM_ARGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
 
 PAGES = ("/", "/id/nvidia")
 """The home page and the page of the largest hub on the default store."""
@@ -45,13 +52,17 @@ if (ready) {
 
 
 def _ready_selector(path: str) -> str | None:
-    best = max((p for p in READY if path == p or (p.endswith("/") and p != "/" and path.startswith(p))),
-               key=len, default=None)
+    best = max(
+        (p for p in READY if path == p or (p.endswith("/") and p != "/" and path.startswith(p))),
+        key=len,
+        default=None,
+    )
     return READY[best] if best else None
 
 
-def paint_timings(base_url: str, paths: Sequence[str] = PAGES, *, runs: int = 3,
-                  viewport: tuple[int, int] = (1366, 900)) -> dict[str, dict[str, Any]]:
+def paint_timings(
+    base_url: str, paths: Sequence[str] = PAGES, *, runs: int = 3, viewport: tuple[int, int] = (1366, 900)
+) -> dict[str, dict[str, Any]]:
     """For each path: median first contentful paint, largest contentful paint and data-drawn time in
     milliseconds over ``runs`` cold loads (and each run's figures), measured from navigation start."""
     from playwright.sync_api import sync_playwright
@@ -61,10 +72,13 @@ def paint_timings(base_url: str, paths: Sequence[str] = PAGES, *, runs: int = 3,
         browser = p.chromium.launch(executable_path=CHROMIUM, args=list(CHROMIUM_ARGS))
         try:
             for path in paths:
-                samples = [_one(browser, base_url.rstrip("/") + path, _ready_selector(path), viewport)
-                           for _ in range(runs)]
-                out[path] = {key: _median([s[key] for s in samples])
-                             for key in ("fcp_ms", "lcp_ms", "data_ms")}
+                samples = [
+                    _one(browser, base_url.rstrip("/") + path, _ready_selector(path), viewport)
+                    for _ in range(runs)
+                ]
+                out[path] = {
+                    key: _median([s[key] for s in samples]) for key in ("fcp_ms", "lcp_ms", "data_ms")
+                }
                 out[path]["runs"] = samples
         finally:
             browser.close()
@@ -82,7 +96,8 @@ def _one(browser: Any, url: str, ready: str | None, viewport: tuple[int, int]) -
         page.wait_for_load_state("networkidle", timeout=120_000)
         data_ms = page.evaluate("window.__aikgPaint.data")
         fcp = page.evaluate(
-            "() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null")
+            "() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? null"
+        )
         lcp = page.evaluate("window.__aikgPaint.lcp")
         return {"fcp_ms": _round(fcp), "lcp_ms": _round(lcp), "data_ms": _round(data_ms)}
     finally:

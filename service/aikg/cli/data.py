@@ -56,8 +56,10 @@ def _bulk(path: Path, options: dict[str, Any]) -> None:
             seconds = bulk_load(services.store, path, progress=True)
         except AikgError as exc:
             fail(exc)
-    click.echo(f"loaded {path.name} in {seconds['load_seconds']:.1f} s, derived graphs in "
-               f"{seconds['derive_seconds']:.1f} s")
+    click.echo(
+        f"loaded {path.name} in {seconds['load_seconds']:.1f} s, derived graphs in "
+        f"{seconds['derive_seconds']:.1f} s"
+    )
 
 
 @click.command()
@@ -66,11 +68,22 @@ def _bulk(path: Path, options: dict[str, Any]) -> None:
 @click.option("--graph", default=None, help="The named graph FILE belongs to (required with FILE).")
 @click.option("--format", "fmt", default=None, help="Media type of FILE (default: from its extension).")
 @click.option("--replace", is_flag=True, help="Replace the graph's content instead of adding to it.")
-@click.option("--bulk", is_flag=True, help="Bulk-load a large N-Quads FILE (each quad into its own graph) "
-              "with a progress bar, skipping the SHACL gate: for initial loads; check with 'aikg validate'.")
+@click.option(
+    "--bulk",
+    is_flag=True,
+    help="Bulk-load a large N-Quads FILE (each quad into its own graph) "
+    "with a progress bar, skipping the SHACL gate: for initial loads; check with 'aikg validate'.",
+)
 @setting_options(*STORE_SETTINGS)
-def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, replace: bool, bulk: bool,
-         **options: Any) -> None:
+def load(
+    file: Path | None,
+    seeds: bool,
+    graph: str | None,
+    fmt: str | None,
+    replace: bool,
+    bulk: bool,
+    **options: Any,
+) -> None:
     """Load data into the store: the seeds, or FILE into --graph (validated by the shapes first)."""
     if bulk:
         if file is None or seeds or graph or replace:
@@ -96,8 +109,13 @@ def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, rep
 
 
 @click.command()
-@click.option("--format", "fmt", default="application/n-quads", show_default=True,
-              help="Media type or short name (nquads, trig; turtle etc. with --graph).")
+@click.option(
+    "--format",
+    "fmt",
+    default="application/n-quads",
+    show_default=True,
+    help="Media type or short name (nquads, trig; turtle etc. with --graph).",
+)
 @click.option("--graph", default=None, help="Dump only this named graph.")
 @setting_options(*STORE_SETTINGS)
 def dump(fmt: str, graph: str | None, **options: Any) -> None:

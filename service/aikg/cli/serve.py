@@ -30,8 +30,10 @@ def check_store(settings: dict[str, Any]) -> None:
 
     location = settings["store"]
     if in_use(location):
-        raise StoreError(f"the store at {location} is open in another process (another aikg serve?): "
-                         "stop it, or give this one another --store")
+        raise StoreError(
+            f"the store at {location} is open in another process (another aikg serve?): "
+            "stop it, or give this one another --store"
+        )
 
 
 @click.command()
@@ -48,8 +50,11 @@ def serve(**options: Any) -> None:
     except AikgError as exc:
         click.echo(f"aikg: {exc.message}", err=True)
         sys.exit(2)
-    click.echo(f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
-               f"({settings['workers']} worker(s))", err=True)
+    click.echo(
+        f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
+        f"({settings['workers']} worker(s))",
+        err=True,
+    )
     export_settings(settings)
     if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
         from pathlib import Path

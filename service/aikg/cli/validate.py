@@ -65,8 +65,10 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
     if alone:
         return validate_graph(data)
     target = gate.check_graph_iri(graph or str(GRAPH["sources/" + file.stem]))
-    quads = {ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(target))
-             for q in ox.parse(file.read_bytes(), format=ox.RdfFormat.TURTLE)}
+    quads = {
+        ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(target))
+        for q in ox.parse(file.read_bytes(), format=ox.RdfFormat.TURTLE)
+    }
     with open_services(options) as services:
         store = services.store
         if services.settings["load_seeds"] and is_empty(store):
@@ -77,12 +79,21 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
 
 @click.command()
 @click.argument("file", required=False, type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--graph", default=None,
-              help="The graph FILE would be loaded into (default: graph/sources/<file stem>).")
-@click.option("--alone", is_flag=True,
-              help="Validate FILE on its own (with the ontology), not against the store.")
-@click.option("--format", "-f", "fmt", type=click.Choice(FORMATS, case_sensitive=False), default="text",
-              show_default=True, help="Report format: readable text, JSON, or the SHACL report in Turtle.")
+@click.option(
+    "--graph", default=None, help="The graph FILE would be loaded into (default: graph/sources/<file stem>)."
+)
+@click.option(
+    "--alone", is_flag=True, help="Validate FILE on its own (with the ontology), not against the store."
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(FORMATS, case_sensitive=False),
+    default="text",
+    show_default=True,
+    help="Report format: readable text, JSON, or the SHACL report in Turtle.",
+)
 @setting_options(*STORE_SETTINGS, "load_seeds")
 def validate(file: Path | None, graph: str | None, alone: bool, fmt: str, **options: Any) -> None:
     """Validate the whole store, or FILE (a Turtle file) as loading it into the store would."""

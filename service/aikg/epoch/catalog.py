@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
+from rdflib.term import Identifier
 
 from aikg.epoch.context import SCHEMA_URL
 from aikg.epoch.datasets import Dataset
@@ -34,7 +35,9 @@ def document_of(dataset: Dataset, snapshot: str | None = None) -> URIRef:
     return URIRef(ID["epoch-" + dataset.stem + (f"-update-{snapshot}" if snapshot else "")])
 
 
-def catalog_triples(dataset: Dataset, *, snapshot: str, partial: bool = False, rows: int = 0) -> list[tuple]:
+def catalog_triples(
+    dataset: Dataset, *, snapshot: str, partial: bool = False, rows: int = 0
+) -> list[tuple[URIRef, URIRef, Identifier]]:
     """The dataset's description: title, publisher, snapshot date, URL, licence, graph, certainty."""
     doc = document_of(dataset, snapshot if partial else None)
     title = dataset.title + (f" (partial update of {snapshot}, {rows} rows)" if partial else "")

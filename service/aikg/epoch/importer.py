@@ -34,7 +34,7 @@ from aikg.epoch.columns import check_header, rename
 from aikg.epoch.context import Context, Finding, Row
 from aikg.epoch.datasets import DATASETS, Dataset
 from aikg.epoch.mapping import Rejected
-from aikg.epoch.overrides import read_overrides
+from aikg.epoch.overrides import Override, read_overrides
 from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
 from aikg.epoch.report import FileReport, ImportReport
@@ -48,7 +48,7 @@ from aikg.knowledge.validate import ValidationResult, validate_graph, validate_s
 from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.resources import seeds_dir
 from aikg.store import Store, scratch_store
-from aikg.store.terms import to_ox, to_rdflib
+from aikg.store.terms import graph_iri, rdf11_object, rdf11_subject, rdflib_triple, to_ox_quad
 from aikg.write import gate
 
 SMALL_CHANGE = 20_000
@@ -152,7 +152,7 @@ class _Prepared:
         store: Store,
         directory: Path,
         datasets: list[Dataset],
-        overrides: dict,
+        overrides: dict[tuple[str, str], Override],
         replace: bool,
         snapshot_date: str | None,
         progress: Progress | None,
@@ -193,7 +193,7 @@ class _Prepared:
 
     # -- reading and mapping ----------------------------------------------------------------------
 
-    def _reconciler(self, store: Store, overrides: dict) -> Reconciler:
+    def _reconciler(self, store: Store, overrides: dict[tuple[str, str], Override]) -> Reconciler:
         names: dict[str, list[tuple[str, str]]] = {k: [] for k in KINDS}
         vendors: set[str] = set()
         for plan in self.plans:
@@ -225,13 +225,16 @@ class _Prepared:
 
     def _plan_updates(self, store: Store, replace: bool) -> None:
         graphs = store.graphs()
-        malformed = {(f.file, f.row) for f in self.report.findings if f.kind == "rejected-row"}
+        malformed = {
+            (f.file, f.row) for f in self.report.findings if f.kind == "rejected-row" and f.row is not None
+        }
         for plan in self.plans:
             base = graph_of(plan.dataset)
             plan.existing = sorted(g for g in graphs if g == base or g.startswith(base + "/"))
             for g in plan.existing:
                 for q in store.quads(None, ox.NamedNode(str(AIKG.sourceRow)), None, g):
-                    plan.old_owned.setdefault(q.subject.value, set()).add(hash((g, q.object.value)))
+                    row = hash((g, rdf11_object(q).value))
+                    plan.old_owned.setdefault(rdf11_subject(q).value, set()).add(row)
             new_owned = {str(n) for n in self.ctx.quads.owned(plan.dataset.path, malformed)}
             missing = set(plan.old_owned) - new_owned
             if not plan.existing:
@@ -270,7 +273,7 @@ class _Prepared:
         return remove, touched
 
     def _graph(self, graph: str) -> set[ox.Quad]:
-        cache = self.__dict__.setdefault("_graphs", {})
+        cache: dict[str, set[ox.Quad]] = self.__dict__.setdefault("_graphs", {})
         if graph not in cache:
             cache[graph] = set(_quads_of(self.store, graph))
         return cache[graph]
@@ -278,7 +281,7 @@ class _Prepared:
     def _additions(self, rejected: set[RowKey]) -> set[ox.Quad]:
         targets = {graph_of(p.dataset): p.target for p in self.plans}
         out = {
-            ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(targets.get(g, g)))
+            to_ox_quad(s, p, o, ox.NamedNode(targets.get(g, g)))
             for s, p, o, g in self.ctx.quads.accepted(rejected)
         }
         for plan in self.plans:
@@ -286,7 +289,7 @@ class _Prepared:
             partial = plan.report.mode == "merged"
             imported = plan.report.rows - len({r for r in rejected if r[0] == plan.dataset.path})
             out |= {
-                ox.Quad(to_ox(s), to_ox(p), to_ox(o), g)
+                to_ox_quad(s, p, o, g)
                 for s, p, o in catalog_triples(
                     plan.dataset, snapshot=plan.report.snapshot, partial=partial, rows=imported
                 )
@@ -398,7 +401,7 @@ class _Prepared:
         """Which of ``quads`` the store already holds (so the change adds only what is new)."""
         graphs: dict[str, set[ox.Quad]] = defaultdict(set)
         for q in quads:
-            graphs[q.graph_name.value].add(q)
+            graphs[graph_iri(q)].add(q)
         out: set[ox.Quad] = set()
         for g, qs in graphs.items():
             if g in self.store.graphs():
@@ -548,7 +551,7 @@ def _validate_around(scratch: Store, focus: set[URIRef]) -> ValidationResult:
     data += [q for n in linked for q in scratch.quads(n)]
     graph = Graph()
     for q in data:
-        graph.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        graph.add(rdflib_triple(q))
     return validate_graph(graph, focus_nodes=focus)
 
 

@@ -71,12 +71,12 @@ class ImportReport:
     # -- views ------------------------------------------------------------------------------------
 
     @property
-    def rows(self) -> Counter:
+    def rows(self) -> Counter[str]:
         """Rows read per file."""
         return Counter({f: r.rows for f, r in self.files.items()})
 
     @property
-    def imported(self) -> Counter:
+    def imported(self) -> Counter[str]:
         """Rows imported per file."""
         return Counter({f: r.imported for f, r in self.files.items()})
 

@@ -23,8 +23,17 @@ from aikg.rdf.formats import RDF_FORMATS, Format, by_name
 if TYPE_CHECKING:
     from aikg.services import Services
 
-__all__ = ["EXPORTS", "MAX_DEPTH", "ExportFormat", "ExportOptions", "ExportResult", "graph_model",
-           "parse_options", "run_export", "select"]
+__all__ = [
+    "EXPORTS",
+    "MAX_DEPTH",
+    "ExportFormat",
+    "ExportOptions",
+    "ExportResult",
+    "graph_model",
+    "parse_options",
+    "run_export",
+    "select",
+]
 
 
 @dataclass(frozen=True)
@@ -52,13 +61,16 @@ EXPORTS: tuple[ExportFormat, ...] = (
     ExportFormat("turtle", "Turtle", _rdf("turtle").content_type, "ttl", True, rdf.turtle, ("ttl",)),
     ExportFormat("nquads", "N-Quads", _rdf("nquads").content_type, "nq", True, rdf.nquads, ("nq",)),
     ExportFormat("jsonld", "JSON-LD", _rdf("jsonld").content_type, "jsonld", True, rdf.jsonld, ("json-ld",)),
-    ExportFormat("graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False,
-                 xml_graphs.graphml),
+    ExportFormat(
+        "graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False, xml_graphs.graphml
+    ),
     ExportFormat("gexf", "GEXF", "application/gexf+xml; charset=utf-8", "gexf", False, xml_graphs.gexf),
-    ExportFormat("cytoscape", "Cytoscape.js JSON", "application/json", "cyjs", False,
-                 cytoscape.cytoscape, ("cyjs",)),
-    ExportFormat("dot", "Graphviz DOT", "text/vnd.graphviz; charset=utf-8", "gv", False, dot.dot,
-                 ("gv", "graphviz")),
+    ExportFormat(
+        "cytoscape", "Cytoscape.js JSON", "application/json", "cyjs", False, cytoscape.cytoscape, ("cyjs",)
+    ),
+    ExportFormat(
+        "dot", "Graphviz DOT", "text/vnd.graphviz; charset=utf-8", "gv", False, dot.dot, ("gv", "graphviz")
+    ),
 )
 """Every export format; the first name is the one used in URLs and messages."""
 
@@ -69,8 +81,10 @@ def export_format(name: str) -> ExportFormat:
     for f in EXPORTS:
         if key == f.name or key in f.aliases:
             return f
-    raise NotFound(f"no export format {name!r}; supported: {', '.join(f.name for f in EXPORTS)}",
-                   errors=[{"parameter": "format", "supported": [f.name for f in EXPORTS]}])
+    raise NotFound(
+        f"no export format {name!r}; supported: {', '.join(f.name for f in EXPORTS)}",
+        errors=[{"parameter": "format", "supported": [f.name for f in EXPORTS]}],
+    )
 
 
 @dataclass(frozen=True)
@@ -88,8 +102,13 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 
-def parse_options(*, focus: str | None = None, depth: str | int | None = None,
-                  types: Sequence[str] = (), fold: str | bool | None = None) -> ExportOptions:
+def parse_options(
+    *,
+    focus: str | None = None,
+    depth: str | int | None = None,
+    types: Sequence[str] = (),
+    fold: str | bool | None = None,
+) -> ExportOptions:
     """Options from request parameters (strings); BadRequest naming the parameter that is wrong."""
     depth_value = _depth(depth)
     if isinstance(fold, bool) or fold is None:
@@ -107,8 +126,10 @@ def _depth(raw: str | int | None) -> int:
         return 1
     text = str(raw).strip()
     if isinstance(raw, bool) or not re.fullmatch(r"[0-9]{1,3}", text):
-        raise BadRequest(f"depth must be an integer from 0 to {MAX_DEPTH}",
-                         errors=[{"parameter": "depth", "value": str(raw)}])
+        raise BadRequest(
+            f"depth must be an integer from 0 to {MAX_DEPTH}",
+            errors=[{"parameter": "depth", "value": str(raw)}],
+        )
     value = int(text)
     check_depth(value)
     return value
@@ -133,9 +154,12 @@ def graph_model(services: Services, selection: Selection, *, fold: bool = False)
 
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
     """What an export holds, in words a file's reader can check."""
-    return {"focus": selection.focus.value if selection.focus is not None else None,
-            "depth": options.depth if selection.focus is not None else None,
-            "types": list(selection.types), "fold": options.fold}
+    return {
+        "focus": selection.focus.value if selection.focus is not None else None,
+        "depth": options.depth if selection.focus is not None else None,
+        "types": list(selection.types),
+        "fold": options.fold,
+    }
 
 
 def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) -> str:
@@ -155,10 +179,17 @@ def run_export(services: Services, format_name: str, options: ExportOptions) -> 
     """Resolve the selection (errors raised here, before any byte is written) and start the writer."""
     fmt = export_format(format_name)
     if fmt.rdf and options.fold:
-        raise BadRequest(f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold "
-                         "the data as stored", errors=[{"parameter": "fold", "value": "true"}])
-    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
-                       through_nary=options.fold and not fmt.rdf)
+        raise BadRequest(
+            f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold the data as stored",
+            errors=[{"parameter": "fold", "value": "true"}],
+        )
+    selection = select(
+        services,
+        focus=options.focus,
+        depth=options.depth,
+        types=options.types,
+        through_nary=options.fold and not fmt.rdf,
+    )
     description = describe(selection, options)
     if fmt.rdf:
         chunks = fmt.write(selection)

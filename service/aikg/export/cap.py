@@ -42,8 +42,9 @@ class Capped:
         return len(self.model.nodes) < self.total
 
 
-def cap(model: GraphModel, limit: int, *, hops: Mapping[str, int] | None = None,
-        focus: str | None = None) -> Capped:
+def cap(
+    model: GraphModel, limit: int, *, hops: Mapping[str, int] | None = None, focus: str | None = None
+) -> Capped:
     """The model with at most ``limit`` nodes (see the module's docstring for which), and only the
     edges between nodes kept."""
     total = len(model.nodes)
@@ -57,8 +58,13 @@ def cap(model: GraphModel, limit: int, *, hops: Mapping[str, int] | None = None,
 
     def rank(node_id: str) -> tuple[int, int, int, int, str]:
         node = model.nodes[node_id]
-        return (node_id != focus, _QUALIFICATION in node.types,
-                hops.get(node_id, far) if hops else 0, -degree[node_id], node_id)
+        return (
+            node_id != focus,
+            _QUALIFICATION in node.types,
+            hops.get(node_id, far) if hops else 0,
+            -degree[node_id],
+            node_id,
+        )
 
     keep = set(sorted(model.nodes, key=rank)[:limit])
     nodes = {k: n for k, n in model.nodes.items() if k in keep}

@@ -13,12 +13,23 @@ from aikg.namespaces import AIKG
 
 FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("deal", "Deals", ("Deal",)),
-    ("benchmark", "Benchmarks & results",
-     ("BenchmarkResult", "BenchmarkRound", "BenchmarkSuite", "SpeedupClaim", "TrainingRun")),
+    (
+        "benchmark",
+        "Benchmarks & results",
+        ("BenchmarkResult", "BenchmarkRound", "BenchmarkSuite", "SpeedupClaim", "TrainingRun"),
+    ),
     ("facility", "Facilities & capacity", ("DataCenter", "CapacityPhase", "Deployment")),
-    ("hardware", "Hardware",
-     ("Hardware", "ChipArchitecture", "InterconnectTechnology", "NetworkTopology",
-      "TopologyConfiguration")),
+    (
+        "hardware",
+        "Hardware",
+        (
+            "Hardware",
+            "ChipArchitecture",
+            "InterconnectTechnology",
+            "NetworkTopology",
+            "TopologyConfiguration",
+        ),
+    ),
     ("model", "AI models", ("AIModel", "ModelArchitecture", "ArchitectureFeature", "NumericPrecision")),
     ("organization", "Organizations", ("Organization",)),
     ("person", "People", ("Person", "Position", "Role")),
@@ -31,9 +42,19 @@ FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
 """(key, label, root classes) of each family, most specific first."""
 
 COLORS: dict[str, str] = {
-    "deal": "#d1495b", "benchmark": "#00798c", "facility": "#e09f3e", "hardware": "#3f9d5b",
-    "model": "#7b5ea7", "organization": "#2e6fd8", "person": "#d35fb7", "platform": "#1fa9b8",
-    "source": "#8a8f98", "place": "#9c6644", "event": "#a3a32a", "concept": "#b0a18a", "other": "#5f6b7a",
+    "deal": "#d1495b",
+    "benchmark": "#00798c",
+    "facility": "#e09f3e",
+    "hardware": "#3f9d5b",
+    "model": "#7b5ea7",
+    "organization": "#2e6fd8",
+    "person": "#d35fb7",
+    "platform": "#1fa9b8",
+    "source": "#8a8f98",
+    "place": "#9c6644",
+    "event": "#a3a32a",
+    "concept": "#b0a18a",
+    "other": "#5f6b7a",
 }
 """Colour of each family (and of ``other``: a class outside the ontology)."""
 

@@ -17,6 +17,7 @@ import pyoxigraph as ox
 
 from aikg.export.select import Selection
 from aikg.namespaces import PREFIXES
+from aikg.store.terms import graph_iri
 
 _CHUNK = 20000
 """Lines per chunk of an N-Quads stream."""
@@ -33,7 +34,7 @@ def graph_lines(selection: Selection) -> dict[str, list[str]]:
             by_graph[g].update(line[:-2] for line in text.splitlines() if line.endswith(" ."))
     else:
         for q in selection.quads():
-            by_graph[q.graph_name.value].add(f"{q.subject} {q.predicate} {q.object}")
+            by_graph[graph_iri(q)].add(f"{q.subject} {q.predicate} {q.object}")
     return {g: sorted(lines) for g, lines in sorted(by_graph.items()) if lines}
 
 
@@ -49,7 +50,7 @@ def turtle(selection: Selection) -> Iterator[bytes]:
     union = sorted({line for lines in graph_lines(selection).values() for line in lines})
     data = "".join(f"{line} .\n" for line in union).encode("utf-8")
     triples = ox.parse(data, format=ox.RdfFormat.N_TRIPLES)
-    yield ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    yield ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b""
 
 
 def nquads(selection: Selection) -> Iterator[bytes]:

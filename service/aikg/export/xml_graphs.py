@@ -104,19 +104,26 @@ def _uniform(records: list[dict[str, Value | list[Value]]]) -> None:
         if numeric and seen <= {int, float}:
             for rec in records:
                 if k in rec:
-                    rec[k] = float(rec[k])  # type: ignore[arg-type]
+                    rec[k] = float(_scalar(rec[k]))
         elif numeric:
             # numbers stay numbers; the other values of the attribute are kept as text beside them
             for rec in records:
                 if k in rec and not _number(rec[k]):
-                    text = _text(rec.pop(k))  # type: ignore[arg-type]
+                    text = _text(_scalar(rec.pop(k)))
                     rec[k + VALUES] = f"{rec[k + VALUES]}{SEPARATOR}{text}" if k + VALUES in rec else text
                 elif k in rec and float in numeric and int in numeric:
-                    rec[k] = float(rec[k])  # type: ignore[arg-type]
+                    rec[k] = float(_scalar(rec[k]))
         else:
             for rec in records:
                 if k in rec:
-                    rec[k] = _text(rec[k])  # type: ignore[arg-type]
+                    rec[k] = _text(_scalar(rec[k]))
+
+
+def _scalar(value: Value | list[Value]) -> Value:
+    """A value once :func:`_uniform`'s first pass has made every list one value."""
+    if isinstance(value, list):
+        raise TypeError(f"a list left in a record: {value!r}")
+    return value
 
 
 def _text(value: Value) -> str:

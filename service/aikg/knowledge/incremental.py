@@ -90,8 +90,9 @@ def _shape(path: Path, mtime: float) -> RuleShape:
     reach = _distances(edges, anchors[0])
     if not nodes <= reach.keys() | {anchors[0]}:
         raise NeedsRebuild(f"{path.name}: some node the rule reads is not linked to its anchor")
-    return RuleShape(path, text, ox.NamedNode(str(rule_iri(path))), frozenset(links),
-                     max(reach.values(), default=0))
+    return RuleShape(
+        path, text, ox.NamedNode(str(rule_iri(path))), frozenset(links), max(reach.values(), default=0)
+    )
 
 
 def rule_shape(path: Path) -> RuleShape:
@@ -171,10 +172,14 @@ class _After:
         """The rule's derivation nodes about ``anchors`` now (the change never writes the derived graph)."""
         if not anchors:
             return set()
-        about = {q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR],
-                                                       graph=_DERIVED.value)}
-        return {q.subject for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED.value)
-                if q.object == rule}
+        about = {
+            q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR], graph=_DERIVED.value)
+        }
+        return {
+            q.subject
+            for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED.value)
+            if q.object == rule
+        }
 
     def text(self) -> str:
         """The generated graphs' part of the update (DELETE DATA, then INSERT DATA)."""
@@ -182,8 +187,9 @@ class _After:
         for verb, quads in (("DELETE", self.removed), ("INSERT", self.added)):
             generated = [q for q in quads if q.graph_name in _GENERATED]
             if generated:
-                body = "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}"
-                                 for q in generated)
+                body = "\n".join(
+                    f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in generated
+                )
                 parts.append(f"{verb} DATA {{\n{body}\n}}")
         return " ;\n".join(parts)
 
@@ -196,7 +202,8 @@ def _run(rule_text: str, quads: Iterable[ox.Quad], rule: ox.NamedNode | None = N
     scratch = ox.Store()
     scratch.extend(quads)
     subs: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] | None = (
-        {ox.Variable("rule"): rule} if rule is not None else None)
+        {ox.Variable("rule"): rule} if rule is not None else None
+    )
     answer = scratch.query(rule_text, use_default_graph_as_union=True, substitutions=subs)
     assert isinstance(answer, ox.QueryTriples)
     return set(answer)
@@ -214,8 +221,9 @@ def _close(after: _After, subjects: set[StoredTerm], hierarchy: list[ox.Quad]) -
     after.stage(_INFERRED, {q.triple for q in about if q.graph_name == _INFERRED}, new)
 
 
-def _expand(after: _After, start: set[StoredTerm], links: frozenset[ox.NamedNode],
-            steps: int) -> set[StoredTerm]:
+def _expand(
+    after: _After, start: set[StoredTerm], links: frozenset[ox.NamedNode], steps: int
+) -> set[StoredTerm]:
     seen, frontier = set(start), set(start)
     for _ in range(steps):
         if not frontier:

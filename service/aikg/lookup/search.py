@@ -42,6 +42,7 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar, overload
 
 import pyoxigraph as ox
 
@@ -53,6 +54,8 @@ from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
 
 log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MAX_LIMIT = 100
 _SEP = "\0"
@@ -68,8 +71,9 @@ below 0.2: kind up to 0.12, share of the name matched up to 0.06, main label 0.0
 THING, EVENT, RECORD = 0, 1, 2
 """Kinds of entity, in the order they rank within a tier (see :func:`kind_rank`)."""
 
-RECORD_ROOTS = tuple(_AIKG + c for c in ("SourceDocument", "Report", "Derivation", "Rule",
-                                           "ValueQualification"))
+RECORD_ROOTS = tuple(
+    _AIKG + c for c in ("SourceDocument", "Report", "Derivation", "Rule", "ValueQualification")
+)
 """Classes whose instances are aikg's records about the industry rather than parts of it."""
 
 
@@ -109,7 +113,7 @@ class EntityInfo:
 
 
 def _slug(iri: str) -> str:
-    return iri[len(_ID):] if iri.startswith(_ID) else iri
+    return iri[len(_ID) :] if iri.startswith(_ID) else iri
 
 
 @dataclass(frozen=True)
@@ -157,9 +161,10 @@ class SearchIndex:
                 r = ranks[types] = kind_rank(vocab, types, records)
             return r
 
-        entries = sorted({(norm, iri, name, prop == _LABEL)
-                          for iri, prop, name, _ in names if (norm := normalize(name))},
-                         key=lambda e: (rank(e[1]), len(e[0]), e[0], not e[3], e[1]))
+        entries = sorted(
+            {(norm, iri, name, prop == _LABEL) for iri, prop, name, _ in names if (norm := normalize(name))},
+            key=lambda e: (rank(e[1]), len(e[0]), e[0], not e[3], e[1]),
+        )
         del names
         norms = [e[0] for e in entries]
         self._name = [e[2] for e in entries]
@@ -179,8 +184,9 @@ class SearchIndex:
                 self._in_part[i] = 2 * k + p
 
     @staticmethod
-    def _directory(names: list[NameRow], types: Iterable[tuple[str, str]],
-                   vocab: Vocabulary) -> dict[str, EntityInfo]:
+    def _directory(
+        names: list[NameRow], types: Iterable[tuple[str, str]], vocab: Vocabulary
+    ) -> dict[str, EntityInfo]:
         # The display label: the first English label, else the first without a language, else the
         # first in any language. Plain dicts, not one dict (or set) per entity: the build's peak memory.
         label: dict[str, str] = {}
@@ -211,8 +217,14 @@ class SearchIndex:
         where = self._in_part[i]
         return self._parts[where & 1].norm(where >> 1)
 
-    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10,
-               hidden: AbstractSet[str] = frozenset()) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        *,
+        type_iri: str | None = None,
+        limit: int = 10,
+        hidden: AbstractSet[str] = frozenset(),
+    ) -> list[Hit]:
         """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked.
 
         Entities in ``hidden`` are left out (their names here are out of date).
@@ -227,13 +239,20 @@ class SearchIndex:
 
         def wanted(i: int) -> str | None:
             owner = self._owner[i]
-            if owner.iri in best or owner.iri in hidden or (
-                    allowed is not None and not any(t in allowed for t in owner.types)):
+            if (
+                owner.iri in best
+                or owner.iri in hidden
+                or (allowed is not None and not any(t in allowed for t in owner.types))
+            ):
                 return None
             return owner.iri
 
-        for tier, needle in (("exact", _SEP + q + _SEP), ("prefix", _SEP + q), ("word", " " + q),
-                             ("substring", q)):
+        for tier, needle in (
+            ("exact", _SEP + q + _SEP),
+            ("prefix", _SEP + q),
+            ("word", " " + q),
+            ("substring", q),
+        ):
             found = None
             if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
                 ranges = [(part, part.key_range(tier, q)) for part in parts]
@@ -252,14 +271,18 @@ class SearchIndex:
                     continue
                 norm = self._norm(i)
                 kind = "exact" if norm == q else tier
-                score = (TIER_BASE[kind] + 0.06 * (RECORD - self._kind[i]) + 0.06 * len(q) / len(norm)
-                         + (0.002 if self._is_label[i] else 0.0))
+                score = (
+                    TIER_BASE[kind]
+                    + 0.06 * (RECORD - self._kind[i])
+                    + 0.06 * len(q) / len(norm)
+                    + (0.002 if self._is_label[i] else 0.0)
+                )
                 best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
                 break
         return _ranked(best.values())
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return [type_json(self.vocab, t) for t in info.types]
 
@@ -305,7 +328,7 @@ class _Part:
         self.starts.append(pos + 1)  # sentinel: the end of the last name is starts[k + 1] - 1
         self.prefix = array("I", sorted(range(len(ids)), key=lambda k: norms[ids[k]]))
         # Word starts, bucketed by first character so only one bucket's keys exist at a time.
-        buckets: dict[str, array] = {}
+        buckets: dict[str, array[int]] = {}
         p = text.find(" ")
         while p >= 0:
             buckets.setdefault(text[p + 1], array("I")).append(p + 1)
@@ -316,10 +339,10 @@ class _Part:
 
     def norm(self, k: int) -> str:
         """The ``k``-th name of this part."""
-        return self.text[self.starts[k]:self.starts[k + 1] - 1]
+        return self.text[self.starts[k] : self.starts[k + 1] - 1]
 
     def _tail(self, p: int) -> str:
-        return self.text[p:self.text.index(_SEP, p)]
+        return self.text[p : self.text.index(_SEP, p)]
 
     def key_range(self, tier: str, q: str) -> tuple[int, int]:
         """The range of the tier's sorted keys (names, or word tails) that equal (``exact``) or start
@@ -336,8 +359,9 @@ class _Part:
             return [self.ids[k] for k in self.prefix[lo:hi]]
         return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
 
-    def find(self, needle: str, tier: str, wanted: Callable[[int], Hashable | None],
-             enough: int) -> list[int]:
+    def find(
+        self, needle: str, tier: str, wanted: Callable[[int], Hashable | None], enough: int
+    ) -> list[int]:
         """Name ids where ``needle`` occurs in this tier's sense, in ranking order.
 
         ``wanted`` maps a name id to its entity when that entity may still be added (else None); the
@@ -364,11 +388,42 @@ class _Part:
 
 _DCT = "http://purl.org/dc/terms/"
 MAKER_PROPERTIES: tuple[tuple[str, ...], ...] = (
-    tuple(_AIKG + p for p in ("manufacturer", "developer", "submitter", "operator", "operatedBy",
-                              "builder", "inOrganization", "priceListOf")) + (_DCT + "publisher",),
-    tuple(_AIKG + p for p in ("provider", "lessor", "investor", "customer", "lessee", "investee", "party",
-                              "agent", "claimant", "heldBy", "trainedModel", "phaseOf", "facility",
-                              "capacityUser", "workload", "attributedTo", "derivedFor")),
+    tuple(
+        _AIKG + p
+        for p in (
+            "manufacturer",
+            "developer",
+            "submitter",
+            "operator",
+            "operatedBy",
+            "builder",
+            "inOrganization",
+            "priceListOf",
+        )
+    )
+    + (_DCT + "publisher",),
+    tuple(
+        _AIKG + p
+        for p in (
+            "provider",
+            "lessor",
+            "investor",
+            "customer",
+            "lessee",
+            "investee",
+            "party",
+            "agent",
+            "claimant",
+            "heldBy",
+            "trainedModel",
+            "phaseOf",
+            "facility",
+            "capacityUser",
+            "workload",
+            "attributedTo",
+            "derivedFor",
+        )
+    ),
 )
 """Who made, runs or is party to a thing, most telling first: a hit's description names the first
 group that has any (up to two names), so "GB300 · GPU · NVIDIA" and "deal · CoreWeave, Microsoft"."""
@@ -429,7 +484,7 @@ def describe(store: Store, index: LiveIndex | SearchIndex, hits: Iterable[Hit]) 
     return out
 
 
-def type_json(vocab: Vocabulary, iri: str) -> dict:
+def type_json(vocab: Vocabulary, iri: str) -> dict[str, str]:
     """A class as JSON: IRI, local name and English label."""
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
 
@@ -446,15 +501,24 @@ BACKGROUND_REBUILD = 50_000
 class _Directory(Mapping[str, EntityInfo]):
     """The base index's entities with the written ones replaced by the overlay's."""
 
-    def __init__(self, base: Mapping[str, EntityInfo], overlay: Mapping[str, EntityInfo],
-                 hidden: AbstractSet[str]) -> None:
+    def __init__(
+        self, base: Mapping[str, EntityInfo], overlay: Mapping[str, EntityInfo], hidden: AbstractSet[str]
+    ) -> None:
         self._base, self._overlay, self._hidden = base, overlay, hidden
         self._len = len(base) - sum(1 for iri in hidden if iri in base) + len(overlay)
 
     def __getitem__(self, iri: str) -> EntityInfo:
         return (self._overlay if iri in self._hidden else self._base)[iri]
 
-    def get(self, iri: str, default: EntityInfo | None = None) -> EntityInfo | None:  # type: ignore[override]
+    # Mapping's own get goes through __getitem__ and KeyError; this asks the one mapping that holds iri.
+    @overload
+    def get(self, iri: str, /) -> EntityInfo | None: ...
+    @overload
+    def get(self, iri: str, default: EntityInfo, /) -> EntityInfo: ...
+    @overload
+    def get(self, iri: str, default: _T, /) -> EntityInfo | _T: ...
+
+    def get(self, iri: str, default: object = None, /) -> object:
         return (self._overlay if iri in self._hidden else self._base).get(iri, default)
 
     def __contains__(self, iri: object) -> bool:
@@ -478,20 +542,21 @@ class LiveIndex:
     is the same as one index over both, since each side returns its own best ``limit`` entities.
     """
 
-    def __init__(self, base: SearchIndex, base_version: int, version: int,
-                 rows: _Rows | None = None) -> None:
+    def __init__(self, base: SearchIndex, base_version: int, version: int, rows: _Rows | None = None) -> None:
         self.base, self.base_version, self.version = base, base_version, version
         self.vocab = base.vocab
         self._rows: _Rows = rows or {}
         self.touched = frozenset(self._rows)
+        self.overlay: SearchIndex | None = None
+        self.entities: Mapping[str, EntityInfo] = base.entities
         if self._rows:
-            self.overlay = SearchIndex((n for names, _ in self._rows.values() for n in names),
-                                       (t for _, types in self._rows.values() for t in types), self.vocab)
-            self.entities: Mapping[str, EntityInfo] = _Directory(base.entities, self.overlay.entities,
-                                                                 self.touched)
-        else:
-            self.overlay = None
-            self.entities = base.entities
+            overlay = SearchIndex(
+                (n for names, _ in self._rows.values() for n in names),
+                (t for _, types in self._rows.values() for t in types),
+                self.vocab,
+            )
+            self.overlay = overlay
+            self.entities = _Directory(base.entities, overlay.entities, self.touched)
 
     def __len__(self) -> int:
         return len(self.base) + (len(self.overlay) if self.overlay is not None else 0)
@@ -503,7 +568,7 @@ class LiveIndex:
             return hits
         return _ranked(hits + self.overlay.search(query, type_iri=type_iri, limit=limit))[:limit]
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return self.base.types_of(info)
 
@@ -520,10 +585,15 @@ def _rows_of(store: Store, subjects: Iterable[str]) -> _Rows:
     label, alt, rdf_type = ox.NamedNode(_LABEL), ox.NamedNode(_ALT_LABEL), ox.NamedNode(_TYPE)
     for s in subjects:
         node = ox.NamedNode(s)
-        names = frozenset((s, p.value, q.object.value, q.object.language) for p in (label, alt)
-                          for q in store.quads(node, p) if isinstance(q.object, ox.Literal))
-        types = frozenset((s, q.object.value) for q in store.quads(node, rdf_type)
-                          if isinstance(q.object, ox.NamedNode))
+        names = frozenset(
+            (s, p.value, q.object.value, q.object.language)
+            for p in (label, alt)
+            for q in store.quads(node, p)
+            if isinstance(q.object, ox.Literal)
+        )
+        types = frozenset(
+            (s, q.object.value) for q in store.quads(node, rdf_type) if isinstance(q.object, ox.NamedNode)
+        )
         out[s] = (names, types)
     return out
 
@@ -533,10 +603,19 @@ def _build(store: Store, vocab: Vocabulary) -> SearchIndex:
     try:
         # One string object per distinct IRI: every row brings its own copies.
         one: dict[str, str] = {}
-        names = list({(one.setdefault(s, s), prop, name, lang) for prop in (_LABEL, _ALT_LABEL)
-                      for s, name, lang in _select(store, _NAMES_QUERY % prop) if s.startswith(_ID)})
-        types = ((one.setdefault(s, s), one.setdefault(t, t))  # streamed: the directory dedupes them
-                 for s, t, _ in _select(store, _TYPES_QUERY) if s.startswith(_ID))
+        names = list(
+            {
+                (one.setdefault(s, s), prop, name, lang)
+                for prop in (_LABEL, _ALT_LABEL)
+                for s, name, lang in _select(store, _NAMES_QUERY % prop)
+                if s.startswith(_ID)
+            }
+        )
+        types = (
+            (one.setdefault(s, s), one.setdefault(t, t))  # streamed: the directory dedupes them
+            for s, t, _ in _select(store, _TYPES_QUERY)
+            if s.startswith(_ID)
+        )
         return SearchIndex(names, types, vocab)
     finally:
         gc.enable()
@@ -557,8 +636,14 @@ class SearchIndexes:
     background with the previous index answering meanwhile.
     """
 
-    def __init__(self, store: Store, writelog: WriteLog, vocabulary: Callable[[], Vocabulary], *,
-                 keep: Path | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        writelog: WriteLog,
+        vocabulary: Callable[[], Vocabulary],
+        *,
+        keep: Path | None = None,
+    ) -> None:
         self.store, self.writelog, self.vocabulary = store, writelog, vocabulary
         self.keep = keep
         """A folder where built indexes are kept by the identity of the data they index (the serving
@@ -602,12 +687,11 @@ class SearchIndexes:
             if view is not None and (view.version == now or self.writelog.writing()):
                 return view  # up to date, or a gated write is committing: its record follows at once
             changed = self.writelog.since(view.version, now) if view is not None else None
-            new = view.follow(self.store, now, changed) if view is not None and changed is not None \
-                else None
+            new = view.follow(self.store, now, changed) if view is not None and changed is not None else None
             large = view is not None and len(view) > BACKGROUND_REBUILD
-            if new is None and large:
+            if new is None and large and view is not None:  # (large implies a view)
                 self._rebuild_in_background()
-                return view  # type: ignore[return-value]
+                return view
             if new is None or (len(new.touched) > OVERLAY_MAX and not large):
                 new = self._fresh()
             elif len(new.touched) > OVERLAY_MAX:
@@ -622,12 +706,16 @@ class SearchIndexes:
                 self._rebuild_in_background()
         deadline = current_deadline()
         if not self._built.wait(None if deadline is None else max(0.0, deadline.left())):
-            raise IndexNotReady("the search index is being built for this data (it takes a few seconds "
-                                "on a large store, once); retry shortly", headers={"Retry-After": "5"})
+            raise IndexNotReady(
+                "the search index is being built for this data (it takes a few seconds "
+                "on a large store, once); retry shortly",
+                headers={"Retry-After": "5"},
+            )
         view = self._view
         if view is None:
-            raise IndexNotReady("the search index could not be built; retry shortly",
-                                headers={"Retry-After": "5"})
+            raise IndexNotReady(
+                "the search index could not be built; retry shortly", headers={"Retry-After": "5"}
+            )
         return self.current() if view.version != self.store.version else view
 
     def _rebuild_in_background(self) -> None:

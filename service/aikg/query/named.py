@@ -51,8 +51,10 @@ _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _HEADER = re.compile(r"^#\s*(title|description|param|example)\s*:\s*(.*?)\s*$")
 _MENTION_MARKS = str.maketrans("", "", "{}")
-_PARAM = re.compile(r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
-                    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$")
+_PARAM = re.compile(
+    r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
+    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$"
+)
 _DATE_FORMS = (
     (re.compile(r"^\d{4}-\d{2}-\d{2}$"), ox.NamedNode(_XSD + "date")),
     (re.compile(r"^\d{4}-\d{2}$"), ox.NamedNode(_XSD + "gYearMonth")),
@@ -72,8 +74,13 @@ class Parameter:
 
     def to_json(self) -> dict[str, Any]:
         """The parameter as the API and docs list it."""
-        return {"name": self.name, "type": self.type, "description": self.description,
-                "required": self.required, "default": self.default}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "description": self.description,
+            "required": self.required,
+            "default": self.default,
+        }
 
 
 @dataclass
@@ -94,9 +101,14 @@ class NamedQuery:
 
     def to_json(self) -> dict[str, Any]:
         """The query as the API lists it (text included, so clients can copy it)."""
-        return {"name": self.name, "title": self.title, "description": self.description,
-                "parameters": [p.to_json() for p in self.parameters], "examples": self.example_texts(),
-                "sparql": self.text}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "parameters": [p.to_json() for p in self.parameters],
+            "examples": self.example_texts(),
+            "sparql": self.text,
+        }
 
 
 class QueryFileError(ValueError):
@@ -132,8 +144,9 @@ def parse_query_file(path: Path) -> NamedQuery:
 def _parse_param(spec: str, where: str) -> Parameter:
     m = _PARAM.match(spec)
     if not m:
-        raise QueryFileError(f"{where}: expected '# param: NAME TYPE required|optional "
-                             f"[default=VALUE] -- description'")
+        raise QueryFileError(
+            f"{where}: expected '# param: NAME TYPE required|optional [default=VALUE] -- description'"
+        )
     if m["type"] not in PARAMETER_TYPES or not _NAME.match(m["name"]):
         raise QueryFileError(f"{where}: bad parameter name or type {m['name']!r} {m['type']!r}")
     return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"])
@@ -263,8 +276,11 @@ class NamedQueries:
         bound = bind_parameters(q, raw)
         for p in q.parameters:
             term = bound.get(p.name)
-            if p.type == "entity" and isinstance(term, ox.NamedNode) \
-                    and next(self.store.quads(term), None) is None:
+            if (
+                p.type == "entity"
+                and isinstance(term, ox.NamedNode)
+                and next(self.store.quads(term), None) is None
+            ):
                 raise BadRequest(f"parameter {p.name!r}: no entity {term.value!r} in the graph")
         return q, bound
 

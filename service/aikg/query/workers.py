@@ -96,8 +96,12 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
         except AikgError as exc:
             answer = (False, type(exc), exc.message, exc.errors)
         except MemoryError:
-            answer = (False, StoreError, "the query needed more memory than a query worker may use "
-                      "(setting query_memory)", [{"limit": "query_memory", "megabytes": memory_mb}])
+            answer = (
+                False,
+                StoreError,
+                "the query needed more memory than a query worker may use (setting query_memory)",
+                [{"limit": "query_memory", "megabytes": memory_mb}],
+            )
         except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
             log.exception("query worker job failed")
             answer = (False, StoreError, "the query failed in the store", [])
@@ -115,8 +119,11 @@ class _Worker:
         try:
             self.process = subprocess.Popen(
                 [sys.executable, "-m", "aikg.query.workers", str(theirs.fileno()), str(memory_mb)],
-                pass_fds=[theirs.fileno()], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                close_fds=True)
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                close_fds=True,
+            )
         finally:
             theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
@@ -125,8 +132,9 @@ class _Worker:
         """True while the process runs."""
         return self.process.poll() is None
 
-    def call(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any],
-             deadline: Deadline) -> tuple[Any, ...]:
+    def call(
+        self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
+    ) -> tuple[Any, ...]:
         """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
@@ -135,7 +143,8 @@ class _Worker:
         if not self.conn.poll(max(deadline.left(), 0)):
             raise TimeoutError
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
+            answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
+            return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 
@@ -178,7 +187,8 @@ class Slots:
             raise TooManyRequests(
                 f"{self.size} queries are already running (setting max_heavy_queries); retry later",
                 errors=[{"limit": "max_heavy_queries", "value": self.size}],
-                headers={"Retry-After": str(max(1, math.ceil(retry_after)))})
+                headers={"Retry-After": str(max(1, math.ceil(retry_after)))},
+            )
         try:
             yield
         finally:
@@ -205,9 +215,11 @@ class WorkerPool:
 
     def warm_up(self) -> None:
         """Start one worker in the background, so the first query does not wait for a new process."""
+
         def start() -> None:
             with contextlib.suppress(Exception):
                 self._give_back(self._start())
+
         threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
 
     def _take(self) -> _Worker:
@@ -256,8 +268,15 @@ class WorkerPool:
         if not self._closed:
             self.warm_up()
 
-    def run(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], *,
-            deadline: Deadline, seconds: float) -> Any:
+    def run(
+        self,
+        snapshot: Snapshot,
+        fn: Callable[..., Any],
+        kwargs: dict[str, Any],
+        *,
+        deadline: Deadline,
+        seconds: float,
+    ) -> Any:
         """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
@@ -272,15 +291,19 @@ class WorkerPool:
                 self._replace_later()
                 raise QueryTimeout(
                     f"the query ran past the time limit of {seconds:g} s (setting query_timeout) "
-                    "and was stopped", errors=[{"limit": "query_timeout", "seconds": seconds}]) from None
+                    "and was stopped",
+                    errors=[{"limit": "query_timeout", "seconds": seconds}],
+                ) from None
             except EOFError:
                 how = worker.died_how()
                 self._drop(worker)
                 log.warning("a query worker ended without an answer: %s", how)
                 if attempt or deadline.expired():
-                    raise StoreError(f"the query worker ended without an answer ({how}); the query "
-                                     "may need more memory than a worker may use (setting "
-                                     "query_memory)") from None
+                    raise StoreError(
+                        f"the query worker ended without an answer ({how}); the query "
+                        "may need more memory than a worker may use (setting "
+                        "query_memory)"
+                    ) from None
                 continue
             self._give_back(worker)
             if payload[0]:
@@ -297,7 +320,6 @@ class WorkerPool:
             idle += list(self._busy)
         for worker in idle:
             worker.close()
-
 
 
 def main(argv: list[str]) -> None:  # pragma: no cover - runs in the worker process

@@ -45,28 +45,39 @@ def check_size(toks: list[Token]) -> None:
         if tok.kind == "punct" and text in "{([":
             depth += 1
             if depth > MAX_NESTING:
-                raise BadRequest(f"the text nests brackets more than {MAX_NESTING} levels deep, aikg's limit "
-                                 "(deeper texts can exhaust the engine's parser)",
-                                 errors=[{"limit": "nesting", "value": MAX_NESTING}])
+                raise BadRequest(
+                    f"the text nests brackets more than {MAX_NESTING} levels deep, aikg's limit "
+                    "(deeper texts can exhaust the engine's parser)",
+                    errors=[{"limit": "nesting", "value": MAX_NESTING}],
+                )
             if text == "{" and previous == "DATA" and data_depth < 0:
                 data_depth = depth
         elif tok.kind == "punct" and text in "})]":
             if depth == data_depth:
                 data_depth = -1
             depth -= 1
-        elif data_depth < 0 and ((tok.kind == "punct" and text[0] in _OPERATOR_PUNCT)
-                                 or tok.is_keyword("UNION", "MINUS")):
+        elif data_depth < 0 and (
+            (tok.kind == "punct" and text[0] in _OPERATOR_PUNCT) or tok.is_keyword("UNION", "MINUS")
+        ):
             operators += 1
             if operators > MAX_OPERATORS:
-                raise BadRequest(f"the text has more than {MAX_OPERATORS} operators and pattern separators "
-                                 "(UNION, |, /, ., ...), aikg's limit; send data as INSERT DATA or through "
-                                 "the Graph Store Protocol", errors=[{"limit": "operators",
-                                                                      "value": MAX_OPERATORS}])
+                raise BadRequest(
+                    f"the text has more than {MAX_OPERATORS} operators and pattern separators "
+                    "(UNION, |, /, ., ...), aikg's limit; send data as INSERT DATA or through "
+                    "the Graph Store Protocol",
+                    errors=[{"limit": "operators", "value": MAX_OPERATORS}],
+                )
         previous = tok.value if tok.kind == "keyword" else text
 
 
-def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
-                 allow_service: Collection[str] = (), update: bool = False, base: str = "") -> bool:
+def check_sparql(
+    text: str,
+    *,
+    known_graphs: Callable[[], Collection[str]],
+    allow_service: Collection[str] = (),
+    update: bool = False,
+    base: str = "",
+) -> bool:
     """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
 
     ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call;
@@ -82,17 +93,20 @@ def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
         for i, (tok, prologue) in enumerate(significant(view, base)):
             if tok.kind != "keyword":
                 continue
-            rest = _skip(toks[i + 1:i + 4], "SILENT", "NAMED")
+            rest = _skip(toks[i + 1 : i + 4], "SILENT", "NAMED")
             iri = prologue.resolve(rest[0]) if rest else None
             if tok.value == "SERVICE" and (iri is None or iri not in allow_service):
                 raise Forbidden(
                     f"SERVICE {iri or 'with a variable endpoint'} is refused: aikg does not call other "
                     "endpoints on a client's behalf (setting allow_service lists the allowed ones)",
-                    errors=[{"clause": "SERVICE", "iri": iri}])
+                    errors=[{"clause": "SERVICE", "iri": iri}],
+                )
             if tok.value == "LOAD" and update:
-                raise Forbidden(f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
-                                "behalf; send the data in the request body (Graph Store Protocol)",
-                                errors=[{"clause": "LOAD", "iri": iri}])
+                raise Forbidden(
+                    f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
+                    "behalf; send the data in the request body (Graph Store Protocol)",
+                    errors=[{"clause": "LOAD", "iri": iri}],
+                )
             if tok.value in ("FROM", "USING") and iri is not None:
                 named_dataset = True
                 check_graphs([iri], known_graphs(), clause=tok.value)
@@ -109,9 +123,11 @@ def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clau
     """Refuse a dataset naming a graph the store does not hold (it would be fetched, not read)."""
     missing = [g for g in graphs if g not in known_graphs]
     if missing:
-        raise Forbidden(f"{clause} names a graph that is not in the store: {missing[0]}; aikg never "
-                        "fetches a graph on a client's behalf",
-                        errors=[{"clause": clause, "iri": g} for g in missing])
+        raise Forbidden(
+            f"{clause} names a graph that is not in the store: {missing[0]}; aikg never "
+            "fetches a graph on a client's behalf",
+            errors=[{"clause": clause, "iri": g} for g in missing],
+        )
 
 
 _ENTITY = re.compile(rb"<!ENTITY\s+(%\s+)?([^\s>]+)\s+(SYSTEM|PUBLIC|\"[^\"]*\"|'[^']*')", re.IGNORECASE)
@@ -132,8 +148,10 @@ def check_xml_nesting(data: bytes) -> None:
         elif not m.group(2):
             depth += 1
             if depth > MAX_NESTING:
-                raise BadRequest(f"the RDF/XML nests elements more than {MAX_NESTING} levels deep, aikg's "
-                                 "limit", errors=[{"limit": "nesting", "value": MAX_NESTING}])
+                raise BadRequest(
+                    f"the RDF/XML nests elements more than {MAX_NESTING} levels deep, aikg's limit",
+                    errors=[{"limit": "nesting", "value": MAX_NESTING}],
+                )
 
 
 def check_rdfxml(data: bytes, *, max_expansion: int) -> None:
@@ -141,24 +159,28 @@ def check_rdfxml(data: bytes, *, max_expansion: int) -> None:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         raise BadRequest("RDF/XML must be encoded in UTF-8")
     check_xml_nesting(data)
-    head = data[:data.find(b"]>") + 2] if b"<!DOCTYPE" in data and b"]>" in data else b""
+    head = data[: data.find(b"]>") + 2] if b"<!DOCTYPE" in data and b"]>" in data else b""
     if b"<!ENTITY" in data and not head:
         raise BadRequest("entity declarations outside an internal DTD subset are refused")
     values: dict[bytes, bytes] = {}
     for m in _ENTITY.finditer(head):
         parameter, name, value = m.group(1), m.group(2), m.group(3)
         if value.upper() in (b"SYSTEM", b"PUBLIC"):
-            raise Forbidden("an external XML entity is refused: aikg never fetches a document named in "
-                            "an RDF/XML body", errors=[{"entity": name.decode("utf-8", "replace")}])
+            raise Forbidden(
+                "an external XML entity is refused: aikg never fetches a document named in an RDF/XML body",
+                errors=[{"entity": name.decode("utf-8", "replace")}],
+            )
         if parameter:
             raise BadRequest("XML parameter entities are refused")
         if b"&" in value[1:-1].replace(b"&#", b""):
-            raise BadRequest("nested XML entity expansion is refused (it can grow exponentially)",
-                             errors=[{"entity": name.decode("utf-8", "replace")}])
+            raise BadRequest(
+                "nested XML entity expansion is refused (it can grow exponentially)",
+                errors=[{"entity": name.decode("utf-8", "replace")}],
+            )
         values[name] = value[1:-1]
     if head.count(b"<!ENTITY") != len(values):
         raise BadRequest("an XML entity declaration could not be checked and is refused")
-    body = data[len(head):]
+    body = data[len(head) :]
     expanded = sum(len(v) * body.count(b"&" + k + b";") for k, v in values.items())
     if expanded > max_expansion:
         raise BadRequest("XML entity expansion would exceed the body size limit and is refused")
@@ -172,8 +194,10 @@ def check_jsonld(data: bytes) -> None:
         raise BadRequest("the JSON-LD document is not valid JSON") from None
     if not isinstance(doc, dict | list):
         # JSON-LD 1.1 §9 (grammar): a document is a node object, a map of @context/@graph, or an array.
-        raise RdfSyntaxError("a JSON-LD document is a JSON object or array, not a bare "
-                             f"{type(doc).__name__ if doc is not None else 'null'}")
+        raise RdfSyntaxError(
+            "a JSON-LD document is a JSON object or array, not a bare "
+            f"{type(doc).__name__ if doc is not None else 'null'}"
+        )
     stack = [doc]
     while stack:
         node = stack.pop()
@@ -182,9 +206,11 @@ def check_jsonld(data: bytes) -> None:
         elif isinstance(node, dict):
             for key, value in node.items():
                 if key in ("@context", "@import") and _names_document(value):
-                    raise Forbidden("a remote JSON-LD @context is refused: aikg never fetches a "
-                                    "document on a client's behalf; inline the context",
-                                    errors=[{"key": key}])
+                    raise Forbidden(
+                        "a remote JSON-LD @context is refused: aikg never fetches a "
+                        "document on a client's behalf; inline the context",
+                        errors=[{"key": key}],
+                    )
                 stack.append(value)
 
 
@@ -203,9 +229,11 @@ def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list
     """
     found = by_media_type(mime, RDF_FORMATS)
     if found is None or not isinstance(found.ox, ox.RdfFormat):
-        raise UnsupportedMediaType(f"cannot read {mime or 'a body without Content-Type'}; send one of "
-                                   + ", ".join(f.mime for f in RDF_FORMATS),
-                                   errors=[{"accepted": [f.mime for f in RDF_FORMATS]}])
+        raise UnsupportedMediaType(
+            f"cannot read {mime or 'a body without Content-Type'}; send one of "
+            + ", ".join(f.mime for f in RDF_FORMATS),
+            errors=[{"accepted": [f.mime for f in RDF_FORMATS]}],
+        )
     fmt, mime = found.ox, found.mime
     if mime == "application/rdf+xml":
         check_rdfxml(data, max_expansion=max_expansion)
@@ -219,11 +247,14 @@ def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list
     out = []
     for q in parsed:
         if isinstance(q.subject, ox.Triple) or isinstance(q.object, ox.Triple):
-            raise BadRequest("the body holds a triple term (RDF 1.2 <<( ... )>>); aikg stores RDF 1.1 "
-                             "triples only: state the triple itself, and its source as a fact")
+            raise BadRequest(
+                "the body holds a triple term (RDF 1.2 <<( ... )>>); aikg stores RDF 1.1 "
+                "triples only: state the triple itself, and its source as a fact"
+            )
         if not isinstance(q.graph_name, ox.DefaultGraph) and q.graph_name != target:
-            raise BadRequest(f"the body holds triples of another graph ({q.graph_name}); a write names "
-                             f"one graph: {graph}")
+            raise BadRequest(
+                f"the body holds triples of another graph ({q.graph_name}); a write names one graph: {graph}"
+            )
         out.append(ox.Quad(q.subject, q.predicate, q.object, target))
     return out
 

@@ -314,12 +314,12 @@ def read_update(text: str, *, base: str, default: str) -> UpdatePlan:
     r = _Reader(text, base)
     ops: list[Operation] = []
     try:
-        while r.peek() is not None:
+        while (tok := r.peek()) is not None:
             after = r.prologue.declare(r.toks, r.i)
             if after != r.i:
                 r.i = after
                 continue
-            if r.peek().text == ";":  # type: ignore[union-attr]
+            if tok.text == ";":
                 r.i += 1
                 continue
             ops.append(_operation(r))
@@ -353,7 +353,7 @@ def _operation(r: _Reader) -> Operation:
         if r.keyword("INTO"):
             r.keyword("GRAPH")
             op.target, op.target_token = r.iri()
-    elif verb in ("INSERT", "DELETE") and r.peek() is not None and r.peek().is_keyword("DATA", "WHERE"):  # type: ignore[union-attr]
+    elif verb in ("INSERT", "DELETE") and (tok := r.peek()) is not None and tok.is_keyword("DATA", "WHERE"):
         kind = r.take().value
         op.verb = f"{verb} {kind}"
         block = _quads(r, *r.block())

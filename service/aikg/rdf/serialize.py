@@ -33,7 +33,7 @@ def serialize_result(result: QueryResult, fmt: Format) -> bytes:
     if result.kind is ResultKind.ASK:
         return _boolean(bool(result.boolean), target)
     parsed = ox.parse_query_results(tsv_of(result), format=ox.QueryResultsFormat.TSV)
-    out = parsed.serialize(format=target)  # type: ignore[union-attr]
+    out = parsed.serialize(format=target) or b""
     if result.truncated and target == ox.QueryResultsFormat.JSON:
         out = out.rstrip()[:-1] + b',"truncated":true}'
     return out
@@ -56,15 +56,17 @@ def _boolean(value: bool, target: ox.QueryResultsFormat) -> bytes:
     """An ASK answer; CSV and TSV have no boolean form, so they get one column ``boolean``."""
     if target in (ox.QueryResultsFormat.JSON, ox.QueryResultsFormat.XML):
         answer = _EMPTY.query("ASK {}" if value else "ASK { FILTER(false) }")
-        return answer.serialize(format=target)  # type: ignore[union-attr,no-any-return]
+        assert isinstance(answer, ox.QueryBoolean)
+        return answer.serialize(format=target) or b""
     word = "true" if value else "false"
     if target == ox.QueryResultsFormat.CSV:
         return f"boolean\r\n{word}\r\n".encode()
     return f'?boolean\n"{word}"^^<http://www.w3.org/2001/XMLSchema#boolean>\n'.encode()
 
 
-def serialize_graph(triples: Iterable[ox.Triple], fmt: Format, *,
-                    prefixes: Mapping[str, str] | None = None) -> bytes:
+def serialize_graph(
+    triples: Iterable[ox.Triple], fmt: Format, *, prefixes: Mapping[str, str] | None = None
+) -> bytes:
     """Triples in an RDF format; Turtle and RDF/XML declare the known prefixes they use."""
     target = fmt.ox
     if not isinstance(target, ox.RdfFormat):
@@ -85,7 +87,11 @@ def _subject_order(t: ox.Triple) -> tuple[bool, str, str, str]:
 
 def _used_prefixes(triples: list[ox.Triple], prefixes: Mapping[str, str]) -> dict[str, str]:
     """Only the prefixes some IRI in ``triples`` starts with, so documents stay short."""
-    iris = {t.value for tr in triples for t in (tr.subject, tr.predicate, tr.object)
-            if isinstance(t, ox.NamedNode)}
+    iris = {
+        t.value
+        for tr in triples
+        for t in (tr.subject, tr.predicate, tr.object)
+        if isinstance(t, ox.NamedNode)
+    }
     iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
     return {p: ns for p, ns in prefixes.items() if any(i.startswith(ns) for i in iris)}

@@ -115,9 +115,11 @@ def _escape_error(text: str, at: int, escape: str) -> QuerySyntaxError:
     line = text.count("\n", 0, at) + 1
     column = at - (text.rfind("\n", 0, at) + 1) + 1
     # Oxigraph refuses the same text as a syntax error; saying so here keeps every backend's answer alike.
-    return QuerySyntaxError(f"the text does not parse: error at {line}:{column}: the escape {escape} names "
-                            "no Unicode character (beyond U+10FFFF, or a surrogate)",
-                            errors=[{"line": line, "column": column}])
+    return QuerySyntaxError(
+        f"the text does not parse: error at {line}:{column}: the escape {escape} names "
+        "no Unicode character (beyond U+10FFFF, or a surrogate)",
+        errors=[{"line": line, "column": column}],
+    )
 
 
 def _value(kind: str, raw: str) -> str:

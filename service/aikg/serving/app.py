@@ -56,12 +56,17 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
 
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
-    services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"]), folder), keep=folder)
+    services = build_services(
+        settings,
+        store=store,
+        writelog=JournalLog(store, folder),
+        gate=ForwardingGate(float(settings["write_timeout"]), folder),
+        keep=folder,
+    )
     return create_app(services=services, owner=False)
 
 
-class Server(BaseApplication):  # type: ignore[misc]
+class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn embedded, so ``aikg serve`` needs no config file; each worker builds its own app."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:

@@ -13,7 +13,7 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pyoxigraph as ox
 
@@ -68,13 +68,26 @@ class FollowerStore(Store):
     def version(self) -> int:
         return self._current().version
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None, named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
-        return self._current().query(sparql, bindings=bindings, default_graphs=default_graphs,
-                                     named_graphs=named_graphs, max_rows=max_rows, deadline=deadline,
-                                     base_iri=base_iri)
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
+        return self._current().query(
+            sparql,
+            bindings=bindings,
+            default_graphs=default_graphs,
+            named_graphs=named_graphs,
+            max_rows=max_rows,
+            deadline=deadline,
+            base_iri=base_iri,
+        )
 
     def answer(self, job: QueryJob) -> Encoded:
         return self._current().answer(job)
@@ -88,8 +101,13 @@ class FollowerStore(Store):
     def count(self, graph: str | None = None) -> int:
         return self._current().count(graph)
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         return self._current().quads(subject, predicate, obj, graph)
 
     def snapshot(self) -> Snapshot | None:
@@ -97,14 +115,14 @@ class FollowerStore(Store):
 
     # -- writes: never here -------------------------------------------------------------------------
 
-    def _refuse(self, *_: Any, **__: Any) -> Any:
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
         raise StoreError("this process reads snapshots; writes go through the writer process")
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
         self._refuse()
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
-        return self._refuse()  # type: ignore[no-any-return]
+        self._refuse()
 
     def drop_graph(self, graph: str) -> None:
         self._refuse()

@@ -40,10 +40,12 @@ class ForwardedReport:
         self.body = body
 
     def to_json(self) -> dict[str, Any]:
-        return self.body["json"]  # type: ignore[no-any-return]
+        report: dict[str, Any] = self.body["json"]
+        return report
 
     def to_turtle(self) -> str:
-        return self.body["turtle"]  # type: ignore[no-any-return]
+        turtle: str = self.body["turtle"]
+        return turtle
 
 
 WRITER_SHARE = 0.9
@@ -107,30 +109,38 @@ class ForwardingGate:
         fd = self.turn.take(Deadline.after(deadline.left() * TURN_SHARE))
         if fd is None:
             waited = time.monotonic() - started
-            raise TooManyRequests(f"other writes held the writer for the {waited:.0f} s this one could wait "
-                                  "(setting write_timeout); nothing was changed: retry later",
-                                  errors=[{"limit": "write_timeout", "seconds": round(waited, 1)}],
-                                  headers={"Retry-After": str(RETRY_AFTER)})
+            raise TooManyRequests(
+                f"other writes held the writer for the {waited:.0f} s this one could wait "
+                "(setting write_timeout); nothing was changed: retry later",
+                errors=[{"limit": "write_timeout", "seconds": round(waited, 1)}],
+                headers={"Retry-After": str(RETRY_AFTER)},
+            )
         handed_on = False
         seconds = max(1.0, deadline.left())
         try:
             # The writer gets the request's deadline, less a reserve for its commit and publication, and
             # commits nothing past it; this side waits a little longer, so it hears the writer's refusal.
-            answer = _execute(action, *args, timeout=seconds + ANSWER_GRACE,
-                              until=time.time() + seconds * WRITER_SHARE)
+            answer = _execute(
+                action, *args, timeout=seconds + ANSWER_GRACE, until=time.time() + seconds * WRITER_SHARE
+            )
         except DirtyTimeoutError:
             # The writer is still busy with this write: the turn stays taken until it answers anything,
             # so the next write waits here (and hears 429 at its deadline), not in the arbiter's queue.
-            threading.Thread(target=_hold_until_idle, args=(fd, self.timeout), name="aikg-write-turn",
-                             daemon=True).start()
+            threading.Thread(
+                target=_hold_until_idle, args=(fd, self.timeout), name="aikg-write-turn", daemon=True
+            ).start()
             handed_on = True
-            raise WriteTimeout(f"the write ran past its time limit of {seconds:.0f} s (setting "
-                               "write_timeout); the writer commits nothing past it, so it was not committed "
-                               "unless its commit had begun: read the data to see",
-                               errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}]) from None
+            raise WriteTimeout(
+                f"the write ran past its time limit of {seconds:.0f} s (setting "
+                "write_timeout); the writer commits nothing past it, so it was not committed "
+                "unless its commit had begun: read the data to see",
+                errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}],
+            ) from None
         except DirtyError as exc:
-            raise StoreError(f"the writer process did not answer ({type(exc).__name__}); the write may "
-                             "not have been committed: read the data to see") from None
+            raise StoreError(
+                f"the writer process did not answer ({type(exc).__name__}); the write may "
+                "not have been committed: read the data to see"
+            ) from None
         finally:
             if not handed_on:
                 self.turn.give_back(fd)
@@ -138,13 +148,20 @@ class ForwardingGate:
             return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
         raise _error(answer)
 
-    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
-               using_named: list[str] | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, committed by the writer."""
         return self._call("update", text, list(using or ()), list(using_named or ()), deadline=deadline)
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """A Graph Store PUT/POST, committed by the writer."""
         nquads = ox.serialize(list(quads), format=ox.RdfFormat.N_QUADS) or b""
         return self._call("put", graph, nquads, replace, deadline=deadline)

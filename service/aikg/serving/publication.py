@@ -67,7 +67,8 @@ def current(folder: Path) -> Published | None:
 
 def record_write(folder: Path, before: int, after: int, subjects: frozenset[str] | None) -> None:
     """Append one gated write to the journal readers follow (None: its reach is unknown)."""
-    line = json.dumps({"before": before, "after": after,
-                       "subjects": None if subjects is None else sorted(subjects)})
+    line = json.dumps(
+        {"before": before, "after": after, "subjects": None if subjects is None else sorted(subjects)}
+    )
     with open(folder / "writes.jsonl", "a", encoding="utf-8") as fh:
         fh.write(line + "\n")

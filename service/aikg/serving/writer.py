@@ -36,8 +36,13 @@ APP_PATH = "aikg.serving.writer:Writer"
 
 def error_answer(exc: AikgError) -> dict[str, Any]:
     """A typed error as plain data, so the HTTP worker raises the same error with the same body."""
-    answer: dict[str, Any] = {"ok": False, "type": type(exc).__name__, "message": exc.message,
-                              "errors": exc.errors, "headers": exc.headers}
+    answer: dict[str, Any] = {
+        "ok": False,
+        "type": type(exc).__name__,
+        "message": exc.message,
+        "errors": exc.errors,
+        "headers": exc.headers,
+    }
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
@@ -73,7 +78,7 @@ def _deadline(until: float | None) -> Deadline | None:
     return None if until is None else Deadline.after(until - time.time())
 
 
-class Writer(DirtyApp):  # type: ignore[misc]
+class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """The store's owner inside gunicorn's dirty arbiter."""
 
     workers = 1
@@ -132,19 +137,29 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # ``until``: the request's deadline (``time.time()`` instant); the gate commits nothing past it.
 
-    def update(self, text: str, using: list[str] | None = None, using_named: list[str] | None = None,
-               until: float | None = None) -> dict[str, Any]:
+    def update(
+        self,
+        text: str,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+        until: float | None = None,
+    ) -> dict[str, Any]:
         """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
         deadline = _deadline(until)
-        return self._write(lambda: self.services.gate.update(text, using=using, using_named=using_named,
-                                                             deadline=deadline), deadline)
+        return self._write(
+            lambda: self.services.gate.update(text, using=using, using_named=using_named, deadline=deadline),
+            deadline,
+        )
 
     def put(self, graph: str, nquads: bytes, replace: bool, until: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
         deadline = _deadline(until)
-        return self._write(lambda: self.services.gate.put(
-            graph, list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), replace=replace, deadline=deadline),
-            deadline)
+        return self._write(
+            lambda: self.services.gate.put(
+                graph, list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), replace=replace, deadline=deadline
+            ),
+            deadline,
+        )
 
     def drop(self, graph: str, until: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
@@ -155,20 +170,28 @@ class Writer(DirtyApp):  # type: ignore[misc]
         try:
             if deadline is not None and deadline.expired():
                 # Its client has been told it timed out: doing the work now would only delay the next.
-                raise WriteTimeout("the write reached the writer after its time limit (setting "
-                                   "write_timeout) and was not started; nothing was changed",
-                                   errors=[{"limit": "write_timeout"}])
+                raise WriteTimeout(
+                    "the write reached the writer after its time limit (setting "
+                    "write_timeout) and was not started; nothing was changed",
+                    errors=[{"limit": "write_timeout"}],
+                )
             outcome = run()
         except AikgError as exc:
             return error_answer(exc)
-        return {"ok": True, "outcome": outcome.to_json(), "created": outcome.created,
-                "version": self.services.store.version}
+        return {
+            "ok": True,
+            "outcome": outcome.to_json(),
+            "created": outcome.created,
+            "version": self.services.store.version,
+        }
 
     def status(self) -> dict[str, Any]:
         """What the writer is doing: the store's version, and whether the Epoch import still runs."""
         thread = self.services.background.get("epoch-import")
-        return {"version": self.services.store.version,
-                "epoch_import_running": bool(thread is not None and thread.is_alive())}
+        return {
+            "version": self.services.store.version,
+            "epoch_import_running": bool(thread is not None and thread.is_alive()),
+        }
 
     def close(self) -> None:
         """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""

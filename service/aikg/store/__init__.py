@@ -8,8 +8,22 @@ from typing import Any
 from aikg.store.base import Deadline, Node, Quad, QueryResult, ResultKind, Snapshot, Store, Term
 from aikg.store.oxigraph import OxigraphStore
 
-__all__ = ["Deadline", "Node", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Snapshot", "Store",
-           "Term", "in_use", "open_snapshot", "open_store", "scratch_store", "store_options"]
+__all__ = [
+    "Deadline",
+    "Node",
+    "OxigraphStore",
+    "Quad",
+    "QueryResult",
+    "ResultKind",
+    "Snapshot",
+    "Store",
+    "Term",
+    "in_use",
+    "open_snapshot",
+    "open_store",
+    "scratch_store",
+    "store_options",
+]
 
 REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
 """Settings (``store_<name>``) that configure the remote backend."""

@@ -60,10 +60,17 @@ class QueryResult:
 
     __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "_rows")
 
-    def __init__(self, kind: ResultKind, variables: list[str] | None = None,
-                 rows: list[tuple[Term | None, ...]] | None = None, *, boolean: bool | None = None,
-                 triples: list[ox.Triple] | None = None, truncated: bool = False,
-                 tsv: bytes | None = None) -> None:
+    def __init__(
+        self,
+        kind: ResultKind,
+        variables: list[str] | None = None,
+        rows: list[tuple[Term | None, ...]] | None = None,
+        *,
+        boolean: bool | None = None,
+        triples: list[ox.Triple] | None = None,
+        truncated: bool = False,
+        tsv: bytes | None = None,
+    ) -> None:
         self.kind = kind
         self.variables = variables if variables is not None else []
         self.boolean = boolean
@@ -103,8 +110,9 @@ class QueryResult:
             distinct = list(seen)[1:]
             values: list[Term | None] = [None]
             if distinct:
-                parsed = ox.parse_query_results(b"?v\n" + b"\n".join(distinct) + b"\n",
-                                                format=ox.QueryResultsFormat.TSV)
+                parsed = ox.parse_query_results(
+                    b"?v\n" + b"\n".join(distinct) + b"\n", format=ox.QueryResultsFormat.TSV
+                )
                 assert isinstance(parsed, ox.QuerySolutions)
                 values += [s[0] for s in parsed]
             return values, coded
@@ -115,20 +123,27 @@ class QueryResult:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, QueryResult):
             return NotImplemented
-        return (self.kind, self.variables, self.boolean, self.triples, self.truncated) == \
-            (other.kind, other.variables, other.boolean, other.triples, other.truncated) \
-            and self.rows == other.rows
+        return (self.kind, self.variables, self.boolean, self.triples, self.truncated) == (
+            other.kind,
+            other.variables,
+            other.boolean,
+            other.triples,
+            other.truncated,
+        ) and self.rows == other.rows
 
     __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
 
     def __repr__(self) -> str:
-        return (f"QueryResult({self.kind.value}, variables={self.variables!r}, rows={len(self.rows)}, "
-                f"boolean={self.boolean!r}, triples={len(self.triples)}, truncated={self.truncated})")
+        return (
+            f"QueryResult({self.kind.value}, variables={self.variables!r}, rows={len(self.rows)}, "
+            f"boolean={self.boolean!r}, triples={len(self.triples)}, truncated={self.truncated})"
+        )
 
     def dicts(self) -> list[dict[str, Term]]:
         """SELECT rows as dicts of bound variables (unbound ones left out)."""
-        return [{v: t for v, t in zip(self.variables, row, strict=True) if t is not None}
-                for row in self.rows]
+        return [
+            {v: t for v, t in zip(self.variables, row, strict=True) if t is not None} for row in self.rows
+        ]
 
     def values(self) -> list[tuple[str | None, ...]]:
         """SELECT rows as the lexical values of their terms (IRIs without brackets)."""
@@ -237,11 +252,17 @@ class Store(ABC):
     complete); False for a shared engine that other aikg instances may write to."""
 
     @abstractmethod
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` are bound as values, never pasted into the text.
 
         Relative IRIs in the text resolve against ``base_iri`` (the service's base, SPARQL 1.1 Protocol
@@ -257,8 +278,7 @@ class Store(ABC):
         """Run a SPARQL 1.1 Update as one transaction."""
 
     @abstractmethod
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         """Parse RDF ``data`` into ``graph`` (datasets keep their own graphs); return quads added.
 
         With ``replace`` the target graph is emptied first, in the same transaction.
@@ -281,8 +301,13 @@ class Store(ABC):
         """Number of quads in one graph or in the whole store."""
 
     @abstractmethod
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         """Quads matching a pattern (None matches anything), never in the (unused) default graph."""
 
     @abstractmethod
@@ -299,19 +324,39 @@ class Store(ABC):
 
     # -- capabilities: generic here, faster in a backend where it can be ----------------------------
 
-    def outgoing(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def outgoing(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         """Quads with one of ``nodes`` as subject (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) if isinstance(n, ox.NamedNode | ox.BlankNode) for p in preds
-                for q in self.quads(n, p, None, graph)]
+        return [
+            q
+            for n in set(nodes)
+            if isinstance(n, ox.NamedNode | ox.BlankNode)
+            for p in preds
+            for q in self.quads(n, p, None, graph)
+        ]
 
-    def incoming(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def incoming(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         """Quads with one of ``nodes`` as object (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) if not isinstance(n, ox.Triple) for p in preds
-                for q in self.quads(None, p, n, graph)]
+        return [
+            q
+            for n in set(nodes)
+            if not isinstance(n, ox.Triple)
+            for p in preds
+            for q in self.quads(None, p, n, graph)
+        ]
 
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
         """Every quad of the given predicates."""
@@ -327,8 +372,10 @@ class Store(ABC):
         if any(isinstance(t, ox.BlankNode) for tr in old | new for t in (tr.subject, tr.object)):
             body = ox.serialize(new, format=ox.RdfFormat.N_TRIPLES) or b""
             return self.load(body, mime="application/n-triples", graph=graph, replace=True)
-        self.apply(remove=(ox.Quad(t.subject, t.predicate, t.object, g) for t in old - new),
-                   add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new - old))
+        self.apply(
+            remove=(ox.Quad(t.subject, t.predicate, t.object, g) for t in old - new),
+            add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new - old),
+        )
         return len(new)
 
     def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
@@ -339,9 +386,16 @@ class Store(ABC):
         """A query's answer in transport form, as a query worker sends it back (see ``snapshot``)."""
         from aikg.store.transport import encode_result
 
-        return encode_result(self.query(job.sparql, bindings=job.bindings,
-                                        default_graphs=job.default_graphs, named_graphs=job.named_graphs,
-                                        max_rows=job.max_rows, base_iri=job.base_iri))
+        return encode_result(
+            self.query(
+                job.sparql,
+                bindings=job.bindings,
+                default_graphs=job.default_graphs,
+                named_graphs=job.named_graphs,
+                max_rows=job.max_rows,
+                base_iri=job.base_iri,
+            )
+        )
 
     def snapshot(self) -> Snapshot | None:
         """A consistent read-only copy of the current data that another process can open, or None

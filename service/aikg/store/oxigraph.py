@@ -55,8 +55,9 @@ class OxigraphStore(Store):
 
     kind = "oxigraph"
 
-    def __init__(self, path: str | Path | None = None, *, read_only: bool = False,
-                 version: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, read_only: bool = False, version: int | None = None
+    ) -> None:
         """Open (creating if needed) the store at ``path``, or an in-memory store when None."""
         self.path = None if path is None else Path(path)
         self.read_only = read_only
@@ -111,17 +112,24 @@ class OxigraphStore(Store):
         with self._lock:
             self._version += 1
 
-    def _run(self, sparql: str, *, bindings: Mapping[str, Term] | None,
-             default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
-             base_iri: str | None) -> Any:
+    def _run(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None,
+        default_graphs: Sequence[str] | None,
+        named_graphs: Sequence[str] | None,
+        base_iri: str | None,
+    ) -> Any:
         """The raw pyoxigraph answer, with the interface's dataset and errors."""
         kwargs: dict[str, Any] = {}
         if base_iri:
             kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
             # Named graphs given without default graphs: the default graph is empty (SPARQL protocol).
-            kwargs["default_graph"] = ([_named(g, "default graph") for g in default_graphs]
-                                       or ox.DefaultGraph())
+            kwargs["default_graph"] = [
+                _named(g, "default graph") for g in default_graphs
+            ] or ox.DefaultGraph()
         elif not has_dataset_clause(sparql):
             kwargs["use_default_graph_as_union"] = True
         if named_graphs:
@@ -137,28 +145,40 @@ class OxigraphStore(Store):
         except (RuntimeError, TypeError) as exc:
             if bindings and "projection" in str(exc):
                 # Oxigraph substitutes only variables the query projects (SEP-0007).
-                raise BadRequest("every bound variable must be in the query's projection: "
-                                 + ", ".join("?" + k for k in bindings)) from None
+                raise BadRequest(
+                    "every bound variable must be in the query's projection: "
+                    + ", ".join("?" + k for k in bindings)
+                ) from None
             raise StoreError("the store could not run the query") from exc
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         deadline = current_deadline(deadline)
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
-        res = self._run(sparql, bindings=bindings, default_graphs=default_graphs,
-                        named_graphs=named_graphs, base_iri=base_iri)
+        res = self._run(
+            sparql,
+            bindings=bindings,
+            default_graphs=default_graphs,
+            named_graphs=named_graphs,
+            base_iri=base_iri,
+        )
         if isinstance(res, ox.QueryBoolean):
             return QueryResult(ResultKind.ASK, boolean=bool(res))
         try:
             if isinstance(res, ox.QuerySolutions):
                 variables = [v.value for v in res.variables]
                 rows, truncated = _take((tuple(s) for s in res), max_rows, deadline)
-                return QueryResult(ResultKind.SELECT, variables=variables, rows=rows,
-                                   truncated=truncated)
+                return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
             assert isinstance(res, ox.QueryTriples)
             triples, truncated = _take(iter(res), max_rows, deadline)
         except OSError as exc:
@@ -167,8 +187,13 @@ class OxigraphStore(Store):
 
     def answer(self, job: QueryJob) -> Encoded:
         """Run the query and write its answer with Oxigraph's serializers, cut at the row cap."""
-        res = self._run(job.sparql, bindings=job.bindings, default_graphs=job.default_graphs,
-                        named_graphs=job.named_graphs, base_iri=job.base_iri)
+        res = self._run(
+            job.sparql,
+            bindings=job.bindings,
+            default_graphs=job.default_graphs,
+            named_graphs=job.named_graphs,
+            base_iri=job.base_iri,
+        )
         try:
             return encode(res, job.max_rows)
         except OSError as exc:
@@ -188,8 +213,7 @@ class OxigraphStore(Store):
             raise StoreError("the store failed while running the update") from exc
         self._bump()
 
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         fmt = rdf_format(mime)
         target = _named(graph, "graph") if graph else None
         try:
@@ -198,8 +222,12 @@ class OxigraphStore(Store):
             raise RdfSyntaxError(f"the RDF document does not parse: {exc}") from None
         if target is None and any(isinstance(q.graph_name, ox.DefaultGraph) for q in parsed):
             raise RdfSyntaxError("every triple must go to a named graph: name the target graph")
-        quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
-                 else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
+        quads = [
+            q
+            if not isinstance(q.graph_name, ox.DefaultGraph)
+            else ox.Quad(q.subject, q.predicate, q.object, target)
+            for q in parsed
+        ]
         try:
             if replace and target is not None:
                 self._replace(target, quads)
@@ -215,9 +243,18 @@ class OxigraphStore(Store):
         if mime not in _QUAD_MIME:
             raise RdfSyntaxError("a bulk load needs a quad format (N-Quads, TriG): every triple has a graph")
         path = Path(path)
-        with open(path, "rb") as raw, tqdm.wrapattr(raw, "read", total=path.stat().st_size, unit="B",
-                                                     unit_scale=True, desc=f"loading {path.name}",
-                                                     disable=not progress) as fh:
+        with (
+            open(path, "rb") as raw,
+            tqdm.wrapattr(
+                raw,
+                "read",
+                total=path.stat().st_size,
+                unit="B",
+                unit_scale=True,
+                desc=f"loading {path.name}",
+                disable=not progress,
+            ) as fh,
+        ):
             try:
                 self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
             except SyntaxError as exc:
@@ -229,10 +266,17 @@ class OxigraphStore(Store):
     def _replace(self, target: ox.NamedNode, quads: list[ox.Quad]) -> None:
         # pyoxigraph exposes no multi-call transaction, so the new content goes in with a single
         # atomic update: DROP then INSERT DATA.
-        body = ox.serialize([ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-                            format=ox.RdfFormat.N_TRIPLES) or b""
-        self._write(self._ox.update, f"DROP SILENT GRAPH <{target.value}> ;\n"
-                                     f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}")
+        body = (
+            ox.serialize(
+                [ox.Triple(q.subject, q.predicate, q.object) for q in quads], format=ox.RdfFormat.N_TRIPLES
+            )
+            or b""
+        )
+        self._write(
+            self._ox.update,
+            f"DROP SILENT GRAPH <{target.value}> ;\n"
+            f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}",
+        )
 
     def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
         """Only the difference is written; a first build of a large graph goes through the bulk loader."""
@@ -259,8 +303,12 @@ class OxigraphStore(Store):
     def graphs(self) -> list[str]:
         # Oxigraph remembers a graph emptied by DELETE; the interface lists graphs that hold data (as a
         # remote engine does), so both backends agree on which graphs exist.
-        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode)
-                      and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None)
+        return sorted(
+            g.value
+            for g in self._ox.named_graphs()
+            if isinstance(g, ox.NamedNode)
+            and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None
+        )
 
     def drop_graph(self, graph: str) -> None:
         self._write(self._ox.update, f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
@@ -275,10 +323,16 @@ class OxigraphStore(Store):
         cell = next(iter(res))[0]
         return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
-        pattern = self._ox.quads_for_pattern(subject, predicate, obj,
-                                             _named(graph, "graph") if graph else None)
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
+        pattern = self._ox.quads_for_pattern(
+            subject, predicate, obj, _named(graph, "graph") if graph else None
+        )
         return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:

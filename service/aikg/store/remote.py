@@ -57,6 +57,7 @@ from aikg.store.base import (
     current_deadline,
 )
 from aikg.store.oxigraph import rdf_format
+from aikg.store.terms import quad_of_row
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -84,8 +85,16 @@ class RemoteStore(Store):
     kind = "remote"
     follows_own_writes = False  # other aikg instances may write to the same engine
 
-    def __init__(self, query_url: str, *, update_url: str = "", gsp_url: str = "", user: str = "",
-                 password: str = "", timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        query_url: str,
+        *,
+        update_url: str = "",
+        gsp_url: str = "",
+        user: str = "",
+        password: str = "",
+        timeout: float = 60.0,
+    ) -> None:
         """Talk to the engine at ``query_url``; updates go to ``update_url`` (default: the same)."""
         self.query_url = query_url
         self.update_url = update_url or query_url
@@ -102,18 +111,28 @@ class RemoteStore(Store):
 
     # -- protocol plumbing -------------------------------------------------------------------------
 
-    def _send(self, method: str, url: str, *, deadline: Deadline | None = None,
-              accept: str | None = None, **kwargs: object) -> requests.Response:
+    def _send(
+        self,
+        method: str,
+        url: str,
+        *,
+        deadline: Deadline | None = None,
+        accept: str | None = None,
+        data: Mapping[str, object] | bytes | None = None,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> requests.Response:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.05, min(timeout, deadline.at - time.monotonic()))
-        headers = {**kwargs.pop("headers", {}), **({"Accept": accept} if accept else {})}  # type: ignore[dict-item]
+        sent = {**(headers or {}), **({"Accept": accept} if accept else {})}
         try:
-            resp = self._http.request(method, url, headers=headers, timeout=timeout,
-                                      **kwargs)  # type: ignore[arg-type]
+            resp = self._http.request(method, url, headers=sent, timeout=timeout, data=data, params=params)
         except requests.Timeout:
-            raise QueryTimeout(f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
-                               errors=[{"limit_seconds": round(timeout, 1)}]) from None
+            raise QueryTimeout(
+                f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
+                errors=[{"limit_seconds": round(timeout, 1)}],
+            ) from None
         except requests.RequestException as exc:
             raise StoreError(f"the remote SPARQL engine is unreachable ({type(exc).__name__})") from None
         if resp.headers.get("X-SQL-State", "").startswith("S1T"):
@@ -124,9 +143,12 @@ class RemoteStore(Store):
             # The text parsed locally, so the engine refuses something it does not support; its own
             # message goes to the log, not to the client.
             log.warning("remote engine refused a request: %s", _engine_message(resp))
-            raise BadRequest("the remote SPARQL engine refused the request" + _engine_position(resp)
-                             + " (it parses as SPARQL 1.1: the engine does not support it)",
-                             errors=_engine_errors(resp))
+            raise BadRequest(
+                "the remote SPARQL engine refused the request"
+                + _engine_position(resp)
+                + " (it parses as SPARQL 1.1: the engine does not support it)",
+                errors=_engine_errors(resp),
+            )
         if resp.status_code in (401, 403):
             raise StoreError("the remote SPARQL engine refused aikg's credentials")
         if resp.status_code >= 300:
@@ -134,18 +156,25 @@ class RemoteStore(Store):
             raise StoreError(f"the remote SPARQL engine failed (HTTP {resp.status_code})")
         return resp
 
-    def _select(self, text: str, params: Mapping[str, object] | None = None,
-                deadline: Deadline | None = None) -> dict[str, Any]:
-        resp = self._send("POST", self.query_url, data={"query": text, **(params or {})},
-                          accept="application/sparql-results+json", deadline=deadline)
+    def _select(
+        self, text: str, params: Mapping[str, object] | None = None, deadline: Deadline | None = None
+    ) -> dict[str, Any]:
+        resp = self._send(
+            "POST",
+            self.query_url,
+            data={"query": text, **(params or {})},
+            accept="application/sparql-results+json",
+            deadline=deadline,
+        )
         try:
             body: dict[str, Any] = resp.json()
             return body
         except ValueError:
             raise StoreError("the remote engine sent results that are not SPARQL JSON") from None
 
-    def _graph_params(self, sparql: str, default_graphs: Sequence[str] | None,
-                      named_graphs: Sequence[str] | None) -> dict[str, list[str]]:
+    def _graph_params(
+        self, sparql: str, default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None
+    ) -> dict[str, list[str]]:
         """The dataset as protocol parameters, with the meaning the store interface gives it."""
         if default_graphs is None and named_graphs is None and has_dataset_clause(sparql):
             return {}  # the query's own FROM / FROM NAMED
@@ -162,11 +191,17 @@ class RemoteStore(Store):
     def shared(self) -> bool:
         return True
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         deadline = current_deadline(deadline)
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
@@ -177,11 +212,11 @@ class RemoteStore(Store):
             text = resolve_relative(text, base_iri)  # the engine has no base of ours: send absolute IRIs
         if (default_graphs is not None or named_graphs is not None) and has_dataset_clause(text):
             text = without_dataset_clause(text)  # the protocol's dataset wins (Virtuoso prefers FROM)
-        params: dict[str, object] = {"query": text,
-                                     **self._graph_params(text, default_graphs, named_graphs)}
+        params: dict[str, object] = {"query": text, **self._graph_params(text, default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
-            resp = self._send("POST", self.query_url, data=params, accept="application/n-triples",
-                              deadline=deadline)
+            resp = self._send(
+                "POST", self.query_url, data=params, accept="application/n-triples", deadline=deadline
+            )
             triples: list[ox.Triple] = []
             truncated = False
             try:
@@ -224,8 +259,7 @@ class RemoteStore(Store):
             self._graphs = None
             self._version_cache = (0.0, -1)
 
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         fmt = rdf_format(mime)
         try:
             parsed = list(ox.parse(data, format=fmt))
@@ -234,8 +268,12 @@ class RemoteStore(Store):
         target = _named(graph) if graph else None
         if target is None and any(isinstance(q.graph_name, ox.DefaultGraph) for q in parsed):
             raise RdfSyntaxError("every triple must go to a named graph: name the target graph")
-        quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
-                 else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
+        quads = [
+            q
+            if not isinstance(q.graph_name, ox.DefaultGraph)
+            else ox.Quad(q.subject, q.predicate, q.object, target)
+            for q in parsed
+        ]
         # Engines limit blank nodes in updates (Virtuoso refuses them in INSERT DATA and caps the size
         # of INSERT templates), so blank nodes are skolemized (RDF 1.1 §3.5) into genid IRIs.
         quads = _skolemize(quads)
@@ -244,7 +282,7 @@ class RemoteStore(Store):
             return len(quads)
         ops = [f"DROP SILENT GRAPH {target}"] if replace and target is not None else []
         for start in range(0, len(quads), _CHUNK):
-            ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start:start + _CHUNK]) + "\n}")
+            ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start : start + _CHUNK]) + "\n}")
         if ops:
             self._update(" ;\n".join(ops))
         return len(quads)
@@ -263,8 +301,13 @@ class RemoteStore(Store):
         try:
             for g, triples in by_graph.items():
                 body = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b""
-                self._send("PUT" if g == replace else "POST", self.gsp_url, params={"graph-uri": g},
-                           data=body, headers={"Content-Type": "application/n-triples"})
+                self._send(
+                    "PUT" if g == replace else "POST",
+                    self.gsp_url,
+                    params={"graph-uri": g},
+                    data=body,
+                    headers={"Content-Type": "application/n-triples"},
+                )
         finally:
             self._update(_bump_version(), bump=False)
 
@@ -283,9 +326,12 @@ class RemoteStore(Store):
                 return list(self._graphs[1])
         # GROUP BY, not DISTINCT: Virtuoso answers it from an index (ms instead of seconds).
         body = self._select("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
-        found = sorted(b["g"]["value"] for b in body["results"]["bindings"]
-                       if b["g"]["value"] not in (SYSTEM_GRAPH, EMPTY_GRAPH)
-                       and not b["g"]["value"].startswith(_ENGINE_GRAPH_PREFIXES))
+        found = sorted(
+            b["g"]["value"]
+            for b in body["results"]["bindings"]
+            if b["g"]["value"] not in (SYSTEM_GRAPH, EMPTY_GRAPH)
+            and not b["g"]["value"].startswith(_ENGINE_GRAPH_PREFIXES)
+        )
         with self._lock:
             self._graphs = (version, found)
         return list(found)
@@ -297,23 +343,36 @@ class RemoteStore(Store):
         graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs:
             return 0
-        res = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
-                         named_graphs=graphs, default_graphs=graphs)
+        res = self.query(
+            "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
+            named_graphs=graphs,
+            default_graphs=graphs,
+        )
         cell = res.rows[0][0] if res.rows else None
         return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs or any(isinstance(t, ox.BlankNode) for t in (subject, predicate, obj)):
             return iter(())  # blank nodes are stored skolemized: a blank node matches nothing here
-        pattern = [(str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
-                                                                        (obj, "o"))]
-        binds = " ".join(f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
-                                                            (obj, "o")) if t is not None)
-        res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
-                         named_graphs=graphs, default_graphs=graphs)
-        return iter([ox.Quad(r[0], r[1], r[2], r[3]) for r in res.rows])  # type: ignore[arg-type]
+        pattern = [
+            (str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"), (obj, "o"))
+        ]
+        binds = " ".join(
+            f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"), (obj, "o")) if t is not None
+        )
+        res = self.query(
+            f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
+            named_graphs=graphs,
+            default_graphs=graphs,
+        )
+        return iter([quad_of_row(r) for r in res.rows])
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
@@ -337,17 +396,25 @@ class RemoteStore(Store):
     def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[StoredTerm]]) -> list[Quad]:
         """``SELECT ?s ?p ?o ?g`` over ``pattern``, with the ``first`` variable's values sent in chunks."""
         items = sorted(_sparql_terms(values[first]))
-        blocks = " ".join(_values_block(name, _sparql_terms(terms)) for name, terms in values.items()
-                          if name != first)
+        blocks = " ".join(
+            _values_block(name, _sparql_terms(terms)) for name, terms in values.items() if name != first
+        )
         out: list[Quad] = []
         for i in range(0, len(items), self.CHUNK):
-            text = (f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i:i + self.CHUNK])} "
-                    f"{blocks} {pattern} }}")
-            out += [ox.Quad(*row) for row in self.query(text).rows]  # type: ignore[arg-type]
+            text = (
+                f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i : i + self.CHUNK])} "
+                f"{blocks} {pattern} }}"
+            )
+            out += [quad_of_row(row) for row in self.query(text).rows]
         return out
 
-    def _around(self, end: str, nodes: Iterable[StoredTerm], predicates: Iterable[ox.NamedNode] | None,
-                graph: str | None) -> list[Quad]:
+    def _around(
+        self,
+        end: str,
+        nodes: Iterable[StoredTerm],
+        predicates: Iterable[ox.NamedNode] | None,
+        graph: str | None,
+    ) -> list[Quad]:
         values: dict[str, Iterable[StoredTerm]] = {end: nodes}
         if predicates is not None:
             values["p"] = list(predicates)
@@ -355,12 +422,22 @@ class RemoteStore(Store):
             values["g"] = [_named(graph)]
         return self._select_quads("GRAPH ?g { ?s ?p ?o }", end, values)
 
-    def outgoing(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def outgoing(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         return self._around("s", [n for n in nodes if not isinstance(n, ox.Literal)], predicates, graph)
 
-    def incoming(self, nodes: Iterable[StoredTerm], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def incoming(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         return self._around("o", nodes, predicates, graph)
 
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
@@ -375,7 +452,8 @@ class RemoteStore(Store):
             if time.monotonic() - stamp < VERSION_TTL and value >= 0:
                 return value
         body = self._select(
-            f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}")
+            f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}"
+        )
         rows = body["results"]["bindings"]
         value = int(rows[0]["v"]["value"]) if rows else 0
         with self._lock:
@@ -388,13 +466,16 @@ class RemoteStore(Store):
 
 # -- helpers -----------------------------------------------------------------------------------------
 
+
 def _bump_version() -> str:
     # A fresh random stamp rather than a counter: engines disagree on read-modify-write updates
     # (Virtuoso 7.2 fails on aggregates inside DELETE/INSERT), and a version only needs to change.
     g, v = f"<{SYSTEM_GRAPH}>", f"<{_VERSION}>"
     stamp = secrets.randbits(62)
-    return (f"DELETE WHERE {{ GRAPH {g} {{ {g} {v} ?old }} }} ;\n"
-            f"INSERT DATA {{ GRAPH {g} {{ {g} {v} {stamp} }} }}")
+    return (
+        f"DELETE WHERE {{ GRAPH {g} {{ {g} {v} ?old }} }} ;\n"
+        f"INSERT DATA {{ GRAPH {g} {{ {g} {v} {stamp} }} }}"
+    )
 
 
 _PARSER = ox.Store()
@@ -406,13 +487,17 @@ def _check_parses(text: str, form: str, base_iri: str | None = None) -> None:
     probe = text
     if form == "ASK":  # ASK is answered eagerly; as SELECT * it parses the same and stays lazy
         ask = next(t for t, _ in significant(text) if t.is_keyword("ASK"))
-        probe = text[:ask.start] + "SELECT *" + text[ask.end:]
+        probe = text[: ask.start] + "SELECT *" + text[ask.end :]
     try:
         _PARSER.query(probe, base_iri=base_iri)
     except SyntaxError as exc:
         errors = _position(exc)
-        where = (f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
-                 f"{errors[0]['column']})" if errors else "")
+        where = (
+            f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
+            f"{errors[0]['column']})"
+            if errors
+            else ""
+        )
         raise QuerySyntaxError(f"the query does not parse{where}", errors=errors) from None
 
 
@@ -489,8 +574,12 @@ def skolemize_text(text: str) -> str:
         return text
     run = secrets.token_hex(6)
     toks = tokenize(text)
-    edits = [(t.start, t.end, f"<{GENID}{run}-{t.text[2:]}>")
-             for start, end in _data_blocks(toks, "INSERT") for t in toks[start:end] if t.kind == "bnode"]
+    edits = [
+        (t.start, t.end, f"<{GENID}{run}-{t.text[2:]}>")
+        for start, end in _data_blocks(toks, "INSERT")
+        for t in toks[start:end]
+        if t.kind == "bnode"
+    ]
     return _edit(text, edits)
 
 
@@ -504,9 +593,10 @@ def split_delete_data(text: str) -> str:
     for start, end in _data_blocks(toks, "DELETE"):
         items = _data_items(toks, start, end)
         if len(items) > 1:
-            parts = [text[toks[a].start:toks[b].end] for a, b in items]
-            edits.append((toks[start - 1].start, toks[end].end,
-                          "{ " + " } ;\nDELETE DATA { ".join(parts) + " }"))
+            parts = [text[toks[a].start : toks[b].end] for a, b in items]
+            edits.append(
+                (toks[start - 1].start, toks[end].end, "{ " + " } ;\nDELETE DATA { ".join(parts) + " }")
+            )
     return _edit(text, edits)
 
 
@@ -519,8 +609,13 @@ def _data_blocks(toks: list[Token], verb: str) -> list[tuple[int, int]]:
             depth += 1
         elif tok.text == "}":
             depth -= 1
-        elif (depth == 0 and tok.is_keyword(verb) and i + 2 < len(toks) and toks[i + 1].is_keyword("DATA")
-              and toks[i + 2].text == "{"):
+        elif (
+            depth == 0
+            and tok.is_keyword(verb)
+            and i + 2 < len(toks)
+            and toks[i + 1].is_keyword("DATA")
+            and toks[i + 2].text == "{"
+        ):
             close = _matching(toks, i + 2)
             out.append((i + 3, close))
     return out
@@ -661,5 +756,16 @@ def _scan(text: str) -> Iterable[tuple[str, Token, int, int]]:
         yield "other", tok, -1, brace
 
 
-_CLAUSES = {"SELECT", "GROUP", "ORDER", "WHERE", "HAVING", "LIMIT", "OFFSET", "VALUES", "CONSTRUCT",
-            "ASK", "DESCRIBE"}
+_CLAUSES = {
+    "SELECT",
+    "GROUP",
+    "ORDER",
+    "WHERE",
+    "HAVING",
+    "LIMIT",
+    "OFFSET",
+    "VALUES",
+    "CONSTRUCT",
+    "ASK",
+    "DESCRIBE",
+}

@@ -82,10 +82,9 @@ class Encoded:
         if self.kind is ResultKind.GRAPH:
             triples = [q.triple for q in ox.parse(self.data, format=ox.RdfFormat.N_TRIPLES)]
             return QueryResult(ResultKind.GRAPH, triples=triples, truncated=self.truncated)
-        header = self.data[:self.data.find(b"\n")].decode()
+        header = self.data[: self.data.find(b"\n")].decode()
         variables = [v[1:] for v in header.split("\t")] if header else []
-        return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated,
-                           tsv=self.data)
+        return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated, tsv=self.data)
 
 
 def encode_result(result: QueryResult) -> Encoded:

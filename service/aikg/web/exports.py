@@ -34,10 +34,13 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
     an empty ``type``, where an export takes it as no filter."""
     args = request.args
     if view and any(not t.strip() for t in args.getlist("type")):
-        raise BadRequest("parameter 'type' must name a class, such as 'Organization' (see /api/types)",
-                         errors=[{"parameter": "type", "value": ""}])
-    return parse_options(focus=focus, depth=args.get("depth"), types=args.getlist("type"),
-                         fold=args.get("fold"))
+        raise BadRequest(
+            "parameter 'type' must name a class, such as 'Organization' (see /api/types)",
+            errors=[{"parameter": "type", "value": ""}],
+        )
+    return parse_options(
+        focus=focus, depth=args.get("depth"), types=args.getlist("type"), fold=args.get("fold")
+    )
 
 
 def _limit(default: int) -> int:
@@ -46,14 +49,21 @@ def _limit(default: int) -> int:
         return default
     text = raw.strip()
     if not text.isdigit() or not 1 <= int(text) <= MAX_NODES:
-        raise BadRequest(f"limit must be an integer from 1 to {MAX_NODES} (nodes)",
-                         errors=[{"parameter": "limit", "value": raw[:100]}])
+        raise BadRequest(
+            f"limit must be an integer from 1 to {MAX_NODES} (nodes)",
+            errors=[{"parameter": "limit", "value": raw[:100]}],
+        )
     return int(text)
 
 
 def _view(capped: Capped, limit: int) -> dict[str, Any]:
-    return {"elements": elements(capped.model), "limit": limit, "truncated": capped.truncated,
-            "total": capped.total, "shown": len(capped.model.nodes)}
+    return {
+        "elements": elements(capped.model),
+        "limit": limit,
+        "truncated": capped.truncated,
+        "total": capped.total,
+        "shown": len(capped.model.nodes),
+    }
 
 
 @bp.get("/export/<name>")
@@ -73,15 +83,23 @@ def neighbors(entity: str) -> Response:
     options = _options(focus=entity, view=True)
     limit = _limit(DEFAULT_NODES)
     services = get_services()
-    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
-                       through_nary=options.fold)
+    selection = select(
+        services, focus=options.focus, depth=options.depth, types=options.types, through_nary=options.fold
+    )
     model = graph_model(services, selection, fold=options.fold)
     focus_iri = selection.focus.value if selection.focus is not None else None
     focus = model.nodes.get(focus_iri) if focus_iri else None
     capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
-    return jsonify({"focus": focus_iri, "label": focus.label if focus else None,
-                    "depth": options.depth, "fold": options.fold, "types": list(selection.types),
-                    **_view(capped, limit)})
+    return jsonify(
+        {
+            "focus": focus_iri,
+            "label": focus.label if focus else None,
+            "depth": options.depth,
+            "fold": options.fold,
+            "types": list(selection.types),
+            **_view(capped, limit),
+        }
+    )
 
 
 @bp.get("/api/graph")

@@ -8,6 +8,7 @@ from flask import Blueprint, Response, jsonify, render_template, request
 
 from aikg.epoch.record import IMPORT_BASE, get_import, list_imports
 from aikg.errors import BadRequest
+from aikg.rdf.formats import JSON
 from aikg.web import get_store
 from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
@@ -31,8 +32,6 @@ FINDING_KINDS = (
 def imports() -> Response:
     """Every recorded import, newest first: per file the rows read, imported, rejected and kept, the
     update mode, snapshot date, merges, links, ambiguities and disagreements found."""
-    from .api import JSON
-
     negotiate((JSON,))
     records = list_imports(get_store())
     for r in records:
@@ -44,8 +43,6 @@ def imports() -> Response:
 @cached
 def one_import(import_id: str) -> Response:
     """One import with its findings; ``kind`` and ``file`` narrow them (``latest`` is the newest import)."""
-    from .api import JSON
-
     negotiate((JSON,))
     kind, file = request.args.get("kind"), request.args.get("file")
     if kind is not None and kind not in FINDING_KINDS:

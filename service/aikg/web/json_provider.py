@@ -13,7 +13,7 @@ import decimal
 import json
 import uuid
 from datetime import date
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from flask import Response
@@ -57,4 +57,6 @@ class OrjsonProvider(JSONProvider):
 
     def response(self, *args: Any, **kwargs: Any) -> Response:
         obj = self._prepare_response_obj(args, kwargs)
-        return self._app.response_class(self.encode(obj), mimetype="application/json")
+        # Flask types the provider's app as its sans-I/O base; it is a Flask app, whose responses are Flask's.
+        response_class = cast("type[Response]", self._app.response_class)
+        return response_class(self.encode(obj), mimetype="application/json")

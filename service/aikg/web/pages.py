@@ -22,8 +22,9 @@ from aikg.namespaces import ID, PREFIXES, RDFS
 from aikg.services import Services
 from aikg.web import get_services, get_store
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/static")
+bp = Blueprint(
+    "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
+)
 
 NODE_MODULES = Path(__file__).resolve().parent / "node_modules"
 """Where ``npm ci --prefix service/aikg/web`` installs the front-end libraries."""
@@ -39,39 +40,56 @@ VENDOR_FILES: dict[str, str] = {
 """The only files of ``node_modules`` the browser may fetch, by the short name pages use."""
 
 EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
-    ("turtle", "Turtle"), ("nquads", "N-Quads"), ("jsonld", "JSON-LD"), ("graphml", "GraphML"),
-    ("gexf", "GEXF"), ("cytoscape", "Cytoscape JSON"), ("dot", "Graphviz DOT"),
+    ("turtle", "Turtle"),
+    ("nquads", "N-Quads"),
+    ("jsonld", "JSON-LD"),
+    ("graphml", "GraphML"),
+    ("gexf", "GEXF"),
+    ("cytoscape", "Cytoscape JSON"),
+    ("dot", "Graphviz DOT"),
 )
 """Every export format of ``/export/<format>``, with the name a button shows."""
 
 EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
-    ("Entities by type", """# Asserted (most specific) types only: graph/inferred holds the superclasses.
+    (
+        "Entities by type",
+        """# Asserted (most specific) types only: graph/inferred holds the superclasses.
 SELECT ?type (COUNT(DISTINCT ?e) AS ?entities) WHERE {
   GRAPH ?g { ?e a ?type }
   FILTER(?g != graph:inferred && STRSTARTS(STR(?e), STR(id:)))
 }
 GROUP BY ?type
-ORDER BY DESC(?entities)"""),
-    ("Benchmark results", """SELECT ?result ?submitter ?model ?accelerators ?minutes WHERE {
+ORDER BY DESC(?entities)""",
+    ),
+    (
+        "Benchmark results",
+        """SELECT ?result ?submitter ?model ?accelerators ?minutes WHERE {
   ?result a aikg:BenchmarkResult ;
           aikg:submitter ?submitter .
   OPTIONAL { ?result aikg:workload ?model }
   OPTIONAL { ?result aikg:acceleratorCount ?accelerators }
   OPTIONAL { ?result aikg:timeToTrain ?minutes }
 }
-ORDER BY ?minutes"""),
-    ("Facts with their source graph", """# One named graph per source document: GRAPH ?graph names the source.
+ORDER BY ?minutes""",
+    ),
+    (
+        "Facts with their source graph",
+        """# One named graph per source document: GRAPH ?graph names the source.
 SELECT ?graph ?subject ?property ?value WHERE {
   GRAPH ?graph { ?subject ?property ?value }
   FILTER(STRSTARTS(STR(?graph), CONCAT(STR(graph:), "sources/")))
 }
-LIMIT 50"""),
-    ("Names in Chinese", """SELECT DISTINCT ?entity ?name WHERE {
+LIMIT 50""",
+    ),
+    (
+        "Names in Chinese",
+        """SELECT DISTINCT ?entity ?name WHERE {
   { ?entity rdfs:label ?name } UNION { ?entity skos:altLabel ?name }
   FILTER(STRSTARTS(STR(?entity), STR(id:)))
   FILTER(LANG(?name) = "zh" || REGEX(?name, "[\u4e00-\u9fff]"))
 }
-ORDER BY ?entity"""),
+ORDER BY ?entity""",
+    ),
 )
 """Queries the SPARQL editor opens with, one tab each."""
 
@@ -89,8 +107,9 @@ def entity_page(slug: str) -> Response:
     if head is None:
         html = render_template("not_found.html", slug=slug, **_page_context("entity"))
         return Response(html, status=404, mimetype="text/html")
-    html = render_template("entity.html", slug=slug, head=head, exports=EXPORT_FORMATS,
-                           **_page_context("entity"))
+    html = render_template(
+        "entity.html", slug=slug, head=head, exports=EXPORT_FORMATS, **_page_context("entity")
+    )
     return Response(html, mimetype="text/html")
 
 
@@ -120,8 +139,9 @@ def queries(name: str | None = None) -> tuple[str, int]:
 @bp.get("/editor")
 def editor() -> str:
     """The SPARQL editor (YASGUI) pointed at this service's own endpoint."""
-    return render_template("editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES,
-                           **_page_context("editor"))
+    return render_template(
+        "editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES, **_page_context("editor")
+    )
 
 
 @bp.get("/editor/prefixes.json")
@@ -165,8 +185,10 @@ def _entity_head(slug: str) -> dict[str, str] | None:
     labels = [q.object for q in store.quads(subject, label) if isinstance(q.object, ox.Literal)]
     comments = [q.object for q in store.quads(subject, comment) if isinstance(q.object, ox.Literal)]
     english_label, english_comment = _pick_english(labels), _pick_english(comments)
-    return {"label": english_label.value if english_label else slug,
-            "comment": english_comment.value if english_comment else ""}
+    return {
+        "label": english_label.value if english_label else slug,
+        "comment": english_comment.value if english_comment else "",
+    }
 
 
 def _pick_english(literals: list[ox.Literal]) -> ox.Literal | None:

@@ -10,6 +10,7 @@ description. Updates belong to ``/update`` and are refused here with a pointer t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -57,9 +58,11 @@ def endpoint() -> Response:
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
     try:
-        result = get_services().runner.query(req.query,
-                                             default_graphs=req.default_graphs if given else None,
-                                             named_graphs=req.named_graphs or None)
+        result = get_services().runner.query(
+            req.query,
+            default_graphs=req.default_graphs if given else None,
+            named_graphs=req.named_graphs or None,
+        )
     except QuerySyntaxError:
         if is_update(req.query):
             raise BadRequest(_USE_UPDATE) from None
@@ -127,8 +130,10 @@ def describe() -> Response:
     fmt = negotiate((*GRAPH_FORMATS, HTML))
     if fmt is HTML:
         if "pages.editor" in current_app.view_functions:
-            return redirect(url_for("pages.editor"), code=303)
+            # Typed as Werkzeug's base response, flask's redirect builds the app's (Flask's) response class.
+            return cast(Response, redirect(url_for("pages.editor"), code=303))
         fmt = GRAPH_FORMATS[0]
     graph = service_description(get_store(), service_root(), current_app.config["AIKG"])
-    return negotiated_response(serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())),
-                               fmt)
+    return negotiated_response(
+        serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())), fmt
+    )

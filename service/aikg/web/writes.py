@@ -115,8 +115,9 @@ def update() -> Response:
         raise BadRequest("the update is empty")
     services = get_services()
     using, using_named = params.getlist("using-graph-uri"), params.getlist("using-named-graph-uri")
-    return _gated(lambda: services.gate.update(text, deadline=current_deadline(), using=using,
-                                               using_named=using_named))
+    return _gated(
+        lambda: services.gate.update(text, deadline=current_deadline(), using=using, using_named=using_named)
+    )
 
 
 def _method_not_allowed(message: str) -> Response:
@@ -230,8 +231,10 @@ def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> R
         return Response(status=204)  # §5.5: an empty POST changes nothing
     if not quads and target not in services.store.graphs():
         raise BadRequest("the body holds no triples, and aikg keeps no empty graphs: nothing to create")
-    return _gated(lambda: services.gate.put(target, quads, replace=replace, deadline=current_deadline()),
-                  location=location)
+    return _gated(
+        lambda: services.gate.put(target, quads, replace=replace, deadline=current_deadline()),
+        location=location,
+    )
 
 
 def _rdf_quads(graph: str) -> list[ox.Quad]:

@@ -48,7 +48,7 @@ from aikg.query.runner import QueryRunner
 from aikg.rdf import guard, operations, tokens
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import StoredTerm, deadline_scope
-from aikg.store.terms import to_rdflib
+from aikg.store.terms import graph_iri, rdflib_triple
 from aikg.write import namespace
 from aikg.write.writelog import WriteLog
 
@@ -72,7 +72,7 @@ class Change:
 
     def graphs(self) -> list[str]:
         """The named graphs this change touches."""
-        return sorted({_graph_iri(q) for q in self.remove | self.add} | self.drop)
+        return sorted({graph_iri(q) for q in self.remove | self.add} | self.drop)
 
 
 @dataclass
@@ -89,18 +89,39 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         """The success body of a write."""
-        return {"ok": True, "operation": self.kind, "added": self.added, "removed": self.removed,
-                "graphs": self.graphs, "validated_nodes": len(self.validated)}
+        return {
+            "ok": True,
+            "operation": self.kind,
+            "added": self.added,
+            "removed": self.removed,
+            "graphs": self.graphs,
+            "validated_nodes": len(self.validated),
+        }
 
     @classmethod
     def from_json(cls, body: dict[str, Any], *, created: bool = False) -> Outcome:
         """An outcome read back from :meth:`to_json` (a write done by another process)."""
-        return cls(body["operation"], body["added"], body["removed"], body["graphs"],
-                   [""] * int(body["validated_nodes"]), created)
+        return cls(
+            body["operation"],
+            body["added"],
+            body["removed"],
+            body["graphs"],
+            [""] * int(body["validated_nodes"]),
+            created,
+        )
 
 
-PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH,
-                                              GRAPH["resolution"], GRAPH["imports"]))
+PROTECTED_GRAPHS = frozenset(
+    str(g)
+    for g in (
+        ONTOLOGY_GRAPH,
+        SHAPES_GRAPH,
+        DERIVED_GRAPH,
+        INFERRED_GRAPH,
+        GRAPH["resolution"],
+        GRAPH["imports"],
+    )
+)
 """Graphs no write through the gate may change: the ontology and shapes (from files), the computed
 graphs, and the Epoch import's resolution links and import records (its own commit writes them).
 What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is
@@ -110,8 +131,10 @@ read (:func:`check_graph_iri`, :func:`update_change`)."""
 def check_graph_iri(graph: str | None) -> str:
     """A client-named target graph: an absolute IRI in the writable namespace (``write/namespace.py``)."""
     if not graph:
-        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>, or ?default for "
-                         f"<{DEFAULT_GRAPH}>)")
+        raise BadRequest(
+            "every write names the named graph it belongs to (?graph=<iri>, or ?default for "
+            f"<{DEFAULT_GRAPH}>)"
+        )
     if ":" not in graph:
         raise BadRequest("the graph IRI must be absolute")
     return namespace.check_writable(graph)
@@ -119,8 +142,10 @@ def check_graph_iri(graph: str | None) -> str:
 
 # --- building changes --------------------------------------------------------------------------------
 
-def _pattern(store: Store, s: Node | None = None, o: Term | None = None,
-             graph: str | None = None) -> Iterator[ox.Quad]:
+
+def _pattern(
+    store: Store, s: Node | None = None, o: Term | None = None, graph: str | None = None
+) -> Iterator[ox.Quad]:
     """Quads matching a pattern (never in the unused default graph)."""
     return store.quads(s, None, o, graph)
 
@@ -140,8 +165,14 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[str] | None = None,
-                  using_named: list[str] | None = None) -> Change:
+def update_change(
+    store: Store,
+    runner: QueryRunner,
+    text: str,
+    *,
+    using: list[str] | None = None,
+    using_named: list[str] | None = None,
+) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
     What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
@@ -159,8 +190,10 @@ def update_change(store: Store, runner: QueryRunner, text: str, *, using: list[s
     guard.check_graphs(using_named, known, clause="using-named-graph-uri")
     plan = _read(text)
     if (using or using_named) and plan.dataset_clause_used():
-        raise BadRequest("using-graph-uri / using-named-graph-uri cannot be combined with an update that "
-                         "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)")
+        raise BadRequest(
+            "using-graph-uri / using-named-graph-uri cannot be combined with an update that "
+            "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)"
+        )
     plan.refusals(known, namespace.check_writable)
     graphs = plan.graphs_to_stage(known, [*using, *using_named])
     staged = plan.staging_text(graphs, using=using, using_named=using_named)
@@ -185,8 +218,9 @@ def _read(text: str) -> operations.UpdatePlan:
         try:
             ox.Store().update(text, base_iri=BASE)  # an empty scratch store: only to name the error
         except SyntaxError as exc:
-            raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
-                                   errors=_position(exc)) from None
+            raise QuerySyntaxError(
+                f"the update does not parse: {_first_line(exc)}", errors=_position(exc)
+            ) from None
         except (OSError, RuntimeError, ValueError):
             pass
         raise
@@ -204,8 +238,9 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
     try:
         staging.update(text, base_iri=BASE)
     except SyntaxError as exc:
-        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}",
-                               errors=_position(exc)) from None
+        raise QuerySyntaxError(
+            f"the update does not parse: {_first_line(exc)}", errors=_position(exc)
+        ) from None
     except (OSError, RuntimeError, ValueError) as exc:
         # Oxigraph raises RuntimeError for an operation on a graph that is not there (DROP, CLEAR,
         # MOVE without SILENT) or already is (CREATE): the client's request, not a store failure.
@@ -213,8 +248,10 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
         # The rewrite sends every default-graph write to DEFAULT_GRAPH; this would be a gap in it.
-        raise BadRequest("the update writes into the store's unnamed graph, which aikg does not keep; "
-                         f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>")
+        raise BadRequest(
+            "the update writes into the store's unnamed graph, which aikg does not keep; "
+            f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>"
+        )
     return before - after, after - before
 
 
@@ -228,11 +265,8 @@ def _first_line(exc: Exception) -> str:
     return (str(exc).splitlines() or ["error"])[0][:300]
 
 
-def _graph_iri(q: ox.Quad) -> str:
-    return q.graph_name.value  # type: ignore[union-attr]
-
-
 # --- incremental validation ----------------------------------------------------------------------------
+
 
 def _is_instance_node(term: StoredTerm) -> bool:
     """True for nodes that hold data (entities, n-ary nodes); False for vocabulary terms and literals."""
@@ -257,13 +291,15 @@ class _PostState:
 
     def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as subject, after the change."""
-        return ([q for q in self.read.outgoing(nodes) if self._keep(q)]
-                + [q for n in nodes for q in self.out.get(n, [])])
+        return [q for q in self.read.outgoing(nodes) if self._keep(q)] + [
+            q for n in nodes for q in self.out.get(n, [])
+        ]
 
     def incoming(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as object, after the change."""
-        return ([q for q in self.read.incoming(nodes) if self._keep(q)]
-                + [q for n in nodes for q in self.inc.get(n, [])])
+        return [q for q in self.read.incoming(nodes) if self._keep(q)] + [
+            q for n in nodes for q in self.inc.get(n, [])
+        ]
 
 
 def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
@@ -280,16 +316,12 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     data = Graph()
     neighbours: set[StoredTerm] = set()
     for q in post.outgoing(nodes):
-        data.add(_rdflib_triple(q))
+        data.add(rdflib_triple(q))
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
-        data.add(_rdflib_triple(q))
+        data.add(rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
-
-
-def _rdflib_triple(q: ox.Quad) -> tuple[Any, Any, Any]:
-    return (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object))
 
 
 def validate_change(store: Store, change: Change) -> tuple[validate.ValidationResult, list[str]]:
@@ -301,9 +333,14 @@ def validate_change(store: Store, change: Change) -> tuple[validate.ValidationRe
 
 # --- committing ----------------------------------------------------------------------------------------
 
+
 def _fresh_blank(store: Store, q: ox.Quad) -> bool:
-    return all(not isinstance(t, ox.BlankNode) or next(_pattern(store, s=t), None) is None
-               and next(_pattern(store, o=t), None) is None for t in (q.subject, q.object))
+    return all(
+        not isinstance(t, ox.BlankNode)
+        or next(_pattern(store, s=t), None) is None
+        and next(_pattern(store, o=t), None) is None
+        for t in (q.subject, q.object)
+    )
 
 
 def commit_text(store: Store, change: Change) -> str:
@@ -312,16 +349,19 @@ def commit_text(store: Store, change: Change) -> str:
     INSERT DATA mints new blank nodes and DELETE DATA cannot name them, so a graph whose change touches
     an existing blank node is rewritten whole (DROP, then INSERT DATA of its new content).
     """
-    rewrite = {_graph_iri(q) for q in change.remove
-               if isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)}
-    rewrite |= {_graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
+    rewrite = {
+        graph_iri(q)
+        for q in change.remove
+        if isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)
+    }
+    rewrite |= {graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
     rewrite -= change.drop
-    remove = [q for q in change.remove if _graph_iri(q) not in rewrite | change.drop]
-    add = [q for q in change.add if _graph_iri(q) not in rewrite]
+    remove = [q for q in change.remove if graph_iri(q) not in rewrite | change.drop]
+    add = [q for q in change.add if graph_iri(q) not in rewrite]
     parts = [f"DROP SILENT GRAPH <{g}>" for g in sorted(change.drop)]
     for g in sorted(rewrite):
         content = {q for q in _pattern(store, graph=g) if q not in change.remove}
-        content |= {q for q in change.add if _graph_iri(q) == g}
+        content |= {q for q in change.add if graph_iri(q) == g}
         parts.append(f"DROP SILENT GRAPH <{g}>")
         add.extend(content)
     if remove:
@@ -351,13 +391,20 @@ class Writes(Protocol):
     """The write operations every surface uses: done here by :class:`Gate`, or forwarded to the process
     that owns the store (:class:`aikg.serving.forward.ForwardingGate`)."""
 
-    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
-               using_named: list[str] | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, as one gated transaction (``using`` / ``using_named``: the protocol's
         ``using-graph-uri`` / ``using-named-graph-uri``)."""
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
 
     def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
@@ -369,9 +416,11 @@ def _in_time(deadline: Deadline | None, change: Change) -> None:
     interrupted, but nothing is committed past the deadline: the client has been (or is being) told
     the write did not happen."""
     if deadline is not None and deadline.expired():
-        raise WriteTimeout("the write could not be validated within its time limit (setting write_timeout) "
-                           "and was not committed; send it in smaller parts",
-                           errors=[{"limit": "write_timeout", "quads": len(change.add) + len(change.remove)}])
+        raise WriteTimeout(
+            "the write could not be validated within its time limit (setting write_timeout) "
+            "and was not committed; send it in smaller parts",
+            errors=[{"limit": "write_timeout", "quads": len(change.add) + len(change.remove)}],
+        )
 
 
 class Gate:
@@ -391,19 +440,29 @@ class Gate:
 
     # -- the operations clients ask for ------------------------------------------------------------
 
-    def update(self, text: str, *, deadline: Deadline | None = None, using: list[str] | None = None,
-               using_named: list[str] | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, as one gated transaction."""
-        return self.write(lambda: update_change(self.store, self.runner, text, using=using,
-                                                using_named=using_named), deadline=deadline)
+        return self.write(
+            lambda: update_change(self.store, self.runner, text, using=using, using_named=using_named),
+            deadline=deadline,
+        )
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
         created = graph not in self.store.graphs()
         rows = list(quads)
-        outcome = self.write(lambda: graph_change(self.store, graph, rows, replace=replace),
-                             deadline=deadline)
+        outcome = self.write(
+            lambda: graph_change(self.store, graph, rows, replace=replace), deadline=deadline
+        )
         outcome.created = created
         return outcome
 
@@ -416,23 +475,28 @@ class Gate:
         wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
         if not self._lock.acquire(timeout=wait):
             # The store is busy with other clients' writes, not failing: the client should come back.
-            raise TooManyRequests(f"other writes held the store for the {wait:.0f} s this one could wait "
-                                  "(setting write_timeout); nothing was changed: retry later",
-                                  errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
-                                  headers={"Retry-After": str(self.RETRY_AFTER)})
+            raise TooManyRequests(
+                f"other writes held the store for the {wait:.0f} s this one could wait "
+                "(setting write_timeout); nothing was changed: retry later",
+                errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
+                headers={"Retry-After": str(self.RETRY_AFTER)},
+            )
         try:
             change = make_change()
             _in_time(deadline, change)
             for g in change.graphs():
                 if g in PROTECTED_GRAPHS:
-                    raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
-                                    errors=[{"graph": g}])
+                    raise Forbidden(
+                        f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
+                    )
             result, validated = validate_change(self.store, change)
             if not result.conforms:
                 raise ValidationFailed(
                     f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
-                    "nothing was changed", report=result,
-                    errors=[v.to_dict() for v in result.violations])
+                    "nothing was changed",
+                    report=result,
+                    errors=[v.to_dict() for v in result.violations],
+                )
             _in_time(deadline, change)
             self._commit(change)
             return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
