@@ -31,12 +31,73 @@ from virtuoso import VirtuosoServer  # tests/ is on sys.path (rootdir conftest)
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "artifacts"
 
+TOOLS = {
+    "virtuoso": ("virtuoso-t", "virtuoso-opensource"),
+    "chromium": ("chromium", "chromium"),
+    "graphviz": ("dot", "graphviz"),
+    "wrk": ("wrk", "wrk"),
+    "node": ("node", "nodejs"),
+}
+"""System tools some tests drive: tool name -> (command, the Debian package that has it)."""
+
+
+def pytest_configure(config) -> None:
+    config.addinivalue_line("markers", "needs(tool): the test drives a system tool (see conftest.TOOLS)")
+
+
+def _tools_of(item) -> set[str]:
+    tools = {m.args[0] for m in item.iter_markers("needs")}
+    callspec = getattr(item, "callspec", None)
+    if callspec is not None and "virtuoso" in callspec.params.values():
+        tools.add("virtuoso")
+    names = set(getattr(item, "fixturenames", ()))
+    if names & {"virtuoso", "seeded_remote"}:
+        tools.add("virtuoso")
+    if "browser" in names:
+        tools.add("chromium")
+    return tools
+
+
+def pytest_collection_modifyitems(session, config, items) -> None:
+    """Fail the run, naming the tool and the tests that need it, when a system tool is missing: the
+    suite never passes by skipping what it could not run (tests/system-packages.sh installs them)."""
+    import shutil
+    from collections import defaultdict
+
+    missing: dict[str, list[str]] = defaultdict(list)
+    for item in items:
+        for tool in _tools_of(item):
+            if shutil.which(TOOLS[tool][0]) is None:
+                missing[tool].append(item.nodeid)
+    if missing:
+        lines = [
+            "system tools the selected tests need are missing (install them with tests/system-packages.sh):"
+        ]
+        for tool, ids in sorted(missing.items()):
+            shown = ", ".join(ids[:5]) + (f" and {len(ids) - 5} more" if len(ids) > 5 else "")
+            lines.append(f"  {TOOLS[tool][0]} (Debian package {TOOLS[tool][1]}): {len(ids)} test(s): {shown}")
+        raise pytest.UsageError("\n".join(lines))
+
 
 @pytest.fixture(scope="session")
 def seeded_store() -> Store:
     """One in-memory store with ontology, shapes, seeds and derived facts; treat it as read-only."""
     store = OxigraphStore(None)
     load_seeds(store)
+    return store
+
+
+@pytest.fixture(scope="session")
+def epoch_store() -> Store:
+    """The default store: the seeds and the real Epoch AI snapshot (seeds/epoch/), imported once per
+    session into memory; treat it as read-only."""
+    from aikg.epoch import import_epoch
+    from aikg.epoch.importer import default_directory
+    from helpers import services_for
+
+    store = OxigraphStore(None)
+    load_seeds(store)
+    import_epoch(services_for(store), default_directory())
     return store
 
 
@@ -156,13 +217,23 @@ def free_port() -> int:
 class LiveServer:
     """An ``aikg serve`` subprocess on 127.0.0.1, started and stopped by the tests."""
 
-    def __init__(self, store: str, env: dict[str, str] | None = None,
-                 args: list[str] | None = None) -> None:
+    def __init__(self, store: str, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
-        cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1",
-               "--port", str(self.port), "--store", store, *(args or [])]
+        cmd = [
+            sys.executable,
+            "-m",
+            "aikg",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(self.port),
+            "--store",
+            store,
+            *(args or []),
+        ]
         # The log goes to a file: a pipe nobody reads fills up and blocks the server.
         self.log = tempfile.NamedTemporaryFile(prefix="aikg-serve-", suffix=".log", delete=False)  # noqa: SIM115
         self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log)
@@ -202,5 +273,18 @@ class LiveServer:
 def live_server(tmp_path_factory) -> Iterator[LiveServer]:
     """A real server over an on-disk store with the seeds, for outside clients."""
     server = LiveServer(str(tmp_path_factory.mktemp("live-store")), env={"AIKG_TOKEN": "test-token"})
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def epoch_server(tmp_path_factory, epoch_store: Store) -> Iterator[LiveServer]:
+    """A real server over the default store (seeds and the Epoch snapshot), read-only: the session's
+    import copied to disk, so the server starts with it instead of importing in the background."""
+    path = tmp_path_factory.mktemp("epoch-store")
+    disk = OxigraphStore(path)
+    disk.load(epoch_store.dump(mime="application/n-quads"), mime="application/n-quads")
+    disk.close()
+    server = LiveServer(str(path))
     yield server
     server.stop()

@@ -22,11 +22,23 @@ def services_for(store: Store, **settings: Any) -> Services:
     return build_services(load_settings(config, environ={}), store=store)
 
 
-def run_named(store: Store, name: str, params: Mapping[str, str], settings: Mapping[str, Any] | None = None,
-              *, directory: Path | None = None) -> QueryResult:
+def run_named(
+    store: Store,
+    name: str,
+    params: Mapping[str, str],
+    settings: Mapping[str, Any] | None = None,
+    *,
+    directory: Path | None = None,
+) -> QueryResult:
     """Run a named query on ``store`` under the service's limits."""
-    services = services_for(store, **{k: v for k, v in (settings or {}).items()
-                                      if k in ("query_timeout", "max_rows", "max_heavy_queries")})
+    services = services_for(
+        store,
+        **{
+            k: v
+            for k, v in (settings or {}).items()
+            if k in ("query_timeout", "max_rows", "max_heavy_queries")
+        },
+    )
     if directory is not None:
         services.named.directory = directory
     try:
@@ -74,19 +86,23 @@ class RdfView:
     def query(self, sparql: str, *, bindings: Mapping[str, Any] | None = None, **kwargs: Any) -> QueryResult:
         from aikg.store.terms import to_ox, to_rdflib
 
-        result = self.store.query(sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None,
-                                  **kwargs)
-        result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]  # type: ignore[misc]
+        result = self.store.query(
+            sparql, bindings={k: to_ox(v) for k, v in (bindings or {}).items()} or None, **kwargs
+        )
+        result.rows = [tuple(to_rdflib(t) for t in row) for row in result.rows]
         result.triples = [tuple(to_rdflib(t) for t in tr) for tr in result.triples]  # type: ignore[misc]
         return result
 
     def quads(self, s: Any = None, p: Any = None, o: Any = None, graph: str | None = None) -> list[tuple]:
         from aikg.store.terms import to_ox, to_rdflib
 
-        found = self.store.quads(*(None if t is None else to_ox(t) for t in (s, p, o)),
-                                 None if graph is None else str(graph))
-        return [(to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object),
-                 to_rdflib(q.graph_name)) for q in found]
+        found = self.store.quads(
+            *(None if t is None else to_ox(t) for t in (s, p, o)), None if graph is None else str(graph)
+        )
+        return [
+            (to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object), to_rdflib(q.graph_name))
+            for q in found
+        ]
 
     def apply(self, *, remove: Any = (), add: Any = ()) -> None:
         from aikg.store.terms import to_ox
@@ -104,3 +120,22 @@ class RdfView:
 def rdf(store: Store) -> RdfView:
     """The store seen in rdflib terms (see :class:`RdfView`)."""
     return store if isinstance(store, RdfView) else RdfView(store)
+
+
+def valid_may_be_refused(document: dict[str, Any], method: str, path: str) -> bool:
+    """OpenAPI operations where a schema-valid request can still be refused with a 4xx, as documented:
+    JSON Schema cannot say it, so schemathesis' "valid data is accepted" check does not apply to them.
+
+    A SPARQL text that is not SPARQL; an entity parameter (a well-formed slug) that names no entity;
+    and the operations the document marks ``x-aikg-valid-may-be-refused``: writes (401 without the token;
+    with it, an update that does not parse, an empty or unparsable body, a graph outside the writable
+    namespace, neither or both of ?graph and ?default) and Graph Store reads of a well-formed graph IRI
+    the store does not hold (404).
+    """
+    if path == "/sparql":
+        return True
+    operation = document["paths"][path][method]
+    if operation.get("x-aikg-valid-may-be-refused"):
+        return True
+    params = operation.get("parameters", [])
+    return any(p.get("x-aikg-type") == "entity" for p in params)

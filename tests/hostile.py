@@ -694,8 +694,10 @@ def incomplete_cases(read_timeout: float) -> list[Case]:
         b"GET /api/search?q=" + b"a" * 60000,
     ):
         out.append(case("slow send", b"", kind="slow", pauses=[(start, 0.0)]))
-        # a byte at a time, never done: the deadline runs from the first byte, whatever the pace
-        trickle = [(start, 0.0)] + [(b"X-Trickle: 1\r\n", read_timeout / 4) for _ in range(12)]
+        # a byte at a time, never done: the deadline runs from the first byte, whatever the pace; a
+        # chunked body trickles well-formed chunks (a line that is no chunk size is refused at once: 400)
+        piece = b"1\r\nX\r\n" if start is chunked else b"X-Trickle: 1\r\n"
+        trickle = [(start, 0.0)] + [(piece, read_timeout / 4) for _ in range(12)]
         out.append(case("slow send", b"", kind="slow", pauses=trickle))
     return out
 

@@ -12,8 +12,10 @@ import pytest
 AIKG = "https://w3id.org/aikg/ontology#"
 ID = "https://w3id.org/aikg/id/"
 CW_GRAPH = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
-CW_TITLE = ("CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟：前沿训练的瓶颈已从"
-            "「模型配方」转向「集群工程」")
+CW_TITLE = (
+    "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟：前沿训练的瓶颈已从"
+    "「模型配方」转向「集群工程」"
+)
 MLPERF_RESULT = "result-mlperf-training-v6-0-coreweave-deepseek-v3"
 
 
@@ -36,6 +38,7 @@ def _error(resp, status: int) -> dict:
 
 
 # -- search ---------------------------------------------------------------------------------------
+
 
 def test_search_prefix_puts_coreweave_first(ro_client):
     resp = ro_client.get("/api/search?q=core")
@@ -94,11 +97,18 @@ def test_search_limit(ro_client):
     assert len(_ids(ro_client.get("/api/search?q=a"))) == 10
 
 
-@pytest.mark.parametrize("query, param", [
-    ("", "q"), ("?q=", "q"), ("?q=%20%20", "q"),
-    ("?q=core&limit=0", "limit"), ("?q=core&limit=101", "limit"), ("?q=core&limit=ten", "limit"),
-    ("?q=core&type=Spaceship", "type"),
-])
+@pytest.mark.parametrize(
+    "query, param",
+    [
+        ("", "q"),
+        ("?q=", "q"),
+        ("?q=%20%20", "q"),
+        ("?q=core&limit=0", "limit"),
+        ("?q=core&limit=101", "limit"),
+        ("?q=core&limit=ten", "limit"),
+        ("?q=core&type=Spaceship", "type"),
+    ],
+)
 def test_search_bad_parameters_are_400_naming_them(ro_client, query, param):
     body = _error(ro_client.get("/api/search" + query), 400)
     assert f"'{param}'" in body["message"]
@@ -106,6 +116,7 @@ def test_search_bad_parameters_are_400_naming_them(ro_client, query, param):
 
 
 # -- entities -------------------------------------------------------------------------------------
+
 
 def test_entity_coreweave_expands_its_mlperf_result(ro_client):
     body = ro_client.get("/api/entities/coreweave").get_json()
@@ -167,8 +178,9 @@ def test_entity_relayed_claim_has_certainty_relayed(ro_client):
 
 def test_entity_incoming_relation_certainty_comes_from_the_other_node(ro_client):
     body = ro_client.get("/api/entities/soumith-chintala").get_json()
-    relayed = {r["node"]["id"]: r for r in body["relations"]["incoming"]
-               if r["property"]["name"] == "aikg:relayedBy"}
+    relayed = {
+        r["node"]["id"]: r for r in body["relations"]["incoming"] if r["property"]["name"] == "aikg:relayedBy"
+    }
     assert relayed["training-run-unnamed-model-tinker"]["sources"][0]["certainty"]["iri"] == AIKG + "Relayed"
 
 
@@ -190,6 +202,7 @@ def test_unknown_entity_is_404(ro_client, entity_id):
 
 
 # -- types and stats ------------------------------------------------------------------------------
+
 
 def test_types_count_subclasses(ro_client):
     types = {t["name"]: t for t in ro_client.get("/api/types").get_json()["types"]}
@@ -216,6 +229,7 @@ def test_health(ro_client, backend):
 
 # -- caching --------------------------------------------------------------------------------------
 
+
 def test_repeat_with_etag_is_304(ro_client):
     first = ro_client.get("/api/entities/coreweave")
     etag = first.headers["ETag"]
@@ -240,8 +254,10 @@ def test_a_write_changes_the_etag_and_the_answer(client):
     before = client.get("/api/search?q=zyxel-test-entity")
     assert before.get_json()["results"] == []
     etag = before.headers["ETag"]
-    turtle = ('<https://w3id.org/aikg/id/zyxel-test-entity> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-              '<http://www.w3.org/2000/01/rdf-schema#label> "Zyxel-test-entity"@en .')
+    turtle = (
+        "<https://w3id.org/aikg/id/zyxel-test-entity> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+        '<http://www.w3.org/2000/01/rdf-schema#label> "Zyxel-test-entity"@en .'
+    )
     store = client.application.extensions["aikg.services"].store
     store.load(turtle.encode(), mime="text/turtle", graph="https://w3id.org/aikg/graph/test")
     after = client.get("/api/search?q=zyxel-test-entity", headers={"If-None-Match": etag})
@@ -251,6 +267,7 @@ def test_a_write_changes_the_etag_and_the_answer(client):
 
 
 # -- named queries --------------------------------------------------------------------------------
+
 
 def test_queries_list_names_titles_and_parameters(ro_client):
     queries = {q["name"]: q for q in ro_client.get("/api/queries").get_json()["queries"]}
@@ -275,14 +292,20 @@ def test_named_query_json_links_entities(ro_client):
 def test_named_query_nvidia_only_capacity(ro_client):
     # "园区只跑 NVIDIA 算力": the PORTS-Pike campus SB Energy runs for OpenAI.
     body = ro_client.get("/api/queries/nvidia-only-capacity").get_json()
-    holders = {(row["holder"]["id"], row["via"]["id"]) for row in body["rows"]
-               if row["vendor"]["id"] == "nvidia"}
+    holders = {
+        (row["holder"]["id"], row["via"]["id"]) for row in body["rows"] if row["vendor"]["id"] == "nvidia"
+    }
     assert {("openai", "ports-pike"), ("sb-energy", "ports-pike")} <= holders
     assert body["rows"][0]["holder"]["label"]
 
 
-@pytest.mark.parametrize("how", [{"query_string": {"org": "coreweave", "format": "csv"}},
-                                 {"query_string": {"org": "coreweave"}, "headers": {"Accept": "text/csv"}}])
+@pytest.mark.parametrize(
+    "how",
+    [
+        {"query_string": {"org": "coreweave", "format": "csv"}},
+        {"query_string": {"org": "coreweave"}, "headers": {"Accept": "text/csv"}},
+    ],
+)
 def test_named_query_csv(ro_client, how):
     resp = ro_client.get("/api/queries/deals-of-organization", **how)
     assert resp.status_code == 200
@@ -293,18 +316,22 @@ def test_named_query_csv(ro_client, how):
 
 def test_named_query_repeat_is_304(ro_client):
     first = ro_client.get("/api/queries/deals-of-organization?org=coreweave")
-    again = ro_client.get("/api/queries/deals-of-organization?org=coreweave",
-                          headers={"If-None-Match": first.headers["ETag"]})
+    again = ro_client.get(
+        "/api/queries/deals-of-organization?org=coreweave", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304
 
 
-@pytest.mark.parametrize("query, param", [
-    ("deals-of-organization", "org"),
-    ("deals-of-organization?org=", "org"),
-    ("deals-of-organization?org=Not%20A%20Slug", "org"),
-    ("events-between?from=2026-13-45&to=2026-12-31", "from"),
-    ("events-between?from=2026-01-01&to=yesterday", "to"),
-])
+@pytest.mark.parametrize(
+    "query, param",
+    [
+        ("deals-of-organization", "org"),
+        ("deals-of-organization?org=", "org"),
+        ("deals-of-organization?org=Not%20A%20Slug", "org"),
+        ("events-between?from=2026-13-45&to=2026-12-31", "from"),
+        ("events-between?from=2026-01-01&to=yesterday", "to"),
+    ],
+)
 def test_named_query_bad_parameter_is_400_naming_it(ro_client, query, param):
     body = _error(ro_client.get("/api/queries/" + query), 400)
     assert f"'{param}'" in body["message"]
@@ -331,6 +358,7 @@ def test_openapi_lists_every_api_route(ro_app, ro_client):
     for rule in ro_app.url_map.iter_rules():
         if rule.rule.startswith("/api/"):
             path = rule.rule.replace("<path:entity_id>", "{id}").replace("<path:entity>", "{id}")
+            path = path.replace("<path:import_id>", "{id}")
             path = path.replace("<name>", "{name}")
             assert path in documented, rule.rule
     assert "/api/queries/deals-of-organization" in documented

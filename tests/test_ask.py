@@ -45,15 +45,18 @@ def ask(client, q: str) -> dict:
     return body
 
 
-@pytest.mark.parametrize(("text", "values"), [
-    ("what happened between 2024 and 2025", ["2024", "2025"]),
-    ("2026 年 8 月发生了什么", ["2026-08"]),
-    ("2025年5月到2026年8月的大事", ["2025-05", "2026-08"]),
-    ("events between 2024-05-01 and 2024-12-31", ["2024-05-01", "2024-12-31"]),
-    ("what happened in August 2026?", ["2026-08"]),
-    ("on 17 August 2026", ["2026-08-17"]),
-    ("GPT-3 175B on 11,616 H100 in 2.02 minutes", []),
-])
+@pytest.mark.parametrize(
+    ("text", "values"),
+    [
+        ("what happened between 2024 and 2025", ["2024", "2025"]),
+        ("2026 年 8 月发生了什么", ["2026-08"]),
+        ("2025年5月到2026年8月的大事", ["2025-05", "2026-08"]),
+        ("events between 2024-05-01 and 2024-12-31", ["2024-05-01", "2024-12-31"]),
+        ("what happened in August 2026?", ["2026-08"]),
+        ("on 17 August 2026", ["2026-08-17"]),
+        ("GPT-3 175B on 11,616 H100 in 2.02 minutes", []),
+    ],
+)
 def test_dates_are_read_at_the_precision_given(text, values):
     assert [d.value for d in find_dates(text.casefold())] == values
 
@@ -63,14 +66,17 @@ def test_one_date_is_a_range_of_itself_and_two_are_ordered():
     assert date_range(find_dates("from 2026 back to 2017")) == ("2017", "2026")
 
 
-@pytest.mark.parametrize(("question", "slug"), [
-    ("谁只用英伟达的算力", "nvidia"),           # Chinese alias, no spaces around it
-    ("Nvidai deals", "nvidia"),                 # transposed letters
-    ("corewave deals", "coreweave"),            # a letter dropped
-    ("models trained on h800s", "h800"),         # a plural
-    ("what architecture is the GB300 NVL72", "gb300-nvl72"),  # the longest name wins over "GB300"
-    ("sources of deepseek-v3", "deepseek-v3"),
-])
+@pytest.mark.parametrize(
+    ("question", "slug"),
+    [
+        ("谁只用英伟达的算力", "nvidia"),  # Chinese alias, no spaces around it
+        ("Nvidai deals", "nvidia"),  # transposed letters
+        ("corewave deals", "coreweave"),  # a letter dropped
+        ("models trained on h800s", "h800"),  # a plural
+        ("what architecture is the GB300 NVL72", "gb300-nvl72"),  # the longest name wins over "GB300"
+        ("sources of deepseek-v3", "deepseek-v3"),
+    ],
+)
 def test_names_are_linked_through_the_search_index(router, index, question, slug):
     reading = router.read(question, index)
     assert [m.best.slug for m in reading.mentions] == [slug]
@@ -127,8 +133,9 @@ def test_a_relation_is_a_fact_too(ro_client):
     assert [(f["property"]["name"], f["node"]["id"]) for f in facts] == [("aikg:manufacturer", "nvidia")]
 
 
-@pytest.mark.parametrize("q", ["what is the weather in Paris", "巴黎今天天气怎么样",
-                               "write me a poem about GPUs"])
+@pytest.mark.parametrize(
+    "q", ["what is the weather in Paris", "巴黎今天天气怎么样", "write me a poem about GPUs"]
+)
 def test_out_of_scope_questions_abstain_with_the_closest_questions(ro_client, q):
     body = ask(ro_client, q)
     assert body["abstained"] is True
@@ -137,9 +144,14 @@ def test_out_of_scope_questions_abstain_with_the_closest_questions(ro_client, q)
     assert body["alternatives"] and all("links" in a or "missing" in a for a in body["alternatives"])
 
 
-@pytest.mark.parametrize(("q", "entity"), [("what is NVIDIA's stock price", "nvidia"),
-                                           ("who is the CEO of CoreWeave", "coreweave"),
-                                           ("how many parameters does the H800 have", "h800")])
+@pytest.mark.parametrize(
+    ("q", "entity"),
+    [
+        ("what is NVIDIA's stock price", "nvidia"),
+        ("who is the CEO of CoreWeave", "coreweave"),
+        ("how many parameters does the H800 have", "h800"),
+    ],
+)
 def test_a_fact_aikg_does_not_have_is_not_guessed(ro_client, q, entity):
     body = ask(ro_client, q)
     assert body["abstained"] is True

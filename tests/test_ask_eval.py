@@ -57,5 +57,6 @@ def test_at_least_90_percent_right(figures, group):
 
 def test_no_out_of_scope_question_is_answered(figures):
     assert figures["out_of_scope"]["of"] >= 30
-    assert figures["out_of_scope"]["answered"] == 0, [w["q"] for w in figures["wrong"]
-                                                      if w["expect"].get("abstain")]
+    assert figures["out_of_scope"]["answered"] == 0, [
+        w["q"] for w in figures["wrong"] if w["expect"].get("abstain")
+    ]

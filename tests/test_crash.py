@@ -22,8 +22,10 @@ AUTH = {"Authorization": "Bearer crash-token", "Content-Type": "text/turtle"}
 
 def entity(i: int) -> str:
     """One write: a neocloud and its label (two triples that must land together)."""
-    return (f'<{ID}crash-cloud-{i}> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-            f'<http://www.w3.org/2000/01/rdf-schema#label> "Crash cloud {i}"@en .')
+    return (
+        f"<{ID}crash-cloud-{i}> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+        f'<http://www.w3.org/2000/01/rdf-schema#label> "Crash cloud {i}"@en .'
+    )
 
 
 def descendants(pid: int) -> list[int]:
@@ -62,8 +64,13 @@ def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):
         for i in range(10_000):
             sent.append(i)
             try:
-                r = session.post(f"{server.url}/data", params={"graph": G}, data=entity(i).encode(),
-                                 headers=AUTH, timeout=30)
+                r = session.post(
+                    f"{server.url}/data",
+                    params={"graph": G},
+                    data=entity(i).encode(),
+                    headers=AUTH,
+                    timeout=30,
+                )
             except requests.RequestException:
                 return  # the server died under this request
             if r.status_code not in (200, 201):
@@ -84,8 +91,12 @@ def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):
 
     restarted = LiveServer(store_dir, env=env)
     try:
-        r = requests.get(f"{restarted.url}/data", params={"graph": G},
-                         headers={"Accept": "application/n-triples"}, timeout=30)
+        r = requests.get(
+            f"{restarted.url}/data",
+            params={"graph": G},
+            headers={"Accept": "application/n-triples"},
+            timeout=30,
+        )
         assert r.status_code == 200
         g = Graph().parse(data=r.text, format="nt")
     finally:

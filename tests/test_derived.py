@@ -27,7 +27,8 @@ def derived_value(store, about: URIRef, prop: URIRef, compared: URIRef | None = 
         "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
         "SELECT ?about ?prop ?compared ?value WHERE { GRAPH <" + DERIVED + "> {"
         " ?d aikg:derivedFor ?about ; aikg:derivedProperty ?prop ; aikg:value ?value . " + extra + "} }",
-        bindings=bindings)
+        bindings=bindings,
+    )
     values = {row[-1].toPython() for row in result.rows}
     assert len(values) <= 1, values
     return Decimal(str(values.pop())) if values else None
@@ -79,8 +80,9 @@ def test_derived_graph_records_rule_and_inputs(seeded_store):
     assert in_derived(seeded_store, node, AIKG.derivedProperty, AIKG.gpuHours)
     assert in_derived(seeded_store, rule, RDF.type, AIKG.Rule)
     assert in_derived(seeded_store, rule, RDFS.label, Literal("GPU-hours of a benchmark result", lang="en"))
-    assert in_derived(seeded_store, rule, AIKG.ruleFile,
-                      Literal("ontology/rules/gpu-hours-of-benchmark-result.rq"))
+    assert in_derived(
+        seeded_store, rule, AIKG.ruleFile, Literal("ontology/rules/gpu-hours-of-benchmark-result.rq")
+    )
     # A ratio names the derivation it builds on, so the chain of inputs can be followed.
     ratio = ID["derived-ratio-training-run-deepseek-v3-vs-result-mlperf-training-v6-0-coreweave-deepseek-v3"]
     assert in_derived(seeded_store, ratio, PROV.wasDerivedFrom, node)

@@ -11,9 +11,21 @@ from __future__ import annotations
 from werkzeug.routing import Rule
 
 JUNK = "no-such-thing-zz9"
-JUNK_ARGS = {"q": " ", "limit": "-1", "depth": "-9", "format": "nope", "query": "SELEC nothing",
-             "graph": "not an iri", "focus": JUNK, "type": "Nope", "from": "x", "to": "y", "fold": "maybe",
-             "org": "Not A Slug", "entity": "Not A Slug"}
+JUNK_ARGS = {
+    "q": " ",
+    "limit": "-1",
+    "depth": "-9",
+    "format": "nope",
+    "query": "SELEC nothing",
+    "graph": "not an iri",
+    "focus": JUNK,
+    "type": "Nope",
+    "from": "x",
+    "to": "y",
+    "fold": "maybe",
+    "org": "Not A Slug",
+    "entity": "Not A Slug",
+}
 METHODS = ("GET", "POST", "PUT", "DELETE", "PATCH")
 ENVELOPE_KEYS = {"ok", "status", "error", "message", "errors"}
 

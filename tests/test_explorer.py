@@ -1,12 +1,17 @@
 """The explorer in a real browser: headless Chromium (Debian's) driven by Playwright against a live server.
 
-One browser for these tests, one fresh context per test. Every test also checks that the page made no
-request off 127.0.0.1 and logged no console error, and leaves a screenshot in artifacts/screenshots/.
+One browser for these tests, one fresh context per page. Every page also checks that it made no request
+off 127.0.0.1 and logged no console error, and leaves a screenshot in artifacts/screenshots/.
+
+The first tests run on the seeds alone; the rest on the default store (seeds and the Epoch AI snapshot,
+served by ``epoch_server``) at an analyst's 1366×900 and a phone's 390×844, typing, pressing Enter,
+scrolling and resizing as a person does, and asserting on what a person sees.
 """
 
 from __future__ import annotations
 
 import re
+from collections import defaultdict
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,8 +22,15 @@ from playwright.sync_api import Browser, Page, Playwright, expect, sync_playwrig
 from conftest import ARTIFACTS, LiveServer
 
 CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
 SHOTS = ARTIFACTS / "screenshots"
 RESULT = "result-mlperf-training-v6-0-coreweave-deepseek-v3"
 SOURCE_TITLE = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练压到 2.02 分钟"
@@ -27,7 +39,7 @@ SOURCE_TITLE = "CoreWeave 用 8,192 张 GB300 NVL72 把 DeepSeek-V3 671B 训练�
 @pytest.fixture(scope="module")
 def playwright() -> Iterator[Playwright]:
     """The Playwright driver, started once for these tests (and stopped before other modules run)."""
-    expect.set_options(timeout=20_000)  # laying out the whole graph on a busy 2-core machine takes seconds
+    expect.set_options(timeout=45_000)  # laying out a graph on a busy 2-core machine takes seconds
     with sync_playwright() as p:
         yield p
 
@@ -59,24 +71,54 @@ class Watch:
             route.abort()
 
 
+DESKTOP = {"width": 1366, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+class Pages:
+    """Fresh pages on live servers, each watched; :meth:`finish` checks and screenshots them all."""
+
+    def __init__(self, browser: Browser, name: str) -> None:
+        self.browser = browser
+        self.name = re.sub(r"[^A-Za-z0-9_.-]+", "_", name)
+        self.opened: list[tuple[Page, Watch]] = []
+
+    def open(self, server: LiveServer, viewport: dict = DESKTOP) -> Page:
+        context = self.browser.new_context(viewport=viewport, base_url=server.url, accept_downloads=True)
+        watch = Watch(server.url)
+        context.route("**/*", watch.route)
+        p = context.new_page()
+        p.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
+        p.on("pageerror", lambda e: watch.errors.append(f"uncaught: {e}"))
+        p.set_default_timeout(60_000)
+        self.opened.append((p, watch))
+        return p
+
+    def finish(self) -> None:
+        """Afterwards, for each page: a screenshot, nothing left the machine, no console error."""
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for i, (p, watch) in enumerate(self.opened):
+            p.screenshot(path=str(SHOTS / f"{self.name}{'-' + str(i) if i else ''}.png"), full_page=True)
+            p.context.close()
+            assert watch.outside == [], "requests left 127.0.0.1"
+            assert watch.errors == [], "console errors"
+            assert watch.local > 0
+
+
+@pytest.fixture()
+def browse(browser: Browser, request):
+    """Opens fresh pages: ``browse(server, viewport)``."""
+    pages = Pages(browser, request.node.name)
+    yield pages.open
+    pages.finish()
+
+
 @pytest.fixture()
 def page(browser: Browser, live_server: LiveServer, request) -> Iterator[Page]:
-    """A fresh page on the live server; afterwards: nothing left the machine, no console error."""
-    context = browser.new_context(viewport={"width": 1360, "height": 900}, base_url=live_server.url,
-                                  accept_downloads=True)
-    watch = Watch(live_server.url)
-    context.route("**/*", watch.route)
-    p = context.new_page()
-    p.on("console", lambda m: watch.errors.append(m.text) if m.type == "error" else None)
-    p.on("pageerror", lambda e: watch.errors.append(f"uncaught: {e}"))
-    p.set_default_timeout(20_000)
-    yield p
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    p.screenshot(path=str(SHOTS / f"{request.node.name}.png"), full_page=True)
-    context.close()
-    assert watch.outside == [], "requests left 127.0.0.1"
-    assert watch.errors == [], "console errors"
-    assert watch.local > 0
+    """A fresh page on the seeded live server at 1366×900 (other test modules import this fixture)."""
+    pages = Pages(browser, request.node.name)
+    yield pages.open(live_server)
+    pages.finish()
 
 
 def shot(p: Page, name: str, *, full: bool = False) -> None:
@@ -87,12 +129,11 @@ def shot(p: Page, name: str, *, full: bool = False) -> None:
 
 def test_search_core_suggests_coreweave_whose_page_shows_the_mlperf_result_and_its_source(page: Page):
     page.goto("/")
-    page.fill("#q", "core")
+    page.locator("#q").press_sequentially("core", delay=40)
     suggestion = page.locator('.sugg[data-slug="coreweave"]')
     expect(suggestion).to_be_visible()
-    group = page.locator(".sugg-group", has=suggestion)
-    expect(group.locator(".sugg-head")).to_have_text("Organizations")
-    expect(suggestion).to_contain_text("neocloud")
+    expect(suggestion.locator(".hit-desc")).to_have_text("neocloud")
+    expect(page.locator(".sugg").first).to_have_attribute("data-slug", "coreweave")  # on the seeds alone
     shot(page, "search")
     suggestion.click()
     page.wait_for_url("**/id/coreweave")
@@ -111,8 +152,10 @@ def test_search_core_suggests_coreweave_whose_page_shows_the_mlperf_result_and_i
     shot(page, "entity-result")
 
     # "Where does this number come from?": its citation leads to the source, the source to its page.
-    card.locator('dd[data-prop="timeToTrain"] .cite').click()
-    source = page.locator("#src-1")
+    cite = card.locator('dd[data-prop="timeToTrain"] .cite')
+    target = cite.get_attribute("href")
+    cite.click()
+    source = page.locator(target)
     expect(source).to_contain_text(SOURCE_TITLE)
     expect(source).to_contain_text("Frontier Tech Insights")
     expect(source).to_contain_text("2026-08-18")
@@ -161,6 +204,7 @@ def test_graph_view_draws_the_neighbourhood_and_a_click_opens_a_node(page: Page,
     expect(cy).to_have_attribute("data-ready", "true")
     expect(cy).to_have_attribute("data-nodes", str(nodes))
     expect(cy).to_have_attribute("data-edges", str(edges))
+    expect(cy).to_have_attribute("data-truncated", "false")
     assert page.evaluate("aikgGraph.nodes().length") == nodes
     assert page.evaluate("aikgGraph.edges().length") == edges
     assert page.evaluate(f"aikgGraph.nodes('[slug = \"{RESULT}\"]').length") == 1
@@ -174,15 +218,18 @@ def test_graph_view_draws_the_neighbourhood_and_a_click_opens_a_node(page: Page,
     page.locator('input[data-family="deal"]').check()
     shot(page, "graph-neighbourhood")
 
+    # A click selects the node (and adds its neighbours); its page is one more click away.
     box = cy.bounding_box()
     pos = page.evaluate("() => aikgGraph.nodes('[slug = \"nebius\"]').renderedPosition()")
     page.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
+    selected = page.locator("#selected")
+    expect(selected.locator("h3")).to_have_text("Nebius")
+    selected.get_by_role("link", name="Open its page →").click()
     page.wait_for_url("**/id/nebius")
     expect(page.locator("h1")).to_have_text("Nebius")
 
 
-def test_graph_view_draws_the_whole_graph_and_folds_results_into_edges(page: Page,
-                                                                       live_server: LiveServer):
+def test_graph_view_draws_the_whole_graph_and_folds_results_into_edges(page: Page, live_server: LiveServer):
     nodes, edges = _expected_graph(live_server, "")
     page.goto("/graph")
     cy = page.locator("#cy")
@@ -215,10 +262,20 @@ def test_named_query_with_a_parameter_runs_and_tabulates_its_rows(page: Page):
     rows = page.locator("#query-results tbody tr")
     first = rows.nth(0).locator("td").all_inner_texts()
     second = rows.nth(1).locator("td").all_inner_texts()
-    assert first[:5] == ["NVIDIA invests USD 1.5 billion in SB Energy", "investment", "investor", "SB Energy",
-                         "investee"]
-    assert second[:5] == ["NVIDIA's planned participation in Groq's Series A", "investment", "investor",
-                          "Groq", "investee"]
+    assert first[:5] == [
+        "NVIDIA invests USD 1.5 billion in SB Energy",
+        "investment",
+        "investor",
+        "SB Energy",
+        "investee",
+    ]
+    assert second[:5] == [
+        "NVIDIA's planned participation in Groq's Series A",
+        "investment",
+        "investor",
+        "Groq",
+        "investee",
+    ]
     sb_energy = rows.nth(0).get_by_role("link", name="SB Energy", exact=True)
     expect(sb_energy).to_have_attribute("href", "/id/sb-energy")
     assert "org=nvidia" in page.url
@@ -229,7 +286,9 @@ def test_named_query_with_a_parameter_runs_and_tabulates_its_rows(page: Page):
     lines = Path(download.value.path()).read_text(encoding="utf-8").splitlines()
     assert lines[0].startswith("org,deal,dealLabel,")
     assert len(lines) == 3
-    assert lines[1].startswith("https://w3id.org/aikg/id/nvidia,https://w3id.org/aikg/id/deal-nvidia-sb-energy")
+    assert lines[1].startswith(
+        "https://w3id.org/aikg/id/nvidia,https://w3id.org/aikg/id/deal-nvidia-sb-energy"
+    )
     assert page.locator("#dl-json").get_attribute("href") == "/api/queries/deals-of-organization?org=nvidia"
 
 
@@ -253,9 +312,11 @@ def test_sparql_editor_runs_a_query_against_aikg_and_shows_results(page: Page):
     value = page.evaluate("aikgEditor.getTab().getQuery()")
     assert "PREFIX aikg: <https://w3id.org/aikg/ontology#>" in value
     assert page.evaluate("aikgEditor.getTab().getEndpoint()").endswith("/sparql")
-    page.evaluate("() => { aikgEditor.getTab().setQuery(`PREFIX id: <https://w3id.org/aikg/id/>\n"
-                  "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-                  "SELECT DISTINCT ?name WHERE { id:nvidia rdfs:label ?name } ORDER BY ?name`); }")
+    page.evaluate(
+        "() => { aikgEditor.getTab().setQuery(`PREFIX id: <https://w3id.org/aikg/id/>\n"
+        "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+        "SELECT DISTINCT ?name WHERE { id:nvidia rdfs:label ?name } ORDER BY ?name`); }"
+    )
     page.locator(".yasqe_queryButton").click()
     table = page.locator(".yasr .dataTable tbody")
     expect(table).to_contain_text("英伟达")
@@ -275,7 +336,7 @@ def test_timeline_lists_dated_events_in_order(page: Page):
     shot(page, "timeline")
     page.fill("#tl-from", "2026-01-01")
     page.fill("#tl-to", "2026-12-31")
-    page.locator("#tl-form button").click()
+    page.locator("#tl-form button[type=submit]").click()
     expect(page.locator(".tl-year")).to_have_text(["2026"])
     assert all(d.startswith("2026") for d in page.locator(".tl-item .tl-date").all_inner_texts())
 
@@ -285,3 +346,345 @@ def test_front_page_counts_what_the_graph_holds(page: Page):
     chip = page.locator("#type-counts .chip", has_text="neocloud")
     expect(chip.locator(".count")).to_have_text("4")  # CoreWeave, Lambda, Nebius, Groq
     shot(page, "home")
+
+
+# --- the default store (seeds and the Epoch AI snapshot), as an analyst and on a phone -------------------
+
+ISSUE_EXAMPLES = [
+    ("coreweave", "coreweave", "CoreWeave"),
+    ("NVIDIA", "nvidia", "NVIDIA"),
+    ("GB300", "gb300", "GB300"),
+    ("deepseek v3", "deepseek-v3", "DeepSeek-V3"),
+    ("英伟达", "nvidia", "NVIDIA"),
+]
+"""What the issue typed and where Enter took it: a deal, a cluster, a benchmark result, a training run."""
+
+
+def no_sideways_scroll(p: Page, width: int) -> None:
+    assert p.evaluate("document.scrollingElement.scrollWidth") <= width, p.url
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
+@pytest.mark.parametrize(
+    ("typed", "slug", "title"), ISSUE_EXAMPLES, ids=[e[1] + "-" + e[0] for e in ISSUE_EXAMPLES]
+)
+def test_typing_a_name_and_pressing_enter_opens_its_page(browse, epoch_server, viewport, typed, slug, title):
+    p = browse(epoch_server, viewport)
+    p.goto("/timeline")
+    box = p.locator(".topsearch input")
+    box.press_sequentially(typed, delay=30)
+    first = p.locator(".sugg").first
+    expect(first).to_have_attribute("data-slug", slug)  # the best hit is listed first, in view
+    assert first.is_visible()
+    box.press("Enter")
+    p.wait_for_url(f"**/id/{slug}", wait_until="commit")  # the address bar changes, then the page loads
+    expect(p.locator("h1")).to_have_text(title)
+    no_sideways_scroll(p, viewport["width"])
+
+
+def test_enter_before_the_suggestions_arrive_still_opens_the_best_match(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/")
+    p.locator("#q").fill("deepseek v3")
+    p.locator("#q").press("Enter")  # at once: no suggestion has been listed yet
+    p.wait_for_url("**/id/deepseek-v3")
+
+
+def test_suggestions_follow_the_api_ranking_and_tell_namesakes_apart(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/id/openai")
+    box = p.locator(".topsearch input")
+    box.press_sequentially("nvidia h", delay=30)
+    expect(p.locator(".sugg[data-slug]").first).to_be_visible()
+    ranked = requests.get(
+        f"{epoch_server.url}/api/search", params={"q": "nvidia h", "limit": 10}, timeout=30
+    ).json()
+    listed = p.locator(".sugg[data-slug]")
+    expect(listed).to_have_count(len(ranked["results"]))
+    assert [listed.nth(i).get_attribute("data-slug") for i in range(listed.count())] == [
+        r["id"] for r in ranked["results"]
+    ]
+    # chips first, the cluster named "NVIDIA Helios" after them; each hit says what it is and who makes it
+    expect(listed.first.locator(".hit-desc")).to_contain_text("GPU · NVIDIA")
+    helios = p.locator('.sugg[data-slug="cluster-nvidia-helios"] .hit-desc')
+    expect(helios).to_have_text(re.compile(r"^deployment · NVIDIA"))
+    shot(p, "search-default-store")
+    # namesakes: the organization and the cluster Epoch names exactly like it
+    box.fill("")
+    box.press_sequentially("SingularityNET", delay=20)
+    expect(p.locator(".sugg").first).to_have_attribute("data-slug", "singularitynet")
+    namesake = p.locator('.sugg[data-slug="cluster-singularitynet"] .hit-desc')
+    expect(namesake).to_have_text("deployment · SingularityNET")
+
+
+def test_search_box_works_by_keyboard_and_tells_a_screen_reader_what_is_active(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/timeline")
+    box = p.locator(".topsearch input")
+    expect(box).to_have_attribute("role", "combobox")
+    expect(box).to_have_attribute("aria-expanded", "false")
+    box.press_sequentially("deepseek v3", delay=30)
+    listbox = p.locator("#" + box.get_attribute("aria-controls"))
+    expect(listbox).to_have_attribute("role", "listbox")
+    expect(box).to_have_attribute("aria-expanded", "true")
+    options = listbox.locator("[role=option]")
+    expect(options.first).to_be_visible()
+    expect(p.locator(".topsearch [role=status]")).to_contain_text("DeepSeek-V3")
+    box.press("ArrowDown")
+    box.press("ArrowDown")
+    second = options.nth(1)
+    expect(box).to_have_attribute("aria-activedescendant", second.get_attribute("id"))
+    expect(second).to_have_attribute("aria-selected", "true")
+    expect(options.first).to_have_attribute("aria-selected", "false")
+    assert p.evaluate("document.activeElement.getAttribute('role')") == "combobox"  # focus stays in the box
+    box.press("ArrowUp")
+    expect(box).to_have_attribute("aria-activedescendant", options.first.get_attribute("id"))
+    box.press("ArrowDown")
+    slug = second.get_attribute("data-slug")
+    assert slug != "deepseek-v3"
+    box.press("Enter")  # opens the highlighted option, not the best match
+    p.wait_for_url(f"**/id/{slug}")
+    box = p.locator(".topsearch input")
+    box.press_sequentially("coreweave", delay=20)
+    expect(p.locator(".topsearch [role=option]").first).to_be_visible()
+    box.press("Escape")
+    expect(box).to_have_attribute("aria-expanded", "false")
+    expect(p.locator(".topsearch .suggestions")).to_be_hidden()
+
+
+def test_full_results_list_the_best_matches_first_then_every_kind(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/")
+    p.locator("#q").press_sequentially("coreweave", delay=20)
+    p.locator(".sugg-all").click()  # "All results for …"
+    p.wait_for_url("**/?q=coreweave")
+    best = p.locator(".hits.best li a")
+    expect(best.first).to_have_attribute("data-slug", "coreweave")
+    groups = p.locator(".result-group")
+    assert groups.count() >= 2
+    facilities = p.locator('.result-group[data-family="facility"]')
+    shown = facilities.locator("li:visible")
+    total = int(facilities.locator("h4 .count").inner_text())
+    assert total > 5 and shown.count() == 5
+    facilities.get_by_role("button", name=f"Show all {total}").click()
+    expect(facilities.locator("li:visible")).to_have_count(total)
+    no_sideways_scroll(p, DESKTOP["width"])
+
+
+def expand_every_group(p: Page) -> None:
+    """Press every "Show … more" button until none is left, as a reader who wants it all would."""
+    more = p.locator("#relations .subgroup > button.more:visible")
+    while more.count():
+        more.first.click()
+
+
+def test_a_hub_page_groups_statements_by_property_with_counts_each_node_once(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/id/nvidia")
+    expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
+    height = p.evaluate("document.scrollingElement.scrollHeight")
+    assert height < 8 * DESKTOP["height"], "a hub's page starts short: long groups are collapsed"
+    shot(p, "entity-hub")
+    hardware = p.locator('#rel-hardware .subgroup[data-group="as maker"]')  # aikg:manufacturer
+    manufactured = requests.post(
+        f"{epoch_server.url}/sparql",
+        data={
+            "query": (
+                "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT DISTINCT ?s WHERE { "
+                "?s aikg:manufacturer <https://w3id.org/aikg/id/nvidia> }"
+            )
+        },
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=30,
+    ).json()["results"]["bindings"]
+    expect(hardware.locator(".subgroup-head .count")).to_have_text(str(len(manufactured)))
+    expect(hardware.locator("[data-node]")).to_have_count(5)
+    more = hardware.locator("button.more")
+    expect(more).to_have_text(f"Show 20 more · {len(manufactured) - 5} not shown")
+    more.click()
+    expect(hardware.locator("[data-node]")).to_have_count(25)
+    # Deployments NVIDIA both operates and uses were listed twice; now once, under both properties.
+    both = p.locator('.subgroup[data-group="as capacity user and as operator"]')
+    expect(both.locator(".subgroup-head .count")).not_to_have_text("0")
+    expand_every_group(p)
+    nodes = p.locator("#relations .items [data-node]").evaluate_all("els => els.map(e => e.dataset.node)")
+    assert len(nodes) == len(set(nodes)), "a node is listed once"
+    hardware_nodes = hardware.locator("[data-node]").evaluate_all("els => els.map(e => e.dataset.node)")
+    assert {f"https://w3id.org/aikg/id/{s}" for s in hardware_nodes} == {
+        b["s"]["value"] for b in manufactured
+    }
+    toc = p.locator(".rel-toc .chip")
+    counts = sum(int(c) for c in toc.locator(".count").all_inner_texts())
+    expect(p.locator("#relations-count")).to_have_text(str(counts))
+    assert counts == len(nodes)
+
+
+def test_figures_are_scaled_with_the_exact_value_on_hover(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/id/gb300")
+    expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
+    cases = {
+        "fp4Performance": ("15 PFLOP/s", "exactly 15,000,000,000,000,000 FLOP/s"),
+        "memoryBandwidth": ("8 TB/s", "exactly 8,000 GB/s"),
+        "thermalDesignPower": ("1.4 kW", "exactly 1,400 W"),
+    }
+    for prop, (text, exact) in cases.items():
+        value = p.locator(f'.fact[data-prop="{prop}"] data.figure')
+        expect(value).to_have_text(text)
+        expect(value).to_have_attribute("title", exact)
+        value.hover()  # the browser shows the title as a tooltip
+    # One training run per real training: Epoch's rows are sources of the documents' DeepSeek-V3 run.
+    p.goto("/id/training-run-deepseek-v3")
+    expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_text("3.41 YFLOP")
+    expect(p.locator('.fact[data-prop="trainingCompute"] data.figure')).to_have_attribute(
+        "title", "exactly 3,407,800,000,000,000,000,000,000 FLOP"
+    )
+    expect(p.locator('.fact[data-prop="cost"] data.figure', has_text="5.39")).to_have_text("USD 5.39 million")
+    p.goto("/id/deepseek-v3")
+    expect(p.locator('.fact[data-prop="totalParameters"] data.figure')).to_have_text("671 billion")
+
+
+def test_reference_urls_are_links(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/id/cluster-coreweave-h200s")
+    expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
+    url = (
+        "https://web.archive.org/web/20250107015942/https://www.coreweave.com/blog/"
+        "coreweave-is-the-first-cloud-provider-to-deploy-nvidia-h200-tensor-core-gpus"
+    )
+    link = p.locator("#figures .refs a.external")
+    expect(link).to_have_attribute("href", url)
+    p.goto("/id/coreweave")
+    card = p.locator('.node-card[data-node="cluster-coreweave-h200s"]')
+    expect(card.locator(".card-sources a.external")).to_have_attribute("href", url)
+    doc = p.locator(".source-list a.external").first
+    expect(doc).to_have_attribute("href", re.compile(r"^https?://"))
+
+
+PHONE_PAGES = [
+    "/",
+    "/?q=coreweave",
+    "/id/nvidia",
+    "/id/coreweave",
+    "/id/gb300",
+    "/id/price-list-tinker",
+    f"/id/{RESULT}",
+    "/timeline",
+    "/graph?focus=nvidia&depth=2",
+    "/queries",
+    "/queries/deals-of-organization?org=nvidia",
+    "/editor",
+]
+
+
+def test_no_page_scrolls_sideways_on_a_phone(browse, epoch_server):
+    p = browse(epoch_server, PHONE)
+    for path in PHONE_PAGES:
+        p.goto(path)
+        p.wait_for_load_state("networkidle")
+        p.mouse.wheel(0, 2000)  # scroll down the page as a reader would
+        p.wait_for_timeout(200)
+        no_sideways_scroll(p, PHONE["width"])
+        if path == "/id/nvidia":
+            shot(p, "entity-hub-phone")
+    # and a page opened wide, then narrowed (a window resized, a phone turned)
+    p.set_viewport_size(DESKTOP)
+    p.goto("/id/coreweave")
+    expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
+    p.set_viewport_size(PHONE)
+    p.wait_for_timeout(300)
+    no_sideways_scroll(p, PHONE["width"])
+    shot(p, "entity-phone")
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["1366", "390"])
+def test_a_hubs_graph_is_capped_and_a_click_adds_a_nodes_neighbours(browse, epoch_server, viewport):
+    p = browse(epoch_server, viewport)
+    whole = requests.get(
+        f"{epoch_server.url}/api/entities/nvidia/neighbors", params={"depth": 2, "limit": 2000}, timeout=60
+    ).json()
+    p.goto("/graph?focus=nvidia&depth=2")
+    cy = p.locator("#cy")
+    expect(cy).to_have_attribute("data-ready", "true", timeout=60_000)
+    drawn = p.evaluate("aikgGraph.nodes().length")
+    assert 100 < drawn <= 250 < whole["total"]
+    expect(cy).to_have_attribute("data-truncated", "true")
+    expect(p.locator("#graph-stats")).to_contain_text(f"of {whole['total']:,}")
+    shot(p, f"graph-hub-{viewport['width']}")
+    # Click Google: a hub two hops away, most of whose neighbours are not drawn yet.
+    cy.scroll_into_view_if_needed()
+    box = cy.bounding_box()
+    pos = p.evaluate(
+        "() => { const n = aikgGraph.nodes('[slug = \"google\"]'); aikgGraph.center(n); "
+        "return n.renderedPosition(); }"
+    )
+    p.mouse.click(box["x"] + pos["x"], box["y"] + pos["y"])
+    expect(p.locator("#selected h3")).to_have_text("Google")
+    expect(cy).to_have_attribute("data-added", re.compile(r"^[1-9]"))
+    added = int(cy.get_attribute("data-added"))
+    assert p.evaluate("aikgGraph.nodes().length") == drawn + added
+    google = requests.get(
+        f"{epoch_server.url}/api/entities/google/neighbors", params={"depth": 1, "limit": 2000}, timeout=60
+    ).json()
+    neighbours = {n["data"]["id"] for n in google["elements"]["nodes"]}
+    new = p.evaluate("() => aikgGraph.nodes('.expanded').length")
+    assert new == 2  # the focus and Google
+    drawn_now = set(p.evaluate("() => aikgGraph.nodes().map(n => n.id())"))
+    assert drawn_now - {n["data"]["id"] for n in whole["elements"]["nodes"]} <= neighbours
+    no_sideways_scroll(p, viewport["width"])
+    p.locator("#selected").get_by_role("link", name="Open its page →").click()
+    p.wait_for_url("**/id/google")
+
+
+def dense_years(counts: dict[int, int]) -> tuple[int, int]:
+    """The fewest consecutive years holding half the events (the latest such span), computed here."""
+    total = sum(counts.values())
+    years = sorted(counts)
+    spans = [
+        (b - a, -a, a, b)
+        for a in years
+        for b in years
+        if b >= a and 2 * sum(n for y, n in counts.items() if a <= y <= b) >= total
+    ]
+    _, _, first, last = min(spans)
+    return first, last
+
+
+def test_timeline_opens_on_the_dense_years_and_moves_by_year(browse, epoch_server):
+    rows = requests.post(
+        f"{epoch_server.url}/sparql",
+        data={
+            "query": (
+                "PREFIX aikg: <https://w3id.org/aikg/ontology#> "
+                "SELECT DISTINCT ?e ?d WHERE { ?e aikg:date ?d }"
+            )
+        },
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=60,
+    ).json()["results"]["bindings"]
+    per_event: dict[str, set[int]] = defaultdict(set)
+    for r in rows:
+        per_event[r["e"]["value"]].add(int(r["d"]["value"][:4]))
+    counts: dict[int, int] = defaultdict(int)
+    for years in per_event.values():
+        for y in years:
+            counts[y] += 1
+    first, last = dense_years(counts)
+    assert (first, last) != (min(counts), max(counts)) and last - first < 10
+    p = browse(epoch_server)
+    p.goto("/timeline")
+    expect(p.locator("#tl-from")).to_have_value(f"{first}-01-01")
+    expect(p.locator("#tl-to")).to_have_value(f"{last}-12-31")
+    expect(p.locator(".tl-item").first).to_be_visible()
+    dates = p.locator(".tl-item .tl-date").all_inner_texts()
+    assert dates == sorted(dates) and dates[0][:4] == str(first)
+    listed = p.locator(".tl-item")
+    expect(listed).to_have_count(200)
+    p.locator("#tl-more").click()
+    expect(listed).to_have_count(400)
+    assert p.locator(f'.tl-bar.in[data-year="{first}"]').count() == 1
+    shot(p, "timeline-default-store")
+    p.locator('.tl-bar[data-year="2026"]').click()
+    expect(p.locator("#tl-from")).to_have_value("2026-01-01")
+    expect(p.locator(".tl-year")).to_have_text(["2026"])
+    assert p.url.endswith("?from=2026-01-01&to=2026-12-31")

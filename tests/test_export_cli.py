@@ -36,8 +36,9 @@ def test_cli_writes_the_same_bytes_as_http(disk_store, runner, tmp_path):
             if fmt.rdf and "--fold" in args:
                 continue
             out = tmp_path / f"{fmt.name}-{len(written)}.{fmt.extension}"
-            result = runner.invoke(main, ["export", "--format", fmt.name, *args, "--store", disk_store,
-                                          "-o", str(out)])
+            result = runner.invoke(
+                main, ["export", "--format", fmt.name, *args, "--store", disk_store, "-o", str(out)]
+            )
             assert result.exit_code == 0, result.output
             written[(fmt.name, query)] = out.read_bytes()
     store = OxigraphStore(disk_store)
@@ -53,20 +54,24 @@ def test_cli_writes_the_same_bytes_as_http(disk_store, runner, tmp_path):
 
 
 def test_cli_writes_to_standard_output(disk_store, runner):
-    result = runner.invoke(main, ["export", "-f", "dot", "--focus", "coreweave", "--depth", "0",
-                                  "--store", disk_store])
+    result = runner.invoke(
+        main, ["export", "-f", "dot", "--focus", "coreweave", "--depth", "0", "--store", disk_store]
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.startswith("digraph aikg {")
     assert '"https://w3id.org/aikg/id/coreweave" [label="CoreWeave\\n«neocloud»"' in result.stdout
 
 
-@pytest.mark.parametrize("args, message", [
-    (["--format", "graphml", "--focus", "no-such-entity"], "no-such-entity"),
-    (["--format", "graphml", "--focus", "coreweave", "--depth", "9"], "depth"),
-    (["--format", "gexf", "--type", "NoSuchClass"], "NoSuchClass"),
-    (["--format", "turtle", "--fold"], "fold"),
-    (["--format", "pdf"], "pdf"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--format", "graphml", "--focus", "no-such-entity"], "no-such-entity"),
+        (["--format", "graphml", "--focus", "coreweave", "--depth", "9"], "depth"),
+        (["--format", "gexf", "--type", "NoSuchClass"], "NoSuchClass"),
+        (["--format", "turtle", "--fold"], "fold"),
+        (["--format", "pdf"], "pdf"),
+    ],
+)
 def test_cli_input_errors_exit_2_with_a_message(disk_store, runner, args, message):
     result = runner.invoke(main, ["export", *args, "--store", disk_store])
     assert result.exit_code == 2
@@ -79,3 +84,25 @@ def test_cli_unwritable_output_exits_2(disk_store, runner, tmp_path):
     assert result.exit_code == 2
     assert "cannot write" in result.stderr
     assert not Path(target).exists()
+
+
+def test_dump_of_a_missing_graph_is_an_error(disk_store, runner):
+    """It printed nothing and exited 0, as if the graph were empty."""
+    missing = "https://w3id.org/aikg/graph/sources/no-such-graph"
+    result = runner.invoke(main, ["dump", "--graph", missing, "--store", disk_store])
+    assert result.exit_code == 2
+    assert missing in result.stderr and "no graph" in result.stderr
+    assert result.stdout == ""
+
+
+def test_dump_of_one_graph_writes_just_its_triples(disk_store, runner):
+    graph = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
+    result = runner.invoke(main, ["dump", "--graph", graph, "--format", "nquads", "--store", disk_store])
+    assert result.exit_code == 0, result.stderr
+    lines = result.stdout.splitlines()
+    store = OxigraphStore(disk_store)
+    try:
+        assert len(lines) == store.count(graph) > 0
+    finally:
+        store.close()
+    assert any("result-mlperf-training-v6-0-coreweave-deepseek-v3" in line for line in lines)

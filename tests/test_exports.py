@@ -13,12 +13,15 @@ import subprocess
 from collections import defaultdict
 
 import networkx as nx
+import pyoxigraph as ox
 import pytest
 from rdflib import Dataset, Graph, Literal, URIRef
 from rdflib.compare import isomorphic
+from rdflib.graph import DATASET_DEFAULT_GRAPH_ID
 from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
+from aikg.export.model import display
 from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.web import SERVICES_KEY
 from helpers import rdf
@@ -42,6 +45,7 @@ def served(ro_client):
 
 
 # --- independent expectations ---------------------------------------------------------------------
+
 
 def data_quads(store) -> list[tuple]:
     """Every quad of the data graphs, read through the store interface."""
@@ -81,13 +85,26 @@ def union(graphs: dict[str, Graph]) -> Graph:
     return out
 
 
+DEFAULT = str(DATASET_DEFAULT_GRAPH_ID)
+
+
 def parsed_dataset(body: bytes, fmt: str) -> dict[str, Graph]:
+    """Graph name -> its triples, the default graph under :data:`DEFAULT`."""
     ds = Dataset()
     ds.parse(data=body, format=fmt)
     out: dict[str, Graph] = {}
     for s, p, o, g in ds.quads((None, None, None, None)):
         out.setdefault(str(g.identifier if hasattr(g, "identifier") else g), Graph()).add((s, p, o))
     return out
+
+
+def named_graphs(body: bytes, fmt: str) -> dict[str, Graph]:
+    """The named graphs of a dataset export (JSON-LD also holds their union as its default graph)."""
+    graphs = parsed_dataset(body, fmt)
+    if fmt == "json-ld":
+        assert isomorphic(graphs.pop(DEFAULT), union(graphs)), "the default graph is the union"
+    assert DEFAULT not in graphs
+    return graphs
 
 
 def get(client, url: str) -> bytes:
@@ -106,6 +123,7 @@ def node_ids(doc: dict) -> set[str]:
 
 # --- RDF formats: isomorphic to the store -----------------------------------------------------------
 
+
 def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, served):
     body = get(ro_client, "/export/turtle")
     exported = Graph().parse(data=body, format="turtle")
@@ -116,7 +134,7 @@ def test_turtle_whole_graph_is_the_union_of_the_data_graphs(ro_client, served):
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
 def test_dataset_formats_keep_every_source_graph(ro_client, served, fmt, parser):
-    exported = parsed_dataset(get(ro_client, f"/export/{fmt}"), parser)
+    exported = named_graphs(get(ro_client, f"/export/{fmt}"), parser)
     expected = expected_dataset(served)
     assert set(exported) == set(expected)
     assert SOURCE_GRAPH in exported
@@ -126,11 +144,21 @@ def test_dataset_formats_keep_every_source_graph(ro_client, served, fmt, parser)
 
 @pytest.mark.parametrize("fmt, parser", [("nquads", "nquads"), ("jsonld", "json-ld")])
 def test_neighbourhood_rdf_export_matches_an_independent_walk(ro_client, served, fmt, parser):
-    exported = parsed_dataset(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
+    exported = named_graphs(get(ro_client, f"/export/{fmt}?focus=coreweave&depth=2"), parser)
     expected = expected_dataset(served, walk(served, COREWEAVE, 2))
     assert set(exported) == set(expected)
     for graph, triples in expected.items():
         assert isomorphic(exported[graph], triples), graph
+
+
+@pytest.mark.parametrize("query", ["", "?focus=coreweave&depth=2", "?type=Neocloud"])
+def test_jsonld_read_as_one_graph_holds_every_selected_triple(ro_client, served, query):
+    """A plain JSON-LD parser (one graph, not a dataset) reads the triples the export holds; it read
+    none when they were all inside named graphs."""
+    exported = Graph().parse(data=get(ro_client, "/export/jsonld" + query), format="json-ld")
+    turtle = Graph().parse(data=get(ro_client, "/export/turtle" + query), format="turtle")
+    assert len(exported) == len(turtle) > 0
+    assert isomorphic(exported, turtle)
 
 
 def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, served):
@@ -141,15 +169,22 @@ def test_turtle_neighbourhood_is_the_union_of_the_walk(ro_client, served):
 
 
 def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, served):
-    neoclouds = {row[0] for row in rdf(served).query(
-        "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>"
-        " SELECT DISTINCT ?s WHERE { ?s a/rdfs:subClassOf* aikg:Neocloud }").rows}
+    neoclouds = {
+        row[0]
+        for row in rdf(served)
+        .query(
+            "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>"
+            " SELECT DISTINCT ?s WHERE { ?s a/rdfs:subClassOf* aikg:Neocloud }"
+        )
+        .rows
+    }
     exported = Graph().parse(data=get(ro_client, "/export/turtle?type=Neocloud"), format="turtle")
     assert isomorphic(exported, union(expected_dataset(served, neoclouds)))
     assert {URIRef(COREWEAVE), ID["groq"]} <= set(exported.subjects())
 
 
 # --- GraphML and GEXF: read back by networkx --------------------------------------------------------
+
 
 def drawn_nodes(store) -> set[str]:
     """Subjects of the data graphs but the catalogue's and the derivation machinery's."""
@@ -161,8 +196,11 @@ def drawn_nodes(store) -> set[str]:
         graphs[s].add(str(g))
         if p == RDF.type:
             types[s].add(o)
-    return {str(s) for s in graphs
-            if not types[s] & internal and graphs[s] != {"https://w3id.org/aikg/graph/catalog"}}
+    return {
+        str(s)
+        for s in graphs
+        if not types[s] & internal and graphs[s] != {"https://w3id.org/aikg/graph/catalog"}
+    }
 
 
 @pytest.mark.parametrize("fmt", ["graphml", "gexf"])
@@ -190,9 +228,71 @@ def test_graphml_declares_typed_keys(ro_client):
     assert isinstance(g.nodes[COREWEAVE]["label"], str)
 
 
+def _declared(body: bytes, fmt: str) -> dict[str, str]:
+    """Attribute name -> declared type, as the file declares it (what Gephi and yEd go by)."""
+    import xml.etree.ElementTree as ET
+
+    root = ET.fromstring(body)
+    if fmt == "graphml":
+        return {
+            k.get("attr.name"): k.get("attr.type")
+            for k in root.iter("{http://graphml.graphdrawing.org/xmlns}key")
+            if k.get("for") == "node"
+        }
+    ns = "{http://www.gexf.net/1.2draft}"
+    return {
+        a.get("title"): a.get("type")
+        for attrs in root.iter(ns + "attributes")
+        if attrs.get("class") == "node"
+        for a in attrs.iter(ns + "attribute")
+    }
+
+
+@pytest.mark.parametrize("fmt", ["graphml", "gexf"])
+def test_figures_given_twice_stay_numbers_with_every_value_kept(ro_client, fmt):
+    """GPU-hours (stated 276, derived 275.797) and durations were text, so Gephi could not size or
+    filter by them: now numeric, the first value given, with every value kept beside it as text."""
+    body = get(ro_client, f"/export/{fmt}")
+    declared = _declared(body, fmt)
+    numeric = {"double", "float", "long", "integer", "int"}
+    for name in ("gpuHours", "durationDays", "acceleratorCount", "timeToTrain", "totalParameters"):
+        assert declared[name] in numeric, (name, declared[name])
+    assert declared["gpuHours_values"] == "string"
+    g = nx.read_graphml(io.BytesIO(body)) if fmt == "graphml" else nx.read_gexf(io.BytesIO(body))
+    result = g.nodes[RESULT]
+    assert result["gpuHours"] == pytest.approx(276.0)
+    assert result["gpuHours_values"].split("; ")[0] == "276.0"
+    assert float(result["gpuHours_values"].split("; ")[1]) == pytest.approx(275.797, abs=1e-3)
+    run = g.nodes[str(ID["training-run-deepseek-v3"])]
+    assert isinstance(run["durationDays"], float) and run["gpuHours"] == pytest.approx(2788000.0)
+
+
+def test_gexf_colours_nodes_by_type_as_the_explorer_does(ro_client):
+    from aikg.export.palette import COLORS
+
+    g = nx.read_gexf(io.BytesIO(get(ro_client, "/export/gexf")))
+    expected = {
+        COREWEAVE: "organization",
+        NVIDIA: "organization",
+        GB300: "hardware",
+        RESULT: "benchmark",
+        str(ID["deepseek-v3"]): "model",
+        INVESTMENT: "deal",
+    }
+    for node, family in expected.items():
+        color = g.nodes[node]["viz"]["color"]
+        assert "#{:02x}{:02x}{:02x}".format(color["r"], color["g"], color["b"]) == COLORS[family], node
+        assert g.nodes[node]["family"] == family
+    assert all("color" in d.get("viz", {}) for _, d in g.nodes(data=True))
+    graphml = nx.read_graphml(io.BytesIO(get(ro_client, "/export/graphml")))
+    assert graphml.nodes[GB300]["color"] == COLORS["hardware"]
+
+
 # --- DOT: rendered by Graphviz -------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("query", ["", "?fold=true", "?focus=coreweave&depth=2"])
+@pytest.mark.needs("graphviz")
 def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
     body = get(ro_client, "/export/dot" + query)
     done = subprocess.run(["dot", "-Tpng"], input=body, capture_output=True, timeout=120, check=False)
@@ -201,13 +301,18 @@ def test_graphviz_renders_the_dot_export_to_png(ro_client, query, tmp_path):
     (tmp_path / "graph.png").write_bytes(done.stdout)
 
 
+@pytest.mark.needs("graphviz")
 def test_dot_quotes_hostile_labels_so_graphviz_still_renders(app):
     store = app.extensions[SERVICES_KEY].store
     tricky = 'a "quoted" {brace} -> back\\slash;\nnew line <b>'
     node = ID["tricky-node"]
-    rdf(store).apply(add=[(node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
-                     (node, RDFS.label, Literal(tricky, lang="en"), URIRef(SOURCE_GRAPH)),
-                     (node, AIKG.competesWith, URIRef(COREWEAVE), URIRef(SOURCE_GRAPH))])
+    rdf(store).apply(
+        add=[
+            (node, RDF.type, AIKG.Organization, URIRef(SOURCE_GRAPH)),
+            (node, RDFS.label, Literal(tricky, lang="en"), URIRef(SOURCE_GRAPH)),
+            (node, AIKG.competesWith, URIRef(COREWEAVE), URIRef(SOURCE_GRAPH)),
+        ]
+    )
     body = get(app.test_client(), "/export/dot?focus=tricky-node&depth=1")
     assert quote(tricky)[:-1].encode() in body  # the label goes on with the type on a second line
     done = subprocess.run(["dot", "-Tsvg"], input=body, capture_output=True, timeout=60, check=False)
@@ -223,6 +328,7 @@ def test_quote_escapes_backslashes_quotes_and_line_breaks():
 
 
 # --- Cytoscape JSON: the element structure -----------------------------------------------------------
+
 
 @pytest.mark.parametrize("query", ["", "?fold=true", "?focus=coreweave&depth=2&fold=true"])
 def test_cytoscape_elements_are_well_formed(ro_client, query):
@@ -244,12 +350,17 @@ def test_cytoscape_node_carries_label_type_and_values(ro_client):
     (node,) = doc["elements"]["nodes"]
     data = node["data"]
     assert (data["id"], data["label"], data["type"], data["type_label"]) == (
-        GB300_NVL72, "GB300 NVL72", "aikg:RackScaleSystem", "rack-scale system")
+        GB300_NVL72,
+        "GB300 NVL72",
+        "aikg:RackScaleSystem",
+        "rack-scale system",
+    )
     assert (data["acceleratorsPerSystem"], data["memoryPerChip"], data["memoryType"]) == (72, 288.0, "HBM")
     assert doc["data"]["focus"] == GB300_NVL72 and doc["data"]["depth"] == 0
 
 
 # --- neighbourhoods, folding, type filters --------------------------------------------------------------
+
 
 def test_neighbourhood_depth_one_has_the_result_and_depth_two_the_accelerator(ro_client):
     one = node_ids(cytoscape(ro_client, "?focus=coreweave&depth=1"))
@@ -262,14 +373,18 @@ def test_neighbourhood_depth_one_has_the_result_and_depth_two_the_accelerator(ro
 
 def test_focus_accepts_a_full_iri(ro_client):
     assert node_ids(cytoscape(ro_client, f"?focus={COREWEAVE}&depth=1")) == node_ids(
-        cytoscape(ro_client, "?focus=coreweave&depth=1"))
+        cytoscape(ro_client, "?focus=coreweave&depth=1")
+    )
 
 
 def test_folding_turns_the_result_into_labelled_edges(ro_client):
     doc = cytoscape(ro_client, "?focus=coreweave&depth=2&fold=true")
     assert RESULT not in node_ids(doc)
-    edges = {(e["data"]["source"], e["data"]["target"]): e["data"] for e in doc["elements"]["edges"]
-             if e["data"].get("via") == RESULT}
+    edges = {
+        (e["data"]["source"], e["data"]["target"]): e["data"]
+        for e in doc["elements"]["edges"]
+        if e["data"].get("via") == RESULT
+    }
     folded = edges[(COREWEAVE, GB300)]
     assert folded["relation"] == "aikg:BenchmarkResult"
     assert folded["label"].startswith("benchmark result (submitter → accelerator)")
@@ -311,11 +426,19 @@ def test_type_filter_combines_with_a_neighbourhood(ro_client):
 
 # --- HTTP surface: headers and errors ---------------------------------------------------------------
 
-@pytest.mark.parametrize("fmt, mime, ext", [
-    ("turtle", "text/turtle", "ttl"), ("nquads", "application/n-quads", "nq"),
-    ("jsonld", "application/ld+json", "jsonld"), ("graphml", "application/graphml+xml", "graphml"),
-    ("gexf", "application/gexf+xml", "gexf"), ("cytoscape", "application/json", "cyjs"),
-    ("dot", "text/vnd.graphviz", "gv")])
+
+@pytest.mark.parametrize(
+    "fmt, mime, ext",
+    [
+        ("turtle", "text/turtle", "ttl"),
+        ("nquads", "application/n-quads", "nq"),
+        ("jsonld", "application/ld+json", "jsonld"),
+        ("graphml", "application/graphml+xml", "graphml"),
+        ("gexf", "application/gexf+xml", "gexf"),
+        ("cytoscape", "application/json", "cyjs"),
+        ("dot", "text/vnd.graphviz", "gv"),
+    ],
+)
 def test_content_type_and_download_name(ro_client, fmt, mime, ext):
     response = ro_client.get(f"/export/{fmt}?focus=coreweave&depth=1")
     assert response.status_code == 200
@@ -335,22 +458,32 @@ def assert_error(response, status: int, *words: str) -> dict:
 
 def test_unknown_format_is_404_naming_the_supported_ones(ro_client):
     body = assert_error(ro_client.get("/export/pdf"), 404, "pdf", "graphml", "cytoscape", "dot")
-    assert body["errors"][0]["supported"] == ["turtle", "nquads", "jsonld", "graphml", "gexf",
-                                              "cytoscape", "dot"]
+    assert body["errors"][0]["supported"] == [
+        "turtle",
+        "nquads",
+        "jsonld",
+        "graphml",
+        "gexf",
+        "cytoscape",
+        "dot",
+    ]
 
 
-@pytest.mark.parametrize("url, status, word", [
-    ("/export/graphml?focus=no-such-entity", 404, "no-such-entity"),
-    ("/export/graphml?focus=coreweave&depth=five", 400, "depth"),
-    ("/export/graphml?focus=coreweave&depth=5", 400, "depth"),
-    ("/export/graphml?focus=coreweave&depth=-1", 400, "depth"),
-    ("/export/gexf?type=NoSuchClass", 400, "NoSuchClass"),
-    ("/export/dot?fold=perhaps", 400, "fold"),
-    ("/export/turtle?fold=true", 400, "fold"),
-    ("/api/entities/no-such-entity/neighbors", 404, "no-such-entity"),
-    ("/api/entities/coreweave/neighbors?depth=x", 400, "depth"),
-    ("/api/entities/coreweave/neighbors?type=Nope", 400, "Nope"),
-])
+@pytest.mark.parametrize(
+    "url, status, word",
+    [
+        ("/export/graphml?focus=no-such-entity", 404, "no-such-entity"),
+        ("/export/graphml?focus=coreweave&depth=five", 400, "depth"),
+        ("/export/graphml?focus=coreweave&depth=5", 400, "depth"),
+        ("/export/graphml?focus=coreweave&depth=-1", 400, "depth"),
+        ("/export/gexf?type=NoSuchClass", 400, "NoSuchClass"),
+        ("/export/dot?fold=perhaps", 400, "fold"),
+        ("/export/turtle?fold=true", 400, "fold"),
+        ("/api/entities/no-such-entity/neighbors", 404, "no-such-entity"),
+        ("/api/entities/coreweave/neighbors?depth=x", 400, "depth"),
+        ("/api/entities/coreweave/neighbors?type=Nope", 400, "Nope"),
+    ],
+)
 def test_bad_requests_get_the_error_envelope(ro_client, url, status, word):
     assert_error(ro_client.get(url), status, word)
 
@@ -368,12 +501,51 @@ def test_neighbors_endpoint_returns_cytoscape_elements(ro_client):
 
 def test_repeated_neighbourhood_is_304_and_depth_is_part_of_the_key(ro_client):
     first = ro_client.get("/api/entities/coreweave/neighbors?depth=1")
-    again = ro_client.get("/api/entities/coreweave/neighbors?depth=1",
-                          headers={"If-None-Match": first.headers["ETag"]})
+    again = ro_client.get(
+        "/api/entities/coreweave/neighbors?depth=1", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304
-    deeper = ro_client.get("/api/entities/coreweave/neighbors?depth=2",
-                           headers={"If-None-Match": first.headers["ETag"]})
+    deeper = ro_client.get(
+        "/api/entities/coreweave/neighbors?depth=2", headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert deeper.status_code == 200 and deeper.get_json()["depth"] == 2
+
+
+def test_a_capped_neighbourhood_keeps_the_closest_nodes_and_says_what_it_left_out(ro_client, served):
+    """A hub's view is cut to ``limit`` nodes: the focus, then its own neighbours, then theirs; edges only
+    between the nodes kept; ``truncated`` and ``total`` say what was left out."""
+    whole = ro_client.get("/api/entities/nvidia/neighbors?depth=2&limit=2000").get_json()
+    assert whole["truncated"] is False and whole["total"] == whole["shown"] == len(whole["elements"]["nodes"])
+    one_hop = {str(n) for n in walk(served, NVIDIA, 1)}
+    assert whole["total"] > len(one_hop) + 5
+    limit = len(one_hop) + 5
+    body = ro_client.get(f"/api/entities/nvidia/neighbors?depth=2&limit={limit}").get_json()
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert (body["truncated"], body["total"], body["shown"], len(ids)) == (True, whole["total"], limit, limit)
+    assert one_hop <= ids  # every one-hop neighbour before any two-hop one
+    assert all(e["data"]["source"] in ids and e["data"]["target"] in ids for e in body["elements"]["edges"])
+    assert len(body["elements"]["edges"]) < len(whole["elements"]["edges"])
+
+
+def test_whole_graph_view_is_its_best_connected_nodes(ro_client):
+    body = ro_client.get("/api/graph?limit=30").get_json()
+    assert (body["truncated"], body["shown"], len(body["elements"]["nodes"])) == (True, 30, 30)
+    assert body["total"] == len(cytoscape(ro_client)["elements"]["nodes"])
+    ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
+    assert {NVIDIA, COREWEAVE} <= ids  # the hubs of the seeds
+
+
+@pytest.mark.parametrize(
+    "url", ["/api/entities/nvidia/neighbors?limit=0", "/api/graph?limit=2001", "/api/graph?limit=many"]
+)
+def test_a_bad_limit_is_a_400_naming_it(ro_client, url):
+    assert_error(ro_client.get(url), 400, "limit")
+
+
+@pytest.mark.parametrize("url", ["/api/graph?type=", "/api/entities/nvidia/neighbors?type=%20"])
+def test_an_empty_type_of_a_view_is_a_400(ro_client, url):
+    """The views document their types as the class names; an empty one is not one of them."""
+    assert_error(ro_client.get(url), 400, "type")
 
 
 def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
@@ -382,3 +554,13 @@ def test_neighbors_default_depth_is_one_and_fold_applies(ro_client):
     ids = {n["data"]["id"] for n in body["elements"]["nodes"]}
     assert RESULT not in ids
     assert any(e["data"].get("via") == RESULT for e in body["elements"]["edges"])
+
+
+@pytest.mark.parametrize(
+    ("text", "shown"), [("NaN", "NaN"), ("INF", "INF"), ("-INF", "-INF"), ("2.0256", "2.026"), ("1.5", "1.5")]
+)
+def test_a_non_finite_double_in_a_label_is_shown_as_written(text, shown):
+    # xsd:double's NaN and infinities have no decimal exponent: comparing it with -3 raised TypeError,
+    # so a key value such as "NaN"^^xsd:double failed the whole graph export.
+    value = ox.Literal(text, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#double"))
+    assert display(value) == shown

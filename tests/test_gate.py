@@ -22,34 +22,103 @@ PREFIXES = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <htt
 
 # One violating write per shapes file: (family, Turtle, focus node, path, words of the message).
 CASES = [
-    ("core", 'id:gate-core a aikg:Neocloud .',
-     ID + "gate-core", "http://www.w3.org/2000/01/rdf-schema#label", "no English rdfs:label"),
-    ("core", '<https://w3id.org/aikg/id/Gate_Core> a aikg:Neocloud ; rdfs:label "Gate"@en .',
-     ID + "Gate_Core", None, "slug of lowercase letters"),
-    ("agents", 'id:gate-position a aikg:Position ; rdfs:label "Gate position"@en ; aikg:role aikg:CTO ; '
-               'aikg:inOrganization id:gate-org . id:gate-org a aikg:AILab ; rdfs:label "Gate org"@en .',
-     ID + "gate-position", AIKG + "heldBy", "held by exactly one person"),
-    ("facilities", 'id:gate-dc a aikg:DataCenter ; rdfs:label "Gate DC"@en ; aikg:powerCapacity -5 .',
-     ID + "gate-dc", AIKG + "powerCapacity", "must not be negative"),
-    ("hardware", 'id:gate-gpu a aikg:GPU ; rdfs:label "Gate GPU"@en ; aikg:memoryPerChip 0 .',
-     ID + "gate-gpu", AIKG + "memoryPerChip", "more than zero"),
-    ("models", 'id:gate-count rdfs:label "Gate count"@en ; aikg:acceleratorCount 0 .',
-     ID + "gate-count", AIKG + "acceleratorCount", "more than zero"),
-    ("benchmarks", 'id:gate-claim a aikg:SpeedupClaim ; rdfs:label "Gate claim"@en ; aikg:speedup -2 .',
-     ID + "gate-claim", AIKG + "speedup", "more than zero"),
-    ("deals", 'id:gate-deal a aikg:Deal ; rdfs:label "Gate deal"@en ; aikg:amount -1 ; '
-              'aikg:currency "USD" .',
-     ID + "gate-deal", AIKG + "amount", "must not be negative"),
-    ("platforms", 'id:gate-prices a aikg:PriceList ; rdfs:label "Gate prices"@en .',
-     ID + "gate-prices", AIKG + "priceListOf", "exactly one platform"),
-    ("derived", 'id:gate-ratio rdfs:label "Gate ratio"@en ; aikg:ratio 0 .',
-     ID + "gate-ratio", AIKG + "ratio", "more than zero"),
-    ("epoch", 'id:gate-chip rdfs:label "Gate chip"@en ; aikg:thermalDesignPower -700.0 .',
-     ID + "gate-chip", AIKG + "thermalDesignPower", "TDP must be one positive number"),
-    ("sources", 'id:gate-doc a aikg:SourceDocument ; rdfs:label "Gate doc"@en ; '
-                'aikg:namedGraph <https://w3id.org/aikg/graph/sources/test-gate> ; '
-                'aikg:defaultCertainty aikg:Reported .',
-     ID + "gate-doc", "http://purl.org/dc/terms/title", "needs a dcterms:title"),
+    (
+        "core",
+        "id:gate-core a aikg:Neocloud .",
+        ID + "gate-core",
+        "http://www.w3.org/2000/01/rdf-schema#label",
+        "no English rdfs:label",
+    ),
+    (
+        "core",
+        '<https://w3id.org/aikg/id/Gate_Core> a aikg:Neocloud ; rdfs:label "Gate"@en .',
+        ID + "Gate_Core",
+        None,
+        "slug of lowercase letters",
+    ),
+    (
+        "agents",
+        'id:gate-position a aikg:Position ; rdfs:label "Gate position"@en ; aikg:role aikg:CTO ; '
+        'aikg:inOrganization id:gate-org . id:gate-org a aikg:AILab ; rdfs:label "Gate org"@en .',
+        ID + "gate-position",
+        AIKG + "heldBy",
+        "held by exactly one person",
+    ),
+    (
+        "facilities",
+        'id:gate-dc a aikg:DataCenter ; rdfs:label "Gate DC"@en ; aikg:powerCapacity -5 .',
+        ID + "gate-dc",
+        AIKG + "powerCapacity",
+        "must not be negative",
+    ),
+    (
+        "hardware",
+        'id:gate-gpu a aikg:GPU ; rdfs:label "Gate GPU"@en ; aikg:memoryPerChip 0 .',
+        ID + "gate-gpu",
+        AIKG + "memoryPerChip",
+        "more than zero",
+    ),
+    (
+        "models",
+        'id:gate-count rdfs:label "Gate count"@en ; aikg:acceleratorCount 0 .',
+        ID + "gate-count",
+        AIKG + "acceleratorCount",
+        "more than zero",
+    ),
+    (
+        "benchmarks",
+        'id:gate-claim a aikg:SpeedupClaim ; rdfs:label "Gate claim"@en ; aikg:speedup -2 .',
+        ID + "gate-claim",
+        AIKG + "speedup",
+        "more than zero",
+    ),
+    (
+        "deals",
+        'id:gate-deal a aikg:Deal ; rdfs:label "Gate deal"@en ; aikg:amount -1 ; aikg:currency "USD" .',
+        ID + "gate-deal",
+        AIKG + "amount",
+        "must not be negative",
+    ),
+    (
+        "platforms",
+        'id:gate-prices a aikg:PriceList ; rdfs:label "Gate prices"@en .',
+        ID + "gate-prices",
+        AIKG + "priceListOf",
+        "exactly one platform",
+    ),
+    (
+        "derived",
+        'id:gate-ratio rdfs:label "Gate ratio"@en ; aikg:ratio 0 .',
+        ID + "gate-ratio",
+        AIKG + "ratio",
+        "more than zero",
+    ),
+    (
+        "epoch",
+        'id:gate-chip rdfs:label "Gate chip"@en ; aikg:thermalDesignPower -700.0 .',
+        ID + "gate-chip",
+        AIKG + "thermalDesignPower",
+        "TDP must be a positive number",
+    ),
+    (
+        "imports",
+        "<https://w3id.org/aikg/import/gate> a aikg:Import ; "
+        "aikg:finding <https://w3id.org/aikg/import/gate/finding/1> . "
+        "<https://w3id.org/aikg/import/gate/finding/1> a aikg:ImportFinding ; "
+        'aikg:findingKind "guess" .',
+        "https://w3id.org/aikg/import/gate/finding/1",
+        AIKG + "findingKind",
+        "a finding has one kind",
+    ),
+    (
+        "sources",
+        'id:gate-doc a aikg:SourceDocument ; rdfs:label "Gate doc"@en ; '
+        "aikg:namedGraph <https://w3id.org/aikg/graph/sources/test-gate> ; "
+        "aikg:defaultCertainty aikg:Reported .",
+        ID + "gate-doc",
+        "http://purl.org/dc/terms/title",
+        "needs a dcterms:title",
+    ),
 ]
 
 
@@ -68,8 +137,9 @@ def assert_refused(r, focus: str, path: str | None, words: str) -> None:
     assert r.status_code == 422, r.get_json()
     body = r.get_json()
     assert body["error"] == "validation failed" and "nothing was changed" in body["message"]
-    assert any(v["focus_node"] == focus and v["path"] == path and words in v["message"]
-               for v in body["errors"]), body["errors"]
+    assert any(
+        v["focus_node"] == focus and v["path"] == path and words in v["message"] for v in body["errors"]
+    ), body["errors"]
 
 
 IDS = [f"{c[0]}-{i}" for i, c in enumerate(CASES)]
@@ -78,55 +148,86 @@ IDS = [f"{c[0]}-{i}" for i, c in enumerate(CASES)]
 @pytest.mark.parametrize(("family", "turtle", "focus", "path", "words"), CASES, ids=IDS)
 def test_a_violating_gsp_write_is_refused_whole(client, db, family, turtle, focus, path, words):
     before = db.dump(mime="application/n-quads")
-    r = client.post("/data", query_string={"graph": G}, data=(PREFIXES + turtle).encode(),
-                    headers={**AUTH, "Content-Type": "text/turtle"})
+    r = client.post(
+        "/data",
+        query_string={"graph": G},
+        data=(PREFIXES + turtle).encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
     assert_refused(r, focus, path, words)
     assert db.dump(mime="application/n-quads") == before
 
 
 @pytest.mark.parametrize(("family", "turtle", "focus", "path", "words"), CASES, ids=IDS)
 def test_a_violating_update_is_refused_whole(store, family, turtle, focus, path, words):
-    client = create_app({"store": "memory", "load_seeds": False, "token": "test-token"},
-                        store=store).test_client()
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token"}, store=store
+    ).test_client()
     before = store.dump(mime="application/n-quads")
     nt = Graph().parse(data=PREFIXES + turtle, format="turtle").serialize(format="nt")
-    r = client.post("/update", data=f"INSERT DATA {{ GRAPH <{G}> {{ {nt} }} }}".encode(),
-                    headers={**AUTH, "Content-Type": "application/sparql-update"})
+    r = client.post(
+        "/update",
+        data=f"INSERT DATA {{ GRAPH <{G}> {{ {nt} }} }}".encode(),
+        headers={**AUTH, "Content-Type": "application/sparql-update"},
+    )
     assert_refused(r, focus, path, words)
     assert store.dump(mime="application/n-quads") == before
 
 
 def test_the_report_comes_as_turtle_on_request(client, db):
-    r = client.post("/data", query_string={"graph": G}, data=(PREFIXES + CASES[0][1]).encode(),
-                    headers={**AUTH, "Content-Type": "text/turtle", "Accept": "text/turtle"})
+    r = client.post(
+        "/data",
+        query_string={"graph": G},
+        data=(PREFIXES + CASES[0][1]).encode(),
+        headers={**AUTH, "Content-Type": "text/turtle", "Accept": "text/turtle"},
+    )
     assert r.status_code == 422 and r.mimetype == "text/turtle"
     report = Graph().parse(data=r.data, format="turtle")
-    rows = list(report.query("PREFIX sh: <http://www.w3.org/ns/shacl#> SELECT ?f ?p WHERE { "
-                             "?r a sh:ValidationResult ; sh:focusNode ?f ; sh:resultPath ?p }"))
-    assert [(str(f), str(p)) for f, p in rows] == [(ID + "gate-core",
-                                                    "http://www.w3.org/2000/01/rdf-schema#label")]
+    rows = list(
+        report.query(
+            "PREFIX sh: <http://www.w3.org/ns/shacl#> SELECT ?f ?p WHERE { "
+            "?r a sh:ValidationResult ; sh:focusNode ?f ; sh:resultPath ?p }"
+        )
+    )
+    assert [(str(f), str(p)) for f, p in rows] == [
+        (ID + "gate-core", "http://www.w3.org/2000/01/rdf-schema#label")
+    ]
 
 
-POSITION = PREFIXES + """
+POSITION = (
+    PREFIXES
+    + """
 id:gate-person a aikg:Person ; rdfs:label "Gate Person"@en .
 id:gate-lab a aikg:AILab ; rdfs:label "Gate Lab"@en .
 id:gate-position a aikg:Position ; rdfs:label "Gate Person, CTO of Gate Lab"@en ;
     aikg:heldBy id:gate-person ; aikg:inOrganization id:gate-lab ; aikg:role aikg:CTO .
 """
+)
 
 
 def test_what_points_at_a_changed_node_is_validated_too(client, db):
-    r = client.put("/data", query_string={"graph": G}, data=POSITION.encode(),
-                   headers={**AUTH, "Content-Type": "text/turtle"})
+    r = client.put(
+        "/data",
+        query_string={"graph": G},
+        data=POSITION.encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
     assert r.status_code == 201, r.get_json()
     before = db.dump(mime="application/n-quads")
     # Retyping the person breaks the position that points at it, which the write never mentions.
-    r = client.post("/update", headers={**AUTH, "Content-Type": "application/sparql-update"}, data=(
-        f"PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> WITH <{G}> DELETE {{ id:gate-person a aikg:Person }} "
-        f"INSERT {{ id:gate-person a aikg:AILab }} WHERE {{}}").encode())
+    r = client.post(
+        "/update",
+        headers={**AUTH, "Content-Type": "application/sparql-update"},
+        data=(
+            f"PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> WITH <{G}> DELETE {{ id:gate-person a aikg:Person }} "
+            f"INSERT {{ id:gate-person a aikg:AILab }} WHERE {{}}"
+        ).encode(),
+    )
     assert r.status_code == 422
-    assert any(v["focus_node"] == ID + "gate-position" and v["path"] == AIKG + "heldBy"
-               for v in r.get_json()["errors"]), r.get_json()["errors"]
+    assert any(
+        v["focus_node"] == ID + "gate-position" and v["path"] == AIKG + "heldBy"
+        for v in r.get_json()["errors"]
+    ), r.get_json()["errors"]
     assert db.dump(mime="application/n-quads") == before
 
 
@@ -141,20 +242,32 @@ def synthetic(i: int) -> list[ox.Quad]:
     """Four conforming triples about synthetic neocloud ``i``, pointing at its successor."""
     node, g = ox.NamedNode(f"{ID}synthetic-cloud-{i}"), ox.NamedNode(BIG)
     return [
-        ox.Quad(node, ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
-                ox.NamedNode(AIKG + "Neocloud"), g),
-        ox.Quad(node, ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label"),
-                ox.Literal(f"Synthetic cloud {i}", language="en"), g),
-        ox.Quad(node, ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel"),
-                ox.Literal(f"SC{i}"), g),
-        ox.Quad(node, ox.NamedNode(AIKG + "competesWith"),
-                ox.NamedNode(f"{ID}synthetic-cloud-{(i + 1) % N_EXISTING}"), g),
+        ox.Quad(
+            node,
+            ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
+            ox.NamedNode(AIKG + "Neocloud"),
+            g,
+        ),
+        ox.Quad(
+            node,
+            ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label"),
+            ox.Literal(f"Synthetic cloud {i}", language="en"),
+            g,
+        ),
+        ox.Quad(node, ox.NamedNode("http://www.w3.org/2004/02/skos/core#altLabel"), ox.Literal(f"SC{i}"), g),
+        ox.Quad(
+            node,
+            ox.NamedNode(AIKG + "competesWith"),
+            ox.NamedNode(f"{ID}synthetic-cloud-{(i + 1) % N_EXISTING}"),
+            g,
+        ),
     ]
 
 
 def test_a_small_write_into_a_large_graph_is_validated_incrementally(store, monkeypatch):
-    client = create_app({"store": "memory", "load_seeds": False, "token": "test-token"},
-                        store=store).test_client()
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token"}, store=store
+    ).test_client()
     store.apply(add=[q for i in range(N_EXISTING) for q in synthetic(i)])
     assert store.count(BIG) == 4 * N_EXISTING
     seen: list[tuple[set[str], int]] = []
@@ -170,11 +283,17 @@ def test_a_small_write_into_a_large_graph_is_validated_incrementally(store, monk
     # 25 new neoclouds, 100 triples; new cloud k competes with existing cloud 10*k.
     lines = []
     for k in range(25):
-        lines.append(f'id:new-cloud-{k} a aikg:Neocloud ; rdfs:label "New cloud {k}"@en ; '
-                     f'<http://www.w3.org/2004/02/skos/core#altLabel> "NC{k}" ; '
-                     f'aikg:competesWith id:synthetic-cloud-{10 * k} .')
-    r = client.post("/data", query_string={"graph": BIG}, data=(PREFIXES + "\n".join(lines)).encode(),
-                    headers={**AUTH, "Content-Type": "text/turtle"})
+        lines.append(
+            f'id:new-cloud-{k} a aikg:Neocloud ; rdfs:label "New cloud {k}"@en ; '
+            f'<http://www.w3.org/2004/02/skos/core#altLabel> "NC{k}" ; '
+            f"aikg:competesWith id:synthetic-cloud-{10 * k} ."
+        )
+    r = client.post(
+        "/data",
+        query_string={"graph": BIG},
+        data=(PREFIXES + "\n".join(lines)).encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["added"] == 100
     assert len(seen) == 1
@@ -189,11 +308,23 @@ def test_a_small_write_into_a_large_graph_is_validated_incrementally(store, monk
 
 
 def test_focus_nodes_leave_out_vocabulary_and_literals(store):
-    change = gate.Change("add", add={ox.Quad(ox.NamedNode(ID + "x"),
-                                             ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
-                                             ox.NamedNode(AIKG + "Neocloud"), ox.NamedNode(G)),
-                                     ox.Quad(ox.NamedNode(ID + "x"), ox.NamedNode(AIKG + "certainty"),
-                                             ox.NamedNode(AIKG + "Reported"), ox.NamedNode(G))})
+    change = gate.Change(
+        "add",
+        add={
+            ox.Quad(
+                ox.NamedNode(ID + "x"),
+                ox.NamedNode("http://www.w3.org/1999/02/22-rdf-syntax-ns#type"),
+                ox.NamedNode(AIKG + "Neocloud"),
+                ox.NamedNode(G),
+            ),
+            ox.Quad(
+                ox.NamedNode(ID + "x"),
+                ox.NamedNode(AIKG + "certainty"),
+                ox.NamedNode(AIKG + "Reported"),
+                ox.NamedNode(G),
+            ),
+        },
+    )
     nodes, data = gate.focus_nodes(store, change)
     assert [n.value for n in nodes] == [ID + "x"]
     assert len(data) == 2

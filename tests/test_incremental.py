@@ -28,20 +28,22 @@ TEST_GRAPH = "https://w3id.org/aikg/graph/sources/test-incremental"
 
 def generated(store) -> set[ox.Quad]:
     """Every quad of the inferred and derived graphs."""
-    return {q for g in (INFERRED_GRAPH, DERIVED_GRAPH)
-            for q in store.quads(graph=str(g))}
+    return {q for g in (INFERRED_GRAPH, DERIVED_GRAPH) for q in store.quads(graph=str(g))}
 
 
 def quads_of(store, s: str, p: str) -> set[ox.Quad]:
     """The asserted (not generated) quads of a subject and property."""
     generated_graphs = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
-    return {q for q in store.quads(ox.NamedNode(s), ox.NamedNode(p))
-            if q.graph_name.value not in generated_graphs}
+    return {
+        q for q in store.quads(ox.NamedNode(s), ox.NamedNode(p)) if q.graph_name.value not in generated_graphs
+    }
 
 
 def turtle_quads(text: str, graph: str = TEST_GRAPH) -> set[ox.Quad]:
-    return {ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(graph))
-            for t in ox.parse(text, format=ox.RdfFormat.TURTLE)}
+    return {
+        ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(graph))
+        for t in ox.parse(text, format=ox.RdfFormat.TURTLE)
+    }
 
 
 def commit_locally(store, make: Callable[[], gate.Change]) -> None:
@@ -60,8 +62,12 @@ def assert_same_as_rebuild(store) -> None:
 
 def test_changed_count_updates_every_value_that_reads_it(store):
     old = quads_of(store, str(COREWEAVE_RESULT), AIKG + "acceleratorCount")
-    new = {ox.Quad(q.subject, q.predicate, ox.Literal("4096", datatype=ox.NamedNode(XSD + "integer")),
-                   q.graph_name) for q in old}
+    new = {
+        ox.Quad(
+            q.subject, q.predicate, ox.Literal("4096", datatype=ox.NamedNode(XSD + "integer")), q.graph_name
+        )
+        for q in old
+    }
     commit_locally(store, lambda: gate.Change("update", remove=old, add=new))
     hours = derived_value(store, COREWEAVE_RESULT, URIRef(AIKG + "gpuHours"))
     assert hours.quantize(Decimal("0.001")) == Decimal("137.899")  # 2.02 min × 4,096 / 60
@@ -81,8 +87,9 @@ def test_removed_time_removes_the_values_that_needed_it(store):
 def test_new_entities_get_their_types_closed_and_their_values_derived(store):
     add = turtle_quads(RUNS_AND_RESULTS)
     commit_locally(store, lambda: gate.Change("add", add=add))
-    speedup = derived_value(store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"),
-                            URIRef(ID + "test-result-slow"))
+    speedup = derived_value(
+        store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"), URIRef(ID + "test-result-slow")
+    )
     assert speedup == Decimal("3.2")  # 8.0 / 2.5
     assert derived_value(store, URIRef(ID + "test-run"), URIRef(AIKG + "gpuHours")) == Decimal("7200")
     assert_same_as_rebuild(store)
@@ -94,10 +101,15 @@ def test_a_new_fastest_result_moves_every_speedup_of_its_workload(store):
         id:test-result-faster a aikg:BenchmarkResult ; aikg:workload id:test-model ; aikg:timeToTrain 1.25 .
     """)
     commit_locally(store, lambda: gate.Change("add", add=faster))
-    assert derived_value(store, URIRef(ID + "test-result-faster"), URIRef(AIKG + "speedup"),
-                         URIRef(ID + "test-result-slow")) == Decimal("6.4")
-    assert derived_value(store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"),
-                         URIRef(ID + "test-result-slow")) is None
+    assert derived_value(
+        store, URIRef(ID + "test-result-faster"), URIRef(AIKG + "speedup"), URIRef(ID + "test-result-slow")
+    ) == Decimal("6.4")
+    assert (
+        derived_value(
+            store, URIRef(ID + "test-result-fast"), URIRef(AIKG + "speedup"), URIRef(ID + "test-result-slow")
+        )
+        is None
+    )
     assert_same_as_rebuild(store)
 
 
@@ -107,8 +119,14 @@ def test_memory_of_an_accelerator_reaches_the_systems_using_it(store):
     memory = ox.NamedNode(AIKG + "memoryPerChip")
 
     def chip_memory(gb: str) -> set[ox.Quad]:
-        return {ox.Quad(ox.NamedNode(chip), memory, ox.Literal(gb, datatype=ox.NamedNode(XSD + "decimal")),
-                        ox.NamedNode(TEST_GRAPH))}
+        return {
+            ox.Quad(
+                ox.NamedNode(chip),
+                memory,
+                ox.Literal(gb, datatype=ox.NamedNode(XSD + "decimal")),
+                ox.NamedNode(TEST_GRAPH),
+            )
+        }
 
     # The system no longer states its own memory per chip: the accelerator's figure is used instead.
     commit_locally(store, lambda: gate.Change("update", remove=own, add=chip_memory("300")))
@@ -155,11 +173,13 @@ def test_a_gated_write_and_its_generated_triples_are_one_update(store, monkeypat
     updates: list[str] = []
     real = store.update
     monkeypatch.setattr(store, "update", lambda text, **kw: (updates.append(text), real(text, **kw))[1])
-    services_for(store).gate.write(lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle),
-                                                             replace=False))
+    services_for(store).gate.write(
+        lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle), replace=False)
+    )
     assert len(updates) == 1  # one transaction: a reader sees the neocloud with its closure, or neither
-    inferred = {q.object.value for q in store.quads(ox.NamedNode(ID + "test-cloud"), None, None,
-                                                    str(INFERRED_GRAPH))}
+    inferred = {
+        q.object.value for q in store.quads(ox.NamedNode(ID + "test-cloud"), None, None, str(INFERRED_GRAPH))
+    }
     assert AIKG + "Organization" in inferred
 
 

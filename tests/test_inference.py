@@ -33,8 +33,15 @@ def test_cloud_operators_include_neoclouds_and_hyperscalers(seeded_store):
 
 def test_deals_include_investments_leases_rounds_and_contracts(seeded_store):
     found = {d for (d,) in select(seeded_store, "SELECT ?d WHERE { ?d a aikg:Deal }")}
-    assert {str(ID[s]) for s in ("deal-nvidia-sb-energy-investment", "deal-openai-sb-energy-ports-pike-lease",
-                                 "deal-groq-series-a-2026", "deal-coreweave-openai-2025")} <= found
+    assert {
+        str(ID[s])
+        for s in (
+            "deal-nvidia-sb-energy-investment",
+            "deal-openai-sb-energy-ports-pike-lease",
+            "deal-groq-series-a-2026",
+            "deal-coreweave-openai-2025",
+        )
+    } <= found
     events = {d for (d,) in select(seeded_store, "SELECT ?d WHERE { ?d a aikg:Event }")}
     assert found <= events
 

@@ -5,6 +5,8 @@ Queries run in worker processes on a snapshot of an on-disk store, so these test
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import threading
 import time
@@ -21,8 +23,10 @@ from aikg.web import create_app, get_services
 
 EXPLOSIVE = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 """A cartesian product of all triples under an aggregate: no row comes out until the very end."""
-LIGHT = ("SELECT ?label WHERE { <https://w3id.org/aikg/ontology#Neocloud> "
-         "<http://www.w3.org/2000/01/rdf-schema#label> ?label }")
+LIGHT = (
+    "SELECT ?label WHERE { <https://w3id.org/aikg/ontology#Neocloud> "
+    "<http://www.w3.org/2000/01/rdf-schema#label> ?label }"
+)
 JSON = {"Accept": "application/sparql-results+json"}
 
 
@@ -117,10 +121,26 @@ def test_rows_are_capped_and_flagged(limited):
     r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o } LIMIT 3"}, headers=JSON)
     assert len(r.get_json()["results"]["bindings"]) == 3
     assert "truncated" not in r.get_json() and r.headers["X-AIKG-Truncated"] == "false"
-    r = client.get("/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"},
-                   headers={"Accept": "text/csv"})
+    r = client.get(
+        "/sparql", query_string={"query": "SELECT * WHERE { ?s ?p ?o }"}, headers={"Accept": "text/csv"}
+    )
     assert len(r.get_data(as_text=True).strip().splitlines()) == 6  # header + 5 rows
     assert r.headers["X-AIKG-Truncated"] == "true"
+
+
+def test_a_named_querys_rows_are_flagged_in_every_format(limited):
+    """A named query cut at max_rows says so in its CSV too (the header), as in its JSON."""
+    client = limited.test_client()
+    r = client.get("/api/queries/derived-values", headers={"Accept": "text/csv"})
+    assert r.status_code == 200
+    assert len(list(csv.reader(io.StringIO(r.get_data(as_text=True))))) == 6  # header + 5 rows
+    assert r.headers["X-AIKG-Truncated"] == "true"
+    again = client.get("/api/queries/derived-values", headers={"Accept": "text/csv"})
+    assert again.headers["X-AIKG-Truncated"] == "true"  # replayed from the response cache
+    r = client.get("/api/queries/derived-values")
+    assert r.get_json()["truncated"] is True and r.headers["X-AIKG-Truncated"] == "true"
+    r = client.get("/api/queries/topology-hop-counts", headers={"Accept": "text/csv"})
+    assert r.headers["X-AIKG-Truncated"] == "false"
 
 
 @pytest.mark.parametrize("where", ["disk", "memory"])
@@ -143,15 +163,21 @@ def test_a_body_over_the_limit_is_413_in_the_envelope(limited):
     r = client.post("/sparql", data=big.encode(), headers={"Content-Type": "application/sparql-query"})
     assert r.status_code == 413
     assert r.get_json()["ok"] is False and r.get_json()["status"] == 413
-    r = client.post("/update", data=big.encode(), headers={"Content-Type": "application/sparql-update",
-                                                            "Authorization": "Bearer x"})
+    r = client.post(
+        "/update",
+        data=big.encode(),
+        headers={"Content-Type": "application/sparql-update", "Authorization": "Bearer x"},
+    )
     assert r.status_code in (401, 403, 413)
 
 
 def test_write_body_over_the_limit_is_413(store):
     client = _app(store, token="t", max_body=100).test_client()
-    r = client.put("/data?graph=https://w3id.org/aikg/graph/sources/big", data=b"#" * 500,
-                   headers={"Content-Type": "text/turtle", "Authorization": "Bearer t"})
+    r = client.put(
+        "/data?graph=https://w3id.org/aikg/graph/sources/big",
+        data=b"#" * 500,
+        headers={"Content-Type": "text/turtle", "Authorization": "Bearer t"},
+    )
     assert r.status_code == 413
     assert "max_body" in r.get_json()["message"]
 
@@ -160,8 +186,11 @@ def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
     app = _app(disk_store, query_timeout=2, max_heavy_queries=1)
     client, services = app.test_client(), get_services_of(app)
     results: list[int] = []
-    thread = threading.Thread(target=lambda: results.append(
-        client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code))
+    thread = threading.Thread(
+        target=lambda: results.append(
+            client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code
+        )
+    )
     thread.start()
     wait_for_busy_worker(services, thread)
     r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
@@ -176,7 +205,9 @@ def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
 def test_workers_are_reused_and_never_read_stale_data(tmp_path):
     store = OxigraphStore(tmp_path / "store")
     load_seeds(store)
-    services = build_services(load_settings({"store": "memory", "max_heavy_queries": 2}), store=store)
+    # One slot: no spare worker is started beside the one in use, so the pool's processes are exactly
+    # the ones that answered.
+    services = build_services(load_settings({"store": "memory", "max_heavy_queries": 1}), store=store)
     try:
         ask = "ASK { <https://w3id.org/aikg/id/limits-probe> ?p ?o }"
         assert services.runner.query(ask).boolean is False
@@ -184,9 +215,11 @@ def test_workers_are_reused_and_never_read_stale_data(tmp_path):
         assert len(first) == 1
         assert services.runner.query(ask).boolean is False
         assert services.runner.pool.pids() == first  # the same process answered again
-        store.update("INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
-                     "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
-                     "\"probe\"@en } }")
+        store.update(
+            "INSERT DATA { GRAPH <https://w3id.org/aikg/graph/sources/test-limits> { "
+            "<https://w3id.org/aikg/id/limits-probe> <http://www.w3.org/2000/01/rdf-schema#label> "
+            '"probe"@en } }'
+        )
         assert services.runner.query(ask).boolean is True  # the worker reads the new snapshot
     finally:
         services.close()

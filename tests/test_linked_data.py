@@ -13,8 +13,12 @@ from aikg.namespaces import AIKG, ID
 
 RESULT = ID["result-mlperf-training-v6-0-coreweave-deepseek-v3"]
 BROWSER = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
-FORMATS = [("text/turtle", "turtle"), ("application/n-triples", "nt"),
-           ("application/ld+json", "json-ld"), ("application/rdf+xml", "xml")]
+FORMATS = [
+    ("text/turtle", "turtle"),
+    ("application/n-triples", "nt"),
+    ("application/ld+json", "json-ld"),
+    ("application/rdf+xml", "xml"),
+]
 
 
 def description(client, slug: str, mime: str = "text/turtle", fmt: str = "turtle") -> Graph:
@@ -45,8 +49,7 @@ def test_linked_nodes_bring_only_their_labels(ro_client):
 
 @pytest.mark.parametrize("mime, fmt", FORMATS)
 def test_every_rdf_format_carries_the_same_description(ro_client, mime, fmt):
-    assert isomorphic(description(ro_client, "coreweave", mime, fmt),
-                      description(ro_client, "coreweave"))
+    assert isomorphic(description(ro_client, "coreweave", mime, fmt), description(ro_client, "coreweave"))
 
 
 def test_no_accept_and_any_type_get_turtle(ro_client):
@@ -88,8 +91,13 @@ def test_unknown_entity_is_a_404_envelope(ro_client, slug):
     resp = ro_client.get(f"/id/{slug}", headers={"Accept": "text/turtle"})
     assert resp.status_code == 404
     body = resp.get_json()
-    assert body == {"ok": False, "status": 404, "error": "not found", "message": body["message"],
-                    "errors": []}
+    assert body == {
+        "ok": False,
+        "status": 404,
+        "error": "not found",
+        "message": body["message"],
+        "errors": [],
+    }
     assert slug in body["message"]
 
 
@@ -110,8 +118,16 @@ def test_post_is_a_405(ro_client):
 def test_an_iri_only_linked_to_is_not_an_entity(client, backend_store):
     """Like the HTML page and the API, /id/ answers for IRIs the data says something about."""
     graph = ox.NamedNode("https://w3id.org/aikg/graph/test")
-    backend_store.apply(add=[ox.Quad(ox.NamedNode(str(ID["example-deal"])), ox.NamedNode(str(AIKG.customer)),
-                                     ox.NamedNode(str(ID["example-buyer"])), graph)])
+    backend_store.apply(
+        add=[
+            ox.Quad(
+                ox.NamedNode(str(ID["example-deal"])),
+                ox.NamedNode(str(AIKG.customer)),
+                ox.NamedNode(str(ID["example-buyer"])),
+                graph,
+            )
+        ]
+    )
     assert client.get("/id/example-buyer").status_code == 404
     g = description(client, "example-deal")
     assert set(g) == {(ID["example-deal"], AIKG.customer, ID["example-buyer"])}

@@ -16,6 +16,8 @@ from hypothesis.errors import Unsatisfiable
 from schemathesis.generation import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 
+from helpers import valid_may_be_refused
+
 MAX_EXAMPLES = 12
 
 
@@ -31,22 +33,15 @@ def api_schema(live_server):
     return schemathesis.openapi.from_url(live_server.url + "/api/openapi.json")
 
 
-def _valid_may_be_refused(document: dict, method: str, path: str) -> bool:
-    """Operations where a schema-valid value can still be refused with a 400, as documented.
-
-    A SPARQL query string that is not SPARQL, or an entity parameter (a well-formed slug) that names no
-    entity: JSON Schema cannot say either, so "valid data is accepted" does not apply to them.
-    """
-    if path == "/sparql":
-        return True
-    params = document["paths"][path][method].get("parameters", [])
-    return any(p.get("x-aikg-type") == "entity" for p in params)
-
-
 def _exercise(operation, mode: GenerationMode, session: requests.Session, excluded: list) -> None:
     @given(case=operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=MAX_EXAMPLES, deadline=None, database=None, derandomize=True,
-              suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=MAX_EXAMPLES,
+        deadline=None,
+        database=None,
+        derandomize=True,
+        suppress_health_check=list(HealthCheck),
+    )
     def run(case) -> None:
         case.call_and_validate(session=session, excluded_checks=excluded)
 
@@ -60,8 +55,11 @@ def test_server_conforms_to_its_openapi_document(api_schema, document, mode):
     with requests.Session() as session:
         for result in api_schema.get_all_operations():
             operation = result.ok()
-            excluded = ([positive_data_acceptance]
-                        if _valid_may_be_refused(document, operation.method.lower(), operation.path) else [])
+            excluded = (
+                [positive_data_acceptance]
+                if valid_may_be_refused(document, operation.method.lower(), operation.path)
+                else []
+            )
             tested += 1
             try:
                 _exercise(operation, mode, session, excluded)
@@ -76,9 +74,25 @@ def test_server_conforms_to_its_openapi_document(api_schema, document, mode):
 def test_document_is_openapi_3_and_covers_the_surface(document):
     assert document["openapi"].startswith("3.")
     paths = set(document["paths"])
-    assert {"/api/health", "/api/search", "/api/entities/{id}", "/api/entities/{id}/neighbors",
-            "/api/types", "/api/stats", "/api/queries", "/api/queries/{name}", "/api/validate",
-            "/api/openapi.json", "/sparql", "/export/{format}", "/id/{slug}"} <= paths
+    assert {
+        "/api/health",
+        "/api/search",
+        "/api/entities/{id}",
+        "/api/entities/{id}/neighbors",
+        "/api/types",
+        "/api/stats",
+        "/api/queries",
+        "/api/queries/{name}",
+        "/api/validate",
+        "/api/openapi.json",
+        "/sparql",
+        "/export/{format}",
+        "/id/{slug}",
+        "/update",
+        "/data",
+        "/graph/{path}",
+    } <= paths
+    assert {"get", "put", "post", "delete"} <= set(document["paths"]["/data"])
     search = document["paths"]["/api/search"]["get"]
     assert {"200", "304", "400", "406"} <= set(search["responses"])
     assert "Organization" in search["parameters"][1]["schema"]["enum"]

@@ -98,8 +98,12 @@ def test_editor_offers_aikg_prefixes_and_examples(ro_client):
 
 
 def test_static_assets_are_served(ro_client):
-    for path in ("/static/css/explorer.css", "/static/js/common.js", "/static/js/entity.js",
-                 "/static/favicon.svg"):
+    for path in (
+        "/static/css/explorer.css",
+        "/static/js/common.js",
+        "/static/js/entity.js",
+        "/static/favicon.svg",
+    ):
         assert ro_client.get(path).status_code == 200, path
 
 
@@ -112,7 +116,10 @@ def test_every_download_button_of_an_entity_page_answers(ro_client, fmt):
 
 @pytest.mark.parametrize("name,query", EXAMPLE_QUERIES, ids=[n for n, _ in EXAMPLE_QUERIES])
 def test_every_example_of_the_editor_runs(ro_client, name, query):
-    resp = ro_client.post("/sparql", data={"query": sparql_prologue() + query},
-                          headers={"Accept": "application/sparql-results+json"})
+    resp = ro_client.post(
+        "/sparql",
+        data={"query": sparql_prologue() + query},
+        headers={"Accept": "application/sparql-results+json"},
+    )
     assert resp.status_code == 200
     assert resp.get_json()["results"]["bindings"]

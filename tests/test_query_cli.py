@@ -35,12 +35,20 @@ def test_named_query_with_parameter_as_json(store_dir):
     assert result.exit_code == 0, result.output
     doc = json.loads(result.stdout)
     assert "org" in doc["head"]["vars"]
-    deals = {(b["deal"]["value"], b.get("amount", {}).get("value"), b["status"]["value"])
-             for b in doc["results"]["bindings"]}
-    assert (ID + "deal-nvidia-sb-energy-investment", "1500000000",
-            "https://w3id.org/aikg/ontology#Announced") in deals
-    assert (ID + "deal-nvidia-groq-series-a-participation", None,
-            "https://w3id.org/aikg/ontology#Planned") in deals
+    deals = {
+        (b["deal"]["value"], b.get("amount", {}).get("value"), b["status"]["value"])
+        for b in doc["results"]["bindings"]
+    }
+    assert (
+        ID + "deal-nvidia-sb-energy-investment",
+        "1500000000",
+        "https://w3id.org/aikg/ontology#Announced",
+    ) in deals
+    assert (
+        ID + "deal-nvidia-groq-series-a-participation",
+        None,
+        "https://w3id.org/aikg/ontology#Planned",
+    ) in deals
 
 
 def test_named_query_as_csv_with_short_param_option(store_dir):
@@ -55,20 +63,29 @@ def test_named_query_without_parameters_as_tsv(store_dir):
     assert result.exit_code == 0, result.output
     lines = result.stdout.splitlines()
     assert lines[0].split("\t")[0] == "?config"
-    six_d = [line.split("\t") for line in lines[1:]
-             if line.startswith(f"<{ID}topology-config-4096-torus-6d>")]
+    six_d = [
+        line.split("\t") for line in lines[1:] if line.startswith(f"<{ID}topology-config-4096-torus-6d>")
+    ]
     assert [cells[6] for cells in six_d] == ["12"]  # an xsd:integer, in Turtle's short form
 
 
 def test_raw_sparql_select_and_construct(store_dir):
-    result = run(store_dir, "--sparql",
-                 "SELECT ?n WHERE { <https://w3id.org/aikg/id/deepseek-v3> "
-                 "<https://w3id.org/aikg/ontology#totalParameters> ?n }", "--format", "csv")
+    result = run(
+        store_dir,
+        "--sparql",
+        "SELECT ?n WHERE { <https://w3id.org/aikg/id/deepseek-v3> "
+        "<https://w3id.org/aikg/ontology#totalParameters> ?n }",
+        "--format",
+        "csv",
+    )
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == ["n", "671000000000"]
-    result = run(store_dir, "--sparql",
-                 "CONSTRUCT { ?s a <https://w3id.org/aikg/ontology#Organization> } "
-                 "WHERE { ?s a <https://w3id.org/aikg/ontology#Neocloud> }")
+    result = run(
+        store_dir,
+        "--sparql",
+        "CONSTRUCT { ?s a <https://w3id.org/aikg/ontology#Organization> } "
+        "WHERE { ?s a <https://w3id.org/aikg/ontology#Neocloud> }",
+    )
     assert result.exit_code == 0, result.output
     g = Graph().parse(data=result.stdout, format="turtle")
     assert (URIRef(ID + "coreweave"), None, None) in g
@@ -76,8 +93,10 @@ def test_raw_sparql_select_and_construct(store_dir):
 
 def test_raw_sparql_from_a_file_as_xml(store_dir, tmp_path: Path):
     query = tmp_path / "ask.rq"
-    query.write_text("ASK { <https://w3id.org/aikg/id/coreweave> "
-                     "a <https://w3id.org/aikg/ontology#Organization> }", encoding="utf-8")
+    query.write_text(
+        "ASK { <https://w3id.org/aikg/id/coreweave> a <https://w3id.org/aikg/ontology#Organization> }",
+        encoding="utf-8",
+    )
     result = run(store_dir, "--file", str(query), "--format", "xml")
     assert result.exit_code == 0, result.output
     assert "<boolean>true</boolean>" in result.stdout
@@ -90,20 +109,59 @@ def test_list_names_the_queries_and_their_parameters(store_dir):
     assert "events-between" in result.stdout and "from=date" in result.stdout
 
 
-@pytest.mark.parametrize(("args", "message"), [
-    (("deals-of-organization",), "'org'"),
-    (("deals-of-organization", "--param", "org=Not A Slug"), "'org'"),
-    (("events-between", "-p", "from=2024-13-01", "-p", "to=2025-01-01"), "'from'"),
-    (("no-such-query",), "no-such-query"),
-    (("--sparql", "SELECT WHERE {"), "does not parse"),
-    (("--sparql", "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 1", "--format", "csv"), "csv"),
-    (("deals-of-organization", "--param", "org"), "NAME=VALUE"),
-    (("--sparql", "SELECT * {}", "--param", "a=b"), "named queries only"),
-    ((), "exactly one"),
-    (("deals-of-organization", "--sparql", "SELECT * {}"), "exactly one"),
-])
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("deals-of-organization",), "'org'"),
+        (("deals-of-organization", "--param", "org=Not A Slug"), "'org'"),
+        (("events-between", "-p", "from=2024-13-01", "-p", "to=2025-01-01"), "'from'"),
+        (("no-such-query",), "no-such-query"),
+        (("--sparql", "SELECT WHERE {"), "does not parse"),
+        (("--sparql", "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o } LIMIT 1", "--format", "csv"), "csv"),
+        (("deals-of-organization", "--param", "org"), "NAME=VALUE"),
+        (("--sparql", "SELECT * {}", "--param", "a=b"), "named queries only"),
+        ((), "exactly one"),
+        (("deals-of-organization", "--sparql", "SELECT * {}"), "exactly one"),
+    ],
+)
 def test_usage_and_input_errors_exit_2_with_a_message(store_dir, args, message):
     result = run(store_dir, *args)
     assert result.exit_code == 2
     assert message in result.output
     assert "Traceback" not in result.output
+
+
+def test_query_on_a_busy_on_disk_store_answers_every_time(tmp_path):
+    """Regression: on an on-disk store with a large recent load, ``aikg query`` hung in 2-3 runs of 10
+    (a query process forked with RocksDB's background threads mid-work) and ``--sparql`` always timed
+    out. Each run is its own process, as a user runs it."""
+    import subprocess
+    import sys
+
+    from aikg_bench.generate import generate
+
+    data = tmp_path / "data.nq"
+    generate(data, 60_000)
+    store = str(tmp_path / "store")
+    subprocess.run(
+        [sys.executable, "-m", "aikg", "load", "--bulk", str(data), "--store", store],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    text = "SELECT (COUNT(*) AS ?n) WHERE { ?s a <https://w3id.org/aikg/ontology#Neocloud> }"
+    counts = set()
+    for i in range(10):
+        args = ["--sparql", text, "--format", "csv"] if i % 2 else ["accelerators-by-vendor", "-f", "csv"]
+        done = subprocess.run(
+            [sys.executable, "-m", "aikg", "query", *args, "--store", store],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
+        assert done.returncode == 0, done.stderr[-1000:]
+        if i % 2:
+            counts.add(done.stdout.splitlines()[1])
+        else:
+            assert len(done.stdout.splitlines()) > 10
+    assert len(counts) == 1 and int(counts.pop()) > 100

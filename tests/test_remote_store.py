@@ -39,8 +39,11 @@ def comparable(term):
     """
     if isinstance(term, BNode) or str(term).startswith(GENID):
         return "_:blank"
-    if isinstance(term, Literal) and isinstance(term.value, int | float | Decimal) \
-            and not isinstance(term.value, bool):
+    if (
+        isinstance(term, Literal)
+        and isinstance(term.value, int | float | Decimal)
+        and not isinstance(term.value, bool)
+    ):
         return ("number", round(Decimal(str(term)), 12))
     return term
 
@@ -59,28 +62,32 @@ def test_load_seeds_on_the_remote_engine_builds_the_same_dataset_as_oxigraph(rem
     for g in seeded_store.graphs():
         assert remote.count(g) == seeded_store.count(g), g
     assert counts["https://w3id.org/aikg/graph/derived"] == seeded_store.count(
-        "https://w3id.org/aikg/graph/derived")
+        "https://w3id.org/aikg/graph/derived"
+    )
     assert by_value(remote) == by_value(seeded_store)
 
 
 def test_dump_and_load_round_trip(remote):
-    data = (f"<{EX}a> <{EX}p> \"x\"@en .\n<{EX}a> <{EX}q> \"2.5\"^^<{DECIMAL}> .\n"
-            f"<{EX}a> <{EX}r> <{EX}b> .\n").encode()
+    data = (
+        f'<{EX}a> <{EX}p> "x"@en .\n<{EX}a> <{EX}q> "2.5"^^<{DECIMAL}> .\n<{EX}a> <{EX}r> <{EX}b> .\n'
+    ).encode()
     assert remote.load(data, mime="application/n-triples", graph=G + "one") == 3
     dumped = remote.dump(mime="application/n-triples", graph=G + "one")
     remote.load(dumped, mime="application/n-triples", graph=G + "two")
     one, two = rdf(remote).quads(graph=G + "one"), rdf(remote).quads(graph=G + "two")
     assert {q[:3] for q in one} == {q[:3] for q in two}
     assert set(rdf(remote).quads(URIRef(EX + "a"), URIRef(EX + "q"), None, G + "one")) == {
-        (URIRef(EX + "a"), URIRef(EX + "q"), Literal("2.5", datatype=DECIMAL), URIRef(G + "one"))}
+        (URIRef(EX + "a"), URIRef(EX + "q"), Literal("2.5", datatype=DECIMAL), URIRef(G + "one"))
+    }
     nquads = remote.dump(mime="application/n-quads")
-    assert f"<{EX}a> <{EX}p> \"x\"@en <{G}one> .".encode() in nquads
+    assert f'<{EX}a> <{EX}p> "x"@en <{G}one> .'.encode() in nquads
 
 
 def test_load_with_replace_empties_the_graph_first(remote):
     remote.load(f"<{EX}a> <{EX}p> <{EX}old> .".encode(), mime="application/n-triples", graph=G + "r")
-    remote.load(f"<{EX}a> <{EX}p> <{EX}new> .".encode(), mime="application/n-triples", graph=G + "r",
-                replace=True)
+    remote.load(
+        f"<{EX}a> <{EX}p> <{EX}new> .".encode(), mime="application/n-triples", graph=G + "r", replace=True
+    )
     assert [q[2] for q in rdf(remote).quads(graph=G + "r")] == [URIRef(EX + "new")]
 
 
@@ -91,7 +98,8 @@ def test_graphs_count_and_quads_follow_writes(remote, seeded_store):
     assert G + "c" in remote.graphs()
     assert remote.count(G + "c") == 1 and remote.count() == seeded_store.count() + 1
     assert list(rdf(remote).quads(None, RDFS.label, Literal("S", lang="en"))) == [
-        (URIRef(EX + "s"), RDFS.label, Literal("S", lang="en"), URIRef(G + "c"))]
+        (URIRef(EX + "s"), RDFS.label, Literal("S", lang="en"), URIRef(G + "c"))
+    ]
     remote.drop_graph(G + "c")
     assert G + "c" not in remote.graphs() and remote.count() == seeded_store.count()
 
@@ -100,7 +108,8 @@ def test_quads_by_pattern_match_oxigraph(remote, seeded_store):
     nvidia = URIRef(ID + "nvidia")
     assert by_value_set(rdf(remote).quads(nvidia)) == by_value_set(rdf(seeded_store).quads(nvidia))
     assert by_value_set(rdf(remote).quads(None, RDF.type, URIRef(AIKG + "Neocloud"))) == by_value_set(
-        rdf(seeded_store).quads(None, RDF.type, URIRef(AIKG + "Neocloud")))
+        rdf(seeded_store).quads(None, RDF.type, URIRef(AIKG + "Neocloud"))
+    )
 
 
 def by_value_set(quads) -> set[tuple]:
@@ -131,7 +140,7 @@ def test_removing_blank_nodes_one_by_one_is_refused(remote):
 
 
 def test_blank_nodes_written_are_skolemized_and_stay_distinct(remote):
-    remote.update(f"INSERT DATA {{ GRAPH <{G}b> {{ _:x <{EX}p> _:y . _:y <{EX}p> \"end\" }} }}")
+    remote.update(f'INSERT DATA {{ GRAPH <{G}b> {{ _:x <{EX}p> _:y . _:y <{EX}p> "end" }} }}')
     quads = list(rdf(remote).quads(graph=G + "b"))
     assert len(quads) == 2
     (first,) = [q for q in quads if isinstance(q[2], URIRef)]
@@ -146,7 +155,7 @@ def test_version_changes_on_every_write_and_is_shared_by_instances(remote, virtu
     rdf(remote).apply(add=[(URIRef(EX + "a"), URIRef(EX + "p"), Literal("v"), URIRef(G + "v"))])
     v1 = remote.version
     assert v1 != v0
-    remote.update(f"DELETE DATA {{ GRAPH <{G}v> {{ <{EX}a> <{EX}p> \"v\" }} }}")
+    remote.update(f'DELETE DATA {{ GRAPH <{G}v> {{ <{EX}a> <{EX}p> "v" }} }}')
     v2 = remote.version
     assert v2 not in (v0, v1)
     remote.load(f"<{EX}a> <{EX}p> <{EX}b> .".encode(), mime="application/n-triples", graph=G + "v")
@@ -171,9 +180,11 @@ def test_bindings_are_values_in_patterns_projections_subqueries_and_group_by(rem
 def test_substitute_leaves_strings_iris_and_comments_alone():
     text = 'SELECT ?x WHERE { ?x <http://e/?x> "?x" . # ?x\n ?x ?p ?o } GROUP BY ?x ORDER BY ?x'
     out = substitute(text, {"x": ox.NamedNode("http://e/v")})
-    assert out == ('SELECT (<http://e/v> AS ?x) WHERE { <http://e/v> <http://e/?x> "?x" . # ?x\n'
-                   ' <http://e/v> ?p ?o } GROUP BY (<http://e/v>) ORDER BY (<http://e/v>)')
-    literal = substitute('SELECT * WHERE { ?s ?p ?v }', {"v": ox.Literal('a "b"\nc')})
+    assert out == (
+        'SELECT (<http://e/v> AS ?x) WHERE { <http://e/v> <http://e/?x> "?x" . # ?x\n'
+        " <http://e/v> ?p ?o } GROUP BY (<http://e/v>) ORDER BY (<http://e/v>)"
+    )
+    literal = substitute("SELECT * WHERE { ?s ?p ?v }", {"v": ox.Literal('a "b"\nc')})
     assert literal == 'SELECT * WHERE { ?s ?p "a \\"b\\"\\nc" }'
 
 
@@ -183,7 +194,8 @@ def test_named_graphs_without_default_graphs_leave_the_default_graph_empty(remot
     assert int(rdf(remote).query(q, default_graphs=[], named_graphs=sources).rows[0][0]) == 0
     named = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
     assert int(rdf(remote).query(named, default_graphs=[], named_graphs=sources).rows[0][0]) == sum(
-        remote.count(g) for g in sources)
+        remote.count(g) for g in sources
+    )
     assert int(rdf(remote).query(q, default_graphs=sources[:1]).rows[0][0]) == remote.count(sources[0])
 
 
@@ -197,8 +209,9 @@ def test_the_default_graph_is_the_union_of_aikg_graphs_only(remote, seeded_store
 def test_ask_and_construct_forms(remote):
     assert rdf(remote).query(f"ASK {{ <{ID}nvidia> a ?t }}").boolean is True
     assert rdf(remote).query(f"ASK {{ <{ID}no-such-entity> a ?t }}").boolean is False
-    res = rdf(remote).query(f"CONSTRUCT {{ <{ID}nvidia> <{RDFS.label}> ?l }} "
-                       f"WHERE {{ <{ID}nvidia> <{RDFS.label}> ?l }}")
+    res = rdf(remote).query(
+        f"CONSTRUCT {{ <{ID}nvidia> <{RDFS.label}> ?l }} WHERE {{ <{ID}nvidia> <{RDFS.label}> ?l }}"
+    )
     assert (URIRef(ID + "nvidia"), RDFS.label, Literal("NVIDIA", lang="en")) in res.triples
 
 

@@ -30,9 +30,13 @@ def small() -> SearchIndex:
         (ID + "deepseek-v3", LABEL, "DeepSeek-V3", "en"),
         (ID + "deepseek-v3", ALT, "V3", None),
     ]
-    types = [(ID + "coreweave", AIKG + "Neocloud"), (ID + "coreweave", AIKG + "Organization"),
-             (ID + "hardcore", AIKG + "Organization"), (ID + "nvidia", AIKG + "Organization"),
-             (ID + "deepseek-v3", AIKG + "AIModel")]
+    types = [
+        (ID + "coreweave", AIKG + "Neocloud"),
+        (ID + "coreweave", AIKG + "Organization"),
+        (ID + "hardcore", AIKG + "Organization"),
+        (ID + "nvidia", AIKG + "Organization"),
+        (ID + "deepseek-v3", AIKG + "AIModel"),
+    ]
     return SearchIndex(names, types, vocab)
 
 
@@ -95,8 +99,7 @@ def test_index_is_rebuilt_when_the_store_changes(store):
     services = services_for(store)
     before = services.index()
     assert before.search("Qwertyuiop Cloud") == []
-    turtle = (f'<{ID}qwertyuiop-cloud> a <{AIKG}Neocloud> ; <{LABEL}> "Qwertyuiop Cloud"@en ; '
-              f'<{ALT}> "QC" .')
+    turtle = f'<{ID}qwertyuiop-cloud> a <{AIKG}Neocloud> ; <{LABEL}> "Qwertyuiop Cloud"@en ; <{ALT}> "QC" .'
     store.load(turtle.encode(), mime="text/turtle", graph="https://w3id.org/aikg/graph/test")
     after = services.index()
     assert after is not before

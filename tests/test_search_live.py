@@ -21,12 +21,16 @@ AUTH = {"Authorization": "Bearer test-token"}
 HEAD = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix skos: <http://www.w3.org/2004/02/skos/core#> .
 """
-CLOUD = HEAD + ('id:zephyrine-compute a aikg:Neocloud ; rdfs:label "Zephyrine Compute"@en ;'
-                ' skos:altLabel "ZC-9" .\n')
-RUN = HEAD + """id:zephyrine-model a aikg:AIModel ; rdfs:label "Zephyrine Model"@en .
+CLOUD = HEAD + (
+    'id:zephyrine-compute a aikg:Neocloud ; rdfs:label "Zephyrine Compute"@en ; skos:altLabel "ZC-9" .\n'
+)
+RUN = (
+    HEAD
+    + """id:zephyrine-model a aikg:AIModel ; rdfs:label "Zephyrine Model"@en .
 id:zephyrine-run a aikg:TrainingRun ; rdfs:label "Zephyrine Run"@en ;
     aikg:trainedModel id:zephyrine-model ; aikg:acceleratorCount 8 ; aikg:durationDays 2 .
 """
+)
 
 
 @pytest.fixture()
@@ -37,8 +41,13 @@ def live(store):
 
 
 def _write(client, method: str, body: str = "", graph: str = G):
-    r = client.open("/data", method=method, query_string={"graph": graph}, data=body.encode(),
-                    headers={**AUTH, "Content-Type": "text/turtle"})
+    r = client.open(
+        "/data",
+        method=method,
+        query_string={"graph": graph},
+        data=body.encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
     assert r.status_code in (200, 201, 204), r.get_json()
 
 
@@ -53,8 +62,9 @@ def _same_as_a_full_rebuild(services) -> None:
     index, fresh = services.index(), services.search._fresh()
     for q in ("zephyrine", "zc 9", "nvidia", "英伟达", "co", "gpu hours", "run", "quillon"):
         assert index.search(q, limit=20) == fresh.search(q, limit=20), q
-        assert index.search(q, type_iri=AIKG + "Organization") == \
-            fresh.search(q, type_iri=AIKG + "Organization"), q
+        assert index.search(q, type_iri=AIKG + "Organization") == fresh.search(
+            q, type_iri=AIKG + "Organization"
+        ), q
     assert dict(index.entities) == dict(fresh.entities)
     assert len(index.entities) == len(fresh.entities)
 
@@ -66,7 +76,8 @@ def test_write_rename_delete_are_searchable_at_once_without_a_rebuild(live):
     _write(client, "POST", CLOUD)
     assert _found(client, "zephyrine") == [("zephyrine-compute", "Zephyrine Compute", "prefix")]
     assert _found(client, "zc 9", type="Organization") == [
-        ("zephyrine-compute", "Zephyrine Compute", "exact")]
+        ("zephyrine-compute", "Zephyrine Compute", "exact")
+    ]
     assert services.index().base is full
     assert services.index().touched == {ID + "zephyrine-compute"}
     _same_as_a_full_rebuild(services)
@@ -92,7 +103,7 @@ def test_seeded_ranking_is_unchanged_by_an_overlay(live):
     after = _found(client, "nvidia")
     assert after[0] == before[0] == ("nvidia", "NVIDIA", "exact")
     assert ("zephyrine-compute", "Nvidiaish Compute", "prefix") in after
-    assert [h for h in after if h[0] != "zephyrine-compute"] == before[:len(after) - 1]
+    assert [h for h in after if h[0] != "zephyrine-compute"] == before[: len(after) - 1]
     _same_as_a_full_rebuild(services)
 
 
@@ -100,11 +111,13 @@ def test_derived_names_and_the_directory_follow_a_write(live):
     client, services = live
     _write(client, "PUT", RUN)
     assert _found(client, "gpu hours of zephyrine") == [
-        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Zephyrine Run", "prefix")]
+        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Zephyrine Run", "prefix")
+    ]
     _write(client, "PUT", RUN.replace("Zephyrine", "Quillon"))
     assert _found(client, "gpu hours of zephyrine") == []
     assert _found(client, "gpu hours of quillon") == [
-        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Quillon Run", "prefix")]
+        ("derived-gpu-hours-zephyrine-run", "GPU-hours of Quillon Run", "prefix")
+    ]
     run = client.get("/api/entities/zephyrine-run").get_json()
     model = [r["node"] for r in run["relations"]["outgoing"] if r["node"]["id"] == "zephyrine-model"]
     assert model[0]["label"] == "Quillon Model"  # the other end of a relation, from the directory
@@ -123,9 +136,13 @@ def test_a_change_outside_the_gate_rebuilds_the_index_whole(live):
     assert rebuilt.base is not full and rebuilt.touched == frozenset()
     _write(client, "PUT", RUN, graph=G + "-2")
     assert services.index().base is rebuilt.base
-    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
-                                                            "zephyrine-compute",
-                                                            "derived-gpu-hours-zephyrine-run"]
+    # things first (model, cloud), then the event (run), then the record (its derived value)
+    assert [h[0] for h in _found(client, "zephyrine")] == [
+        "zephyrine-model",
+        "zephyrine-compute",
+        "zephyrine-run",
+        "derived-gpu-hours-zephyrine-run",
+    ]
     _same_as_a_full_rebuild(services)
 
 
@@ -136,13 +153,18 @@ def test_a_large_overlay_is_folded_into_a_new_full_index(live, monkeypatch):
     _write(client, "PUT", RUN)  # three subjects written: past the limit (a small store rebuilds at once)
     index = services.index()
     assert index.base is not full and index.touched == frozenset()
-    assert [h[0] for h in _found(client, "zephyrine")] == ["zephyrine-run", "zephyrine-model",
-                                                            "derived-gpu-hours-zephyrine-run"]
+    assert [h[0] for h in _found(client, "zephyrine")] == [
+        "zephyrine-model",
+        "zephyrine-run",
+        "derived-gpu-hours-zephyrine-run",
+    ]
 
 
 def _change(store, turtle: str) -> gate.Change:
-    quads = [ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(G))
-             for t in ox.parse(turtle, format=ox.RdfFormat.TURTLE)]
+    quads = [
+        ox.Quad(t.subject, t.predicate, t.object, ox.NamedNode(G))
+        for t in ox.parse(turtle, format=ox.RdfFormat.TURTLE)
+    ]
     return gate.graph_change(store, G, quads, replace=False)
 
 
@@ -184,13 +206,18 @@ def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
 def test_a_renamed_seeded_entity_loses_its_old_name(live):
     client, services = live
     assert ("coreweave", "CoreWeave", "exact") in _found(client, "coreweave")
-    text = ("PREFIX id: <https://w3id.org/aikg/id/>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
-            'DELETE { GRAPH ?g { id:coreweave rdfs:label ?l } } '
-              'INSERT { GRAPH ?g { id:coreweave rdfs:label "Quillon Weave"@en } } '
-              'WHERE { GRAPH ?g { id:coreweave rdfs:label ?l FILTER (LANG(?l) = "en") } }')
-    r = client.post("/update", data=text.encode(),
-                    headers={**AUTH, "Content-Type": "application/sparql-update"})
-    assert r.status_code == 200, r.get_json()
+    # Seed graphs are not writable by clients (write/namespace.py), so the rename is an internal gated
+    # write, as a curator's reload of a corrected seed file would be.
+    label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+    old = {
+        q
+        for q in services.store.quads(ox.NamedNode(ID + "coreweave"), label)
+        if isinstance(q.object, ox.Literal) and q.object.language == "en"
+    }
+    new = {
+        ox.Quad(q.subject, q.predicate, ox.Literal("Quillon Weave", language="en"), q.graph_name) for q in old
+    }
+    services.gate.write(lambda: gate.Change("update", remove=old, add=new))
     assert [h for h in _found(client, "coreweave") if h[0] == "coreweave"] == []
     assert _found(client, "quillon weave") == [("coreweave", "Quillon Weave", "exact")]
     _same_as_a_full_rebuild(services)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from rdflib import Graph, Literal, URIRef
-from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS
+from rdflib.namespace import DCTERMS, RDF, RDFS, SKOS, XSD
 
 from aikg.namespaces import AIKG, GRAPH, ID
 from aikg.resources import seeds_dir
@@ -34,16 +34,20 @@ def doc_graph(stem: str) -> Graph:
 
 def values(stem: str, slug: str, prop: str) -> set:
     """The Python values of ``id:<slug> aikg:<prop>`` in the document's graph."""
-    return {o.toPython() if isinstance(o, Literal) else o
-            for o in doc_graph(stem).objects(ID[slug], AIKG[prop])}
+    return {
+        o.toPython() if isinstance(o, Literal) else o for o in doc_graph(stem).objects(ID[slug], AIKG[prop])
+    }
 
 
 def qualifiers(stem: str, slug: str, prop: str) -> set[URIRef]:
     """The qualifiers (aikg:Approximately, ...) the document puts on one figure of a node."""
     g = doc_graph(stem)
-    return {q for vq in g.objects(ID[slug], AIKG.qualifiedBy)
-            if (vq, AIKG.onProperty, AIKG[prop]) in g
-            for q in g.objects(vq, AIKG.qualifier)}
+    return {
+        q
+        for vq in g.objects(ID[slug], AIKG.qualifiedBy)
+        if (vq, AIKG.onProperty, AIKG[prop]) in g
+        for q in g.objects(vq, AIKG.qualifier)
+    }
 
 
 # (document, subject slug, property, expected value): figures the issue names, and the rest of each document.
@@ -151,8 +155,12 @@ FIGURES = [
     (NMEDIA, "claim-nmedialink-3-2x-llama-3-1-405b", "baselinePrecision", ID.fp8),
     (NMEDIA, "claim-nmedialink-3-2x-llama-3-1-405b", "trainingPrecision", ID.fp4),
     (NMEDIA, "claim-nmedialink-3-2x-llama-3-1-405b", "workload", ID["llama-3-1-405b"]),
-    (NMEDIA, "claim-nmedialink-3-2x-llama-3-1-405b",
-     "baseline", ID["nmedialink-previous-generation-platform"]),
+    (
+        NMEDIA,
+        "claim-nmedialink-3-2x-llama-3-1-405b",
+        "baseline",
+        ID["nmedialink-previous-generation-platform"],
+    ),
     (NMEDIA, "claim-nmedialink-2x-perf-per-cost-llama-3-1-405b", "speedup", Decimal(2)),
     (NMEDIA, "claim-nmedialink-2x-perf-per-cost-llama-3-1-405b", "round", ID["mlperf-training-v5-0"]),
     (NMEDIA, "claim-nmedialink-2x-perf-per-cost-llama-3-1-405b", "round", ID["mlperf-training-v5-1"]),
@@ -194,8 +202,9 @@ FIGURES = [
 ]
 
 
-@pytest.mark.parametrize(("stem", "slug", "prop", "expected"), FIGURES,
-                         ids=[f"{s[:8]}:{n}.{p}={v}" for s, n, p, v in FIGURES])
+@pytest.mark.parametrize(
+    ("stem", "slug", "prop", "expected"), FIGURES, ids=[f"{s[:8]}:{n}.{p}={v}" for s, n, p, v in FIGURES]
+)
 def test_figure_is_in_its_documents_graph(stem: str, slug: str, prop: str, expected) -> None:
     """The figure is stated, on the right node, in the graph of the document that gives it."""
     assert expected in values(stem, slug, prop)
@@ -234,8 +243,9 @@ QUALIFIED = [
 ]
 
 
-@pytest.mark.parametrize(("stem", "slug", "prop", "qualifier"), QUALIFIED,
-                         ids=[f"{n}.{p}" for _, n, p, _ in QUALIFIED])
+@pytest.mark.parametrize(
+    ("stem", "slug", "prop", "qualifier"), QUALIFIED, ids=[f"{n}.{p}" for _, n, p, _ in QUALIFIED]
+)
 def test_vague_figures_are_qualified(stem: str, slug: str, prop: str, qualifier: URIRef) -> None:
     """约 / 近 / 高达 / 以上 / 不足 / 最多 become qualifications of exactly that figure."""
     assert qualifiers(stem, slug, prop) == {qualifier}
@@ -249,11 +259,15 @@ def test_exact_figures_are_not_qualified() -> None:
 
 
 def test_cost_and_price_of_deepseek_v3_are_marked_as_the_sources_estimate() -> None:
-    """"按每卡小时约 2 美元计算": the price is assumed and the cost computed, so both are Estimated."""
+    """ "按每卡小时约 2 美元计算": the price is assumed and the cost computed, so both are Estimated."""
     g = doc_graph(FRONTIER)
     run = ID["training-run-deepseek-v3"]
-    estimated = {p for vq in g.objects(run, AIKG.qualifiedBy)
-                 if (vq, AIKG.certainty, AIKG.Estimated) in g for p in g.objects(vq, AIKG.onProperty)}
+    estimated = {
+        p
+        for vq in g.objects(run, AIKG.qualifiedBy)
+        if (vq, AIKG.certainty, AIKG.Estimated) in g
+        for p in g.objects(vq, AIKG.onProperty)
+    }
     assert estimated == {AIKG.pricePerGpuHour, AIKG.cost}
     assert (run, AIKG.certainty, None) not in g
 
@@ -261,8 +275,14 @@ def test_cost_and_price_of_deepseek_v3_are_marked_as_the_sources_estimate() -> N
 def test_soumiths_claim_is_relayed() -> None:
     """The pre-training claim and the prices are relayed by Soumith Chintala, not first-hand."""
     g = doc_graph(SOUMITH)
-    for slug in (UNNAMED, "training-run-unnamed-model-tinker",
-                 "price-list-tinker", "price-tinker-training", "price-tinker-input", "price-tinker-output"):
+    for slug in (
+        UNNAMED,
+        "training-run-unnamed-model-tinker",
+        "price-list-tinker",
+        "price-tinker-training",
+        "price-tinker-input",
+        "price-tinker-output",
+    ):
         assert (ID[slug], AIKG.certainty, AIKG.Relayed) in g, slug
         assert (ID[slug], AIKG.relayedBy, ID["soumith-chintala"]) in g, slug
 
@@ -290,7 +310,7 @@ def test_tinker_prices_have_no_currency_and_no_unit() -> None:
 
 
 def test_tpu_v9_news_is_a_rumour_reported_by_semianalysis() -> None:
-    """"SemiAnalysis 传出": the TPU v9 chips, the 6D torus news and the event are marked rumoured."""
+    """ "SemiAnalysis 传出": the TPU v9 chips, the 6D torus news and the event are marked rumoured."""
     g = doc_graph(FRONTIER)
     for slug in ("semianalysis-tpu-v9-rumour", "tpu-v9", "tpu-v9i", "tpu-v9t", "torus-6d"):
         assert (ID[slug], AIKG.certainty, AIKG.Rumoured) in g, slug
@@ -326,10 +346,24 @@ def test_references_are_cited_reports_with_titles_and_dates() -> None:
         assert (node, RDF.type, AIKG.Report) in g
         assert (node, DCTERMS.publisher, ID[publisher]) in g
         assert (node, DCTERMS.issued, Literal(issued)) in g
-    assert (ID["report-ainews-2026-07-15-thinky-inkling"], DCTERMS.title,
-            Literal("Thinky's Inkling: 975B-A41B multimodal", lang="en")) in g
-    # Nothing is extracted from the titles: no Inkling model, no world model.
-    assert not [s for s in g.subjects(RDF.type, AIKG.AIModel) if "inkling" in str(s) or "world" in str(s)]
+    assert (
+        ID["report-ainews-2026-07-15-thinky-inkling"],
+        DCTERMS.title,
+        Literal("Thinky's Inkling: 975B-A41B multimodal", lang="en"),
+    ) in g
+    # One title states a fact of its own (975B total, 41B active, multimodal): a relayed claim reported
+    # by AINews in that report. The other titles state none: no world model.
+    inkling = ID["inkling"]
+    assert (inkling, RDF.type, AIKG.AIModel) in g
+    assert (inkling, AIKG.totalParameters, Literal("975000000000", datatype=XSD.decimal)) in g
+    assert (inkling, AIKG.activeParameters, Literal("41000000000", datatype=XSD.decimal)) in g
+    assert (inkling, AIKG.modelDomain, Literal("multimodal")) in g
+    assert (inkling, AIKG.certainty, AIKG.Relayed) in g
+    assert (inkling, AIKG.reportedBy, ID.ainews) in g
+    assert (inkling, AIKG.statedIn, ID["report-ainews-2026-07-15-thinky-inkling"]) in g
+    # Who "Thinky" is, the title does not say: the developer link is aikg's curation, not the document's.
+    assert not list(g.objects(inkling, AIKG.developer))
+    assert not [s for s in g.subjects(RDF.type, AIKG.AIModel) if "world" in str(s)]
 
 
 ZH_NAMES = [
@@ -369,11 +403,23 @@ def test_nvidia_chinese_name_is_in_the_background() -> None:
 
 def test_store_holds_each_figure_in_the_documents_named_graph(seeded_store) -> None:
     """Loaded into the store, the figures sit in graph/sources/<stem>, not elsewhere."""
-    res = seeded_store.query(
-        "SELECT ?g WHERE { GRAPH ?g { ?r <" + str(AIKG.acceleratorCount) + "> 8192 } }")
+    res = seeded_store.query("SELECT ?g WHERE { GRAPH ?g { ?r <" + str(AIKG.acceleratorCount) + "> 8192 } }")
     assert {r[0] for r in res.values()} == {str(GRAPH[f"sources/{FRONTIER}"])}
     res = seeded_store.query(
-        "SELECT ?g ?v WHERE { GRAPH ?g { <" + str(ID["price-tinker-input"]) + "> <"
-        + str(AIKG.price) + "> ?v } }")
+        "SELECT ?g ?v WHERE { GRAPH ?g { <"
+        + str(ID["price-tinker-input"])
+        + "> <"
+        + str(AIKG.price)
+        + "> ?v } }"
+    )
     rows = [(g.value, Decimal(v.value)) for g, v in res.rows]
     assert rows == [(str(GRAPH[f"sources/{SOUMITH}"]), Decimal("0.3"))]
+
+
+def test_nvidia_s_sb_energy_investment_is_not_made_part_of_the_lease() -> None:
+    """The report says only 同时 (at the same time): the two deals stay unlinked (regression: the seed
+    claimed aikg:partOfDeal, which the document does not state)."""
+    g = Graph().parse(Path(seeds_dir(), "sources", f"{FRONTIER}.ttl"), format="turtle")
+    investment = ID["deal-nvidia-sb-energy-investment"]
+    assert list(g.objects(investment, AIKG.partOfDeal)) == []
+    assert any("同时" in str(n) for n in g.objects(investment, AIKG.note))

@@ -57,8 +57,11 @@ def source_graph(stem: str) -> Graph:
 
 def test_the_three_source_documents_have_seed_files() -> None:
     """One file per source document in /work/shared/seeds."""
-    assert SOURCE_STEMS == ["frontier-insights-coreweave-mlperf-2026-08-18",
-                            "infoq-soumith-tinker-2026-11-06", "nmedialink-llama31-training"]
+    assert SOURCE_STEMS == [
+        "frontier-insights-coreweave-mlperf-2026-08-18",
+        "infoq-soumith-tinker-2026-11-06",
+        "nmedialink-llama31-training",
+    ]
 
 
 @pytest.mark.parametrize("path", SEED_FILES, ids=[p.name for p in SEED_FILES])
@@ -77,7 +80,13 @@ def test_every_data_graph_is_described_in_the_catalogue(seeded_store) -> None:
     assert files <= described
     schema_graphs = {str(GRAPH[n]) for n in ("ontology", "shapes", "catalog")}
     assert set(seeded_store.graphs()) - schema_graphs <= described
-    assert described == files | {str(GRAPH.derived), str(GRAPH.inferred)}
+    # Graphs aikg writes itself: the computed ones, and the import's resolution links and records.
+    assert described == files | {
+        str(GRAPH.derived),
+        str(GRAPH.inferred),
+        str(GRAPH.resolution),
+        str(GRAPH.imports),
+    }
 
 
 def test_catalogue_describes_each_document() -> None:
@@ -94,7 +103,8 @@ def test_catalogue_describes_each_document() -> None:
     nmedia = ID["nmedialink-llama31-training"]
     assert c.value(nmedia, DCTERMS.publisher) == ID.nmedialink
     assert c.value(nmedia, SCHEMA.url) == URIRef(
-        "https://nmedialink.com/posts/llama-3-1-ai-train-4-2x-cost-cut-half.html")
+        "https://nmedialink.com/posts/llama-3-1-ai-train-4-2x-cost-cut-half.html"
+    )
     soumith = ID["infoq-soumith-tinker-2026-11-06"]
     assert c.value(soumith, AIKG.basedOn) == ID["report-infoq-2026-11-06-soumith-pretraining"]
     # Neither the 新媒网 article nor the Soumith item gives its own date; the Soumith item names no publisher.
@@ -107,6 +117,9 @@ def test_catalogue_describes_each_document() -> None:
         assert c.value(doc, AIKG.namedGraph) == GRAPH[f"sources/{stem}"]
         assert c.value(doc, AIKG.defaultCertainty) == AIKG.Reported
     assert c.value(ID["aikg-curated-background"], AIKG.namedGraph) == GRAPH.background
+    # Curated background shows as aikg's curation, not as "reported" (regression).
+    assert c.value(ID["aikg-curated-background"], AIKG.defaultCertainty) == AIKG.Curated
+    assert c.value(ID["aikg-entity-resolution"], AIKG.defaultCertainty) == AIKG.Curated
     assert c.value(ID["aikg-derived-facts"], AIKG.defaultCertainty) == AIKG.Derived
     for outlet in (ID["frontier-tech-insights"], ID.nmedialink):
         assert (outlet, RDF.type, AIKG.MediaOutlet) in c
@@ -118,7 +131,7 @@ def test_dcat_catalog_lists_every_document() -> None:
     assert (ID.catalog, RDF.type, DCAT_CATALOG) in c
     docs = set(c.subjects(RDF.type, AIKG.SourceDocument))
     assert set(c.objects(ID.catalog, DCAT_RESOURCE)) == docs
-    assert len(docs) == 6
+    assert len(docs) == 8
 
 
 def test_entities_have_exactly_one_english_label_and_at_most_one_chinese() -> None:
@@ -140,7 +153,7 @@ def test_slugs_are_lowercase_ascii_and_hyphens() -> None:
     """Entity IRIs follow the id:<slug> scheme of CONTRACTS.md."""
     g = union()
     nodes = {x for t in g for x in t if isinstance(x, URIRef) and str(x).startswith(str(ID))}
-    bad = sorted(str(n) for n in nodes if not SLUG.match(str(n)[len(str(ID)):]))
+    bad = sorted(str(n) for n in nodes if not SLUG.match(str(n)[len(str(ID)) :]))
     assert bad == []
 
 

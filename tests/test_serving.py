@@ -14,16 +14,20 @@ from conftest import LiveServer
 
 TOKEN = {"Authorization": "Bearer serving-token"}
 GRAPH = "https://w3id.org/aikg/graph/sources/test-serving"
-CLOUD = ('<https://w3id.org/aikg/id/serving-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; '
-         '<http://www.w3.org/2000/01/rdf-schema#label> "Serving Cloud"@en .')
+CLOUD = (
+    "<https://w3id.org/aikg/id/serving-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+    '<http://www.w3.org/2000/01/rdf-schema#label> "Serving Cloud"@en .'
+)
 
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     """Two HTTP workers and the writer over an on-disk store; a short read deadline."""
-    live = LiveServer(str(tmp_path_factory.mktemp("serving") / "store"),
-                      env={"AIKG_TOKEN": "serving-token", "AIKG_READ_TIMEOUT": "2"},
-                      args=["--workers", "2"])
+    live = LiveServer(
+        str(tmp_path_factory.mktemp("serving") / "store"),
+        env={"AIKG_TOKEN": "serving-token", "AIKG_READ_TIMEOUT": "2"},
+        args=["--workers", "2"],
+    )
     yield live
     live.stop()
 
@@ -57,8 +61,13 @@ def envelope_of(answer: bytes) -> tuple[int, dict]:
 def test_a_write_is_read_back_by_every_worker_at_once(server):
     kids = children(server.proc.pid)
     assert len(kids) >= 3  # two HTTP workers and the dirty arbiter (which runs the writer)
-    r = requests.put(server.url + "/data", params={"graph": GRAPH}, data=CLOUD,
-                     headers={**TOKEN, "Content-Type": "text/turtle"}, timeout=60)
+    r = requests.put(
+        server.url + "/data",
+        params={"graph": GRAPH},
+        data=CLOUD,
+        headers={**TOKEN, "Content-Type": "text/turtle"},
+        timeout=60,
+    )
     assert r.status_code == 201, r.text
     seen = set()
     for _ in range(12):  # a new connection each time: the kernel spreads them over both workers
@@ -68,13 +77,23 @@ def test_a_write_is_read_back_by_every_worker_at_once(server):
 
 
 def test_a_refused_write_comes_back_with_its_report(server):
-    bad = '<https://w3id.org/aikg/id/serving-bad> a <https://w3id.org/aikg/ontology#Neocloud> .'
-    r = requests.put(server.url + "/data", params={"graph": GRAPH + "-bad"}, data=bad,
-                     headers={**TOKEN, "Content-Type": "text/turtle"}, timeout=60)
+    bad = "<https://w3id.org/aikg/id/serving-bad> a <https://w3id.org/aikg/ontology#Neocloud> ."
+    r = requests.put(
+        server.url + "/data",
+        params={"graph": GRAPH + "-bad"},
+        data=bad,
+        headers={**TOKEN, "Content-Type": "text/turtle"},
+        timeout=60,
+    )
     assert r.status_code == 422, (r.text, server.log_tail())
     assert r.json()["errors"][0]["focus_node"] == "https://w3id.org/aikg/id/serving-bad"
-    r = requests.put(server.url + "/data", params={"graph": GRAPH + "-bad"}, data=bad, timeout=60,
-                     headers={**TOKEN, "Content-Type": "text/turtle", "Accept": "text/turtle"})
+    r = requests.put(
+        server.url + "/data",
+        params={"graph": GRAPH + "-bad"},
+        data=bad,
+        timeout=60,
+        headers={**TOKEN, "Content-Type": "text/turtle", "Accept": "text/turtle"},
+    )
     assert r.status_code == 422 and "sh:ValidationReport" in r.text
 
 
@@ -82,8 +101,12 @@ def test_a_pooled_keep_alive_client_with_pauses_never_hangs(server):
     """Regression: forked query workers held idle keep-alive sockets open, so a reused one hung."""
     session = requests.Session()
     for _ in range(3):
-        r = session.get(server.url + "/sparql", params={"query": "ASK { ?s ?p ?o }"},
-                        headers={"Accept": "application/sparql-results+json"}, timeout=20)
+        r = session.get(
+            server.url + "/sparql",
+            params={"query": "ASK { ?s ?p ?o }"},
+            headers={"Accept": "application/sparql-results+json"},
+            timeout=20,
+        )
         assert r.status_code == 200 and r.json()["boolean"] is True, (r.text, server.log_tail())
         time.sleep(3)  # past the server's keep-alive of 2 s: it closes the idle connection
         assert session.get(server.url + "/api/health", timeout=20).status_code == 200
@@ -97,8 +120,10 @@ def test_slow_clients_hold_no_worker_and_are_cut_off_with_408(server):
         slow.append(s)
     for _ in range(5):
         s = socket.create_connection(("127.0.0.1", server.port))
-        s.sendall(b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
-                  b"Content-Length: 500\r\n\r\nSELECT")
+        s.sendall(
+            b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+            b"Content-Length: 500\r\n\r\nSELECT"
+        )
         slow.append(s)
     r = requests.get(server.url + "/api/health", timeout=1.5)  # well within the slow clients' deadline
     assert r.status_code == 200
@@ -115,14 +140,20 @@ def test_slow_clients_hold_no_worker_and_are_cut_off_with_408(server):
     assert cut == len(slow)
 
 
-@pytest.mark.parametrize(("request_bytes", "status"), [
-    (b"GET /api/health?" + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
-    (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431),
-    (b"GET /api/health HTTP/9.9\r\nHost: x\r\n\r\n", 400),
-    (b"G@T /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400),
-    (b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
-     b"Transfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n", 400),
-])
+@pytest.mark.parametrize(
+    ("request_bytes", "status"),
+    [
+        (b"GET /api/health?" + b"q" * 9000 + b" HTTP/1.1\r\nHost: x\r\n\r\n", 414),
+        (b"GET /api/health HTTP/1.1\r\nHost: x\r\nX-Big: " + b"y" * 9000 + b"\r\n\r\n", 431),
+        (b"GET /api/health HTTP/9.9\r\nHost: x\r\n\r\n", 400),
+        (b"G@T /api/health HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+        (
+            b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+            b"Transfer-Encoding: chunked\r\n\r\n-5\r\nabc\r\n0\r\n\r\n",
+            400,
+        ),
+    ],
+)
 def test_what_the_http_server_refuses_is_in_the_envelope(server, request_bytes, status):
     got, body = envelope_of(raw(server, request_bytes))
     assert got == status
@@ -130,7 +161,9 @@ def test_what_the_http_server_refuses_is_in_the_envelope(server, request_bytes, 
 
 
 def test_a_body_over_the_limit_is_refused_before_it_is_read(server):
-    head = (b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
-            b"Content-Length: 999999999\r\n\r\n")
+    head = (
+        b"POST /sparql HTTP/1.1\r\nHost: x\r\nContent-Type: application/sparql-query\r\n"
+        b"Content-Length: 999999999\r\n\r\n"
+    )
     got, body = envelope_of(raw(server, head))
     assert got == 413 and "max_body" in body["message"]

@@ -19,12 +19,16 @@ from aikg.web import create_app
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
 SRX = "{http://www.w3.org/2005/sparql-results#}"
-PROLOGUE = ("PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+PROLOGUE = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+)
 LABEL_QUERY = PROLOGUE + "SELECT ?label WHERE { aikg:Neocloud rdfs:label ?label } ORDER BY ?label"
-RESULT_QUERY = PROLOGUE + """SELECT ?count ?minutes WHERE {
+RESULT_QUERY = (
+    PROLOGUE
+    + """SELECT ?count ?minutes WHERE {
   <https://w3id.org/aikg/id/result-mlperf-training-v6-0-coreweave-deepseek-v3>
       aikg:acceleratorCount ?count ; aikg:timeToTrain ?minutes }"""
+)
 CONSTRUCT_QUERY = PROLOGUE + "CONSTRUCT WHERE { aikg:Neocloud rdfs:subClassOf ?super ; rdfs:label ?l }"
 ONTOLOGY = str(GRAPH["ontology"])
 MLPERF_SOURCE = str(GRAPH["sources/frontier-insights-coreweave-mlperf-2026-08-18"])
@@ -48,6 +52,7 @@ def labels_of(resp) -> list[tuple[str, str | None]]:
 
 # --- the three ways to send a query ---------------------------------------------------------------
 
+
 def test_get_query_returns_sparql_json(ro_client):
     resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY})
     assert resp.status_code == 200
@@ -67,8 +72,9 @@ def test_post_form_encoded(ro_client):
 
 
 def test_post_sparql_query_body(ro_client):
-    resp = ro_client.post("/sparql", data=LABEL_QUERY.encode(),
-                          content_type="application/sparql-query; charset=utf-8")
+    resp = ro_client.post(
+        "/sparql", data=LABEL_QUERY.encode(), content_type="application/sparql-query; charset=utf-8"
+    )
     assert resp.status_code == 200
     assert labels_of(resp) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
 
@@ -83,14 +89,18 @@ def test_seed_values_keep_their_datatypes(ro_client):
 
 # --- result formats --------------------------------------------------------------------------------
 
+
 def test_select_as_xml(ro_client):
-    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
-                         headers={"Accept": "application/sparql-results+xml"})
+    resp = ro_client.get(
+        "/sparql", query_string={"query": LABEL_QUERY}, headers={"Accept": "application/sparql-results+xml"}
+    )
     assert resp.mimetype == "application/sparql-results+xml"
     root = ET.fromstring(resp.data)
     assert [v.get("name") for v in root.iter(SRX + "variable")] == ["label"]
-    literals = [(lit.text, lit.get("{http://www.w3.org/XML/1998/namespace}lang"))
-                for lit in root.iter(SRX + "literal")]
+    literals = [
+        (lit.text, lit.get("{http://www.w3.org/XML/1998/namespace}lang"))
+        for lit in root.iter(SRX + "literal")
+    ]
     assert literals == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
 
 
@@ -103,35 +113,45 @@ def test_select_as_csv(ro_client):
 
 
 def test_select_as_tsv_keeps_term_syntax(ro_client):
-    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
-                         headers={"Accept": "text/tab-separated-values"})
+    resp = ro_client.get(
+        "/sparql", query_string={"query": LABEL_QUERY}, headers={"Accept": "text/tab-separated-values"}
+    )
     assert resp.mimetype == "text/tab-separated-values"
     assert resp.data.decode().splitlines() == ["?label", '"neocloud"@en', '"新兴 GPU 云"@zh']
 
 
 def test_format_parameter_overrides_accept(ro_client):
-    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY, "format": "csv"},
-                         headers={"Accept": "application/sparql-results+json"})
+    resp = ro_client.get(
+        "/sparql",
+        query_string={"query": RESULT_QUERY, "format": "csv"},
+        headers={"Accept": "application/sparql-results+json"},
+    )
     assert resp.mimetype == "text/csv"
 
 
 def test_plain_json_accept_means_sparql_json(ro_client):
-    resp = ro_client.get("/sparql", query_string={"query": RESULT_QUERY},
-                         headers={"Accept": "application/json"})
+    resp = ro_client.get(
+        "/sparql", query_string={"query": RESULT_QUERY}, headers={"Accept": "application/json"}
+    )
     assert resp.mimetype == "application/sparql-results+json"
 
 
 def test_ask_in_json_and_xml(ro_client):
     query = PROLOGUE + "ASK { aikg:Neocloud rdfs:subClassOf aikg:CloudOperator }"
-    assert ro_client.get("/sparql", query_string={"query": query}).get_json() == {"head": {},
-                                                                                 "boolean": True}
+    assert ro_client.get("/sparql", query_string={"query": query}).get_json() == {"head": {}, "boolean": True}
     resp = ro_client.get("/sparql", query_string={"query": query, "format": "xml"})
     assert ET.fromstring(resp.data).find(SRX + "boolean").text == "true"
 
 
-@pytest.mark.parametrize("mime, rdflib_format", [
-    ("text/turtle", "turtle"), ("application/n-triples", "nt"),
-    ("application/ld+json", "json-ld"), ("application/rdf+xml", "xml")])
+@pytest.mark.parametrize(
+    "mime, rdflib_format",
+    [
+        ("text/turtle", "turtle"),
+        ("application/n-triples", "nt"),
+        ("application/ld+json", "json-ld"),
+        ("application/rdf+xml", "xml"),
+    ],
+)
 def test_construct_in_every_graph_format(ro_client, mime, rdflib_format):
     resp = ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY}, headers={"Accept": mime})
     assert resp.status_code == 200
@@ -151,8 +171,11 @@ def test_construct_defaults_to_turtle(ro_client):
 
 
 def test_describe_returns_a_graph(ro_client):
-    resp = ro_client.get("/sparql", query_string={"query": "DESCRIBE <https://w3id.org/aikg/id/coreweave>"},
-                         headers={"Accept": "application/n-triples"})
+    resp = ro_client.get(
+        "/sparql",
+        query_string={"query": "DESCRIBE <https://w3id.org/aikg/id/coreweave>"},
+        headers={"Accept": "application/n-triples"},
+    )
     g = Graph().parse(data=resp.data, format="nt")
     assert (ID.coreweave, RDFS.label, Literal("CoreWeave", lang="en")) in g
     assert (ID.coreweave, RDF.type, AIKG.Neocloud) in g
@@ -160,25 +183,37 @@ def test_describe_returns_a_graph(ro_client):
 
 # --- the dataset: default-graph-uri, named-graph-uri, FROM ------------------------------------------
 
+
 def test_default_graph_uri_restricts_the_default_graph(ro_client):
     inside = ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "default-graph-uri": ONTOLOGY})
     assert labels_of(inside) == [("neocloud", "en"), ("新兴 GPU 云", "zh")]
-    outside = ro_client.get("/sparql", query_string={"query": LABEL_QUERY,
-                                                     "default-graph-uri": MLPERF_SOURCE})
+    outside = ro_client.get(
+        "/sparql", query_string={"query": LABEL_QUERY, "default-graph-uri": MLPERF_SOURCE}
+    )
     assert labels_of(outside) == []
 
 
 def test_default_graph_uri_is_repeatable(ro_client):
-    query = PROLOGUE + ("SELECT ?label WHERE { { aikg:Neocloud rdfs:label ?label } UNION "
-                        "{ <https://w3id.org/aikg/id/coreweave> rdfs:label ?label } } ORDER BY ?label")
-    resp = ro_client.get("/sparql", query_string=[("query", query), ("default-graph-uri", ONTOLOGY),
-                                                  ("default-graph-uri", MLPERF_SOURCE)])
+    query = PROLOGUE + (
+        "SELECT ?label WHERE { { aikg:Neocloud rdfs:label ?label } UNION "
+        "{ <https://w3id.org/aikg/id/coreweave> rdfs:label ?label } } ORDER BY ?label"
+    )
+    resp = ro_client.get(
+        "/sparql",
+        query_string=[
+            ("query", query),
+            ("default-graph-uri", ONTOLOGY),
+            ("default-graph-uri", MLPERF_SOURCE),
+        ],
+    )
     assert labels_of(resp) == [("CoreWeave", "en"), ("neocloud", "en"), ("新兴 GPU 云", "zh")]
 
 
 def test_named_graph_uri_alone_leaves_the_default_graph_empty(ro_client):
-    query = PROLOGUE + "SELECT ?g ?in_default WHERE { GRAPH ?g { aikg:Neocloud a ?c } " \
-                       "BIND(EXISTS { aikg:Neocloud a ?c } AS ?in_default) }"
+    query = (
+        PROLOGUE + "SELECT ?g ?in_default WHERE { GRAPH ?g { aikg:Neocloud a ?c } "
+        "BIND(EXISTS { aikg:Neocloud a ?c } AS ?in_default) }"
+    )
     resp = ro_client.post("/sparql", data={"query": query, "named-graph-uri": ONTOLOGY})
     rows = resp.get_json()["results"]["bindings"]
     assert {r["g"]["value"] for r in rows} == {ONTOLOGY}
@@ -199,29 +234,37 @@ def test_invalid_graph_iri_is_a_400(ro_client):
 
 # --- errors -----------------------------------------------------------------------------------------
 
+
 def test_syntax_error_says_where(ro_client):
-    body = assert_error(ro_client.get("/sparql", query_string={"query": "SELECT * WHERE {\n  ?s ?p }"}),
-                        400)
+    body = assert_error(ro_client.get("/sparql", query_string={"query": "SELECT * WHERE {\n  ?s ?p }"}), 400)
     assert body["error"] == "query syntax error"
     assert "2:" in body["message"]
     (where,) = body["errors"]
     assert where["line"] == 2 and where["column"] >= 8  # Oxigraph points at or just past the brace
 
 
-@pytest.mark.parametrize("send", [
-    lambda c: c.get("/sparql", query_string={"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}),
-    lambda c: c.post("/sparql", data={"update": "CLEAR ALL"}),
-    lambda c: c.post("/sparql", data="CLEAR ALL", content_type="application/sparql-update"),
-    lambda c: c.post("/sparql", data="PREFIX x: <urn:x#>\n# drop it\nDROP GRAPH <urn:g>",
-                     content_type="application/sparql-query"),
-])
+@pytest.mark.parametrize(
+    "send",
+    [
+        lambda c: c.get("/sparql", query_string={"query": "INSERT DATA { <urn:a> <urn:b> <urn:c> }"}),
+        lambda c: c.post("/sparql", data={"update": "CLEAR ALL"}),
+        lambda c: c.post("/sparql", data="CLEAR ALL", content_type="application/sparql-update"),
+        lambda c: c.post(
+            "/sparql",
+            data="PREFIX x: <urn:x#>\n# drop it\nDROP GRAPH <urn:g>",
+            content_type="application/sparql-query",
+        ),
+    ],
+)
 def test_update_is_refused_with_a_pointer_to_update(ro_client, send):
     assert "/update" in assert_error(send(ro_client), 400)["message"]
 
 
 def test_post_without_query_is_a_400(ro_client):
-    assert "query" in assert_error(ro_client.post("/sparql", data={"default-graph-uri": ONTOLOGY}),
-                                   400)["message"]
+    assert (
+        "query"
+        in assert_error(ro_client.post("/sparql", data={"default-graph-uri": ONTOLOGY}), 400)["message"]
+    )
     assert_error(ro_client.post("/sparql", data=b"  ", content_type="application/sparql-query"), 400)
 
 
@@ -242,15 +285,17 @@ def test_wrong_method_is_a_405(ro_client, method):
 
 
 def test_unacceptable_accept_is_a_406_naming_the_types(ro_client):
-    body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY},
-                                      headers={"Accept": "image/png"}), 406)
+    body = assert_error(
+        ro_client.get("/sparql", query_string={"query": LABEL_QUERY}, headers={"Accept": "image/png"}), 406
+    )
     for mime in ("application/sparql-results+json", "text/csv", "text/turtle", "application/ld+json"):
         assert mime in body["message"]
 
 
 def test_results_format_for_a_graph_is_a_406_naming_graph_types(ro_client):
-    body = assert_error(ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY},
-                                      headers={"Accept": "text/csv"}), 406)
+    body = assert_error(
+        ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY}, headers={"Accept": "text/csv"}), 406
+    )
     assert "text/turtle" in body["message"] and "application/rdf+xml" in body["message"]
 
 
@@ -258,24 +303,27 @@ def test_format_parameter_as_sparqlwrapper_sends_it(ro_client):
     # For CONSTRUCT it sends format=xml (meaning RDF/XML) and repeats format with a media type.
     resp = ro_client.get("/sparql", query_string={"query": CONSTRUCT_QUERY, "format": "xml"})
     assert resp.mimetype == "application/rdf+xml"
-    resp = ro_client.get("/sparql", query_string=[("query", CONSTRUCT_QUERY), ("format", "rdf+xml"),
-                                                  ("format", "application/rdf+xml")])
+    resp = ro_client.get(
+        "/sparql",
+        query_string=[("query", CONSTRUCT_QUERY), ("format", "rdf+xml"), ("format", "application/rdf+xml")],
+    )
     assert resp.mimetype == "application/rdf+xml"
 
 
 def test_unknown_format_parameter_is_a_406(ro_client):
-    body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "format": "yaml"}),
-                        406)
+    body = assert_error(ro_client.get("/sparql", query_string={"query": LABEL_QUERY, "format": "yaml"}), 406)
     assert "yaml" in body["message"] and "text/csv" in body["message"]
 
 
 # --- truncation -------------------------------------------------------------------------------------
 
+
 @pytest.fixture(scope="module")
 def capped_client(seeded_store):
     """A client of an app that returns at most two rows."""
-    return create_app({"store": "memory", "load_seeds": False, "max_rows": 2},
-                      store=seeded_store).test_client()
+    return create_app(
+        {"store": "memory", "load_seeds": False, "max_rows": 2}, store=seeded_store
+    ).test_client()
 
 
 def test_truncated_result_is_flagged_and_still_parses(capped_client):
@@ -311,18 +359,27 @@ def _count(resp) -> int:
 def test_repeated_query_is_304_with_its_etag(ro_client):
     first = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES})
     assert first.status_code == 200 and first.headers["ETag"]
-    again = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES},
-                          headers={"If-None-Match": first.headers["ETag"]})
+    again = ro_client.get(
+        "/sparql", query_string={"query": COUNT_TEST_NODES}, headers={"If-None-Match": first.headers["ETag"]}
+    )
     assert again.status_code == 304
-    other_format = ro_client.get("/sparql", query_string={"query": COUNT_TEST_NODES, "format": "csv"},
-                                 headers={"If-None-Match": first.headers["ETag"]})
+    other_format = ro_client.get(
+        "/sparql",
+        query_string={"query": COUNT_TEST_NODES, "format": "csv"},
+        headers={"If-None-Match": first.headers["ETag"]},
+    )
     assert other_format.status_code == 200 and other_format.data.decode().splitlines() == ["n", "0"]
 
 
 def test_post_bodies_are_cached_apart(ro_client):
     def post(query: str):
-        return ro_client.post("/sparql", data=query.encode(), content_type="application/sparql-query",
-                              headers={"Accept": "application/sparql-results+json"})
+        return ro_client.post(
+            "/sparql",
+            data=query.encode(),
+            content_type="application/sparql-query",
+            headers={"Accept": "application/sparql-results+json"},
+        )
+
     ask_yes = "ASK { ?s a <https://w3id.org/aikg/ontology#Neocloud> }"
     ask_no = "ASK { ?s a <https://w3id.org/aikg/ontology#CacheProbe> }"
     assert post(ask_yes).get_json()["boolean"] is True
@@ -335,23 +392,27 @@ def test_a_write_changes_the_cached_answer(client):
     before = client.get("/sparql", query_string={"query": COUNT_TEST_NODES})
     assert _count(before) == 0
     store = client.application.extensions["aikg.services"].store
-    store.load(b"<https://w3id.org/aikg/id/cache-probe> a <https://w3id.org/aikg/ontology#CacheProbe> .",
-               mime="text/turtle", graph="https://w3id.org/aikg/graph/test-cache")
-    after = client.get("/sparql", query_string={"query": COUNT_TEST_NODES},
-                       headers={"If-None-Match": before.headers["ETag"]})
+    store.load(
+        b"<https://w3id.org/aikg/id/cache-probe> a <https://w3id.org/aikg/ontology#CacheProbe> .",
+        mime="text/turtle",
+        graph="https://w3id.org/aikg/graph/test-cache",
+    )
+    after = client.get(
+        "/sparql", query_string={"query": COUNT_TEST_NODES}, headers={"If-None-Match": before.headers["ETag"]}
+    )
     assert after.status_code == 200 and _count(after) == 1
     assert after.headers["ETag"] != before.headers["ETag"]
 
 
 # --- service description and CORS ---------------------------------------------------------------------
 
+
 def test_service_description(ro_client):
     resp = ro_client.get("/sparql")
     assert resp.status_code == 200
     assert resp.mimetype == "text/turtle"
     g = Graph().parse(data=resp.data, format="turtle")
-    (service,) = g.subjects(RDF.type, SD.Service)
-    assert g.value(service, SD.endpoint) == URIRef("http://localhost/sparql")
+    (service,) = g.subjects(SD.endpoint, URIRef("http://localhost/sparql"))
     assert (service, SD.supportedLanguage, SD.SPARQL11Query) in g
     assert (service, SD.feature, SD.UnionDefaultGraph) in g
     assert len(set(g.objects(service, SD.resultFormat))) == 8
@@ -366,23 +427,22 @@ def test_browsers_asking_for_the_endpoint_go_to_the_editor(ro_client):
     assert resp.headers["Location"].endswith("/editor")
 
 
-def test_service_description_uses_base_url(seeded_store):
-    app = create_app({"store": "memory", "load_seeds": False, "base_url": "https://kg.example.org/"},
-                     store=seeded_store)
-    resp = app.test_client().get("/sparql", headers={"Accept": "application/ld+json"})
-    g = Graph().parse(data=resp.data, format="json-ld")
-    assert set(g.objects(None, SD.endpoint)) == {URIRef("https://kg.example.org/sparql")}
-
-
 def test_cors_preflight_and_responses(ro_client):
-    pre = ro_client.options("/sparql", headers={"Origin": "https://yasgui.example",
-                                                "Access-Control-Request-Method": "POST",
-                                                "Access-Control-Request-Headers": "content-type"})
+    pre = ro_client.options(
+        "/sparql",
+        headers={
+            "Origin": "https://yasgui.example",
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "content-type",
+        },
+    )
     assert pre.status_code == 200
     assert pre.headers["Access-Control-Allow-Origin"] == "*"
     assert "POST" in pre.headers["Access-Control-Allow-Methods"]
     assert pre.headers["Access-Control-Allow-Headers"] == "content-type"
-    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY}, headers={"Origin": "https://x.example"})
+    resp = ro_client.get(
+        "/sparql", query_string={"query": LABEL_QUERY}, headers={"Origin": "https://x.example"}
+    )
     assert resp.headers["Access-Control-Allow-Origin"] == "*"
     assert "X-AIKG-Truncated" in resp.headers["Access-Control-Expose-Headers"]
     err = ro_client.get("/sparql", query_string={"query": "SELECT"}, headers={"Origin": "https://x.example"})

@@ -71,19 +71,23 @@ def sparql(client, query: str, **params):
 
 
 def update(client, text: str):
-    return client.post("/update", data=text.encode(),
-                       headers={**AUTH, "Content-Type": "application/sparql-update"})
+    return client.post(
+        "/update", data=text.encode(), headers={**AUTH, "Content-Type": "application/sparql-update"}
+    )
 
 
-@pytest.mark.parametrize("template", [
-    "SELECT * WHERE {{ SERVICE <{url}/sparql> {{ ?s ?p ?o }} }}",
-    "SELECT * WHERE {{ SERVICE SILENT <{url}/sparql> {{ ?s ?p ?o }} }}",
-    "select * where {{ service <{url}/sparql> {{ ?s ?p ?o }} }}",
-    "PREFIX ep: <{url}/> SELECT * WHERE {{ SERVICE ep:sparql {{ ?s ?p ?o }} }}",
-    "BASE <{url}/> SELECT * WHERE {{ SERVICE <sparql> {{ ?s ?p ?o }} }}",
-    "SELECT * WHERE {{ BIND(<{url}/sparql> AS ?ep) SERVICE ?ep {{ ?s ?p ?o }} }}",
-    "SELECT * WHERE {{ {{ ?s ?p ?o }}SERVICE<{url}/sparql>{{ ?s ?p ?o }} }}",
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "SELECT * WHERE {{ SERVICE <{url}/sparql> {{ ?s ?p ?o }} }}",
+        "SELECT * WHERE {{ SERVICE SILENT <{url}/sparql> {{ ?s ?p ?o }} }}",
+        "select * where {{ service <{url}/sparql> {{ ?s ?p ?o }} }}",
+        "PREFIX ep: <{url}/> SELECT * WHERE {{ SERVICE ep:sparql {{ ?s ?p ?o }} }}",
+        "BASE <{url}/> SELECT * WHERE {{ SERVICE <sparql> {{ ?s ?p ?o }} }}",
+        "SELECT * WHERE {{ BIND(<{url}/sparql> AS ?ep) SERVICE ?ep {{ ?s ?p ?o }} }}",
+        "SELECT * WHERE {{ {{ ?s ?p ?o }}SERVICE<{url}/sparql>{{ ?s ?p ?o }} }}",
+    ],
+)
 def test_service_is_refused_before_anything_runs(ro_client, listener, template):
     r = sparql(ro_client, template.format(url=listener.url))
     assert r.status_code == 403
@@ -94,7 +98,8 @@ def test_service_in_strings_and_comments_is_not_a_service_call(ro_client, listen
     r = sparql(ro_client, f'SELECT ?x WHERE {{ BIND("SERVICE <{listener.url}>" AS ?x) }} # SERVICE <x>')
     assert r.status_code == 200
     assert r.get_json()["results"]["bindings"] == [
-        {"x": {"type": "literal", "value": f"SERVICE <{listener.url}>"}}]
+        {"x": {"type": "literal", "value": f"SERVICE <{listener.url}>"}}
+    ]
 
 
 def test_allow_list_admits_a_named_endpoint_only():
@@ -104,12 +109,17 @@ def test_allow_list_admits_a_named_endpoint_only():
         guard.check_sparql(query, known_graphs=tuple, allow_service={"https://other.example/sparql"})
 
 
-@pytest.mark.parametrize("template", [
-    "LOAD <file:///etc/passwd>",
-    "LOAD <file:///etc/passwd> INTO GRAPH <" + G + ">",
-    "LOAD SILENT <{url}/data.ttl> INTO GRAPH <" + G + ">",
-    "INSERT DATA {{ GRAPH <" + G + "> {{ <https://w3id.org/aikg/id/x> <http://p> 1 }} }} ; load <{url}/x>",
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "LOAD <file:///etc/passwd>",
+        "LOAD <file:///etc/passwd> INTO GRAPH <" + G + ">",
+        "LOAD SILENT <{url}/data.ttl> INTO GRAPH <" + G + ">",
+        "INSERT DATA {{ GRAPH <"
+        + G
+        + "> {{ <https://w3id.org/aikg/id/x> <http://p> 1 }} }} ; load <{url}/x>",
+    ],
+)
 def test_load_is_refused(client, db, listener, template):
     before = db.dump(mime="application/n-quads")
     r = update(client, template.format(url=listener.url))
@@ -117,15 +127,39 @@ def test_load_is_refused(client, db, listener, template):
     assert db.dump(mime="application/n-quads") == before
 
 
-@pytest.mark.parametrize("template", [
-    "SELECT * FROM <{url}/g> WHERE {{ ?s ?p ?o }}",
-    "SELECT * FROM NAMED <{url}/g> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
-    "PREFIX r: <{url}/> ASK FROM r:g WHERE {{ ?s ?p ?o }}",
-    "CONSTRUCT {{ ?s ?p ?o }} FROM <file:///etc/passwd> WHERE {{ ?s ?p ?o }}",
-])
+@pytest.mark.parametrize(
+    "template",
+    [
+        "SELECT * FROM <{url}/g> WHERE {{ ?s ?p ?o }}",
+        "SELECT * FROM NAMED <{url}/g> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+        "PREFIX r: <{url}/> ASK FROM r:g WHERE {{ ?s ?p ?o }}",
+        "CONSTRUCT {{ ?s ?p ?o }} FROM <file:///etc/passwd> WHERE {{ ?s ?p ?o }}",
+    ],
+)
 def test_from_outside_the_store_is_refused(ro_client, listener, template):
     r = sparql(ro_client, template.format(url=listener.url))
     assert r.status_code == 403 and "not in the store" in r.get_json()["message"]
+
+
+def _escaped(url: str) -> str:
+    """Every character of ``url`` as a codepoint escape (``\\u0068ttp…``)."""
+    return "".join(f"\\u{ord(c):04X}" for c in url)
+
+
+@pytest.mark.parametrize(
+    "template",
+    [
+        "SELECT * FROM <{esc}/g> WHERE {{ ?s ?p ?o }}",
+        "SELECT * FROM NAMED <{esc}/g> WHERE {{ GRAPH ?g {{ ?s ?p ?o }} }}",
+        "SELECT * WHERE {{ SERVICE <{esc}/sparql> {{ ?s ?p ?o }} }}",
+        'SELECT * WHERE {{ ?s ?p "\\u0022 }} SERVICE <{url}/sparql> {{ ?s ?p ?o }} # \\u0022" }}',
+    ],
+)
+def test_codepoint_escaped_iris_are_refused(ro_client, listener, template):
+    """Regression: ``FROM <\\u0068ttp://…>`` passed the guard (200) — it now decides on the decoded IRI,
+    and on the SPARQL 1.1 reading where escapes are replaced before parsing."""
+    r = sparql(ro_client, template.format(esc=_escaped(listener.url), url=listener.url))
+    assert r.status_code == 403
 
 
 def test_protocol_dataset_outside_the_store_is_refused(ro_client, listener):
@@ -136,23 +170,55 @@ def test_protocol_dataset_outside_the_store_is_refused(ro_client, listener):
 
 
 def test_from_a_graph_in_the_store_is_allowed(ro_client):
-    r = sparql(ro_client, "SELECT ?label FROM <https://w3id.org/aikg/graph/ontology> WHERE { "
-               "<https://w3id.org/aikg/ontology#Neocloud> <http://www.w3.org/2000/01/rdf-schema#label> "
-               "?label FILTER(LANG(?label) = 'en') }")
+    r = sparql(
+        ro_client,
+        "SELECT ?label FROM <https://w3id.org/aikg/graph/ontology> WHERE { "
+        "<https://w3id.org/aikg/ontology#Neocloud> <http://www.w3.org/2000/01/rdf-schema#label> "
+        "?label FILTER(LANG(?label) = 'en') }",
+    )
     assert r.status_code == 200
     assert r.get_json()["results"]["bindings"] == [
-        {"label": {"type": "literal", "value": "neocloud", "xml:lang": "en"}}]
+        {"label": {"type": "literal", "value": "neocloud", "xml:lang": "en"}}
+    ]
 
 
 def test_using_outside_the_store_is_refused(client, listener):
-    r = update(client, f"INSERT {{ GRAPH <{G}> {{ ?s ?p ?o }} }} USING <{listener.url}/g> "
-                       "WHERE { ?s ?p ?o }")
+    r = update(
+        client, f"INSERT {{ GRAPH <{G}> {{ ?s ?p ?o }} }} USING <{listener.url}/g> WHERE {{ ?s ?p ?o }}"
+    )
+    assert r.status_code == 403
+    r = client.post(
+        "/update",
+        data=f"INSERT {{ GRAPH <{G}> {{ ?s ?p ?o }} }} WHERE {{ ?s ?p ?o }}".encode(),
+        query_string={"using-graph-uri": listener.url + "/g"},
+        headers={**AUTH, "Content-Type": "application/sparql-update"},
+    )
     assert r.status_code == 403
 
 
+@pytest.mark.parametrize("graph", ["file:///etc/passwd", "{url}/graph"])
+def test_writes_outside_the_writable_namespace_are_refused(client, db, listener, graph):
+    """Regression: any graph name was accepted for writes (``file:///etc/passwd``, a listener's URL)."""
+    graph = graph.format(url=listener.url)
+    before = db.dump(mime="application/n-quads")
+    r = update(
+        client,
+        f"INSERT DATA {{ GRAPH <{graph}> {{ <https://w3id.org/aikg/id/x> "
+        f'<http://www.w3.org/2000/01/rdf-schema#label> "x"@en }} }}',
+    )
+    assert r.status_code == 403 and r.get_json()["errors"][0]["graph"] == graph
+    r = client.put(
+        "/data",
+        query_string={"graph": graph},
+        data=b"<urn:a> <urn:b> <urn:c> .",
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
+    assert r.status_code == 403
+    assert db.dump(mime="application/n-quads") == before
+
+
 def put(client, body: bytes, mime: str):
-    return client.put("/data", query_string={"graph": G}, data=body,
-                      headers={**AUTH, "Content-Type": mime})
+    return client.put("/data", query_string={"graph": G}, data=body, headers={**AUTH, "Content-Type": mime})
 
 
 def test_jsonld_remote_context_is_refused(client, db, listener):
@@ -162,17 +228,23 @@ def test_jsonld_remote_context_is_refused(client, db, listener):
         body = json.dumps({"@context": context, "@id": "https://w3id.org/aikg/id/x", "name": "x"}).encode()
         r = put(client, body, "application/ld+json")
         assert r.status_code == 403 and "@context" in r.get_json()["message"]
-    nested = json.dumps({"@context": {"rdfs": "http://www.w3.org/2000/01/rdf-schema#"},
-                         "@graph": [{"@context": remote, "@id": "https://w3id.org/aikg/id/x"}]}).encode()
+    nested = json.dumps(
+        {
+            "@context": {"rdfs": "http://www.w3.org/2000/01/rdf-schema#"},
+            "@graph": [{"@context": remote, "@id": "https://w3id.org/aikg/id/x"}],
+        }
+    ).encode()
     assert put(client, nested, "application/ld+json").status_code == 403
     assert db.dump(mime="application/n-quads") == before
 
 
-RDFXML = ('<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [{dtd}]>\n'
-          '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
-          'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">'
-          '<rdf:Description rdf:about="https://w3id.org/aikg/id/x"><rdfs:label xml:lang="en">{text}'
-          '</rdfs:label></rdf:Description></rdf:RDF>')
+RDFXML = (
+    '<?xml version="1.0"?>\n<!DOCTYPE rdf:RDF [{dtd}]>\n'
+    '<rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+    'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#">'
+    '<rdf:Description rdf:about="https://w3id.org/aikg/id/x"><rdfs:label xml:lang="en">{text}'
+    "</rdfs:label></rdf:Description></rdf:RDF>"
+)
 
 
 @pytest.mark.parametrize("target", ["file:///etc/passwd", "{url}/secret"])
@@ -187,7 +259,8 @@ def test_rdfxml_external_entity_is_refused(client, db, listener, target):
 def test_rdfxml_billion_laughs_is_refused(client, db):
     before = db.dump(mime="application/n-quads")
     dtd = '<!ENTITY lol "lol">' + "".join(
-        f'<!ENTITY lol{i} "{("&lol" + ("" if i == 1 else str(i - 1)) + ";") * 10}">' for i in range(1, 10))
+        f'<!ENTITY lol{i} "{("&lol" + ("" if i == 1 else str(i - 1)) + ";") * 10}">' for i in range(1, 10)
+    )
     r = put(client, RDFXML.format(dtd=dtd, text="&lol9;").encode(), "application/rdf+xml")
     assert r.status_code == 400 and "entity expansion" in r.get_json()["message"]
     wide = '<!ENTITY big "' + "x" * 1000 + '">'
@@ -197,13 +270,16 @@ def test_rdfxml_billion_laughs_is_refused(client, db):
 
 
 def test_plain_internal_entity_is_still_read(store):
-    client = create_app({"store": "memory", "load_seeds": False, "token": "test-token"},
-                        store=store).test_client()
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token"}, store=store
+    ).test_client()
     body = RDFXML.format(dtd='<!ENTITY name "Entity Test">', text="&name;").replace(
         '<rdf:Description rdf:about="https://w3id.org/aikg/id/x">',
         '<rdf:Description rdf:about="https://w3id.org/aikg/id/x"><rdf:type '
-        'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/>')
+        'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/>',
+    )
     r = put(client, body.encode(), "application/rdf+xml")
     assert r.status_code == 201, r.get_json()
-    assert {q.object.value for q in store.quads(None, None, None, G)
-            if q.object.__class__.__name__ == "Literal"} == {"Entity Test"}
+    assert {
+        q.object.value for q in store.quads(None, None, None, G) if q.object.__class__.__name__ == "Literal"
+    } == {"Entity Test"}

@@ -24,8 +24,12 @@ NEOCLOUD, CLOUD_OPERATOR = ox.NamedNode(AIKG + "Neocloud"), ox.NamedNode(AIKG + 
 COREWEAVE = ox.NamedNode(ID + "coreweave")
 PATIENT = {"AIKG_QUERY_TIMEOUT": "60"}
 """A generous time limit: the machine running the tests may be busy, and speed is not under test here."""
-NOTE = ox.Quad(ox.NamedNode(ID + "example-note"), LABEL,
-               ox.Literal("written before the restart", language="en"), TEST_GRAPH)
+NOTE = ox.Quad(
+    ox.NamedNode(ID + "example-note"),
+    LABEL,
+    ox.Literal("written before the restart", language="en"),
+    TEST_GRAPH,
+)
 
 
 def canonical(dump: bytes) -> list[str]:
@@ -76,8 +80,11 @@ def test_data_survives_a_server_restart(tmp_path):
 
 
 def server_count(server: LiveServer) -> int:
-    resp = requests.get(server.url + "/sparql", timeout=10,
-                        params={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"})
+    resp = requests.get(
+        server.url + "/sparql",
+        timeout=10,
+        params={"query": "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"},
+    )
     assert resp.status_code == 200, resp.text
     return int(resp.json()["results"]["bindings"][0]["n"]["value"])
 
@@ -125,11 +132,13 @@ def test_failed_replace_keeps_the_old_graph(store):
 
 
 def test_load_replace_swaps_a_graph(store):
-    n = store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="application/n-triples",
-                   graph=TEST_GRAPH.value, replace=True)
+    n = store.load(
+        b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="application/n-triples", graph=TEST_GRAPH.value, replace=True
+    )
     assert n == 1
-    store.load(b"<urn:x:a> <urn:x:b> <urn:x:d> .", mime="application/n-triples",
-               graph=TEST_GRAPH.value, replace=True)
+    store.load(
+        b"<urn:x:a> <urn:x:b> <urn:x:d> .", mime="application/n-triples", graph=TEST_GRAPH.value, replace=True
+    )
     assert [q.object for q in store.quads(graph=TEST_GRAPH.value)] == [ox.NamedNode("urn:x:d")]
 
 
@@ -154,8 +163,10 @@ def test_query_rows_are_capped_and_flagged(seeded_store):
 def test_bound_variable_outside_the_projection_is_a_400(seeded_store):
     with pytest.raises(BadRequest):
         seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": COREWEAVE})
-    result = seeded_store.query("SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> "
-                                "?label }", bindings={"s": COREWEAVE})
+    result = seeded_store.query(
+        "SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?label }",
+        bindings={"s": COREWEAVE},
+    )
     assert [r["label"] for r in result.dicts()] == [ox.Literal("CoreWeave", language="en")]
 
 
@@ -172,14 +183,17 @@ def test_bad_graph_iri_is_a_bad_request(seeded_store):
         seeded_store.query("ASK {}", default_graphs=["not an iri"])
 
 
-@pytest.mark.parametrize("query, expected", [
-    ("SELECT * FROM <urn:g> WHERE { ?s ?p ?o }", True),
-    ("select * from named <urn:g> where { graph ?g { ?s ?p ?o } }", True),
-    ("PREFIX g: <urn:g:>\nSELECT * FROM g:one WHERE { ?s ?p ?o }", True),
-    ("SELECT ?from WHERE { ?from ?p ?o }", False),
-    ("SELECT * WHERE { ?s ?p \"FROM <urn:g>\" }", False),
-    ("# FROM <urn:g>\nSELECT * WHERE { ?s ?p ?o }", False),
-    ("PREFIX ex: <http://ex.org/FROM#>\nSELECT * WHERE { ?s ex:from ?o }", False),
-])
+@pytest.mark.parametrize(
+    "query, expected",
+    [
+        ("SELECT * FROM <urn:g> WHERE { ?s ?p ?o }", True),
+        ("select * from named <urn:g> where { graph ?g { ?s ?p ?o } }", True),
+        ("PREFIX g: <urn:g:>\nSELECT * FROM g:one WHERE { ?s ?p ?o }", True),
+        ("SELECT ?from WHERE { ?from ?p ?o }", False),
+        ('SELECT * WHERE { ?s ?p "FROM <urn:g>" }', False),
+        ("# FROM <urn:g>\nSELECT * WHERE { ?s ?p ?o }", False),
+        ("PREFIX ex: <http://ex.org/FROM#>\nSELECT * WHERE { ?s ex:from ?o }", False),
+    ],
+)
 def test_dataset_clause_detection(query, expected):
     assert has_dataset_clause(query) is expected

@@ -13,8 +13,10 @@ from helpers import rdf
 
 G = "https://w3id.org/aikg/graph/sources/test-writes"
 AUTH = {"Authorization": "Bearer test-token"}
-PREFIXES = ("PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
-            "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n")
+PREFIXES = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+)
 ACME = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
 id:acme-test-cloud a aikg:Neocloud ; rdfs:label "Acme Test Cloud"@en .
@@ -34,28 +36,43 @@ def labels(store, graph: str = G) -> set[str]:
 
 
 def put(client, body: str, mime: str = "text/turtle", graph: str = G, headers=AUTH):
-    return client.put("/data", query_string={"graph": graph}, data=body.encode(),
-                      headers={**headers, "Content-Type": mime})
+    return client.put(
+        "/data", query_string={"graph": graph}, data=body.encode(), headers={**headers, "Content-Type": mime}
+    )
 
 
 def update(client, text: str, headers=AUTH, form: bool = False):
     if form:
         return client.post("/update", data={"update": PREFIXES + text}, headers=headers)
-    return client.post("/update", data=(PREFIXES + text).encode(),
-                       headers={**headers, "Content-Type": "application/sparql-update"})
+    return client.post(
+        "/update",
+        data=(PREFIXES + text).encode(),
+        headers={**headers, "Content-Type": "application/sparql-update"},
+    )
 
 
 # --- Graph Store Protocol ---------------------------------------------------------------------------
 
+
 def test_gsp_put_creates_post_adds_put_replaces_delete_removes(client, db):
     r = put(client, ACME)
     assert r.status_code == 201
-    assert r.get_json() == {"ok": True, "operation": "replace", "added": 2, "removed": 0,
-                            "graphs": [G], "validated_nodes": 1}
+    assert r.get_json() == {
+        "ok": True,
+        "operation": "replace",
+        "added": 2,
+        "removed": 0,
+        "graphs": [G],
+        "validated_nodes": 1,
+    }
     assert labels(db) == {"Acme Test Cloud"}
 
-    r = client.post("/data", query_string={"graph": G}, data=BETA.encode(),
-                    headers={**AUTH, "Content-Type": "text/turtle"})
+    r = client.post(
+        "/data",
+        query_string={"graph": G},
+        data=BETA.encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
     assert r.status_code == 200 and r.get_json()["added"] == 2
     assert labels(db) == {"Acme Test Cloud", "Beta Test Cloud"}
 
@@ -82,54 +99,63 @@ def test_gsp_get_returns_the_graph_in_the_asked_format(client):
     assert client.get("/data", query_string={"graph": G + "-missing"}).status_code == 404
 
 
-@pytest.mark.parametrize(("mime", "body"), [
-    ("application/n-triples",
-     '<https://w3id.org/aikg/id/acme-test-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
-     '<https://w3id.org/aikg/ontology#Neocloud> .\n<https://w3id.org/aikg/id/acme-test-cloud> '
-     '<http://www.w3.org/2000/01/rdf-schema#label> "Acme Test Cloud"@en .\n'),
-    ("application/n-quads",
-     f'<https://w3id.org/aikg/id/acme-test-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> '
-     f'<https://w3id.org/aikg/ontology#Neocloud> <{G}> .\n<https://w3id.org/aikg/id/acme-test-cloud> '
-     f'<http://www.w3.org/2000/01/rdf-schema#label> "Acme Test Cloud"@en <{G}> .\n'),
-    ("application/ld+json",
-     '{"@context": {"rdfs": "http://www.w3.org/2000/01/rdf-schema#"}, '
-     '"@id": "https://w3id.org/aikg/id/acme-test-cloud", '
-     '"@type": "https://w3id.org/aikg/ontology#Neocloud", '
-     '"rdfs:label": {"@value": "Acme Test Cloud", "@language": "en"}}'),
-    ("application/rdf+xml",
-     '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
-     'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"><rdf:Description '
-     'rdf:about="https://w3id.org/aikg/id/acme-test-cloud"><rdf:type '
-     'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/><rdfs:label xml:lang="en">Acme Test '
-     'Cloud</rdfs:label></rdf:Description></rdf:RDF>'),
-])
+@pytest.mark.parametrize(
+    ("mime", "body"),
+    [
+        (
+            "application/n-triples",
+            "<https://w3id.org/aikg/id/acme-test-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+            "<https://w3id.org/aikg/ontology#Neocloud> .\n<https://w3id.org/aikg/id/acme-test-cloud> "
+            '<http://www.w3.org/2000/01/rdf-schema#label> "Acme Test Cloud"@en .\n',
+        ),
+        (
+            "application/n-quads",
+            f"<https://w3id.org/aikg/id/acme-test-cloud> <http://www.w3.org/1999/02/22-rdf-syntax-ns#type> "
+            f"<https://w3id.org/aikg/ontology#Neocloud> <{G}> .\n<https://w3id.org/aikg/id/acme-test-cloud> "
+            f'<http://www.w3.org/2000/01/rdf-schema#label> "Acme Test Cloud"@en <{G}> .\n',
+        ),
+        (
+            "application/ld+json",
+            '{"@context": {"rdfs": "http://www.w3.org/2000/01/rdf-schema#"}, '
+            '"@id": "https://w3id.org/aikg/id/acme-test-cloud", '
+            '"@type": "https://w3id.org/aikg/ontology#Neocloud", '
+            '"rdfs:label": {"@value": "Acme Test Cloud", "@language": "en"}}',
+        ),
+        (
+            "application/rdf+xml",
+            '<?xml version="1.0"?><rdf:RDF xmlns:rdf="http://www.w3.org/1999/02/22-rdf-syntax-ns#" '
+            'xmlns:rdfs="http://www.w3.org/2000/01/rdf-schema#"><rdf:Description '
+            'rdf:about="https://w3id.org/aikg/id/acme-test-cloud"><rdf:type '
+            'rdf:resource="https://w3id.org/aikg/ontology#Neocloud"/><rdfs:label xml:lang="en">Acme Test '
+            "Cloud</rdfs:label></rdf:Description></rdf:RDF>",
+        ),
+    ],
+)
 def test_gsp_reads_every_input_format(client, db, mime, body):
     r = put(client, body, mime)
     assert r.status_code == 201, r.get_json()
     assert labels(db) == {"Acme Test Cloud"}
     assert (ID["acme-test-cloud"], URIRef(str(AIKG) + "Neocloud")) in {
-        (s, o) for s, _, o, _ in rdf(db).quads(ID["acme-test-cloud"], None, None, G)}
+        (s, o) for s, _, o, _ in rdf(db).quads(ID["acme-test-cloud"], None, None, G)
+    }
 
 
 def test_gsp_quads_of_another_graph_are_refused(client, db):
-    body = (f'<https://w3id.org/aikg/id/x> <http://www.w3.org/2000/01/rdf-schema#label> "X"@en '
-            f'<{G}-other> .\n')
+    body = f'<https://w3id.org/aikg/id/x> <http://www.w3.org/2000/01/rdf-schema#label> "X"@en <{G}-other> .\n'
     r = put(client, body, "application/n-quads")
     assert r.status_code == 400
     assert G not in db.graphs() and G + "-other" not in db.graphs()
 
 
-def test_writes_into_the_default_graph_are_refused(client, db):
-    r = client.put("/data?default", data=ACME.encode(), headers={**AUTH, "Content-Type": "text/turtle"})
-    assert r.status_code == 400 and "named graph" in r.get_json()["message"]
-    r = update(client, 'INSERT DATA { id:acme-test-cloud rdfs:label "Acme Test Cloud"@en }')
-    assert r.status_code == 400 and "default graph" in r.get_json()["message"]
-    assert labels(db, None) & {"Acme Test Cloud"} == set()
-
-
-@pytest.mark.parametrize("graph", [str(ONTOLOGY_GRAPH), str(DERIVED_GRAPH),
-                                   "https://w3id.org/aikg/graph/shapes",
-                                   "https://w3id.org/aikg/graph/inferred"])
+@pytest.mark.parametrize(
+    "graph",
+    [
+        str(ONTOLOGY_GRAPH),
+        str(DERIVED_GRAPH),
+        "https://w3id.org/aikg/graph/shapes",
+        "https://w3id.org/aikg/graph/inferred",
+    ],
+)
 def test_protected_graphs_are_not_writable(client, db, graph):
     before = db.dump(mime="application/n-quads")
     assert put(client, ACME, graph=graph).status_code == 403
@@ -141,23 +167,34 @@ def test_protected_graphs_are_not_writable(client, db, graph):
 
 # --- SPARQL Update ----------------------------------------------------------------------------------
 
+
 @pytest.mark.parametrize("form", [False, True])
 def test_update_inserts_deletes_and_replaces(client, db, form):
-    r = update(client, f'INSERT DATA {{ GRAPH <{G}> {{ id:acme-test-cloud a aikg:Neocloud ; '
-                       f'rdfs:label "Acme Test Cloud"@en }} }}', form=form)
+    r = update(
+        client,
+        f"INSERT DATA {{ GRAPH <{G}> {{ id:acme-test-cloud a aikg:Neocloud ; "
+        f'rdfs:label "Acme Test Cloud"@en }} }}',
+        form=form,
+    )
     assert r.status_code == 200, r.get_json()
     assert r.get_json()["added"] == 2
     assert labels(db) == {"Acme Test Cloud"}
 
-    r = update(client, f'WITH <{G}> DELETE {{ ?s rdfs:label ?l }} '
-                       f'INSERT {{ ?s rdfs:label "Acme Renamed"@en }} WHERE {{ ?s rdfs:label ?l }}',
-               form=form)
+    r = update(
+        client,
+        f"WITH <{G}> DELETE {{ ?s rdfs:label ?l }} "
+        f'INSERT {{ ?s rdfs:label "Acme Renamed"@en }} WHERE {{ ?s rdfs:label ?l }}',
+        form=form,
+    )
     assert r.status_code == 200 and (r.get_json()["added"], r.get_json()["removed"]) == (1, 1)
     assert labels(db) == {"Acme Renamed"}
 
-    r = update(client, f'DROP GRAPH <{G}> ; INSERT DATA {{ GRAPH <{G}> {{ '
-                       f'id:beta-test-cloud a aikg:Neocloud ; rdfs:label "Beta Test Cloud"@en }} }}',
-               form=form)
+    r = update(
+        client,
+        f"DROP GRAPH <{G}> ; INSERT DATA {{ GRAPH <{G}> {{ "
+        f'id:beta-test-cloud a aikg:Neocloud ; rdfs:label "Beta Test Cloud"@en }} }}',
+        form=form,
+    )
     assert r.status_code == 200
     assert labels(db) == {"Beta Test Cloud"}
 
@@ -180,14 +217,18 @@ def test_update_needs_a_media_type_it_reads(client):
 
 # --- auth -------------------------------------------------------------------------------------------
 
+
 def test_writes_need_the_right_bearer_token(client, db):
     before = db.dump(mime="application/n-quads")
     r = put(client, ACME, headers={})
     assert r.status_code == 401 and r.headers["WWW-Authenticate"].startswith("Bearer")
     r = put(client, ACME, headers={"Authorization": "Bearer wrong"})
     assert r.status_code == 401 and 'error="invalid_token"' in r.headers["WWW-Authenticate"]
-    r = update(client, f'INSERT DATA {{ GRAPH <{G}> {{ id:a rdfs:label "A"@en }} }}',
-               headers={"Authorization": "Basic dGVzdA=="})
+    r = update(
+        client,
+        f'INSERT DATA {{ GRAPH <{G}> {{ id:a rdfs:label "A"@en }} }}',
+        headers={"Authorization": "Basic dGVzdA=="},
+    )
     assert r.status_code == 401
     assert db.dump(mime="application/n-quads") == before
     assert put(client, ACME).status_code == 201
@@ -212,9 +253,15 @@ id:test-writes-run a aikg:TrainingRun ; rdfs:label "Test Writes Run"@en ;
 
 
 def derived_gpu_hours(store) -> list[float]:
-    rows = rdf(store).query(PREFIXES + "SELECT ?v WHERE { GRAPH <https://w3id.org/aikg/graph/derived> { "
-                       "?d aikg:derivedFor id:test-writes-run ; aikg:derivedProperty aikg:gpuHours ; "
-                       "aikg:value ?v } }").rows
+    rows = (
+        rdf(store)
+        .query(
+            PREFIXES + "SELECT ?v WHERE { GRAPH <https://w3id.org/aikg/graph/derived> { "
+            "?d aikg:derivedFor id:test-writes-run ; aikg:derivedProperty aikg:gpuHours ; "
+            "aikg:value ?v } }"
+        )
+        .rows
+    )
     return [float(r[0]) for r in rows]
 
 
@@ -223,9 +270,12 @@ def test_derived_facts_follow_a_write(client, db):
     r = put(client, RUN)
     assert r.status_code == 201, r.get_json()
     assert derived_gpu_hours(db) == [8 * 2 * 24]
-    r = update(client, f"WITH <{G}> DELETE {{ id:test-writes-run aikg:durationDays ?d }} "
-                       f"INSERT {{ id:test-writes-run aikg:durationDays 3 }} "
-                       f"WHERE {{ id:test-writes-run aikg:durationDays ?d }}")
+    r = update(
+        client,
+        f"WITH <{G}> DELETE {{ id:test-writes-run aikg:durationDays ?d }} "
+        f"INSERT {{ id:test-writes-run aikg:durationDays 3 }} "
+        f"WHERE {{ id:test-writes-run aikg:durationDays ?d }}",
+    )
     assert r.status_code == 200, r.get_json()
     assert derived_gpu_hours(db) == [8 * 3 * 24]
     assert client.delete("/data", query_string={"graph": G}, headers=AUTH).status_code == 200
@@ -242,7 +292,33 @@ def test_api_validate_reports_the_whole_store(client):
     assert "sh:ValidationReport" in r.get_data(as_text=True)
 
 
+def test_api_validate_computes_once_per_store_version(client, db, monkeypatch):
+    """Asking again, with any query string, reuses the report; a change to the data gives a new one."""
+    from aikg.knowledge import validate
+
+    calls = []
+    real = validate.validate_store
+    monkeypatch.setattr(validate, "validate_store", lambda store, **kw: calls.append(1) or real(store, **kw))
+    assert client.get("/api/validate").get_json()["conforms"] is True
+    assert client.get("/api/validate?nocache=1").get_json()["conforms"] is True
+    assert client.get("/api/validate", headers={"Accept": "text/turtle"}).status_code == 200
+    assert len(calls) == 1
+    # data that breaks a shape, put in past the gate (as a hand-edited store would be)
+    db.load(
+        b"@prefix aikg: <https://w3id.org/aikg/ontology#> . "
+        b"<https://w3id.org/aikg/id/unlabelled-test-cloud> a aikg:Neocloud .",
+        mime="text/turtle",
+        graph=G,
+    )
+    body = client.get("/api/validate?again=2").get_json()
+    assert len(calls) == 2
+    assert body["conforms"] is False
+    assert [v["focus_node"] for v in body["violations"]] == [str(ID["unlabelled-test-cloud"])], body
+    db.drop_graph(G)
+
+
 # --- CLI --------------------------------------------------------------------------------------------
+
 
 def test_cli_load_file_goes_through_the_gate(runner, tmp_path):
     store_dir = str(tmp_path / "store")
@@ -261,3 +337,19 @@ def test_cli_load_file_goes_through_the_gate(runner, tmp_path):
     assert result.exit_code == 2
     dumped = runner.invoke(main, ["dump", "--graph", G, "--format", "ntriples", "--store", store_dir])
     assert "Acme Test Cloud" in dumped.output
+
+
+def test_a_figure_beyond_64_bits_is_served_exactly(client):
+    """A FLOP count (3.4078e24 written in full) is larger than a 64-bit integer: its entity page answers
+    with the number exactly as written, and a double keeps its own value (no digits invented)."""
+    body = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
+id:big-test-model a aikg:AIModel ; rdfs:label "Big Test Model"@en ;
+    aikg:trainingCompute "3407800000000000000000000"^^xsd:decimal .
+"""
+    assert put(client, body).status_code in (200, 201)
+    r = client.get("/api/entities/big-test-model")
+    assert r.status_code == 200, r.get_data(as_text=True)
+    [fact] = [f for f in r.get_json()["facts"] if f["property"]["iri"] == str(AIKG.trainingCompute)]
+    assert fact["number"] == 3407800000000000000000000
+    assert '"number":3407800000000000000000000' in r.get_data(as_text=True).replace(" ", "")

@@ -15,6 +15,7 @@ from aikg_bench.virtuoso import virtuoso_ini
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt")
 
+
 class VirtuosoServer:
     """Starts ``virtuoso-t`` in the foreground on free loopback ports; ``stop()`` ends it and cleans up."""
 
@@ -27,15 +28,30 @@ class VirtuosoServer:
         self.gsp_url = f"http://127.0.0.1:{http_port}/sparql-graph-crud"
         """Virtuoso's Graph Store Protocol endpoint (``graph-uri`` parameter); the grant below opens it."""
         # Small buffers keep the test engine light; its own 5 s limit ends a query aikg stopped waiting for.
-        (self.dir / "virtuoso.ini").write_text(virtuoso_ini(
-            self.dir, sql_port=sql_port, http_port=http_port, buffers=20000, dirty_buffers=15000,
-            max_query_seconds=5))
-        self.proc = subprocess.Popen([VIRTUOSO, "-f", "-c", str(self.dir / "virtuoso.ini")],
-                                     cwd=self.dir, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.dir / "virtuoso.ini").write_text(
+            virtuoso_ini(
+                self.dir,
+                sql_port=sql_port,
+                http_port=http_port,
+                buffers=20000,
+                dirty_buffers=15000,
+                max_query_seconds=5,
+            )
+        )
+        self.proc = subprocess.Popen(
+            [VIRTUOSO, "-f", "-c", str(self.dir / "virtuoso.ini")],
+            cwd=self.dir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         self._wait()
         # Anonymous SPARQL Update on the loopback-only test server, so tests need no digest auth.
-        subprocess.run([ISQL, str(sql_port), "dba", "dba", 'exec=GRANT SPARQL_UPDATE TO "SPARQL";'],
-                       check=True, capture_output=True, timeout=60)
+        subprocess.run(
+            [ISQL, str(sql_port), "dba", "dba", 'exec=GRANT SPARQL_UPDATE TO "SPARQL";'],
+            check=True,
+            capture_output=True,
+            timeout=60,
+        )
 
     def _wait(self, timeout: float = 90) -> None:
         end = time.monotonic() + timeout

@@ -11,8 +11,9 @@ class AikgError(Exception):
     status = 500
     title = "internal error"
 
-    def __init__(self, message: str, *, errors: list[Any] | None = None,
-                 headers: dict[str, str] | None = None) -> None:
+    def __init__(
+        self, message: str, *, errors: list[Any] | None = None, headers: dict[str, str] | None = None
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.errors = errors or []
@@ -71,6 +72,14 @@ class NotAcceptable(AikgError):
 
     status = 406
     title = "not acceptable"
+
+
+class Conflict(AikgError):
+    """The request conflicts with the store's state: CREATE GRAPH of a graph that already holds data, or
+    a change prepared on a version of the store that another write has since replaced."""
+
+    status = 409
+    title = "conflict"
 
 
 class PayloadTooLarge(AikgError):

@@ -1,7 +1,12 @@
 """The IRIs aikg mints and the vocabularies it reuses, declared once."""
 
 from rdflib import Namespace
-from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, RDF, RDFS, SH, SKOS, XSD
+from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, SH, XSD
+
+# The reused vocabularies the rest of the package imports from here: re-exported by name (``X as X``).
+from rdflib.namespace import RDF as RDF
+from rdflib.namespace import RDFS as RDFS
+from rdflib.namespace import SKOS as SKOS
 
 BASE = "https://w3id.org/aikg/"
 AIKG = Namespace(BASE + "ontology#")
@@ -22,6 +27,9 @@ CATALOG_GRAPH = GRAPH["catalog"]
 BACKGROUND_GRAPH = GRAPH["background"]
 DERIVED_GRAPH = GRAPH["derived"]
 INFERRED_GRAPH = GRAPH["inferred"]
+DEFAULT_GRAPH = GRAPH["default"]
+"""Where writes to "the default graph" go (SPARQL Update, the Graph Store Protocol's ``?default``); the
+default graph that queries read is the union of all named graphs, this one included."""
 
 PREFIXES: dict[str, str] = {
     "aikg": str(AIKG),
@@ -56,4 +64,4 @@ def entity_iri(slug: str) -> str:
 
 def slug_of(iri: str) -> str | None:
     """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
-    return iri[len(str(ID)):] if iri.startswith(str(ID)) else None
+    return iri[len(str(ID)) :] if iri.startswith(str(ID)) else None

@@ -36,8 +36,10 @@ def data_root() -> Path:
     root = Path(str(resources.files("aikg") / "data"))
     missing = [name for name in FOLDERS if not (root / name).is_dir()]
     if missing:
-        raise MissingData(f"the aikg package has no {', '.join(missing)} data folder under {root}: "
-                          "reinstall it (pip install .) from a complete checkout")
+        raise MissingData(
+            f"the aikg package has no {', '.join(missing)} data folder under {root}: "
+            "reinstall it (pip install .) from a complete checkout"
+        )
     return root
 
 

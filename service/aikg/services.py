@@ -14,9 +14,10 @@ import threading
 import uuid
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from aikg.knowledge.validation_job import JobState, ValidationJob
+from aikg.knowledge.validation_job import Answer, ValidationJob
 from aikg.lookup.cache import LruCache, VersionedCache
 from aikg.lookup.search import LiveIndex, SearchIndexes
 from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
@@ -32,8 +33,11 @@ T = TypeVar("T")
 class Validation(Protocol):
     """Whole-store validation as a job (:mod:`aikg.knowledge.validation_job`)."""
 
-    def state(self) -> JobState:
-        """The current version's report, or that it is being computed."""
+    def state(self) -> Answer:
+        """The current version's report, or that it is being computed (started if need be)."""
+
+    def close(self) -> None:
+        """Stop what runs."""
 
 
 @dataclass
@@ -50,7 +54,7 @@ class Services:
     named: NamedQueries
     responses: LruCache
     validation: Validation
-    """The whole-store report, once per store version (a serving reader asks the writer's)."""
+    """The whole-store report, once per store version (a serving reader's is the writer's)."""
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     """A random token per opened store, so ETags never survive a restart that resets ``version``."""
     background: dict[str, threading.Thread] = field(default_factory=dict)
@@ -74,16 +78,24 @@ class Services:
 
     def close(self) -> None:
         """Stop the workers and release the store."""
+        self.validation.close()
         self.runner.close()
         self.store.close()
 
 
-def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
-                   writelog: WriteLog | None = None, gate: Writes | None = None,
-                   validation: Validation | None = None) -> Services:
+def build_services(
+    settings: Mapping[str, Any],
+    *,
+    store: Store | None = None,
+    writelog: WriteLog | None = None,
+    gate: Writes | None = None,
+    keep: Path | None = None,
+    validation: Validation | None = None,
+) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
     when given, else around the store the settings name. A serving reader passes its own write log
-    (the writer's journal), gate (which forwards writes to the writer) and validation (the writer's)."""
+    (the writer's journal), its gate (which forwards writes to the writer), the folder where built
+    search indexes are kept for the next start, and its validation (the writer's report)."""
     if store is None:
         store = open_store(settings["store"], **store_options(settings))
     runner = QueryRunner(store, settings)
@@ -93,12 +105,23 @@ def build_services(settings: Mapping[str, Any], *, store: Store | None = None,
     def vocabulary() -> Vocabulary:
         return versioned.get("vocabulary", lambda: build_vocabulary(store))
 
+    gate = gate if gate is not None else Gate(store, runner, writelog)
+    if validation is None:
+        job = ValidationJob(
+            store, timeout=float(settings["write_timeout"]), memory_mb=int(settings.get("query_memory") or 0)
+        )
+        if isinstance(gate, Gate):
+            gate.committed.append(job.changed)
+        validation = job
     return Services(
-        settings=settings, store=store, runner=runner,
-        gate=gate if gate is not None else Gate(store, runner, writelog),
-        writelog=writelog, versioned=versioned, search=SearchIndexes(store, writelog, vocabulary),
+        settings=settings,
+        store=store,
+        runner=runner,
+        gate=gate,
+        writelog=writelog,
+        versioned=versioned,
+        search=SearchIndexes(store, writelog, vocabulary, keep=keep),
         named=NamedQueries(store, runner),
         responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
-        validation=validation if validation is not None else ValidationJob(
-            store, runner, float(settings["write_timeout"])),
+        validation=validation,
     )

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Any
 
 import pyoxigraph as ox
 
@@ -21,7 +22,9 @@ def _run(store: ox.Store, text: str, write: bool) -> None:
             pass
 
 
-def measure(store: ox.Store, op: Op, *, seconds: float, max_runs: int = 2000, seed: int = 42) -> dict:
+def measure(
+    store: ox.Store, op: Op, *, seconds: float, max_runs: int = 2000, seed: int = 42
+) -> dict[str, Any]:
     """Run the operation's variants one after another for about ``seconds``: p50, p99, runs per second."""
     rng = random.Random(seed)
     times: list[float] = []
@@ -36,7 +39,11 @@ def measure(store: ox.Store, op: Op, *, seconds: float, max_runs: int = 2000, se
         times.append(time.perf_counter() - start)
         n += 1
     times.sort()
-    return {"p50_ms": statistics.median(times) * 1000,
-            "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
-            "rps": len(times) / sum(times) if sum(times) else 0.0, "requests": len(times), "errors": 0,
-            "cold_ms": times[0] * 1000}
+    return {
+        "p50_ms": statistics.median(times) * 1000,
+        "p99_ms": times[min(len(times) - 1, int(len(times) * 0.99))] * 1000,
+        "rps": len(times) / sum(times) if sum(times) else 0.0,
+        "requests": len(times),
+        "errors": 0,
+        "cold_ms": times[0] * 1000,
+    }

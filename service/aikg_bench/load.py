@@ -14,13 +14,14 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 
 def _peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
+def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict[str, Any]:
     from aikg.knowledge.load import bulk_load
     from aikg.store import OxigraphStore
 
@@ -37,7 +38,7 @@ def _aikg(data: Path, store_dir: Path, dump: Path | None) -> dict:
     return {"seconds": total, **timings, "quads": quads}
 
 
-def _pyoxigraph(data: Path, store_dir: Path) -> dict:
+def _pyoxigraph(data: Path, store_dir: Path) -> dict[str, Any]:
     import pyoxigraph as ox
 
     start = time.perf_counter()
@@ -47,13 +48,14 @@ def _pyoxigraph(data: Path, store_dir: Path) -> dict:
     return {"seconds": time.perf_counter() - start, "quads": len(store)}
 
 
-def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) -> dict:
+def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) -> dict[str, Any]:
     """Run one loader in a child process; its time, quads and peak RSS (MB)."""
     cmd = [sys.executable, "-m", "aikg_bench.load", engine, str(data), str(store_dir)]
     if dump is not None:
         cmd.append(str(dump))
     out = subprocess.run(cmd, check=True, stdout=subprocess.PIPE, text=True).stdout
-    return json.loads(out.strip().splitlines()[-1])
+    measured: dict[str, Any] = json.loads(out.strip().splitlines()[-1])  # the child's last line
+    return measured
 
 
 def main(argv: list[str]) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import random
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import quote, urlencode
 
 from aikg.lookup.search import normalize
@@ -22,24 +23,43 @@ WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"
 _N = "@N@"
 """Marker replaced by a fresh number in every write, so no two writes insert the same triples."""
 
-PARAMS = {"org": "coreweave", "entity": "deepseek-v3", "vendor": "nvidia", "from": "2024-01-01",
-          "to": "2026-12-31", "accelerator": "h100", "model": "deepseek-v3"}
+PARAMS = {
+    "org": "coreweave",
+    "entity": "deepseek-v3",
+    "vendor": "nvidia",
+    "from": "2024-01-01",
+    "to": "2026-12-31",
+    "accelerator": "h100",
+    "model": "deepseek-v3",
+}
 """A value for each named-query parameter; entity slugs that are copied get a replica number."""
-BY_TYPE = {"entity": "coreweave", "iri": f"{ID}coreweave", "date": "2025-01-01", "integer": "10",
-           "decimal": "1.5", "string": "nvidia"}
+BY_TYPE = {
+    "entity": "coreweave",
+    "iri": f"{ID}coreweave",
+    "date": "2025-01-01",
+    "integer": "10",
+    "decimal": "1.5",
+    "string": "nvidia",
+}
 """Values for parameters of named queries added later, by type."""
 
 _PREFIXES = "".join(f"PREFIX {p}: <{ns}>\n" for p, ns in PREFIXES.items())
 
-JOIN = _PREFIXES + """SELECT ?deployment ?operator ?peer ?label WHERE {
+JOIN = (
+    _PREFIXES
+    + """SELECT ?deployment ?operator ?peer ?label WHERE {
   ?deployment aikg:operator ?operator .
   ?operator aikg:competesWith ?peer .
   ?peer rdfs:label ?label .
 } LIMIT 10000"""
+)
 """Three hops: deployment -> operator -> competitor -> its label."""
 
-AGGREGATE = _PREFIXES + """SELECT ?type (COUNT(?s) AS ?n) WHERE { ?s a ?type }
+AGGREGATE = (
+    _PREFIXES
+    + """SELECT ?type (COUNT(?s) AS ?n) WHERE { ?s a ?type }
 GROUP BY ?type ORDER BY DESC(?n)"""
+)
 """Whole-graph analytics: instances per class."""
 
 
@@ -53,7 +73,7 @@ class Op:
     sparql: list[str]
     body: str | None = None
     """For writes: the Turtle aikg receives (``sparql`` then holds the equivalent INSERT DATA)."""
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
     @property
     def is_write(self) -> bool:
@@ -91,20 +111,34 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
     ks = [rng.randint(1, replicas) for _ in range(variants)]
     entities = template.entities
     slugs = [f"{rng.choice(entities)[0]}-{k}" for k in ks]
-    ops = [Op("entity lookup", "lookup", [f"/api/entities/{s}" for s in slugs],
-              [_PREFIXES + f"SELECT ?p ?o WHERE {{ {_iri(s)} ?p ?o }}" for s in slugs])]
+    ops = [
+        Op(
+            "entity lookup",
+            "lookup",
+            [f"/api/entities/{s}" for s in slugs],
+            [_PREFIXES + f"SELECT ?p ?o WHERE {{ {_iri(s)} ?p ?o }}" for s in slugs],
+        )
+    ]
     terms = []
     for k in ks:
         name = normalize(rng.choice(template.names))
-        terms.append(name[:rng.randint(3, 6)] if rng.random() < 0.5 else f"{name} {str(k)[:1]}")
-    ops.append(Op("search / autocomplete", "search",
-                  ["/api/search?" + urlencode({"q": t, "limit": 10}) for t in terms],
-                  [_PREFIXES + "SELECT DISTINCT ?s ?name WHERE { ?s rdfs:label|skos:altLabel ?name . "
-                   f"FILTER(CONTAINS(LCASE(STR(?name)), {_str(t)})) }} LIMIT 10" for t in terms]))
+        terms.append(name[: rng.randint(3, 6)] if rng.random() < 0.5 else f"{name} {str(k)[:1]}")
+    ops.append(
+        Op(
+            "search / autocomplete",
+            "search",
+            ["/api/search?" + urlencode({"q": t, "limit": 10}) for t in terms],
+            [
+                _PREFIXES + "SELECT DISTINCT ?s ?name WHERE { ?s rdfs:label|skos:altLabel ?name . "
+                f"FILTER(CONTAINS(LCASE(STR(?name)), {_str(t)})) }} LIMIT 10"
+                for t in terms
+            ],
+        )
+    )
     copied = set(template.copied_slugs)
     for name, q in sorted(load_queries().items()):
         paths, texts = [], []
-        for k in (ks[:variants // 4] if q.parameters else ks[:1]):
+        for k in ks[: variants // 4] if q.parameters else ks[:1]:
             raw = {}
             for p in q.parameters:
                 value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
@@ -116,12 +150,28 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
         ops.append(Op(f"query {name}", "named", sorted(set(paths)), sorted(set(texts))))
     ops.append(Op("3-hop join", "join", ["/sparql?" + urlencode({"query": JOIN})], [JOIN]))
     ops.append(Op("aggregate", "aggregate", ["/sparql?" + urlencode({"query": AGGREGATE})], [AGGREGATE]))
-    ops.append(Op("export neighbourhood", "export", [f"/api/entities/{s}/neighbors" for s in slugs],
-                  [f"CONSTRUCT {{ {_iri(s)} ?p ?o . ?x ?q {_iri(s)} }} WHERE {{ {{ {_iri(s)} ?p ?o }} "
-                   f"UNION {{ ?x ?q {_iri(s)} }} }}" for s in slugs]))
+    ops.append(
+        Op(
+            "export neighbourhood",
+            "export",
+            [f"/api/entities/{s}/neighbors" for s in slugs],
+            [
+                f"CONSTRUCT {{ {_iri(s)} ?p ?o . ?x ?q {_iri(s)} }} WHERE {{ {{ {_iri(s)} ?p ?o }} "
+                f"UNION {{ ?x ?q {_iri(s)} }} }}"
+                for s in slugs
+            ],
+        )
+    )
     turtle, update = write_body()
-    ops.append(Op("write 100 triples (SHACL gate)", "write", ["/data?graph=" + quote(WRITE_GRAPH, safe="")],
-                  [update], body=turtle))
+    ops.append(
+        Op(
+            "write 100 triples (SHACL gate)",
+            "write",
+            ["/data?graph=" + quote(WRITE_GRAPH, safe="")],
+            [update],
+            body=turtle,
+        )
+    )
     return ops
 
 

@@ -30,10 +30,11 @@ def free_port() -> int:
     """A free TCP port on the loopback interface."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+        port: int = s.getsockname()[1]  # (host, port) for an IPv4 socket
+        return port
 
 
-def _wait(url: str, proc: subprocess.Popen, timeout: float, what: str) -> None:
+def _wait(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
@@ -73,7 +74,7 @@ class Server:
     def __init__(self) -> None:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
-        self.proc: subprocess.Popen | None = None
+        self.proc: subprocess.Popen[bytes] | None = None
         self.load_seconds: float | None = None
 
     def stop(self) -> None:
@@ -103,8 +104,20 @@ class Aikg(Server):
         super().__init__()
         env = {**os.environ, "AIKG_TOKEN": TOKEN, "AIKG_LOAD_SEEDS": "false"}
         self.proc = subprocess.Popen(
-            [_python_bin("aikg"), "serve", "--store", str(store_dir), "--port", str(self.port),
-             "--threads", str(threads)], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                _python_bin("aikg"),
+                "serve",
+                "--store",
+                str(store_dir),
+                "--port",
+                str(self.port),
+                "--threads",
+                str(threads),
+            ],
+            env=env,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/api/health", self.proc, 120, "aikg serve")
 
 
@@ -118,8 +131,20 @@ class Hello(Server):
     def __init__(self) -> None:
         super().__init__()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gunicorn", *self.workers, "-b", f"127.0.0.1:{self.port}", "--log-level",
-             "warning", "aikg_bench.hello:app"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "gunicorn",
+                *self.workers,
+                "-b",
+                f"127.0.0.1:{self.port}",
+                "--log-level",
+                "warning",
+                "aikg_bench.hello:app",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/", self.proc, 60, "gunicorn hello")
 
 
@@ -146,9 +171,21 @@ class RdflibEndpoint(Server):
             raise Skipped("not installed: pip install 'rdflib-endpoint[cli]' (or aikg[bench])") from None
         start = time.perf_counter()
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "rdflib_endpoint", "serve", "--host", "127.0.0.1", "--port",
-             str(self.port), "--enable-update", str(data)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            [
+                sys.executable,
+                "-m",
+                "rdflib_endpoint",
+                "serve",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                str(self.port),
+                "--enable-update",
+                str(data),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint")
         self.load_seconds = time.perf_counter() - start
 
@@ -160,27 +197,47 @@ class Virtuoso(Server):
 
     def __init__(self, data: Path) -> None:
         super().__init__()
-        exe, self.isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
-        if not exe or not self.isql:
+        exe, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
+        if not exe or not isql:
             raise Skipped("not installed: apt-get install virtuoso-opensource")
+        self.isql = isql
         self.sql_port = free_port()
         self.dir = Path(tempfile.mkdtemp(prefix="aikg-bench-virtuoso-"))
         data = data.resolve()
-        (self.dir / "virtuoso.ini").write_text(virtuoso_ini(
-            self.dir, sql_port=self.sql_port, http_port=self.port, buffers=170000, dirty_buffers=130000,
-            max_query_seconds=60, dirs_allowed=f"., {data.parent}"))
-        self.proc = subprocess.Popen([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir,
-                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        (self.dir / "virtuoso.ini").write_text(
+            virtuoso_ini(
+                self.dir,
+                sql_port=self.sql_port,
+                http_port=self.port,
+                buffers=170000,
+                dirty_buffers=130000,
+                max_query_seconds=60,
+                dirs_allowed=f"., {data.parent}",
+            )
+        )
+        self.proc = subprocess.Popen(
+            [exe, "-f", "-c", str(self.dir / "virtuoso.ini")],
+            cwd=self.dir,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
         self._isql('GRANT SPARQL_UPDATE TO "SPARQL";')
         start = time.perf_counter()
-        self._isql(f"ld_dir('{data.parent}', '{data.name}', 'https://w3id.org/aikg/graph/default');",
-                   "rdf_loader_run();", "checkpoint;")
+        self._isql(
+            f"ld_dir('{data.parent}', '{data.name}', 'https://w3id.org/aikg/graph/default');",
+            "rdf_loader_run();",
+            "checkpoint;",
+        )
         self.load_seconds = time.perf_counter() - start
 
     def _isql(self, *statements: str) -> None:
-        subprocess.run([self.isql, str(self.sql_port), "dba", "dba", "exec=" + " ".join(statements)],
-                       check=True, capture_output=True, timeout=3600)
+        subprocess.run(
+            [self.isql, str(self.sql_port), "dba", "dba", "exec=" + " ".join(statements)],
+            check=True,
+            capture_output=True,
+            timeout=3600,
+        )
 
     def stop(self) -> None:
         super().stop()

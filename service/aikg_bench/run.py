@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlencode
 
 import pyoxigraph as ox
@@ -47,24 +48,40 @@ class Options:
     """Only these operation groups (lookup, search, named, join, aggregate, export, write); None: all."""
 
 
-def machine() -> dict:
+def machine() -> dict[str, Any]:
     """Date, cores, memory and CPU model, for the report."""
-    cpu = next((line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                if line.startswith("model name")), platform.processor())
+    cpu = next(
+        (
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        ),
+        platform.processor(),
+    )
     try:
         free = subprocess.run(["free", "-h"], capture_output=True, text=True).stdout.strip()
     except OSError:
         free = ""
-    return {"date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"), "nproc": os.cpu_count(),
-            "cpu": cpu, "free": free, "python": platform.python_version(), "pyoxigraph": ox.__version__}
+    return {
+        "date": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+        "nproc": os.cpu_count(),
+        "cpu": cpu,
+        "free": free,
+        "python": platform.python_version(),
+        "pyoxigraph": ox.__version__,
+    }
 
 
 def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
     """How ``server`` is asked for ``op``: aikg's own API, SPARQL for engines, "/" for the ceiling."""
     if server == "aikg":
         if op.is_write:
-            return Request(op.paths, "POST", {"Authorization": f"Bearer {peers.TOKEN}",
-                                              "Content-Type": "text/turtle"}, op.body)
+            return Request(
+                op.paths,
+                "POST",
+                {"Authorization": f"Bearer {peers.TOKEN}", "Content-Type": "text/turtle"},
+                op.body,
+            )
         accept = _SELECT if op.paths[0].startswith("/sparql") else "application/json"
         return Request(op.paths, headers={"Accept": accept})
     if server.startswith("flask-hello"):
@@ -73,18 +90,24 @@ def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
         body = urlencode({"update": op.sparql[0]}).replace("%40N%40", "@N@")
         return Request([sparql_path], "POST", {"Content-Type": "application/x-www-form-urlencoded"}, body)
     accept = "text/turtle" if op.group == "export" else _SELECT
-    return Request([sparql_path + "?" + urlencode({"query": q}) for q in op.sparql],
-                   headers={"Accept": accept})
+    return Request(
+        [sparql_path + "?" + urlencode({"query": q}) for q in op.sparql], headers={"Accept": accept}
+    )
 
 
-def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict:
-    results: dict = {}
+def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any]:
+    results: dict[str, Any] = {}
     for op in ops:
         req = request_for(server.name, op, server.sparql_path)
         try:
             one = server.name == "rdflib-endpoint" or op.is_write  # the slowest: one cold answer is enough
-            cold, status, text = probe(server.base, req, 1 if one else len(req.paths),
-                                       budget_s=max(10.0, 3 * opts.seconds), slow_ms=opts.slow * 1000)
+            cold, status, text = probe(
+                server.base,
+                req,
+                1 if one else len(req.paths),
+                budget_s=max(10.0, 3 * opts.seconds),
+                slow_ms=opts.slow * 1000,
+            )
             if status >= 400:
                 results[op.name] = {"error": f"HTTP {status}: {text[:200]}"}
                 opts.log(f"    {op.name:<40} HTTP {status}")
@@ -92,8 +115,15 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict:
             if cold[0] > opts.slow * 1000:
                 # Minutes of wrk for a handful of answers would measure nothing more than this one did.
                 ms = statistics.median(cold)
-                results[op.name] = {"p50_ms": ms, "p99_ms": max(cold), "rps": 1000 / ms,
-                                    "requests": len(cold), "errors": 0, "cold_ms": ms, "slow": True}
+                results[op.name] = {
+                    "p50_ms": ms,
+                    "p99_ms": max(cold),
+                    "rps": 1000 / ms,
+                    "requests": len(cold),
+                    "errors": 0,
+                    "cold_ms": ms,
+                    "slow": True,
+                }
                 opts.log(f"    {op.name:<40} slow: {ms:.0f} ms for the first answer, not repeated")
                 continue
             conns = 1 if op.is_write else opts.connections
@@ -104,8 +134,10 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict:
             continue
         r["cold_ms"] = statistics.median(cold)
         results[op.name] = r
-        opts.log(f"    {op.name:<40} p50 {r['p50_ms']:9.2f} ms  p99 {r['p99_ms']:9.2f} ms  "
-                 f"{r['rps']:9.1f} req/s  cold {r['cold_ms']:8.1f} ms  errors {r['errors']}")
+        opts.log(
+            f"    {op.name:<40} p50 {r['p50_ms']:9.2f} ms  p99 {r['p99_ms']:9.2f} ms  "
+            f"{r['rps']:9.1f} req/s  cold {r['cold_ms']:8.1f} ms  errors {r['errors']}"
+        )
     return results
 
 
@@ -116,26 +148,37 @@ def _search_build(base: str) -> float:
     return time.perf_counter() - start
 
 
-def run_size(label: str, opts: Options, work: Path) -> dict:
+def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     """Everything for one size; servers are stopped before it returns."""
     size = parse_size(label)
-    out: dict = {"size": label, "target_quads": size}
+    out: dict[str, Any] = {"size": label, "target_quads": size}
     data = work / f"{label}.nq"
     t0 = time.perf_counter()
     gen = generate(data, size, seed=opts.seed)
-    out["generate"] = {"seconds": time.perf_counter() - t0, "quads": gen.quads, "replicas": gen.replicas,
-                       "batches": gen.batches, "bytes": data.stat().st_size}
-    opts.log(f"[{label}] generated {gen.quads} quads ({gen.replicas} replicas, {gen.batches} batches) "
-             f"in {out['generate']['seconds']:.1f} s")
+    out["generate"] = {
+        "seconds": time.perf_counter() - t0,
+        "quads": gen.quads,
+        "replicas": gen.replicas,
+        "batches": gen.batches,
+        "bytes": data.stat().st_size,
+    }
+    opts.log(
+        f"[{label}] generated {gen.quads} quads ({gen.replicas} replicas, {gen.batches} batches) "
+        f"in {out['generate']['seconds']:.1f} s"
+    )
     ox_dir, aikg_dir, full = work / f"{label}-ox", work / f"{label}-aikg", work / f"{label}-full.nq"
-    out["load"] = {"pyoxigraph": load.measure("pyoxigraph", data, ox_dir),
-                   "aikg": load.measure("aikg", data, aikg_dir, full)}
+    out["load"] = {
+        "pyoxigraph": load.measure("pyoxigraph", data, ox_dir),
+        "aikg": load.measure("aikg", data, aikg_dir, full),
+    }
     la, lo = out["load"]["aikg"], out["load"]["pyoxigraph"]
     out["load"]["ratio"] = la["seconds"] / lo["seconds"]
-    opts.log(f"[{label}] load: pyoxigraph bulk_load {lo['seconds']:.1f} s ({lo['peak_rss_mb']:.0f} MB), "
-             f"aikg {la['seconds']:.1f} s (bulk {la['load_seconds']:.1f} + derive "
-             f"{la['derive_seconds']:.1f}; "
-             f"{la['peak_rss_mb']:.0f} MB)")
+    opts.log(
+        f"[{label}] load: pyoxigraph bulk_load {lo['seconds']:.1f} s ({lo['peak_rss_mb']:.0f} MB), "
+        f"aikg {la['seconds']:.1f} s (bulk {la['load_seconds']:.1f} + derive "
+        f"{la['derive_seconds']:.1f}; "
+        f"{la['peak_rss_mb']:.0f} MB)"
+    )
     shutil.rmtree(ox_dir, ignore_errors=True)
     ops = build_mix(build_template(), gen.replicas, seed=opts.seed)
     if opts.ops is not None:
@@ -156,7 +199,9 @@ def run_size(label: str, opts: Options, work: Path) -> dict:
     return out
 
 
-def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, size: int, work: Path) -> dict:
+def _peer(
+    name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, size: int, work: Path
+) -> dict[str, Any]:
     if name == "pyoxigraph":
         d = work / "floor"
         shutil.rmtree(d, ignore_errors=True)
@@ -167,15 +212,19 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             for op in ops:
                 r = inprocess.measure(store, op, seconds=min(opts.seconds, 3.0))
                 ops_out[op.name] = r
-                opts.log(f"    {op.name:<40} p50 {r['p50_ms']:9.2f} ms  p99 {r['p99_ms']:9.2f} ms  "
-                         f"{r['rps']:9.1f} runs/s (one thread)")
+                opts.log(
+                    f"    {op.name:<40} p50 {r['p50_ms']:9.2f} ms  p99 {r['p99_ms']:9.2f} ms  "
+                    f"{r['rps']:9.1f} runs/s (one thread)"
+                )
             return {"ops": ops_out}
         finally:
             del store
             shutil.rmtree(d, ignore_errors=True)
     if name == "rdflib-endpoint" and size > opts.rdflib_max:
-        raise peers.Skipped(f"left out above {opts.rdflib_max} triples (--rdflib-max): it loads into "
-                            "rdflib's memory store at ~20k triples/s")
+        raise peers.Skipped(
+            f"left out above {opts.rdflib_max} triples (--rdflib-max): it loads into "
+            "rdflib's memory store at ~20k triples/s"
+        )
     server: peers.Server | None = None
     try:
         if name == "aikg":
@@ -190,7 +239,7 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             server = peers.Virtuoso(full)
         else:
             raise peers.Skipped(f"unknown peer {name!r}")
-        extra: dict = {}
+        extra: dict[str, Any] = {}
         if server.load_seconds is not None:
             extra["load_seconds"] = server.load_seconds
         if name == "aikg":
@@ -203,14 +252,18 @@ def _peer(name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, s
             server.stop()
 
 
-def run(opts: Options) -> dict:
+def run(opts: Options) -> dict[str, Any]:
     """The whole run: every size, every peer; the results as one dict (see ``report``)."""
     work = opts.work or Path(tempfile.mkdtemp(prefix="aikg-bench-"))
     work.mkdir(parents=True, exist_ok=True)
-    result = {"machine": machine(), "options": {"sizes": opts.sizes, "peers": list(opts.peers),
-                                                "seconds": opts.seconds, "connections": opts.connections,
-                                                "seed": opts.seed},
-              "sizes": []}
+    options = {
+        "sizes": opts.sizes,
+        "peers": list(opts.peers),
+        "seconds": opts.seconds,
+        "connections": opts.connections,
+        "seed": opts.seed,
+    }
+    result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:
         for label in opts.sizes:
             result["sizes"].append(run_size(label, opts, work))

@@ -9,8 +9,16 @@ from __future__ import annotations
 from pathlib import Path
 
 
-def virtuoso_ini(directory: Path, *, sql_port: int, http_port: int, buffers: int, dirty_buffers: int,
-                 max_query_seconds: int, dirs_allowed: str = ".") -> str:
+def virtuoso_ini(
+    directory: Path,
+    *,
+    sql_port: int,
+    http_port: int,
+    buffers: int,
+    dirty_buffers: int,
+    max_query_seconds: int,
+    dirs_allowed: str = ".",
+) -> str:
     """The ``virtuoso.ini`` of a server whose files all live in ``directory``."""
     d = directory
     return f"""\

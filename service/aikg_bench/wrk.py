@@ -13,6 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import requests
 
@@ -66,8 +67,9 @@ class Request:
     body: str | None = None
 
 
-def probe(base: str, req: Request, n: int = 3, *, budget_s: float = 30.0,
-          slow_ms: float = float("inf")) -> tuple[list[float], int, str]:
+def probe(
+    base: str, req: Request, n: int = 3, *, budget_s: float = 30.0, slow_ms: float = float("inf")
+) -> tuple[list[float], int, str]:
     """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status.
 
     Sending every variant once before the load run also warms whatever caches the server keeps, so the
@@ -79,8 +81,9 @@ def probe(base: str, req: Request, n: int = 3, *, budget_s: float = 30.0,
     for i, path in enumerate(req.paths[:n]):
         body = req.body.replace("@N@", f"p{i}") if req.body else None
         start = time.perf_counter()
-        r = requests.request(req.method, base + path, headers=req.headers,
-                             data=body.encode() if body else None, timeout=300)
+        r = requests.request(
+            req.method, base + path, headers=req.headers, data=body.encode() if body else None, timeout=300
+        )
         times.append((time.perf_counter() - start) * 1000)
         status, text = r.status_code, r.text[:300]
         if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
@@ -88,21 +91,37 @@ def probe(base: str, req: Request, n: int = 3, *, budget_s: float = 30.0,
     return times, status, text
 
 
-def run_wrk(base: str, req: Request, *, seconds: float, connections: int, threads: int = 2,
-            timeout: float = 30) -> dict:
+def run_wrk(
+    base: str, req: Request, *, seconds: float, connections: int, threads: int = 2, timeout: float = 30
+) -> dict[str, Any]:
     """One wrk run: p50/p99 (ms), requests per second and errors."""
     if WRK is None:
         raise RuntimeError("wrk is not installed (apt-get install wrk)")
     headers = ", ".join(f"[ {_lua(k)} ] = {_lua(v)}" for k, v in (req.headers or {}).items())
-    script = _SCRIPT % {"paths": ", ".join(_lua(p) for p in req.paths), "method": _lua(req.method),
-                        "headers": headers, "body": _lua(req.body) if req.body is not None else "nil"}
+    script = _SCRIPT % {
+        "paths": ", ".join(_lua(p) for p in req.paths),
+        "method": _lua(req.method),
+        "headers": headers,
+        "body": _lua(req.body) if req.body is not None else "nil",
+    }
     with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as fh:
         fh.write(script)
     try:
         out = subprocess.run(
-            [WRK, f"-t{min(threads, connections)}", f"-c{connections}", f"-d{max(1, round(seconds))}s",
-             f"--timeout={timeout:g}s", "-s", fh.name, base],
-            capture_output=True, text=True, timeout=seconds + timeout + 60)
+            [
+                WRK,
+                f"-t{min(threads, connections)}",
+                f"-c{connections}",
+                f"-d{max(1, round(seconds))}s",
+                f"--timeout={timeout:g}s",
+                "-s",
+                fh.name,
+                base,
+            ],
+            capture_output=True,
+            text=True,
+            timeout=seconds + timeout + 60,
+        )
     finally:
         Path(fh.name).unlink()
     line = next((x for x in reversed(out.stdout.splitlines()) if x.startswith("{")), None)
@@ -110,6 +129,10 @@ def run_wrk(base: str, req: Request, *, seconds: float, connections: int, thread
         raise RuntimeError(f"wrk failed: {out.stderr.strip()[:300]}")
     r = json.loads(line)
     ok = max(r["requests"] - r["non2xx"], 0)
-    return {"p50_ms": r["p50_us"] / 1000, "p99_ms": r["p99_us"] / 1000,
-            "rps": ok / (r["duration_us"] / 1e6) if r["duration_us"] else 0.0, "requests": r["requests"],
-            "errors": r["non2xx"] + r["socket_errors"] + r["timeouts"]}
+    return {
+        "p50_ms": r["p50_us"] / 1000,
+        "p99_ms": r["p99_us"] / 1000,
+        "rps": ok / (r["duration_us"] / 1e6) if r["duration_us"] else 0.0,
+        "requests": r["requests"],
+        "errors": r["non2xx"] + r["socket_errors"] + r["timeouts"],
+    }

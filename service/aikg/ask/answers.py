@@ -55,8 +55,11 @@ def query_links(q: NamedQuery, params: Mapping[str, str]) -> dict[str, str]:
     """Where the query can be seen: its page, its API answer, and the SPARQL editor with the values in."""
     qs = f"?{urlencode(params)}" if params else ""
     text = substitute(q.text, bind_parameters(q, params)) if params else q.text
-    return {"page": f"/queries/{q.name}{qs}", "api": f"/api/queries/{q.name}{qs}",
-            "editor": "/editor?" + urlencode({"query": text})}
+    return {
+        "page": f"/queries/{q.name}{qs}",
+        "api": f"/api/queries/{q.name}{qs}",
+        "editor": "/editor?" + urlencode({"query": text}),
+    }
 
 
 def _entity_iri(term: Any) -> str | None:
@@ -80,8 +83,9 @@ def _key_column(result: QueryResult, skip: Iterable[str], nary: frozenset[str], 
     return None if best is None else -best[2]
 
 
-def row_sources(store: Store, nodes: list[str], documents: Mapping[str, Any],
-                term: Callable[[str], dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+def row_sources(
+    store: Store, nodes: list[str], documents: Mapping[str, Any], term: Callable[[str], dict[str, Any]]
+) -> dict[str, list[dict[str, Any]]]:
     """For each node, the documents whose graphs describe it, with the certainty each gives."""
     out: dict[str, list[dict[str, Any]]] = {n: [] for n in nodes}
     if not nodes:
@@ -95,17 +99,27 @@ def row_sources(store: Store, nodes: list[str], documents: Mapping[str, Any],
         doc = documents.get(g.value)
         level = c.value if c is not None else (doc.default_certainty if doc else None)
         if key not in seen:
-            seen[key] = {"graph": g.value, "document": {"iri": doc.iri, "title": doc.title} if doc else None,
-                         "certainty": term(level) if level else None}
+            seen[key] = {
+                "graph": g.value,
+                "document": {"iri": doc.iri, "title": doc.title} if doc else None,
+                "certainty": term(level) if level else None,
+            }
             out[n.value].append(seen[key])
         elif c is not None:
             seen[key]["certainty"] = term(c.value)
     return out
 
 
-def rows_answer(store: Store, q: NamedQuery, params: Mapping[str, str], result: QueryResult, index: Any,
-                documents: Mapping[str, Any], term: Callable[[str], dict[str, Any]],
-                max_rows: int) -> dict[str, Any]:
+def rows_answer(
+    store: Store,
+    q: NamedQuery,
+    params: Mapping[str, str],
+    result: QueryResult,
+    index: Any,
+    documents: Mapping[str, Any],
+    term: Callable[[str], dict[str, Any]],
+    max_rows: int,
+) -> dict[str, Any]:
     """A named query's rows (at most ``max_rows``), each with the sources of the node it is about."""
     rows = result.rows[:max_rows]
     shown = QueryResult(result.kind, result.variables, rows)
@@ -115,10 +129,24 @@ def rows_answer(store: Store, q: NamedQuery, params: Mapping[str, str], result: 
     out_rows = []
     for r in rows:
         about = _entity_iri(r[key]) if key is not None else None
-        out_rows.append({"cells": {v: cell(t, index) for v, t in zip(result.variables, r, strict=True)},
-                         "about": about, "sources": sources.get(about, []) if about else []})
-    return {"kind": "rows", "query": {"name": q.name, "title": q.title, "description": q.description,
-                                      "links": query_links(q, params)},
-            "columns": result.variables, "about": result.variables[key] if key is not None else None,
-            "rows": out_rows, "total": len(result.rows),
-            "truncated": result.truncated or len(result.rows) > max_rows}
+        out_rows.append(
+            {
+                "cells": {v: cell(t, index) for v, t in zip(result.variables, r, strict=True)},
+                "about": about,
+                "sources": sources.get(about, []) if about else [],
+            }
+        )
+    return {
+        "kind": "rows",
+        "query": {
+            "name": q.name,
+            "title": q.title,
+            "description": q.description,
+            "links": query_links(q, params),
+        },
+        "columns": result.variables,
+        "about": result.variables[key] if key is not None else None,
+        "rows": out_rows,
+        "total": len(result.rows),
+        "truncated": result.truncated or len(result.rows) > max_rows,
+    }

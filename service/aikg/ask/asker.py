@@ -13,6 +13,7 @@ fact asked for is not in the graph.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -66,10 +67,16 @@ class Plan:
 class Asker:
     """Understands questions and answers them from the graph, abstaining rather than guessing."""
 
-    def __init__(self, *, store: Store, search: Callable[[], Any],
-                 queries: Callable[[], Mapping[str, NamedQuery]],
-                 run: Callable[[str, Mapping[str, str]], QueryResult],
-                 entities: Callable[[], EntityBuilder], catalog: Callable[[], Mapping[str, Any]]) -> None:
+    def __init__(
+        self,
+        *,
+        store: Store,
+        search: Callable[[], Any],
+        queries: Callable[[], Mapping[str, NamedQuery]],
+        run: Callable[[str, Mapping[str, str]], QueryResult],
+        entities: Callable[[], EntityBuilder],
+        catalog: Callable[[], Mapping[str, Any]],
+    ) -> None:
         """``search`` returns the current search index, ``queries`` the named queries, ``run`` runs one,
         ``entities`` an entity builder for the current data, ``catalog`` the source documents by graph."""
         self.store, self.search, self.queries, self.run = store, search, queries, run
@@ -79,9 +86,14 @@ class Asker:
     @classmethod
     def for_services(cls, services: Services) -> Asker:
         """The asker of one application: its store, search index, named queries and lookups."""
-        return cls(store=services.store, search=services.index, queries=services.named.all,
-                   run=services.named.run, entities=lambda: EntityBuilder(services),
-                   catalog=services.catalog)
+        return cls(
+            store=services.store,
+            search=services.index,
+            queries=services.named.all,
+            run=services.named.run,
+            entities=lambda: EntityBuilder(services),
+            catalog=services.catalog,
+        )
 
     # -- understanding ----------------------------------------------------------------------------
 
@@ -97,24 +109,36 @@ class Asker:
         """The reading of the question and every intent's plan, best first."""
         text = question.strip()
         if not text:
-            raise BadRequest("parameter 'q' is required: a question in plain words",
-                             errors=[{"parameter": "q"}])
+            raise BadRequest(
+                "parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}]
+            )
         if len(text) > MAX_QUESTION:
-            raise BadRequest(f"the question is longer than {MAX_QUESTION} characters",
-                             errors=[{"parameter": "q", "length": len(text)}])
+            raise BadRequest(
+                f"the question is longer than {MAX_QUESTION} characters",
+                errors=[{"parameter": "q", "length": len(text)}],
+            )
         index = self.search()
         router = self.router()
         reading = router.read(text, index)
         queries = self.queries()
-        plans = [self._plan(intent, score, example, reading, queries, index)
-                 for intent, score, example in router.scores(reading)]
+        plans = [
+            self._plan(intent, score, example, reading, queries, index)
+            for intent, score, example in router.scores(reading)
+        ]
         named = [m for m in reading.mentions if (m.start, m.end) in router.masked_mentions(reading)]
         for plan in plans:
             plan.score = round(plan.score + _fit(plan, named), 4)
         return reading, sorted(plans, key=lambda p: -p.score)
 
-    def _plan(self, intent: str, score: float, example: str, reading: Reading,
-              queries: Mapping[str, NamedQuery], index: Any) -> Plan:
+    def _plan(
+        self,
+        intent: str,
+        score: float,
+        example: str,
+        reading: Reading,
+        queries: Mapping[str, NamedQuery],
+        index: Any,
+    ) -> Plan:
         plan = Plan(intent, score, example)
         if intent == FACT:
             if reading.mentions:
@@ -151,25 +175,33 @@ class Asker:
         alternatives = [p for p in plans[1:] if p.feasible and p.score >= max(ANSWER_AT, 0.6 * best.score)]
         alternatives = alternatives[:ALTERNATIVES]
         if best.score < (FACT_AT if best.intent == FACT else ANSWER_AT):
-            return self._abstain(question, best, plans[:ALTERNATIVES],
-                                 "aikg does not know how to answer this question.")
+            return self._abstain(
+                question, best, plans[:ALTERNATIVES], "aikg does not know how to answer this question."
+            )
         if not best.feasible:
             what = ", ".join(best.missing)
-            return self._abstain(question, best, [best] + alternatives,
-                                 f"aikg could not tell which {what} the question is about.")
+            return self._abstain(
+                question,
+                best,
+                [best] + alternatives,
+                f"aikg could not tell which {what} the question is about.",
+            )
         confidence = _confidence(best, plans)
         if best.intent == FACT:
             return self._fact(question, reading, best, confidence, alternatives)
         q = self.queries()[best.intent]
         result = self.run(q.name, best.parameters)
         index = self.search()
-        answer = rows_answer(self.store, q, best.parameters, result, index, self.catalog(),
-                             self.entities().term, MAX_ROWS)
-        return self._body(question, best.intent, best.parameters, None, confidence, answer, False,
-                          alternatives)
+        answer = rows_answer(
+            self.store, q, best.parameters, result, index, self.catalog(), self.entities().term, MAX_ROWS
+        )
+        return self._body(
+            question, best.intent, best.parameters, None, confidence, answer, False, alternatives
+        )
 
-    def _fact(self, question: str, reading: Reading, plan: Plan, confidence: float,
-              alternatives: list[Plan]) -> dict[str, Any]:
+    def _fact(
+        self, question: str, reading: Reading, plan: Plan, confidence: float, alternatives: list[Plan]
+    ) -> dict[str, Any]:
         assert plan.mention is not None
         mention = plan.mention
         builder = self.entities()
@@ -177,75 +209,171 @@ class Asker:
         if wanted is None:
             leftover = _leftover(reading)
             if leftover:
-                return self._abstain(question, plan, self._entity_alternatives(mention.best) + alternatives,
-                                     f"aikg does not know the {_words(leftover)} of {mention.best.label}.",
-                                     entity=mention.best.slug)
+                return self._abstain(
+                    question,
+                    plan,
+                    self._entity_alternatives(mention.best) + alternatives,
+                    f"aikg does not know the {_words(leftover)} of {mention.best.label}.",
+                    entity=mention.best.slug,
+                )
             body = builder.build(mention.best.iri)
-            facts = [self._fact_json(f, body) for f in body["facts"]
-                     if f["property"]["iri"] not in OVERVIEW_SKIP]
+            facts = [
+                self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] not in OVERVIEW_SKIP
+            ]
             facts += [self._link_json(r, body) for r in body["relations"]["outgoing"]]
-            answer = {"kind": "facts", "entity": _entity_json(body), "property": None, "facts": facts,
-                      "documents": body["documents"], "note": None}
-            return self._body(question, None, {}, mention.best.slug, confidence, answer, False,
-                              self._entity_alternatives(mention.best) + alternatives)
+            answer = {
+                "kind": "facts",
+                "entity": _entity_json(body),
+                "property": None,
+                "facts": facts,
+                "documents": body["documents"],
+                "note": None,
+            }
+            return self._body(
+                question,
+                None,
+                {},
+                mention.best.slug,
+                confidence,
+                answer,
+                False,
+                self._entity_alternatives(mention.best) + alternatives,
+            )
         index = self.search()
+        # "Who founded OpenAI?" asks for a party: a value (the founding date) does not answer it
+        who = _ASKS_WHO.search(question) is not None
         for rank, candidate in enumerate(_fact_candidates(mention, index)):
             body = builder.build(candidate.iri)
             for prop in wanted:
                 iri = AIKG + prop
-                facts = [self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] == iri]
-                facts += [self._link_json(r, body) for r in body["relations"]["outgoing"]
-                          if r["property"]["iri"] == iri]
+                facts = (
+                    []
+                    if who
+                    else [self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] == iri]
+                )
+                facts += [
+                    self._link_json(r, body)
+                    for r in body["relations"]["outgoing"]
+                    if r["property"]["iri"] == iri
+                ]
                 if not facts:
                     continue
                 note = None
                 if rank:
-                    note = (f"{mention.best.label} has no {builder.term(iri)['label']} in aikg; this is "
-                            f"{candidate.label}'s.")
-                answer = {"kind": "facts", "entity": _entity_json(body), "property": builder.term(iri),
-                          "facts": facts, "documents": body["documents"], "note": note}
+                    note = (
+                        f"{mention.best.label} has no {builder.term(iri)['label']} in aikg; this is "
+                        f"{candidate.label}'s."
+                    )
+                answer = {
+                    "kind": "facts",
+                    "entity": _entity_json(body),
+                    "property": builder.term(iri),
+                    "facts": facts,
+                    "documents": body["documents"],
+                    "note": note,
+                }
                 sure = round(confidence * (0.8 if rank else 1.0), 3)
-                return self._body(question, None, {}, candidate.slug, sure, answer, False,
-                                  self._entity_alternatives(candidate) + alternatives)
+                return self._body(
+                    question,
+                    None,
+                    {},
+                    candidate.slug,
+                    sure,
+                    answer,
+                    False,
+                    self._entity_alternatives(candidate) + alternatives,
+                )
         label = builder.term(AIKG + wanted[0])["label"]
-        return self._abstain(question, plan, self._entity_alternatives(mention.best) + alternatives,
-                             f"aikg has no {label} for {mention.best.label}.", entity=mention.best.slug)
+        if who:
+            return self._abstain(
+                question,
+                plan,
+                self._entity_alternatives(mention.best) + alternatives,
+                f"aikg does not know who: its {label} of {mention.best.label} is a value, not a party.",
+                entity=mention.best.slug,
+            )
+        return self._abstain(
+            question,
+            plan,
+            self._entity_alternatives(mention.best) + alternatives,
+            f"aikg has no {label} for {mention.best.label}.",
+            entity=mention.best.slug,
+        )
 
     @staticmethod
     def _fact_json(fact: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
-        return {"subject": {"id": body["id"], "label": body["label"]}, "property": fact["property"],
-                "value": fact["value"], "number": fact.get("number"), "datatype": fact["datatype"],
-                "lang": fact["lang"], "unit": fact["unit"], "qualifier": fact["qualifier"],
-                "sources": fact["sources"]}
+        return {
+            "subject": {"id": body["id"], "label": body["label"]},
+            "property": fact["property"],
+            "value": fact["value"],
+            "number": fact.get("number"),
+            "datatype": fact["datatype"],
+            "lang": fact["lang"],
+            "unit": fact["unit"],
+            "qualifier": fact["qualifier"],
+            "sources": fact["sources"],
+        }
 
     @staticmethod
     def _link_json(rel: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
         node = rel["node"]
-        return {"subject": {"id": body["id"], "label": body["label"]}, "property": rel["property"],
-                "value": node["iri"], "node": {"id": node["id"], "label": node["label"]}, "number": None,
-                "datatype": None, "lang": None, "unit": None, "qualifier": None, "sources": rel["sources"]}
+        return {
+            "subject": {"id": body["id"], "label": body["label"]},
+            "property": rel["property"],
+            "value": node["iri"],
+            "node": {"id": node["id"], "label": node["label"]},
+            "number": None,
+            "datatype": None,
+            "lang": None,
+            "unit": None,
+            "qualifier": None,
+            "sources": rel["sources"],
+        }
 
     def _entity_alternatives(self, candidate: Candidate) -> list[Plan]:
         if "sources-of-entity" not in self.queries():
             return []
         return [Plan("sources-of-entity", 0.0, "", {"entity": candidate.slug})]
 
-    def _abstain(self, question: str, best: Plan, offered: list[Plan], message: str, *,
-                 entity: str | None = None) -> dict[str, Any]:
+    def _abstain(
+        self, question: str, best: Plan, offered: list[Plan], message: str, *, entity: str | None = None
+    ) -> dict[str, Any]:
         answer = {"kind": "none", "message": "I don't know. " + message}
         understood = best.intent if best.intent != FACT and best.feasible and entity is None else None
-        return self._body(question, understood if best.score >= ANSWER_AT else None,
-                          best.parameters if understood else {}, entity, round(min(best.score, 0.99) / 2, 3),
-                          answer, True, offered)
+        return self._body(
+            question,
+            understood if best.score >= ANSWER_AT else None,
+            best.parameters if understood else {},
+            entity,
+            round(min(best.score, 0.99) / 2, 3),
+            answer,
+            True,
+            offered,
+        )
 
-    def _body(self, question: str, query: str | None, parameters: Mapping[str, str], entity: str | None,
-              confidence: float, answer: dict[str, Any], abstained: bool,
-              alternatives: list[Plan]) -> dict[str, Any]:
-        return {"question": question,
-                "understood": {"query": query, "parameters": dict(parameters), "entity": entity,
-                               "confidence": confidence},
-                "answer": answer, "abstained": abstained,
-                "alternatives": self._alternatives(alternatives, exclude=query)}
+    def _body(
+        self,
+        question: str,
+        query: str | None,
+        parameters: Mapping[str, str],
+        entity: str | None,
+        confidence: float,
+        answer: dict[str, Any],
+        abstained: bool,
+        alternatives: list[Plan],
+    ) -> dict[str, Any]:
+        return {
+            "question": question,
+            "understood": {
+                "query": query,
+                "parameters": dict(parameters),
+                "entity": entity,
+                "confidence": confidence,
+            },
+            "answer": answer,
+            "abstained": abstained,
+            "alternatives": self._alternatives(alternatives, exclude=query),
+        }
 
     def _alternatives(self, plans: list[Plan], exclude: str | None) -> list[dict[str, Any]]:
         queries = self.queries()
@@ -257,20 +385,33 @@ class Asker:
                 continue
             seen.add(key)
             q = queries[p.intent]
-            entry: dict[str, Any] = {"query": p.intent, "parameters": dict(p.parameters),
-                                     "confidence": round(max(p.score, 0.0) / 2, 3), "title": q.title,
-                                     "example": (q.example_texts() or [q.title])[0]}
+            entry: dict[str, Any] = {
+                "query": p.intent,
+                "parameters": dict(p.parameters),
+                "confidence": round(max(p.score, 0.0) / 2, 3),
+                "title": q.title,
+                "example": (q.example_texts() or [q.title])[0],
+            }
             if p.missing:
                 entry["missing"] = list(p.missing)
             else:
                 entry["links"] = query_links(q, p.parameters)
             out.append(entry)
-        return out[:ALTERNATIVES + 1]
+        return out[: ALTERNATIVES + 1]
+
+
+_ASKS_WHO = re.compile(r"\bwho(?:m)?\b|谁", re.IGNORECASE)
+"""A question that asks for a party (an organization or a person), answered by a link, never a value."""
 
 
 def _entity_json(body: dict[str, Any]) -> dict[str, Any]:
-    return {"id": body["id"], "iri": body["iri"], "label": body["label"], "types": body["types"],
-            "links": body["links"]}
+    return {
+        "id": body["id"],
+        "iri": body["iri"],
+        "label": body["label"],
+        "types": body["types"],
+        "links": body["links"],
+    }
 
 
 def _pick(mentions: list[Mention], used: set[int], cls: str | None, index: Any) -> Candidate | None:
@@ -308,14 +449,18 @@ def _fit(plan: Plan, named: list[Mention]) -> float:
     if not named:
         return 0.0
     used = plan.mention is not None or any(
-        c.slug == v for m in named for c in m.candidates for v in plan.parameters.values())
+        c.slug == v for m in named for c in m.candidates for v in plan.parameters.values()
+    )
     return USES_NAME if used else LEAVES_NAME
 
 
 def _leftover(reading: Reading) -> list[str]:
     """Words of an entity question that are neither its name nor an overview's wording."""
-    return [t.text for t in tokens(reading.masked)
-            if not t.text.startswith("⟨") and t.text not in OVERVIEW_WORDS and t.text not in STOPWORDS]
+    return [
+        t.text
+        for t in tokens(reading.masked)
+        if not t.text.startswith("⟨") and t.text not in OVERVIEW_WORDS and t.text not in STOPWORDS
+    ]
 
 
 def _words(words: list[str]) -> str:

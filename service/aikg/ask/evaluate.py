@@ -75,8 +75,12 @@ def evaluate(asker: Asker, items: Iterable[dict[str, Any]], *, warm: bool = True
         results.append((item, answer, judge(item, answer), seconds))
     groups: dict[str, list[bool]] = defaultdict(list)
     for item, _, ok, _ in results:
-        for key in ("all", f"lang:{item['lang']}", f"part:{item['part']}",
-                    f"part:{item['part']}:lang:{item['lang']}"):
+        for key in (
+            "all",
+            f"lang:{item['lang']}",
+            f"part:{item['part']}",
+            f"part:{item['part']}:lang:{item['lang']}",
+        ):
             groups[key].append(ok)
     oos = [(ok, a) for item, a, ok, _ in results if item["expect"].get("abstain")]
     abstained = [(item, ok) for item, a, ok, _ in results if a["abstained"]]
@@ -84,21 +88,31 @@ def evaluate(asker: Asker, items: Iterable[dict[str, Any]], *, warm: bool = True
     reading.sort()
     return {
         "items": len(results),
-        "accuracy": {k: {"right": sum(v), "of": len(v), "share": round(sum(v) / len(v), 4)}
-                     for k, v in sorted(groups.items())},
+        "accuracy": {
+            k: {"right": sum(v), "of": len(v), "share": round(sum(v) / len(v), 4)}
+            for k, v in sorted(groups.items())
+        },
         "out_of_scope": {"of": len(oos), "answered": sum(1 for _, a in oos if not a["abstained"])},
         "abstention": {
             "abstained": len(abstained),
             "precision": round(sum(1 for i, _ in abstained if i["expect"].get("abstain")) / len(abstained), 4)
-            if abstained else None,
+            if abstained
+            else None,
             "recall": round(sum(1 for _, a in oos if a["abstained"]) / len(oos), 4) if oos else None,
         },
         "latency_ms": _percentiles(latencies),
         "understanding_ms": _percentiles(reading),
-        "router": {"examples": len(router.examples), "features": len(router.model.idf),
-                   "intents": len(router.intents), "build_ms": round(1000 * build, 1)},
-        "wrong": [{"where": i["where"], "q": i["q"], "expect": i["expect"], "got": _got(a)}
-                  for i, a, ok, _ in results if not ok],
+        "router": {
+            "examples": len(router.examples),
+            "features": len(router.model.idf),
+            "intents": len(router.intents),
+            "build_ms": round(1000 * build, 1),
+        },
+        "wrong": [
+            {"where": i["where"], "q": i["q"], "expect": i["expect"], "got": _got(a)}
+            for i, a, ok, _ in results
+            if not ok
+        ],
     }
 
 
@@ -106,14 +120,20 @@ def _percentiles(seconds: list[float]) -> dict[str, float] | None:
     """p50, p95 and max of sorted durations, in milliseconds."""
     if not seconds:
         return None
-    return {"p50": round(1000 * statistics.median(seconds), 2),
-            "p95": round(1000 * seconds[int(0.95 * (len(seconds) - 1))], 2),
-            "max": round(1000 * seconds[-1], 2)}
+    return {
+        "p50": round(1000 * statistics.median(seconds), 2),
+        "p95": round(1000 * seconds[int(0.95 * (len(seconds) - 1))], 2),
+        "max": round(1000 * seconds[-1], 2),
+    }
 
 
 def _got(answer: dict[str, Any]) -> dict[str, Any]:
     """What an answer understood, in short (for the list of wrong answers)."""
     a = answer["answer"]
     prop = a.get("property") if a.get("kind") == "facts" else None
-    return {"understood": answer["understood"], "abstained": answer["abstained"],
-            "property": prop["iri"] if prop else None, "message": a.get("message")}
+    return {
+        "understood": answer["understood"],
+        "abstained": answer["abstained"],
+        "property": prop["iri"] if prop else None,
+        "message": a.get("message"),
+    }

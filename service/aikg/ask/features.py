@@ -41,7 +41,7 @@ def features(masked: str) -> Counter[str]:
             padded = f"<{t.text}>"
             for n in (3, 4):
                 for k in range(len(padded) - n + 1):
-                    out["g:" + padded[k:k + n]] += 1
+                    out["g:" + padded[k : k + n]] += 1
             previous_word = t.text
         previous = t
     return out

@@ -86,8 +86,9 @@ class EntityLinker:
         """Keep the words the examples use, so that "deals" is not read as a misspelt name."""
         self.vocabulary = frozenset(vocabulary)
 
-    def link(self, index: Index, folded: str, toks: list[Token], taken: list[tuple[int, int]],
-             original: str) -> list[Mention]:
+    def link(
+        self, index: Index, folded: str, toks: list[Token], taken: list[tuple[int, int]], original: str
+    ) -> list[Mention]:
         """The mentions of ``folded`` (tokens ``toks``), none overlapping ``taken`` or each other;
         ``original`` is the question as typed (an everyday word names something only when capitalized)."""
         found: list[Mention] = []
@@ -101,9 +102,13 @@ class EntityLinker:
                 last = toks[j]
                 if last.stop or any(s < last.end and first.start < e for s, e in taken):
                     continue
-                span = toks[i:j + 1]
-                if (len(span) == 1 and first.text in AMBIGUOUS_NAMES and len(original) == len(folded)
-                        and not original[first.start].isupper()):
+                span = toks[i : j + 1]
+                if (
+                    len(span) == 1
+                    and first.text in AMBIGUOUS_NAMES
+                    and len(original) == len(folded)
+                    and not original[first.start].isupper()
+                ):
                     continue
                 mention = self._lookup(index, folded, span, budget)
                 if mention is not None:
@@ -131,8 +136,13 @@ class EntityLinker:
             near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
             if near:
                 return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
-        if (len(span) <= 2 and span[0].text not in self.vocabulary and len(norm) >= 4 and norm.isascii()
-                and budget[0] > 0):
+        if (
+            len(span) <= 2
+            and span[0].text not in self.vocabulary
+            and len(norm) >= 4
+            and norm.isascii()
+            and budget[0] > 0
+        ):
             budget[0] -= 1
             return self._misspelt(index, start, end, text, norm)
         return None
@@ -153,8 +163,13 @@ class EntityLinker:
         if not scored:
             return None
         ranked = sorted(scored.values(), key=lambda dh: (dh[0], len(dh[1].entity.label)))
-        return Mention(start, end, text, "fuzzy",
-                       [_candidate(h, "fuzzy", 0.9 - 0.15 * d) for d, h in ranked[:CANDIDATES]])
+        return Mention(
+            start,
+            end,
+            text,
+            "fuzzy",
+            [_candidate(h, "fuzzy", 0.9 - 0.15 * d) for d, h in ranked[:CANDIDATES]],
+        )
 
 
 def _non_overlapping(found: list[Mention]) -> list[Mention]:

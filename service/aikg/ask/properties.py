@@ -25,8 +25,10 @@ def _pattern(word: str) -> re.Pattern[str]:
 
 
 _PATTERNS: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = tuple(
-    sorted(((_pattern(w), len(w), props) for words, props in PROPERTY_WORDS for w in words),
-           key=lambda p: -p[1]))
+    sorted(
+        ((_pattern(w), len(w), props) for words, props in PROPERTY_WORDS for w in words), key=lambda p: -p[1]
+    )
+)
 
 
 def find_properties(folded: str, taken: list[tuple[int, int]]) -> list[PropertyMention]:

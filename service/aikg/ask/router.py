@@ -74,8 +74,9 @@ def _mask_example(raw: str) -> str:
 class Router:
     """Example questions of every intent, vectorized once; scores a reading against them."""
 
-    def __init__(self, queries: Mapping[str, NamedQuery],
-                 fact_examples: Iterable[str] = FACT_EXAMPLES) -> None:
+    def __init__(
+        self, queries: Mapping[str, NamedQuery], fact_examples: Iterable[str] = FACT_EXAMPLES
+    ) -> None:
         """Learn from the queries' examples and from the fact examples."""
         raw: list[tuple[str, str]] = []
         for q in queries.values():
@@ -84,8 +85,10 @@ class Router:
         masked = [(intent, text, _mask_example(text)) for intent, text in raw]
         counts = [features(m) for _, _, m in masked]
         self.model = TfIdf(counts)
-        self.examples = [Example(intent, text, self.model.vector(c))
-                         for (intent, text, _), c in zip(masked, counts, strict=True)]
+        self.examples = [
+            Example(intent, text, self.model.vector(c))
+            for (intent, text, _), c in zip(masked, counts, strict=True)
+        ]
         self.intents = sorted({e.intent for e in self.examples})
         # The examples' own words, and which of them follow one another: a name written inside such a
         # phrase ("H100 equivalents", "3D torus") is part of the question's wording, not its parameter.

@@ -42,15 +42,19 @@ def render_text(body: Mapping[str, Any]) -> str:
         lines.append(a["message"])
     elif a["kind"] == "rows":
         params = ", ".join(f"{k}={v}" for k, v in u["parameters"].items())
-        lines.append(f"Understood as: {a['query']['title']} [{u['query']}{' ' + params if params else ''}]"
-                     f" (confidence {u['confidence']:.0%})")
+        lines.append(
+            f"Understood as: {a['query']['title']} [{u['query']}{' ' + params if params else ''}]"
+            f" (confidence {u['confidence']:.0%})"
+        )
         shown = [c for c in a["columns"] if not c.endswith("Label")]
         for row in a["rows"]:
             cells = " | ".join(f"{c}: {_cell(row['cells'].get(c))}" for c in shown if row["cells"].get(c))
             lines.append(f"- {cells}\n    sources: {_sources(row['sources'])}")
         more = f" of {a['total']}" if a["total"] > len(a["rows"]) else ""
-        lines.append(f"{len(a['rows'])}{more} rows. SPARQL: aikg query {u['query']}"
-                     + "".join(f" -p {k}={v}" for k, v in u["parameters"].items()))
+        lines.append(
+            f"{len(a['rows'])}{more} rows. SPARQL: aikg query {u['query']}"
+            + "".join(f" -p {k}={v}" for k, v in u["parameters"].items())
+        )
     else:
         what = a["property"]["label"] if a["property"] else "facts"
         lines.append(f"Understood as: {what} of {a['entity']['label']} (confidence {u['confidence']:.0%})")
@@ -60,21 +64,31 @@ def render_text(body: Mapping[str, Any]) -> str:
             value = (f.get("node") or {}).get("label") or f["value"]
             unit = (f.get("unit") or {}).get("symbol") or ""
             qualifier = (f.get("qualifier") or {}).get("symbol") or ""
-            lines.append(f"- {f['subject']['label']}, {f['property']['label']}: {qualifier}{value}"
-                         f"{' ' + unit if unit else ''}\n    sources: {_sources(f['sources'])}")
+            lines.append(
+                f"- {f['subject']['label']}, {f['property']['label']}: {qualifier}{value}"
+                f"{' ' + unit if unit else ''}\n    sources: {_sources(f['sources'])}"
+            )
     if body["alternatives"]:
         lines.append("Closest questions aikg can answer:" if body["abstained"] else "Alternatives:")
         for alt in body["alternatives"]:
             params = " ".join(f"-p {k}={v}" for k, v in alt["parameters"].items())
-            lines.append(f"  {alt['title']}: aikg query {alt['query']} {params}".rstrip()
-                         + (f"  (needs {', '.join(alt['missing'])})" if alt.get("missing") else ""))
+            lines.append(
+                f"  {alt['title']}: aikg query {alt['query']} {params}".rstrip()
+                + (f"  (needs {', '.join(alt['missing'])})" if alt.get("missing") else "")
+            )
     return "\n".join(lines)
 
 
 @click.command()
 @click.argument("question")
-@click.option("--format", "-f", "fmt", type=click.Choice(["text", "json"]), default="text",
-              help="text (default) or the JSON /api/ask gives.")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(["text", "json"]),
+    default="text",
+    help="text (default) or the JSON /api/ask gives.",
+)
 @setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
 def ask(question: str, fmt: str, **options: Any) -> None:
     """Ask a question in plain words, in English or Chinese (e.g. "GB300 的显存是多少?")."""

@@ -8,24 +8,56 @@ import click
 
 
 @click.command()
-@click.option("--sizes", default="10k,100k", show_default=True,
-              help="Comma-separated graph sizes in triples (10k, 100k, 1M, or a number).")
-@click.option("--out", default="bench-results", show_default=True, type=click.Path(path_type=Path),
-              help="Directory for results.json and results.md.")
-@click.option("--peers", default="aikg,flask-hello,flask-hello-threads,rdflib-endpoint,virtuoso,pyoxigraph",
-              show_default=True,
-              help="Servers to measure; those not installed are reported as skipped.")
+@click.option(
+    "--sizes",
+    default="10k,100k",
+    show_default=True,
+    help="Comma-separated graph sizes in triples (10k, 100k, 1M, or a number).",
+)
+@click.option(
+    "--out",
+    default="bench-results",
+    show_default=True,
+    type=click.Path(path_type=Path),
+    help="Directory for results.json and results.md.",
+)
+@click.option(
+    "--peers",
+    default="aikg,flask-hello,flask-hello-threads,rdflib-endpoint,virtuoso,pyoxigraph",
+    show_default=True,
+    help="Servers to measure; those not installed are reported as skipped.",
+)
 @click.option("--seconds", default=3.0, show_default=True, help="wrk duration per operation and server.")
 @click.option("--connections", default=8, show_default=True, help="wrk connections (reads).")
 @click.option("--seed", default=42, show_default=True, help="Seed of the data and the request variants.")
-@click.option("--rdflib-max", default="10k", show_default=True,
-              help="Largest size rdflib-endpoint is run at (it loads slowly into memory).")
-@click.option("--ops", default=None, help="Only these operation groups: lookup,search,named,join,aggregate,"
-              "export,write.")
-@click.option("--work", default=None, type=click.Path(path_type=Path),
-              help="Keep the generated data and stores here (default: a temporary directory, removed).")
-def bench(sizes: str, out: Path, peers: str, seconds: float, connections: int, seed: int, rdflib_max: str,
-          ops: str | None, work: Path | None) -> None:
+@click.option(
+    "--rdflib-max",
+    default="10k",
+    show_default=True,
+    help="Largest size rdflib-endpoint is run at (it loads slowly into memory).",
+)
+@click.option(
+    "--ops",
+    default=None,
+    help="Only these operation groups: lookup,search,named,join,aggregate,export,write.",
+)
+@click.option(
+    "--work",
+    default=None,
+    type=click.Path(path_type=Path),
+    help="Keep the generated data and stores here (default: a temporary directory, removed).",
+)
+def bench(
+    sizes: str,
+    out: Path,
+    peers: str,
+    seconds: float,
+    connections: int,
+    seed: int,
+    rdflib_max: str,
+    ops: str | None,
+    work: Path | None,
+) -> None:
     """Benchmark aikg against rdflib-endpoint, Virtuoso, a bare Flask app and in-process pyoxigraph."""
     from aikg_bench.generate import parse_size
     from aikg_bench.report import write
@@ -35,10 +67,18 @@ def bench(sizes: str, out: Path, peers: str, seconds: float, connections: int, s
     unknown = set(chosen) - set(PEERS)
     if unknown:
         raise click.UsageError(f"unknown peer(s): {', '.join(sorted(unknown))} (known: {', '.join(PEERS)})")
-    opts = Options(sizes=[s.strip() for s in sizes.split(",") if s.strip()], out=out, peers=chosen,
-                   seconds=seconds, connections=connections, seed=seed, rdflib_max=parse_size(rdflib_max),
-                   work=work, log=lambda line: click.echo(line, err=True),
-                   ops={o.strip() for o in ops.split(",")} if ops else None)
+    opts = Options(
+        sizes=[s.strip() for s in sizes.split(",") if s.strip()],
+        out=out,
+        peers=chosen,
+        seconds=seconds,
+        connections=connections,
+        seed=seed,
+        rdflib_max=parse_size(rdflib_max),
+        work=work,
+        log=lambda line: click.echo(line, err=True),
+        ops={o.strip() for o in ops.split(",")} if ops else None,
+    )
     j, md = write(run(opts), out)
     click.echo(md.read_text())
     click.echo(f"results: {j} and {md}", err=True)

@@ -12,6 +12,7 @@ from aikg.cli.options import STORE_SETTINGS, open_services, overrides, setting_o
 from aikg.errors import AikgError, NotFound, ValidationFailed
 from aikg.knowledge.load import load_seeds
 from aikg.rdf import guard
+from aikg.rdf.formats import by_extension
 from aikg.settings import load_settings
 from aikg.write import gate
 
@@ -22,14 +23,10 @@ def fail(exc: AikgError) -> None:
     sys.exit(2)
 
 
-_EXTENSIONS = {".ttl": "text/turtle", ".nt": "application/n-triples", ".nq": "application/n-quads",
-               ".trig": "application/trig", ".jsonld": "application/ld+json", ".json": "application/ld+json",
-               ".rdf": "application/rdf+xml", ".xml": "application/rdf+xml", ".owl": "application/rdf+xml"}
-
-
 def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: dict[str, Any]) -> None:
     """Load one RDF file into one named graph through the same SHACL gate as HTTP writes."""
-    mime = fmt or _EXTENSIONS.get(path.suffix.lower())
+    found = by_extension(path.name)
+    mime = fmt or (found.mime if found else None)
     if mime is None:
         raise click.UsageError(f"cannot tell the format of {path.name}: give --format (a media type)")
     try:
@@ -59,8 +56,10 @@ def _bulk(path: Path, options: dict[str, Any]) -> None:
             seconds = bulk_load(services.store, path, progress=True)
         except AikgError as exc:
             fail(exc)
-    click.echo(f"loaded {path.name} in {seconds['load_seconds']:.1f} s, derived graphs in "
-               f"{seconds['derive_seconds']:.1f} s")
+    click.echo(
+        f"loaded {path.name} in {seconds['load_seconds']:.1f} s, derived graphs in "
+        f"{seconds['derive_seconds']:.1f} s"
+    )
 
 
 @click.command()
@@ -69,11 +68,22 @@ def _bulk(path: Path, options: dict[str, Any]) -> None:
 @click.option("--graph", default=None, help="The named graph FILE belongs to (required with FILE).")
 @click.option("--format", "fmt", default=None, help="Media type of FILE (default: from its extension).")
 @click.option("--replace", is_flag=True, help="Replace the graph's content instead of adding to it.")
-@click.option("--bulk", is_flag=True, help="Bulk-load a large N-Quads FILE (each quad into its own graph) "
-              "with a progress bar, skipping the SHACL gate: for initial loads; check with 'aikg validate'.")
+@click.option(
+    "--bulk",
+    is_flag=True,
+    help="Bulk-load a large N-Quads FILE (each quad into its own graph) "
+    "with a progress bar, skipping the SHACL gate: for initial loads; check with 'aikg validate'.",
+)
 @setting_options(*STORE_SETTINGS)
-def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, replace: bool, bulk: bool,
-         **options: Any) -> None:
+def load(
+    file: Path | None,
+    seeds: bool,
+    graph: str | None,
+    fmt: str | None,
+    replace: bool,
+    bulk: bool,
+    **options: Any,
+) -> None:
     """Load data into the store: the seeds, or FILE into --graph (validated by the shapes first)."""
     if bulk:
         if file is None or seeds or graph or replace:
@@ -99,8 +109,13 @@ def load(file: Path | None, seeds: bool, graph: str | None, fmt: str | None, rep
 
 
 @click.command()
-@click.option("--format", "fmt", default="application/n-quads", show_default=True,
-              help="Media type or short name (nquads, trig; turtle etc. with --graph).")
+@click.option(
+    "--format",
+    "fmt",
+    default="application/n-quads",
+    show_default=True,
+    help="Media type or short name (nquads, trig; turtle etc. with --graph).",
+)
 @click.option("--graph", default=None, help="Dump only this named graph.")
 @setting_options(*STORE_SETTINGS)
 def dump(fmt: str, graph: str | None, **options: Any) -> None:

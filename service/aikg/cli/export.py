@@ -20,20 +20,46 @@ _NAMES = [name for f in EXPORTS for name in (f.name, *f.aliases)]
 
 
 @click.command()
-@click.option("--format", "-f", "fmt", required=True, type=click.Choice(_NAMES, case_sensitive=False),
-              help="Export format: " + ", ".join(f"{f.name} ({f.title})" for f in EXPORTS) + ".")
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    required=True,
+    type=click.Choice(_NAMES, case_sensitive=False),
+    help="Export format: " + ", ".join(f"{f.name} ({f.title})" for f in EXPORTS) + ".",
+)
 @click.option("--focus", default=None, help="Export the neighbourhood of this entity (slug or IRI).")
-@click.option("--depth", type=int, default=None,
-              help=f"Links to follow from --focus, 0 to {MAX_DEPTH} [default 1].")
-@click.option("--type", "types", multiple=True,
-              help="Keep only nodes of this class or its subclasses (repeatable), e.g. Organization.")
-@click.option("--fold", is_flag=True, help="Fold deals, results and other n-ary nodes into labelled "
-              "edges (graph formats only).")
-@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Write to this file instead of standard output.")
+@click.option(
+    "--depth", type=int, default=None, help=f"Links to follow from --focus, 0 to {MAX_DEPTH} [default 1]."
+)
+@click.option(
+    "--type",
+    "types",
+    multiple=True,
+    help="Keep only nodes of this class or its subclasses (repeatable), e.g. Organization.",
+)
+@click.option(
+    "--fold",
+    is_flag=True,
+    help="Fold deals, results and other n-ary nodes into labelled edges (graph formats only).",
+)
+@click.option(
+    "--output",
+    "-o",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write to this file instead of standard output.",
+)
 @setting_options(*STORE_SETTINGS, "load_seeds")
-def export(fmt: str, focus: str | None, depth: int | None, types: tuple[str, ...], fold: bool,
-           output: Path | None, **options: Any) -> None:
+def export(
+    fmt: str,
+    focus: str | None,
+    depth: int | None,
+    types: tuple[str, ...],
+    fold: bool,
+    output: Path | None,
+    **options: Any,
+) -> None:
     """Export the data graph for Gephi, Cytoscape, Graphviz, yEd or any RDF tool."""
     with open_services(options) as services:
         try:
@@ -41,8 +67,9 @@ def export(fmt: str, focus: str | None, depth: int | None, types: tuple[str, ...
                 from aikg.knowledge.load import load_seeds
 
                 load_seeds(services.store)
-            result = run_export(services, fmt, parse_options(focus=focus, depth=depth, types=types,
-                                                             fold=fold))
+            result = run_export(
+                services, fmt, parse_options(focus=focus, depth=depth, types=types, fold=fold)
+            )
             chunks = list(result.chunks)
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)

@@ -24,8 +24,13 @@ def setting_options(*names: str) -> Callable[[Callable[..., Any]], Callable[...,
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         for s in reversed(chosen):
             kind = click.BOOL if s.type is bool else s.type
-            fn = click.option(s.option, s.name, type=kind, default=None,
-                              help=f"{s.help} [env {s.env}; default {s.default!r}]")(fn)
+            fn = click.option(
+                s.option,
+                s.name,
+                type=kind,
+                default=None,
+                help=f"{s.help} [env {s.env}; default {s.default!r}]",
+            )(fn)
         return fn
 
     return decorate

@@ -54,19 +54,49 @@ def _list(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
 
 @click.command()
 @click.argument("name", required=False)
-@click.option("--param", "-p", "params", multiple=True, metavar="NAME=VALUE",
-              help="A parameter of the named query (repeatable).")
+@click.option(
+    "--param",
+    "-p",
+    "params",
+    multiple=True,
+    metavar="NAME=VALUE",
+    help="A parameter of the named query (repeatable).",
+)
 @click.option("--sparql", "sparql", default=None, help="Run this SPARQL query instead of a named one.")
-@click.option("--file", "file", type=click.Path(dir_okay=False, path_type=Path), default=None,
-              help="Run the SPARQL query in this file instead of a named one.")
-@click.option("--format", "-f", "fmt", type=click.Choice(_FORMAT_NAMES, case_sensitive=False),
-              default=None, help="Output format: json (default), csv, tsv, xml for SELECT/ASK; "
-              "turtle (default), ntriples, jsonld, rdfxml for CONSTRUCT/DESCRIBE.")
-@click.option("--list", "list_", is_flag=True, expose_value=False, is_eager=True, callback=_list,
-              help="List the named queries and their parameters, then exit.")
+@click.option(
+    "--file",
+    "file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Run the SPARQL query in this file instead of a named one.",
+)
+@click.option(
+    "--format",
+    "-f",
+    "fmt",
+    type=click.Choice(_FORMAT_NAMES, case_sensitive=False),
+    default=None,
+    help="Output format: json (default), csv, tsv, xml for SELECT/ASK; "
+    "turtle (default), ntriples, jsonld, rdfxml for CONSTRUCT/DESCRIBE.",
+)
+@click.option(
+    "--list",
+    "list_",
+    is_flag=True,
+    expose_value=False,
+    is_eager=True,
+    callback=_list,
+    help="List the named queries and their parameters, then exit.",
+)
 @setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
-def query(name: str | None, params: tuple[str, ...], sparql: str | None, file: Path | None,
-          fmt: str | None, **options: Any) -> None:
+def query(
+    name: str | None,
+    params: tuple[str, ...],
+    sparql: str | None,
+    file: Path | None,
+    fmt: str | None,
+    **options: Any,
+) -> None:
     """Run a named query (NAME, with --param k=v) or raw SPARQL (--sparql or --file)."""
     given = [x for x in (name, sparql, file) if x is not None]
     if len(given) != 1:

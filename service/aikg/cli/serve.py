@@ -15,7 +15,7 @@ import click
 
 from aikg.cli.options import overrides, setting_options
 from aikg.errors import AikgError
-from aikg.serving.app import Server, export_settings, is_embedded
+from aikg.serving.app import Server, export_settings, has_writer
 from aikg.settings import SETTINGS, load_settings
 
 
@@ -26,12 +26,14 @@ def check_store(settings: dict[str, Any]) -> None:
     ``fork`` hangs a process at exit, so the master must never open it.
     """
     from aikg.errors import StoreError
-    from aikg.store import OxigraphStore
+    from aikg.store import in_use
 
     location = settings["store"]
-    if is_embedded(location) and location != "memory" and OxigraphStore.in_use(location):
-        raise StoreError(f"the store at {location} is open in another process (another aikg serve?): "
-                         "stop it, or give this one another --store")
+    if in_use(location):
+        raise StoreError(
+            f"the store at {location} is open in another process (another aikg serve?): "
+            "stop it, or give this one another --store"
+        )
 
 
 @click.command()
@@ -48,9 +50,18 @@ def serve(**options: Any) -> None:
     except AikgError as exc:
         click.echo(f"aikg: {exc.message}", err=True)
         sys.exit(2)
-    click.echo(f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
-               f"({settings['workers']} worker(s))", err=True)
+    click.echo(
+        f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
+        f"({settings['workers']} worker(s))",
+        err=True,
+    )
     export_settings(settings)
+    if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
+        from pathlib import Path
+
+        from aikg.serving import publication
+
+        publication.withdraw(publication.folder_for(Path(settings["store"])))
     Server(settings).run()
 
 

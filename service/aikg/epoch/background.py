@@ -37,8 +37,16 @@ def import_in_background(services: Services) -> threading.Thread | None:
     def run() -> None:
         try:
             report = import_epoch(services, directory)
-            log.warning("aikg: Epoch AI snapshot imported: %d of %d rows",
-                        sum(report.imported.values()), sum(report.rows.values()))
+            totals = report.totals()
+            log.warning(
+                "aikg: Epoch AI snapshot imported: %d of %d rows, %d merges, %d links, %d ambiguous "
+                "(see /api/imports)",
+                totals["imported"],
+                totals["rows"],
+                totals["merges"],
+                totals["links"],
+                totals["ambiguities"],
+            )
         except Exception:  # a failed background import must not take the service down
             log.exception("aikg: importing the Epoch AI snapshot failed")
 

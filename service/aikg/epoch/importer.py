@@ -1,45 +1,69 @@
-"""The import pipeline: read, reconcile, map, validate against the shapes, commit, rebuild derived.
+"""The import pipeline: read, resolve, map, validate against the shapes, commit through the gate.
 
-Validation is the same SHACL validation every write passes (``aikg.knowledge.validate``, shapes plus
-ontology), run on a scratch copy of the store's data as it would be after the import. Unlike a
-client write, which is refused whole, rows whose nodes break a shape are reported (file, line, reason)
-and left out, and the valid rows are committed in one transaction through the gate's commit. The whole
-data set is validated in one pass rather than node by node, which is what keeps a full import fast.
-Re-running replaces the datasets' graphs: the same files give the same quads (idempotent).
+1. Each file's header is checked against the columns aikg reads and leaves out (warnings by name).
+2. Names are resolved (:mod:`aikg.epoch.reconcile`), rows mapped into the graph of their file.
+3. Each dataset is updated as the file says: a first import writes its graph; a file holding every row
+   the dataset has (the same rows or more) replaces it; a **partial** file (some rows of the dataset
+   missing) updates only its own rows, in a graph of its own with its own snapshot date, unless the
+   caller asks to replace the dataset.
+4. The store as it would be after the import is validated in one SHACL pass (shapes plus ontology, as
+   every write); rows whose nodes break a shape are left out with the reason, and the valid rows are
+   committed in one transaction through the gate's path for prepared changes (writer lock, write log,
+   generated graphs), together with the resolution links and the import's record.
+
+Re-running on the same files changes nothing but the import record.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
-from rdflib import URIRef
+from rdflib import Graph, URIRef
 
-from aikg.epoch.catalog import catalog_triples, graph_of
-from aikg.epoch.mapping import DATASETS, Context, Dataset
-from aikg.epoch.reconcile import KINDS, Reconciler, read_overrides
-from aikg.epoch.report import ImportReport, Rejection
-from aikg.epoch.rows import Quads, RowKey, read_rows
-from aikg.epoch.values import normalize
-from aikg.errors import BadRequest
+from aikg.epoch.catalog import catalog_triples, graph_of, update_graph
+from aikg.epoch.columns import check_header, rename
+from aikg.epoch.context import Context, Finding, Row
+from aikg.epoch.datasets import DATASETS, Dataset
+from aikg.epoch.mapping import Rejected
+from aikg.epoch.overrides import Override, read_overrides
+from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
+from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
+from aikg.epoch.report import FileReport, ImportReport
+from aikg.epoch.rows import Quads, RowKey, read_table
+from aikg.epoch.snapshot import MANIFEST, read_manifest, snapshot_of
+from aikg.epoch.values import normalize, read_date
+from aikg.errors import BadRequest, Conflict
 from aikg.knowledge.derive import GENERATED_GRAPHS
-from aikg.knowledge.validate import ValidationResult, validate_store
-from aikg.namespaces import GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.knowledge.figures import FIGURES, compare
+from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.resources import seeds_dir
 from aikg.store import Store, scratch_store
-from aikg.store.terms import to_ox
+from aikg.store.terms import graph_iri, rdf11_object, rdf11_subject, rdflib_triple, to_ox_quad
 from aikg.write import gate
 
+SMALL_CHANGE = 20_000
+"""Quads changed up to which an import is validated around the nodes it touches, like any write."""
 if TYPE_CHECKING:
     from aikg.services import Services
 
-EPOCH_GRAPHS = str(GRAPH["epoch/"])
-"""Prefix of every graph the Epoch import writes."""
-
 MAX_ROUNDS = 5
 """Validation rounds: rejecting a row can expose another (a node it made whole), so repeat a few times."""
+ATTEMPTS = 3
+"""Times the import is prepared again when a client write came in meanwhile."""
+_NOT_DATA = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS, IMPORTS_GRAPH}
+AIKG_FILES = {"overrides.csv", MANIFEST}
+"""aikg's own files in an Epoch directory (not Epoch's)."""
+
 
 class Progress(Protocol):
     """Anything with tqdm's ``reset(total=)`` and ``update(n)``: told the row count, then each row."""
@@ -55,7 +79,7 @@ def default_directory() -> Path:
 
 
 def default_overrides() -> Path:
-    """The reconciliation overrides kept with the snapshot."""
+    """The reviewed resolution overrides kept with the snapshot."""
     return default_directory() / "overrides.csv"
 
 
@@ -64,80 +88,438 @@ def present(directory: Path) -> list[Dataset]:
     return [d for d in DATASETS if (directory / d.path).is_file()]
 
 
-def import_epoch(services: Services, directory: Path, *, overrides: Path | None = None,
-                 progress: Progress | None = None) -> ImportReport:
-    """Import every known Epoch file of ``directory`` into its own graph; return what happened."""
-    store = services.store
+def import_epoch(
+    services: Services,
+    directory: Path,
+    *,
+    overrides: Path | None = None,
+    replace: bool = False,
+    snapshot_date: str | None = None,
+    progress: Progress | None = None,
+) -> ImportReport:
+    """Import every known Epoch file of ``directory``, each into the graph of its dataset; return what
+    happened (also recorded in ``graph/imports``).
+
+    The change is committed by the services' gate, the one commit path of the store (writer lock,
+    write log, generated graphs in the same transaction); a client write that comes in while the import
+    is prepared makes it prepare again against the new state, so nothing is lost either way."""
+    store, committer = services.store, services.gate
+    if not isinstance(committer, gate.Gate):
+        raise TypeError("the Epoch import runs in the process that owns the store (the gate commits it)")
     if not directory.is_dir():
         raise BadRequest(f"{directory} is not a directory")
     datasets = present(directory)
     if not datasets:
         raise BadRequest(f"no Epoch AI file found in {directory} (expected e.g. {DATASETS[0].path})")
-    report = ImportReport(missing=[d.path for d in DATASETS if d not in datasets])
-    tables = {d.path: list(read_rows(directory / d.path)) for d in datasets}
-    names: dict[str, set[str]] = {k: set() for k in KINDS}
-    for d in datasets:
-        for kind, found in d.names([r for _, r in tables[d.path]]).items():
-            names[kind] |= found
-    vendors = frozenset(normalize(n) for n in names["organization"])
     chosen = overrides if overrides is not None else default_overrides()
-    reconciler = Reconciler(store, read_overrides(chosen), names, vendors)
-    ctx = Context(Quads(), reconciler)
-    if progress is not None:
-        progress.reset(total=sum(len(t) for t in tables.values()))
-    for d in datasets:
-        graph = graph_of(d)
-        for line, row in tables[d.path]:
-            d.mapper(ctx, graph, (d.path, line), row, **dict(d.options))
-            if progress is not None:
-                progress.update(1)
-        report.rows[d.path] = len(tables[d.path])
-    rejected = _gate_rows(store, ctx.quads, datasets, report)
-    quads = _final_quads(ctx.quads, rejected, datasets)
-    _commit(services, datasets, quads)
-    for d in datasets:
-        report.imported[d.path] = report.rows[d.path] - len({r for r in rejected if r[0] == d.path})
-        report.graphs[graph_of(d)] = sum(1 for q in quads if q.graph_name.value == graph_of(d))
-    report.matches = sorted(reconciler.decisions.values(), key=lambda m: (m.kind, m.name))
-    report.flags = [f for f in ctx.flags if (f.file, f.row) not in rejected]
-    return report
+    decided = read_overrides(chosen)
+    for _ in range(ATTEMPTS):
+        version = store.version
+        prepared = _Prepared(store, directory, datasets, decided, replace, snapshot_date, progress)
+        try:
+            committer.commit(prepared.change(), expect_version=version, rebuild=prepared.large)
+        except Conflict:
+            continue
+        return prepared.report
+    raise Conflict("the store kept changing during the import; try again when writes are quieter")
 
 
-def _final_quads(quads: Quads, rejected: set[RowKey], datasets: list[Dataset]) -> list[ox.Quad]:
-    """The accepted rows' quads plus each dataset's catalogue entry, as Oxigraph quads."""
-    out = [ox.Quad(to_ox(s), to_ox(p), to_ox(o), ox.NamedNode(g)) for s, p, o, g in quads.accepted(rejected)]  # type: ignore[arg-type]
-    for d in datasets:
-        g = ox.NamedNode(graph_of(d))
-        out += [ox.Quad(to_ox(s), to_ox(p), to_ox(o), g) for s, p, o in catalog_triples(d)]
-    return out
+@dataclass
+class _Plan:
+    """How one dataset changes: its file, rows and target graph, and what it removes."""
+
+    dataset: Dataset
+    rows: list[tuple[int, dict[str, str]]]
+    report: FileReport
+    existing: list[str] = field(default_factory=list)
+    """The dataset's graphs in the store now (its graph and partial-update graphs)."""
+    old_owned: dict[str, set[int]] = field(default_factory=dict)
+    """node IRI -> (graph-qualified) rows that described it in the store."""
+
+    @property
+    def target(self) -> str:
+        """The graph the file's rows go into."""
+        if self.report.mode == "merged":
+            return update_graph(self.dataset, self.report.snapshot)
+        return graph_of(self.dataset)
 
 
-def _old_quads(store: Store, datasets: list[Dataset]) -> set[ox.Quad]:
-    """What the datasets' graphs hold now (empty on a first import)."""
-    old: set[ox.Quad] = set()
-    for d in datasets:
-        old |= set(store.quads(graph=graph_of(d)))
-    return old
+class _Prepared:
+    """One import worked out against the store as it is: the change to commit and the report."""
+
+    def __init__(
+        self,
+        store: Store,
+        directory: Path,
+        datasets: list[Dataset],
+        overrides: dict[tuple[str, str], Override],
+        replace: bool,
+        snapshot_date: str | None,
+        progress: Progress | None,
+    ) -> None:
+        self.started = time.perf_counter()
+        self.store = store
+        now = dt.datetime.now(dt.UTC)
+        self.report = ImportReport(
+            id=IMPORT_BASE + now.strftime("%Y%m%dT%H%M%S%fZ"),
+            started=now.isoformat(timespec="seconds"),
+            directory=str(directory),
+            missing=[d.path for d in DATASETS if d not in datasets],
+            unknown_files=sorted(
+                p.relative_to(directory).as_posix()
+                for p in directory.rglob("*.csv")
+                if p.relative_to(directory).as_posix() not in {d.path for d in DATASETS} | AIKG_FILES
+            ),
+        )
+        manifest = read_manifest(directory)
+        self.plans: list[_Plan] = []
+        for d in datasets:
+            columns, rows = read_table(directory / d.path)
+            snap = snapshot_of(directory, d.path, snapshot_date, manifest)
+            file_report = FileReport(d.path, graph_of(d), snap.date, snap.basis, rows=len(rows))
+            header = check_header(columns, d.reads, d.ignores)
+            file_report.warnings += header.warnings()
+            self.report.findings += [Finding("column", d.path, w) for w in header.warnings()]
+            self.plans.append(_Plan(d, [(n, rename(r, header.renamed)) for n, r in rows], file_report))
+            self.report.files[d.path] = file_report
+        self.reconciler = self._reconciler(store, overrides)
+        self.ctx = Context(
+            Quads(), self.reconciler, files={graph_of(p.dataset): p.dataset.path for p in self.plans}
+        )
+        self._map(progress)
+        self._plan_updates(store, replace)
+        rejected = self._validate()
+        self._finish(rejected)
+
+    # -- reading and mapping ----------------------------------------------------------------------
+
+    def _reconciler(self, store: Store, overrides: dict[tuple[str, str], Override]) -> Reconciler:
+        names: dict[str, list[tuple[str, str]]] = {k: [] for k in KINDS}
+        vendors: set[str] = set()
+        for plan in self.plans:
+            cells = [r for _, r in plan.rows]
+            for kind, found in plan.dataset.names(cells).items():
+                names[kind] += [(n.strip(), graph_of(plan.dataset)) for n in found if n and n.strip()]
+            if plan.dataset.stem == "ml-hardware":
+                vendors |= {normalize(r.get("Manufacturer", "")) for r in cells} - {""}
+        return Reconciler(store, dict(overrides), names, frozenset(vendors))
+
+    def _map(self, progress: Progress | None) -> None:
+        if progress is not None:
+            progress.reset(total=sum(len(p.rows) for p in self.plans))
+        for plan in self.plans:
+            d = plan.dataset
+            for line, cells in plan.rows:
+                row = Row(self.ctx, d.path, graph_of(d), line, cells)
+                try:
+                    d.mapper(self.ctx, row, **dict(d.options))
+                except Rejected as exc:
+                    self.report.findings.append(Finding("rejected-row", d.path, str(exc), row=line))
+                if progress is not None:
+                    progress.update(1)
+        self.report.findings += self.ctx.findings
+        self.ctx.findings = []
+        self.report.problems = list(self.reconciler.problems)
+
+    # -- how each dataset changes -----------------------------------------------------------------
+
+    def _plan_updates(self, store: Store, replace: bool) -> None:
+        graphs = store.graphs()
+        malformed = {
+            (f.file, f.row) for f in self.report.findings if f.kind == "rejected-row" and f.row is not None
+        }
+        for plan in self.plans:
+            base = graph_of(plan.dataset)
+            plan.existing = sorted(g for g in graphs if g == base or g.startswith(base + "/"))
+            for g in plan.existing:
+                for q in store.quads(None, ox.NamedNode(str(AIKG.sourceRow)), None, g):
+                    row = hash((g, rdf11_object(q).value))
+                    plan.old_owned.setdefault(rdf11_subject(q).value, set()).add(row)
+            new_owned = {str(n) for n in self.ctx.quads.owned(plan.dataset.path, malformed)}
+            missing = set(plan.old_owned) - new_owned
+            if not plan.existing:
+                plan.report.mode = "new"
+            elif replace or not missing:
+                plan.report.mode = "replaced"
+            else:
+                plan.report.mode = "merged"
+                rows_kept = {r for n in missing for r in plan.old_owned[n]}
+                plan.report.kept = len(rows_kept)
+                plan.report.warnings.append(
+                    f"partial file: {len(rows_kept)} rows of the dataset are not in it and were kept as they "
+                    f"were; its rows went into a graph of their own ({plan.target}). Pass --replace to "
+                    "replace the whole dataset with this file instead"
+                )
+
+    def _removals(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[str]]:
+        """What the import takes out of the store: replaced datasets' graphs, a partial file's own rows
+        in the dataset's other graphs, the old resolution links of the names it decided again."""
+        remove: set[ox.Quad] = set()
+        touched: set[str] = {RESOLUTION_GRAPH}
+        for plan in self.plans:
+            if plan.report.mode == "replaced":
+                for g in plan.existing:
+                    remove |= self._graph(g)
+                    touched.add(g)
+            elif plan.report.mode == "merged":
+                owned = {ox.NamedNode(str(n)) for n in self.ctx.quads.owned(plan.dataset.path, rejected)}
+                for g in plan.existing:
+                    quads = self._graph(g)
+                    remove |= quads if g == plan.target else {q for q in quads if q.subject in owned}
+                    touched.add(g)
+            touched.add(plan.target)
+        decided = {ox.NamedNode(d.iri) for d in self.reconciler.all_decisions()}
+        remove |= {q for q in self._graph(RESOLUTION_GRAPH) if q.subject in decided or q.object in decided}
+        return remove, touched
+
+    def _graph(self, graph: str) -> set[ox.Quad]:
+        cache: dict[str, set[ox.Quad]] = self.__dict__.setdefault("_graphs", {})
+        if graph not in cache:
+            cache[graph] = set(_quads_of(self.store, graph))
+        return cache[graph]
+
+    def _additions(self, rejected: set[RowKey]) -> set[ox.Quad]:
+        targets = {graph_of(p.dataset): p.target for p in self.plans}
+        out = {
+            to_ox_quad(s, p, o, ox.NamedNode(targets.get(g, g)))
+            for s, p, o, g in self.ctx.quads.accepted(rejected)
+        }
+        for plan in self.plans:
+            g = ox.NamedNode(plan.target)
+            partial = plan.report.mode == "merged"
+            imported = plan.report.rows - len({r for r in rejected if r[0] == plan.dataset.path})
+            out |= {
+                to_ox_quad(s, p, o, g)
+                for s, p, o in catalog_triples(
+                    plan.dataset, snapshot=plan.report.snapshot, partial=partial, rows=imported
+                )
+            }
+        return out
+
+    # -- validation -------------------------------------------------------------------------------
+
+    def _validate(self) -> set[RowKey]:
+        """Validate the would-be data; reject the rows behind every violating node, a few rounds.
+
+        A change touching a small part of the store (a partial file, a newer file) is validated as every
+        write is, on the touched nodes' neighbourhood; a large one (a first import) in one pass over
+        everything, which is far faster than thousands of focus nodes.
+        """
+        rejected = {(f.file, f.row or 0) for f in self.report.findings if f.kind == "rejected-row"}
+        reasons: dict[RowKey, list[str]] = {}
+        focus: set[URIRef] | None = None
+        quads = self.ctx.quads
+        for _ in range(MAX_ROUNDS):
+            change = self._delta(rejected)
+            if focus is None and len(change.add) + len(change.remove) <= SMALL_CHANGE:
+                result, _ = gate.validate_change(self.store, change)
+            elif focus is None:
+                result = _validate_all(self._scratch(rejected))
+            else:
+                result = _validate_around(self._scratch(rejected), focus)
+            fresh: set[RowKey] = set()
+            for v in result.violations:
+                for row in quads.rows_of(v.focus_node) - rejected:
+                    where = v.path.rsplit("#", 1)[-1] if v.path else ""
+                    reason = f"{_short(v.focus_node)} {where}: {v.message}".replace(" :", ":")
+                    reasons.setdefault(row, []).append(reason)
+                    fresh.add(row)
+            if not fresh:
+                break
+            before = self._additions(rejected)
+            rejected |= fresh
+            after = self._additions(rejected)
+            gone = {q.subject for q in before - after}
+            focus = {
+                URIRef(q.subject.value)
+                for q in after
+                if (q.subject in gone or q.object in gone) and isinstance(q.subject, ox.NamedNode)
+            }
+            focus |= {URIRef(s.value) for s in gone if isinstance(s, ox.NamedNode)}
+            if not focus:
+                break
+        for (file, line), why in sorted(reasons.items()):
+            for reason in sorted(set(why)):
+                self.report.findings.append(Finding("rejected-row", file, reason, row=line))
+        self.scratch = self._scratch(rejected)
+        return rejected
+
+    def _delta(self, rejected: set[RowKey]) -> gate.Change:
+        """The import's data change against the store as it is (the record not included)."""
+        remove, _ = self._removals(rejected)
+        add = self._additions(rejected)
+        delta_add = add - remove
+        return gate.Change("import", remove=remove - add, add=delta_add - self._present(delta_add))
+
+    def _scratch(self, rejected: set[RowKey]) -> Store:
+        """An in-memory copy of the store's data as it would be after the import."""
+        remove, _ = self._removals(rejected)
+        base = self.__dict__.get("_base")
+        if base is None:
+            base = self._base = [
+                q for g in self.store.graphs() if g not in _NOT_DATA for q in _quads_of(self.store, g)
+            ]
+        scratch = scratch_store()
+        scratch.apply(add=[q for q in base if q not in remove])
+        scratch.apply(add=self._additions(rejected))
+        return scratch
+
+    # -- the change and the report ------------------------------------------------------------------
+
+    def _finish(self, rejected: set[RowKey]) -> None:
+        remove, _ = self._removals(rejected)
+        add = self._additions(rejected)
+        by_file = {p.dataset.path: p for p in self.plans}
+        for plan in self.plans:
+            r = plan.report
+            r.graph = plan.target
+            r.rejected = len({row for row in rejected if row[0] == plan.dataset.path})
+            r.imported = r.rows - r.rejected
+            dated = self._dated_after(plan)
+            if dated:
+                r.warnings.append(
+                    f"{dated} rows are dated after the file's snapshot date {r.snapshot}: "
+                    "the snapshot date is too early (pass --snapshot-date)"
+                )
+        self._decision_findings(by_file)
+        self._disagreements(by_file)
+        self.report.seconds = time.perf_counter() - self.started
+        ended = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        record = set(record_quads(self.report, ended))
+        stale = stale_quads(self.store)
+        delta_remove, delta_add = remove - add, add - remove
+        delta_add -= self._present(delta_add)
+        if not delta_remove and not delta_add:
+            for plan in self.plans:
+                plan.report.mode = "unchanged"
+        delta_remove |= stale
+        delta_add |= record
+        self.large = len(delta_add) + len(delta_remove) > 20_000
+        self._change = gate.Change("import", remove=delta_remove, add=delta_add)
+
+    def _present(self, quads: set[ox.Quad]) -> set[ox.Quad]:
+        """Which of ``quads`` the store already holds (so the change adds only what is new)."""
+        graphs: dict[str, set[ox.Quad]] = defaultdict(set)
+        for q in quads:
+            graphs[graph_iri(q)].add(q)
+        out: set[ox.Quad] = set()
+        for g, qs in graphs.items():
+            if g in self.store.graphs():
+                out |= qs & self._graph(g)
+        return out
+
+    def change(self) -> gate.Change:
+        """The change to commit (computed against the store version the import started from)."""
+        return self._change
+
+    def _dated_after(self, plan: _Plan) -> int:
+        column = plan.dataset.published
+        if column is None:
+            return 0
+        dates = (str(read_date(cells.get(column)).value or "") for _, cells in plan.rows)
+        return sum(1 for d in dates if d[:10] > plan.report.snapshot)
+
+    def _decision_findings(self, by_file: dict[str, _Plan]) -> None:
+        files = self.ctx.files
+        for d in self.reconciler.all_decisions():
+            file = files.get(d.file, d.file)
+            plan = by_file.get(file)
+            if plan is None:
+                continue
+            if d.status == "created":
+                plan.report.created += 1
+            elif d.status == "matched":
+                plan.report.merges += 1
+                self.report.findings.append(_decision_finding("merge", d, file))
+            elif d.status == "ambiguous":
+                plan.report.ambiguities += 1
+                self.report.findings.append(_decision_finding("ambiguity", d, file))
+            if d.status in ("created", "kept") and len(d.spellings) > 1:
+                plan.report.merges += 1
+                finding = _decision_finding("merge", d, file)
+                finding.rule = "same name: " + " / ".join(repr(s) for s in sorted(d.spellings))
+                self.report.findings.append(finding)
+            for s, p, o in d.links:
+                plan.report.links += 1
+                self.report.findings.append(
+                    Finding(
+                        "link",
+                        file,
+                        f"{_short(s)} {_short(p)} {_short(o)}",
+                        node=s,
+                        name=d.name,
+                        entity_kind=d.kind,
+                        link=(p, o),
+                        rule=d.rule,
+                    )
+                )
+        self.report.decisions = self.reconciler.all_decisions()
+
+    def _disagreements(self, by_file: dict[str, _Plan]) -> None:
+        """Count, per file, the figures another source gives differently: rounding or a disagreement."""
+        graphs = {p.target: p for p in self.plans}
+        values = _figure_values(self.scratch)
+        for (_node, _prop), by_value in values.items():
+            distinct = sorted(by_value, key=lambda v: (float(v), v))
+            for i, a in enumerate(distinct):
+                for b in distinct[i + 1 :]:
+                    ga, gb = by_value[a], by_value[b]
+                    if ga == gb and len(ga) == 1:
+                        continue
+                    kind = compare(a, b)
+                    for g in {*ga, *gb} & set(graphs):
+                        if (ga | gb) - {g}:
+                            plan = graphs[g]
+                            if kind == "rounding":
+                                plan.report.rounding += 1
+                            else:
+                                plan.report.disagreements += 1
 
 
-def _commit(services: Services, datasets: list[Dataset], quads: list[ox.Quad]) -> None:
-    """Replace the datasets' graphs in ONE transaction through the gate's commit path (writer lock,
-    write log, generated graphs kept consistent)."""
-    new = set(quads)
-    old = _old_quads(services.store, datasets)
-    services.gate.commit(gate.Change("import", remove=old - new, add=new - old))
+def _decision_finding(kind: str, d: Decision, file: str) -> Finding:
+    message = f"{d.kind} {d.name!r} -> {_short(d.iri)} ({d.rule})"
+    return Finding(
+        kind,
+        file,
+        message,
+        node=d.iri,
+        name=d.name,
+        entity_kind=d.kind,
+        candidates=list(d.candidates),
+        rule=d.rule,
+    )
 
 
-def _scratch(store: Store, quads: list[ox.Quad]) -> Store:
-    """An in-memory copy of the store's data graphs, with the datasets' graphs as they would become."""
-    scratch = scratch_store()
-    skip = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS}
-    for g in store.graphs():
-        if g not in skip and not g.startswith(EPOCH_GRAPHS):
-            data = store.dump(mime="application/n-triples", graph=g)
-            scratch.load(data, mime="application/n-triples", graph=g)
-    scratch.apply(add=quads)
-    return scratch
+def _figure_values(store: Store) -> dict[tuple[str, str], dict[str, set[str]]]:
+    """(node, property) -> value -> graphs stating it, for the compared figures; a system's memory per
+    chip counts as a value of its chips' (the document's GB300 NVL72 HBM is the GB300's)."""
+    props = " ".join(f"<{p}>" for p in FIGURES)
+    text = f"""
+        SELECT ?node ?p ?value ?g WHERE {{
+          VALUES ?p {{ {props} }}
+          {{ GRAPH ?g {{ ?node ?p ?value }} }}
+          UNION
+          {{ GRAPH ?g {{ ?system <{AIKG.memoryPerChip}> ?value }} ?system <{AIKG.usesAccelerator}> ?node
+             BIND (<{AIKG.memoryPerChip}> AS ?p) }}
+        }}"""
+    out: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
+    for node, p, value, g in store.query(text).rows:
+        if node is None or p is None or value is None or g is None:
+            continue
+        try:
+            number = Decimal(value.value)
+        except InvalidOperation:
+            continue
+        if g.value in GENERATED_GRAPHS:
+            continue
+        out[(node.value, p.value)][_canonical(number)].add(g.value)
+    return {k: v for k, v in out.items() if len(v) > 1}
+
+
+def _canonical(value: Decimal) -> str:
+    from .values import plain
+
+    return plain(value)
 
 
 _LAST: dict[str, ValidationResult] = {}
@@ -145,12 +527,8 @@ _LAST: dict[str, ValidationResult] = {}
 ontology fixed in a process), so an unchanged re-import in the same process reuses it."""
 
 
-def _validate_all(store: Store, quads: list[ox.Quad]) -> ValidationResult:
-    """Validate the store's data with the datasets' graphs as they would become, in one pass.
-
-    One pySHACL pass over everything is far faster than validating thousands of focus nodes.
-    """
-    scratch = _scratch(store, quads)
+def _validate_all(scratch: Store) -> ValidationResult:
+    """Validate the would-be data in one pass (far faster than thousands of focus nodes)."""
     lines = sorted(scratch.dump(mime="application/n-quads").splitlines())
     key = hashlib.sha256(b"\n".join(lines)).hexdigest()
     if key not in _LAST:
@@ -159,41 +537,28 @@ def _validate_all(store: Store, quads: list[ox.Quad]) -> ValidationResult:
     return _LAST[key]
 
 
-def _gate_rows(store: Store, quads: Quads, datasets: list[Dataset], report: ImportReport) -> set[RowKey]:
-    """Validate the would-be data against the shapes; reject the rows behind every violating node.
+def _quads_of(store: Store, graph: str) -> Iterable[ox.Quad]:
+    """The quads of one graph as Oxigraph quads (read straight from the embedded store)."""
+    return store.quads(graph=graph)
 
-    Later passes validate only the nodes that lost triples or links when rows were rejected, until
-    nothing new breaks.
-    """
-    rejected: set[RowKey] = set()
-    reasons: dict[RowKey, list[str]] = {}
-    focus: set[URIRef] | None = None
-    for _ in range(MAX_ROUNDS):
-        final = _final_quads(quads, rejected, datasets)
-        if focus is None:
-            result = _validate_all(store, final)
-        else:
-            result = validate_store(_scratch(store, final), focus_nodes=focus)
-        fresh: set[RowKey] = set()
-        for v in result.violations:
-            for row in quads.rows_of(v.focus_node) - rejected:
-                where = v.path.rsplit("#", 1)[-1] if v.path else ""
-                reason = f"{_short(v.focus_node)} {where}: {v.message}".replace(" :", ":")
-                reasons.setdefault(row, []).append(reason)
-                fresh.add(row)
-        if not fresh:
-            break
-        before = {(q.subject, q.object) for q in final}
-        rejected |= fresh
-        after = {(q.subject, q.object) for q in _final_quads(quads, rejected, datasets)}
-        gone = {s for s, _ in before - after}
-        focus = {URIRef(s.value) for s, o in after
-                 if (o in gone or s in gone) and isinstance(s, ox.NamedNode)}
-        if not focus:
-            break
-    report.rejected = [Rejection(f, line, sorted(set(reasons[(f, line)]))) for f, line in sorted(reasons)]
-    return rejected
+
+def _validate_around(scratch: Store, focus: set[URIRef]) -> ValidationResult:
+    """Validate ``focus`` over its neighbourhood in ``scratch``: the nodes' statements and those of the
+    nodes they link to (what sh:class needs), as the gate does for a write."""
+    nodes = {ox.NamedNode(str(n)) for n in focus}
+    data = [q for n in nodes for q in scratch.quads(n)]
+    linked = {q.object for q in data if isinstance(q.object, ox.NamedNode)} - nodes
+    data += [q for n in linked for q in scratch.quads(n)]
+    graph = Graph()
+    for q in data:
+        graph.add(rdflib_triple(q))
+    return validate_graph(graph, focus_nodes=focus)
 
 
 def _short(iri: str) -> str:
-    return iri.replace("https://w3id.org/aikg/id/", "id:")
+    return iri.replace("https://w3id.org/aikg/id/", "id:").replace("https://w3id.org/aikg/ontology#", "aikg:")
+
+
+def iter_graphs(store: Store) -> Iterable[str]:
+    """The Epoch graphs of the store."""
+    return (g for g in store.graphs() if g.startswith(EPOCH_PREFIX))

@@ -1,151 +1,92 @@
 """Epoch's CSV files mapped onto aikg's ontology, one function per file.
 
-Each row becomes the node it describes (an accelerator, a deployment, a data center, a funding round,
-a capacity phase) or, for model rows, a training run of the model: Epoch's figures sit on that row
-node with the row's confidence tag, line number and source links, so a value another source gives
-differently stays beside it instead of overwriting it. Names of organizations, models and
-accelerators are reconciled with what the graph already holds (see ``reconcile``).
+Each row becomes the node it describes (an accelerator, a deployment, a data center, a funding round, a
+company figure, a chiller) or, for model rows, the model and its training run. Every fact goes into
+the graph of its file, so a figure another source gives differently stays beside it: a merge never
+drops a value. Names are resolved by :mod:`aikg.epoch.reconcile`. A row without the cell that
+identifies it is rejected with that reason; every other cell is known when known.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from decimal import Decimal
 
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from aikg.epoch.reconcile import Match, Reconciler
-from aikg.epoch.rows import Quads, RowKey
-from aikg.epoch.values import (
-    date_literal,
-    decimal_literal,
-    integer_literal,
-    normalize,
-    number,
-    parameters_in_notes,
-    plain,
-    slugify,
-    tagged_list,
-    text,
+from aikg.epoch.context import Context, Row, weakest
+from aikg.epoch.values import normalize, parameters_in_notes, plain, slugify, unit_slip
+from aikg.namespaces import AIKG
+
+BYTES_PER_GB = Decimal(10) ** -9
+HOURS_PER_DAY = Decimal(1) / Decimal(24)
+BILLION = Decimal(10) ** 9
+
+USER_CATEGORIES = frozenset(
+    {
+        "cloud",
+        "academia",
+        "researchers",
+        "government",
+        "industry",
+        "various",
+        "military",
+        "public",
+        "enterprise",
+        "enterprises",
+        "startups",
+        "internal",
+    }
 )
-from aikg.namespaces import AIKG, ID
-
-SCHEMA_URL = URIRef("https://schema.org/url")
-
-CERTAINTY = {
-    "confident": AIKG.Reported, "confirmed": AIKG.Reported,
-    "likely": AIKG.Estimated,
-    "speculative": AIKG.Rumoured, "unlikely": AIKG.Rumoured, "uncertain": AIKG.Rumoured,
-}
-"""Epoch's confidence words read as aikg certainty; the word itself is kept as aikg:sourceConfidence."""
-
-_WEAKNESS = {AIKG.Reported: 0, AIKG.Estimated: 1, AIKG.Rumoured: 2}
-
-USER_CATEGORIES = frozenset({"cloud", "academia", "researchers", "government", "industry", "various",
-                             "military", "public", "enterprise", "enterprises", "startups", "internal"})
 """Words Epoch writes in user lists that name a kind of user, not an organization."""
 
 SUPPLIER_UNKNOWN = frozenset({"anonymized", "unknown", ""})
 
 
-@dataclass
-class Flag:
-    """A suspicious value found while mapping: where, what, why."""
-
-    file: str
-    row: int
-    node: str
-    flag: str
-    note: str
+class Rejected(Exception):
+    """The row lacks what identifies it; the message says which cell."""
 
 
-@dataclass
-class Context:
-    """What every mapping function shares: the quads, the reconciler and the flags raised."""
-
-    quads: Quads
-    reconciler: Reconciler
-    flags: list[Flag] = field(default_factory=list)
-    row_ids: set[str] = field(default_factory=set)
-    described: set[str] = field(default_factory=set)
-    """New models whose own figures (parameters, release date) one file has already given."""
-
-    def row_node(self, base: str) -> URIRef:
-        """A fresh, deterministic IRI for a row node: the slug, or the slug with -2, -3 … when taken."""
-        slug, n = base, 2
-        while slug in self.row_ids or slug in self.reconciler.taken:
-            slug, n = f"{base}-{n}", n + 1
-        self.row_ids.add(slug)
-        return URIRef(ID[slug])
-
-    def entity(self, row: RowKey, graph: str, kind: str, name: str, cls: URIRef) -> URIRef:
-        """The reconciled node for a name; new nodes get their type and label, merged ones an altLabel."""
-        match: Match = self.reconciler.resolve(kind, name)
-        node = URIRef(match.iri)
-        q = self.quads
-        if match.status == "matched":
-            if normalize(name) not in self.reconciler.names_of(match.kind, match.iri):
-                q.add(row, graph, node, SKOS.altLabel, Literal(name))
-        else:
-            q.add(row, graph, node, RDF.type, cls)
-            q.add(row, graph, node, RDFS.label, Literal(match.label, lang="en"))
-            if normalize(name) != normalize(match.label):
-                q.add(row, graph, node, SKOS.altLabel, Literal(name))
-        return node
-
-    def provenance(self, row: RowKey, graph: str, node: URIRef, confidence: str | None,
-                   links: Iterable[str] = ()) -> None:
-        """The row's line number, its confidence tag (verbatim and as certainty) and its source links."""
-        q = self.quads
-        q.add(row, graph, node, AIKG.sourceRow, Literal(row[1], datatype=XSD.integer))
-        word = (confidence or "").strip()
-        if word:
-            q.add(row, graph, node, AIKG.sourceConfidence, Literal(word))
-            q.add(row, graph, node, AIKG.certainty, CERTAINTY.get(word.lower()))
-        for link in links:
-            iri = _url(link)
-            if iri is not None:
-                q.add(row, graph, node, SCHEMA_URL, iri)
-
-    def figure(self, row: RowKey, graph: str, node: URIRef, prop: URIRef, value: Decimal | None,
-               scale: Decimal = Decimal(1)) -> None:
-        """A decimal figure (scaled into the property's unit), when known."""
-        if value is not None:
-            self.quads.add(row, graph, node, prop, decimal_literal(value * scale))
-
-    def flag(self, row: RowKey, graph: str, node: URIRef, flag: str, note: str) -> None:
-        """Flag a suspicious value as data (aikg:flag, aikg:note) and for the report."""
-        self.quads.add(row, graph, node, AIKG.flag, Literal(flag))
-        self.quads.add(row, graph, node, AIKG.note, Literal(note, lang="en"))
-        self.flags.append(Flag(row[0], row[1], str(node), flag, note))
+def _require(row: Row, column: str) -> str:
+    value = row.text(column)
+    if value is None:
+        raise Rejected(f"the row has no {column!r}: nothing identifies what it describes")
+    return value
 
 
-def _url(link: str) -> URIRef | None:
-    link = link.strip()
-    if not link.startswith(("http://", "https://")) or any(c in link for c in ' <>"{}|\\^`\n'):
-        return None
-    return URIRef(link)
+def _money(
+    ctx: Context,
+    row: Row,
+    node: URIRef,
+    prop: URIRef,
+    value: Decimal | None,
+    year: str | None = None,
+    scale: Decimal = Decimal(1),
+) -> None:
+    if value is None:
+        return
+    ctx.figure(row, node, prop, value, scale)
+    ctx.quads.add(row.key, row.graph, node, AIKG.currency, Literal("USD"))
+    if year:
+        ctx.quads.add(row.key, row.graph, node, AIKG.costYear, Literal(year, datatype=XSD.gYear))
 
 
-def _weakest(tags: Iterable[str | None]) -> str | None:
-    """The least certain confidence word among a row's tags."""
-    known = [t for t in tags if t and t in CERTAINTY]
-    return max(known, key=lambda t: _WEAKNESS[CERTAINTY[t]]) if known else None
-
-
-def _links(row: dict[str, str], *columns: str) -> list[str]:
-    return [row.get(c, "") for c in columns]
-
-
-BYTES_PER_GB = Decimal(10) ** -9
-HOURS_PER_DAY = Decimal(1) / Decimal(24)
+def _notes(ctx: Context, row: Row, node: URIRef, *columns: str, prefixed: bool = True) -> None:
+    for column in columns:
+        note = row.text(column)
+        if note:
+            ctx.quads.add(
+                row.key,
+                row.graph,
+                node,
+                AIKG.note,
+                Literal(f"{column}: {note}" if prefixed else note, lang="en"),
+            )
 
 
 # --- ml_hardware.csv ----------------------------------------------------------------------------------
 
-HARDWARE_CLASSES = {"gpu": AIKG.GPU, "tpu": AIKG.TPU, "lpu": AIKG.LPU}
+HARDWARE_CLASSES = {"gpu": AIKG.GPU, "gpgpu": AIKG.GPU, "tpu": AIKG.TPU, "lpu": AIKG.LPU}
 PERFORMANCE = (
     ("FP64 (double precision) performance (FLOP/s)", AIKG.fp64Performance),
     ("FP32 (single precision) performance (FLOP/s)", AIKG.fp32Performance),
@@ -158,332 +99,460 @@ PERFORMANCE = (
 )
 
 
-def hardware_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    return {"accelerator": {r["Hardware name"].strip() for r in rows if r.get("Hardware name", "").strip()},
-            "organization": {r["Manufacturer"].strip() for r in rows if r.get("Manufacturer", "").strip()}}
+def hardware_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    return {
+        "accelerator": [r.get("Hardware name", "") for r in rows],
+        "organization": [r.get("Manufacturer", "") for r in rows],
+    }
 
 
-def map_hardware(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> None:
+def map_hardware(ctx: Context, row: Row) -> None:
     """One accelerator: maker, kind, release date, FLOP/s per precision, memory, bandwidths, TDP, process."""
-    name = (r.get("Hardware name") or "").strip()
-    if not name:
-        return
-    cls = HARDWARE_CLASSES.get((r.get("Type") or "").strip().lower(), AIKG.Accelerator)
-    chip = ctx.entity(key, graph, "accelerator", name, cls)
-    q = ctx.quads
-    q.add(key, graph, chip, RDF.type, cls)
-    maker = (r.get("Manufacturer") or "").strip()
+    name = _require(row, "Hardware name")
+    cls = HARDWARE_CLASSES.get((row.text("Type") or "").lower(), AIKG.Accelerator)
+    chip = ctx.entity(row, "accelerator", name, cls)
+    q, key, g = ctx.quads, row.key, row.graph
+    maker = row.text("Manufacturer")
     if maker:
-        vendor = ctx.entity(key, graph, "organization", maker, AIKG.HardwareVendor)
-        q.add(key, graph, chip, AIKG.manufacturer, vendor)
-        q.add(key, graph, vendor, RDF.type, AIKG.HardwareVendor)
-    ctx.provenance(key, graph, chip, None, _links(r, "Link to datasheet"))
-    release = date_literal(r.get("Release date"))
-    if release is not None and ctx.reconciler.resolve("accelerator", name).status != "matched":
-        q.add(key, graph, chip, AIKG.availableFrom, release)
+        vendor = ctx.entity(row, "organization", maker, AIKG.HardwareVendor)
+        q.add(key, g, chip, AIKG.manufacturer, vendor)
+    ctx.provenance(row, chip, None, [row.raw("Link to datasheet")])
+    q.add(key, g, chip, AIKG.availableFrom, row.date("Release date"))
     for column, prop in PERFORMANCE:
-        ctx.figure(key, graph, chip, prop, number(r.get(column)))
-    memory = number(r.get("Memory size per board (Byte)"))
+        ctx.figure_cell(row, chip, prop, column)
+    memory = row.number("Memory size per board (Byte)")
     if memory is not None:
-        if ctx.reconciler.resolve("accelerator", name).status != "matched":
-            ctx.figure(key, graph, chip, AIKG.memoryPerChip, memory, BYTES_PER_GB)
+        ctx.figure(row, chip, AIKG.memoryPerChip, memory, BYTES_PER_GB)
         if memory < Decimal(10) ** 9:
-            ctx.flag(key, graph, chip, "memory-under-1-gb",
-                     f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip")
-    ctx.figure(key, graph, chip, AIKG.memoryBandwidth, number(r.get("Memory bandwidth (byte/s)")),
-               BYTES_PER_GB)
-    ctx.figure(key, graph, chip, AIKG.intranodeBandwidth, number(r.get("Intranode bandwidth (byte/s)")),
-               BYTES_PER_GB)
-    ctx.figure(key, graph, chip, AIKG.internodeBandwidth, number(r.get("Internode bandwidth (bit/s)")),
-               BYTES_PER_GB)
-    ctx.figure(key, graph, chip, AIKG.thermalDesignPower, number(r.get("TDP (W)")))
-    ctx.figure(key, graph, chip, AIKG.processNode, number(r.get("Process size (nm)")))
-    q.text(key, graph, chip, AIKG.foundryName, text(r.get("Foundry")))
-    q.text(key, graph, chip, AIKG.note, text(r.get("Notes")))
+            ctx.flag(
+                row,
+                chip,
+                "memory-under-1-gb",
+                f"memory per board is {plain(memory)} bytes (under 1 GB): possibly a unit slip",
+            )
+    ctx.figure_cell(row, chip, AIKG.memoryBandwidth, "Memory bandwidth (byte/s)", BYTES_PER_GB)
+    ctx.figure_cell(row, chip, AIKG.intranodeBandwidth, "Intranode bandwidth (byte/s)", BYTES_PER_GB)
+    ctx.figure_cell(row, chip, AIKG.internodeBandwidth, "Internode bandwidth (bit/s)", BYTES_PER_GB)
+    ctx.figure_cell(row, chip, AIKG.thermalDesignPower, "TDP (W)")
+    ctx.figure_cell(row, chip, AIKG.processNode, "Process size (nm)")
+    q.text(key, g, chip, AIKG.foundryName, row.text("Foundry"))
+    _notes(ctx, row, chip, "Notes", prefixed=False)
 
 
 # --- ai_models/*.csv ---------------------------------------------------------------------------------
 
-def model_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    rows = list(rows)
-    return {"model": {r["Model"].strip() for r in rows if r.get("Model", "").strip()},
-            "organization": {t.name for r in rows for t in tagged_list(r.get("Organization"))},
-            "accelerator": {t.name for r in rows for t in tagged_list(r.get("Training hardware"))}}
+
+def model_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    from .values import tagged_list
+
+    return {
+        "model": [r.get("Model", "") for r in rows],
+        "organization": [t.name for r in rows for t in tagged_list(r.get("Organization"))],
+        "accelerator": [t.name for r in rows for t in tagged_list(r.get("Training hardware"))],
+    }
 
 
-def map_model(ctx: Context, graph: str, key: RowKey, r: dict[str, str], *, short: str) -> None:
-    """A model and Epoch's training run of it: compute, hardware and count, time, cost with its year."""
-    name = (r.get("Model") or "").strip()
-    if not name:
-        return
-    q = ctx.quads
-    model = ctx.entity(key, graph, "model", name, AIKG.AIModel)
-    new_model = ctx.reconciler.resolve("model", name).status != "matched"
-    for org in tagged_list(r.get("Organization")):
-        q.add(key, graph, model, AIKG.developer, ctx.entity(key, graph, "organization", org.name,
-                                                            AIKG.Organization))
-    params = number(r.get("Parameters"))
-    published = date_literal(r.get("Publication date"))
-    if new_model and str(model) not in ctx.described:
-        ctx.described.add(str(model))
-        ctx.figure(key, graph, model, AIKG.totalParameters, params)
-        q.add(key, graph, model, AIKG.releaseDate, published)
-    run = ctx.row_node(f"training-run-{slugify(name)}-epoch-{short}")
-    q.add(key, graph, run, RDF.type, AIKG.TrainingRun)
-    q.add(key, graph, run, RDFS.label, Literal(f"{name} training run (Epoch AI, {short} models)", lang="en"))
-    q.add(key, graph, run, AIKG.trainedModel, model)
-    q.add(key, graph, run, AIKG.announcedOn, published)
-    ctx.provenance(key, graph, run, r.get("Confidence"), _links(r, "Link"))
-    ctx.figure(key, graph, run, AIKG.trainedParameters, params)
-    ctx.figure(key, graph, run, AIKG.trainingCompute, number(r.get("Training compute (FLOP)")))
-    chips = tagged_list(r.get("Training hardware"))
-    for chip in chips:
-        q.add(key, graph, run, AIKG.accelerator, ctx.entity(key, graph, "accelerator", chip.name,
-                                                            AIKG.Accelerator))
-    count = number(r.get("Hardware quantity"))
-    if count is not None:
-        if count == count.to_integral_value():
-            q.add(key, graph, run, AIKG.acceleratorCount, integer_literal(count))
-        else:
-            ctx.flag(key, graph, run, "fractional-hardware-quantity",
-                     f"hardware quantity {plain(count)} is not a whole number; left out")
-    hours = number(r.get("Training time (hours)"))
-    ctx.figure(key, graph, run, AIKG.durationDays, hours, HOURS_PER_DAY)
-    ctx.figure(key, graph, run, AIKG.gpuHours, number(r.get("Training chip-hours")))
-    cost = number(r.get("Training compute cost (2023 USD)"))
-    if cost is not None:
-        ctx.figure(key, graph, run, AIKG.cost, cost)
-        q.add(key, graph, run, AIKG.currency, Literal("USD"))
-        q.add(key, graph, run, AIKG.costYear, Literal("2023", datatype=XSD.gYear))
-    for column in ("Parameters notes", "Training compute notes", "Training time notes", "Compute cost notes"):
-        note = text(r.get(column))
-        if note:
-            q.add(key, graph, run, AIKG.note, Literal(f"{column}: {note}", lang="en"))
-    stated = parameters_in_notes(r.get("Parameters notes"))
-    if params is not None and params > 0 and stated:
-        closest = min(stated, key=lambda s: abs((s / params).ln()) if s > 0 else Decimal(99))
-        if closest > 0 and abs((closest / params).log10()) >= 2:
-            ctx.flag(key, graph, run, "parameters-disagree-with-notes",
-                     f"Parameters column says {plain(params)}, the row's notes say {plain(closest)}: "
-                     "orders of magnitude apart, probably a unit slip")
+def map_model(ctx: Context, row: Row) -> None:
+    """A model and its training run: compute, hardware and count, time, chip-hours, cost with its year.
+
+    The model's own figures (parameters, publication date, developer, domain) go on the model, the
+    training's on the run; both in this file's graph, next to what other sources say of them.
+    """
+    name = _require(row, "Model")
+    q, key, g = ctx.quads, row.key, row.graph
+    model_decision = ctx.reconciler.resolve("model", name, g)
+    model = ctx.entity(row, "model", name, AIKG.AIModel)
+    q.owns(key, model)
+    q.add(key, g, model, AIKG.sourceRow, Literal(row.line, datatype=XSD.integer))
+    for org in row.names("Organization"):
+        q.add(key, g, model, AIKG.developer, ctx.entity(row, "organization", org.name, AIKG.Organization))
+    params = row.number("Parameters")
+    published = row.date("Publication date")
+    ctx.figure(row, model, AIKG.totalParameters, params)
+    q.add(key, g, model, AIKG.releaseDate, published)
+    for domain in row.names("Domain"):
+        q.add(key, g, model, AIKG.modelDomain, Literal(domain.name))
+    run = ctx.run(row, model_decision, name)
+    q.add(key, g, run, AIKG.trainedModel, model)
+    ctx.provenance(row, run, row.raw("Confidence"), [row.raw("Link")])
+    ctx.figure_cell(row, run, AIKG.trainingCompute, "Training compute (FLOP)")
+    for chip in row.names("Training hardware"):
+        q.add(key, g, run, AIKG.accelerator, ctx.entity(row, "accelerator", chip.name, AIKG.Accelerator))
+    q.add(key, g, run, AIKG.acceleratorCount, row.whole("Hardware quantity"))
+    # Hours to days: six decimals (under a tenth of a second), so rules multiplying days stay exact.
+    ctx.figure_cell(row, run, AIKG.durationDays, "Training time (hours)", HOURS_PER_DAY, places=6)
+    ctx.figure_cell(row, run, AIKG.gpuHours, "Training chip-hours")
+    _money(ctx, row, run, AIKG.cost, row.number("Training compute cost (2023 USD)"), "2023")
+    _notes(
+        ctx,
+        row,
+        run,
+        "Parameters notes",
+        "Training compute notes",
+        "Training time notes",
+        "Compute cost notes",
+    )
+    slip = unit_slip(params, parameters_in_notes(row.raw("Parameters notes"))) if params else None
+    if slip is not None and params:
+        ctx.flag(
+            row,
+            model,
+            "parameters-disagree-with-notes",
+            f"Parameters column says {plain(params)}, the row's notes say {plain(slip)}: the same "
+            f"digits {plain(slip / params)} times apart, probably a unit slip",
+        )
 
 
 # --- gpu_clusters.csv --------------------------------------------------------------------------------
 
-def cluster_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    rows = list(rows)
-    orgs = {t.name for r in rows for t in tagged_list(r.get("Owner"))}
-    orgs |= {t.name for r in rows for t in tagged_list(r.get("Users"))
-             if normalize(t.name) not in USER_CATEGORIES}
-    orgs |= {r.get("GPU Supplier (primary)", "").strip() for r in rows} - {"", "Anonymized", "Unknown"}
-    return {"organization": orgs,
-            "accelerator": {r.get(c, "").strip() for r in rows
-                            for c in ("Chip type (primary)", "Chip type (secondary)")} - {""}}
+
+def cluster_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    from .values import tagged_list
+
+    orgs = [t.name for r in rows for t in tagged_list(r.get("Owner"))]
+    orgs += [
+        r.get("GPU Supplier (primary)", "")
+        for r in rows
+        if r.get("GPU Supplier (primary)", "").strip().lower() not in SUPPLIER_UNKNOWN
+    ]
+    return {
+        "organization": orgs,
+        "accelerator": [r.get(c, "") for r in rows for c in ("Chip type (primary)", "Chip type (secondary)")],
+    }
 
 
-def map_cluster(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> None:
-    """A GPU cluster as a deployment: owners run it, users use it; chips, count, H100e, power, status."""
-    name = (r.get("Name") or "").strip()
-    if not name:
-        return
-    q = ctx.quads
-    node = ctx.row_node(f"cluster-{slugify(name)}")
-    q.add(key, graph, node, RDF.type, AIKG.Deployment)
-    q.add(key, graph, node, RDFS.label, Literal(name, lang="en"))
-    owners = tagged_list(r.get("Owner"))
-    users = tagged_list(r.get("Users"))
-    for owner in owners:
-        q.add(key, graph, node, AIKG.operator, ctx.entity(key, graph, "organization", owner.name,
-                                                          AIKG.Organization))
-    for user in users:
-        if normalize(user.name) in USER_CATEGORIES:
-            q.add(key, graph, node, AIKG.userCategory, Literal(user.name))
+def map_cluster(ctx: Context, row: Row) -> None:
+    """A GPU cluster as a deployment: owners run it, users use it; chips, count, H100e, power, status.
+
+    Epoch names no owner for planned campuses and anonymized systems: their owner is unknown, and the
+    cluster is kept with what is known of it.
+    """
+    name = _require(row, "Name")
+    q, key, g = ctx.quads, row.key, row.graph
+    node = ctx.row_node(
+        f"cluster-{slugify(name)}",
+        [
+            row.raw(c)
+            for c in (
+                "Country",
+                "Location",
+                "First Operational Date",
+                "Chip type (primary)",
+                "Chip quantity (primary)",
+                "H100 equivalents",
+                "Status",
+                "Owner",
+                "Users",
+            )
+        ],
+    )
+    q.add(key, g, node, RDF.type, AIKG.Deployment)
+    q.add(key, g, node, RDFS.label, Literal(name, lang="en"))
+    for owner in row.names("Owner"):
+        q.add(key, g, node, AIKG.operator, ctx.entity(row, "organization", owner.name, AIKG.Organization))
+    # Users is free text ("Cloud", "Researchers in academia and industry"): a user is linked as an
+    # organization when the store or another column names that organization; otherwise it is kept in
+    # Epoch's words, never turned into an organization of its own.
+    for user in row.names("Users"):
+        if normalize(user.name) not in USER_CATEGORIES and ctx.reconciler.is_named("organization", user.name):
+            q.add(
+                key, g, node, AIKG.capacityUser, ctx.entity(row, "organization", user.name, AIKG.Organization)
+            )
         else:
-            q.add(key, graph, node, AIKG.capacityUser, ctx.entity(key, graph, "organization", user.name,
-                                                                  AIKG.Organization))
-    supplier = (r.get("GPU Supplier (primary)") or "").strip()
+            q.add(key, g, node, AIKG.userCategory, Literal(user.name))
+    supplier = row.text("GPU Supplier (primary)") or ""
     vendor = None
     if supplier.lower() not in SUPPLIER_UNKNOWN:
-        vendor = ctx.entity(key, graph, "organization", supplier, AIKG.HardwareVendor)
-        q.add(key, graph, vendor, RDF.type, AIKG.HardwareVendor)
-    chips = [c for c in (r.get("Chip type (primary)", "").strip(), r.get("Chip type (secondary)", "").strip())
-             if c]
+        vendor = ctx.entity(row, "organization", supplier, AIKG.HardwareVendor)
+    chips = [c for c in (row.text("Chip type (primary)"), row.text("Chip type (secondary)")) if c]
     for i, chip_name in enumerate(chips):
-        chip = ctx.entity(key, graph, "accelerator", chip_name, AIKG.Accelerator)
-        q.add(key, graph, node, AIKG.accelerator, chip)
-        new_chip = ctx.reconciler.resolve("accelerator", chip_name).status != "matched"
-        if i == 0 and vendor is not None and new_chip:
-            q.add(key, graph, chip, AIKG.manufacturer, vendor)
+        chip = ctx.entity(row, "accelerator", chip_name, AIKG.Accelerator)
+        q.add(key, g, node, AIKG.accelerator, chip)
+        if i == 0 and vendor is not None:
+            q.add(key, g, chip, AIKG.manufacturer, vendor)
     if not chips and vendor is not None:
-        q.add(key, graph, node, AIKG.acceleratorVendor, vendor)
-    count = number(r.get("Total number of AI chips")) or number(r.get("Chip quantity (primary)"))
-    if count is not None and count == count.to_integral_value():
-        q.add(key, graph, node, AIKG.acceleratorCount, integer_literal(count))
-    ctx.figure(key, graph, node, AIKG.h100Equivalents, number(r.get("H100 equivalents")))
-    ctx.figure(key, graph, node, AIKG.powerCapacity, number(r.get("Power Capacity (MW)")))
-    q.text(key, graph, node, AIKG.operationalStatus, text(r.get("Status")))
-    q.add(key, graph, node, AIKG.date, date_literal(r.get("First Operational Date")))
-    ctx.provenance(key, graph, node, r.get("Certainty"),
-                   _links(r, "Source 1", "Source 2", "Source 3", "Source 4", "Source 5"))
-    for column in ("Note", "Hardware note", "Certainty Note", "First Operational Date Note"):
-        note = text(r.get(column))
-        if note:
-            q.add(key, graph, node, AIKG.note, Literal(f"{column}: {note}", lang="en"))
+        q.add(key, g, node, AIKG.acceleratorVendor, vendor)
+    count = (
+        row.whole("Total number of AI chips")
+        if row.text("Total number of AI chips")
+        else row.whole("Chip quantity (primary)")
+    )
+    q.add(key, g, node, AIKG.acceleratorCount, count)
+    ctx.figure_cell(row, node, AIKG.h100Equivalents, "H100 equivalents")
+    ctx.figure_cell(row, node, AIKG.powerCapacity, "Power Capacity (MW)")
+    q.text(key, g, node, AIKG.operationalStatus, row.text("Status"))
+    q.add(key, g, node, AIKG.date, row.date("First Operational Date"))
+    q.add(key, g, node, AIKG.endDate, row.date("Decommissioned Date (if applicable)"))
+    for column in ("Location", "Country"):
+        q.text(key, g, node, AIKG.locationName, row.text(column))
+    ctx.provenance(row, node, row.raw("Certainty"), [row.raw(f"Source {i}") for i in range(1, 6)])
+    _notes(ctx, row, node, "Note", "Hardware note", "Certainty Note", "First Operational Date Note")
 
 
 # --- data_centers.csv and data_center_timelines.csv ---------------------------------------------------
 
-def datacenter_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    rows = list(rows)
-    orgs = {t.name for r in rows for c in ("Owner", "Users", "Investors", "Energy companies")
-            for t in tagged_list(r.get(c))}
-    return {"organization": orgs, "datacenter": {r.get("Handle", "").strip() for r in rows} - {""}}
+
+def datacenter_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    from .values import tagged_list
+
+    return {
+        "organization": [
+            t.name
+            for r in rows
+            for c in ("Owner", "Users", "Investors", "Energy companies", "Construction companies")
+            for t in tagged_list(r.get(c))
+        ],
+        "datacenter": [r.get("Handle", "") for r in rows],
+    }
 
 
-def map_datacenter(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> None:
-    """A data center: owner (operator), users (tenants), investors, energy companies, power, capital cost."""
-    handle = (r.get("Handle") or "").strip()
-    if not handle:
-        return
-    q = ctx.quads
-    site = ctx.entity(key, graph, "datacenter", handle, AIKG.DataCenter)
-    title = text(r.get("Title"))
+DATACENTER_ROLES = (
+    ("Owner", AIKG.operator),
+    ("Users", AIKG.tenant),
+    ("Investors", AIKG.facilityInvestor),
+    ("Energy companies", AIKG.energySupplier),
+    ("Construction companies", AIKG.builder),
+)
+
+
+def map_datacenter(ctx: Context, row: Row) -> None:
+    """A data center: owner (operator), users (tenants), investors, energy and construction companies,
+    power, H100-equivalents, capital cost; Epoch's #confident / #likely / #speculative tags kept."""
+    handle = _require(row, "Handle")
+    q, key, g = ctx.quads, row.key, row.graph
+    site = ctx.entity(row, "datacenter", handle, AIKG.DataCenter)
+    title = row.text("Title")
     if title and normalize(title) != normalize(handle):
-        q.add(key, graph, site, SKOS.altLabel, Literal(title))
+        q.add(key, g, site, SKOS.altLabel, Literal(title))
     tags: list[str | None] = []
-    roles = (("Owner", AIKG.operator), ("Users", AIKG.tenant), ("Investors", AIKG.facilityInvestor),
-             ("Energy companies", AIKG.energySupplier))
     notes = []
-    for column, prop in roles:
-        for who in tagged_list(r.get(column)):
-            q.add(key, graph, site, prop, ctx.entity(key, graph, "organization", who.name, AIKG.Organization))
+    for column, prop in DATACENTER_ROLES:
+        for who in row.names(column):
+            q.add(key, g, site, prop, ctx.entity(row, "organization", who.name, AIKG.Organization))
             tags.append(who.tag)
             if who.tag:
                 notes.append(f"{column}: {who.name} #{who.tag}")
-    for project in tagged_list(r.get("Project")):
-        q.add(key, graph, site, AIKG.project, Literal(project.name))
+    for project in row.names("Project"):
+        q.add(key, g, site, AIKG.project, Literal(project.name))
         tags.append(project.tag)
     if notes:
-        q.add(key, graph, site, AIKG.note, Literal("Epoch AI's tags: " + "; ".join(notes), lang="en"))
-    ctx.provenance(key, graph, site, _weakest(tags))
-    ctx.figure(key, graph, site, AIKG.h100Equivalents, number(r.get("Current H100 equivalents")))
-    ctx.figure(key, graph, site, AIKG.powerCapacity, number(r.get("Current power (MW)")))
-    cost = number(r.get("Current total capital cost (2025 USD billions)"))
-    if cost is not None:
-        ctx.figure(key, graph, site, AIKG.cost, cost, Decimal(10) ** 9)
-        q.add(key, graph, site, AIKG.currency, Literal("USD"))
-        q.add(key, graph, site, AIKG.costYear, Literal("2025", datatype=XSD.gYear))
+        q.add(key, g, site, AIKG.note, Literal("Epoch AI's tags: " + "; ".join(notes), lang="en"))
+    q.text(key, g, site, AIKG.locationName, row.text("Address"))
+    ctx.provenance(row, site, weakest(tags))
+    ctx.figure_cell(row, site, AIKG.h100Equivalents, "Current H100 equivalents")
+    ctx.figure_cell(row, site, AIKG.powerCapacity, "Current power (MW)")
+    _money(
+        ctx,
+        row,
+        site,
+        AIKG.cost,
+        row.number("Current total capital cost (2025 USD billions)"),
+        "2025",
+        BILLION,
+    )
 
 
-def timeline_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    return {"datacenter": {r.get("Data center", "").strip() for r in rows} - {""}}
+def timeline_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    return {"datacenter": [r.get("Data center", "") for r in rows]}
 
 
-def map_timeline(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> None:
+def map_timeline(ctx: Context, row: Row) -> None:
     """One step of a data center's timeline: a capacity phase with date, power, H100e and capital cost."""
-    site_name = (r.get("Data center") or "").strip()
-    when = date_literal(r.get("Date"))
-    if not site_name:
-        return
-    q = ctx.quads
-    site = ctx.entity(key, graph, "datacenter", site_name, AIKG.DataCenter)
+    site_name = _require(row, "Data center")
+    when = row.date("Date")
+    q, key, g = ctx.quads, row.key, row.graph
+    site = ctx.entity(row, "datacenter", site_name, AIKG.DataCenter)
     stamp = str(when) if when is not None else "undated"
-    phase = ctx.row_node(f"phase-{slugify(site_name)}-{slugify(stamp)}")
-    q.add(key, graph, phase, RDF.type, AIKG.CapacityPhase)
-    q.add(key, graph, phase, RDFS.label, Literal(f"{site_name} on {stamp}", lang="en"))
-    q.add(key, graph, phase, AIKG.phaseOf, site)
-    q.add(key, graph, phase, AIKG.date, when)
-    q.text(key, graph, phase, AIKG.description, text(r.get("Construction status")))
-    ctx.provenance(key, graph, phase, None)
-    ctx.figure(key, graph, phase, AIKG.powerCapacity, number(r.get("Power (MW)")))
-    ctx.figure(key, graph, phase, AIKG.h100Equivalents, number(r.get("H100 equivalents")))
-    cost = number(r.get("Total capital cost (2025 USD billions)"))
-    if cost is not None:
-        ctx.figure(key, graph, phase, AIKG.cost, cost, Decimal(10) ** 9)
-        q.add(key, graph, phase, AIKG.currency, Literal("USD"))
-        q.add(key, graph, phase, AIKG.costYear, Literal("2025", datatype=XSD.gYear))
+    phase = ctx.row_node(f"phase-{slugify(site_name)}-{slugify(stamp)}", [row.raw("Construction status")])
+    q.add(key, g, phase, RDF.type, AIKG.CapacityPhase)
+    q.add(key, g, phase, RDFS.label, Literal(f"{site_name} on {stamp}", lang="en"))
+    q.add(key, g, phase, AIKG.phaseOf, site)
+    q.add(key, g, phase, AIKG.date, when)
+    q.text(key, g, phase, AIKG.description, row.text("Construction status"))
+    ctx.provenance(row, phase, None)
+    ctx.figure_cell(row, phase, AIKG.powerCapacity, "Power (MW)")
+    ctx.figure_cell(row, phase, AIKG.h100Equivalents, "H100 equivalents")
+    _money(ctx, row, phase, AIKG.cost, row.number("Total capital cost (2025 USD billions)"), "2025", BILLION)
 
 
-# --- ai_companies_funding_rounds.csv -----------------------------------------------------------------
+# --- data_center_chillers.csv and data_center_cooling_towers.csv --------------------------------------
+
+
+def equipment_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    return {
+        "organization": [r.get("Manufacturer", "") for r in rows],
+        "equipment": [
+            f"{r.get('Manufacturer', '').strip()} {r.get('Model', '').strip()}".strip() for r in rows
+        ],
+    }
+
+
+def map_equipment(ctx: Context, row: Row, *, cls: URIRef) -> None:
+    """A chiller or cooling-tower model: maker, cooling type and capacity, fans, size, motor."""
+    model = _require(row, "Model")
+    maker = row.text("Manufacturer")
+    name = f"{maker} {model}" if maker else model
+    q, key, g = ctx.quads, row.key, row.graph
+    node = ctx.entity(row, "equipment", name, cls)
+    if maker:
+        q.add(key, g, node, AIKG.manufacturer, ctx.entity(row, "organization", maker, AIKG.Organization))
+    ctx.provenance(row, node, None, [row.raw("Link")])
+    q.text(key, g, node, AIKG.coolingType, row.text("Type"))
+    ctx.figure_cell(
+        row,
+        node,
+        AIKG.coolingCapacity,
+        "Cooling capacity (kW)" if "Cooling capacity (kW)" in row.cells else "Cooling capacity (stated, kW)",
+    )
+    ctx.figure_cell(row, node, AIKG.coolingCapacityEstimate, "Cooling capacity (central estimate, kW)")
+    count = row.whole("Number of fans") if "Number of fans" in row.cells else row.whole("Number of Fans")
+    q.add(key, g, node, AIKG.fanCount, count)
+    ctx.figure_cell(row, node, AIKG.fanDiameter, "Fan Diameter (m)")
+    if row.text("Fan Diameter (m)") is None and row.text("Fan estimate diameter (m)"):
+        ctx.figure_cell(row, node, AIKG.fanDiameter, "Fan estimate diameter (m)")
+        q.add(key, g, node, AIKG.note, Literal("The fan diameter is Epoch AI's estimate.", lang="en"))
+    ctx.figure_cell(row, node, AIKG.lengthMetres, "Length (m)")
+    ctx.figure_cell(row, node, AIKG.widthMetres, "Width (m)")
+    ctx.figure_cell(row, node, AIKG.heightMetres, "Height (m)")
+    ctx.figure_cell(row, node, AIKG.footprintArea, "Area (m^2)")
+    ctx.figure_cell(row, node, AIKG.motorPower, "Motor Horsepower")
+    _notes(ctx, row, node, "Source", "Spot check", "Notes")
+
+
+# --- ai_companies/*.csv -------------------------------------------------------------------------------
 
 ROUND_STATUS = {"closed": AIKG.Closed, "late discussions": AIKG.Planned, "announced": AIKG.Announced}
 
 
-def funding_names(rows: Iterable[dict[str, str]]) -> dict[str, set[str]]:
-    """Names this file asks the reconciler about."""
-    return {"organization": {r.get("Company", "").strip() for r in rows} - {""}}
+def company_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
+    """Names this file asks the resolver about."""
+    return {
+        "organization": [
+            r.get(c, "") for r in rows for c in ("Name", "Company", "Organization (from Organizations)")
+        ]
+    }
 
 
-def map_funding(ctx: Context, graph: str, key: RowKey, r: dict[str, str]) -> None:
+def map_company(ctx: Context, row: Row) -> None:
+    """An AI company: its kind, product domains, founding date; Epoch's organization for it, when that
+    is another name (Google's is Google DeepMind), as a unit of the company."""
+    name = _require(row, "Name")
+    q, key, g = ctx.quads, row.key, row.graph
+    company = ctx.entity(row, "organization", name, AIKG.Organization)
+    ctx.provenance(row, company, None, [row.raw("Founding source/notes")])
+    q.text(key, g, company, AIKG.companyType, row.text("Company type"))
+    for domain in row.names("Product Domain(s)"):
+        q.add(key, g, company, AIKG.productDomain, Literal(domain.name))
+    q.add(key, g, company, AIKG.foundedIn, row.date("Founding date"))
+    note = row.text("Founding source/notes")
+    if note and not note.startswith(("http://", "https://")):
+        q.add(key, g, company, AIKG.note, Literal(f"Founding source/notes: {note}", lang="en"))
+    for org in row.names("Organization (from Organizations)"):
+        if normalize(org.name) != normalize(name):
+            unit = ctx.entity(row, "organization", org.name, AIKG.Organization)
+            if unit != company:
+                q.add(key, g, unit, AIKG.parentOrganization, company)
+
+
+def map_funding(ctx: Context, row: Row) -> None:
     """A funding round: company, close date, equity (amount), debt, post-money valuation, status."""
-    company_name = (r.get("Company") or "").strip()
-    round_id = (r.get("Id") or "").strip()
-    if not company_name:
-        return
-    q = ctx.quads
-    company = ctx.entity(key, graph, "organization", company_name, AIKG.Organization)
-    node = ctx.row_node(f"funding-round-{slugify(company_name)}-{slugify(round_id)}")
-    q.add(key, graph, node, RDF.type, AIKG.FundingRound)
-    q.add(key, graph, node, RDFS.label, Literal(f"{company_name} funding round: {round_id}", lang="en"))
-    q.add(key, graph, node, AIKG.investee, company)
-    q.text(key, graph, node, AIKG.roundName, round_id or None)
-    q.add(key, graph, node, AIKG.date, date_literal(r.get("Close date")))
-    q.add(key, graph, node, AIKG.status, ROUND_STATUS.get((r.get("Status") or "").strip().lower()))
-    equity = number(r.get("Funding (equity)"))
-    debt = number(r.get("Funding (debt)"))
-    valuation = number(r.get("Valuation (post-money)"))
-    ctx.figure(key, graph, node, AIKG.amount, equity)
-    ctx.figure(key, graph, node, AIKG.debtAmount, debt)
-    ctx.figure(key, graph, node, AIKG.postMoneyValuation, valuation)
+    company_name = _require(row, "Company")
+    round_id = row.text("Id") or ""
+    q, key, g = ctx.quads, row.key, row.graph
+    company = ctx.entity(row, "organization", company_name, AIKG.Organization)
+    node = ctx.row_node(f"funding-round-{slugify(company_name)}-{slugify(round_id)}", [row.raw("Close date")])
+    q.add(key, g, node, RDF.type, AIKG.FundingRound)
+    q.add(
+        key, g, node, RDFS.label, Literal(f"{company_name} funding round: {round_id}".rstrip(": "), lang="en")
+    )
+    q.add(key, g, node, AIKG.investee, company)
+    q.text(key, g, node, AIKG.roundName, round_id or None)
+    q.add(key, g, node, AIKG.date, row.date("Close date"))
+    q.add(key, g, node, AIKG.announcedOn, row.date("Report date"))
+    status = (row.text("Status") or "").lower()
+    if status and status not in ROUND_STATUS:
+        row.problem(
+            "unreadable-value",
+            "Status",
+            row.raw("Status"),
+            f"Status {row.raw('Status')!r} is not one aikg knows (Closed, Late discussions, Announced): "
+            "kept as a note",
+        )
+        q.add(key, g, node, AIKG.note, Literal(f"Status: {row.raw('Status')}", lang="en"))
+    q.add(key, g, node, AIKG.status, ROUND_STATUS.get(status))
+    equity, debt = row.number("Funding (equity)"), row.number("Funding (debt)")
+    valuation = row.number("Valuation (post-money)")
+    ctx.figure(row, node, AIKG.amount, equity)
+    ctx.figure(row, node, AIKG.debtAmount, debt)
+    ctx.figure(row, node, AIKG.postMoneyValuation, valuation)
     if equity is not None or debt is not None or valuation is not None:
-        q.add(key, graph, node, AIKG.currency, Literal("USD"))
-    ctx.provenance(key, graph, node, r.get("Confidence"), _links(r, "Source 1", "Source 2", "Source 3"))
-    for column in ("Notes", "Graph note"):
-        note = text(r.get(column))
-        if note:
-            q.add(key, graph, node, AIKG.note, Literal(note, lang="en"))
+        q.add(key, g, node, AIKG.currency, Literal("USD"))
+    kind = row.text("Type")
+    if kind:
+        q.add(key, g, node, AIKG.note, Literal(f"Round type: {kind}", lang="en"))
+    ctx.provenance(row, node, row.raw("Confidence"), [row.raw(f"Source {i}") for i in range(1, 4)])
+    _notes(ctx, row, node, "Notes", "Graph note", prefixed=False)
 
 
-@dataclass(frozen=True)
-class Dataset:
-    """One Epoch file aikg imports: where it is, its graph, title, and how its rows are mapped."""
+def _figure_node(ctx: Context, row: Row, prefix: str, cls: URIRef, what: str) -> URIRef:
+    company_name = _require(row, "Company")
+    figure_id = row.text("Id") or ""
+    q, key, g = ctx.quads, row.key, row.graph
+    company = ctx.entity(row, "organization", company_name, AIKG.Organization)
+    node = ctx.row_node(
+        f"{prefix}-{slugify(company_name)}-{slugify(figure_id)}", [row.raw("Date"), row.raw("Report date")]
+    )
+    q.add(key, g, node, RDF.type, cls)
+    q.add(key, g, node, RDFS.label, Literal(f"{company_name} {what}: {figure_id}".rstrip(": "), lang="en"))
+    q.add(key, g, node, AIKG.agent, company)
+    q.add(key, g, node, AIKG.date, row.date("Date"))
+    q.add(key, g, node, AIKG.announcedOn, row.date("Report date"))
+    q.text(key, g, node, AIKG.sourceType, row.text("Source type") or row.text("Source Type"))
+    ctx.provenance(row, node, row.raw("Confidence"), [row.raw(f"Source {i}") for i in range(1, 4)])
+    _notes(ctx, row, node, "Notes", "Graph note", prefixed=False)
+    return node
 
-    path: str
-    stem: str
-    title: str
-    url: str
-    names: Callable[[Iterable[dict[str, str]]], dict[str, set[str]]]
-    mapper: Callable[..., None]
-    options: tuple[tuple[str, object], ...] = ()
+
+def map_revenue(ctx: Context, row: Row) -> None:
+    """A revenue figure: revenue normalized to a year (USD), what kind of figure, the text as reported."""
+    node = _figure_node(ctx, row, "revenue", AIKG.RevenueFigure, "revenue")
+    q, key, g = ctx.quads, row.key, row.graph
+    _money(ctx, row, node, AIKG.annualRevenue, row.number("Revenue amount (normalize to annual)"))
+    q.text(key, g, node, AIKG.figureKind, row.text("Type"))
+    q.text(key, g, node, AIKG.description, row.text("Revenue info (non-annualized)"))
 
 
-DATASETS: tuple[Dataset, ...] = (
-    Dataset("ml_hardware/ml_hardware.csv", "ml-hardware", "Epoch AI: Machine Learning Hardware",
-            "https://epoch.ai/data/machine-learning-hardware", hardware_names, map_hardware),
-    Dataset("ai_models/notable_ai_models.csv", "notable-ai-models", "Epoch AI: Notable AI Models",
-            "https://epoch.ai/data/ai-models", model_names, map_model,
-            (("short", "notable"),)),
-    Dataset("ai_models/large_scale_ai_models.csv", "large-scale-ai-models", "Epoch AI: Large-Scale AI Models",
-            "https://epoch.ai/data/ai-models", model_names, map_model,
-            (("short", "large-scale"),)),
-    Dataset("ai_models/frontier_ai_models.csv", "frontier-ai-models", "Epoch AI: Frontier AI Models",
-            "https://epoch.ai/data/ai-models", model_names, map_model,
-            (("short", "frontier"),)),
-    Dataset("gpu_clusters/gpu_clusters.csv", "gpu-clusters", "Epoch AI: GPU Clusters",
-            "https://epoch.ai/data/gpu-clusters", cluster_names, map_cluster),
-    Dataset("data_centers/data_centers.csv", "data-centers", "Epoch AI: Frontier Data Centers",
-            "https://epoch.ai/data/data-centers", datacenter_names, map_datacenter),
-    Dataset("data_centers/data_center_timelines.csv", "data-center-timelines",
-            "Epoch AI: Frontier Data Centers (timelines)", "https://epoch.ai/data/data-centers",
-            timeline_names, map_timeline),
-    Dataset("ai_companies/ai_companies_funding_rounds.csv", "ai-companies-funding-rounds",
-            "Epoch AI: AI Companies (funding rounds)", "https://epoch.ai/data/ai-companies",
-            funding_names, map_funding),
-)
-"""The files imported, in the order their rows are mapped (hardware first, so chips keep its names)."""
+def map_staff(ctx: Context, row: Row) -> None:
+    """A staff figure: how many people, in the whole company or one division."""
+    node = _figure_node(ctx, row, "staff", AIKG.StaffFigure, "staff")
+    q, key, g = ctx.quads, row.key, row.graph
+    q.add(key, g, node, AIKG.staffCount, row.whole("Staff count"))
+    q.text(key, g, node, AIKG.figureKind, row.text("Type"))
+    q.text(key, g, node, AIKG.division, row.text("Division name"))
 
+
+def map_usage(ctx: Context, row: Row) -> None:
+    """A usage figure: active users over a period, tokens and messages per day, for which product."""
+    node = _figure_node(ctx, row, "usage", AIKG.UsageFigure, "usage")
+    q, key, g = ctx.quads, row.key, row.graph
+    q.add(key, g, node, AIKG.activeUsers, row.whole("Active users"))
+    q.text(key, g, node, AIKG.activeUsersPeriod, row.text("Active users time period"))
+    ctx.figure_cell(row, node, AIKG.dailyTokens, "Daily tokens")
+    ctx.figure_cell(row, node, AIKG.dailyMessages, "Daily messages")
+    q.text(key, g, node, AIKG.product, row.text("Product"))
+
+
+def map_compute_spend(ctx: Context, row: Row) -> None:
+    """A compute-spending figure: the amount (USD) over a period, and what it went on."""
+    node = _figure_node(ctx, row, "compute-spend", AIKG.ComputeSpendFigure, "compute spending")
+    q, key, g = ctx.quads, row.key, row.graph
+    _money(ctx, row, node, AIKG.computeSpend, row.number("Amount"))
+    for category in row.names("Category"):
+        q.add(key, g, node, AIKG.spendCategory, Literal(category.name))
+    q.text(key, g, node, AIKG.periodType, row.text("Period type"))

@@ -1,168 +1,472 @@
-"""Reconciliation: which existing aikg entity an Epoch name denotes, or a new one, never a guess.
+"""Entity resolution: which entity an outside dataset's name denotes, decided by rules and reviewed
+overrides, never by a guess, and every decision kept for the report.
 
-Strategy, in order, per kind of thing (organization, model, accelerator):
+One node per real thing, across the seeds, every Epoch file and later snapshots. For each kind of
+thing (organization, model, accelerator, data center, facility equipment), in order:
 
-1. the overrides file (``seeds/epoch/overrides.csv``: ``kind,epoch_name,aikg_id``; ``aikg_id`` ``new``
-   forces a separate node) decides hard cases;
-2. the normalized name (ASCII-folded, lower case, punctuation as spaces) equal to the normalized
-   rdfs:label or skos:altLabel of exactly one entity of that kind: matched;
-3. a loose key (hardware: vendor prefix, form factor and memory size dropped; models: parenthesized
-   qualifiers dropped; organizations: legal suffixes dropped) equal for exactly one entity AND for no
-   other name of this import: matched;
-4. otherwise a new node. If several entities had the key, or (organizations) the name of an entity the
-   graph already held is a word-prefix of this name (``Google`` / ``Google Cloud``), the name is
-   reported as ambiguous with its candidates and stays separate.
+1. **override** — a line of the reviewed overrides file (:mod:`aikg.epoch.overrides`) decides;
+2. **same name** — the name, normalized (ASCII-folded, lower case, punctuation as spaces: "GLM 4.6" and
+   "GLM-4.6" are one name), is a name (label or alternative name) of exactly one entity;
+3. **same name without qualifiers** — with what does not identify the thing dropped (legal suffixes of
+   organizations, parenthesized remarks, an accelerator's vendor and brand words: "NVIDIA GB300
+   (Blackwell Ultra)" is the GB300), the name equals that of exactly one entity another source holds.
+   Two rows of one Epoch file are two records and are never merged this way;
+4. **variant** (accelerators) — the name is a product family's name plus form factor or memory words
+   ("NVIDIA H100 SXM5 80GB" = H100 + SXM5 80GB): its own node, linked ``aikg:variantOf`` the family;
+5. **prefix** (organizations) — another organization's name is a word-prefix of this one ("Google" /
+   "Google Cloud"): a unit, a subsidiary or an unrelated company; kept as its own node and reported as
+   an **ambiguity** with its candidates until an override decides it;
+6. otherwise a new entity.
+
+A name an earlier import already resolved finds the same entity again by rule 2, so ids stay the same
+from one snapshot to the next. Training runs are resolved per model: the Epoch rows of a model (one
+per model file) describe one run, the model's only training run in the documents if it has one.
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from pathlib import Path
 
+import pyoxigraph as ox
+
+from aikg.epoch.overrides import Override
 from aikg.epoch.values import normalize, slugify
 from aikg.knowledge.derive import GENERATED_GRAPHS
-from aikg.namespaces import ID
+from aikg.namespaces import AIKG, GRAPH, ID
 from aikg.store import Store
 
-KINDS = {
-    "organization": "https://w3id.org/aikg/ontology#Organization",
-    "model": "https://w3id.org/aikg/ontology#AIModel",
-    "accelerator": "https://w3id.org/aikg/ontology#Accelerator",
-    "datacenter": "https://w3id.org/aikg/ontology#DataCenter",
-}
-"""Kinds of thing reconciled, and the aikg class whose instances (any subclass) are candidates."""
+EPOCH_PREFIX = str(GRAPH["epoch/"])
+"""Every graph of an Epoch file starts with this."""
+RESOLUTION_GRAPH = str(GRAPH["resolution"])
+"""aikg's resolution links (variants, parents, a system's chip), written by the import."""
+IMPORTS_GRAPH = str(GRAPH["imports"])
+"""aikg's record of every import."""
 
-_FORM_FACTOR = re.compile(r"\b(sxm\d*|pcie|nvl|oam|\d+ ?gb|gb \d+|hbm\d*e?)\b")
-_LEGAL = re.compile(r"\b(inc|ltd|llc|corp|corporation|co|plc|gmbh|sa)\b")
+KINDS = {
+    "organization": str(AIKG.Organization),
+    "model": str(AIKG.AIModel),
+    "accelerator": str(AIKG.Hardware),
+    "datacenter": str(AIKG.DataCenter),
+    "equipment": str(AIKG.FacilityEquipment),
+}
+"""Kinds of thing resolved, and the aikg class whose instances (any subclass) are candidates."""
+
+LINKS = {"variant-of": str(AIKG.variantOf), "subsidiary-of": str(AIKG.parentOrganization)}
+USES_ACCELERATOR = str(AIKG.usesAccelerator)
+
+_BRANDS = frozenset({"nvidia", "amd", "intel", "google", "huawei", "tesla", "geforce", "quadro"})
+_LEGAL = re.compile(r"\b(inc|ltd|llc|corp|corporation|co|plc|gmbh|sa|limited|company)\b")
+_QUALIFIER = re.compile(r"^(sxm\d*|pcie|nvl|oam|dgxs|pci|\d+gb|hbm\d*e?)$")
+
+_SKIP = frozenset({*GENERATED_GRAPHS, RESOLUTION_GRAPH, IMPORTS_GRAPH})
 
 
 def loose_key(kind: str, name: str, vendors: frozenset[str] = frozenset()) -> str:
-    """The looser comparison key of step 3 (see the module docstring)."""
-    text = re.sub(r"\([^)]*\)", " ", name)
-    key = normalize(text)
+    """The key of rule 3: parenthesized remarks dropped; legal suffixes (organizations) or leading
+    vendor and brand words (accelerators) dropped."""
+    key = normalize(re.sub(r"\([^)]*\)", " ", name))
     if kind == "accelerator":
         words = key.split()
-        while words and words[0] in vendors | {"nvidia", "google", "amd", "intel", "tesla"}:
+        while len(words) > 1 and words[0] in vendors | _BRANDS:
             words = words[1:]
-        key = " ".join(_FORM_FACTOR.sub(" ", " ".join(words)).split())
+        key = " ".join(words)
     elif kind == "organization":
         key = " ".join(_LEGAL.sub(" ", key).split())
     return key
 
 
+def families(key: str) -> list[tuple[str, str]]:
+    """(shorter key, qualifiers dropped) for each trailing form-factor or memory word of an accelerator
+    key, shortest qualifier first: "h100 sxm5 80 gb" -> ("h100 sxm5", "80 gb"), ("h100", "sxm5 80 gb")."""
+    words = key.split()
+    out = []
+    dropped: list[str] = []
+    while len(words) > 1:
+        if words[-1] == "gb" and len(words) > 2 and words[-2].isdigit():
+            dropped[:0] = words[-2:]
+            words = words[:-2]
+        elif _QUALIFIER.match(words[-1]):
+            dropped[:0] = words[-1:]
+            words = words[:-1]
+        else:
+            break
+        out.append((" ".join(words), " ".join(dropped)))
+    return out
+
+
 @dataclass
-class Match:
-    """What a name was reconciled to."""
+class Known:
+    """An entity the store holds: its kind, names (normalized), English label and where it comes from."""
+
+    iri: str
+    kind: str
+    names: set[str] = field(default_factory=set)
+    label: str | None = None
+    seed_born: bool = False
+    """True when a graph outside Epoch's gives it its English label (a document's entity)."""
+    files: set[str] = field(default_factory=set)
+    """Epoch graphs that name it (for an entity made by this import, the graph of its first file)."""
+    spellings: set[str] = field(default_factory=set)
+    """Its names as written."""
+
+
+@dataclass
+class Decision:
+    """What one name was resolved to, by which rule, and the links the decision makes."""
 
     kind: str
     name: str
     iri: str
     status: str
-    """``matched`` (an existing entity), ``created`` (a new node) or ``ambiguous`` (new, with candidates)."""
+    """``matched`` (another source's entity), ``kept`` (the same entity an earlier import made),
+    ``created`` (a new entity) or ``ambiguous`` (a new entity, with candidates it might be)."""
     rule: str = ""
     candidates: list[str] = field(default_factory=list)
     label: str = ""
-    """The node's English label: the name itself for new nodes; existing entities keep theirs."""
+    """The entity's English label (an existing entity keeps its own)."""
+    links: list[tuple[str, str, str]] = field(default_factory=list)
+    """(subject, property, object) links this decision makes."""
+    spellings: set[str] = field(default_factory=set)
+    """Every spelling of the name the import met."""
+    file: str = ""
+    """The graph of the first file that used the name."""
+    seed_born: bool = False
 
-
-@dataclass
-class Known:
-    """An existing entity: its IRI and the normalized forms of its names."""
-
-    iri: str
-    names: set[str]
-
-
-def read_overrides(path: Path | None) -> dict[tuple[str, str], str]:
-    """The overrides file as ``{(kind, normalized epoch name): aikg id or 'new'}``."""
-    if path is None or not path.exists():
-        return {}
-    out: dict[tuple[str, str], str] = {}
-    with path.open(encoding="utf-8", newline="") as f:
-        for row in csv.DictReader(line for line in f if not line.lstrip().startswith("#")):
-            kind, name, target = (row.get(k, "").strip() for k in ("kind", "epoch_name", "aikg_id"))
-            if kind in KINDS and name and target:
-                out[(kind, normalize(name))] = target
-    return out
+    @property
+    def epoch_born(self) -> bool:
+        """True when no document holds the entity: Epoch's graphs carry its label."""
+        return not self.seed_born
 
 
 class Reconciler:
-    """Decides, name by name, the IRI each Epoch name gets; remembers every decision for the report."""
+    """Decides, name by name, the entity each name denotes; remembers every decision for the report."""
 
-    def __init__(self, store: Store, overrides: dict[tuple[str, str], str], names: dict[str, set[str]],
-                 vendors: frozenset[str] = frozenset()) -> None:
+    def __init__(
+        self,
+        store: Store,
+        overrides: dict[tuple[str, str], Override],
+        names: dict[str, list[tuple[str, str]]],
+        vendors: frozenset[str] = frozenset(),
+    ) -> None:
+        """``names``: per kind, every (name, origin graph) this import will ask about, in import order."""
         self.overrides = overrides
         self.vendors = vendors
-        self.known: dict[str, list[Known]] = {k: _existing(store, cls) for k, cls in KINDS.items()}
+        self.known: dict[str, list[Known]] = {k: [] for k in KINDS}
+        self.by_iri: dict[str, Known] = {}
         self.exact: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
         self.loose: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
-        self.by_iri: dict[str, set[str]] = defaultdict(set)
-        self.before = {k.iri for entities in self.known.values() for k in entities}
-        """Entities the graph held before this import (candidates for the prefix rule)."""
-        for kind, entities in self.known.items():
-            for known in entities:
-                self._index(kind, known)
-        self.taken: set[str] = _all_ids(store)
-        self.loose_names: dict[str, dict[str, set[str]]] = {
-            k: _group(names.get(k, set()), lambda n, k=k: loose_key(k, n, vendors)) for k in KINDS}
-        self.decisions: dict[tuple[str, str], Match] = {}
-        self.created: dict[str, dict[str, Match]] = defaultdict(dict)
+        self.taken: set[str] = set()
+        """Slugs of every node the store holds outside the generated graphs, and those made now."""
+        self.outside: set[str] = set()
+        """Slugs of nodes described outside Epoch's graphs (a row node must not take one)."""
+        self._load(store)
+        self.existing = set(self.taken)
+        """Slugs the store held before this import."""
+        self.runs = _documented_runs(store)
+        self.asked: dict[str, dict[str, tuple[str, str]]] = {k: {} for k in KINDS}
+        self.spelled: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        for kind, pairs in names.items():
+            for name, origin in pairs:
+                self.asked[kind].setdefault(normalize(name), (name, origin))
+                self.spelled[kind][normalize(name)].add(name.strip())
+        self.decisions: dict[tuple[str, str], Decision] = {}
+        self.run_decisions: dict[str, Decision] = {}
+        self._resolving: set[tuple[str, str]] = set()
+        self.problems: list[str] = []
+        """Overrides that could not be applied, in plain words."""
 
-    def _index(self, kind: str, known: Known) -> None:
-        self.by_iri[known.iri] |= known.names
+    # -- what the store holds ---------------------------------------------------------------------
+
+    def _load(self, store: Store) -> None:
+        skip = ", ".join(f"<{g}>" for g in sorted(_SKIP))
+        kinds = " ".join(f'("{k}" <{c}>)' for k, c in KINDS.items())
+        typed = store.query(f"""
+            PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+            SELECT DISTINCT ?e ?kind WHERE {{
+              VALUES (?kind ?cls) {{ {kinds} }}
+              GRAPH ?g {{ ?e a ?t }} FILTER (?g NOT IN ({skip}))
+              ?t rdfs:subClassOf* ?cls .
+            }}""")
+        kind_of: dict[str, set[str]] = defaultdict(set)
+        for e, kind in typed.values():
+            if e is not None and kind is not None:
+                kind_of[e].add(kind)
+        named = store.query(f"""
+            PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+            PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
+            SELECT ?e ?p ?name ?g WHERE {{
+              GRAPH ?g {{ ?e ?p ?name }} VALUES ?p {{ rdfs:label skos:altLabel }}
+              FILTER (?g NOT IN ({skip}))
+            }}""")
+        labels: dict[str, dict[bool, set[str]]] = defaultdict(lambda: defaultdict(set))
+        entries: dict[tuple[str, str], Known] = {}
+        for entity, p, name, in_graph in named.rows:
+            if entity is None or p is None or not isinstance(name, ox.Literal) or in_graph is None:
+                continue
+            iri, graph = entity.value, in_graph.value
+            for kind in kind_of.get(iri, ()):
+                known = entries.get((iri, kind))
+                if known is None:
+                    known = entries[(iri, kind)] = Known(iri, kind)
+                known.names.add(normalize(name.value))
+                known.spellings.add(name.value.strip())
+                if graph.startswith(EPOCH_PREFIX):
+                    known.files.add(graph)
+            if p.value.endswith("#label") and name.language == "en":
+                labels[iri][graph.startswith(EPOCH_PREFIX)].add(name.value)
+        for known in entries.values():
+            outside = labels[known.iri][False]
+            known.seed_born = bool(outside)
+            pool = outside or labels[known.iri][True]
+            known.label = min(pool) if pool else None
+            self._index(known)
+        prefix = str(ID[""])
+        subjects = store.query(f"""
+            SELECT DISTINCT ?s (STRSTARTS(STR(?g), "{EPOCH_PREFIX}") AS ?epoch) WHERE {{
+              GRAPH ?g {{ ?s ?p ?o }} FILTER (?g NOT IN ({skip}))
+            }}""")
+        for s, epoch in subjects.values():
+            if s is not None and s.startswith(prefix):
+                slug = s[len(prefix) :]
+                self.taken.add(slug)
+                if epoch != "true":
+                    self.outside.add(slug)
+
+    def _index(self, known: Known) -> None:
+        self.known[known.kind].append(known)
+        self.by_iri.setdefault(known.iri, known)
         for n in known.names:
-            self.exact[kind][n].add(known.iri)
-            self.loose[kind][loose_key(kind, n, self.vendors)].add(known.iri)
+            self.exact[known.kind][n].add(known.iri)
+            self.loose[known.kind][loose_key(known.kind, n, self.vendors)].add(known.iri)
 
-    def names_of(self, kind: str, iri: str) -> set[str]:
-        """Normalized names an entity of ``kind`` is known by."""
-        return self.by_iri.get(iri, set())
-
-    def resolve(self, kind: str, name: str) -> Match:
-        """The IRI for ``name`` of ``kind``; the same name always gets the same answer."""
+    def is_named(self, kind: str, name: str) -> bool:
+        """True when the store or another column of this import names ``name`` as a ``kind``."""
         norm = normalize(name)
-        key = (kind, norm)
-        if key not in self.decisions:
-            self.decisions[key] = self._decide(kind, name, norm)
-        return self.decisions[key]
+        return norm in self.asked[kind] or bool(self.exact[kind].get(norm))
 
-    def _decide(self, kind: str, name: str, norm: str) -> Match:
-        target = self.overrides.get((kind, norm))
-        if target == "new":
-            return self._create(kind, name, norm, "override: separate", [])
-        if target:
-            return Match(kind, name, str(ID[target]), "matched", "override")
+    def names_of(self, iri: str) -> set[str]:
+        """Normalized names an entity is known by (in the store or from this import)."""
+        known = self.by_iri.get(iri)
+        return known.names if known else set()
+
+    # -- deciding ---------------------------------------------------------------------------------
+
+    def resolve(self, kind: str, name: str, origin: str = "") -> Decision:
+        """The entity ``name`` of ``kind`` denotes; the same name always gets the same answer.
+
+        ``origin`` is the graph of the dataset whose row uses the name."""
+        norm, spelled = normalize(name), name.strip()
+        key, use_override = (kind, norm), True
+        override = self.overrides.get(key)
+        if override is not None and override.decision == "separate" and len(self._spellings(kind, norm)) > 1:
+            # Spellings that differ only in case can be two things (CaLM is not CALM): a "separate"
+            # override keeps its own spelling apart; the other spellings are resolved by the rules.
+            if spelled == override.name:
+                key = (kind, f"{norm}\x00{spelled}")
+            else:
+                use_override = False
+        decision = self.decisions.get(key)
+        if decision is None:
+            self._resolving.add(key)
+            try:
+                origin = origin or self.asked[kind].get(norm, ("", ""))[1]
+                decision = self._decide(kind, name, norm, origin, use_override=use_override)
+            finally:
+                self._resolving.discard(key)
+            self.decisions[key] = decision
+            known = self.by_iri.get(decision.iri)
+            if key[1] != norm:
+                self.exact[kind][norm].discard(decision.iri)
+                self.loose[kind][loose_key(kind, name, self.vendors)].discard(decision.iri)
+            elif known is not None:
+                known.names.add(norm)
+                self.exact[kind][norm].add(decision.iri)
+        decision.spellings.add(spelled)
+        return decision
+
+    def _spellings(self, kind: str, norm: str) -> set[str]:
+        return self.spelled[kind].get(norm, set())
+
+    def _decide(self, kind: str, name: str, norm: str, origin: str, *, use_override: bool = True) -> Decision:
+        file = origin
+        override = self.overrides.get((kind, norm)) if use_override else None
+        if override is not None:
+            decision = self._apply(override, kind, name, norm, file)
+            if decision is not None:
+                return decision
         exact = sorted(self.exact[kind].get(norm, set()))
         if len(exact) == 1:
-            return Match(kind, name, exact[0], "matched", "normalized name")
+            decision = self._found(kind, name, exact[0], "same name", file)
+            if kind == "accelerator" and decision.status == "kept":
+                # An earlier import's variant is still a variant of its family.
+                family = self._family(norm, loose_key(kind, name, self.vendors), own=decision.iri)
+                if family is not None and len(family[1]) == 1:
+                    decision.links.append((decision.iri, LINKS["variant-of"], family[1][0]))
+                    decision.rule = f"same name; variant: the family's name plus {family[0]!r}"
+            return decision
         if len(exact) > 1:
-            return self._create(kind, name, norm, "several entities share the name", exact)
+            spelled = [iri for iri in exact if name.strip() in self.by_iri[iri].spellings]
+            if len(spelled) == 1:
+                return self._found(kind, name, spelled[0], "same name", file)
+            return self._create(kind, name, file, "ambiguous", "several entities have this name", exact)
         loose = loose_key(kind, name, self.vendors)
-        by_loose = sorted(self.loose[kind].get(loose, set()))
-        rivals = self.loose_names[kind].get(loose, set()) - {norm}
-        if len(by_loose) == 1 and not rivals and loose:
-            return Match(kind, name, by_loose[0], "matched", "loose name")
-        if by_loose:
-            why = "other names of this import have the same loose key" if rivals else \
-                "several entities have the same loose key"
-            return self._create(kind, name, norm, why, by_loose)
-        words = norm.split()
-        prefix = sorted({iri for i in range(1, len(words))
-                         for iri in self.exact[kind].get(" ".join(words[:i]), set()) if iri in self.before})
-        if prefix and kind == "organization":
-            return self._create(kind, name, norm, "an existing name is a prefix of this one", prefix)
-        same = self.created[kind].get(norm)
-        if same is not None:
-            return same
-        return self._create(kind, name, norm, "", [])
+        if loose and loose != norm:
+            allowed = sorted(
+                iri for iri in self.loose[kind].get(loose, set()) if self._other_source(iri, file)
+            )
+            if len(allowed) == 1:
+                return self._found(kind, name, allowed[0], "same name without qualifiers", file)
+            if len(allowed) > 1:
+                return self._create(
+                    kind,
+                    name,
+                    file,
+                    "ambiguous",
+                    "several entities have the same name without qualifiers",
+                    allowed,
+                )
+        if kind == "accelerator":
+            decision = self._variant(name, norm, loose, file)
+            if decision is not None:
+                return decision
+        if kind == "organization":
+            words = norm.split()
+            own = str(ID[slugify(name)])
+            prefixes = sorted(
+                {iri for i in range(1, len(words)) for iri in self._named(kind, " ".join(words[:i]))} - {own}
+            )
+            if prefixes:
+                return self._create(
+                    kind,
+                    name,
+                    file,
+                    "ambiguous",
+                    "another organization's name is a word-prefix of this one "
+                    "(a unit, a subsidiary, or unrelated?)",
+                    prefixes,
+                )
+        return self._create(kind, name, file, "created", "new")
 
-    def _create(self, kind: str, name: str, norm: str, why: str, candidates: list[str]) -> Match:
-        existing = self.created[kind].get(norm)
-        if existing is not None:
-            return existing
+    def _named(self, kind: str, norm: str) -> set[str]:
+        """Entities with this exact name, resolving a name of this import first if it is one."""
+        override = self.overrides.get((kind, norm))
+        if override is not None and override.decision == "same" and override.target:
+            return {str(ID[override.target])}
+        found = set(self.exact[kind].get(norm, set()))
+        pending = self.asked[kind].get(norm)
+        if not found and pending is not None and (kind, norm) not in self._resolving:
+            found.add(self.resolve(kind, pending[0], pending[1]).iri)
+        return found
+
+    def _other_source(self, iri: str, origin: str) -> bool:
+        """True when an entity comes from a document, or from a file other than ``origin`` (two rows of
+        one file are two records: they are never merged by a loose rule)."""
+        known = self.by_iri.get(iri)
+        if known is None:
+            return False
+        return known.seed_born or not any(_same_dataset(f, origin) for f in known.files)
+
+    def _family(self, norm: str, loose: str, own: str | None = None) -> tuple[str, list[str]] | None:
+        """(qualifier words dropped, families) for the first shorter key naming any entity; None when
+        no shorter form of the name is an entity's."""
+        for shorter, dropped in families(loose):
+            found = set(self.loose["accelerator"].get(shorter, set()))
+            if not found:
+                for n, (other, other_origin) in list(self.asked["accelerator"].items()):
+                    if (
+                        n != norm
+                        and ("accelerator", n) not in self._resolving
+                        and loose_key("accelerator", other, self.vendors) == shorter
+                    ):
+                        found.add(self.resolve("accelerator", other, other_origin).iri)
+            found.discard(own or "")
+            if found:
+                return dropped, sorted(found)
+        return None
+
+    def _variant(self, name: str, norm: str, loose: str, origin: str) -> Decision | None:
+        family = self._family(norm, loose)
+        if family is None:
+            return None
+        dropped, found = family
+        if len(found) > 1:
+            return self._create(
+                "accelerator", name, origin, "ambiguous", f"a variant ({dropped!r}) of which family?", found
+            )
+        decision = self._create(
+            "accelerator", name, origin, "created", f"variant: the family's name plus {dropped!r}"
+        )
+        decision.links.append((decision.iri, LINKS["variant-of"], found[0]))
+        return decision
+
+    def _apply(self, override: Override, kind: str, name: str, norm: str, origin: str) -> Decision | None:
+        rule = override.describe()
+        target = str(ID[override.target]) if override.target else None
+        if target is not None and target not in self.by_iri:
+            # The target may be a name of this import not met yet: resolve it first.
+            for n, (other, other_origin) in list(self.asked[kind].items()):
+                if slugify(other) == override.target and (kind, n) not in self._resolving and n != norm:
+                    self.resolve(kind, other, other_origin)
+        if target is not None and target not in self.by_iri:
+            self.problems.append(
+                f"{rule}: the target {override.target!r} is not an entity of the store; "
+                f"{kind} {name!r} was resolved by the rules instead"
+            )
+            return None
+        if override.decision == "same" and target is not None:
+            return self._found(kind, name, target, rule, origin)
+        if override.decision == "separate":
+            return self._create(kind, name, origin, "created", rule)
+        if override.decision == "chip-of" and target is not None:
+            del self.overrides[(kind, norm)]
+            try:
+                decision = self._decide(kind, name, norm, origin)
+            finally:
+                self.overrides[(kind, norm)] = override
+            decision.links.append((target, USES_ACCELERATOR, decision.iri))
+            decision.rule += f"; {rule}"
+            return decision
+        if target is not None and override.decision in LINKS:
+            decision = self._create(kind, name, origin, "created", rule)
+            decision.links.append((decision.iri, LINKS[override.decision], target))
+            return decision
+        return None
+
+    def _found(self, kind: str, name: str, iri: str, rule: str, origin: str) -> Decision:
+        known = self.by_iri[iri]
+        status = "matched"
+        if not known.seed_born and rule == "same name" and any(_same_dataset(f, origin) for f in known.files):
+            status = "kept"  # the entity this file's earlier import (or an earlier row) made
+        return Decision(
+            kind, name, iri, status, rule, label=known.label or name, file=origin, seed_born=known.seed_born
+        )
+
+    def _create(
+        self, kind: str, name: str, origin: str, status: str, rule: str, candidates: Iterable[str] = ()
+    ) -> Decision:
+        # An entity an earlier import made for this very spelling keeps its id (a snapshot later, the
+        # same override or rule decides the same way).
+        spelled = name.strip()
+        earlier = [
+            k
+            for k in self.known[kind]
+            if not k.seed_born and spelled in k.spellings and k.iri not in candidates
+        ]
+        if len(earlier) == 1:
+            known = earlier[0]
+            return Decision(
+                kind,
+                name,
+                known.iri,
+                "kept" if status == "created" else status,
+                rule,
+                list(candidates),
+                label=known.label or name,
+                file=origin,
+            )
         base = slugify(name)
         slug = base if base not in self.taken else f"epoch-{kind}-{base}"
         n = 2
@@ -170,52 +474,89 @@ class Reconciler:
             slug = f"epoch-{kind}-{base}-{n}"
             n += 1
         self.taken.add(slug)
-        status = "ambiguous" if candidates else "created"
-        match = Match(kind, name, str(ID[slug]), status, why, candidates, label=name)
-        self.created[kind][norm] = match
-        # Later names of this import find the new node by its name, like an existing entity.
-        known = Known(match.iri, {norm})
-        self.known[kind].append(known)
-        self._index(kind, known)
-        return match
+        iri = str(ID[slug])
+        known = Known(iri, kind, {normalize(name)}, name, False, {origin}, {spelled})
+        self._index(known)
+        return Decision(kind, name, iri, status, rule, list(candidates), label=name, file=origin)
+
+    # -- training runs ----------------------------------------------------------------------------
+
+    def run_for(self, model: Decision, name: str, origin: str) -> Decision:
+        """The training run Epoch's rows of ``model`` describe: one per model, whichever files say it."""
+        decision = self.run_decisions.get(model.iri)
+        if decision is not None:
+            return decision
+        override = self.overrides.get(("training-run", normalize(name)))
+        documented = sorted(self.runs.get(model.iri, set()))
+        model_slug = model.iri[len(str(ID[""])) :]
+        own = f"training-run-{model_slug}"
+        if own in self.outside and own not in {r[len(str(ID[""])) :] for r in documented}:
+            own += "-epoch"
+        if override is not None and override.decision == "same" and override.target:
+            decision = Decision(
+                "training-run",
+                name,
+                str(ID[override.target]),
+                "matched",
+                override.describe(),
+                file=origin,
+                seed_born=True,
+            )
+        elif override is not None and override.decision == "separate":
+            decision = Decision(
+                "training-run", name, str(ID[own]), "created", override.describe(), file=origin
+            )
+        elif len(documented) == 1:
+            decision = Decision(
+                "training-run",
+                name,
+                documented[0],
+                "matched",
+                "the model's only training run in the documents",
+                file=origin,
+                seed_born=True,
+            )
+        elif documented:
+            decision = Decision(
+                "training-run",
+                name,
+                str(ID[own]),
+                "ambiguous",
+                "the documents describe several training runs of this model",
+                documented,
+                file=origin,
+            )
+        else:
+            status = "kept" if own in self.existing else "created"
+            decision = Decision("training-run", name, str(ID[own]), status, "one run per model", file=origin)
+        decision.label = f"{model.label} training run"
+        decision.spellings.add(name)
+        self.taken.add(decision.iri[len(str(ID[""])) :])
+        self.run_decisions[model.iri] = decision
+        return decision
+
+    def all_decisions(self) -> list[Decision]:
+        """Every decision of the import, names first, then training runs, in a stable order."""
+        names = sorted(self.decisions.values(), key=lambda d: (d.kind, d.name))
+        return names + sorted(self.run_decisions.values(), key=lambda d: d.name)
 
 
-_GENERATED = ", ".join(f"<{g}>" for g in GENERATED_GRAPHS)
-"""The computed graphs: they restate imported nodes, so they never count as what the graph held."""
+def _same_dataset(graph: str, origin: str) -> bool:
+    """True when ``graph`` is the dataset graph ``origin`` or one of its partial-update graphs."""
+    return graph == origin or graph.startswith(origin + "/")
 
 
-def _group(names: set[str], key: object) -> dict[str, set[str]]:
-    grouped: dict[str, set[str]] = defaultdict(set)
-    for n in names:
-        grouped[key(n)].add(normalize(n))  # type: ignore[operator]
-    return grouped
-
-
-def _existing(store: Store, cls: str) -> list[Known]:
-    """Entities of a class (or any subclass) outside the Epoch and computed graphs, with their names."""
+def _documented_runs(store: Store) -> dict[str, set[str]]:
+    """model IRI -> the training runs a graph outside Epoch's describes for it."""
+    skip = ", ".join(f"<{g}>" for g in sorted(_SKIP))
     result = store.query(f"""
-        PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
-        PREFIX skos: <http://www.w3.org/2004/02/skos/core#>
-        SELECT ?e ?name WHERE {{
-          GRAPH ?g {{ ?e a ?t }}
-          ?t rdfs:subClassOf* <{cls}> .
-          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED}))
-          GRAPH ?n {{ ?e rdfs:label|skos:altLabel ?name }}
-          FILTER (!STRSTARTS(STR(?n), "https://w3id.org/aikg/graph/epoch/"))
+        PREFIX aikg: <https://w3id.org/aikg/ontology#>
+        SELECT DISTINCT ?run ?model WHERE {{
+          GRAPH ?g {{ ?run aikg:trainedModel ?model }}
+          FILTER (?g NOT IN ({skip}) && !STRSTARTS(STR(?g), "{EPOCH_PREFIX}"))
         }}""")
-    names: dict[str, set[str]] = defaultdict(set)
-    for e, name in result.values():
-        if e is not None and name is not None:
-            names[e].add(normalize(name))
-    return [Known(iri, n) for iri, n in sorted(names.items())]
-
-
-def _all_ids(store: Store) -> set[str]:
-    """Slugs used by any node outside the Epoch and computed graphs (new nodes must not collide)."""
-    prefix = str(ID[""])
-    result = store.query(f"""
-        SELECT DISTINCT ?s WHERE {{
-          GRAPH ?g {{ ?s ?p ?o }}
-          FILTER (!STRSTARTS(STR(?g), "https://w3id.org/aikg/graph/epoch/") && ?g NOT IN ({_GENERATED}))
-        }}""")
-    return {s[len(prefix):] for (s,) in result.values() if s is not None and s.startswith(prefix)}
+    out: dict[str, set[str]] = defaultdict(set)
+    for run, model in result.values():
+        if run is not None and model is not None:
+            out[model].add(run)
+    return out

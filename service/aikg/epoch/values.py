@@ -1,7 +1,9 @@
 """Reading Epoch's cells: numbers, dates, lists and the confidence tags written inside values.
 
-Epoch's exports are hand-kept tables. An empty cell, ``inf`` or ``nan`` means unknown; owners are
-comma-separated lists where each name may carry a tag (``Oracle #confident``); dates are ISO dates.
+Epoch's exports are hand-kept tables. An empty cell, ``inf`` or ``nan`` means unknown and is not a
+problem. Anything else that is not in the column's form is either read leniently and said so ("284B"
+in a count column is 284 billion, "April 2026" is 2026-04) or cannot be read; the caller reports both,
+per row and column, so no value is ever dropped silently.
 """
 
 from __future__ import annotations
@@ -15,23 +17,151 @@ from decimal import Decimal, InvalidOperation
 from rdflib import Literal
 from rdflib.namespace import XSD
 
-_UNKNOWN = frozenset({"", "inf", "-inf", "+inf", "nan", "none", "null", "n/a", "na", "unknown", "?"})
+UNKNOWN = frozenset(
+    {"", "inf", "-inf", "+inf", "nan", "none", "null", "n/a", "na", "unknown", "?", "-", "tbd", "unclear"}
+)
+"""Cell texts that mean "not known" (compared in lower case)."""
+
 _TAG = re.compile(r"#\s*([A-Za-z]+)")
-_DATE = re.compile(r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?")
+_ISO_DATE = re.compile(
+    r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
+)
+_GROUPED = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
+_SCALED = re.compile(r"^(\d+(?:\.\d+)?)\s*(k|thousand|m|mn|million|b|bn|billion|t|trillion)$", re.I)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        (
+            "january",
+            "february",
+            "march",
+            "april",
+            "may",
+            "june",
+            "july",
+            "august",
+            "september",
+            "october",
+            "november",
+            "december",
+        ),
+        1,
+    )
+}
+_MONTH_YEAR = re.compile(r"^([A-Za-z]+)\.?,?\s+(\d{4})$")
+_DAY_MONTH_YEAR = re.compile(r"^(?:(\d{1,2})\s+([A-Za-z]+)|([A-Za-z]+)\s+(\d{1,2}),?)\s+(\d{4})$")
+_SCALE = {
+    "k": Decimal(10) ** 3,
+    "thousand": Decimal(10) ** 3,
+    "m": Decimal(10) ** 6,
+    "mn": Decimal(10) ** 6,
+    "million": Decimal(10) ** 6,
+    "b": Decimal(10) ** 9,
+    "bn": Decimal(10) ** 9,
+    "billion": Decimal(10) ** 9,
+    "t": Decimal(10) ** 12,
+    "trillion": Decimal(10) ** 12,
+}
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What a cell gave: a value (or None when unknown or unreadable) and, when it was not read as it
+    stands, why: ``lenient`` readings are kept and reported, others are reported and left out."""
+
+    value: object | None
+    problem: str | None = None
+    lenient: bool = False
+
+
+def is_unknown(cell: str | None) -> bool:
+    """True for an empty cell or a text that means "not known"."""
+    return (cell or "").strip().lower() in UNKNOWN
+
+
+def read_number(cell: str | None) -> Reading:
+    """A finite decimal number; ``1,234``, ``$5``, ``284B`` / ``1.5 trillion`` are read leniently."""
+    raw = (cell or "").strip()
+    if raw.lower() in UNKNOWN:
+        return Reading(None)
+    text = raw.removeprefix("$").strip()
+    if _GROUPED.match(text):
+        text = text.replace(",", "")  # thousands separators: the number as written, nothing to report
+    lenient = text != raw.removeprefix("$").strip() and not _GROUPED.match(raw.removeprefix("$").strip())
+    value = _decimal(text)
+    if value is None:
+        m = _SCALED.match(text)
+        if m is None:
+            return Reading(None, f"{raw!r} is not a number")
+        value, lenient = Decimal(m.group(1)) * _SCALE[m.group(2).lower()], True
+    if not value.is_finite() or math.isinf(float(value)):
+        return Reading(None)
+    if lenient:
+        return Reading(value, f"{raw!r} read as {plain(value)}", lenient=True)
+    return Reading(value)
+
+
+def _decimal(text: str) -> Decimal | None:
+    try:
+        return Decimal(text)
+    except InvalidOperation:
+        return None
 
 
 def number(cell: str | None) -> Decimal | None:
-    """A finite number, or None when the cell is empty, ``inf``, ``nan`` or not a number."""
-    text = (cell or "").strip().replace(",", "").replace("$", "")
-    if text.lower() in _UNKNOWN:
-        return None
-    try:
-        value = Decimal(text)
-    except InvalidOperation:
-        return None
-    if not value.is_finite() or math.isinf(float(value)):
-        return None
-    return value
+    """The number a cell gives (leniently read forms included), or None."""
+    value = read_number(cell).value
+    return value if isinstance(value, Decimal) else None
+
+
+EARLIEST_YEAR = 1800
+"""A date before this year in Epoch's data is a typo ("0202-07-30" for a 2025 report), not a date."""
+
+
+def read_date(cell: str | None) -> Reading:
+    """An xsd:date / gYearMonth / gYear literal from an ISO date (time of day dropped); month names
+    (``April 2026``, ``3 April 2026``, ``April 3, 2026``) are read leniently."""
+    raw = (cell or "").strip()
+    if raw.lower() in UNKNOWN:
+        return Reading(None)
+    m = _ISO_DATE.match(raw)
+    if m:
+        year, month, day = m.groups()
+        if month and not 1 <= int(month) <= 12 or day and not 1 <= int(day) <= 31:
+            return Reading(None, f"{raw!r} is not a date")
+        if int(year) < EARLIEST_YEAR:
+            return Reading(None, f"{raw!r} has the year {year}, before any computing: a typo (left unknown)")
+        if day:
+            return Reading(Literal(f"{year}-{month}-{day}", datatype=XSD.date))
+        if month:
+            return Reading(Literal(f"{year}-{month}", datatype=XSD.gYearMonth))
+        return Reading(Literal(year, datatype=XSD.gYear))
+    m = _MONTH_YEAR.match(raw)
+    if m and _month(m.group(1)):
+        value = Literal(f"{m.group(2)}-{_month(m.group(1)):02d}", datatype=XSD.gYearMonth)
+        return Reading(value, f"{raw!r} read as {value}", lenient=True)
+    m = _DAY_MONTH_YEAR.match(raw)
+    if m:
+        day, month_name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
+        month = _month(month_name)
+        if month and 1 <= int(day) <= 31:
+            value = Literal(f"{m.group(5)}-{month:02d}-{int(day):02d}", datatype=XSD.date)
+            return Reading(value, f"{raw!r} read as {value}", lenient=True)
+    return Reading(None, f"{raw!r} is not a date")
+
+
+def _month(name: str) -> int | None:
+    name = name.lower()
+    for full, n in _MONTHS.items():
+        if len(name) >= 3 and full.startswith(name):
+            return n
+    return None
+
+
+def date_literal(cell: str | None) -> Literal | None:
+    """The date a cell gives (leniently read forms included), or None."""
+    value = read_date(cell).value
+    return value if isinstance(value, Literal) else None
 
 
 def plain(value: Decimal) -> str:
@@ -52,19 +182,6 @@ def integer_literal(value: Decimal) -> Literal:
     return Literal(str(int(value)), datatype=XSD.integer)
 
 
-def date_literal(cell: str | None) -> Literal | None:
-    """An xsd:date / gYearMonth / gYear literal from an ISO date (time of day dropped), or None."""
-    m = _DATE.match((cell or "").strip())
-    if not m:
-        return None
-    year, month, day = m.groups()
-    if day:
-        return Literal(f"{year}-{month}-{day}", datatype=XSD.date)
-    if month:
-        return Literal(f"{year}-{month}", datatype=XSD.gYearMonth)
-    return Literal(year, datatype=XSD.gYear)
-
-
 @dataclass(frozen=True)
 class Tagged:
     """One name from a list cell and the confidence tag written after it, if any."""
@@ -73,13 +190,25 @@ class Tagged:
     tag: str | None
 
 
+_LEGAL_TAIL = re.compile(r"^\s*(inc|ltd|llc|corp|co|plc|gmbh|s\.?a|l\.?p)\b\.?", re.I)
+
+
 def tagged_list(cell: str | None) -> list[Tagged]:
-    """Split a comma-separated cell into names, taking ``#tag`` markers out of each name."""
-    out: list[Tagged] = []
+    """Split a comma-separated cell into names, taking ``#tag`` markers out of each name.
+
+    A comma before a legal suffix does not separate names: "Beijing Foo Co., Ltd. (APUS)" is one name.
+    """
+    parts: list[str] = []
     for part in (cell or "").split(","):
+        if parts and _LEGAL_TAIL.match(part):
+            parts[-1] += "," + part
+        else:
+            parts.append(part)
+    out: list[Tagged] = []
+    for part in parts:
         tags = _TAG.findall(part)
         name = " ".join(_TAG.sub(" ", part).split())
-        if name and name.lower() not in _UNKNOWN:
+        if name and name.lower() not in UNKNOWN:
             out.append(Tagged(name, tags[-1].lower() if tags else None))
     return out
 
@@ -91,8 +220,10 @@ def text(cell: str | None) -> str | None:
 
 
 def normalize(name: str) -> str:
-    """The comparison key of a name: ASCII-folded, lower case, punctuation turned into spaces."""
-    folded = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii").lower()
+    """The comparison key of a name: ASCII-folded, lower case, punctuation turned into spaces ("+" is a
+    word of its own: PointNet++ is not PointNet)."""
+    ascii_bytes = unicodedata.normalize("NFKD", name.replace("+", " plus ")).encode("ascii", "ignore")
+    folded = ascii_bytes.decode("ascii").lower()
     return " ".join(re.sub(r"[^a-z0-9]+", " ", folded).split())
 
 
@@ -101,16 +232,33 @@ def slugify(name: str) -> str:
     return "-".join(normalize(name).split()) or "unnamed"
 
 
-_SCALE = {"k": Decimal(10) ** 3, "thousand": Decimal(10) ** 3, "m": Decimal(10) ** 6,
-          "million": Decimal(10) ** 6, "b": Decimal(10) ** 9, "billion": Decimal(10) ** 9,
-          "t": Decimal(10) ** 12, "trillion": Decimal(10) ** 12}
-_PARAMS_IN_NOTES = re.compile(
-    r"(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|[TBMK])\b(?:\s*\(?[A-Za-z ]{0,20})?\s*param", re.I)
+_COUNT_IN_NOTES = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s*(trillion|billion|million|thousand|[TBMK])\b", re.I
+)
+
+
+def unit_slip(value: Decimal, stated: list[Decimal]) -> Decimal | None:
+    """A number the notes state that is ``value`` with the same digits a thousand, a million or a
+    billion times larger or smaller (284B in the notes, 284M in the column), unless the notes also
+    state ``value`` itself."""
+    if value <= 0 or any(abs(s / value - 1) < Decimal("0.01") for s in stated if s > 0):
+        return None
+    for s in stated:
+        if s <= 0:
+            continue
+        for k in (3, 6, 9, -3, -6, -9):
+            if abs(s / value / Decimal(10) ** k - 1) < Decimal("0.01"):
+                return s
+    return None
 
 
 def parameters_in_notes(notes: str | None) -> list[Decimal]:
-    """Parameter counts a free-text note states (``671B parameters``, ``1.5 billion params``)."""
+    """Parameter counts a free-text parameters note states (``671B``, ``1.5 billion``, ``284B-A13B``).
+
+    The note is the column's own comment on the parameter count, so every scaled number in it is a
+    candidate; the caller compares the closest one with the column's value.
+    """
     found = []
-    for value, scale in _PARAMS_IN_NOTES.findall(notes or ""):
+    for value, scale in _COUNT_IN_NOTES.findall(notes or ""):
         found.append(Decimal(value) * _SCALE[scale.lower()])
     return found

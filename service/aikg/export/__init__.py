@@ -18,12 +18,22 @@ from aikg.export.fold import fold as fold_model
 from aikg.export.model import GraphModel, build_model
 from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
 from aikg.namespaces import slug_of
+from aikg.rdf.formats import RDF_FORMATS, Format, by_name
 
 if TYPE_CHECKING:
     from aikg.services import Services
 
-__all__ = ["EXPORTS", "MAX_DEPTH", "ExportFormat", "ExportOptions", "ExportResult", "graph_model",
-           "parse_options", "run_export", "select"]
+__all__ = [
+    "EXPORTS",
+    "MAX_DEPTH",
+    "ExportFormat",
+    "ExportOptions",
+    "ExportResult",
+    "graph_model",
+    "parse_options",
+    "run_export",
+    "select",
+]
 
 
 @dataclass(frozen=True)
@@ -40,17 +50,27 @@ class ExportFormat:
     aliases: tuple[str, ...] = ()
 
 
+def _rdf(name: str) -> Format:
+    """An RDF export's media type comes from the one format table."""
+    fmt = by_name(name, RDF_FORMATS)
+    assert fmt is not None, name
+    return fmt
+
+
 EXPORTS: tuple[ExportFormat, ...] = (
-    ExportFormat("turtle", "Turtle", "text/turtle; charset=utf-8", "ttl", True, rdf.turtle, ("ttl",)),
-    ExportFormat("nquads", "N-Quads", "application/n-quads", "nq", True, rdf.nquads, ("nq",)),
-    ExportFormat("jsonld", "JSON-LD", "application/ld+json", "jsonld", True, rdf.jsonld, ("json-ld",)),
-    ExportFormat("graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False,
-                 xml_graphs.graphml),
+    ExportFormat("turtle", "Turtle", _rdf("turtle").content_type, "ttl", True, rdf.turtle, ("ttl",)),
+    ExportFormat("nquads", "N-Quads", _rdf("nquads").content_type, "nq", True, rdf.nquads, ("nq",)),
+    ExportFormat("jsonld", "JSON-LD", _rdf("jsonld").content_type, "jsonld", True, rdf.jsonld, ("json-ld",)),
+    ExportFormat(
+        "graphml", "GraphML", "application/graphml+xml; charset=utf-8", "graphml", False, xml_graphs.graphml
+    ),
     ExportFormat("gexf", "GEXF", "application/gexf+xml; charset=utf-8", "gexf", False, xml_graphs.gexf),
-    ExportFormat("cytoscape", "Cytoscape.js JSON", "application/json", "cyjs", False,
-                 cytoscape.cytoscape, ("cyjs",)),
-    ExportFormat("dot", "Graphviz DOT", "text/vnd.graphviz; charset=utf-8", "gv", False, dot.dot,
-                 ("gv", "graphviz")),
+    ExportFormat(
+        "cytoscape", "Cytoscape.js JSON", "application/json", "cyjs", False, cytoscape.cytoscape, ("cyjs",)
+    ),
+    ExportFormat(
+        "dot", "Graphviz DOT", "text/vnd.graphviz; charset=utf-8", "gv", False, dot.dot, ("gv", "graphviz")
+    ),
 )
 """Every export format; the first name is the one used in URLs and messages."""
 
@@ -61,8 +81,10 @@ def export_format(name: str) -> ExportFormat:
     for f in EXPORTS:
         if key == f.name or key in f.aliases:
             return f
-    raise NotFound(f"no export format {name!r}; supported: {', '.join(f.name for f in EXPORTS)}",
-                   errors=[{"parameter": "format", "supported": [f.name for f in EXPORTS]}])
+    raise NotFound(
+        f"no export format {name!r}; supported: {', '.join(f.name for f in EXPORTS)}",
+        errors=[{"parameter": "format", "supported": [f.name for f in EXPORTS]}],
+    )
 
 
 @dataclass(frozen=True)
@@ -75,18 +97,24 @@ class ExportOptions:
     fold: bool = False
 
 
-_TRUE = {"1", "true", "yes", "on"}
-_FALSE = {"0", "false", "no", "off", ""}
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+"""What a flag such as ``fold`` reads as true (case and surrounding white space ignored)."""
+FALSE_WORDS = frozenset({"0", "false", "no", "off", ""})
 
 
-def parse_options(*, focus: str | None = None, depth: str | int | None = None,
-                  types: Sequence[str] = (), fold: str | bool | None = None) -> ExportOptions:
+def parse_options(
+    *,
+    focus: str | None = None,
+    depth: str | int | None = None,
+    types: Sequence[str] = (),
+    fold: str | bool | None = None,
+) -> ExportOptions:
     """Options from request parameters (strings); BadRequest naming the parameter that is wrong."""
     depth_value = _depth(depth)
     if isinstance(fold, bool) or fold is None:
         fold_value = bool(fold)
-    elif fold.strip().lower() in _TRUE | _FALSE:
-        fold_value = fold.strip().lower() in _TRUE
+    elif fold.strip().lower() in TRUE_WORDS | FALSE_WORDS:
+        fold_value = fold.strip().lower() in TRUE_WORDS
     else:
         raise BadRequest("fold must be true or false", errors=[{"parameter": "fold", "value": fold}])
     focus = focus.strip() if focus is not None else None
@@ -98,8 +126,10 @@ def _depth(raw: str | int | None) -> int:
         return 1
     text = str(raw).strip()
     if isinstance(raw, bool) or not re.fullmatch(r"[0-9]{1,3}", text):
-        raise BadRequest(f"depth must be an integer from 0 to {MAX_DEPTH}",
-                         errors=[{"parameter": "depth", "value": str(raw)}])
+        raise BadRequest(
+            f"depth must be an integer from 0 to {MAX_DEPTH}",
+            errors=[{"parameter": "depth", "value": str(raw)}],
+        )
     value = int(text)
     check_depth(value)
     return value
@@ -124,9 +154,12 @@ def graph_model(services: Services, selection: Selection, *, fold: bool = False)
 
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
     """What an export holds, in words a file's reader can check."""
-    return {"focus": selection.focus.value if selection.focus is not None else None,
-            "depth": options.depth if selection.focus is not None else None,
-            "types": list(selection.types), "fold": options.fold}
+    return {
+        "focus": selection.focus.value if selection.focus is not None else None,
+        "depth": options.depth if selection.focus is not None else None,
+        "types": list(selection.types),
+        "fold": options.fold,
+    }
 
 
 def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) -> str:
@@ -146,10 +179,17 @@ def run_export(services: Services, format_name: str, options: ExportOptions) -> 
     """Resolve the selection (errors raised here, before any byte is written) and start the writer."""
     fmt = export_format(format_name)
     if fmt.rdf and options.fold:
-        raise BadRequest(f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold "
-                         "the data as stored", errors=[{"parameter": "fold", "value": "true"}])
-    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
-                       through_nary=options.fold and not fmt.rdf)
+        raise BadRequest(
+            f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold the data as stored",
+            errors=[{"parameter": "fold", "value": "true"}],
+        )
+    selection = select(
+        services,
+        focus=options.focus,
+        depth=options.depth,
+        types=options.types,
+        through_nary=options.fold and not fmt.rdf,
+    )
     description = describe(selection, options)
     if fmt.rdf:
         chunks = fmt.write(selection)

@@ -15,17 +15,23 @@ from aikg.export.model import GraphModel
 
 def elements(model: GraphModel) -> dict[str, list[dict[str, Any]]]:
     """``{"nodes": [{"data": ...}], "edges": [{"data": ...}]}`` in a stable order."""
-    return {"nodes": [{"data": model.node_data(n)} for n in model.sorted_nodes()],
-            "edges": [{"data": model.edge_data(e)} for e in model.sorted_edges()]}
+    return {
+        "nodes": [{"data": model.node_data(n)} for n in model.sorted_nodes()],
+        "edges": [{"data": model.edge_data(e)} for e in model.sorted_edges()],
+    }
 
 
 def document(model: GraphModel, description: dict[str, Any]) -> dict[str, Any]:
     """The whole CYJS document: format header, what was selected, and the elements."""
-    return {"format_version": "1.0", "generated_by": "aikg", "target_cytoscapejs_version": "~3",
-            "data": {"name": "aikg", **description}, "elements": elements(model)}
+    return {
+        "format_version": "1.0",
+        "generated_by": "aikg",
+        "target_cytoscapejs_version": "~3",
+        "data": {"name": "aikg", **description},
+        "elements": elements(model),
+    }
 
 
 def cytoscape(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     """The CYJS document as compact UTF-8 JSON (no indentation: Python's fast encoder, smaller files)."""
-    yield json.dumps(document(model, description), ensure_ascii=False,
-                     separators=(",", ":")).encode("utf-8")
+    yield json.dumps(document(model, description), ensure_ascii=False, separators=(",", ":")).encode("utf-8")

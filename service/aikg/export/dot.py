@@ -16,20 +16,30 @@ _MAX_TOOLTIP_VALUES = 12
 
 def quote(text: str) -> str:
     """A DOT double-quoted string: backslashes and quotes escaped, line breaks as ``\\n``."""
-    escaped = (text.replace("\\", "\\\\").replace('"', '\\"')
-               .replace("\r\n", "\n").replace("\r", "\n").replace("\n", "\\n"))
+    escaped = (
+        text.replace("\\", "\\\\")
+        .replace('"', '\\"')
+        .replace("\r\n", "\n")
+        .replace("\r", "\n")
+        .replace("\n", "\\n")
+    )
     return f'"{escaped}"'
 
 
 def dot(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     """The model as one ``digraph``, nodes then edges, in a stable order."""
-    selected = ", ".join(f"{k}={str(v).lower() if isinstance(v, bool) else v}"
-                         for k, v in description.items() if v not in (None, [], ""))
-    lines = ["digraph aikg {",
-             f"  comment={quote('aikg export' + (f' ({selected})' if selected else ''))};",
-             '  graph [rankdir=LR, overlap=false, splines=true, fontname="Helvetica"];',
-             '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];',
-             '  edge [fontname="Helvetica", fontsize=10];']
+    selected = ", ".join(
+        f"{k}={str(v).lower() if isinstance(v, bool) else v}"
+        for k, v in description.items()
+        if v not in (None, [], "")
+    )
+    lines = [
+        "digraph aikg {",
+        f"  comment={quote('aikg export' + (f' ({selected})' if selected else ''))};",
+        '  graph [rankdir=LR, overlap=false, splines=true, fontname="Helvetica"];',
+        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];',
+        '  edge [fontname="Helvetica", fontsize=10];',
+    ]
     for node in model.sorted_nodes():
         type_label = model.vocab.label(node.type) if node.type else ""
         label = node.label + (f"\n«{type_label}»" if type_label else "")
@@ -39,7 +49,7 @@ def dot(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
         lines.append(f"  {quote(node.id)} [{_attrs(attrs)}];")
     for edge in model.sorted_edges():
         data = model.edge_data(edge)
-        label = edge.label[:-len(edge.summary) - 2] + "\n" + edge.summary if edge.summary else edge.label
+        label = edge.label[: -len(edge.summary) - 2] + "\n" + edge.summary if edge.summary else edge.label
         source = data["document"] or data["graph"]
         attrs = {"label": label, "tooltip": f"{edge.label}\nsource: {source}"}
         lines.append(f"  {quote(edge.source)} -> {quote(edge.target)} [{_attrs(attrs)}];")

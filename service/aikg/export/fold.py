@@ -25,13 +25,30 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
-from aikg.export.model import Edge, GraphModel, Node, add_value, attribute_key, curie
+from aikg.export.model import Edge, GraphModel, Node, Value, add_value, attribute_key, curie
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS
 from aikg.namespaces import AIKG
 
-PRIMARY_ROLES: tuple[str, ...] = tuple(str(AIKG[name]) for name in (
-    "investor", "customer", "lessee", "submitter", "claimant", "operator", "agent", "heldBy", "suite",
-    "trainedModel", "subjectPlatform", "phaseOf", "priceListOf", "topology", "party"))
+PRIMARY_ROLES: tuple[str, ...] = tuple(
+    str(AIKG[name])
+    for name in (
+        "investor",
+        "customer",
+        "lessee",
+        "submitter",
+        "claimant",
+        "operator",
+        "agent",
+        "heldBy",
+        "suite",
+        "trainedModel",
+        "subjectPlatform",
+        "phaseOf",
+        "priceListOf",
+        "topology",
+        "party",
+    )
+)
 """Roles whose holder is the source end of folded edges, most telling first."""
 
 
@@ -46,8 +63,10 @@ class _Link:
 def fold(model: GraphModel, *, keep: set[str] | None = None) -> GraphModel:
     """Fold the model's n-ary nodes in place per the module's rule, except those in ``keep``."""
     qualification = model.vocab.descendants(str(AIKG.ValueQualification))
-    _fold_qualifications(model, [n for n in model.nodes.values()
-                                 if set(n.types) & qualification and n.id not in (keep or set())])
+    _fold_qualifications(
+        model,
+        [n for n in model.nodes.values() if set(n.types) & qualification and n.id not in (keep or set())],
+    )
     links = _links(model)
     nary = {k for k, n in model.nodes.items() if n.nary} - (keep or set())
     plans = {k: p for k in sorted(nary) if (p := _plan(model, links[k], nary)) is not None}
@@ -77,8 +96,9 @@ def _fold_qualifications(model: GraphModel, quals: list[Node]) -> None:
                 for kind in kinds:
                     add_value(holder.attrs, attribute_key(prop) + "_qualifier", model.vocab.label(kind))
                     symbol = QUALIFIER_SYMBOLS.get(kind, "")
-                    holder.key_values = [(k, symbol + v if k == prop_label and symbol else v)
-                                         for k, v in holder.key_values]
+                    holder.key_values = [
+                        (k, symbol + v if k == prop_label and symbol else v) for k, v in holder.key_values
+                    ]
     _remove(model, ids)
 
 
@@ -106,8 +126,9 @@ def _plan(model: GraphModel, links: list[_Link], nary: set[str]) -> tuple[list[s
     return (sources, targets) if targets else None
 
 
-def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: set[str],
-                      sources: list[str], targets: list[str]) -> None:
+def _add_folded_edges(
+    model: GraphModel, node: Node, links: list[_Link], nary: set[str], sources: list[str], targets: list[str]
+) -> None:
     vocab = model.vocab
     roles: dict[str, list[str]] = defaultdict(list)
     graphs: set[str] = set()
@@ -117,7 +138,7 @@ def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: s
             label = vocab.label(lk.role) if lk.outgoing else f"{vocab.label(lk.role)} of"
             if label not in roles[lk.other]:
                 roles[lk.other].append(label)
-    attrs: dict[str, list] = {k: list(v) for k, v in node.attrs.items()}
+    attrs: dict[str, list[Value]] = {k: list(v) for k, v in node.attrs.items()}
     for lk in links:
         if lk.other in nary and lk.outgoing:
             add_value(attrs, attribute_key(lk.role), model.nodes[lk.other].label)
@@ -130,15 +151,17 @@ def _add_folded_edges(model: GraphModel, node: Node, links: list[_Link], nary: s
             head = f"{cls_label} ({src_role} → {tgt_role})"
             key = f"{curie(node.id)}: {curie(s)} -> {curie(t)}"
             edge_attrs = {k: list(v) for k, v in attrs.items()}
-            edge_attrs.update(via=[node.id], via_label=[node.label], source_role=[src_role],
-                              target_role=[tgt_role])
+            edge_attrs.update(
+                via=[node.id], via_label=[node.label], source_role=[src_role], target_role=[tgt_role]
+            )
             label = head + (f": {values}" if values else "")
-            model.edges[("folded", node.id, s, t)] = Edge(key, s, t, cls or str(AIKG.Event), label,
-                                                          set(graphs), edge_attrs, values)
+            model.edges[("folded", node.id, s, t)] = Edge(
+                key, s, t, cls or str(AIKG.Event), label, set(graphs), edge_attrs, values
+            )
 
 
 def _remove(model: GraphModel, ids: set[str]) -> None:
     for key in ids:
         model.nodes.pop(key, None)
-    for key in [k for k, e in model.edges.items() if e.source in ids or e.target in ids]:
-        del model.edges[key]
+    for edge in [k for k, e in model.edges.items() if e.source in ids or e.target in ids]:
+        del model.edges[edge]

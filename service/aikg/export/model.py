@@ -28,6 +28,7 @@ from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+from aikg.store.terms import graph_iri, rdf11_subject
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -39,18 +40,58 @@ INTERNAL_CLASSES = (AIKG.SourceDocument, AIKG.Rule, DCAT.Catalog)
 """Catalogue internals: never drawn (the catalogue titles the edges instead), nor is any node that only
 the catalogue graph describes (a publisher named by a document and nowhere else)."""
 
-RESERVED = frozenset({"id", "label", "type", "type_label", "types", "kind", "source", "target",
-                      "relation", "graph", "document", "weight", "start", "end", "viz", "pid",
-                      "parents", "slices", "spells", "via", "via_label", "source_role", "target_role",
-                      "networkx_key"})
+RESERVED = frozenset(
+    {
+        "id",
+        "label",
+        "type",
+        "type_label",
+        "types",
+        "kind",
+        "source",
+        "target",
+        "relation",
+        "graph",
+        "document",
+        "weight",
+        "start",
+        "end",
+        "viz",
+        "pid",
+        "parents",
+        "slices",
+        "spells",
+        "via",
+        "via_label",
+        "source_role",
+        "target_role",
+        "networkx_key",
+    }
+)
 """Keys the exports use themselves, or that GraphML/GEXF/Cytoscape treat specially."""
 
-_INTEGERS = {str(XSD[t]) for t in ("integer", "int", "long", "short", "byte", "nonNegativeInteger",
-                                   "positiveInteger", "negativeInteger", "nonPositiveInteger",
-                                   "unsignedLong", "unsignedInt", "unsignedShort", "unsignedByte")}
+_INTEGERS = {
+    str(XSD[t])
+    for t in (
+        "integer",
+        "int",
+        "long",
+        "short",
+        "byte",
+        "nonNegativeInteger",
+        "positiveInteger",
+        "negativeInteger",
+        "nonPositiveInteger",
+        "unsignedLong",
+        "unsignedInt",
+        "unsignedShort",
+        "unsignedByte",
+    )
+}
 _FLOATS = {str(XSD.decimal), str(XSD.double), str(XSD.float)}
-_KEY_TYPES = _INTEGERS | _FLOATS | {str(XSD[t]) for t in ("boolean", "date", "dateTime", "gYear",
-                                                         "gYearMonth")}
+_KEY_TYPES = (
+    _INTEGERS | _FLOATS | {str(XSD[t]) for t in ("boolean", "date", "dateTime", "gYear", "gYearMonth")}
+)
 _BOOLEAN = str(XSD.boolean)
 _STRING = str(XSD.string)
 _TYPE, _LABEL, _ALT_LABEL = str(RDF.type), str(RDFS.label), str(SKOS.altLabel)
@@ -116,7 +157,8 @@ class GraphModel:
     def node_data(self, node: Node) -> dict[str, Value | list[Value]]:
         """The node as a flat record: id, label, type, type label, kind, then its attributes."""
         data: dict[str, Value | list[Value]] = {
-            "id": node.id, "label": node.label,
+            "id": node.id,
+            "label": node.label,
             "type": curie(node.type) if node.type else "",
             "type_label": self.vocab.label(node.type) if node.type else "",
             "types": " ".join(curie(t) for t in node.types),
@@ -128,7 +170,10 @@ class GraphModel:
     def edge_data(self, edge: Edge) -> dict[str, Value | list[Value]]:
         """The edge as a flat record: id, source, target, label, relation, graph and document."""
         data: dict[str, Value | list[Value]] = {
-            "id": edge.id, "source": edge.source, "target": edge.target, "label": edge.label,
+            "id": edge.id,
+            "source": edge.source,
+            "target": edge.target,
+            "label": edge.label,
             "relation": curie(edge.relation),
             "graph": " ".join(sorted(edge.graphs)),
             "document": "; ".join(sorted({self.titles[g] for g in edge.graphs if g in self.titles})),
@@ -174,7 +219,10 @@ def display(lit: ox.Literal) -> str:
         number = Decimal(text)
     except InvalidOperation:
         return text
-    if number.as_tuple().exponent < -3:  # type: ignore[operator]
+    exponent = number.as_tuple().exponent
+    if not isinstance(exponent, int):  # NaN and the infinities (xsd:double's "NaN", "INF"): as written
+        return text
+    if exponent < -3:
         number = number.quantize(Decimal("0.001"))
     plain = format(number, "f")
     return plain.rstrip("0").rstrip(".") if "." in plain else plain
@@ -211,12 +259,14 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
     titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
     facts: dict[str, list[Fact]] = defaultdict(list)
     for q in selection.quads():
-        facts[term_id(q.subject)].append((q.predicate.value, q.object, q.graph_name.value))
+        facts[term_id(rdf11_subject(q))].append((q.predicate.value, q.object, graph_iri(q)))
     internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
     kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}
-    drawn = {s for s, types in kinds.items()
-             if not types & internal and _DERIVATION not in types
-             and any(g != _CATALOGUE for _, _, g in facts[s])}
+    drawn = {
+        s
+        for s, types in kinds.items()
+        if not types & internal and _DERIVATION not in types and any(g != _CATALOGUE for _, _, g in facts[s])
+    }
     model = GraphModel({}, {}, vocab, titles)
     for s in drawn:
         model.nodes[s] = _node(s, facts[s], kinds[s], vocab, drawn, model)
@@ -226,11 +276,16 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
     return model
 
 
-def _node(s: str, facts: list[Fact], types: frozenset[str], vocab: Vocabulary, drawn: set[str],
-          model: GraphModel) -> Node:
+def _node(
+    s: str, facts: list[Fact], types: frozenset[str], vocab: Vocabulary, drawn: set[str], model: GraphModel
+) -> Node:
     labels: dict[str, str] = {}
-    node = Node(s, "", sorted(vocab.most_specific(types), key=lambda t: (not t.startswith(_AIKG), t)),
-                nary=bool(types & vocab.nary))
+    node = Node(
+        s,
+        "",
+        sorted(vocab.most_specific(types), key=lambda t: (not t.startswith(_AIKG), t)),
+        nary=bool(types & vocab.nary),
+    )
     for p, o, g in sorted(facts, key=lambda f: (f[0], str(f[1]))):
         if p == _TYPE:
             continue

@@ -1,7 +1,10 @@
 """RDF exports of a selection, in a canonical order (sorted N-Triples lines), written by Oxigraph.
 
-Turtle holds the union of the selected triples; N-Quads and JSON-LD keep each triple's named graph,
-so the source documents behind every fact survive the export. A whole-graph export reads each data
+Turtle holds the union of the selected triples; N-Quads keeps each triple's named graph, so the source
+documents behind every fact survive the export. JSON-LD holds both: the union as its default graph (what
+a plain JSON-LD parser, reading a document as one graph, returns: JSON-LD 1.1 §4.9, a top-level array
+of node objects is the default graph) and each named graph as a graph object beside it, as the service's
+own SPARQL default graph is the union of the named ones. A whole-graph export reads each data
 graph with the store's own dump (no per-term conversion), so it stays fast on large stores.
 """
 
@@ -14,6 +17,7 @@ import pyoxigraph as ox
 
 from aikg.export.select import Selection
 from aikg.namespaces import PREFIXES
+from aikg.store.terms import graph_iri
 
 _CHUNK = 20000
 """Lines per chunk of an N-Quads stream."""
@@ -30,7 +34,7 @@ def graph_lines(selection: Selection) -> dict[str, list[str]]:
             by_graph[g].update(line[:-2] for line in text.splitlines() if line.endswith(" ."))
     else:
         for q in selection.quads():
-            by_graph[q.graph_name.value].add(f"{q.subject} {q.predicate} {q.object}")
+            by_graph[graph_iri(q)].add(f"{q.subject} {q.predicate} {q.object}")
     return {g: sorted(lines) for g, lines in sorted(by_graph.items()) if lines}
 
 
@@ -46,7 +50,7 @@ def turtle(selection: Selection) -> Iterator[bytes]:
     union = sorted({line for lines in graph_lines(selection).values() for line in lines})
     data = "".join(f"{line} .\n" for line in union).encode("utf-8")
     triples = ox.parse(data, format=ox.RdfFormat.N_TRIPLES)
-    yield ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES)
+    yield ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b""
 
 
 def nquads(selection: Selection) -> Iterator[bytes]:
@@ -62,6 +66,11 @@ def nquads(selection: Selection) -> Iterator[bytes]:
 
 
 def jsonld(selection: Selection) -> Iterator[bytes]:
-    """The selected quads as JSON-LD (expanded form, one ``@graph`` per named graph)."""
-    data = "".join(_nquads_lines(selection)).encode("utf-8")
-    yield ox.serialize(ox.parse(data, format=ox.RdfFormat.N_QUADS), format=ox.RdfFormat.JSON_LD)
+    """The selected triples as JSON-LD (expanded form): their union as the default graph, and one
+    ``@graph`` per named graph they come from."""
+    by_graph = graph_lines(selection)
+    union = sorted({line for lines in by_graph.values() for line in lines})
+    text = "".join(f"{line} .\n" for line in union)
+    text += "".join(f"{line} {ox.NamedNode(g)} .\n" for g, lines in by_graph.items() for line in lines)
+    quads = ox.parse(text.encode("utf-8"), format=ox.RdfFormat.N_QUADS)
+    yield ox.serialize(quads, format=ox.RdfFormat.JSON_LD) or b""

@@ -11,7 +11,7 @@ in), so the cost follows the size of the neighbourhood, never the size of the st
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -20,6 +20,7 @@ import pyoxigraph as ox
 from aikg.errors import BadRequest, NotFound
 from aikg.namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.store import Quad, Store, Term
+from aikg.store.terms import quad_of_row
 
 if TYPE_CHECKING:
     from aikg.lookup.vocabulary import Vocabulary
@@ -68,7 +69,8 @@ def data_graphs(store: Store) -> list[str]:
 
 @dataclass(frozen=True)
 class Selection:
-    """What to export: ``nodes`` None means every node of the data graphs."""
+    """What to export: ``nodes`` None means every node of the data graphs. A neighbourhood also knows
+    each node's hops from the focus (``hops``)."""
 
     store: Store
     graphs: tuple[str, ...]
@@ -76,6 +78,7 @@ class Selection:
     focus: ox.NamedNode | None = None
     depth: int = 1
     types: tuple[str, ...] = ()
+    hops: Mapping[str, int] | None = None
 
     def quads(self) -> Iterator[Quad]:
         """The selected quads, graph by graph (whole graph) or in batches of subjects."""
@@ -87,8 +90,7 @@ class Selection:
             return
         for batch in _batches(sorted(self.nodes, key=str)):
             rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
-            for s, p, o, g in rows:
-                yield ox.Quad(s, p, o, g)  # type: ignore[arg-type]
+            yield from (quad_of_row(row) for row in rows)
 
 
 def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> ox.NamedNode:
@@ -97,10 +99,17 @@ def resolve_focus(store: Store, focus: str, graphs: Sequence[str]) -> ox.NamedNo
     if not text:
         raise BadRequest("focus must name an entity: a slug such as 'coreweave' or a full IRI")
     iri = text if text.startswith(("http://", "https://")) else str(ID) + text
-    if not _valid_iri(iri) or not graphs or not store.query(
-            "ASK { ?s ?p ?o }", bindings={"s": ox.NamedNode(iri)}, default_graphs=list(graphs)).boolean:
-        raise NotFound(f"no entity {text[:200]!r} in the data graphs",
-                       errors=[{"parameter": "focus", "value": text[:200]}])
+    if (
+        not _valid_iri(iri)
+        or not graphs
+        or not store.query(
+            "ASK { ?s ?p ?o }", bindings={"s": ox.NamedNode(iri)}, default_graphs=list(graphs)
+        ).boolean
+    ):
+        raise NotFound(
+            f"no entity {text[:200]!r} in the data graphs",
+            errors=[{"parameter": "focus", "value": text[:200]}],
+        )
     return ox.NamedNode(iri)
 
 
@@ -111,33 +120,44 @@ def expand_types(vocab: Vocabulary, types: Iterable[str]) -> tuple[list[str], se
     for raw in types:
         name = raw.strip()
         if name.startswith("aikg:"):
-            name = name[len("aikg:"):]
+            name = name[len("aikg:") :]
         cls = vocab.resolve_class(name)
         if cls is None:
-            raise BadRequest(f"unknown type {raw!r}: give an aikg class such as 'Organization', "
-                             f"'aikg:Deal' or a full class IRI", errors=[{"parameter": "type",
-                                                                          "value": raw}])
+            raise BadRequest(
+                f"unknown type {raw!r}: give an aikg class such as 'Organization', "
+                f"'aikg:Deal' or a full class IRI",
+                errors=[{"parameter": "type", "value": raw}],
+            )
         named.append(cls)
         expanded |= vocab.descendants(cls)
     return named, expanded
 
 
-def neighbourhood(store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *,
-                  through: set[str] | None = None) -> set[ox.NamedNode]:
+def neighbourhood(
+    store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *, through: set[str] | None = None
+) -> set[ox.NamedNode]:
     """Nodes within ``depth`` links of ``focus`` (either direction): two queries per hop and batch.
 
     Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
     which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
     """
-    seen: set[ox.NamedNode] = {focus}
+    return set(distances(store, focus, depth, graphs, through=through))
+
+
+def distances(
+    store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *, through: set[str] | None = None
+) -> dict[ox.NamedNode, int]:
+    """:func:`neighbourhood` with each node's number of hops from ``focus`` (0 for the focus), which a
+    capped view uses to keep the closest nodes."""
+    seen: dict[ox.NamedNode, int] = {focus: 0}
     frontier = [focus]
-    for _ in range(depth):
-        new = _hop(store, frontier, graphs) - seen
-        seen |= new
+    for hop in range(1, depth + 1):
+        new = _hop(store, frontier, graphs) - seen.keys()
+        seen.update(dict.fromkeys(new, hop))
         inner = _of_classes(store, new, through, graphs) if through else set()
         while inner:
-            more = _hop(store, sorted(inner, key=str), graphs) - seen
-            seen |= more
+            more = _hop(store, sorted(inner, key=str), graphs) - seen.keys()
+            seen.update(dict.fromkeys(more, hop))
             new |= more
             inner = _of_classes(store, more, through, graphs) if through else set()
         frontier = sorted(new, key=str)
@@ -155,8 +175,9 @@ def _hop(store: Store, frontier: Sequence[ox.NamedNode], graphs: Sequence[str]) 
     return found
 
 
-def _of_classes(store: Store, nodes: Iterable[Term], classes: set[str] | None,
-                graphs: Sequence[str]) -> set[ox.NamedNode]:
+def _of_classes(
+    store: Store, nodes: Iterable[Term], classes: set[str] | None, graphs: Sequence[str]
+) -> set[ox.NamedNode]:
     if not nodes or not classes:
         return set()
     types = " ".join(f"<{c}>" for c in sorted(classes))
@@ -176,8 +197,14 @@ def instances_of(store: Store, classes: set[str], graphs: Sequence[str]) -> set[
     return {row[0] for row in rows if isinstance(row[0], ox.NamedNode)}
 
 
-def select(services: Services, *, focus: str | None = None, depth: int = 1,
-           types: Sequence[str] | None = None, through_nary: bool = False) -> Selection:
+def select(
+    services: Services,
+    *,
+    focus: str | None = None,
+    depth: int = 1,
+    types: Sequence[str] | None = None,
+    through_nary: bool = False,
+) -> Selection:
     """Resolve an export's selection; NotFound for an unknown focus, BadRequest for a bad depth/type.
 
     With ``through_nary`` a neighbourhood walks through n-ary nodes without counting them as a hop.
@@ -188,22 +215,31 @@ def select(services: Services, *, focus: str | None = None, depth: int = 1,
     names, classes = expand_types(services.vocabulary(), types or ())
     nodes: set[Term] | None = None
     focus_iri = None
+    hops = None
     if focus is not None:
         focus_iri = resolve_focus(store, focus, graphs)
         through = set(services.vocabulary().nary) if through_nary else None
-        nodes = set(neighbourhood(store, focus_iri, depth, graphs, through=through))
+        found = distances(store, focus_iri, depth, graphs, through=through)
+        hops = {n.value: d for n, d in found.items()}
+        nodes = set(found)
     if names:
-        nodes = (instances_of(store, classes, graphs) if nodes is None
-                 else set(_of_classes(store, nodes, classes, graphs)))
-    return Selection(store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth,
-                     tuple(names))
+        nodes = (
+            instances_of(store, classes, graphs)
+            if nodes is None
+            else set(_of_classes(store, nodes, classes, graphs))
+        )
+    return Selection(
+        store, graphs, None if nodes is None else frozenset(nodes), focus_iri, depth, tuple(names), hops
+    )
 
 
 def check_depth(depth: int) -> None:
     """BadRequest naming ``depth`` unless it is an integer from 0 to :data:`MAX_DEPTH`."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:
-        raise BadRequest(f"depth must be an integer from 0 to {MAX_DEPTH}",
-                         errors=[{"parameter": "depth", "value": str(depth)}])
+        raise BadRequest(
+            f"depth must be an integer from 0 to {MAX_DEPTH}",
+            errors=[{"parameter": "depth", "value": str(depth)}],
+        )
 
 
 def _valid_iri(iri: str) -> bool:
@@ -222,5 +258,4 @@ def _values(terms: Sequence[Term]) -> str:
 
 def _batches(items: Sequence[Term]) -> Iterator[Sequence[Term]]:
     for start in range(0, len(items), _BATCH):
-        yield items[start:start + _BATCH]
-
+        yield items[start : start + _BATCH]

@@ -1,8 +1,17 @@
 """GraphML and GEXF, written by networkx's writers (what Gephi, yEd and Cytoscape desktop read).
 
-Both formats declare one type per attribute, so values are made uniform per attribute first: all
-integers stay integers, integers mixed with decimals become decimals, anything else becomes text, and
-several values of one attribute are joined with ``; ``.
+Both formats declare one type per attribute, and a tool can only size, colour or filter by an attribute
+declared numeric. So values are made uniform per attribute first:
+
+- a figure given several times (two sources, or a source and aikg's own derivation: GPU-hours 276 and
+  275.8) stays a number, the first one given (sources before derivations), and every value is kept as
+  text in ``<name>_values`` (``276; 275.797``);
+- integers mixed with decimals become decimals; a number is never turned into text because another
+  node's value of the attribute is text: that text goes to ``<name>_values`` instead;
+- anything else is text, several values joined with ``; ``.
+
+Every node also carries its type family and that family's colour (``family``, ``color``: the explorer's
+colours); GEXF gives the colour as ``viz:color``, which Gephi draws.
 """
 
 from __future__ import annotations
@@ -14,13 +23,21 @@ from typing import Any
 import networkx as nx
 
 from aikg.export.model import GraphModel, Value
+from aikg.export.palette import COLORS, family_of, rgb
 
 SEPARATOR = "; "
+VALUES = "_values"
+"""Suffix of the text attribute that keeps every value of a figure given more than once."""
 
 
 def to_networkx(model: GraphModel, description: dict[str, Any]) -> nx.MultiDiGraph:
     """The model as a directed multigraph keyed by edge id, with uniformly typed attributes."""
-    nodes = [model.node_data(n) for n in model.sorted_nodes()]
+    nodes = []
+    for n in model.sorted_nodes():
+        data = model.node_data(n)
+        family = family_of(model.vocab, n.types)
+        data["family"], data["color"] = family, COLORS[family]
+        nodes.append(data)
     edges = [model.edge_data(e) for e in model.sorted_edges()]
     _uniform(nodes)
     _uniform(edges)
@@ -45,6 +62,8 @@ def gexf(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     g = to_networkx(model, description)
     for data in g.nodes.values():
         data.pop("id", None)  # the node key is the id already; GEXF writes it as the node id
+        r, gr, b = rgb(str(data["family"]))
+        data["viz"] = {"color": {"r": r, "g": gr, "b": b, "a": 1.0}}
     buf = io.BytesIO()
     nx.write_gexf(g, buf, encoding="utf-8", version="1.2draft")
     yield buf.getvalue()
@@ -61,20 +80,50 @@ def _graph_attributes(description: dict[str, Any]) -> dict[str, Value]:
     return out
 
 
+def _number(v: object) -> bool:
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def _uniform(records: list[dict[str, Value | list[Value]]]) -> None:
+    for rec in records:
+        for k, v in list(rec.items()):
+            if isinstance(v, list):
+                if all(_number(x) for x in v):
+                    rec[k] = v[0]
+                    rec[k + VALUES] = SEPARATOR.join(_text(x) for x in v)
+                else:
+                    rec[k] = SEPARATOR.join(_text(x) for x in v)
     kinds: dict[str, set[type]] = {}
     for rec in records:
         for k, v in rec.items():
-            if isinstance(v, list):
-                rec[k] = v = SEPARATOR.join(str(x) for x in v)
             kinds.setdefault(k, set()).add(type(v))
     for k, seen in kinds.items():
-        if seen <= {int} or seen <= {float} or seen <= {bool} or seen <= {str}:
+        if len(seen) == 1:
             continue
-        target = float if seen <= {int, float} else str
-        for rec in records:
-            if k in rec:
-                rec[k] = target(rec[k]) if target is float else _text(rec[k])
+        numeric = seen & {int, float}
+        if numeric and seen <= {int, float}:
+            for rec in records:
+                if k in rec:
+                    rec[k] = float(_scalar(rec[k]))
+        elif numeric:
+            # numbers stay numbers; the other values of the attribute are kept as text beside them
+            for rec in records:
+                if k in rec and not _number(rec[k]):
+                    text = _text(_scalar(rec.pop(k)))
+                    rec[k + VALUES] = f"{rec[k + VALUES]}{SEPARATOR}{text}" if k + VALUES in rec else text
+                elif k in rec and float in numeric and int in numeric:
+                    rec[k] = float(_scalar(rec[k]))
+        else:
+            for rec in records:
+                if k in rec:
+                    rec[k] = _text(_scalar(rec[k]))
+
+
+def _scalar(value: Value | list[Value]) -> Value:
+    """A value once :func:`_uniform`'s first pass has made every list one value."""
+    if isinstance(value, list):
+        raise TypeError(f"a list left in a record: {value!r}")
+    return value
 
 
 def _text(value: Value) -> str:

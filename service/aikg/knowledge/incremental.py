@@ -27,6 +27,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 import pyoxigraph as ox
 from rdflib import URIRef, Variable
@@ -38,6 +39,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
 from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
 from aikg.store import Store
+from aikg.store.base import StoredTerm
 
 MAX_REGION = 50_000
 """Past this many affected nodes a full rebuild is the simpler way. At 1M triples on disk a region of
@@ -88,8 +90,9 @@ def _shape(path: Path, mtime: float) -> RuleShape:
     reach = _distances(edges, anchors[0])
     if not nodes <= reach.keys() | {anchors[0]}:
         raise NeedsRebuild(f"{path.name}: some node the rule reads is not linked to its anchor")
-    return RuleShape(path, text, ox.NamedNode(str(rule_iri(path))), frozenset(links),
-                     max(reach.values(), default=0))
+    return RuleShape(
+        path, text, ox.NamedNode(str(rule_iri(path))), frozenset(links), max(reach.values(), default=0)
+    )
 
 
 def rule_shape(path: Path) -> RuleShape:
@@ -97,7 +100,7 @@ def rule_shape(path: Path) -> RuleShape:
     return _shape(path, path.stat().st_mtime)
 
 
-def _triple_patterns(node: object) -> Iterator[tuple]:
+def _triple_patterns(node: object) -> Iterator[tuple[Any, Any, Any]]:
     if isinstance(node, CompValue):
         if node.name == "BGP":
             yield from node.triples
@@ -129,7 +132,7 @@ class _After:
     def __init__(self, store: Store, removed: set[ox.Quad], added: set[ox.Quad]) -> None:
         self.read = store
         self.removed, self.added = set(removed), set(added)
-        self._cache: dict[frozenset[ox.Term], list[ox.Quad]] = {}
+        self._cache: dict[frozenset[StoredTerm], list[ox.Quad]] = {}
 
     def stage(self, graph: ox.NamedNode, old: set[ox.Triple], new: set[ox.Triple]) -> None:
         """Plan replacing ``old`` by ``new`` in a generated graph (later reads see the new triples)."""
@@ -141,7 +144,7 @@ class _After:
         kept = {q for q in quads if q not in self.removed}
         return [*kept, *(q for q in extra if q not in kept)]
 
-    def statements(self, nodes: Iterable[ox.Term]) -> list[ox.Quad]:
+    def statements(self, nodes: Iterable[StoredTerm]) -> list[ox.Quad]:
         """Every quad about ``nodes``, after the change."""
         key = frozenset(nodes)
         if key not in self._cache:
@@ -149,10 +152,10 @@ class _After:
             self._cache[key] = self._over(self.read.outgoing(key), added)
         return self._cache[key]
 
-    def linked(self, nodes: set[ox.Term], links: frozenset[ox.NamedNode]) -> set[ox.Term]:
+    def linked(self, nodes: set[StoredTerm], links: frozenset[ox.NamedNode]) -> set[StoredTerm]:
         """Nodes one link-property step from ``nodes``, either way, outside the derived graph."""
         added = [q for q in self.added if q.predicate in links and (q.subject in nodes or q.object in nodes)]
-        found: set[ox.Term] = set()
+        found: set[StoredTerm] = set()
         if not links:
             return set()
         near = self.read.outgoing(nodes, predicates=links) + self.read.incoming(nodes, predicates=links)
@@ -165,14 +168,18 @@ class _After:
                 found.add(q.subject)
         return found
 
-    def derivations(self, anchors: set[ox.Term], rule: ox.NamedNode) -> set[ox.Term]:
+    def derivations(self, anchors: set[StoredTerm], rule: ox.NamedNode) -> set[StoredTerm]:
         """The rule's derivation nodes about ``anchors`` now (the change never writes the derived graph)."""
         if not anchors:
             return set()
-        about = {q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR],
-                                                       graph=_DERIVED.value)}
-        return {q.subject for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED.value)
-                if q.object == rule}
+        about = {
+            q.subject for q in self.read.incoming(anchors, predicates=[_DERIVED_FOR], graph=_DERIVED.value)
+        }
+        return {
+            q.subject
+            for q in self.read.outgoing(about, predicates=[_RULE], graph=_DERIVED.value)
+            if q.object == rule
+        }
 
     def text(self) -> str:
         """The generated graphs' part of the update (DELETE DATA, then INSERT DATA)."""
@@ -180,24 +187,29 @@ class _After:
         for verb, quads in (("DELETE", self.removed), ("INSERT", self.added)):
             generated = [q for q in quads if q.graph_name in _GENERATED]
             if generated:
-                body = "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}"
-                                 for q in generated)
+                body = "\n".join(
+                    f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in generated
+                )
                 parts.append(f"{verb} DATA {{\n{body}\n}}")
         return " ;\n".join(parts)
 
 
-def _is_node(term: ox.Term) -> bool:
+def _is_node(term: StoredTerm) -> bool:
     return isinstance(term, ox.NamedNode | ox.BlankNode)
 
 
 def _run(rule_text: str, quads: Iterable[ox.Quad], rule: ox.NamedNode | None = None) -> set[ox.Triple]:
     scratch = ox.Store()
     scratch.extend(quads)
-    subs = {ox.Variable("rule"): rule} if rule is not None else None
-    return set(scratch.query(rule_text, use_default_graph_as_union=True, substitutions=subs))
+    subs: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] | None = (
+        {ox.Variable("rule"): rule} if rule is not None else None
+    )
+    answer = scratch.query(rule_text, use_default_graph_as_union=True, substitutions=subs)
+    assert isinstance(answer, ox.QueryTriples)
+    return set(answer)
 
 
-def _close(after: _After, subjects: set[ox.Term], hierarchy: list[ox.Quad]) -> None:
+def _close(after: _After, subjects: set[StoredTerm], hierarchy: list[ox.Quad]) -> None:
     """Plan the closure of ``subjects``' statements (the inferred graph's triples about them)."""
     if not subjects:
         return
@@ -209,7 +221,9 @@ def _close(after: _After, subjects: set[ox.Term], hierarchy: list[ox.Quad]) -> N
     after.stage(_INFERRED, {q.triple for q in about if q.graph_name == _INFERRED}, new)
 
 
-def _expand(after: _After, start: set[ox.Term], links: frozenset[ox.NamedNode], steps: int) -> set[ox.Term]:
+def _expand(
+    after: _After, start: set[StoredTerm], links: frozenset[ox.NamedNode], steps: int
+) -> set[StoredTerm]:
     seen, frontier = set(start), set(start)
     for _ in range(steps):
         if not frontier:
@@ -223,7 +237,7 @@ def _expand(after: _After, start: set[ox.Term], links: frozenset[ox.NamedNode], 
     return seen
 
 
-def _derive(after: _After, shape: RuleShape, touched: set[ox.Term]) -> set[ox.Term]:
+def _derive(after: _After, shape: RuleShape, touched: set[StoredTerm]) -> set[StoredTerm]:
     """Plan one rule's derivations anchored within its reach of ``touched``; the derivation nodes changed."""
     anchors = _expand(after, touched, shape.links, shape.reach)
     region = _expand(after, anchors, shape.links, shape.reach)
@@ -247,12 +261,12 @@ def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> 
         raise NeedsRebuild("the class or property hierarchy changed")
     if any(isinstance(t, ox.BlankNode) for q in changed for t in (q.subject, q.object)):
         raise NeedsRebuild("blank nodes cannot be named in a difference")
-    subjects = {q.subject for q in changed}
+    subjects: set[StoredTerm] = {q.subject for q in changed}
     touched = subjects | {q.object for q in changed if _is_node(q.object)}
     after = _After(store, set(removed), set(added))
     hierarchy = [q for q in after.read.with_predicates(_HIERARCHY) if q.graph_name not in _GENERATED]
     _close(after, subjects, hierarchy)
-    derivations: set[ox.Term] = set()
+    derivations: set[StoredTerm] = set()
     for path in rule_files():
         derivations |= _derive(after, rule_shape(path), touched)
     _close(after, derivations, hierarchy)

@@ -60,8 +60,11 @@ class ValidationResult:
 
     def to_json(self) -> dict[str, Any]:
         """The report as JSON: ``{"conforms", "count", "violations": [...]}``."""
-        return {"conforms": self.conforms, "count": len(self.violations),
-                "violations": [v.to_dict() for v in self.violations]}
+        return {
+            "conforms": self.conforms,
+            "count": len(self.violations),
+            "violations": [v.to_dict() for v in self.violations],
+        }
 
     def to_turtle(self) -> str:
         """The sh:ValidationReport graph in Turtle."""
@@ -90,7 +93,7 @@ def _short(iri: str) -> str:
     """Write an IRI as a prefixed name when a known prefix fits (readable reports)."""
     for prefix, ns in (*PREFIXES.items(), ("shape", SHAPES_NS)):
         if iri.startswith(ns) and len(iri) > len(ns):
-            return f"{prefix}:{iri[len(ns):]}"
+            return f"{prefix}:{iri[len(ns) :]}"
     return iri
 
 
@@ -145,14 +148,16 @@ def _violations(report: Graph) -> list[Violation]:
     for result in report.subjects(RDF.type, SH.ValidationResult):
         severity = report.value(result, SH.resultSeverity)
         messages = sorted(str(m) for m in report.objects(result, SH.resultMessage))
-        out.append(Violation(
-            focus_node=str(report.value(result, SH.focusNode)),
-            path=_path_text(report, report.value(result, SH.resultPath)),
-            message="; ".join(messages) or "does not conform",
-            severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
-            shape=_shape_name(report, report.value(result, SH.sourceShape)),
-            value=_node_text(report, report.value(result, SH.value)),
-        ))
+        out.append(
+            Violation(
+                focus_node=str(report.value(result, SH.focusNode)),
+                path=_path_text(report, report.value(result, SH.resultPath)),
+                message="; ".join(messages) or "does not conform",
+                severity=str(severity).rsplit("#", 1)[-1] if severity is not None else "Violation",
+                shape=_shape_name(report, report.value(result, SH.sourceShape)),
+                value=_node_text(report, report.value(result, SH.value)),
+            )
+        )
     out.sort(key=lambda v: (v.focus_node, v.path or "", v.message, v.value or ""))
     return out
 
@@ -197,8 +202,14 @@ def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
         return ValidationResult(True, [], _empty_report())
     with _PYSHACL:
         conforms, report, _ = pyshacl.validate(
-            _ScratchDataGraph(scratch), shacl_graph=load_shapes(), inference="none", advanced=False,
-            inplace=True, focus_nodes=focus, allow_warnings=True)
+            _ScratchDataGraph(scratch),
+            shacl_graph=load_shapes(),
+            inference="none",
+            advanced=False,
+            inplace=True,
+            focus_nodes=focus,
+            allow_warnings=True,
+        )
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")

@@ -6,7 +6,13 @@ neighbours); everything else (labels and types of the other ends, the ontology, 
 from lookups cached per store version.
 
 Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in g, else the
-``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g.
+``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g. A dataset's own confidence in
+its row (``aikg:datasetConfidence`` of s in g) is a second axis, given beside it as ``confidence``.
+Everything a graph says about a figure (its qualification, its currency) is read with that graph.
+
+When sources give a figure differently, ``comparisons`` sets the values side by side, each with its
+sources, and says whether they differ by rounding or disagree (:mod:`aikg.knowledge.figures`); a
+system's memory per chip is compared with its chips' and the other way round.
 """
 
 from __future__ import annotations
@@ -14,14 +20,26 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypedDict
 
 import pyoxigraph as ox
 
 from aikg.errors import NotFound
+from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
 from aikg.lookup.search import LiveIndex, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
-from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, RDF, RDFS, SHAPES_GRAPH, SKOS
+from aikg.namespaces import (
+    AIKG,
+    GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
+    PREFIXES,
+    RDF,
+    RDFS,
+    SHAPES_GRAPH,
+    SKOS,
+)
 from aikg.store import Term
 
 if TYPE_CHECKING:
@@ -33,18 +51,33 @@ MAX_INCOMING = 500
 MAX_EXPANDED = 100
 """Most n-ary neighbours expanded."""
 
-SKIPPED_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
-"""Graphs whose triples are not facts about entities (vocabulary, shapes, materialized superclasses)."""
+SKIPPED_GRAPHS = frozenset(
+    {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH), str(GRAPH["imports"])}
+)
+"""Graphs whose triples are not facts about entities: vocabulary, shapes, materialized superclasses,
+and the import records (which name the entities an import resolved; /api/imports shows them)."""
 
+_COMPARED = frozenset(FIGURES)
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
-_NUMERIC = {str(PREFIXES["xsd"]) + t for t in ("decimal", "integer", "double", "float", "int", "long",
-                                                 "positiveInteger", "nonNegativeInteger")}
+_NUMERIC = {
+    str(PREFIXES["xsd"]) + t
+    for t in ("decimal", "integer", "double", "float", "int", "long", "positiveInteger", "nonNegativeInteger")
+}
 _NAME_PROPS = {str(RDFS.label), str(SKOS.altLabel)}
 _DESCRIPTION_PROPS = {str(RDFS.comment), str(AIKG.description)}
 _TYPE, _CERTAINTY, _QUALIFIED = str(RDF.type), str(AIKG.certainty), str(AIKG.qualifiedBy)
 _LABEL, _ON_PROPERTY, _QUALIFIER = str(RDFS.label), str(AIKG.onProperty), str(AIKG.qualifier)
 _XSD_STRING = str(PREFIXES["xsd"]) + "string"
+_CONFIDENCE = str(AIKG.datasetConfidence)
+_MEMORY = str(AIKG.memoryPerChip)
+
+_RELATED_MEMORY_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?s ?other ?value ?g WHERE {
+  { ?s aikg:usesAccelerator ?other } UNION { ?other aikg:usesAccelerator ?s }
+  GRAPH ?g { ?other aikg:memoryPerChip ?value }
+}"""
 
 _OUT_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
@@ -79,12 +112,31 @@ def resolve_id(raw: str) -> str:
     raise NotFound(f"no entity {raw!r}: give a slug such as 'nvidia' or a full IRI")
 
 
+def _number(lexical: str) -> int | float | None:
+    """A numeric literal's value: an integer lexical form read exactly, any other (1.02E24, 0.5) as a
+    double and never turned into an int (``int(1.02e24)`` invents digits: 1020000000000000041943040)."""
+    text = lexical.strip()
+    try:
+        return int(text) if text.lstrip("+-").isdigit() else float(text)
+    except ValueError:
+        return None
+
+
 def curie(iri: str) -> str:
     """A prefixed name for an IRI when one of aikg's prefixes covers it, else the IRI."""
     for prefix, ns in PREFIXES.items():
         if iri.startswith(ns) and len(iri) > len(ns):
-            return f"{prefix}:{iri[len(ns):]}"
+            return f"{prefix}:{iri[len(ns) :]}"
     return iri
+
+
+class _Described(TypedDict):
+    """One description of a node (rdfs:comment and the like), with where it comes from."""
+
+    property: dict[str, str]
+    value: str
+    lang: str | None
+    sources: list[dict[str, Any]]
 
 
 class EntityBuilder:
@@ -100,21 +152,29 @@ class EntityBuilder:
 
     # -- small JSON pieces -------------------------------------------------------------------
 
-    def term(self, iri: str) -> dict:
+    def term(self, iri: str) -> dict[str, str]:
         """A vocabulary term (property, class, controlled value) as JSON."""
         return {"iri": iri, "name": curie(iri), "label": self.vocab.label(iri)}
 
-    def node(self, iri: str) -> dict:
+    def node(self, iri: str) -> dict[str, Any]:
         """The other end of a relation: id, IRI, label and most specific types."""
         info = self.index.entities.get(iri)
         if info is None:
-            slug = iri[len(str(ID)):] if iri.startswith(str(ID)) else None
-            return {"id": slug, "iri": iri, "label": self.vocab.label(iri) if slug is None else slug,
-                    "types": []}
-        return {"id": info.slug, "iri": iri, "label": info.label,
-                "types": [type_json(self.vocab, t) for t in info.types]}
+            slug = iri[len(str(ID)) :] if iri.startswith(str(ID)) else None
+            return {
+                "id": slug,
+                "iri": iri,
+                "label": self.vocab.label(iri) if slug is None else slug,
+                "types": [],
+            }
+        return {
+            "id": info.slug,
+            "iri": iri,
+            "label": info.label,
+            "types": [type_json(self.vocab, t) for t in info.types],
+        }
 
-    def document(self, graph: str) -> dict | None:
+    def document(self, graph: str) -> dict[str, Any] | None:
         """The catalogue entry of a graph's source document, as JSON."""
         doc = self.catalog.get(graph)
         if doc is None:
@@ -122,39 +182,60 @@ class EntityBuilder:
         publisher = None
         if doc.publisher:
             info = self.index.entities.get(doc.publisher)
-            publisher = {"id": info.slug if info else None, "iri": doc.publisher,
-                         "label": info.label if info else local_name(doc.publisher)}
-        slug = doc.iri[len(str(ID)):] if doc.iri.startswith(str(ID)) else None
-        return {"id": slug, "iri": doc.iri, "title": doc.title, "publisher": publisher,
-                "date": doc.issued, "url": doc.url, "language": doc.language}
+            publisher = {
+                "id": info.slug if info else None,
+                "iri": doc.publisher,
+                "label": info.label if info else local_name(doc.publisher),
+            }
+        slug = doc.iri[len(str(ID)) :] if doc.iri.startswith(str(ID)) else None
+        return {
+            "id": slug,
+            "iri": doc.iri,
+            "title": doc.title,
+            "publisher": publisher,
+            "date": doc.issued,
+            "url": doc.url,
+            "language": doc.language,
+        }
 
-    def sources(self, graphs: Iterable[str], certainty: dict[str, str]) -> list[dict]:
-        """Where a fact comes from: per graph, its document (details in ``documents``) and certainty."""
+    def sources(
+        self, graphs: Iterable[str], certainty: dict[str, str], confidence: dict[str, str] | None = None
+    ) -> list[dict[str, Any]]:
+        """Where a fact comes from: per graph, its document (details in ``documents``), certainty and,
+        for a dataset's row, the dataset's own confidence in it."""
         out = []
         for g in sorted(set(graphs)):
             doc = self.catalog.get(g)
             level = certainty.get(g) or (doc.default_certainty if doc else None)
             self.used_graphs.add(g)
             brief = None if doc is None else {"iri": doc.iri, "title": doc.title}
-            out.append({"graph": g, "document": brief,
-                        "certainty": self.term(level) if level else None})
+            source: dict[str, Any] = {
+                "graph": g,
+                "document": brief,
+                "certainty": self.term(level) if level else None,
+            }
+            if confidence and confidence.get(g):
+                source["confidence"] = self.term(confidence[g])
+            out.append(source)
         return out
 
-    def documents(self) -> list[dict]:
+    def documents(self) -> list[dict[str, Any]]:
         """Every source document the facts above cite, with title, publisher, date and URL."""
         return [{"graph": g, **(self.document(g) or {})} for g in sorted(self.used_graphs)]
 
     # -- one node ----------------------------------------------------------------------------
 
-    def describe(self, iri: str, triples: list[tuple[str, Term, str]],
-                 quals: dict[str, list[tuple[str, Term, str]]]) -> dict:
+    def describe(
+        self, iri: str, triples: list[tuple[str, Term, str]], quals: dict[str, list[tuple[str, Term, str]]]
+    ) -> dict[str, Any]:
         """Names, types, descriptions, facts and outgoing links of one node from its triples."""
         types: set[str] = set()
         labels: dict[str, str] = {}
-        alt: list[dict] = []
+        alt: list[dict[str, str | None]] = []
         descriptions: dict[tuple[str, str, str | None], set[str]] = defaultdict(set)
         certainty: dict[str, str] = {}
-        qualifiers: dict[str, dict] = {}
+        confidence: dict[str, str] = {}
+        qualifiers: dict[tuple[str, str], dict[str, Any]] = {}
         facts: dict[tuple[str, ox.Literal], set[str]] = defaultdict(set)
         links: dict[tuple[str, str], set[str]] = defaultdict(set)
         for p, o, g in triples:
@@ -171,8 +252,12 @@ class EntityBuilder:
                 descriptions[(p, o.value, o.language)].add(g)
             elif p == _CERTAINTY and isinstance(o, ox.NamedNode):
                 certainty[g] = o.value
+            elif p == _CONFIDENCE and isinstance(o, ox.NamedNode):
+                confidence[g] = o.value
             elif p == _QUALIFIED and isinstance(o, ox.NamedNode):
-                qualifiers.update(self._qualification(quals.get(o.value, [])))
+                # A qualification qualifies the figure of the graph that attaches it.
+                found = self._qualification(quals.get(o.value, []))
+                qualifiers.update({(on, g): q for on, q in found.items()})
             elif isinstance(o, ox.Literal):
                 facts[(p, o)].add(g)
             elif isinstance(o, ox.NamedNode):
@@ -181,11 +266,17 @@ class EntityBuilder:
         label = labels.get("en") or labels.get("") or next(iter(labels.values()), None)
         if label is None:
             label = info.label if info else local_name(iri)
-        described = [{"property": self.term(p), "value": v, "lang": lang,
-                      "sources": self.sources(gs, certainty)}
-                     for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])]
+        described: list[_Described] = [
+            {
+                "property": self.term(p),
+                "value": v,
+                "lang": lang,
+                "sources": self.sources(gs, certainty, confidence),
+            }
+            for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])
+        ]
         return {
-            "id": iri[len(str(ID)):] if iri.startswith(str(ID)) else None,
+            "id": iri[len(str(ID)) :] if iri.startswith(str(ID)) else None,
             "iri": iri,
             "label": label,
             "labels": labels,
@@ -194,47 +285,135 @@ class EntityBuilder:
             "description": _pick_description(described),
             "descriptions": described,
             "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
-            "facts": [self._fact(p, o, gs, certainty, qualifiers)
-                      for (p, o), gs in sorted(facts.items(), key=_fact_order)],
-            "links": [{"property": self.term(p), "node": self.node(o),
-                       "sources": self.sources(gs, certainty)}
-                      for (p, o), gs in sorted(links.items())],
+            "confidence": [{"graph": g, "confidence": self.term(c)} for g, c in sorted(confidence.items())],
+            "facts": [
+                self._fact(p, o, gs, certainty, confidence, qualifiers)
+                for (p, o), gs in sorted(facts.items(), key=_fact_order)
+            ],
+            "links": [
+                {
+                    "property": self.term(p),
+                    "node": self.node(o),
+                    "sources": self.sources(gs, certainty, confidence),
+                }
+                for (p, o), gs in sorted(links.items())
+            ],
         }
 
-    def _qualification(self, triples: list[tuple[str, Term, str]]) -> dict[str, dict]:
+    def _qualification(self, triples: list[tuple[str, Term, str]]) -> dict[str, dict[str, Any]]:
         on = next((o.value for p, o, _ in triples if p == _ON_PROPERTY), None)
         how = next((o.value for p, o, _ in triples if p == _QUALIFIER), None)
         if on is None or how is None:
             return {}
-        out = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
+        out: dict[str, Any] = {**self.term(how), "symbol": QUALIFIER_SYMBOLS.get(how, "")}
         # A qualification may say how certain its figure is (e.g. the source's own estimate).
         level = {g: o.value for p, o, g in triples if p == _CERTAINTY}
         if level:
             out["certainty"] = level
         return {on: out}
 
-    def _fact(self, p: str, o: ox.Literal, graphs: set[str], certainty: dict[str, str],
-              qualifiers: dict[str, dict]) -> dict:
+    def _fact(
+        self,
+        p: str,
+        o: ox.Literal,
+        graphs: set[str],
+        certainty: dict[str, str],
+        confidence: dict[str, str],
+        qualifiers: dict[tuple[str, str], dict[str, Any]],
+    ) -> dict[str, Any]:
         datatype = None if o.language else o.datatype.value
         if datatype == _XSD_STRING:
             datatype = None
-        fact = {"property": self.term(p), "value": o.value, "datatype": datatype, "lang": o.language,
-                "unit": self.vocab.unit(p)}
-        qualifier = dict(qualifiers[p]) if p in qualifiers else None
+        fact: dict[str, Any] = {
+            "property": self.term(p),
+            "value": o.value,
+            "datatype": datatype,
+            "lang": o.language,
+            "unit": self.vocab.unit(p),
+        }
+        found = next((qualifiers[(p, g)] for g in sorted(graphs) if (p, g) in qualifiers), None)
+        qualifier = dict(found) if found else None
         qualified = qualifier.pop("certainty", None) if qualifier else None
         fact["qualifier"] = qualifier
         if datatype in _NUMERIC:
-            try:
-                number = float(o.value)
-                fact["number"] = int(number) if number.is_integer() and "." not in o.value else number
-            except ValueError:
-                pass
-        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})})
+            number = _number(o.value)
+            if number is not None:
+                fact["number"] = number
+        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
         return fact
+
+    def comparisons(self, iri: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        """Figures sources give differently, values side by side, each pair told rounding or disagreement.
+
+        Marks each such fact with ``difference`` (``disagreement`` when it disagrees with another
+        source's value, else ``rounding``)."""
+        by_property: dict[str, list[dict[str, Any]]] = defaultdict(list)
+        for fact in facts:
+            if "number" in fact and fact["property"]["iri"] in _COMPARED:
+                by_property[fact["property"]["iri"]].append(fact)
+        related = self._related_memory(iri) if any(f["property"]["iri"] == _MEMORY for f in facts) else []
+        out = []
+        for prop in sorted(set(by_property) | ({_MEMORY} if related else set())):
+            values = [
+                {"value": f["value"], "number": f["number"], "node": None, "sources": f["sources"]}
+                for f in by_property.get(prop, [])
+            ]
+            if prop == _MEMORY:
+                values += related
+            if len({v["value"] for v in values}) < 2 or not by_property.get(prop):
+                continue
+            pairs = []
+            for i, a in enumerate(values):
+                for b in values[i + 1 :]:
+                    kind = compare(a["value"], b["value"])
+                    if kind != EQUAL:
+                        pairs.append({"values": [a["value"], b["value"]], "difference": kind})
+            kinds = {pair["difference"] for pair in pairs}
+            for fact in by_property.get(prop, []):
+                own = {pair["difference"] for pair in pairs if fact["value"] in pair["values"]}
+                fact["difference"] = DISAGREEMENT if DISAGREEMENT in own else ROUNDING
+            out.append(
+                {
+                    "property": self.term(prop),
+                    "unit": self.vocab.unit(prop),
+                    "difference": DISAGREEMENT if DISAGREEMENT in kinds else ROUNDING,
+                    "values": values,
+                    "pairs": pairs,
+                }
+            )
+        return out
+
+    def _related_memory(self, iri: str) -> list[dict[str, Any]]:
+        """Memory per chip of the systems built from this chip, or of the chips this system is built
+        from: the same figure, stated on the other node."""
+        rows = self.store.query(_RELATED_MEMORY_QUERY, bindings={"s": ox.NamedNode(iri)}).rows
+        grouped: dict[tuple[str, str], set[str]] = defaultdict(set)
+        for _, other, value, g in rows:
+            if (
+                isinstance(value, ox.Literal)
+                and other is not None
+                and g is not None
+                and g.value not in SKIPPED_GRAPHS
+            ):
+                grouped[(other.value, value.value)].add(g.value)
+        out = []
+        for (other_iri, text), graphs in sorted(grouped.items()):
+            number = _number(text)
+            if number is None:
+                continue
+            out.append(
+                {
+                    "value": text,
+                    "number": number,
+                    "node": self.node(other_iri),
+                    "sources": self.sources(graphs, {}),
+                }
+            )
+        return out
 
     # -- the whole entity --------------------------------------------------------------------
 
-    def build(self, iri: str) -> dict:
+    def build(self, iri: str) -> dict[str, Any]:
         """The entity's JSON; NotFound when the store holds no triple about it."""
         try:
             subject = ox.NamedNode(iri)
@@ -255,23 +434,29 @@ class EntityBuilder:
                 their_certainty[s.value][g.value] = c.value
         truncated = len(incoming) > MAX_INCOMING
         in_items = sorted(incoming.items())[:MAX_INCOMING]
-        in_rel = [{"property": self.term(p), "node": self.node(s),
-                   "sources": self.sources(gs, their_certainty[s])} for (s, p), gs in in_items]
+        in_rel = [
+            {"property": self.term(p), "node": self.node(s), "sources": self.sources(gs, their_certainty[s])}
+            for (s, p), gs in in_items
+        ]
         out_rel = body.pop("links")
-        expanded = self._expand([r["node"]["iri"] for r in out_rel] + [s for (s, _), _ in in_items],
-                                exclude=iri)
+        expanded = self._expand(
+            [r["node"]["iri"] for r in out_rel] + [s for (s, _), _ in in_items], exclude=iri
+        )
         for rel in out_rel + in_rel:
             detail = expanded.get(rel["node"]["iri"])
             if detail is not None:
                 rel["node"]["expanded"] = detail
         body["relations"] = {"outgoing": out_rel, "incoming": in_rel}
+        body["comparisons"] = self.comparisons(iri, body["facts"])
         body["documents"] = self.documents()
         body["truncated"] = truncated or len(expanded) >= MAX_EXPANDED
-        body["links"] = {"self": f"/api/entities/{body['id'] or iri}",
-                         "page": f"/id/{body['id']}" if body["id"] else None}
+        body["links"] = {
+            "self": f"/api/entities/{body['id'] or iri}",
+            "page": f"/id/{body['id']}" if body["id"] else None,
+        }
         return body
 
-    def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict]:
+    def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict[str, Any]]:
         """Facts and links of the n-ary nodes among the neighbours, one query for all of them."""
         nary = []
         for n in dict.fromkeys(neighbours):
@@ -284,26 +469,31 @@ class EntityBuilder:
         values = " ".join(str(ox.NamedNode(n)) for n in nary)
         rows = self.store.query(_EXPAND_QUERY % values).rows
         per_node: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
-        for n, p, o, g in rows:
-            if n is not None and p is not None and o is not None and g is not None:
-                per_node[n.value].append((p.value, o, g.value))
+        for node, p, o, g in rows:
+            if node is not None and p is not None and o is not None and g is not None:
+                per_node[node.value].append((p.value, o, g.value))
         out = {}
         for n in nary:
-            quals = {o.value: per_node.get(o.value, []) for p, o, _ in per_node.get(n, [])
-                     if p == _QUALIFIED}
+            quals = {o.value: per_node.get(o.value, []) for p, o, _ in per_node.get(n, []) if p == _QUALIFIED}
             d = self.describe(n, per_node.get(n, []), quals)
-            out[n] = {"facts": d["facts"], "relations": d["links"], "descriptions": d["descriptions"],
-                      "certainty": d["certainty"]}
+            out[n] = {
+                "facts": d["facts"],
+                "relations": d["links"],
+                "descriptions": d["descriptions"],
+                "certainty": d["certainty"],
+                "confidence": d["confidence"],
+            }
         return out
 
 
-def _split(rows: list, offset: int, iri: str) -> tuple[list[tuple[str, Term, str]],
-                                                         dict[str, list[tuple[str, Term, str]]]]:
+def _split(
+    rows: list[tuple[Term | None, ...]], offset: int, iri: str
+) -> tuple[list[tuple[str, Term, str]], dict[str, list[tuple[str, Term, str]]]]:
     """Separate the entity's own triples from those of its value-qualification nodes."""
     own: list[tuple[str, Term, str]] = []
     quals: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
     for row in rows:
-        n, p, o, g = row[offset:offset + 4]
+        n, p, o, g = row[offset : offset + 4]
         if n is None or p is None or o is None or g is None:
             continue
         target = own if n.value == iri else quals[n.value]
@@ -316,14 +506,13 @@ def _fact_order(item: tuple[tuple[str, ox.Literal], set[str]]) -> tuple[str, str
     return (p, o.value)
 
 
-def _pick_description(described: list[dict]) -> str | None:
+def _pick_description(described: list[_Described]) -> str | None:
     if not described:
         return None
     english = [d for d in described if d["lang"] == "en"]
     return (english or described)[0]["value"]
 
 
-def entity_json(services: Services, raw_id: str) -> dict:
+def entity_json(services: Services, raw_id: str) -> dict[str, Any]:
     """The JSON of the entity a slug or IRI names; NotFound when there is none."""
     return EntityBuilder(services).build(resolve_id(raw_id))
-

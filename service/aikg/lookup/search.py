@@ -8,8 +8,12 @@ types) and answers from memory:
   characters in a second one); exact and prefix matches come from the name starts sorted by name,
   word-prefix matches from the word starts sorted by the rest of the name (both bisected), substring
   matches from ``str.find`` over the string, which meets names in ranking order and stops early;
-- ranking: exact before prefix before word-prefix before substring; within a tier shorter names (a
-  larger share matched) first and an entity's main label before its alternative names.
+- ranking: exact before prefix before word-prefix before substring; within a tier things people look
+  up (organizations, models, chips, facilities …) before the events and other n-ary nodes that mention
+  them (deals, clusters, results, runs), and those before records (source documents, derived values);
+  then shorter names (a larger share matched) first and an entity's main label before its other names.
+  Epoch's data has hundreds of clusters, deals and results named after their parties ("CoreWeave
+  H200s"), which would otherwise bury the party itself under a prefix query such as "nvidia h".
 
 Sorted keys are positions into that string, not strings: at a million triples the index and directory
 take about 370 bytes per name (1,060 when every key was a string of its own).
@@ -26,6 +30,9 @@ only when the overlay grows past :data:`OVERLAY_MAX` subjects or after a change 
 from __future__ import annotations
 
 import gc
+import logging
+import os
+import pickle
 import re
 import threading
 import unicodedata
@@ -34,22 +41,56 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar, overload
 
 import pyoxigraph as ox
 
+from aikg.errors import StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import ID
-from aikg.store import Store
+from aikg.store import Store, open_snapshot
+from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
+
+log = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 MAX_LIMIT = 100
 _SEP = "\0"
 _TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s\-_]+")
 _ID = str(ID)
+_AIKG = "https://w3id.org/aikg/ontology#"
 
 TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
-"""Base score of each match tier; a tier always outranks the ones after it."""
+"""Base score of each match tier; a tier always outranks the ones after it (the rest of a score is
+below 0.2: kind up to 0.12, share of the name matched up to 0.06, main label 0.002)."""
+
+THING, EVENT, RECORD = 0, 1, 2
+"""Kinds of entity, in the order they rank within a tier (see :func:`kind_rank`)."""
+
+RECORD_ROOTS = tuple(
+    _AIKG + c for c in ("SourceDocument", "Report", "Derivation", "Rule", "ValueQualification")
+)
+"""Classes whose instances are aikg's records about the industry rather than parts of it."""
+
+
+def record_classes(vocab: Vocabulary) -> frozenset[str]:
+    """The classes whose instances are :data:`RECORD` s: :data:`RECORD_ROOTS` and their subclasses."""
+    return frozenset(c for root in RECORD_ROOTS for c in vocab.descendants(root))
+
+
+def kind_rank(vocab: Vocabulary, types: Iterable[str], records: AbstractSet[str]) -> int:
+    """:data:`THING`, :data:`EVENT` (an n-ary node: deal, result, cluster, phase …) or :data:`RECORD`
+    (a source document, derived value …; also an entity with no type, of which nothing is known)."""
+    types = tuple(types)
+    if not types or any(t in records for t in types):
+        return RECORD
+    if any(t in vocab.nary for t in types):
+        return EVENT
+    return THING
 
 
 def normalize(text: str) -> str:
@@ -72,7 +113,7 @@ class EntityInfo:
 
 
 def _slug(iri: str) -> str:
-    return iri[len(_ID):] if iri.startswith(_ID) else iri
+    return iri[len(_ID) :] if iri.startswith(_ID) else iri
 
 
 @dataclass(frozen=True)
@@ -110,13 +151,25 @@ class SearchIndex:
         names = list(names)
         self.vocab = vocab
         self.entities = self._directory(names, types, vocab)
-        entries = sorted({(norm, iri, name, prop == _LABEL)
-                          for iri, prop, name, _ in names if (norm := normalize(name))},
-                         key=lambda e: (len(e[0]), e[0], not e[3], e[1]))
+        ranks: dict[tuple[str, ...], int] = {}  # one per distinct tuple of types (they are shared)
+        records = record_classes(vocab)
+
+        def rank(iri: str) -> int:
+            types = self.entities[iri].types
+            r = ranks.get(types)
+            if r is None:
+                r = ranks[types] = kind_rank(vocab, types, records)
+            return r
+
+        entries = sorted(
+            {(norm, iri, name, prop == _LABEL) for iri, prop, name, _ in names if (norm := normalize(name))},
+            key=lambda e: (rank(e[1]), len(e[0]), e[0], not e[3], e[1]),
+        )
         del names
         norms = [e[0] for e in entries]
         self._name = [e[2] for e in entries]
         self._is_label = bytearray(e[3] for e in entries)
+        self._kind = bytearray(rank(e[1]) for e in entries)
         self._owner = [self.entities[e[1]] for e in entries]
         del entries
         # Names with non-ASCII characters (Chinese) get their own string, so the large ASCII one stays
@@ -131,8 +184,9 @@ class SearchIndex:
                 self._in_part[i] = 2 * k + p
 
     @staticmethod
-    def _directory(names: list[NameRow], types: Iterable[tuple[str, str]],
-                   vocab: Vocabulary) -> dict[str, EntityInfo]:
+    def _directory(
+        names: list[NameRow], types: Iterable[tuple[str, str]], vocab: Vocabulary
+    ) -> dict[str, EntityInfo]:
         # The display label: the first English label, else the first without a language, else the
         # first in any language. Plain dicts, not one dict (or set) per entity: the build's peak memory.
         label: dict[str, str] = {}
@@ -163,8 +217,14 @@ class SearchIndex:
         where = self._in_part[i]
         return self._parts[where & 1].norm(where >> 1)
 
-    def search(self, query: str, *, type_iri: str | None = None, limit: int = 10,
-               hidden: AbstractSet[str] = frozenset()) -> list[Hit]:
+    def search(
+        self,
+        query: str,
+        *,
+        type_iri: str | None = None,
+        limit: int = 10,
+        hidden: AbstractSet[str] = frozenset(),
+    ) -> list[Hit]:
         """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked.
 
         Entities in ``hidden`` are left out (their names here are out of date).
@@ -175,16 +235,24 @@ class SearchIndex:
         allowed = self.vocab.descendants(type_iri) if type_iri else None
         best: dict[str, Hit] = {}
         parts = [p for p in self._parts if p.ids and (q.isascii() or not p.text.isascii())]
-        # Tier by tier, best first; within a tier hits arrive shortest name first (highest score).
+        # Tier by tier, best first; within a tier hits arrive in ranking order (kind, then shortest name).
 
         def wanted(i: int) -> str | None:
             owner = self._owner[i]
-            if owner.iri in best or owner.iri in hidden or (
-                    allowed is not None and not any(t in allowed for t in owner.types)):
+            if (
+                owner.iri in best
+                or owner.iri in hidden
+                or (allowed is not None and not any(t in allowed for t in owner.types))
+            ):
                 return None
             return owner.iri
 
-        for tier, needle in (("prefix", _SEP + q), ("word", " " + q), ("substring", q)):
+        for tier, needle in (
+            ("exact", _SEP + q + _SEP),
+            ("prefix", _SEP + q),
+            ("word", " " + q),
+            ("substring", q),
+        ):
             found = None
             if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
                 ranges = [(part, part.key_range(tier, q)) for part in parts]
@@ -202,14 +270,19 @@ class SearchIndex:
                 if owner.iri in best:
                     continue
                 norm = self._norm(i)
-                kind = "exact" if tier == "prefix" and norm == q else tier
-                score = TIER_BASE[kind] + 0.19 * len(q) / len(norm) + (0.01 if self._is_label[i] else 0.0)
+                kind = "exact" if norm == q else tier
+                score = (
+                    TIER_BASE[kind]
+                    + 0.06 * (RECORD - self._kind[i])
+                    + 0.06 * len(q) / len(norm)
+                    + (0.002 if self._is_label[i] else 0.0)
+                )
                 best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
                 break
         return _ranked(best.values())
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return [type_json(self.vocab, t) for t in info.types]
 
@@ -255,7 +328,7 @@ class _Part:
         self.starts.append(pos + 1)  # sentinel: the end of the last name is starts[k + 1] - 1
         self.prefix = array("I", sorted(range(len(ids)), key=lambda k: norms[ids[k]]))
         # Word starts, bucketed by first character so only one bucket's keys exist at a time.
-        buckets: dict[str, array] = {}
+        buckets: dict[str, array[int]] = {}
         p = text.find(" ")
         while p >= 0:
             buckets.setdefault(text[p + 1], array("I")).append(p + 1)
@@ -266,25 +339,29 @@ class _Part:
 
     def norm(self, k: int) -> str:
         """The ``k``-th name of this part."""
-        return self.text[self.starts[k]:self.starts[k + 1] - 1]
+        return self.text[self.starts[k] : self.starts[k + 1] - 1]
 
     def _tail(self, p: int) -> str:
-        return self.text[p:self.text.index(_SEP, p)]
+        return self.text[p : self.text.index(_SEP, p)]
 
     def key_range(self, tier: str, q: str) -> tuple[int, int]:
-        """The range of the tier's sorted keys (names, or word tails) that start with ``q``."""
-        keys, key = (self.prefix, self.norm) if tier == "prefix" else (self.word, self._tail)
+        """The range of the tier's sorted keys (names, or word tails) that equal (``exact``) or start
+        with ``q``."""
+        keys, key = (self.word, self._tail) if tier == "word" else (self.prefix, self.norm)
         lo = bisect_left(keys, q, key=key)
+        if tier == "exact":
+            return lo, bisect_right(keys, q, lo, key=key)
         return lo, bisect_left(keys, q + _TOP, lo, key=key)
 
     def ids_in(self, tier: str, lo: int, hi: int) -> list[int]:
         """The name ids of a range of the tier's sorted keys."""
-        if tier == "prefix":
+        if tier != "word":
             return [self.ids[k] for k in self.prefix[lo:hi]]
         return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
 
-    def find(self, needle: str, tier: str, wanted: Callable[[int], Hashable | None],
-             enough: int) -> list[int]:
+    def find(
+        self, needle: str, tier: str, wanted: Callable[[int], Hashable | None], enough: int
+    ) -> list[int]:
         """Name ids where ``needle`` occurs in this tier's sense, in ranking order.
 
         ``wanted`` maps a name id to its entity when that entity may still be added (else None); the
@@ -307,7 +384,107 @@ class _Part:
         return out
 
 
-def type_json(vocab: Vocabulary, iri: str) -> dict:
+# --- what tells namesakes apart -------------------------------------------------------------------
+
+_DCT = "http://purl.org/dc/terms/"
+MAKER_PROPERTIES: tuple[tuple[str, ...], ...] = (
+    tuple(
+        _AIKG + p
+        for p in (
+            "manufacturer",
+            "developer",
+            "submitter",
+            "operator",
+            "operatedBy",
+            "builder",
+            "inOrganization",
+            "priceListOf",
+        )
+    )
+    + (_DCT + "publisher",),
+    tuple(
+        _AIKG + p
+        for p in (
+            "provider",
+            "lessor",
+            "investor",
+            "customer",
+            "lessee",
+            "investee",
+            "party",
+            "agent",
+            "claimant",
+            "heldBy",
+            "trainedModel",
+            "phaseOf",
+            "facility",
+            "capacityUser",
+            "workload",
+            "attributedTo",
+            "derivedFor",
+        )
+    ),
+)
+"""Who made, runs or is party to a thing, most telling first: a hit's description names the first
+group that has any (up to two names), so "GB300 · GPU · NVIDIA" and "deal · CoreWeave, Microsoft"."""
+
+DATE_PROPERTIES = (_AIKG + "releaseDate", _AIKG + "availableFrom", _AIKG + "date", _DCT + "issued")
+"""The dates a hit's year comes from, in this order."""
+
+_YEAR = re.compile(r"^[0-9]{4}(?![0-9])")
+_DESCRIBE_QUERY = "SELECT ?e ?p ?o WHERE { VALUES ?e { %s } VALUES ?p { %s } ?e ?p ?o }"
+
+
+@dataclass(frozen=True)
+class Description:
+    """What a search hit shows under its name: its kind, who made or is party to it, its year."""
+
+    kind: str
+    makers: tuple[EntityInfo, ...]
+    year: str | None
+
+    def text(self) -> str:
+        """One line: "GPU · NVIDIA · 2025"."""
+        parts = [self.kind, ", ".join(m.label for m in self.makers), self.year or ""]
+        return " · ".join(p for p in parts if p)
+
+
+def describe(store: Store, index: LiveIndex | SearchIndex, hits: Iterable[Hit]) -> dict[str, Description]:
+    """A :class:`Description` of each hit, from one query over just these entities (nothing extra is
+    held in the index, so it stays lean and a write is described correctly at once)."""
+    hits = list(hits)
+    if not hits:
+        return {}
+    props = [p for group in MAKER_PROPERTIES for p in group] + list(DATE_PROPERTIES)
+    values = " ".join(f"<{h.entity.iri}>" for h in hits)
+    found: dict[str, dict[str, list[str]]] = {}
+    result = store.query(_DESCRIBE_QUERY % (values, " ".join(f"<{p}>" for p in props)))
+    for e, p, o in result.values():
+        if e is None or p is None or o is None:
+            continue
+        per = found.setdefault(e, {}).setdefault(p, [])
+        if o not in per:
+            per.append(o)
+    out = {}
+    for h in hits:
+        facts = found.get(h.entity.iri, {})
+        makers: list[EntityInfo] = []
+        for group in MAKER_PROPERTIES:
+            for p in group:
+                for o in facts.get(p, ()):
+                    info = index.entities.get(o)
+                    if info is not None and info.iri != h.entity.iri and info not in makers:
+                        makers.append(info)
+            if makers:
+                break
+        years = [d[:4] for p in DATE_PROPERTIES for d in sorted(facts.get(p, ())) if _YEAR.match(d)]
+        year = years[0] if years else None
+        kind = ", ".join(index.vocab.label(t) for t in h.entity.types)
+        out[h.entity.iri] = Description(kind, tuple(makers[:2]), year)
+    return out
+
+
+def type_json(vocab: Vocabulary, iri: str) -> dict[str, str]:
     """A class as JSON: IRI, local name and English label."""
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
 
@@ -324,15 +501,24 @@ BACKGROUND_REBUILD = 50_000
 class _Directory(Mapping[str, EntityInfo]):
     """The base index's entities with the written ones replaced by the overlay's."""
 
-    def __init__(self, base: Mapping[str, EntityInfo], overlay: Mapping[str, EntityInfo],
-                 hidden: AbstractSet[str]) -> None:
+    def __init__(
+        self, base: Mapping[str, EntityInfo], overlay: Mapping[str, EntityInfo], hidden: AbstractSet[str]
+    ) -> None:
         self._base, self._overlay, self._hidden = base, overlay, hidden
         self._len = len(base) - sum(1 for iri in hidden if iri in base) + len(overlay)
 
     def __getitem__(self, iri: str) -> EntityInfo:
         return (self._overlay if iri in self._hidden else self._base)[iri]
 
-    def get(self, iri: str, default: EntityInfo | None = None) -> EntityInfo | None:  # type: ignore[override]
+    # Mapping's own get goes through __getitem__ and KeyError; this asks the one mapping that holds iri.
+    @overload
+    def get(self, iri: str, /) -> EntityInfo | None: ...
+    @overload
+    def get(self, iri: str, default: EntityInfo, /) -> EntityInfo: ...
+    @overload
+    def get(self, iri: str, default: _T, /) -> EntityInfo | _T: ...
+
+    def get(self, iri: str, default: object = None, /) -> object:
         return (self._overlay if iri in self._hidden else self._base).get(iri, default)
 
     def __contains__(self, iri: object) -> bool:
@@ -356,20 +542,21 @@ class LiveIndex:
     is the same as one index over both, since each side returns its own best ``limit`` entities.
     """
 
-    def __init__(self, base: SearchIndex, base_version: int, version: int,
-                 rows: _Rows | None = None) -> None:
+    def __init__(self, base: SearchIndex, base_version: int, version: int, rows: _Rows | None = None) -> None:
         self.base, self.base_version, self.version = base, base_version, version
         self.vocab = base.vocab
         self._rows: _Rows = rows or {}
         self.touched = frozenset(self._rows)
+        self.overlay: SearchIndex | None = None
+        self.entities: Mapping[str, EntityInfo] = base.entities
         if self._rows:
-            self.overlay = SearchIndex((n for names, _ in self._rows.values() for n in names),
-                                       (t for _, types in self._rows.values() for t in types), self.vocab)
-            self.entities: Mapping[str, EntityInfo] = _Directory(base.entities, self.overlay.entities,
-                                                                 self.touched)
-        else:
-            self.overlay = None
-            self.entities = base.entities
+            overlay = SearchIndex(
+                (n for names, _ in self._rows.values() for n in names),
+                (t for _, types in self._rows.values() for t in types),
+                self.vocab,
+            )
+            self.overlay = overlay
+            self.entities = _Directory(base.entities, overlay.entities, self.touched)
 
     def __len__(self) -> int:
         return len(self.base) + (len(self.overlay) if self.overlay is not None else 0)
@@ -381,7 +568,7 @@ class LiveIndex:
             return hits
         return _ranked(hits + self.overlay.search(query, type_iri=type_iri, limit=limit))[:limit]
 
-    def types_of(self, info: EntityInfo) -> list[dict]:
+    def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
         return self.base.types_of(info)
 
@@ -398,10 +585,15 @@ def _rows_of(store: Store, subjects: Iterable[str]) -> _Rows:
     label, alt, rdf_type = ox.NamedNode(_LABEL), ox.NamedNode(_ALT_LABEL), ox.NamedNode(_TYPE)
     for s in subjects:
         node = ox.NamedNode(s)
-        names = frozenset((s, p.value, q.object.value, q.object.language) for p in (label, alt)
-                          for q in store.quads(node, p) if isinstance(q.object, ox.Literal))
-        types = frozenset((s, q.object.value) for q in store.quads(node, rdf_type)
-                          if isinstance(q.object, ox.NamedNode))
+        names = frozenset(
+            (s, p.value, q.object.value, q.object.language)
+            for p in (label, alt)
+            for q in store.quads(node, p)
+            if isinstance(q.object, ox.Literal)
+        )
+        types = frozenset(
+            (s, q.object.value) for q in store.quads(node, rdf_type) if isinstance(q.object, ox.NamedNode)
+        )
         out[s] = (names, types)
     return out
 
@@ -411,13 +603,28 @@ def _build(store: Store, vocab: Vocabulary) -> SearchIndex:
     try:
         # One string object per distinct IRI: every row brings its own copies.
         one: dict[str, str] = {}
-        names = list({(one.setdefault(s, s), prop, name, lang) for prop in (_LABEL, _ALT_LABEL)
-                      for s, name, lang in _select(store, _NAMES_QUERY % prop) if s.startswith(_ID)})
-        types = ((one.setdefault(s, s), one.setdefault(t, t))  # streamed: the directory dedupes them
-                 for s, t, _ in _select(store, _TYPES_QUERY) if s.startswith(_ID))
+        names = list(
+            {
+                (one.setdefault(s, s), prop, name, lang)
+                for prop in (_LABEL, _ALT_LABEL)
+                for s, name, lang in _select(store, _NAMES_QUERY % prop)
+                if s.startswith(_ID)
+            }
+        )
+        types = (
+            (one.setdefault(s, s), one.setdefault(t, t))  # streamed: the directory dedupes them
+            for s, t, _ in _select(store, _TYPES_QUERY)
+            if s.startswith(_ID)
+        )
         return SearchIndex(names, types, vocab)
     finally:
         gc.enable()
+
+
+class IndexNotReady(StoreError):
+    """The search index of this data is still being built; the client should retry shortly."""
+
+    title = "index not ready"
 
 
 class SearchIndexes:
@@ -429,39 +636,87 @@ class SearchIndexes:
     background with the previous index answering meanwhile.
     """
 
-    def __init__(self, store: Store, writelog: WriteLog, vocabulary: Callable[[], Vocabulary]) -> None:
+    def __init__(
+        self,
+        store: Store,
+        writelog: WriteLog,
+        vocabulary: Callable[[], Vocabulary],
+        *,
+        keep: Path | None = None,
+    ) -> None:
         self.store, self.writelog, self.vocabulary = store, writelog, vocabulary
+        self.keep = keep
+        """A folder where built indexes are kept by the identity of the data they index (the serving
+        folder): a restart, or another HTTP worker, loads the index instead of building it again."""
         self._lock = threading.Lock()
         self._view: LiveIndex | None = None
         self._rebuilding = False
+        self._built = threading.Event()
 
     def _fresh(self) -> LiveIndex:
         version = self.store.version  # read first: a write during the build is then followed afterwards
-        return LiveIndex(_build(self.store, self.vocabulary()), version, version)
+        snapshot = self.store.snapshot() if self.keep is not None else None
+        if snapshot is None or self.keep is None:
+            return LiveIndex(_build(self.store, self.vocabulary()), version, version)
+        # Built from the snapshot itself, so the index is exactly that data's, whatever is written meanwhile.
+        kept = self.keep / f"search-{snapshot.data_id()}.pickle"
+        index = _load_kept(kept)
+        if index is None:
+            frozen = open_snapshot(snapshot)
+            try:
+                index = _build(frozen, self.vocabulary())
+            finally:
+                frozen.close()
+            _keep(kept, index)
+        return LiveIndex(index, snapshot.version, snapshot.version)
 
     def current(self) -> LiveIndex:
-        """The index for the store's current data."""
+        """The index for the store's current data.
+
+        The first index is built in the background, outside any request's deadline (every later request
+        shares it); a request waits for it within its own deadline, else gets 503 with Retry-After.
+        """
         now = self.store.version  # read before asking whether a write is under way (WriteLog.writing)
         view = self._view
         if view is not None and view.version == now:
             return view
+        if view is None:
+            return self._first()
         with self._lock:
             view = self._view
             if view is not None and (view.version == now or self.writelog.writing()):
                 return view  # up to date, or a gated write is committing: its record follows at once
             changed = self.writelog.since(view.version, now) if view is not None else None
-            new = view.follow(self.store, now, changed) if view is not None and changed is not None \
-                else None
+            new = view.follow(self.store, now, changed) if view is not None and changed is not None else None
             large = view is not None and len(view) > BACKGROUND_REBUILD
-            if new is None and large:
+            if new is None and large and view is not None:  # (large implies a view)
                 self._rebuild_in_background()
-                return view  # type: ignore[return-value]
+                return view
             if new is None or (len(new.touched) > OVERLAY_MAX and not large):
                 new = self._fresh()
             elif len(new.touched) > OVERLAY_MAX:
                 self._rebuild_in_background()
             self._view = new
             return new
+
+    def _first(self) -> LiveIndex:
+        with self._lock:
+            if self._view is None and not self._rebuilding:
+                self._built.clear()
+                self._rebuild_in_background()
+        deadline = current_deadline()
+        if not self._built.wait(None if deadline is None else max(0.0, deadline.left())):
+            raise IndexNotReady(
+                "the search index is being built for this data (it takes a few seconds "
+                "on a large store, once); retry shortly",
+                headers={"Retry-After": "5"},
+            )
+        view = self._view
+        if view is None:
+            raise IndexNotReady(
+                "the search index could not be built; retry shortly", headers={"Retry-After": "5"}
+            )
+        return self.current() if view.version != self.store.version else view
 
     def _rebuild_in_background(self) -> None:
         if self._rebuilding:
@@ -471,8 +726,46 @@ class SearchIndexes:
 
     def _rebuild(self) -> None:
         try:
-            fresh = self._fresh()
+            with unbounded():
+                fresh = self._fresh()
             with self._lock:
                 self._view = fresh  # the next reader follows the writes made during the build
+        except Exception:  # noqa: BLE001 - a failed build is retried by the next reader
+            log.exception("building the search index failed")
         finally:
             self._rebuilding = False
+            self._built.set()
+
+
+KEPT = 3
+"""Kept indexes per folder: the current data's, and a few before it (readers still on them)."""
+
+
+def _load_kept(path: Path) -> SearchIndex | None:
+    """A kept index (written by this service into its own folder), or None when there is none usable."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    gc.disable()  # hundreds of thousands of small objects
+    try:
+        index = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a damaged or older file is rebuilt, never trusted
+        return None
+    finally:
+        gc.enable()
+    return index if isinstance(index, SearchIndex) else None
+
+
+def _keep(path: Path, index: SearchIndex) -> None:
+    """Write an index for later starts (atomically), and drop the oldest beyond :data:`KEPT`."""
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_suffix(f".{os.getpid()}.tmp")
+        tmp.write_bytes(pickle.dumps(index, protocol=pickle.HIGHEST_PROTOCOL))
+        os.replace(tmp, path)
+        kept = sorted(path.parent.glob("search-*.pickle"), key=lambda p: p.stat().st_mtime)
+        for old in kept[:-KEPT]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        pass  # a folder that cannot be written only costs the next start a build

@@ -10,12 +10,19 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 import pyoxigraph as ox
+from rdflib.namespace import RDFS
 
-from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, RDFS
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT
 from aikg.store import Store
 
-NARY_ROOTS = (AIKG.Event, AIKG.Position, AIKG.PriceList, AIKG.Price, AIKG.TopologyConfiguration,
-              AIKG.ValueQualification)
+NARY_ROOTS = (
+    AIKG.Event,
+    AIKG.Position,
+    AIKG.PriceList,
+    AIKG.Price,
+    AIKG.TopologyConfiguration,
+    AIKG.ValueQualification,
+)
 """Classes whose instances are n-ary nodes (expanded one level by the entity API), with subclasses."""
 
 UNITS: dict[str, tuple[str, str]] = {
@@ -98,7 +105,7 @@ class Vocabulary:
         iri = str(AIKG[name])
         return iri if iri in self.classes else None
 
-    def unit(self, prop: str) -> dict | None:
+    def unit(self, prop: str) -> dict[str, str] | None:
         """The QUDT unit of a property's values as JSON, or None for unitless text properties."""
         iri = self.units.get(prop)
         if iri is None:
@@ -110,7 +117,7 @@ class Vocabulary:
 def local_name(iri: str) -> str:
     """The part of an IRI after its last ``#`` or ``/``."""
     cut = max(iri.rfind("#"), iri.rfind("/"))
-    return iri[cut + 1:] if cut >= 0 else iri
+    return iri[cut + 1 :] if cut >= 0 else iri
 
 
 _ONTOLOGY_QUERY = """
@@ -148,8 +155,11 @@ def build_vocabulary(store: Store) -> Vocabulary:
             vocab.subs[o.value].add(s.value)
         elif pred == _UNIT and isinstance(o, ox.NamedNode):
             vocab.units[s.value] = o.value
-    vocab.classes = {r[0].value for r in store.query(_CLASSES_QUERY, bindings=in_ontology).rows
-                     if isinstance(r[0], ox.NamedNode)}
+    vocab.classes = {
+        r[0].value
+        for r in store.query(_CLASSES_QUERY, bindings=in_ontology).rows
+        if isinstance(r[0], ox.NamedNode)
+    }
     nary: set[str] = set()
     for root in NARY_ROOTS:
         nary |= vocab.descendants(str(root))
@@ -199,6 +209,14 @@ def build_catalog(store: Store) -> dict[str, SourceDocument]:
         key = g.value
         if key in docs and not (isinstance(title, ox.Literal) and title.language == "en"):
             continue  # one entry per graph; prefer an English title when the document has several
-        docs[key] = SourceDocument(doc.value, key, _text(title), _text(publisher), _text(issued),
-                                   _text(url), _text(lang), _text(cert))
+        docs[key] = SourceDocument(
+            doc.value,
+            key,
+            _text(title),
+            _text(publisher),
+            _text(issued),
+            _text(url),
+            _text(lang),
+            _text(cert),
+        )
     return docs

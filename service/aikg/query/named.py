@@ -26,6 +26,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -50,8 +51,10 @@ _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _HEADER = re.compile(r"^#\s*(title|description|param|example)\s*:\s*(.*?)\s*$")
 _MENTION_MARKS = str.maketrans("", "", "{}")
-_PARAM = re.compile(r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
-                    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$")
+_PARAM = re.compile(
+    r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
+    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$"
+)
 _DATE_FORMS = (
     (re.compile(r"^\d{4}-\d{2}-\d{2}$"), ox.NamedNode(_XSD + "date")),
     (re.compile(r"^\d{4}-\d{2}$"), ox.NamedNode(_XSD + "gYearMonth")),
@@ -71,8 +74,13 @@ class Parameter:
 
     def to_json(self) -> dict[str, Any]:
         """The parameter as the API and docs list it."""
-        return {"name": self.name, "type": self.type, "description": self.description,
-                "required": self.required, "default": self.default}
+        return {
+            "name": self.name,
+            "type": self.type,
+            "description": self.description,
+            "required": self.required,
+            "default": self.default,
+        }
 
 
 @dataclass
@@ -93,9 +101,14 @@ class NamedQuery:
 
     def to_json(self) -> dict[str, Any]:
         """The query as the API lists it (text included, so clients can copy it)."""
-        return {"name": self.name, "title": self.title, "description": self.description,
-                "parameters": [p.to_json() for p in self.parameters], "examples": self.example_texts(),
-                "sparql": self.text}
+        return {
+            "name": self.name,
+            "title": self.title,
+            "description": self.description,
+            "parameters": [p.to_json() for p in self.parameters],
+            "examples": self.example_texts(),
+            "sparql": self.text,
+        }
 
 
 class QueryFileError(ValueError):
@@ -131,8 +144,9 @@ def parse_query_file(path: Path) -> NamedQuery:
 def _parse_param(spec: str, where: str) -> Parameter:
     m = _PARAM.match(spec)
     if not m:
-        raise QueryFileError(f"{where}: expected '# param: NAME TYPE required|optional "
-                             f"[default=VALUE] -- description'")
+        raise QueryFileError(
+            f"{where}: expected '# param: NAME TYPE required|optional [default=VALUE] -- description'"
+        )
     if m["type"] not in PARAMETER_TYPES or not _NAME.match(m["name"]):
         raise QueryFileError(f"{where}: bad parameter name or type {m['name']!r} {m['type']!r}")
     return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"])
@@ -234,16 +248,27 @@ def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
 class NamedQueries:
     """The named queries of one service: listed from the query folder, run through its runner."""
 
+    RECHECK = 1.0
+    """Seconds between two looks at the query folder (a look stats every file: ~0.5 ms a request)."""
+
     def __init__(self, store: Store, runner: QueryRunner, directory: Path | str | None = None) -> None:
         self.store, self.runner, self.directory = store, runner, directory
+        self._seen: tuple[Path | str | None, float, dict[str, NamedQuery]] | None = None
 
     def all(self) -> dict[str, NamedQuery]:
-        """Every named query, by name (re-read when a file changes)."""
-        return load_queries(self.directory)
+        """Every named query, by name (re-read when a file changes, seen within :attr:`RECHECK`)."""
+        now = time.monotonic()
+        seen = self._seen
+        if seen is None or seen[0] != self.directory or now - seen[1] > self.RECHECK:
+            seen = self._seen = (self.directory, now, load_queries(self.directory))
+        return seen[2]
 
     def get(self, name: str) -> NamedQuery:
         """One named query; NotFound when there is none by that name."""
-        return get_query(name, self.directory)
+        q = self.all().get(name)
+        if q is None:
+            raise NotFound(f"no named query {name!r}")
+        return q
 
     def bind(self, name: str, raw: Mapping[str, str]) -> tuple[NamedQuery, dict[str, Term]]:
         """The query and its checked, converted parameters (an entity parameter must exist)."""
@@ -251,8 +276,11 @@ class NamedQueries:
         bound = bind_parameters(q, raw)
         for p in q.parameters:
             term = bound.get(p.name)
-            if p.type == "entity" and isinstance(term, ox.NamedNode) \
-                    and next(self.store.quads(term), None) is None:
+            if (
+                p.type == "entity"
+                and isinstance(term, ox.NamedNode)
+                and next(self.store.quads(term), None) is None
+            ):
                 raise BadRequest(f"parameter {p.name!r}: no entity {term.value!r} in the graph")
         return q, bound
 

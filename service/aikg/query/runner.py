@@ -11,8 +11,10 @@ is checked while its rows are read (a remote engine also enforces its own limit)
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
+from aikg.lookup.cache import LruCache
+from aikg.namespaces import BASE
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.store import Deadline, QueryResult, Store, Term
@@ -41,42 +43,71 @@ class QueryRunner:
         self.timeout = float(settings["query_timeout"])
         self.max_rows = int(settings["max_rows"])
         self.slots = Slots(int(settings["max_heavy_queries"]))
-        self.pool = WorkerPool(int(settings["max_heavy_queries"]),
-                               memory_mb=int(settings.get("query_memory") or 0))
+        self.pool = WorkerPool(
+            int(settings["max_heavy_queries"]), memory_mb=int(settings.get("query_memory") or 0)
+        )
         self.services = allowed_services(settings)
+        self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)
+        """Texts that passed :meth:`check` without naming a dataset: they pass again (named queries
+        are long and commented; reading one costs a few milliseconds)."""
 
     def deadline(self, seconds: float | None = None) -> Deadline:
         """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
         own = Deadline.after(self.timeout if seconds is None else seconds)
         return current_deadline(own) or own
 
-    def check(self, sparql: str, *, update: bool = False,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None) -> None:
+    def check(
+        self,
+        sparql: str,
+        *,
+        update: bool = False,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        base_iri: str = BASE,
+    ) -> None:
         """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
         store = self.store
-        guard.check_sparql(sparql, known_graphs=store.graphs, allow_service=self.services, update=update)
+        key = (sparql, update, base_iri)
+        if self._passed.get(key) is None and not guard.check_sparql(
+            sparql, known_graphs=store.graphs, allow_service=self.services, update=update, base=base_iri
+        ):
+            self._passed.put(key, True, len(sparql))
         if default_graphs:
             guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
         if named_graphs:
             guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              base_iri: str | None = None) -> QueryResult:
-        """Run a client's query with the row cap, the time limit and the concurrency limit."""
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
+        """Run a client's query with the row cap, the time limit and the concurrency limit.
+
+        Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
+        ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3).
+        """
         deadline = self.deadline()
-        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs)
-        job = QueryJob(sparql, dict(bindings) if bindings else None,
-                       list(default_graphs) if default_graphs is not None else None,
-                       list(named_graphs) if named_graphs is not None else None,
-                       self.max_rows, base_iri)
+        base_iri = base_iri or BASE
+        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs, base_iri=base_iri)
+        job = QueryJob(
+            sparql,
+            dict(bindings) if bindings else None,
+            list(default_graphs) if default_graphs is not None else None,
+            list(named_graphs) if named_graphs is not None else None,
+            self.max_rows,
+            base_iri,
+        )
         encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
         return encoded.decode()
 
-    def isolated(self, fn: Callable[..., T], kwargs: dict[str, Any], *,
-                 deadline: Deadline | None = None) -> T:
+    def isolated(
+        self, fn: Callable[..., T], kwargs: dict[str, Any], *, deadline: Deadline | None = None
+    ) -> T:
         """Run ``fn(store, **kwargs)`` where it can be stopped at the deadline, holding a query slot.
 
         ``fn`` must be a module-level function (it is sent to a worker process by reference).
@@ -87,7 +118,8 @@ class QueryRunner:
             if snapshot is None:
                 with deadline_scope(deadline):
                     return fn(self.store, **kwargs)
-            return self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout)  # type: ignore[no-any-return]
+            # unpickled from the worker process, where fn ran: fn's answer
+            return cast(T, self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout))
 
     def warm_up(self) -> None:
         """Start a worker in the background when queries will need one (the store has snapshots)."""

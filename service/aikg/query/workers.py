@@ -5,11 +5,12 @@ is done), so a client's query runs in a worker process, and at the deadline the 
 SIGKILL: its CPU is freed at once and nothing else waits for it.
 
 Workers are never forked from the serving process (a multi-threaded process whose threads hold client
-sockets, locks and RocksDB state): they are started from a ``forkserver`` — a clean single-threaded
-process launched once with nothing but this module imported — so they inherit no socket, no lock and
-no half-written state. Each worker opens the store's current :class:`~aikg.store.base.Snapshot` (a
-RocksDB checkpoint) read-only, so it reads exactly the data committed when the query began. Workers run
-at a lower CPU priority than the serving process, so cheap lookups keep their share under heavy queries.
+sockets, locks and RocksDB state): each is a fresh interpreter (``python -m aikg.query.workers``) that
+inherits nothing but the one socket it talks over — no client socket, no lock, no half-written state,
+and none of the parent's main module (which multiprocessing's start methods would import again). Each
+worker opens the store's current :class:`~aikg.store.base.Snapshot` (a RocksDB checkpoint) read-only,
+so it reads exactly the data committed when the query began. Workers run at a lower CPU priority than
+the serving process, so cheap lookups keep their share under heavy queries.
 
 Query results come back as bytes written by Oxigraph itself (:mod:`aikg.store.transport`): no per-row
 Python work on either side.
@@ -20,10 +21,12 @@ from __future__ import annotations
 import contextlib
 import logging
 import math
-import multiprocessing
 import multiprocessing.connection
 import os
 import resource
+import socket
+import subprocess
+import sys
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -93,8 +96,12 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
         except AikgError as exc:
             answer = (False, type(exc), exc.message, exc.errors)
         except MemoryError:
-            answer = (False, StoreError, "the query needed more memory than a query worker may use "
-                      "(setting query_memory)", [{"limit": "query_memory", "megabytes": memory_mb}])
+            answer = (
+                False,
+                StoreError,
+                "the query needed more memory than a query worker may use (setting query_memory)",
+                [{"limit": "query_memory", "megabytes": memory_mb}],
+            )
         except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
             log.exception("query worker job failed")
             answer = (False, StoreError, "the query failed in the store", [])
@@ -105,18 +112,29 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
 
 
 class _Worker:
-    """One worker process and the pipe to it."""
+    """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
-    def __init__(self, ctx: Any, memory_mb: int) -> None:
-        parent, child = ctx.Pipe()
-        self.process = ctx.Process(target=_worker_main, args=(child, memory_mb), daemon=True,
-                                   name="aikg-query-worker")
-        self.process.start()
-        child.close()
-        self.conn: multiprocessing.connection.Connection = parent
+    def __init__(self, memory_mb: int) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "aikg.query.workers", str(theirs.fileno()), str(memory_mb)],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                close_fds=True,
+            )
+        finally:
+            theirs.close()
+        self.conn = multiprocessing.connection.Connection(ours.detach())
 
-    def call(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any],
-             deadline: Deadline) -> tuple[Any, ...]:
+    def alive(self) -> bool:
+        """True while the process runs."""
+        return self.process.poll() is None
+
+    def call(
+        self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
+    ) -> tuple[Any, ...]:
         """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
@@ -125,14 +143,16 @@ class _Worker:
         if not self.conn.poll(max(deadline.left(), 0)):
             raise TimeoutError
         try:
-            return self.conn.recv()  # type: ignore[no-any-return]
+            answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
+            return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 
     def died_how(self) -> str:
         """Why the process ended, in words."""
-        self.process.join(0.5)
-        code = self.process.exitcode
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            self.process.wait(0.5)
+        code = self.process.returncode
         if code is None:
             return "it stopped answering"
         if code < 0:
@@ -140,11 +160,11 @@ class _Worker:
         return f"it exited with status {code}"
 
     def close(self) -> None:
-        """Kill the process and release its pipe."""
+        """Kill the process and release its socket."""
         with contextlib.suppress(Exception):
             self.process.kill()
         with contextlib.suppress(Exception):
-            self.process.join(1.0)
+            self.process.wait(2.0)
         with contextlib.suppress(Exception):
             self.conn.close()
 
@@ -167,7 +187,8 @@ class Slots:
             raise TooManyRequests(
                 f"{self.size} queries are already running (setting max_heavy_queries); retry later",
                 errors=[{"limit": "max_heavy_queries", "value": self.size}],
-                headers={"Retry-After": str(max(1, math.ceil(retry_after)))})
+                headers={"Retry-After": str(max(1, math.ceil(retry_after)))},
+            )
         try:
             yield
         finally:
@@ -177,45 +198,45 @@ class Slots:
 class WorkerPool:
     """Worker processes for one store, reused across jobs, replaced when killed or dead.
 
-    Started from a forkserver the first time they are needed (or by :meth:`warm_up`); a replacement
+    Started the first time they are needed (or by :meth:`warm_up`); a replacement
     for a killed worker is started at once in the background, so the next query does not pay for it.
     """
 
     def __init__(self, size: int, *, memory_mb: int = 0) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
-        self._ctx: Any = None
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._lock = threading.Lock()
         self._closed = False
 
-    def _context(self) -> Any:
-        with self._lock:
-            if self._ctx is None:
-                ctx = multiprocessing.get_context("forkserver")
-                ctx.set_forkserver_preload(["aikg.query.workers", "aikg.store"])
-                self._ctx = ctx
-            return self._ctx
-
     def _start(self) -> _Worker:
-        return _Worker(self._context(), self.memory_mb)
+        return _Worker(self.memory_mb)
 
     def warm_up(self) -> None:
-        """Start the forkserver and one worker in the background, so the first query is fast."""
+        """Start one worker in the background, so the first query does not wait for a new process."""
+
         def start() -> None:
             with contextlib.suppress(Exception):
                 self._give_back(self._start())
+
         threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
 
     def _take(self) -> _Worker:
         with self._lock:
             while self._idle:
                 worker = self._idle.pop()
-                if worker.process.is_alive():
+                if worker.alive():
                     self._busy.add(worker)
-                    return worker
+                    spare = not self._idle and len(self._busy) < self.size
+                    break
                 worker.close()
+            else:
+                worker, spare = None, False
+        if spare:
+            self.warm_up()  # the next query finds a started worker, not a process start (~0.3 s)
+        if worker is not None:
+            return worker
         worker = self._start()
         with self._lock:
             self._busy.add(worker)
@@ -224,7 +245,7 @@ class WorkerPool:
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
             self._busy.discard(worker)
-            if not self._closed and len(self._idle) < self.size and worker.process.is_alive():
+            if not self._closed and len(self._idle) < self.size and worker.alive():
                 self._idle.append(worker)
                 return
         worker.close()
@@ -241,14 +262,21 @@ class WorkerPool:
                 chosen = self._busy | set(self._idle)
             else:
                 chosen = set(self._busy) if busy else set(self._idle)
-        return {w.process.pid for w in chosen if w.process.pid is not None and w.process.is_alive()}
+        return {w.process.pid for w in chosen if w.alive()}
 
     def _replace_later(self) -> None:
         if not self._closed:
             self.warm_up()
 
-    def run(self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], *,
-            deadline: Deadline, seconds: float) -> Any:
+    def run(
+        self,
+        snapshot: Snapshot,
+        fn: Callable[..., Any],
+        kwargs: dict[str, Any],
+        *,
+        deadline: Deadline,
+        seconds: float,
+    ) -> Any:
         """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
@@ -263,15 +291,19 @@ class WorkerPool:
                 self._replace_later()
                 raise QueryTimeout(
                     f"the query ran past the time limit of {seconds:g} s (setting query_timeout) "
-                    "and was stopped", errors=[{"limit": "query_timeout", "seconds": seconds}]) from None
+                    "and was stopped",
+                    errors=[{"limit": "query_timeout", "seconds": seconds}],
+                ) from None
             except EOFError:
                 how = worker.died_how()
                 self._drop(worker)
                 log.warning("a query worker ended without an answer: %s", how)
                 if attempt or deadline.expired():
-                    raise StoreError(f"the query worker ended without an answer ({how}); the query "
-                                     "may need more memory than a worker may use (setting "
-                                     "query_memory)") from None
+                    raise StoreError(
+                        f"the query worker ended without an answer ({how}); the query "
+                        "may need more memory than a worker may use (setting "
+                        "query_memory)"
+                    ) from None
                 continue
             self._give_back(worker)
             if payload[0]:
@@ -289,3 +321,12 @@ class WorkerPool:
         for worker in idle:
             worker.close()
 
+
+def main(argv: list[str]) -> None:  # pragma: no cover - runs in the worker process
+    """A worker process's entry point: ``python -m aikg.query.workers FD MEMORY_MB``."""
+    conn = multiprocessing.connection.Connection(int(argv[0]))
+    _worker_main(conn, int(argv[1]))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])

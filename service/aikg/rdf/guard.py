@@ -2,66 +2,29 @@
 
 Oxigraph (0.5) really does fetch: ``SERVICE <http://…>`` sends the sub-query over HTTP and ``LOAD`` and
 ``FROM <http://…>`` GET the IRI. Its RDF/XML parser expands nested internal entities (a "billion laughs"
-document grows exponentially). So every client text is lexed here first, cheaply, and refused when it
-names something outside the store.
+document grows exponentially). So every client text is read here first, through the one tokenizer
+(:mod:`aikg.rdf.tokens`), cheaply, and refused when it names something outside the store.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterator
-from dataclasses import dataclass
-from urllib.parse import urljoin
+from collections.abc import Callable, Collection
 
 import pyoxigraph as ox
 
 from aikg.errors import BadRequest, Forbidden, RdfSyntaxError, UnsupportedMediaType
-
-_TOKEN = re.compile(r"""
-    (?P<ws>\s+)
-  | (?P<comment>\#[^\n]*)
-  | (?P<string>\"\"\"[^"\\]*(?:(?:\\.|"(?!""))[^"\\]*)*\"\"\"|'''[^'\\]*(?:(?:\\.|'(?!''))[^'\\]*)*'''
-               |"[^"\\\n]*(?:\\.[^"\\\n]*)*"|'[^'\\\n]*(?:\\.[^'\\\n]*)*')
-  | (?P<iri><[^<>"{}|^`\\\x00-\x20]*>)
-  | (?P<var>[?$][^\s(){}\[\];,.!=<>*/+\-|&^"'#]+)
-  | (?P<word>[^\s(){}\[\];,<>=!*/+|&^"'\#?$]+)
-  | (?P<punct>.)
-""", re.VERBOSE | re.DOTALL)
-"""SPARQL tokens, enough to find keywords outside strings, IRIs and comments (never a full parser).
-Strings are matched run by run, not character by character: a megabyte literal takes milliseconds."""
+from aikg.rdf.formats import RDF_FORMATS, by_media_type
+from aikg.rdf.tokens import Token, decode_escapes, significant
 
 
-@dataclass(frozen=True)
-class Token:
-    """One lexical token: its kind (iri, var, word, string, punct) and text."""
-
-    kind: str
-    text: str
-
-
-def tokens(text: str) -> Iterator[Token]:
-    """The SPARQL tokens of ``text``, without white space and comments."""
-    for m in _TOKEN.finditer(text):
-        kind = m.lastgroup or "punct"
-        if kind not in ("ws", "comment"):
-            yield Token(kind, m.group())
-
-
-@dataclass
-class _Prologue:
-    base: str = ""
-    prefixes: dict[str, str] | None = None
-
-    def resolve(self, tok: Token) -> str | None:
-        """The absolute IRI an IRI or prefixed-name token stands for (None when it is neither)."""
-        if tok.kind == "iri":
-            return urljoin(self.base, tok.text[1:-1]) if self.base else tok.text[1:-1]
-        if tok.kind == "word" and ":" in tok.text:
-            prefix, local = tok.text.split(":", 1)
-            ns = (self.prefixes or {}).get(prefix)
-            return None if ns is None else ns + local.rstrip(".").replace("\\", "")
-        return None
+def _views(text: str) -> list[str]:
+    """The text as the engine reads it, and — when it holds codepoint escapes — as SPARQL 1.1 §19.2
+    reads it (escapes replaced before parsing). A check must hold for both: an escaped quote can make a
+    keyword code in one reading and part of a string in the other."""
+    decoded = decode_escapes(text)
+    return [text] if decoded == text else [text, decoded]
 
 
 MAX_NESTING = 500
@@ -70,7 +33,7 @@ levels overflow a query worker's stack, and no real query comes near a hundred."
 MAX_OPERATORS = 50_000
 """Most operators and pattern separators (``UNION | / ! & + * ^ . ; ,``) outside ``DATA { }`` blocks:
 long chains of them become as deep trees as nested brackets do. Data blocks hold flat lists of quads."""
-_OPERATOR_PUNCT = frozenset("|/!&+*^;,")
+_OPERATOR_PUNCT = frozenset("|/!&+*^;,.")
 
 
 def check_size(toks: list[Token]) -> None:
@@ -82,119 +45,89 @@ def check_size(toks: list[Token]) -> None:
         if tok.kind == "punct" and text in "{([":
             depth += 1
             if depth > MAX_NESTING:
-                raise BadRequest(f"the text nests brackets more than {MAX_NESTING} levels deep, aikg's limit "
-                                 "(deeper texts can exhaust the engine's parser)",
-                                 errors=[{"limit": "nesting", "value": MAX_NESTING}])
+                raise BadRequest(
+                    f"the text nests brackets more than {MAX_NESTING} levels deep, aikg's limit "
+                    "(deeper texts can exhaust the engine's parser)",
+                    errors=[{"limit": "nesting", "value": MAX_NESTING}],
+                )
             if text == "{" and previous == "DATA" and data_depth < 0:
                 data_depth = depth
         elif tok.kind == "punct" and text in "})]":
             if depth == data_depth:
                 data_depth = -1
             depth -= 1
-        elif data_depth < 0 and ((tok.kind == "punct" and text in _OPERATOR_PUNCT) or text == "."
-                                 or (tok.kind == "word" and text.upper() in ("UNION", "MINUS"))):
+        elif data_depth < 0 and (
+            (tok.kind == "punct" and text[0] in _OPERATOR_PUNCT) or tok.is_keyword("UNION", "MINUS")
+        ):
             operators += 1
             if operators > MAX_OPERATORS:
-                raise BadRequest(f"the text has more than {MAX_OPERATORS} operators and pattern separators "
-                                 "(UNION, |, /, ., ...), aikg's limit; send data as INSERT DATA or through "
-                                 "the Graph Store Protocol", errors=[{"limit": "operators",
-                                                                      "value": MAX_OPERATORS}])
-        previous = text.upper() if tok.kind == "word" else text
+                raise BadRequest(
+                    f"the text has more than {MAX_OPERATORS} operators and pattern separators "
+                    "(UNION, |, /, ., ...), aikg's limit; send data as INSERT DATA or through "
+                    "the Graph Store Protocol",
+                    errors=[{"limit": "operators", "value": MAX_OPERATORS}],
+                )
+        previous = tok.value if tok.kind == "keyword" else text
 
 
-def scan(text: str, toks: list[Token] | None = None) -> Iterator[tuple[str, list[Token], _Prologue]]:
-    """Yield (KEYWORD, following tokens, prologue so far) for every bare word, upper-cased."""
-    toks = list(tokens(text)) if toks is None else toks
-    prologue = _Prologue(prefixes={})
-    for i, tok in enumerate(toks):
-        if tok.kind != "word":
-            continue
-        kw = tok.text.upper()
-        rest = toks[i + 1:i + 4]
-        _declare(prologue, kw, rest)
-        yield kw, rest, prologue
-
-
-def _declare(prologue: _Prologue, kw: str, rest: list[Token]) -> None:
-    """Record a PREFIX or BASE declaration, so later prefixed names resolve."""
-    if kw == "PREFIX" and len(rest) >= 2 and rest[0].text.endswith(":") and rest[1].kind == "iri":
-        assert prologue.prefixes is not None
-        prologue.prefixes[rest[0].text[:-1]] = prologue.resolve(rest[1]) or ""
-    elif kw == "BASE" and rest and rest[0].kind == "iri":
-        prologue.base = prologue.resolve(rest[0]) or ""
-
-
-def graph_references(text: str) -> tuple[set[str], bool]:
-    """Every IRI an update names, and whether it may also reach graphs it does not name.
-
-    A graph can be addressed only by its IRI written out, or through ``GRAPH ?var`` / ``ALL`` / ``NAMED``
-    (then the second value is True).
-    """
-    toks = list(tokens(text))
-    prologue = _Prologue(prefixes={})
-    iris: set[str] = set()
-    open_ended = False
-    previous = ""
-    for i, tok in enumerate(toks):
-        if tok.kind == "word" and ":" not in tok.text:
-            kw = tok.text.upper()
-            rest = toks[i + 1:i + 4]
-            _declare(prologue, kw, rest)
-            if kw == "GRAPH" and rest and rest[0].kind == "var":
-                open_ended = True
-            if kw in ("ALL", "NAMED") and previous in ("CLEAR", "DROP", "SILENT"):
-                open_ended = True
-            previous = kw
-            continue
-        iri = prologue.resolve(tok)
-        if iri:
-            iris.add(iri)
-    return iris, open_ended
-
-
-def _skip(rest: list[Token], *words: str) -> list[Token]:
-    while rest and rest[0].kind == "word" and rest[0].text.upper() in words:
-        rest = rest[1:]
-    return rest
-
-
-def check_sparql(text: str, *, known_graphs: Callable[[], Collection[str]],
-                 allow_service: Collection[str] = (), update: bool = False) -> None:
+def check_sparql(
+    text: str,
+    *,
+    known_graphs: Callable[[], Collection[str]],
+    allow_service: Collection[str] = (),
+    update: bool = False,
+    base: str = "",
+) -> bool:
     """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
 
-    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call.
-    A text too deeply nested or too long in operators is refused first (:func:`check_size`).
+    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call;
+    the answer says whether it was (a text that names none passes again whatever the store holds).
+    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE. A text too
+    deeply nested or too long in operators is refused first (:func:`check_size`).
     """
-    toks = list(tokens(text))
-    check_size(toks)
-    for kw, rest, prologue in scan(text, toks):
-        if kw == "SERVICE":
-            target = _skip(rest, "SILENT")
-            iri = prologue.resolve(target[0]) if target else None
-            if iri is None or iri not in allow_service:
+    named_dataset = False
+    for n, view in enumerate(_views(text)):
+        toks = [t for t, _ in significant(view)]
+        if n == 0:
+            check_size(toks)
+        for i, (tok, prologue) in enumerate(significant(view, base)):
+            if tok.kind != "keyword":
+                continue
+            rest = _skip(toks[i + 1 : i + 4], "SILENT", "NAMED")
+            iri = prologue.resolve(rest[0]) if rest else None
+            if tok.value == "SERVICE" and (iri is None or iri not in allow_service):
                 raise Forbidden(
                     f"SERVICE {iri or 'with a variable endpoint'} is refused: aikg does not call other "
                     "endpoints on a client's behalf (setting allow_service lists the allowed ones)",
-                    errors=[{"clause": "SERVICE", "iri": iri}])
-        elif kw == "LOAD" and update:
-            iri = prologue.resolve(_skip(rest, "SILENT")[0]) if _skip(rest, "SILENT") else None
-            raise Forbidden(f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
-                            "behalf; send the data in the request body (Graph Store Protocol)",
-                            errors=[{"clause": "LOAD", "iri": iri}])
-        elif kw in ("FROM", "USING"):
-            target = _skip(rest, "NAMED")
-            iri = prologue.resolve(target[0]) if target else None
-            if iri is not None:
-                check_graphs([iri], known_graphs(), clause=kw)
+                    errors=[{"clause": "SERVICE", "iri": iri}],
+                )
+            if tok.value == "LOAD" and update:
+                raise Forbidden(
+                    f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
+                    "behalf; send the data in the request body (Graph Store Protocol)",
+                    errors=[{"clause": "LOAD", "iri": iri}],
+                )
+            if tok.value in ("FROM", "USING") and iri is not None:
+                named_dataset = True
+                check_graphs([iri], known_graphs(), clause=tok.value)
+    return named_dataset
+
+
+def _skip(rest: list[Token], *words: str) -> list[Token]:
+    while rest and rest[0].is_keyword(*words):
+        rest = rest[1:]
+    return rest
 
 
 def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clause: str) -> None:
     """Refuse a dataset naming a graph the store does not hold (it would be fetched, not read)."""
     missing = [g for g in graphs if g not in known_graphs]
     if missing:
-        raise Forbidden(f"{clause} names a graph that is not in the store: {missing[0]}; aikg never "
-                        "fetches a graph on a client's behalf",
-                        errors=[{"clause": clause, "iri": g} for g in missing])
+        raise Forbidden(
+            f"{clause} names a graph that is not in the store: {missing[0]}; aikg never "
+            "fetches a graph on a client's behalf",
+            errors=[{"clause": clause, "iri": g} for g in missing],
+        )
 
 
 _ENTITY = re.compile(rb"<!ENTITY\s+(%\s+)?([^\s>]+)\s+(SYSTEM|PUBLIC|\"[^\"]*\"|'[^']*')", re.IGNORECASE)
@@ -215,8 +148,10 @@ def check_xml_nesting(data: bytes) -> None:
         elif not m.group(2):
             depth += 1
             if depth > MAX_NESTING:
-                raise BadRequest(f"the RDF/XML nests elements more than {MAX_NESTING} levels deep, aikg's "
-                                 "limit", errors=[{"limit": "nesting", "value": MAX_NESTING}])
+                raise BadRequest(
+                    f"the RDF/XML nests elements more than {MAX_NESTING} levels deep, aikg's limit",
+                    errors=[{"limit": "nesting", "value": MAX_NESTING}],
+                )
 
 
 def check_rdfxml(data: bytes, *, max_expansion: int) -> None:
@@ -224,24 +159,28 @@ def check_rdfxml(data: bytes, *, max_expansion: int) -> None:
     if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
         raise BadRequest("RDF/XML must be encoded in UTF-8")
     check_xml_nesting(data)
-    head = data[:data.find(b"]>") + 2] if b"<!DOCTYPE" in data and b"]>" in data else b""
+    head = data[: data.find(b"]>") + 2] if b"<!DOCTYPE" in data and b"]>" in data else b""
     if b"<!ENTITY" in data and not head:
         raise BadRequest("entity declarations outside an internal DTD subset are refused")
     values: dict[bytes, bytes] = {}
     for m in _ENTITY.finditer(head):
         parameter, name, value = m.group(1), m.group(2), m.group(3)
         if value.upper() in (b"SYSTEM", b"PUBLIC"):
-            raise Forbidden("an external XML entity is refused: aikg never fetches a document named in "
-                            "an RDF/XML body", errors=[{"entity": name.decode("utf-8", "replace")}])
+            raise Forbidden(
+                "an external XML entity is refused: aikg never fetches a document named in an RDF/XML body",
+                errors=[{"entity": name.decode("utf-8", "replace")}],
+            )
         if parameter:
             raise BadRequest("XML parameter entities are refused")
         if b"&" in value[1:-1].replace(b"&#", b""):
-            raise BadRequest("nested XML entity expansion is refused (it can grow exponentially)",
-                             errors=[{"entity": name.decode("utf-8", "replace")}])
+            raise BadRequest(
+                "nested XML entity expansion is refused (it can grow exponentially)",
+                errors=[{"entity": name.decode("utf-8", "replace")}],
+            )
         values[name] = value[1:-1]
     if head.count(b"<!ENTITY") != len(values):
         raise BadRequest("an XML entity declaration could not be checked and is refused")
-    body = data[len(head):]
+    body = data[len(head) :]
     expanded = sum(len(v) * body.count(b"&" + k + b";") for k, v in values.items())
     if expanded > max_expansion:
         raise BadRequest("XML entity expansion would exceed the body size limit and is refused")
@@ -253,6 +192,12 @@ def check_jsonld(data: bytes) -> None:
         doc = json.loads(data)
     except (ValueError, RecursionError):
         raise BadRequest("the JSON-LD document is not valid JSON") from None
+    if not isinstance(doc, dict | list):
+        # JSON-LD 1.1 §9 (grammar): a document is a node object, a map of @context/@graph, or an array.
+        raise RdfSyntaxError(
+            "a JSON-LD document is a JSON object or array, not a bare "
+            f"{type(doc).__name__ if doc is not None else 'null'}"
+        )
     stack = [doc]
     while stack:
         node = stack.pop()
@@ -261,9 +206,11 @@ def check_jsonld(data: bytes) -> None:
         elif isinstance(node, dict):
             for key, value in node.items():
                 if key in ("@context", "@import") and _names_document(value):
-                    raise Forbidden("a remote JSON-LD @context is refused: aikg never fetches a "
-                                    "document on a client's behalf; inline the context",
-                                    errors=[{"key": key}])
+                    raise Forbidden(
+                        "a remote JSON-LD @context is refused: aikg never fetches a "
+                        "document on a client's behalf; inline the context",
+                        errors=[{"key": key}],
+                    )
                 stack.append(value)
 
 
@@ -275,23 +222,19 @@ def _names_document(value: object) -> bool:
     return isinstance(value, dict) and isinstance(value.get("@import"), str)
 
 
-QUAD_FORMATS = {"application/n-quads": ox.RdfFormat.N_QUADS, "application/trig": ox.RdfFormat.TRIG}
-TRIPLE_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-}
-INPUT_FORMATS = {**TRIPLE_FORMATS, **QUAD_FORMATS}
-"""Media types a client may send RDF in."""
-
-
 def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list[ox.Quad]:
-    """Parse a client's RDF body safely into quads of ``graph`` (quad formats must name only it)."""
-    fmt = INPUT_FORMATS.get(mime)
-    if fmt is None:
-        raise UnsupportedMediaType(f"cannot read {mime or 'a body without Content-Type'}; send one of "
-                                   + ", ".join(INPUT_FORMATS))
+    """Parse a client's RDF body safely into quads of ``graph`` (quad formats must name only it).
+
+    ``mime`` is the body's media type (an alias such as ``application/x-turtle`` or plain JSON works).
+    """
+    found = by_media_type(mime, RDF_FORMATS)
+    if found is None or not isinstance(found.ox, ox.RdfFormat):
+        raise UnsupportedMediaType(
+            f"cannot read {mime or 'a body without Content-Type'}; send one of "
+            + ", ".join(f.mime for f in RDF_FORMATS),
+            errors=[{"accepted": [f.mime for f in RDF_FORMATS]}],
+        )
+    fmt, mime = found.ox, found.mime
     if mime == "application/rdf+xml":
         check_rdfxml(data, max_expansion=max_expansion)
     elif mime == "application/ld+json":
@@ -304,11 +247,14 @@ def parse_rdf(data: bytes, mime: str, *, graph: str, max_expansion: int) -> list
     out = []
     for q in parsed:
         if isinstance(q.subject, ox.Triple) or isinstance(q.object, ox.Triple):
-            raise BadRequest("the body holds a triple term (RDF 1.2 <<( ... )>>); aikg stores RDF 1.1 "
-                             "triples only: state the triple itself, and its source as a fact")
+            raise BadRequest(
+                "the body holds a triple term (RDF 1.2 <<( ... )>>); aikg stores RDF 1.1 "
+                "triples only: state the triple itself, and its source as a fact"
+            )
         if not isinstance(q.graph_name, ox.DefaultGraph) and q.graph_name != target:
-            raise BadRequest(f"the body holds triples of another graph ({q.graph_name}); a write names "
-                             f"one graph: {graph}")
+            raise BadRequest(
+                f"the body holds triples of another graph ({q.graph_name}); a write names one graph: {graph}"
+            )
         out.append(ox.Quad(q.subject, q.predicate, q.object, target))
     return out
 

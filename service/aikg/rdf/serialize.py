@@ -20,20 +20,6 @@ from aikg.store import QueryResult, ResultKind
 TRUNCATED_HEADER = "X-AIKG-Truncated"
 """Response header saying whether a result was cut off at the row limit (``true`` / ``false``)."""
 
-_GRAPH_FORMATS = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-}
-_RESULT_FORMATS = {
-    "application/sparql-results+json": ox.QueryResultsFormat.JSON,
-    "application/sparql-results+xml": ox.QueryResultsFormat.XML,
-    "text/csv": ox.QueryResultsFormat.CSV,
-    "text/tab-separated-values": ox.QueryResultsFormat.TSV,
-}
 _PREFIXED = {ox.RdfFormat.TURTLE, ox.RdfFormat.RDF_XML, ox.RdfFormat.TRIG}
 
 
@@ -41,13 +27,13 @@ def serialize_result(result: QueryResult, fmt: Format) -> bytes:
     """A SELECT/ASK result in a results format, or a graph result in an RDF format."""
     if result.kind is ResultKind.GRAPH:
         return serialize_graph(result.triples, fmt)
-    target = _RESULT_FORMATS.get(fmt.mime)
-    if target is None:
+    target = fmt.ox
+    if not isinstance(target, ox.QueryResultsFormat):
         raise ValueError(f"{fmt.mime} is not a SPARQL results format")
     if result.kind is ResultKind.ASK:
         return _boolean(bool(result.boolean), target)
     parsed = ox.parse_query_results(tsv_of(result), format=ox.QueryResultsFormat.TSV)
-    out = parsed.serialize(format=target)  # type: ignore[union-attr]
+    out = parsed.serialize(format=target) or b""
     if result.truncated and target == ox.QueryResultsFormat.JSON:
         out = out.rstrip()[:-1] + b',"truncated":true}'
     return out
@@ -70,20 +56,21 @@ def _boolean(value: bool, target: ox.QueryResultsFormat) -> bytes:
     """An ASK answer; CSV and TSV have no boolean form, so they get one column ``boolean``."""
     if target in (ox.QueryResultsFormat.JSON, ox.QueryResultsFormat.XML):
         answer = _EMPTY.query("ASK {}" if value else "ASK { FILTER(false) }")
-        return answer.serialize(format=target)  # type: ignore[union-attr,no-any-return]
+        assert isinstance(answer, ox.QueryBoolean)
+        return answer.serialize(format=target) or b""
     word = "true" if value else "false"
     if target == ox.QueryResultsFormat.CSV:
         return f"boolean\r\n{word}\r\n".encode()
     return f'?boolean\n"{word}"^^<http://www.w3.org/2001/XMLSchema#boolean>\n'.encode()
 
 
-def serialize_graph(triples: Iterable[ox.Triple], fmt: Format, *,
-                    prefixes: Mapping[str, str] | None = None) -> bytes:
+def serialize_graph(
+    triples: Iterable[ox.Triple], fmt: Format, *, prefixes: Mapping[str, str] | None = None
+) -> bytes:
     """Triples in an RDF format; Turtle and RDF/XML declare the known prefixes they use."""
-    try:
-        target = _GRAPH_FORMATS[fmt.mime]
-    except KeyError:
-        raise ValueError(f"{fmt.mime} is not an RDF graph format") from None
+    target = fmt.ox
+    if not isinstance(target, ox.RdfFormat):
+        raise ValueError(f"{fmt.mime} is not an RDF format")
     ox_triples = list(triples)
     if target in _PREFIXED:
         # Oxigraph groups only consecutive triples of a subject: sort so each subject is written once.
@@ -100,7 +87,11 @@ def _subject_order(t: ox.Triple) -> tuple[bool, str, str, str]:
 
 def _used_prefixes(triples: list[ox.Triple], prefixes: Mapping[str, str]) -> dict[str, str]:
     """Only the prefixes some IRI in ``triples`` starts with, so documents stay short."""
-    iris = {t.value for tr in triples for t in (tr.subject, tr.predicate, tr.object)
-            if isinstance(t, ox.NamedNode)}
+    iris = {
+        t.value
+        for tr in triples
+        for t in (tr.subject, tr.predicate, tr.object)
+        if isinstance(t, ox.NamedNode)
+    }
     iris |= {tr.object.datatype.value for tr in triples if isinstance(tr.object, ox.Literal)}
     return {p: ns for p, ns in prefixes.items() if any(i.startswith(ns) for i in iris)}

@@ -13,6 +13,7 @@ gunicorn starts, so all of them run with the same settings. HTTP workers are aik
 
 from __future__ import annotations
 
+import hashlib
 import os
 from collections.abc import Mapping
 from pathlib import Path
@@ -50,18 +51,25 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
     from aikg.services import build_services
     from aikg.serving import publication
     from aikg.serving.follower import FollowerStore, JournalLog
-    from aikg.serving.forward import ForwardedValidation, ForwardingGate
+    from aikg.serving.forward import ForwardingGate
+    from aikg.serving.validation import PublishedValidation
     from aikg.web import create_app
 
     folder = publication.folder_for(Path(settings["store"]))
     store = FollowerStore(folder)
-    services = build_services(settings, store=store, writelog=JournalLog(store, folder),
-                              gate=ForwardingGate(float(settings["write_timeout"])),
-                              validation=ForwardedValidation())
+    services = build_services(
+        settings,
+        store=store,
+        writelog=JournalLog(store, folder),
+        gate=ForwardingGate(float(settings["write_timeout"]), folder),
+        keep=folder,
+        # the writer may be busy with a write up to its time limit before it takes the request
+        validation=PublishedValidation(folder, store, ask_timeout=3 * float(settings["write_timeout"])),
+    )
     return create_app(services=services, owner=False)
 
 
-class Server(BaseApplication):  # type: ignore[misc]
+class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn embedded, so ``aikg serve`` needs no config file; each worker builds its own app."""
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
@@ -78,7 +86,11 @@ class Server(BaseApplication):  # type: ignore[misc]
         cfg.set("timeout", max(30, int(s["query_timeout"] * 4)))
         cfg.set("graceful_timeout", GRACEFUL_SECONDS)
         cfg.set("limit_request_line", 8190)  # long SPARQL queries come as GET ?query=
-        cfg.set("proc_name", "aikg")
+        # gunicorn keys its dirty-arbiter pid file on the process name and, at start, kills the arbiter
+        # a file names as an orphan: a name shared by two aikg instances would let one kill the other's
+        # writer. Keyed on the store, a restart still cleans up its own orphan (which holds the lock).
+        digest = hashlib.blake2b(str(s["store"]).encode(), digest_size=5).hexdigest()
+        cfg.set("proc_name", f"aikg-{s['port']}-{digest}")
         cfg.set("accesslog", "-")
         cfg.set("worker_exit", _close_services)
         if "control_socket_disable" in cfg.settings:  # gunicorn >= 27
@@ -87,8 +99,8 @@ class Server(BaseApplication):  # type: ignore[misc]
         if has_writer(s):
             cfg.set("dirty_apps", ["aikg.serving.writer:Writer"])
             cfg.set("dirty_workers", 1)
-            # Writes wait for the gate's lock within their own deadline (then 429); enough threads that
-            # none waits in gunicorn's queue instead, where its deadline cannot be kept.
+            # The arbiter hands a worker one request at a time, whatever its threads: writes take turns
+            # in the HTTP workers instead (aikg.serving.forward.WriteTurn), where a deadline is kept.
             cfg.set("dirty_threads", 16)
             # A write is bounded by write_timeout; the arbiter's own limit only catches a stuck writer.
             cfg.set("dirty_timeout", max(600, int(float(s["write_timeout"]) * 3)))

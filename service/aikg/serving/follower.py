@@ -13,13 +13,13 @@ import threading
 import time
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pyoxigraph as ox
 
 from aikg.errors import StoreError
 from aikg.serving import publication
-from aikg.store import Node, OxigraphStore, Quad, QueryResult, Snapshot, Store, Term
+from aikg.store import Node, Quad, QueryResult, Snapshot, Store, Term, open_snapshot
 from aikg.store.base import Deadline
 from aikg.store.transport import Encoded, QueryJob
 from aikg.write.writelog import WriteLog, Written
@@ -37,23 +37,27 @@ class FollowerStore(Store):
         self.folder = folder
         self._lock = threading.Lock()
         deadline = time.monotonic() + wait
-        found = publication.current(folder)
-        while found is None:
+        while True:
+            found = publication.current(folder)
+            if found is not None:
+                try:
+                    self._store = open_snapshot(found.snapshot)
+                    self._published = found
+                    break
+                except StoreError:
+                    pass  # a publication left by an earlier run, its snapshot gone: wait for the writer's
             if time.monotonic() > deadline:
                 raise StoreError(f"the writer published no snapshot in {folder} within {wait:.0f} s")
             time.sleep(0.05)
-            found = publication.current(folder)
-        self._published = found
-        self._store = OxigraphStore.open_snapshot(found.snapshot)
 
-    def _current(self) -> OxigraphStore:
+    def _current(self) -> Store:
         seen = publication.stamp(self.folder)
         if seen is not None and seen != self._published.stamp:
             with self._lock:
                 if seen != self._published.stamp:
                     found = publication.current(self.folder)
                     if found is not None and found.snapshot.version != self._published.snapshot.version:
-                        self._store = OxigraphStore.open_snapshot(found.snapshot)
+                        self._store = open_snapshot(found.snapshot)
                     if found is not None:
                         self._published = found
         return self._store
@@ -64,13 +68,26 @@ class FollowerStore(Store):
     def version(self) -> int:
         return self._current().version
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None, named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
-        return self._current().query(sparql, bindings=bindings, default_graphs=default_graphs,
-                                     named_graphs=named_graphs, max_rows=max_rows, deadline=deadline,
-                                     base_iri=base_iri)
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
+        return self._current().query(
+            sparql,
+            bindings=bindings,
+            default_graphs=default_graphs,
+            named_graphs=named_graphs,
+            max_rows=max_rows,
+            deadline=deadline,
+            base_iri=base_iri,
+        )
 
     def answer(self, job: QueryJob) -> Encoded:
         return self._current().answer(job)
@@ -84,8 +101,13 @@ class FollowerStore(Store):
     def count(self, graph: str | None = None) -> int:
         return self._current().count(graph)
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         return self._current().quads(subject, predicate, obj, graph)
 
     def snapshot(self) -> Snapshot | None:
@@ -93,14 +115,14 @@ class FollowerStore(Store):
 
     # -- writes: never here -------------------------------------------------------------------------
 
-    def _refuse(self, *_: Any, **__: Any) -> Any:
+    def _refuse(self, *_: Any, **__: Any) -> NoReturn:
         raise StoreError("this process reads snapshots; writes go through the writer process")
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
         self._refuse()
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
-        return self._refuse()  # type: ignore[no-any-return]
+        self._refuse()
 
     def drop_graph(self, graph: str) -> None:
         self._refuse()

@@ -4,19 +4,30 @@ The HTTP worker checks and parses what it can (token, body size, RDF syntax, the
 the operation to the writer through gunicorn's dirty client and turns its answer back into an
 :class:`~aikg.write.gate.Outcome` or the same typed error. The writer answers only once the new
 snapshot is published, and this worker then reads it: a client reads its own write next.
+
+gunicorn's dirty arbiter hands the writer one request at a time, in arrival order, and the time a
+request spends in that queue is invisible to both sides. So writes take turns here instead, under a lock
+file all HTTP workers share (:class:`WriteTurn`): a write that waits for others past its deadline is
+refused with 429 (nothing changed, retry), never sent to time out behind them; the writer is given the
+deadline as a wall-clock instant, so the time a write took to reach it counts.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import os
+import threading
+import time
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
 
 from aikg import errors
-from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
+from aikg.errors import AikgError, StoreError, TooManyRequests, ValidationFailed, WriteTimeout
 from aikg.knowledge.validate import ValidationResult
-from aikg.knowledge.validation_job import JobState
 from aikg.serving.writer import APP_PATH
 from aikg.store import Deadline
 from aikg.write.gate import Outcome
@@ -29,10 +40,12 @@ class ForwardedReport:
         self.body = body
 
     def to_json(self) -> dict[str, Any]:
-        return self.body["json"]  # type: ignore[no-any-return]
+        report: dict[str, Any] = self.body["json"]
+        return report
 
     def to_turtle(self) -> str:
-        return self.body["turtle"]  # type: ignore[no-any-return]
+        turtle: str = self.body["turtle"]
+        return turtle
 
 
 WRITER_SHARE = 0.9
@@ -42,42 +55,113 @@ ANSWER_GRACE = 0.5
 """Seconds an HTTP worker waits for the writer past the request's deadline, to hear its answer."""
 
 
+RETRY_AFTER = 2
+"""Seconds a write refused because others held the writer is told to wait before it retries."""
+TURN_SHARE = 0.5
+"""The part of a write's time limit it may spend waiting for its turn: one that gets it later would
+reach the writer with too little time to validate and commit, and time out with its fate unknown."""
+POLL = 0.02
+"""Seconds between two tries at the lock file while other writes hold it."""
+
+
+class WriteTurn:
+    """The turn to send a write to the writer, shared by every HTTP worker through ``flock`` on one file.
+
+    A lock file, not a lock in memory: the HTTP workers are separate processes. The kernel releases it
+    when its holder's process dies, so no crashed worker can keep the others waiting.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def take(self, deadline: Deadline) -> int | None:
+        """The lock's file descriptor once it is this caller's turn; None if the deadline passed first."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                return fd
+            except BlockingIOError:
+                if deadline.expired():
+                    os.close(fd)
+                    return None
+                time.sleep(POLL)
+
+    @staticmethod
+    def give_back(fd: int) -> None:
+        """Release the turn (closing the descriptor releases the lock)."""
+        os.close(fd)
+
+
 class ForwardingGate:
     """Writes done by the writer process (see the module docstring)."""
 
-    def __init__(self, timeout: float) -> None:
+    def __init__(self, timeout: float, folder: Path) -> None:
         self.timeout = timeout
+        self.turn = WriteTurn(folder / "write-turn.lock")
 
     def _call(self, action: str, *args: Any, deadline: Deadline | None = None) -> Outcome:
-        from gunicorn.dirty.client import DirtyClient, get_dirty_socket_path
         from gunicorn.dirty.errors import DirtyError, DirtyTimeoutError
 
-        seconds = self.timeout if deadline is None else max(1.0, deadline.left())
-        # The writer gets the request's deadline, less a reserve for its commit and publication, and
-        # commits nothing past it; this side waits a little longer, so it hears the writer's refusal.
-        writer_seconds = seconds * WRITER_SHARE
-        # A client of its own: gunicorn's per-thread client keeps the timeout of its first call.
+        deadline = deadline or Deadline.after(self.timeout)
+        started = time.monotonic()
+        fd = self.turn.take(Deadline.after(deadline.left() * TURN_SHARE))
+        if fd is None:
+            waited = time.monotonic() - started
+            raise TooManyRequests(
+                f"other writes held the writer for the {waited:.0f} s this one could wait "
+                "(setting write_timeout); nothing was changed: retry later",
+                errors=[{"limit": "write_timeout", "seconds": round(waited, 1)}],
+                headers={"Retry-After": str(RETRY_AFTER)},
+            )
+        handed_on = False
+        seconds = max(1.0, deadline.left())
         try:
-            with DirtyClient(get_dirty_socket_path(), timeout=seconds + ANSWER_GRACE) as client:
-                answer = client.execute(APP_PATH, action, *args, seconds=writer_seconds)
+            # The writer gets the request's deadline, less a reserve for its commit and publication, and
+            # commits nothing past it; this side waits a little longer, so it hears the writer's refusal.
+            answer = _execute(
+                action, *args, timeout=seconds + ANSWER_GRACE, until=time.time() + seconds * WRITER_SHARE
+            )
         except DirtyTimeoutError:
-            raise WriteTimeout(f"the write ran past its time limit of {seconds:.0f} s (setting "
-                               "write_timeout); the writer commits nothing past it, so it was not committed "
-                               "unless its commit had begun: read the data to see",
-                               errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}]) from None
+            # The writer is still busy with this write: the turn stays taken until it answers anything,
+            # so the next write waits here (and hears 429 at its deadline), not in the arbiter's queue.
+            threading.Thread(
+                target=_hold_until_idle, args=(fd, self.timeout), name="aikg-write-turn", daemon=True
+            ).start()
+            handed_on = True
+            raise WriteTimeout(
+                f"the write ran past its time limit of {seconds:.0f} s (setting "
+                "write_timeout); the writer commits nothing past it, so it was not committed "
+                "unless its commit had begun: read the data to see",
+                errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}],
+            ) from None
         except DirtyError as exc:
-            raise StoreError(f"the writer process did not answer ({type(exc).__name__}); the write may "
-                             "not have been committed: read the data to see") from None
+            raise StoreError(
+                f"the writer process did not answer ({type(exc).__name__}); the write may "
+                "not have been committed: read the data to see"
+            ) from None
+        finally:
+            if not handed_on:
+                self.turn.give_back(fd)
         if answer.get("ok"):
             return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
         raise _error(answer)
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, committed by the writer."""
-        return self._call("update", text, deadline=deadline)
+        return self._call("update", text, list(using or ()), list(using_named or ()), deadline=deadline)
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """A Graph Store PUT/POST, committed by the writer."""
         nquads = ox.serialize(list(quads), format=ox.RdfFormat.N_QUADS) or b""
         return self._call("put", graph, nquads, replace, deadline=deadline)
@@ -87,21 +171,28 @@ class ForwardingGate:
         return self._call("drop", graph, deadline=deadline)
 
 
-class ForwardedValidation:
-    """The whole-store report of the writer's job: one computation for every HTTP worker."""
+def _execute(action: str, *args: Any, timeout: float, **kwargs: Any) -> Any:
+    from gunicorn.dirty.client import DirtyClient, get_dirty_socket_path
 
-    TIMEOUT = 10.0
-    """Seconds to wait for the writer's answer (it answers at once: done, or running)."""
+    # A client of its own: gunicorn's per-thread client keeps the timeout of its first call.
+    with DirtyClient(get_dirty_socket_path(), timeout=timeout) as client:
+        return client.execute(APP_PATH, action, *args, **kwargs)
 
-    def state(self) -> JobState:
-        from gunicorn.dirty.client import DirtyClient, get_dirty_socket_path
-        from gunicorn.dirty.errors import DirtyError
 
-        try:
-            with DirtyClient(get_dirty_socket_path(), timeout=self.TIMEOUT) as client:
-                return JobState.from_json(client.execute(APP_PATH, "validation"))
-        except DirtyError as exc:
-            raise StoreError(f"the writer process did not answer ({type(exc).__name__})") from None
+IDLE_WAIT_SHARE = 3
+"""How many write time limits a timed-out write may keep the turn while the writer finishes it (the
+writer cannot stop validating midway); after that the turn is given back whatever the writer does."""
+
+
+def _hold_until_idle(fd: int, timeout: float) -> None:
+    """Keep the turn until the writer answers a status call (queued behind the write that timed out)."""
+    from gunicorn.dirty.errors import DirtyError
+
+    try:
+        with contextlib.suppress(DirtyError, OSError):
+            _execute("status", timeout=timeout * IDLE_WAIT_SHARE)
+    finally:
+        WriteTurn.give_back(fd)
 
 
 def _error(answer: dict[str, Any]) -> AikgError:
@@ -114,4 +205,4 @@ def _error(answer: dict[str, Any]) -> AikgError:
     return cls(answer["message"], errors=answer.get("errors"), headers=answer.get("headers"))
 
 
-__all__ = ["ForwardedValidation", "ForwardingGate", "ValidationResult"]
+__all__ = ["ForwardingGate", "ValidationResult"]

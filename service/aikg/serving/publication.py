@@ -39,6 +39,11 @@ def publish(folder: Path, snapshot: Snapshot) -> None:
     os.replace(tmp, folder / "current.json")
 
 
+def withdraw(folder: Path) -> None:
+    """Remove the current publication (the writer stops, or a new run starts: its snapshot is gone)."""
+    (folder / "current.json").unlink(missing_ok=True)
+
+
 def stamp(folder: Path) -> tuple[int, int] | None:
     """A cheap fingerprint of ``current.json`` (inode, mtime): it changes with every publication."""
     try:
@@ -62,7 +67,8 @@ def current(folder: Path) -> Published | None:
 
 def record_write(folder: Path, before: int, after: int, subjects: frozenset[str] | None) -> None:
     """Append one gated write to the journal readers follow (None: its reach is unknown)."""
-    line = json.dumps({"before": before, "after": after,
-                       "subjects": None if subjects is None else sorted(subjects)})
+    line = json.dumps(
+        {"before": before, "after": after, "subjects": None if subjects is None else sorted(subjects)}
+    )
     with open(folder / "writes.jsonl", "a", encoding="utf-8") as fh:
         fh.write(line + "\n")

@@ -51,8 +51,10 @@ def envelope(status: int, error: str, message: str) -> bytes:
     """A complete HTTP response carrying the error envelope; the connection is closed after it."""
     body = json.dumps({"ok": False, "status": status, "error": error, "message": message, "errors": []})
     data = body.encode("utf-8")
-    head = (f"HTTP/1.1 {status} {error.title()}\r\nConnection: close\r\n"
-            f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n")
+    head = (
+        f"HTTP/1.1 {status} {error.title()}\r\nConnection: close\r\n"
+        f"Content-Type: application/json\r\nContent-Length: {len(data)}\r\n\r\n"
+    )
     return head.encode("latin-1") + data
 
 
@@ -81,10 +83,11 @@ def arrival(data: bytes, max_body: int) -> str:
         return WAIT
     end = min(ends)
     head = data[:end].lower()
-    body = data[end + (2 if data[end:end + 2] == b"\n\n" else 4):]
+    body = data[end + (2 if data[end : end + 2] == b"\n\n" else 4) :]
     lines = [line.strip() for line in head.split(b"\n")]
-    codings = [v.strip() for line in lines if line.startswith(b"transfer-encoding:")
-               for v in line[18:].split(b",")]
+    codings = [
+        v.strip() for line in lines if line.startswith(b"transfer-encoding:") for v in line[18:].split(b",")
+    ]
     if codings:
         if codings[-1] != b"chunked" or any(line.startswith(b"content-length:") for line in lines):
             return READY
@@ -117,14 +120,14 @@ def _chunks(body: bytes, max_body: int) -> str:
         if total > max_body:
             return TOO_LARGE  # else the parser would wait for all of it, holding a thread
         if size == 0:
-            rest = body[eol + 1:]
+            rest = body[eol + 1 :]
             return READY if rest.startswith((b"\r\n", b"\n")) or b"\r\n\r\n" in rest else WAIT
         pos = eol + 1 + size + 2
         if pos > len(body):
             return WAIT
 
 
-class Worker(ThreadWorker):  # type: ignore[misc]
+class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
 
     def init_process(self) -> None:
@@ -174,8 +177,11 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         return arrival(data, self.max_body) if data else READY
 
     def _too_large(self) -> bytes:
-        return envelope(413, "payload too large",
-                        f"the request body is over the limit of {self.max_body} bytes (setting max_body)")
+        return envelope(
+            413,
+            "payload too large",
+            f"the request body is over the limit of {self.max_body} bytes (setting max_body)",
+        )
 
     def handle_request(self, req: Any, conn: Any) -> Any:
         """Read the whole body (within the deadline and ``max_body``), then let the app answer."""
@@ -192,7 +198,8 @@ class Worker(ThreadWorker):  # type: ignore[misc]
         length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
         if length is not None and length.isdigit() and int(length) > self.max_body:
             raise _TooLarge
-        chunks, size = [], 0
+        chunks: list[bytes] = []
+        size = 0
         while True:
             chunk = req.body.read(65536)
             if not chunk:
@@ -211,9 +218,14 @@ class Worker(ThreadWorker):  # type: ignore[misc]
             for conn in late:
                 del self._reading[conn]
         for conn in late:
-            self._send(conn.sock, envelope(408, "request timeout",
-                                           f"the request did not arrive within {self.read_timeout:g} s "
-                                           "(setting read_timeout)"))
+            self._send(
+                conn.sock,
+                envelope(
+                    408,
+                    "request timeout",
+                    f"the request did not arrive within {self.read_timeout:g} s (setting read_timeout)",
+                ),
+            )
             with contextlib.suppress(OSError):
                 conn.sock.shutdown(socket.SHUT_RDWR)  # whoever reads it next sees the end
 

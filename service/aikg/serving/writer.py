@@ -10,18 +10,25 @@ dirty protocol carries no pickles), so a refusal travels as its status, message 
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import logging
+import signal
+import time
 from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
 from gunicorn.dirty.app import DirtyApp
 
-from aikg.errors import AikgError, ValidationFailed
+from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
+from aikg.knowledge.validation_job import ValidationJob
 from aikg.services import Services, build_services
 from aikg.serving import publication
+from aikg.serving.validation import publish_board, withdraw_board
 from aikg.settings import load_settings
-from aikg.store import Deadline, OxigraphStore
+from aikg.store import Deadline
+from aikg.write.gate import Gate
 
 log = logging.getLogger(__name__)
 
@@ -31,18 +38,49 @@ APP_PATH = "aikg.serving.writer:Writer"
 
 def error_answer(exc: AikgError) -> dict[str, Any]:
     """A typed error as plain data, so the HTTP worker raises the same error with the same body."""
-    answer: dict[str, Any] = {"ok": False, "type": type(exc).__name__, "message": exc.message,
-                              "errors": exc.errors, "headers": exc.headers}
+    answer: dict[str, Any] = {
+        "ok": False,
+        "type": type(exc).__name__,
+        "message": exc.message,
+        "errors": exc.errors,
+        "headers": exc.headers,
+    }
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
 
 
-def _deadline(seconds: float | None) -> Deadline | None:
-    return None if seconds is None else Deadline.after(seconds)
+OPEN_WAIT = 30.0
+"""Seconds a new writer waits for the store's lock (a writer being replaced may still be closing it)."""
 
 
-class Writer(DirtyApp):  # type: ignore[misc]
+def _open(settings: Any) -> Services:
+    deadline = time.monotonic() + OPEN_WAIT
+    while True:
+        try:
+            return build_services(settings)
+        except StoreError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+
+
+def _stop_with_parent() -> None:
+    """Ask the kernel to stop this process when its parent (the dirty arbiter) dies: a writer left
+    behind would hold the store's lock, and the arbiter gunicorn starts next could not open it."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _deadline(until: float | None) -> Deadline | None:
+    """The request's deadline, sent as a wall-clock instant: the time it took to get here counts."""
+    return None if until is None else Deadline.after(until - time.time())
+
+
+class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """The store's owner inside gunicorn's dirty arbiter."""
 
     workers = 1
@@ -51,7 +89,7 @@ class Writer(DirtyApp):  # type: ignore[misc]
     services: Services
     folder: Path
 
-    ACTIONS = frozenset({"update", "put", "drop", "status", "validation"})
+    ACTIONS = frozenset({"update", "put", "drop", "status", "validate"})
     """What HTTP workers may ask of the writer (gunicorn would otherwise expose every public method)."""
 
     def __call__(self, action: str, *args: Any, **kwargs: Any) -> Any:
@@ -61,17 +99,23 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     def init(self) -> None:
         """Open the store, load the seeds into an empty one, publish, then import Epoch's data."""
+        _stop_with_parent()
         settings = load_settings()
-        self.services = build_services(settings)
+        self.services = _open(settings)
         store = self.services.store
-        assert isinstance(store, OxigraphStore) and store.path is not None
-        self.folder = publication.folder_for(store.path)
+        self.folder = publication.folder_for(Path(settings["store"]))
+        withdraw_board(self.folder)  # a board left by an earlier run names its snapshots, gone now
+        job = self.services.validation
+        assert isinstance(job, ValidationJob)  # the writer computes; HTTP workers read its board
+        job.published.append(lambda board: publish_board(self.folder, board))
         if settings["load_seeds"]:
             from aikg.knowledge.load import is_empty, load_seeds
 
             if is_empty(store):
                 load_seeds(store)
-        self.services.gate.committed.append(self._published_write)
+        gate = self.services.gate
+        assert isinstance(gate, Gate)  # the writer holds the store: its gate commits here
+        gate.committed.append(self._published_write)
         self._publish()
         if settings["token"]:
             from aikg.write.gate import warm_up
@@ -97,41 +141,72 @@ class Writer(DirtyApp):  # type: ignore[misc]
 
     # -- actions -----------------------------------------------------------------------------------
 
-    # ``seconds``: what is left of the request's deadline; the gate commits nothing past it.
+    # ``until``: the request's deadline (``time.time()`` instant); the gate commits nothing past it.
 
-    def update(self, text: str, seconds: float | None = None) -> dict[str, Any]:
-        """A SPARQL Update through the gate."""
-        return self._write(lambda: self.services.gate.update(text, deadline=_deadline(seconds)))
+    def update(
+        self,
+        text: str,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+        until: float | None = None,
+    ) -> dict[str, Any]:
+        """A SPARQL Update through the gate (with the protocol's using-graph-uri / using-named-graph-uri)."""
+        deadline = _deadline(until)
+        return self._write(
+            lambda: self.services.gate.update(text, using=using, using_named=using_named, deadline=deadline),
+            deadline,
+        )
 
-    def put(self, graph: str, nquads: bytes, replace: bool, seconds: float | None = None) -> dict[str, Any]:
+    def put(self, graph: str, nquads: bytes, replace: bool, until: float | None = None) -> dict[str, Any]:
         """A Graph Store PUT/POST of already-checked quads (sent as N-Quads) through the gate."""
-        quads = list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS))
-        return self._write(lambda: self.services.gate.put(graph, quads, replace=replace,
-                                                          deadline=_deadline(seconds)))
+        deadline = _deadline(until)
+        return self._write(
+            lambda: self.services.gate.put(
+                graph, list(ox.parse(nquads, format=ox.RdfFormat.N_QUADS)), replace=replace, deadline=deadline
+            ),
+            deadline,
+        )
 
-    def drop(self, graph: str, seconds: float | None = None) -> dict[str, Any]:
+    def drop(self, graph: str, until: float | None = None) -> dict[str, Any]:
         """A Graph Store DELETE through the gate."""
-        return self._write(lambda: self.services.gate.drop(graph, deadline=_deadline(seconds)))
+        deadline = _deadline(until)
+        return self._write(lambda: self.services.gate.drop(graph, deadline=deadline), deadline)
 
-    def _write(self, run: Any) -> dict[str, Any]:
+    def _write(self, run: Any, deadline: Deadline | None) -> dict[str, Any]:
         try:
+            if deadline is not None and deadline.expired():
+                # Its client has been told it timed out: doing the work now would only delay the next.
+                raise WriteTimeout(
+                    "the write reached the writer after its time limit (setting "
+                    "write_timeout) and was not started; nothing was changed",
+                    errors=[{"limit": "write_timeout"}],
+                )
             outcome = run()
         except AikgError as exc:
             return error_answer(exc)
-        return {"ok": True, "outcome": outcome.to_json(), "created": outcome.created,
-                "version": self.services.store.version}
+        return {
+            "ok": True,
+            "outcome": outcome.to_json(),
+            "created": outcome.created,
+            "version": self.services.store.version,
+        }
 
     def status(self) -> dict[str, Any]:
         """What the writer is doing: the store's version, and whether the Epoch import still runs."""
         thread = self.services.background.get("epoch-import")
-        return {"version": self.services.store.version,
-                "epoch_import_running": bool(thread is not None and thread.is_alive())}
+        return {
+            "version": self.services.store.version,
+            "epoch_import_running": bool(thread is not None and thread.is_alive()),
+        }
 
-    def validation(self) -> dict[str, Any]:
-        """The whole-store report for the current version, or that it is being computed (one job for
-        every HTTP worker; it runs in this process's query workers)."""
-        return self.services.validation.state().to_json()
+    def validate(self) -> dict[str, Any]:
+        """Start computing the current version's whole-store report unless it is done or under way (one
+        job for every HTTP worker, which read its board: :mod:`aikg.serving.validation`)."""
+        found = self.services.validation.state()
+        return {"state": found.state, "version": found.version}
 
     def close(self) -> None:
-        """Flush and release the store as gunicorn stops the writer."""
+        """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""
+        publication.withdraw(self.folder)
+        withdraw_board(self.folder)
         self.services.close()

@@ -8,8 +8,22 @@ from typing import Any
 from aikg.store.base import Deadline, Node, Quad, QueryResult, ResultKind, Snapshot, Store, Term
 from aikg.store.oxigraph import OxigraphStore
 
-__all__ = ["Deadline", "Node", "OxigraphStore", "Quad", "QueryResult", "ResultKind", "Snapshot", "Store",
-           "Term", "open_snapshot", "open_store", "scratch_store", "store_options"]
+__all__ = [
+    "Deadline",
+    "Node",
+    "OxigraphStore",
+    "Quad",
+    "QueryResult",
+    "ResultKind",
+    "Snapshot",
+    "Store",
+    "Term",
+    "in_use",
+    "open_snapshot",
+    "open_store",
+    "scratch_store",
+    "store_options",
+]
 
 REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
 """Settings (``store_<name>``) that configure the remote backend."""
@@ -20,7 +34,7 @@ def store_options(settings: Mapping[str, Any]) -> dict[str, str]:
     return {k: settings[f"store_{k}"] for k in REMOTE_OPTIONS if settings.get(f"store_{k}")}
 
 
-def open_store(location: str, **options: str) -> Store:
+def open_store(location: str, **options: Any) -> Store:
     """Open the store a ``store`` setting names: ``memory``, a directory, or an http(s) URL."""
     if location == "memory":
         return OxigraphStore(None)
@@ -34,6 +48,13 @@ def open_store(location: str, **options: str) -> Store:
 def open_snapshot(snapshot: Snapshot) -> Store:
     """Open a snapshot another process made, read-only (query workers)."""
     return OxigraphStore.open_snapshot(snapshot)
+
+
+def in_use(location: str) -> bool:
+    """True when another process holds the embedded on-disk store at ``location`` open."""
+    if location == "memory" or location.startswith(("http://", "https://")):
+        return False
+    return OxigraphStore.in_use(location)
 
 
 def scratch_store() -> Store:

@@ -23,7 +23,7 @@ import contextvars
 import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from enum import StrEnum
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -34,9 +34,11 @@ if TYPE_CHECKING:
     from aikg.store.transport import Encoded, QueryJob
 
 Term = ox.NamedNode | ox.BlankNode | ox.Literal
-"""An RDF term as it crosses the store interface."""
+"""An RDF term as it crosses the store interface (aikg's data holds no RDF 1.2 quoted triples)."""
 Node = ox.NamedNode | ox.BlankNode
 """A term that can be a subject."""
+StoredTerm = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+"""A term as a pyoxigraph quad types it (code that handles raw quads: the gate, the upkeep)."""
 Quad = ox.Quad
 """(subject, predicate, object, graph): every stored triple lives in a named graph."""
 
@@ -49,24 +51,99 @@ class ResultKind(StrEnum):
     GRAPH = "graph"
 
 
-@dataclass
 class QueryResult:
-    """A materialized query result, cut at ``max_rows`` with ``truncated`` set when it was."""
+    """A materialized query result, cut at ``max_rows`` with ``truncated`` set when it was.
 
-    kind: ResultKind
-    variables: list[str] = field(default_factory=list)
-    rows: list[tuple[Term | None, ...]] = field(default_factory=list)
-    boolean: bool | None = None
-    triples: list[ox.Triple] = field(default_factory=list)
-    truncated: bool = False
-    tsv: bytes | None = field(default=None, repr=False, compare=False)
-    """The SELECT result as SPARQL TSV when it arrived that way (from a query worker): serializers
-    write the client's format from it without touching the rows again."""
+    A SELECT result that arrived as SPARQL TSV (from a query worker) keeps those bytes: serializers
+    write the client's format from them, and its rows are read from them only when asked for.
+    """
+
+    __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "_rows")
+
+    def __init__(
+        self,
+        kind: ResultKind,
+        variables: list[str] | None = None,
+        rows: list[tuple[Term | None, ...]] | None = None,
+        *,
+        boolean: bool | None = None,
+        triples: list[ox.Triple] | None = None,
+        truncated: bool = False,
+        tsv: bytes | None = None,
+    ) -> None:
+        self.kind = kind
+        self.variables = variables if variables is not None else []
+        self.boolean = boolean
+        self.triples = triples if triples is not None else []
+        self.truncated = truncated
+        self.tsv = tsv
+        self._rows = rows if rows is not None or tsv is not None else []
+
+    @property
+    def rows(self) -> list[tuple[Term | None, ...]]:
+        """The SELECT rows, one value (None: unbound) per variable."""
+        if self._rows is None:
+            assert self.tsv is not None
+            solutions = ox.parse_query_results(self.tsv, format=ox.QueryResultsFormat.TSV)
+            assert isinstance(solutions, ox.QuerySolutions)
+            self._rows = [tuple(s) for s in solutions]  # a solution iterates in variable order
+        return self._rows
+
+    @rows.setter
+    def rows(self, rows: list[tuple[Term | None, ...]]) -> None:
+        self._rows, self.tsv = rows, None  # the rows given replace the encoded answer
+
+    def table(self) -> tuple[list[Term | None], list[list[int]]]:
+        """The SELECT rows as positions in the list of their distinct values (0 is unbound).
+
+        Big answers repeat their entities, units and vocabulary terms; a caller that turns values into
+        something (JSON cells, labels) does it once per distinct value. From TSV, the fields are told
+        apart as bytes and only the distinct ones are parsed.
+        """
+        if self._rows is None and self.tsv is not None:
+            lines = self.tsv.split(b"\n")
+            body = lines[1:-1] if lines[-1] == b"" else lines[1:]  # the header, the last newline
+            seen: dict[bytes, int] = {b"": 0}
+            if not self.variables:  # a solution of no variables is an empty line
+                return [None], [[] for _ in body]
+            coded = [[seen.setdefault(f, len(seen)) for f in line.split(b"\t")] for line in body]
+            distinct = list(seen)[1:]
+            values: list[Term | None] = [None]
+            if distinct:
+                parsed = ox.parse_query_results(
+                    b"?v\n" + b"\n".join(distinct) + b"\n", format=ox.QueryResultsFormat.TSV
+                )
+                assert isinstance(parsed, ox.QuerySolutions)
+                values += [s[0] for s in parsed]
+            return values, coded
+        index: dict[Term | None, int] = {None: 0}
+        coded = [[index.setdefault(t, len(index)) for t in row] for row in self.rows]
+        return list(index), coded
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, QueryResult):
+            return NotImplemented
+        return (self.kind, self.variables, self.boolean, self.triples, self.truncated) == (
+            other.kind,
+            other.variables,
+            other.boolean,
+            other.triples,
+            other.truncated,
+        ) and self.rows == other.rows
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it replaces
+
+    def __repr__(self) -> str:
+        return (
+            f"QueryResult({self.kind.value}, variables={self.variables!r}, rows={len(self.rows)}, "
+            f"boolean={self.boolean!r}, triples={len(self.triples)}, truncated={self.truncated})"
+        )
 
     def dicts(self) -> list[dict[str, Term]]:
         """SELECT rows as dicts of bound variables (unbound ones left out)."""
-        return [{v: t for v, t in zip(self.variables, row, strict=True) if t is not None}
-                for row in self.rows]
+        return [
+            {v: t for v, t in zip(self.variables, row, strict=True) if t is not None} for row in self.rows
+        ]
 
     def values(self) -> list[tuple[str | None, ...]]:
         """SELECT rows as the lexical values of their terms (IRIs without brackets)."""
@@ -115,6 +192,17 @@ def deadline_scope(deadline: Deadline | None) -> Iterator[Deadline | None]:
         _CURRENT.reset(token)
 
 
+@contextlib.contextmanager
+def unbounded() -> Iterator[None]:
+    """Read without the surrounding request's deadline: for building what every later request shares
+    (the search index), which one request's time limit must not cut short and waste."""
+    token = _CURRENT.set(None)
+    try:
+        yield
+    finally:
+        _CURRENT.reset(token)
+
+
 def push_deadline(deadline: Deadline) -> contextvars.Token[Deadline | None]:
     """Start bounding this context's reads by ``deadline`` (a request's start); see :func:`pop_deadline`."""
     return _CURRENT.set(deadline)
@@ -140,6 +228,19 @@ class Snapshot:
     path: Path
     version: int
 
+    def data_id(self) -> str:
+        """An identity of the data the snapshot holds, stable across restarts: two snapshots with the same
+        id hold the same data (RocksDB never rewrites a table file under its name), so what was computed
+        from one (a search index) can be kept for the other."""
+        import hashlib
+
+        h = hashlib.blake2b(digest_size=12)
+        for entry in sorted(self.path.iterdir()):
+            size = entry.stat().st_size
+            if entry.suffix == ".sst" or (entry.suffix == ".log" and size):
+                h.update(f"{entry.name}:{size}\n".encode())
+        return h.hexdigest()
+
 
 class Store(ABC):
     """Query, update, load, dump and list named graphs; every write is atomic."""
@@ -151,12 +252,21 @@ class Store(ABC):
     complete); False for a shared engine that other aikg instances may write to."""
 
     @abstractmethod
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         """Run a SPARQL 1.1 query; ``bindings`` are bound as values, never pasted into the text.
+
+        Relative IRIs in the text resolve against ``base_iri`` (the service's base, SPARQL 1.1 Protocol
+        §2.3); without one they are an error.
 
         Raises :class:`~aikg.errors.QuerySyntaxError` when the query does not parse and
         :class:`~aikg.errors.QueryTimeout` when ``deadline`` (or the context's, see
@@ -168,8 +278,7 @@ class Store(ABC):
         """Run a SPARQL 1.1 Update as one transaction."""
 
     @abstractmethod
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         """Parse RDF ``data`` into ``graph`` (datasets keep their own graphs); return quads added.
 
         With ``replace`` the target graph is emptied first, in the same transaction.
@@ -192,8 +301,13 @@ class Store(ABC):
         """Number of quads in one graph or in the whole store."""
 
     @abstractmethod
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         """Quads matching a pattern (None matches anything), never in the (unused) default graph."""
 
     @abstractmethod
@@ -210,18 +324,39 @@ class Store(ABC):
 
     # -- capabilities: generic here, faster in a backend where it can be ----------------------------
 
-    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def outgoing(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         """Quads with one of ``nodes`` as subject (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) if not isinstance(n, ox.Literal) for p in preds
-                for q in self.quads(n, p, None, graph)]
+        return [
+            q
+            for n in set(nodes)
+            if isinstance(n, ox.NamedNode | ox.BlankNode)
+            for p in preds
+            for q in self.quads(n, p, None, graph)
+        ]
 
-    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def incoming(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         """Quads with one of ``nodes`` as object (only ``predicates`` / ``graph`` when given)."""
         preds = list(predicates) if predicates is not None else [None]
-        return [q for n in set(nodes) for p in preds for q in self.quads(None, p, n, graph)]
+        return [
+            q
+            for n in set(nodes)
+            if not isinstance(n, ox.Triple)
+            for p in preds
+            for q in self.quads(None, p, n, graph)
+        ]
 
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
         """Every quad of the given predicates."""
@@ -237,8 +372,10 @@ class Store(ABC):
         if any(isinstance(t, ox.BlankNode) for tr in old | new for t in (tr.subject, tr.object)):
             body = ox.serialize(new, format=ox.RdfFormat.N_TRIPLES) or b""
             return self.load(body, mime="application/n-triples", graph=graph, replace=True)
-        self.apply(remove=(ox.Quad(t.subject, t.predicate, t.object, g) for t in old - new),
-                   add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new - old))
+        self.apply(
+            remove=(ox.Quad(t.subject, t.predicate, t.object, g) for t in old - new),
+            add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new - old),
+        )
         return len(new)
 
     def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
@@ -249,9 +386,16 @@ class Store(ABC):
         """A query's answer in transport form, as a query worker sends it back (see ``snapshot``)."""
         from aikg.store.transport import encode_result
 
-        return encode_result(self.query(job.sparql, bindings=job.bindings,
-                                        default_graphs=job.default_graphs, named_graphs=job.named_graphs,
-                                        max_rows=job.max_rows, base_iri=job.base_iri))
+        return encode_result(
+            self.query(
+                job.sparql,
+                bindings=job.bindings,
+                default_graphs=job.default_graphs,
+                named_graphs=job.named_graphs,
+                max_rows=job.max_rows,
+                base_iri=job.base_iri,
+            )
+        )
 
     def snapshot(self) -> Snapshot | None:
         """A consistent read-only copy of the current data that another process can open, or None

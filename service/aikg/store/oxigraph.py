@@ -9,17 +9,15 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
-
-try:
-    import fcntl
-except ImportError:  # not POSIX: skip the early check, opening the store still fails clearly
-    fcntl = None
+from typing import Any, TypeVar
 
 import pyoxigraph as ox
 from tqdm import tqdm
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.rdf import formats
+from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.tokens import has_dataset_clause
 from aikg.store.base import (
     Deadline,
     Node,
@@ -33,25 +31,18 @@ from aikg.store.base import (
 )
 from aikg.store.transport import Encoded, QueryJob, encode
 
-_RDF_MIME = {
-    "text/turtle": ox.RdfFormat.TURTLE,
-    "application/n-triples": ox.RdfFormat.N_TRIPLES,
-    "application/n-quads": ox.RdfFormat.N_QUADS,
-    "application/trig": ox.RdfFormat.TRIG,
-    "application/rdf+xml": ox.RdfFormat.RDF_XML,
-    "text/n3": ox.RdfFormat.N3,
-    "application/ld+json": ox.RdfFormat.JSON_LD,
-}
-_QUAD_MIME = {"application/n-quads", "application/trig"}
+T = TypeVar("T")
+
+_QUAD_MIME = frozenset(f.mime for f in DATASET_FORMATS)
 """Formats that can carry their own named graphs."""
 
 
 def rdf_format(mime: str) -> ox.RdfFormat:
-    """The Oxigraph parser/serializer for a media type."""
-    try:
-        return _RDF_MIME[mime]
-    except KeyError:
-        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}") from None
+    """The Oxigraph parser/serializer for a media type (from the one format table)."""
+    fmt = formats.rdf_format(mime)
+    if fmt is None:
+        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}")
+    return fmt
 
 
 class OxigraphStore(Store):
@@ -64,8 +55,9 @@ class OxigraphStore(Store):
 
     kind = "oxigraph"
 
-    def __init__(self, path: str | Path | None = None, *, read_only: bool = False,
-                 version: int | None = None) -> None:
+    def __init__(
+        self, path: str | Path | None = None, *, read_only: bool = False, version: int | None = None
+    ) -> None:
         """Open (creating if needed) the store at ``path``, or an in-memory store when None."""
         self.path = None if path is None else Path(path)
         self.read_only = read_only
@@ -87,15 +79,17 @@ class OxigraphStore(Store):
         self._retired: list[tuple[float, Snapshot]] = []
 
     @staticmethod
-    def in_use(path: str | Path) -> bool:
+    def in_use(path: str | Path) -> bool:  # POSIX only: elsewhere opening the store fails clearly
         """True when another process has the on-disk store at ``path`` open (it holds RocksDB's lock).
 
         Checked without opening the store, so a process that forks afterwards (gunicorn's master)
         never carries RocksDB state into its children. Call it only from a process that has no store
         open at ``path``: POSIX record locks belong to the process, so the probe would release its own.
         """
+        import fcntl
+
         lock = Path(path) / "LOCK"
-        if fcntl is None or not lock.is_file():
+        if not lock.is_file():
             return False
         with open(lock, "rb+") as fh:
             try:
@@ -118,17 +112,24 @@ class OxigraphStore(Store):
         with self._lock:
             self._version += 1
 
-    def _run(self, sparql: str, *, bindings: Mapping[str, Term] | None,
-             default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None,
-             base_iri: str | None) -> Any:
+    def _run(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None,
+        default_graphs: Sequence[str] | None,
+        named_graphs: Sequence[str] | None,
+        base_iri: str | None,
+    ) -> Any:
         """The raw pyoxigraph answer, with the interface's dataset and errors."""
         kwargs: dict[str, Any] = {}
         if base_iri:
             kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
             # Named graphs given without default graphs: the default graph is empty (SPARQL protocol).
-            kwargs["default_graph"] = ([_named(g, "default graph") for g in default_graphs]
-                                       or ox.DefaultGraph())
+            kwargs["default_graph"] = [
+                _named(g, "default graph") for g in default_graphs
+            ] or ox.DefaultGraph()
         elif not has_dataset_clause(sparql):
             kwargs["use_default_graph_as_union"] = True
         if named_graphs:
@@ -144,29 +145,41 @@ class OxigraphStore(Store):
         except (RuntimeError, TypeError) as exc:
             if bindings and "projection" in str(exc):
                 # Oxigraph substitutes only variables the query projects (SEP-0007).
-                raise BadRequest("every bound variable must be in the query's projection: "
-                                 + ", ".join("?" + k for k in bindings)) from None
+                raise BadRequest(
+                    "every bound variable must be in the query's projection: "
+                    + ", ".join("?" + k for k in bindings)
+                ) from None
             raise StoreError("the store could not run the query") from exc
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         deadline = current_deadline(deadline)
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
-        res = self._run(sparql, bindings=bindings, default_graphs=default_graphs,
-                        named_graphs=named_graphs, base_iri=base_iri)
+        res = self._run(
+            sparql,
+            bindings=bindings,
+            default_graphs=default_graphs,
+            named_graphs=named_graphs,
+            base_iri=base_iri,
+        )
         if isinstance(res, ox.QueryBoolean):
             return QueryResult(ResultKind.ASK, boolean=bool(res))
         try:
             if isinstance(res, ox.QuerySolutions):
                 variables = [v.value for v in res.variables]
-                width = range(len(variables))
-                rows, truncated = _take((tuple(s[i] for i in width) for s in res), max_rows, deadline)
-                return QueryResult(ResultKind.SELECT, variables=variables, rows=rows,
-                                   truncated=truncated)
+                rows, truncated = _take((tuple(s) for s in res), max_rows, deadline)
+                return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
+            assert isinstance(res, ox.QueryTriples)
             triples, truncated = _take(iter(res), max_rows, deadline)
         except OSError as exc:
             raise StoreError("the store failed while reading the query results") from exc
@@ -174,8 +187,13 @@ class OxigraphStore(Store):
 
     def answer(self, job: QueryJob) -> Encoded:
         """Run the query and write its answer with Oxigraph's serializers, cut at the row cap."""
-        res = self._run(job.sparql, bindings=job.bindings, default_graphs=job.default_graphs,
-                        named_graphs=job.named_graphs, base_iri=job.base_iri)
+        res = self._run(
+            job.sparql,
+            bindings=job.bindings,
+            default_graphs=job.default_graphs,
+            named_graphs=job.named_graphs,
+            base_iri=job.base_iri,
+        )
         try:
             return encode(res, job.max_rows)
         except OSError as exc:
@@ -195,8 +213,7 @@ class OxigraphStore(Store):
             raise StoreError("the store failed while running the update") from exc
         self._bump()
 
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         fmt = rdf_format(mime)
         target = _named(graph, "graph") if graph else None
         try:
@@ -205,8 +222,12 @@ class OxigraphStore(Store):
             raise RdfSyntaxError(f"the RDF document does not parse: {exc}") from None
         if target is None and any(isinstance(q.graph_name, ox.DefaultGraph) for q in parsed):
             raise RdfSyntaxError("every triple must go to a named graph: name the target graph")
-        quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
-                 else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
+        quads = [
+            q
+            if not isinstance(q.graph_name, ox.DefaultGraph)
+            else ox.Quad(q.subject, q.predicate, q.object, target)
+            for q in parsed
+        ]
         try:
             if replace and target is not None:
                 self._replace(target, quads)
@@ -222,9 +243,18 @@ class OxigraphStore(Store):
         if mime not in _QUAD_MIME:
             raise RdfSyntaxError("a bulk load needs a quad format (N-Quads, TriG): every triple has a graph")
         path = Path(path)
-        with open(path, "rb") as raw, tqdm.wrapattr(raw, "read", total=path.stat().st_size, unit="B",
-                                                     unit_scale=True, desc=f"loading {path.name}",
-                                                     disable=not progress) as fh:
+        with (
+            open(path, "rb") as raw,
+            tqdm.wrapattr(
+                raw,
+                "read",
+                total=path.stat().st_size,
+                unit="B",
+                unit_scale=True,
+                desc=f"loading {path.name}",
+                disable=not progress,
+            ) as fh,
+        ):
             try:
                 self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
             except SyntaxError as exc:
@@ -236,10 +266,17 @@ class OxigraphStore(Store):
     def _replace(self, target: ox.NamedNode, quads: list[ox.Quad]) -> None:
         # pyoxigraph exposes no multi-call transaction, so the new content goes in with a single
         # atomic update: DROP then INSERT DATA.
-        body = ox.serialize([ox.Triple(q.subject, q.predicate, q.object) for q in quads],
-                            format=ox.RdfFormat.N_TRIPLES) or b""
-        self._write(self._ox.update, f"DROP SILENT GRAPH <{target.value}> ;\n"
-                                     f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}")
+        body = (
+            ox.serialize(
+                [ox.Triple(q.subject, q.predicate, q.object) for q in quads], format=ox.RdfFormat.N_TRIPLES
+            )
+            or b""
+        )
+        self._write(
+            self._ox.update,
+            f"DROP SILENT GRAPH <{target.value}> ;\n"
+            f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}",
+        )
 
     def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
         """Only the difference is written; a first build of a large graph goes through the bulk loader."""
@@ -260,11 +297,18 @@ class OxigraphStore(Store):
         if graph is None:
             if mime not in _QUAD_MIME:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
-            return self._ox.dump(format=fmt)
-        return self._ox.dump(format=fmt, from_graph=_named(graph, "graph"))
+            return self._ox.dump(format=fmt) or b""
+        return self._ox.dump(format=fmt, from_graph=_named(graph, "graph")) or b""
 
     def graphs(self) -> list[str]:
-        return sorted(g.value for g in self._ox.named_graphs() if isinstance(g, ox.NamedNode))
+        # Oxigraph remembers a graph emptied by DELETE; the interface lists graphs that hold data (as a
+        # remote engine does), so both backends agree on which graphs exist.
+        return sorted(
+            g.value
+            for g in self._ox.named_graphs()
+            if isinstance(g, ox.NamedNode)
+            and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None
+        )
 
     def drop_graph(self, graph: str) -> None:
         self._write(self._ox.update, f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
@@ -275,12 +319,20 @@ class OxigraphStore(Store):
         # in the projection.
         target = _named(graph, "graph") if graph else "?g"
         res = self._ox.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ GRAPH {target} {{ ?s ?p ?o }} }}")
-        return int(next(iter(res))[0].value)
+        assert isinstance(res, ox.QuerySolutions)
+        cell = next(iter(res))[0]
+        return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
-        pattern = self._ox.quads_for_pattern(subject, predicate, obj,
-                                             _named(graph, "graph") if graph else None)
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
+        pattern = self._ox.quads_for_pattern(
+            subject, predicate, obj, _named(graph, "graph") if graph else None
+        )
         return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
@@ -355,7 +407,7 @@ class OxigraphStore(Store):
             return
         if self.path is not None and not self.read_only:
             store.flush()
-        self._ox = None  # dropping the last reference closes the files and releases the lock
+        self._ox = None  # type: ignore[assignment]  # dropping the last reference closes the files
         if self.path is not None and not self.read_only:
             shutil.rmtree(snapshots_folder(self.path), ignore_errors=True)
 
@@ -369,25 +421,7 @@ def snapshots_folder(path: Path) -> Path:
     return path.with_name(path.name + ".snapshots")
 
 
-_DATASET_CLAUSE = re.compile(r"(?<![\w?$:])FROM\s+(?:NAMED\s*)?(?:<|[A-Za-z_][\w.-]*:|:)", re.IGNORECASE)
-_NOT_CODE = re.compile(
-    r'"""(?:[^"\\]|\\.|"(?!""))*"""'
-    r"|'''(?:[^'\\]|\\.|'(?!''))*'''"
-    r'|"(?:[^"\\\n]|\\.)*"'
-    r"|'(?:[^'\\\n]|\\.)*'"
-    r'|<[^<>"{}|^`\\\x00-\x20]*>'
-    r"|#[^\n]*",
-    re.DOTALL)
-"""Strings, IRIs and comments: text where the word FROM is not a keyword."""
-
-
-def has_dataset_clause(sparql: str) -> bool:
-    """True when the query names its own dataset (FROM / FROM NAMED), which must then be honoured."""
-    code = _NOT_CODE.sub(lambda m: "<>" if m.group(0).startswith("<") else " ", sparql)
-    return _DATASET_CLAUSE.search(code) is not None
-
-
-def _position(exc: SyntaxError) -> list[dict]:
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
     """Line and column of a parse error, from Oxigraph's ``error at L:C: ...`` message."""
     m = re.search(r"\b(\d+):(\d+)\b", str(exc))
     return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
@@ -400,9 +434,11 @@ def _named(iri: str, what: str) -> ox.NamedNode:
         raise BadRequest(f"{what} {iri!r} is not a valid IRI") from None
 
 
-def _take(items: Iterator, max_rows: int | None, deadline: Deadline | None) -> tuple[list, bool]:
+def _take(items: Iterator[T], max_rows: int | None, deadline: Deadline | None) -> tuple[list[T], bool]:
     """Read at most ``max_rows`` items, checking ``deadline`` between them; say if more were left."""
-    out: list = []
+    if max_rows is None and deadline is None:
+        return list(items), False  # internal reads (rules, loads): read in Rust's own loop
+    out: list[T] = []
     for item in items:
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the read ran past its time limit and was stopped")

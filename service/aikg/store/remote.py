@@ -23,12 +23,10 @@ What the interface promises and how this backend keeps it:
 from __future__ import annotations
 
 import logging
-import os
 import re
 import secrets
 import threading
 import time
-import weakref
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import Any
 
@@ -37,6 +35,16 @@ import requests
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.namespaces import AIKG, GRAPH
+from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.tokens import (
+    Token,
+    has_dataset_clause,
+    query_form,
+    resolve_relative,
+    significant,
+    tokenize,
+    without_dataset_clause,
+)
 from aikg.store.base import (
     Deadline,
     Node,
@@ -44,10 +52,12 @@ from aikg.store.base import (
     QueryResult,
     ResultKind,
     Store,
+    StoredTerm,
     Term,
     current_deadline,
 )
-from aikg.store.oxigraph import has_dataset_clause, rdf_format
+from aikg.store.oxigraph import rdf_format
+from aikg.store.terms import quad_of_row
 
 SYSTEM_GRAPH = str(GRAPH["system"])
 """Holds the shared version counter; hidden from :meth:`RemoteStore.graphs`."""
@@ -75,19 +85,24 @@ class RemoteStore(Store):
     kind = "remote"
     follows_own_writes = False  # other aikg instances may write to the same engine
 
-    def __init__(self, query_url: str, *, update_url: str = "", gsp_url: str = "", user: str = "",
-                 password: str = "", timeout: float = 60.0) -> None:
+    def __init__(
+        self,
+        query_url: str,
+        *,
+        update_url: str = "",
+        gsp_url: str = "",
+        user: str = "",
+        password: str = "",
+        timeout: float = 60.0,
+    ) -> None:
         """Talk to the engine at ``query_url``; updates go to ``update_url`` (default: the same)."""
         self.query_url = query_url
         self.update_url = update_url or query_url
         self.gsp_url = gsp_url
         self.timeout = timeout
         self._auth = requests.auth.HTTPDigestAuth(user, password) if user else None
-        self._after_fork()
-        _LIVE.add(self)
-
-    def _after_fork(self) -> None:
-        """Fresh connections, caches and lock: a forked child (query limits) must not share sockets."""
+        # Each process opens its own store (nothing forks a process that has one), so each has its
+        # own connections.
         self._http = requests.Session()
         self._http.auth = self._auth
         self._graphs: tuple[int, list[str]] | None = None
@@ -96,17 +111,28 @@ class RemoteStore(Store):
 
     # -- protocol plumbing -------------------------------------------------------------------------
 
-    def _send(self, method: str, url: str, *, deadline: Deadline | None = None,
-              accept: str | None = None, **kwargs: object) -> requests.Response:
+    def _send(
+        self,
+        method: str,
+        url: str,
+        *,
+        deadline: Deadline | None = None,
+        accept: str | None = None,
+        data: Mapping[str, object] | bytes | None = None,
+        params: Mapping[str, str] | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> requests.Response:
         timeout = self.timeout
         if deadline is not None:
             timeout = max(0.05, min(timeout, deadline.at - time.monotonic()))
-        headers = {**kwargs.pop("headers", {}), **({"Accept": accept} if accept else {})}  # type: ignore[dict-item]
+        sent = {**(headers or {}), **({"Accept": accept} if accept else {})}
         try:
-            resp = self._http.request(method, url, headers=headers, timeout=timeout, **kwargs)
+            resp = self._http.request(method, url, headers=sent, timeout=timeout, data=data, params=params)
         except requests.Timeout:
-            raise QueryTimeout(f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
-                               errors=[{"limit_seconds": round(timeout, 1)}]) from None
+            raise QueryTimeout(
+                f"the query ran past its time limit ({timeout:.1f} s) and was stopped",
+                errors=[{"limit_seconds": round(timeout, 1)}],
+            ) from None
         except requests.RequestException as exc:
             raise StoreError(f"the remote SPARQL engine is unreachable ({type(exc).__name__})") from None
         if resp.headers.get("X-SQL-State", "").startswith("S1T"):
@@ -117,9 +143,12 @@ class RemoteStore(Store):
             # The text parsed locally, so the engine refuses something it does not support; its own
             # message goes to the log, not to the client.
             log.warning("remote engine refused a request: %s", _engine_message(resp))
-            raise BadRequest("the remote SPARQL engine refused the request" + _engine_position(resp)
-                             + " (it parses as SPARQL 1.1: the engine does not support it)",
-                             errors=_engine_errors(resp))
+            raise BadRequest(
+                "the remote SPARQL engine refused the request"
+                + _engine_position(resp)
+                + " (it parses as SPARQL 1.1: the engine does not support it)",
+                errors=_engine_errors(resp),
+            )
         if resp.status_code in (401, 403):
             raise StoreError("the remote SPARQL engine refused aikg's credentials")
         if resp.status_code >= 300:
@@ -127,17 +156,25 @@ class RemoteStore(Store):
             raise StoreError(f"the remote SPARQL engine failed (HTTP {resp.status_code})")
         return resp
 
-    def _select(self, text: str, params: Mapping[str, object] | None = None,
-                deadline: Deadline | None = None) -> dict:
-        resp = self._send("POST", self.query_url, data={"query": text, **(params or {})},
-                          accept="application/sparql-results+json", deadline=deadline)
+    def _select(
+        self, text: str, params: Mapping[str, object] | None = None, deadline: Deadline | None = None
+    ) -> dict[str, Any]:
+        resp = self._send(
+            "POST",
+            self.query_url,
+            data={"query": text, **(params or {})},
+            accept="application/sparql-results+json",
+            deadline=deadline,
+        )
         try:
-            return resp.json()
+            body: dict[str, Any] = resp.json()
+            return body
         except ValueError:
             raise StoreError("the remote engine sent results that are not SPARQL JSON") from None
 
-    def _graph_params(self, sparql: str, default_graphs: Sequence[str] | None,
-                      named_graphs: Sequence[str] | None) -> dict[str, list[str]]:
+    def _graph_params(
+        self, sparql: str, default_graphs: Sequence[str] | None, named_graphs: Sequence[str] | None
+    ) -> dict[str, list[str]]:
         """The dataset as protocol parameters, with the meaning the store interface gives it."""
         if default_graphs is None and named_graphs is None and has_dataset_clause(sparql):
             return {}  # the query's own FROM / FROM NAMED
@@ -154,25 +191,33 @@ class RemoteStore(Store):
     def shared(self) -> bool:
         return True
 
-    def query(self, sparql: str, *, bindings: Mapping[str, Term] | None = None,
-              default_graphs: Sequence[str] | None = None,
-              named_graphs: Sequence[str] | None = None,
-              max_rows: int | None = None, deadline: Deadline | None = None,
-              base_iri: str | None = None) -> QueryResult:
+    def query(
+        self,
+        sparql: str,
+        *,
+        bindings: Mapping[str, Term] | None = None,
+        default_graphs: Sequence[str] | None = None,
+        named_graphs: Sequence[str] | None = None,
+        max_rows: int | None = None,
+        deadline: Deadline | None = None,
+        base_iri: str | None = None,
+    ) -> QueryResult:
         deadline = current_deadline(deadline)
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
         text = substitute(sparql, bindings) if bindings else sparql
-        if base_iri:
-            text = f"BASE <{base_iri}>\n{text}"
         form = query_form(text)
-        _check_parses(text, form)
-        params: dict[str, object] = {"query": text,
-                                     **self._graph_params(text, default_graphs, named_graphs)}
+        _check_parses(text, form, base_iri)
+        if base_iri:
+            text = resolve_relative(text, base_iri)  # the engine has no base of ours: send absolute IRIs
+        if (default_graphs is not None or named_graphs is not None) and has_dataset_clause(text):
+            text = without_dataset_clause(text)  # the protocol's dataset wins (Virtuoso prefers FROM)
+        params: dict[str, object] = {"query": text, **self._graph_params(text, default_graphs, named_graphs)}
         if form in ("CONSTRUCT", "DESCRIBE"):
-            resp = self._send("POST", self.query_url, data=params, accept="application/n-triples",
-                              deadline=deadline)
-            triples = []
+            resp = self._send(
+                "POST", self.query_url, data=params, accept="application/n-triples", deadline=deadline
+            )
+            triples: list[ox.Triple] = []
             truncated = False
             try:
                 for t in ox.parse(resp.content, format=ox.RdfFormat.N_TRIPLES):
@@ -198,7 +243,7 @@ class RemoteStore(Store):
         return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=truncated)
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
-        text = f"BASE <{base_iri}>\n{sparql}" if base_iri else sparql
+        text = resolve_relative(sparql, base_iri) if base_iri else sparql  # the engine has no base of ours
         self._update(split_delete_data(skolemize_text(text)))
 
     def _update(self, sparql: str, *, bump: bool = True) -> None:
@@ -214,8 +259,7 @@ class RemoteStore(Store):
             self._graphs = None
             self._version_cache = (0.0, -1)
 
-    def load(self, data: bytes, *, mime: str, graph: str | None = None,
-             replace: bool = False) -> int:
+    def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
         fmt = rdf_format(mime)
         try:
             parsed = list(ox.parse(data, format=fmt))
@@ -224,8 +268,12 @@ class RemoteStore(Store):
         target = _named(graph) if graph else None
         if target is None and any(isinstance(q.graph_name, ox.DefaultGraph) for q in parsed):
             raise RdfSyntaxError("every triple must go to a named graph: name the target graph")
-        quads = [q if not isinstance(q.graph_name, ox.DefaultGraph)
-                 else ox.Quad(q.subject, q.predicate, q.object, target) for q in parsed]
+        quads = [
+            q
+            if not isinstance(q.graph_name, ox.DefaultGraph)
+            else ox.Quad(q.subject, q.predicate, q.object, target)
+            for q in parsed
+        ]
         # Engines limit blank nodes in updates (Virtuoso refuses them in INSERT DATA and caps the size
         # of INSERT templates), so blank nodes are skolemized (RDF 1.1 §3.5) into genid IRIs.
         quads = _skolemize(quads)
@@ -234,7 +282,7 @@ class RemoteStore(Store):
             return len(quads)
         ops = [f"DROP SILENT GRAPH {target}"] if replace and target is not None else []
         for start in range(0, len(quads), _CHUNK):
-            ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start:start + _CHUNK]) + "\n}")
+            ops.append("INSERT DATA {\n" + _ox_quad_block(quads[start : start + _CHUNK]) + "\n}")
         if ops:
             self._update(" ;\n".join(ops))
         return len(quads)
@@ -249,19 +297,24 @@ class RemoteStore(Store):
         if replace:
             by_graph[replace] = []
         for q in quads:
-            by_graph.setdefault(q.graph_name.value, []).append(ox.Triple(q.subject, q.predicate, q.object))
+            by_graph.setdefault(str(q.graph_name)[1:-1], []).append(q.triple)
         try:
             for g, triples in by_graph.items():
                 body = ox.serialize(triples, format=ox.RdfFormat.N_TRIPLES) or b""
-                self._send("PUT" if g == replace else "POST", self.gsp_url, params={"graph-uri": g},
-                           data=body, headers={"Content-Type": "application/n-triples"})
+                self._send(
+                    "PUT" if g == replace else "POST",
+                    self.gsp_url,
+                    params={"graph-uri": g},
+                    data=body,
+                    headers={"Content-Type": "application/n-triples"},
+                )
         finally:
             self._update(_bump_version(), bump=False)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
         fmt = rdf_format(mime)
         if graph is None:
-            if mime not in ("application/n-quads", "application/trig"):
+            if mime not in {f.mime for f in DATASET_FORMATS}:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
             return ox.serialize(list(self.quads()), format=fmt) or b""
         return ox.serialize([q.triple for q in self.quads(graph=graph)], format=fmt) or b""
@@ -273,9 +326,12 @@ class RemoteStore(Store):
                 return list(self._graphs[1])
         # GROUP BY, not DISTINCT: Virtuoso answers it from an index (ms instead of seconds).
         body = self._select("SELECT ?g WHERE { GRAPH ?g { ?s ?p ?o } } GROUP BY ?g")
-        found = sorted(b["g"]["value"] for b in body["results"]["bindings"]
-                       if b["g"]["value"] not in (SYSTEM_GRAPH, EMPTY_GRAPH)
-                       and not b["g"]["value"].startswith(_ENGINE_GRAPH_PREFIXES))
+        found = sorted(
+            b["g"]["value"]
+            for b in body["results"]["bindings"]
+            if b["g"]["value"] not in (SYSTEM_GRAPH, EMPTY_GRAPH)
+            and not b["g"]["value"].startswith(_ENGINE_GRAPH_PREFIXES)
+        )
         with self._lock:
             self._graphs = (version, found)
         return list(found)
@@ -287,22 +343,36 @@ class RemoteStore(Store):
         graphs = [str(_named(graph).value)] if graph else self.graphs()
         if not graphs:
             return 0
-        res = self.query("SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
-                         named_graphs=graphs, default_graphs=graphs)
-        return int(res.rows[0][0].value) if res.rows and res.rows[0][0] is not None else 0
+        res = self.query(
+            "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }",
+            named_graphs=graphs,
+            default_graphs=graphs,
+        )
+        cell = res.rows[0][0] if res.rows else None
+        return int(cell.value) if isinstance(cell, ox.Literal) else 0
 
-    def quads(self, subject: Node | None = None, predicate: ox.NamedNode | None = None,
-              obj: Term | None = None, graph: str | None = None) -> Iterator[Quad]:
+    def quads(
+        self,
+        subject: Node | None = None,
+        predicate: ox.NamedNode | None = None,
+        obj: Term | None = None,
+        graph: str | None = None,
+    ) -> Iterator[Quad]:
         graphs = [str(_named(graph).value)] if graph else self.graphs()
-        if not graphs:
-            return iter(())
-        pattern = [(str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"),
-                                                                        (obj, "o"))]
-        binds = " ".join(f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"),
-                                                            (obj, "o")) if t is not None)
-        res = self.query(f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
-                         named_graphs=graphs, default_graphs=graphs)
-        return iter([ox.Quad(r[0], r[1], r[2], r[3]) for r in res.rows])  # type: ignore[arg-type]
+        if not graphs or any(isinstance(t, ox.BlankNode) for t in (subject, predicate, obj)):
+            return iter(())  # blank nodes are stored skolemized: a blank node matches nothing here
+        pattern = [
+            (str(t) if t is not None else f"?{v}") for t, v in ((subject, "s"), (predicate, "p"), (obj, "o"))
+        ]
+        binds = " ".join(
+            f"BIND({t} AS ?{v})" for t, v in ((subject, "s"), (predicate, "p"), (obj, "o")) if t is not None
+        )
+        res = self.query(
+            f"SELECT ?s ?p ?o ?g WHERE {{ GRAPH ?g {{ {' '.join(pattern)} }} {binds} }}",
+            named_graphs=graphs,
+            default_graphs=graphs,
+        )
+        return iter([quad_of_row(r) for r in res.rows])
 
     def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
         remove, add = list(remove), list(add)
@@ -323,33 +393,51 @@ class RemoteStore(Store):
     CHUNK = 400
     """Nodes per VALUES block of a neighbourhood read."""
 
-    def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[Term]]) -> list[Quad]:
+    def _select_quads(self, pattern: str, first: str, values: dict[str, Iterable[StoredTerm]]) -> list[Quad]:
         """``SELECT ?s ?p ?o ?g`` over ``pattern``, with the ``first`` variable's values sent in chunks."""
         items = sorted(_sparql_terms(values[first]))
-        blocks = " ".join(_values_block(name, _sparql_terms(terms)) for name, terms in values.items()
-                          if name != first)
+        blocks = " ".join(
+            _values_block(name, _sparql_terms(terms)) for name, terms in values.items() if name != first
+        )
         out: list[Quad] = []
         for i in range(0, len(items), self.CHUNK):
-            text = (f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i:i + self.CHUNK])} "
-                    f"{blocks} {pattern} }}")
-            out += [ox.Quad(*row) for row in self.query(text).rows]  # type: ignore[arg-type]
+            text = (
+                f"SELECT ?s ?p ?o ?g WHERE {{ {_values_block(first, items[i : i + self.CHUNK])} "
+                f"{blocks} {pattern} }}"
+            )
+            out += [quad_of_row(row) for row in self.query(text).rows]
         return out
 
-    def _around(self, end: str, nodes: Iterable[Term], predicates: Iterable[ox.NamedNode] | None,
-                graph: str | None) -> list[Quad]:
-        values: dict[str, Iterable[Term]] = {end: nodes}
+    def _around(
+        self,
+        end: str,
+        nodes: Iterable[StoredTerm],
+        predicates: Iterable[ox.NamedNode] | None,
+        graph: str | None,
+    ) -> list[Quad]:
+        values: dict[str, Iterable[StoredTerm]] = {end: nodes}
         if predicates is not None:
             values["p"] = list(predicates)
         if graph is not None:
             values["g"] = [_named(graph)]
         return self._select_quads("GRAPH ?g { ?s ?p ?o }", end, values)
 
-    def outgoing(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def outgoing(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         return self._around("s", [n for n in nodes if not isinstance(n, ox.Literal)], predicates, graph)
 
-    def incoming(self, nodes: Iterable[Term], *, predicates: Iterable[ox.NamedNode] | None = None,
-                 graph: str | None = None) -> list[Quad]:
+    def incoming(
+        self,
+        nodes: Iterable[StoredTerm],
+        *,
+        predicates: Iterable[ox.NamedNode] | None = None,
+        graph: str | None = None,
+    ) -> list[Quad]:
         return self._around("o", nodes, predicates, graph)
 
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
@@ -364,7 +452,8 @@ class RemoteStore(Store):
             if time.monotonic() - stamp < VERSION_TTL and value >= 0:
                 return value
         body = self._select(
-            f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}")
+            f"SELECT ?v WHERE {{ GRAPH <{SYSTEM_GRAPH}> {{ <{SYSTEM_GRAPH}> <{_VERSION}> ?v }} }}"
+        )
         rows = body["results"]["bindings"]
         value = int(rows[0]["v"]["value"]) if rows else 0
         with self._lock:
@@ -375,41 +464,44 @@ class RemoteStore(Store):
         self._http.close()
 
 
-_LIVE: weakref.WeakSet[RemoteStore] = weakref.WeakSet()
-"""Every open remote store of this process, given fresh connections in a forked child."""
-os.register_at_fork(after_in_child=lambda: [store._after_fork() for store in list(_LIVE)])
-
-
 # -- helpers -----------------------------------------------------------------------------------------
+
 
 def _bump_version() -> str:
     # A fresh random stamp rather than a counter: engines disagree on read-modify-write updates
     # (Virtuoso 7.2 fails on aggregates inside DELETE/INSERT), and a version only needs to change.
     g, v = f"<{SYSTEM_GRAPH}>", f"<{_VERSION}>"
     stamp = secrets.randbits(62)
-    return (f"DELETE WHERE {{ GRAPH {g} {{ {g} {v} ?old }} }} ;\n"
-            f"INSERT DATA {{ GRAPH {g} {{ {g} {v} {stamp} }} }}")
+    return (
+        f"DELETE WHERE {{ GRAPH {g} {{ {g} {v} ?old }} }} ;\n"
+        f"INSERT DATA {{ GRAPH {g} {{ {g} {v} {stamp} }} }}"
+    )
 
 
 _PARSER = ox.Store()
 """Always empty: used only to parse queries (a result that is never read runs nothing)."""
 
 
-def _check_parses(text: str, form: str) -> None:
+def _check_parses(text: str, form: str, base_iri: str | None = None) -> None:
     """Parse locally, so a malformed query is a 400 that says where, whatever the engine's messages."""
     probe = text
     if form == "ASK":  # ASK is answered eagerly; as SELECT * it parses the same and stays lazy
-        probe = re.sub(r"\bASK\b", "SELECT *", text, count=1, flags=re.IGNORECASE)
+        ask = next(t for t, _ in significant(text) if t.is_keyword("ASK"))
+        probe = text[: ask.start] + "SELECT *" + text[ask.end :]
     try:
-        _PARSER.query(probe)
+        _PARSER.query(probe, base_iri=base_iri)
     except SyntaxError as exc:
         errors = _position(exc)
-        where = (f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
-                 f"{errors[0]['column']})" if errors else "")
+        where = (
+            f" at {errors[0]['line']}:{errors[0]['column']} (line {errors[0]['line']}, column "
+            f"{errors[0]['column']})"
+            if errors
+            else ""
+        )
         raise QuerySyntaxError(f"the query does not parse{where}", errors=errors) from None
 
 
-def _position(exc: SyntaxError) -> list[dict]:
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
     m = re.search(r"\b(\d+):(\d+)\b", str(exc))
     return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
 
@@ -419,7 +511,7 @@ def _engine_position(resp: requests.Response) -> str:
     return f" at line {m.group(1)}" if m else ""
 
 
-def _engine_errors(resp: requests.Response) -> list[dict]:
+def _engine_errors(resp: requests.Response) -> list[dict[str, int]]:
     m = re.search(r"\bline (\d+)", resp.text[:2000])
     return [{"line": int(m.group(1))}] if m else []
 
@@ -450,10 +542,10 @@ def _term(binding: Mapping[str, str] | None) -> Term | None:
         raise StoreError("the remote engine sent a term that is not valid RDF") from None
 
 
-def _sparql_terms(terms: Iterable[Term]) -> set[str]:
+def _sparql_terms(terms: Iterable[StoredTerm]) -> set[str]:
     # A blank node cannot be named in a query (its label would be a fresh variable): the engine has
     # nothing it could match for one, so it is left out.
-    return {str(t) for t in terms if not isinstance(t, ox.BlankNode)}
+    return {str(t) for t in terms if not isinstance(t, ox.BlankNode | ox.Triple)}
 
 
 def _values_block(name: str, terms: Iterable[str]) -> str:
@@ -481,45 +573,14 @@ def skolemize_text(text: str) -> str:
     if "_:" not in text:
         return text
     run = secrets.token_hex(6)
-    out: list[str] = []
-    i, n = 0, len(text)
-    words: list[str] = []
-    depth = 0  # brace depth inside an INSERT DATA block (0: outside)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            out.append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if depth and text.startswith("_:", i):
-            j = i + 2
-            while j < n and (text[j].isalnum() or text[j] in "_-."):
-                j += 1
-            while text[j - 1] == ".":
-                j -= 1
-            out.append(f"<{GENID}{run}-{text[i + 2:j]}>")
-            i = j
-            continue
-        if c.isalpha():
-            j = _word_end(text, i, "_")
-            words = [*words[-1:], text[i:j].upper()]
-            out.append(text[i:j])
-            i = j
-            continue
-        if c == "{":
-            if depth or words == ["INSERT", "DATA"]:
-                depth += 1
-        elif c == "}" and depth:
-            depth -= 1
-        if not c.isspace():
-            words = [] if c != "{" else words
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-_DELETE_DATA = re.compile(r"DELETE\s+DATA", re.IGNORECASE)
+    toks = tokenize(text)
+    edits = [
+        (t.start, t.end, f"<{GENID}{run}-{t.text[2:]}>")
+        for start, end in _data_blocks(toks, "INSERT")
+        for t in toks[start:end]
+        if t.kind == "bnode"
+    ]
+    return _edit(text, edits)
 
 
 def split_delete_data(text: str) -> str:
@@ -527,71 +588,78 @@ def split_delete_data(text: str) -> str:
 
     Same meaning in SPARQL 1.1; needed because Virtuoso 7.2 deletes the quads of one block only.
     """
-    if not _DELETE_DATA.search(text):
-        return text
-    out: list[str] = []
-    i, n = 0, len(text)
-    words: list[str] = []
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            out.append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if c.isalpha():
-            j = _word_end(text, i, "_")
-            words = [*words[-1:], text[i:j].upper()]
-            out.append(text[i:j])
-            i = j
-            continue
-        if c == "{" and words == ["DELETE", "DATA"]:
-            items, i = _data_items(text, i + 1)
-            out.append("{ " + " } ;\nDELETE DATA { ".join(items or [""]) + " }")
-            words = []
-            continue
-        if not c.isspace():
-            words = []
-        out.append(c)
-        i += 1
-    return "".join(out)
+    toks = tokenize(text)
+    edits = []
+    for start, end in _data_blocks(toks, "DELETE"):
+        items = _data_items(toks, start, end)
+        if len(items) > 1:
+            parts = [text[toks[a].start : toks[b].end] for a, b in items]
+            edits.append(
+                (toks[start - 1].start, toks[end].end, "{ " + " } ;\nDELETE DATA { ".join(parts) + " }")
+            )
+    return _edit(text, edits)
 
 
-def _data_items(text: str, i: int) -> tuple[list[str], int]:
-    """The top-level parts of a quad-data block starting after its ``{``: each ``GRAPH x { … }`` on its
-    own, loose triples together; and the position after the block's closing ``}``."""
-    items: list[str] = []
-    current: list[str] = []
-    loose: list[str] = []
-    depth, n = 1, len(text)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            (current if depth > 1 or current else loose).append(text[i:j])
-            i = j
-            continue
-        c = text[i]
-        if depth == 1 and text[i:i + 5].upper() == "GRAPH" and not (text[i + 5:i + 6].isalnum()):
-            current = ["GRAPH"]
-            i += 5
-            continue
-        if c == "{":
+def _data_blocks(toks: list[Token], verb: str) -> list[tuple[int, int]]:
+    """(index after ``{``, index of ``}``) of every ``verb DATA { … }`` block."""
+    out = []
+    depth = 0
+    for i, tok in enumerate(toks):
+        if tok.text == "{":
             depth += 1
-        elif c == "}":
+        elif tok.text == "}":
             depth -= 1
-            if depth == 0:
+        elif (
+            depth == 0
+            and tok.is_keyword(verb)
+            and i + 2 < len(toks)
+            and toks[i + 1].is_keyword("DATA")
+            and toks[i + 2].text == "{"
+        ):
+            close = _matching(toks, i + 2)
+            out.append((i + 3, close))
+    return out
+
+
+def _matching(toks: list[Token], k: int) -> int:
+    depth = 0
+    for j in range(k, len(toks)):
+        depth += (toks[j].text == "{") - (toks[j].text == "}")
+        if depth == 0:
+            return j
+    return len(toks) - 1
+
+
+def _data_items(toks: list[Token], start: int, end: int) -> list[tuple[int, int]]:
+    """The top-level parts of a quad-data block: each ``GRAPH x { … }`` and each run of loose triples
+    between them on its own (first and last token index of each)."""
+    items: list[tuple[int, int]] = []
+    loose: list[int] = []
+    k = start
+    while k <= end:
+        at_graph = k < end and toks[k].is_keyword("GRAPH") and k + 2 < end and toks[k + 2].text == "{"
+        if at_graph or k == end:
+            if loose:
+                items.append((loose[0], loose[-1]))
+                loose = []
+            if k == end:
                 break
-            if depth == 1 and current:
-                current.append(c)
-                items.append("".join(current))
-                current = []
-                i += 1
-                continue
-        (current if current else loose).append(c)
-        i += 1
-    if "".join(loose).strip():
-        items.append("".join(loose))
-    return items, i + 1
+            close = _matching(toks, k + 2)
+            items.append((k, close))
+            k = close + 1
+            continue
+        if toks[k].text != "." or loose:
+            loose.append(k)
+        k += 1
+    return items
+
+
+def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
+    out, last = [], 0
+    for start, end, replacement in sorted(edits):
+        out.append(text[last:start] + replacement)
+        last = end
+    return "".join(out) + text[last:]
 
 
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
@@ -608,47 +676,6 @@ def _engine_message(resp: requests.Response) -> str:
     return (text[0] if text else resp.reason or "no detail")[:300]
 
 
-def query_form(text: str) -> str:
-    """The query form keyword (SELECT, ASK, CONSTRUCT, DESCRIBE) of a parsed query text."""
-    for token in _tokens(text):
-        upper = token.upper()
-        if upper in ("SELECT", "ASK", "CONSTRUCT", "DESCRIBE"):
-            return upper
-    return "SELECT"
-
-
-def _tokens(text: str) -> Iterable[str]:
-    """Top-level words and braces of a SPARQL text, skipping comments, strings and IRIs."""
-    i, n = 0, len(text)
-    while i < n:
-        j = _skip_opaque(text, i)
-        if j != i:
-            i = j
-            continue
-        c = text[i]
-        if c in "{}":
-            yield c
-        elif c.isalpha():
-            j = _word_end(text, i, "_:-")
-            yield text[i:j]
-            i = j
-            continue
-        i += 1
-
-
-def _word_end(text: str, i: int, extra: str) -> int:
-    """End of the word starting at ``i``: letters and digits, plus the characters in ``extra``."""
-    j, n = i, len(text)
-    while j < n and (text[j].isalnum() or text[j] in extra):
-        j += 1
-    return j
-
-
-def _looks_like_iri(text: str, i: int) -> bool:
-    j = text.find(">", i)
-    return j != -1 and not any(ch in text[i + 1:j] for ch in " \n\t")
-
-
 def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
 
@@ -659,53 +686,43 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     a grouping or ordering key becomes ``(value)``.
     """
     others = _other_projections(text, bindings)
-    out: list[str] = []
-    for kind, token, select_at, brace in _scan(text):
-        if kind == "var" and token[1:] in bindings:
-            name = token[1:]
-            value = str(bindings[name])
-            if select_at == -2:  # after AS: the name being bound, kept
-                out.append(token)
-            elif select_at >= 0:
-                nested = brace > 0 and others.get(select_at, 0) > 0
-                out.append("" if nested else f"({value} AS ?{name})")
-            elif select_at == -3:
-                out.append(f"({value})")
-            else:
-                out.append(value)
+    edits: list[tuple[int, int, str]] = []
+    for kind, tok, select_at, brace in _scan(text):
+        if kind != "var" or tok.value not in bindings or select_at == -2:
+            continue  # after AS: the name being bound, kept
+        name = tok.value
+        value = str(bindings[name])
+        if select_at >= 0:
+            nested = brace > 0 and others.get(select_at, 0) > 0
+            replacement = "" if nested else f"({value} AS ?{name})"
+        elif select_at == -3:
+            replacement = f"({value})"
         else:
-            out.append(token)
-    return "".join(out)
+            replacement = value
+        edits.append((tok.start, tok.end, replacement))
+    return _edit(text, edits)
 
 
 def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int]:
     """For each SELECT (by position), how many projected items are not bound variables."""
     counts: dict[int, int] = {}
-    for kind, token, select_at, _ in _scan(text):
+    for kind, tok, select_at, _ in _scan(text):
         if select_at >= 0:
             counts.setdefault(select_at, 0)
-            if not (kind == "var" and token[1:] in bindings):
+            if not (kind == "var" and tok.value in bindings):
                 counts[select_at] += 1
     return counts
 
 
-def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
-    """Tokens of a query as (kind, text, where, brace depth); ``where`` is the start of the SELECT whose
+def _scan(text: str) -> Iterable[tuple[str, Token, int, int]]:
+    """Tokens of a query as (kind, token, where, brace depth); ``where`` is the start of the SELECT whose
     projection the token is in (at parenthesis depth 0), -2 right after AS, -3 a GROUP/ORDER key, else -1.
     """
-    i, n = 0, len(text)
     clause, clause_at = "", -1
     depth = brace = 0
     after_as = False
-    while i < n:
-        c = text[i]
-        j = _skip_opaque(text, i)
-        if j != i:
-            yield "opaque", text[i:j], -1, brace
-            i = j
-            continue
-        if c in "?$" and i + 1 < n and (text[i + 1].isalnum() or text[i + 1] == "_"):
-            j = _word_end(text, i + 1, "_")
+    for tok in tokenize(text):
+        if tok.kind == "var":
             if after_as:
                 where = -2
             elif clause == "SELECT" and depth == 0:
@@ -714,53 +731,41 @@ def _scan(text: str) -> Iterable[tuple[str, str, int, int]]:
                 where = -3
             else:
                 where = -1
-            yield "var", text[i:j], where, brace
+            yield "var", tok, where, brace
             after_as = False
-            i = j
             continue
-        if c.isalpha():
-            j = _word_end(text, i, "_:-")
-            word = text[i:j].upper()
-            if word in _CLAUSES:
-                clause, clause_at, depth = word, i, 0
-            after_as = word == "AS"
-            yield "word", text[i:j], -1, brace
-            i = j
+        if tok.kind == "keyword":
+            if tok.value in _CLAUSES:
+                clause, clause_at, depth = tok.value, tok.start, 0
+            after_as = tok.value == "AS"
+            yield "word", tok, -1, brace
             continue
-        if clause == "SELECT" and depth == 0 and c in "(*":
-            yield "item", c, clause_at, brace
-            depth += c == "("
-            i += 1
+        if clause == "SELECT" and depth == 0 and tok.text in ("(", "*"):
+            yield "item", tok, clause_at, brace
+            depth += tok.text == "("
             continue
-        if c == "(":
+        if tok.text == "(":
             depth += 1
-        elif c == ")":
+        elif tok.text == ")":
             depth -= 1
-        elif c == "{":
+        elif tok.text == "{":
             clause, depth = "", 0
             brace += 1
-        elif c == "}":
+        elif tok.text == "}":
             brace -= 1
-        yield "char", c, -1, brace
-        i += 1
+        yield "other", tok, -1, brace
 
 
-_CLAUSES = {"SELECT", "GROUP", "ORDER", "WHERE", "HAVING", "LIMIT", "OFFSET", "VALUES", "CONSTRUCT",
-            "ASK", "DESCRIBE"}
-
-
-def _skip_opaque(text: str, i: int) -> int:
-    """End of a comment, string literal or IRI starting at ``i`` (``i`` itself when none starts)."""
-    n, c = len(text), text[i]
-    if c == "#":
-        j = text.find("\n", i)
-        return n if j == -1 else j
-    if c in "\"'":
-        quote = text[i:i + 3] if text[i:i + 3] in ('"""', "'''") else c
-        j = i + len(quote)
-        while j < n and text[j:j + len(quote)] != quote:
-            j += 2 if text[j] == "\\" else 1
-        return min(n, j + len(quote))
-    if c == "<" and _looks_like_iri(text, i):
-        return text.find(">", i) + 1
-    return i
+_CLAUSES = {
+    "SELECT",
+    "GROUP",
+    "ORDER",
+    "WHERE",
+    "HAVING",
+    "LIMIT",
+    "OFFSET",
+    "VALUES",
+    "CONSTRUCT",
+    "ASK",
+    "DESCRIBE",
+}

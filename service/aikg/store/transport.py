@@ -76,19 +76,15 @@ class Encoded:
     truncated: bool = False
 
     def decode(self) -> QueryResult:
-        """The materialized result (Oxigraph parses the bytes; no per-row Python work)."""
+        """The result (its rows are parsed from the bytes when first asked for)."""
         if self.kind is ResultKind.ASK:
             return QueryResult(ResultKind.ASK, boolean=self.boolean)
         if self.kind is ResultKind.GRAPH:
             triples = [q.triple for q in ox.parse(self.data, format=ox.RdfFormat.N_TRIPLES)]
             return QueryResult(ResultKind.GRAPH, triples=triples, truncated=self.truncated)
-        solutions = ox.parse_query_results(self.data, format=ox.QueryResultsFormat.TSV)
-        assert isinstance(solutions, ox.QuerySolutions)
-        variables = [v.value for v in solutions.variables]
-        width = range(len(variables))
-        rows = [tuple(s[i] for i in width) for s in solutions]
-        return QueryResult(ResultKind.SELECT, variables=variables, rows=rows, truncated=self.truncated,
-                           tsv=self.data)
+        header = self.data[: self.data.find(b"\n")].decode()
+        variables = [v[1:] for v in header.split("\t")] if header else []
+        return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated, tsv=self.data)
 
 
 def encode_result(result: QueryResult) -> Encoded:
@@ -109,11 +105,12 @@ def encode(raw: Any, max_rows: int | None) -> Encoded:
         return Encoded(ResultKind.ASK, boolean=bool(raw))
     if isinstance(raw, ox.QuerySolutions):
         writer = _CappedWriter(max_rows, header=1)
-        kind, fmt = ResultKind.SELECT, ox.QueryResultsFormat.TSV
-    else:
-        writer = _CappedWriter(max_rows, header=0)
-        kind, fmt = ResultKind.GRAPH, ox.RdfFormat.N_TRIPLES
+        with contextlib.suppress(_Enough):
+            raw.serialize(writer, format=ox.QueryResultsFormat.TSV)  # type: ignore[arg-type]  # any writable
+        data, truncated = writer.result()
+        return Encoded(ResultKind.SELECT, data, truncated=truncated)
+    writer = _CappedWriter(max_rows, header=0)
     with contextlib.suppress(_Enough):
-        raw.serialize(writer, format=fmt)
+        raw.serialize(writer, format=ox.RdfFormat.N_TRIPLES)
     data, truncated = writer.result()
-    return Encoded(kind, data, truncated=truncated)
+    return Encoded(ResultKind.GRAPH, data, truncated=truncated)

@@ -17,13 +17,19 @@ from aikg.services import Services, build_services
 from aikg.settings import load_settings
 from aikg.store import Deadline, Store
 from aikg.store.base import pop_deadline, push_deadline
+from aikg.web.json_provider import OrjsonProvider
 
 SERVICES_KEY = "aikg.services"
 _WRITES = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 
 
-def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | None = None,
-               services: Services | None = None, owner: bool = True) -> Flask:
+def create_app(
+    test_config: Mapping[str, Any] | None = None,
+    *,
+    store: Store | None = None,
+    services: Services | None = None,
+    owner: bool = True,
+) -> Flask:
     """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config``.
 
     An ``owner`` app loads the seeds into an empty store and starts the Epoch import; a serving reader
@@ -35,7 +41,7 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
     settings = services.settings
     app.config["AIKG"] = settings
     app.config["MAX_CONTENT_LENGTH"] = settings["max_body"]
-    app.json.sort_keys = False  # keep the documented field order in JSON bodies
+    app.json = OrjsonProvider(app)  # keys in their documented order; big answers written fast
     app.extensions[SERVICES_KEY] = services
 
     if owner and settings["load_seeds"]:
@@ -51,11 +57,11 @@ def create_app(test_config: Mapping[str, Any] | None = None, *, store: Store | N
                 services.background["epoch-import"] = thread
     services.runner.warm_up()
 
-    from aikg.web import api, ask, errors, exports, linked_data, pages, sparql, writes
+    from aikg.web import api, ask, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
     _bound_requests(app)
-    for module in (sparql, api, exports, linked_data, writes, pages, ask):
+    for module in (sparql, api, exports, linked_data, writes, pages, ask, imports):
         app.register_blueprint(module.bp)
     return app
 
@@ -79,7 +85,8 @@ def _bound_requests(app: Flask) -> None:
 
 def get_services() -> Services:
     """The services of the running app: the one accessor the views use."""
-    return current_app.extensions[SERVICES_KEY]  # type: ignore[no-any-return]
+    services: Services = current_app.extensions[SERVICES_KEY]  # Flask types its extensions as Any
+    return services
 
 
 def get_store() -> Store:

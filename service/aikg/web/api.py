@@ -15,24 +15,26 @@ from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
 from aikg.lookup.entities import entity_json
-from aikg.lookup.search import MAX_LIMIT, LiveIndex, type_json
+from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
-from aikg.rdf.formats import Format
+from aikg.query.named import NamedQuery
+from aikg.rdf.formats import JSON, RESULT_FORMATS
+from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
+from aikg.store import QueryResult, Term
 from aikg.web import get_services, get_store, setting
-from aikg.web.negotiation import choose
+from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
-JSON = Format("json", "application/json", "json")
-CSV = Format("csv", "text/csv", "csv")
+CSV = next(f for f in RESULT_FORMATS if f.name == "csv")
 RESULT_OFFERS = (JSON, CSV)
 
 
 def _json_only() -> None:
     """406 unless the client accepts JSON (the error itself is JSON, as every error is)."""
-    choose((JSON,), request.accept_mimetypes)
+    negotiate((JSON,))
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
@@ -42,11 +44,15 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
     try:
         value = int(raw.strip())
     except ValueError:
-        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
-                         errors=[{"parameter": name, "value": raw}]) from None
+        raise BadRequest(
+            f"parameter {name!r} must be an integer from {low} to {high}",
+            errors=[{"parameter": name, "value": raw}],
+        ) from None
     if not low <= value <= high:
-        raise BadRequest(f"parameter {name!r} must be an integer from {low} to {high}",
-                         errors=[{"parameter": name, "value": raw}])
+        raise BadRequest(
+            f"parameter {name!r} must be an integer from {low} to {high}",
+            errors=[{"parameter": name, "value": raw}],
+        )
     return value
 
 
@@ -64,8 +70,7 @@ def search() -> Response:
     _json_only()
     q = request.args.get("q", "")
     if not q.strip():
-        raise BadRequest("parameter 'q' is required: the text to search for",
-                         errors=[{"parameter": "q"}])
+        raise BadRequest("parameter 'q' is required: the text to search for", errors=[{"parameter": "q"}])
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
     services = get_services()
     type_iri = None
@@ -73,19 +78,44 @@ def search() -> Response:
         raw_type = request.args["type"].strip()
         type_iri = services.vocabulary().resolve_class(raw_type)
         if type_iri is None:
-            raise BadRequest(f"parameter 'type': no class {raw_type!r} (give a class name such as "
-                             f"'Organization' or a class IRI; see /api/types)",
-                             errors=[{"parameter": "type", "value": raw_type}])
+            raise BadRequest(
+                f"parameter 'type': no class {raw_type!r} (give a class name such as "
+                f"'Organization' or a class IRI; see /api/types)",
+                errors=[{"parameter": "type", "value": raw_type}],
+            )
     index = services.index()
     hits = index.search(q, type_iri=type_iri, limit=limit)
-    return jsonify({
-        "query": q,
-        "type": type_iri,
-        "limit": limit,
-        "results": [{"id": h.entity.slug, "iri": h.entity.iri, "label": h.entity.label,
-                     "matched": h.name, "match": h.match, "types": index.types_of(h.entity),
-                     "score": h.score} for h in hits],
-    })
+    described = describe(services.store, index, hits)
+    return jsonify(
+        {
+            "query": q,
+            "type": type_iri,
+            "limit": limit,
+            "results": [
+                {
+                    "id": h.entity.slug,
+                    "iri": h.entity.iri,
+                    "label": h.entity.label,
+                    "matched": h.name,
+                    "match": h.match,
+                    "types": index.types_of(h.entity),
+                    "score": h.score,
+                    **_description(described[h.entity.iri]),
+                }
+                for h in hits
+            ],
+        }
+    )
+
+
+def _description(d: Description) -> dict[str, Any]:
+    """A hit's ``description`` line and its parts (kind, makers, year), to tell namesakes apart."""
+    return {
+        "description": d.text(),
+        "kind": d.kind,
+        "makers": [{"id": m.slug, "label": m.label} for m in d.makers],
+        "year": d.year,
+    }
 
 
 @bp.get("/entities/<path:entity_id>")
@@ -96,7 +126,7 @@ def entity(entity_id: str) -> Response:
     return jsonify(entity_json(get_services(), entity_id))
 
 
-def _type_counts(services: Services) -> list[dict]:
+def _type_counts(services: Services) -> list[dict[str, Any]]:
     vocab = services.vocabulary()
     direct: dict[str, int] = {}
     total: dict[str, int] = {}
@@ -110,10 +140,16 @@ def _type_counts(services: Services) -> list[dict]:
     classes = sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
     out = []
     for c in classes:
-        out.append({**type_json(vocab, c),
-                     "parents": [type_json(vocab, p) for p in sorted(vocab.supers.get(c, ()))
-                                 if p.startswith(str(AIKG))],
-                     "direct": direct.get(c, 0), "total": total.get(c, 0)})
+        out.append(
+            {
+                **type_json(vocab, c),
+                "parents": [
+                    type_json(vocab, p) for p in sorted(vocab.supers.get(c, ())) if p.startswith(str(AIKG))
+                ],
+                "direct": direct.get(c, 0),
+                "total": total.get(c, 0),
+            }
+        )
     return sorted(out, key=lambda t: (-t["total"], t["name"]))
 
 
@@ -134,13 +170,17 @@ def stats() -> Response:
     store = services.store
     graphs = [{"graph": g, "triples": store.count(g)} for g in store.graphs()]
     docs = services.catalog()
-    return jsonify({
-        "triples": sum(g["triples"] for g in graphs),
-        "graphs": graphs,
-        "entities": sum(1 for e in services.index().entities.values() if e.types),
-        "sources": [{"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
-                    for d in sorted(docs.values(), key=lambda d: d.graph)],
-    })
+    return jsonify(
+        {
+            "triples": sum(g["triples"] for g in graphs),
+            "graphs": graphs,
+            "entities": sum(1 for e in services.index().entities.values() if e.types),
+            "sources": [
+                {"graph": d.graph, "iri": d.iri, "title": d.title, "date": d.issued}
+                for d in sorted(docs.values(), key=lambda d: d.graph)
+            ],
+        }
+    )
 
 
 @bp.get("/queries")
@@ -150,34 +190,57 @@ def queries() -> Response:
     return jsonify({"queries": [_query_json(q) for q in get_services().named.all().values()]})
 
 
-def _query_json(q: Any) -> dict:
-    return {"name": q.name, "title": q.title, "description": q.description,
-            "parameters": [p.to_json() for p in q.parameters], "examples": q.example_texts(),
-            "links": {"self": f"/api/queries/{q.name}"}}
+def _query_json(q: NamedQuery) -> dict[str, Any]:
+    return {
+        "name": q.name,
+        "title": q.title,
+        "description": q.description,
+        "parameters": [p.to_json() for p in q.parameters],
+        "examples": q.example_texts(),
+        "links": {"self": f"/api/queries/{q.name}"},
+    }
 
 
 @bp.get("/queries/<name>")
 @cached
 def named_query(name: str) -> Response:
     """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
-    fmt = choose(RESULT_OFFERS, request.accept_mimetypes, request.args.get("format"))
+    fmt = negotiate(RESULT_OFFERS)
     services = get_services()
     services.named.get(name)
     raw = {k: v for k, v in request.args.items() if k != "format"}
     result = services.named.run(name, raw)
     if fmt is CSV:
-        return _csv(name, result)
-    index = services.index()
-    rows = [{v: _cell(t, index) for v, t in zip(result.variables, row, strict=True)}
-            for row in result.rows]
-    return jsonify({"query": name, "parameters": raw, "columns": result.variables, "rows": rows,
-                    "truncated": result.truncated, "limit": setting("max_rows")})
+        resp = _csv(name, result)
+    else:
+        rows = _rows(result, services.index())
+        resp = jsonify(
+            {
+                "query": name,
+                "parameters": raw,
+                "columns": result.variables,
+                "rows": rows,
+                "truncated": result.truncated,
+                "limit": setting("max_rows"),
+            }
+        )
+    # CSV has no place for the flag in its body: the header says it for every format, as /sparql does
+    resp.headers[TRUNCATED_HEADER] = "true" if result.truncated else "false"
+    return resp
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
 
 
-def _cell(term: Any, index: LiveIndex) -> dict | None:
+def _rows(result: QueryResult, index: LiveIndex) -> list[dict[str, dict[str, Any] | None]]:
+    """The rows as JSON objects: one cell per distinct value, shared by the rows that hold it."""
+    values, coded = result.table()
+    cells = [_cell(t, index) for t in values]
+    variables = result.variables
+    return [dict(zip(variables, [cells[i] for i in row], strict=True)) for row in coded]
+
+
+def _cell(term: Term | None, index: LiveIndex) -> dict[str, Any] | None:
     """One result value: its lexical form and kind, and for entities their id and label."""
     if term is None:
         return None
@@ -201,7 +264,7 @@ def _cell(term: Any, index: LiveIndex) -> dict | None:
     return {"value": term.value, "type": "bnode"}
 
 
-def _csv(name: str, result: Any) -> Response:
+def _csv(name: str, result: QueryResult) -> Response:
     buf = io.StringIO()
     writer = csv.writer(buf, lineterminator="\r\n")
     writer.writerow(result.variables)

@@ -10,15 +10,14 @@ from flask import Blueprint, Response, current_app, jsonify, render_template, re
 
 from aikg.ask import Asker
 from aikg.errors import BadRequest
-from aikg.rdf.formats import Format
+from aikg.rdf.formats import JSON
 from aikg.web import get_services
-from aikg.web.negotiation import choose
+from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
 
 bp = Blueprint("ask", __name__, template_folder="templates")
 
 ASKER_KEY = "aikg.asker"
-JSON = Format("json", "application/json", "json")
 
 
 def get_asker() -> Asker:
@@ -33,7 +32,7 @@ def get_asker() -> Asker:
 @cached
 def ask() -> Response:
     """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention."""
-    choose((JSON,), request.accept_mimetypes)  # 406 unless the client takes JSON
+    negotiate((JSON,))  # 406 unless the client takes JSON
     q = request.args.get("q")
     if q is None or not q.strip():
         raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])

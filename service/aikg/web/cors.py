@@ -14,8 +14,9 @@ EXPOSED = ("X-AIKG-Truncated", "Link")
 """Response headers a cross-origin script may read besides the safelisted ones."""
 
 
-def allow_cross_origin(bp: Blueprint, *, methods: Sequence[str] = ("GET", "HEAD", "POST", "OPTIONS"),
-                       max_age: int = 86400) -> None:
+def allow_cross_origin(
+    bp: Blueprint, *, methods: Sequence[str] = ("GET", "HEAD", "POST", "OPTIONS"), max_age: int = 86400
+) -> None:
     """Answer preflights and let any origin read every response of ``bp`` (no cookies involved)."""
 
     @bp.after_request
@@ -25,6 +26,7 @@ def allow_cross_origin(bp: Blueprint, *, methods: Sequence[str] = ("GET", "HEAD"
         if request.method == "OPTIONS":
             resp.headers["Access-Control-Allow-Methods"] = ", ".join(methods)
             resp.headers["Access-Control-Allow-Headers"] = (
-                request.headers.get("Access-Control-Request-Headers") or "Accept, Content-Type")
+                request.headers.get("Access-Control-Request-Headers") or "Accept, Content-Type"
+            )
             resp.headers["Access-Control-Max-Age"] = str(max_age)
         return resp

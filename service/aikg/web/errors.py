@@ -9,21 +9,25 @@ import logging
 from typing import Any
 
 from flask import Flask, Response, jsonify
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
 from aikg.errors import AikgError
 
 log = logging.getLogger(__name__)
 
 
-def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict:
+def error_body(status: int, error: str, message: str, errors: list[Any] | None = None) -> dict[str, Any]:
     """The error envelope every route returns."""
-    return {"ok": False, "status": status, "error": error, "message": message,
-            "errors": errors or []}
+    return {"ok": False, "status": status, "error": error, "message": message, "errors": errors or []}
 
 
-def error_response(status: int, error: str, message: str, errors: list[Any] | None = None,
-                   headers: dict[str, str] | None = None) -> Response:
+def error_response(
+    status: int,
+    error: str,
+    message: str,
+    errors: list[Any] | None = None,
+    headers: dict[str, str] | None = None,
+) -> Response:
     """A JSON response carrying the error envelope."""
     resp = jsonify(error_body(status, error, message, errors))
     resp.status_code = status
@@ -44,8 +48,8 @@ def register(app: Flask) -> None:
         status = exc.code or 500
         name = (exc.name or "error").lower()
         headers = {}
-        if status == 405 and exc.valid_methods:  # type: ignore[attr-defined]
-            headers["Allow"] = ", ".join(exc.valid_methods)  # type: ignore[attr-defined]
+        if isinstance(exc, MethodNotAllowed) and exc.valid_methods:
+            headers["Allow"] = ", ".join(exc.valid_methods)
         return error_response(status, name, exc.description or name, headers=headers)
 
     @app.errorhandler(Exception)

@@ -1,27 +1,69 @@
-"""Graph exports (``/export/<format>``) and the neighbours of one entity (``/api/entities/<id>/neighbors``).
+"""Graph exports (``/export/<format>``), the neighbours of one entity (``/api/entities/<id>/neighbors``)
+and the whole graph as the explorer draws it (``/api/graph``).
 
-Parameters, shared by both: ``focus`` (slug or IRI; exports only), ``depth`` (0-4, default 1), ``type``
-(repeatable, subclass-aware), ``fold`` (true/false). An unknown format is a 404 naming the supported
-ones (the format is part of the path); an unknown focus or entity is a 404; a bad depth, type or fold
-is a 400 naming the parameter.
+Parameters, shared by all: ``focus`` (slug or IRI; exports only), ``depth`` (0-4, default 1), ``type``
+(repeatable, subclass-aware), ``fold`` (true/false). The two views also take ``limit`` (1-2000 nodes,
+default 250 for a neighbourhood, 600 for the whole graph): they answer the closest and best-connected
+nodes, with ``truncated`` and ``total`` saying what was left out (exports are never cut). An unknown
+format is a 404 naming the supported ones (the format is part of the path); an unknown focus or entity
+is a 404; a bad depth, type, fold or limit is a 400 naming the parameter.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, request
 
+from aikg.errors import BadRequest
 from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
+from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped, cap
 from aikg.export.cytoscape import elements
 from aikg.web import get_services
 from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
 
+WHOLE_GRAPH_NODES = 600
+"""Nodes of the whole-graph view unless it asks for another number: a force layout stays readable and
+quick up to a few hundred."""
 
-def _options(*, focus: str | None) -> ExportOptions:
+
+def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
+    """The request's options; a view (documented with the class names as its ``type`` values) refuses
+    an empty ``type``, where an export takes it as no filter."""
     args = request.args
-    return parse_options(focus=focus, depth=args.get("depth"), types=args.getlist("type"),
-                         fold=args.get("fold"))
+    if view and any(not t.strip() for t in args.getlist("type")):
+        raise BadRequest(
+            "parameter 'type' must name a class, such as 'Organization' (see /api/types)",
+            errors=[{"parameter": "type", "value": ""}],
+        )
+    return parse_options(
+        focus=focus, depth=args.get("depth"), types=args.getlist("type"), fold=args.get("fold")
+    )
+
+
+def _limit(default: int) -> int:
+    raw = request.args.get("limit")
+    if raw is None or raw.strip() == "":
+        return default
+    text = raw.strip()
+    if not text.isdigit() or not 1 <= int(text) <= MAX_NODES:
+        raise BadRequest(
+            f"limit must be an integer from 1 to {MAX_NODES} (nodes)",
+            errors=[{"parameter": "limit", "value": raw[:100]}],
+        )
+    return int(text)
+
+
+def _view(capped: Capped, limit: int) -> dict[str, Any]:
+    return {
+        "elements": elements(capped.model),
+        "limit": limit,
+        "truncated": capped.truncated,
+        "total": capped.total,
+        "shown": len(capped.model.nodes),
+    }
 
 
 @bp.get("/export/<name>")
@@ -36,14 +78,38 @@ def export(name: str) -> Response:
 @bp.get("/api/entities/<path:entity>/neighbors")
 @cached
 def neighbors(entity: str) -> Response:
-    """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view."""
-    options = _options(focus=entity)
+    """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view: the
+    ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
+    options = _options(focus=entity, view=True)
+    limit = _limit(DEFAULT_NODES)
     services = get_services()
-    selection = select(services, focus=options.focus, depth=options.depth, types=options.types,
-                       through_nary=options.fold)
+    selection = select(
+        services, focus=options.focus, depth=options.depth, types=options.types, through_nary=options.fold
+    )
     model = graph_model(services, selection, fold=options.fold)
     focus_iri = selection.focus.value if selection.focus is not None else None
     focus = model.nodes.get(focus_iri) if focus_iri else None
-    return jsonify({"focus": focus_iri, "label": focus.label if focus else None,
-                    "depth": options.depth, "fold": options.fold, "types": list(selection.types),
-                    "elements": elements(model)})
+    capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
+    return jsonify(
+        {
+            "focus": focus_iri,
+            "label": focus.label if focus else None,
+            "depth": options.depth,
+            "fold": options.fold,
+            "types": list(selection.types),
+            **_view(capped, limit),
+        }
+    )
+
+
+@bp.get("/api/graph")
+@cached
+def whole_graph() -> Response:
+    """The whole data graph as Cytoscape.js elements for the explorer: its ``limit`` best-connected
+    nodes (of some types, folded, on request)."""
+    options = _options(focus=None, view=True)
+    limit = _limit(WHOLE_GRAPH_NODES)
+    services = get_services()
+    selection = select(services, types=options.types, through_nary=options.fold)
+    model = graph_model(services, selection, fold=options.fold)
+    return jsonify({"fold": options.fold, "types": list(selection.types), **_view(cap(model, limit), limit)})

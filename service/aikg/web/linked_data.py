@@ -21,12 +21,12 @@ from flask import Blueprint, Response
 
 from aikg.errors import NotFound
 from aikg.namespaces import AIKG, ID, RDFS
-from aikg.rdf.formats import GRAPH_FORMATS
+from aikg.rdf.formats import GRAPH_FORMATS, HTML
 from aikg.rdf.serialize import serialize_graph
 from aikg.store import Store
 from aikg.web import get_store
 from aikg.web.cors import allow_cross_origin
-from aikg.web.negotiation import HTML, negotiate, rdf_response
+from aikg.web.negotiation import negotiate, negotiated_response
 
 bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
@@ -55,7 +55,7 @@ def entity(slug: str) -> Response:
         iri = ox.NamedNode(str(ID[slug]))
         if next(store.quads(iri), None) is None:
             raise NotFound(f"no entity {slug!r}: nothing is said about {iri}")
-        resp = rdf_response(serialize_graph(describe(store, iri), fmt), fmt)
+        resp = negotiated_response(serialize_graph(describe(store, iri), fmt), fmt)
     resp.vary.add("Accept")
     if resp.status_code == 200:
         # Only an entity that exists has representations; a slug that is not one (CJK text, control

@@ -1,38 +1,121 @@
-"""Content negotiation: pick a format from the tables in :mod:`aikg.formats` by ``format=`` or ``Accept``.
+"""Content negotiation for every surface, in one place: ``format=`` or ``Accept`` (RFC 9110 §12.5.1).
 
-``format`` overrides ``Accept``; it may be repeated (SPARQLWrapper sends ``format=rdf+xml&format=
-application/rdf+xml``) and the first value naming an offered format wins. A request that names only
-formats we cannot produce gets a 406 whose message lists the offered types.
-A missing ``Accept`` header means "anything": the first offered format wins.
+- ``format`` overrides ``Accept``; it may be repeated (SPARQLWrapper sends ``format=rdf+xml&format=
+  application/rdf+xml``): the first value naming an offered format wins. It takes a format's short name,
+  extension, media type or subtype (``turtle``, ``ttl``, ``text/turtle``, ``rdf+xml``).
+- ``Accept`` is read as RFC 9110 defines it: media ranges with wildcards (``text/*``, ``*/*``),
+  parameters (``text/turtle; charset=utf-8``) and weights (``q=0.9``; ``q=0`` excludes). An offer takes
+  the weight of the most specific range that matches it; the highest weight wins, and among equal
+  weights the server's order (the first offer is the default). A ``charset`` parameter matches only
+  UTF-8, the one charset aikg writes; other parameters (a JSON-LD ``profile``) do not narrow the match.
+- No ``Accept`` (or one that does not parse) means anything: the first offer.
+- Nothing acceptable is a 406 whose message lists the offered types (and format names).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from flask import Response, request
-from werkzeug.datastructures import MIMEAccept
 
 from aikg.errors import NotAcceptable
-from aikg.rdf.formats import MIME_ALIASES, Format
+from aikg.rdf.formats import Format
 
-HTML = Format("html", "text/html", "html")
-"""The page a browser gets for a linked-data IRI (not in the RDF tables: it is not RDF)."""
+_TOKEN = r"[!#$%&'*+.^_`|~0-9A-Za-z-]+"
+_RANGE = re.compile(
+    rf"^\s*({_TOKEN}|\*)/({_TOKEN}|\*)\s*((?:;\s*{_TOKEN}\s*=\s*(?:{_TOKEN}|\"(?:[^\"\\]|\\.)*\")\s*)*)$"
+)
+_PARAM = re.compile(rf";\s*({_TOKEN})\s*=\s*({_TOKEN}|\"(?:[^\"\\]|\\.)*\")")
+_QVALUE = re.compile(r"^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$")
+_UTF8 = {"utf-8", "utf8"}
 
-_GRAPH_ALIASES = {"application/json": "application/ld+json", "application/xml": "application/rdf+xml",
-                  "text/xml": "application/rdf+xml"}
-"""Where a graph is offered, plain JSON means JSON-LD and plain XML means RDF/XML (the shared table maps
-them to the SPARQL results formats, which a graph cannot be written in)."""
+
+@dataclass(frozen=True)
+class MediaRange:
+    """One element of an Accept header."""
+
+    type: str
+    subtype: str
+    params: tuple[tuple[str, str], ...]
+    q: float
+
+    def matches(self, mime: str) -> bool:
+        """Whether this range covers the media type ``mime`` (as aikg writes it: UTF-8)."""
+        kind, _, sub = mime.partition("/")
+        if self.type != "*" and self.type != kind:
+            return False
+        if self.subtype != "*" and self.subtype != sub:
+            return False
+        return all(value.lower() in _UTF8 for name, value in self.params if name == "charset")
+
+    @property
+    def specificity(self) -> int:
+        """RFC 9110: ``type/subtype;params`` > ``type/subtype`` > ``type/*`` > ``*/*``."""
+        if self.type == "*":
+            return 0
+        if self.subtype == "*":
+            return 1
+        return 3 if self.params else 2
 
 
-def _candidates(offers: Sequence[Format]) -> dict[str, Format]:
-    """Every media type a client may ask for, mapped to the offered format it selects."""
-    by_mime = {f.mime: f for f in offers}
-    out: dict[str, Format] = dict(by_mime)
-    for alias, target in (*MIME_ALIASES.items(), *_GRAPH_ALIASES.items()):
-        if target in by_mime and alias not in out:
-            out[alias] = by_mime[target]
-    return out
+def parse_accept(header: str | None) -> list[MediaRange] | None:
+    """The media ranges of an Accept header; None when there is none (or nothing in it parses)."""
+    if not header or not header.strip():
+        return None
+    ranges = []
+    for part in _split(header):
+        m = _RANGE.match(part)
+        if not m:
+            continue
+        params, q = [], 1.0
+        for name, value in _PARAM.findall(m.group(3)):
+            name = name.lower()
+            value = value[1:-1] if value.startswith('"') else value
+            if name == "q":
+                if not _QVALUE.match(value):
+                    break
+                q = float(value)
+            else:
+                params.append((name, value))
+        else:
+            ranges.append(MediaRange(m.group(1).lower(), m.group(2).lower(), tuple(params), q))
+    return ranges or None
+
+
+def _split(header: str) -> list[str]:
+    """Split on commas outside quoted strings."""
+    parts: list[str] = []
+    current: list[str] = []
+    quoted = escaped = False
+    for c in header:
+        if escaped:
+            escaped = False
+        elif c == "\\" and quoted:
+            escaped = True
+        elif c == '"':
+            quoted = not quoted
+        elif c == "," and not quoted:
+            parts.append("".join(current))
+            current = []
+            continue
+        current.append(c)
+    parts.append("".join(current))
+    return parts
+
+
+def weight(fmt: Format, ranges: list[MediaRange] | None) -> float:
+    """How much the client wants ``fmt`` (its media type or an alias), 0 to 1."""
+    if ranges is None:
+        return 1.0
+    best = 0.0
+    for mime in (fmt.mime, *fmt.aliases):
+        matching = [r for r in ranges if r.matches(mime)]
+        if matching:
+            top = max(r.specificity for r in matching)
+            best = max(best, max(r.q for r in matching if r.specificity == top))
+    return best
 
 
 def offered(offers: Sequence[Format]) -> str:
@@ -40,61 +123,46 @@ def offered(offers: Sequence[Format]) -> str:
     return ", ".join(f.mime for f in offers)
 
 
-def choose(offers: Sequence[Format], accept: MIMEAccept,
-           format_param: str | Sequence[str] | None = None) -> Format:
-    """The format to answer with: an explicit ``format`` wins, else the best match for ``Accept``."""
-    chosen = _find(offers, accept, format_param)
+def by_param(value: str, offers: Sequence[Format]) -> Format | None:
+    """The offered format a ``format`` value names."""
+    key = value.strip().lower()
+    key = key.split(";", 1)[0].strip() if "/" in key else key
+    return next((f for f in offers if key in f.names), None)
+
+
+def find(offers: Sequence[Format], accept: str | None, format_values: Sequence[str] = ()) -> Format | None:
+    """The format to answer with, or None when nothing offered is acceptable."""
+    values = [v for v in format_values if v and v.strip()]
+    if values:
+        return next((f for f in (by_param(v, offers) for v in values) if f is not None), None)
+    ranges = parse_accept(accept)
+    best, best_q = None, 0.0
+    for f in offers:
+        q = weight(f, ranges)
+        if q > best_q:
+            best, best_q = f, q
+    return best
+
+
+def choose(offers: Sequence[Format], accept: str | None, format_values: Sequence[str] = ()) -> Format:
+    """The format to answer with; 406 naming the offers when none is acceptable."""
+    chosen = find(offers, accept, format_values)
     if chosen is None:
-        raise NotAcceptable(_refusal(offers, format_param))
+        raise NotAcceptable(_refusal(offers, format_values))
     return chosen
 
 
-def require_any(offers: Sequence[Format], accept: MIMEAccept,
-                format_param: str | Sequence[str] | None = None) -> None:
-    """Refuse now a request none of ``offers`` can answer (before work whose result kind is unknown)."""
-    if _find(offers, accept, format_param) is None:
-        raise NotAcceptable(_refusal(offers, format_param))
-
-
-def by_param(value: str, offers: Sequence[Format]) -> Format | None:
-    """The offered format a ``format`` value names: short name, extension, rdflib name or media type."""
-    key = value.strip().lower()
-    candidates = _candidates(offers)
-    for guess in (key, "application/" + key, "text/" + key):
-        if guess in candidates:
-            return candidates[guess]
-    return next((f for f in offers if key in {f.name, f.extension, f.rdflib}), None)
-
-
-def _values(format_param: str | Sequence[str] | None) -> list[str]:
-    """``format`` as a list of non-empty values (callers pass one value, several, or None)."""
-    values = [format_param] if isinstance(format_param, str) else list(format_param or ())
-    return [v for v in values if v and v.strip()]
-
-
-def _find(offers: Sequence[Format], accept: MIMEAccept,
-          format_param: str | Sequence[str] | None) -> Format | None:
-    values = _values(format_param)
-    if values:
-        return next((f for f in (by_param(v, offers) for v in values) if f is not None), None)
-    if not accept:
-        return offers[0]
-    candidates = _candidates(offers)
-    best = accept.best_match(list(candidates))
-    return None if best is None else candidates[best]
-
-
-def _refusal(offers: Sequence[Format], format_param: str | Sequence[str] | None) -> str:
-    values = _values(format_param)
-    asked = (f"format {', '.join(map(repr, values))} is not offered here" if values
-             else "none of the accepted media types can be produced")
-    return (f"{asked}; offered: {offered(offers)} "
-            f"(format= also takes their short names: {', '.join(f.name for f in offers)})")
-
-
-def negotiate(offers: Sequence[Format]) -> Format:
-    """The format for the current request, from its ``format`` parameter or ``Accept`` header."""
-    return choose(offers, request.accept_mimetypes, request_format())
+def _refusal(offers: Sequence[Format], format_values: Sequence[str]) -> str:
+    values = [v for v in format_values if v and v.strip()]
+    asked = (
+        f"format {', '.join(map(repr, values))} is not offered here"
+        if values
+        else "none of the accepted media types can be produced"
+    )
+    return (
+        f"{asked}; offered: {offered(offers)} "
+        f"(format= also takes their short names: {', '.join(f.name for f in offers)})"
+    )
 
 
 def request_format() -> list[str]:
@@ -105,9 +173,24 @@ def request_format() -> list[str]:
     return [v for v in values if v.strip()]
 
 
-def rdf_response(body: bytes, fmt: Format) -> Response:
+def negotiate(offers: Sequence[Format]) -> Format:
+    """The format for the current request, from its ``format`` parameter or its ``Accept`` header."""
+    return choose(offers, request.headers.get("Accept"), request_format())
+
+
+def require_any(offers: Sequence[Format]) -> None:
+    """Refuse now (406) a request none of ``offers`` can answer, before work whose result kind is unknown."""
+    negotiate(offers)
+
+
+def preferred(offers: Sequence[Format]) -> Format:
+    """The client's preference among ``offers``, or the first one (for answers that are sent anyway,
+    such as a refusal's report)."""
+    return find(offers, request.headers.get("Accept")) or offers[0]
+
+
+def negotiated_response(body: bytes, fmt: Format, *, status: int = 200) -> Response:
     """A negotiated response: the format's media type (UTF-8 for text types), varying on Accept."""
-    mime = fmt.mime + ("; charset=utf-8" if fmt.mime.startswith("text/") else "")
-    resp = Response(body, content_type=mime)
+    resp = Response(body, status=status, content_type=fmt.content_type)
     resp.vary.add("Accept")
     return resp

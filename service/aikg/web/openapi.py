@@ -10,44 +10,78 @@ from __future__ import annotations
 from typing import Any
 
 from aikg import __version__
+from aikg.export import FALSE_WORDS, TRUE_WORDS
 from aikg.lookup.search import MAX_LIMIT
-from aikg.namespaces import AIKG
+from aikg.namespaces import AIKG, DEFAULT_GRAPH
+from aikg.query.named import Parameter
+from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
 from aikg.services import Services
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
     401: "Unauthorized: the write came without a valid bearer token.",
-    403: "Forbidden: writes are switched off, or the request names something outside the store.",
+    403: "Forbidden: writes are switched off, the request names something outside the store, or it would "
+    "write a graph outside the writable namespace.",
     404: "Not found: no such entity, named query, graph or format.",
     405: "Method not allowed (the Allow header lists the methods offered).",
     406: "Not acceptable: none of the media types in Accept can be produced (the message lists them).",
+    409: "Conflict: the request conflicts with the store's state (CREATE GRAPH of a graph that exists).",
     413: "Payload too large: the request body is over the configured limit.",
     415: "Unsupported media type: the request body's Content-Type is not one aikg reads.",
     422: "Validation failed: the data would not conform to the shapes (the report says why).",
-    429: "Too many requests: too many heavy queries are running; retry after Retry-After seconds.",
+    429: "Too many requests: too many heavy queries are running, or other writes held the writer for this "
+    "write's whole time limit; retry after Retry-After seconds.",
     503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
 }
 
+_BLANK = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
+"""Every character the server strips from a parameter (Python's ``str.strip``), spelled out: JSON
+Schema's ``\\s`` is not the same set (schemathesis reads it as ASCII white space, ECMA-262 adds U+FEFF),
+so a value of U+001D alone would be documented as a question and refused as an empty one."""
+_NOT_BLANK = f"[^{_BLANK}]"
+"""Holds one character that is not white space: what a required text parameter must have."""
+_ONLY_BLANK = f"^[{_BLANK}]*$"
+"""Empty or white space only: a parameter the server treats as not given (its default)."""
+_NOT_GIVEN = {"type": "string", "pattern": _ONLY_BLANK}
+"""A blank value, which the parameter reads as not given (its default)."""
+
+
+def _cased(word: str) -> str:
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+
+
+_FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
+_FLAG = {
+    "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": f"^[{_BLANK}]*({_FLAG_WORDS})?[{_BLANK}]*$"}]
+}
+"""A flag (``fold``) as the server reads it: true/false, 1/0, yes/no, on/off in any case, blank for false."""
 _IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
-_PARAM_SCHEMAS: dict[str, dict] = {
-    "entity": {"type": "string", "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
-               "examples": ["nvidia"]},
+_PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
+    "entity": {
+        "type": "string",
+        "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
+        "examples": ["nvidia"],
+    },
     "iri": {"type": "string", "format": "iri"},
-    "string": {"type": "string", "minLength": 1, "pattern": r"\S"},
-    "date": {"anyOf": [{"type": "string", "format": "date"},
-                       {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"}],
-             "examples": ["2026-08-17"]},
+    "string": {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
+    "date": {
+        "anyOf": [
+            {"type": "string", "format": "date"},
+            {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"},
+        ],
+        "examples": ["2026-08-17"],
+    },
     "integer": {"type": "integer"},
     "decimal": {"type": "number"},
 }
 """JSON Schema of each named-query parameter type (see aikg.queries)."""
 
 
-def _ref(name: str) -> dict:
+def _ref(name: str) -> dict[str, str]:
     return {"$ref": f"#/components/schemas/{name}"}
 
 
-def _json(schema: dict, description: str) -> dict:
+def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
     return {"description": description, "content": {"application/json": {"schema": schema}}}
 
 
@@ -55,21 +89,38 @@ def _errors(*statuses: int) -> dict[str, Any]:
     return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
 
 
-def _cached_ok(schema: dict, description: str, extra: dict | None = None) -> dict[str, Any]:
+def _cached_ok(
+    schema: dict[str, Any], description: str, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
     """200 with ETag, plus the 304 a matching If-None-Match gets."""
     content = {"application/json": {"schema": schema}, **(extra or {})}
-    return {"200": {"description": description, "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
-                    "content": content},
-            "304": {"$ref": "#/components/responses/NotModified"}}
+    return {
+        "200": {
+            "description": description,
+            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+            "content": content,
+        },
+        "304": {"$ref": "#/components/responses/NotModified"},
+    }
 
 
 _IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
-_FORMAT = {"name": "format", "in": "query", "required": False, "schema": {"enum": ["json", "csv", ""]},
-           "description": "Result format; overrides Accept (empty: chosen by Accept)."}
+_FORMAT = {
+    "name": "format",
+    "in": "query",
+    "required": False,
+    "schema": {"enum": ["json", "csv", ""]},
+    "description": "Result format; overrides Accept (empty: chosen by Accept).",
+}
 
 
-def _get(summary: str, description: str, responses: dict, parameters: list | None = None,
-         tags: list[str] | None = None) -> dict:
+def _get(
+    summary: str,
+    description: str,
+    responses: dict[str, Any],
+    parameters: list[dict[str, Any]] | None = None,
+    tags: list[str] | None = None,
+) -> dict[str, Any]:
     op: dict[str, Any] = {"summary": summary, "description": description, "responses": responses}
     if parameters:
         op["parameters"] = parameters
@@ -78,275 +129,688 @@ def _get(summary: str, description: str, responses: dict, parameters: list | Non
     return {"get": op}
 
 
-def _query(name: str, schema: dict, description: str, *, required: bool = False) -> dict:
-    return {"name": name, "in": "query", "required": required, "description": description,
-            "schema": schema}
+def _query(name: str, schema: dict[str, Any], description: str, *, required: bool = False) -> dict[str, Any]:
+    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
 def _schemas() -> dict[str, Any]:
-    term = {"type": "object", "required": ["iri", "name", "label"],
-            "properties": {"iri": {"type": "string"}, "name": {"type": "string"},
-                           "label": {"type": "string"}}}
-    node = {"type": "object", "required": ["id", "iri", "label", "types"],
-            "properties": {"id": {"type": ["string", "null"]}, "iri": {"type": "string"},
-                           "label": {"type": "string"}, "types": {"type": "array", "items": _ref("Term")},
-                           "expanded": _ref("Expansion")}}
-    source = {"type": "object", "required": ["graph", "document", "certainty"],
-              "properties": {"graph": {"type": "string"},
-                             "document": {"type": ["object", "null"],
-                                          "properties": {"iri": {"type": "string"},
-                                                         "title": {"type": ["string", "null"]}}},
-                             "certainty": {"anyOf": [_ref("Term"), {"type": "null"}]}}}
-    fact = {"type": "object", "required": ["property", "value", "datatype", "lang", "unit", "qualifier",
-                                           "sources"],
-            "properties": {
-                "property": _ref("Term"), "value": {"type": "string"},
-                "datatype": {"type": ["string", "null"]}, "lang": {"type": ["string", "null"]},
-                "number": {"type": "number"},
-                "unit": {"type": ["object", "null"], "properties": {
-                    "iri": {"type": "string"}, "symbol": {"type": "string"}, "label": {"type": "string"}}},
-                "qualifier": {"type": ["object", "null"], "properties": {
-                    "iri": {"type": "string"}, "label": {"type": "string"}, "symbol": {"type": "string"}}},
-                "sources": {"type": "array", "items": _ref("Source")}}}
-    relation = {"type": "object", "required": ["property", "node", "sources"],
-                "properties": {"property": _ref("Term"), "node": _ref("Node"),
-                               "sources": {"type": "array", "items": _ref("Source")}}}
-    described = {"type": "object", "required": ["property", "value", "sources"],
-                 "properties": {"property": _ref("Term"), "value": {"type": "string"},
-                                "lang": {"type": ["string", "null"]},
-                                "sources": {"type": "array", "items": _ref("Source")}}}
-    expansion = {"type": "object", "required": ["facts", "relations"],
-                 "properties": {"facts": {"type": "array", "items": _ref("Fact")},
-                                "relations": {"type": "array", "items": _ref("Relation")},
-                                "descriptions": {"type": "array", "items": _ref("Description")}}}
-    document = {"type": "object", "required": ["graph"],
-                "properties": {"graph": {"type": "string"}, "id": {"type": ["string", "null"]},
-                               "iri": {"type": "string"}, "title": {"type": ["string", "null"]},
-                               "publisher": {"type": ["object", "null"]},
-                               "date": {"type": ["string", "null"]}, "url": {"type": ["string", "null"]},
-                               "language": {"type": ["string", "null"]}}}
-    entity = {"type": "object",
-              "required": ["id", "iri", "label", "labels", "altLabels", "types", "description", "facts",
-                           "relations", "documents", "truncated"],
-              "properties": {
-                  "id": {"type": ["string", "null"]}, "iri": {"type": "string"}, "label": {"type": "string"},
-                  "labels": {"type": "object", "additionalProperties": {"type": "string"}},
-                  "altLabels": {"type": "array", "items": {"type": "object", "properties": {
-                      "value": {"type": "string"}, "lang": {"type": ["string", "null"]}}}},
-                  "types": {"type": "array", "items": _ref("Term")},
-                  "description": {"type": ["string", "null"]},
-                  "descriptions": {"type": "array", "items": _ref("Description")},
-                  "facts": {"type": "array", "items": _ref("Fact")},
-                  "relations": {"type": "object", "required": ["outgoing", "incoming"], "properties": {
-                      "outgoing": {"type": "array", "items": _ref("Relation")},
-                      "incoming": {"type": "array", "items": _ref("Relation")}}},
-                  "documents": {"type": "array", "items": _ref("Document")},
-                  "truncated": {"type": "boolean"}}}
-    hit = {"type": "object", "required": ["id", "iri", "label", "matched", "match", "types", "score"],
-           "properties": {"id": {"type": "string"}, "iri": {"type": "string"}, "label": {"type": "string"},
-                          "matched": {"type": "string"},
-                          "match": {"enum": ["exact", "prefix", "word", "substring"]},
-                          "types": {"type": "array", "items": _ref("Term")}, "score": {"type": "number"}}}
-    cell = {"type": ["object", "null"], "required": ["value", "type"],
-            "properties": {"value": {"type": "string"}, "type": {"enum": ["uri", "literal", "bnode"]},
-                           "datatype": {"type": "string"}, "lang": {"type": "string"},
-                           "id": {"type": "string"}, "label": {"type": "string"}}}
-    parameter = {"type": "object", "required": ["name", "type", "description", "required"],
-                 "properties": {"name": {"type": "string"},
-                                "type": {"enum": ["entity", "iri", "string", "date", "integer", "decimal"]},
-                                "description": {"type": "string"}, "required": {"type": "boolean"},
-                                "default": {"type": ["string", "null"]}}}
-    return {
-        "Error": {"type": "object", "required": ["ok", "status", "error", "message", "errors"],
-                  "properties": {"ok": {"const": False}, "status": {"type": "integer"},
-                                 "error": {"type": "string"}, "message": {"type": "string"},
-                                 "errors": {"type": "array"}}},
-        "Term": term, "Node": node, "Source": source, "Fact": fact, "Relation": relation,
-        "Description": described, "Expansion": expansion, "Document": document, "Entity": entity,
-        "SearchHit": hit,
-        "SearchResponse": {"type": "object", "required": ["query", "type", "limit", "results"],
-                           "properties": {"query": {"type": "string"}, "type": {"type": ["string", "null"]},
-                                          "limit": {"type": "integer"},
-                                          "results": {"type": "array", "items": _ref("SearchHit")}}},
-        "TypesResponse": {"type": "object", "required": ["types"], "properties": {"types": {
-            "type": "array", "items": {"type": "object", "required": ["iri", "name", "label", "direct",
-                                                                      "total"],
-                                       "properties": {"iri": {"type": "string"}, "name": {"type": "string"},
-                                                      "label": {"type": "string"},
-                                                      "parents": {"type": "array", "items": _ref("Term")},
-                                                      "direct": {"type": "integer"},
-                                                      "total": {"type": "integer"}}}}}},
-        "StatsResponse": {"type": "object", "required": ["triples", "graphs", "entities", "sources"],
-                          "properties": {"triples": {"type": "integer"}, "entities": {"type": "integer"},
-                                         "graphs": {"type": "array", "items": {
-                                             "type": "object", "properties": {
-                                                 "graph": {"type": "string"},
-                                                 "triples": {"type": "integer"}}}},
-                                         "sources": {"type": "array", "items": {"type": "object"}}}},
-        "Health": {"type": "object", "required": ["ok", "store", "version"],
-                   "properties": {"ok": {"type": "boolean"}, "store": {"type": "string"},
-                                  "version": {"type": "integer"}}},
-        "Parameter": parameter,
-        "NamedQuery": {"type": "object", "required": ["name", "title", "description", "parameters"],
-                       "properties": {"name": {"type": "string"}, "title": {"type": "string"},
-                                      "description": {"type": "string"},
-                                      "parameters": {"type": "array", "items": _ref("Parameter")},
-                                      "examples": {"type": "array", "items": {"type": "string"}}}},
-        "AskResponse": _ask_schema(),
-        "QueryList": {"type": "object", "required": ["queries"],
-                      "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}}},
-        "Cell": cell,
-        "QueryResult": {"type": "object", "required": ["query", "columns", "rows", "truncated"],
-                        "properties": {"query": {"type": "string"},
-                                       "parameters": {"type": "object"},
-                                       "columns": {"type": "array", "items": {"type": "string"}},
-                                       "rows": {"type": "array", "items": {
-                                           "type": "object", "additionalProperties": _ref("Cell")}},
-                                       "truncated": {"type": "boolean"},
-                                       "limit": {"type": "integer"}}},
-        "Neighbors": {"type": "object", "required": ["focus", "elements"],
-                      "properties": {"focus": {"type": "string"}, "label": {"type": ["string", "null"]},
-                                     "depth": {"type": "integer"}, "fold": {"type": "boolean"},
-                                     "types": {"type": "array"},
-                                     "elements": {"type": "object", "properties": {
-                                         "nodes": {"type": "array"}, "edges": {"type": "array"}}}}},
-        "ValidationReport": {"type": "object", "required": ["ok", "conforms", "violations", "version"],
-                             "properties": {"ok": {"type": "boolean"}, "conforms": {"type": "boolean"},
-                                            "count": {"type": "integer"}, "violations": {"type": "array"},
-                                            "version": {"type": "integer",
-                                                        "description": "The store version validated."},
-                                            "seconds": {"type": "number",
-                                                        "description": "How long the validation took."}}},
-        "ValidationRunning": {"type": "object", "required": ["ok", "state", "version", "retry_after"],
-                              "properties": {"ok": {"const": True}, "state": {"const": "running"},
-                                             "version": {"type": "integer"}, "message": {"type": "string"},
-                                             "retry_after": {"type": "integer", "minimum": 1}}},
+    term = {
+        "type": "object",
+        "required": ["iri", "name", "label"],
+        "properties": {"iri": {"type": "string"}, "name": {"type": "string"}, "label": {"type": "string"}},
     }
+    node = {
+        "type": "object",
+        "required": ["id", "iri", "label", "types"],
+        "properties": {
+            "id": {"type": ["string", "null"]},
+            "iri": {"type": "string"},
+            "label": {"type": "string"},
+            "types": {"type": "array", "items": _ref("Term")},
+            "expanded": _ref("Expansion"),
+        },
+    }
+    source = {
+        "type": "object",
+        "required": ["graph", "document", "certainty"],
+        "properties": {
+            "graph": {"type": "string"},
+            "document": {
+                "type": ["object", "null"],
+                "properties": {"iri": {"type": "string"}, "title": {"type": ["string", "null"]}},
+            },
+            "certainty": {"anyOf": [_ref("Term"), {"type": "null"}]},
+        },
+    }
+    fact = {
+        "type": "object",
+        "required": ["property", "value", "datatype", "lang", "unit", "qualifier", "sources"],
+        "properties": {
+            "property": _ref("Term"),
+            "value": {"type": "string"},
+            "datatype": {"type": ["string", "null"]},
+            "lang": {"type": ["string", "null"]},
+            "number": {"type": "number"},
+            "unit": {
+                "type": ["object", "null"],
+                "properties": {
+                    "iri": {"type": "string"},
+                    "symbol": {"type": "string"},
+                    "label": {"type": "string"},
+                },
+            },
+            "qualifier": {
+                "type": ["object", "null"],
+                "properties": {
+                    "iri": {"type": "string"},
+                    "label": {"type": "string"},
+                    "symbol": {"type": "string"},
+                },
+            },
+            "sources": {"type": "array", "items": _ref("Source")},
+        },
+    }
+    relation = {
+        "type": "object",
+        "required": ["property", "node", "sources"],
+        "properties": {
+            "property": _ref("Term"),
+            "node": _ref("Node"),
+            "sources": {"type": "array", "items": _ref("Source")},
+        },
+    }
+    described = {
+        "type": "object",
+        "required": ["property", "value", "sources"],
+        "properties": {
+            "property": _ref("Term"),
+            "value": {"type": "string"},
+            "lang": {"type": ["string", "null"]},
+            "sources": {"type": "array", "items": _ref("Source")},
+        },
+    }
+    expansion = {
+        "type": "object",
+        "required": ["facts", "relations"],
+        "properties": {
+            "facts": {"type": "array", "items": _ref("Fact")},
+            "relations": {"type": "array", "items": _ref("Relation")},
+            "descriptions": {"type": "array", "items": _ref("Description")},
+        },
+    }
+    document = {
+        "type": "object",
+        "required": ["graph"],
+        "properties": {
+            "graph": {"type": "string"},
+            "id": {"type": ["string", "null"]},
+            "iri": {"type": "string"},
+            "title": {"type": ["string", "null"]},
+            "publisher": {"type": ["object", "null"]},
+            "date": {"type": ["string", "null"]},
+            "url": {"type": ["string", "null"]},
+            "language": {"type": ["string", "null"]},
+        },
+    }
+    entity = {
+        "type": "object",
+        "required": [
+            "id",
+            "iri",
+            "label",
+            "labels",
+            "altLabels",
+            "types",
+            "description",
+            "facts",
+            "relations",
+            "documents",
+            "truncated",
+        ],
+        "properties": {
+            "id": {"type": ["string", "null"]},
+            "iri": {"type": "string"},
+            "label": {"type": "string"},
+            "labels": {"type": "object", "additionalProperties": {"type": "string"}},
+            "altLabels": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"value": {"type": "string"}, "lang": {"type": ["string", "null"]}},
+                },
+            },
+            "types": {"type": "array", "items": _ref("Term")},
+            "description": {"type": ["string", "null"]},
+            "descriptions": {"type": "array", "items": _ref("Description")},
+            "facts": {"type": "array", "items": _ref("Fact")},
+            "relations": {
+                "type": "object",
+                "required": ["outgoing", "incoming"],
+                "properties": {
+                    "outgoing": {"type": "array", "items": _ref("Relation")},
+                    "incoming": {"type": "array", "items": _ref("Relation")},
+                },
+            },
+            "documents": {"type": "array", "items": _ref("Document")},
+            "truncated": {"type": "boolean"},
+        },
+    }
+    hit = {
+        "type": "object",
+        "required": ["id", "iri", "label", "matched", "match", "types", "score"],
+        "properties": {
+            "id": {"type": "string"},
+            "iri": {"type": "string"},
+            "label": {"type": "string"},
+            "matched": {"type": "string"},
+            "match": {"enum": ["exact", "prefix", "word", "substring"]},
+            "types": {"type": "array", "items": _ref("Term")},
+            "score": {"type": "number"},
+            "description": {
+                "type": "string",
+                "description": "What tells namesakes apart: kind · maker · year.",
+            },
+            "kind": {"type": "string"},
+            "makers": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "label": {"type": "string"}},
+                },
+            },
+            "year": {"type": ["string", "null"]},
+        },
+    }
+    cell = {
+        "type": ["object", "null"],
+        "required": ["value", "type"],
+        "properties": {
+            "value": {"type": "string"},
+            "type": {"enum": ["uri", "literal", "bnode"]},
+            "datatype": {"type": "string"},
+            "lang": {"type": "string"},
+            "id": {"type": "string"},
+            "label": {"type": "string"},
+        },
+    }
+    parameter = {
+        "type": "object",
+        "required": ["name", "type", "description", "required"],
+        "properties": {
+            "name": {"type": "string"},
+            "type": {"enum": ["entity", "iri", "string", "date", "integer", "decimal"]},
+            "description": {"type": "string"},
+            "required": {"type": "boolean"},
+            "default": {"type": ["string", "null"]},
+        },
+    }
+    return {
+        "Error": {
+            "type": "object",
+            "required": ["ok", "status", "error", "message", "errors"],
+            "properties": {
+                "ok": {"const": False},
+                "status": {"type": "integer"},
+                "error": {"type": "string"},
+                "message": {"type": "string"},
+                "errors": {"type": "array"},
+            },
+        },
+        "Term": term,
+        "Node": node,
+        "Source": source,
+        "Fact": fact,
+        "Relation": relation,
+        "Description": described,
+        "Expansion": expansion,
+        "Document": document,
+        "Entity": entity,
+        "SearchHit": hit,
+        "SearchResponse": {
+            "type": "object",
+            "required": ["query", "type", "limit", "results"],
+            "properties": {
+                "query": {"type": "string"},
+                "type": {"type": ["string", "null"]},
+                "limit": {"type": "integer"},
+                "results": {"type": "array", "items": _ref("SearchHit")},
+            },
+        },
+        "TypesResponse": {
+            "type": "object",
+            "required": ["types"],
+            "properties": {
+                "types": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "required": ["iri", "name", "label", "direct", "total"],
+                        "properties": {
+                            "iri": {"type": "string"},
+                            "name": {"type": "string"},
+                            "label": {"type": "string"},
+                            "parents": {"type": "array", "items": _ref("Term")},
+                            "direct": {"type": "integer"},
+                            "total": {"type": "integer"},
+                        },
+                    },
+                }
+            },
+        },
+        "StatsResponse": {
+            "type": "object",
+            "required": ["triples", "graphs", "entities", "sources"],
+            "properties": {
+                "triples": {"type": "integer"},
+                "entities": {"type": "integer"},
+                "graphs": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {"graph": {"type": "string"}, "triples": {"type": "integer"}},
+                    },
+                },
+                "sources": {"type": "array", "items": {"type": "object"}},
+            },
+        },
+        "Health": {
+            "type": "object",
+            "required": ["ok", "store", "version"],
+            "properties": {
+                "ok": {"type": "boolean"},
+                "store": {"type": "string"},
+                "version": {"type": "integer"},
+            },
+        },
+        "Parameter": parameter,
+        "NamedQuery": {
+            "type": "object",
+            "required": ["name", "title", "description", "parameters"],
+            "properties": {
+                "name": {"type": "string"},
+                "title": {"type": "string"},
+                "description": {"type": "string"},
+                "parameters": {"type": "array", "items": _ref("Parameter")},
+                "examples": {"type": "array", "items": {"type": "string"}},
+            },
+        },
+        "AskResponse": _ask_schema(),
+        "QueryList": {
+            "type": "object",
+            "required": ["queries"],
+            "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}},
+        },
+        "Cell": cell,
+        "QueryResult": {
+            "type": "object",
+            "required": ["query", "columns", "rows", "truncated"],
+            "properties": {
+                "query": {"type": "string"},
+                "parameters": {"type": "object"},
+                "columns": {"type": "array", "items": {"type": "string"}},
+                "rows": {"type": "array", "items": {"type": "object", "additionalProperties": _ref("Cell")}},
+                "truncated": {"type": "boolean"},
+                "limit": {"type": "integer"},
+            },
+        },
+        "Neighbors": {
+            "type": "object",
+            "required": ["focus", "elements", "truncated", "total"],
+            "properties": {
+                "focus": {"type": "string"},
+                "label": {"type": ["string", "null"]},
+                "depth": {"type": "integer"},
+                "fold": {"type": "boolean"},
+                "types": {"type": "array"},
+                **_CAPPED,
+            },
+        },
+        "GraphView": {
+            "type": "object",
+            "required": ["elements", "truncated", "total"],
+            "properties": {"fold": {"type": "boolean"}, "types": {"type": "array"}, **_CAPPED},
+        },
+        "WriteOutcome": {
+            "type": "object",
+            "required": ["ok", "operation", "added", "removed", "graphs", "validated_nodes"],
+            "properties": {
+                "ok": {"const": True},
+                "operation": {"type": "string"},
+                "added": {"type": "integer"},
+                "removed": {"type": "integer"},
+                "graphs": {"type": "array", "items": {"type": "string"}},
+                "validated_nodes": {"type": "integer"},
+            },
+        },
+        "ValidationReport": {
+            "type": "object",
+            "required": ["ok"],
+            "properties": {
+                "ok": {"type": "boolean"},
+                "conforms": {"type": "boolean"},
+                "violations": {"type": "array"},
+            },
+        },
+    }
+
+
+_CAPPED: dict[str, Any] = {
+    "elements": {"type": "object", "properties": {"nodes": {"type": "array"}, "edges": {"type": "array"}}},
+    "limit": {"type": "integer"},
+    "truncated": {"type": "boolean"},
+    "total": {"type": "integer", "description": "Nodes of the whole selection."},
+    "shown": {"type": "integer", "description": "Nodes answered."},
+}
+"""Fields of a capped graph view."""
 
 
 def _components() -> dict[str, Any]:
     responses: dict[str, Any] = {f"E{s}": _json(_ref("Error"), text) for s, text in ERROR_STATUSES.items()}
-    responses["E429"]["headers"] = {"Retry-After": {"description": "Seconds to wait before retrying.",
-                                                    "schema": {"type": "string"}}}
-    responses["NotModified"] = {"description": "Not modified: the ETag in If-None-Match is still current.",
-                                "headers": {"ETag": {"$ref": "#/components/headers/ETag"}}}
+    responses["E429"]["headers"] = {
+        "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "string"}}
+    }
+    responses["NotModified"] = {
+        "description": "Not modified: the ETag in If-None-Match is still current.",
+        "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+    }
     return {
         "schemas": _schemas(),
         "responses": responses,
-        "headers": {"ETag": {"description": "Entity tag of this answer for the store's current data.",
-                             "schema": {"type": "string"}}},
-        "parameters": {"IfNoneMatch": {
-            "name": "If-None-Match", "in": "header", "required": False,
-            "description": "An ETag from an earlier answer: 304 when the data has not changed since.",
-            "schema": {"type": "string"}}},
-        "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer",
-                                       "description": "The token set with AIKG_TOKEN (writes only)."}},
+        "headers": {
+            "ETag": {
+                "description": "Entity tag of this answer for the store's current data.",
+                "schema": {"type": "string"},
+            }
+        },
+        "parameters": {
+            "IfNoneMatch": {
+                "name": "If-None-Match",
+                "in": "header",
+                "required": False,
+                "description": "An ETag from an earlier answer: 304 when the data has not changed since.",
+                "schema": {"type": "string"},
+            }
+        },
+        "securitySchemes": {
+            "bearer": {
+                "type": "http",
+                "scheme": "bearer",
+                "description": "The token set with AIKG_TOKEN (writes only).",
+            }
+        },
     }
 
 
 def _class_names(services: Services) -> list[str]:
     vocab = services.vocabulary()
-    names = sorted(c[len(str(AIKG)):] for c in vocab.classes if c.startswith(str(AIKG)))
+    names = sorted(c[len(str(AIKG)) :] for c in vocab.classes if c.startswith(str(AIKG)))
     return names + sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
 
 
 def _api_paths(services: Services) -> dict[str, Any]:
     json_ok = _errors(406)
     return {
-        "/api/health": _get("Liveness", "Whether the service is up, and the store's kind and data version.",
-                            {"200": _json(_ref("Health"), "The service is up."), **_errors(406, 503)},
-                            tags=["lookup"]),
+        "/api/health": _get(
+            "Liveness",
+            "Whether the service is up, and the store's kind and data version.",
+            {"200": _json(_ref("Health"), "The service is up."), **_errors(406, 503)},
+            tags=["lookup"],
+        ),
         "/api/search": _get(
             "Search entities by name",
             "Case-insensitive search over every entity's rdfs:label and skos:altLabel (English, Chinese, "
             "abbreviations). Exact matches rank before prefix, word-prefix and substring matches; within a "
             "tier, names the query covers more of rank first. Fast enough for autocomplete.",
-            {**_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
-             **_errors(400, 406, 503)},
-            [_query("q", {"type": "string", "minLength": 1, "pattern": r"\S"},
-                    "The text to search for.", required=True),
-             _query("type", {"enum": _class_names(services)},
-                    "Only entities of this class or a subclass: a class name (Organization) or IRI."),
-             _query("limit", {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
-                    "Most results."),
-             _IF_NONE_MATCH], tags=["lookup"]),
+            {
+                **_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
+                **_errors(400, 406, 503),
+            },
+            [
+                _query(
+                    "q",
+                    {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
+                    "The text to search for.",
+                    required=True,
+                ),
+                _query(
+                    "type",
+                    {"enum": _class_names(services)},
+                    "Only entities of this class or a subclass: a class name (Organization) or IRI.",
+                ),
+                _query(
+                    "limit",
+                    {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
+                    "Most results.",
+                ),
+                _IF_NONE_MATCH,
+            ],
+            tags=["lookup"],
+        ),
         "/api/entities/{id}": _get(
             "One entity",
             "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
             "relations with n-ary nodes (deals, results, phases...) expanded one level, and for every fact "
             "its source documents and certainty.",
             {**_cached_ok(_ref("Entity"), "The entity."), **_errors(404, 406, 503)},
-            [{"name": "id", "in": "path", "required": True,
-              "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
-              "schema": _PARAM_SCHEMAS["entity"]}, _IF_NONE_MATCH], tags=["lookup"]),
+            [
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
+                    "schema": _PARAM_SCHEMAS["entity"],
+                },
+                _IF_NONE_MATCH,
+            ],
+            tags=["lookup"],
+        ),
         "/api/entities/{id}/neighbors": _get(
             "Neighbourhood of an entity",
-            "Nodes and edges around the entity as Cytoscape.js elements.",
+            "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
+            "`limit` of them (`truncated` and `total` say what was left out). depth=1 gives one node's "
+            "neighbours, which the graph view adds when a node is clicked.",
             {"200": _json(_ref("Neighbors"), "The neighbourhood."), **_errors(400, 404, 406, 503)},
-            [{"name": "id", "in": "path", "required": True, "description": "A slug or a full entity IRI.",
-              "schema": _PARAM_SCHEMAS["entity"]},
-             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4, "default": 1}, "Hops."),
-             _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
-            tags=["lookup"]),
-        "/api/types": _get("Classes with instance counts",
-                           "Every aikg class with its label, parents and how many entities it has, directly "
-                           "and with its subclasses.",
-                           {**_cached_ok(_ref("TypesResponse"), "The classes."), **_errors(406, 503)},
-                           [_IF_NONE_MATCH], tags=["lookup"]),
-        "/api/stats": _get("Store statistics", "Triples per named graph, entities and source documents.",
-                           {**_cached_ok(_ref("StatsResponse"), "The statistics."), **_errors(406, 503)},
-                           [_IF_NONE_MATCH], tags=["lookup"]),
+            [
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "description": "A slug or a full entity IRI.",
+                    "schema": _PARAM_SCHEMAS["entity"],
+                },
+                _query(
+                    "depth",
+                    {
+                        "anyOf": [
+                            {"type": "integer", "minimum": 0, "maximum": 4, "default": 1},
+                            {"type": "string", "maxLength": 0},
+                        ]
+                    },
+                    "Hops (empty: 1).",
+                ),
+                _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
+                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+                _query(
+                    "limit",
+                    {
+                        "anyOf": [
+                            {"type": "integer", "minimum": 1, "maximum": 2000, "default": 250},
+                            _NOT_GIVEN,
+                        ]
+                    },
+                    "Most nodes answered (blank: 250).",
+                ),
+            ],
+            tags=["lookup"],
+        ),
+        "/api/graph": _get(
+            "The whole graph, capped",
+            "The data graph as Cytoscape.js elements for drawing: its best-connected `limit` nodes "
+            "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
+            {"200": _json(_ref("GraphView"), "The graph."), **_errors(400, 406, 503)},
+            [
+                _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
+                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+                _query(
+                    "limit",
+                    {
+                        "anyOf": [
+                            {"type": "integer", "minimum": 1, "maximum": 2000, "default": 600},
+                            _NOT_GIVEN,
+                        ]
+                    },
+                    "Most nodes answered (blank: 600).",
+                ),
+            ],
+            tags=["lookup"],
+        ),
+        "/api/types": _get(
+            "Classes with instance counts",
+            "Every aikg class with its label, parents and how many entities it has, directly "
+            "and with its subclasses.",
+            {**_cached_ok(_ref("TypesResponse"), "The classes."), **_errors(406, 503)},
+            [_IF_NONE_MATCH],
+            tags=["lookup"],
+        ),
+        "/api/stats": _get(
+            "Store statistics",
+            "Triples per named graph, entities and source documents.",
+            {**_cached_ok(_ref("StatsResponse"), "The statistics."), **_errors(406, 503)},
+            [_IF_NONE_MATCH],
+            tags=["lookup"],
+        ),
         "/api/ask": _get(
             "Ask in plain words",
             "A question in English or Chinese, understood as a named query with its parameters filled by "
             "entity linking, or as a fact of one entity, and answered with the sources of every row or "
             "fact; or an abstention (abstained: true) with the closest questions aikg can answer.",
-            {**_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
-             **_errors(400, 406, 429, 503)},
-            [_query("q", {"type": "string", "minLength": 1, "maxLength": 500, "pattern": r"\S"},
+            {
+                **_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
+                **_errors(400, 406, 429, 503),
+            },
+            [
+                _query(
+                    "q",
+                    {"type": "string", "minLength": 1, "maxLength": 500, "pattern": _NOT_BLANK},
                     "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
-                    required=True), _IF_NONE_MATCH], tags=["lookup"]),
-        "/api/queries": _get("Named queries", "Every named query with its title, description and parameters.",
-                             {"200": _json(_ref("QueryList"), "The named queries."), **json_ok},
-                             tags=["queries"]),
+                    required=True,
+                ),
+                _IF_NONE_MATCH,
+            ],
+            tags=["lookup"],
+        ),
+        "/api/queries": _get(
+            "Named queries",
+            "Every named query with its title, description and parameters.",
+            {"200": _json(_ref("QueryList"), "The named queries."), **json_ok},
+            tags=["queries"],
+        ),
         "/api/queries/{name}": _get(
             "Run a named query",
             "Runs one named query; parameters go in the query string (see GET /api/queries). JSON rows by "
             "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv.",
-            {**_cached_ok(_ref("QueryResult"), "The result rows.",
-                          {"text/csv": {"schema": {"type": "string"}}}),
-             **_errors(400, 404, 406, 429, 503)},
-            [{"name": "name", "in": "path", "required": True, "description": "The query's name.",
-              "schema": {"type": "string", "minLength": 1}},
-             _FORMAT,
-             _IF_NONE_MATCH], tags=["queries"]),
+            {
+                **_cached_ok(
+                    _ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
+                ),
+                **_errors(400, 404, 406, 429, 503),
+            },
+            [
+                {
+                    "name": "name",
+                    "in": "path",
+                    "required": True,
+                    "description": "The query's name.",
+                    "schema": {"type": "string", "minLength": 1},
+                },
+                _FORMAT,
+                _IF_NONE_MATCH,
+            ],
+            tags=["queries"],
+        ),
         "/api/validate": _get(
             "Validate the store",
-            "Every graph validated against the SHACL shapes, as a job: the report is computed once per "
-            "store version (in a query worker, within write_timeout), one computation at a time whatever "
-            "the query string. While it is being computed the answer is 202 with Retry-After: ask again "
-            "then. Turtle (the sh:ValidationReport) on request.",
-            {"200": {"description": "The validation report of the store's current version.", "content": {
-                "application/json": {"schema": _ref("ValidationReport")},
-                "text/turtle": {"schema": {"type": "string"}}}},
-             "202": {"description": "The report for the current version is being computed.",
-                     "headers": {"Retry-After": {"description": "Seconds to wait before asking again.",
-                                                 "schema": {"type": "string"}}},
-                     "content": {"application/json": {"schema": _ref("ValidationRunning")}}},
-             **_errors(503)}, tags=["writes"]),
-        "/api/openapi.json": _get("This document", "The OpenAPI document of the HTTP surface.",
-                                  {"200": {"description": "OpenAPI 3.1.",
-                                           "content": {"application/json": {"schema": {"type": "object"}}}}},
-                                  tags=["lookup"]),
+            "Validates every graph against the SHACL shapes.",
+            {
+                "200": {
+                    "description": "The validation report.",
+                    "content": {
+                        "application/json": {"schema": _ref("ValidationReport")},
+                        "text/turtle": {"schema": {"type": "string"}},
+                    },
+                },
+                **_errors(406, 503),
+            },
+            tags=["writes"],
+        ),
+        "/api/imports": _get(
+            "Imports",
+            "Every recorded import of an outside dataset, newest first: per file the rows read, "
+            "imported, rejected and kept, the update mode and snapshot date, entities created, and figures "
+            "another source gives differently (rounding or disagreement).",
+            {
+                **_cached_ok(
+                    {
+                        "type": "object",
+                        "required": ["imports"],
+                        "properties": {"imports": {"type": "array", "items": {"type": "object"}}},
+                    },
+                    "The imports.",
+                ),
+                **_errors(406),
+            },
+            [_IF_NONE_MATCH],
+            tags=["imports"],
+        ),
+        "/api/imports/{id}": _get(
+            "One import",
+            "One import with its findings: every name merged into an existing entity, every link entity "
+            "resolution made, every ambiguity left, every row rejected with its reason, every value read "
+            "leniently or not at all, every flag and column warning. ``latest`` is the newest import.",
+            {
+                **_cached_ok(
+                    {"type": "object", "required": ["id", "files", "findings", "counts"]},
+                    "The import and its findings.",
+                ),
+                **_errors(400, 404, 406),
+            },
+            [
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "minLength": 1},
+                    "description": "The import's id (from /api/imports), or latest.",
+                },
+                {
+                    "name": "kind",
+                    "in": "query",
+                    "required": False,
+                    "schema": {
+                        "enum": [
+                            "merge",
+                            "link",
+                            "ambiguity",
+                            "rejected-row",
+                            "unreadable-value",
+                            "read-value",
+                            "flag",
+                            "column",
+                        ]
+                    },
+                    "description": "Only findings of this kind.",
+                },
+                {
+                    "name": "file",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string"},
+                    "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).",
+                },
+                _IF_NONE_MATCH,
+            ],
+            tags=["imports"],
+        ),
+        "/api/openapi.json": _get(
+            "This document",
+            "The OpenAPI document of the HTTP surface.",
+            {
+                "200": {
+                    "description": "OpenAPI 3.1.",
+                    "content": {"application/json": {"schema": {"type": "object"}}},
+                }
+            },
+            tags=["lookup"],
+        ),
     }
 
 
-def _param_schema(param: Any) -> dict:
-    """A named-query parameter's schema; one with a default also takes an empty value (the default)."""
+def _param_schema(param: Parameter) -> dict[str, Any]:
+    """A named-query parameter's schema; one with a default, or optional, also takes an empty or blank
+    value (read as not given)."""
     schema = dict(_PARAM_SCHEMAS.get(param.type, {"type": "string"}))
     if param.default is not None or not param.required:
-        return {"anyOf": [schema, {"type": "string", "maxLength": 0}]}
+        return {"anyOf": [schema, {"type": "string", "pattern": _ONLY_BLANK}]}
     return schema
 
 
@@ -354,80 +818,296 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
     queries = services.named.all()
     paths = {}
     for q in queries.values():
-        params = [{**_query(p.name, _param_schema(p), p.description or p.name,
-                            required=p.required and p.default is None),
-                   "x-aikg-type": p.type}
-                  for p in q.parameters]
-        params += [_FORMAT,
-                   _IF_NONE_MATCH]
+        params = [
+            {
+                **_query(
+                    p.name,
+                    _param_schema(p),
+                    p.description or p.name,
+                    required=p.required and p.default is None,
+                ),
+                "x-aikg-type": p.type,
+            }
+            for p in q.parameters
+        ]
+        params += [_FORMAT, _IF_NONE_MATCH]
         paths[f"/api/queries/{q.name}"] = _get(
-            q.title, q.description or q.title,
-            {**_cached_ok(_ref("QueryResult"), "The result rows.",
-                          {"text/csv": {"schema": {"type": "string"}}}),
-             **_errors(400, 406, 429, 503)},
-            params, tags=["queries"])
+            q.title,
+            q.description or q.title,
+            {
+                **_cached_ok(
+                    _ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
+                ),
+                **_errors(400, 406, 429, 503),
+            },
+            params,
+            tags=["queries"],
+        )
     return paths
 
 
 def _other_paths() -> dict[str, Any]:
-    rdf = {m: {"schema": {"type": "string"}} for m in (
-        "text/turtle", "application/n-triples", "application/ld+json", "application/rdf+xml")}
-    results = {m: {"schema": {}} for m in (
-        "application/sparql-results+json", "application/sparql-results+xml", "text/csv",
-        "text/tab-separated-values")}
-    sparql_params = [_query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service "
-                            "description)."),
-                     _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
-                     _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable).")]
-    sparql_responses = {"200": {"description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, "
-                                               "service description).", "content": {**results, **rdf}},
-                        **_errors(400, 403, 406, 413, 415, 429, 503)}
+    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
+    sparql_params = [
+        _query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
+        _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
+        _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
+    ]
+    sparql_responses = {
+        "200": {
+            "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
+            "content": {**results, **rdf},
+        },
+        **_errors(400, 403, 406, 413, 415, 429, 503),
+    }
     return {
         "/sparql": {
-            "get": {"summary": "SPARQL 1.1 query (protocol)", "tags": ["sparql"],
-                    "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
-                                   "all named graphs.", "parameters": sparql_params,
-                    "responses": sparql_responses},
-            "post": {"summary": "SPARQL 1.1 query (form or direct POST)", "tags": ["sparql"],
-                     "description": "POST application/x-www-form-urlencoded (query=...) or "
-                                    "application/sparql-query.",
-                     "requestBody": {"required": True, "content": {
-                         "application/sparql-query": {"schema": {"type": "string"}},
-                         "application/x-www-form-urlencoded": {"schema": {
-                             "type": "object", "properties": {"query": {"type": "string"}}}}}},
-                     "responses": sparql_responses}},
+            "get": {
+                "summary": "SPARQL 1.1 query (protocol)",
+                "tags": ["sparql"],
+                "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
+                "all named graphs.",
+                "parameters": sparql_params,
+                "responses": sparql_responses,
+            },
+            "post": {
+                "summary": "SPARQL 1.1 query (form or direct POST)",
+                "tags": ["sparql"],
+                "description": "POST application/x-www-form-urlencoded (query=...) or "
+                "application/sparql-query.",
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/sparql-query": {"schema": {"type": "string"}},
+                        "application/x-www-form-urlencoded": {
+                            "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
+                        },
+                    },
+                },
+                "responses": sparql_responses,
+            },
+        },
         "/export/{format}": _get(
-            "Export the graph", "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
+            "Export the graph",
+            "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
             "N-Quads, JSON-LD, GraphML, GEXF, Cytoscape.js JSON or Graphviz DOT.",
-            {"200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
-             **_errors(400, 404, 503)},
-            [{"name": "format", "in": "path", "required": True, "description": "Export format name.",
-              "schema": {"type": "string"}},
-             _query("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
-             _query("depth", {"type": "integer", "minimum": 0, "maximum": 4}, "Hops around the focus."),
-             _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
-             _query("fold", {"type": "boolean"}, "Fold n-ary nodes into labelled edges.")],
-            tags=["exports"]),
+            {
+                "200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
+                **_errors(400, 404, 503),
+            },
+            [
+                {
+                    "name": "format",
+                    "in": "path",
+                    "required": True,
+                    "description": "Export format name.",
+                    "schema": {"type": "string"},
+                },
+                _query("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
+                _query(
+                    "depth",
+                    {
+                        "anyOf": [
+                            {"type": "integer", "minimum": 0, "maximum": 4},
+                            {"type": "string", "maxLength": 0},
+                        ]
+                    },
+                    "Hops around the focus (empty: 1).",
+                ),
+                _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+            ],
+            tags=["exports"],
+        ),
         "/id/{slug}": _get(
-            "Linked-data IRI of an entity", "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by "
-            "content negotiation.",
-            {"200": {"description": "The entity's page or description.",
-                     "content": {"text/html": {"schema": {"type": "string"}}, **rdf}},
-             **_errors(404, 406)},
-            [{"name": "slug", "in": "path", "required": True, "description": "The entity's slug.",
-              "schema": {"type": "string"}}], tags=["linked data"]),
+            "Linked-data IRI of an entity",
+            "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by content negotiation.",
+            {
+                "200": {
+                    "description": "The entity's page or description.",
+                    "content": {"text/html": {"schema": {"type": "string"}}, **rdf},
+                },
+                **_errors(404, 406),
+            },
+            [
+                {
+                    "name": "slug",
+                    "in": "path",
+                    "required": True,
+                    "description": "The entity's slug.",
+                    "schema": {"type": "string"},
+                }
+            ],
+            tags=["linked data"],
+        ),
+    }
+
+
+def _write_paths() -> dict[str, Any]:
+    """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
+    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
+    rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
+    rdf_in["multipart/form-data"] = {
+        "schema": {
+            "type": "object",
+            "properties": {"file": {"type": "string", "contentMediaType": "text/turtle"}},
+        }
+    }
+    rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
+    written = {
+        "description": "The write was committed.",
+        "content": {"application/json": {"schema": _ref("WriteOutcome")}},
+    }
+    created = {
+        "description": "A new graph was created.",
+        "content": {"application/json": {"schema": _ref("WriteOutcome")}},
+        "headers": {
+            "Location": {
+                "description": "URL of the new graph (direct graph identification).",
+                "schema": {"type": "string"},
+            }
+        },
+    }
+    refused = {
+        "description": "Validation failed: the data would not conform to the shapes.",
+        "content": {
+            "application/json": {"schema": _ref("Error")},
+            "text/turtle": {"schema": {"type": "string"}},
+        },
+    }
+    write_errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503)
+    graph_params = [
+        _query(
+            "graph",
+            {"type": "string", "format": "iri"},
+            "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).",
+        ),
+        {
+            "name": "default",
+            "in": "query",
+            "required": False,
+            "allowEmptyValue": True,
+            "schema": {"type": "string", "maxLength": 0},
+            "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.",
+        },
+    ]
+    path_param = [
+        {
+            "name": "path",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "minLength": 1},
+            "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
+        }
+    ]
+    fmt_param = _query(
+        "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
+    )
+
+    def gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
+        body = {"required": False, "content": rdf_in}
+        post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
+        return {
+            "parameters": params,
+            "get": {
+                "summary": "Read a graph (Graph Store Protocol GET)",
+                "tags": ["writes"],
+                "x-aikg-valid-may-be-refused": True,
+                "parameters": [fmt_param, _IF_NONE_MATCH],
+                "responses": {
+                    "200": {"description": "The graph.", "content": rdf_out},
+                    "304": {"$ref": "#/components/responses/NotModified"},
+                    **_errors(400, 404, 406, 503),
+                },
+            },
+            "put": {
+                "summary": "Replace a graph (Graph Store Protocol PUT)",
+                "tags": ["writes"],
+                **secured,
+                "requestBody": body,
+                "responses": {"200": written, "201": created, "422": refused, **write_errors},
+            },
+            "post": {
+                "summary": "Add to a graph"
+                + (", or create a new one without a graph name" if store_post else "")
+                + " (Graph Store Protocol POST)",
+                "tags": ["writes"],
+                **secured,
+                "requestBody": body,
+                "responses": {**post_ok, "422": refused, **write_errors},
+            },
+            "delete": {
+                "summary": "Remove a graph (Graph Store Protocol DELETE)",
+                "tags": ["writes"],
+                **secured,
+                "responses": {
+                    "200": written,
+                    "204": {"description": "The default graph was already empty."},
+                    "422": refused,
+                    **write_errors,
+                },
+            },
+        }
+
+    update_form = {
+        "type": "object",
+        "required": ["update"],
+        "properties": {
+            "update": {"type": "string", "minLength": 1},
+            "using-graph-uri": {"type": "array", "items": {"type": "string"}},
+            "using-named-graph-uri": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+    return {
+        "/update": {
+            "get": {
+                "summary": "Service description (SPARQL 1.1 Service Description)",
+                "tags": ["writes"],
+                "responses": {
+                    "200": {"description": "The service description.", "content": rdf_out},
+                    **_errors(405, 406),
+                },
+            },
+            "post": {
+                "summary": "SPARQL 1.1 Update (protocol)",
+                "tags": ["writes"],
+                **secured,
+                "description": "POST application/sparql-update, or the form field update=. Relative "
+                "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
+                "the SHACL gate and must stay in the writable namespace.",
+                "parameters": [
+                    _query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
+                    _query("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
+                ],
+                "requestBody": {
+                    "required": True,
+                    "content": {
+                        "application/sparql-update": {"schema": {"type": "string", "minLength": 1}},
+                        "application/x-www-form-urlencoded": {"schema": update_form},
+                    },
+                },
+                "responses": {"200": written, "422": refused, **write_errors},
+            },
+        },
+        "/data": gsp(graph_params, store_post=True),
+        "/graph/{path}": gsp(path_param, store_post=False),
     }
 
 
 def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
-    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths()}
+    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
     return {
         "openapi": "3.1.0",
-        "info": {"title": "aikg", "version": __version__,
-                 "description": "A knowledge graph of the AI-compute industry: lookup API, named queries, "
-                                "SPARQL 1.1 endpoint, linked data and exports. Every error uses one JSON "
-                                "envelope {ok: false, status, error, message, errors}."},
+        "info": {
+            "title": "aikg",
+            "version": __version__,
+            "description": "A knowledge graph of the AI-compute industry: lookup API, named queries, "
+            "SPARQL 1.1 endpoint, linked data and exports. Every error uses one JSON "
+            "envelope {ok: false, status, error, message, errors}.",
+        },
         "paths": paths,
         "components": _components(),
     }
@@ -435,16 +1115,38 @@ def openapi_document(services: Services) -> dict[str, Any]:
 
 def _ask_schema() -> dict[str, Any]:
     """The JSON of /api/ask (see aikg.ask.asker)."""
-    understood = {"type": "object", "required": ["query", "parameters", "entity", "confidence"],
-                  "properties": {"query": {"type": ["string", "null"]}, "parameters": {"type": "object"},
-                                 "entity": {"type": ["string", "null"]},
-                                 "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
-    alternative = {"type": "object", "required": ["query", "parameters", "confidence"],
-                   "properties": {"query": {"type": "string"}, "parameters": {"type": "object"},
-                                  "confidence": {"type": "number", "minimum": 0, "maximum": 1}}}
-    answer = {"type": "object", "required": ["kind"],
-              "properties": {"kind": {"enum": ["rows", "facts", "none"]}}}
-    return {"type": "object", "required": ["question", "understood", "answer", "abstained", "alternatives"],
-            "properties": {"question": {"type": "string"}, "understood": understood, "answer": answer,
-                           "abstained": {"type": "boolean"},
-                           "alternatives": {"type": "array", "items": alternative}}}
+    understood = {
+        "type": "object",
+        "required": ["query", "parameters", "entity", "confidence"],
+        "properties": {
+            "query": {"type": ["string", "null"]},
+            "parameters": {"type": "object"},
+            "entity": {"type": ["string", "null"]},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    }
+    alternative = {
+        "type": "object",
+        "required": ["query", "parameters", "confidence"],
+        "properties": {
+            "query": {"type": "string"},
+            "parameters": {"type": "object"},
+            "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+        },
+    }
+    answer = {
+        "type": "object",
+        "required": ["kind"],
+        "properties": {"kind": {"enum": ["rows", "facts", "none"]}},
+    }
+    return {
+        "type": "object",
+        "required": ["question", "understood", "answer", "abstained", "alternatives"],
+        "properties": {
+            "question": {"type": "string"},
+            "understood": understood,
+            "answer": answer,
+            "abstained": {"type": "boolean"},
+            "alternatives": {"type": "array", "items": alternative},
+        },
+    }

@@ -17,12 +17,14 @@ import pyoxigraph as ox
 from flask import Blueprint, Response, abort, render_template, request, send_file
 
 from aikg.errors import NotFound
-from aikg.namespaces import AIKG, ID, PREFIXES, RDFS
+from aikg.export.palette import COLORS, FAMILIES, family_of
+from aikg.namespaces import ID, PREFIXES, RDFS
 from aikg.services import Services
 from aikg.web import get_services, get_store
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/static")
+bp = Blueprint(
+    "pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static"
+)
 
 NODE_MODULES = Path(__file__).resolve().parent / "node_modules"
 """Where ``npm ci --prefix service/aikg/web`` installs the front-end libraries."""
@@ -38,59 +40,56 @@ VENDOR_FILES: dict[str, str] = {
 """The only files of ``node_modules`` the browser may fetch, by the short name pages use."""
 
 EXPORT_FORMATS: tuple[tuple[str, str], ...] = (
-    ("turtle", "Turtle"), ("nquads", "N-Quads"), ("jsonld", "JSON-LD"), ("graphml", "GraphML"),
-    ("gexf", "GEXF"), ("cytoscape", "Cytoscape JSON"), ("dot", "Graphviz DOT"),
+    ("turtle", "Turtle"),
+    ("nquads", "N-Quads"),
+    ("jsonld", "JSON-LD"),
+    ("graphml", "GraphML"),
+    ("gexf", "GEXF"),
+    ("cytoscape", "Cytoscape JSON"),
+    ("dot", "Graphviz DOT"),
 )
 """Every export format of ``/export/<format>``, with the name a button shows."""
 
-FAMILIES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
-    ("deal", "Deals", ("Deal",)),
-    ("benchmark", "Benchmarks & results",
-     ("BenchmarkResult", "BenchmarkRound", "BenchmarkSuite", "SpeedupClaim", "TrainingRun")),
-    ("facility", "Facilities & capacity", ("DataCenter", "CapacityPhase", "Deployment")),
-    ("hardware", "Hardware",
-     ("Hardware", "ChipArchitecture", "InterconnectTechnology", "NetworkTopology",
-      "TopologyConfiguration")),
-    ("model", "AI models", ("AIModel", "ModelArchitecture", "ArchitectureFeature", "NumericPrecision")),
-    ("organization", "Organizations", ("Organization",)),
-    ("person", "People", ("Person", "Position", "Role")),
-    ("platform", "Platforms & prices", ("Platform", "SoftwareProject", "PriceList", "Price")),
-    ("source", "Sources & provenance", ("SourceDocument", "Report", "Derivation", "Rule")),
-    ("place", "Places", ("Place",)),
-    ("event", "Other events", ("Event",)),
-    ("concept", "Factors & other concepts", ("Factor", "Entity")),
-)
-"""Colour families of the explorer, most specific first: a class belongs to the first family whose
-root class it is a subclass of. Relations on entity pages and nodes in the graph are grouped by these."""
-
 EXAMPLE_QUERIES: tuple[tuple[str, str], ...] = (
-    ("Entities by type", """# Asserted (most specific) types only: graph/inferred holds the superclasses.
+    (
+        "Entities by type",
+        """# Asserted (most specific) types only: graph/inferred holds the superclasses.
 SELECT ?type (COUNT(DISTINCT ?e) AS ?entities) WHERE {
   GRAPH ?g { ?e a ?type }
   FILTER(?g != graph:inferred && STRSTARTS(STR(?e), STR(id:)))
 }
 GROUP BY ?type
-ORDER BY DESC(?entities)"""),
-    ("Benchmark results", """SELECT ?result ?submitter ?model ?accelerators ?minutes WHERE {
+ORDER BY DESC(?entities)""",
+    ),
+    (
+        "Benchmark results",
+        """SELECT ?result ?submitter ?model ?accelerators ?minutes WHERE {
   ?result a aikg:BenchmarkResult ;
           aikg:submitter ?submitter .
   OPTIONAL { ?result aikg:workload ?model }
   OPTIONAL { ?result aikg:acceleratorCount ?accelerators }
   OPTIONAL { ?result aikg:timeToTrain ?minutes }
 }
-ORDER BY ?minutes"""),
-    ("Facts with their source graph", """# One named graph per source document: GRAPH ?graph names the source.
+ORDER BY ?minutes""",
+    ),
+    (
+        "Facts with their source graph",
+        """# One named graph per source document: GRAPH ?graph names the source.
 SELECT ?graph ?subject ?property ?value WHERE {
   GRAPH ?graph { ?subject ?property ?value }
   FILTER(STRSTARTS(STR(?graph), CONCAT(STR(graph:), "sources/")))
 }
-LIMIT 50"""),
-    ("Names in Chinese", """SELECT DISTINCT ?entity ?name WHERE {
+LIMIT 50""",
+    ),
+    (
+        "Names in Chinese",
+        """SELECT DISTINCT ?entity ?name WHERE {
   { ?entity rdfs:label ?name } UNION { ?entity skos:altLabel ?name }
   FILTER(STRSTARTS(STR(?entity), STR(id:)))
   FILTER(LANG(?name) = "zh" || REGEX(?name, "[\u4e00-\u9fff]"))
 }
-ORDER BY ?entity"""),
+ORDER BY ?entity""",
+    ),
 )
 """Queries the SPARQL editor opens with, one tab each."""
 
@@ -108,8 +107,9 @@ def entity_page(slug: str) -> Response:
     if head is None:
         html = render_template("not_found.html", slug=slug, **_page_context("entity"))
         return Response(html, status=404, mimetype="text/html")
-    html = render_template("entity.html", slug=slug, head=head, exports=EXPORT_FORMATS,
-                           **_page_context("entity"))
+    html = render_template(
+        "entity.html", slug=slug, head=head, exports=EXPORT_FORMATS, **_page_context("entity")
+    )
     return Response(html, mimetype="text/html")
 
 
@@ -139,8 +139,9 @@ def queries(name: str | None = None) -> tuple[str, int]:
 @bp.get("/editor")
 def editor() -> str:
     """The SPARQL editor (YASGUI) pointed at this service's own endpoint."""
-    return render_template("editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES,
-                           **_page_context("editor"))
+    return render_template(
+        "editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES, **_page_context("editor")
+    )
 
 
 @bp.get("/editor/prefixes.json")
@@ -184,8 +185,10 @@ def _entity_head(slug: str) -> dict[str, str] | None:
     labels = [q.object for q in store.quads(subject, label) if isinstance(q.object, ox.Literal)]
     comments = [q.object for q in store.quads(subject, comment) if isinstance(q.object, ox.Literal)]
     english_label, english_comment = _pick_english(labels), _pick_english(comments)
-    return {"label": english_label.value if english_label else slug,
-            "comment": english_comment.value if english_comment else ""}
+    return {
+        "label": english_label.value if english_label else slug,
+        "comment": english_comment.value if english_comment else "",
+    }
 
 
 def _pick_english(literals: list[ox.Literal]) -> ox.Literal | None:
@@ -196,25 +199,13 @@ def _pick_english(literals: list[ox.Literal]) -> ox.Literal | None:
 
 
 def _type_info(services: Services) -> dict[str, Any]:
-    """Each aikg class's family and English label, read from the ontology in the store."""
-    roots = " ".join(f"(aikg:{cls} {rank})" for rank, (_, _, classes) in enumerate(FAMILIES)
-                     for cls in classes)
-    sparql = f"""PREFIX aikg: <{AIKG}>
-PREFIX rdfs: <{RDFS}>
-SELECT ?class ?rank ?label WHERE {{
-  VALUES (?root ?rank) {{ {roots} }}
-  ?class rdfs:subClassOf* ?root .
-  OPTIONAL {{ ?class rdfs:label ?label FILTER(LANG(?label) = "en") }}
-}}"""
+    """Each aikg class's family and English label, and each family's label and colour."""
+    vocab = services.vocabulary()
     classes: dict[str, dict[str, str]] = {}
-    best: dict[str, int] = {}
-    for row in services.store.query(sparql).dicts():
-        iri, rank = row["class"].value, int(row["rank"].value)
-        if iri in best and best[iri] <= rank:
-            continue
-        best[iri] = rank
-        label = row["label"].value if "label" in row else iri.rsplit("#", 1)[-1]
-        classes[iri] = {"family": FAMILIES[rank][0], "label": label}
-    families = [{"key": key, "label": label} for key, label, _ in FAMILIES]
-    families.append({"key": "other", "label": "Other"})
+    for iri in sorted(vocab.classes):
+        family = family_of(vocab, [iri])
+        if family != "other":
+            classes[iri] = {"family": family, "label": vocab.label(iri)}
+    families = [{"key": key, "label": label, "color": COLORS[key]} for key, label, _ in FAMILIES]
+    families.append({"key": "other", "label": "Other", "color": COLORS["other"]})
     return {"classes": classes, "families": families, "prefixes": PREFIXES}

@@ -1,55 +1,108 @@
-"""The SPARQL 1.1 Service Description of ``/sparql``: what a client may ask and which data it will find.
+"""The SPARQL 1.1 Service Description of aikg's endpoints: what a client may ask, where, and which data
+it will find.
 
-It describes the endpoint, the query language, every result format, that the default graph is the union
-of the named graphs (``sd:UnionDefaultGraph``), and each named graph with its size.
+Returned by a GET without parameters on ``/sparql`` and on ``/update`` (Service Description §2). It
+describes two services over one dataset: the query endpoint (``sd:SPARQL11Query``, every result format
+from the one format table) and the update endpoint (``sd:SPARQL11Update``); both name the Graph Store
+Protocol endpoint ``/data`` with ``aikg:graphStore`` (SPARQL 1.1 has no term for it; the term is
+described in the document itself). The default graph is the union of the named graphs
+(``sd:UnionDefaultGraph``); the dataset lists each named graph with its size, and — because a dataset
+named by a client may only use graphs the store holds — the same graphs are ``sd:availableGraphs``.
 """
 
 from __future__ import annotations
 
-from rdflib import BNode, Graph, Literal, Namespace, URIRef
-from rdflib.namespace import DCTERMS, RDF, VOID, XSD
+from collections.abc import Mapping
+from typing import Any
 
+from flask import request
+from rdflib import BNode, Graph, Literal, Namespace, URIRef
+from rdflib.namespace import DCTERMS, RDF, RDFS, VOID, XSD
+
+from aikg.namespaces import AIKG, BASE, DEFAULT_GRAPH
+from aikg.query.runner import allowed_services
 from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
 from aikg.store import Store
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
-W3_FORMATS = Namespace("http://www.w3.org/ns/formats/")
-
-FORMAT_IRIS: dict[str, URIRef] = {
-    "application/sparql-results+json": W3_FORMATS["SPARQL_Results_JSON"],
-    "application/sparql-results+xml": W3_FORMATS["SPARQL_Results_XML"],
-    "text/csv": W3_FORMATS["SPARQL_Results_CSV"],
-    "text/tab-separated-values": W3_FORMATS["SPARQL_Results_TSV"],
-    "text/turtle": W3_FORMATS["Turtle"],
-    "application/n-triples": W3_FORMATS["N-Triples"],
-    "application/ld+json": W3_FORMATS["JSON-LD"],
-    "application/rdf+xml": W3_FORMATS["RDF_XML"],
-}
-"""The W3C's IRIs for the formats the endpoint produces (http://www.w3.org/ns/formats/)."""
+ENTAILMENT_SIMPLE = URIRef("http://www.w3.org/ns/entailment/Simple")
+GRAPH_STORE = AIKG["graphStore"]
+"""Relates a service to its SPARQL 1.1 Graph Store HTTP Protocol endpoint (no standard term exists)."""
 
 
-def service_description(store: Store, endpoint: str) -> Graph:
-    """The description of the endpoint at ``endpoint`` over the data now in ``store``."""
+def service_root() -> str:
+    """The service's public URL without a trailing slash: setting ``base_url``, else the request's."""
+    from aikg.web import setting
+
+    return str(setting("base_url")).rstrip("/") or request.url_root.rstrip("/")
+
+
+def service_description(store: Store, root: str, settings: Mapping[str, Any]) -> Graph:
+    """The description of the endpoints under ``root`` over the data now in ``store``."""
     g = Graph()
-    g.bind("sd", SD)
-    g.bind("void", VOID)
-    g.bind("dcterms", DCTERMS)
-    service = URIRef(endpoint + "#service")
-    g.add((service, RDF.type, SD.Service))
-    g.add((service, SD.endpoint, URIRef(endpoint)))
-    g.add((service, SD.supportedLanguage, SD.SPARQL11Query))
-    g.add((service, SD.feature, SD.UnionDefaultGraph))
-    g.add((service, SD.defaultEntailmentRegime, URIRef("http://www.w3.org/ns/entailment/Simple")))
+    for prefix, ns in (("sd", SD), ("void", VOID), ("dcterms", DCTERMS), ("aikg", AIKG), ("rdfs", RDFS)):
+        g.bind(prefix, ns)
+    query, update, data = URIRef(root + "/sparql"), URIRef(root + "/update"), URIRef(root + "/data")
+    dataset = _dataset(g, store)
+    for service, endpoint, language in (
+        (URIRef(root + "/sparql#service"), query, SD.SPARQL11Query),
+        (URIRef(root + "/update#service"), update, SD.SPARQL11Update),
+    ):
+        g.add((service, RDF.type, SD.Service))
+        g.add((service, SD.endpoint, endpoint))
+        g.add((service, SD.supportedLanguage, language))
+        g.add((service, SD.feature, SD.UnionDefaultGraph))
+        g.add((service, SD.defaultEntailmentRegime, ENTAILMENT_SIMPLE))
+        g.add((service, SD.defaultDataset, dataset))
+        g.add((service, SD.availableGraphs, dataset))
+        g.add((service, GRAPH_STORE, data))
+    query_service = URIRef(root + "/sparql#service")
     for f in (*RESULT_FORMATS, *GRAPH_FORMATS):
-        g.add((service, SD.resultFormat, FORMAT_IRIS[f.mime]))
+        g.add((query_service, SD.resultFormat, URIRef(str(f.iri))))
+    if allowed_services(settings):
+        g.add((query_service, SD.feature, SD.BasicFederatedQuery))
+    g.add((data, RDFS.label, Literal("SPARQL 1.1 Graph Store HTTP Protocol endpoint", lang="en")))
+    g.add((data, DCTERMS.conformsTo, URIRef("http://www.w3.org/TR/sparql11-http-rdf-update/")))
+    g.add(
+        (
+            data,
+            RDFS.comment,
+            Literal(
+                f"?graph=<iri> names a graph (clients write under {BASE}graph/); ?default names "
+                f"<{DEFAULT_GRAPH}>; <{root}/graph/...> identifies <{BASE}graph/...> directly.",
+                lang="en",
+            ),
+        )
+    )
+    g.add((GRAPH_STORE, RDF.type, RDF.Property))
+    g.add((GRAPH_STORE, RDFS.domain, SD.Service))
+    g.add((GRAPH_STORE, RDFS.label, Literal("graph store", lang="en")))
+    g.add(
+        (
+            GRAPH_STORE,
+            RDFS.comment,
+            Literal(
+                "The SPARQL 1.1 Graph Store HTTP Protocol endpoint that manages the graphs of the "
+                "service's dataset.",
+                lang="en",
+            ),
+        )
+    )
+    return g
 
+
+def _dataset(g: Graph, store: Store) -> BNode:
     dataset, default = BNode("dataset"), BNode("default")
-    g.add((service, SD.defaultDataset, dataset))
     g.add((dataset, RDF.type, SD.Dataset))
     g.add((dataset, SD.defaultGraph, default))
     g.add((default, RDF.type, SD.Graph))
-    g.add((default, DCTERMS.description,
-           Literal("The union of all named graphs (every triple lives in a named graph).", lang="en")))
+    g.add(
+        (
+            default,
+            DCTERMS.description,
+            Literal("The union of all named graphs (every triple lives in a named graph).", lang="en"),
+        )
+    )
     g.add((default, VOID.triples, Literal(store.count(), datatype=XSD.integer)))
     for i, name in enumerate(store.graphs()):
         named, graph = BNode(f"named{i}"), BNode(f"graph{i}")  # stable labels: stable documents
@@ -59,4 +112,4 @@ def service_description(store: Store, endpoint: str) -> Graph:
         g.add((named, SD.graph, graph))
         g.add((graph, RDF.type, SD.Graph))
         g.add((graph, VOID.triples, Literal(store.count(name), datatype=XSD.integer)))
-    return g
+    return dataset

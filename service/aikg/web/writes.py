@@ -1,176 +1,330 @@
-"""Writes over HTTP: SPARQL 1.1 Update at ``/update``, the Graph Store Protocol at ``/data``, and
-whole-store validation at ``/api/validate`` (a job, computed once per store version). Every write passes
-the bearer token and the SHACL gate.
+"""Writes over HTTP: the SPARQL 1.1 Protocol update operation at ``/update``, the SPARQL 1.1 Graph Store
+HTTP Protocol at ``/data`` (and ``/graph/<path>``), and whole-store validation at ``/api/validate``.
+Every write passes the bearer token and the SHACL gate.
+
+Graph Store Protocol, as aikg maps it:
+
+- ``/data?graph=<iri>`` names a graph indirectly (§4.2); ``/data?default`` names the store's default graph,
+  which for writes is :data:`~aikg.namespaces.DEFAULT_GRAPH` (the default graph queries read is the union
+  of all named graphs, so it cannot be written as such).
+- ``/graph/<path>`` names the graph ``https://w3id.org/aikg/graph/<path>`` directly (§4.1), as
+  ``/id/<slug>`` answers for ``https://w3id.org/aikg/id/<slug>``.
+- ``POST /data`` without a graph creates a new graph under ``graph/uploads/`` and answers 201 with its
+  ``Location`` (§5.5); ``multipart/form-data`` posts (and puts) the merge of the uploaded files.
 """
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Callable
 
+import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import (
     BadRequest,
-    NotAcceptable,
     NotFound,
     PayloadTooLarge,
     StoreError,
     UnsupportedMediaType,
     ValidationFailed,
 )
+from aikg.namespaces import DEFAULT_GRAPH, GRAPH
 from aikg.rdf import guard
-from aikg.rdf.formats import GRAPH_FORMATS, MIME_ALIASES
+from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_media_type
 from aikg.store.base import current_deadline
 from aikg.web import get_services, get_store, setting
 from aikg.web.auth import require_writer
+from aikg.web.negotiation import negotiate, negotiated_response, preferred
+from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
+from aikg.web.response_cache import cached
+from aikg.web.service_description import service_root
 from aikg.write import gate
 
 bp = Blueprint("writes", __name__)
 
-_TURTLE = "text/turtle"
+UPDATE_MIME = "application/sparql-update"
+MULTIPART = "multipart/form-data"
+UPLOADS = str(GRAPH["uploads/"])
+"""Where ``POST /data`` without a graph name creates its new graphs."""
+_TURTLE = GRAPH_FORMATS[0]
+_RDFXML = next(f for f in RDF_FORMATS if f.name == "rdfxml")
 
 
 def _authorize() -> None:
     require_writer(setting("token"), request.headers.get("Authorization"))
 
 
-def _body() -> bytes:
-    """The request body, refused with 413 (naming the setting) when it is over ``max_body``."""
+def _check_size() -> None:
+    """Refuse with 413 (naming the setting) a request body over ``max_body``."""
     limit = setting("max_body")
     if request.content_length is not None and request.content_length > limit:
-        raise PayloadTooLarge(f"the request body is {request.content_length} bytes, over the limit of "
-                              f"{limit} bytes (setting max_body)", errors=[{"limit": "max_body",
-                                                                            "bytes": limit}])
+        raise PayloadTooLarge(
+            f"the request body is {request.content_length} bytes, over the limit of "
+            f"{limit} bytes (setting max_body)",
+            errors=[{"limit": "max_body", "bytes": limit}],
+        )
+
+
+def _body() -> bytes:
+    """The request body, within ``max_body``."""
+    _check_size()
     return request.get_data(cache=True)
 
 
-def _wants_turtle() -> bool:
-    return request.accept_mimetypes.best_match(["application/json", _TURTLE]) == _TURTLE
-
-
-def _gated(write: Callable[[], gate.Outcome]) -> Response:
+def _gated(write: Callable[[], gate.Outcome], *, location: str | None = None) -> Response:
     """Run a write through the gate; a refusal is the report as JSON envelope, or Turtle on request."""
     try:
         outcome = write()
     except ValidationFailed as exc:
-        if exc.report is not None and _wants_turtle():
-            return Response(exc.report.to_turtle(), status=422, mimetype=_TURTLE)
+        if exc.report is not None and preferred((JSON, _TURTLE)) is _TURTLE:
+            return Response(exc.report.to_turtle(), status=422, content_type=_TURTLE.content_type)
         raise
     resp = jsonify(outcome.to_json())
     resp.status_code = 201 if outcome.created else 200
+    if location and outcome.created:
+        resp.headers["Location"] = location
     return resp
 
 
-@bp.post("/update")
+# --- SPARQL 1.1 Protocol: update operation --------------------------------------------------------------
+
+
+@bp.route("/update", methods=["GET", "POST"])
 def update() -> Response:
-    """SPARQL 1.1 Update, as ``application/sparql-update`` or the form field ``update``."""
+    """SPARQL 1.1 Update, as ``application/sparql-update`` or the form field ``update``; a GET without
+    parameters returns the service description (an update is only ever POSTed)."""
+    url = url_params()
+    if request.method in ("GET", "HEAD"):
+        if "update" in url:
+            return _method_not_allowed("an update is sent with POST (SPARQL 1.1 Protocol §2.2)")
+        from aikg.web.sparql import describe
+
+        return describe()
     _authorize()
-    if request.mimetype == "application/sparql-update":
-        try:
-            text = _body().decode("utf-8")
-        except UnicodeDecodeError:
-            raise BadRequest("the update is not valid UTF-8") from None
-    elif request.mimetype == "application/x-www-form-urlencoded":
-        _body()
-        text = request.form.get("update", "")
+    _body()
+    if request.mimetype == UPDATE_MIME:
+        if "update" in url:
+            raise BadRequest("a direct POST carries the update as its body, not as an 'update' parameter")
+        text, params = utf8_body("update"), url
+    elif request.mimetype == FORM:
+        params = form_params()
+        for name in ("using-graph-uri", "using-named-graph-uri"):
+            for value in url.getlist(name):
+                params.add(name, value)
+        text = single(params, "update") or ""
+        if "update" in url:
+            raise BadRequest("give exactly one 'update' parameter (the request has one in the URL)")
     else:
-        raise UnsupportedMediaType("send the update as application/sparql-update or as the form field "
-                                   "'update' (application/x-www-form-urlencoded)")
+        raise UnsupportedMediaType(f"send the update as {UPDATE_MIME} or as the form field 'update' ({FORM})")
     if not text.strip():
         raise BadRequest("the update is empty")
-    if request.values.getlist("using-graph-uri") or request.values.getlist("using-named-graph-uri"):
-        raise BadRequest("using-graph-uri is not supported: write USING <iri> in the update")
     services = get_services()
-    return _gated(lambda: services.gate.update(text, deadline=current_deadline()))
+    using, using_named = params.getlist("using-graph-uri"), params.getlist("using-named-graph-uri")
+    return _gated(
+        lambda: services.gate.update(text, deadline=current_deadline(), using=using, using_named=using_named)
+    )
 
 
-def _target() -> str | None:
-    """The graph a Graph Store Protocol request names; the default graph is refused for writes."""
-    graph = request.args.get("graph")
-    if "default" in request.args:
+def _method_not_allowed(message: str) -> Response:
+    from aikg.web.errors import error_response
+
+    return error_response(405, "method not allowed", message, headers={"Allow": "POST"})
+
+
+# --- SPARQL 1.1 Graph Store HTTP Protocol -----------------------------------------------------------------
+
+
+def _indirect() -> str | None:
+    """The graph ``/data`` names: ``?graph=<iri>``, ``?default`` (:data:`DEFAULT_GRAPH`), or None (the
+    graph store itself)."""
+    params = url_params()
+    graph = single(params, "graph")
+    if "default" in params:
+        if any(params.getlist("default")):
+            raise BadRequest("?default takes no value (the query component is the word 'default')")
         if graph is not None:
             raise BadRequest("name either ?graph=<iri> or ?default, not both")
-        return None
+        return str(DEFAULT_GRAPH)
     if graph is None:
-        raise BadRequest("name the graph: ?graph=<iri> (aikg keeps every triple in a named graph)")
+        return None
+    try:
+        iri = ox.NamedNode(graph).value
+    except ValueError:
+        raise BadRequest(f"the graph IRI is not valid: {graph[:200]}") from None
+    if ":" not in iri:  # a relative reference: §4.2 requires an absolute IRI
+        raise BadRequest(f"the graph IRI must be absolute: {graph[:200]}")
+    return iri
+
+
+def _direct(path: str) -> str:
+    """The graph ``/graph/<path>`` identifies: ``https://w3id.org/aikg/graph/<path>``."""
+    iri = str(GRAPH[path])
+    try:
+        return ox.NamedNode(iri).value
+    except ValueError:
+        raise BadRequest(f"no graph can be named by the path {path[:200]!r}") from None
+
+
+def _named_or_400(graph: str | None) -> str:
+    if graph is None:
+        raise BadRequest(
+            f"name the graph: ?graph=<iri>, or ?default for <{DEFAULT_GRAPH}> (the default graph "
+            "that queries read is the union of all named graphs)"
+        )
     return graph
 
 
 @bp.get("/data")
+@cached
 def data_get() -> Response:
-    """Graph Store Protocol GET: one named graph, in the negotiated RDF format (Turtle by default)."""
-    graph = _target()
-    if graph is None:
-        raise BadRequest("aikg keeps every triple in a named graph; the default graph is the union of "
-                         "them all: query it at /sparql, or name a graph with ?graph=<iri>")
+    """Graph Store Protocol GET (and HEAD): one graph, in the negotiated RDF format (Turtle by default)."""
+    return _read_graph(_named_or_400(_indirect()))
+
+
+@bp.get("/graph/<path:path>")
+@cached
+def direct_get(path: str) -> Response:
+    """GET (and HEAD) of a graph by its own URL (direct graph identification)."""
+    return _read_graph(_direct(path))
+
+
+def _read_graph(graph: str) -> Response:
+    fmt = negotiate(GRAPH_FORMATS)
     store = get_store()
     if graph not in store.graphs():
-        raise NotFound(f"no graph {graph[:200]} in the store")
-    offered = [f.mime for f in GRAPH_FORMATS]
-    accept = request.accept_mimetypes
-    mime = accept.best_match(offered, default=None) if accept else _TURTLE
-    if mime is None:
-        raise NotAcceptable("cannot produce any type in Accept; offered: " + ", ".join(offered))
-    return Response(store.dump(mime=mime, graph=graph), mimetype=mime)
-
-
-def _rdf_body(graph: str) -> list:
-    mime = MIME_ALIASES.get(request.mimetype, request.mimetype)
-    if mime == "application/json":
-        mime = "application/ld+json"
-    return guard.parse_rdf(_body(), mime, graph=graph, max_expansion=setting("max_body"))
+        if graph != str(DEFAULT_GRAPH):  # the default graph always exists (Update §3.2), maybe empty
+            raise NotFound(f"no graph {graph[:200]} in the store", errors=[{"graph": graph}])
+        return negotiated_response(b"", fmt)
+    return negotiated_response(store.dump(mime=fmt.mime, graph=graph), fmt)
 
 
 @bp.put("/data")
 def data_put() -> Response:
     """Graph Store Protocol PUT: replace the named graph with the body, through the gate."""
-    return _graph_write(replace=True)
+    return _graph_write(_named_or_400(_indirect()), replace=True)
+
+
+@bp.put("/graph/<path:path>")
+def direct_put(path: str) -> Response:
+    """PUT of a graph by its own URL."""
+    return _graph_write(_direct(path), replace=True)
 
 
 @bp.post("/data")
 def data_post() -> Response:
-    """Graph Store Protocol POST: add the body's triples to the named graph, through the gate."""
-    return _graph_write(replace=False)
+    """Graph Store Protocol POST: merge the body into the named graph; without a graph name, create a
+    new graph (201 with its Location)."""
+    graph = _indirect()
+    if graph is None:
+        new = f"{UPLOADS}{uuid.uuid4()}"
+        return _graph_write(new, replace=False, location=f"{service_root()}/graph/{new[len(str(GRAPH)) :]}")
+    return _graph_write(graph, replace=False)
 
 
-def _graph_write(*, replace: bool) -> Response:
+@bp.post("/graph/<path:path>")
+def direct_post(path: str) -> Response:
+    """POST to a graph by its own URL."""
+    return _graph_write(_direct(path), replace=False)
+
+
+def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> Response:
     _authorize()
-    graph = gate.check_graph_iri(_target())
-    quads = _rdf_body(graph)
+    target = gate.check_graph_iri(graph)
+    quads = _rdf_quads(target)
     services = get_services()
-    return _gated(lambda: services.gate.put(graph, quads, replace=replace, deadline=current_deadline()))
+    if not quads and not replace:
+        return Response(status=204)  # §5.5: an empty POST changes nothing
+    if not quads and target not in services.store.graphs():
+        raise BadRequest("the body holds no triples, and aikg keeps no empty graphs: nothing to create")
+    return _gated(
+        lambda: services.gate.put(target, quads, replace=replace, deadline=current_deadline()),
+        location=location,
+    )
+
+
+def _rdf_quads(graph: str) -> list[ox.Quad]:
+    """The body's triples, into ``graph``: one RDF document, or the files of a multipart form."""
+    limit = setting("max_body")
+    if request.mimetype == MULTIPART:
+        _check_size()
+        files = [f for _, f in request.files.items(multi=True) if f.filename or f.mimetype]
+        if not files:
+            raise BadRequest("the multipart/form-data request holds no file")
+        quads: list[ox.Quad] = []
+        for f in files:
+            fmt = (
+                by_media_type(f.mimetype, RDF_FORMATS)
+                if f.mimetype not in ("", "application/octet-stream")
+                else None
+            )
+            fmt = fmt or by_extension(f.filename or "")
+            if fmt is None:
+                raise UnsupportedMediaType(
+                    f"cannot tell the RDF format of the part {f.filename!r}: give it a "
+                    "Content-Type or a known extension (.ttl, .nt, .nq, .trig, .jsonld, "
+                    ".rdf)"
+                )
+            quads += guard.parse_rdf(f.read(), fmt.mime, graph=graph, max_expansion=limit)
+        return quads
+    # §5: without a Content-Type the payload SHOULD be read as RDF/XML.
+    mime = request.mimetype or _RDFXML.mime
+    return guard.parse_rdf(_body(), mime, graph=graph, max_expansion=limit)
 
 
 @bp.delete("/data")
 def data_delete() -> Response:
     """Graph Store Protocol DELETE: remove the named graph, through the gate."""
+    return _graph_delete(_named_or_400(_indirect()))
+
+
+@bp.delete("/graph/<path:path>")
+def direct_delete(path: str) -> Response:
+    """DELETE of a graph by its own URL."""
+    return _graph_delete(_direct(path))
+
+
+def _graph_delete(graph: str) -> Response:
     _authorize()
-    graph = gate.check_graph_iri(_target())
+    target = gate.check_graph_iri(graph)
     services = get_services()
-    if graph not in services.store.graphs():
-        raise NotFound(f"no graph {graph[:200]} in the store")
-    return _gated(lambda: services.gate.drop(graph, deadline=current_deadline()))
+    if target not in services.store.graphs():
+        if target == str(DEFAULT_GRAPH):
+            return Response(status=204)  # DROP DEFAULT: the default graph is emptied, and it was empty
+        raise NotFound(f"no graph {target[:200]} in the store", errors=[{"graph": target}])
+    return _gated(lambda: services.gate.drop(target, deadline=current_deadline()))
 
 
 @bp.get("/api/validate")
 def validate_all() -> Response:
-    """The whole store's validation report (JSON, or Turtle on request) for its current version.
+    """The whole store's validation report for its current version: JSON, or Turtle on request.
 
-    It is a job (:mod:`aikg.knowledge.validation_job`): computed once per store version, one computation
-    at a time whatever the query string; while it runs the answer is 202 with Retry-After.
+    It is a job (:mod:`aikg.knowledge.validation_job`), never computed on a request thread: once per
+    store version, one computation at a time, whatever the query string. Until the current version's
+    report is ready the answer is 202 with Retry-After, and the last complete report of an older
+    version, if there is one, under ``previous`` (its version named), never in the place of this one.
     """
-    state = get_services().validation.state()
-    if state.state == "running":
-        resp = jsonify({"ok": True, "state": "running", "version": state.version,
-                        "message": f"the report for version {state.version} is being computed; ask again "
-                                   f"in {state.retry_after} s", "retry_after": state.retry_after})
+    fmt = negotiate((JSON, _TURTLE))
+    found = get_services().validation.state()
+    if found.state == "failed":
+        assert found.finished is not None
+        raise StoreError(
+            f"the whole-store validation of store version {found.version} did not finish: "
+            f"{found.finished.message}; it is tried again after the next write, or in "
+            f"{found.retry_after} s",
+            errors=[{"version": found.version, "seconds": found.finished.seconds}],
+            headers={"Retry-After": str(found.retry_after)},
+        )
+    if found.state != "done":
+        resp = jsonify(found.to_json())
         resp.status_code = 202
-        resp.headers["Retry-After"] = str(state.retry_after)
+        resp.headers["Retry-After"] = str(found.retry_after)
         resp.headers["Cache-Control"] = "no-store"
         return resp
-    if state.state == "failed" or state.report is None:
-        raise StoreError(f"the whole-store validation of version {state.version} did not finish: "
-                         f"{state.message}", errors=[{"version": state.version}])
-    if _wants_turtle():
-        return Response(state.report["turtle"], mimetype=_TURTLE)
-    return jsonify({"ok": True, **state.report["json"], "version": state.version, "seconds": state.seconds})
+    assert found.finished is not None and found.finished.report is not None
+    if fmt is _TURTLE:
+        resp = Response(found.finished.report["turtle"], content_type=_TURTLE.content_type)
+    else:
+        resp = jsonify({"ok": True, **found.finished.summary()})
+    resp.vary.add("Accept")
+    return resp

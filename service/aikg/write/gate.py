@@ -10,6 +10,7 @@ the inferred and derived graphs, computed around the nodes it touches (:mod:`aik
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -22,6 +23,7 @@ from rdflib.namespace import RDF, RDFS
 
 from aikg.errors import (
     BadRequest,
+    Conflict,
     Forbidden,
     QuerySyntaxError,
     TooManyRequests,
@@ -30,15 +32,25 @@ from aikg.errors import (
 )
 from aikg.knowledge import incremental, validate
 from aikg.knowledge.derive import rebuild_derived, rule_files
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from aikg.namespaces import (
+    AIKG,
+    BASE,
+    DEFAULT_GRAPH,
+    DERIVED_GRAPH,
+    GRAPH,
+    ID,
+    INFERRED_GRAPH,
+    ONTOLOGY_GRAPH,
+    PREFIXES,
+    SHAPES_GRAPH,
+)
 from aikg.query.runner import QueryRunner
-from aikg.rdf import guard
-from aikg.store import Deadline, Store
-from aikg.store.terms import to_rdflib
+from aikg.rdf import guard, operations, tokens
+from aikg.store import Deadline, Store, Term
+from aikg.store.base import StoredTerm, deadline_scope
+from aikg.store.terms import graph_iri, rdflib_triple
+from aikg.write import namespace
 from aikg.write.writelog import WriteLog
-
-PROTECTED_GRAPHS = frozenset(str(g) for g in (ONTOLOGY_GRAPH, SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
-"""Graphs only aikg itself writes: the ontology and shapes (from files) and the computed graphs."""
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
 _RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
@@ -60,7 +72,7 @@ class Change:
 
     def graphs(self) -> list[str]:
         """The named graphs this change touches."""
-        return sorted({_graph_iri(q) for q in self.remove | self.add} | self.drop)
+        return sorted({graph_iri(q) for q in self.remove | self.add} | self.drop)
 
 
 @dataclass
@@ -77,37 +89,63 @@ class Outcome:
 
     def to_json(self) -> dict[str, Any]:
         """The success body of a write."""
-        return {"ok": True, "operation": self.kind, "added": self.added, "removed": self.removed,
-                "graphs": self.graphs, "validated_nodes": len(self.validated)}
+        return {
+            "ok": True,
+            "operation": self.kind,
+            "added": self.added,
+            "removed": self.removed,
+            "graphs": self.graphs,
+            "validated_nodes": len(self.validated),
+        }
 
     @classmethod
     def from_json(cls, body: dict[str, Any], *, created: bool = False) -> Outcome:
         """An outcome read back from :meth:`to_json` (a write done by another process)."""
-        return cls(body["operation"], body["added"], body["removed"], body["graphs"],
-                   [""] * int(body["validated_nodes"]), created)
+        return cls(
+            body["operation"],
+            body["added"],
+            body["removed"],
+            body["graphs"],
+            [""] * int(body["validated_nodes"]),
+            created,
+        )
+
+
+PROTECTED_GRAPHS = frozenset(
+    str(g)
+    for g in (
+        ONTOLOGY_GRAPH,
+        SHAPES_GRAPH,
+        DERIVED_GRAPH,
+        INFERRED_GRAPH,
+        GRAPH["resolution"],
+        GRAPH["imports"],
+    )
+)
+"""Graphs no write through the gate may change: the ontology and shapes (from files), the computed
+graphs, and the Epoch import's resolution links and import records (its own commit writes them).
+What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is
+read (:func:`check_graph_iri`, :func:`update_change`)."""
 
 
 def check_graph_iri(graph: str | None) -> str:
-    """A client-named target graph: an absolute IRI, not the default graph, not a protected graph."""
+    """A client-named target graph: an absolute IRI in the writable namespace (``write/namespace.py``)."""
     if not graph:
-        raise BadRequest("every write names the named graph it belongs to (?graph=<iri>); the default "
-                         "graph holds nothing of its own in aikg and is not writable")
-    try:
-        node = ox.NamedNode(graph)
-    except ValueError:
-        raise BadRequest(f"the graph IRI is not valid: {graph[:200]}") from None
+        raise BadRequest(
+            "every write names the named graph it belongs to (?graph=<iri>, or ?default for "
+            f"<{DEFAULT_GRAPH}>)"
+        )
     if ":" not in graph:
         raise BadRequest("the graph IRI must be absolute")
-    if node.value in PROTECTED_GRAPHS:
-        raise Forbidden(f"the graph {graph} is maintained by aikg itself and cannot be written by clients",
-                        errors=[{"graph": graph}])
-    return node.value
+    return namespace.check_writable(graph)
 
 
 # --- building changes --------------------------------------------------------------------------------
 
-def _pattern(store: Store, s: Node | None = None, o: ox.Term | None = None,
-             graph: str | None = None) -> Iterator[ox.Quad]:
+
+def _pattern(
+    store: Store, s: Node | None = None, o: Term | None = None, graph: str | None = None
+) -> Iterator[ox.Quad]:
     """Quads matching a pattern (never in the unused default graph)."""
     return store.quads(s, None, o, graph)
 
@@ -127,19 +165,65 @@ def drop_change(store: Store, graph: str) -> Change:
     return Change("delete", remove=set(_pattern(store, graph=graph)), drop={graph})
 
 
-def update_change(store: Store, runner: QueryRunner, text: str) -> Change:
+def update_change(
+    store: Store,
+    runner: QueryRunner,
+    text: str,
+    *,
+    using: list[str] | None = None,
+    using_named: list[str] | None = None,
+) -> Change:
     """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
 
-    The staging store holds every existing graph the update names (all of them when it uses
-    ``GRAPH ?var``, ``ALL`` or ``NAMED``); the update runs there, under the query time limit (in a worker
-    process where the store has snapshots), and the difference before/after is the change.
+    What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
+    writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
+    then holds every existing graph the update names (all of them when it reads the default graph — the
+    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, under the
+    query time limit (in a worker process where the store has snapshots), and the difference
+    before/after is the change. ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` /
+    ``using-named-graph-uri``.
     """
+    using, using_named = list(using or ()), list(using_named or ())
     known = frozenset(store.graphs())
     runner.check(text, update=True)
-    named, open_ended = guard.graph_references(text)
-    graphs = sorted(known if open_ended else named & known)
-    removed, added = runner.isolated(stage_update, {"text": text, "graphs": graphs})
-    return Change("update", remove=removed, add=added)
+    guard.check_graphs(using, known, clause="using-graph-uri")
+    guard.check_graphs(using_named, known, clause="using-named-graph-uri")
+    plan = _read(text)
+    if (using or using_named) and plan.dataset_clause_used():
+        raise BadRequest(
+            "using-graph-uri / using-named-graph-uri cannot be combined with an update that "
+            "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)"
+        )
+    plan.refusals(known, namespace.check_writable)
+    graphs = plan.graphs_to_stage(known, [*using, *using_named])
+    staged = plan.staging_text(graphs, using=using, using_named=using_named)
+    if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
+        removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
+    else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
+        with deadline_scope(runner.deadline()):
+            removed, added = stage_update(store, text=staged, graphs=graphs)
+    change = Change("update", remove=removed, add=added)
+    for g in change.graphs():  # what GRAPH ?var reached is known only now
+        namespace.check_writable(g, "update")
+    return change
+
+
+def _read(text: str) -> operations.UpdatePlan:
+    """The request's operations; a text that does not parse is a 400 that says where."""
+    if tokens.first_keyword(text) in tokens.QUERY_FORMS:
+        raise BadRequest("this is a query, not an update: send it to /sparql")
+    try:
+        return operations.read_update(text, base=BASE, default=str(DEFAULT_GRAPH))
+    except QuerySyntaxError:
+        try:
+            ox.Store().update(text, base_iri=BASE)  # an empty scratch store: only to name the error
+        except SyntaxError as exc:
+            raise QuerySyntaxError(
+                f"the update does not parse: {_first_line(exc)}", errors=_position(exc)
+            ) from None
+        except (OSError, RuntimeError, ValueError):
+            pass
+        raise
 
 
 def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
@@ -152,31 +236,39 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
         staging.extend(_pattern(store, graph=g))
     before = set(staging)
     try:
-        staging.update(text)
+        staging.update(text, base_iri=BASE)
     except SyntaxError as exc:
-        raise QuerySyntaxError(f"the update does not parse: {_first_line(exc)}") from None
+        raise QuerySyntaxError(
+            f"the update does not parse: {_first_line(exc)}", errors=_position(exc)
+        ) from None
     except (OSError, RuntimeError, ValueError) as exc:
         # Oxigraph raises RuntimeError for an operation on a graph that is not there (DROP, CLEAR,
         # MOVE without SILENT) or already is (CREATE): the client's request, not a store failure.
         raise BadRequest(f"the update failed: {_first_line(exc)}") from None
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-        raise BadRequest("the update writes into the default graph; every write names the named graph "
-                         "it belongs to (GRAPH <iri> { ... } or WITH <iri>)")
+        # The rewrite sends every default-graph write to DEFAULT_GRAPH; this would be a gap in it.
+        raise BadRequest(
+            "the update writes into the store's unnamed graph, which aikg does not keep; "
+            f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>"
+        )
     return before - after, after - before
+
+
+def _position(exc: SyntaxError) -> list[dict[str, int]]:
+    """Line and column of a parse error, from Oxigraph's ``error at L:C: ...`` message."""
+    m = re.search(r"\b(\d+):(\d+)\b", str(exc))
+    return [{"line": int(m.group(1)), "column": int(m.group(2))}] if m else []
 
 
 def _first_line(exc: Exception) -> str:
     return (str(exc).splitlines() or ["error"])[0][:300]
 
 
-def _graph_iri(q: ox.Quad) -> str:
-    return q.graph_name.value  # type: ignore[union-attr]
-
-
 # --- incremental validation ----------------------------------------------------------------------------
 
-def _is_instance_node(term: ox.Term) -> bool:
+
+def _is_instance_node(term: StoredTerm) -> bool:
     """True for nodes that hold data (entities, n-ary nodes); False for vocabulary terms and literals."""
     if isinstance(term, ox.BlankNode):
         return True
@@ -188,8 +280,8 @@ class _PostState:
 
     def __init__(self, store: Store, change: Change) -> None:
         self.read, self.change = store, change
-        self.out: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
-        self.inc: dict[ox.Term, list[ox.Quad]] = defaultdict(list)
+        self.out: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
+        self.inc: dict[StoredTerm, list[ox.Quad]] = defaultdict(list)
         for q in change.add:
             self.out[q.subject].append(q)
             self.inc[q.object].append(q)
@@ -197,21 +289,23 @@ class _PostState:
     def _keep(self, q: ox.Quad) -> bool:
         return q.graph_name not in _NOT_DATA and q not in self.change.remove
 
-    def outgoing(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as subject, after the change."""
-        return ([q for q in self.read.outgoing(nodes) if self._keep(q)]
-                + [q for n in nodes for q in self.out.get(n, [])])
+        return [q for q in self.read.outgoing(nodes) if self._keep(q)] + [
+            q for n in nodes for q in self.out.get(n, [])
+        ]
 
-    def incoming(self, nodes: set[ox.Term]) -> list[ox.Quad]:
+    def incoming(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         """Quads with one of ``nodes`` as object, after the change."""
-        return ([q for q in self.read.incoming(nodes) if self._keep(q)]
-                + [q for n in nodes for q in self.inc.get(n, [])])
+        return [q for q in self.read.incoming(nodes) if self._keep(q)] + [
+            q for n in nodes for q in self.inc.get(n, [])
+        ]
 
 
 def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     """The nodes to validate (touched ones and what points at them) and their neighbourhood graph."""
     post = _PostState(store, change)
-    touched: set[ox.Term] = set()
+    touched: set[StoredTerm] = set()
     for q in change.remove | change.add:
         touched.add(q.subject)
         if q.predicate != _RDF_TYPE:
@@ -220,13 +314,13 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     nodes = set(touched)
     nodes.update(q.subject for q in post.incoming(touched) if _is_instance_node(q.subject))
     data = Graph()
-    neighbours: set[ox.Term] = set()
+    neighbours: set[StoredTerm] = set()
     for q in post.outgoing(nodes):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(rdflib_triple(q))
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
-        data.add((to_rdflib(q.subject), to_rdflib(q.predicate), to_rdflib(q.object)))
+        data.add(rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
 
 
@@ -239,9 +333,14 @@ def validate_change(store: Store, change: Change) -> tuple[validate.ValidationRe
 
 # --- committing ----------------------------------------------------------------------------------------
 
+
 def _fresh_blank(store: Store, q: ox.Quad) -> bool:
-    return all(not isinstance(t, ox.BlankNode) or next(_pattern(store, s=t), None) is None
-               and next(_pattern(store, o=t), None) is None for t in (q.subject, q.object))
+    return all(
+        not isinstance(t, ox.BlankNode)
+        or next(_pattern(store, s=t), None) is None
+        and next(_pattern(store, o=t), None) is None
+        for t in (q.subject, q.object)
+    )
 
 
 def commit_text(store: Store, change: Change) -> str:
@@ -250,16 +349,19 @@ def commit_text(store: Store, change: Change) -> str:
     INSERT DATA mints new blank nodes and DELETE DATA cannot name them, so a graph whose change touches
     an existing blank node is rewritten whole (DROP, then INSERT DATA of its new content).
     """
-    rewrite = {_graph_iri(q) for q in change.remove
-               if isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)}
-    rewrite |= {_graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
+    rewrite = {
+        graph_iri(q)
+        for q in change.remove
+        if isinstance(q.subject, ox.BlankNode) or isinstance(q.object, ox.BlankNode)
+    }
+    rewrite |= {graph_iri(q) for q in change.add if not _fresh_blank(store, q)}
     rewrite -= change.drop
-    remove = [q for q in change.remove if _graph_iri(q) not in rewrite | change.drop]
-    add = [q for q in change.add if _graph_iri(q) not in rewrite]
+    remove = [q for q in change.remove if graph_iri(q) not in rewrite | change.drop]
+    add = [q for q in change.add if graph_iri(q) not in rewrite]
     parts = [f"DROP SILENT GRAPH <{g}>" for g in sorted(change.drop)]
     for g in sorted(rewrite):
         content = {q for q in _pattern(store, graph=g) if q not in change.remove}
-        content |= {q for q in change.add if _graph_iri(q) == g}
+        content |= {q for q in change.add if graph_iri(q) == g}
         parts.append(f"DROP SILENT GRAPH <{g}>")
         add.extend(content)
     if remove:
@@ -289,11 +391,20 @@ class Writes(Protocol):
     """The write operations every surface uses: done here by :class:`Gate`, or forwarded to the process
     that owns the store (:class:`aikg.serving.forward.ForwardingGate`)."""
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
-        """A SPARQL 1.1 Update, as one gated transaction."""
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
+        """A SPARQL 1.1 Update, as one gated transaction (``using`` / ``using_named``: the protocol's
+        ``using-graph-uri`` / ``using-named-graph-uri``)."""
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
 
     def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
@@ -305,9 +416,11 @@ def _in_time(deadline: Deadline | None, change: Change) -> None:
     interrupted, but nothing is committed past the deadline: the client has been (or is being) told
     the write did not happen."""
     if deadline is not None and deadline.expired():
-        raise WriteTimeout("the write could not be validated within its time limit (setting write_timeout) "
-                           "and was not committed; send it in smaller parts",
-                           errors=[{"limit": "write_timeout", "quads": len(change.add) + len(change.remove)}])
+        raise WriteTimeout(
+            "the write could not be validated within its time limit (setting write_timeout) "
+            "and was not committed; send it in smaller parts",
+            errors=[{"limit": "write_timeout", "quads": len(change.add) + len(change.remove)}],
+        )
 
 
 class Gate:
@@ -327,17 +440,29 @@ class Gate:
 
     # -- the operations clients ask for ------------------------------------------------------------
 
-    def update(self, text: str, *, deadline: Deadline | None = None) -> Outcome:
+    def update(
+        self,
+        text: str,
+        *,
+        deadline: Deadline | None = None,
+        using: list[str] | None = None,
+        using_named: list[str] | None = None,
+    ) -> Outcome:
         """A SPARQL 1.1 Update, as one gated transaction."""
-        return self.write(lambda: update_change(self.store, self.runner, text), deadline=deadline)
+        return self.write(
+            lambda: update_change(self.store, self.runner, text, using=using, using_named=using_named),
+            deadline=deadline,
+        )
 
-    def put(self, graph: str, quads: Iterable[ox.Quad], *, replace: bool,
-            deadline: Deadline | None = None) -> Outcome:
+    def put(
+        self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
+    ) -> Outcome:
         """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
         created = graph not in self.store.graphs()
         rows = list(quads)
-        outcome = self.write(lambda: graph_change(self.store, graph, rows, replace=replace),
-                             deadline=deadline)
+        outcome = self.write(
+            lambda: graph_change(self.store, graph, rows, replace=replace), deadline=deadline
+        )
         outcome.created = created
         return outcome
 
@@ -350,45 +475,60 @@ class Gate:
         wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
         if not self._lock.acquire(timeout=wait):
             # The store is busy with other clients' writes, not failing: the client should come back.
-            raise TooManyRequests(f"other writes held the store for the {wait:.0f} s this one could wait "
-                                  "(setting write_timeout); nothing was changed: retry later",
-                                  errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
-                                  headers={"Retry-After": str(self.RETRY_AFTER)})
+            raise TooManyRequests(
+                f"other writes held the store for the {wait:.0f} s this one could wait "
+                "(setting write_timeout); nothing was changed: retry later",
+                errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
+                headers={"Retry-After": str(self.RETRY_AFTER)},
+            )
         try:
             change = make_change()
             _in_time(deadline, change)
             for g in change.graphs():
                 if g in PROTECTED_GRAPHS:
-                    raise Forbidden(f"the write changes {g}, which is maintained by aikg itself",
-                                    errors=[{"graph": g}])
+                    raise Forbidden(
+                        f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
+                    )
             result, validated = validate_change(self.store, change)
             if not result.conforms:
                 raise ValidationFailed(
                     f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
-                    "nothing was changed", report=result,
-                    errors=[v.to_dict() for v in result.violations])
+                    "nothing was changed",
+                    report=result,
+                    errors=[v.to_dict() for v in result.violations],
+                )
             _in_time(deadline, change)
             self._commit(change)
             return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
         finally:
             self._lock.release()
 
-    def commit(self, change: Change) -> None:
-        """Commit a change that was already validated (a dataset import), through the same path."""
-        with self._lock:
-            self._commit(change)
+    def commit(self, change: Change, *, expect_version: int | None = None, rebuild: bool = False) -> None:
+        """Commit a change that was already validated (a dataset import), through the same path.
 
-    def _commit(self, change: Change) -> None:
+        With ``expect_version`` the commit is refused (:class:`Conflict`) when another write came in
+        since the change was computed and validated against that version. ``rebuild`` skips following
+        the change around its nodes: for a change touching most of the store, rebuilding the generated
+        graphs after it is the faster way.
+        """
+        with self._lock:
+            if expect_version is not None and self.store.version != expect_version:
+                raise Conflict("the store changed while the change was prepared; prepare it again")
+            self._commit(change, rebuild=rebuild)
+
+    def _commit(self, change: Change, *, rebuild: bool = False) -> None:
         store = self.store
         text = commit_text(store, change)
         if not text.strip():
             return
-        try:
-            # The inferred and derived graphs' difference goes into the same update as the data,
-            # so no reader sees the data without what follows from it.
-            generated: str | None = incremental.plan(store, change.remove, change.add)
-        except incremental.NeedsRebuild:
-            generated = None
+        generated: str | None = None
+        if not rebuild:
+            try:
+                # The inferred and derived graphs' difference goes into the same update as the data,
+                # so no reader sees the data without what follows from it.
+                generated = incremental.plan(store, change.remove, change.add)
+            except incremental.NeedsRebuild:
+                generated = None
         before = self.writelog.begin()
         try:
             store.update(" ;\n".join(t for t in (text, generated) if t))

@@ -27,8 +27,9 @@ KEEP = 20_000
 PENDING_GRACE = 120.0
 """Seconds a begun write counts as in progress (a write that failed half-way never records)."""
 
-_HIERARCHY = frozenset({"http://www.w3.org/2000/01/rdf-schema#subClassOf",
-                        "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"})
+_HIERARCHY = frozenset(
+    {"http://www.w3.org/2000/01/rdf-schema#subClassOf", "http://www.w3.org/2000/01/rdf-schema#subPropertyOf"}
+)
 """Predicates whose change retypes subjects the write does not name (through the inferred graph)."""
 
 
@@ -122,7 +123,7 @@ class WriteLog:
         return None
 
 
-def _iris(terms: Iterable[ox.NamedNode | ox.BlankNode | ox.Literal]) -> Iterable[str]:
+def _iris(terms: Iterable[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple]) -> Iterable[str]:
     return (t.value for t in terms if isinstance(t, ox.NamedNode))
 
 

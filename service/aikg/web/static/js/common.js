@@ -1,25 +1,11 @@
 // Shared helpers of the explorer pages: fetching the JSON API, type families and colours,
 // links to entities, certainty badges and figures with their units.
 
-export const FAMILY_COLORS = {
-  deal: "#d1495b",
-  benchmark: "#00798c",
-  facility: "#e09f3e",
-  hardware: "#3f9d5b",
-  model: "#7b5ea7",
-  organization: "#2e6fd8",
-  person: "#d35fb7",
-  platform: "#1fa9b8",
-  source: "#8a8f98",
-  place: "#9c6644",
-  event: "#a3a32a",
-  concept: "#b0a18a",
-  other: "#5f6b7a",
-};
-
 const TYPE_INFO = JSON.parse(document.getElementById("aikg-types")?.textContent || "{}");
 export const PREFIXES = TYPE_INFO.prefixes || {};
 export const FAMILIES = TYPE_INFO.families || [];
+/** Colour of each type family, from the server (aikg.export.palette: the exports use the same). */
+export const FAMILY_COLORS = Object.fromEntries(FAMILIES.map((f) => [f.key, f.color]));
 const CLASSES = TYPE_INFO.classes || {};
 const ID_BASE = PREFIXES.id || "https://w3id.org/aikg/id/";
 
@@ -137,7 +123,7 @@ export function typeLabels(types) {
 }
 
 export function colorOf(family) {
-  return FAMILY_COLORS[family] || FAMILY_COLORS.other;
+  return FAMILY_COLORS[family] || FAMILY_COLORS.other || "#5f6b7a";
 }
 
 /** A small coloured dot for a family. */
@@ -161,6 +147,7 @@ const CERTAINTY_STYLES = {
   Rumoured: ["rumoured", "cert-rumoured", "The source calls it a rumour or leak."],
   Estimated: ["estimated", "cert-estimated", "Computed or approximated by the source."],
   Derived: ["derived by aikg", "cert-derived", "Computed by an aikg rule from other facts."],
+  Curated: ["curated by aikg", "cert-derived", "A connecting fact aikg's curators add; no source document states it."],
 };
 
 /** The local name of a certainty (FirstHand, Relayed…) from an IRI, CURIE, object or label. */
@@ -185,8 +172,10 @@ export function certaintyBadge(c) {
 }
 
 const UNIT_NAMES = {
-  MIN: "minutes", MegaW: "MW", GigaBYTE: "GB", HR: "hours", DAY: "days", YR: "years", NUM: "", UNITLESS: "×",
+  MIN: "minutes", MegaW: "MW", GigaW: "GW", GigaBYTE: "GB", HR: "hours", DAY: "days", YR: "years", NUM: "", UNITLESS: "×",
+  NanoM: "nm", FLOPS: "FLOP/s", W: "W", "GigaBYTE-PER-SEC": "GB/s", "GigaBIT-PER-SEC": "Gbit/s",
 };
+/** Display names of QUDT units, by local name: what a reader expects to see after a figure. */
 
 const SPELLED_UNITS = new Set(["minutes", "hours", "days", "years"]);
 
@@ -196,6 +185,8 @@ export function unitName(unit) {
   if (typeof unit === "object") {
     if (SPELLED_UNITS.has(unit.label)) return unit.label;
     if (unit.label === "ratio") return "×";
+    const local = String(unit.iri || "").split(/[#/:]/).pop();
+    if (local in UNIT_NAMES) return UNIT_NAMES[local];
     if ("symbol" in unit) return unit.symbol || "";
     return unit.label || unitName(unit.iri || unit.id);
   }
@@ -220,6 +211,107 @@ export function formatValue(value, unit) {
   const u = unitName(unit);
   if (!u) return text;
   return u === "×" ? `${text}×` : `${text} ${u}`;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Figures: large values scaled with SI prefixes (15 PFLOP/s, 8 TB/s, 1.4 kW, 295 MW), counts and money
+// in words (671 billion, USD 8 billion); the exact value as written by the source on hover.
+// ---------------------------------------------------------------------------------------------------
+
+const SI = [[1e30, "Q"], [1e27, "R"], [1e24, "Y"], [1e21, "Z"], [1e18, "E"], [1e15, "P"], [1e12, "T"], [1e9, "G"],
+  [1e6, "M"], [1e3, "k"]];
+const WORDS = [[1e12, "trillion"], [1e9, "billion"], [1e6, "million"]];
+
+/** How a QUDT unit (or a property known to count FLOP) is scaled: [base symbol, factor to base]. */
+const SCALED_UNITS = {
+  FLOPS: ["FLOP/s", 1], "GigaBYTE": ["B", 1e9], "GigaBYTE-PER-SEC": ["B/s", 1e9], "GigaBIT-PER-SEC": ["bit/s", 1e9],
+  BYTE: ["B", 1], W: ["W", 1], KiloW: ["W", 1e3], MegaW: ["W", 1e6], GigaW: ["W", 1e9],
+};
+const FLOP_PROPERTIES = new Set(["trainingCompute"]);
+export const MONEY_PROPERTIES = new Set(["amount", "price", "cost", "pricePerGpuHour", "debtAmount", "postMoneyValuation",
+  "capitalCost"]);
+
+/** A number to three significant digits, no float noise: 15, 1.3, 2.02, 254,674. */
+function significant(n) {
+  const abs = Math.abs(n);
+  const digits = abs >= 100 ? 0 : abs >= 10 ? 1 : 2;
+  return n.toLocaleString("en-US", { maximumFractionDigits: digits });
+}
+
+/** The exact lexical value with thousands separators, every digit kept: "15,000,000,000,000,000". */
+export function exactNumber(raw) {
+  const text = String(raw).trim();
+  const m = text.match(/^([+-]?)(\d+)(\.\d+)?$/);
+  if (!m) return text;
+  return m[1] + m[2].replace(/\B(?=(\d{3})+(?!\d))/g, ",") + (m[3] && !/^\.0+$/.test(m[3]) ? m[3] : "");
+}
+
+function localOf(unit) {
+  const iri = unit && typeof unit === "object" ? unit.iri || "" : String(unit || "");
+  return iri.split(/[#/:]/).pop();
+}
+
+/** {text, exact} for a numeric figure: text scaled for reading, exact as the source wrote it (with its
+ * unit), or null when the figure needs no scaling (then formatValue's plain form is used). */
+export function scaleFigure(raw, unit, propName, currency) {
+  const n = Number(raw);
+  if (!Number.isFinite(n)) return null;
+  const local = localOf(unit);
+  const scaled = FLOP_PROPERTIES.has(propName) ? ["FLOP", 1] : SCALED_UNITS[local];
+  if (scaled) {
+    const [symbol, factor] = scaled;
+    const base = n * factor;
+    const exactText = factor === 1 ? `${exactNumber(raw)} ${symbol}` : `${exactNumber(raw)} ${unitName(unit)}`;
+    const [div, prefix] = SI.find(([d]) => Math.abs(base) >= d) || [1, ""];
+    return { text: `${significant(base / div)} ${prefix}${symbol}`, exact: exactText };
+  }
+  if (currency || MONEY_PROPERTIES.has(propName)) {
+    const [div, word] = WORDS.find(([d]) => Math.abs(n) >= d) || [1, ""];
+    const amount = word ? `${significant(n / div)} ${word}` : formatNumber(raw);
+    return { text: currency ? `${currency} ${amount}` : amount, exact: `${exactNumber(raw)}${currency ? " " + currency : ""}` };
+  }
+  if (Math.abs(n) >= 1e6 && (!unit || !unitName(unit))) {
+    const [div, word] = WORDS.find(([d]) => Math.abs(n) >= d);
+    return { text: `${significant(n / div)} ${word}`, exact: exactNumber(raw) };
+  }
+  if (Math.abs(n) >= 1000 && !Number.isInteger(n)) { // 254674.07781707932 → 254,674
+    return { text: formatValue(Math.round(n), unit), exact: formatValue(exactNumber(raw), unit) };
+  }
+  return null;
+}
+
+/** A figure as page content: <data value=…> with the scaled text and the exact value on hover. */
+export function figure(raw, unit, propName, currency = null) {
+  const scaled = scaleFigure(raw, unit, propName, currency);
+  if (!scaled) return el("data", { class: "figure", value: String(raw) }, formatValue(raw, unit));
+  return el("data", { class: "figure", value: String(raw), title: `exactly ${scaled.exact}` }, scaled.text);
+}
+
+/** An outside web address as a link that says where it goes: "web.archive.org/…/coreweave-is-…". */
+export function externalLink(url, label = null) {
+  let text = label;
+  if (!text) {
+    try {
+      const u = new URL(url);
+      const tail = u.pathname.split("/").filter(Boolean).pop() || "";
+      text = u.host.replace(/^www\./, "") + (tail ? `/…/${tail}` : "");
+    } catch { text = url; }
+  }
+  return el("a", { class: "external", href: url, rel: "noreferrer noopener", target: "_blank", title: url }, text, " ↗");
+}
+
+const URL_IN_TEXT = /https?:\/\/[^\s<>"'）)，。]+[^\s<>"'）)，。.,;:!?]/g;
+
+/** Text with the web addresses in it made links. */
+export function linkify(text) {
+  const out = [];
+  let last = 0;
+  for (const m of String(text).matchAll(URL_IN_TEXT)) {
+    out.push(text.slice(last, m.index), externalLink(m[0]));
+    last = m.index + m[0].length;
+  }
+  out.push(text.slice(last));
+  return out;
 }
 
 /** Show an error in a container, politely. */

@@ -1,13 +1,19 @@
-// The entity page: what it is, its key figures with units, its relations grouped by kind, and for every
-// fact the source document(s) and certainty — a relayed claim or a rumour looks different from a fact.
-import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, familyLabel,
-  familyOf, FAMILIES, formatNumber, formatValue, showError, slugOf, typeLabels } from "./common.js";
+// The entity page, laid out like a reference work: what it is, its key figures (one row per property;
+// where sources disagree, each value with its own source and certainty), and its relations grouped by
+// kind and by property with counts — each node once, long groups paged — and for every fact the source
+// document(s) and certainty behind it: a relayed claim or a rumour looks different from a fact.
+import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink,
+  familyLabel, familyOf, FAMILIES, figure, formatValue, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
 
 const root = document.getElementById("entity");
 const SLUG = root.dataset.slug;
-const MONEY = ["amount", "price", "cost", "pricePerGpuHour"];
 const UNCERTAIN = new Set(["Relayed", "Rumoured", "Estimated"]);
 const HIDDEN_PROPS = new Set(["label", "altLabel", "comment", "type", "prefLabel", "qualifiedBy", "currencyStated"]);
+const NOTE_PROPS = new Set(["note"]);
+const BOOKKEEPING_PROPS = new Set(["sourceRow", "sourceConfidence", "flag"]);
+const FIRST_PAGE = 5; // of a group's plain links
+const FIRST_CARDS = 3; // of a group's deals, results, deployments … (cards are taller)
+const PAGE = 20;
 
 // ---------------------------------------------------------------------------------------------------
 // The API's entity JSON, read into one fixed shape
@@ -35,24 +41,29 @@ function source(s) {
     iri, slug: full.id || slugOf(iri), title: (brief && brief.title) || full.title || "",
     publisher: full.publisher ? full.publisher.label : null, date: full.date || "", url: full.url || "",
   } : null;
-  return { graph: s.graph || "", doc, certainty: s.certainty || null };
+  return { graph: s.graph || "", doc, certainty: s.certainty || null, confidence: s.confidence || null };
 }
 
 const sourcesOf = (x) => (x.sources || []).map(source);
 
-function fact(f) {
-  return {
-    prop: prop(f.property), value: f.value, datatype: f.datatype, lang: f.lang, unit: f.unit,
-    qualifier: f.qualifier, sources: sourcesOf(f),
-  };
+/** A fact; one whose JSON lists several values (each with its sources) gives one fact per value. */
+function facts(f) {
+  const base = { prop: prop(f.property), datatype: f.datatype, lang: f.lang, unit: f.unit, qualifier: f.qualifier };
+  if (Array.isArray(f.values) && f.values.length) {
+    return f.values.map((v) => ({ ...base, value: v.value ?? f.value, datatype: v.datatype ?? f.datatype,
+      qualifier: v.qualifier ?? f.qualifier, sources: sourcesOf(v), difference: v.difference || f.difference || null }));
+  }
+  return [{ ...base, value: f.value, sources: sourcesOf(f), difference: f.difference || null }];
 }
 
 function node(n) {
   const x = n.expanded || null;
+  // A web address (a row's source URL), not an entity or a vocabulary term (aikg:Announced).
+  const web = !n.id && /^https?:\/\//.test(n.iri || "") && curie(n.iri) === n.iri;
   return {
-    iri: n.iri, slug: n.id || slugOf(n.iri), label: n.label, types: n.types || [], nary: Boolean(x),
-    facts: x ? x.facts.map(fact) : [],
-    descriptions: x ? (x.descriptions || []).map(fact) : [],
+    iri: n.iri, slug: n.id || slugOf(n.iri), label: n.label, types: n.types || [], nary: Boolean(x), web,
+    facts: x ? x.facts.flatMap(facts) : [],
+    descriptions: x ? (x.descriptions || []).flatMap(facts) : [],
     rels: x ? x.relations.map((r) => rel(r, "out")) : [],
   };
 }
@@ -61,46 +72,80 @@ function rel(r, dir) {
   return { prop: prop(r.property), dir, other: node(r.node), sources: sourcesOf(r) };
 }
 
+/** The relations of the entity, one entry per other node: every property linking the two (either
+ * way) on that one entry, so a deployment NVIDIA both operates and uses is listed once. */
+function linked(rels) {
+  const byNode = new Map();
+  for (const r of rels) {
+    const key = r.other.iri;
+    if (!byNode.has(key)) byNode.set(key, { other: r.other, links: [] });
+    const entry = byNode.get(key);
+    if (r.other.nary && !entry.other.nary) entry.other = r.other;
+    if (!entry.links.some((l) => l.prop.iri === r.prop.iri && l.dir === r.dir)) entry.links.push(r);
+  }
+  return [...byNode.values()];
+}
+
 /** The entity response of /api/entities/<id> in the page's shape. */
 export function readEntity(body) {
   DOCUMENTS = new Map((body.documents || []).map((d) => [d.graph, d]));
   const out = (body.relations?.outgoing || []).map((r) => rel(r, "out"));
-  const seen = new Set(out.map((r) => `${r.prop.iri} ${r.other.iri}`));
-  const inc = (body.relations?.incoming || []).map((r) => rel(r, "in"))
-    .filter((r) => !seen.has(`${r.prop.iri} ${r.other.iri}`));
-  const zh = body.labels?.zh || null;
+  const inc = (body.relations?.incoming || []).map((r) => rel(r, "in"));
+  const all = linked([...out, ...inc]);
   return {
-    iri: body.iri, slug: body.id || SLUG, label: body.label, zh,
+    iri: body.iri, slug: body.id || SLUG, label: body.label, zh: body.labels?.zh || null,
     alt: (body.altLabels || []).map((a) => a.value),
     comment: body.description || "",
     types: body.types || [],
-    facts: (body.facts || []).map(fact),
-    descriptions: (body.descriptions || []).map(fact),
-    rels: [...out, ...inc],
+    facts: (body.facts || []).flatMap(facts),
+    descriptions: (body.descriptions || []).flatMap(facts),
+    web: all.filter((x) => x.other.web),
+    linked: all.filter((x) => !x.other.web),
     documents: body.documents || [],
+    comparisons: (body.comparisons || []).map((c) => ({ ...c, values: c.values.map((v) => ({ ...v, sources: sourcesOf(v) })) })),
     truncated: Boolean(body.truncated),
   };
 }
 
 // ---------------------------------------------------------------------------------------------------
-// Rendering
+// Citations: every source on the page numbered once, before anything is drawn, so that numbers stay
+// the same whichever page of a long group is shown and the Sources panel lists them all.
 // ---------------------------------------------------------------------------------------------------
 
 const CITES = new Map();
 
-/** The number under which a source document is listed in the Sources panel ([1], [2]…). */
-function citeNumber(s) {
+function register(s) {
   const key = s.doc?.iri || s.graph;
   if (!CITES.has(key)) CITES.set(key, { n: CITES.size + 1, s, count: 0, certainties: new Set() });
   const c = CITES.get(key);
   c.count += 1;
   const k = certaintyKey(s.certainty);
   if (k) c.certainties.add(k);
-  return c.n;
+}
+
+function registerAll(e, groups) {
+  const walkNode = (n) => {
+    n.facts.forEach((f) => f.sources.forEach(register));
+    n.descriptions.forEach((d) => d.sources.forEach(register));
+    n.rels.forEach((r) => r.sources.forEach(register));
+  };
+  e.facts.forEach((f) => f.sources.forEach(register));
+  e.descriptions.forEach((d) => d.sources.forEach(register));
+  e.web.forEach((x) => x.links.forEach((l) => l.sources.forEach(register)));
+  e.comparisons.forEach((c) => c.values.forEach((v) => v.sources.forEach(register)));
+  for (const [, subgroups] of groups) {
+    for (const g of subgroups) {
+      for (const x of g.items) {
+        x.links.forEach((l) => l.sources.forEach(register));
+        walkNode(x.other);
+      }
+    }
+  }
 }
 
 function cite(s) {
-  const n = citeNumber(s);
+  const c = CITES.get(s.doc?.iri || s.graph);
+  const n = c ? c.n : "?";
   const title = s.doc?.title || curie(s.graph);
   return el("a", { class: "cite", href: `#src-${n}`, title: `Source: ${title}` }, `[${n}]`);
 }
@@ -108,16 +153,31 @@ function cite(s) {
 /** Certainty badge and citation of each source of a fact. */
 function sourcesCell(sources) {
   if (!sources.length) return el("span", { class: "src" }, "no source recorded");
-  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty), " ", cite(s))));
+  return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty),
+    s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s))));
+}
+
+/** The dataset's own confidence in its row: a second axis, shown apart from the document's certainty. */
+function confidenceBadge(c) {
+  return el("span", { class: "badge cert-other", title: "The dataset's own confidence in this row" }, `dataset: ${c.label || curie(c.iri)}`);
+}
+
+/** Rounding or a real disagreement between sources, beside the value. */
+function differenceBadge(kind) {
+  if (!kind) return null;
+  return kind === "disagreement"
+    ? el("span", { class: "badge cert-rumoured", title: "Another source gives a value that differs by more than rounding" }, "≠ sources disagree")
+    : el("span", { class: "badge cert-estimated", title: "Another source gives this figure rounded differently" }, "≈ rounding");
 }
 
 /** The sources written out: certainty and document title, for the foot of a card. */
-function sourceLines(sources) {
+function sourceLines(sources, webs = []) {
   const seen = new Set();
   const unique = sources.filter((s) => { const k = s.doc?.iri || s.graph; if (seen.has(k)) return false; seen.add(k); return true; });
   return el("div", { class: "card-sources" }, unique.map((s) => el("div", { class: "src" }, "Source ", cite(s), " ",
     s.doc && entityHref(s.doc.slug) ? el("a", { href: entityHref(s.doc.slug) }, s.doc.title || s.doc.slug) : (s.doc?.title || curie(s.graph)),
-    s.doc?.date ? ` · ${s.doc.date}` : "", " ", certaintyBadge(s.certainty))));
+    s.doc?.date ? ` · ${s.doc.date}` : "", " ", certaintyBadge(s.certainty))),
+  webs.length ? el("div", { class: "src refs" }, "Reference ", webs.map((w, i) => [i ? " · " : "", externalLink(w.iri)])) : null);
 }
 
 function isUncertain(sources) {
@@ -131,65 +191,84 @@ function qualifierText(q) {
 
 const NUMERIC_TYPES = /#(decimal|integer|double|float|int|long|short|positiveInteger|nonNegativeInteger)$/;
 
-/** The currency stated on the same node, added to its money figures. */
-function currencyOf(facts) {
-  const c = facts.find((f) => f.prop.name === "currency");
+/** The currency stated on the same node, for its money figures. */
+function currencyOf(list) {
+  const c = list.find((f) => f.prop.name === "currency");
   return c ? String(c.value) : null;
 }
 
-function moneyText(f, facts) {
-  const currency = MONEY.includes(f.prop.name) ? currencyOf(facts) : null;
-  return [valueText(f), currency ? ` ${currency}` : null];
-}
-
-function valueText(f) {
+/** A value as shown: figures scaled with their unit and exact on hover, flags as yes/no, web
+ * addresses as links. */
+function valueContent(f, siblings) {
   if (/#boolean$/.test(f.datatype || "")) return String(f.value) === "true" ? "yes" : "no";
-  if (!NUMERIC_TYPES.test(f.datatype || "")) return f.unit ? `${f.value} ${f.unit.symbol || ""}`.trim() : String(f.value);
-  const text = formatValue(f.value, f.unit);
-  const n = Number(f.value);
-  if (Math.abs(n) >= 1e6 && !f.unit?.symbol) {
-    const [div, word] = Math.abs(n) >= 1e12 ? [1e12, "trillion"] : Math.abs(n) >= 1e9 ? [1e9, "billion"] : [1e6, "million"];
-    return [text, el("span", { class: "muted short" }, ` (${formatNumber(n / div)} ${word})`)];
+  if (NUMERIC_TYPES.test(f.datatype || "")) {
+    const currency = MONEY_PROPERTIES.has(f.prop.name) ? currencyOf(siblings) : null;
+    return figure(f.value, f.unit, f.prop.name, currency);
   }
-  return text;
+  const text = f.unit?.symbol ? `${f.value} ${f.unit.symbol}` : String(f.value);
+  return linkify(text);
 }
 
 /** Money figures say when the source gave no currency. */
-function currencyWarning(facts) {
-  const names = new Set(facts.map((f) => f.prop.name));
-  if (!MONEY.some((m) => names.has(m)) || names.has("currency")) return null;
+function currencyWarning(list) {
+  const names = new Set(list.map((f) => f.prop.name));
+  if (![...MONEY_PROPERTIES].some((m) => names.has(m)) || names.has("currency")) return null;
   return el("span", { class: "warn", title: "The source gives this figure without a currency; aikg assumes none." },
     "⚠ no currency in source");
 }
 
-function shownFacts(facts) {
-  return facts.filter((f) => !HIDDEN_PROPS.has(f.prop.name));
+/** Facts grouped by property, in the API's order, each property once with all its values. */
+function byProperty(list) {
+  const groups = new Map();
+  for (const f of list) {
+    if (HIDDEN_PROPS.has(f.prop.name)) continue;
+    if (!groups.has(f.prop.iri)) groups.set(f.prop.iri, { prop: f.prop, values: [] });
+    const g = groups.get(f.prop.iri);
+    if (!g.values.some((v) => v.value === f.value && v.lang === f.lang)) g.values.push(f);
+  }
+  return [...groups.values()];
 }
 
-function factRow(f, warn, facts) {
-  const uncertain = isUncertain(f.sources);
-  return el("tr", { "data-prop": f.prop.name, class: uncertain ? "uncertain" : null },
-    el("td", { class: "prop" }, f.prop.label),
-    el("td", { class: "value" }, qualifierText(f.qualifier), moneyText(f, facts),
-      warn && MONEY.includes(f.prop.name) ? [" ", warn] : null),
-    el("td", {}, sourcesCell(f.sources)));
+function valueLine(f, siblings, warn) {
+  return el("div", { class: `value-line${isUncertain(f.sources) ? " uncertain" : ""}` },
+    el("span", { class: "value" }, qualifierText(f.qualifier), valueContent(f, siblings),
+      warn && MONEY_PROPERTIES.has(f.prop.name) ? [" ", warn] : null, f.difference ? [" ", differenceBadge(f.difference)] : null),
+    sourcesCell(f.sources));
 }
 
 function renderFigures(e) {
   const target = document.getElementById("figures");
-  const facts = shownFacts(e.facts);
+  const groups = byProperty(e.facts);
+  const main = groups.filter((g) => !NOTE_PROPS.has(g.prop.name) && !BOOKKEEPING_PROPS.has(g.prop.name));
+  const notes = groups.filter((g) => NOTE_PROPS.has(g.prop.name));
+  const bookkeeping = groups.filter((g) => BOOKKEEPING_PROPS.has(g.prop.name));
   const warn = currencyWarning(e.facts);
+  const row = (g) => el("div", { class: "fact", "data-prop": g.prop.name, "data-values": String(g.values.length) },
+    el("div", { class: "prop" }, g.prop.label,
+      g.values.length > 1 ? el("span", { class: "differ", title: "The sources give different values; each is shown with its source." },
+        `${g.values.length} values`) : null),
+    el("div", { class: "values" }, g.values.map((f) => valueLine(f, e.facts, warn))));
   const parts = [];
-  if (facts.length) {
-    parts.push(el("table", { class: "facts" },
-      el("thead", {}, el("tr", {}, el("th", {}, "Property"), el("th", {}, "Value"), el("th", {}, "Source"))),
-      el("tbody", {}, facts.map((f) => factRow(f, warn, e.facts)))));
+  if (main.length) parts.push(el("div", { class: "facts" }, main.map(row)));
+  const quotes = [...e.descriptions, ...notes.flatMap((g) => g.values)];
+  if (quotes.length) {
+    parts.push(el("h3", { class: "quotes-head" }, "What the sources say"),
+      el("ul", { class: "quotes" }, quotes.map((d) => el("li", {}, el("q", { lang: d.lang || null }, linkify(d.value)), " ", sourcesCell(d.sources)))));
   }
-  if (e.descriptions.length) {
-    parts.push(el("h3", { style: { marginTop: "14px" } }, "What the sources say"),
-      el("ul", { class: "quotes" }, e.descriptions.map((d) => el("li", {}, el("q", { lang: d.lang || null }, d.value), " ", sourcesCell(d.sources)))));
+  if (e.comparisons.length) {
+    parts.push(el("h3", { class: "quotes-head" }, "Where sources differ"),
+      el("ul", { class: "comparisons" }, e.comparisons.map((c) => el("li", { "data-prop": c.property.name },
+        `${prop(c.property).label}: `, differenceBadge(c.difference), " ",
+        c.values.flatMap((v, i) => [i ? " · " : "", el("strong", {}, formatValue(v.value, c.unit)),
+          v.node ? ` (on ${v.node.label})` : "", " ", sourcesCell(v.sources)])))));
   }
-  target.replaceChildren(...(parts.length ? parts : [el("p", { class: "muted" }, "No figures of its own; see its relations.")]));
+  if (bookkeeping.length) parts.push(el("div", { class: "facts bookkeeping" }, bookkeeping.map(row)));
+  if (e.web.length) {
+    parts.push(el("div", { class: "refs" }, el("span", { class: "muted" }, "On the web: "),
+      e.web.map((x, i) => [i ? " · " : "", externalLink(x.other.iri), " ", sourcesCell(x.links.flatMap((l) => l.sources))])));
+  }
+  target.replaceChildren(...parts);
+  document.getElementById("figures-panel").hidden = !parts.length;
 }
 
 /** Every source document cited on the page, numbered, with title, publisher, date and certainty. */
@@ -204,71 +283,153 @@ function renderSources() {
       el("div", { class: "source-title" }, el("span", { class: "cite-n" }, `[${n}]`), " ", href ? el("a", { href }, title) : title),
       el("div", { class: "src" }, [
         doc?.publisher, doc?.date,
-        doc?.url ? el("a", { href: doc.url, rel: "noreferrer" }, "original ↗") : null,
-        el("span", { class: "muted", title: "the named graph holding these facts" }, curie(s.graph)),
+        doc?.url ? externalLink(doc.url, "original") : null,
+        el("span", { class: "muted graph-name", title: "the named graph holding these facts" }, curie(s.graph)),
         `${count} fact${count === 1 ? "" : "s"} here`,
       ].filter(Boolean).flatMap((part, i) => (i ? [" · ", part] : [part])), " ", [...certainties].map((c) => certaintyBadge(c))));
   })));
 }
 
-function relationGroups(rels) {
-  const groups = new Map();
-  for (const r of rels) {
-    const fam = familyOf(r.other.types);
-    if (!groups.has(fam)) groups.set(fam, []);
-    groups.get(fam).push(r);
-  }
-  const order = [...FAMILIES.map((f) => f.key), "other"];
-  return [...groups.entries()].sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]));
+// ---------------------------------------------------------------------------------------------------
+// Relations: by kind of the other node (deals, results, facilities …), then by the properties linking
+// it here, each group with its count and paged.
+// ---------------------------------------------------------------------------------------------------
+
+const VERB_PHRASE = /^(uses|runs|has|is|was|competes|supports|succeeds|evolved|designed|based|cited|derived|triggered|concerns|involves|compared|part)\b|\b(of|with|for|by|to|in|on|from|at|into)$/;
+
+/** How a link reads from this entity's page: "maker" for a link from here; for a link to here, "as
+ * maker" (the other node names this entity its maker), or "runs only hardware of NVIDIA" for a verb. */
+function linkLabel(l, selfLabel) {
+  if (l.dir !== "in") return l.prop.label;
+  return VERB_PHRASE.test(l.prop.label) ? `${l.prop.label} ${selfLabel}` : `as ${l.prop.label}`;
 }
 
-/** Outgoing: "customer"; incoming (the other node points here): "← customer". */
-function relLabel(r) {
-  return r.dir === "in" ? `← ${r.prop.label}` : r.prop.label;
+/** The links of one node, a property given both ways (competes with) once. */
+function distinctLinks(x) {
+  const out = x.links.filter((l) => l.dir === "out");
+  return [...out, ...x.links.filter((l) => l.dir === "in" && !out.some((o) => o.prop.iri === l.prop.iri))];
+}
+
+function subgroupKey(x) {
+  return distinctLinks(x).map((l) => `${l.dir} ${l.prop.iri}`).sort().join("|");
+}
+
+function dateOf(n) {
+  const d = n.facts.find((f) => /date|announcedOn/i.test(f.prop.name) && /^\d{4}/.test(String(f.value)));
+  return d ? String(d.value) : "";
+}
+
+export function relationGroups(entries, selfLabel) {
+  const families = new Map();
+  for (const x of entries) {
+    const fam = familyOf(x.other.types);
+    if (!families.has(fam)) families.set(fam, new Map());
+    const subs = families.get(fam);
+    const key = subgroupKey(x);
+    if (!subs.has(key)) {
+      subs.set(key, { key, label: distinctLinks(x).map((l) => linkLabel(l, selfLabel)).sort().join(" and "), items: [] });
+    }
+    subs.get(key).items.push(x);
+  }
+  const order = [...FAMILIES.map((f) => f.key), "other"];
+  return [...families.entries()]
+    .sort((a, b) => order.indexOf(a[0]) - order.indexOf(b[0]))
+    .map(([fam, subs]) => [fam, [...subs.values()]
+      .map((g) => ({ ...g, items: g.items.sort((a, b) => dateOf(b.other).localeCompare(dateOf(a.other)) || a.other.label.localeCompare(b.other.label)) }))
+      .sort((a, b) => b.items.length - a.items.length || a.label.localeCompare(b.label))]);
 }
 
 /** A deal, result, phase or other n-ary node: its figures with units and the other parties, with sources. */
-function naryCard(r, selfIri) {
-  const n = r.other;
+function naryCard(x, selfIri, role) {
+  const n = x.other;
   const fam = familyOf(n.types);
-  const facts = shownFacts(n.facts);
-  const all = [...r.sources, ...n.facts.flatMap((f) => f.sources), ...n.rels.flatMap((x) => x.sources)];
+  const groups = byProperty(n.facts).filter((g) => !BOOKKEEPING_PROPS.has(g.prop.name) && !NOTE_PROPS.has(g.prop.name));
+  const own = x.links.flatMap((l) => l.sources);
+  const all = [...own, ...n.facts.flatMap((f) => f.sources), ...n.rels.flatMap((r) => r.sources)];
   const certs = [...new Set(all.map((s) => certaintyKey(s.certainty)).filter(Boolean))];
   const warn = currencyWarning(n.facts);
-  const parties = n.rels.filter((x) => x.other.iri !== selfIri);
-  const role = r.dir === "in" ? `${r.prop.label}: ${document.getElementById("entity-label").textContent}` : r.prop.label;
+  const webs = n.rels.filter((r) => r.other.web).map((r) => r.other);
+  const parties = n.rels.filter((r) => r.other.iri !== selfIri && !r.other.web);
+  const notes = n.facts.filter((f) => NOTE_PROPS.has(f.prop.name));
   return el("div", { class: `node-card${isUncertain(all) ? " uncertain" : ""}`, style: { "--fam": colorOf(fam) }, "data-node": n.slug },
     el("header", {}, el("a", { href: entityHref(n.slug || n.iri), class: "hit-label" }, n.label),
       el("span", { class: "role" }, `${typeLabels(n.types).join(", ")} · ${role}`),
-      el("span", { style: { flex: 1 } }), certs.map((c) => certaintyBadge(c)), warn),
-    facts.length || parties.length ? el("dl", {},
-      facts.flatMap((f) => [
-        el("dt", {}, f.prop.label),
-        el("dd", { "data-prop": f.prop.name }, el("span", { class: "big" }, qualifierText(f.qualifier), moneyText(f, n.facts)), " ", sourcesCell(f.sources))]),
-      parties.flatMap((x) => [
-        el("dt", {}, relLabel(x)),
-        el("dd", {}, entityLink(x.other.iri, x.other.label, x.other.types))])) : null,
-    n.descriptions.length ? el("p", { class: "card-note" }, n.descriptions.map((d) => el("q", { lang: d.lang || null }, d.value))) : null,
-    sourceLines(all));
+      el("span", { class: "grow" }), certs.map((c) => certaintyBadge(c)), warn),
+    groups.length || parties.length ? el("dl", {},
+      groups.map((g) => el("div", { class: "pair" },
+        el("dt", {}, g.prop.label),
+        el("dd", { "data-prop": g.prop.name }, g.values.map((f) => el("span", { class: "dd-value" },
+          el("span", { class: "big" }, qualifierText(f.qualifier), valueContent(f, n.facts)), " ", sourcesCell(f.sources)))))),
+      parties.map((r) => el("div", { class: "pair" },
+        el("dt", {}, r.prop.label),
+        el("dd", {}, entityLink(r.other.iri, r.other.label, r.other.types))))) : null,
+    n.descriptions.length || notes.length ? noteBlock([...n.descriptions, ...notes]) : null,
+    sourceLines(all, webs));
 }
 
-function renderRelations(e) {
+/** Notes and quotes of a card, cut to two lines until clicked (some Epoch notes run to paragraphs). */
+function noteBlock(list) {
+  const p = el("p", { class: "card-note clamped", tabindex: "0", title: "Click to read it all" },
+    list.map((d, i) => [i ? " " : "", el("q", { lang: d.lang || null }, linkify(d.value))]));
+  const toggle = (ev) => {
+    if (ev.target.closest("a")) return;
+    p.classList.toggle("clamped");
+  };
+  p.addEventListener("click", toggle);
+  p.addEventListener("keydown", (ev) => { if (ev.key === "Enter" || ev.key === " ") { ev.preventDefault(); toggle(ev); } });
+  return p;
+}
+
+function plainItem(x) {
+  const sources = x.links.flatMap((l) => l.sources);
+  return el("li", { class: isUncertain(sources) ? "uncertain" : null, "data-node": x.other.slug },
+    entityLink(x.other.iri, x.other.label, x.other.types),
+    el("span", { class: "hit-type" }, typeLabels(x.other.types).join(", ")),
+    el("span", { class: "grow" }),
+    sourcesCell(sources));
+}
+
+/** One property group: its first items, and a button that shows the next page of them. */
+function subgroup(g, e) {
+  const list = el("div", { class: "items" });
+  const plain = el("ul", { class: "edge-list" });
+  const head = el("h4", { class: "subgroup-head" }, g.label, el("span", { class: "count" }, String(g.items.length)));
+  const more = el("button", { type: "button", class: "btn more" });
+  const section = el("section", { class: "subgroup", "data-group": g.label, "data-count": String(g.items.length) }, head, list, more);
+  let shown = 0;
+  const role = g.label;
+  function showUpTo(limit) {
+    const next = g.items.slice(shown, limit);
+    for (const x of next) {
+      if (x.other.nary) list.append(naryCard(x, e.iri, role));
+      else {
+        if (!plain.isConnected) list.append(plain);
+        plain.append(plainItem(x));
+      }
+    }
+    shown += next.length;
+    section.dataset.shown = String(shown);
+    const left = g.items.length - shown;
+    more.hidden = left <= 0;
+    more.textContent = left > 0 ? `Show ${Math.min(PAGE, left)} more · ${left} not shown` : "";
+  }
+  more.addEventListener("click", () => showUpTo(shown + PAGE));
+  showUpTo(g.items.some((x) => x.other.nary) ? FIRST_CARDS : FIRST_PAGE);
+  return section;
+}
+
+function renderRelations(e, groups) {
   const target = document.getElementById("relations");
-  const groups = relationGroups(e.rels);
   if (!groups.length) { target.replaceChildren(el("p", { class: "muted" }, "No relations recorded.")); return; }
-  target.replaceChildren(...groups.map(([fam, rels]) => {
-    const nary = rels.filter((r) => r.other.nary);
-    const plain = rels.filter((r) => !r.other.nary);
-    return el("section", { class: "relgroup", "data-family": fam },
-      el("h3", {}, dot(fam), familyLabel(fam), el("span", { class: "count" }, String(rels.length))),
-      nary.map((r) => naryCard(r, e.iri)),
-      plain.length ? el("ul", { class: "edge-list" }, plain.map((r) => el("li", { class: isUncertain(r.sources) ? "uncertain" : null },
-        el("span", { class: "prop", title: r.dir === "in" ? `${r.other.label} → ${r.prop.label} → this entity` : null }, relLabel(r)),
-        entityLink(r.other.iri, r.other.label, r.other.types),
-        el("span", { class: "hit-type" }, typeLabels(r.other.types).join(", ")),
-        el("span", { style: { flex: 1 } }),
-        sourcesCell(r.sources)))) : null);
-  }));
+  const total = groups.reduce((n, [, subs]) => n + subs.reduce((m, g) => m + g.items.length, 0), 0);
+  const toc = el("nav", { class: "chips rel-toc", "aria-label": "Relations by kind" }, groups.map(([fam, subs]) =>
+    el("a", { class: "chip", href: `#rel-${fam}`, style: { borderLeftColor: colorOf(fam) } }, dot(fam), familyLabel(fam),
+      el("span", { class: "count" }, String(subs.reduce((m, g) => m + g.items.length, 0))))));
+  document.getElementById("relations-count").textContent = String(total);
+  target.replaceChildren(toc, ...groups.map(([fam, subs]) =>
+    el("section", { class: "relgroup", id: `rel-${fam}`, "data-family": fam },
+      el("h3", {}, dot(fam), familyLabel(fam), el("span", { class: "count" }, String(subs.reduce((m, g) => m + g.items.length, 0)))),
+      subs.map((g) => subgroup(g, e)))));
   if (e.truncated) target.append(el("p", { class: "warn" }, "This entity has more relations than the page lists."));
 }
 
@@ -286,7 +447,7 @@ function renderHead(e) {
 function renderLegend() {
   document.getElementById("legend").replaceChildren(el("span", {}, "How certain:"),
     ...["FirstHand", "Reported", "Relayed", "Rumoured", "Estimated", "Derived"].map((k) => certaintyBadge(k)),
-    el("span", {}, "· relayed, rumoured and estimated facts are drawn dashed and striped · [n] names the source document"));
+    el("span", { class: "legend-note" }, "· relayed, rumoured and estimated facts are drawn dashed and striped · [n] names the source document"));
 }
 
 async function main() {
@@ -299,9 +460,11 @@ async function main() {
     return;
   }
   const e = readEntity(body);
+  const groups = relationGroups(e.linked, e.label);
+  registerAll(e, groups);
   renderHead(e);
   renderFigures(e);
-  renderRelations(e);
+  renderRelations(e, groups);
   renderSources();
   root.dataset.loaded = "true";
 }

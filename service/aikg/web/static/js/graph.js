@@ -1,6 +1,11 @@
 // The graph view: the whole graph or one entity's neighbourhood, drawn with Cytoscape.js and fCoSE,
 // coloured by type family, with deals and results as nodes or folded into edges.
-import { api, colorOf, dot, el, entityHref, familyLabel, familyOf, FAMILIES, param, slugOf } from "./common.js";
+//
+// Every view is capped by the server (the closest and best-connected nodes; /api/graph and
+// /api/entities/<id>/neighbors say what was left out), so a hub such as NVIDIA stays readable.
+// Clicking a node adds its own neighbours to the drawing; double-clicking (or "Open its page") opens
+// its page.
+import { api, colorOf, dot, el, entityHref, familyLabel, familyOf, FAMILIES, param, slugOf, typeLabels } from "./common.js";
 import { attachSearch } from "./search.js";
 
 cytoscape.use(cytoscapeFcose);
@@ -11,11 +16,14 @@ const focusInput = document.getElementById("focus");
 const depthSelect = document.getElementById("depth");
 const foldBox = document.getElementById("fold");
 const labelsBox = document.getElementById("labels");
+const selected = document.getElementById("selected");
 const state = {
   focus: slugOf(param("focus", "")) || "",
   depth: param("depth", "2"),
   fold: param("fold", "") === "1" || param("fold", "") === "true",
   hidden: new Set((param("hide", "") || "").split(",").filter(Boolean)),
+  view: null, // {truncated, total, shown} of the last drawing
+  expanded: new Set(),
 };
 const only = param("families");
 if (only) for (const f of FAMILIES) if (!only.split(",").includes(f.key)) state.hidden.add(f.key);
@@ -26,7 +34,11 @@ const HIDDEN_TYPES = new Set(["aikg:ValueQualification", "https://w3id.org/aikg/
 const SHAPES = { deal: "diamond", benchmark: "round-rectangle", facility: "hexagon", hardware: "round-tag",
   source: "rectangle", event: "round-triangle", person: "ellipse" };
 
-/** Turn the Cytoscape.js export into the elements the view styles: entities only, each with its family. */
+const VIEW_NODES = 250; // a neighbourhood
+const WHOLE_NODES = 600; // the whole graph
+const EXPAND_NODES = 40; // neighbours added by one click
+
+/** Turn Cytoscape.js elements into the ones the view styles: entities only, each with its family. */
 export function prepare(body, focusSlug) {
   const { nodes, edges } = body.elements;
   const keep = new Map();
@@ -38,16 +50,15 @@ export function prepare(body, focusSlug) {
     const family = familyOf(types);
     keep.set(d.id, {
       group: "nodes",
-      data: { id: d.id, slug, label: d.label || slug, family, color: colorOf(family),
+      data: { id: d.id, slug, label: d.label || slug, family, color: colorOf(family), types: d.types,
         shape: SHAPES[family] || "ellipse", focus: slug === focusSlug ? 1 : 0 },
     });
   }
   const out = [...keep.values()];
-  let i = 0;
   for (const e of edges) {
     const d = e.data;
     if (!keep.has(d.source) || !keep.has(d.target)) continue;
-    out.push({ group: "edges", data: { id: `e${i++}`, source: d.source, target: d.target, label: d.label } });
+    out.push({ group: "edges", data: { id: `${d.id}`, source: d.source, target: d.target, label: d.label } });
   }
   return out;
 }
@@ -57,39 +68,45 @@ const STYLE = [
     "background-color": "data(color)", shape: "data(shape)", label: "data(label)",
     width: "mapData(degree, 1, 25, 16, 46)", height: "mapData(degree, 1, 25, 16, 46)",
     "font-size": "mapData(degree, 1, 20, 10, 20)", color: "#1d2430", "text-valign": "bottom", "text-margin-y": 4,
-    "text-outline-color": "#fff", "text-outline-width": 2, "min-zoomed-font-size": 7,
+    "text-outline-color": "#fff", "text-outline-width": 2, "min-zoomed-font-size": 8,
     "border-width": 1, "border-color": "#fff" } },
   { selector: "node.quiet", style: { label: "" } },
   { selector: "node[focus = 1]", style: { "border-width": 4, "border-color": "#17202e", "font-weight": "bold", "font-size": 13 } },
+  { selector: "node.expanded", style: { "border-width": 3, "border-color": "#2e6fd8", "border-style": "double" } },
+  { selector: "node:selected", style: { "overlay-opacity": 0.18, "overlay-color": "#2e6fd8", label: "data(label)", "z-index": 30 } },
   { selector: "node:active, node.hover", style: { "overlay-opacity": 0.12, label: "data(label)", "z-index": 20 } },
   { selector: "edge", style: {
-    width: 1.4, "line-color": "#c3cad4", "curve-style": "bezier", "target-arrow-shape": "triangle",
-    "target-arrow-color": "#c3cad4", "arrow-scale": 0.8, "font-size": 9, color: "#5d6878",
-    "text-rotation": "autorotate", "text-background-color": "#fff", "text-background-opacity": 0.85,
-    "text-background-padding": 1 } },
-  { selector: "edge.hover", style: { label: "data(label)", "line-color": "#2e6fd8", "target-arrow-color": "#2e6fd8", width: 2.4, "z-index": 10 } },
+    width: 1.2, "line-color": "#c3cad4", "curve-style": "haystack", "haystack-radius": 0, opacity: 0.8,
+    "font-size": 9, color: "#5d6878", "text-rotation": "autorotate", "text-background-color": "#fff",
+    "text-background-opacity": 0.85, "text-background-padding": 1 } },
+  { selector: "edge.hover", style: { label: "data(label)", "line-color": "#2e6fd8", width: 2.4, "z-index": 10,
+    "curve-style": "bezier", "target-arrow-shape": "triangle", "target-arrow-color": "#2e6fd8", opacity: 1 } },
   { selector: ".filtered", style: { display: "none" } },
 ];
 
-const cy = cytoscape({ container, style: STYLE, minZoom: 0.05, maxZoom: 4 });
+const cy = cytoscape({ container, style: STYLE, minZoom: 0.05, maxZoom: 4, hideEdgesOnViewport: true,
+  textureOnViewport: true, pixelRatio: 1 });
 window.aikgGraph = cy;
 
 const tooltip = el("div", { class: "tooltip", hidden: true });
 container.append(tooltip);
 
-cy.on("tap", "node", (ev) => {
+cy.on("tap", "node", (ev) => { select(ev.target); expand(ev.target); });
+cy.on("dbltap", "node", (ev) => {
   const href = entityHref(ev.target.data("slug"));
   if (href) location.href = href;
 });
+cy.on("tap", (ev) => { if (ev.target === cy) select(null); });
 cy.on("mouseover", "node", (ev) => {
   const n = ev.target;
   n.addClass("hover");
   n.connectedEdges().addClass("hover");
   container.style.cursor = "pointer";
   const p = n.renderedPosition();
-  tooltip.textContent = `${n.data("label")} · ${familyLabel(n.data("family"))} — click to open`;
-  tooltip.style.left = `${p.x + 12}px`;
-  tooltip.style.top = `${p.y - 30}px`;
+  const more = state.expanded.has(n.id()) ? "double-click to open" : "click to add its neighbours · double-click to open";
+  tooltip.textContent = `${n.data("label")} · ${familyLabel(n.data("family"))} — ${more}`;
+  tooltip.style.left = `${Math.min(p.x + 12, container.clientWidth - 260)}px`;
+  tooltip.style.top = `${Math.max(p.y - 30, 4)}px`;
   tooltip.hidden = false;
 });
 cy.on("mouseout", "node", (ev) => {
@@ -100,6 +117,75 @@ cy.on("mouseout", "node", (ev) => {
 });
 cy.on("mouseover", "edge", (ev) => ev.target.addClass("hover"));
 cy.on("mouseout", "edge", (ev) => ev.target.removeClass("hover"));
+
+/** The side panel's "selected node": its name, kind, neighbours, a link to its page. */
+function select(n) {
+  if (!n) { selected.hidden = true; return; }
+  cy.nodes().unselect();
+  n.select();
+  const slug = n.data("slug");
+  selected.hidden = false;
+  selected.dataset.slug = slug;
+  selected.replaceChildren(
+    el("h3", {}, dot(n.data("family")), n.data("label")),
+    el("p", { class: "muted" }, typeLabels(n.data("types").split(" ")).join(", ") || familyLabel(n.data("family"))),
+    el("p", { class: "selected-state" }, state.expanded.has(n.id()) ? `${n.degree()} links drawn` : "Adding its neighbours…"),
+    el("div", { class: "toolbar" },
+      el("a", { class: "btn primary", href: entityHref(slug), id: "open-selected" }, "Open its page →"),
+      el("a", { class: "btn", href: `/graph?focus=${encodeURIComponent(slug)}&depth=1${state.fold ? "&fold=1" : ""}` }, "Centre on it")));
+}
+
+function placeAround(center, added) {
+  const c = center.position();
+  const r = 60 + 8 * Math.sqrt(added.length);
+  added.forEach((n, i) => {
+    const a = (2 * Math.PI * i) / added.length;
+    n.position({ x: c.x + r * Math.cos(a), y: c.y + r * Math.sin(a) });
+  });
+}
+
+/** Add a node's own neighbours (those not drawn yet, the closest and best connected first). */
+async function expand(n) {
+  const id = n.id();
+  if (state.expanded.has(id)) return;
+  state.expanded.add(id);
+  n.addClass("expanded");
+  container.dataset.expanding = id;
+  let body;
+  try {
+    body = await api(`/api/entities/${encodeURIComponent(n.data("slug"))}/neighbors?depth=1&limit=${EXPAND_NODES + cy.nodes().length}${state.fold ? "&fold=true" : ""}`);
+  } catch (err) {
+    stats.textContent = `Could not add the neighbours of ${n.data("label")}: ${err.message}`;
+    delete container.dataset.expanding;
+    return;
+  }
+  const els = prepare(body, state.focus);
+  const fresh = els.filter((e) => e.group === "nodes" && cy.getElementById(e.data.id).empty()).slice(0, EXPAND_NODES);
+  const freshIds = new Set(fresh.map((e) => e.data.id));
+  const edges = els.filter((e) => e.group === "edges" && cy.getElementById(e.data.id).empty()
+    && (freshIds.has(e.data.source) || !cy.getElementById(e.data.source).empty())
+    && (freshIds.has(e.data.target) || !cy.getElementById(e.data.target).empty()));
+  const added = cy.add([...fresh, ...edges]);
+  placeAround(n, added.nodes());
+  cy.nodes().forEach((x) => x.data("degree", x.degree()));
+  applyFilter();
+  applyLabels();
+  if (added.nodes().length) cy.animate({ fit: { eles: n.closedNeighborhood(), padding: 40 } }, { duration: 250 });
+  const note = selected.querySelector(".selected-state");
+  if (note && selected.dataset.slug === n.data("slug")) {
+    note.textContent = added.nodes().length ? `${added.nodes().length} neighbours added` : "All its neighbours are drawn";
+  }
+  container.dataset.added = String(added.nodes().length);
+  delete container.dataset.expanding;
+}
+
+function viewQuery() {
+  const q = new URLSearchParams();
+  if (state.focus) q.set("depth", state.depth);
+  if (state.fold) q.set("fold", "true");
+  q.set("limit", String(state.focus ? VIEW_NODES : WHOLE_NODES));
+  return q;
+}
 
 function exportQuery() {
   const q = new URLSearchParams();
@@ -139,8 +225,13 @@ function updateStats() {
   container.dataset.nodes = String(nodes);
   container.dataset.edges = String(edges);
   const where = state.focus ? `around ${focusInput.value || state.focus}, ${state.depth} hop(s)` : "whole graph";
-  const cut = state.cut ? ` (the ${MAX_WHOLE_GRAPH} best-connected nodes; pick an entity to see its neighbourhood)` : "";
+  const v = state.view;
+  const cut = v && v.truncated
+    ? ` — the ${v.shown.toLocaleString("en-US")} ${state.focus ? "closest and best-connected" : "best-connected"} of ${v.total.toLocaleString("en-US")}; click a node to add its neighbours`
+    : "";
   stats.textContent = `${nodes} nodes · ${edges} edges — ${where}${cut}`;
+  container.dataset.truncated = String(Boolean(v && v.truncated));
+  if (v) container.dataset.total = String(v.total);
 }
 
 function renderFilters() {
@@ -159,51 +250,41 @@ function renderFilters() {
   }));
 }
 
-const MAX_WHOLE_GRAPH = 600;
-// A force layout stays readable (and quick) up to a few hundred nodes; with imported datasets the whole
-// graph has thousands, so the whole-graph view keeps the best-connected ones and says so.
-
-function bestConnected(els, max) {
-  const nodes = els.filter((e) => e.group === "nodes");
-  if (nodes.length <= max) return els;
-  const degree = {};
-  for (const e of els) {
-    if (e.group !== "edges") continue;
-    degree[e.data.source] = (degree[e.data.source] || 0) + 1;
-    degree[e.data.target] = (degree[e.data.target] || 0) + 1;
-  }
-  const keep = new Set(nodes.map((n) => n.data.id).sort((a, b) => (degree[b] || 0) - (degree[a] || 0)).slice(0, max));
-  return els.filter((e) => (e.group === "nodes" ? keep.has(e.data.id) : keep.has(e.data.source) && keep.has(e.data.target)));
-}
-
 async function draw() {
   container.dataset.ready = "false";
   stats.textContent = "Loading…";
+  select(null);
   syncUrl();
   let body;
   try {
-    const q = exportQuery().toString();
-    body = await api(`/export/cytoscape${q ? "?" + q : ""}`);
+    const q = viewQuery().toString();
+    body = await api(state.focus ? `/api/entities/${encodeURIComponent(state.focus)}/neighbors?${q}` : `/api/graph?${q}`);
   } catch (err) {
     stats.textContent = `Could not load the graph: ${err.message}`;
     return;
   }
   cy.elements().remove();
-  const prepared = prepare(body, state.focus);
-  const els = state.focus ? prepared : bestConnected(prepared, MAX_WHOLE_GRAPH);
-  state.cut = prepared.length - els.length;
+  if (state.focus && body.label) focusInput.value = body.label;
+  state.expanded = new Set();
+  state.view = { truncated: body.truncated, total: body.total, shown: body.shown };
+  const els = prepare(body, state.focus);
   const spread = 40 * Math.sqrt(els.length + 1);
   for (const e of els) if (e.group === "nodes") e.position = { x: Math.random() * spread, y: Math.random() * spread };
   cy.add(els);
   cy.nodes().forEach((n) => n.data("degree", n.degree()));
+  if (state.focus) {
+    const f = cy.nodes("[focus = 1]");
+    if (f.length) { state.expanded.add(f.id()); f.addClass("expanded"); }
+  }
   renderFilters();
   applyFilter();
   applyLabels();
   const n = cy.nodes().length;
   const layout = cy.layout({
-    name: n > 1 ? "fcose" : "grid", quality: n > 400 ? "draft" : "default", animate: false, randomize: true,
+    name: n > 1 ? "fcose" : "grid", quality: n > 300 ? "draft" : "default", animate: false, randomize: true,
     nodeSeparation: 120, idealEdgeLength: () => 110, nodeRepulsion: () => 22000, edgeElasticity: () => 0.3,
-    gravity: 0.2, gravityRange: 3.8, numIter: 2500, packComponents: true, padding: 30, nodeDimensionsIncludeLabels: n < 80,
+    gravity: 0.2, gravityRange: 3.8, numIter: n > 300 ? 1200 : 2500, packComponents: true, padding: 30,
+    nodeDimensionsIncludeLabels: n < 80,
   });
   layout.one("layoutstop", () => {
     const focus = cy.nodes("[focus = 1]");
@@ -232,8 +313,5 @@ labelsBox.addEventListener("change", applyLabels);
 
 depthSelect.value = state.depth;
 foldBox.checked = state.fold;
-if (state.focus) {
-  focusInput.value = state.focus;
-  api(`/api/entities/${state.focus}`).then((e) => { if (e?.label) { focusInput.value = e.label; updateStats(); } }, () => {});
-}
+if (state.focus) focusInput.value = state.focus;
 draw();

@@ -1,9 +1,9 @@
-// The front page: full search results on Enter (grouped by type) and a count of what the graph holds.
+// The front page: the full, ranked results for ?q= (best matches, then by kind) and a count of what
+// the graph holds.
 import { api, colorOf, dot, el, familyOf, param, showError } from "./common.js";
-import { renderGroups, search } from "./search.js";
+import { renderResults, search } from "./search.js";
 
 const INTERNAL = new Set(["Rule", "ValueQualification"]); // bookkeeping classes, not things people look for
-const box = document.querySelector("[data-search-large]");
 const input = document.getElementById("q");
 const results = document.getElementById("results");
 
@@ -13,14 +13,12 @@ async function showResults(q) {
   const body = document.getElementById("results-body");
   results.hidden = false;
   try {
-    body.replaceChildren(renderGroups(await search(q, { limit: 100 })));
+    body.replaceChildren(renderResults(await search(q, { limit: 100 }), q));
   } catch (err) {
     showError(body, err, "Search failed");
   }
-  history.replaceState(null, "", `?q=${encodeURIComponent(q)}`);
 }
 
-box.addEventListener("search-submit", (ev) => showResults(ev.detail));
 const initial = param("q");
 if (initial) { input.value = initial; showResults(initial); }
 

@@ -1,9 +1,14 @@
 // The timeline: dated events from the named query events-between, grouped by year, coloured by type.
+// It opens on the dense part of the data — the fewest consecutive years holding half the events — with
+// a bar per year above it to move elsewhere; events are listed a page at a time.
 import { api, colorOf, dot, el, entityLink, familyLabel, familyOf, foldLabels, labelsFor, normalizeTable, param, renderCell,
   showError, typeLabel } from "./common.js";
 
 const QUERY = "events-between";
-const WIDE = { from: "1900-01-01", to: "2100-12-31" };
+const PAGE = 200;
+const YEARS_QUERY = `PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?year (COUNT(DISTINCT ?event) AS ?n) WHERE { ?event aikg:date ?date . BIND (SUBSTR(STR(?date), 1, 4) AS ?year) }
+GROUP BY ?year ORDER BY ?year`;
 const list = document.getElementById("timeline");
 const stats = document.getElementById("tl-stats");
 const form = document.getElementById("tl-form");
@@ -48,13 +53,70 @@ export function eventsOf(raw) {
   return [...byEvent.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 
+/** The fewest consecutive years holding at least half of the dated events (the latest such span). */
+export function denseYears(counts) {
+  const years = [...counts.keys()].filter((y) => /^\d{4}$/.test(y)).map(Number).sort((a, b) => a - b);
+  if (!years.length) return null;
+  const total = years.reduce((n, y) => n + counts.get(String(y)), 0);
+  let best = null;
+  for (let i = 0; i < years.length; i++) {
+    let sum = 0;
+    for (let j = i; j < years.length; j++) {
+      sum += counts.get(String(years[j]));
+      if (2 * sum >= total) {
+        const span = years[j] - years[i];
+        if (!best || span < best.span || (span === best.span && years[i] > best.from)) best = { from: years[i], to: years[j], span };
+        break;
+      }
+    }
+  }
+  return best;
+}
+
+let yearCounts = new Map();
+
+async function loadYears() {
+  const body = await api("/sparql", {
+    method: "POST",
+    headers: { Accept: "application/sparql-results+json", "Content-Type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ query: YEARS_QUERY }),
+  });
+  yearCounts = new Map(body.results.bindings.map((b) => [b.year.value, Number(b.n.value)]));
+}
+
+/** A bar per year (height: its events), the shown range highlighted; a click shows that year. */
+function renderYears() {
+  const box = document.getElementById("tl-years");
+  const years = [...yearCounts.keys()].filter((y) => /^\d{4}$/.test(y)).map(Number).sort((a, b) => a - b);
+  if (!years.length) { box.replaceChildren(); return; }
+  const max = Math.max(...yearCounts.values());
+  const from = Number((fromInput.value || "").slice(0, 4)) || years[0];
+  const to = Number((toInput.value || "").slice(0, 4)) || years[years.length - 1];
+  const bars = [];
+  for (let y = years[0]; y <= years[years.length - 1]; y++) {
+    const n = yearCounts.get(String(y)) || 0;
+    const bar = el("button", { type: "button", class: `tl-bar${y >= from && y <= to ? " in" : ""}`, "data-year": String(y),
+      title: `${y}: ${n} event${n === 1 ? "" : "s"}`, "aria-label": `${y}, ${n} events`, disabled: n === 0 || null },
+    el("span", { style: { height: `${n ? Math.max(8, Math.round((100 * Math.sqrt(n)) / Math.sqrt(max))) : 0}%` } }));
+    bar.addEventListener("click", () => { fromInput.value = `${y}-01-01`; toInput.value = `${y}-12-31`; load(); });
+    bars.push(bar);
+  }
+  box.replaceChildren(el("div", { class: "tl-bars" }, bars),
+    el("div", { class: "tl-axis" }, el("span", {}, String(years[0])), el("span", {}, String(years[years.length - 1]))));
+}
+
+let limit = PAGE;
+
 function render(labels) {
   const visible = events.filter((e) => !hidden.has(e.family));
-  stats.textContent = `${visible.length} of ${events.length} events`;
+  const shown = visible.slice(0, limit);
+  stats.textContent = `${visible.length} of ${events.length} events from ${fromInput.value || "the first"} to ${toInput.value || "the last"}`
+    + (shown.length < visible.length ? ` · the first ${shown.length} listed` : "");
   list.dataset.events = String(visible.length);
+  list.dataset.listed = String(shown.length);
   const items = [];
   let year = null;
-  for (const e of visible) {
+  for (const e of shown) {
     const y = e.date.slice(0, 4);
     if (y !== year) { year = y; items.push(el("div", { class: "tl-year" }, y)); }
     const kinds = [...e.types.values()].filter(Boolean);
@@ -68,6 +130,11 @@ function render(labels) {
           el("span", { class: "role" }, kinds.join(", "))),
         details)));
   }
+  if (shown.length < visible.length) {
+    const more = el("button", { type: "button", class: "btn more", id: "tl-more" }, `Show ${Math.min(PAGE, visible.length - shown.length)} more · ${visible.length - shown.length} not listed`);
+    more.addEventListener("click", () => { limit += PAGE; render(currentLabels); });
+    items.push(more);
+  }
   list.replaceChildren(...(items.length ? items : [el("p", { class: "muted" }, "No dated events in this range.")]));
 }
 
@@ -80,6 +147,7 @@ function renderKinds() {
     chip.addEventListener("click", () => {
       if (hidden.has(fam)) hidden.delete(fam); else hidden.add(fam);
       chip.style.opacity = hidden.has(fam) ? 0.45 : 1;
+      limit = PAGE;
       render(currentLabels);
     });
     return chip;
@@ -89,9 +157,11 @@ function renderKinds() {
 let currentLabels = new Map();
 
 async function load() {
-  const params = new URLSearchParams({ from: fromInput.value || WIDE.from, to: toInput.value || WIDE.to });
+  const params = new URLSearchParams({ from: fromInput.value || "1000-01-01", to: toInput.value || "2999-12-31" });
   stats.textContent = "Loading…";
   list.dataset.events = "";
+  limit = PAGE;
+  renderYears();
   try {
     const table = normalizeTable(await api(`/api/queries/${QUERY}?${params}`));
     events = eventsOf(table);
@@ -99,7 +169,9 @@ async function load() {
       const fam = familyOf([...e.types.keys()]);
       e.family = fam === "other" ? "event" : fam;
     }
-    const iris = events.flatMap((e) => [e.iri, ...[...e.extra.values()].flatMap((m) => [...m.keys()])]);
+    // the query labels its events; only other entities in the rows need looking up
+    const iris = events.flatMap((e) => [e.label ? null : e.iri,
+      ...[...e.extra.values()].flatMap((m) => [...m.values()].filter((c) => !c.label).map((c) => c.value))]).filter(Boolean);
     try { currentLabels = await labelsFor(iris); } catch { currentLabels = new Map(); }
   } catch (err) {
     showError(list, err, "Could not load the events");
@@ -114,7 +186,17 @@ async function load() {
   history.replaceState(null, "", `${location.pathname}${q.toString() ? "?" + q : ""}`);
 }
 
-fromInput.value = param("from", "");
-toInput.value = param("to", "");
+async function start() {
+  fromInput.value = param("from", "");
+  toInput.value = param("to", "");
+  try { await loadYears(); } catch { yearCounts = new Map(); }
+  if (!fromInput.value && !toInput.value) {
+    const dense = denseYears(yearCounts);
+    if (dense) { fromInput.value = `${dense.from}-01-01`; toInput.value = `${dense.to}-12-31`; }
+  }
+  load();
+}
+
 form.addEventListener("submit", (ev) => { ev.preventDefault(); load(); });
-load();
+document.getElementById("tl-all").addEventListener("click", () => { fromInput.value = ""; toInput.value = ""; load(); });
+start();

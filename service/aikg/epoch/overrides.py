@@ -1,0 +1,87 @@
+"""The reviewed overrides file: entity-resolution decisions a person made, each with its reason.
+
+``seeds/epoch/overrides.csv`` (aikg's, not Epoch's) has the columns ``kind,name,decision,target,reason``:
+
+- ``kind``: organization, model, accelerator, datacenter or training-run (the name of a run is its
+  model's name as the dataset writes it);
+- ``decision``: ``same`` (the name denotes the entity ``target``), ``separate`` (its own node, whatever
+  the rules would say), ``variant-of`` (its own node, a variant of the product family ``target``),
+  ``subsidiary-of`` (its own node, whose parent organization is ``target``), ``chip-of`` (resolved by
+  the rules as usual, and the system ``target`` is built from it);
+- ``target``: an aikg slug (empty for ``separate``);
+- ``reason``: why, in plain words, checked against the sources: required on every line.
+
+Lines starting with ``#`` are comments. A malformed line stops the import with its line number: a
+decision file that cannot be read must not be half applied.
+"""
+
+from __future__ import annotations
+
+import csv
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
+from aikg.epoch.values import normalize
+from aikg.errors import BadRequest
+
+OVERRIDE_KINDS = ("organization", "model", "accelerator", "datacenter", "training-run")
+DECISIONS = ("same", "separate", "variant-of", "subsidiary-of", "chip-of")
+_SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+COLUMNS = ("kind", "name", "decision", "target", "reason")
+
+
+@dataclass(frozen=True)
+class Override:
+    """One reviewed decision."""
+
+    kind: str
+    name: str
+    decision: str
+    target: str | None
+    reason: str
+    line: int
+
+    def describe(self) -> str:
+        """How the report names the decision: the file's line and its reason."""
+        return f"overrides.csv line {self.line}: {self.reason}"
+
+
+def read_overrides(path: Path | None) -> dict[tuple[str, str], Override]:
+    """The overrides as ``{(kind, normalized name): Override}``; BadRequest on a malformed line."""
+    if path is None or not path.exists():
+        return {}
+    out: dict[tuple[str, str], Override] = {}
+    with path.open(encoding="utf-8", newline="") as f:
+        lines = [
+            (n, line) for n, line in enumerate(f, 1) if line.strip() and not line.lstrip().startswith("#")
+        ]
+    if not lines:
+        return {}
+    reader = csv.reader([line for _, line in lines])
+    header = [c.strip() for c in next(reader)]
+    if tuple(header) != COLUMNS:
+        raise BadRequest(
+            f"{path.name} line {lines[0][0]}: the header must be {','.join(COLUMNS)}, not {','.join(header)}"
+        )
+    for (number, _), cells in zip(lines[1:], reader, strict=True):
+        cells = [c.strip() for c in cells] + [""] * (len(COLUMNS) - len(cells))
+        kind, name, decision, target, reason = cells[:5]
+        where = f"{path.name} line {number}"
+        if kind not in OVERRIDE_KINDS:
+            raise BadRequest(f"{where}: kind must be one of {', '.join(OVERRIDE_KINDS)}, not {kind!r}")
+        if not name:
+            raise BadRequest(f"{where}: the name is empty")
+        if decision not in DECISIONS:
+            raise BadRequest(f"{where}: decision must be one of {', '.join(DECISIONS)}, not {decision!r}")
+        if decision == "separate":
+            target = ""
+        elif not _SLUG.match(target):
+            raise BadRequest(f"{where}: decision {decision!r} needs the target entity's slug (e.g. h100)")
+        if not reason:
+            raise BadRequest(f"{where}: every decision needs its reason")
+        key = (kind, normalize(name))
+        if key in out:
+            raise BadRequest(f"{where}: {kind} {name!r} is already decided on line {out[key].line}")
+        out[key] = Override(kind, name, decision, target or None, reason, number)
+    return out

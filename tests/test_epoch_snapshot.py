@@ -1,0 +1,519 @@
+"""The reconciliation suite over the real Epoch AI snapshot shipped in seeds/epoch/ (CC BY 4.0).
+
+One import of the whole snapshot for the module (the slow part, ~20-40 s on two cores): per file, the
+rows imported and rejected with their reasons; the merges and links entity resolution makes; the known
+duplicates gone; family questions reaching variants; each source's value kept; the store conforming.
+Then a newer, hand-edited and partial file imported on a copy of that store.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pyoxigraph as ox
+import pytest
+from rdflib import Literal, URIRef
+from rdflib.namespace import RDFS, SKOS, XSD
+
+from aikg.epoch import import_epoch as _import_epoch
+from aikg.epoch.importer import default_directory
+from aikg.epoch.record import list_imports
+from aikg.epoch.rows import read_table
+from aikg.knowledge.load import load_seeds
+from aikg.knowledge.validate import validate_store
+from aikg.lookup.entities import entity_json
+from aikg.store import OxigraphStore, Store
+from aikg.store.terms import to_rdflib
+from aikg.web import create_app
+from helpers import rdf_dicts, run_named, services_for
+
+_SERVICES: dict[int, object] = {}
+
+
+def services_of(store: Store):
+    """One set of services (one gate, one write log) per store, as one running aikg has."""
+    if id(store) not in _SERVICES:
+        _SERVICES[id(store)] = services_for(store, query_timeout=60)
+    return _SERVICES[id(store)]
+
+
+def import_epoch(store: Store, directory: Path, **kwargs):
+    """The import through the services of ``store`` (its gate commits)."""
+    return _import_epoch(services_of(store), directory, **kwargs)
+
+
+def named(store: Store, name: str, params: dict | None = None) -> list[dict]:
+    """A named query's rows as rdflib terms (``str()`` is the lexical value)."""
+    return rdf_dicts(run_named(store, name, params or {}, {"query_timeout": 60}))
+
+
+def select(store: Store, sparql: str) -> list[tuple[str | None, ...]]:
+    """A SELECT's rows as lexical values."""
+    return store.query(sparql).values()
+
+
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+EPOCH = "https://w3id.org/aikg/graph/epoch/"
+RESOLUTION = "https://w3id.org/aikg/graph/resolution"
+
+ROWS = {
+    "ml_hardware/ml_hardware.csv": 170,
+    "ai_models/notable_ai_models.csv": 965,
+    "ai_models/large_scale_ai_models.csv": 481,
+    "ai_models/frontier_ai_models.csv": 137,
+    "gpu_clusters/gpu_clusters.csv": 786,
+    "data_centers/data_centers.csv": 17,
+    "data_centers/data_center_timelines.csv": 118,
+    "data_centers/data_center_chillers.csv": 143,
+    "data_centers/data_center_cooling_towers.csv": 523,
+    "ai_companies/ai_companies.csv": 7,
+    "ai_companies/ai_companies_funding_rounds.csv": 36,
+    "ai_companies/ai_companies_compute_spend.csv": 11,
+    "ai_companies/ai_companies_revenue_reports.csv": 34,
+    "ai_companies/ai_companies_staff_reports.csv": 42,
+    "ai_companies/ai_companies_usage_reports.csv": 44,
+}
+"""Data rows of each of the fifteen CSV files of the snapshot (counted by the csv module)."""
+
+
+@pytest.fixture(scope="module")
+def snapshot() -> tuple[OxigraphStore, object]:
+    """The seeds with the whole shipped snapshot imported, and the report (read-only for the tests)."""
+    store = OxigraphStore(None)
+    load_seeds(store)
+    report = import_epoch(store, default_directory())
+    return store, report
+
+
+@pytest.fixture()
+def copy(snapshot) -> OxigraphStore:
+    """A copy of the imported store a test may change."""
+    store, _ = snapshot
+    out = OxigraphStore(None)
+    out.apply(add=list(store.quads()))
+    return out
+
+
+def rows(store: Store, name: str, **params: str) -> list[dict]:
+    return named(store, name, params)
+
+
+def values(store: Store, s: str, p: str, graph: str | None = None) -> set:
+    """The objects of (s, p) as rdflib terms."""
+    return {to_rdflib(q.object) for q in store.quads(ox.NamedNode(s), ox.NamedNode(p), None, graph)}
+
+
+# --- per file: every row imported, or rejected with its reason ------------------------------------------
+
+
+def test_every_file_of_the_snapshot_is_imported_row_by_row(snapshot):
+    _, report = snapshot
+    assert dict(report.rows) == ROWS
+    assert report.missing == [] and report.unknown_files == []
+    rejected = {k: report.rows[k] - report.imported[k] for k in ROWS}
+    # Only a malformed row is left out: the chiller table's row without a model name.
+    assert rejected == {k: (1 if k == "data_centers/data_center_chillers.csv" else 0) for k in ROWS}
+    assert [(r.file, r.row, r.reasons) for r in report.rejected] == [
+        (
+            "data_centers/data_center_chillers.csv",
+            153,
+            ["the row has no 'Model': nothing identifies what it describes"],
+        )
+    ]
+    assert {r.mode for r in report.files.values()} == {"new"}
+    assert {r.snapshot for r in report.files.values()} == {"2026-03-06"}
+
+
+def test_no_column_of_the_snapshot_is_unknown_or_missing(snapshot):
+    _, report = snapshot
+    assert report.of_kind("column") == []
+
+
+def test_a_date_with_an_impossible_year_stays_unknown_and_is_reported(snapshot):
+    """Regression: compute-spend row 34's report date "0202-07-30" became a date in the year 202,
+    which broke the explorer's timeline (it opened on no year at all)."""
+    store, report = snapshot
+    years = {
+        r[0].value[:4]
+        for r in store.query("SELECT DISTINCT ?d WHERE { ?e <https://w3id.org/aikg/ontology#date> ?d }").rows
+    }
+    assert min(years) >= "1800"
+    found = [f for f in report.of_kind("unreadable-value") if f.value == "0202-07-30"]
+    assert [(f.file, f.row) for f in found] == [("ai_companies/ai_companies_compute_spend.csv", 34)]
+
+
+def test_the_default_store_conforms_after_the_import(snapshot):
+    """Regression: 95 derived GPU-hours without a value and 284 owner-less clusters made it fail."""
+    store, _ = snapshot
+    result = validate_store(store)
+    assert result.conforms, result.text()[:3000]
+
+
+def test_no_ambiguity_is_left_in_the_shipped_snapshot(snapshot):
+    _, report = snapshot
+    assert report.by_status("ambiguous") == []
+    assert report.problems == []
+
+
+# --- merges and links ---------------------------------------------------------------------------------------
+
+MERGES = {
+    ("accelerator", "NVIDIA H800 SXM5"): "h800",
+    ("accelerator", "NVIDIA GB300 (Blackwell Ultra)"): "gb300",
+    ("model", "DeepSeek-V3"): "deepseek-v3",
+    ("model", "GPT-3 175B (davinci)"): "gpt-3",
+    ("model", "Llama 3.1-405B"): "llama-3-1-405b",
+    ("model", "DeepSeek-V2 (MoE-236B)"): "deepseek-v2",
+    ("organization", "NVIDIA"): "nvidia",
+    ("organization", "Google"): "google",
+    ("organization", "CoreWeave"): "coreweave",
+    ("organization", "OpenAI"): "openai",
+    ("organization", "Microsoft"): "microsoft",
+    ("organization", "Oracle"): "oracle",
+    ("organization", "Amazon"): "amazon",
+    ("organization", "Lambda Labs"): "lambda",
+    ("organization", "Nebius AI"): "nebius",
+}
+
+
+def test_epoch_names_merge_into_the_documents_entities(snapshot):
+    _, report = snapshot
+    matched = {(d.kind, d.name): d.iri.removeprefix(ID) for d in report.by_status("matched")}
+    assert {key: matched.get(key) for key in MERGES} == MERGES
+
+
+def test_known_duplicates_are_gone(snapshot):
+    store, _ = snapshot
+    labels = {
+        str(r[0]): str(r[1])
+        for r in store.query(
+            "SELECT ?e ?l WHERE { ?e <http://www.w3.org/2000/01/rdf-schema#label> ?l FILTER (LANG(?l) = "
+            '"en") }'
+        ).values()
+    }
+    by_label: dict[str, set[str]] = {}
+    for e, label in labels.items():
+        by_label.setdefault(label, set()).add(e)
+    assert "Lambda Labs" not in by_label and "Nebius AI" not in by_label
+    assert Literal("Lambda Labs") in values(store, ID + "lambda", str(SKOS.altLabel))
+    assert values(store, ID + "cluster-lambda-labs-h100-h200", AIKG + "operator") == {URIRef(ID + "lambda")}
+    assert {str(o) for o in values(store, ID + "nebius", str(SKOS.altLabel))} == {"Nebius AI"}
+    # A subsidiary is linked to its parent, not merged, not left apart.
+    assert values(store, ID + "amazon-aws", AIKG + "parentOrganization", RESOLUTION) == {
+        URIRef(ID + "amazon")
+    }
+    assert values(store, ID + "amazon-aws", str(RDFS.label)) == {Literal("Amazon AWS", lang="en")}
+    assert values(store, ID + "google-deepmind", AIKG + "parentOrganization") == {URIRef(ID + "google")}
+
+
+def test_the_h100_family_links_its_variants(snapshot):
+    store, _ = snapshot
+    pattern = store.quads(None, ox.NamedNode(AIKG + "variantOf"), ox.NamedNode(ID + "h100"))
+    variants = {q.subject.value for q in pattern}
+    assert variants == {ID + "nvidia-h100-sxm5-80gb", ID + "nvidia-h100-pcie", ID + "nvidia-h100-nvl"}
+    assert values(store, ID + "nvidia-h100-sxm5-80gb", AIKG + "memoryPerChip") == {
+        Literal("80", datatype=XSD.decimal)
+    }
+
+
+def test_models_trained_on_the_h100_reach_its_variants(snapshot):
+    """Regression: models-trained-on?accelerator=h100 returned 0 rows."""
+    store, _ = snapshot
+    found = rows(store, "models-trained-on", accelerator="h100")
+    runs = {str(r["run"]) for r in found}
+    assert len(runs) >= 60
+    assert ID + "training-run-llama-3-1-405b" in runs
+    assert {str(r["chip"]) for r in found} <= {
+        ID + "h100",
+        ID + "nvidia-h100-sxm5-80gb",
+        ID + "nvidia-h100-pcie",
+        ID + "nvidia-h100-nvl",
+    }
+    # The document's own H100 result is a benchmark, not a training run: nothing to add here.
+
+
+def test_one_training_run_per_real_training(snapshot):
+    """Regression: DeepSeek-V3, Llama 3.1 405B and GPT-3 had three runs each, one per model file."""
+    store, _ = snapshot
+    for model, run, files in (
+        ("deepseek-v3", "training-run-deepseek-v3", ("notable", "large-scale")),
+        ("llama-3-1-405b", "training-run-llama-3-1-405b", ("notable", "large-scale", "frontier")),
+        ("gpt-3", "training-run-gpt-3", ("notable", "large-scale", "frontier")),
+    ):
+        query = f"SELECT DISTINCT ?r WHERE {{ ?r <{AIKG}trainedModel> <{ID}{model}> }}"
+        runs = {r[0] for r in store.query(query).values()}
+        assert runs == {ID + run}, model
+        for f in files:  # each file's row is a source of the one run
+            assert values(store, ID + run, AIKG + "sourceRow", f"{EPOCH}{f}-ai-models"), (model, f)
+
+
+def test_the_h800_keeps_epochs_memory_and_release_date(snapshot):
+    store, _ = snapshot
+    hw = EPOCH + "ml-hardware"
+    assert values(store, ID + "h800", AIKG + "memoryPerChip", hw) == {Literal("80", datatype=XSD.decimal)}
+    assert values(store, ID + "h800", AIKG + "availableFrom", hw) == {
+        Literal("2023-03-21", datatype=XSD.date)
+    }
+    assert values(store, ID + "h800", str(RDFS.label)) == {Literal("H800", lang="en")}
+
+
+# --- every source's value, rounding told from disagreement --------------------------------------------------
+
+
+def test_source_disagreements_tell_rounding_from_a_real_disagreement(snapshot):
+    store, _ = snapshot
+    found = rows(store, "source-disagreements")
+    pairs = {
+        (str(r["entity"]), str(r["figure"]), str(r["value1"]), str(r["value2"])): str(r["difference"])
+        for r in found
+    }
+    assert pairs[(ID + "gb300", "memory per chip (GB)", "287.5", "288")] == "rounding"
+    assert pairs[(ID + "nvidia-gb200", "memory per chip (GB)", "186", "192")] == "disagreement"
+    assert pairs[(ID + "gpt-3", "parameters", "174600000000", "175000000000")] == "rounding"
+    assert pairs[(ID + "training-run-deepseek-v3", "cost", "5390000", "5576000")] == "disagreement"
+    # No disagreement listed twice (regression: GPT-3's was listed three times).
+    keys = [(str(r["entity"]), str(r["figure"]), str(r["value1"]), str(r["value2"])) for r in found]
+    assert len(keys) == len(set(keys))
+    gpt3 = next(r for r in found if str(r["entity"]) == ID + "gpt-3")
+    # A parameter count carries no currency (regression: it had the run's).
+    assert (gpt3.get("currency1"), gpt3.get("currency2")) == (None, None)
+    assert set(str(gpt3["sources1"]).split(" | ")) == {
+        "Epoch AI: Notable AI Models",
+        "Epoch AI: Large-Scale AI Models",
+        "Epoch AI: Frontier AI Models",
+    }
+
+
+def test_the_entity_page_shows_each_sources_value_and_the_kind_of_difference(snapshot):
+    store, _ = snapshot
+    [memory] = entity_json(services_of(store), "nvidia-gb200")["comparisons"]
+    assert memory["difference"] == "disagreement"
+    assert {(v["value"], (v["node"] or {}).get("id")) for v in memory["values"]} == {
+        ("186", None),
+        ("192", "gb200-nvl72"),
+    }
+    [gb300] = entity_json(services_of(store), "gb300")["comparisons"]
+    assert gb300["difference"] == "rounding"
+
+
+# --- questions ----------------------------------------------------------------------------------------------
+
+
+def test_coreweave_runs_nvidia_only_capacity_with_one_cluster_of_unknown_hardware(snapshot):
+    """Regression: Epoch's Hillsboro cluster (no chip named) took CoreWeave out of the answer."""
+    store, _ = snapshot
+    found = {
+        str(r["holder"]): r
+        for r in rows(store, "nvidia-only-capacity")
+        if str(r["basis"]) == "follows from deployments"
+    }
+    coreweave = found[ID + "coreweave"]
+    # Epoch's ten NVIDIA clusters and the document's MLPerf result on GB300; Hillsboro's chips unknown.
+    assert (str(coreweave["uses"]), str(coreweave["unknownUses"])) == ("11", "1")
+
+
+def test_nvidia_only_capacity_never_lists_a_holder_with_a_known_other_chip(snapshot):
+    store, _ = snapshot
+    holders = {
+        str(r["holder"])
+        for r in rows(store, "nvidia-only-capacity")
+        if str(r["basis"]) == "follows from deployments"
+    }
+    other = {
+        str(r[0])
+        for r in store.query(f"""
+        PREFIX aikg: <{AIKG}>
+        SELECT DISTINCT ?holder WHERE {{
+          ?use a aikg:Deployment ; aikg:operator ?holder ; aikg:accelerator ?chip .
+          ?chip aikg:manufacturer ?maker FILTER (?maker != <{ID}nvidia>)
+        }}""").values()
+    }
+    assert other, "the snapshot has operators of other vendors' chips"
+    assert holders & other == set()
+    assert ID + "google" not in holders  # TPUs
+
+
+def test_unconfirmed_claims_no_longer_bury_the_documents_claims(snapshot):
+    """Regression: 661 of 675 rows were Epoch's confidence labels."""
+    store, _ = snapshot
+    document = rows(store, "unconfirmed-claims")
+    assert not any(str(r["document"]).startswith(ID + "epoch-") for r in document)
+    assert {str(r["claim"]) for r in document} >= {
+        ID + "semianalysis-tpu-v9-rumour",
+        ID + "inkling",
+        ID + "training-run-unnamed-model-tinker",
+    }
+    dataset = rows(store, "unconfirmed-claims", axis="dataset")
+    assert len(dataset) > 500 and all(str(r["document"]).startswith(ID + "epoch-") for r in dataset)
+
+
+# --- the record, the API and the page -----------------------------------------------------------------------
+
+
+def test_the_import_record_is_served_by_the_api(snapshot):
+    store, report = snapshot
+    client = create_app({"store": "memory", "load_seeds": False}, store=store).test_client()
+    body = client.get("/api/imports").get_json()
+    [latest] = body["imports"]
+    assert latest["id"] == report.id
+    assert {f["file"]: (f["rows"], f["imported"], f["rejected"]) for f in latest["files"]} == {
+        k: (n, n - (1 if "chillers" in k else 0), 1 if "chillers" in k else 0) for k, n in ROWS.items()
+    }
+    merges = client.get(latest["links"]["self"] + "?kind=merge").get_json()
+    assert {(f["name"], f["node"]) for f in merges["findings"]} >= {
+        ("Lambda Labs", ID + "lambda"),
+        ("Nebius AI", ID + "nebius"),
+        ("NVIDIA H800 SXM5", ID + "h800"),
+    }
+    links = client.get("/api/imports/latest?kind=link").get_json()["findings"]
+    assert {"node": ID + "amazon-aws", "property": AIKG + "parentOrganization", "target": ID + "amazon"} in [
+        {"node": f["node"], **f["link"]} for f in links
+    ]
+    assert client.get("/api/imports/latest?kind=nonsense").status_code == 400
+    assert client.get("/api/imports/no-such-import").status_code == 404
+    # as curl and browsers ask: an Accept header that allows JSON gets it, one that does not a 406
+    for path in ("/api/imports", "/api/imports/latest"):
+        assert client.get(path, headers={"Accept": "*/*"}).status_code == 200
+        assert client.get(path, headers={"Accept": "application/json;q=0.9"}).status_code == 200
+        refused = client.get(path, headers={"Accept": "text/turtle"})
+        assert refused.status_code == 406 and refused.get_json()["error"] == "not acceptable"
+    page = client.get("/imports", headers={"Accept": "text/html"})
+    assert page.status_code == 200 and b"js/imports.js" in page.data and b'href="/imports"' in page.data
+
+
+def test_re_importing_the_snapshot_changes_nothing_but_the_record(copy):
+    def data() -> list[bytes]:
+        return sorted(
+            line
+            for line in copy.dump(mime="application/n-quads").splitlines()
+            if b"graph/imports" not in line
+        )
+
+    first = data()
+    report = import_epoch(copy, default_directory())
+    assert data() == first
+    assert {r.mode for r in report.files.values()} == {"unchanged"}
+    assert len(list_imports(copy)) == 2
+
+
+# --- a newer, hand-edited, partial file on top of the snapshot ----------------------------------------------
+
+
+def _frontier(
+    extra: list[dict[str, str]], rename: dict[str, str] | None = None, keep: int | None = None
+) -> str:
+    with (default_directory() / "ai_models/frontier_ai_models.csv").open(
+        encoding="utf-8-sig", newline=""
+    ) as f:
+        table = list(csv.DictReader(f))
+    columns = list(table[0])
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=[(rename or {}).get(c, c) for c in columns])
+    writer.writeheader()
+    for row in (table[:keep] if keep is not None else table) + extra:
+        writer.writerow({(rename or {}).get(c, c): row.get(c, "") for c in columns})
+    return out.getvalue()
+
+
+NEWER_ROWS = [
+    {
+        "Model": "DeepSeek-V4-Flash",
+        "Organization": "DeepSeek",
+        "Publication date": "April 2026",
+        "Parameters": "284000000",
+        "Parameters notes": "284B total parameters, 13B active",
+        "Confidence": "Likely",
+    },
+    {
+        "Model": "GLM-5",
+        "Organization": "Zhipu AI",
+        "Publication date": "2026-04-10",
+        "Parameters": "284B",
+        "Confidence": "Speculative",
+    },
+    {
+        "Model": "GLM-4.6",
+        "Organization": "Zhipu AI,Tsinghua University",
+        "Publication date": "2025-09-30",
+        "Parameters": "357000000000",
+        "Confidence": "Likely",
+    },
+]
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "ai_models" / "frontier_ai_models.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return tmp_path
+
+
+def test_a_newer_file_updates_in_place(copy, tmp_path):
+    report = import_epoch(copy, _write(tmp_path, _frontier(NEWER_ROWS)), snapshot_date="2026-04-30")
+    r = report.files["ai_models/frontier_ai_models.csv"]
+    assert (r.mode, r.rows, r.imported, r.rejected) == ("replaced", 140, 140, 0)
+    # "GLM-4.6" is the shipped notable file's "GLM 4.6": the same id, one English label.
+    assert values(copy, ID + "glm-4-6", str(RDFS.label)) == {Literal("GLM 4.6", lang="en")}
+    assert values(copy, ID + "training-run-glm-4-6", AIKG + "sourceRow", EPOCH + "frontier-ai-models")
+    # Values written another way are read, and said so, per row and column.
+    lines = [line for line, _ in read_table(tmp_path / "ai_models" / "frontier_ai_models.csv")[1]]
+    v4, glm5 = lines[-3], lines[-2]
+    read = {(f.row, f.column, f.value) for f in report.of_kind("read-value")}
+    assert (v4, "Publication date", "April 2026") in read and (glm5, "Parameters", "284B") in read
+    assert values(copy, ID + "glm-5", AIKG + "totalParameters") == {
+        Literal("284000000000", datatype=XSD.decimal)
+    }
+    # 284 million where the notes say 284B: flagged as a unit slip, on the model and in the report.
+    assert [(f.row, f.rule) for f in report.flags] == [(v4, "parameters-disagree-with-notes")]
+    assert values(copy, ID + "deepseek-v4-flash", AIKG + "flag") == {
+        Literal("parameters-disagree-with-notes")
+    }
+    # The file's own snapshot date (regression: April 2026 models under the March snapshot date).
+    issued = copy.query(
+        f"SELECT ?d WHERE {{ <{ID}epoch-frontier-ai-models> <http://purl.org/dc/terms/issued> ?d }}"
+    )
+    assert [str(x[0]) for x in issued.values()] == ["2026-04-30"]
+
+
+def test_a_renamed_column_is_warned_about_and_nothing_is_lost_silently(copy, tmp_path):
+    text = _frontier([], rename={"Organization": "Organisation", "Training hardware": "Training Hardware"})
+    report = import_epoch(copy, _write(tmp_path, text), snapshot_date="2026-04-30")
+    warnings = report.files["ai_models/frontier_ai_models.csv"].warnings
+    assert "column 'Organization' is missing: its values are unknown for every row of this file" in warnings
+    assert any(w.startswith("column 'Organisation' is not known to aikg") for w in warnings)
+    assert (
+        "column 'Training Hardware' is read as 'Training hardware' (same name up to case and punctuation)"
+        in warnings
+    )
+    # The hardware was read; the developer, in a column aikg does not know, is missing from this file only.
+    assert values(
+        copy, ID + "training-run-llama-3-1-405b", AIKG + "accelerator", EPOCH + "frontier-ai-models"
+    ) == {URIRef(ID + "nvidia-h100-sxm5-80gb")}
+    assert values(copy, ID + "llama-3-1-405b", AIKG + "developer", EPOCH + "frontier-ai-models") == set()
+    assert values(copy, ID + "llama-3-1-405b", AIKG + "developer", EPOCH + "notable-ai-models")
+
+
+def test_a_partial_file_does_not_replace_the_dataset_unless_asked(copy, tmp_path):
+    """Regression: a 52-row file turned 481 training runs into 52."""
+    directory = _write(tmp_path, _frontier([], keep=52))
+
+    def frontier_runs() -> int:
+        return len(
+            {
+                str(r[0])
+                for r in copy.query(f"""SELECT DISTINCT ?r WHERE {{ GRAPH ?g {{ ?r <{AIKG}trainedModel> ?m }}
+            FILTER (STRSTARTS(STR(?g), "{EPOCH}frontier-ai-models")) }}""").values()
+            }
+        )
+
+    before = frontier_runs()
+    report = import_epoch(copy, directory, snapshot_date="2026-04-30")
+    r = report.files["ai_models/frontier_ai_models.csv"]
+    assert (r.mode, r.imported, r.kept) == ("merged", 52, 85)
+    assert frontier_runs() == before == 137
+    report = import_epoch(copy, directory, snapshot_date="2026-05-01", replace=True)
+    assert report.files["ai_models/frontier_ai_models.csv"].mode == "replaced"
+    assert frontier_runs() == 52

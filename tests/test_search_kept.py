@@ -1,0 +1,81 @@
+"""The search index outlives a restart: built once per data, kept beside the store, loaded by the next
+start (or the other HTTP worker) instead of built again; a first build never holds a request past its
+deadline."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+from aikg.knowledge.load import load_seeds
+from aikg.lookup import search
+from aikg.lookup.search import IndexNotReady
+from aikg.store import Deadline, OxigraphStore
+from aikg.store.base import deadline_scope
+from helpers import services_for
+
+
+@pytest.fixture()
+def disk(tmp_path):
+    store = OxigraphStore(tmp_path / "store")
+    load_seeds(store)
+    yield store, tmp_path / "kept"
+    store.close()
+
+
+def kept_services(store, folder):
+    services = services_for(store)
+    services.search.keep = folder
+    return services
+
+
+def test_a_built_index_is_kept_and_loaded_instead_of_built_again(disk, monkeypatch):
+    store, folder = disk
+    first = kept_services(store, folder).index()
+    assert [h.entity.slug for h in first.search("coreweave")][:1] == ["coreweave"]
+    (kept,) = folder.glob("search-*.pickle")
+
+    def no_build(*_):
+        raise AssertionError("the kept index should have been loaded")
+
+    monkeypatch.setattr(search, "_build", no_build)
+    again = kept_services(store, folder).index()  # a restart, or the other HTTP worker
+    assert [h.entity.slug for h in again.search("英伟达")][:1] == ["nvidia"]
+    assert list(folder.glob("search-*.pickle")) == [kept]
+
+
+def test_other_data_gets_its_own_index(disk):
+    store, folder = disk
+    kept_services(store, folder).index()
+    store.load(
+        b"<https://w3id.org/aikg/id/kept-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+        b'<http://www.w3.org/2000/01/rdf-schema#label> "Kept Cloud"@en .',
+        mime="text/turtle",
+        graph="https://w3id.org/aikg/graph/sources/test-kept",
+    )
+    fresh = kept_services(store, folder).index()
+    assert [h.entity.slug for h in fresh.search("kept cloud")] == ["kept-cloud"]
+    assert len(list(folder.glob("search-*.pickle"))) == 2
+
+
+def test_a_slow_first_build_answers_503_within_the_deadline_and_then_serves(disk, monkeypatch):
+    store, folder = disk
+    real = search._build
+    release = threading.Event()
+
+    def slow(*args):
+        release.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(search, "_build", slow)
+    services = kept_services(store, folder)
+    start = time.monotonic()
+    with deadline_scope(Deadline.after(0.3)), pytest.raises(IndexNotReady) as info:
+        services.index()
+    assert time.monotonic() - start < 2
+    assert info.value.status == 503 and info.value.headers["Retry-After"]
+    release.set()
+    with deadline_scope(Deadline.after(10)):
+        assert [h.entity.slug for h in services.index().search("groq")][:1] == ["groq"]
