@@ -139,3 +139,20 @@ def valid_may_be_refused(document: dict[str, Any], method: str, path: str) -> bo
         return True
     params = operation.get("parameters", [])
     return any(p.get("x-aikg-type") == "entity" for p in params)
+
+
+def validation_report(client: Any, *, headers: Mapping[str, str] | None = None, tries: int = 2400) -> Any:
+    """``GET /api/validate`` asked again while it answers 202 (the report is a job), until it is ready.
+
+    The Retry-After a client is told is whole seconds; a test asks every 50 ms instead, and gives up
+    after ``tries`` (a hang guard, not a timing).
+    """
+    import time
+
+    for _ in range(tries):
+        r = client.get("/api/validate", headers=dict(headers or {}))
+        if r.status_code != 202:
+            return r
+        assert int(r.headers["Retry-After"]) >= 1
+        time.sleep(0.05)
+    raise AssertionError("the validation report never became ready")

@@ -156,7 +156,8 @@ class Answer:
 
 
 def _iso(t: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
+    # milliseconds: computations run one after another, so no two share a start time
+    return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t)) + f".{int(t * 1000) % 1000:03d}Z"
 
 
 def _wait(seconds: float) -> int:
@@ -271,10 +272,11 @@ class ValidationJob:
     def _settled(self) -> None:
         with self._lock:
             self._timer = None
+            version = self.store.version
+            if answer(self._board, version, None, time.time()) is not None:
+                return  # done, failed or running for this version already
             if self._board.running is not None:
-                self._pending = True
-                return
-            if answer(self._board, self.store.version, None, time.time()) is not None:
+                self._pending = True  # an older version's: this one next
                 return
             started = self._start_locked()
         if started is not None:
@@ -287,16 +289,16 @@ class ValidationJob:
         snapshot = self.store.snapshot()
         version = snapshot.version if snapshot is not None else self.store.version
         path = str(snapshot.path) if snapshot is not None else None
-        self._board = dataclasses.replace(self._board, running=Running(version, path, time.time()))
+        running = Running(version, path, time.time())
+        self._board = dataclasses.replace(self._board, running=running)
         self.computations += 1
         threading.Thread(
-            target=self._compute, args=(snapshot, version), name="aikg-validate", daemon=True
+            target=self._compute, args=(snapshot, running), name="aikg-validate", daemon=True
         ).start()
         return self._board
 
-    def _compute(self, snapshot: Snapshot | None, version: int) -> None:
-        path = str(snapshot.path) if snapshot is not None else None
-        began, start = time.time(), time.monotonic()
+    def _compute(self, snapshot: Snapshot | None, running: Running) -> None:
+        version, start = running.version, time.monotonic()
         deadline = Deadline.after(self.timeout)
         report: dict[str, Any] | None = None
         message = ""
@@ -313,7 +315,7 @@ class ValidationJob:
             log.exception("whole-store validation failed")
             message = "the validation failed; the error was logged"
         took = round(time.monotonic() - start, 2)
-        finished = Finished(version, path, began, took, report, message)
+        finished = Finished(version, running.snapshot, running.started, took, report, message)
         with self._lock:
             old = self._board
             if report is not None:

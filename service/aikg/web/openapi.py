@@ -464,11 +464,48 @@ def _schemas() -> dict[str, Any]:
         },
         "ValidationReport": {
             "type": "object",
-            "required": ["ok"],
+            "required": ["version", "conforms", "count", "violations", "started", "seconds"],
             "properties": {
                 "ok": {"type": "boolean"},
+                "version": {"type": "integer", "description": "The store version this report is of."},
                 "conforms": {"type": "boolean"},
-                "violations": {"type": "array"},
+                "count": {"type": "integer", "minimum": 0},
+                "violations": {"type": "array", "items": _ref("Violation")},
+                "started": {"type": "string", "format": "date-time", "description": "When it was computed."},
+                "seconds": {"type": "number", "description": "How long the computation took."},
+            },
+        },
+        "Violation": {
+            "type": "object",
+            "required": ["focus_node", "path", "message", "severity", "shape", "value"],
+            "properties": {
+                "focus_node": {"type": "string"},
+                "path": {"type": ["string", "null"]},
+                "message": {"type": "string"},
+                "severity": {"type": "string"},
+                "shape": {"type": "string"},
+                "value": {"type": ["string", "null"]},
+            },
+        },
+        "ValidationPending": {
+            "type": "object",
+            "required": ["ok", "state", "version", "started", "retry_after", "message", "previous"],
+            "properties": {
+                "ok": {"const": True},
+                "state": {
+                    "enum": ["running", "queued"],
+                    "description": "running: this version's report is being computed; queued: it will be "
+                    "once the computation running (of an older version) ends.",
+                },
+                "version": {"type": "integer", "description": "The store version whose report is to come."},
+                "started": {"type": ["string", "null"], "format": "date-time"},
+                "retry_after": {"type": "integer", "minimum": 1, "description": "As the Retry-After header."},
+                "message": {"type": "string"},
+                "previous": {
+                    "anyOf": [_ref("ValidationReport"), {"type": "null"}],
+                    "description": "The last complete report, of an older store version (its version "
+                    "says which); null if there is none yet.",
+                },
             },
         },
     }
@@ -710,14 +747,30 @@ def _api_paths(services: Services) -> dict[str, Any]:
         ),
         "/api/validate": _get(
             "Validate the store",
-            "Validates every graph against the SHACL shapes.",
+            "Every graph validated against the SHACL shapes, as a job: the report is computed once per "
+            "store version, in the background (after writes, and when first asked for), one computation "
+            "at a time whatever the requests and their query strings. Until the current version's "
+            "report is ready the answer is 202 with Retry-After (ask again then) and the last complete "
+            "report of an older version, if any, under previous. A computation that failed (its time "
+            "limit is write_timeout) gives 503 until the data changes or Retry-After passes. The "
+            "sh:ValidationReport in Turtle on request.",
             {
                 "200": {
-                    "description": "The validation report.",
+                    "description": "The validation report of the store's current version.",
                     "content": {
                         "application/json": {"schema": _ref("ValidationReport")},
                         "text/turtle": {"schema": {"type": "string"}},
                     },
+                },
+                "202": {
+                    "description": "The report of the current version is still to come.",
+                    "headers": {
+                        "Retry-After": {
+                            "description": "Seconds to wait before asking again.",
+                            "schema": {"type": "string"},
+                        }
+                    },
+                    "content": {"application/json": {"schema": _ref("ValidationPending")}},
                 },
                 **_errors(406, 503),
             },
