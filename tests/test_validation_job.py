@@ -30,7 +30,8 @@ UNLABELLED = (
 )
 """A Neocloud without a label: one violation of the shapes (every entity needs an rdfs:label)."""
 ACME = (
-    "@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . "
+    "@prefix aikg: <https://w3id.org/aikg/ontology#> . "
+    "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . "
     '<https://w3id.org/aikg/id/acme-test-cloud> a aikg:Neocloud ; rdfs:label "Acme Test Cloud"@en .'
 )
 PENDING_KEYS = {"ok", "state", "version", "started", "retry_after", "message", "previous"}
