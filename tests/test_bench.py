@@ -167,7 +167,7 @@ def test_tiny_run_reports_every_operation(tmp_path) -> None:
     assert cold["named query_status"] == cold["search_status"] == cold["lookup_status"] == 200
     # one goals table, each goal at the size; no ceiling ran, so throughput is not measured (not met)
     rows = {r["goal"]: r for r in saved["goals"]}
-    assert len(rows) == len(saved["goals"]) == 8  # one size: no growth between sizes
+    assert len(rows) == len(saved["goals"]) == 7  # one size: no growth between sizes
     assert rows["throughput: entity lookups vs the best bare-Flask ceiling"]["met"] is None
     for name in (
         "named query missing the cache vs pyoxigraph in process",
