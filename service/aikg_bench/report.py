@@ -84,7 +84,12 @@ def markdown(result: dict[str, Any]) -> str:
     for size in result["sizes"]:
         ld = size["load"]
         lines += [
-            f"## {size['size']} ({size['generate']['quads']:,} quads generated)",
+            f"## {size['size']} ({size['generate']['quads']:,} quads "
+            + (
+                "generated)"
+                if size["generate"].get("replicas")
+                else "of the seeds and the Epoch AI snapshot)"
+            ),
             "",
             f"Load: pyoxigraph bulk_load {ld['pyoxigraph']['seconds']:.1f} s, "
             f"{ld['pyoxigraph']['peak_rss_mb']:.0f} MB peak; aikg {ld['aikg']['seconds']:.1f} s "
