@@ -19,6 +19,7 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import requests
 
+from aikg.serving import publication
 from aikg_bench import default, inprocess, load, peers, report, rowtax
 from aikg_bench.generate import Template, build_template, generate, parse_size
 from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
@@ -211,6 +212,7 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
             out["peers"][name] = {"failed": f"{type(exc).__name__}: {exc}"[:300]}
             opts.log(f"    failed: {exc}")
     shutil.rmtree(aikg_dir, ignore_errors=True)
+    shutil.rmtree(publication.folder_for(aikg_dir), ignore_errors=True)  # snapshots and the kept index
     return out
 
 
