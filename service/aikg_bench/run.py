@@ -284,6 +284,11 @@ def _peer(
         shutil.rmtree(d, ignore_errors=True)
         store = ox.Store(str(d))
         store.bulk_load(path=str(full), format=ox.RdfFormat.N_QUADS)
+        # The same dataset as aikg's store: the named graphs and their merge in the default graph.
+        store.bulk_extend(
+            ox.Quad(q.subject, q.predicate, q.object)
+            for q in ox.parse(path=str(full), format=ox.RdfFormat.N_QUADS)
+        )
         try:
             ops_out = {}
             for op in ops:
