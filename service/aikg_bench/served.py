@@ -33,6 +33,20 @@ def load_average() -> list[float]:
     return [round(x, 2) for x in os.getloadavg()]
 
 
+def pressure() -> dict[str, float]:
+    """The share of the last 10 s in which some task waited for CPU or memory (Linux PSI, percent): a
+    loaded machine (other jobs) tells itself apart from a slow server this way; empty without PSI."""
+    out: dict[str, float] = {}
+    for what in ("cpu", "memory"):
+        try:
+            line = Path(f"/proc/pressure/{what}").read_text().splitlines()[0]
+        except (OSError, IndexError):
+            continue
+        fields = dict(f.split("=") for f in line.split()[1:])
+        out[what] = float(fields.get("avg10", "nan"))
+    return out
+
+
 class Served:
     """One ``aikg serve`` on 127.0.0.1 over ``store``, with writes on (``TOKEN``); stopped by :meth:`stop`."""
 
@@ -190,6 +204,7 @@ class Sample:
 
     t: float
     load: list[float]
+    pressure: dict[str, float]
     rss: dict[int, tuple[str, float]]
 
     def by_role(self) -> dict[str, float]:
@@ -221,7 +236,7 @@ class MemoryWatch:
             mb = rss_mb(pid)
             if mb is not None:
                 rss[pid] = (role, mb)
-        s = Sample(round(time.monotonic() - self._t0, 1), load_average(), rss)
+        s = Sample(round(time.monotonic() - self._t0, 1), load_average(), pressure(), rss)
         self.samples.append(s)
         return s
 
@@ -277,7 +292,13 @@ class MemoryWatch:
             "per_process": per_process,
             "processes": {"start": _count_roles(start), "end": _count_roles(end)},
             "timeline": [
-                {"t": smp.t, "total_mb": round(smp.total(), 1), "load": smp.load, **_rounded(smp.by_role())}
+                {
+                    "t": smp.t,
+                    "total_mb": round(smp.total(), 1),
+                    "load": smp.load,
+                    "pressure_pct": smp.pressure,
+                    **_rounded(smp.by_role()),
+                }
                 for smp in self.samples
             ],
         }

@@ -42,7 +42,7 @@ import requests
 
 from aikg.namespaces import PREFIXES
 from aikg.query.named import load_queries
-from aikg_bench.served import TOKEN, MemoryWatch, Served, load_average, prepare_store
+from aikg_bench.served import TOKEN, MemoryWatch, Served, load_average, prepare_store, pressure
 
 ID = "https://w3id.org/aikg/id/"
 SOAK_GRAPH = "https://w3id.org/aikg/graph/soak/"
@@ -410,15 +410,20 @@ class Mix:
         return writes.next()
 
 
-def discover_entities(base: str, limit: int = 400, seed: int = 1) -> list[str]:
-    """Slugs of entities in the served store (a sample, so runs spread over the data, not one cache)."""
+def discover_entities(base: str, limit: int = 400, seed: int = 1, attempts: int = 5) -> list[str]:
+    """Slugs of entities in the served store (a sample, so runs spread over the data, not one cache).
+    Asked again after a refusal: the first query of a fresh server on a loaded machine can time out."""
     text = f"SELECT DISTINCT ?s WHERE {{ ?s a ?t FILTER(STRSTARTS(STR(?s), '{ID}')) }} LIMIT 20000"
-    r = requests.get(
-        base + "/sparql",
-        params={"query": text},
-        headers={"Accept": "application/sparql-results+json"},
-        timeout=60,
-    )
+    for attempt in range(attempts):
+        r = requests.get(
+            base + "/sparql",
+            params={"query": text},
+            headers={"Accept": "application/sparql-results+json"},
+            timeout=60,
+        )
+        if r.status_code == 200 or attempt == attempts - 1:
+            break
+        time.sleep(2.0)
     r.raise_for_status()
     slugs = sorted(
         {
@@ -532,6 +537,7 @@ def _soak_on(
         "warmup_seconds": warmup,
         "mix_weights_pct": WEIGHTS,
         "load_average": {"start": load_at_start, "end": load_at_end},
+        "pressure_pct_end": pressure(),
         "measured": measured,
         "warmup": warm,
         "memory": memory,
@@ -701,7 +707,7 @@ def _fair_on(
     counter = itertools.count()
     _probe(served.base, 5.0, Tally(), rng, counter)  # warm-up: workers started, caches built
     idle, loaded, hostiles = Tally(), Tally(), Tally()
-    load_idle = load_average()
+    load_idle, pressure_idle = load_average(), pressure()
     log(f"fair share: {idle_seconds:.0f} s idle on {served.base}")
     _probe(served.base, idle_seconds, idle, rng, counter)
     stop = threading.Event()
@@ -733,6 +739,7 @@ def _fair_on(
         "kind": "fair-share",
         "hostile": kinds,
         "load_average": {"idle": load_idle, "under_load_start": load_begin, "under_load_end": load_end},
+        "pressure_pct": {"idle": pressure_idle, "under_load_end": pressure()},
         "idle": i,
         "under_load": lo,
         "hostile_clients": hostiles.report(load_seconds + 3.0),
