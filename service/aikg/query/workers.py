@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -256,7 +257,9 @@ class WorkerPool:
         self.warm_up()  # the next query finds a started worker, not a process start
         if worker is not None:
             return worker
+        started = time.monotonic()
         worker = self._start()
+        log.warning("a query waited %.2f s for a query worker to start", time.monotonic() - started)
         with self._lock:
             self._busy.add(worker)
         return worker
