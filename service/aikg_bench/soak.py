@@ -456,6 +456,7 @@ def soak(
     epoch: bool = True,
     extra: Sequence[Call] = (),
     sample_every: float = 5.0,
+    server_env: dict[str, str] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """Serve a copy of ``store`` and run the mixed load on it (see the module docstring); the report.
@@ -463,15 +464,21 @@ def soak(
     ``warmup`` (default a tenth of ``seconds``, at most 60) runs the same load before the measurement: its
     errors count, its latencies do not, and memory growth is measured from its end. ``extra`` calls are
     sent once each at the start of the measured phase (a test sends one that must count as an error).
+    ``server_env``: ``AIKG_*`` settings for the server (say, ``AIKG_CACHE_SIZE=0`` to see what the
+    response cache weighs).
     """
     warmup = min(60.0, seconds / 10) if warmup is None else warmup
     with tempfile.TemporaryDirectory(prefix="aikg-soak-") as tmp:
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
-        served = Served(copy, base_dir / "logs")
+        served = Served(copy, base_dir / "logs", env=server_env)
         try:
             result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log)
-            return {**result, "store": {"source": str(store), "served_copy": str(copy)}}
+            return {
+                **result,
+                "store": {"source": str(store), "served_copy": str(copy)},
+                "server_env": server_env,
+            }
         finally:
             left = served.stop()
             if left:
@@ -770,7 +777,11 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--work", type=Path, default=None, help="keep the store copy and logs here")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--env", action="append", default=[], metavar="AIKG_NAME=VALUE", help="a server setting"
+    )
     args = parser.parse_args(argv)
+    server_env = dict(e.split("=", 1) for e in args.env) or None
 
     def log(line: str) -> None:
         print(line, file=sys.stderr, flush=True)
@@ -793,6 +804,7 @@ def main(argv: list[str] | None = None) -> int:
             warmup=args.warmup,
             work=args.work,
             seed=args.seed,
+            server_env=server_env,
             log=log,
         )
     args.out.parent.mkdir(parents=True, exist_ok=True)
