@@ -63,7 +63,7 @@ def test_memory_is_sampled_for_every_serving_process(report: dict) -> None:
     assert memory["samples"] >= 2
     roles = memory["processes"]["start"]
     assert roles["master"] == 1 and roles["http-worker"] == 2 and roles["writer"] == 1
-    for figures in [memory["total"], *memory["by_role"].values()]:
+    for figures in [memory["total"], memory["lasting"], *memory["by_role"].values()]:
         assert figures["start_mb"] > 0 and figures["peak_mb"] >= max(figures["start_mb"], figures["end_mb"])
     assert {p["role"] for p in memory["per_process"].values()} >= {"master", "http-worker", "writer"}
     assert all(point["total_mb"] > 0 for point in memory["timeline"])

@@ -60,6 +60,7 @@ class Served:
         ready_timeout: float = 180.0,
     ) -> None:
         self.store = store
+        self._roles: dict[int, str] = {}
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         log_dir.mkdir(parents=True, exist_ok=True)
@@ -109,16 +110,22 @@ class Served:
 
     def processes(self) -> dict[int, str]:
         """Every serving process by pid, with its role: ``master``, ``http-worker``, ``arbiter`` (gunicorn's
-        dirty arbiter), ``writer`` and ``query-worker``."""
+        dirty arbiter), ``writer`` and ``query-worker``.
+
+        An HTTP worker's children run ``aikg.query.workers``; the arbiter's child, the writer, is a fork
+        of it. A query worker being started is a fork too until it runs its program, so a role once
+        given to a process is kept: an HTTP worker starting a worker is not taken for the arbiter."""
         roles = {self.proc.pid: "master"}
         for child in _children(self.proc.pid):
             grandchildren = _children(child)
-            if any(QUERY_WORKER not in _cmdline(g) for g in grandchildren):
-                roles[child] = "arbiter"
-                roles.update({g: "writer" for g in grandchildren})
-            else:
-                roles[child] = "http-worker"
-                roles.update({g: "query-worker" for g in grandchildren})
+            role = self._roles.get(child)
+            if role is None:
+                forks = [g for g in grandchildren if QUERY_WORKER not in _cmdline(g)]
+                role = "arbiter" if forks and len(forks) == len(grandchildren) else "http-worker"
+                if grandchildren:  # a worker with no child yet could still be either
+                    self._roles[child] = role
+            roles[child] = role
+            roles.update({g: "writer" if role == "arbiter" else "query-worker" for g in grandchildren})
         return roles
 
     def stop(self) -> list[int]:
@@ -284,10 +291,17 @@ class MemoryWatch:
             values = [smp.rss[pid][1] for smp in measured if pid in smp.rss]
             if pid in end.rss:
                 per_process[str(pid)] = {"role": role, **figures(values)}
+
+        def lasting(smp: Sample) -> float:
+            return sum(mb for role, mb in smp.rss.values() if role != "query-worker")
+
         return {
             "every_s": self.every,
             "samples": len(measured),
             "total": figures([smp.total() for smp in measured]),
+            "lasting": figures([lasting(smp) for smp in measured]),
+            "lasting_is": "every serving process but the query workers, which are replaced when a query is "
+            "stopped (their number, so their sum, varies)",
             "by_role": {r: figures([smp.by_role().get(r, 0.0) for smp in measured]) for r in roles},
             "per_process": per_process,
             "processes": {"start": _count_roles(start), "end": _count_roles(end)},

@@ -208,8 +208,8 @@ def percentiles(values: Sequence[float]) -> dict[str, float | int | None]:
 class Tally:
     """Counts and latencies of one phase, shared by the clients (behind a lock)."""
 
-    EXAMPLES = 25
-    """Problems kept with their detail; the rest are only counted."""
+    EXAMPLES = 10
+    """Problems of each kind kept with their detail; the rest are only counted."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
@@ -229,7 +229,7 @@ class Tally:
                 self.slow[call.kind] = self.slow.get(call.kind, 0) + 1
             if outcome.problem:
                 self.problems[outcome.problem] = self.problems.get(outcome.problem, 0) + 1
-                if len(self.examples) < self.EXAMPLES:
+                if self.problems[outcome.problem] <= self.EXAMPLES:
                     self.examples.append(
                         {
                             "problem": outcome.problem,
@@ -532,7 +532,7 @@ def _soak_on(
     warm = tallies["warmup"].report(warmup)
     memory = watch.report()
     errors = measured["errors"] + warm["errors"]
-    growth = memory.get("total", {}).get("growth_pct")
+    growth = memory.get("lasting", {}).get("growth_pct")
     log(
         f"soak: {measured['requests']} requests, {errors} errors, RSS growth {growth} %, "
         f"load {load_at_start} -> {load_at_end}"
