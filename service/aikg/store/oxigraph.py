@@ -18,6 +18,7 @@ from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxErr
 from aikg.rdf import formats
 from aikg.rdf.formats import DATASET_FORMATS
 from aikg.rdf.tokens import has_dataset_clause
+from aikg.rdf.values import with_values
 from aikg.store.base import (
     Deadline,
     Node,
@@ -151,6 +152,10 @@ class OxigraphStore(Store):
     ) -> Any:
         """The raw pyoxigraph answer, with the interface's dataset and errors."""
         kwargs: dict[str, Any] = {}
+        if bindings:
+            rewritten = with_values(sparql, bindings)  # the optimizer sees the values (aikg.rdf.values)
+            if rewritten is not None:
+                sparql, bindings = rewritten, None
         if base_iri:
             kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
