@@ -564,3 +564,70 @@ def test_a_non_finite_double_in_a_label_is_shown_as_written(text, shown):
     # so a key value such as "NaN"^^xsd:double failed the whole graph export.
     value = ox.Literal(text, datatype=ox.NamedNode("http://www.w3.org/2001/XMLSchema#double"))
     assert display(value) == shown
+
+
+def test_a_repeated_neighbourhood_export_is_answered_from_the_cache_until_a_write(client, monkeypatch):
+    """Neighbourhood exports and views are kept per store version: a repeat selects nothing again, and a
+    write that links a new node to the focus is in the next answer."""
+    from aikg.web import exports as web_exports
+
+    calls: list[str] = []
+    real_export, real_select = web_exports.run_export, web_exports.select
+
+    def counted_export(*args, **kwargs):
+        calls.append("export")
+        return real_export(*args, **kwargs)
+
+    def counted_select(*args, **kwargs):
+        calls.append("view")
+        return real_select(*args, **kwargs)
+
+    monkeypatch.setattr(web_exports, "run_export", counted_export)
+    monkeypatch.setattr(web_exports, "select", counted_select)
+    urls = (
+        "/export/turtle?focus=coreweave&depth=2",
+        "/export/cytoscape?focus=coreweave&depth=2",
+        "/api/entities/coreweave/neighbors?depth=2",
+    )
+    first = [client.get(u) for u in urls]
+    again = [client.get(u) for u in urls]
+    assert all(r.status_code == 200 for r in first + again)
+    assert calls == ["export", "export", "view"]  # the repeats recomputed nothing
+    assert [r.data for r in again] == [r.data for r in first]
+    assert again[0].headers["Content-Disposition"] == first[0].headers["Content-Disposition"]
+    assert again[0].content_type == first[0].content_type
+
+    rival = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
+@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .
+id:rival-test-cloud a aikg:Neocloud ; rdfs:label "Rival Test Cloud"@en ; aikg:competesWith id:coreweave .
+"""
+    written = client.put(
+        "/data",
+        query_string={"graph": "https://w3id.org/aikg/graph/sources/test-exports"},
+        data=rival.encode(),
+        headers={"Authorization": "Bearer test-token", "Content-Type": "text/turtle"},
+    )
+    assert written.status_code == 201, written.get_json()
+    after = [client.get(u) for u in urls]
+    assert calls[3:] == ["export", "export", "view"]
+    rival_iri = str(ID["rival-test-cloud"])
+    assert b"rival-test-cloud" not in first[0].data and b"rival-test-cloud" in after[0].data
+    assert rival_iri in node_ids(json.loads(after[1].data)) - node_ids(json.loads(first[1].data))
+    view_ids = {n["data"]["id"] for n in after[2].get_json()["elements"]["nodes"]}
+    assert rival_iri in view_ids
+
+
+def test_an_export_too_large_for_the_cache_is_streamed_whole_and_not_kept(store):
+    """The cache reads a streamed export only up to its bound for one entry: past it, the rest follows
+    unchanged and nothing is kept (a whole-graph export cannot flush the cache)."""
+    from aikg.web import create_app
+
+    small = create_app({"store": "memory", "load_seeds": False, "cache_bytes": 20_000}, store=store)
+    services = small.extensions[SERVICES_KEY]
+    whole = small.test_client().get("/export/nquads")
+    assert whole.status_code == 200 and len(whole.data) > services.responses.entry_bytes
+    assert len(services.responses) == 0
+    roomy = create_app({"store": "memory", "load_seeds": False}, store=store).test_client()
+    assert whole.data == roomy.get("/export/nquads").data
+    small_one = small.test_client().get("/export/turtle?focus=groq&depth=0")
+    assert small_one.status_code == 200 and len(services.responses) == 1

@@ -49,8 +49,7 @@ def turtle_quads(text: str, graph: str = TEST_GRAPH) -> set[ox.Quad]:
 def commit_locally(store, make: Callable[[], gate.Change]) -> None:
     """Commit a change with its generated difference, as the gate does (failing if it cannot)."""
     change = make()
-    generated = incremental.plan(store, change.remove, change.add)
-    store.update(" ;\n".join(t for t in (gate.commit_text(store, change), generated) if t))
+    gate.write_change(store, change, incremental.plan(store, change.remove, change.add))
 
 
 def assert_same_as_rebuild(store) -> None:
@@ -170,13 +169,14 @@ def test_first_build_over_the_union_equals_a_rebuild_over_named_graphs(store):
 def test_a_gated_write_and_its_generated_triples_are_one_update(store, monkeypatch):
     turtle = f"""@prefix aikg: <{AIKG}> . @prefix id: <{ID}> .
         id:test-cloud a aikg:Neocloud ; <http://www.w3.org/2000/01/rdf-schema#label> "Test Cloud"@en ."""
-    updates: list[str] = []
-    real = store.update
-    monkeypatch.setattr(store, "update", lambda text, **kw: (updates.append(text), real(text, **kw))[1])
+    writes: list[dict] = []
+    real = store.apply
+    monkeypatch.setattr(store, "apply", lambda **kw: (writes.append(kw), real(**kw))[1])
     services_for(store).gate.write(
         lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle), replace=False)
     )
-    assert len(updates) == 1  # one transaction: a reader sees the neocloud with its closure, or neither
+    assert len(writes) == 1  # one transaction: a reader sees the neocloud with its closure, or neither
+    assert {q.graph_name.value for q in writes[0]["add"]} == {TEST_GRAPH, str(INFERRED_GRAPH)}
     inferred = {
         q.object.value for q in store.quads(ox.NamedNode(ID + "test-cloud"), None, None, str(INFERRED_GRAPH))
     }

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pyoxigraph as ox
 import pytest
 
+from aikg.knowledge import incremental
 from aikg.lookup import search
 from aikg.web import SERVICES_KEY, create_app
 from aikg.write import gate
@@ -175,9 +176,9 @@ def test_readers_keep_the_previous_index_while_a_gated_write_commits(store):
     change = _change(store, CLOUD)
     before = log.begin()
     assert log.writing()
-    store.update(gate.commit_text(store, change))
+    gate.write_change(store, change)
     assert services.index() is index  # the write's record is not in yet: no rebuild is started
-    log.record(before, change, "")
+    log.record(before, change, incremental.Generated([], []))
     assert not log.writing()
     following = services.index()
     assert following.base is index.base
@@ -189,8 +190,8 @@ def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
     v0 = store.version
     change = _change(store, CLOUD)
     before = log.begin()
-    store.update(gate.commit_text(store, change))
-    log.record(before, change, "")
+    gate.write_change(store, change)
+    log.record(before, change, incremental.Generated([], []))
     v1 = store.version
     assert log.since(v0, v1) == {ID + "zephyrine-compute"}
     assert log.since(v1, v1) == frozenset()
@@ -198,8 +199,8 @@ def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
     assert log.since(v0, store.version) is None
     hierarchy = _change(store, HEAD + "aikg:Neocloud rdfs:subClassOf aikg:Agent .\n")
     before = log.begin()
-    store.update(gate.commit_text(store, hierarchy))
-    log.record(before, hierarchy, "")
+    gate.write_change(store, hierarchy)
+    log.record(before, hierarchy, incremental.Generated([], []))
     assert log.since(before, store.version) is None  # retypes subjects it does not name
 
 

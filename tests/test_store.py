@@ -197,3 +197,82 @@ def test_bad_graph_iri_is_a_bad_request(seeded_store):
 )
 def test_dataset_clause_detection(query, expected):
     assert has_dataset_clause(query) is expected
+
+
+# -- the default graph is the merge of the named graphs ---------------------------------------------------
+
+OTHER_GRAPH = ox.NamedNode(str(GRAPH["test-other"]))
+
+
+def _labels(store, subject: ox.NamedNode = NOTE.subject) -> int:
+    """How many times a query without a dataset sees the subject's label."""
+    res = store.query(f"SELECT (COUNT(*) AS ?n) WHERE {{ {subject} {LABEL} ?label }}")
+    return int(res.rows[0][0].value)
+
+
+def test_a_triple_stated_in_two_graphs_is_one_triple_of_the_default_graph(store):
+    # Oxigraph 0.5's union default graph matched it once per graph (oxigraph#1919): COUNTs overcounted
+    # and a hub's restated labels multiplied its queries' rows.
+    twice = ox.Quad(NOTE.subject, NOTE.predicate, NOTE.object, OTHER_GRAPH)
+    store.apply(add=[NOTE, twice])
+    assert _labels(store) == 1
+    assert store.count(TEST_GRAPH.value) == store.count(OTHER_GRAPH.value) == 1  # both statements kept
+    store.apply(remove=[NOTE])
+    assert _labels(store) == 1  # still stated by the other graph
+    store.apply(remove=[twice])
+    assert _labels(store) == 0
+
+
+def test_dropping_a_graph_forgets_only_what_no_other_graph_states(store):
+    only_here = ox.Quad(ox.NamedNode(ID + "only-here"), LABEL, ox.Literal("gone with its graph"), TEST_GRAPH)
+    shared = ox.Quad(NOTE.subject, NOTE.predicate, NOTE.object, OTHER_GRAPH)
+    store.apply(add=[NOTE, only_here, shared])
+    store.drop_graph(TEST_GRAPH.value)
+    assert _labels(store, only_here.subject) == 0
+    assert _labels(store) == 1
+    store.load(
+        b"<urn:x:a> <urn:x:b> <urn:x:c> .",
+        mime="application/n-triples",
+        graph=OTHER_GRAPH.value,
+        replace=True,
+    )
+    assert _labels(store) == 0  # the replaced graph's old content left the default graph with it
+    assert store.query("ASK { <urn:x:a> <urn:x:b> <urn:x:c> }").boolean
+
+
+def test_a_store_written_before_the_merge_is_merged_when_opened(tmp_path):
+    raw = ox.Store(str(tmp_path / "old"))
+    raw.add(NOTE)
+    raw.flush()
+    del raw
+    read_only = OxigraphStore(tmp_path / "old", read_only=True)
+    try:
+        assert _labels(read_only) == 1  # a read-only copy of an unmerged store reads the union instead
+    finally:
+        read_only.close()
+    store = OxigraphStore(tmp_path / "old")
+    try:
+        assert _labels(store) == 1
+        assert list(store.quads()) == [NOTE]  # the merge is never shown as data of its own
+        dumped = list(ox.parse(store.dump(mime="application/n-quads"), format=ox.RdfFormat.N_QUADS))
+        assert dumped == [NOTE]
+    finally:
+        store.close()
+
+
+def test_an_update_text_keeps_the_default_graph_the_merge(store):
+    store.update(f"INSERT DATA {{ GRAPH {TEST_GRAPH} {{ {NOTE.subject} {LABEL} 'from an update' }} }}")
+    assert _labels(store) == 1
+    store.update(f"DELETE WHERE {{ GRAPH ?g {{ {NOTE.subject} ?p ?o }} }}")
+    assert _labels(store) == 0
+
+
+def test_a_blank_node_added_with_a_drop_is_one_node_in_its_graph_and_the_merge(store):
+    node = ox.BlankNode()
+    quads = [
+        ox.Quad(NOTE.subject, ox.NamedNode(AIKG + "hasPart"), node, TEST_GRAPH),
+        ox.Quad(node, LABEL, ox.Literal("part"), TEST_GRAPH),
+    ]
+    store.apply(drop=[TEST_GRAPH.value], add=quads)
+    res = store.query(f"SELECT ?l WHERE {{ {NOTE.subject} <{AIKG}hasPart> ?part . ?part {LABEL} ?l }}")
+    assert [r[0].value for r in res.rows] == ["part"]

@@ -16,7 +16,7 @@ def _run(store: ox.Store, text: str, write: bool) -> None:
     if write:
         store.update(text)
         return
-    res = store.query(text, use_default_graph_as_union=True)
+    res = store.query(text)  # the default graph: the merge of the named graphs, as aikg keeps it
     if not isinstance(res, ox.QueryBoolean):
         for _ in res:
             pass

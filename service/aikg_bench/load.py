@@ -18,6 +18,11 @@ from typing import Any
 
 
 def _peak_mb() -> float:
+    """This process's own peak resident memory. Not ``getrusage``: Linux keeps its maximum across
+    ``exec``, so a child would report the benchmark process's peak whenever that was higher."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

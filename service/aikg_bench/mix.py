@@ -105,12 +105,38 @@ def write_body(n_entities: int = 20) -> tuple[str, str]:
     return turtle, update
 
 
+HUB = "nvidia"
+"""The biggest hub: a vendor, shared by every replica of generated data (and by much of Epoch's)."""
+SMALL = {"accelerator": "tpu-v8t"}
+"""A node with few links for each kind of parameter (an organization unless named here)."""
+SMALL_NODE = "lambda"
+HUB_BY_NAME = {"accelerator": "h100"}
+"""The hub bound to a parameter that nvidia cannot fill (an accelerator, not a vendor)."""
+
+
+def numbered(value: str, k: int, template: Template, replicas: int) -> str:
+    """A template slug as it is in the data: replica ``k``'s copy in generated data (``replicas`` > 0),
+    the slug itself in the default store (``replicas`` 0)."""
+    return f"{value}-{k}" if replicas and value in set(template.copied_slugs) else value
+
+
+def node_params(template: Template, replicas: int, *, hub: bool) -> dict[str, str]:
+    """Every entity parameter of the named queries bound to the hub, or to a small node (replica 1)."""
+    names = {p.name for q in load_queries().values() for p in q.parameters if p.type == "entity"}
+    if hub:
+        return {n: numbered(HUB_BY_NAME.get(n, HUB), 1, template, replicas) for n in names}
+    return {n: numbered(SMALL.get(n, SMALL_NODE), 1, template, replicas) for n in names}
+
+
 def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: int = 200) -> list[Op]:
-    """The operations, in the order they run (the write last: it changes the store's version)."""
+    """The operations, in the order they run (the write last: it changes the store's version).
+
+    ``replicas`` 0 is the default store: the seeds' own slugs and names, not numbered copies.
+    """
     rng = random.Random(seed)
-    ks = [rng.randint(1, replicas) for _ in range(variants)]
+    ks = [rng.randint(1, max(replicas, 1)) for _ in range(variants)]
     entities = template.entities
-    slugs = [f"{rng.choice(entities)[0]}-{k}" for k in ks]
+    slugs = [numbered(rng.choice(entities)[0], k, template, replicas) for k in ks]
     ops = [
         Op(
             "entity lookup",
@@ -122,7 +148,8 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
     terms = []
     for k in ks:
         name = normalize(rng.choice(template.names))
-        terms.append(name[: rng.randint(3, 6)] if rng.random() < 0.5 else f"{name} {str(k)[:1]}")
+        whole = f"{name} {str(k)[:1]}" if replicas else name
+        terms.append(name[: rng.randint(3, 6)] if rng.random() < 0.5 else whole)
     ops.append(
         Op(
             "search / autocomplete",
@@ -135,14 +162,13 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
             ],
         )
     )
-    copied = set(template.copied_slugs)
     for name, q in sorted(load_queries().items()):
         paths, texts = [], []
         for k in ks[: variants // 4] if q.parameters else ks[:1]:
             raw = {}
             for p in q.parameters:
                 value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
-                raw[p.name] = f"{value}-{k}" if value in copied else value
+                raw[p.name] = numbered(value, k, template, replicas)
             paths.append(f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else ""))
             # The peers get the parameters substituted into the text as aikg's remote backend sends them
             # (SEP-0007 semantics: they reach subqueries too, as Oxigraph's substitutions do).

@@ -1,10 +1,20 @@
-"""The results as JSON (everything) and a short Markdown table (what a reader compares)."""
+"""The results as JSON (everything) and Markdown: the goals table, then per size what a reader compares.
+
+``python -m aikg_bench.report RESULTS_JSON [README]`` prints the Markdown again from a saved run, or,
+given the README, replaces its section between the ``bench:begin`` and ``bench:end`` markers with it.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
+
+from aikg_bench import goals
+
+BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
+"""The README's markers around the section ``aikg bench`` regenerates."""
 
 _HTTP_PEERS = ("flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso")
 
@@ -51,19 +61,35 @@ def _cell(ops: dict[str, Any] | None, op: str, mine: dict[str, Any] | None) -> s
 def markdown(result: dict[str, Any]) -> str:
     """One table per size: aikg's p50 / p99 / throughput / cold latency, peers' throughput and ratios."""
     m = result["machine"]
+    o = result["options"]
     lines = [
         f"# aikg bench — {m['date']}",
         "",
         f"Machine: {m['nproc']} cores, {m['cpu']}; Python {m['python']}, pyoxigraph {m['pyoxigraph']}. "
-        f"wrk, {result['options']['connections']} connections, {result['options']['seconds']:g} s per "
+        f"wrk, {o['connections']} connections, {o['seconds']:g} s per "
         "operation (writes: 1 connection). Other work may share the machine: compare ratios, not "
-        "absolute figures.",
+        f"absolute figures. Command: `aikg bench --sizes {','.join(o['sizes'])} --seconds {o['seconds']:g} "
+        f"--reps {o.get('reps', 5)}`.",
+        "",
+        "## Goals (issue 15), each against its baseline in this run",
+        "",
+        *goals.markdown(result.get("goals") or goals.table(result)),
+        "",
+        "In-process timings (row tax, hub and small node) are medians of the repetitions through aikg's app "
+        "with its response cache cleared, beside pyoxigraph on the same store and text; throughput is wrk "
+        "against the better of the two bare-Flask ceilings on the same operation; cold start restarts "
+        "`aikg serve` on the same store.",
         "",
     ]
     for size in result["sizes"]:
         ld = size["load"]
         lines += [
-            f"## {size['size']} ({size['generate']['quads']:,} quads generated)",
+            f"## {size['size']} ({size['generate']['quads']:,} quads "
+            + (
+                "generated)"
+                if size["generate"].get("replicas")
+                else "of the seeds and the Epoch AI snapshot)"
+            ),
             "",
             f"Load: pyoxigraph bulk_load {ld['pyoxigraph']['seconds']:.1f} s, "
             f"{ld['pyoxigraph']['peak_rss_mb']:.0f} MB peak; aikg {ld['aikg']['seconds']:.1f} s "
@@ -110,8 +136,55 @@ def markdown(result: dict[str, Any]) -> str:
                 if f
                 else f"| {op} | {head} | {peers_cells} | – |"
             )
-        lines.append("")
+        lines += ["", *_rowtax(size), *_hubs(size)]
     return "\n".join(lines)
+
+
+def _ms(line: dict[str, Any], key: str) -> str:
+    return f"{line[key]:,.1f}" if key in line else "error"
+
+
+def _rowtax(size: dict[str, Any]) -> list[str]:
+    lines = size.get("rowtax")
+    if not lines:
+        return []
+    out = [
+        "Named queries missing the cache (median ms; rows of pyoxigraph / aikg):",
+        "",
+        "| named query | rows | pyoxigraph ms | aikg runner ms | aikg HTTP ms | ratio |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for line in lines:
+        rows = "/".join(str(line["rows"].get(k, "–")) for k in ("pyoxigraph", "http"))
+        ratio = f"{line['ratio']:.2f}×" if "ratio" in line else line.get("error", "")[:80]
+        out.append(
+            f"| {line['query']} | {rows} | {_ms(line, 'pyoxigraph_ms')} | {_ms(line, 'runner_ms')} | "
+            f"{_ms(line, 'http_ms')} | {ratio} |"
+        )
+    return [*out, ""]
+
+
+def _hubs(size: dict[str, Any]) -> list[str]:
+    h = size.get("hubs") or {}
+    if "hub" not in h or "small" not in h:
+        return []
+    hub, small = h["hub"], h["small"]
+    out = [
+        f"Node-bound answers missing the cache, hub `{hub['node']}` and small node `{small['node']}` "
+        "(median ms through aikg; pyoxigraph in process in brackets):",
+        "",
+        f"| answer | {hub['node']} ms | rows | {small['node']} ms | rows |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for a, b in zip(hub["queries"], small["queries"], strict=True):
+        cells = []
+        for line in (a, b):
+            floor = f" ({line['pyoxigraph_ms']:,.1f})" if "pyoxigraph_ms" in line else ""
+            shown = _ms(line, "http_ms") + floor if "error" not in line else line["error"][:60]
+            cells += [shown, str(line["rows"].get("http", "–"))]
+        out.append(f"| {a['query']} | {' | '.join(cells)} |")
+    out.append(f"| entity lookup | {_ms(hub['lookup'], 'http_ms')} | | {_ms(small['lookup'], 'http_ms')} | |")
+    return [*out, ""]
 
 
 def write(result: dict[str, Any], out: Path) -> tuple[Path, Path]:
@@ -119,7 +192,32 @@ def write(result: dict[str, Any], out: Path) -> tuple[Path, Path]:
     out.mkdir(parents=True, exist_ok=True)
     for size in result["sizes"]:
         size["ratios"] = ratios(size)
+    result["goals"] = goals.table(result)
     j, md = out / "results.json", out / "results.md"
     j.write_text(json.dumps(result, indent=2, ensure_ascii=False))
     md.write_text(markdown(result))
     return j, md
+
+
+def readme(section: str, text: str) -> str:
+    """``text`` (the README) with its bench section replaced by ``section``."""
+    head, begin, rest = text.partition(BEGIN)
+    _, end, tail = rest.partition(END)
+    if not begin or not end:
+        raise ValueError(f"the README has no {BEGIN} … {END} section")
+    return f"{head}{BEGIN}\n{section.strip()}\n{END}{tail}"
+
+
+def main(argv: list[str]) -> None:
+    result = json.loads(Path(argv[0]).read_text())
+    section = markdown(result).split("\n", 2)[2]  # without the page title: the README has its own
+    section = section.replace("\n## ", "\n#### ")  # under the README's "## Performance"
+    if len(argv) > 1:
+        path = Path(argv[1])
+        path.write_text(readme(section, path.read_text()))
+    else:
+        print(section)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -4,6 +4,8 @@ For every named query, the same text and bindings are run three ways on one stor
 falls on all of them alike: by pyoxigraph in process (the engine floor), by aikg's query runner (worker
 process and result transport), and as ``GET /api/queries/<name>`` through the app with its response cache
 cleared (the whole read path: JSON rows, labels, encoding). Medians, and the ratio HTTP / pyoxigraph.
+The same session times entity lookups and named queries bound to a hub and to a small node
+(``aikg bench``'s hub-proofness goal), each one missing the cache.
 
     python -m aikg_bench.rowtax STORE_DIR [REPETITIONS]
 
@@ -16,84 +18,153 @@ from __future__ import annotations
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlencode
+from urllib.parse import quote, urlencode
 
 import pyoxigraph as ox
+from flask.testing import FlaskClient
 
+from aikg.errors import AikgError
 from aikg.namespaces import BASE
-from aikg.query.named import bind_parameters
+from aikg.query.named import NamedQuery, bind_parameters
+from aikg.services import Services
 from aikg.store.oxigraph import OxigraphStore
-from aikg.web import create_app
+from aikg.web import SERVICES_KEY, create_app
 from aikg_bench.mix import BY_TYPE, PARAMS
 
+WAYS = ("pyoxigraph", "runner", "http")
 
-def measure(path: str, reps: int = 5) -> list[dict[str, Any]]:
-    """One line per named query: rows and median milliseconds of each way, and the ratio."""
+
+@dataclass
+class Session:
+    """One store opened by aikg (app, services) and by pyoxigraph read-only, side by side."""
+
+    services: Services
+    client: FlaskClient
+    engine: ox.Store
+    union: bool = False
+    """Read the union of the named graphs: only for a store that holds no merged default graph."""
+
+    def bindings(self, query: NamedQuery, params: Mapping[str, str]) -> dict[str, str]:
+        """The raw parameters a named query is asked with: ``params`` by name, else a value by type."""
+        return {
+            p.name: params.get(p.name, BY_TYPE.get(p.type, ""))
+            for p in query.parameters
+            if p.required or p.name in params
+        }
+
+    def query(
+        self, name: str, raw: Mapping[str, str], reps: int, ways: tuple[str, ...] = WAYS
+    ) -> dict[str, Any]:
+        """Rows and median milliseconds of each way, and the ratio HTTP / pyoxigraph; a way that failed
+        says so under ``error`` (a 503 past the query time limit is a result, not a crash)."""
+        query = self.services.named.all()[name]
+        subs: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] = {
+            ox.Variable(k): v for k, v in bind_parameters(query, dict(raw)).items()
+        }
+        url = f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else "")
+
+        def in_process() -> int:
+            found = self.engine.query(
+                query.text, substitutions=subs, use_default_graph_as_union=self.union, base_iri=BASE
+            )
+            return len(list(found))  # type: ignore[arg-type]  # a SELECT: solutions
+
+        def runner() -> int:
+            return len(self.services.named.run(name, dict(raw)).rows)
+
+        def http() -> int:
+            self.services.responses.clear()
+            r = self.client.get(url, headers={"Accept": "application/json"})
+            if r.status_code != 200:
+                raise RuntimeError(f"HTTP {r.status_code}: {r.get_data(as_text=True)[:200]}")
+            rows: list[Any] = r.get_json()["rows"]
+            return len(rows)
+
+        every: dict[str, Callable[[], int]] = {"pyoxigraph": in_process, "runner": runner, "http": http}
+        line: dict[str, Any] = {"query": name, "params": dict(raw), "url": url}
+        line.update(_timed({k: every[k] for k in ways}, reps))
+        if "http_ms" in line and "pyoxigraph_ms" in line and line["pyoxigraph_ms"]:
+            line["ratio"] = round(line["http_ms"] / line["pyoxigraph_ms"], 2)
+        return line
+
+    def lookup(self, slug: str, reps: int) -> dict[str, Any]:
+        """Median milliseconds of ``GET /api/entities/<slug>`` with the response cache cleared."""
+        url = f"/api/entities/{quote(slug)}"
+
+        def http() -> int:
+            self.services.responses.clear()
+            r = self.client.get(url, headers={"Accept": "application/json"})
+            if r.status_code != 200:
+                raise RuntimeError(f"HTTP {r.status_code}: {r.get_data(as_text=True)[:200]}")
+            return len(r.data)
+
+        return {"lookup": slug, "url": url, **_timed({"http": http}, reps)}
+
+
+def _timed(ways: Mapping[str, Callable[[], int]], reps: int) -> dict[str, Any]:
+    """Run the ways in turn ``reps`` times: median ms and result size of each; the first error."""
+    times: dict[str, list[float]] = {k: [] for k in ways}
+    rows: dict[str, int] = {}
+    out: dict[str, Any] = {}
+    for _ in range(reps):
+        for key, way in ways.items():
+            start = time.perf_counter()
+            try:
+                rows[key] = way()
+            except (RuntimeError, AikgError) as exc:  # a 503 or a query past its time limit: a result
+                out["error"] = f"{key}: {exc}"
+                return {**out, "rows": rows}
+            times[key].append(time.perf_counter() - start)
+    out["rows"] = rows
+    for k, v in times.items():
+        out[f"{k}_ms"] = round(statistics.median(v) * 1000, 2)
+    return out
+
+
+@contextmanager
+def session(path: str) -> Iterator[Session]:
+    """aikg's app over the store at ``path`` (no server, no seeds loaded) and pyoxigraph read-only."""
     store = OxigraphStore(path)
     app = create_app({"load_seeds": False, "import_epoch": False}, store=store, owner=False)
-    services = next(v for k, v in app.extensions.items() if "services" in k)
-    client = app.test_client()
-    engine = ox.Store.read_only(path)
+    services: Services = app.extensions[SERVICES_KEY]
+    engine = ox.Store.read_only(path)  # opened after aikg's handle, which merges an unmerged store
     services.index()  # the search index is built once per store version, not per query
-    out = []
+    # aikg keeps the merge of the named graphs in the default graph and queries it: pyoxigraph reads the
+    # same (a store without it falls back on Oxigraph's union, a multiset, as aikg's read-only copies do)
+    union = not bool(engine.query("ASK { ?s ?p ?o }"))
     try:
-        for name, query in sorted(services.named.all().items()):
-            raw = {
-                p.name: PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
-                for p in query.parameters
-                if p.required or p.name in PARAMS
-            }
-            subs = {ox.Variable(k): v for k, v in bind_parameters(query, raw).items()}
-            url = f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else "")
-
-            def in_process(text: str = query.text, subs: dict[ox.Variable, Any] = subs) -> int:
-                found = engine.query(text, substitutions=subs, use_default_graph_as_union=True, base_iri=BASE)
-                return len(list(found))  # type: ignore[arg-type]
-
-            def runner(name: str = name, raw: dict[str, str] = raw) -> int:
-                return len(services.named.run(name, raw).rows)
-
-            def http(url: str = url) -> int:
-                services.responses.clear()
-                r = client.get(url, headers={"Accept": "application/json"})
-                assert r.status_code == 200, (url, r.status_code, r.data[:300])
-                return len(r.get_json()["rows"])
-
-            ways: dict[str, Callable[[], int]] = {"pyoxigraph": in_process, "runner": runner, "http": http}
-            times: dict[str, list[float]] = {k: [] for k in ways}
-            rows: dict[str, int] = {}
-            for _ in range(reps):
-                for key, way in ways.items():
-                    start = time.perf_counter()
-                    rows[key] = way()
-                    times[key].append(time.perf_counter() - start)
-            ms = {k: statistics.median(v) * 1000 for k, v in times.items()}
-            out.append(
-                {
-                    "query": name,
-                    "rows": rows,
-                    **{f"{k}_ms": round(v, 1) for k, v in ms.items()},
-                    "ratio": round(ms["http"] / ms["pyoxigraph"], 2),
-                }
-            )
+        yield Session(services, app.test_client(), engine, union)
     finally:
-        services.runner.close()
-    return out
+        services.close()
+
+
+def measure(path: str, reps: int = 5, params: Mapping[str, str] = PARAMS) -> list[dict[str, Any]]:
+    """One line per named query: rows and median milliseconds of each way, and the ratio."""
+    with session(path) as s:
+        return [
+            s.query(name, s.bindings(query, params), reps)
+            for name, query in sorted(s.services.named.all().items())
+        ]
 
 
 def main(argv: list[str]) -> None:
     lines = measure(argv[0], int(argv[1]) if len(argv) > 1 else 5)
     print(f"{'query':32} {'rows':>5} {'pyoxigraph':>10} {'runner':>8} {'http':>8} {'ratio':>6}")
     for line in lines:
+        if "error" in line:
+            print(f"{line['query']:32} {line['error']}")
+            continue
         agree = len(set(line["rows"].values())) == 1
         print(
             f"{line['query']:32} {line['rows']['http']:5d} {line['pyoxigraph_ms']:10.1f} "
             f"{line['runner_ms']:8.1f} {line['http_ms']:8.1f} {line['ratio']:6.2f}"
             + ("" if agree else f"  ROWS DIFFER {line['rows']}")
         )
-    ratios = [line["ratio"] for line in lines]
+    ratios = [line["ratio"] for line in lines if "ratio" in line]
     print(f"median ratio {statistics.median(ratios):.2f}, max {max(ratios):.2f}")
 
 

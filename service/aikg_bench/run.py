@@ -19,9 +19,10 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 import requests
 
-from aikg_bench import inprocess, load, peers, report
-from aikg_bench.generate import build_template, generate, parse_size
-from aikg_bench.mix import Op, build_mix
+from aikg.serving import publication
+from aikg_bench import default, inprocess, load, peers, report, rowtax
+from aikg_bench.generate import Template, build_template, generate, parse_size
+from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
 from aikg_bench.wrk import Request, probe, run_wrk
 
 PEERS = ("aikg", "flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso", "pyoxigraph")
@@ -46,6 +47,10 @@ class Options:
     log: Callable[[str], None] = print
     ops: set[str] | None = None
     """Only these operation groups (lookup, search, named, join, aggregate, export, write); None: all."""
+    reps: int = 5
+    """Repetitions of each in-process timing (named queries missing the cache, hub and small node)."""
+    goals: bool = True
+    """Measure what the goals table needs beyond the mix: row tax, hubs, cold start."""
 
 
 def machine() -> dict[str, Any]:
@@ -107,6 +112,8 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any
                 1 if one else len(req.paths),
                 budget_s=max(10.0, 3 * opts.seconds),
                 slow_ms=opts.slow * 1000,
+                # aikg serves from several processes, each with its own response cache
+                warm_passes=3 if server.name == "aikg" and not op.is_write else 0,
             )
             if status >= 400:
                 results[op.name] = {"error": f"HTTP {status}: {text[:200]}"}
@@ -150,21 +157,26 @@ def _search_build(base: str) -> float:
 
 def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     """Everything for one size; servers are stopped before it returns."""
-    size = parse_size(label)
-    out: dict[str, Any] = {"size": label, "target_quads": size}
     data = work / f"{label}.nq"
     t0 = time.perf_counter()
-    gen = generate(data, size, seed=opts.seed)
+    if label == default.LABEL:
+        quads = default.build(data, work)
+        size, replicas, batches = quads, 0, 0
+    else:
+        size = parse_size(label)
+        gen = generate(data, size, seed=opts.seed)
+        quads, replicas, batches = gen.quads, gen.replicas, gen.batches
+    out: dict[str, Any] = {"size": label, "target_quads": size}
     out["generate"] = {
         "seconds": time.perf_counter() - t0,
-        "quads": gen.quads,
-        "replicas": gen.replicas,
-        "batches": gen.batches,
+        "quads": quads,
+        "replicas": replicas,
+        "batches": batches,
         "bytes": data.stat().st_size,
     }
     opts.log(
-        f"[{label}] generated {gen.quads} quads ({gen.replicas} replicas, {gen.batches} batches) "
-        f"in {out['generate']['seconds']:.1f} s"
+        f"[{label}] {'built' if label == default.LABEL else 'generated'} {quads} quads "
+        f"({replicas} replicas, {batches} batches) in {out['generate']['seconds']:.1f} s"
     )
     ox_dir, aikg_dir, full = work / f"{label}-ox", work / f"{label}-aikg", work / f"{label}-full.nq"
     out["load"] = {
@@ -173,6 +185,7 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     }
     la, lo = out["load"]["aikg"], out["load"]["pyoxigraph"]
     out["load"]["ratio"] = la["seconds"] / lo["seconds"]
+    out["load"]["memory_ratio"] = la["peak_rss_mb"] / lo["peak_rss_mb"]
     opts.log(
         f"[{label}] load: pyoxigraph bulk_load {lo['seconds']:.1f} s ({lo['peak_rss_mb']:.0f} MB), "
         f"aikg {la['seconds']:.1f} s (bulk {la['load_seconds']:.1f} + derive "
@@ -180,7 +193,10 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
         f"{la['peak_rss_mb']:.0f} MB)"
     )
     shutil.rmtree(ox_dir, ignore_errors=True)
-    ops = build_mix(build_template(), gen.replicas, seed=opts.seed)
+    template = build_template()
+    if opts.goals:
+        out.update(in_process(aikg_dir, template, replicas, opts))
+    ops = build_mix(template, replicas, seed=opts.seed)
     if opts.ops is not None:
         ops = [op for op in ops if op.group in opts.ops]
     out["operations"] = [{"name": op.name, "group": op.group, "variants": len(op.paths)} for op in ops]
@@ -188,7 +204,7 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     for name in opts.peers:
         opts.log(f"[{label}] {name}")
         try:
-            out["peers"][name] = _peer(name, opts, ops, aikg_dir, full, size, work)
+            out["peers"][name] = _peer(name, opts, ops, aikg_dir, full, size, work, (template, replicas))
         except peers.Skipped as exc:
             out["peers"][name] = {"skipped": str(exc)}
             opts.log(f"    skipped: {exc}")
@@ -196,17 +212,83 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
             out["peers"][name] = {"failed": f"{type(exc).__name__}: {exc}"[:300]}
             opts.log(f"    failed: {exc}")
     shutil.rmtree(aikg_dir, ignore_errors=True)
+    shutil.rmtree(publication.folder_for(aikg_dir), ignore_errors=True)  # snapshots and the kept index
+    return out
+
+
+def in_process(aikg_dir: Path, template: Template, replicas: int, opts: Options) -> dict[str, Any]:
+    """In one process over aikg's store, every answer missing the response cache: each named query
+    against pyoxigraph on the same text (``rowtax``), and the hub against a small node (``hubs``)."""
+    params = {k: numbered(v, 1, template, replicas) for k, v in PARAMS.items()}
+    out: dict[str, Any] = {"hubs": {}}
+    with rowtax.session(str(aikg_dir)) as s:
+        named = sorted(s.services.named.all().items())
+        out["rowtax"] = [s.query(name, s.bindings(q, params), opts.reps) for name, q in named]
+        worst = max(out["rowtax"], key=lambda line: line.get("ratio", 0))
+        opts.log(f"    row tax: worst {worst['query']} {worst.get('ratio')}×")
+        bound = [(name, q) for name, q in named if any(p.type == "entity" for p in q.parameters)]
+        for which in ("hub", "small"):
+            nodes = node_params(template, replicas, hub=which == "hub")
+            node = nodes["org"]
+            queries = [
+                s.query(name, s.bindings(q, nodes), opts.reps, ways=("pyoxigraph", "http"))
+                for name, q in bound
+            ]
+            out["hubs"][which] = {"node": node, "queries": queries, "lookup": s.lookup(node, opts.reps)}
+            slowest = max((line.get("http_ms", float("inf")) for line in queries), default=0)
+            opts.log(f"    {which} {node}: slowest bound query {slowest:.1f} ms")
+    return out
+
+
+def cold_start(aikg_dir: Path, template: Template, replicas: int) -> dict[str, Any]:
+    """The first answers after a restart of ``aikg serve`` on the same store: a named query bound to a
+    node (then an entity lookup) after one restart, a search after another."""
+    small = node_params(template, replicas, hub=False)["org"]
+    term = template.entities[0][1][:4].lower()
+    out: dict[str, Any] = {"node": small, "search_term": term}
+    for first in ("named query", "search"):
+        start = time.perf_counter()
+        server = peers.Aikg(aikg_dir)
+        try:
+            out.setdefault("startup_seconds", []).append(time.perf_counter() - start)
+            paths = (
+                {
+                    "named query": f"/api/queries/deals-of-organization?org={small}",
+                    "lookup": f"/api/entities/{small}",
+                }
+                if first == "named query"
+                else {"search": "/api/search?" + urlencode({"q": term})}
+            )
+            for what, path in paths.items():
+                t = time.perf_counter()
+                r = requests.get(server.base + path, headers={"Accept": "application/json"}, timeout=300)
+                out[f"{what}_ms"] = (time.perf_counter() - t) * 1000
+                out[f"{what}_status"] = r.status_code
+        finally:
+            server.stop()
     return out
 
 
 def _peer(
-    name: str, opts: Options, ops: list[Op], aikg_dir: Path, full: Path, size: int, work: Path
+    name: str,
+    opts: Options,
+    ops: list[Op],
+    aikg_dir: Path,
+    full: Path,
+    size: int,
+    work: Path,
+    data: tuple[Template, int],
 ) -> dict[str, Any]:
     if name == "pyoxigraph":
         d = work / "floor"
         shutil.rmtree(d, ignore_errors=True)
         store = ox.Store(str(d))
         store.bulk_load(path=str(full), format=ox.RdfFormat.N_QUADS)
+        # The same dataset as aikg's store: the named graphs and their merge in the default graph.
+        store.bulk_extend(
+            ox.Quad(q.subject, q.predicate, q.object)
+            for q in ox.parse(path=str(full), format=ox.RdfFormat.N_QUADS)
+        )
         try:
             ops_out = {}
             for op in ops:
@@ -246,6 +328,14 @@ def _peer(
             extra["search_index_build_seconds"] = _search_build(server.base)
         result = {"ops": _mix_on(server, ops, opts), **extra}
         result["peak_rss_mb"] = server.rss_mb()
+        if name == "aikg" and opts.goals:
+            server.stop()
+            result["cold_start"] = cold_start(aikg_dir, *data)
+            c = result["cold_start"]
+            opts.log(
+                f"    after a restart: named query {c.get('named query_ms', 0):.0f} ms, "
+                f"search {c.get('search_ms', 0):.0f} ms"
+            )
         return result
     finally:
         if server is not None:
@@ -262,6 +352,7 @@ def run(opts: Options) -> dict[str, Any]:
         "seconds": opts.seconds,
         "connections": opts.connections,
         "seed": opts.seed,
+        "reps": opts.reps,
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:

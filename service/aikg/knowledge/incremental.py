@@ -54,6 +54,14 @@ _DERIVED_FOR = ox.NamedNode(str(AIKG.derivedFor))
 _RULE = ox.NamedNode(str(AIKG.rule))
 
 
+@dataclass(frozen=True)
+class Generated:
+    """The inferred and derived graphs' difference that follows a change (committed with it)."""
+
+    remove: list[ox.Quad]
+    add: list[ox.Quad]
+
+
 class NeedsRebuild(Exception):
     """The change cannot be followed locally; the caller rebuilds the generated graphs whole."""
 
@@ -181,17 +189,12 @@ class _After:
             if q.object == rule
         }
 
-    def text(self) -> str:
-        """The generated graphs' part of the update (DELETE DATA, then INSERT DATA)."""
-        parts = []
-        for verb, quads in (("DELETE", self.removed), ("INSERT", self.added)):
-            generated = [q for q in quads if q.graph_name in _GENERATED]
-            if generated:
-                body = "\n".join(
-                    f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in generated
-                )
-                parts.append(f"{verb} DATA {{\n{body}\n}}")
-        return " ;\n".join(parts)
+    def generated(self) -> Generated:
+        """The generated graphs' part of the change."""
+        return Generated(
+            remove=[q for q in self.removed if q.graph_name in _GENERATED],
+            add=[q for q in self.added if q.graph_name in _GENERATED],
+        )
 
 
 def _is_node(term: StoredTerm) -> bool:
@@ -250,10 +253,10 @@ def _derive(after: _After, shape: RuleShape, touched: set[StoredTerm]) -> set[St
     return {t.subject for t in old ^ new}
 
 
-def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> str:
-    """The update that brings the inferred and derived graphs up to date with a change not yet committed.
+def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> Generated:
+    """What brings the inferred and derived graphs up to date with a change not yet committed.
 
-    Commit it in the same update as the change itself (after it). Raises :class:`NeedsRebuild` when the
+    Commit it in the same write as the change itself. Raises :class:`NeedsRebuild` when the
     change has to be followed by a full rebuild instead.
     """
     changed = [q for q in (*removed, *added) if q.graph_name not in _GENERATED]
@@ -270,4 +273,4 @@ def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> 
     for path in rule_files():
         derivations |= _derive(after, rule_shape(path), touched)
     _close(after, derivations, hierarchy)
-    return after.text()
+    return after.generated()

@@ -92,6 +92,11 @@ class LruCache:
         self._data: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self._lock = threading.Lock()
 
+    @property
+    def entry_bytes(self) -> int:
+        """The largest value kept, in bytes (0 when the cache keeps nothing)."""
+        return self.max_bytes // 10 if self.size > 0 else 0
+
     def get(self, key: Hashable) -> Any | None:
         """The cached value, or None; a hit makes the entry the most recent."""
         with self._lock:
@@ -103,7 +108,7 @@ class LruCache:
 
     def put(self, key: Hashable, value: Any, nbytes: int = 0) -> bool:
         """Keep ``value`` (``nbytes`` large); say whether it was kept."""
-        if self.size <= 0 or nbytes > self.max_bytes // 10:
+        if nbytes > self.entry_bytes or self.size <= 0:
             return False
         with self._lock:
             old = self._data.pop(key, None)

@@ -28,6 +28,7 @@ import socket
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -198,15 +199,21 @@ class Slots:
 class WorkerPool:
     """Worker processes for one store, reused across jobs, replaced when killed or dead.
 
-    Started the first time they are needed (or by :meth:`warm_up`); a replacement
-    for a killed worker is started at once in the background, so the next query does not pay for it.
+    Started the first time they are needed (or by :meth:`warm_up`); the pool then keeps
+    :data:`SPARES` started workers idle beside the busy ones (within ``size``), so a query never waits
+    for a process to start (~0.3 s, seconds on a loaded machine) — not even right after a runaway
+    query's worker was killed and the next runaway took the spare that was there.
     """
+
+    SPARES = 2
+    """Idle workers kept started, as far as ``size`` allows."""
 
     def __init__(self, size: int, *, memory_mb: int = 0) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
+        self._starting = 0
         self._lock = threading.Lock()
         self._closed = False
 
@@ -214,13 +221,28 @@ class WorkerPool:
         return _Worker(self.memory_mb)
 
     def warm_up(self) -> None:
-        """Start one worker in the background, so the first query does not wait for a new process."""
+        """Start spare workers in the background, so queries do not wait for new processes."""
+        with self._lock:
+            wanted = min(
+                self.SPARES - len(self._idle) - self._starting,
+                self.size - len(self._idle) - len(self._busy) - self._starting,
+            )
+            if self._closed or wanted <= 0:
+                return
+            self._starting += wanted
 
         def start() -> None:
-            with contextlib.suppress(Exception):
-                self._give_back(self._start())
+            try:
+                worker = self._start()
+            except Exception:  # noqa: BLE001 - the next query starts its own and reports why
+                worker = None
+            with self._lock:
+                self._starting -= 1
+            if worker is not None:
+                self._give_back(worker)
 
-        threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
+        for _ in range(wanted):
+            threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
 
     def _take(self) -> _Worker:
         with self._lock:
@@ -228,16 +250,16 @@ class WorkerPool:
                 worker = self._idle.pop()
                 if worker.alive():
                     self._busy.add(worker)
-                    spare = not self._idle and len(self._busy) < self.size
                     break
                 worker.close()
             else:
-                worker, spare = None, False
-        if spare:
-            self.warm_up()  # the next query finds a started worker, not a process start (~0.3 s)
+                worker = None
+        self.warm_up()  # the next query finds a started worker, not a process start
         if worker is not None:
             return worker
+        started = time.monotonic()
         worker = self._start()
+        log.warning("a query waited %.2f s for a query worker to start", time.monotonic() - started)
         with self._lock:
             self._busy.add(worker)
         return worker
@@ -245,7 +267,7 @@ class WorkerPool:
     def _give_back(self, worker: _Worker) -> None:
         with self._lock:
             self._busy.discard(worker)
-            if not self._closed and len(self._idle) < self.size and worker.alive():
+            if not self._closed and len(self._idle) + len(self._busy) < self.size and worker.alive():
                 self._idle.append(worker)
                 return
         worker.close()

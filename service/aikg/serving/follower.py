@@ -127,7 +127,9 @@ class FollowerStore(Store):
     def drop_graph(self, graph: str) -> None:
         self._refuse()
 
-    def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
+    def apply(
+        self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
+    ) -> None:
         self._refuse()
 
     def close(self) -> None:

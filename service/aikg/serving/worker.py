@@ -20,6 +20,7 @@ import contextlib
 import io
 import json
 import socket
+import sys
 import threading
 import time
 from typing import Any
@@ -127,10 +128,19 @@ def _chunks(body: bytes, max_body: int) -> str:
             return WAIT
 
 
+SWITCH_INTERVAL = 0.001
+"""Seconds a thread may hold the GIL while others wait (Python's default: 0.005). A cheap request
+releases the GIL at every store read and must win it back each time; behind a thread busy in Python
+(a hub's deep neighbourhood, a large answer being serialized), each of those waits costs up to the
+interval, so a lookup of a few dozen reads paid ~100 ms. A shorter interval keeps cheap requests
+cheap under heavy ones, at a small cost in switching."""
+
+
 class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
 
     def init_process(self) -> None:
+        sys.setswitchinterval(SWITCH_INTERVAL)
         settings = load_settings()
         self.read_timeout = float(settings["read_timeout"])
         self.max_body = int(settings["max_body"])

@@ -311,8 +311,10 @@ class Store(ABC):
         """Quads matching a pattern (None matches anything), never in the (unused) default graph."""
 
     @abstractmethod
-    def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
-        """Remove then add quads as one atomic change: both happen or neither does."""
+    def apply(
+        self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
+    ) -> None:
+        """Drop graphs, remove quads, then add quads, as one atomic change: all happen or none does."""
 
     @property
     @abstractmethod

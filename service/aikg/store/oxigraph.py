@@ -18,6 +18,7 @@ from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxErr
 from aikg.rdf import formats
 from aikg.rdf.formats import DATASET_FORMATS
 from aikg.rdf.tokens import has_dataset_clause
+from aikg.rdf.values import with_values
 from aikg.store.base import (
     Deadline,
     Node,
@@ -51,6 +52,11 @@ class OxigraphStore(Store):
     An on-disk store can hand out :meth:`snapshot` copies (RocksDB checkpoints: hard links, cheap) that
     other processes open read-only (:meth:`open_snapshot`); that is how query workers read consistent
     data without being forked from the serving process.
+
+    Oxigraph's real default graph holds the RDF merge of the named graphs, kept by every write in the
+    same transaction, and a query without a dataset reads it: Oxigraph 0.5's union default graph is a
+    multiset (a triple stated in N graphs matches N times, oxigraph#1919), which made a hub's queries
+    expand its restated labels and types per graph (seconds to minutes at 1M quads) and COUNTs overcount.
     """
 
     kind = "oxigraph"
@@ -77,6 +83,29 @@ class OxigraphStore(Store):
         self._lock = threading.Lock()
         self._snapshots: dict[int, Snapshot] = {}
         self._retired: list[tuple[float, Snapshot]] = []
+        self._merged = self._holds_merge()
+        if not self._merged and not read_only:
+            self._remerge()  # a store written before the merge was kept: once, at its first open
+            self._merged = True
+
+    def _holds_merge(self) -> bool:
+        """True when the default graph is the merge: it has data, or no named graph has any."""
+        if next(self._ox.quads_for_pattern(None, None, None, ox.DefaultGraph()), None) is not None:
+            return True
+        return not bool(self._ox.query("ASK { GRAPH ?g { ?s ?p ?o } }"))
+
+    def _remerge(self) -> None:
+        """Rebuild the default graph as the merge of the named graphs (after a bulk load, an open)."""
+        try:
+            if next(self._ox.quads_for_pattern(None, None, None, ox.DefaultGraph()), None) is None:
+                self._ox.bulk_extend(
+                    ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph())
+                    for q in self._ox.quads_for_pattern(None, None, None, None)
+                )
+            else:
+                self._ox.update(_REMERGE)
+        except OSError as exc:
+            raise StoreError("the store could not rebuild its merged default graph") from exc
 
     @staticmethod
     def in_use(path: str | Path) -> bool:  # POSIX only: elsewhere opening the store fails clearly
@@ -123,15 +152,18 @@ class OxigraphStore(Store):
     ) -> Any:
         """The raw pyoxigraph answer, with the interface's dataset and errors."""
         kwargs: dict[str, Any] = {}
+        if bindings:
+            rewritten = with_values(sparql, bindings)  # the optimizer sees the values (aikg.rdf.values)
+            if rewritten is not None:
+                sparql, bindings = rewritten, None
         if base_iri:
             kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
-            # Named graphs given without default graphs: the default graph is empty (SPARQL protocol).
-            kwargs["default_graph"] = [
-                _named(g, "default graph") for g in default_graphs
-            ] or ox.DefaultGraph()
-        elif not has_dataset_clause(sparql):
-            kwargs["use_default_graph_as_union"] = True
+            # Named graphs given without default graphs: the default graph is empty (SPARQL protocol);
+            # Oxigraph reads an empty list as an empty graph (its own default graph holds the merge).
+            kwargs["default_graph"] = [_named(g, "default graph") for g in default_graphs]
+        elif not self._merged and not has_dataset_clause(sparql):
+            kwargs["use_default_graph_as_union"] = True  # a read-only copy of a store never re-merged
         if named_graphs:
             kwargs["named_graphs"] = [_named(g, "named graph") for g in named_graphs]
         if bindings:
@@ -205,8 +237,14 @@ class OxigraphStore(Store):
         return fn(*args, **kwargs)
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
+        """Run any update text, then re-merge the default graph whole (O(store): for tools and tests).
+
+        aikg's own writes go through :meth:`apply`, which keeps the merge in the change's transaction
+        at the cost of the change.
+        """
         try:
             self._write(self._ox.update, sparql, **({"base_iri": base_iri} if base_iri else {}))
+            self._ox.update(_REMERGE)
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the update does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
@@ -228,14 +266,7 @@ class OxigraphStore(Store):
             else ox.Quad(q.subject, q.predicate, q.object, target)
             for q in parsed
         ]
-        try:
-            if replace and target is not None:
-                self._replace(target, quads)
-            else:
-                self._write(self._ox.extend, quads)  # transactional: all quads or none
-        except OSError as exc:
-            raise StoreError("the store failed while loading data") from exc
-        self._bump()
+        self._change(drop=[target.value] if replace and target is not None else [], add=quads)
         return len(quads)
 
     def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
@@ -261,22 +292,8 @@ class OxigraphStore(Store):
                 raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
             except OSError as exc:
                 raise StoreError("the store failed while loading data") from exc
+        self._remerge()
         self._bump()
-
-    def _replace(self, target: ox.NamedNode, quads: list[ox.Quad]) -> None:
-        # pyoxigraph exposes no multi-call transaction, so the new content goes in with a single
-        # atomic update: DROP then INSERT DATA.
-        body = (
-            ox.serialize(
-                [ox.Triple(q.subject, q.predicate, q.object) for q in quads], format=ox.RdfFormat.N_TRIPLES
-            )
-            or b""
-        )
-        self._write(
-            self._ox.update,
-            f"DROP SILENT GRAPH <{target.value}> ;\n"
-            f"INSERT DATA {{ GRAPH <{target.value}> {{\n{body.decode()}\n}} }}",
-        )
 
     def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
         """Only the difference is written; a first build of a large graph goes through the bulk loader."""
@@ -287,7 +304,10 @@ class OxigraphStore(Store):
             return len(new)
         if not old and len(new) >= _BULK_FIRST_BUILD:
             # A first build (a load): nothing is there to keep consistent, so the fast loader.
-            self._write(self._ox.bulk_extend, (ox.Quad(t.subject, t.predicate, t.object, g) for t in new))
+            self._write(
+                self._ox.bulk_extend,
+                (ox.Quad(t.subject, t.predicate, t.object, n) for t in new for n in (g, ox.DefaultGraph())),
+            )
             self._bump()
             return len(new)
         return super().replace_graph(graph, new)
@@ -297,7 +317,12 @@ class OxigraphStore(Store):
         if graph is None:
             if mime not in _QUAD_MIME:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
-            return self._ox.dump(format=fmt) or b""
+            named = (
+                q
+                for q in self._ox.quads_for_pattern(None, None, None, None)
+                if not isinstance(q.graph_name, ox.DefaultGraph)
+            )
+            return ox.serialize(named, format=fmt) or b""
         return self._ox.dump(format=fmt, from_graph=_named(graph, "graph")) or b""
 
     def graphs(self) -> list[str]:
@@ -311,8 +336,7 @@ class OxigraphStore(Store):
         )
 
     def drop_graph(self, graph: str) -> None:
-        self._write(self._ox.update, f"DROP SILENT GRAPH <{_named(graph, 'graph').value}>")
-        self._bump()
+        self.apply(drop=[_named(graph, "graph").value])
 
     def count(self, graph: str | None = None) -> int:
         # A validated IRI in its N-Triples form is safe in query text; substitutions would need ?g
@@ -335,27 +359,26 @@ class OxigraphStore(Store):
         )
         return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
 
-    def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
-        remove, add = list(remove), list(add)
-        if not remove and not add:
-            return
+    def apply(
+        self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
+    ) -> None:
+        remove = list(remove)
         if any(isinstance(t, ox.BlankNode) for q in remove for t in (q.subject, q.object)):
             raise BadRequest("quads with blank nodes cannot be removed one by one: replace their graph")
-        if not remove:
-            try:
-                self._write(self._ox.extend, add)  # one transaction, without writing SPARQL text
-            except OSError as exc:
-                raise StoreError("the store could not apply the change; nothing was written") from exc
-            self._bump()
+        self._change(drop=[_named(g, "graph").value for g in drop], remove=remove, add=list(add))
+
+    def _change(
+        self, *, drop: Sequence[str] = (), remove: Sequence[Quad] = (), add: Sequence[Quad] = ()
+    ) -> None:
+        """The one write path: drop graphs, remove, add, and keep the merged default graph, atomically."""
+        if not drop and not remove and not add:
             return
-        # Both parts go in one update: a failing write leaves the store as it was.
-        parts = []
-        if remove:
-            parts.append("DELETE DATA {\n" + _quad_block(remove) + "\n}")
-        if add:
-            parts.append("INSERT DATA {\n" + _quad_block(add) + "\n}")
         try:
-            self._write(self._ox.update, " ;\n".join(parts))
+            if not drop and not remove:
+                # One transaction without writing SPARQL text: the quads and their default-graph copies.
+                self._write(self._ox.extend, [*add, *(_in_default(q) for q in add)])
+            else:
+                self._write(self._ox.update, _change_text(sorted(set(drop)), remove, add))
         except (SyntaxError, OSError) as exc:
             raise StoreError("the store could not apply the change; nothing was written") from exc
         self._bump()
@@ -448,5 +471,45 @@ def _take(items: Iterator[T], max_rows: int | None, deadline: Deadline | None) -
     return out, False
 
 
-def _quad_block(quads: list[Quad]) -> str:
+def _quad_block(quads: Sequence[Quad]) -> str:
     return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
+
+
+def _in_default(q: Quad) -> ox.Quad:
+    return ox.Quad(q.subject, q.predicate, q.object, ox.DefaultGraph())
+
+
+_REMERGE = (
+    "DELETE { ?s ?p ?o } WHERE { ?s ?p ?o FILTER NOT EXISTS { GRAPH ?g { ?s ?p ?o } } } ;\n"
+    "INSERT { ?s ?p ?o } WHERE { GRAPH ?g { ?s ?p ?o } }"
+)
+"""The default graph rebuilt as the merge of the named graphs, whatever an update text did."""
+
+
+def _change_text(drop: list[str], remove: Sequence[Quad], add: Sequence[Quad]) -> str:
+    """One update: drop, remove, add, with the default graph kept as the merge of the named graphs.
+
+    Before the drops, the default graph forgets the triples that only the dropped graphs state; the added
+    triples go in with their quads (one INSERT DATA, so a blank node label is one node in both); last, it
+    forgets the removed triples no named graph states any more. Cost: the change, not the store.
+    """
+    parts = []
+    if drop:
+        named = [f"<{g}>" for g in drop]
+        parts.append(
+            f"DELETE {{ ?s ?p ?o }} WHERE {{ VALUES ?g {{ {' '.join(named)} }} GRAPH ?g {{ ?s ?p ?o }} "
+            f"FILTER NOT EXISTS {{ GRAPH ?h {{ ?s ?p ?o }} FILTER (?h NOT IN ({', '.join(named)})) }} }}"
+        )
+        parts.extend(f"DROP SILENT GRAPH <{g}>" for g in drop)
+    if remove:
+        parts.append("DELETE DATA {\n" + _quad_block(remove) + "\n}")
+    if add:
+        copies = "\n".join(f"{q.subject} {q.predicate} {q.object} ." for q in add)
+        parts.append("INSERT DATA {\n" + _quad_block(add) + "\n" + copies + "\n}")
+    if remove:
+        rows = "\n".join(f"({q.subject} {q.predicate} {q.object})" for q in remove)
+        parts.append(
+            "DELETE { ?s ?p ?o } WHERE { VALUES (?s ?p ?o) {\n" + rows + "\n} "
+            "FILTER NOT EXISTS { GRAPH ?g { ?s ?p ?o } } }"
+        )
+    return " ;\n".join(parts)

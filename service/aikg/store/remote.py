@@ -374,7 +374,9 @@ class RemoteStore(Store):
         )
         return iter([quad_of_row(r) for r in res.rows])
 
-    def apply(self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = ()) -> None:
+    def apply(
+        self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
+    ) -> None:
         remove, add = list(remove), list(add)
         if any(isinstance(t, ox.BlankNode) for q in remove for t in (q.subject, q.object)):
             raise BadRequest("quads with blank nodes cannot be removed one by one: replace their graph")
@@ -382,7 +384,8 @@ class RemoteStore(Store):
         for q in remove:
             by_graph.setdefault(str(q.graph_name), []).append(q)
         # One DELETE DATA per graph: Virtuoso 7.2 deletes only one GRAPH block of a DELETE DATA.
-        ops = ["DELETE DATA {\n" + _ox_quad_block(quads) + "\n}" for quads in by_graph.values()]
+        ops = [f"DROP SILENT GRAPH {_named(g)}" for g in sorted(set(drop))]
+        ops += ["DELETE DATA {\n" + _ox_quad_block(quads) + "\n}" for quads in by_graph.values()]
         if add:
             ops.append("INSERT DATA {\n" + _ox_quad_block(_skolemize(add)) + "\n}")
         if ops:

@@ -1,17 +1,19 @@
-"""One response cache for every read surface: the lookup API, neighbourhoods and ``/sparql``.
+"""One response cache for every read surface: the lookup API, neighbourhoods, exports and ``/sparql``.
 
 A 200 answer is kept under (store, store version, path, query string, Accept, request body digest) and
 carries an ETag made from the same key, so a repeated request costs a dictionary lookup and a
 revalidation costs a 304. A write changes the store's version, so nothing stale is ever served; an
 answer raced by a write is not kept. Bodies are part of the key so that a query sent by POST (form or
-``application/sparql-query``) is cached like one sent by GET.
+``application/sparql-query``) is cached like one sent by GET. A streamed answer (an export) is read
+while it fits the cache's bound for one entry and kept whole; a larger one is streamed on, not kept.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from functools import wraps
+from itertools import chain
 from typing import Any
 
 from flask import Response, request
@@ -47,8 +49,13 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
         hit = cache.get(key)
         if hit is None:
             resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
-            if resp.status_code != 200 or resp.is_streamed:
+            if resp.status_code != 200:
                 return resp
+            if resp.is_streamed:
+                rest = _read_up_to(resp, cache.entry_bytes)
+                if rest is not None:  # too large to keep: what was read, then the rest, unchanged
+                    resp.response = rest
+                    return resp
             if store.version != version:  # raced by a write: answered, but neither kept nor tagged
                 resp.headers["Cache-Control"] = "no-cache"
                 resp.vary.add("Accept")
@@ -66,3 +73,19 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
         return Response(body, status=200, headers=headers, content_type=content_type)
 
     return wrapper
+
+
+def _read_up_to(resp: Response, limit: int) -> Iterator[bytes] | None:
+    """Read a streamed body into ``resp`` when it has at most ``limit`` bytes (None); else the chunks
+    read so far followed by the rest, for streaming on."""
+    chunks: Iterable[bytes] = resp.iter_encoded()
+    source = iter(chunks)
+    read: list[bytes] = []
+    size = 0
+    for chunk in source:
+        read.append(chunk)
+        size += len(chunk)
+        if size > limit:
+            return chain(read, source)
+    resp.set_data(b"".join(read))
+    return None

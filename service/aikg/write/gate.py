@@ -343,11 +343,11 @@ def _fresh_blank(store: Store, q: ox.Quad) -> bool:
     )
 
 
-def commit_text(store: Store, change: Change) -> str:
-    """The change as one SPARQL update: DROP, DELETE DATA, then INSERT DATA.
+def commit_parts(store: Store, change: Change) -> tuple[set[str], list[ox.Quad], list[ox.Quad]]:
+    """The change as the store commits it: graphs to drop, quads to remove, quads to add.
 
-    INSERT DATA mints new blank nodes and DELETE DATA cannot name them, so a graph whose change touches
-    an existing blank node is rewritten whole (DROP, then INSERT DATA of its new content).
+    Blank nodes added through an update are new nodes and a removal cannot name them, so a graph whose
+    change touches an existing blank node is rewritten whole (dropped, then its new content added).
     """
     rewrite = {
         graph_iri(q)
@@ -358,17 +358,20 @@ def commit_text(store: Store, change: Change) -> str:
     rewrite -= change.drop
     remove = [q for q in change.remove if graph_iri(q) not in rewrite | change.drop]
     add = [q for q in change.add if graph_iri(q) not in rewrite]
-    parts = [f"DROP SILENT GRAPH <{g}>" for g in sorted(change.drop)]
     for g in sorted(rewrite):
         content = {q for q in _pattern(store, graph=g) if q not in change.remove}
         content |= {q for q in change.add if graph_iri(q) == g}
-        parts.append(f"DROP SILENT GRAPH <{g}>")
         add.extend(content)
-    if remove:
-        parts.append("DELETE DATA {\n" + _block(remove) + "\n}")
-    if add:
-        parts.append("INSERT DATA {\n" + _block(add) + "\n}")
-    return " ;\n".join(parts)
+    return set(change.drop) | rewrite, remove, add
+
+
+def write_change(store: Store, change: Change, generated: incremental.Generated | None = None) -> None:
+    """Commit ``change`` and ``generated`` (the generated graphs' difference) in one atomic write."""
+    drop, remove, add = commit_parts(store, change)
+    if generated is not None:
+        remove += generated.remove
+        add += generated.add
+    store.apply(drop=drop, remove=remove, add=add)
 
 
 def _block(quads: Iterable[ox.Quad]) -> str:
@@ -518,20 +521,19 @@ class Gate:
 
     def _commit(self, change: Change, *, rebuild: bool = False) -> None:
         store = self.store
-        text = commit_text(store, change)
-        if not text.strip():
+        if not (change.drop or change.remove or change.add):
             return
-        generated: str | None = None
+        generated: incremental.Generated | None = None
         if not rebuild:
             try:
-                # The inferred and derived graphs' difference goes into the same update as the data,
+                # The inferred and derived graphs' difference goes into the same write as the data,
                 # so no reader sees the data without what follows from it.
                 generated = incremental.plan(store, change.remove, change.add)
             except incremental.NeedsRebuild:
                 generated = None
         before = self.writelog.begin()
         try:
-            store.update(" ;\n".join(t for t in (text, generated) if t))
+            write_change(store, change, generated)
             if generated is None:
                 rebuild_derived(store)
         except BaseException:

@@ -15,11 +15,14 @@ import time
 from collections import deque
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
 
 from aikg.store import Store
+
+if TYPE_CHECKING:
+    from aikg.knowledge.incremental import Generated
 
 KEEP = 20_000
 """Subjects remembered; older records are forgotten (an index that old rebuilds whole)."""
@@ -68,7 +71,7 @@ class WriteLog:
             self.pending = time.monotonic()
         return self.store.version
 
-    def record(self, before: int | None, change: _Change, generated: str | None) -> None:
+    def record(self, before: int | None, change: _Change, generated: Generated | None) -> None:
         """Record a committed gated write: its data change and ``generated``, the update of the generated
         graphs committed with it (None when they were rebuilt whole instead)."""
         if before is None:
@@ -76,7 +79,7 @@ class WriteLog:
         subjects: frozenset[str] | None = None
         quads = change.remove | change.add
         if generated is not None and not any(q.predicate.value in _HIERARCHY for q in quads):
-            subjects = frozenset(_iris(q.subject for q in quads)) | _subjects_of(generated)
+            subjects = frozenset(_iris(q.subject for q in (*quads, *generated.remove, *generated.add)))
         entry = Written(before, self.store.version, subjects)
         with self._lock:
             self.pending = None
@@ -125,12 +128,3 @@ class WriteLog:
 
 def _iris(terms: Iterable[ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple]) -> Iterable[str]:
     return (t.value for t in terms if isinstance(t, ox.NamedNode))
-
-
-def _subjects_of(update: str) -> frozenset[str]:
-    """IRI subjects of the quads a DELETE DATA / INSERT DATA update names (read on a scratch store)."""
-    if not update.strip():
-        return frozenset()
-    scratch = ox.Store()
-    scratch.update(update.replace("DELETE DATA", "INSERT DATA"))
-    return frozenset(_iris(q.subject for q in scratch))

@@ -1,0 +1,106 @@
+"""The soak measurement at a tiny size: a few seconds of the mixed load against a served copy of a
+seeds-only store. Its report has its structure, and a request that fails counts as an error.
+
+No timing is asserted: the figures depend on the machine; only what was counted is checked.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from aikg.knowledge.load import load_seeds
+from aikg.store import OxigraphStore
+from aikg_bench.soak import Call, Writes, judge, soak
+
+MISSING = "/api/entities/soak-no-such-entity"
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    root = tmp_path_factory.mktemp("soak")
+    store = OxigraphStore(root / "default")
+    load_seeds(store)
+    store.close()
+    # sent as a lookup that must answer 200: the store has no such entity, so it is a 404, an error
+    failed = Call("lookup", "GET /api/entities/{id} (missing)", "GET", MISSING)
+    return soak(
+        root / "default",
+        seconds=4,
+        warmup=1,
+        clients=3,
+        work=root / "work",
+        epoch=False,
+        extra=[failed, Writes(99).next()],  # and a write, which the copy takes
+        sample_every=1,
+        log=lambda _: None,
+    )
+
+
+def test_the_report_counts_requests_by_route_and_kind(report: dict) -> None:
+    measured = report["measured"]
+    assert measured["requests"] == sum(sum(s.values()) for s in measured["by_route"].values()) > 3
+    assert report["warmup"]["requests"] >= 1
+    # the store was served: lookups and writes were answered
+    assert measured["by_route"]["GET /api/entities/{id} (missing)"] == {"404": 1}
+    assert set(measured["latency"]) <= {"lookup", "search", "named", "select", "ask", "export", "write"}
+    for figures in measured["latency"].values():
+        assert figures["n"] >= 1 and figures["p50_ms"] <= figures["p99_ms"] <= figures["max_ms"]
+    assert report["load_average"]["start"] and report["clients"] == 3
+
+
+def test_a_failed_request_counts_as_an_error(report: dict) -> None:
+    measured = report["measured"]
+    assert measured["errors_by_kind"].get("unexpected status", 0) >= 1
+    assert any(e["target"] == MISSING and e["status"] == 404 for e in measured["error_examples"])
+    assert report["errors"] == measured["errors"] + report["warmup"]["errors"] >= 1
+    assert report["goals"]["no_errors"] is False
+
+
+def test_memory_is_sampled_for_every_serving_process(report: dict) -> None:
+    memory = report["memory"]
+    assert memory["samples"] >= 2
+    roles = memory["processes"]["start"]
+    assert roles["master"] == 1 and roles["http-worker"] == 2 and roles["writer"] == 1
+    for figures in [memory["total"], memory["lasting"], *memory["by_role"].values()]:
+        assert figures["start_mb"] > 0 and figures["peak_mb"] >= max(figures["start_mb"], figures["end_mb"])
+    assert {p["role"] for p in memory["per_process"].values()} >= {"master", "http-worker", "writer"}
+    assert all(point["total_mb"] > 0 for point in memory["timeline"])
+
+
+def test_the_soak_writes_to_a_copy_and_leaves_the_store_given_as_it_was(report: dict) -> None:
+    assert report["measured"]["by_route"]["POST /update"].get("200", 0) >= 1  # writes were committed
+    store = OxigraphStore(Path(report["store"]["source"]))
+    try:
+        assert not [g for g in store.graphs() if "/graph/soak/" in g]
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize(
+    ("status", "content_type", "body", "problem"),
+    [
+        (200, "application/json", b"{}", None),
+        (
+            404,
+            "application/json",
+            b'{"ok": false, "status": 404, "error": "x", "message": "y", "errors": []}',
+            "unexpected status",
+        ),
+        (404, "text/html", b"<html>not found</html>", "not in the envelope"),
+        (400, "application/json", b'{"error": "x"}', "not in the envelope"),
+        (
+            503,
+            "application/json",
+            b'{"ok": false, "status": 503, "error": "x", "message": "y", "errors": []}',
+            "5xx",
+        ),
+        (201, "application/json", b"{}", "unexpected status"),
+    ],
+)
+def test_every_kind_of_failed_answer_is_an_error(
+    status: int, content_type: str, body: bytes, problem: str | None
+) -> None:
+    call = Call("lookup", "GET /x", "GET", "/x")
+    assert judge(call, status, content_type, body) == problem
