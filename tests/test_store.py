@@ -276,3 +276,51 @@ def test_a_blank_node_added_with_a_drop_is_one_node_in_its_graph_and_the_merge(s
     store.apply(drop=[TEST_GRAPH.value], add=quads)
     res = store.query(f"SELECT ?l WHERE {{ {NOTE.subject} <{AIKG}hasPart> ?part . ?part {LABEL} ?l }}")
     assert [r[0].value for r in res.rows] == ["part"]
+
+
+def test_gated_writes_of_every_kind_keep_the_default_graph_the_merge(store):
+    """Graph Store PUT/POST/DELETE and SPARQL updates through the gate, then the merge checked whole."""
+    from aikg.web import create_app
+
+    auth = {"Authorization": "Bearer test-token"}
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token"}, store=store
+    ).test_client()
+    graph = str(GRAPH["test-merge"])
+    cloud = (
+        f"@prefix aikg: <{AIKG}> . @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+        f'<{ID}merge-cloud> a aikg:Neocloud ; rdfs:label "Merge Cloud"@en .\n'
+        f'<{ID}coreweave> rdfs:label "CoreWeave"@en .\n'  # restates a seed triple: the merge keeps one
+    )
+    for method, body in (
+        ("PUT", cloud),
+        ("POST", cloud.replace('"Merge Cloud"@en', '"Merge Cloud"@en, "合并云"@zh')),
+        ("PUT", cloud),
+    ):
+        r = client.open(
+            "/data",
+            method=method,
+            query_string={"graph": graph},
+            data=body.encode(),
+            headers={**auth, "Content-Type": "text/turtle"},
+        )
+        assert r.status_code in (200, 201, 204), r.get_json()
+    update = f'DELETE DATA {{ GRAPH <{graph}> {{ {COREWEAVE} {LABEL} "CoreWeave"@en }} }}'
+    assert client.post("/update", data={"update": update}, headers=auth).status_code in (200, 204)
+    raw = store._ox
+    named = {
+        q.triple
+        for q in raw.quads_for_pattern(None, None, None, None)
+        if not isinstance(q.graph_name, ox.DefaultGraph)
+    }
+    default = {q.triple for q in raw.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    assert named == default
+    assert _labels(store, COREWEAVE) == 1  # the seed's statement is still there, once
+    assert client.delete("/data", query_string={"graph": graph}, headers=auth).status_code in (200, 204)
+    named = {
+        q.triple
+        for q in raw.quads_for_pattern(None, None, None, None)
+        if not isinstance(q.graph_name, ox.DefaultGraph)
+    }
+    assert named == {q.triple for q in raw.quads_for_pattern(None, None, None, ox.DefaultGraph())}
+    assert _labels(store, ox.NamedNode(ID + "merge-cloud")) == 0
