@@ -90,6 +90,9 @@ def test_search_type_filter_includes_subclasses(ro_client):
     by_iri = _ids(ro_client.get("/api/search?q=core&type=" + quote(AIKG + "CloudOperator")))
     assert by_iri == ["coreweave"]
     assert _ids(ro_client.get("/api/search?q=core&type=AIModel")) == []
+    # a blank type is no filter, as the OpenAPI document says (schemathesis sent one with white space)
+    unfiltered = _ids(ro_client.get("/api/search?q=core"))
+    assert len(unfiltered) > 1 and _ids(ro_client.get("/api/search?q=core&type=%20")) == unfiltered
 
 
 def test_search_limit(ro_client):

@@ -95,6 +95,6 @@ def test_document_is_openapi_3_and_covers_the_surface(document):
     assert {"get", "put", "post", "delete"} <= set(document["paths"]["/data"])
     search = document["paths"]["/api/search"]["get"]
     assert {"200", "304", "400", "406"} <= set(search["responses"])
-    assert "Organization" in search["parameters"][1]["schema"]["enum"]
+    assert "Organization" in search["parameters"][1]["schema"]["anyOf"][0]["enum"]
     deals = document["paths"]["/api/queries/deals-of-organization"]["get"]["parameters"][0]
     assert (deals["name"], deals["required"], deals["x-aikg-type"]) == ("org", True, "entity")

@@ -74,8 +74,8 @@ def search() -> Response:
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
     services = get_services()
     type_iri = None
-    if request.args.get("type"):
-        raw_type = request.args["type"].strip()
+    raw_type = request.args.get("type", "").strip()
+    if raw_type:  # blank reads as not given, as the OpenAPI document says
         type_iri = services.vocabulary().resolve_class(raw_type)
         if type_iri is None:
             raise BadRequest(

@@ -591,8 +591,9 @@ def _api_paths(services: Services) -> dict[str, Any]:
                 ),
                 _query(
                     "type",
-                    {"enum": _class_names(services)},
-                    "Only entities of this class or a subclass: a class name (Organization) or IRI.",
+                    {"anyOf": [{"enum": _class_names(services)}, _NOT_GIVEN]},
+                    "Only entities of this class or a subclass: a class name (Organization) or IRI "
+                    "(blank: any class).",
                 ),
                 _query(
                     "limit",
