@@ -48,11 +48,13 @@ class Held:
 
 
 @pytest.fixture()
-def held(monkeypatch):
+def held(monkeypatch, backend_store):
     held = Held()
     real = validation_job.compute_report
 
     def compute(store):
+        if store is not backend_store:  # another test's job, still settling after its writes
+            return real(store)
         held.calls += 1
         held.entered.set()
         assert held.release.wait(60)
@@ -158,8 +160,11 @@ def test_a_write_makes_the_next_report_of_the_new_version(client, backend_store)
 
 def test_a_failed_computation_is_503_and_requests_do_not_start_it_again(client, backend_store, monkeypatch):
     calls = []
+    real = validation_job.compute_report
 
     def fail(store):
+        if store is not backend_store:  # another test's job, still settling after its writes
+            return real(store)
         calls.append(store.version)
         raise StoreError("the store went away")
 
