@@ -16,6 +16,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass
 
+from aikg.export.budget import bounded, check
 from aikg.export.model import GraphModel
 from aikg.namespaces import AIKG
 
@@ -51,7 +52,7 @@ def cap(
     if total <= limit:
         return Capped(model, total)
     degree: Counter[str] = Counter()
-    for e in model.edges.values():
+    for e in bounded(model.edges.values(), "ranking nodes", every=4 * 1024):
         degree[e.source] += 1
         degree[e.target] += 1
     far = max(hops.values(), default=0) + 1 if hops else 0
@@ -67,6 +68,7 @@ def cap(
         )
 
     keep = set(sorted(model.nodes, key=rank)[:limit])
+    check("ranking nodes")
     nodes = {k: n for k, n in model.nodes.items() if k in keep}
     edges = {k: e for k, e in model.edges.items() if e.source in keep and e.target in keep}
     return Capped(GraphModel(nodes, edges, model.vocab, model.titles), total)

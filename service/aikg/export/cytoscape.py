@@ -10,14 +10,15 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+from aikg.export.budget import bounded
 from aikg.export.model import GraphModel
 
 
 def elements(model: GraphModel) -> dict[str, list[dict[str, Any]]]:
     """``{"nodes": [{"data": ...}], "edges": [{"data": ...}]}`` in a stable order."""
     return {
-        "nodes": [{"data": model.node_data(n)} for n in model.sorted_nodes()],
-        "edges": [{"data": model.edge_data(e)} for e in model.sorted_edges()],
+        "nodes": [{"data": model.node_data(n)} for n in bounded(model.sorted_nodes(), "writing nodes")],
+        "edges": [{"data": model.edge_data(e)} for e in bounded(model.sorted_edges(), "writing edges")],
     }
 
 

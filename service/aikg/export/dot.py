@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from aikg.export.budget import bounded
 from aikg.export.model import GraphModel, Node
 
 _MAX_TOOLTIP_VALUES = 12
@@ -40,14 +41,14 @@ def dot(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
         '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];',
         '  edge [fontname="Helvetica", fontsize=10];',
     ]
-    for node in model.sorted_nodes():
+    for node in bounded(model.sorted_nodes(), "writing nodes"):
         type_label = model.vocab.label(node.type) if node.type else ""
         label = node.label + (f"\n«{type_label}»" if type_label else "")
         attrs = {"label": label, "tooltip": _tooltip(node, type_label)}
         if node.nary:
             attrs.update(shape="ellipse", fillcolor="#fdf3e1")
         lines.append(f"  {quote(node.id)} [{_attrs(attrs)}];")
-    for edge in model.sorted_edges():
+    for edge in bounded(model.sorted_edges(), "writing edges"):
         data = model.edge_data(edge)
         label = edge.label[: -len(edge.summary) - 2] + "\n" + edge.summary if edge.summary else edge.label
         source = data["document"] or data["graph"]

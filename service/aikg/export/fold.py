@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from aikg.export.budget import bounded
 from aikg.export.model import Edge, GraphModel, Node, Value, add_value, attribute_key, curie
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS
 from aikg.namespaces import AIKG
@@ -69,8 +70,12 @@ def fold(model: GraphModel, *, keep: set[str] | None = None) -> GraphModel:
     )
     links = _links(model)
     nary = {k for k, n in model.nodes.items() if n.nary} - (keep or set())
-    plans = {k: p for k in sorted(nary) if (p := _plan(model, links[k], nary)) is not None}
-    for key, (sources, targets) in plans.items():
+    plans = {
+        k: p
+        for k in bounded(sorted(nary), "folding n-ary nodes into edges")
+        if (p := _plan(model, links[k], nary)) is not None
+    }
+    for key, (sources, targets) in bounded(plans.items(), "folding n-ary nodes into edges", every=64):
         node = model.nodes[key]
         for link in links[key]:
             if link.other in nary and link.other not in plans and not link.outgoing:

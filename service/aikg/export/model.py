@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 import pyoxigraph as ox
 from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 
+from aikg.export.budget import bounded
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
@@ -258,7 +259,7 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
     vocab = services.vocabulary()
     titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
     facts: dict[str, list[Fact]] = defaultdict(list)
-    for q in selection.quads():
+    for q in bounded(selection.quads(), "reading the selected facts", every=4 * 1024):
         facts[term_id(rdf11_subject(q))].append((q.predicate.value, q.object, graph_iri(q)))
     internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
     kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}
@@ -268,7 +269,7 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
         if not types & internal and _DERIVATION not in types and any(g != _CATALOGUE for _, _, g in facts[s])
     }
     model = GraphModel({}, {}, vocab, titles)
-    for s in drawn:
+    for s in bounded(drawn, "building the drawn graph"):
         model.nodes[s] = _node(s, facts[s], kinds[s], vocab, drawn, model)
     for s, types in kinds.items():
         if _DERIVATION in types:

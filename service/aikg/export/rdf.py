@@ -15,6 +15,7 @@ from collections.abc import Iterator
 
 import pyoxigraph as ox
 
+from aikg.export.budget import bounded, check
 from aikg.export.select import Selection
 from aikg.namespaces import PREFIXES
 from aikg.store.terms import graph_iri
@@ -29,12 +30,13 @@ def graph_lines(selection: Selection) -> dict[str, list[str]]:
     """Named graph -> its selected triples as sorted, distinct N-Triples lines (without the final dot)."""
     by_graph: dict[str, set[str]] = defaultdict(set)
     if selection.nodes is None:
-        for g in selection.graphs:
+        for g in bounded(selection.graphs, "reading the data graphs", every=1):
             text = selection.store.dump(mime=_NT, graph=g).decode("utf-8")
             by_graph[g].update(line[:-2] for line in text.splitlines() if line.endswith(" ."))
     else:
-        for q in selection.quads():
+        for q in bounded(selection.quads(), "reading the selected facts", every=4 * 1024):
             by_graph[graph_iri(q)].add(f"{q.subject} {q.predicate} {q.object}")
+    check("sorting the selected facts")
     return {g: sorted(lines) for g, lines in sorted(by_graph.items()) if lines}
 
 
@@ -49,6 +51,7 @@ def turtle(selection: Selection) -> Iterator[bytes]:
     """The union of the selected triples as prefixed Turtle, grouped by subject."""
     union = sorted({line for lines in graph_lines(selection).values() for line in lines})
     data = "".join(f"{line} .\n" for line in union).encode("utf-8")
+    check("writing Turtle")
     triples = ox.parse(data, format=ox.RdfFormat.N_TRIPLES)
     yield ox.serialize(triples, format=ox.RdfFormat.TURTLE, prefixes=PREFIXES) or b""
 
@@ -72,5 +75,6 @@ def jsonld(selection: Selection) -> Iterator[bytes]:
     union = sorted({line for lines in by_graph.values() for line in lines})
     text = "".join(f"{line} .\n" for line in union)
     text += "".join(f"{line} {ox.NamedNode(g)} .\n" for g, lines in by_graph.items() for line in lines)
+    check("writing JSON-LD")
     quads = ox.parse(text.encode("utf-8"), format=ox.RdfFormat.N_QUADS)
     yield ox.serialize(quads, format=ox.RdfFormat.JSON_LD) or b""

@@ -40,26 +40,38 @@ _RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 _LINKED_FROM = """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
-  ?f ?p ?n .
-  FILTER (isIRI(?n) && ?p != <%s>)
-  FILTER EXISTS { ?n ?q ?v }
+  GRAPH ?g { ?f ?p ?n }
+  FILTER (isIRI(?n) && ?p != <%s> && ?g IN (%s))
+  FILTER EXISTS { GRAPH ?h { ?n ?q ?v } FILTER (?h IN (%s)) }
 }"""
 """Half a hop, outwards: IRIs the frontier links to that are themselves described in the data graphs
-(which leaves out vocabulary terms such as aikg:Reported and plain IRIs such as web addresses)."""
+(which leaves out vocabulary terms such as aikg:Reported and plain IRIs such as web addresses).
+
+Every query here reads quads (``GRAPH ?g``) of the data graphs named in an ``IN`` filter rather than
+a dataset of those graphs: Oxigraph evaluates a dataset of N graphs as N scans per pattern, one index
+scan with a filter is 4-6 times faster (a hub's four hops: 3.0 s -> 0.6 s on the default store), and
+the answers are the same."""
 
 _LINKING_TO = """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
-  ?n ?p ?f .
-  FILTER (isIRI(?n) && ?p != <%s>)
+  GRAPH ?g { ?n ?p ?f }
+  FILTER (isIRI(?n) && ?p != <%s> && ?g IN (%s))
 }"""
 """Half a hop, inwards: subjects linking to the frontier (described by definition). Kept apart from the
 outward half because a UNION with the EXISTS test defeats some engines' planners (Virtuoso times out)."""
 
-_ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } }"
+_ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } FILTER (?g IN (%s)) }"
 
-_OF_TYPES = "SELECT DISTINCT ?s WHERE { VALUES ?t { %s } ?s a ?t }"
+_OF_TYPES = "SELECT DISTINCT ?s WHERE { VALUES ?t { %s } GRAPH ?g { ?s a ?t } FILTER (?g IN (%s)) }"
 
-_TYPED = "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } ?n a ?t }"
+_TYPED = (
+    "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } GRAPH ?g { ?n a ?t } FILTER (?g IN (%s)) }"
+)
+
+
+def _in(graphs: Sequence[str]) -> str:
+    """The graphs as the list of an ``IN`` filter."""
+    return ", ".join(f"<{g}>" for g in graphs)
 
 
 def data_graphs(store: Store) -> list[str]:
@@ -89,7 +101,7 @@ class Selection:
         if not self.graphs:
             return
         for batch in _batches(sorted(self.nodes, key=str)):
-            rows = self.store.query(_ABOUT % _values(batch), named_graphs=list(self.graphs)).rows
+            rows = self.store.query(_ABOUT % (_values(batch), _in(self.graphs))).rows
             yield from (quad_of_row(row) for row in rows)
 
 
@@ -168,22 +180,28 @@ def distances(
 
 def _hop(store: Store, frontier: Sequence[ox.NamedNode], graphs: Sequence[str]) -> set[ox.NamedNode]:
     found: set[ox.NamedNode] = set()
+    if not graphs:
+        return found
+    within = _in(graphs)
     for batch in _batches(frontier):
-        for query in (_LINKED_FROM, _LINKING_TO):
-            result = store.query(query % (_values(batch), _RDF_TYPE), default_graphs=list(graphs))
-            found.update(row[0] for row in result.rows if isinstance(row[0], ox.NamedNode))
+        values = _values(batch)
+        for text in (
+            _LINKED_FROM % (values, _RDF_TYPE, within, within),
+            _LINKING_TO % (values, _RDF_TYPE, within),
+        ):
+            found.update(row[0] for row in store.query(text).rows if isinstance(row[0], ox.NamedNode))
     return found
 
 
 def _of_classes(
     store: Store, nodes: Iterable[Term], classes: set[str] | None, graphs: Sequence[str]
 ) -> set[ox.NamedNode]:
-    if not nodes or not classes:
+    if not nodes or not classes or not graphs:
         return set()
     types = " ".join(f"<{c}>" for c in sorted(classes))
     found: set[ox.NamedNode] = set()
     for batch in _batches(sorted(nodes, key=str)):
-        rows = store.query(_TYPED % (_values(batch), types), default_graphs=list(graphs)).rows
+        rows = store.query(_TYPED % (_values(batch), types, _in(graphs))).rows
         found.update(row[0] for row in rows if isinstance(row[0], ox.NamedNode))
     return found
 
@@ -193,7 +211,7 @@ def instances_of(store: Store, classes: set[str], graphs: Sequence[str]) -> set[
     if not classes or not graphs:
         return set()
     values = " ".join(f"<{c}>" for c in sorted(classes))
-    rows = store.query(_OF_TYPES % values, default_graphs=list(graphs)).rows
+    rows = store.query(_OF_TYPES % (values, _in(graphs))).rows
     return {row[0] for row in rows if isinstance(row[0], ox.NamedNode)}
 
 

@@ -22,6 +22,7 @@ from typing import Any
 
 import networkx as nx
 
+from aikg.export.budget import bounded, check
 from aikg.export.model import GraphModel, Value
 from aikg.export.palette import COLORS, family_of, rgb
 
@@ -33,12 +34,12 @@ VALUES = "_values"
 def to_networkx(model: GraphModel, description: dict[str, Any]) -> nx.MultiDiGraph:
     """The model as a directed multigraph keyed by edge id, with uniformly typed attributes."""
     nodes = []
-    for n in model.sorted_nodes():
+    for n in bounded(model.sorted_nodes(), "writing nodes"):
         data = model.node_data(n)
         family = family_of(model.vocab, n.types)
         data["family"], data["color"] = family, COLORS[family]
         nodes.append(data)
-    edges = [model.edge_data(e) for e in model.sorted_edges()]
+    edges = [model.edge_data(e) for e in bounded(model.sorted_edges(), "writing edges")]
     _uniform(nodes)
     _uniform(edges)
     g = nx.MultiDiGraph(name="aikg", **_graph_attributes(description))
@@ -52,18 +53,21 @@ def to_networkx(model: GraphModel, description: dict[str, Any]) -> nx.MultiDiGra
 
 def graphml(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     """GraphML 1.0 with typed ``<key>`` declarations for every graph, node and edge attribute."""
+    graph = to_networkx(model, description)
+    check("writing GraphML")
     buf = io.BytesIO()
-    nx.write_graphml(to_networkx(model, description), buf, encoding="utf-8", infer_numeric_types=True)
+    nx.write_graphml(graph, buf, encoding="utf-8", infer_numeric_types=True)
     yield buf.getvalue()
 
 
 def gexf(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
     """GEXF 1.2 (Gephi's own format): node and edge labels plus typed attributes."""
     g = to_networkx(model, description)
-    for data in g.nodes.values():
+    for data in bounded(g.nodes.values(), "writing nodes"):
         data.pop("id", None)  # the node key is the id already; GEXF writes it as the node id
         r, gr, b = rgb(str(data["family"]))
         data["viz"] = {"color": {"r": r, "g": gr, "b": b, "a": 1.0}}
+    check("writing GEXF")
     buf = io.BytesIO()
     nx.write_gexf(g, buf, encoding="utf-8", version="1.2draft")
     yield buf.getvalue()

@@ -7,19 +7,27 @@ default 250 for a neighbourhood, 600 for the whole graph): they answer the close
 nodes, with ``truncated`` and ``total`` saying what was left out (exports are never cut). An unknown
 format is a 404 naming the supported ones (the format is part of the path); an unknown focus or entity
 is a 404; a bad depth, type, fold or limit is a 400 naming the parameter.
+
+Each request runs within the service's one time limit (setting ``query_timeout``), its Python work
+(walking, drawing, folding, capping, writing) as much as its store reads (:mod:`aikg.export.budget`):
+past it the request ends in 503 ``query timeout``, the error a runaway SPARQL query gets, saying what
+to ask for instead. An export is written before its first byte is sent, so that error can still be sent.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+from itertools import chain
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, request
 
-from aikg.errors import BadRequest
+from aikg.errors import BadRequest, QueryTimeout
 from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped, cap
 from aikg.export.cytoscape import elements
-from aikg.web import get_services
+from aikg.web import get_services, setting
 from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
@@ -27,6 +35,23 @@ bp = Blueprint("exports", __name__)
 WHOLE_GRAPH_NODES = 600
 """Nodes of the whole-graph view unless it asks for another number: a force layout stays readable and
 quick up to a few hundred."""
+
+
+@contextmanager
+def _within_limit(what: str, advice: str) -> Iterator[None]:
+    """Name the time limit and a smaller request in a timeout of the work inside."""
+    try:
+        yield
+    except QueryTimeout as exc:
+        seconds = float(setting("query_timeout"))
+        raise QueryTimeout(
+            f"{what} ran past the time limit of {seconds:g} s (setting query_timeout) and was stopped "
+            f"({exc.message.removeprefix('the ')}); {advice}",
+            errors=[{"limit": "query_timeout", "seconds": seconds}],
+        ) from None
+
+
+_SMALLER = "ask for a smaller depth, a lower limit, some types (type=...) or fold=false"
 
 
 def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
@@ -71,8 +96,11 @@ def _view(capped: Capped, limit: int) -> dict[str, Any]:
 def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds; kept in the
     response cache per store version (a neighbourhood at depth 2 costs ~80 ms to select and write)."""
-    result = run_export(get_services(), name, _options(focus=request.args.get("focus")))
-    response = Response(result.chunks, mimetype=None, content_type=result.format.mime)
+    options = _options(focus=request.args.get("focus"))
+    with _within_limit(f"the {name} export", "export a neighbourhood (focus, depth) or some types"):
+        result = run_export(get_services(), name, options)
+        first = next(result.chunks, b"")  # the writing happens here, within the limit
+    response = Response(chain([first], result.chunks), mimetype=None, content_type=result.format.mime)
     response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'
     return response
 
@@ -85,13 +113,15 @@ def neighbors(entity: str) -> Response:
     options = _options(focus=entity, view=True)
     limit = _limit(DEFAULT_NODES)
     services = get_services()
-    selection = select(
-        services, focus=options.focus, depth=options.depth, types=options.types, through_nary=options.fold
-    )
-    model = graph_model(services, selection, fold=options.fold)
-    focus_iri = selection.focus.value if selection.focus is not None else None
-    focus = model.nodes.get(focus_iri) if focus_iri else None
-    capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
+    with _within_limit(f"the neighbourhood of {entity[:100]!r} at depth {options.depth}", _SMALLER):
+        selection = select(
+            services, focus=options.focus, depth=options.depth, types=options.types, through_nary=options.fold
+        )
+        model = graph_model(services, selection, fold=options.fold)
+        focus_iri = selection.focus.value if selection.focus is not None else None
+        focus = model.nodes.get(focus_iri) if focus_iri else None
+        capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
+        view = _view(capped, limit)
     return jsonify(
         {
             "focus": focus_iri,
@@ -99,7 +129,7 @@ def neighbors(entity: str) -> Response:
             "depth": options.depth,
             "fold": options.fold,
             "types": list(selection.types),
-            **_view(capped, limit),
+            **view,
         }
     )
 
@@ -112,6 +142,7 @@ def whole_graph() -> Response:
     options = _options(focus=None, view=True)
     limit = _limit(WHOLE_GRAPH_NODES)
     services = get_services()
-    selection = select(services, types=options.types, through_nary=options.fold)
-    model = graph_model(services, selection, fold=options.fold)
-    return jsonify({"fold": options.fold, "types": list(selection.types), **_view(cap(model, limit), limit)})
+    with _within_limit("the whole-graph view", "ask for a lower limit or some types (type=...)"):
+        selection = select(services, types=options.types, through_nary=options.fold)
+        view = _view(cap(graph_model(services, selection, fold=options.fold), limit), limit)
+    return jsonify({"fold": options.fold, "types": list(selection.types), **view})
