@@ -14,8 +14,9 @@ from typing import TYPE_CHECKING, Any
 
 from aikg.errors import BadRequest, NotFound
 from aikg.export import cytoscape, dot, rdf, xml_graphs
+from aikg.export.cap import Capped, cap, capped_model
 from aikg.export.fold import fold as fold_model
-from aikg.export.model import GraphModel, build_model
+from aikg.export.model import GraphModel, build_model, read_facts
 from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
 from aikg.namespaces import slug_of
 from aikg.rdf.formats import RDF_FORMATS, Format, by_name
@@ -29,6 +30,7 @@ __all__ = [
     "ExportFormat",
     "ExportOptions",
     "ExportResult",
+    "capped_view",
     "graph_model",
     "parse_options",
     "run_export",
@@ -150,6 +152,18 @@ def graph_model(services: Services, selection: Selection, *, fold: bool = False)
     model = build_model(services, selection)
     keep = {selection.focus.value} if selection.focus is not None else set()
     return fold_model(model, keep=keep) if fold else model
+
+
+def capped_view(services: Services, selection: Selection, limit: int, *, fold: bool = False) -> Capped:
+    """A graph view of a selection: its ``limit`` closest and best-connected nodes (:mod:`.cap`).
+
+    Unfolded, only the kept nodes are built (:func:`~aikg.export.cap.capped_model`); folded, the
+    whole model is, as folding changes which nodes and edges there are.
+    """
+    focus = selection.focus.value if selection.focus is not None else None
+    if fold:
+        return cap(graph_model(services, selection, fold=True), limit, hops=selection.hops, focus=focus)
+    return capped_model(read_facts(services, selection), limit, hops=selection.hops, focus=focus)
 
 
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:

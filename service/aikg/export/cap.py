@@ -13,11 +13,11 @@ drawing. Value qualifications (the ≈ of a figure) rank last: the view does not
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping, Set
 from dataclasses import dataclass
 
 from aikg.export.budget import bounded, check
-from aikg.export.model import GraphModel
+from aikg.export.model import Facts, GraphModel, assemble
 from aikg.namespaces import AIKG
 
 MAX_NODES = 2000
@@ -55,20 +55,52 @@ def cap(
     for e in bounded(model.edges.values(), "ranking nodes", every=4 * 1024):
         degree[e.source] += 1
         degree[e.target] += 1
-    far = max(hops.values(), default=0) + 1 if hops else 0
-
-    def rank(node_id: str) -> tuple[int, int, int, int, str]:
-        node = model.nodes[node_id]
-        return (
-            node_id != focus,
-            _QUALIFICATION in node.types,
-            hops.get(node_id, far) if hops else 0,
-            -degree[node_id],
-            node_id,
-        )
-
-    keep = set(sorted(model.nodes, key=rank)[:limit])
-    check("ranking nodes")
+    qualifications = {k for k, n in model.nodes.items() if _QUALIFICATION in n.types}
+    keep = kept(model.nodes, limit, degree, qualifications, hops=hops, focus=focus)
     nodes = {k: n for k, n in model.nodes.items() if k in keep}
     edges = {k: e for k, e in model.edges.items() if e.source in keep and e.target in keep}
     return Capped(GraphModel(nodes, edges, model.vocab, model.titles), total)
+
+
+def capped_model(
+    facts: Facts, limit: int, *, hops: Mapping[str, int] | None = None, focus: str | None = None
+) -> Capped:
+    """What :func:`cap` of the whole unfolded model gives, with only the kept nodes built: the ranking
+    needs each node's classes and edges, not its attributes, and building a node is most of the cost
+    (the whole graph's 600 best connected of 5,470: 1.0 s -> 0.5 s)."""
+    total = len(facts.drawn)
+    if total <= limit:
+        return Capped(assemble(facts, facts.drawn), total)
+    degree: Counter[str] = Counter()
+    for s, _, t in facts.links():
+        degree[s] += 1
+        degree[t] += 1
+    qualifications = {s for s in facts.drawn if _QUALIFICATION in facts.types(s)}
+    keep = kept(facts.drawn, limit, degree, qualifications, hops=hops, focus=focus)
+    return Capped(assemble(facts, keep), total)
+
+
+def kept(
+    ids: Iterable[str],
+    limit: int,
+    degree: Mapping[str, int],
+    qualifications: Set[str],
+    *,
+    hops: Mapping[str, int] | None = None,
+    focus: str | None = None,
+) -> set[str]:
+    """The ``limit`` first of ``ids`` in the module docstring's order."""
+    far = max(hops.values(), default=0) + 1 if hops else 0
+
+    def rank(node_id: str) -> tuple[int, int, int, int, str]:
+        return (
+            node_id != focus,
+            node_id in qualifications,
+            hops.get(node_id, far) if hops else 0,
+            -degree.get(node_id, 0),
+            node_id,
+        )
+
+    keep = set(sorted(ids, key=rank)[:limit])
+    check("ranking nodes")
+    return keep

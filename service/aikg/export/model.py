@@ -18,6 +18,7 @@ Folding (``fold=True``, see :mod:`aikg.export.fold`) then turns n-ary nodes into
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from typing import TYPE_CHECKING, Any
@@ -254,8 +255,37 @@ def term_id(term: ox.NamedNode | ox.BlankNode) -> str:
     return term.value if isinstance(term, ox.NamedNode) else f"_:{term.value}"
 
 
-def build_model(services: Services, selection: Selection) -> GraphModel:
-    """Nodes, edges and attributes of a selection (no folding), in one pass over its quads."""
+@dataclass
+class Facts:
+    """What a selection's quads say, by subject, before anything is drawn: the shared first step of a
+    whole model (:func:`build_model`) and of a capped one (:func:`build_capped`)."""
+
+    vocab: Vocabulary
+    titles: dict[str, str]
+    facts: dict[str, list[Fact]]
+    kinds: dict[str, frozenset[str]]
+    drawn: set[str]
+
+    def links(self) -> Iterator[tuple[str, str, str]]:
+        """Every edge of the whole model, once, as (source, property, target)."""
+        seen: set[tuple[str, str, str]] = set()
+        drawn = self.drawn
+        for s in bounded(drawn, "ranking nodes"):
+            for p, o, _ in self.facts[s]:
+                if p == _TYPE or isinstance(o, ox.Literal):
+                    continue
+                key = (s, p, term_id(o))
+                if key[2] in drawn and key not in seen:
+                    seen.add(key)
+                    yield key
+
+    def types(self, s: str) -> list[str]:
+        """The classes a drawn node shows, most specific first (as :attr:`Node.types`)."""
+        return sorted(self.vocab.most_specific(self.kinds[s]), key=lambda t: (not t.startswith(_AIKG), t))
+
+
+def read_facts(services: Services, selection: Selection) -> Facts:
+    """One pass over the selection's quads: facts by subject, their classes, and which are drawn."""
     vocab = services.vocabulary()
     titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
     facts: dict[str, list[Fact]] = defaultdict(list)
@@ -268,17 +298,35 @@ def build_model(services: Services, selection: Selection) -> GraphModel:
         for s, types in kinds.items()
         if not types & internal and _DERIVATION not in types and any(g != _CATALOGUE for _, _, g in facts[s])
     }
-    model = GraphModel({}, {}, vocab, titles)
-    for s in bounded(drawn, "building the drawn graph"):
-        model.nodes[s] = _node(s, facts[s], kinds[s], vocab, drawn, model)
-    for s, types in kinds.items():
+    return Facts(vocab, titles, facts, kinds, drawn)
+
+
+def build_model(services: Services, selection: Selection) -> GraphModel:
+    """Nodes, edges and attributes of a selection (no folding), in one pass over its quads."""
+    facts = read_facts(services, selection)
+    return assemble(facts, facts.drawn)
+
+
+def assemble(facts: Facts, shown: set[str]) -> GraphModel:
+    """The model of the ``shown`` nodes of ``facts`` (all of them drawn) and the edges between them;
+    a node's attributes are the same whichever other nodes are shown."""
+    model = GraphModel({}, {}, facts.vocab, facts.titles)
+    for s in bounded(shown, "building the drawn graph"):
+        model.nodes[s] = _node(s, facts.facts[s], facts.kinds[s], facts.vocab, facts.drawn, shown, model)
+    for s, types in facts.kinds.items():
         if _DERIVATION in types:
-            _derived_value(facts[s], model)
+            _derived_value(facts.facts[s], model)
     return model
 
 
 def _node(
-    s: str, facts: list[Fact], types: frozenset[str], vocab: Vocabulary, drawn: set[str], model: GraphModel
+    s: str,
+    facts: list[Fact],
+    types: frozenset[str],
+    vocab: Vocabulary,
+    drawn: set[str],
+    shown: set[str],
+    model: GraphModel,
 ) -> Node:
     labels: dict[str, str] = {}
     node = Node(
@@ -300,7 +348,8 @@ def _node(
             continue
         target = term_id(o)
         if target in drawn:
-            _link(model, s, p, target, g, vocab)
+            if target in shown:
+                _link(model, s, p, target, g, vocab)
         elif not target.startswith(_ID):
             # A vocabulary term (status, certainty, qualifier) or an outside IRI (a web address).
             node.terms.setdefault(p, []).append(target)

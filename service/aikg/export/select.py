@@ -65,8 +65,9 @@ _ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } FILT
 _OF_TYPES = "SELECT DISTINCT ?s WHERE { VALUES ?t { %s } GRAPH ?g { ?s a ?t } FILTER (?g IN (%s)) }"
 
 _TYPED = (
-    "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } GRAPH ?g { ?n a ?t } FILTER (?g IN (%s)) }"
+    "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } GRAPH ?g { ?n a ?t } FILTER (?t IN (%s) && ?g IN (%s)) }"
 )
+"""The classes in a filter too: with a second VALUES block Oxigraph joins every instance of them."""
 
 
 def _in(graphs: Sequence[str]) -> str:
@@ -198,7 +199,7 @@ def _of_classes(
 ) -> set[ox.NamedNode]:
     if not nodes or not classes or not graphs:
         return set()
-    types = " ".join(f"<{c}>" for c in sorted(classes))
+    types = ", ".join(f"<{c}>" for c in sorted(classes))
     found: set[ox.NamedNode] = set()
     for batch in _batches(sorted(nodes, key=str)):
         rows = store.query(_TYPED % (_values(batch), types, _in(graphs))).rows

@@ -24,8 +24,8 @@ from typing import Any
 from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest, QueryTimeout
-from aikg.export import ExportOptions, graph_model, parse_options, run_export, select
-from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped, cap
+from aikg.export import ExportOptions, capped_view, parse_options, run_export, select
+from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
 from aikg.web import get_services, setting
 from aikg.web.response_cache import cached
@@ -117,10 +117,9 @@ def neighbors(entity: str) -> Response:
         selection = select(
             services, focus=options.focus, depth=options.depth, types=options.types, through_nary=options.fold
         )
-        model = graph_model(services, selection, fold=options.fold)
+        capped = capped_view(services, selection, limit, fold=options.fold)
         focus_iri = selection.focus.value if selection.focus is not None else None
-        focus = model.nodes.get(focus_iri) if focus_iri else None
-        capped = cap(model, limit, hops=selection.hops, focus=focus_iri)
+        focus = capped.model.nodes.get(focus_iri) if focus_iri else None
         view = _view(capped, limit)
     return jsonify(
         {
@@ -144,5 +143,5 @@ def whole_graph() -> Response:
     services = get_services()
     with _within_limit("the whole-graph view", "ask for a lower limit or some types (type=...)"):
         selection = select(services, types=options.types, through_nary=options.fold)
-        view = _view(cap(graph_model(services, selection, fold=options.fold), limit), limit)
+        view = _view(capped_view(services, selection, limit, fold=options.fold), limit)
     return jsonify({"fold": options.fold, "types": list(selection.types), **view})
