@@ -41,7 +41,9 @@ def graph_lines(selection: Selection) -> dict[str, list[str]]:
 
 
 def _nquads_lines(selection: Selection) -> Iterator[str]:
-    for g, lines in graph_lines(selection).items():
+    by_graph = graph_lines(selection)
+    check("writing N-Quads")
+    for g, lines in by_graph.items():
         name = ox.NamedNode(g)
         for line in lines:
             yield f"{line} {name} .\n"

@@ -1,0 +1,243 @@
+"""Graph views and exports keep the request's time limit in their Python work, and their fast paths give
+the answers the plain ones give.
+
+A view's store reads always stopped at the deadline; what ran on after the last read (drawing, folding,
+capping, writing a format) did not, and a hub's neighbourhood held a worker for seconds past the limit
+(issue 13). The timeout tests make a step end exactly when the request's deadline has passed, by
+sleeping out what is left of it (``current_deadline().left()``), so what follows is pure Python work that
+must notice; nothing is timed.
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from aikg.export import capped_view, graph_model, select
+from aikg.export.cap import cap
+from aikg.store.base import current_deadline
+from aikg.web import create_app, get_services
+
+select_module = importlib.import_module("aikg.export.select")
+export_package = importlib.import_module("aikg.export")
+rdf_module = importlib.import_module("aikg.export.rdf")
+
+LIMIT = 2.0
+"""The apps' query_timeout: room for the seeds' selections; the tests run out only what is left."""
+
+GRAPH_FORMATS = ("graphml", "gexf", "cytoscape", "dot")
+RDF_FORMATS = ("turtle", "nquads", "jsonld")
+
+
+@pytest.fixture()
+def app(store):
+    """An app over a fresh seeded in-memory store, with the response cache off (every request cold)."""
+    return create_app(
+        {"store": "memory", "load_seeds": False, "query_timeout": LIMIT, "cache_size": 0}, store=store
+    )
+
+
+def run_out_after(monkeypatch, owner: Any, name: str) -> None:
+    """Make ``owner.name`` return only once the request's deadline has passed."""
+    real: Callable[..., Any] = getattr(owner, name)
+
+    def late(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        deadline = current_deadline()
+        assert deadline is not None, "the request has no deadline"
+        time.sleep(max(deadline.left(), 0) + 0.05)
+        return result
+
+    monkeypatch.setattr(owner, name, late)
+
+
+def assert_timeout_envelope(resp) -> dict:
+    """The envelope a runaway SPARQL query ends in (tests/test_limits.py), naming the limit."""
+    assert resp.status_code == 503, resp.data[:300]
+    assert resp.mimetype == "application/json"
+    body = resp.get_json()
+    assert set(body) == {"ok", "status", "error", "message", "errors"}
+    assert body["ok"] is False and body["status"] == 503 and body["error"] == "query timeout"
+    assert f"{LIMIT:g} s" in body["message"] and "query_timeout" in body["message"]
+    assert body["errors"] == [{"limit": "query_timeout", "seconds": LIMIT}]
+    return body
+
+
+def assert_cheap_request_answers(client) -> None:
+    resp = client.get("/api/entities/coreweave/neighbors?depth=1")
+    assert resp.status_code == 200
+    assert resp.get_json()["focus"] == "https://w3id.org/aikg/id/coreweave"
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/api/graph",
+        "/api/graph?type=Organization",
+        "/api/entities/nvidia/neighbors?depth=2",
+        "/api/entities/nvidia/neighbors?depth=2&limit=5",
+    ],
+)
+def test_an_unfolded_view_still_drawing_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch, url):
+    client = app.test_client()
+    with monkeypatch.context() as m:
+        run_out_after(m, export_package, "read_facts")  # every read done: ranking and drawing remain
+        body = assert_timeout_envelope(client.get(url))
+    assert "smaller" in body["message"] or "lower limit" in body["message"]
+    assert_cheap_request_answers(client)
+
+
+@pytest.mark.parametrize("url", ["/api/graph?fold=true", "/api/entities/nvidia/neighbors?depth=2&fold=true"])
+def test_a_folded_view_still_capping_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch, url):
+    client = app.test_client()
+    with monkeypatch.context() as m:
+        run_out_after(m, export_package, "fold_model")  # folded: capping and writing remain
+        assert_timeout_envelope(client.get(url))
+    assert_cheap_request_answers(client)
+
+
+@pytest.mark.parametrize("fmt", GRAPH_FORMATS)
+def test_a_graph_export_still_writing_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch, fmt):
+    client = app.test_client()
+    with monkeypatch.context() as m:
+        run_out_after(m, export_package, "graph_model")  # the model is built: only the writer remains
+        resp = client.get(f"/export/{fmt}?focus=nvidia&depth=2&fold=true")
+        assert "Content-Disposition" not in resp.headers
+        body = assert_timeout_envelope(resp)
+    assert f"the {fmt} export" in body["message"]
+    assert client.get(f"/export/{fmt}?focus=coreweave&depth=1").status_code == 200
+
+
+@pytest.mark.parametrize("fmt", RDF_FORMATS)
+def test_an_rdf_export_still_writing_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch, fmt):
+    client = app.test_client()
+    with monkeypatch.context() as m:
+        run_out_after(m, rdf_module, "graph_lines")  # the quads are read and sorted: writing remains
+        assert_timeout_envelope(client.get(f"/export/{fmt}?focus=nvidia&depth=2"))
+    assert client.get(f"/export/{fmt}?focus=coreweave&depth=1").status_code == 200
+
+
+def test_a_walk_still_reading_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch):
+    """A hop's store reads keep the deadline, and the view names the limit for them too."""
+    client = app.test_client()
+    with monkeypatch.context() as m:
+        run_out_after(m, select_module, "_hop")
+        body = assert_timeout_envelope(client.get("/api/entities/nvidia/neighbors?depth=3"))
+    assert "depth 3" in body["message"]
+    assert_cheap_request_answers(client)
+
+
+# --- the fast paths give the plain paths' answers ---------------------------------------------------
+
+OLD_LINKED_FROM = """SELECT DISTINCT ?n WHERE {
+  VALUES ?f { %s }
+  ?f ?p ?n .
+  FILTER (isIRI(?n) && ?p != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>)
+  FILTER EXISTS { ?n ?q ?v }
+}"""
+OLD_LINKING_TO = """SELECT DISTINCT ?n WHERE {
+  VALUES ?f { %s }
+  ?n ?p ?f .
+  FILTER (isIRI(?n) && ?p != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>)
+}"""
+OLD_TYPED = "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } ?n a ?t }"
+OLD_ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } }"
+"""The walk's queries as they were, over a dataset of the data graphs: the reference."""
+
+
+def old_distances(store, focus, depth: int, graphs: list[str], through: set[str] | None) -> dict:
+    """The neighbourhood walk as it was (one batch per hop: the seeds are small)."""
+
+    def ask(text: str) -> set:
+        return {row[0] for row in store.query(text, default_graphs=graphs).rows}
+
+    def values(nodes) -> str:
+        return " ".join(str(n) for n in sorted(nodes, key=str))
+
+    def typed(nodes) -> set:
+        if not nodes or not through:
+            return set()
+        return ask(OLD_TYPED % (values(nodes), " ".join(f"<{c}>" for c in sorted(through))))
+
+    def hop(nodes) -> set:
+        return ask(OLD_LINKED_FROM % values(nodes)) | ask(OLD_LINKING_TO % values(nodes))
+
+    seen = {focus: 0}
+    frontier = {focus}
+    for n in range(1, depth + 1):
+        new = hop(frontier) - seen.keys()
+        seen.update(dict.fromkeys(new, n))
+        inner = typed(new)
+        while inner:
+            more = hop(inner) - seen.keys()
+            seen.update(dict.fromkeys(more, n))
+            new |= more
+            inner = typed(more)
+        frontier = new
+        if not frontier:
+            break
+    return seen
+
+
+@pytest.fixture(scope="module")
+def services(seeded_store) -> Iterator[Any]:
+    app = create_app({"store": "memory", "load_seeds": False}, store=seeded_store)
+    with app.app_context():
+        yield get_services()
+
+
+FOCI = ("nvidia", "coreweave", "openai", "deepseek-v3", "gb300-nvl72")
+
+
+@pytest.mark.parametrize("focus", FOCI)
+@pytest.mark.parametrize("through", [False, True])
+def test_the_walk_over_filtered_quads_reaches_what_the_dataset_walk_reached(services, focus, through):
+    store = services.store
+    graphs = select_module.data_graphs(store)
+    iri = select_module.resolve_focus(store, focus, graphs)
+    classes = set(services.vocabulary().nary) if through else None
+    for depth in range(select_module.MAX_DEPTH + 1):
+        new = select_module.distances(store, iri, depth, graphs, through=classes)
+        assert new == old_distances(store, iri, depth, graphs, classes), (focus, depth)
+    assert len(new) > 1, "a focus without neighbours proves nothing"
+
+
+@pytest.mark.parametrize("focus", FOCI)
+def test_a_selection_reads_the_quads_the_dataset_query_read(services, focus):
+    selection = select(services, focus=focus, depth=2)
+    batch = " ".join(str(n) for n in sorted(selection.nodes, key=str))
+    old = services.store.query(OLD_ABOUT % batch, named_graphs=list(selection.graphs)).rows
+    new = sorted(
+        (str(q.subject), str(q.predicate), str(q.object), str(q.graph_name)) for q in selection.quads()
+    )
+    assert new == sorted(tuple(str(t) for t in row) for row in old)
+    assert len(new) > 50
+
+
+def _drawn(capped) -> tuple[dict, dict]:
+    m = capped.model
+    nodes = {n.id: m.node_data(n) for n in m.sorted_nodes()}
+    edges = {e.id: m.edge_data(e) for e in m.sorted_edges()}
+    return nodes, edges
+
+
+@pytest.mark.parametrize(
+    ("focus", "depth", "types"),
+    [(None, 1, ()), (None, 1, ("Organization",)), ("nvidia", 1, ()), ("nvidia", 2, ()), ("deepseek-v3", 3, ())],
+)
+@pytest.mark.parametrize("limit", [1, 7, 40, 2000])
+def test_a_view_that_builds_only_its_kept_nodes_draws_what_the_whole_model_capped_draws(
+    services, focus, depth, types, limit
+):
+    selection = select(services, focus=focus, depth=depth, types=types)
+    focus_iri = selection.focus.value if selection.focus is not None else None
+    whole = cap(graph_model(services, selection), limit, hops=selection.hops, focus=focus_iri)
+    fast = capped_view(services, selection, limit)
+    assert (fast.total, fast.truncated) == (whole.total, whole.truncated)
+    assert _drawn(fast) == _drawn(whole)  # the same nodes and edges, attributes and all
+    if limit < whole.total:
+        assert len(fast.model.nodes) == limit and fast.truncated
