@@ -27,7 +27,21 @@ def check(doing: str) -> None:
     """QueryTimeout if the request's deadline has passed; ``doing`` says at which step."""
     deadline = current_deadline()
     if deadline is not None and deadline.expired():
-        raise QueryTimeout(f"the request ran past its time limit while {doing} and was stopped")
+        raise _timeout(doing)
+
+
+def _timeout(doing: str) -> QueryTimeout:
+    return QueryTimeout(
+        f"the request ran past its time limit while {doing} and was stopped", errors=[{"step": doing}]
+    )
+
+
+def step_of(exc: QueryTimeout) -> str:
+    """What the request was doing when ``exc`` stopped it: a step named here, else reading the store."""
+    for error in exc.errors:
+        if isinstance(error, dict) and isinstance(error.get("step"), str):
+            return str(error["step"])
+    return "reading the store"
 
 
 def bounded(items: Iterable[T], doing: str, *, every: int = EVERY) -> Iterator[T]:
@@ -38,5 +52,5 @@ def bounded(items: Iterable[T], doing: str, *, every: int = EVERY) -> Iterator[T
         return
     for i, item in enumerate(items):
         if i % every == 0 and deadline.expired():
-            raise QueryTimeout(f"the request ran past its time limit while {doing} and was stopped")
+            raise _timeout(doing)
         yield item

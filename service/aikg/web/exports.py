@@ -25,6 +25,7 @@ from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.export import ExportOptions, capped_view, parse_options, run_export, select
+from aikg.export.budget import step_of
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
 from aikg.web import get_services, setting
@@ -45,8 +46,8 @@ def _within_limit(what: str, advice: str) -> Iterator[None]:
     except QueryTimeout as exc:
         seconds = float(setting("query_timeout"))
         raise QueryTimeout(
-            f"{what} ran past the time limit of {seconds:g} s (setting query_timeout) and was stopped "
-            f"({exc.message.removeprefix('the ')}); {advice}",
+            f"{what} ran past the time limit of {seconds:g} s (setting query_timeout) while "
+            f"{step_of(exc)} and was stopped; {advice}",
             errors=[{"limit": "query_timeout", "seconds": seconds}],
         ) from None
 
@@ -97,7 +98,9 @@ def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds; kept in the
     response cache per store version (a neighbourhood at depth 2 costs ~80 ms to select and write)."""
     options = _options(focus=request.args.get("focus"))
-    with _within_limit(f"the {name} export", "export a neighbourhood (focus, depth) or some types"):
+    with _within_limit(
+        f"the {name} export", "export a smaller neighbourhood (focus, a lower depth) or some types (type=...)"
+    ):
         result = run_export(get_services(), name, options)
         first = next(result.chunks, b"")  # the writing happens here, within the limit
     response = Response(chain([first], result.chunks), mimetype=None, content_type=result.format.mime)
