@@ -227,7 +227,13 @@ def _drawn(capped) -> tuple[dict, dict]:
 
 @pytest.mark.parametrize(
     ("focus", "depth", "types"),
-    [(None, 1, ()), (None, 1, ("Organization",)), ("nvidia", 1, ()), ("nvidia", 2, ()), ("deepseek-v3", 3, ())],
+    [
+        (None, 1, ()),
+        (None, 1, ("Organization",)),
+        ("nvidia", 1, ()),
+        ("nvidia", 2, ()),
+        ("deepseek-v3", 3, ()),
+    ],
 )
 @pytest.mark.parametrize("limit", [1, 7, 40, 2000])
 def test_a_view_that_builds_only_its_kept_nodes_draws_what_the_whole_model_capped_draws(
