@@ -34,9 +34,11 @@ VALUES = "_values"
 def to_networkx(model: GraphModel, description: dict[str, Any]) -> nx.MultiDiGraph:
     """The model as a directed multigraph keyed by edge id, with uniformly typed attributes."""
     nodes = []
+    families: dict[tuple[str, ...], str] = {}  # a few dozen class sets among thousands of nodes
     for n in bounded(model.sorted_nodes(), "writing nodes"):
         data = model.node_data(n)
-        family = family_of(model.vocab, n.types)
+        key = tuple(n.types)
+        family = families.get(key) or families.setdefault(key, family_of(model.vocab, n.types))
         data["family"], data["color"] = family, COLORS[family]
         nodes.append(data)
     edges = [model.edge_data(e) for e in bounded(model.sorted_edges(), "writing edges")]
