@@ -504,12 +504,12 @@ class EntityBuilder:
             for end, graphs in page.graphs.items():
                 if page.direction == "incoming":
                     marks, confidence = page.certainty.get(end, {}), None
-                    key = (end, page.property)
+                    key = (end, page.prop)
                 else:
                     marks, confidence = own_marks
-                    key = (page.property, end)
+                    key = (page.prop, end)
                 rel = {
-                    "property": self.term(page.property),
+                    "property": self.term(page.prop),
                     "node": self.node(end),
                     "sources": self.sources(graphs, marks, confidence),
                 }
@@ -521,10 +521,10 @@ class EntityBuilder:
         shown = len(page.graphs)
         nxt = None
         if page.more:
-            nxt = relations_url(iri, page.direction, page.property, page.offset + shown, page.limit)
+            nxt = relations_url(iri, page.direction, page.prop, page.offset + shown, page.limit)
         return {
             "direction": page.direction,
-            "property": self.term(page.property),
+            "property": self.term(page.prop),
             "total": page.total,
             "offset": page.offset,
             "limit": page.limit,

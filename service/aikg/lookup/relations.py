@@ -42,7 +42,7 @@ class Page:
     the other end's own certainty in each graph."""
 
     direction: Direction
-    property: str
+    prop: str
     total: int
     offset: int
     limit: int
@@ -57,7 +57,9 @@ class Page:
 
 def node_key(term: ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple) -> str:
     """The other end of a link as a string: an IRI, or a blank node's ``_:`` label."""
-    return f"_:{term.value}" if isinstance(term, ox.BlankNode) else term.value
+    if isinstance(term, ox.BlankNode):
+        return f"_:{term.value}"
+    return str(term) if isinstance(term, ox.Triple) else term.value
 
 
 def _iris(values: Iterable[str]) -> str:

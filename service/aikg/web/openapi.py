@@ -200,7 +200,7 @@ def _schemas() -> dict[str, Any]:
             "sources": {"type": "array", "items": _ref("Source")},
         },
     }
-    group = {
+    group: dict[str, Any] = {
         "type": "object",
         "required": ["direction", "property", "total", "offset", "limit", "count", "next"],
         "properties": {
