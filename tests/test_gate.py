@@ -328,3 +328,37 @@ def test_focus_nodes_leave_out_vocabulary_and_literals(store):
     nodes, data = gate.focus_nodes(store, change)
     assert [n.value for n in nodes] == [ID + "x"]
     assert len(data) == 2
+
+
+def test_a_write_about_an_entity_an_import_finding_resolved_to_is_accepted(client, db):
+    """Regression: after the Epoch import every write about CoreWeave was refused (422): the import's
+    merge finding that resolved to it was validated as a node pointing at it, without the import's
+    ``aikg:finding`` link to it, which the shapes read backwards, so it looked orphaned."""
+    run = "https://w3id.org/aikg/import/test-gate-run"
+    db.update(
+        f"PREFIX aikg: <{AIKG}> INSERT DATA {{ GRAPH <https://w3id.org/aikg/graph/imports> {{ "
+        f"<{run}> aikg:finding <{run}/finding/1> . "
+        f'<{run}/finding/1> a aikg:ImportFinding ; aikg:findingKind "merge" ; '
+        f"aikg:resolvedTo <{ID}coreweave> . "
+        "} }"
+    )
+    r = client.post(
+        "/data",
+        query_string={"graph": G},
+        data=(PREFIXES + 'id:coreweave rdfs:comment "a note"@en .').encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
+    assert r.status_code in (201, 204), r.get_json()
+    # ... and a finding nothing points to is still refused when the write reaches it.
+    db.update(
+        f"PREFIX aikg: <{AIKG}> DELETE DATA {{ GRAPH <https://w3id.org/aikg/graph/imports> {{ "
+        f"<{run}> aikg:finding <{run}/finding/1> . }} }}"
+    )
+    r = client.post(
+        "/data",
+        query_string={"graph": G},
+        data=(PREFIXES + 'id:coreweave rdfs:comment "another note"@en .').encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
+    assert r.status_code == 422
+    assert any(v["focus_node"] == f"{run}/finding/1" for v in r.get_json()["errors"])

@@ -404,6 +404,23 @@ def test_a_write_changes_the_cached_answer(client):
     assert after.headers["ETag"] != before.headers["ETag"]
 
 
+def test_writes_do_not_fill_the_response_cache_with_answers_no_request_can_reach(client):
+    """Regression: every write left the older version's answers in the cache until its byte bound
+    pushed them out (a soak of writes and lookups grew a worker by ~200 KB a write, to +64 MB)."""
+    services = client.application.extensions["aikg.services"]
+    for i in range(3):
+        assert client.get("/api/entities/coreweave").status_code == 200
+        assert client.get("/sparql", query_string={"query": COUNT_TEST_NODES}).status_code == 200
+        assert len(services.responses) == 2  # this version's two answers, none of an older one
+        services.store.load(
+            f"<urn:x:probe-{i}> a <https://w3id.org/aikg/ontology#CacheProbe> .".encode(),
+            mime="text/turtle",
+            graph="https://w3id.org/aikg/graph/test-cache",
+        )
+    assert _count(client.get("/sparql", query_string={"query": COUNT_TEST_NODES})) == 3
+    assert len(services.responses) == 1
+
+
 # --- service description and CORS ---------------------------------------------------------------------
 
 

@@ -113,6 +113,13 @@ def load_shapes() -> Graph:
 
 
 @lru_cache(maxsize=1)
+def inverse_path_predicates() -> frozenset[str]:
+    """The predicates the shapes follow backwards (``sh:inversePath``): validating a node alone needs
+    its incoming triples of these, not only its own."""
+    return frozenset(str(p) for p in load_shapes().objects(None, SH.inversePath) if isinstance(p, URIRef))
+
+
+@lru_cache(maxsize=1)
 def load_ontology() -> Graph:
     """The ontology, parsed once per process (treat the result as read-only)."""
     return _parse_folder(ontology_dir().glob("*.ttl"))

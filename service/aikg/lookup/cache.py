@@ -83,6 +83,10 @@ class LruCache:
     Each value is kept with its size in bytes, given by the caller; the least recently used entries go
     first when either bound is passed, and a value larger than a tenth of the byte budget is never kept,
     so one huge answer cannot flush everything else.
+
+    A value may be put with a ``generation`` (the store version its key holds): one of a new generation
+    forgets every older entry, which no key can reach again, so writes do not fill the cache with dead
+    answers up to its bound.
     """
 
     def __init__(self, size: int, *, max_bytes: int = 64 * 1024 * 1024) -> None:
@@ -90,6 +94,7 @@ class LruCache:
         self.max_bytes = max_bytes
         self.bytes = 0
         self._data: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self._generation: Hashable | None = None
         self._lock = threading.Lock()
 
     @property
@@ -106,11 +111,15 @@ class LruCache:
             self._data.move_to_end(key)
             return entry[0]
 
-    def put(self, key: Hashable, value: Any, nbytes: int = 0) -> bool:
+    def put(self, key: Hashable, value: Any, nbytes: int = 0, *, generation: Hashable | None = None) -> bool:
         """Keep ``value`` (``nbytes`` large); say whether it was kept."""
         if nbytes > self.entry_bytes or self.size <= 0:
             return False
         with self._lock:
+            if generation is not None and generation != self._generation:
+                self._data.clear()
+                self.bytes = 0
+                self._generation = generation
             old = self._data.pop(key, None)
             if old is not None:
                 self.bytes -= old[1]

@@ -66,7 +66,7 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
             headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
             body = resp.get_data()
             hit = (body, resp.content_type, headers, etag)
-            cache.put(key, hit, len(body) + 200)
+            cache.put(key, hit, len(body) + 200, generation=(services.token, version))
         body, content_type, headers, etag = hit
         if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
             return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison

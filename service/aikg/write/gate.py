@@ -295,10 +295,13 @@ class _PostState:
             q for n in nodes for q in self.out.get(n, [])
         ]
 
-    def incoming(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
-        """Quads with one of ``nodes`` as object, after the change."""
-        return [q for q in self.read.incoming(nodes) if self._keep(q)] + [
-            q for n in nodes for q in self.inc.get(n, [])
+    def incoming(
+        self, nodes: set[StoredTerm], predicates: Iterable[ox.NamedNode] | None = None
+    ) -> list[ox.Quad]:
+        """Quads with one of ``nodes`` as object (only ``predicates`` when given), after the change."""
+        only = None if predicates is None else set(predicates)
+        return [q for q in self.read.incoming(nodes, predicates=only) if self._keep(q)] + [
+            q for n in nodes for q in self.inc.get(n, []) if only is None or q.predicate in only
         ]
 
 
@@ -320,6 +323,11 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
         if _is_instance_node(q.object) and q.object not in nodes:
             neighbours.add(q.object)
     for q in post.outgoing(neighbours):
+        data.add(rdflib_triple(q))
+    # What the shapes read backwards (an import's aikg:finding, a price's aikg:hasPrice): without it a
+    # focus node reached through its links (an import finding about the entity written) looks orphaned.
+    inverse = [ox.NamedNode(p) for p in sorted(validate.inverse_path_predicates())]
+    for q in post.incoming(nodes | neighbours, inverse):
         data.add(rdflib_triple(q))
     return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
 
