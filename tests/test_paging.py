@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 
@@ -219,3 +220,19 @@ def test_a_query_file_may_not_declare_the_page_parameters(tmp_path: Path):
     path.write_text("# title: T\n# param: limit integer optional -- Most rows\nSELECT * WHERE { ?s ?p ?o }\n")
     with pytest.raises(QueryFileError, match="limit"):
         parse_query_file(path)
+
+
+def test_an_entity_named_by_a_full_iri_pages_through_its_next_links(store):
+    iri = "http://example.org/things/hub"
+    store.load(
+        "".join(
+            f"<http://example.org/things/x{i}> <{AIKG}manufacturer> <{iri}> <{GRAPH}> .\n" for i in range(7)
+        ),
+        mime="application/n-quads",
+    )
+    client = create_app({"store": "memory", "load_seeds": False}, store=store).test_client()
+    body = _ok(client.get(f"/api/entities/{quote(iri, safe='')}?limit=3"))
+    made = _group(body, "incoming", AIKG + "manufacturer")
+    seen = [r["node"]["iri"] for r in body["relations"]["incoming"]]
+    seen += [r["node"]["iri"] for p in _every_page(client, made) for r in p]
+    assert sorted(seen) == sorted(f"http://example.org/things/x{i}" for i in range(7))
