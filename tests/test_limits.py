@@ -16,6 +16,8 @@ import pytest
 
 from aikg.errors import QueryTimeout
 from aikg.knowledge.load import load_seeds
+from aikg.query import runner as runner_module
+from aikg.query.workers import SLOW_AFTER, SLOW_PRIORITY
 from aikg.services import build_services
 from aikg.settings import load_settings
 from aikg.store import OxigraphStore
@@ -91,7 +93,7 @@ def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
     r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
     light_done_first = not done.is_set()
     thread.join()
-    assert r.status_code == 200
+    assert r.status_code == 200, r.get_json()
     assert {b["label"]["value"] for b in r.get_json()["results"]["bindings"]} == {"neocloud", "新兴 GPU 云"}
     assert light_done_first
     assert heavy["status"] == 503
@@ -182,24 +184,94 @@ def test_write_body_over_the_limit_is_413(store):
     assert "max_body" in r.get_json()["message"]
 
 
+def _runaways(client, n: int) -> tuple[list[threading.Thread], list[int]]:
+    """``n`` runaway queries started in the background; their statuses land in the list."""
+    results: list[int] = []
+    threads = [
+        threading.Thread(
+            target=lambda i=i: results.append(
+                client.get("/sparql", query_string={"query": f"{EXPLOSIVE} # {i}"}, headers=JSON).status_code
+            )
+        )
+        for i in range(n)
+    ]
+    for t in threads:
+        t.start()
+    return threads, results
+
+
+def _wait_for(check, threads: list[threading.Thread]) -> None:
+    while not check():
+        assert any(t.is_alive() for t in threads), "the background queries ended before they were seen"
+        time.sleep(0.01)
+
+
 def test_too_many_heavy_queries_get_429_with_retry_after(disk_store):
+    # One slot and one slow slot: the first runaway moves to the slow slot, the second keeps the slot.
     app = _app(disk_store, query_timeout=2, max_heavy_queries=1)
     client, services = app.test_client(), get_services_of(app)
-    results: list[int] = []
-    thread = threading.Thread(
-        target=lambda: results.append(
-            client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code
-        )
-    )
-    thread.start()
-    wait_for_busy_worker(services, thread)
+    threads, results = _runaways(client, 2)
+    _wait_for(lambda: len(services.runner.pool.pids(busy=True)) == 2, threads)
+    time.sleep(SLOW_AFTER + 0.2)  # both are slow now; only one could move
     r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
-    thread.join()
+    for t in threads:
+        t.join()
     services.runner.close()
     assert r.status_code == 429
     assert r.headers["Retry-After"] == "2"
     assert r.get_json()["errors"] == [{"limit": "max_heavy_queries", "value": 1}]
-    assert results == [503]
+    assert results == [503, 503]
+
+
+def test_a_slow_query_yields_its_slot_and_the_cpu_to_cheap_ones(disk_store):
+    """A runaway query is not what makes a cheap one wait: past SLOW_AFTER it runs at the lowest CPU
+    priority in a slow slot, so the cheap query gets the slot (not 429) and the CPU, and its worker is
+    retired afterwards (its priority cannot be raised again)."""
+    app = _app(disk_store, query_timeout=3, max_heavy_queries=1)
+    client, services = app.test_client(), get_services_of(app)
+    threads, results = _runaways(client, 1)
+    wait_for_busy_worker(services, threads[0])
+    (pid,) = services.runner.pool.pids(busy=True)
+
+    def niceness() -> set[int]:
+        return {os.getpriority(os.PRIO_PROCESS, int(t)) for t in os.listdir(f"/proc/{pid}/task")}
+
+    _wait_for(lambda: niceness() == {SLOW_PRIORITY}, threads)  # SLOW_AFTER after the worker started
+    r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
+    threads[0].join()
+    try:
+        assert r.status_code == 200 and r.get_json()["results"]["bindings"]
+        assert results == [503]
+    finally:
+        services.runner.close()
+
+
+PAIRS = "SELECT (COUNT(*) AS ?n) WHERE { ?a a ?c . ?d ?e ?f }"
+"""Typed nodes times triples: a few million pairs, a few tenths of a second of CPU."""
+COUNT_PAIRS = (
+    "SELECT ((?types * ?triples) AS ?n) WHERE { { SELECT (COUNT(*) AS ?types) WHERE { ?a a ?c } } "
+    "{ SELECT (COUNT(*) AS ?triples) WHERE { ?d ?e ?f } } }"
+)
+
+
+def test_a_worker_slowed_for_a_query_answers_it_and_is_retired(tmp_path, monkeypatch):
+    store = OxigraphStore(tmp_path / "store")
+    load_seeds(store)
+    services = build_services(
+        load_settings({"store": "memory", "max_heavy_queries": 1, "query_timeout": 60}), store=store
+    )
+    labels = {"neocloud", "新兴 GPU 云"}
+    try:
+        assert {str(row[0].value) for row in services.runner.query(LIGHT).rows} == labels
+        (kept,) = services.runner.pool.pids()
+        assert {str(row[0].value) for row in services.runner.query(LIGHT).rows} == labels
+        assert services.runner.pool.pids() == {kept}  # a worker never slowed is reused
+        monkeypatch.setattr(runner_module, "SLOW_AFTER", 0.0)  # any query that uses CPU is slow
+        count = services.runner.query(PAIRS).rows
+        assert int(count[0][0].value) == int(services.runner.query(COUNT_PAIRS).rows[0][0].value)
+        assert kept not in services.runner.pool.pids()  # retired: it runs at the lowest priority now
+    finally:
+        services.close()
 
 
 def test_workers_are_reused_and_never_read_stale_data(tmp_path):

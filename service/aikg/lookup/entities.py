@@ -1,9 +1,10 @@
 """One entity as JSON: its names, types, facts with units and qualifiers, relations both ways, n-ary
 nodes expanded one level, and for every fact the source document(s) and certainty behind it.
 
-Three queries at most (the entity's own triples, the triples pointing at it, the triples of its n-ary
-neighbours); everything else (labels and types of the other ends, the ontology, the catalogue) comes
-from lookups cached per store version.
+A few queries (the entity's own triples without its links; per direction the links counted per
+property and the first page of each property, :mod:`aikg.lookup.relations`; the triples of its n-ary
+neighbours on those pages); everything else (labels and types of the other ends, the ontology, the
+catalogue) comes from lookups cached per store version.
 
 Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in g, else the
 ``aikg:defaultCertainty`` of the document whose ``aikg:namedGraph`` is g. A dataset's own confidence in
@@ -21,11 +22,13 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any, TypedDict
+from urllib.parse import quote, urlencode
 
 import pyoxigraph as ox
 
 from aikg.errors import NotFound
 from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
+from aikg.lookup.relations import DIRECTIONS, Direction, Page, Relations
 from aikg.lookup.search import LiveIndex, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
 from aikg.namespaces import (
@@ -46,8 +49,13 @@ if TYPE_CHECKING:
     from aikg.services import Services
 
 
-MAX_INCOMING = 500
-"""Most incoming relations listed (a hub can have thousands); ``truncated`` says when cut."""
+RELATION_PAGE = 50
+"""Links listed per relation group (direction and property) unless the caller asks for another page
+size; a hub's groups have thousands (nvidia at 1M quads: 11,998 manufacturer links)."""
+MAX_RELATION_PAGE = 1000
+"""Largest page of one relation group a caller may ask for."""
+MAX_OFFSET = 10**9
+"""Largest ``offset`` of a page (of a relation group or a named query's answer)."""
 MAX_EXPANDED = 100
 """Most n-ary neighbours expanded."""
 
@@ -79,18 +87,16 @@ SELECT ?s ?other ?value ?g WHERE {
   GRAPH ?g { ?other aikg:memoryPerChip ?value }
 }"""
 
+# The entity's own triples without its links to other nodes (those are counted and paged by
+# aikg.lookup.relations): a hub's thousands of links are never read here.
 _OUT_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
+PREFIX rdf: <http://www.w3.org/1999/02/22-rdf-syntax-ns#>
 SELECT ?s ?n ?p ?o ?g WHERE {
-  { GRAPH ?g { ?s ?p ?o } BIND(?s AS ?n) }
+  { GRAPH ?g { ?s ?p ?o }
+    FILTER (isLiteral(?o) || ?p IN (rdf:type, aikg:certainty, aikg:datasetConfidence, aikg:qualifiedBy))
+    BIND(?s AS ?n) }
   UNION { ?s aikg:qualifiedBy ?n . GRAPH ?g { ?n ?p ?o } }
-}"""
-
-_IN_QUERY = """
-PREFIX aikg: <https://w3id.org/aikg/ontology#>
-SELECT ?o ?s ?p ?g ?c WHERE {
-  GRAPH ?g { ?s ?p ?o }
-  OPTIONAL { GRAPH ?g { ?s aikg:certainty ?c } }
 }"""
 
 _EXPAND_QUERY = """
@@ -128,6 +134,16 @@ def curie(iri: str) -> str:
         if iri.startswith(ns) and len(iri) > len(ns):
             return f"{prefix}:{iri[len(ns) :]}"
     return iri
+
+
+def property_iri(raw: str) -> str | None:
+    """The IRI a prefixed name (``aikg:investor``, with aikg's prefixes) or a full IRI names, else None
+    (the inverse of :func:`curie`)."""
+    value = raw.strip()
+    prefix, colon, rest = value.partition(":")
+    if colon and prefix in PREFIXES and not rest.startswith("//"):
+        value = str(PREFIXES[prefix]) + rest
+    return value if _IRI.match(value) else None
 
 
 class _Described(TypedDict):
@@ -413,48 +429,108 @@ class EntityBuilder:
 
     # -- the whole entity --------------------------------------------------------------------
 
-    def build(self, iri: str) -> dict[str, Any]:
-        """The entity's JSON; NotFound when the store holds no triple about it."""
-        try:
-            subject = ox.NamedNode(iri)
-        except ValueError:
-            raise NotFound(f"no entity {iri[:200]!r}: not a valid IRI") from None
+    def build(self, iri: str, *, limit: int = RELATION_PAGE) -> dict[str, Any]:
+        """The entity's JSON with the first ``limit`` links of each relation group; NotFound when the
+        store holds no triple about it."""
+        subject = _named(iri)
         own, quals = _split(self.store.query(_OUT_QUERY, bindings={"s": subject}).rows, 1, iri)
-        incoming_rows = self.store.query(_IN_QUERY, bindings={"o": subject}).rows
-        if not own and not incoming_rows:
+        rel = Relations(self.store, iri, SKIPPED_GRAPHS)
+        counts = {d: rel.counts(d) for d in DIRECTIONS}
+        if not own and not any(counts.values()) and not rel.exists():
             raise NotFound(f"no entity {iri}")
         body = self.describe(iri, own, quals)
-        incoming: dict[tuple[str, str], set[str]] = defaultdict(set)
-        their_certainty: dict[str, dict[str, str]] = defaultdict(dict)
-        for _, s, p, g, c in incoming_rows:
-            if g is None or p is None or g.value in SKIPPED_GRAPHS or not isinstance(s, ox.NamedNode):
-                continue
-            incoming[(s.value, p.value)].add(g.value)
-            if isinstance(c, ox.NamedNode):
-                their_certainty[s.value][g.value] = c.value
-        truncated = len(incoming) > MAX_INCOMING
-        in_items = sorted(incoming.items())[:MAX_INCOMING]
-        in_rel = [
-            {"property": self.term(p), "node": self.node(s), "sources": self.sources(gs, their_certainty[s])}
-            for (s, p), gs in in_items
-        ]
-        out_rel = body.pop("links")
-        expanded = self._expand(
-            [r["node"]["iri"] for r in out_rel] + [s for (s, _), _ in in_items], exclude=iri
-        )
-        for rel in out_rel + in_rel:
-            detail = expanded.get(rel["node"]["iri"])
-            if detail is not None:
-                rel["node"]["expanded"] = detail
-        body["relations"] = {"outgoing": out_rel, "incoming": in_rel}
+        body.pop("links")  # the entity's own triples come without its links: they are paged below
+        own_marks = _marks(own)
+        first = {d: {q: (n, 0, limit) for q, n in counts[d].items()} for d in DIRECTIONS}
+        pages = [page for d in DIRECTIONS for page in rel.pages(d, first[d])]
+        lists = {d: self._relations([p for p in pages if p.direction == d], own_marks) for d in DIRECTIONS}
+        expanded = self._expand([r["node"]["iri"] for d in DIRECTIONS for r in lists[d]], exclude=iri)
+        _attach(lists, expanded)
+        body["relations"] = {
+            "outgoing": lists["outgoing"],
+            "incoming": lists["incoming"],
+            "groups": [self._group(iri, p) for p in pages],
+        }
         body["comparisons"] = self.comparisons(iri, body["facts"])
         body["documents"] = self.documents()
-        body["truncated"] = truncated or len(expanded) >= MAX_EXPANDED
+        body["truncated"] = any(p.more for p in pages) or len(expanded) >= MAX_EXPANDED
         body["links"] = {
             "self": f"/api/entities/{body['id'] or iri}",
             "page": f"/id/{body['id']}" if body["id"] else None,
         }
         return body
+
+    def relation_page(
+        self, iri: str, direction: Direction, prop: str, *, offset: int, limit: int
+    ) -> dict[str, Any]:
+        """One page of one relation group of an entity (``offset``, ``limit``), with its total."""
+        subject = _named(iri)
+        try:
+            prop = ox.NamedNode(prop).value
+        except ValueError:
+            raise NotFound(f"no property {prop[:200]!r}: not a valid IRI") from None
+        rel = Relations(self.store, iri, SKIPPED_GRAPHS)
+        total = rel.counts(direction).get(prop, 0)
+        if total == 0 and not rel.exists() and next(self.store.quads(subject), None) is None:
+            raise NotFound(f"no entity {iri}")
+        own_marks: tuple[dict[str, str], dict[str, str]] = ({}, {})
+        if direction == "outgoing":  # the entity's own certainty per graph qualifies its links
+            own, _ = _split(self.store.query(_OUT_QUERY, bindings={"s": subject}).rows, 1, iri)
+            own_marks = _marks(own)
+        (page,) = rel.pages(direction, {prop: (total, offset, limit)})
+        lists = {direction: self._relations([page], own_marks)}
+        expanded = self._expand([r["node"]["iri"] for r in lists[direction]], exclude=iri)
+        _attach(lists, expanded)
+        info = self.index.entities.get(iri)
+        return {
+            "entity": {
+                "id": iri[len(str(ID)) :] if iri.startswith(str(ID)) else None,
+                "iri": iri,
+                "label": info.label if info else local_name(iri),
+            },
+            **self._group(iri, page),
+            "relations": lists[direction],
+            "documents": self.documents(),
+            "truncated": page.more or len(expanded) >= MAX_EXPANDED,
+        }
+
+    def _relations(
+        self, pages: list[Page], own_marks: tuple[dict[str, str], dict[str, str]]
+    ) -> list[dict[str, Any]]:
+        """The links of some pages as JSON, sorted as the unpaged answer was: outgoing by (property,
+        other end), incoming by (other end, property)."""
+        items = []
+        for page in pages:
+            for end, graphs in page.graphs.items():
+                if page.direction == "incoming":
+                    marks, confidence = page.certainty.get(end, {}), None
+                    key = (end, page.prop)
+                else:
+                    marks, confidence = own_marks
+                    key = (page.prop, end)
+                rel = {
+                    "property": self.term(page.prop),
+                    "node": self.node(end),
+                    "sources": self.sources(graphs, marks, confidence),
+                }
+                items.append((key, rel))
+        return [rel for _, rel in sorted(items, key=lambda kv: kv[0])]
+
+    def _group(self, iri: str, page: Page) -> dict[str, Any]:
+        """What a page is of: its direction and property, the group's total and the link to the next page."""
+        shown = len(page.graphs)
+        nxt = None
+        if page.more:
+            nxt = relations_url(iri, page.direction, page.prop, page.offset + shown, page.limit)
+        return {
+            "direction": page.direction,
+            "property": self.term(page.prop),
+            "total": page.total,
+            "offset": page.offset,
+            "limit": page.limit,
+            "count": shown,
+            "next": nxt,
+        }
 
     def _expand(self, neighbours: list[str], *, exclude: str) -> dict[str, dict[str, Any]]:
         """Facts and links of the n-ary nodes among the neighbours, one query for all of them."""
@@ -486,6 +562,35 @@ class EntityBuilder:
         return out
 
 
+def _named(iri: str) -> ox.NamedNode:
+    try:
+        return ox.NamedNode(iri)
+    except ValueError:
+        raise NotFound(f"no entity {iri[:200]!r}: not a valid IRI") from None
+
+
+def _marks(own: list[tuple[str, Term, str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """The entity's own certainty and dataset confidence per graph, from its triples."""
+    certainty = {g: o.value for p, o, g in own if p == _CERTAINTY and isinstance(o, ox.NamedNode)}
+    confidence = {g: o.value for p, o, g in own if p == _CONFIDENCE and isinstance(o, ox.NamedNode)}
+    return certainty, confidence
+
+
+def _attach(lists: dict[Direction, list[dict[str, Any]]], expanded: dict[str, dict[str, Any]]) -> None:
+    for rels in lists.values():
+        for rel in rels:
+            detail = expanded.get(rel["node"]["iri"])
+            if detail is not None:
+                rel["node"]["expanded"] = detail
+
+
+def relations_url(iri: str, direction: str, prop: str, offset: int, limit: int) -> str:
+    """The API address of one page of one relation group."""
+    slug = iri[len(str(ID)) :] if iri.startswith(str(ID)) and _SLUG.match(iri[len(str(ID)) :]) else None
+    query = urlencode({"direction": direction, "property": curie(prop), "offset": offset, "limit": limit})
+    return f"/api/entities/{slug or quote(iri, safe='')}/relations?{query}"
+
+
 def _split(
     rows: list[tuple[Term | None, ...]], offset: int, iri: str
 ) -> tuple[list[tuple[str, Term, str]], dict[str, list[tuple[str, Term, str]]]]:
@@ -513,6 +618,16 @@ def _pick_description(described: list[_Described]) -> str | None:
     return (english or described)[0]["value"]
 
 
-def entity_json(services: Services, raw_id: str) -> dict[str, Any]:
-    """The JSON of the entity a slug or IRI names; NotFound when there is none."""
-    return EntityBuilder(services).build(resolve_id(raw_id))
+def entity_json(services: Services, raw_id: str, *, limit: int = RELATION_PAGE) -> dict[str, Any]:
+    """The JSON of the entity a slug or IRI names, ``limit`` links per relation group; NotFound when
+    there is none."""
+    return EntityBuilder(services).build(resolve_id(raw_id), limit=limit)
+
+
+def relations_json(
+    services: Services, raw_id: str, direction: Direction, prop: str, *, offset: int, limit: int
+) -> dict[str, Any]:
+    """One page of one relation group of the entity a slug or IRI names."""
+    return EntityBuilder(services).relation_page(
+        resolve_id(raw_id), direction, prop, offset=offset, limit=limit
+    )

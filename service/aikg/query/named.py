@@ -7,7 +7,7 @@ it takes, so the API, the CLI and the docs are generated from the same place::
     # description: Every deal the organization is a party to ...
     # description: (more lines continue the description)
     # param: org entity required -- The organization (slug such as nvidia, or a full IRI)
-    # param: limit integer optional default=100 -- Most rows
+    # param: since date optional -- Only deals from this day on
     # example: what deals has {CoreWeave} made?
     # example: {英伟达}投资了什么？
 
@@ -19,6 +19,11 @@ Parameter types are ``entity`` (a slug or a full IRI), ``iri``, ``string``, ``da
 YYYY-MM / YYYY when only that precise), ``integer`` and ``decimal``. Values are bound through the store's
 ``bindings`` (pyoxigraph substitutions), never pasted into the query text; a bound variable must be in
 the SELECT projection, so each query projects its parameters.
+
+Every named query is answered in pages: ``limit`` and ``offset`` (reserved, no query declares them)
+become the query's own ``LIMIT``/``OFFSET``, so the engine stops after the page instead of handing
+every row to Python; one row more than the page is asked for, to tell whether a next page exists.
+A page of an ordered query holds the rows of the whole ordered answer at those positions.
 """
 
 from __future__ import annotations
@@ -38,10 +43,14 @@ import pyoxigraph as ox
 from aikg.errors import BadRequest, NotFound
 from aikg.namespaces import ID
 from aikg.query.runner import QueryRunner
+from aikg.rdf.tokens import tokenize
 from aikg.resources import queries_dir
 from aikg.store import QueryResult, Store, Term
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
+
+PAGE_PARAMETERS = ("limit", "offset")
+"""Query-string names that page a named query's answer; a query file may not declare them."""
 
 PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 """The kinds of value a named query parameter accepts."""
@@ -149,6 +158,8 @@ def _parse_param(spec: str, where: str) -> Parameter:
         )
     if m["type"] not in PARAMETER_TYPES or not _NAME.match(m["name"]):
         raise QueryFileError(f"{where}: bad parameter name or type {m['name']!r} {m['type']!r}")
+    if m["name"] in PAGE_PARAMETERS:
+        raise QueryFileError(f"{where}: {m['name']!r} pages every named query and cannot be declared")
     return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"])
 
 
@@ -237,6 +248,19 @@ def bind_parameters(q: NamedQuery, raw: Mapping[str, str]) -> dict[str, Term]:
     return bound
 
 
+def paged(q: NamedQuery, limit: int, offset: int) -> str:
+    """The query's text asking the engine for ``limit`` rows from ``offset``.
+
+    BadRequest for a query that has its own top-level LIMIT or OFFSET (none of aikg's has)."""
+    depth = 0
+    for tok in tokenize(q.text):
+        if tok.kind == "punct" and tok.text in ("{", "}"):
+            depth += 1 if tok.text == "{" else -1
+        elif depth == 0 and tok.kind == "keyword" and tok.value in ("LIMIT", "OFFSET"):
+            raise BadRequest(f"named query {q.name!r} has its own {tok.value} and cannot be paged")
+    return f"{q.text.rstrip()}\nLIMIT {limit}" + (f" OFFSET {offset}" if offset else "")
+
+
 def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
     """One named query; NotFound when there is none by that name."""
     queries = load_queries(directory)
@@ -284,7 +308,17 @@ class NamedQueries:
                 raise BadRequest(f"parameter {p.name!r}: no entity {term.value!r} in the graph")
         return q, bound
 
-    def run(self, name: str, raw: Mapping[str, str]) -> QueryResult:
-        """Run a named query with the caller's parameters, under the service's limits."""
+    def run(
+        self, name: str, raw: Mapping[str, str], *, limit: int | None = None, offset: int = 0
+    ) -> QueryResult:
+        """Run a named query with the caller's parameters, under the service's limits: the page of
+        ``limit`` rows from ``offset`` (``truncated`` when more follow), or every row up to the row cap."""
         q, bound = self.bind(name, raw)
-        return self.runner.query(q.text, bindings=bound)
+        if limit is None and not offset:
+            return self.runner.query(q.text, bindings=bound)
+        page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
+        result = self.runner.query(paged(q, page + 1, offset), bindings=bound)
+        rows = result.rows
+        if len(rows) <= page:
+            return result
+        return QueryResult(result.kind, variables=result.variables, rows=rows[:page], truncated=True)

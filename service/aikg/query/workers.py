@@ -40,6 +40,25 @@ log = logging.getLogger(__name__)
 NICENESS = 5
 """How much lower a worker's CPU priority is than the serving process's."""
 
+SLOW_AFTER = 0.25
+"""CPU-seconds a query runs at its worker's priority; past them it is a slow one, and the worker drops
+to :data:`SLOW_PRIORITY` so cheap queries and lookups keep their share of the CPU (a multilevel feedback
+queue: nothing needs to be known about a query before it runs). CPU time, not time waited: on a busy
+machine a cheap query waits long for the CPU, and must not be pushed further back for it."""
+
+_CHECK_EVERY = 0.05
+"""Seconds between two looks at a running job's CPU time."""
+
+_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+SLOW_PRIORITY = 15
+"""The nice value of a worker running a slow query. An unprivileged process cannot raise its priority
+again, so the worker is retired when the query ends and a fresh one takes its place."""
+
+
+READY = "ready"
+"""What a worker sends once, when it has started and can take jobs."""
+
 
 # -- the job a worker runs ----------------------------------------------------------------------------
 
@@ -82,6 +101,10 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
 
     _limit_resources(memory_mb)
     opened: tuple[Snapshot, Store] | None = None
+    try:
+        conn.send(READY)  # imported: the parent times its first job from here, not from the start
+    except (OSError, ValueError):
+        return
     while True:
         try:
             snapshot, fn, kwargs, seconds = conn.recv()
@@ -128,19 +151,39 @@ class _Worker:
         finally:
             theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
+        self.slowed = False
+        """Its priority was lowered for a slow query: retire it after that query."""
+        self.ready = False
+        """It said it has started (a fresh interpreter takes a while to import aikg)."""
 
     def alive(self) -> bool:
         """True while the process runs."""
         return self.process.poll() is None
 
     def call(
-        self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
+        self,
+        snapshot: Snapshot,
+        fn: Callable[..., Any],
+        kwargs: dict[str, Any],
+        deadline: Deadline,
+        *,
+        slow_after: float | None = None,
+        on_slow: Callable[[], None] | None = None,
     ) -> tuple[Any, ...]:
-        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
+        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died.
+
+        With ``slow_after``, a job still running after that many seconds goes on at
+        :data:`SLOW_PRIORITY` (and ``on_slow`` is called).
+        """
+        self._wait_ready(deadline)
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
+        if slow_after is not None and not self._answered_fast(deadline, slow_after):
+            self.slow_down()
+            if on_slow is not None:
+                on_slow()
         if not self.conn.poll(max(deadline.left(), 0)):
             raise TimeoutError
         try:
@@ -148,6 +191,55 @@ class _Worker:
             return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
+
+    def _wait_ready(self, deadline: Deadline) -> None:
+        """Wait for the worker's first word, that it has started (:class:`TimeoutError` at the deadline)."""
+        if self.ready:
+            return
+        if not self.conn.poll(max(deadline.left(), 0)):
+            raise TimeoutError
+        try:
+            said = self.conn.recv()
+        except (OSError, ValueError) as exc:
+            raise EOFError from exc
+        if said != READY:
+            raise EOFError
+        self.ready = True
+
+    def _answered_fast(self, deadline: Deadline, cpu_seconds: float) -> bool:
+        """Wait for the answer while the job has used under ``cpu_seconds`` of CPU; False once it has
+        used more (its answer not in), True when the answer is in or the deadline is past."""
+        start, began = self.cpu_seconds(), time.monotonic()
+        while not deadline.expired():
+            if self.conn.poll(min(_CHECK_EVERY, max(deadline.left(), 0))):
+                return True
+            now = self.cpu_seconds()
+            used = now - start if now is not None and start is not None else time.monotonic() - began
+            if used > cpu_seconds:
+                return False
+        return True
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time the process has used (all its threads), or None where /proc cannot tell."""
+        try:
+            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            return None
+        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14 and 15)
+
+    def slow_down(self) -> None:
+        """Lower the priority of every thread of the process (Linux nice values are per thread; the
+        job runs on a thread of its own)."""
+        self.slowed = True
+        pid = self.process.pid
+        try:
+            threads = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+        except OSError:
+            threads = [pid]
+        for tid in threads:
+            with contextlib.suppress(OSError):
+                os.setpriority(os.PRIO_PROCESS, tid, max(SLOW_PRIORITY, os.getpriority(os.PRIO_PROCESS, tid)))
 
     def died_how(self) -> str:
         """Why the process ended, in words."""
@@ -171,18 +263,25 @@ class _Worker:
 
 
 class Slots:
-    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429."""
+    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429.
+
+    A job that turns out slow (see :data:`SLOW_AFTER`) moves to one of ``size // 2`` slow slots when
+    one is free, giving its slot back: runaway queries then hold the slow slots, not every slot, and a
+    cheap query is not refused because of them.
+    """
 
     QUEUE_WAIT = 0.5
     """Seconds a job waits for a free slot before it is refused with 429 (a short queue)."""
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
+        self.slow_size = max(1, self.size // 2)
         self._sem = threading.BoundedSemaphore(self.size)
+        self._slow = threading.BoundedSemaphore(self.slow_size)
 
     @contextlib.contextmanager
-    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[None]:
-        """Hold one slot for the duration of a job."""
+    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[Callable[[], None]]:
+        """Hold one slot for the duration of a job; what it yields moves the job to a slow slot."""
         wait = max(0.0, min(self.QUEUE_WAIT, deadline.left()))
         if not self._sem.acquire(timeout=wait):
             raise TooManyRequests(
@@ -190,10 +289,17 @@ class Slots:
                 errors=[{"limit": "max_heavy_queries", "value": self.size}],
                 headers={"Retry-After": str(max(1, math.ceil(retry_after)))},
             )
+        held = [self._sem]
+
+        def slow() -> None:  # called on the thread that holds the slot
+            if held[0] is self._sem and self._slow.acquire(blocking=False):
+                held[0] = self._slow
+                self._sem.release()
+
         try:
-            yield
+            yield slow
         finally:
-            self._sem.release()
+            held[0].release()
 
 
 class WorkerPool:
@@ -298,8 +404,11 @@ class WorkerPool:
         *,
         deadline: Deadline,
         seconds: float,
+        slow_after: float | None = None,
+        on_slow: Callable[[], None] | None = None,
     ) -> Any:
-        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
+        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``; past
+        ``slow_after`` seconds run it at a low priority and retire the worker after it.
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
         reported with its cause (a signal, the memory limit), never as a silent 5xx.
@@ -307,7 +416,7 @@ class WorkerPool:
         for attempt in range(2):
             worker = self._take()
             try:
-                payload = worker.call(snapshot, fn, kwargs, deadline)
+                payload = worker.call(snapshot, fn, kwargs, deadline, slow_after=slow_after, on_slow=on_slow)
             except TimeoutError:
                 self._drop(worker)
                 self._replace_later()
@@ -327,7 +436,11 @@ class WorkerPool:
                         "query_memory)"
                     ) from None
                 continue
-            self._give_back(worker)
+            if worker.slowed:
+                self._drop(worker)
+                self._replace_later()
+            else:
+                self._give_back(worker)
             if payload[0]:
                 return payload[1]
             _, cls, message, errors = payload

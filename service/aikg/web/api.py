@@ -9,15 +9,24 @@ from __future__ import annotations
 import csv
 import io
 from typing import Any
+from urllib.parse import urlencode
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
-from aikg.lookup.entities import entity_json
+from aikg.lookup.entities import (
+    MAX_OFFSET,
+    MAX_RELATION_PAGE,
+    RELATION_PAGE,
+    entity_json,
+    property_iri,
+    relations_json,
+)
+from aikg.lookup.relations import DIRECTIONS, Direction
 from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
-from aikg.query.named import NamedQuery
+from aikg.query.named import PAGE_PARAMETERS, NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
@@ -121,9 +130,36 @@ def _description(d: Description) -> dict[str, Any]:
 @bp.get("/entities/<path:entity_id>")
 @cached
 def entity(entity_id: str) -> Response:
-    """One entity with its facts, relations, expanded n-ary nodes and the sources of each fact."""
+    """One entity with its facts, relations (the first ``limit`` of each group, with the group's total
+    and the link to its next page), expanded n-ary nodes and the sources of each fact."""
     _json_only()
-    return jsonify(entity_json(get_services(), entity_id))
+    limit = _int_arg("limit", RELATION_PAGE, 1, MAX_RELATION_PAGE)
+    return jsonify(entity_json(get_services(), entity_id, limit=limit))
+
+
+@bp.get("/entities/<path:entity_id>/relations")
+@cached
+def entity_relations(entity_id: str) -> Response:
+    """One page of one relation group of an entity: the links of one property in one direction."""
+    _json_only()
+    direction = request.args.get("direction", "").strip()
+    if direction not in DIRECTIONS:
+        raise BadRequest(
+            "parameter 'direction' must be 'outgoing' or 'incoming'",
+            errors=[{"parameter": "direction", "value": direction}],
+        )
+    raw_prop = request.args.get("property", "").strip()
+    prop = property_iri(raw_prop) if raw_prop else None
+    if prop is None:
+        raise BadRequest(
+            f"parameter 'property': no property {raw_prop!r} (give a prefixed name such as "
+            f"'aikg:investor' or a property IRI)",
+            errors=[{"parameter": "property", "value": raw_prop}],
+        )
+    offset = _int_arg("offset", 0, 0, MAX_OFFSET)
+    limit = _int_arg("limit", RELATION_PAGE, 1, MAX_RELATION_PAGE)
+    dir_: Direction = "outgoing" if direction == "outgoing" else "incoming"
+    return jsonify(relations_json(get_services(), entity_id, dir_, prop, offset=offset, limit=limit))
 
 
 def _type_counts(services: Services) -> list[dict[str, Any]]:
@@ -204,12 +240,19 @@ def _query_json(q: NamedQuery) -> dict[str, Any]:
 @bp.get("/queries/<name>")
 @cached
 def named_query(name: str) -> Response:
-    """Run one named query with the caller's parameters: JSON rows, or CSV on request."""
+    """Run one named query with the caller's parameters: JSON rows, or CSV on request; one page of
+    ``limit`` rows from ``offset`` when asked (``truncated`` and ``next`` say when more follow)."""
     fmt = negotiate(RESULT_OFFERS)
     services = get_services()
     services.named.get(name)
-    raw = {k: v for k, v in request.args.items() if k != "format"}
-    result = services.named.run(name, raw)
+    max_rows = int(setting("max_rows"))
+    limit = _int_arg("limit", max_rows, 1, max_rows) if "limit" in request.args else None
+    offset = _int_arg("offset", 0, 0, MAX_OFFSET)
+    raw = {k: v for k, v in request.args.items() if k not in ("format", *PAGE_PARAMETERS)}
+    result = services.named.run(name, raw, limit=limit, offset=offset)
+    page = limit if limit is not None else max_rows
+    shown = len(result.rows)
+    nxt = _next_page(name, offset + shown, page) if result.truncated and shown else None
     if fmt is CSV:
         resp = _csv(name, result)
     else:
@@ -221,12 +264,22 @@ def named_query(name: str) -> Response:
                 "columns": result.variables,
                 "rows": rows,
                 "truncated": result.truncated,
-                "limit": setting("max_rows"),
+                "limit": page,
+                "offset": offset,
+                "next": nxt,
             }
         )
     # CSV has no place for the flag in its body: the header says it for every format, as /sparql does
     resp.headers[TRUNCATED_HEADER] = "true" if result.truncated else "false"
+    if nxt is not None:
+        resp.headers["Link"] = f'<{nxt}>; rel="next"'
     return resp
+
+
+def _next_page(name: str, offset: int, limit: int) -> str:
+    """The address of the next page: this request's parameters with the next offset."""
+    args = [(k, v) for k, v in request.args.items(multi=True) if k not in PAGE_PARAMETERS]
+    return f"/api/queries/{name}?" + urlencode([*args, ("limit", str(limit)), ("offset", str(offset))])
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"

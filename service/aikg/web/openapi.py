@@ -11,6 +11,7 @@ from typing import Any
 
 from aikg import __version__
 from aikg.export import FALSE_WORDS, TRUE_WORDS
+from aikg.lookup.entities import MAX_OFFSET, MAX_RELATION_PAGE, RELATION_PAGE
 from aikg.lookup.search import MAX_LIMIT
 from aikg.namespaces import AIKG, DEFAULT_GRAPH
 from aikg.query.named import Parameter
@@ -199,6 +200,22 @@ def _schemas() -> dict[str, Any]:
             "sources": {"type": "array", "items": _ref("Source")},
         },
     }
+    group: dict[str, Any] = {
+        "type": "object",
+        "required": ["direction", "property", "total", "offset", "limit", "count", "next"],
+        "properties": {
+            "direction": {"enum": ["outgoing", "incoming"]},
+            "property": _ref("Term"),
+            "total": {"type": "integer", "description": "Distinct other ends the property links."},
+            "offset": {"type": "integer"},
+            "limit": {"type": "integer"},
+            "count": {"type": "integer", "description": "Links on this page."},
+            "next": {
+                "type": ["string", "null"],
+                "description": "The next page (GET /api/entities/{id}/relations), null after the last.",
+            },
+        },
+    }
     described = {
         "type": "object",
         "required": ["property", "value", "sources"],
@@ -265,10 +282,16 @@ def _schemas() -> dict[str, Any]:
             "facts": {"type": "array", "items": _ref("Fact")},
             "relations": {
                 "type": "object",
-                "required": ["outgoing", "incoming"],
+                "required": ["outgoing", "incoming", "groups"],
                 "properties": {
                     "outgoing": {"type": "array", "items": _ref("Relation")},
                     "incoming": {"type": "array", "items": _ref("Relation")},
+                    "groups": {
+                        "type": "array",
+                        "items": _ref("RelationGroup"),
+                        "description": "One entry per direction and property: how many links the group "
+                        "has and where its next page is.",
+                    },
                 },
             },
             "documents": {"type": "array", "items": _ref("Document")},
@@ -341,6 +364,25 @@ def _schemas() -> dict[str, Any]:
         "Source": source,
         "Fact": fact,
         "Relation": relation,
+        "RelationGroup": group,
+        "RelationPage": {
+            "type": "object",
+            "required": [*group["required"], "entity", "relations", "documents", "truncated"],
+            "properties": {
+                **group["properties"],
+                "entity": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": ["string", "null"]},
+                        "iri": {"type": "string"},
+                        "label": {"type": "string"},
+                    },
+                },
+                "relations": {"type": "array", "items": _ref("Relation")},
+                "documents": {"type": "array", "items": _ref("Document")},
+                "truncated": {"type": "boolean"},
+            },
+        },
         "Description": described,
         "Expansion": expansion,
         "Document": document,
@@ -429,8 +471,10 @@ def _schemas() -> dict[str, Any]:
                 "parameters": {"type": "object"},
                 "columns": {"type": "array", "items": {"type": "string"}},
                 "rows": {"type": "array", "items": {"type": "object", "additionalProperties": _ref("Cell")}},
-                "truncated": {"type": "boolean"},
-                "limit": {"type": "integer"},
+                "truncated": {"type": "boolean", "description": "More rows follow this page."},
+                "limit": {"type": "integer", "description": "Rows per page (the row cap unless asked)."},
+                "offset": {"type": "integer"},
+                "next": {"type": ["string", "null"], "description": "The next page, null after the last."},
             },
         },
         "Neighbors": {
@@ -608,8 +652,10 @@ def _api_paths(services: Services) -> dict[str, Any]:
             "One entity",
             "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
             "relations with n-ary nodes (deals, results, phases...) expanded one level, and for every fact "
-            "its source documents and certainty.",
-            {**_cached_ok(_ref("Entity"), "The entity."), **_errors(404, 406, 503)},
+            "its source documents and certainty. Relations come in groups, one per direction and "
+            "property: the first `limit` links of each group, and in `relations.groups` each group's "
+            "total and the address of its next page (`truncated` is true when any group has one).",
+            {**_cached_ok(_ref("Entity"), "The entity."), **_errors(400, 404, 406, 503)},
             [
                 {
                     "name": "id",
@@ -618,6 +664,55 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
                     "schema": _PARAM_SCHEMAS["entity"],
                 },
+                _query(
+                    "limit",
+                    {"type": "integer", "minimum": 1, "maximum": MAX_RELATION_PAGE, "default": RELATION_PAGE},
+                    "Links listed per relation group.",
+                ),
+                _IF_NONE_MATCH,
+            ],
+            tags=["lookup"],
+        ),
+        "/api/entities/{id}/relations": _get(
+            "One page of an entity's relations",
+            "The links of one property in one direction, `limit` of them from `offset`, with the group's "
+            "total and the next page. Pages follow the store's own order, the same for every page while "
+            "the data does not change; the links of one page are sorted by IRI.",
+            {**_cached_ok(_ref("RelationPage"), "The page."), **_errors(400, 404, 406, 503)},
+            [
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
+                    "schema": _PARAM_SCHEMAS["entity"],
+                },
+                _query(
+                    "direction",
+                    {"enum": ["outgoing", "incoming"]},
+                    "outgoing: the entity is the subject; incoming: the entity is the object.",
+                    required=True,
+                ),
+                _query(
+                    "property",
+                    {
+                        "type": "string",
+                        "pattern": rf"^([a-z][a-z0-9]*:[A-Za-z0-9_.-]+|{_IRI_PATTERN})$",
+                        "examples": ["aikg:investor"],
+                    },
+                    "The property: a prefixed name (aikg:investor) or a full IRI.",
+                    required=True,
+                ),
+                _query(
+                    "offset",
+                    {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
+                    "Links to skip.",
+                ),
+                _query(
+                    "limit",
+                    {"type": "integer", "minimum": 1, "maximum": MAX_RELATION_PAGE, "default": RELATION_PAGE},
+                    "Links on the page.",
+                ),
                 _IF_NONE_MATCH,
             ],
             tags=["lookup"],
@@ -726,7 +821,10 @@ def _api_paths(services: Services) -> dict[str, Any]:
         "/api/queries/{name}": _get(
             "Run a named query",
             "Runs one named query; parameters go in the query string (see GET /api/queries). JSON rows by "
-            "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv.",
+            "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv. "
+            "`limit` and `offset` ask for one page of the answer, in the query's own order; `truncated` "
+            "(and the X-AIKG-Truncated header) says more rows follow, `next` (and a Link rel=next header) "
+            "where. Without `limit` the page is the row cap (max_rows).",
             {
                 **_cached_ok(
                     _ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
@@ -741,6 +839,7 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     "description": "The query's name.",
                     "schema": {"type": "string", "minLength": 1},
                 },
+                *_page_params(services),
                 _FORMAT,
                 _IF_NONE_MATCH,
             ],
@@ -868,6 +967,20 @@ def _param_schema(param: Parameter) -> dict[str, Any]:
     return schema
 
 
+def _page_params(services: Services) -> list[dict[str, Any]]:
+    """``limit`` and ``offset``, which page every named query (aikg.query.named)."""
+    return [
+        _query(
+            "limit",
+            {"type": "integer", "minimum": 1, "maximum": int(services.settings["max_rows"])},
+            "Rows on the page (at most the row cap, max_rows; without it: the row cap).",
+        ),
+        _query(
+            "offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0}, "Rows to skip."
+        ),
+    ]
+
+
 def _named_query_paths(services: Services) -> dict[str, Any]:
     queries = services.named.all()
     paths = {}
@@ -884,7 +997,7 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
             }
             for p in q.parameters
         ]
-        params += [_FORMAT, _IF_NONE_MATCH]
+        params += [*_page_params(services), _FORMAT, _IF_NONE_MATCH]
         paths[f"/api/queries/{q.name}"] = _get(
             q.title,
             q.description or q.title,

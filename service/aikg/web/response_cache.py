@@ -22,7 +22,7 @@ from aikg.lookup.cache import etag_for
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.web import get_services
 
-KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER)
+KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
 
 

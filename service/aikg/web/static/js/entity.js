@@ -14,6 +14,7 @@ const BOOKKEEPING_PROPS = new Set(["sourceRow", "sourceConfidence", "flag"]);
 const FIRST_PAGE = 5; // of a group's plain links
 const FIRST_CARDS = 3; // of a group's deals, results, deployments … (cards are taller)
 const PAGE = 20;
+const SERVER_PAGE = 500; // links per relation group asked of the API; a hub's longer groups load on demand
 
 // ---------------------------------------------------------------------------------------------------
 // The API's entity JSON, read into one fixed shape
@@ -104,6 +105,8 @@ export function readEntity(body) {
     documents: body.documents || [],
     comparisons: (body.comparisons || []).map((c) => ({ ...c, values: c.values.map((v) => ({ ...v, sources: sourcesOf(v) })) })),
     truncated: Boolean(body.truncated),
+    // Relation groups (direction, property) with links the first answer left out, each with its next page.
+    more: (body.relations?.groups || []).filter((g) => g.next),
   };
 }
 
@@ -430,7 +433,57 @@ function renderRelations(e, groups) {
     el("section", { class: "relgroup", id: `rel-${fam}`, "data-family": fam },
       el("h3", {}, dot(fam), familyLabel(fam), el("span", { class: "count" }, String(subs.reduce((m, g) => m + g.items.length, 0)))),
       subs.map((g) => subgroup(g, e)))));
-  if (e.truncated) target.append(el("p", { class: "warn" }, "This entity has more relations than the page lists."));
+  if (e.more.length) target.append(serverMore(e));
+  else if (e.truncated) target.append(el("p", { class: "warn" }, "This entity has more relations than the page lists."));
+}
+
+/** The relation groups longer than one answer of the API: how many links each has, and a button that
+ * fetches its next page (/api/entities/<id>/relations) and lists it, until every link is shown. */
+function serverMore(e) {
+  return el("section", { class: "relgroup", id: "rel-more", "data-family": "more" },
+    el("h3", {}, "More links"),
+    el("p", { class: "muted" }, "These groups have more links than the first answer lists; load them page by page."),
+    e.more.map((g) => {
+      const dir = g.direction === "incoming" ? "in" : "out";
+      const label = linkLabel({ dir, prop: prop(g.property) }, e.label);
+      const list = el("ul", { class: "edge-list" });
+      const cards = el("div", { class: "items" }, list);
+      const status = el("span", { class: "count" });
+      const button = el("button", { type: "button", class: "btn more-server" });
+      const section = el("section", { class: "subgroup", "data-server-group": `${g.direction} ${g.property.iri}` },
+        el("h4", { class: "subgroup-head" }, label, status), cards, button);
+      let shown = g.count;
+      let next = g.next;
+      const update = () => {
+        status.textContent = `${shown} of ${g.total}`;
+        section.dataset.shown = String(shown);
+        button.hidden = !next;
+        button.textContent = next ? `Load ${Math.min(g.limit, g.total - shown)} more · ${g.total - shown} not shown` : "";
+      };
+      button.addEventListener("click", async () => {
+        button.disabled = true;
+        try {
+          const page = await api(next);
+          for (const d of page.documents || []) DOCUMENTS.set(d.graph, d);
+          for (const r of page.relations || []) {
+            const x = { other: node(r.node), links: [rel(r, dir)] };
+            x.links.forEach((l) => l.sources.forEach(register));
+            if (x.other.nary) cards.append(naryCard(x, e.iri, label));
+            else list.append(plainItem(x));
+          }
+          shown += page.count;
+          next = page.next;
+          renderSources();
+        } catch (err) {
+          showError(cards, err, "Could not load more links");
+        } finally {
+          button.disabled = false;
+          update();
+        }
+      });
+      update();
+      return section;
+    }));
 }
 
 function renderHead(e) {
@@ -454,7 +507,7 @@ async function main() {
   renderLegend();
   let body;
   try {
-    body = await api(`/api/entities/${encodeURIComponent(SLUG)}`);
+    body = await api(`/api/entities/${encodeURIComponent(SLUG)}?limit=${SERVER_PAGE}`);
   } catch (err) {
     for (const id of ["figures", "sources", "relations"]) showError(document.getElementById(id), err, "Could not load the entity");
     return;
