@@ -49,11 +49,10 @@ machine a cheap query waits long for the CPU, and must not be pushed further bac
 _CHECK_EVERY = 0.05
 """Seconds between two looks at a running job's CPU time."""
 
-_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 
 SLOW_PRIORITY = 15
-"""The nice value of a worker running a slow query. An unprivileged process cannot raise its priority
-again, so the worker is retired when the query ends and a fresh one takes its place."""
+"""The nice value of a slow query's thread. An unprivileged process cannot raise a priority again, so
+each job runs on a thread of its own, and the next one starts at the worker's priority."""
 
 
 READY = "ready"
@@ -81,26 +80,19 @@ def _cpu_budget(seconds: float) -> None:
 
 
 WORKER_STACK_MB = 256
-"""Stack of the thread that runs a worker's jobs. Oxigraph parses and plans a query recursively: on a
+"""Stack of the threads that run a worker's jobs. Oxigraph parses and plans a query recursively: on a
 process's 8 MB main stack, 3,000 nested groups or 10,000 UNIONs overflow it and the worker dies of
 SIGSEGV. The text checks refuse nesting past :data:`aikg.rdf.guard.MAX_NESTING` (far below what this
 stack holds); the rest of a query's size is bounded by its time limit. Untouched stack costs no memory."""
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
-    """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
+    """A worker's loop, on its main thread: each job runs on a new thread with a deep stack (see
+    :data:`WORKER_STACK_MB`) and the loop's priority — a job slowed down by the parent (nice values are
+    per thread) leaves the next one unaffected, so the worker is kept."""
     threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
-    loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
-    loop.start()
-    loop.join()
-
-
-def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
-    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
-    from aikg.store import open_snapshot
-
-    _limit_resources(memory_mb)
-    opened: tuple[Snapshot, Store] | None = None
+    _limit_resources(memory_mb)  # before any job thread exists: they inherit it
+    opened: list[tuple[Snapshot, Store]] = []
     try:
         conn.send(READY)  # imported: the parent times its first job from here, not from the start
     except (OSError, ValueError):
@@ -111,28 +103,58 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
         except (EOFError, OSError):
             return
         _cpu_budget(seconds)
+        answers: list[tuple[Any, ...]] = []
+        job = threading.Thread(
+            target=_job, args=(answers, opened, snapshot, fn, kwargs, memory_mb), name="aikg-query-job"
+        )
+        job.start()
+        job.join()
         try:
-            if opened is None or opened[0] != snapshot:
-                if opened is not None:
-                    opened[1].close()
-                opened = (snapshot, open_snapshot(snapshot))
-            answer: tuple[Any, ...] = (True, fn(opened[1], **kwargs))
-        except AikgError as exc:
-            answer = (False, type(exc), exc.message, exc.errors)
-        except MemoryError:
-            answer = (
-                False,
-                StoreError,
-                "the query needed more memory than a query worker may use (setting query_memory)",
-                [{"limit": "query_memory", "megabytes": memory_mb}],
-            )
-        except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
-            log.exception("query worker job failed")
-            answer = (False, StoreError, "the query failed in the store", [])
-        try:
-            conn.send(answer)
+            conn.send(answers[0] if answers else (False, StoreError, "the query failed in the store", []))
         except (OSError, ValueError):
             return
+
+
+def _job(
+    answers: list[tuple[Any, ...]],
+    opened: list[tuple[Snapshot, Store]],
+    snapshot: Snapshot,
+    fn: Callable[..., Any],
+    kwargs: dict[str, Any],
+    memory_mb: int,
+) -> None:  # pragma: no cover - runs in the worker process
+    """One job, its answer put in ``answers``: open the snapshot it names (kept open while it stays
+    current), run ``fn``."""
+    answers.append(_answer(opened, snapshot, fn, kwargs, memory_mb))
+
+
+def _answer(
+    opened: list[tuple[Snapshot, Store]],
+    snapshot: Snapshot,
+    fn: Callable[..., Any],
+    kwargs: dict[str, Any],
+    memory_mb: int,
+) -> tuple[Any, ...]:  # pragma: no cover - runs in the worker process
+    from aikg.store import open_snapshot
+
+    try:
+        if not opened or opened[0][0] != snapshot:
+            if opened:
+                opened.pop()[1].close()
+            opened.append((snapshot, open_snapshot(snapshot)))
+        return (True, fn(opened[0][1], **kwargs))
+    except AikgError as exc:
+        return (False, type(exc), exc.message, exc.errors)
+    except MemoryError:
+        return (
+            False,
+            StoreError,
+            "the query needed more memory than a query worker may use (setting query_memory)",
+            [{"limit": "query_memory", "megabytes": memory_mb}],
+        )
+    except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
+        log.exception("query worker job failed")
+        return (False, StoreError, "the query failed in the store", [])
 
 
 class _Worker:
@@ -152,7 +174,7 @@ class _Worker:
             theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
         self.slowed = False
-        """Its priority was lowered for a slow query: retire it after that query."""
+        """The running job's priority was lowered (it is a slow one)."""
         self.ready = False
         """It said it has started (a fresh interpreter takes a while to import aikg)."""
 
@@ -172,10 +194,11 @@ class _Worker:
     ) -> tuple[Any, ...]:
         """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died.
 
-        With ``slow_after``, a job still running after that many seconds goes on at
+        With ``slow_after``, a job still running after using that many CPU-seconds goes on at
         :data:`SLOW_PRIORITY` (and ``on_slow`` is called).
         """
         self._wait_ready(deadline)
+        self.slowed = False
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
@@ -220,23 +243,32 @@ class _Worker:
         return True
 
     def cpu_seconds(self) -> float | None:
-        """CPU time the process has used (all its threads), or None where /proc cannot tell."""
+        """CPU time the process's live threads have used (the scheduler's own count, in nanoseconds,
+        which only grows while a job runs: the process total in ``/proc/PID/stat`` is rounded and can
+        move back), or None where /proc cannot tell."""
+        task = f"/proc/{self.process.pid}/task"
+        total = 0
         try:
-            with open(f"/proc/{self.process.pid}/stat", "rb") as f:
-                fields = f.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
+            threads = os.listdir(task)
+        except OSError:
             return None
-        return (int(fields[11]) + int(fields[12])) / _TICKS  # utime, stime (fields 14 and 15)
+        for tid in threads:
+            try:
+                with open(f"{task}/{tid}/schedstat", "rb") as f:
+                    total += int(f.read().split()[0])
+            except (OSError, IndexError, ValueError):
+                continue
+        return total / 1e9
 
     def slow_down(self) -> None:
-        """Lower the priority of every thread of the process (Linux nice values are per thread; the
-        job runs on a thread of its own)."""
+        """Lower the priority of the running job: every thread of the process but its main one, whose
+        priority the next job's thread inherits (Linux nice values are per thread)."""
         self.slowed = True
         pid = self.process.pid
         try:
-            threads = [int(t) for t in os.listdir(f"/proc/{pid}/task")]
+            threads = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
         except OSError:
-            threads = [pid]
+            threads = []
         for tid in threads:
             with contextlib.suppress(OSError):
                 os.setpriority(os.PRIO_PROCESS, tid, max(SLOW_PRIORITY, os.getpriority(os.PRIO_PROCESS, tid)))
@@ -408,7 +440,7 @@ class WorkerPool:
         on_slow: Callable[[], None] | None = None,
     ) -> Any:
         """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``; past
-        ``slow_after`` seconds run it at a low priority and retire the worker after it.
+        ``slow_after`` CPU-seconds run it on at a low priority.
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
         reported with its cause (a signal, the memory limit), never as a silent 5xx.
@@ -436,11 +468,7 @@ class WorkerPool:
                         "query_memory)"
                     ) from None
                 continue
-            if worker.slowed:
-                self._drop(worker)
-                self._replace_later()
-            else:
-                self._give_back(worker)
+            self._give_back(worker)
             if payload[0]:
                 return payload[1]
             _, cls, message, errors = payload
