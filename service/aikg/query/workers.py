@@ -50,9 +50,11 @@ _CHECK_EVERY = 0.05
 """Seconds between two looks at a running job's CPU time."""
 
 
-SLOW_PRIORITY = 15
-"""The nice value of a slow query's thread. An unprivileged process cannot raise a priority again, so
-each job runs on a thread of its own, and the next one starts at the worker's priority."""
+SLOW_PRIORITY = 10
+"""The nice value of a slow query's thread: a third of a cheap query's share of the CPU (nice 5), a tenth
+of the HTTP workers' — not the lowest, so a legitimately heavy query on a busy machine still finishes
+within its time limit. An unprivileged process cannot raise a priority again, so each job runs on a
+thread of its own, and the next one starts at the worker's priority."""
 
 
 READY = "ready"
@@ -285,13 +287,24 @@ class _Worker:
         return f"it exited with status {code}"
 
     def close(self) -> None:
-        """Kill the process and release its socket."""
+        """Kill the process and release its socket.
+
+        A process killed at a low priority on a busy machine may take seconds to be scheduled and
+        exit: past a moment, it is reaped in the background, so the request that stopped it is not
+        kept waiting past its deadline.
+        """
         with contextlib.suppress(Exception):
             self.process.kill()
         with contextlib.suppress(Exception):
-            self.process.wait(2.0)
-        with contextlib.suppress(Exception):
             self.conn.close()
+        try:
+            self.process.wait(0.2)
+        except subprocess.TimeoutExpired:
+            threading.Thread(target=self._reap, name="aikg-worker-reaper", daemon=True).start()
+
+    def _reap(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.wait(60)
 
 
 class Slots:

@@ -12,8 +12,6 @@ bound how long a client may take to send a request.
   off too), else it gets 408 and is closed. A larger body is read whole, within the same deadline,
   before the app runs (it is at most ``max_body`` bytes: larger ones are refused with 413 without being
   read), so the app never waits for a client.
-- **Slow requests make way for cheap ones.** Requests run on :class:`~aikg.serving.fair.FairThreads`:
-  one that has used a quarter of a CPU-second goes on at a low priority.
 """
 
 from __future__ import annotations
@@ -30,7 +28,6 @@ from typing import Any
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import _DEFER, ThreadWorker
 
-from aikg.serving.fair import FairThreads
 from aikg.settings import load_settings
 
 _CLIENT_ERRORS: tuple[tuple[type[BaseException], int, str], ...] = (
@@ -150,10 +147,6 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self._reading: dict[Any, float] = {}
         self._reading_lock = threading.Lock()
         super().init_process()
-
-    def get_thread_pool(self) -> FairThreads:
-        """Request threads that give way to cheap requests once theirs turns out slow (aikg.serving.fair)."""
-        return FairThreads(self.cfg.threads)
 
     # -- the read deadline ----------------------------------------------------------------------------
 
