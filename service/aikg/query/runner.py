@@ -15,7 +15,7 @@ from typing import Any, TypeVar, cast
 
 from aikg.lookup.cache import LruCache
 from aikg.namespaces import BASE
-from aikg.query.workers import SLOW_AFTER, Slots, WorkerPool
+from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
@@ -113,21 +113,13 @@ class QueryRunner:
         ``fn`` must be a module-level function (it is sent to a worker process by reference).
         """
         deadline = deadline or self.deadline()
-        with self.slots.take(deadline, retry_after=self.timeout) as slow:
+        with self.slots.take(deadline, retry_after=self.timeout):
             snapshot = self.store.snapshot()
             if snapshot is None:
                 with deadline_scope(deadline):
                     return fn(self.store, **kwargs)
-            answer = self.pool.run(
-                snapshot,
-                fn,
-                kwargs,
-                deadline=deadline,
-                seconds=self.timeout,
-                slow_after=SLOW_AFTER,
-                on_slow=slow,
-            )
-            return cast(T, answer)  # unpickled from the worker process, where fn ran: fn's answer
+            # unpickled from the worker process, where fn ran: fn's answer
+            return cast(T, self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout))
 
     def warm_up(self) -> None:
         """Start a worker in the background when queries will need one (the store has snapshots)."""

@@ -40,26 +40,6 @@ log = logging.getLogger(__name__)
 NICENESS = 5
 """How much lower a worker's CPU priority is than the serving process's."""
 
-SLOW_AFTER = 0.25
-"""CPU-seconds a query runs at its worker's priority; past them it is a slow one, and the worker drops
-to :data:`SLOW_PRIORITY` so cheap queries and lookups keep their share of the CPU (a multilevel feedback
-queue: nothing needs to be known about a query before it runs). CPU time, not time waited: on a busy
-machine a cheap query waits long for the CPU, and must not be pushed further back for it."""
-
-_CHECK_EVERY = 0.05
-"""Seconds between two looks at a running job's CPU time."""
-
-
-SLOW_PRIORITY = 10
-"""The nice value of a slow query's thread: a third of a cheap query's share of the CPU (nice 5), a tenth
-of the HTTP workers' — not the lowest, so a legitimately heavy query on a busy machine still finishes
-within its time limit. An unprivileged process cannot raise a priority again, so each job runs on a
-thread of its own, and the next one starts at the worker's priority."""
-
-
-READY = "ready"
-"""What a worker sends once, when it has started and can take jobs."""
-
 
 # -- the job a worker runs ----------------------------------------------------------------------------
 
@@ -82,81 +62,54 @@ def _cpu_budget(seconds: float) -> None:
 
 
 WORKER_STACK_MB = 256
-"""Stack of the threads that run a worker's jobs. Oxigraph parses and plans a query recursively: on a
+"""Stack of the thread that runs a worker's jobs. Oxigraph parses and plans a query recursively: on a
 process's 8 MB main stack, 3,000 nested groups or 10,000 UNIONs overflow it and the worker dies of
 SIGSEGV. The text checks refuse nesting past :data:`aikg.rdf.guard.MAX_NESTING` (far below what this
 stack holds); the rest of a query's size is bounded by its time limit. Untouched stack costs no memory."""
 
 
 def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
-    """A worker's loop, on its main thread: each job runs on a new thread with a deep stack (see
-    :data:`WORKER_STACK_MB`) and the loop's priority — a job slowed down by the parent (nice values are
-    per thread) leaves the next one unaffected, so the worker is kept."""
+    """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
     threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
-    _limit_resources(memory_mb)  # before any job thread exists: they inherit it
-    opened: list[tuple[Snapshot, Store]] = []
-    try:
-        conn.send(READY)  # imported: the parent times its first job from here, not from the start
-    except (OSError, ValueError):
-        return
+    loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
+    loop.start()
+    loop.join()
+
+
+def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
+    from aikg.store import open_snapshot
+
+    _limit_resources(memory_mb)
+    opened: tuple[Snapshot, Store] | None = None
     while True:
         try:
             snapshot, fn, kwargs, seconds = conn.recv()
         except (EOFError, OSError):
             return
         _cpu_budget(seconds)
-        answers: list[tuple[Any, ...]] = []
-        job = threading.Thread(
-            target=_job, args=(answers, opened, snapshot, fn, kwargs, memory_mb), name="aikg-query-job"
-        )
-        job.start()
-        job.join()
         try:
-            conn.send(answers[0] if answers else (False, StoreError, "the query failed in the store", []))
+            if opened is None or opened[0] != snapshot:
+                if opened is not None:
+                    opened[1].close()
+                opened = (snapshot, open_snapshot(snapshot))
+            answer: tuple[Any, ...] = (True, fn(opened[1], **kwargs))
+        except AikgError as exc:
+            answer = (False, type(exc), exc.message, exc.errors)
+        except MemoryError:
+            answer = (
+                False,
+                StoreError,
+                "the query needed more memory than a query worker may use (setting query_memory)",
+                [{"limit": "query_memory", "megabytes": memory_mb}],
+            )
+        except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
+            log.exception("query worker job failed")
+            answer = (False, StoreError, "the query failed in the store", [])
+        try:
+            conn.send(answer)
         except (OSError, ValueError):
             return
-
-
-def _job(
-    answers: list[tuple[Any, ...]],
-    opened: list[tuple[Snapshot, Store]],
-    snapshot: Snapshot,
-    fn: Callable[..., Any],
-    kwargs: dict[str, Any],
-    memory_mb: int,
-) -> None:  # pragma: no cover - runs in the worker process
-    """One job, its answer put in ``answers``: open the snapshot it names (kept open while it stays
-    current), run ``fn``."""
-    answers.append(_answer(opened, snapshot, fn, kwargs, memory_mb))
-
-
-def _answer(
-    opened: list[tuple[Snapshot, Store]],
-    snapshot: Snapshot,
-    fn: Callable[..., Any],
-    kwargs: dict[str, Any],
-    memory_mb: int,
-) -> tuple[Any, ...]:  # pragma: no cover - runs in the worker process
-    from aikg.store import open_snapshot
-
-    try:
-        if not opened or opened[0][0] != snapshot:
-            if opened:
-                opened.pop()[1].close()
-            opened.append((snapshot, open_snapshot(snapshot)))
-        return (True, fn(opened[0][1], **kwargs))
-    except AikgError as exc:
-        return (False, type(exc), exc.message, exc.errors)
-    except MemoryError:
-        return (
-            False,
-            StoreError,
-            "the query needed more memory than a query worker may use (setting query_memory)",
-            [{"limit": "query_memory", "megabytes": memory_mb}],
-        )
-    except Exception:  # noqa: BLE001 - reported to the parent as a store failure, never echoed
-        log.exception("query worker job failed")
-        return (False, StoreError, "the query failed in the store", [])
 
 
 class _Worker:
@@ -175,40 +128,19 @@ class _Worker:
         finally:
             theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
-        self.slowed = False
-        """The running job's priority was lowered (it is a slow one)."""
-        self.ready = False
-        """It said it has started (a fresh interpreter takes a while to import aikg)."""
 
     def alive(self) -> bool:
         """True while the process runs."""
         return self.process.poll() is None
 
     def call(
-        self,
-        snapshot: Snapshot,
-        fn: Callable[..., Any],
-        kwargs: dict[str, Any],
-        deadline: Deadline,
-        *,
-        slow_after: float | None = None,
-        on_slow: Callable[[], None] | None = None,
+        self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
     ) -> tuple[Any, ...]:
-        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died.
-
-        With ``slow_after``, a job still running after using that many CPU-seconds goes on at
-        :data:`SLOW_PRIORITY` (and ``on_slow`` is called).
-        """
-        self._wait_ready(deadline)
-        self.slowed = False
+        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
-        if slow_after is not None and not self._answered_fast(deadline, slow_after):
-            self.slow_down()
-            if on_slow is not None:
-                on_slow()
         if not self.conn.poll(max(deadline.left(), 0)):
             raise TimeoutError
         try:
@@ -216,64 +148,6 @@ class _Worker:
             return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
-
-    def _wait_ready(self, deadline: Deadline) -> None:
-        """Wait for the worker's first word, that it has started (:class:`TimeoutError` at the deadline)."""
-        if self.ready:
-            return
-        if not self.conn.poll(max(deadline.left(), 0)):
-            raise TimeoutError
-        try:
-            said = self.conn.recv()
-        except (OSError, ValueError) as exc:
-            raise EOFError from exc
-        if said != READY:
-            raise EOFError
-        self.ready = True
-
-    def _answered_fast(self, deadline: Deadline, cpu_seconds: float) -> bool:
-        """Wait for the answer while the job has used under ``cpu_seconds`` of CPU; False once it has
-        used more (its answer not in), True when the answer is in or the deadline is past."""
-        start, began = self.cpu_seconds(), time.monotonic()
-        while not deadline.expired():
-            if self.conn.poll(min(_CHECK_EVERY, max(deadline.left(), 0))):
-                return True
-            now = self.cpu_seconds()
-            used = now - start if now is not None and start is not None else time.monotonic() - began
-            if used > cpu_seconds:
-                return False
-        return True
-
-    def cpu_seconds(self) -> float | None:
-        """CPU time the process's live threads have used (the scheduler's own count, in nanoseconds,
-        which only grows while a job runs: the process total in ``/proc/PID/stat`` is rounded and can
-        move back), or None where /proc cannot tell."""
-        task = f"/proc/{self.process.pid}/task"
-        total = 0
-        try:
-            threads = os.listdir(task)
-        except OSError:
-            return None
-        for tid in threads:
-            try:
-                with open(f"{task}/{tid}/schedstat", "rb") as f:
-                    total += int(f.read().split()[0])
-            except (OSError, IndexError, ValueError):
-                continue
-        return total / 1e9
-
-    def slow_down(self) -> None:
-        """Lower the priority of the running job: every thread of the process but its main one, whose
-        priority the next job's thread inherits (Linux nice values are per thread)."""
-        self.slowed = True
-        pid = self.process.pid
-        try:
-            threads = [int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid]
-        except OSError:
-            threads = []
-        for tid in threads:
-            with contextlib.suppress(OSError):
-                os.setpriority(os.PRIO_PROCESS, tid, max(SLOW_PRIORITY, os.getpriority(os.PRIO_PROCESS, tid)))
 
     def died_how(self) -> str:
         """Why the process ended, in words."""
@@ -287,46 +161,28 @@ class _Worker:
         return f"it exited with status {code}"
 
     def close(self) -> None:
-        """Kill the process and release its socket.
-
-        A process killed at a low priority on a busy machine may take seconds to be scheduled and
-        exit: past a moment, it is reaped in the background, so the request that stopped it is not
-        kept waiting past its deadline.
-        """
+        """Kill the process and release its socket."""
         with contextlib.suppress(Exception):
             self.process.kill()
         with contextlib.suppress(Exception):
-            self.conn.close()
-        try:
-            self.process.wait(0.2)
-        except subprocess.TimeoutExpired:
-            threading.Thread(target=self._reap, name="aikg-worker-reaper", daemon=True).start()
-
-    def _reap(self) -> None:
+            self.process.wait(2.0)
         with contextlib.suppress(Exception):
-            self.process.wait(60)
+            self.conn.close()
 
 
 class Slots:
-    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429.
-
-    A job that turns out slow (see :data:`SLOW_AFTER`) moves to one of ``size // 2`` slow slots when
-    one is free, giving its slot back: runaway queries then hold the slow slots, not every slot, and a
-    cheap query is not refused because of them.
-    """
+    """At most ``size`` isolated jobs at once; the rest wait (within their deadline), then get 429."""
 
     QUEUE_WAIT = 0.5
     """Seconds a job waits for a free slot before it is refused with 429 (a short queue)."""
 
     def __init__(self, size: int) -> None:
         self.size = max(1, size)
-        self.slow_size = max(1, self.size // 2)
         self._sem = threading.BoundedSemaphore(self.size)
-        self._slow = threading.BoundedSemaphore(self.slow_size)
 
     @contextlib.contextmanager
-    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[Callable[[], None]]:
-        """Hold one slot for the duration of a job; what it yields moves the job to a slow slot."""
+    def take(self, deadline: Deadline, *, retry_after: float) -> Iterator[None]:
+        """Hold one slot for the duration of a job."""
         wait = max(0.0, min(self.QUEUE_WAIT, deadline.left()))
         if not self._sem.acquire(timeout=wait):
             raise TooManyRequests(
@@ -334,17 +190,10 @@ class Slots:
                 errors=[{"limit": "max_heavy_queries", "value": self.size}],
                 headers={"Retry-After": str(max(1, math.ceil(retry_after)))},
             )
-        held = [self._sem]
-
-        def slow() -> None:  # called on the thread that holds the slot
-            if held[0] is self._sem and self._slow.acquire(blocking=False):
-                held[0] = self._slow
-                self._sem.release()
-
         try:
-            yield slow
+            yield
         finally:
-            held[0].release()
+            self._sem.release()
 
 
 class WorkerPool:
@@ -449,11 +298,8 @@ class WorkerPool:
         *,
         deadline: Deadline,
         seconds: float,
-        slow_after: float | None = None,
-        on_slow: Callable[[], None] | None = None,
     ) -> Any:
-        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``; past
-        ``slow_after`` CPU-seconds run it on at a low priority.
+        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
         reported with its cause (a signal, the memory limit), never as a silent 5xx.
@@ -461,7 +307,7 @@ class WorkerPool:
         for attempt in range(2):
             worker = self._take()
             try:
-                payload = worker.call(snapshot, fn, kwargs, deadline, slow_after=slow_after, on_slow=on_slow)
+                payload = worker.call(snapshot, fn, kwargs, deadline)
             except TimeoutError:
                 self._drop(worker)
                 self._replace_later()
