@@ -148,11 +148,17 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any
     return results
 
 
-def _search_build(base: str) -> float:
-    """Seconds for the first search after start: the search index being built."""
+def _search_build(base: str, limit: float = 600) -> float:
+    """Seconds until the first search after start is answered: the search index being built.
+
+    A search that finds the index still building answers 503 with Retry-After within its deadline; the
+    mix starts only once the index answers (at 1M its first build outlasts a request's deadline)."""
     start = time.perf_counter()
-    requests.get(base + "/api/search", params={"q": "zzz-index-build"}, timeout=300)
-    return time.perf_counter() - start
+    while True:
+        r = requests.get(base + "/api/search", params={"q": "zzz-index-build"}, timeout=300)
+        if r.status_code != 503 or time.perf_counter() - start > limit:
+            return time.perf_counter() - start
+        time.sleep(0.2)
 
 
 def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:

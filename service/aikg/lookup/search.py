@@ -699,11 +699,16 @@ class SearchIndexes:
             self._view = new
             return new
 
-    def _first(self) -> LiveIndex:
+    def warm_up(self) -> None:
+        """Start the first index (loaded when kept, else built) in the background, without waiting:
+        ``aikg serve`` does at boot, so the first search or named query does not wait for it."""
         with self._lock:
             if self._view is None and not self._rebuilding:
                 self._built.clear()
                 self._rebuild_in_background()
+
+    def _first(self) -> LiveIndex:
+        self.warm_up()
         deadline = current_deadline()
         if not self._built.wait(None if deadline is None else max(0.0, deadline.left())):
             raise IndexNotReady(

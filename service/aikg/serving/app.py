@@ -107,15 +107,18 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
             cfg.set("dirty_graceful_timeout", 30)
 
     def load(self) -> Any:
-        from aikg.web import create_app
+        from aikg.web import SERVICES_KEY, create_app
 
         try:
             if has_writer(self.settings):
-                return reader_app(self.settings)
+                app = reader_app(self.settings)
+                app.extensions[SERVICES_KEY].search.warm_up()  # the first answers need it
+                return app
             app = create_app(self.settings)  # opens the store; loads the seeds if it is empty
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             raise
+        app.extensions[SERVICES_KEY].search.warm_up()
         if self.settings["token"]:  # writes are on: the first one should not pay for parsing rules
             import threading
 
