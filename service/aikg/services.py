@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from aikg.knowledge.validation_job import Answer, ValidationJob
-from aikg.lookup.cache import LruCache, VersionedCache
+from aikg.lookup.cache import Flights, LruCache, VersionedCache
 from aikg.lookup.search import LiveIndex, SearchIndexes
 from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
 from aikg.query.named import NamedQueries
@@ -55,6 +55,8 @@ class Services:
     responses: LruCache
     validation: Validation
     """The whole-store report, once per store version (a serving reader's is the writer's)."""
+    flights: Flights = field(default_factory=Flights)
+    """Concurrent requests for one missing response, computed once (``web.response_cache``)."""
     token: str = field(default_factory=lambda: uuid.uuid4().hex)
     """A random token per opened store, so ETags never survive a restart that resets ``version``."""
     background: dict[str, threading.Thread] = field(default_factory=dict)

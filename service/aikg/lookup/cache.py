@@ -10,7 +10,8 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Iterator
+from contextlib import contextmanager
 from typing import Any, TypeVar, cast
 
 from aikg.store import Store
@@ -138,3 +139,37 @@ class LruCache:
 
     def __len__(self) -> int:
         return len(self._data)
+
+
+class Flights:
+    """Concurrent requests for one missing answer computed once: the first computes it, the others
+    wait for it (within their deadline) and then read it from the cache.
+
+    Without this, a hub's page opened by several clients at once (or one client's retries) computed
+    the same cold answer once per request, each holding a query slot and a core.
+    """
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._flying: dict[Hashable, threading.Event] = {}
+
+    @contextmanager
+    def once(self, key: Hashable) -> Iterator[threading.Event | None]:
+        """None for the request that computes ``key`` (others wait until it leaves the block); for any
+        other, the event that is set when that computation ends."""
+        with self._lock:
+            flying = self._flying.get(key)
+            if flying is None:
+                flying = self._flying[key] = threading.Event()
+                leads = True
+            else:
+                leads = False
+        if not leads:
+            yield flying
+            return
+        try:
+            yield None
+        finally:
+            with self._lock:
+                self._flying.pop(key, None)
+            flying.set()

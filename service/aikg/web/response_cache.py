@@ -20,6 +20,7 @@ from flask import Response, request
 
 from aikg.lookup.cache import etag_for
 from aikg.rdf.serialize import TRUNCATED_HEADER
+from aikg.store.base import current_deadline
 from aikg.web import get_services
 
 KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
@@ -42,37 +43,63 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
         services = get_services()
-        store = services.store
-        version = store.version
-        key = (services.token, version, *_request_key())
+        key = (services.token, services.store.version, *_request_key())
         cache = services.responses
         hit = cache.get(key)
-        if hit is None:
-            resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
-            if resp.status_code != 200:
+        if hit is None and cache.entry_bytes:
+            with services.flights.once(key) as computing:
+                if computing is not None:  # the same request is being answered: its answer will do
+                    # Half the time left at most: an answer too large to keep is computed again here.
+                    deadline = current_deadline()
+                    computing.wait(None if deadline is None else max(0.0, deadline.left() / 2))
+                    hit = cache.get(key)
+                if hit is None:
+                    resp, hit = _compute(view, args, kwargs, key)
+                    if hit is None:
+                        return resp
+        elif hit is None:  # nothing is kept: nothing to share
+            resp, hit = _compute(view, args, kwargs, key)
+            if hit is None:
                 return resp
-            if resp.is_streamed:
-                rest = _read_up_to(resp, cache.entry_bytes)
-                if rest is not None:  # too large to keep: what was read, then the rest, unchanged
-                    resp.response = rest
-                    return resp
-            if store.version != version:  # raced by a write: answered, but neither kept nor tagged
-                resp.headers["Cache-Control"] = "no-cache"
-                resp.vary.add("Accept")
-                return resp
-            # Everything a repeat needs is computed once, here: a hit only builds the response.
-            etag = etag_for(key)
-            headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
-            headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
-            body = resp.get_data()
-            hit = (body, resp.content_type, headers, etag)
-            cache.put(key, hit, len(body) + 200, generation=(services.token, version))
         body, content_type, headers, etag = hit
         if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
             return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison
         return Response(body, status=200, headers=headers, content_type=content_type)
 
     return wrapper
+
+
+Kept = tuple[bytes, str, list[tuple[str, str]], str]
+"""A cached answer: body, content type, headers to replay, ETag."""
+
+
+def _compute(
+    view: Callable[..., Response], args: Any, kwargs: Any, key: tuple[Any, ...]
+) -> tuple[Response, Kept | None]:
+    """Run the view; its answer as kept in the cache, or the response itself when it is not kept
+    (not a 200, too large, or raced by a write)."""
+    services = get_services()
+    store, cache, version = services.store, services.responses, key[1]
+    resp = view(*args, **kwargs)  # runs even for If-None-Match: a bad request stays an error
+    if resp.status_code != 200:
+        return resp, None
+    if resp.is_streamed:
+        rest = _read_up_to(resp, cache.entry_bytes)
+        if rest is not None:  # too large to keep: what was read, then the rest, unchanged
+            resp.response = rest
+            return resp, None
+    if store.version != version:  # raced by a write: answered, but neither kept nor tagged
+        resp.headers["Cache-Control"] = "no-cache"
+        resp.vary.add("Accept")
+        return resp, None
+    # Everything a repeat needs is computed once, here: a hit only builds the response.
+    etag = etag_for(key)
+    headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
+    headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
+    body = resp.get_data()
+    hit: Kept = (body, resp.content_type, headers, etag)
+    cache.put(key, hit, len(body) + 200, generation=(services.token, version))
+    return resp, hit
 
 
 def _read_up_to(resp: Response, limit: int) -> Iterator[bytes] | None:
