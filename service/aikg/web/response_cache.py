@@ -49,9 +49,10 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
         if hit is None and cache.entry_bytes:
             with services.flights.once(key) as computing:
                 if computing is not None:  # the same request is being answered: its answer will do
-                    # Half the time left at most: an answer too large to keep is computed again here.
+                    # An answer that is not kept (an error, too large) lets the waiting go at once:
+                    # the computing request leaves the flight as its view returns, before streaming.
                     deadline = current_deadline()
-                    computing.wait(None if deadline is None else max(0.0, deadline.left() / 2))
+                    computing.wait(None if deadline is None else max(0.0, deadline.left()))
                     hit = cache.get(key)
                 if hit is None:
                     resp, hit = _compute(view, args, kwargs, key)
