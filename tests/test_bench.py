@@ -291,3 +291,15 @@ def test_default_store_mix_and_nodes_use_the_seeds_own_slugs(seeded_store) -> No
         "accelerator": "h100",
     }
     assert node_params(template, 5, hub=True)["accelerator"] == "h100-1"
+
+
+def test_an_answer_cut_at_aikgs_row_limit_is_not_called_a_disagreement() -> None:
+    """aikg answers at most max_rows rows (flagged truncated) where pyoxigraph in process answers all:
+    the goals table says so instead of "rows differ", which it keeps for real disagreements."""
+    size = _size("1M", 1_000_000, 2.0, 50.0, 1.2)
+    size["rowtax"][0]["rows"] = {"pyoxigraph": 17_069, "runner": 10_000, "http": 10_000}
+    size["rowtax"][0]["max_rows"] = 10_000
+    size["rowtax"][1]["rows"] = {"pyoxigraph": 3, "http": 2}
+    (tax,) = [r for r in goals.table({"sizes": [size]}) if r["goal"].startswith("named query missing")]
+    assert "rows differ: b;" in tax["missed_by"]  # b alone: a's rows are the cap, not a disagreement
+    assert "row limit (flagged truncated): a" in tax["missed_by"]

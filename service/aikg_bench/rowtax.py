@@ -85,7 +85,12 @@ class Session:
             return len(rows)
 
         every: dict[str, Callable[[], int]] = {"pyoxigraph": in_process, "runner": runner, "http": http}
-        line: dict[str, Any] = {"query": name, "params": dict(raw), "url": url}
+        line: dict[str, Any] = {
+            "query": name,
+            "params": dict(raw),
+            "url": url,
+            "max_rows": self.services.runner.max_rows,  # aikg's answer is cut there, and says so
+        }
         line.update(_timed({k: every[k] for k in ways}, reps))
         if "http_ms" in line and "pyoxigraph_ms" in line and line["pyoxigraph_ms"]:
             line["ratio"] = round(line["http_ms"] / line["pyoxigraph_ms"], 2)
