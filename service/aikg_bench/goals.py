@@ -315,4 +315,3 @@ def _capped(line: dict[str, Any]) -> bool:
     rows, cap = line["rows"], line.get("max_rows", 10_000)
     aikg = {v for k, v in rows.items() if k != "pyoxigraph"}
     return aikg == {cap} and rows.get("pyoxigraph", 0) > cap
-

@@ -109,17 +109,15 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
     def load(self) -> Any:
         from aikg.web import SERVICES_KEY, create_app
 
+        writer = has_writer(self.settings)
         try:
-            if has_writer(self.settings):
-                app = reader_app(self.settings)
-                app.extensions[SERVICES_KEY].search.warm_up()  # the first answers need it
-                return app
-            app = create_app(self.settings)  # opens the store; loads the seeds if it is empty
+            # the owner app opens the store and loads the seeds if it is empty
+            app = reader_app(self.settings) if writer else create_app(self.settings)
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             raise
-        app.extensions[SERVICES_KEY].search.warm_up()
-        if self.settings["token"]:  # writes are on: the first one should not pay for parsing rules
+        app.extensions[SERVICES_KEY].search.warm_up()  # the first answers need it
+        if not writer and self.settings["token"]:  # the first write should not pay for parsing rules
             import threading
 
             from aikg.write.gate import warm_up

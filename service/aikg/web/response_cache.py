@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import nullcontext
 from functools import wraps
 from itertools import chain
 from typing import Any
@@ -46,8 +47,10 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
         key = (services.token, services.store.version, *_request_key())
         cache = services.responses
         hit = cache.get(key)
-        if hit is None and cache.entry_bytes:
-            with services.flights.once(key) as computing:
+        if hit is None:
+            # With the cache off nothing is kept, so there is nothing to share: each request computes.
+            flight = services.flights.once(key) if cache.entry_bytes else nullcontext()
+            with flight as computing:
                 if computing is not None:  # the same request is being answered: its answer will do
                     # An answer that is not kept (an error, too large) lets the waiting go at once:
                     # the computing request leaves the flight as its view returns, before streaming.
@@ -58,10 +61,6 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
                     resp, hit = _compute(view, args, kwargs, key)
                     if hit is None:
                         return resp
-        elif hit is None:  # nothing is kept: nothing to share
-            resp, hit = _compute(view, args, kwargs, key)
-            if hit is None:
-                return resp
         body, content_type, headers, etag = hit
         if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
             return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison
