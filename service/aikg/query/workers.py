@@ -112,14 +112,6 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
             return
 
 
-OPEN_SECONDS = 30.0
-"""How long a starting spare may take to open the snapshot (a large store, a busy machine)."""
-
-
-def _open(_store: Store) -> None:
-    """A job that only opens the snapshot it names (the worker loop does that before any job)."""
-
-
 class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
@@ -227,14 +219,9 @@ class WorkerPool:
     SPARES = 2
     """Idle workers kept started, as far as ``size`` allows."""
 
-    def __init__(
-        self, size: int, *, memory_mb: int = 0, snapshot: Callable[[], Snapshot | None] | None = None
-    ) -> None:
+    def __init__(self, size: int, *, memory_mb: int = 0) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
-        self.snapshot = snapshot
-        """The store's current snapshot: a spare opens it as it starts, so a query does not wait for
-        RocksDB to open (~0.2 s on the default store, right after a start)."""
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
         self._starting = 0
@@ -260,9 +247,6 @@ class WorkerPool:
                 worker = self._start()
             except Exception:  # noqa: BLE001 - the next query starts its own and reports why
                 worker = None
-            if worker is not None and not self._opened(worker):
-                worker.close()
-                worker = None
             with self._lock:
                 self._starting -= 1
             if worker is not None:
@@ -270,16 +254,6 @@ class WorkerPool:
 
         for _ in range(wanted):
             threading.Thread(target=start, name="aikg-worker-warm-up", daemon=True).start()
-
-    def _opened(self, worker: _Worker) -> bool:
-        """Have a new worker open the current snapshot; False when it could not."""
-        snapshot = self.snapshot() if self.snapshot is not None else None
-        if snapshot is None:
-            return True
-        try:
-            return bool(worker.call(snapshot, _open, {}, Deadline.after(OPEN_SECONDS))[0])
-        except (TimeoutError, EOFError):
-            return False
 
     def _take(self) -> _Worker:
         with self._lock:
