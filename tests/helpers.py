@@ -16,6 +16,33 @@ ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
 
 
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started, read from /proc; threads or processes that end meanwhile are skipped."""
+    out: list[int] = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            out += [int(p) for p in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return out
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid``, deepest first."""
+    out: list[int] = []
+    for kid in children(pid):
+        out += [*descendants(kid), kid]
+    return out
+
+
+def command_line(pid: int) -> str:
+    """A process's command line, or "" once it has ended."""
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text()
+    except OSError:
+        return ""
+
+
 def services_for(store: Store, **settings: Any) -> Services:
     """The services around a test's store (defaults, no environment, no seeds loaded)."""
     config = {"store": "memory", "load_seeds": False, **settings}

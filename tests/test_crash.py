@@ -7,13 +7,13 @@ import contextlib
 import os
 import signal
 import threading
-from pathlib import Path
 
 import requests
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, RDFS
 
 from conftest import LiveServer
+from helpers import descendants
 
 G = "https://w3id.org/aikg/graph/sources/test-crash"
 ID = "https://w3id.org/aikg/id/"
@@ -26,20 +26,6 @@ def entity(i: int) -> str:
         f"<{ID}crash-cloud-{i}> a <https://w3id.org/aikg/ontology#Neocloud> ; "
         f'<http://www.w3.org/2000/01/rdf-schema#label> "Crash cloud {i}"@en .'
     )
-
-
-def descendants(pid: int) -> list[int]:
-    """Every process below ``pid`` (gunicorn worker, query processes), deepest first."""
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            kids = [int(p) for p in (task / "children").read_text().split()]
-        except OSError:
-            continue
-        for kid in kids:
-            out.extend(descendants(kid))
-            out.append(kid)
-    return out
 
 
 def kill_hard(server: LiveServer) -> None:

@@ -26,7 +26,7 @@ from schemathesis.specs.openapi.checks import positive_data_acceptance
 
 import hostile
 from conftest import LiveServer
-from helpers import valid_may_be_refused
+from helpers import children, command_line, valid_may_be_refused
 from hostile import Budgets, Case, Route, Tally
 
 LIMITS = {
@@ -51,20 +51,13 @@ LOG_ALARMS = re.compile(
 """What the server's log must never say after hostile traffic: a crash, a fault, a worker lost."""
 
 
-def children(pid: int) -> set[int]:
-    out: set[int] = set()
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        out |= {int(p) for p in (task / "children").read_text().split()}
-    return out
-
-
 def processes(server: LiveServer) -> set[int]:
     """The HTTP workers, the dirty arbiter and the writer it runs: none may die under any input.
 
     Not the query workers the HTTP workers start: killing one at its query's deadline, and starting
     another, is how a runaway query is stopped."""
-    top = children(server.proc.pid)
-    return top | {p for t in top for p in children(t) if _is_writer(Path(f"/proc/{p}/cmdline").read_text())}
+    top = set(children(server.proc.pid))
+    return top | {p for t in top for p in children(t) if _is_writer(command_line(p))}
 
 
 def _is_writer(cmdline: str) -> bool:

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import socket
 import time
-from pathlib import Path
 
 import pytest
 import requests
 
 from conftest import LiveServer
+from helpers import children
 
 TOKEN = {"Authorization": "Bearer serving-token"}
 GRAPH = "https://w3id.org/aikg/graph/sources/test-serving"
@@ -30,13 +30,6 @@ def server(tmp_path_factory):
     )
     yield live
     live.stop()
-
-
-def children(pid: int) -> list[int]:
-    out: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        out += [int(p) for p in (task / "children").read_text().split()]
-    return out
 
 
 def raw(server: LiveServer, data: bytes) -> bytes:
