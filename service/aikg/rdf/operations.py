@@ -66,11 +66,19 @@ class Operation:
     source_token: Token | None = None
     with_graph: str | None = None
     using: bool = False
+    using_graphs: list[str] = field(default_factory=list)
+    using_named: list[str] = field(default_factory=list)
+    """The graphs of its ``USING`` and ``USING NAMED`` clauses, in order."""
     templates: list[Block] = field(default_factory=list)
     where: Token | None = None
     """The ``WHERE`` keyword of a DELETE/INSERT … WHERE (the dataset goes before it)."""
     pattern: Block | None = None
     """The block a DELETE WHERE matches (and deletes)."""
+    deletes: Block | None = None
+    inserts: Block | None = None
+    """The DELETE and INSERT templates of a DELETE/INSERT … WHERE (a DELETE WHERE's pattern deletes)."""
+    body: tuple[Token, Token] | None = None
+    """The braces of the group a DELETE/INSERT … WHERE or a DELETE WHERE matches."""
     reads_default: bool = False
     """The pattern reads the default graph (triples outside any ``GRAPH`` block)."""
     reads: set[str] = field(default_factory=set)
@@ -97,6 +105,18 @@ class Operation:
         return out, open_ended
 
 
+@dataclass(frozen=True)
+class Matching:
+    """A lone DELETE/INSERT … WHERE (or DELETE WHERE) as texts that decide its change where the data is:
+    the query that finds its solutions over its dataset, and each template as an ``INSERT`` to run on an
+    empty scratch store once a ``WHERE`` with the solutions is appended (see :mod:`aikg.write.matched`)."""
+
+    select: str
+    """The pattern as a ``SELECT *`` over the operation's dataset (none written: the union)."""
+    deletes: str | None
+    inserts: str | None
+
+
 @dataclass
 class UpdatePlan:
     """A request as its operations."""
@@ -110,6 +130,40 @@ class UpdatePlan:
         """Whether an operation evaluates a pattern (DELETE/INSERT … WHERE, DELETE WHERE): only those can
         run away; DATA and graph-management operations cost what the data they name costs."""
         return any(op.verb in ("MODIFY", "DELETE WHERE") for op in self.operations)
+
+    def matching(
+        self, known: Collection[str], *, using: Sequence[str] = (), using_named: Sequence[str] = ()
+    ) -> Matching | None:
+        """The request as a :class:`Matching` when it is one DELETE/INSERT … WHERE or DELETE WHERE; None
+        for anything else (several operations see each other's changes, so they run on a staging copy)."""
+        if len(self.operations) != 1:
+            return None
+        op = self.operations[0]
+        if op.verb not in ("MODIFY", "DELETE WHERE") or op.body is None:
+            return None
+        prologue = self.text[: op.first.start]
+        if using or using_named:
+            default, named = list(using), list(using_named)
+        elif op.using:
+            default, named = op.using_graphs, op.using_named
+        elif op.with_graph:  # WITH names the default graph only; GRAPH ?g still reaches every graph
+            default, named = [op.with_graph], sorted(known)
+        else:
+            default, named = [], []  # the union, as for queries
+        dataset = " ".join([*(f"FROM <{g}>" for g in default), *(f"FROM NAMED <{g}>" for g in named)])
+        where = self.text[op.body[0].start : op.body[1].end]
+        d = f"<{self.default}>"
+
+        def template(block: Block | None) -> str | None:
+            if block is None:
+                return None
+            if op.with_graph:
+                raw = self.text[block.open.start : block.close.end]
+                return f"{prologue} WITH <{op.with_graph}> INSERT {raw}"
+            return f"{prologue} INSERT {_wrapped(self.text, block, d)}"
+
+        select = f"{prologue} SELECT * {dataset} WHERE {where}"
+        return Matching(select, template(op.deletes), template(op.inserts))
 
     def dataset_clause_used(self) -> bool:
         """Whether any operation names its own dataset (USING, USING NAMED or WITH)."""
@@ -361,7 +415,8 @@ def _operation(r: _Reader) -> Operation:
             op.templates.append(block)
         else:
             op.templates.append(block)
-            op.pattern = block
+            op.pattern = op.deletes = block
+            op.body = (block.open, block.close)
             op.reads_default = bool(block.segments)
             op.reads = set(block.graphs)
             op.reads_any = block.any_graph
@@ -373,18 +428,26 @@ def _operation(r: _Reader) -> Operation:
             if verb_tok is None:
                 raise _Unreadable("WITH <iri> is followed by DELETE or INSERT")
             verb = verb_tok.value
-        op.templates.append(_quads(r, *r.block()))
-        if verb == "DELETE" and r.keyword("INSERT"):
-            op.templates.append(_quads(r, *r.block()))
+        first_template = _quads(r, *r.block())
+        op.templates.append(first_template)
+        if verb == "DELETE":
+            op.deletes = first_template
+            if r.keyword("INSERT"):
+                op.inserts = _quads(r, *r.block())
+                op.templates.append(op.inserts)
+        else:
+            op.inserts = first_template
         while r.keyword("USING"):
             op.using = True
-            r.keyword("NAMED")
+            named = r.keyword("NAMED") is not None
             iri, _ = r.iri()
             op.reads.add(iri)
+            (op.using_named if named else op.using_graphs).append(iri)
         op.where = r.keyword("WHERE")
         if op.where is None:
             raise _Unreadable("DELETE/INSERT takes a WHERE clause")
         start, end = r.block()
+        op.body = (r.toks[start], r.toks[end])
         _reads(r, start, end, op)
     else:
         raise _Unreadable(f"{first.text[:40]!r} does not start an update operation")

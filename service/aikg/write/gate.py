@@ -49,7 +49,7 @@ from aikg.rdf import guard, operations, tokens
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import StoredTerm, deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
-from aikg.write import namespace
+from aikg.write import matched, namespace
 from aikg.write.writelog import WriteLog
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
@@ -173,7 +173,8 @@ def update_change(
     using: list[str] | None = None,
     using_named: list[str] | None = None,
 ) -> Change:
-    """The delta of a SPARQL Update, computed on a staging copy of the graphs it can reach.
+    """The delta of a SPARQL Update: a lone DELETE/INSERT … WHERE matched on the store itself
+    (:mod:`aikg.write.matched`), anything else computed on a staging copy of the graphs it can reach.
 
     What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
     writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
@@ -198,7 +199,13 @@ def update_change(
     graphs = plan.graphs_to_stage(known, [*using, *using_named])
     staged = plan.staging_text(graphs, using=using, using_named=using_named)
     if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
-        removed, added = runner.isolated(stage_update, {"text": staged, "graphs": graphs})
+        # A lone DELETE/INSERT … WHERE is matched on the store itself (aikg.write.matched), not on a
+        # copy; the remote engine's blank nodes cannot be looked up one by one, so it stages.
+        local = store.kind != "remote"
+        matching = plan.matching(known, using=using, using_named=using_named) if local else None
+        removed, added = runner.isolated(
+            update_delta, {"matching": matching, "text": staged, "graphs": graphs}
+        )
     else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
         with deadline_scope(runner.deadline()):
             removed, added = stage_update(store, text=staged, graphs=graphs)
@@ -226,6 +233,22 @@ def _read(text: str) -> operations.UpdatePlan:
         raise
 
 
+def update_delta(
+    store: Store, *, matching: operations.Matching | None, text: str, graphs: list[str]
+) -> tuple[set[ox.Quad], set[ox.Quad]]:
+    """The quads an update removes and adds: matched on ``store`` when it is one DELETE/INSERT … WHERE,
+    else (or when the rewrite does not run) from the staged ``text`` on a copy of ``graphs``.
+
+    Module level, so a query worker can run it on a snapshot.
+    """
+    if matching is not None:
+        try:
+            return matched.matched_change(store, matching=matching)
+        except matched.Unmatched:
+            pass
+    return stage_update(store, text=text, graphs=graphs)
+
+
 def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
     """Run the update on a scratch copy of ``graphs``; return the quads it removed and added.
 
@@ -247,11 +270,7 @@ def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.
         raise BadRequest(f"the update failed: {_first_line(exc)}") from None
     after = set(staging)
     if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-        # The rewrite sends every default-graph write to DEFAULT_GRAPH; this would be a gap in it.
-        raise BadRequest(
-            "the update writes into the store's unnamed graph, which aikg does not keep; "
-            f"name the graph (GRAPH <iri> {{ ... }}) or use <{DEFAULT_GRAPH}>"
-        )
+        raise matched.unnamed_graph_write()
     return before - after, after - before
 
 
