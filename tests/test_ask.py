@@ -102,7 +102,7 @@ def test_who_runs_nvidia_only_capacity_in_english_and_chinese_runs_the_named_que
         assert any(t.startswith(FRONTIER) for t in titles)
         links = body["answer"]["query"]["links"]
         assert links["page"] == "/queries/nvidia-only-capacity?vendor=nvidia"
-        assert links["editor"].startswith("/editor?query=")
+        assert links["editor"] == "/editor?named=nvidia-only-capacity&vendor=nvidia"
 
 
 def test_an_entity_parameter_is_filled_from_the_question(ro_client):

@@ -27,7 +27,7 @@ def test_a_question_typed_on_the_front_page_and_enter_shows_the_answer_table_wit
     shot(page, "ask")
     # The named query it ran opens in the SPARQL editor, with its parameter in the text.
     page.click("#ask-editor")
-    page.wait_for_url("**/editor?query=*")
+    page.wait_for_url("**/editor?named=*")
     expect(page.locator("#yasgui")).to_contain_text("hardwareVendorPolicy", timeout=20_000)
 
 

@@ -324,6 +324,21 @@ def test_sparql_editor_runs_a_query_against_aikg_and_shows_results(page: Page):
     expect(page.locator(".yasr_response_chip")).to_contain_text("2 results")
 
 
+def test_the_longest_named_query_opens_in_the_editor_from_its_page_and_runs(page: Page):
+    """source-disagreements' text is 13 kB URL-encoded: as a ?query= link it was a 414, not the editor."""
+    page.goto("/queries/source-disagreements")
+    page.locator("details.sparql summary").click()
+    page.get_by_role("link", name="Open in the SPARQL editor").click()
+    page.wait_for_url("**/editor?named=source-disagreements")
+    expect(page.locator(".tabsList .tab.active")).to_contain_text("Source disagreements")
+    text = (Path(__file__).resolve().parents[1] / "queries" / "source-disagreements.rq").read_text()
+    assert page.evaluate("aikgEditor.getTab().getQuery()").strip().endswith(text.strip())
+    page.wait_for_function("() => aikgEditor.getTab().getYasr().results", timeout=20_000)
+    # the seeds alone hold no disagreement (Epoch's figures bring them): the answer is its columns
+    variables = page.evaluate("aikgEditor.getTab().getYasr().results.getVariables()")
+    assert variables[:4] == ["entity", "entityLabel", "figure", "value1"]
+
+
 def test_timeline_lists_dated_events_in_order(page: Page):
     page.goto("/timeline")
     items = page.locator(".tl-item")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 
@@ -12,6 +13,7 @@ from aikg.web.pages import EXAMPLE_QUERIES, EXPORT_FORMATS, VENDOR_FILES
 
 PAGES = ["/", "/graph", "/queries", "/queries/nvidia-only-capacity", "/editor", "/timeline", "/id/coreweave"]
 HTML = {"Accept": "text/html"}
+QUERIES = Path(__file__).resolve().parents[1] / "queries"
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -95,6 +97,34 @@ def test_editor_offers_aikg_prefixes_and_examples(ro_client):
     assert [name for name, _ in config["examples"]][0] == "Entities by type"
     prefixes = ro_client.get("/editor/prefixes.json").get_json()
     assert prefixes["dcterms"] == "http://purl.org/dc/terms/"
+
+
+def _editor_config(resp) -> dict:
+    found = re.search(r'id="editor-config">(.*?)</script>', resp.get_data(as_text=True), re.S)
+    return json.loads(found.group(1))
+
+
+def test_the_editor_opens_every_named_query_by_name_within_a_request_line(ro_client):
+    """The queries page and the ask page link to the editor by name: the longest query texts, in a URL,
+    pass gunicorn's 8,190-byte request line (a 414 where the link should open the editor)."""
+    names = sorted(q["name"] for q in ro_client.get("/api/queries").get_json()["queries"])
+    assert "source-disagreements" in names
+    for name in names:
+        resp = ro_client.get(f"/editor?named={name}", headers=HTML)
+        assert resp.status_code == 200, name
+        given = _editor_config(resp)["given"]
+        assert given["query"] == (QUERIES / f"{name}.rq").read_text(encoding="utf-8"), name
+    bound = _editor_config(ro_client.get("/editor?named=deals-of-organization&org=coreweave", headers=HTML))
+    assert bound["given"]["name"] == "Deals of one organization"
+    assert "<https://w3id.org/aikg/id/coreweave>" in bound["given"]["query"]
+    assert "?org" not in bound["given"]["query"].split("WHERE", 1)[1]
+
+
+def test_the_editor_refuses_an_unknown_named_query_or_parameter(ro_client):
+    assert ro_client.get("/editor?named=no-such-query").status_code == 404
+    resp = ro_client.get("/editor?named=deals-of-organization&nope=1")
+    assert resp.status_code == 400
+    assert "nope" in resp.get_json()["message"]
 
 
 def test_static_assets_are_served(ro_client):

@@ -14,9 +14,8 @@ from urllib.parse import urlencode
 import pyoxigraph as ox
 
 from aikg.namespaces import ID, INFERRED_GRAPH
-from aikg.query.named import NamedQuery, bind_parameters
+from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
-from aikg.store.remote import substitute
 
 _ID = str(ID)
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
@@ -54,11 +53,11 @@ def cell(term: Any, index: Any) -> dict[str, Any] | None:
 def query_links(q: NamedQuery, params: Mapping[str, str]) -> dict[str, str]:
     """Where the query can be seen: its page, its API answer, and the SPARQL editor with the values in."""
     qs = f"?{urlencode(params)}" if params else ""
-    text = substitute(q.text, bind_parameters(q, params)) if params else q.text
     return {
         "page": f"/queries/{q.name}{qs}",
         "api": f"/api/queries/{q.name}{qs}",
-        "editor": "/editor?" + urlencode({"query": text}),
+        # by name, not text: a whole query in the URL can pass the server's request-line limit (414)
+        "editor": "/editor?" + urlencode({"named": q.name, **params}),
     }
 
 

@@ -138,9 +138,20 @@ def queries(name: str | None = None) -> tuple[str, int]:
 
 @bp.get("/editor")
 def editor() -> str:
-    """The SPARQL editor (YASGUI) pointed at this service's own endpoint."""
+    """The SPARQL editor (YASGUI) pointed at this service's own endpoint; ``?named=<name>`` (with the
+    query's parameters) opens a named query with those values written in, ``?query=<text>`` any text."""
+    given = None
+    name = request.args.get("named")
+    if name is not None:
+        params = {k: v for k, v in request.args.items() if k != "named"}
+        named = get_services().named
+        given = {"name": named.get(name).title or name, "query": named.text(name, params)}
     return render_template(
-        "editor.html", prefixes=PREFIXES, examples=EXAMPLE_QUERIES, **_page_context("editor")
+        "editor.html",
+        prefixes=PREFIXES,
+        examples=EXAMPLE_QUERIES,
+        given=given,
+        **_page_context("editor"),
     )
 
 

@@ -38,10 +38,11 @@ if (!localStorage.getItem(FIRST_VISIT)) {
 }
 for (const tab of tabs()) if (tab.getEndpoint() !== endpoint) tab.setEndpoint(endpoint);
 
-const given = param("query");
+// A named query (?named=, its text written in by the server) or any text (?query=) opens in a new tab.
+const given = config.given?.query || param("query");
 if (given) {
   const query = /^\s*PREFIX/i.test(given) ? given : withPrologue(given);
-  const tab = yasgui.addTab(true, { name: "From a question", yasqe: { value: query } });
+  const tab = yasgui.addTab(true, { name: config.given?.name || "From a question", yasqe: { value: query } });
   tab.getYasqe().query();
 }
 

@@ -82,7 +82,7 @@ function renderQuery(q, initialParams) {
   const form = el("form", { class: "form", id: "query-form" }, (q.parameters || []).map((p) => paramInput(p, initialParams.get(p.name))));
   const out = el("div", { id: "query-results" });
   const sparql = TEXTS[q.name] || "";
-  const editorHref = `/editor?query=${encodeURIComponent(sparql)}`;
+  const editorHref = `/editor?named=${encodeURIComponent(q.name)}`;  // by name: some texts outgrow a URL
   form.append(el("div", { style: { alignSelf: "end" } }, el("button", { class: "btn primary", type: "submit", id: "run" }, "Run")));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
