@@ -3,8 +3,10 @@ slow clients, and what the HTTP server itself refuses — always in the JSON err
 
 from __future__ import annotations
 
+import os
 import socket
 import time
+from pathlib import Path
 
 import pytest
 import requests
@@ -147,6 +149,30 @@ def test_slow_clients_hold_no_worker_and_are_cut_off_with_408(server):
         cut += answer.startswith(b"HTTP/1.1 408") or answer == b""
         s.close()
     assert cut == len(slow)
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+
+
+def test_a_request_that_has_partly_arrived_costs_no_cpu_while_it_waits(server):
+    """A connection holding part of a request waits on the poller, not in a loop: polled again at once
+    while its bytes sat unread in the socket, each slow sender kept a worker's main loop and a thread
+    busy (a CPU core for four of them) and cheap requests waited for the GIL they held."""
+    workers = children(server.proc.pid)
+    slow = []
+    for _ in range(4):
+        s = socket.create_connection(("127.0.0.1", server.port))
+        s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
+        slow.append(s)
+    time.sleep(0.2)
+    before = sum(_cpu_seconds(p) for p in workers)
+    time.sleep(1.5)  # within the read deadline (2 s): they are still waiting
+    spent = sum(_cpu_seconds(p) for p in workers) - before
+    for s in slow:
+        s.close()
+    assert spent < 0.5, f"{spent:.2f} CPU-seconds in 1.5 s for 4 idle slow senders"
 
 
 @pytest.mark.parametrize(
