@@ -5,14 +5,19 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
+import subprocess
+import sys
 import threading
+import time
+from pathlib import Path
 
 import requests
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from conftest import LiveServer
+from conftest import LiveServer, free_port
 from helpers import descendants
 
 G = "https://w3id.org/aikg/graph/sources/test-crash"
@@ -29,11 +34,40 @@ def entity(i: int) -> str:
 
 
 def kill_hard(server: LiveServer) -> None:
-    """SIGKILL the server and all its processes at once: no clean shutdown of any kind."""
-    for pid in [*descendants(server.proc.pid), server.proc.pid]:
+    """SIGKILL the server and all its processes at once: no clean shutdown of any kind.
+
+    The tree is frozen first, parents before children, until no new process appears: killed one by
+    one, a writer's arbiter could start a new writer before its own turn came, and that orphan would
+    hold the store's lock when the test restarts the server. Then every process is killed, and waited
+    for until it has exited (a killed process keeps its locks until then).
+    """
+    frozen: list[int] = []
+    while True:
+        tree = [server.proc.pid, *reversed(descendants(server.proc.pid))]  # parents first
+        new = [pid for pid in tree if pid not in frozen]
+        if not new:
+            break
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+            frozen.append(pid)
+    for pid in frozen:
         with contextlib.suppress(ProcessLookupError):
             os.kill(pid, signal.SIGKILL)
     server.proc.wait()
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in frozen):
+        assert time.monotonic() < deadline, "killed processes did not exit"
+        time.sleep(0.05)
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` has not exited (a zombie has: it holds no file or lock)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):
@@ -94,3 +128,45 @@ def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):
     assert typed <= set(sent)  # at most the one in flight landed without its acknowledgement
     assert len(typed - set(acked)) <= 1
     assert (URIRef(f"{ID}crash-cloud-{acked[-1]}"), RDF.type, None) in g
+
+
+def test_a_writer_whose_arbiter_dies_while_it_starts_lets_the_store_go(tmp_path):
+    """The master and the dirty arbiter killed while the writer is still opening the store and
+    loading the seeds: the writer must stop by itself, or it holds the store's lock and the next
+    ``aikg serve`` refuses the store as open in another process."""
+    store_dir = str(tmp_path / "store")
+    log = tmp_path / "serve.log"
+    env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", "AIKG_TOKEN": "crash-token"}
+    cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
+    with open(log, "wb") as out:
+        proc = subprocess.Popen([*cmd, "--store", store_dir], env=env, stdout=subprocess.DEVNULL, stderr=out)
+    found = None
+    try:
+        spawned = re.compile(r"\[(\d+)\] \[INFO\] Spawned dirty worker \(pid: (\d+)\)")
+        deadline = time.monotonic() + 60
+        while not (found := spawned.search(log.read_text())):
+            assert time.monotonic() < deadline and proc.poll() is None, log.read_text()
+            time.sleep(0.01)
+        arbiter, writer = int(found[1]), int(found[2])
+        os.kill(writer, signal.SIGSTOP)  # held in its init, before it could do anything about it
+        assert "Initialized dirty app" not in log.read_text()
+        for pid in (proc.pid, arbiter):
+            os.kill(pid, signal.SIGKILL)
+        proc.wait()
+        while running(arbiter):
+            time.sleep(0.05)
+        os.kill(writer, signal.SIGCONT)
+        deadline = time.monotonic() + 60
+        while running(writer):
+            assert time.monotonic() < deadline, "the orphaned writer did not stop: " + log.read_text()[-3000:]
+            time.sleep(0.1)
+    finally:
+        for pid in [*descendants(proc.pid), proc.pid, *(found and [int(found[2])] or [])]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+    restarted = LiveServer(store_dir, env={"AIKG_TOKEN": "crash-token"})
+    try:
+        r = requests.get(f"{restarted.url}/api/entities/coreweave", timeout=30)
+        assert r.status_code == 200, r.text
+    finally:
+        restarted.stop()

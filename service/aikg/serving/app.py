@@ -34,6 +34,10 @@ def is_embedded(location: str) -> bool:
     return not location.startswith(("http://", "https://"))
 
 
+SERVER_PID = "AIKG_SERVER_PID"
+"""The environment variable that tells the processes of ``aikg serve`` the pid of its master."""
+
+
 def has_writer(settings: Mapping[str, Any]) -> bool:
     """True when a writer process owns the store: the embedded store on disk."""
     return is_embedded(settings["store"]) and settings["store"] != "memory"
@@ -74,6 +78,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
 
     def __init__(self, settings: Mapping[str, Any]) -> None:
         self.settings = dict(settings)
+        os.environ[SERVER_PID] = str(os.getpid())  # gunicorn's master: the writer checks its arbiter's parent
         super().__init__()
 
     def load_config(self) -> None:

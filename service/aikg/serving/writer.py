@@ -10,10 +10,10 @@ dirty protocol carries no pickles), so a refusal travels as its status, message 
 
 from __future__ import annotations
 
-import contextlib
-import ctypes
 import logging
+import os
 import signal
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -25,6 +25,7 @@ from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
 from aikg.knowledge.validation_job import ValidationJob
 from aikg.services import Services, build_services
 from aikg.serving import publication
+from aikg.serving.app import SERVER_PID
 from aikg.serving.validation import publish_board, withdraw_board
 from aikg.settings import load_settings
 from aikg.store import Deadline
@@ -65,14 +66,49 @@ def _open(settings: Any) -> Services:
             time.sleep(0.2)
 
 
-def _stop_with_parent() -> None:
-    """Ask the kernel to stop this process when its parent (the dirty arbiter) dies: a writer left
-    behind would hold the store's lock, and the arbiter gunicorn starts next could not open it."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+PARENT_CHECK = 0.5
+"""Seconds between the writer's checks that the dirty arbiter that started it is still there."""
+
+PARENT_GRACE = 30.0
+"""Seconds an orphaned writer is given to stop cleanly before it exits at once."""
 
 
-_PR_SET_PDEATHSIG = 1
+def _watch_parent() -> None:
+    """Stop this writer once the dirty arbiter that started it has gone.
+
+    A writer left behind holds the store's lock: the next ``aikg serve`` could not open the store. The
+    kernel's parent-death signal was not enough: an arbiter killed before the request was made sent
+    nothing, and gunicorn drops a SIGTERM that comes while the app initializes (opening the store and
+    loading the seeds take seconds), so a writer killed that way stayed. The parent is checked
+    instead, when the writer starts and then every half second; gunicorn's own workers do the same.
+    """
+    parent = os.getppid()
+    if not _started_by_this_service(parent):
+        raise SystemExit(0)  # the arbiter died before this writer got here
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK)
+        log.warning("the dirty arbiter (pid %s) is gone: the writer stops", parent)
+        until = time.monotonic() + PARENT_GRACE
+        while time.monotonic() < until:  # again and again: a SIGTERM during init is dropped
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(PARENT_CHECK)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="aikg-parent-watch", daemon=True).start()
+
+
+def _started_by_this_service(parent: int) -> bool:
+    """True when ``parent`` is the dirty arbiter of the running ``aikg serve`` (its child)."""
+    master = os.environ.get(SERVER_PID)
+    if master is None:  # not started by aikg serve: only an adoption by init is known to be wrong
+        return parent != 1
+    try:
+        stat = Path(f"/proc/{parent}/stat").read_text()
+    except OSError:
+        return not Path("/proc/self").exists()  # gone, unless there is no /proc to read
+    return stat.rsplit(")", 1)[1].split()[1] == master
 
 
 def _deadline(until: float | None) -> Deadline | None:
@@ -99,7 +135,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
 
     def init(self) -> None:
         """Open the store, load the seeds into an empty one, publish, then import Epoch's data."""
-        _stop_with_parent()
+        _watch_parent()
         settings = load_settings()
         self.services = _open(settings)
         store = self.services.store
