@@ -127,6 +127,24 @@ def test_the_editor_refuses_an_unknown_named_query_or_parameter(ro_client):
     assert "nope" in resp.get_json()["message"]
 
 
+def test_a_browser_sent_to_an_unknown_named_query_gets_the_editor_saying_so(ro_client):
+    """A mistyped or stale link from a browser: the editor page, under the same status, with the
+    problem written in it (not a JSON body the browser shows as raw text), and nothing filled in."""
+    for url, status, words in (
+        ("/editor?named=no-such-query", 404, "no-such-query"),
+        ("/editor?named=deals-of-organization&nope=1", 400, "nope"),
+    ):
+        resp = ro_client.get(url, headers=HTML)
+        assert resp.status_code == status
+        assert resp.mimetype == "text/html"
+        alert = re.search(r'<p class="error" role="alert">(.*?)</p>', resp.get_data(as_text=True), re.S)
+        assert alert is not None and words in alert.group(1)
+        assert _editor_config(resp)["given"] is None
+    assert 'role="alert"' not in ro_client.get("/editor?named=deals-of-organization", headers=HTML).get_data(
+        as_text=True
+    )
+
+
 def test_static_assets_are_served(ro_client):
     for path in (
         "/static/css/explorer.css",

@@ -16,7 +16,7 @@ from typing import Any
 import pyoxigraph as ox
 from flask import Blueprint, Response, abort, render_template, request, send_file
 
-from aikg.errors import NotFound
+from aikg.errors import AikgError, NotFound
 from aikg.export.palette import COLORS, FAMILIES, family_of
 from aikg.namespaces import ID, PREFIXES, RDFS
 from aikg.services import Services
@@ -137,22 +137,32 @@ def queries(name: str | None = None) -> tuple[str, int]:
 
 
 @bp.get("/editor")
-def editor() -> str:
+def editor() -> tuple[str, int]:
     """The SPARQL editor (YASGUI) pointed at this service's own endpoint; ``?named=<name>`` (with the
-    query's parameters) opens a named query with those values written in, ``?query=<text>`` any text."""
-    given = None
+    query's parameters) opens a named query with those values written in, ``?query=<text>`` any text.
+
+    An unknown name or a bad parameter is the usual JSON error, except for a browser, which gets the
+    editor (empty) with the problem written above it, under the same status."""
+    given, problem, status = None, None, 200
     name = request.args.get("named")
     if name is not None:
         params = {k: v for k, v in request.args.items() if k != "named"}
         named = get_services().named
-        given = {"name": named.get(name).title or name, "query": named.text(name, params)}
-    return render_template(
+        try:
+            given = {"name": named.get(name).title or name, "query": named.text(name, params)}
+        except AikgError as exc:
+            if not _asks_for_html():
+                raise
+            problem, status = exc.message, exc.status
+    page = render_template(
         "editor.html",
         prefixes=PREFIXES,
         examples=EXAMPLE_QUERIES,
         given=given,
+        problem=problem,
         **_page_context("editor"),
     )
+    return page, status
 
 
 @bp.get("/editor/prefixes.json")
