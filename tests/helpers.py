@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import time
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -41,6 +45,43 @@ def command_line(pid: int) -> str:
         return Path(f"/proc/{pid}/cmdline").read_text()
     except OSError:
         return ""
+
+
+def kill_hard(server: Any) -> None:
+    """SIGKILL the server and all its processes at once: no clean shutdown of any kind.
+
+    The tree is frozen first, parents before children, until no new process appears: killed one by
+    one, a writer's arbiter could start a new writer before its own turn came, and that orphan would
+    hold the store's lock when the test restarts the server. Then every process is killed, and waited
+    for until it has exited (a killed process keeps its locks until then).
+    """
+    frozen: list[int] = []
+    while True:
+        tree = [server.proc.pid, *reversed(descendants(server.proc.pid))]  # parents first
+        new = [pid for pid in tree if pid not in frozen]
+        if not new:
+            break
+        for pid in new:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGSTOP)
+            frozen.append(pid)
+    for pid in frozen:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+    server.proc.wait()
+    deadline = time.monotonic() + 30
+    while any(running(pid) for pid in frozen):
+        assert time.monotonic() < deadline, "killed processes did not exit"
+        time.sleep(0.05)
+
+
+def running(pid: int) -> bool:
+    """True while ``pid`` has not exited (a zombie has: it holds no file or lock)."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return False
+    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def services_for(store: Store, **settings: Any) -> Services:

@@ -11,14 +11,13 @@ import subprocess
 import sys
 import threading
 import time
-from pathlib import Path
 
 import requests
 from rdflib import Graph, URIRef
 from rdflib.namespace import RDF, RDFS
 
 from conftest import LiveServer, free_port
-from helpers import descendants
+from helpers import descendants, kill_hard, running
 
 G = "https://w3id.org/aikg/graph/sources/test-crash"
 ID = "https://w3id.org/aikg/id/"
@@ -31,43 +30,6 @@ def entity(i: int) -> str:
         f"<{ID}crash-cloud-{i}> a <https://w3id.org/aikg/ontology#Neocloud> ; "
         f'<http://www.w3.org/2000/01/rdf-schema#label> "Crash cloud {i}"@en .'
     )
-
-
-def kill_hard(server: LiveServer) -> None:
-    """SIGKILL the server and all its processes at once: no clean shutdown of any kind.
-
-    The tree is frozen first, parents before children, until no new process appears: killed one by
-    one, a writer's arbiter could start a new writer before its own turn came, and that orphan would
-    hold the store's lock when the test restarts the server. Then every process is killed, and waited
-    for until it has exited (a killed process keeps its locks until then).
-    """
-    frozen: list[int] = []
-    while True:
-        tree = [server.proc.pid, *reversed(descendants(server.proc.pid))]  # parents first
-        new = [pid for pid in tree if pid not in frozen]
-        if not new:
-            break
-        for pid in new:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGSTOP)
-            frozen.append(pid)
-    for pid in frozen:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(pid, signal.SIGKILL)
-    server.proc.wait()
-    deadline = time.monotonic() + 30
-    while any(running(pid) for pid in frozen):
-        assert time.monotonic() < deadline, "killed processes did not exit"
-        time.sleep(0.05)
-
-
-def running(pid: int) -> bool:
-    """True while ``pid`` has not exited (a zombie has: it holds no file or lock)."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
 
 
 def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):

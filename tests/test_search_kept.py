@@ -4,6 +4,8 @@ deadline."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 import time
 
@@ -13,7 +15,7 @@ from aikg.knowledge.load import load_seeds
 from aikg.lookup import search
 from aikg.lookup.search import IndexNotReady
 from aikg.store import Deadline, OxigraphStore
-from aikg.store.base import deadline_scope
+from aikg.store.base import GENERATION, deadline_scope
 from helpers import services_for
 
 
@@ -79,3 +81,47 @@ def test_a_slow_first_build_answers_503_within_the_deadline_and_then_serves(disk
     release.set()
     with deadline_scope(Deadline.after(10)):
         assert [h.entity.slug for h in services.index().search("groq")][:1] == ["groq"]
+
+
+CLOUD = (
+    b"<https://w3id.org/aikg/id/kept-cloud> a <https://w3id.org/aikg/ontology#Neocloud> ; "
+    b'<http://www.w3.org/2000/01/rdf-schema#label> "Kept Cloud"@en .'
+)
+
+
+def test_the_data_keeps_its_identity_over_a_clean_restart_and_only_then(tmp_path):
+    """What the search index is kept under: the same data, reopened after a clean close, has the same
+    identity; a write gives it a new one; a store killed after a write has none it can be mistaken by."""
+    path = tmp_path / "store"
+    store = OxigraphStore(path)
+    load_seeds(store)
+    seeded = store.snapshot().data_id()
+    store.close()
+    store = OxigraphStore(path)
+    assert store.snapshot().data_id() == seeded
+    store.load(CLOUD, mime="text/turtle", graph="https://w3id.org/aikg/graph/sources/test-kept")
+    written = store.snapshot().data_id()
+    assert written != seeded
+    assert not (path / GENERATION).exists()  # changed since it was marked: the folder names nothing
+    store.close()
+    reopened = OxigraphStore(path)
+    assert reopened.snapshot().data_id() == written
+    reopened.close()
+    killed = subprocess.run(  # a write, then the process ends without closing the store
+        [sys.executable, "-c", KILLED_AFTER_A_WRITE, str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert killed.returncode == 0, killed.stderr
+    after = OxigraphStore(path)
+    assert after.snapshot().data_id() not in {seeded, written}
+    assert len(list(after.quads(graph="https://w3id.org/aikg/graph/sources/test-killed"))) == 1
+    after.close()
+
+
+KILLED_AFTER_A_WRITE = """
+import os, sys
+from aikg.store import OxigraphStore
+store = OxigraphStore(sys.argv[1])
+store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="text/turtle",
+           graph="https://w3id.org/aikg/graph/sources/test-killed")
+os._exit(0)
+"""

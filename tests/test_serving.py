@@ -12,7 +12,7 @@ import pytest
 import requests
 
 from conftest import LiveServer
-from helpers import children
+from helpers import children, kill_hard
 
 TOKEN = {"Authorization": "Bearer serving-token"}
 GRAPH = "https://w3id.org/aikg/graph/sources/test-serving"
@@ -67,6 +67,66 @@ def test_a_started_server_readies_the_first_answers_before_any_request(tmp_path)
         assert list(folder.glob("search-*.pickle")), "no search index was built at boot"
     finally:
         live.stop()
+
+
+def _kept(folder: Path) -> dict[str, int]:
+    return {p.name: p.stat().st_mtime_ns for p in folder.glob("search-*.pickle")}
+
+
+def _first_hit(live: LiveServer, text: str) -> str | None:
+    r = requests.get(live.url + "/api/search", params={"q": text}, timeout=30)
+    assert r.status_code == 200, r.text
+    hits = r.json()["results"]
+    return hits[0]["id"] if hits else None
+
+
+def _written_and_searched(store: Path) -> tuple[LiveServer, Path]:
+    """A server on a new store that has built its index at boot, then taken one gated write."""
+    live = LiveServer(str(store), env={"AIKG_TOKEN": "serving-token"}, args=["--workers", "1"])
+    folder = store.with_name(store.name + ".serving")
+    r = requests.put(
+        live.url + "/data",
+        params={"graph": GRAPH},
+        data=CLOUD,
+        headers={**TOKEN, "Content-Type": "text/turtle"},
+        timeout=60,
+    )
+    assert r.status_code == 201, r.text
+    assert _first_hit(live, "serving cloud") == "serving-cloud"  # the write, followed by the index
+    return live, folder
+
+
+def test_a_restart_after_writes_loads_the_search_index_kept_at_shutdown(tmp_path):
+    """Stopped cleanly after a write, the service keeps its index as it stands and the store the
+    identity of its data: the next start loads that index (nothing built: no new or rewritten file)
+    and finds the written entity at once. Before, the reopened store's files had new names, so the
+    index was built again on every start after writes (8-11 s at 1M quads)."""
+    store = tmp_path / "store"
+    live, folder = _written_and_searched(store)
+    live.stop()
+    kept = _kept(folder)
+    again = LiveServer(str(store), env={"AIKG_TOKEN": "serving-token"}, args=["--workers", "1"])
+    try:
+        assert _first_hit(again, "serving cloud") == "serving-cloud"
+        assert _first_hit(again, "coreweave") == "coreweave"
+        assert _kept(folder) == kept
+    finally:
+        again.stop()
+
+
+def test_a_store_killed_after_a_write_is_not_taken_for_the_data_it_held_before(tmp_path):
+    """Killed with SIGKILL after a write, the store names no identity for its data, so no index kept
+    for an earlier state is trusted: the next start builds one and finds the written entity."""
+    store = tmp_path / "store"
+    live, folder = _written_and_searched(store)
+    before = _kept(folder)
+    kill_hard(live)
+    again = LiveServer(str(store), env={"AIKG_TOKEN": "serving-token"}, args=["--workers", "1"])
+    try:
+        assert _first_hit(again, "serving cloud") == "serving-cloud"
+        assert set(_kept(folder)) - set(before), "no index was built for the data after the kill"
+    finally:
+        again.stop()
 
 
 def test_a_write_is_read_back_by_every_worker_at_once(server):

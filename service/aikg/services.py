@@ -79,7 +79,8 @@ class Services:
         return self.versioned.get(name, lambda: build(self))
 
     def close(self) -> None:
-        """Stop the workers and release the store."""
+        """Keep the search index for the next start, stop the workers and release the store."""
+        self.search.keep_current()
         self.validation.close()
         self.runner.close()
         self.store.close()

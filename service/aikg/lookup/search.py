@@ -46,7 +46,7 @@ from typing import TypeVar, overload
 
 import pyoxigraph as ox
 
-from aikg.errors import StoreError
+from aikg.errors import AikgError, StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import ID
 from aikg.store import Store, open_snapshot
@@ -549,6 +549,10 @@ class LiveIndex:
         self.touched = frozenset(self._rows)
         self.overlay: SearchIndex | None = None
         self.entities: Mapping[str, EntityInfo] = base.entities
+        self.identity: str | None = None
+        """The identity of the data this index reflects, when known: what it is kept under."""
+        self.kept = False
+        """True when this very index is kept already (loaded, or kept as it was built)."""
         if self._rows:
             overlay = SearchIndex(
                 (n for names, _ in self._rows.values() for n in names),
@@ -560,6 +564,11 @@ class LiveIndex:
 
     def __len__(self) -> int:
         return len(self.base) + (len(self.overlay) if self.overlay is not None else 0)
+
+    @property
+    def rows(self) -> _Rows:
+        """The names and types of the subjects written since the base index was built."""
+        return self._rows
 
     def search(self, query: str, *, type_iri: str | None = None, limit: int = 10) -> list[Hit]:
         """The best ``limit`` entities whose names match ``query``, one hit per entity, ranked."""
@@ -659,16 +668,41 @@ class SearchIndexes:
         if snapshot is None or self.keep is None:
             return LiveIndex(_build(self.store, self.vocabulary()), version, version)
         # Built from the snapshot itself, so the index is exactly that data's, whatever is written meanwhile.
-        kept = self.keep / f"search-{snapshot.data_id()}.pickle"
-        index = _load_kept(kept)
-        if index is None:
+        identity = snapshot.data_id()
+        kept = self.keep / f"search-{identity}.pickle"
+        found = _load_kept(kept)
+        if found is None:
             frozen = open_snapshot(snapshot)
             try:
-                index = _build(frozen, self.vocabulary())
+                found = (_build(frozen, self.vocabulary()), {})
             finally:
                 frozen.close()
-            _keep(kept, index)
-        return LiveIndex(index, snapshot.version, snapshot.version)
+            _keep(kept, found)
+        index, rows = found
+        live = LiveIndex(index, snapshot.version, snapshot.version, rows)
+        live.identity, live.kept = identity, True
+        return live
+
+    def keep_current(self) -> None:
+        """Keep the index as it stands, writes followed included, under the identity of the data it
+        reflects, so the next start on that data loads it instead of building it (as the service
+        closes: a restart after writes otherwise rebuilt the whole index, 8-11 s at 1M quads)."""
+        view = self._view
+        if self.keep is not None and view is not None and not view.kept and view.identity is not None:
+            _keep(self.keep / f"search-{view.identity}.pickle", (view.base, view.rows))
+
+    def _identity(self, version: int) -> str | None:
+        """The identity of the data at ``version`` (see ``Snapshot.data_id``), read while its snapshot is
+        there (the writer removes its snapshots as it stops, before the HTTP workers close)."""
+        if self.keep is None:
+            return None
+        try:
+            snapshot = self.store.snapshot()
+            if snapshot is None or snapshot.version != version:
+                return None  # the data moved on meanwhile: better no identity than a wrong one
+            return snapshot.data_id()
+        except (AikgError, OSError):
+            return None
 
     def current(self) -> LiveIndex:
         """The index for the store's current data.
@@ -696,6 +730,8 @@ class SearchIndexes:
                 new = self._fresh()
             elif len(new.touched) > OVERLAY_MAX:
                 self._rebuild_in_background()
+            if new.identity is None:
+                new.identity = self._identity(now)
             self._view = new
             return new
 
@@ -746,7 +782,11 @@ KEPT = 3
 """Kept indexes per folder: the current data's, and a few before it (readers still on them)."""
 
 
-def _load_kept(path: Path) -> SearchIndex | None:
+Kept = tuple["SearchIndex", _Rows]
+"""What is kept for a later start: the full index and the subjects' rows laid over it."""
+
+
+def _load_kept(path: Path) -> Kept | None:
     """A kept index (written by this service into its own folder), or None when there is none usable."""
     try:
         data = path.read_bytes()
@@ -754,15 +794,18 @@ def _load_kept(path: Path) -> SearchIndex | None:
         return None
     gc.disable()  # hundreds of thousands of small objects
     try:
-        index = pickle.loads(data)
+        kept = pickle.loads(data)
     except Exception:  # noqa: BLE001 - a damaged or older file is rebuilt, never trusted
         return None
     finally:
         gc.enable()
-    return index if isinstance(index, SearchIndex) else None
+    match kept:
+        case (SearchIndex() as index, dict() as rows):
+            return index, rows
+    return None
 
 
-def _keep(path: Path, index: SearchIndex) -> None:
+def _keep(path: Path, index: Kept) -> None:
     """Write an index for later starts (atomically), and drop the oldest beyond :data:`KEPT`."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

@@ -221,6 +221,10 @@ def current_deadline(given: Deadline | None = None) -> Deadline | None:
     return given.sooner(scoped)
 
 
+GENERATION = "aikg-generation"
+"""The file, inside an embedded store's folder or a snapshot's, naming the generation of its data."""
+
+
 @dataclass(frozen=True)
 class Snapshot:
     """A consistent, read-only copy of the store that another process can open (see ``snapshot``)."""
@@ -230,8 +234,17 @@ class Snapshot:
 
     def data_id(self) -> str:
         """An identity of the data the snapshot holds, stable across restarts: two snapshots with the same
-        id hold the same data (RocksDB never rewrites a table file under its name), so what was computed
-        from one (a search index) can be kept for the other."""
+        id hold the same data, so what was computed from one (a search index) can be kept for the other.
+
+        The store's generation when the snapshot was taken (see ``OxigraphStore._writing``); a snapshot
+        without one is named by its table files (RocksDB never rewrites a file under its name), which
+        holds for one run only, since a store reopened after writes flushes its log to new files."""
+        try:
+            generation = (self.path / GENERATION).read_text().strip()
+        except OSError:
+            generation = ""
+        if generation:
+            return f"g{generation}"
         import hashlib
 
         h = hashlib.blake2b(digest_size=12)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 import shutil
 import threading
@@ -20,6 +22,7 @@ from aikg.rdf.formats import DATASET_FORMATS
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
 from aikg.store.base import (
+    GENERATION,
     Deadline,
     Node,
     Quad,
@@ -83,10 +86,16 @@ class OxigraphStore(Store):
         self._lock = threading.Lock()
         self._snapshots: dict[int, Snapshot] = {}
         self._retired: list[tuple[float, Snapshot]] = []
+        self._writes = 0  # writes under way: while any is, the data has no generation
+        self._generation = self._marked() if self.path is not None and not read_only else None
         self._merged = self._holds_merge()
         if not self._merged and not read_only:
-            self._remerge()  # a store written before the merge was kept: once, at its first open
+            with self._writing():
+                self._remerge()  # a store written before the merge was kept: once, at its first open
             self._merged = True
+        if self.path is not None and not read_only and self._generation is None:
+            self._generation = uuid.uuid4().hex  # data of unknown history: named afresh, from now on
+            self._mark(self.path, self._generation)
 
     def _holds_merge(self) -> bool:
         """True when the default graph is the merge: it has data, or no named graph has any."""
@@ -234,7 +243,47 @@ class OxigraphStore(Store):
     def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         if self.read_only:
             raise StoreError("this store is a read-only snapshot")
-        return fn(*args, **kwargs)
+        with self._writing():
+            return fn(*args, **kwargs)
+
+    # -- the data's generation: what a kept search index is keyed on ---------------------------------
+
+    @contextlib.contextmanager
+    def _writing(self) -> Iterator[None]:
+        """Around every write: the data has no generation while it changes, and a new one after.
+
+        The store's marker file names the generation of the data on disk. It is removed before the
+        first write after it was written and written back only by :meth:`close`, so a store killed
+        after a write has none (what was kept for it is not trusted) and a store closed cleanly has
+        the generation its last snapshots carried (what was kept for them is found again at restart).
+        Only aikg's own writes keep this: a store changed by another tool must be opened without its
+        marker file."""
+        with self._lock:
+            self._writes += 1
+            marked, self._generation = self._generation, None
+        if marked is not None and self.path is not None:
+            (self.path / GENERATION).unlink(missing_ok=True)
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._writes -= 1
+                if self._writes == 0:
+                    self._generation = uuid.uuid4().hex
+
+    def _marked(self) -> str | None:
+        assert self.path is not None
+        try:
+            return (self.path / GENERATION).read_text().strip() or None
+        except OSError:
+            return None
+
+    @staticmethod
+    def _mark(folder: Path, generation: str) -> None:
+        """Write a generation marker atomically (a reader sees no file or the whole name)."""
+        tmp = folder / f".{GENERATION}.{os.getpid()}.tmp"
+        tmp.write_text(generation)
+        os.replace(tmp, folder / GENERATION)
 
     def update(self, sparql: str, *, base_iri: str | None = None) -> None:
         """Run any update text, then re-merge the default graph whole (O(store): for tools and tests).
@@ -243,8 +292,9 @@ class OxigraphStore(Store):
         at the cost of the change.
         """
         try:
-            self._write(self._ox.update, sparql, **({"base_iri": base_iri} if base_iri else {}))
-            self._ox.update(_REMERGE)
+            with self._writing():  # the merge rebuilt inside the same generation's change
+                self._write(self._ox.update, sparql, **({"base_iri": base_iri} if base_iri else {}))
+                self._ox.update(_REMERGE)
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the update does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
@@ -287,12 +337,13 @@ class OxigraphStore(Store):
             ) as fh,
         ):
             try:
-                self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
+                with self._writing():
+                    self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
+                    self._remerge()
             except SyntaxError as exc:
                 raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
             except OSError as exc:
                 raise StoreError("the store failed while loading data") from exc
-        self._remerge()
         self._bump()
 
     def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
@@ -397,6 +448,7 @@ class OxigraphStore(Store):
             found = self._snapshots.get(version)
             if found is not None and found.path.is_dir():
                 return found
+            before = self._generation
         folder = snapshots_folder(self.path)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{version}-{uuid.uuid4().hex[:8]}"
@@ -404,6 +456,8 @@ class OxigraphStore(Store):
             self._ox.backup(str(target))
         except OSError as exc:
             raise StoreError("the store could not make a snapshot for a query worker") from exc
+        if before is not None and self._generation == before:  # no write began or ended meanwhile
+            self._mark(target, before)
         snap = Snapshot(target, version)
         with self._lock:
             self._snapshots[version] = snap
@@ -430,6 +484,8 @@ class OxigraphStore(Store):
             return
         if self.path is not None and not self.read_only:
             store.flush()
+            if self._generation is not None:
+                self._mark(self.path, self._generation)
         self._ox = None  # type: ignore[assignment]  # dropping the last reference closes the files
         if self.path is not None and not self.read_only:
             shutil.rmtree(snapshots_folder(self.path), ignore_errors=True)
