@@ -19,7 +19,7 @@ from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
-from aikg.store.transport import Encoded, QueryJob
+from aikg.store.transport import Encoded, QueryJob, rendered
 
 T = TypeVar("T")
 
@@ -30,8 +30,9 @@ def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
 
 
 def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
-    """What a worker runs for a query: the answer in transport form (module level, so it can be sent)."""
-    return store.answer(job)
+    """What a worker runs for a query: the answer in transport form, or written in the client's format
+    when the job names it (module level, so it can be sent)."""
+    return rendered(store.answer(job), job.render)
 
 
 class QueryRunner:
@@ -85,11 +86,13 @@ class QueryRunner:
         default_graphs: Sequence[str] | None = None,
         named_graphs: Sequence[str] | None = None,
         base_iri: str | None = None,
+        render: tuple[str, str] | None = None,
     ) -> QueryResult:
         """Run a client's query with the row cap, the time limit and the concurrency limit.
 
         Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
-        ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3).
+        ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3). With ``render`` (the media types for
+        solutions and for graphs) the answer comes back written, as ``QueryResult.rendered``.
         """
         deadline = self.deadline()
         base_iri = base_iri or BASE
@@ -101,6 +104,7 @@ class QueryRunner:
             list(named_graphs) if named_graphs is not None else None,
             self.max_rows,
             base_iri,
+            render,
         )
         encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
         return encoded.decode()

@@ -58,7 +58,7 @@ class QueryResult:
     write the client's format from them, and its rows are read from them only when asked for.
     """
 
-    __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "_rows")
+    __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "rendered", "_rows")
 
     def __init__(
         self,
@@ -70,8 +70,11 @@ class QueryResult:
         triples: list[ox.Triple] | None = None,
         truncated: bool = False,
         tsv: bytes | None = None,
+        rendered: tuple[str, bytes] | None = None,
     ) -> None:
         self.kind = kind
+        self.rendered = rendered
+        """The answer already written in a client's format (media type, body), by a query worker."""
         self.variables = variables if variables is not None else []
         self.boolean = boolean
         self.triples = triples if triples is not None else []

@@ -27,6 +27,10 @@ class QueryJob:
     named_graphs: list[str] | None = None
     max_rows: int | None = None
     base_iri: str | None = None
+    render: tuple[str, str] | None = None
+    """The media types the client takes for solutions and for graphs: the worker writes the answer in
+    the one that applies, so that work (a graph sorted and written as Turtle, a large result as JSON)
+    is done in its own process, not under the HTTP worker's GIL where cheap requests wait."""
 
 
 class _Enough(Exception):
@@ -74,9 +78,15 @@ class Encoded:
     data: bytes = b""
     boolean: bool | None = None
     truncated: bool = False
+    rendered: tuple[str, bytes] | None = None
+    """The answer written in the client's format (media type, body), when the job asked for it: then
+    ``data`` is empty, and so are the decoded result's rows or triples."""
 
     def decode(self) -> QueryResult:
         """The result (its rows are parsed from the bytes when first asked for)."""
+        if self.rendered is not None:
+            written = self.rendered
+            return QueryResult(self.kind, boolean=self.boolean, truncated=self.truncated, rendered=written)
         if self.kind is ResultKind.ASK:
             return QueryResult(ResultKind.ASK, boolean=self.boolean)
         if self.kind is ResultKind.GRAPH:
@@ -85,6 +95,23 @@ class Encoded:
         header = self.data[: self.data.find(b"\n")].decode()
         variables = [v[1:] for v in header.split("\t")] if header else []
         return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated, tsv=self.data)
+
+
+def rendered(encoded: Encoded, render: tuple[str, str] | None) -> Encoded:
+    """``encoded`` written in the format ``render`` names for its kind (see ``QueryJob.render``)."""
+    from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS, by_media_type
+    from aikg.rdf.serialize import serialize_result
+
+    if render is None:
+        return encoded
+    graph = encoded.kind is ResultKind.GRAPH
+    mime = render[1] if graph else render[0]
+    fmt = by_media_type(mime, GRAPH_FORMATS if graph else RESULT_FORMATS) if mime else None
+    if fmt is None:
+        return encoded  # the client takes no format of this kind: the HTTP worker refuses it
+    body = serialize_result(encoded.decode(), fmt)
+    kind, boolean, truncated = encoded.kind, encoded.boolean, encoded.truncated
+    return Encoded(kind, boolean=boolean, truncated=truncated, rendered=(fmt.mime, body))
 
 
 def encode_result(result: QueryResult) -> Encoded:

@@ -178,6 +178,14 @@ def negotiate(offers: Sequence[Format]) -> Format:
     return choose(offers, request.headers.get("Accept"), request_format())
 
 
+def acceptable(offers: Sequence[Format]) -> Format | None:
+    """The format ``negotiate`` would choose, or None where it would refuse (406)."""
+    try:
+        return negotiate(offers)
+    except NotAcceptable:
+        return None
+
+
 def require_any(offers: Sequence[Format]) -> None:
     """Refuse now (406) a request none of ``offers`` can answer, before work whose result kind is unknown."""
     negotiate(offers)

@@ -23,7 +23,7 @@ from aikg.store import ResultKind
 from aikg.store.terms import graph_to_ox
 from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
-from aikg.web.negotiation import negotiate, negotiated_response, require_any
+from aikg.web.negotiation import acceptable, negotiate, negotiated_response, require_any
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import cached
 from aikg.web.service_description import service_description, service_root
@@ -54,6 +54,8 @@ def endpoint() -> Response:
     if req.query is None:
         return describe()
     require_any(RESULT_FORMATS + GRAPH_FORMATS)
+    # The query worker writes the answer in the client's format (whichever kind the answer is).
+    render = tuple(f.mime if f else "" for f in (acceptable(RESULT_FORMATS), acceptable(GRAPH_FORMATS)))
     # The dataset protocol: named graphs alone leave the default graph empty; nothing given means
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)
@@ -62,13 +64,16 @@ def endpoint() -> Response:
             req.query,
             default_graphs=req.default_graphs if given else None,
             named_graphs=req.named_graphs or None,
+            render=(render[0], render[1]),
         )
     except QuerySyntaxError:
         if is_update(req.query):
             raise BadRequest(_USE_UPDATE) from None
         raise
     fmt = negotiate(GRAPH_FORMATS if result.kind is ResultKind.GRAPH else RESULT_FORMATS)
-    resp = negotiated_response(serialize_result(result, fmt), fmt)
+    written = result.rendered
+    body = written[1] if written is not None and written[0] == fmt.mime else serialize_result(result, fmt)
+    resp = negotiated_response(body, fmt)
     resp.headers[TRUNCATED_HEADER] = "true" if result.truncated else "false"
     return resp
 

@@ -1,0 +1,77 @@
+"""The query worker writes ``/sparql``'s answer in the client's format: byte for byte what the HTTP
+worker wrote before, for every kind of answer and every format, cut answers included, while the HTTP
+worker (whose GIL cheap requests share) does none of that work."""
+
+from __future__ import annotations
+
+import pytest
+
+from aikg.knowledge.load import load_seeds
+from aikg.namespaces import BASE
+from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
+from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_result
+from aikg.store import OxigraphStore
+from aikg.web import create_app, get_services
+from aikg.web import sparql as sparql_route
+
+MAX_ROWS = 7
+
+PREFIXES = (
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX id: <https://w3id.org/aikg/id/> "
+)
+QUERIES = {
+    "select": "SELECT ?s ?l WHERE { ?s a aikg:Neocloud ; rdfs:label ?l } ORDER BY ?s ?l",
+    "select, cut": "SELECT ?s ?p ?o WHERE { ?s ?p ?o } ORDER BY ?s ?p ?o",
+    "ask": "ASK { id:coreweave ?p ?o }",
+    "construct": "CONSTRUCT { ?s rdfs:label ?l } "
+    "WHERE { VALUES ?s { id:coreweave id:nvidia } ?s rdfs:label ?l }",
+    "describe, cut": "DESCRIBE id:groq",
+}
+CUT = {"select, cut", "describe, cut"}
+"""Answers longer than the row cap: cut, and flagged as cut, in every format."""
+
+
+@pytest.fixture(scope="module")
+def served(tmp_path_factory):
+    """An app over an on-disk store, so queries run in worker processes, with a small row cap."""
+    store = OxigraphStore(tmp_path_factory.mktemp("rendered") / "store")
+    load_seeds(store)
+    app = create_app({"store": "memory", "load_seeds": False, "max_rows": MAX_ROWS}, store=store)
+    yield app, store
+    with app.app_context():
+        get_services().runner.close()
+    store.close()
+
+
+def _cases():
+    for name in QUERIES:
+        table = GRAPH_FORMATS if name.startswith(("construct", "describe")) else RESULT_FORMATS
+        for fmt in table:
+            yield pytest.param(name, fmt, id=f"{name}-{fmt.name}")
+
+
+@pytest.mark.parametrize(("name", "fmt"), _cases())
+def test_the_worker_writes_what_the_http_worker_wrote(served, name, fmt):
+    app, store = served
+    text = PREFIXES + QUERIES[name]
+    r = app.test_client().get("/sparql", query_string={"query": text}, headers={"Accept": fmt.mime})
+    assert r.status_code == 200, r.get_data(as_text=True)
+    expected = store.query(text, max_rows=MAX_ROWS, base_iri=BASE)
+    assert r.headers[TRUNCATED_HEADER] == ("true" if expected.truncated else "false")
+    assert r.data == serialize_result(expected, fmt)
+    assert expected.truncated == (name in CUT)
+
+
+def test_the_http_worker_writes_no_answer_the_query_worker_has_written(served, monkeypatch):
+    app, _ = served
+
+    def refuse(*_):
+        raise AssertionError("the HTTP worker serialized an answer the query worker had written")
+
+    monkeypatch.setattr(sparql_route, "serialize_result", refuse)
+    client = app.test_client()
+    for name, accept in (("construct", "text/turtle"), ("select", "application/sparql-results+json")):
+        text = PREFIXES + QUERIES[name] + "\n# not answered before (the response cache would replay it)"
+        r = client.get("/sparql", query_string={"query": text}, headers={"Accept": accept})
+        assert r.status_code == 200 and r.mimetype == accept
