@@ -5,6 +5,7 @@ worker (whose GIL cheap requests share) does none of that work."""
 from __future__ import annotations
 
 import pytest
+from rdflib import Graph, Literal, URIRef
 
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import BASE
@@ -15,6 +16,7 @@ from aikg.web import create_app, get_services
 from aikg.web import sparql as sparql_route
 
 MAX_ROWS = 7
+ID = "https://w3id.org/aikg/id/"
 
 PREFIXES = (
     "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#> "
@@ -75,3 +77,21 @@ def test_the_http_worker_writes_no_answer_the_query_worker_has_written(served, m
         text = PREFIXES + QUERIES[name] + "\n# not answered before (the response cache would replay it)"
         r = client.get("/sparql", query_string={"query": text}, headers={"Accept": accept})
         assert r.status_code == 200 and r.mimetype == accept
+
+
+def test_a_graph_rdf_xml_cannot_write_is_refused_not_sent_as_broken_xml(served):
+    """A predicate whose IRI ends in no XML name has no RDF/XML element: 406 in the envelope, naming the
+    predicate (Oxigraph wrote an element ``oxprefix:``, unreadable XML, with a 200); other formats answer."""
+    app, _ = served
+    client = app.test_client()
+    text = 'CONSTRUCT { <https://w3id.org/aikg/id/x> <urn:x:1> "v" } WHERE {}'
+    r = client.get("/sparql", query_string={"query": text}, headers={"Accept": "application/rdf+xml"})
+    assert r.status_code == 406
+    assert r.get_json()["status"] == 406 and "urn:x:1" in r.get_json()["message"]
+    r = client.get("/sparql", query_string={"query": text}, headers={"Accept": "text/turtle"})
+    assert r.status_code == 200 and b"<urn:x:1>" in r.data
+    text = 'CONSTRUCT { <https://w3id.org/aikg/id/x> <https://example.org/p1> "v" } WHERE {}'
+    r = client.get("/sparql", query_string={"query": text}, headers={"Accept": "application/rdf+xml"})
+    assert r.status_code == 200
+    parsed = Graph().parse(data=r.data, format="xml")
+    assert set(parsed) == {(URIRef(ID + "x"), URIRef("https://example.org/p1"), Literal("v"))}

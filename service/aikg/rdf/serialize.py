@@ -9,10 +9,12 @@ members); every format also gets the :data:`TRUNCATED_HEADER` response header fr
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 
 import pyoxigraph as ox
 
+from aikg.errors import NotAcceptable
 from aikg.namespaces import PREFIXES
 from aikg.rdf.formats import Format
 from aikg.store import QueryResult, ResultKind
@@ -72,12 +74,30 @@ def serialize_graph(
     if not isinstance(target, ox.RdfFormat):
         raise ValueError(f"{fmt.mime} is not an RDF format")
     ox_triples = list(triples)
+    if target == ox.RdfFormat.RDF_XML:
+        _refuse_unwritable_predicates(ox_triples)
     if target in _PREFIXED:
         # Oxigraph groups only consecutive triples of a subject: sort so each subject is written once.
         ox_triples.sort(key=_subject_order)
         used = _used_prefixes(ox_triples, PREFIXES if prefixes is None else prefixes)
         return ox.serialize(ox_triples, format=target, prefixes=used) or b""
     return ox.serialize(ox_triples, format=target) or b""
+
+
+_XML_NAME_END = re.compile(r"[^\W\d][\w.\-]*$")
+"""An XML name (NCName) at the end of an IRI: RDF/XML writes a predicate as namespace + that name."""
+
+
+def _refuse_unwritable_predicates(triples: list[ox.Triple]) -> None:
+    """RDF/XML cannot write a predicate whose IRI does not end in an XML name (``…/1``, ``…#``, ``urn:x:1``);
+    Oxigraph then wrote an element named ``oxprefix:``, which no XML parser reads. Refused instead (406),
+    naming the formats that can carry it."""
+    for predicate in {t.predicate for t in triples}:
+        if not _XML_NAME_END.search(predicate.value):
+            raise NotAcceptable(
+                f"RDF/XML cannot write the predicate <{predicate.value}> (its IRI does not end in an "
+                "XML name): ask for Turtle, N-Triples or JSON-LD"
+            )
 
 
 def _subject_order(t: ox.Triple) -> tuple[bool, str, str, str]:
