@@ -80,10 +80,8 @@ def _first_hit(live: LiveServer, text: str) -> str | None:
     return hits[0]["id"] if hits else None
 
 
-def _written_and_searched(store: Path) -> tuple[LiveServer, Path]:
-    """A server on a new store that has built its index at boot, then taken one gated write."""
-    live = LiveServer(str(store), env={"AIKG_TOKEN": "serving-token"}, args=["--workers", "1"])
-    folder = store.with_name(store.name + ".serving")
+def _put_cloud(live: LiveServer) -> None:
+    """One gated write: the test graph replaced by the serving cloud."""
     r = requests.put(
         live.url + "/data",
         params={"graph": GRAPH},
@@ -92,6 +90,13 @@ def _written_and_searched(store: Path) -> tuple[LiveServer, Path]:
         timeout=60,
     )
     assert r.status_code == 201, r.text
+
+
+def _written_and_searched(store: Path) -> tuple[LiveServer, Path]:
+    """A server on a new store that has built its index at boot, then taken one gated write."""
+    live = LiveServer(str(store), env={"AIKG_TOKEN": "serving-token"}, args=["--workers", "1"])
+    folder = store.with_name(store.name + ".serving")
+    _put_cloud(live)
     assert _first_hit(live, "serving cloud") == "serving-cloud"  # the write, followed by the index
     return live, folder
 
@@ -132,14 +137,7 @@ def test_a_store_killed_after_a_write_is_not_taken_for_the_data_it_held_before(t
 def test_a_write_is_read_back_by_every_worker_at_once(server):
     kids = children(server.proc.pid)
     assert len(kids) >= 3  # two HTTP workers and the dirty arbiter (which runs the writer)
-    r = requests.put(
-        server.url + "/data",
-        params={"graph": GRAPH},
-        data=CLOUD,
-        headers={**TOKEN, "Content-Type": "text/turtle"},
-        timeout=60,
-    )
-    assert r.status_code == 201, r.text
+    _put_cloud(server)
     seen = set()
     for _ in range(12):  # a new connection each time: the kernel spreads them over both workers
         hits = requests.get(server.url + "/api/search", params={"q": "serving cloud"}, timeout=10).json()
