@@ -687,8 +687,13 @@ class SearchIndexes:
         """Keep the index as it stands, writes followed included, under the identity of the data it
         reflects, so the next start on that data loads it instead of building it (as the service
         closes: a restart after writes otherwise rebuilt the whole index, 8-11 s at 1M quads)."""
-        view = self._view
-        if self.keep is not None and view is not None and not view.kept and view.identity is not None:
+        if self.keep is None or self._view is None:
+            return
+        try:
+            view = self.current()  # writes since the last request followed first (as a request would)
+        except AikgError:
+            view = self._view
+        if not view.kept and view.identity is not None:
             _keep(self.keep / f"search-{view.identity}.pickle", (view.base, view.rows))
 
     def _identity(self, version: int) -> str | None:

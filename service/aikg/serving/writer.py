@@ -242,7 +242,10 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         return {"state": found.state, "version": found.version}
 
     def close(self) -> None:
-        """Flush and release the store as gunicorn stops the writer; its snapshots go with it."""
-        publication.withdraw(self.folder)
+        """Flush and release the store as gunicorn stops the writer.
+
+        The last publication and its snapshot stay (the next start withdraws them): gunicorn stops the
+        HTTP workers at the same time, and each keeps its search index for the data it reflects, which
+        it reads from that snapshot."""
         withdraw_board(self.folder)
         self.services.close()

@@ -85,7 +85,7 @@ class OxigraphStore(Store):
         self._version = time.time_ns() // 1000 if version is None else version
         self._lock = threading.Lock()
         self._snapshots: dict[int, Snapshot] = {}
-        self._retired: list[tuple[float, Snapshot]] = []
+        self._retired: list[tuple[float, Snapshot]] = self._left_behind() if self._owns_snapshots() else []
         self._writes = 0  # writes under way: while any is, the data has no generation
         self._generation = self._marked() if self.path is not None and not read_only else None
         self._merged = self._holds_merge()
@@ -96,6 +96,19 @@ class OxigraphStore(Store):
         if self.path is not None and not read_only and self._generation is None:
             self._generation = uuid.uuid4().hex  # data of unknown history: named afresh, from now on
             self._mark(self.path, self._generation)
+
+    def _owns_snapshots(self) -> bool:
+        return self.path is not None and not self.read_only
+
+    def _left_behind(self) -> list[tuple[float, Snapshot]]:
+        """Snapshots an earlier run left (its last one is kept for readers closing with it, and a
+        killed one leaves all), retired now: removed after the grace, as readers may still use one."""
+        assert self.path is not None
+        folder = snapshots_folder(self.path)
+        if not folder.is_dir():
+            return []
+        now = time.monotonic()
+        return [(now, Snapshot(p, 0)) for p in sorted(folder.iterdir()) if p.is_dir()]
 
     def _holds_merge(self) -> bool:
         """True when the default graph is the merge: it has data, or no named graph has any."""
@@ -488,7 +501,14 @@ class OxigraphStore(Store):
                 self._mark(self.path, self._generation)
         self._ox = None  # type: ignore[assignment]  # dropping the last reference closes the files
         if self.path is not None and not self.read_only:
-            shutil.rmtree(snapshots_folder(self.path), ignore_errors=True)
+            # The newest snapshot stays until the next open: readers closing at the same time (a
+            # service's HTTP workers, stopped with the writer) may still read it, to keep what they built.
+            with self._lock:
+                retired = [s for _, s in self._retired]
+                newest = max(self._snapshots.values(), key=lambda s: s.version, default=None)
+                retired += [s for s in self._snapshots.values() if s is not newest]
+            for snap in retired:
+                shutil.rmtree(snap.path, ignore_errors=True)
 
 
 _BULK_FIRST_BUILD = 50_000
