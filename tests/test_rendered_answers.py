@@ -39,7 +39,9 @@ def served(tmp_path_factory):
     """An app over an on-disk store, so queries run in worker processes, with a small row cap."""
     store = OxigraphStore(tmp_path_factory.mktemp("rendered") / "store")
     load_seeds(store)
-    app = create_app({"store": "memory", "load_seeds": False, "max_rows": MAX_ROWS}, store=store)
+    # a generous time limit: these are byte comparisons, and query workers run at a lower priority
+    settings = {"store": "memory", "load_seeds": False, "max_rows": MAX_ROWS, "query_timeout": 60}
+    app = create_app(settings, store=store)
     yield app, store
     with app.app_context():
         get_services().runner.close()
