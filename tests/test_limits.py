@@ -5,6 +5,7 @@ Queries run in worker processes on a snapshot of an on-disk store, so these test
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import io
 import os
@@ -291,6 +292,9 @@ def test_a_query_right_after_a_killed_runaway_finds_a_started_worker():
         def alive(self) -> bool:
             return True
 
+        def restored(self) -> bool:
+            return True
+
         def close(self) -> None:
             pass
 
@@ -324,3 +328,63 @@ def test_a_query_right_after_a_killed_runaway_finds_a_started_worker():
     assert len(started) == before and cheap.process.pid <= before  # a worker started earlier
     may_start.set()
     pool.close()
+
+
+def niceness(pid: int) -> set[int]:
+    """The CPU priorities of a process's threads (Linux keeps one per thread)."""
+    out = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            out.add(int((task / "stat").read_text().rsplit(")", 1)[1].split()[16]))
+    return out
+
+
+def test_a_long_query_yields_the_cores_to_new_ones(disk_store):
+    """A query past DEMOTE_AFTER runs at the lowest priority, the next ones at the workers' own: with 4
+    runaway queries on 2 cores a cheap ASK shared the cores evenly with them (p99 5× idle)."""
+    from aikg.query.workers import LONG_NICENESS, NICENESS
+
+    base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+    app = _app(disk_store, query_timeout=3, max_heavy_queries=3)
+    client, services = app.test_client(), get_services_of(app)
+    results: list[int] = []
+    thread = threading.Thread(
+        target=lambda: results.append(
+            client.get("/sparql", query_string={"query": EXPLOSIVE}, headers=JSON).status_code
+        )
+    )
+    try:
+        thread.start()
+        runaway = wait_for_busy_worker(services, thread)
+        time.sleep(1)
+        assert niceness(runaway) == {LONG_NICENESS}
+        r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
+        assert r.status_code == 200
+        for pid in services.runner.pool.pids(busy=False):  # the one that answered, and the spares
+            assert niceness(pid) == {base}
+        thread.join()
+        assert results == [503]
+    finally:
+        services.runner.close()
+
+
+def test_a_worker_whose_long_job_ended_takes_the_next_at_its_own_priority():
+    """Raised back where the kernel allows it (CAP_SYS_NICE), else replaced by a fresh worker."""
+    from aikg.query.workers import LONG_NICENESS, NICENESS, WorkerPool
+
+    base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+    pool = WorkerPool(3)
+    try:
+        worker = pool._take()
+        end = time.monotonic() + 20
+        while niceness(worker.process.pid) != {base} and time.monotonic() < end:
+            time.sleep(0.05)  # the process lowers its own priority as it starts
+        assert worker._prioritize(LONG_NICENESS)
+        assert niceness(worker.process.pid) == {LONG_NICENESS}
+        pool._give_back(worker)
+        if worker.process.pid in pool.pids(busy=False):
+            assert niceness(worker.process.pid) == {base}
+        else:
+            assert worker.process.wait(10) is not None  # replaced: a fresh one takes the next job
+    finally:
+        pool.close()

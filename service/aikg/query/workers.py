@@ -10,7 +10,8 @@ inherits nothing but the one socket it talks over — no client socket, no lock,
 and none of the parent's main module (which multiprocessing's start methods would import again). Each
 worker opens the store's current :class:`~aikg.store.base.Snapshot` (a RocksDB checkpoint) read-only,
 so it reads exactly the data committed when the query began. Workers run at a lower CPU priority than
-the serving process, so cheap lookups keep their share under heavy queries.
+the serving process, so cheap lookups keep their share under heavy queries, and a job that runs past
+:data:`DEMOTE_AFTER` drops to the lowest priority, so new queries are not slowed by runaway ones.
 
 Query results come back as bytes written by Oxigraph itself (:mod:`aikg.store.transport`): no per-row
 Python work on either side.
@@ -39,6 +40,14 @@ log = logging.getLogger(__name__)
 
 NICENESS = 5
 """How much lower a worker's CPU priority is than the serving process's."""
+
+DEMOTE_AFTER = 0.5
+"""Seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`."""
+
+LONG_NICENESS = 19
+"""The priority of a job that has run past :data:`DEMOTE_AFTER`: the lowest. Cheap queries (a fresh
+job at :data:`NICENESS`) then take the cores from runaway ones instead of sharing them evenly — with 4
+runaway queries on 2 cores an ASK got a fifth of a core, and its p99 was 5× idle."""
 
 
 # -- the job a worker runs ----------------------------------------------------------------------------
@@ -70,6 +79,7 @@ stack holds); the rest of a query's size is bounded by its time limit. Untouched
 
 def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
     """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
+    _limit_resources(memory_mb)  # before the thread starts: it inherits this thread's priority
     threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
     loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
     loop.start()
@@ -80,7 +90,6 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
     """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
     from aikg.store import open_snapshot
 
-    _limit_resources(memory_mb)
     opened: tuple[Snapshot, Store] | None = None
     while True:
         try:
@@ -128,6 +137,9 @@ class _Worker:
         finally:
             theirs.close()
         self.conn = multiprocessing.connection.Connection(ours.detach())
+        self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
+        """The priority the worker's jobs start at (it lowers its own, relative to ours)."""
+        self.demoted = False
 
     def alive(self) -> bool:
         """True while the process runs."""
@@ -141,13 +153,36 @@ class _Worker:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
-        if not self.conn.poll(max(deadline.left(), 0)):
-            raise TimeoutError
+        if not self.conn.poll(min(max(deadline.left(), 0), DEMOTE_AFTER)):
+            self._prioritize(LONG_NICENESS)
+            if not self.conn.poll(max(deadline.left(), 0)):
+                raise TimeoutError
         try:
             answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
             return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
+
+    def _prioritize(self, niceness: int) -> bool:
+        """Set the priority of every thread of the process (Linux keeps one per thread); whether the
+        kernel allowed it (raising a priority again needs CAP_SYS_NICE)."""
+        try:
+            tasks = os.listdir(f"/proc/{self.process.pid}/task")
+        except OSError:
+            return False  # the process has ended
+        for task in tasks:
+            try:
+                os.setpriority(os.PRIO_PROCESS, int(task), niceness)
+            except ProcessLookupError:
+                continue  # a thread that ended while the list was read
+            except OSError:
+                return False
+        self.demoted = niceness != self.niceness
+        return True
+
+    def restored(self) -> bool:
+        """Whether the worker runs at its jobs' priority again, so it can take the next job."""
+        return not self.demoted or self._prioritize(self.niceness)
 
     def died_how(self) -> str:
         """Why the process ended, in words."""
@@ -274,6 +309,10 @@ class WorkerPool:
         return worker
 
     def _give_back(self, worker: _Worker) -> None:
+        if not worker.restored():  # a worker left at the lowest priority would slow the next query
+            worker.close()
+            self._replace_later()
+            return
         with self._lock:
             self._busy.discard(worker)
             if not self._closed and len(self._idle) + len(self._busy) < self.size and worker.alive():
