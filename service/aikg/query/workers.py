@@ -41,7 +41,11 @@ log = logging.getLogger(__name__)
 NICENESS = 5
 """How much lower a worker's CPU priority is than the serving process's."""
 
-DEMOTE_AFTER = 0.5
+READY = "ready"
+"""What a worker sends once it has started (its imports take ~0.3 s, seconds on a busy machine): a job
+is sent only to a worker that has, so a cheap query never waits for an interpreter to start."""
+
+DEMOTE_AFTER = 1.0
 """Seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`."""
 
 LONG_NICENESS = 19
@@ -88,8 +92,13 @@ def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) ->
 
 def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
     """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
+    import aikg.query.runner  # noqa: F401 - what jobs name: imported before the worker says it is ready
     from aikg.store import open_snapshot
 
+    try:
+        conn.send(READY)
+    except (OSError, ValueError):
+        return
     opened: tuple[Snapshot, Store] | None = None
     while True:
         try:
@@ -140,6 +149,16 @@ class _Worker:
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
         """The priority the worker's jobs start at (it lowers its own, relative to ours)."""
         self.demoted = False
+        self.ready = False
+
+    def wait_ready(self, seconds: float) -> bool:
+        """Wait up to ``seconds`` for the process to say it has started; whether it has."""
+        if not self.ready:
+            try:
+                self.ready = self.conn.poll(max(seconds, 0)) and self.conn.recv() == READY
+            except (OSError, EOFError, ValueError):
+                return False
+        return self.ready
 
     def alive(self) -> bool:
         """True while the process runs."""
@@ -149,6 +168,10 @@ class _Worker:
         self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
     ) -> tuple[Any, ...]:
         """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
+        if not self.wait_ready(deadline.left()):
+            if self.alive():
+                raise TimeoutError
+            raise EOFError
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
@@ -252,6 +275,9 @@ class WorkerPool:
     SPARES = 2
     """Idle workers kept started, as far as ``size`` allows."""
 
+    STARTUP = 60.0
+    """Seconds a spare may take to start before it is given up."""
+
     def __init__(self, size: int, *, memory_mb: int = 0) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
@@ -277,8 +303,11 @@ class WorkerPool:
 
         def start() -> None:
             try:
-                worker = self._start()
+                worker: _Worker | None = self._start()
             except Exception:  # noqa: BLE001 - the next query starts its own and reports why
+                worker = None
+            if worker is not None and not worker.wait_ready(self.STARTUP):
+                worker.close()
                 worker = None
             with self._lock:
                 self._starting -= 1
