@@ -414,3 +414,31 @@ def test_a_spare_worker_takes_jobs_only_once_it_has_started():
             assert niceness(pid) == {base}
     finally:
         pool.close()
+
+
+def test_a_worker_the_kernel_will_not_raise_again_is_replaced_and_frees_its_place(monkeypatch):
+    """Without CAP_SYS_NICE a demoted worker cannot be raised back: it is closed, and the pool no longer
+    counts it as busy (it kept its place, so the pool shrank by one with every long query)."""
+    from aikg.query.workers import LONG_NICENESS, NICENESS, WorkerPool
+
+    base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+    pool = WorkerPool(2)  # its place is free again only if the pool stops counting it
+    try:
+        worker = pool._take()
+        assert worker.wait_ready(20)
+        assert worker._prioritize(LONG_NICENESS)
+
+        def unprivileged(which: int, who: int, niceness: int) -> None:
+            raise PermissionError("raising a priority needs CAP_SYS_NICE")
+
+        monkeypatch.setattr(os, "setpriority", unprivileged)
+        pool._give_back(worker)
+        assert worker.process.wait(10) is not None
+        monkeypatch.undo()
+        end = time.monotonic() + 20
+        while len(pool.pids(busy=False)) < 2 and time.monotonic() < end:
+            time.sleep(0.05)
+        assert len(pool.pids(busy=False)) == 2  # both places taken by started workers again
+        assert {n for pid in pool.pids(busy=False) for n in niceness(pid)} == {base}
+    finally:
+        pool.close()

@@ -339,7 +339,7 @@ class WorkerPool:
 
     def _give_back(self, worker: _Worker) -> None:
         if not worker.restored():  # a worker left at the lowest priority would slow the next query
-            worker.close()
+            self._drop(worker)
             self._replace_later()
             return
         with self._lock:
