@@ -165,6 +165,21 @@ def test_version_changes_on_every_write_and_is_shared_by_instances(remote, virtu
     assert G + "v" in other.graphs()
 
 
+def test_two_instances_on_one_engine_tag_an_answer_alike(seeded_remote, virtuoso):
+    """The README's claim for several instances on one engine: the same ETag from either, so a client
+    behind a balancer revalidates with a 304 whichever instance answers."""
+    from aikg.web import create_app
+
+    apps = [
+        create_app({"store": "memory", "load_seeds": False}, store=RemoteStore(virtuoso.url)).test_client()
+        for _ in range(2)
+    ]
+    first = apps[0].get("/api/entities/coreweave")
+    assert first.status_code == 200
+    again = apps[1].get("/api/entities/coreweave", headers={"If-None-Match": first.headers["ETag"]})
+    assert again.status_code == 304 and again.headers["ETag"] == first.headers["ETag"]
+
+
 def test_bindings_are_values_in_patterns_projections_subqueries_and_group_by(remote, seeded_store):
     nvidia = URIRef(ID + "nvidia")
     q = """SELECT DISTINCT ?org ?label WHERE { ?org <http://www.w3.org/2000/01/rdf-schema#label> ?label

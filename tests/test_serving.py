@@ -150,6 +150,39 @@ def test_a_write_is_read_back_by_every_worker_at_once(server):
     assert seen == {("serving-cloud",)}
 
 
+def test_every_worker_tags_an_answer_alike_so_revalidation_is_a_304_whichever_answers(server):
+    # Each HTTP worker made up its own token for the cache keys, so the ETag of one answer differed
+    # from worker to worker and a client's revalidation was a full 200 whenever the other one answered.
+    first = requests.get(server.url + "/api/entities/nvidia", timeout=10)
+    assert first.status_code == 200
+    etag = first.headers["ETag"]
+    statuses = [
+        requests.get(
+            server.url + "/api/entities/nvidia", headers={"If-None-Match": etag}, timeout=10
+        ).status_code
+        for _ in range(16)  # a new connection each time: the kernel spreads them over both workers
+    ]
+    assert statuses == [304] * 16
+
+
+def test_readers_of_one_writer_share_its_run_and_a_new_run_is_another_lineage(tmp_path):
+    from aikg.serving import publication
+    from aikg.serving.follower import FollowerStore
+    from aikg.store import OxigraphStore
+
+    store = OxigraphStore(tmp_path / "store")
+    store.update('INSERT DATA { <urn:x:a> <urn:x:p> "1" }')
+    folder = publication.folder_for(tmp_path / "store")
+    snapshot = store.snapshot()
+    assert snapshot is not None
+    publication.publish(folder, snapshot, "run-one")
+    readers = [FollowerStore(folder, wait=5), FollowerStore(folder, wait=5)]
+    assert [r.lineage for r in readers] == ["run-one", "run-one"]
+    publication.publish(folder, snapshot, "run-two")  # a restarted writer: the same version, counted anew
+    assert [r.lineage for r in readers] == ["run-two", "run-two"]
+    assert store.lineage is None  # read by one process alone: the caches make a token up
+
+
 def test_a_refused_write_comes_back_with_its_report(server):
     bad = "<https://w3id.org/aikg/id/serving-bad> a <https://w3id.org/aikg/ontology#Neocloud> ."
     r = requests.put(

@@ -57,10 +57,17 @@ class Services:
     """The whole-store report, once per store version (a serving reader's is the writer's)."""
     flights: Flights = field(default_factory=Flights)
     """Concurrent requests for one missing response, computed once (``web.response_cache``)."""
-    token: str = field(default_factory=lambda: uuid.uuid4().hex)
-    """A random token per opened store, so ETags never survive a restart that resets ``version``."""
+    made_up: str = field(default_factory=lambda: uuid.uuid4().hex)
+    """The token of a store read by this process alone: random, so ETags never survive a restart that
+    resets ``version``."""
     background: dict[str, threading.Thread] = field(default_factory=dict)
     """Long-running jobs of this service (the Epoch import), by name."""
+
+    @property
+    def token(self) -> str:
+        """With the store's version, names a state of its data in cache keys and ETags: the store's
+        lineage where processes share the data (so all of them tag alike), else ``made_up``."""
+        return self.store.lineage or self.made_up
 
     def vocabulary(self) -> Vocabulary:
         """The ontology lookups for the store's current data."""

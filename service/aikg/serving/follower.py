@@ -56,7 +56,10 @@ class FollowerStore(Store):
             with self._lock:
                 if seen != self._published.stamp:
                     found = publication.current(self.folder)
-                    if found is not None and found.snapshot.version != self._published.snapshot.version:
+                    if found is not None and (
+                        found.snapshot.version != self._published.snapshot.version
+                        or found.run != self._published.run  # a new writer counts versions anew
+                    ):
                         self._store = open_snapshot(found.snapshot)
                     if found is not None:
                         self._published = found
@@ -67,6 +70,12 @@ class FollowerStore(Store):
     @property
     def version(self) -> int:
         return self._current().version
+
+    @property
+    def lineage(self) -> str | None:
+        # The writer's run: every HTTP worker follows the same publications, so all tag alike.
+        self._current()
+        return self._published.run or None
 
     def query(
         self,

@@ -27,12 +27,16 @@ class Published:
 
     snapshot: Snapshot
     stamp: tuple[int, int]
+    run: str = ""
+    """The writer's run: with the snapshot's version (which restarts with each run) it names one state
+    of the data for every reader."""
 
 
-def publish(folder: Path, snapshot: Snapshot) -> None:
-    """Make ``snapshot`` the current one (atomically: readers see the old file or the new one)."""
+def publish(folder: Path, snapshot: Snapshot, run: str) -> None:
+    """Make ``snapshot`` of the writer's ``run`` the current one (atomically: readers see the old file or
+    the new one)."""
     folder.mkdir(parents=True, exist_ok=True)
-    body = json.dumps({"version": snapshot.version, "path": str(snapshot.path)})
+    body = json.dumps({"version": snapshot.version, "path": str(snapshot.path), "run": run})
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".current-")
     with os.fdopen(fd, "w") as fh:
         fh.write(body)
@@ -62,7 +66,7 @@ def current(folder: Path) -> Published | None:
         body = json.loads((folder / "current.json").read_text())
     except (FileNotFoundError, ValueError):
         return None
-    return Published(Snapshot(Path(body["path"]), int(body["version"])), seen)
+    return Published(Snapshot(Path(body["path"]), int(body["version"])), seen, str(body.get("run", "")))
 
 
 def record_write(folder: Path, before: int, after: int, subjects: frozenset[str] | None) -> None:

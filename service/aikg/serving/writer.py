@@ -167,7 +167,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
     def _publish(self) -> None:
         snapshot = self.services.store.snapshot()
         assert snapshot is not None
-        publication.publish(self.folder, snapshot)
+        publication.publish(self.folder, snapshot, self.services.made_up)
 
     def _published_write(self) -> None:
         record = self.services.writelog.records[-1] if self.services.writelog.records else None

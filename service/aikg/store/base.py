@@ -267,6 +267,13 @@ class Store(ABC):
     """True when every change to the data goes through this object (so a log of the writes it made is
     complete); False for a shared engine that other aikg instances may write to."""
 
+    @property
+    def lineage(self) -> str | None:
+        """A name that every process reading this data shares, such that (lineage, ``version``) names
+        one state of it: ETags made from both agree whichever process answers. None when this object
+        is the data's only reader (an embedded store): the caches then make up a name of their own."""
+        return None
+
     @abstractmethod
     def query(
         self,

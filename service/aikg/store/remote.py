@@ -85,6 +85,12 @@ class RemoteStore(Store):
     kind = "remote"
     follows_own_writes = False  # other aikg instances may write to the same engine
 
+    @property
+    def lineage(self) -> str:
+        # Every write stamps a fresh random version in the engine, so the engine and its stamp name one
+        # state of the data for every instance using it.
+        return self.query_url
+
     def __init__(
         self,
         query_url: str,
