@@ -11,8 +11,10 @@ while it fits the cache's bound for one entry and kept whole; a larger one is st
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Iterable, Iterator
+import zlib
+from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import nullcontext
+from dataclasses import dataclass, replace
 from functools import wraps
 from itertools import chain
 from typing import Any
@@ -26,6 +28,10 @@ from aikg.web import get_services
 
 KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
+GZIP_FROM = 1024
+"""Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""
+GZIP_LEVEL = 1
+"""zlib's fastest level: ~370 MB/s on SPARQL JSON for a ~12× smaller body (level 6: ~160 MB/s, ~15×)."""
 
 
 def _request_key() -> tuple[str, str, str]:
@@ -61,16 +67,75 @@ def cached(view: Callable[..., Response]) -> Callable[..., Response]:
                     resp, hit = _compute(view, args, kwargs, key)
                     if hit is None:
                         return resp
-        body, content_type, headers, etag = hit
-        if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
-            return Response(status=304, headers=headers[-3:])  # RFC 9110: weak comparison
-        return Response(body, status=200, headers=headers, content_type=content_type)
+        return _respond(hit, key)
 
     return wrapper
 
 
-Kept = tuple[bytes, str, list[tuple[str, str]], str]
-"""A cached answer: body, content type, headers to replay, ETag."""
+@dataclass(frozen=True)
+class Kept:
+    """A cached answer: its body as written (``plain``) and/or gzip-compressed (``gz``), at least one of
+    them, with what a repeat replays."""
+
+    plain: bytes | None
+    gz: bytes | None
+    content_type: str
+    headers: list[tuple[str, str]]
+    etag: str
+
+    @property
+    def nbytes(self) -> int:
+        """What the entry costs the cache (bodies, plus a little for the rest)."""
+        return len(self.plain or b"") + len(self.gz or b"") + 200
+
+
+def _gzip(body: bytes) -> bytes:
+    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 31)  # wbits 31: the gzip container
+    return packer.compress(body) + packer.flush()
+
+
+def _takes_gzip() -> bool:
+    return request.accept_encodings.quality("gzip") > 0
+
+
+def _respond(hit: Kept, key: tuple[Any, ...]) -> Response:
+    """The kept answer for this request: compressed when the client takes gzip, 304 when its ETag holds."""
+    gzip = _takes_gzip() and (hit.gz is not None or (hit.plain is not None and len(hit.plain) >= GZIP_FROM))
+    if gzip and hit.gz is None:
+        hit = _keep_compressed(hit, key)
+    etag = f"{hit.etag}-gzip" if gzip else hit.etag  # another representation, another tag (RFC 9110 §8.8.3)
+    headers = [*hit.headers, ("ETag", f'"{etag}"')]
+    if "If-None-Match" in request.headers and request.if_none_match.contains_weak(etag):
+        return Response(status=304, headers=headers[-3:])  # Cache-Control, Vary, ETag; weak comparison
+    if gzip:
+        headers.append(("Content-Encoding", "gzip"))
+        body = hit.gz
+    else:
+        body = hit.plain if hit.plain is not None else zlib.decompress(hit.gz or b"", 47)
+    return Response(body, status=200, headers=headers, content_type=hit.content_type)
+
+
+def _keep_compressed(hit: Kept, key: tuple[Any, ...]) -> Kept:
+    """``hit`` with its gzip body, kept in the cache beside the plain one (or instead, past the cache's
+    bound for one entry) while the store is still at the key's version."""
+    services = get_services()
+    assert hit.plain is not None
+    both = replace(hit, gz=_gzip(hit.plain))
+    if both.nbytes > services.responses.entry_bytes:
+        both = replace(both, plain=None)
+    _put(key, both)
+    return both
+
+
+def _put(key: tuple[Any, ...], hit: Kept) -> bool:
+    """Keep ``hit`` under ``key`` unless a write has moved the store past the key's version (putting an
+    older generation would empty the cache of the newer one)."""
+    services = get_services()
+    token, version = key[0], key[1]
+    if services.store.version != version:
+        return False
+    generation: Hashable = (token, version)
+    return services.responses.put(key, hit, hit.nbytes, generation=generation)
 
 
 def _compute(
@@ -93,12 +158,16 @@ def _compute(
         resp.vary.add("Accept")
         return resp, None
     # Everything a repeat needs is computed once, here: a hit only builds the response.
-    etag = etag_for(key)
     headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
-    headers += [("ETag", f'"{etag}"'), ("Cache-Control", "no-cache"), ("Vary", "Accept")]
+    headers += [("Cache-Control", "no-cache"), ("Vary", "Accept, Accept-Encoding")]
     body = resp.get_data()
-    hit: Kept = (body, resp.content_type, headers, etag)
-    cache.put(key, hit, len(body) + 200, generation=(services.token, version))
+    hit = Kept(body, None, resp.content_type, headers, etag_for(key))
+    if cache.entry_bytes and hit.nbytes > cache.entry_bytes:  # too large as it is: kept compressed
+        hit = replace(hit, gz=_gzip(body))
+        if _put(key, replace(hit, plain=None)):
+            return resp, replace(hit, plain=None)
+        return resp, hit  # not kept even so: this one answer has both bodies at hand
+    _put(key, hit)
     return resp, hit
 
 
