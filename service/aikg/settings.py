@@ -98,6 +98,13 @@ SETTINGS: tuple[Setting, ...] = (
         "Bytes the response cache may hold; an answer over a tenth of it is not kept.",
         int,
     ),
+    Setting(
+        "malloc_arenas",
+        2,
+        "glibc malloc arenas per serving process (0: glibc's default, eight per core); fewer keep a "
+        "worker's threads from each holding freed memory of its own.",
+        int,
+    ),
     Setting("query_memory", 2048, "Megabytes of memory a query worker process may use (0: no limit).", int),
     Setting("base_url", "", "Public base URL, when served behind a proxy (used in the service description)."),
 )

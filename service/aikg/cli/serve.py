@@ -16,6 +16,7 @@ import click
 from aikg.cli.options import overrides, setting_options
 from aikg.errors import AikgError
 from aikg.serving.app import Server, export_settings, has_writer
+from aikg.serving.arenas import cap_arenas
 from aikg.settings import SETTINGS, load_settings
 
 
@@ -56,6 +57,7 @@ def serve(**options: Any) -> None:
         err=True,
     )
     export_settings(settings)
+    cap_arenas(int(settings["malloc_arenas"]))  # before gunicorn forks: every serving process has it
     if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
         from pathlib import Path
 
