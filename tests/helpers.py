@@ -75,13 +75,25 @@ def kill_hard(server: Any) -> None:
         time.sleep(0.05)
 
 
+def proc_stat(path: str | Path) -> list[str]:
+    """The fields of a /proc ``stat`` file (a process's or a thread's) after the command name, which
+    may hold spaces and parentheses: [0] is the state, [11] and [12] the user and system clock ticks,
+    [16] the niceness (proc(5) numbers them from 3). Raises OSError once the process is gone."""
+    return Path(path).read_text().rsplit(")", 1)[1].split()
+
+
 def running(pid: int) -> bool:
     """True while ``pid`` has not exited (a zombie has: it holds no file or lock)."""
     try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
+        return proc_stat(f"/proc/{pid}/stat")[0] != "Z"
     except OSError:
         return False
-    return stat.rsplit(")", 1)[1].split()[0] != "Z"
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time ``pid`` has used so far (user + system)."""
+    fields = proc_stat(f"/proc/{pid}/stat")
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def services_for(store: Store, **settings: Any) -> Services:

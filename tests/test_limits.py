@@ -21,6 +21,7 @@ from aikg.services import build_services
 from aikg.settings import load_settings
 from aikg.store import OxigraphStore
 from aikg.web import create_app, get_services
+from helpers import proc_stat, running
 
 EXPLOSIVE = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i . ?j ?k ?l }"
 """A cartesian product of all triples under an aggregate: no row comes out until the very end."""
@@ -29,15 +30,6 @@ LIGHT = (
     "<http://www.w3.org/2000/01/rdf-schema#label> ?label }"
 )
 JSON = {"Accept": "application/sparql-results+json"}
-
-
-def alive(pid: int) -> bool:
-    """True while the process exists and is not a zombie."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-    return state != "Z"
 
 
 def wait_for_busy_worker(services, thread: threading.Thread) -> int:
@@ -118,9 +110,9 @@ def test_explosive_query_is_stopped_while_a_light_one_is_answered(limited):
     # The runaway process is killed as its answer goes out and gone soon after (reaped in the
     # background, so the answer does not wait for a loaded machine to schedule its exit): its CPU is free.
     end = time.monotonic() + 15
-    while alive(heavy_pid) and time.monotonic() < end:
+    while running(heavy_pid) and time.monotonic() < end:
         time.sleep(0.05)
-    assert not alive(heavy_pid)
+    assert not running(heavy_pid)
 
 
 def test_the_runner_stops_at_the_limit_for_every_caller(disk_store):
@@ -344,7 +336,7 @@ def niceness(pid: int) -> set[int]:
     out = set()
     for task in Path(f"/proc/{pid}/task").iterdir():
         with contextlib.suppress(OSError):
-            out.add(int((task / "stat").read_text().rsplit(")", 1)[1].split()[16]))
+            out.add(int(proc_stat(task / "stat")[16]))
     return out
 
 

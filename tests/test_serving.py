@@ -3,7 +3,6 @@ slow clients, and what the HTTP server itself refuses — always in the JSON err
 
 from __future__ import annotations
 
-import os
 import socket
 import time
 from pathlib import Path
@@ -12,7 +11,7 @@ import pytest
 import requests
 
 from conftest import LiveServer
-from helpers import children, kill_hard
+from helpers import children, cpu_seconds, kill_hard
 
 TOKEN = {"Authorization": "Bearer serving-token"}
 GRAPH = "https://w3id.org/aikg/graph/sources/test-serving"
@@ -247,11 +246,6 @@ def test_slow_clients_hold_no_worker_and_are_cut_off_with_408(server):
     assert cut == len(slow)
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
-
-
 def test_a_request_that_has_partly_arrived_costs_no_cpu_while_it_waits(server):
     """A connection holding part of a request waits on the poller, not in a loop: polled again at once
     while its bytes sat unread in the socket, each slow sender kept a worker's main loop and a thread
@@ -263,9 +257,9 @@ def test_a_request_that_has_partly_arrived_costs_no_cpu_while_it_waits(server):
         s.sendall(b"GET /api/health HTTP/1.1\r\nHost: x\r\n")
         slow.append(s)
     time.sleep(0.2)
-    before = sum(_cpu_seconds(p) for p in workers)
+    before = sum(cpu_seconds(p) for p in workers)
     time.sleep(1.5)  # within the read deadline (2 s): they are still waiting
-    spent = sum(_cpu_seconds(p) for p in workers) - before
+    spent = sum(cpu_seconds(p) for p in workers) - before
     for s in slow:
         s.close()
     assert spent < 0.5, f"{spent:.2f} CPU-seconds in 1.5 s for 4 idle slow senders"

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 import tempfile
@@ -12,6 +11,7 @@ from pathlib import Path
 import requests
 
 from aikg_bench.virtuoso import virtuoso_ini
+from helpers import cpu_seconds
 
 VIRTUOSO = shutil.which("virtuoso-t")
 ISQL = shutil.which("isql-vt")
@@ -70,8 +70,7 @@ class VirtuosoServer:
 
     def cpu_seconds(self) -> float:
         """CPU time the server has used so far (user + system)."""
-        fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return cpu_seconds(self.proc.pid)
 
     def settle(self, within: float = 90) -> float:
         """Wait until the server is idle (under 0.1 CPU-second in half a second); the seconds it took.
