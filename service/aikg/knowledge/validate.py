@@ -15,8 +15,9 @@ from functools import lru_cache
 from typing import Any
 
 import pyoxigraph as ox
-import pyshacl
+from pyshacl.errors import ValidationFailure
 from pyshacl.graph_abstraction import OxigraphDataGraph
+from pyshacl.validator import Validator
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.collection import Collection
 from rdflib.namespace import RDF, SH, XSD
@@ -204,19 +205,37 @@ class _ScratchDataGraph(OxigraphDataGraph):
         return True
 
 
+class _FocusSetValidator(Validator):
+    """pyshacl's validator with its focus nodes in a set: it asks whether each node a shape reaches is a
+    focus node, and with them in a list (as pyshacl keeps them) a write of n nodes cost n² comparisons:
+    a PUT of 13,500 quads (4,500 nodes linked to one hub) took 30.9 s, now 6.4 s; of 39,000 quads over
+    10 minutes, now 16.8 s."""
+
+    def make_executor(self) -> Any:
+        executor = super().make_executor()
+        if executor.focus_nodes:
+            # pyshacl only tests membership and length: a set serves it (its annotation says list)
+            executor.focus_nodes = frozenset(executor.focus_nodes)  # type: ignore[assignment]
+        return executor
+
+
 def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
     if focus is not None and not focus:
         return ValidationResult(True, [], _empty_report())
+    options = {
+        "inference": "none",
+        "inplace": True,
+        "advanced": False,
+        "allow_warnings": True,
+        "focus_nodes": focus,
+    }
     with _PYSHACL:
-        conforms, report, _ = pyshacl.validate(
-            _ScratchDataGraph(scratch),
-            shacl_graph=load_shapes(),
-            inference="none",
-            advanced=False,
-            inplace=True,
-            focus_nodes=focus,
-            allow_warnings=True,
-        )
+        try:  # what pyshacl.validate does for a data graph and a shapes graph already loaded
+            data = _ScratchDataGraph(scratch)
+            validator = _FocusSetValidator(data, shacl_graph=load_shapes(), options=options)
+            conforms, report, _ = validator.run()  # type: ignore[no-untyped-call]
+        except ValidationFailure as exc:
+            conforms, report = False, exc
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")
