@@ -25,6 +25,7 @@ import math
 import multiprocessing.connection
 import os
 import resource
+import signal
 import socket
 import subprocess
 import sys
@@ -214,6 +215,9 @@ class _Worker:
         code = self.process.returncode
         if code is None:
             return "it stopped answering"
+        if code == -signal.SIGABRT:
+            # Rust aborts the process when an allocation fails (the memory limit) or on a panic
+            return "it was killed by signal 6: Oxigraph aborted, out of memory or on an internal error"
         if code < 0:
             return f"it was killed by signal {-code}"
         return f"it exited with status {code}"

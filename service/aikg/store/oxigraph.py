@@ -19,6 +19,7 @@ from tqdm import tqdm
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.rdf import formats
 from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.order import split_order
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
 from aikg.store.base import (
@@ -33,7 +34,7 @@ from aikg.store.base import (
     Term,
     current_deadline,
 )
-from aikg.store.transport import Encoded, QueryJob, encode
+from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
 
 T = TypeVar("T")
 
@@ -240,18 +241,31 @@ class OxigraphStore(Store):
         return QueryResult(ResultKind.GRAPH, triples=triples, truncated=truncated)
 
     def answer(self, job: QueryJob) -> Encoded:
-        """Run the query and write its answer with Oxigraph's serializers, cut at the row cap."""
-        res = self._run(
-            job.sparql,
-            bindings=job.bindings,
-            default_graphs=job.default_graphs,
-            named_graphs=job.named_graphs,
-            base_iri=job.base_iri,
-        )
+        """Run the query and write its answer with Oxigraph's serializers, cut at the row cap.
+
+        A SELECT's plain ORDER BY is done on the written rows (:mod:`aikg.rdf.order`): faster than
+        Oxigraph's, and Oxigraph's panics on values it cannot order."""
+        ordered = split_order(job.sparql)
         try:
-            return encode(res, job.max_rows)
+            if ordered is not None:
+                res = self._run(ordered.text, **self._dataset(job))
+                if isinstance(res, ox.QuerySolutions):
+                    done = encode_ordered(res, ordered, job.max_rows)
+                    if done is not None:
+                        return done
+            return encode(self._run(job.sparql, **self._dataset(job)), job.max_rows)
         except OSError as exc:
             raise StoreError("the store failed while reading the query results") from exc
+
+    @staticmethod
+    def _dataset(job: QueryJob) -> dict[str, Any]:
+        """The arguments of :meth:`_run` besides the text, as a job gives them."""
+        return {
+            "bindings": job.bindings,
+            "default_graphs": job.default_graphs,
+            "named_graphs": job.named_graphs,
+            "base_iri": job.base_iri,
+        }
 
     def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
         if self.read_only:

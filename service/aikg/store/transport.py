@@ -14,6 +14,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from aikg.rdf.order import Ordered, sort_rows
 from aikg.store.base import QueryResult, ResultKind, Term
 
 
@@ -124,6 +125,23 @@ def encode_result(result: QueryResult) -> Encoded:
     lines = ["\t".join("?" + v for v in result.variables)]
     lines += ["\t".join("" if t is None else str(t) for t in row) for row in result.rows]
     return Encoded(ResultKind.SELECT, ("\n".join(lines) + "\n").encode(), truncated=result.truncated)
+
+
+SORT_ROWS = 25_000
+"""The most rows aikg sorts itself (:mod:`aikg.rdf.order`); a larger answer is sorted by the engine."""
+
+
+def encode_ordered(raw: Any, ordered: Ordered, max_rows: int | None) -> Encoded | None:
+    """An unordered pyoxigraph SELECT answer sorted and paged as ``ordered`` says, cut at ``max_rows``;
+    None when it has more than :data:`SORT_ROWS` rows (the caller runs the query as written)."""
+    writer = _CappedWriter(SORT_ROWS, header=1)
+    with contextlib.suppress(_Enough):
+        raw.serialize(writer, format=ox.QueryResultsFormat.TSV)
+    data, cut = writer.result()
+    if cut:
+        return None
+    data, truncated = sort_rows(data, ordered, max_rows)
+    return Encoded(ResultKind.SELECT, data, truncated=truncated)
 
 
 def encode(raw: Any, max_rows: int | None) -> Encoded:
