@@ -65,3 +65,27 @@ def entity_iri(slug: str) -> str:
 def slug_of(iri: str) -> str | None:
     """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
     return iri[len(str(ID)) :] if iri.startswith(str(ID)) else None
+
+
+XSD_INTEGERS = frozenset(
+    str(XSD) + t
+    for t in (
+        "integer",
+        "int",
+        "long",
+        "short",
+        "byte",
+        "nonNegativeInteger",
+        "positiveInteger",
+        "negativeInteger",
+        "nonPositiveInteger",
+        "unsignedLong",
+        "unsignedInt",
+        "unsignedShort",
+        "unsignedByte",
+    )
+)
+"""xsd:integer and the datatypes derived from it (XML Schema 2 §3.3), as IRI strings."""
+
+XSD_NUMERIC = XSD_INTEGERS | {str(XSD) + t for t in ("decimal", "float", "double")}
+"""Every numeric datatype of SPARQL's operators (Query §17.1), as IRI strings."""

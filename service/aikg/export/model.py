@@ -29,7 +29,7 @@ from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 from aikg.export.budget import bounded
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
-from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES
+from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES, XSD_INTEGERS
 from aikg.store.terms import graph_iri, rdf11_subject
 
 if TYPE_CHECKING:
@@ -72,24 +72,7 @@ RESERVED = frozenset(
 )
 """Keys the exports use themselves, or that GraphML/GEXF/Cytoscape treat specially."""
 
-_INTEGERS = {
-    str(XSD[t])
-    for t in (
-        "integer",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "negativeInteger",
-        "nonPositiveInteger",
-        "unsignedLong",
-        "unsignedInt",
-        "unsignedShort",
-        "unsignedByte",
-    )
-}
+_INTEGERS = XSD_INTEGERS
 _FLOATS = {str(XSD.decimal), str(XSD.double), str(XSD.float)}
 _KEY_TYPES = (
     _INTEGERS | _FLOATS | {str(XSD[t]) for t in ("boolean", "date", "dateTime", "gYear", "gYearMonth")}

@@ -27,33 +27,14 @@ import math
 import re
 from dataclasses import dataclass
 
+from aikg.namespaces import XSD_NUMERIC
 from aikg.rdf.tokens import QUERY_FORMS, Token, tokenize
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _STRING = _XSD + "string"
 _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
 _BOOLEAN = _XSD + "boolean"
-_NUMERIC = frozenset(
-    _XSD + t
-    for t in (
-        "integer",
-        "decimal",
-        "float",
-        "double",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "nonPositiveInteger",
-        "negativeInteger",
-        "unsignedLong",
-        "unsignedInt",
-        "unsignedShort",
-        "unsignedByte",
-    )
-)
+_NUMERIC = XSD_NUMERIC
 _TSV_ESCAPE = re.compile(r"\\(.)")
 _TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
 
