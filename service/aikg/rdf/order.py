@@ -1,4 +1,4 @@
-"""A SELECT's ``ORDER BY`` done by aikg on the rows the engine wrote, instead of by Oxigraph.
+"""A SELECT's outermost ``ORDER BY`` done by aikg on the rows the engine wrote, instead of by Oxigraph.
 
 Two reasons, both measured on Oxigraph 0.5.13:
 
@@ -15,9 +15,17 @@ The order is SPARQL 1.1 Query §15.1: unbound, then blank nodes, IRIs, literals;
 language (which is how Oxigraph breaks those ties: ``"a"@en`` before ``"a"``). Rows equal on every key
 keep the engine's order (a stable sort), so an answer is the same on every run.
 
-Only the plain form is taken over: a SELECT with a projection that names every ordering variable,
-whose outermost ``ORDER BY`` lists variables (``?v``, ``(?v)``, ``ASC(?v)``, ``DESC(?v)``) followed by at
-most ``LIMIT`` and ``OFFSET``. Any other text keeps the engine's ORDER BY.
+Every outermost ``ORDER BY`` of a SELECT followed by at most ``LIMIT`` and ``OFFSET`` is taken over. A
+key that is a projected variable is read from its column; any other key (an expression, an aggregate, a
+variable the projection leaves out) is computed by the engine as an extra column, ``(expr AS ?k)``
+appended to the projection, and removed after sorting. With ``DISTINCT`` or ``REDUCED`` the engine
+then keeps rows that differ only in such a column, and aikg keeps the first of them in the order, as
+SPARQL's Distinct(Project(OrderBy(…))) does. ``SELECT *`` with such keys is written out with the
+variables the engine names for it (:meth:`Ordered.projected`). A key aikg cannot read (``EXISTS``, a
+trailing ``VALUES``) leaves the query to the engine.
+
+An answer with a row cap keeps only the rows that can be in the page while it is being written
+(:class:`RowSorter`), so its memory does not grow with the answer.
 """
 
 from __future__ import annotations
@@ -25,7 +33,8 @@ from __future__ import annotations
 import functools
 import math
 import re
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from aikg.namespaces import XSD_NUMERIC
 from aikg.rdf.tokens import QUERY_FORMS, Token, tokenize
@@ -37,6 +46,8 @@ _BOOLEAN = _XSD + "boolean"
 _NUMERIC = XSD_NUMERIC
 _TSV_ESCAPE = re.compile(r"\\(.)")
 _TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}
+_HIDDEN = "aikg_order_"
+"""The stem of the extra columns' names (made unique against the query's own variables)."""
 
 
 @dataclass(frozen=True)
@@ -44,11 +55,34 @@ class Ordered:
     """A SELECT split into the text the engine runs and the order, page aikg applies to its rows."""
 
     text: str
-    """The query without its outermost ORDER BY, LIMIT and OFFSET."""
+    """The query without its outermost ORDER BY, LIMIT and OFFSET, with the computed keys projected."""
     keys: tuple[tuple[str, bool], ...]
-    """The ordering variables, outermost first, each with True when descending."""
+    """The columns to order by, outermost first, each with True when descending."""
     limit: int | None = None
     offset: int = 0
+    hidden: int = 0
+    """How many trailing columns of the engine's answer hold computed keys (removed from the answer)."""
+    distinct: bool = False
+    """Rows equal on the visible columns are one (``DISTINCT`` or ``REDUCED`` with computed keys)."""
+    star: int | None = None
+    """Where ``text`` has the ``*`` of ``SELECT *`` still to be written out (see :meth:`projected`)."""
+    pending: str = ""
+    """The computed keys' projection, for :meth:`projected`."""
+
+    def projected(self, variables: Sequence[str]) -> Ordered:
+        """This ``SELECT *`` with its ``*`` written out as ``variables`` (what the engine named for it),
+        followed by the computed keys."""
+        if self.star is None:
+            return self
+        names = "".join(f"?{v} " for v in variables)
+        text = self.text[: self.star] + names + self.pending + self.text[self.star + 1 :]
+        return replace(self, text=text, star=None, pending="")
+
+    def keep(self, cap: int | None) -> int | None:
+        """How many of the ordered rows can be in the answer cut at ``cap`` (one more, to tell it was
+        cut); None when every row can."""
+        most = [n for n in (self.limit, None if cap is None else cap + 1) if n is not None]
+        return self.offset + min(most) if most else None
 
 
 @functools.lru_cache(maxsize=256)
@@ -61,16 +95,40 @@ def split_order(text: str) -> Ordered | None:
     if form is None or toks[form].value != "SELECT":
         return None
     order = _outer_order(toks, form)
-    if order is None:
+    projection = _projection(toks, form)
+    if order is None or projection is None:
         return None
-    parsed = _conditions(toks[order + 2 :])
-    if parsed is None:
+    parsed = _conditions(text, toks[order + 2 :])
+    if parsed is None or not parsed[0]:
         return None
-    keys, limit, offset = parsed
-    projected = _projected(toks, form)
-    if not keys or projected is None or not {v for v, _ in keys} <= projected:
-        return None
-    return Ordered(text[: toks[order].start].rstrip() + "\n", keys, limit, offset)
+    conditions, limit, offset = parsed
+    names = {t.value for t in toks if t.kind == "var"}
+    keys: list[tuple[str, bool]] = []
+    extra: list[str] = []
+    for key, is_var, descending in conditions:
+        if is_var and (projection.star is not None or key in projection.names):
+            keys.append((key, descending))
+            continue
+        name = _fresh(names, len(extra))
+        extra.append(f"({'?' + key if is_var else key} AS ?{name}) ")
+        keys.append((name, descending))
+    head = text[: toks[order].start].rstrip() + "\n"
+    distinct = bool(extra) and projection.distinct
+    pending = "".join(extra)
+    if projection.star is not None:
+        star = toks[projection.star].start if extra else None
+        return Ordered(head, tuple(keys), limit, offset, len(extra), distinct, star, pending)
+    at = toks[projection.end].start
+    head = head[:at] + pending + head[at:]
+    return Ordered(head, tuple(keys), limit, offset, len(extra), distinct)
+
+
+def _fresh(names: set[str], n: int) -> str:
+    """A variable name for the ``n``-th computed key that the query does not use."""
+    name = f"{_HIDDEN}{n}"
+    while name in names:
+        name += "_"
+    return name
 
 
 def _outer_order(toks: list[Token], form: int) -> int | None:
@@ -87,29 +145,53 @@ def _outer_order(toks: list[Token], form: int) -> int | None:
     return None
 
 
-def _conditions(tail: list[Token]) -> tuple[tuple[tuple[str, bool], ...], int | None, int] | None:
-    """The keys, LIMIT and OFFSET of what follows ``ORDER BY``; None for anything but variables."""
-    keys: list[tuple[str, bool]] = []
+def _closing(tail: list[Token], i: int) -> int | None:
+    """Index of the ``)`` that closes the ``(`` at ``tail[i]``."""
+    depth = 0
+    for j in range(i, len(tail)):
+        if tail[j].kind != "punct":
+            continue
+        if tail[j].text == "(":
+            depth += 1
+        elif tail[j].text == ")":
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
+def _conditions(text: str, tail: list[Token]) -> tuple[list[tuple[str, bool, bool]], int | None, int] | None:
+    """The order conditions (a variable's name or an expression's text, whether it is a variable,
+    whether descending), LIMIT and OFFSET of what follows ``ORDER BY``; None for what aikg cannot read."""
+    conditions: list[tuple[str, bool, bool]] = []
     i = 0
     while i < len(tail) and not tail[i].is_keyword("LIMIT", "OFFSET"):
         t = tail[i]
+        descending = t.is_keyword("DESC")
         if t.kind == "var":
-            keys.append((t.value, False))
+            conditions.append((t.value, True, False))
             i += 1
-        elif t.text == "(" and i + 2 < len(tail) and tail[i + 1].kind == "var" and tail[i + 2].text == ")":
-            keys.append((tail[i + 1].value, False))  # a bracketed variable: ORDER BY (?v)
-            i += 3
-        elif (
-            t.is_keyword("ASC", "DESC")
-            and i + 3 < len(tail)
-            and tail[i + 1].text == "("
-            and tail[i + 2].kind == "var"
-            and tail[i + 3].text == ")"
-        ):
-            keys.append((tail[i + 2].value, t.value == "DESC"))
-            i += 4
+            continue
+        if t.is_keyword("ASC", "DESC"):
+            i += 1  # a BrackettedExpression follows
+            if i >= len(tail) or tail[i].text != "(":
+                return None
+        first = tail[i]
+        if first.text == "(" and first.kind == "punct":
+            end = _closing(tail, i)
+        elif first.kind in ("keyword", "iri", "pname") and i + 1 < len(tail):
+            nxt = tail[i + 1]  # a built-in or function call: NAME(args) or NAME()
+            end = i + 1 if nxt.kind == "nil" else _closing(tail, i + 1) if nxt.text == "(" else None
         else:
             return None
+        if end is None:
+            return None
+        inner = tail[i + 1 : end]
+        if first.text == "(" and len(inner) == 1 and inner[0].kind == "var":
+            conditions.append((inner[0].value, True, descending))  # (?v), ASC(?v), DESC(?v)
+        else:
+            conditions.append((text[first.start : tail[end].end], False, descending))
+        i = end + 1
     limit: int | None = None
     offset = 0
     seen: set[str] = set()
@@ -127,25 +209,38 @@ def _conditions(tail: list[Token]) -> tuple[tuple[tuple[str, bool], ...], int | 
         else:
             return None
         i += 2
-    return tuple(keys), limit, offset
+    return conditions, limit, offset
 
 
-def _projected(toks: list[Token], form: int) -> set[str] | None:
-    """The variables the projection names (as itself or after AS); None for ``*`` or no projection."""
-    out: set[str] = set()
+@dataclass(frozen=True)
+class _Projection:
+    names: frozenset[str]
+    """The variables the projection names (as itself or after AS)."""
+    end: int
+    """Index of the token after it (``WHERE``, ``{`` or ``FROM``)."""
+    star: int | None
+    """Index of the ``*`` of ``SELECT *``."""
+    distinct: bool
+
+
+def _projection(toks: list[Token], form: int) -> _Projection | None:
+    """The SELECT's projection; None when it has no end aikg can find."""
+    names: set[str] = set()
     parens = 0
+    star = None
+    distinct = form + 1 < len(toks) and toks[form + 1].is_keyword("DISTINCT", "REDUCED")
     for i in range(form + 1, len(toks)):
         t = toks[i]
-        if t.text == "(":
+        if t.text == "(" and t.kind == "punct":
             parens += 1
-        elif t.text == ")":
+        elif t.text == ")" and t.kind == "punct":
             parens -= 1
         elif parens == 0 and (t.text == "{" or t.is_keyword("WHERE", "FROM")):
-            return out or None
+            return _Projection(frozenset(names), i, star, distinct)
         elif parens == 0 and t.text == "*":
-            return None
+            star = i
         elif t.kind == "var" and (parens == 0 or toks[i - 1].is_keyword("AS")):
-            out.add(t.value)
+            names.add(t.value)
     return None
 
 
@@ -187,25 +282,88 @@ def _number(lexical: str) -> tuple[object, ...]:
     return (3, 0, 0, value)
 
 
-def sort_rows(tsv: bytes, ordered: Ordered, cap: int | None) -> tuple[bytes, bool]:
-    """The SPARQL TSV answer ``tsv`` (a header line, one row per line) in ``ordered``'s order and page,
-    cut at ``cap`` rows; and whether rows were cut off there."""
-    text = tsv.decode()
-    header, _, body = text.partition("\n")
-    columns = [v[1:] for v in header.split("\t")]
-    lines = body.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()
-    cells = [line.split("\t") for line in lines]
-    order = list(range(len(lines)))
-    for var, descending in reversed(ordered.keys):  # stable sorts, innermost key first
-        at = columns.index(var)
-        keys = [term_key(row[at]) for row in cells]
-        order.sort(key=keys.__getitem__, reverse=descending)
-    start = ordered.offset
-    stop = None if ordered.limit is None else start + ordered.limit
-    page = order[start:stop]
-    truncated = cap is not None and len(page) > cap
-    if truncated:
-        page = page[:cap]
-    return (header + "\n" + "".join(lines[i] + "\n" for i in page)).encode(), truncated
+class TooManyRows(Exception):
+    """Raised by a :class:`RowSorter` without a bound once it holds more rows than it may."""
+
+
+class RowSorter:
+    """A file-like sink for Oxigraph's SPARQL TSV writer that orders the rows as ``ordered`` says.
+
+    With ``keep`` (see :meth:`Ordered.keep`) it holds at most that many rows plus one batch: each
+    full batch is sorted with the rows kept so far and cut back to ``keep``. The rows kept are in
+    order and arrived first among their ties, so the result is one stable sort of the whole answer.
+    Without ``keep`` it raises :class:`TooManyRows` past ``most`` rows."""
+
+    def __init__(self, ordered: Ordered, keep: int | None, most: int) -> None:
+        self.ordered = ordered
+        self.keep = keep
+        self.most = most
+        self.batch = max(50_000, keep or 0)
+        self.header: str | None = None
+        self.rows: list[str] = []
+        self._rest = b""
+        self._at: list[tuple[int, bool]] = []
+
+    def write(self, data: bytes) -> int:
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            self._rest += data
+            return len(data)
+        lines = (self._rest + data[:cut]).decode().split("\n")
+        self._rest = data[cut + 1 :]
+        if self.header is None:
+            self._start(lines.pop(0))
+        self.rows.extend(lines)
+        if self.keep is None:
+            if len(self.rows) > self.most:
+                raise TooManyRows
+        elif len(self.rows) >= self.keep + self.batch:
+            self.rows = self._sorted()[: self.keep]
+        return len(data)
+
+    def flush(self) -> None:
+        """Nothing to flush: the rows are read at the end."""
+
+    def _start(self, header: str) -> None:
+        self.header = header
+        columns = [v[1:] for v in header.split("\t")]
+        # a key the answer has no column for (SELECT * of a variable out of scope) is unbound in every row
+        self._at = [(columns.index(v), d) for v, d in self.ordered.keys if v in columns]
+
+    def _sorted(self) -> list[str]:
+        """The rows held, in order (stable sorts, innermost key first), one of each when distinct."""
+        cells = [row.split("\t") for row in self.rows]
+        order = list(range(len(self.rows)))
+        for at, descending in reversed(self._at):
+            keys = [term_key(row[at]) for row in cells]
+            order.sort(key=keys.__getitem__, reverse=descending)
+        rows = [self.rows[i] for i in order]
+        if self.ordered.distinct:
+            hidden = self.ordered.hidden
+            seen: set[str] = set()
+            kept = []
+            for row in rows:
+                visible = row.rsplit("\t", hidden)[0]
+                if visible not in seen:
+                    seen.add(visible)
+                    kept.append(row)
+            rows = kept
+        return rows
+
+    def result(self, cap: int | None) -> tuple[bytes, bool]:
+        """The answer in order, paged, cut at ``cap`` rows, its computed keys removed; and whether
+        rows were cut off there."""
+        if self._rest:
+            self.write(b"\n")
+        header = self.header or ""
+        start = self.ordered.offset
+        stop = None if self.ordered.limit is None else start + self.ordered.limit
+        page = self._sorted()[start:stop]
+        truncated = cap is not None and len(page) > cap
+        if truncated:
+            page = page[:cap]
+        hidden = self.ordered.hidden
+        if hidden:
+            header = header.rsplit("\t", hidden)[0]
+            page = [r.rsplit("\t", hidden)[0] for r in page]
+        return (header + "\n" + "".join(r + "\n" for r in page)).encode(), truncated

@@ -19,7 +19,7 @@ from tqdm import tqdm
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.rdf import formats
 from aikg.rdf.formats import DATASET_FORMATS
-from aikg.rdf.order import split_order
+from aikg.rdf.order import Ordered, split_order
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
 from aikg.store.base import (
@@ -243,19 +243,33 @@ class OxigraphStore(Store):
     def answer(self, job: QueryJob) -> Encoded:
         """Run the query and write its answer with Oxigraph's serializers, cut at the row cap.
 
-        A SELECT's plain ORDER BY is done on the written rows (:mod:`aikg.rdf.order`): faster than
-        Oxigraph's, and Oxigraph's panics on values it cannot order."""
+        A SELECT's outermost ORDER BY is done on the written rows (:mod:`aikg.rdf.order`): faster
+        than Oxigraph's, and Oxigraph's panics on values it cannot order."""
         ordered = split_order(job.sparql)
         try:
             if ordered is not None:
-                res = self._run(ordered.text, **self._dataset(job))
-                if isinstance(res, ox.QuerySolutions):
-                    done = encode_ordered(res, ordered, job.max_rows)
-                    if done is not None:
-                        return done
+                done = self._answer_ordered(ordered, job)
+                if done is not None:
+                    return done
             return encode(self._run(job.sparql, **self._dataset(job)), job.max_rows)
         except OSError as exc:
             raise StoreError("the store failed while reading the query results") from exc
+
+    def _answer_ordered(self, ordered: Ordered, job: QueryJob) -> Encoded | None:
+        """The answer with aikg's ORDER BY; None where the engine must run the text as written: an
+        answer too large to sort here, or a rewritten text the engine refuses (a computed key over a
+        variable a GROUP BY does not keep may be ordered by, not projected), so that the client's own
+        text is the one that runs, and fails with its own positions if it is wrong."""
+        try:
+            res = self._run(ordered.text, **self._dataset(job))
+            if isinstance(res, ox.QuerySolutions) and ordered.star is not None:
+                ordered = ordered.projected([v.value for v in res.variables])
+                res = self._run(ordered.text, **self._dataset(job))
+        except QuerySyntaxError:
+            return None
+        if not isinstance(res, ox.QuerySolutions):
+            return None
+        return encode_ordered(res, ordered, job.max_rows)
 
     @staticmethod
     def _dataset(job: QueryJob) -> dict[str, Any]:

@@ -14,7 +14,7 @@ from typing import Any
 
 import pyoxigraph as ox
 
-from aikg.rdf.order import Ordered, sort_rows
+from aikg.rdf.order import Ordered, RowSorter, TooManyRows
 from aikg.store.base import QueryResult, ResultKind, Term
 
 
@@ -135,14 +135,14 @@ High on purpose: Oxigraph's sort aborts the worker on mixed datatypes, and a who
 
 def encode_ordered(raw: Any, ordered: Ordered, max_rows: int | None) -> Encoded | None:
     """An unordered pyoxigraph SELECT answer sorted and paged as ``ordered`` says, cut at ``max_rows``;
-    None when it has more than :data:`SORT_ROWS` rows (the caller runs the query as written)."""
-    writer = _CappedWriter(SORT_ROWS, header=1)
-    with contextlib.suppress(_Enough):
-        raw.serialize(writer, format=ox.QueryResultsFormat.TSV)
-    data, cut = writer.result()
-    if cut:
+    None when it has more than :data:`SORT_ROWS` rows and no page or cap bounds what must be kept (the
+    caller runs the query as written)."""
+    sorter = RowSorter(ordered, ordered.keep(max_rows), most=SORT_ROWS)
+    try:
+        raw.serialize(sorter, format=ox.QueryResultsFormat.TSV)
+    except TooManyRows:
         return None
-    data, truncated = sort_rows(data, ordered, max_rows)
+    data, truncated = sorter.result(max_rows)
     return Encoded(ResultKind.SELECT, data, truncated=truncated)
 
 
