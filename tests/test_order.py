@@ -1,4 +1,4 @@
-"""A SELECT's plain ORDER BY done by aikg (aikg.rdf.order): SPARQL's order, the engine's where the engine
+"""A SELECT's ORDER BY done by aikg (aikg.rdf.order): SPARQL's order, the engine's where the engine
 has one, every page of it, and no crash on values Oxigraph cannot order."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import requests
 
 from aikg.namespaces import BASE
 from aikg.query.named import bind_parameters, load_queries, paged
-from aikg.rdf.order import Ordered, RowSorter, split_order, term_key
+from aikg.rdf.order import Ordered, RowSorter, guard_engine_order, split_order, term_key
 from aikg.store import OxigraphStore
 from aikg.store.transport import QueryJob
 
@@ -225,6 +225,50 @@ def test_an_answer_too_large_to_sort_here_falls_back_to_the_engine(mixed, monkey
     monkeypatch.setattr(transport, "SORT_ROWS", 3)
     rows = _answer(mixed, ALL + " ORDER BY ?s")
     assert rows == _engine(mixed, ALL + " ORDER BY ?s", {})
+
+
+def test_a_served_subquery_order_over_values_oxigraph_cannot_order_is_answered(live_server):
+    """A subquery's ORDER BY is sorted by the engine: guarded, it no longer aborts the worker (this
+    text was a 503 'killed by signal 6' before the guard)."""
+    text = "SELECT ?o WHERE { { " + _mixed_values() + " LIMIT 5 } }"
+    r = requests.post(
+        live_server.url + "/sparql",
+        data={"query": text},
+        headers={"Accept": "application/sparql-results+json"},
+        timeout=30,
+    )
+    assert r.status_code == 200, r.text
+    values = [b["o"] for b in r.json()["results"]["bindings"]]
+    assert len(values) == 5
+    assert all(v.get("datatype", "").endswith("#integer") for v in values)  # numbers first
+    numbers = [int(v["value"]) for v in values]
+    assert numbers == sorted(numbers)
+
+
+def test_the_guard_keeps_the_order_of_terms_the_engine_can_order(mixed):
+    """Numbers of every type, IRIs, blank nodes and unbound share one class: the guarded engine orders
+    them as the unguarded one; the outermost order is aikg's either way."""
+    values = "3 1.5 <http://x/b> UNDEF 2e0 <http://x/a> -7"
+    inner = "SELECT ?o WHERE { VALUES ?o { " + values + " } } ORDER BY DESC(?o) LIMIT 6"
+    text = "SELECT ?o ?n WHERE { { " + inner + " } BIND (1 AS ?n) }"
+    assert guard_engine_order(text) is not None
+    assert _answer(mixed, text) == _engine(mixed, text, {})
+
+
+@pytest.mark.parametrize(
+    ("text", "guarded"),
+    [
+        ("SELECT * { ?s ?p ?o }", None),
+        ("SELECT * { ?s ?p ?o } ORDER BY EXISTS { ?s ?p 1 }", None),  # a key aikg does not read
+        (
+            "SELECT * { ?s ?p ?o } ORDER BY DESC(STR(?o)) LIMIT 1",
+            'SELECT * { ?s ?p ?o } ORDER BY DESC(COALESCE(IF(isNumeric(STR(?o)), "", '
+            'STR(DATATYPE(STR(?o)))), "")) DESC(STR(?o)) LIMIT 1',
+        ),
+    ],
+)
+def test_the_guard_precedes_each_key_by_its_class(text, guarded):
+    assert guard_engine_order(text) == guarded
 
 
 def test_ties_keep_one_order(mixed):

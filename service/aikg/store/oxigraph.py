@@ -19,7 +19,7 @@ from tqdm import tqdm
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.rdf import formats
 from aikg.rdf.formats import DATASET_FORMATS
-from aikg.rdf.order import Ordered, split_order
+from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
 from aikg.store.base import (
@@ -173,7 +173,30 @@ class OxigraphStore(Store):
         named_graphs: Sequence[str] | None,
         base_iri: str | None,
     ) -> Any:
-        """The raw pyoxigraph answer, with the interface's dataset and errors."""
+        """The raw pyoxigraph answer, with the interface's dataset and errors.
+
+        Every ORDER BY the engine sorts by is guarded (:func:`aikg.rdf.order.guard_engine_order`): its
+        sort aborts the process on terms it cannot order; a guarded text the engine refuses runs as
+        written, so a wrong text fails with its own positions."""
+        try:
+            guarded = guard_engine_order(sparql)
+        except QuerySyntaxError:
+            guarded = None  # the text runs as written, and fails with the engine's own message
+        if guarded is not None:
+            try:
+                return self._query(guarded, bindings, default_graphs, named_graphs, base_iri)
+            except QuerySyntaxError:
+                pass
+        return self._query(sparql, bindings, default_graphs, named_graphs, base_iri)
+
+    def _query(
+        self,
+        sparql: str,
+        bindings: Mapping[str, Term] | None,
+        default_graphs: Sequence[str] | None,
+        named_graphs: Sequence[str] | None,
+        base_iri: str | None,
+    ) -> Any:
         kwargs: dict[str, Any] = {}
         if bindings:
             rewritten = with_values(sparql, bindings)  # the optimizer sees the values (aikg.rdf.values)
