@@ -66,3 +66,58 @@ def test_a_served_query_worker_starts_with_the_cap_in_its_environment(live_serve
         except OSError:
             continue  # ended meanwhile
     assert [capped for worker, capped in started if worker] and all(c for w, c in started if w)
+
+
+FREED_AND_GIVEN_BACK = textwrap.dedent(
+    """
+    import sys
+    from aikg.serving.arenas import give_back
+
+    def rss():
+        for line in open("/proc/self/status"):
+            if line.startswith("VmRSS"):
+                return int(line.split()[1]) // 1024
+
+    kept, freed = [], []
+    for i in range(300_000):  # ~300 MB of malloc'd blocks, one in fifty kept: the heap cannot shrink
+        (kept if i % 50 == 0 else freed).append(bytes(1000 + i % 7))
+    freed.clear()
+    before = rss()
+    returned = give_back()
+    print(before, rss(), returned)
+    """
+)
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="glibc's malloc")
+def test_freed_memory_is_given_back_to_the_system():
+    """What a burst freed stays resident until it is given back (the soak's slow RSS growth)."""
+    done = subprocess.run(
+        [sys.executable, "-c", FREED_AND_GIVEN_BACK], capture_output=True, text=True, check=True
+    )
+    before, after, returned = done.stdout.split()
+    assert returned == "True"
+    assert int(before) > 200 and int(after) < int(before) / 3, done.stdout
+
+
+class _Idle:
+    """The state of an HTTP worker that giving memory back reads."""
+
+    def __init__(self, running: int) -> None:
+        self._running, self._give_back_at = running, 0.0
+
+
+def test_an_http_worker_gives_memory_back_only_when_idle_and_not_too_often(monkeypatch):
+    from aikg.serving import worker
+
+    calls = []
+    monkeypatch.setattr(worker, "give_back", lambda: calls.append(1) or True)
+    busy, idle = _Idle(running=1), _Idle(running=0)
+    worker.Worker._give_back_when_idle(busy)
+    assert calls == []  # a request runs: malloc's locks are left alone
+    for _ in range(5):
+        worker.Worker._give_back_when_idle(idle)
+    assert calls == [1]  # then not again before GIVE_BACK_EVERY
+    idle._give_back_at = 0.0
+    worker.Worker._give_back_when_idle(idle)
+    assert calls == [1, 1]

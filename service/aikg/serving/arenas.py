@@ -12,10 +12,37 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
+import functools
 import os
+from typing import Any
 
 M_ARENA_MAX = -8
 """mallopt's parameter number for the arena limit (glibc's malloc.h)."""
+
+
+@functools.cache
+def _libc() -> Any:
+    """The C library, or None where there is none by that name."""
+    try:
+        return ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
+    except OSError:
+        return None
+
+
+def give_back() -> bool:
+    """Return the heap's free pages to the system (glibc's ``malloc_trim``); False elsewhere than glibc.
+
+    Memory Python or a library frees goes back to malloc, not to the system: a process keeps the
+    high water of its largest moments (two hub neighbourhoods written at once) as resident memory
+    however little it holds after them. ``malloc_trim(0)`` releases every free page, in the middle of
+    the heap too, so the resident size follows what is held. It walks the heap under malloc's locks, so
+    it is called when no request runs (:class:`aikg.serving.worker.Worker`)."""
+    libc = _libc()
+    trim = getattr(libc, "malloc_trim", None)
+    if trim is None:
+        return False
+    trim(0)
+    return True
 
 
 def cap_arenas(arenas: int) -> None:
@@ -28,8 +55,6 @@ def cap_arenas(arenas: int) -> None:
     if arenas <= 0 or "MALLOC_ARENA_MAX" in os.environ:
         return
     os.environ["MALLOC_ARENA_MAX"] = str(arenas)
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        libc.mallopt(M_ARENA_MAX, arenas)
-    except (OSError, AttributeError):  # no C library of that name, or one without mallopt
-        pass
+    mallopt = getattr(_libc(), "mallopt", None)  # none without a C library of that name, or elsewhere
+    if mallopt is not None:
+        mallopt(M_ARENA_MAX, arenas)

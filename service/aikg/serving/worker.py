@@ -28,6 +28,7 @@ from typing import Any
 from gunicorn.http import errors as http_errors
 from gunicorn.workers.gthread import _DEFER, ThreadWorker
 
+from aikg.serving.arenas import give_back
 from aikg.settings import load_settings
 
 _CLIENT_ERRORS: tuple[tuple[type[BaseException], int, str], ...] = (
@@ -132,6 +133,10 @@ REST = 0.05
 """Seconds a connection whose request has partly arrived waits before it is polled again (see
 :meth:`Worker.finish_request`): the most its last bytes wait to be seen."""
 
+GIVE_BACK_EVERY = 2.0
+"""Seconds between two returns of free heap pages to the system by an idle worker (measured: 7 ms on a
+300 MB heap with nothing to return, 62 ms returning 270 MB; at most a few tenths of a percent of a core)."""
+
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the GIL while others wait (Python's default: 0.005). A cheap request
 releases the GIL at every store read and must win it back each time; behind a thread busy in Python
@@ -151,6 +156,9 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self._reading: dict[Any, float] = {}
         self._reading_lock = threading.Lock()
         self._resting: list[tuple[float, Any, Any]] = []
+        self._running = 0
+        """Requests being answered by the thread pool now."""
+        self._give_back_at = 0.0
         super().init_process()
 
     # -- the read deadline ----------------------------------------------------------------------------
@@ -175,9 +183,13 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             self._unwatch(conn)
             self._send(conn.sock, self._too_large())
             return False
+        with self._reading_lock:
+            self._running += 1
         try:
             return super().handle(conn)
         finally:
+            with self._reading_lock:
+                self._running -= 1
             self._unwatch(conn)
 
     def finish_request(self, conn: Any, fs: Any) -> None:
@@ -205,6 +217,16 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             self._resting = [r for r in self._resting if r[0] > now]
             for conn, fs in rested:
                 super().finish_request(conn, fs)
+        self._give_back_when_idle()
+
+    def _give_back_when_idle(self) -> None:
+        """At most every :data:`GIVE_BACK_EVERY` seconds, when no request runs, return the heap's free
+        pages to the system (:func:`aikg.serving.arenas.give_back`)."""
+        now = time.monotonic()
+        if now < self._give_back_at or self._running:
+            return
+        self._give_back_at = now + GIVE_BACK_EVERY
+        give_back()
 
     def _arrival(self, conn: Any) -> str:
         parser = getattr(conn, "parser", None)
