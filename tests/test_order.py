@@ -30,8 +30,7 @@ def _mixed_values(seed: int = 4, n: int = 30) -> str:
 
 
 def _answer(store: OxigraphStore, text: str, **kw) -> list[list[str]]:
-    data = store.answer(QueryJob(text, base_iri=BASE, **kw)).data.decode()
-    return [line.split("\t") for line in data.split("\n")[1:] if line]
+    return _visible(store, text, **kw)[1]
 
 
 @pytest.fixture()

@@ -26,7 +26,7 @@ from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
 from aikg.errors import Conflict, Forbidden, NotFound, QuerySyntaxError
-from aikg.rdf.tokens import Prologue, Token, tokenize
+from aikg.rdf.tokens import Prologue, Token, closing, tokenize
 
 DEFAULT = "DEFAULT"
 """Stands for the default graph in :attr:`Operation.target` / :attr:`Operation.source`."""
@@ -499,15 +499,12 @@ def _close_run(block: Block, run: list[Token]) -> None:
 
 
 def _matching(toks: list[Token], k: int) -> int:
-    depth = 0
-    for j in range(k, len(toks)):
-        if toks[j].text == "{":
-            depth += 1
-        elif toks[j].text == "}":
-            depth -= 1
-            if depth == 0:
-                return j
-    raise _Unreadable("unbalanced braces")
+    """Index of the ``}`` closing the first ``{`` from ``toks[k]`` on."""
+    start = next((j for j in range(k, len(toks)) if toks[j].kind == "punct" and toks[j].text == "{"), None)
+    end = None if start is None else closing(toks, start)
+    if end is None:
+        raise _Unreadable("unbalanced braces")
+    return end
 
 
 def _reads(r: _Reader, start: int, end: int, op: Operation) -> None:

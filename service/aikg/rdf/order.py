@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from aikg.namespaces import XSD_NUMERIC
-from aikg.rdf.tokens import QUERY_FORMS, Token, tokenize
+from aikg.rdf.tokens import QUERY_FORMS, Token, closing, tokenize
 
 _XSD = "http://www.w3.org/2001/XMLSchema#"
 _STRING = _XSD + "string"
@@ -181,21 +181,6 @@ def _outer_order(toks: list[Token], form: int) -> int | None:
     return None
 
 
-def _closing(tail: list[Token], i: int) -> int | None:
-    """Index of the ``)`` that closes the ``(`` at ``tail[i]``."""
-    depth = 0
-    for j in range(i, len(tail)):
-        if tail[j].kind != "punct":
-            continue
-        if tail[j].text == "(":
-            depth += 1
-        elif tail[j].text == ")":
-            depth -= 1
-            if depth == 0:
-                return j
-    return None
-
-
 @dataclass(frozen=True)
 class _Condition:
     """One order condition of an ORDER BY clause, as token indexes into the tail it was read from."""
@@ -230,12 +215,12 @@ def _read_conditions(tail: list[Token]) -> tuple[list[_Condition], int] | None:
                 return None
         first = tail[i]
         if first.text == "(" and first.kind == "punct":
-            end = _closing(tail, i)
+            end = closing(tail, i)
         elif first.kind in ("keyword", "iri", "pname") and not first.is_keyword(*_AFTER_ORDER):
             if i + 1 >= len(tail):
                 return None
             nxt = tail[i + 1]  # a built-in or function call: NAME(args) or NAME()
-            end = i + 1 if nxt.kind == "nil" else _closing(tail, i + 1) if nxt.text == "(" else None
+            end = i + 1 if nxt.kind == "nil" else closing(tail, i + 1) if nxt.text == "(" else None
         else:
             break
         if end is None:

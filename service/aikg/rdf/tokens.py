@@ -159,6 +159,29 @@ def _safe_chr(code: int) -> str:
     return chr(code) if code <= 0x10FFFF else "\ufffd"
 
 
+_CLOSERS = {"(": ")", "{": "}", "[": "]"}
+
+
+def closing(toks: list[Token], at: int) -> int | None:
+    """Index of the token that closes the bracket ``toks[at]`` opens (``(``, ``{`` or ``[``); None when
+    it is never closed. Brackets inside strings and IRIs are not tokens of their own, so they do not
+    count."""
+    opening = toks[at].text
+    close = _CLOSERS[opening]
+    depth = 0
+    for j in range(at, len(toks)):
+        t = toks[j]
+        if t.kind != "punct":
+            continue
+        if t.text == opening:
+            depth += 1
+        elif t.text == close:
+            depth -= 1
+            if depth == 0:
+                return j
+    return None
+
+
 def keywords(text: str) -> list[str]:
     """The keywords of ``text`` outside strings, IRIs and comments, upper-cased, in order."""
     return [t.value for t in tokenize(text) if t.kind == "keyword"]

@@ -172,31 +172,28 @@ class OxigraphStore(Store):
         default_graphs: Sequence[str] | None,
         named_graphs: Sequence[str] | None,
         base_iri: str | None,
+        guard: bool = True,
     ) -> Any:
         """The raw pyoxigraph answer, with the interface's dataset and errors.
 
         Every ORDER BY the engine sorts by is guarded (:func:`aikg.rdf.order.guard_engine_order`): its
         sort aborts the process on terms it cannot order; a guarded text the engine refuses runs as
         written, so a wrong text fails with its own positions."""
-        try:
-            guarded = guard_engine_order(sparql)
-        except QuerySyntaxError:
-            guarded = None  # the text runs as written, and fails with the engine's own message
-        if guarded is not None:
+        if guard:
             try:
-                return self._query(guarded, bindings, default_graphs, named_graphs, base_iri)
+                guarded = guard_engine_order(sparql)
             except QuerySyntaxError:
-                pass
-        return self._query(sparql, bindings, default_graphs, named_graphs, base_iri)
-
-    def _query(
-        self,
-        sparql: str,
-        bindings: Mapping[str, Term] | None,
-        default_graphs: Sequence[str] | None,
-        named_graphs: Sequence[str] | None,
-        base_iri: str | None,
-    ) -> Any:
+                guarded = None  # the text runs as written, and fails with the engine's own message
+            if guarded is not None:
+                with contextlib.suppress(QuerySyntaxError):
+                    return self._run(
+                        guarded,
+                        bindings=bindings,
+                        default_graphs=default_graphs,
+                        named_graphs=named_graphs,
+                        base_iri=base_iri,
+                        guard=False,
+                    )
         kwargs: dict[str, Any] = {}
         if bindings:
             rewritten = with_values(sparql, bindings)  # the optimizer sees the values (aikg.rdf.values)
