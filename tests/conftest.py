@@ -22,6 +22,7 @@ import pytest
 import requests
 from click.testing import CliRunner
 
+from aikg.epoch.report import ImportReport
 from aikg.knowledge.load import load_seeds
 from aikg.store import OxigraphStore, Store
 from aikg.store.remote import RemoteStore
@@ -88,17 +89,24 @@ def seeded_store() -> Store:
 
 
 @pytest.fixture(scope="session")
-def epoch_store() -> Store:
-    """The default store: the seeds and the real Epoch AI snapshot (seeds/epoch/), imported once per
-    session into memory; treat it as read-only."""
+def epoch_import() -> tuple[Store, ImportReport]:
+    """The default store (the seeds and the real Epoch AI snapshot of seeds/epoch/, imported once per
+    session into memory) and the import's report; treat both as read-only."""
     from aikg.epoch import import_epoch
     from aikg.epoch.importer import default_directory
     from helpers import services_for
 
     store = OxigraphStore(None)
     load_seeds(store)
-    import_epoch(services_for(store), default_directory())
-    return store
+    # A generous query limit: the import's own reads must not time out on a loaded CI machine.
+    report = import_epoch(services_for(store, query_timeout=60), default_directory())
+    return store, report
+
+
+@pytest.fixture(scope="session")
+def epoch_store(epoch_import: tuple[Store, ImportReport]) -> Store:
+    """The default store of :func:`epoch_import`; treat it as read-only."""
+    return epoch_import[0]
 
 
 @pytest.fixture()

@@ -13,10 +13,6 @@ from pathlib import Path
 import pytest
 
 from aikg.ask import Asker, evaluate, load_eval
-from aikg.epoch import import_epoch
-from aikg.epoch.importer import default_directory
-from aikg.knowledge.load import load_seeds
-from aikg.store import OxigraphStore
 from conftest import ARTIFACTS
 from helpers import services_for
 
@@ -25,15 +21,10 @@ BAR = 0.90
 
 
 @pytest.fixture(scope="module")
-def figures() -> dict:
-    store = OxigraphStore(None)
-    load_seeds(store)
-    services = services_for(store)
-    try:
-        import_epoch(services, default_directory())
-        result = evaluate(Asker.for_services(services), load_eval(*sorted(DATA.glob("ask_eval_*.jsonl"))))
-    finally:
-        services.close()
+def figures(epoch_store) -> dict:
+    # The session's default store; its services are not closed, as that would close the shared store.
+    services = services_for(epoch_store)
+    result = evaluate(Asker.for_services(services), load_eval(*sorted(DATA.glob("ask_eval_*.jsonl"))))
     ARTIFACTS.mkdir(exist_ok=True)
     text = json.dumps(result, ensure_ascii=False, indent=2)
     (ARTIFACTS / "ask-eval.json").write_text(text, encoding="utf-8")

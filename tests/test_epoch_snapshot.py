@@ -1,6 +1,6 @@
 """The reconciliation suite over the real Epoch AI snapshot shipped in seeds/epoch/ (CC BY 4.0).
 
-One import of the whole snapshot for the module (the slow part, ~20-40 s on two cores): per file, the
+The session's one import of the whole snapshot (the slow part, ~20-40 s on two cores): per file, the
 rows imported and rejected with their reasons; the merges and links entity resolution makes; the known
 duplicates gone; family questions reaching variants; each source's value kept; the store conforming.
 Then a newer, hand-edited and partial file imported on a copy of that store.
@@ -21,7 +21,6 @@ from aikg.epoch import import_epoch as _import_epoch
 from aikg.epoch.importer import default_directory
 from aikg.epoch.record import list_imports
 from aikg.epoch.rows import read_table
-from aikg.knowledge.load import load_seeds
 from aikg.knowledge.validate import validate_store
 from aikg.lookup.entities import entity_json
 from aikg.store import OxigraphStore, Store
@@ -79,13 +78,11 @@ ROWS = {
 """Data rows of each of the fifteen CSV files of the snapshot (counted by the csv module)."""
 
 
-@pytest.fixture(scope="module")
-def snapshot() -> tuple[OxigraphStore, object]:
-    """The seeds with the whole shipped snapshot imported, and the report (read-only for the tests)."""
-    store = OxigraphStore(None)
-    load_seeds(store)
-    report = import_epoch(store, default_directory())
-    return store, report
+@pytest.fixture()
+def snapshot(epoch_import) -> tuple[Store, object]:
+    """The seeds with the whole shipped snapshot imported, and the report: the session's import
+    (read-only for the tests)."""
+    return epoch_import
 
 
 @pytest.fixture()

@@ -471,7 +471,10 @@ def test_full_results_list_the_best_matches_first_then_every_kind(browse, epoch_
     p = browse(epoch_server)
     p.goto("/")
     p.locator("#q").press_sequentially("coreweave", delay=20)
-    p.locator(".sugg-all").click()  # "All results for …"
+    # Typing slower than the debounce lists suggestions for "core" first: wait for the whole word's.
+    every = p.locator(".sugg-all")  # "All results for …"
+    expect(every).to_contain_text("“coreweave”")
+    every.click()
     p.wait_for_url("**/?q=coreweave")
     best = p.locator(".hits.best li a")
     expect(best.first).to_have_attribute("data-slug", "coreweave")
