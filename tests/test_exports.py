@@ -10,6 +10,7 @@ from __future__ import annotations
 import io
 import json
 import subprocess
+import time
 from collections import defaultdict
 
 import networkx as nx
@@ -631,3 +632,96 @@ def test_an_export_too_large_for_the_cache_is_streamed_whole_and_not_kept(store)
     assert whole.data == roomy.get("/export/nquads").data
     small_one = small.test_client().get("/export/turtle?focus=groq&depth=0")
     assert small_one.status_code == 200 and len(services.responses) == 1
+
+
+def kept_facts(services, seconds: float = 30.0):
+    """The whole graph's facts the services keep, once their background read is done."""
+    stop = time.monotonic() + seconds
+    while (facts := services.whole.current(services)) is None:
+        assert time.monotonic() < stop, "the graph's facts were never read"
+        time.sleep(0.05)
+    return facts
+
+
+def test_views_follow_writes_reading_again_only_what_they_changed(store, monkeypatch):
+    """The whole graph's facts are read once in the background (~1 s on the default store) and then
+    followed through the write log: after each write the whole-graph view, a whole export and a
+    neighbourhood are what a fresh read of the store draws, and only the written subjects were read again."""
+    from aikg.export import kept, model
+    from aikg.export.cap import MAX_NODES
+    from aikg.web import create_app
+
+    settings = {"store": "memory", "load_seeds": False, "token": "test-token"}
+    app = create_app(settings, store=store)
+    client = app.test_client()
+    kept_facts(app.extensions[SERVICES_KEY])
+    urls = (
+        f"/api/graph?limit={MAX_NODES}",
+        "/export/cytoscape",
+        "/api/graph?limit=20&fold=true",
+        "/api/entities/coreweave/neighbors?depth=2",
+    )
+    first = [client.get(u) for u in urls]
+    assert all(r.status_code == 200 for r in first)
+    reads: list[str] = []
+    real_read, real_by_subject = model.read_facts, kept.facts_by_subject
+
+    def by_subject(selection, **kwargs):
+        reads.append("whole" if selection.nodes is None else "changed")
+        return real_by_subject(selection, **kwargs)
+
+    monkeypatch.setattr(model, "read_facts", lambda *a, **k: reads.append("request") or real_read(*a, **k))
+    monkeypatch.setattr(kept, "facts_by_subject", by_subject)
+    auth = {"Authorization": "Bearer test-token"}
+    graph = "https://w3id.org/aikg/graph/sources/test-whole"
+    rival = str(ID["rival-test-cloud"])
+
+    def answers() -> list[bytes]:
+        return [client.get(u).data for u in urls]
+
+    def fresh() -> list[bytes]:
+        """What a new process over the same store answers: its requests read what they show."""
+        with monkeypatch.context() as m:
+            m.setattr(model, "read_facts", real_read)
+            m.setattr(kept, "facts_by_subject", real_by_subject)
+            other = create_app(settings, store=store)
+            other.extensions[SERVICES_KEY].whole.current = lambda services: None
+            return [other.test_client().get(u).data for u in urls]
+
+    rival_ttl = f"""@prefix aikg: <{AIKG}> . @prefix rdfs: <{RDFS}> .
+<{rival}> a aikg:Neocloud ; rdfs:label "Rival Test Cloud"@en ; aikg:competesWith <{COREWEAVE}> .
+"""
+    written = client.put(
+        "/data",
+        query_string={"graph": graph},
+        data=rival_ttl.encode(),
+        headers={**auth, "Content-Type": "text/turtle"},
+    )
+    assert written.status_code == 201, written.get_json()
+    added = answers()
+    assert added == fresh()
+    view = json.loads(added[0])
+    assert rival in {n["data"]["id"] for n in view["elements"]["nodes"]}
+    assert (rival, COREWEAVE) in {
+        (e["data"]["source"], e["data"]["target"]) for e in view["elements"]["edges"]
+    }
+    assert rival.encode() in added[3]
+
+    label = f"<{RDFS.label}>"
+    renamed = client.post(
+        "/update",
+        data={
+            "update": f'DELETE DATA {{ GRAPH <{graph}> {{ <{rival}> {label} "Rival Test Cloud"@en }} }} ;'
+            f' INSERT DATA {{ GRAPH <{graph}> {{ <{rival}> {label} "Rival Renamed"@en }} }}'
+        },
+        headers=auth,
+    )
+    assert renamed.status_code == 200, renamed.get_json()
+    after = answers()
+    assert after == fresh()
+    assert b"Rival Renamed" in after[0] and b"Rival Test Cloud" not in after[0]
+
+    assert client.delete("/data", query_string={"graph": graph}, headers=auth).status_code == 200
+    gone = answers()
+    assert gone == fresh() == [r.data for r in first]
+    assert reads == ["changed"] * 3  # one small read per write, none per request, no whole read

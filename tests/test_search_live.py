@@ -202,6 +202,11 @@ def test_the_log_answers_only_for_an_unbroken_chain_of_gated_writes(store):
     gate.write_change(store, hierarchy)
     log.record(before, hierarchy, incremental.Generated([], []))
     assert log.since(before, store.version) is None  # retypes subjects it does not name
+    anonymous = _change(store, HEAD + '[] rdfs:label "no IRI names me"@en .\n')
+    before = log.begin()
+    gate.write_change(store, anonymous)
+    log.record(before, anonymous, incremental.Generated([], []))
+    assert log.since(before, store.version) is None  # a blank node's statements: no IRI names them
 
 
 def test_a_renamed_seeded_entity_loses_its_old_name(live):

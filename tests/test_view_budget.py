@@ -85,7 +85,7 @@ def assert_cheap_request_answers(client) -> None:
 def test_an_unfolded_view_still_drawing_at_the_limit_ends_in_the_timeout_envelope(app, monkeypatch, url):
     client = app.test_client()
     with monkeypatch.context() as m:
-        run_out_after(m, export_package, "read_facts")  # every read done: ranking and drawing remain
+        run_out_after(m, export_package, "selected_facts")  # every read done: ranking and drawing remain
         body = assert_timeout_envelope(client.get(url))
     assert "smaller" in body["message"] or "lower limit" in body["message"]
     assert_cheap_request_answers(client)

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from aikg.export.kept import KeptFacts
 from aikg.knowledge.validation_job import Answer, ValidationJob
 from aikg.lookup.cache import Flights, LruCache, VersionedCache
 from aikg.lookup.search import LiveIndex, SearchIndexes
@@ -55,6 +56,8 @@ class Services:
     responses: LruCache
     validation: Validation
     """The whole-store report, once per store version (a serving reader's is the writer's)."""
+    whole: KeptFacts = field(default_factory=KeptFacts)
+    """The whole data graph's facts, followed through writes (the whole-graph view and exports)."""
     flights: Flights = field(default_factory=Flights)
     """Concurrent requests for one missing response, computed once (``web.response_cache``)."""
     made_up: str = field(default_factory=lambda: uuid.uuid4().hex)

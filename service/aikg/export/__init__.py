@@ -16,7 +16,7 @@ from aikg.errors import BadRequest, NotFound
 from aikg.export import cytoscape, dot, rdf, xml_graphs
 from aikg.export.cap import Capped, cap, capped_model
 from aikg.export.fold import fold as fold_model
-from aikg.export.model import GraphModel, build_model, read_facts
+from aikg.export.model import GraphModel, build_model, selected_facts
 from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
 from aikg.namespaces import slug_of
 from aikg.rdf.formats import RDF_FORMATS, Format, by_name
@@ -163,7 +163,7 @@ def capped_view(services: Services, selection: Selection, limit: int, *, fold: b
     focus = selection.focus.value if selection.focus is not None else None
     if fold:
         return cap(graph_model(services, selection, fold=True), limit, hops=selection.hops, focus=focus)
-    return capped_model(read_facts(services, selection), limit, hops=selection.hops, focus=focus)
+    return capped_model(selected_facts(services, selection), limit, hops=selection.hops, focus=focus)
 
 
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:

@@ -268,12 +268,46 @@ class Facts:
 
 
 def read_facts(services: Services, selection: Selection) -> Facts:
-    """One pass over the selection's quads: facts by subject, their classes, and which are drawn."""
+    """One pass over the selection's quads: facts by subject, their classes, and which are drawn.
+
+    The whole graph's are kept between requests (:mod:`aikg.export.kept`); this reads them afresh."""
     vocab = services.vocabulary()
-    titles = {g: doc.title for g, doc in services.catalog().items() if doc.title}
+    facts = facts_by_subject(selection)
+    kinds, drawn = classify(vocab, facts)
+    return Facts(vocab, titles(services), facts, kinds, drawn)
+
+
+def titles(services: Services) -> dict[str, str]:
+    """Named graph -> the title of its source document, for edges' sources."""
+    return {g: doc.title for g, doc in services.catalog().items() if doc.title}
+
+
+class TooManyFacts(Exception):
+    """A selection holds more quads than its reader was willing to read."""
+
+
+def facts_by_subject(selection: Selection, *, most: int | None = None) -> dict[str, list[Fact]]:
+    """The selection's statements as (property, object, graph) by subject id; TooManyFacts past ``most``
+    quads."""
     facts: dict[str, list[Fact]] = defaultdict(list)
+    read = 0
+    if selection.nodes is None:
+        # Graph by graph: the graph's name is known, not read from every quad (a tenth of the pass).
+        for g in selection.graphs:
+            for q in bounded(selection.store.quads(graph=g), "reading the selected facts", every=4 * 1024):
+                facts[term_id(rdf11_subject(q))].append((q.predicate.value, q.object, g))
+                read += 1
+                if most is not None and read > most:
+                    raise TooManyFacts(f"over {most} quads")
+        return dict(facts)
     for q in bounded(selection.quads(), "reading the selected facts", every=4 * 1024):
         facts[term_id(rdf11_subject(q))].append((q.predicate.value, q.object, graph_iri(q)))
+    return dict(facts)
+
+
+def classify(vocab: Vocabulary, facts: dict[str, list[Fact]]) -> tuple[dict[str, frozenset[str]], set[str]]:
+    """The classes of each subject of ``facts``, and which subjects are drawn: not catalogue internals,
+    not derivation records, and described somewhere besides the catalogue."""
     internal = {c for root in INTERNAL_CLASSES for c in vocab.descendants(str(root))}
     kinds = {s: frozenset(o.value for p, o, _ in fs if p == _TYPE) for s, fs in facts.items()}
     drawn = {
@@ -281,13 +315,24 @@ def read_facts(services: Services, selection: Selection) -> Facts:
         for s, types in kinds.items()
         if not types & internal and _DERIVATION not in types and any(g != _CATALOGUE for _, _, g in facts[s])
     }
-    return Facts(vocab, titles, facts, kinds, drawn)
+    return kinds, drawn
 
 
 def build_model(services: Services, selection: Selection) -> GraphModel:
     """Nodes, edges and attributes of a selection (no folding), in one pass over its quads."""
-    facts = read_facts(services, selection)
+    facts = selected_facts(services, selection)
     return assemble(facts, facts.drawn)
+
+
+def selected_facts(services: Services, selection: Selection) -> Facts:
+    """The facts of a selection: from the whole graph's kept by the services (:mod:`aikg.export.kept`),
+    else read now."""
+    from aikg.export.kept import subset  # kept builds on this module
+
+    kept = services.whole.current(services)
+    if kept is None:
+        return read_facts(services, selection)
+    return kept if selection.nodes is None else subset(kept, selection.nodes)
 
 
 def assemble(facts: Facts, shown: set[str]) -> GraphModel:
@@ -365,7 +410,7 @@ def _derived_value(facts: list[Fact], model: GraphModel) -> None:
     node = model.nodes.get(target or "")
     if node is None or prop is None:
         return
-    for v in values:
+    for v in sorted(values, key=str):  # the same order however the facts were read
         add_value(node.attrs, attribute_key(prop), python_value(v))
         node.key_values.append((model.vocab.label(prop), display(v)))
 

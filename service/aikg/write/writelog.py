@@ -45,7 +45,8 @@ class _Change(Protocol):
 class Written:
     """One gated write: the versions around it and the IRIs of the subjects whose statements changed.
 
-    ``subjects`` is None when the write's reach is unknown (the generated graphs were rebuilt whole).
+    ``subjects`` is None when the write's reach is unknown (the generated graphs were rebuilt whole, the
+    class hierarchy or a blank node's statements changed).
     """
 
     before: int
@@ -78,7 +79,11 @@ class WriteLog:
             return
         subjects: frozenset[str] | None = None
         quads = change.remove | change.add
-        if generated is not None and not any(q.predicate.value in _HIERARCHY for q in quads):
+        # A blank node's statements cannot be named by IRI: a write changing some has an unknown reach
+        # for readers that keep every subject's statements (the whole graph's facts, aikg.export.kept).
+        if generated is not None and not any(
+            q.predicate.value in _HIERARCHY or isinstance(q.subject, ox.BlankNode) for q in quads
+        ):
             subjects = frozenset(_iris(q.subject for q in (*quads, *generated.remove, *generated.add)))
         entry = Written(before, self.store.version, subjects)
         with self._lock:
