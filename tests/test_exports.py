@@ -725,3 +725,33 @@ def test_views_follow_writes_reading_again_only_what_they_changed(store, monkeyp
     gone = answers()
     assert gone == fresh() == [r.data for r in first]
     assert reads == ["changed"] * 3  # one small read per write, none per request, no whole read
+
+
+@pytest.mark.parametrize("through_nary", [False, True], ids=["plain", "through n-ary"])
+def test_a_walk_over_the_kept_facts_reaches_what_the_store_walk_reaches(epoch_store, through_nary):
+    """Neighbourhoods are walked over the whole graph's kept facts when a process has them: the same nodes
+    at the same hops as the walk's SPARQL queries over the store, hubs included."""
+    from aikg.export.model import read_facts
+    from aikg.export.select import Selection, data_graphs, distances
+    from helpers import services_for
+
+    services = services_for(epoch_store)
+    graphs = data_graphs(epoch_store)
+    facts = read_facts(services, Selection(epoch_store, tuple(graphs), None))
+    through = set(services.vocabulary().nary) if through_nary else None
+    for slug, depth in (("nvidia", 2), ("coreweave", 3), ("deepseek-v3", 2), ("h100", 2), ("lambda", 4)):
+        focus = ox.NamedNode(str(ID[slug]))
+        walked = distances(epoch_store, focus, depth, graphs, through=through, links=facts)
+        assert walked == distances(epoch_store, focus, depth, graphs, through=through), (slug, depth)
+        assert len(walked) > 10
+
+
+def test_a_one_shot_command_starts_no_background_read(store):
+    """Only the web app keeps the whole graph's facts: ``aikg export`` reads what it exports, once."""
+    import threading
+
+    from helpers import services_for
+
+    services = services_for(store)
+    assert services.whole.current(services) is None
+    assert not any(t.name == "aikg-kept-facts" for t in threading.enumerate())

@@ -22,7 +22,6 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
-from aikg.errors import AikgError
 from aikg.export.budget import check
 from aikg.export.model import Facts, TooManyFacts, classify, facts_by_subject, term_id, titles
 from aikg.export.select import Selection, data_graphs
@@ -50,6 +49,9 @@ class KeptFacts:
     """The facts of the whole data graph at one store version, shared by the requests of a process."""
 
     def __init__(self) -> None:
+        self.keeping = False
+        """Set by the web app, whose requests repeat; a one-shot command (``aikg export``) reads what it
+        needs and starts no background read."""
         self._kept: tuple[int, Facts] | None = None
         self._lock = threading.Lock()
         self._reading = False
@@ -57,7 +59,9 @@ class KeptFacts:
 
     def current(self, services: Services) -> Facts | None:
         """The whole graph's facts at the store's current version, or None while they are being read
-        (a background read is started if none runs) or the store is too large to keep."""
+        (a background read is started if none runs), the store is too large to keep, or nothing is kept."""
+        if not self.keeping:
+            return None
         now = services.store.version  # read first: data read after it is at least this new
         kept = self._kept
         if kept is not None and kept[0] == now:
@@ -104,7 +108,7 @@ class KeptFacts:
             kinds, drawn = classify(vocab, facts)
             with self._lock:
                 self._kept = (version, Facts(vocab, titles(services), facts, kinds, drawn))
-        except (AikgError, OSError) as exc:  # a closed or failing store: requests read for themselves
+        except Exception as exc:  # noqa: BLE001 - a closed or failing store: requests read for themselves
             log.warning("the graph's facts could not be read: %s", exc)
         finally:
             with self._lock:

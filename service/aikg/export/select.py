@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
 
@@ -146,6 +146,19 @@ def expand_types(vocab: Vocabulary, types: Iterable[str]) -> tuple[list[str], se
     return named, expanded
 
 
+class Links(Protocol):
+    """The data graphs' links known in memory (the whole graph's kept facts, :mod:`aikg.export.kept`):
+    a walk over them reads nothing from the store."""
+
+    def neighbours(self, nodes: Iterable[ox.NamedNode]) -> set[ox.NamedNode]:
+        """What one hop from ``nodes`` reaches, as :func:`_hop` finds it."""
+        ...
+
+    def typed(self, nodes: Iterable[ox.NamedNode], classes: set[str]) -> set[ox.NamedNode]:
+        """The ``nodes`` of one of ``classes``, as :func:`_of_classes` finds them."""
+        ...
+
+
 def neighbourhood(
     store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *, through: set[str] | None = None
 ) -> set[ox.NamedNode]:
@@ -158,21 +171,38 @@ def neighbourhood(
 
 
 def distances(
-    store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *, through: set[str] | None = None
+    store: Store,
+    focus: ox.NamedNode,
+    depth: int,
+    graphs: Sequence[str],
+    *,
+    through: set[str] | None = None,
+    links: Links | None = None,
 ) -> dict[ox.NamedNode, int]:
     """:func:`neighbourhood` with each node's number of hops from ``focus`` (0 for the focus), which a
-    capped view uses to keep the closest nodes."""
+    capped view uses to keep the closest nodes; walked over ``links`` when given, else in the store."""
+
+    def hop(frontier: Sequence[ox.NamedNode]) -> set[ox.NamedNode]:
+        return links.neighbours(frontier) if links is not None else _hop(store, frontier, graphs)
+
+    def of_classes(nodes: set[ox.NamedNode]) -> set[ox.NamedNode]:
+        if not through:
+            return set()
+        if links is not None:
+            return links.typed(nodes, through)
+        return _of_classes(store, nodes, through, graphs)
+
     seen: dict[ox.NamedNode, int] = {focus: 0}
     frontier = [focus]
-    for hop in range(1, depth + 1):
-        new = _hop(store, frontier, graphs) - seen.keys()
-        seen.update(dict.fromkeys(new, hop))
-        inner = _of_classes(store, new, through, graphs) if through else set()
+    for hop_count in range(1, depth + 1):
+        new = hop(frontier) - seen.keys()
+        seen.update(dict.fromkeys(new, hop_count))
+        inner = of_classes(new)
         while inner:
-            more = _hop(store, sorted(inner, key=str), graphs) - seen.keys()
-            seen.update(dict.fromkeys(more, hop))
+            more = hop(sorted(inner, key=str)) - seen.keys()
+            seen.update(dict.fromkeys(more, hop_count))
             new |= more
-            inner = _of_classes(store, more, through, graphs) if through else set()
+            inner = of_classes(more)
         frontier = sorted(new, key=str)
         if not frontier:
             break
@@ -238,7 +268,8 @@ def select(
     if focus is not None:
         focus_iri = resolve_focus(store, focus, graphs)
         through = set(services.vocabulary().nary) if through_nary else None
-        found = distances(store, focus_iri, depth, graphs, through=through)
+        links = services.whole.current(services)  # the kept facts, when there are
+        found = distances(store, focus_iri, depth, graphs, through=through, links=links)
         hops = {n.value: d for n, d in found.items()}
         nodes = set(found)
     if names:
