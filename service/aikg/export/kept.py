@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from aikg.export.budget import check
-from aikg.export.model import Facts, TooManyFacts, classify, facts_by_subject, term_id, titles
+from aikg.export.model import Facts, TooManyFacts, classify, facts_by_subject, read_facts, term_id, titles
 from aikg.export.select import Selection, data_graphs
 from aikg.store import Term
 from aikg.store.base import current_deadline
@@ -97,17 +97,15 @@ class KeptFacts:
             version = store.version
             selection = Selection(store, tuple(data_graphs(store)), None)
             try:
-                facts = facts_by_subject(selection, most=KEEP_MAX)
+                facts = read_facts(services, selection, most=KEEP_MAX)
             except TooManyFacts:
                 with self._lock:
                     self._kept = None
                     self._too_large_until = time.monotonic() + RETRY_TOO_LARGE
                 log.info("the data graphs hold over %d quads: graph views read them per request", KEEP_MAX)
                 return
-            vocab = services.vocabulary()
-            kinds, drawn = classify(vocab, facts)
             with self._lock:
-                self._kept = (version, Facts(vocab, titles(services), facts, kinds, drawn))
+                self._kept = (version, facts)
         except Exception as exc:  # noqa: BLE001 - a closed or failing store: requests read for themselves
             log.warning("the graph's facts could not be read: %s", exc)
         finally:

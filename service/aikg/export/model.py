@@ -300,12 +300,13 @@ class Facts:
         return sorted(self.vocab.most_specific(self.kinds[s]), key=lambda t: (not t.startswith(_AIKG), t))
 
 
-def read_facts(services: Services, selection: Selection) -> Facts:
+def read_facts(services: Services, selection: Selection, *, most: int | None = None) -> Facts:
     """One pass over the selection's quads: facts by subject, their classes, and which are drawn.
 
-    The whole graph's are kept between requests (:mod:`aikg.export.kept`); this reads them afresh."""
+    The whole graph's are kept between requests (:mod:`aikg.export.kept`); this reads them afresh
+    (TooManyFacts past ``most`` quads)."""
     vocab = services.vocabulary()
-    facts = facts_by_subject(selection)
+    facts = facts_by_subject(selection, most=most)
     kinds, drawn = classify(vocab, facts)
     return Facts(vocab, titles(services), facts, kinds, drawn)
 
