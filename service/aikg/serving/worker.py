@@ -129,6 +129,14 @@ def _chunks(body: bytes, max_body: int) -> str:
             return WAIT
 
 
+def _has_bytes(sock: socket.socket) -> bool:
+    """True when ``sock`` holds bytes not read yet (False at its end, on an error, or when empty)."""
+    try:
+        return bool(sock.recv(1, socket.MSG_PEEK | socket.MSG_DONTWAIT))
+    except OSError:  # BlockingIOError included: nothing has arrived
+        return False
+
+
 REST = 0.05
 """Seconds a connection whose request has partly arrived waits before it is polled again (see
 :meth:`Worker.finish_request`): the most its last bytes wait to be seen."""
@@ -272,6 +280,26 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             if size > self.max_body:
                 raise _TooLarge
             chunks.append(chunk)
+
+    def murder_keepalived(self, force: bool = False) -> None:
+        """Close expired keep-alive connections, but answer one whose next request has come meanwhile.
+
+        gunicorn closes an expired connection without looking at it. A request the client sent after the
+        poller last looked (the main loop between its poll and this check runs callbacks, gives heap
+        back, waits for the GIL) sat unread in the socket, and closing a socket with unread bytes sends a
+        reset: the client's request failed (the soak's 2 connection resets in 7,783 requests). Such a
+        connection goes to a thread as if the poller had seen it."""
+        if not force:
+            now = time.monotonic()
+            arrived = []
+            for conn in self.keepalived_conns:
+                if conn.timeout > now:
+                    break  # the deque is in timeout order
+                if _has_bytes(conn.sock):
+                    arrived.append(conn)
+            for conn in arrived:
+                self.on_client_socket_readable(conn, conn.sock)
+        super().murder_keepalived(force)
 
     def murder_pending(self) -> None:
         """Also close connections whose request has not fully arrived within ``read_timeout``."""
