@@ -138,6 +138,40 @@ def test_a_store_killed_after_a_write_is_not_taken_for_the_data_it_held_before(t
         again.stop()
 
 
+def test_a_writer_over_its_memory_allowance_empties_its_caches_when_idle_and_goes_on_writing(tmp_path):
+    """Regression: the soak's writer grew 49 % in 10 minutes, RocksDB's block caches filling with blocks
+    of files deleted since (a snapshot per write makes new files). Past ``writer_memory`` it reopens
+    the store between two actions; writes before and after are read back."""
+    live = LiveServer(
+        str(tmp_path / "store"),
+        env={"AIKG_TOKEN": "serving-token", "AIKG_WRITER_MEMORY": "1"},
+        args=["--workers", "1"],
+    )
+    try:
+        for n in range(6):  # reads and writes that grow the writer by more than 1 MB
+            body = " ".join(CLOUD.replace("serving-cloud", f"serving-cloud-{n}-{i}") for i in range(50))
+            r = requests.put(
+                live.url + "/data",
+                params={"graph": GRAPH + "-memory"},
+                data=body,
+                headers={**TOKEN, "Content-Type": "text/turtle"},
+                timeout=60,
+            )
+            assert r.status_code in (200, 201), r.text
+        end = time.monotonic() + 30
+        while time.monotonic() < end and "emptied the store's caches" not in live.log_tail(100_000):
+            time.sleep(0.5)
+        assert "emptied the store's caches" in live.log_tail(100_000)
+        _put_cloud(live)
+        hit = requests.get(live.url + "/api/entities/serving-cloud", timeout=10)
+        assert hit.status_code == 200 and hit.json()["label"] == "Serving Cloud"
+        kept = requests.get(live.url + "/api/entities/serving-cloud-5-1", timeout=10)
+        gone = requests.get(live.url + "/api/entities/serving-cloud-4-1", timeout=10)
+        assert (kept.status_code, gone.status_code) == (200, 404)  # the last PUT replaced the one before
+    finally:
+        live.stop()
+
+
 def test_a_write_is_read_back_by_every_worker_at_once(server):
     kids = children(server.proc.pid)
     assert len(kids) >= 3  # two HTTP workers and the dirty arbiter (which runs the writer)

@@ -52,6 +52,25 @@ def test_on_disk_data_survives_close_and_reopen(tmp_path):
         reopened.close()
 
 
+def test_emptying_the_caches_of_an_on_disk_store_keeps_its_data_version_and_snapshots(tmp_path):
+    """The writer reopens its store to empty RocksDB's block caches: nothing a reader sees changes."""
+    store = OxigraphStore(tmp_path / "store")
+    try:
+        store.apply(add=[NOTE])
+        version, before = store.version, store.snapshot()
+        assert store.release_caches() is True
+        assert store.version == version and list(store.quads(NOTE.subject)) == [NOTE]
+        assert store.snapshot() == before  # the same data: the snapshot made for it still serves
+        store.apply(remove=[NOTE])
+        assert store.version > version and list(store.quads(NOTE.subject)) == []
+        after = OxigraphStore(store.snapshot().path, read_only=True)
+        assert list(after.quads(NOTE.subject)) == []
+        after.close()
+    finally:
+        store.close()
+    assert OxigraphStore().release_caches() is False  # in memory: nothing to reopen
+
+
 def test_data_survives_a_server_restart(tmp_path):
     server = LiveServer(str(tmp_path), env=PATIENT)
     try:

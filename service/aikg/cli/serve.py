@@ -37,6 +37,23 @@ def check_store(settings: dict[str, Any]) -> None:
         )
 
 
+def _log_to_stderr() -> None:
+    """The service's own messages (``aikg.*`` loggers, from INFO) beside gunicorn's, in its format."""
+    import logging
+
+    logger = logging.getLogger("aikg")
+    if not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(
+            logging.Formatter(
+                "[%(asctime)s] [%(process)d] [%(levelname)s] %(message)s", "%Y-%m-%d %H:%M:%S %z"
+            )
+        )
+        logger.addHandler(handler)
+        logger.setLevel(logging.INFO)
+        logger.propagate = False
+
+
 @click.command()
 @setting_options(*(s.name for s in SETTINGS))  # every setting, so CLI and environment never differ
 def serve(**options: Any) -> None:
@@ -58,6 +75,7 @@ def serve(**options: Any) -> None:
     )
     export_settings(settings)
     cap_arenas(int(settings["malloc_arenas"]))  # before gunicorn forks: every serving process has it
+    _log_to_stderr()
     if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
         from pathlib import Path
 

@@ -344,6 +344,13 @@ class Store(ABC):
     def version(self) -> int:
         """A number that changes whenever the data changes (cache keys, ETags)."""
 
+    def release_caches(self) -> bool:
+        """Give back the memory the engine keeps only for speed; False when there was none to give.
+
+        The caller makes sure no other thread reads or writes this store meanwhile (the writer process,
+        between two actions: :class:`aikg.serving.writer.Writer`)."""
+        return False
+
     def close(self) -> None:  # noqa: B027 - optional hook
         """Release files or connections."""
 
