@@ -137,7 +137,6 @@ def test_the_plain_forms_are_taken(text, keys, limit, offset):
 @pytest.mark.parametrize(
     "text",
     [
-        "SELECT ?a WHERE { ?a ?p ?b } ORDER BY EXISTS { ?a ?p ?b }",  # a key aikg does not read
         "SELECT ?a WHERE { { SELECT ?a WHERE { ?a ?p ?b } ORDER BY ?a LIMIT 3 } }",  # only a subquery's
         "CONSTRUCT { ?a ?p ?b } WHERE { ?a ?p ?b } ORDER BY ?a",
         "SELECT ?a WHERE { ?a ?p ?b } ORDER BY ?a VALUES ?a { <http://x/a> }",  # a trailing VALUES
@@ -167,6 +166,17 @@ def test_an_expression_key_orders_and_is_not_answered(mixed):
 def test_a_key_the_projection_leaves_out_orders(mixed):
     text = "SELECT ?s WHERE { ?s <http://x/p> ?o FILTER isIRI(?o) } ORDER BY DESC(?o)"
     assert _visible(mixed, text) == (["s"], [["<http://x/s14>"], ["<http://x/s15>"]])  # x/z, then x/a
+
+
+def test_an_exists_key_orders_and_is_not_answered(mixed):
+    """Regression: an EXISTS key left the whole ORDER BY to the engine, unguarded, so the next key over
+    mixed values could abort the query process. It is now a computed key like any expression."""
+    text = (
+        "SELECT ?o WHERE { VALUES ?o { 3 <http://x/b> 1 <http://x/a> 2 } } "
+        "ORDER BY NOT EXISTS { FILTER(isIRI(?o)) } ?o"
+    )
+    assert split_order(text) is not None
+    assert _visible(mixed, text) == (["o"], [["<http://x/a>"], ["<http://x/b>"], ["1"], ["2"], ["3"]])
 
 
 def test_distinct_keeps_the_first_row_in_the_order(mixed):
@@ -226,10 +236,12 @@ def test_an_answer_too_large_to_sort_here_falls_back_to_the_engine(mixed, monkey
     assert rows == _engine(mixed, ALL + " ORDER BY ?s", {})
 
 
-def test_a_served_subquery_order_over_values_oxigraph_cannot_order_is_answered(live_server):
+@pytest.mark.parametrize("key", ["?o", "NOT EXISTS { FILTER(isIRI(?o)) } ?o"])
+def test_a_served_subquery_order_over_values_oxigraph_cannot_order_is_answered(live_server, key):
     """A subquery's ORDER BY is sorted by the engine: guarded, it no longer aborts the worker (this
-    text was a 503 'killed by signal 6' before the guard)."""
-    text = "SELECT ?o WHERE { { " + _mixed_values() + " LIMIT 5 } }"
+    text was a 503 'killed by signal 6' before the guard; with an EXISTS key first, until the guard
+    read such keys)."""
+    text = "SELECT ?o WHERE { { " + _mixed_values().replace("ORDER BY ?o", "ORDER BY " + key) + " LIMIT 5 } }"
     r = requests.post(
         live_server.url + "/sparql",
         data={"query": text},
@@ -258,7 +270,12 @@ def test_the_guard_keeps_the_order_of_terms_the_engine_can_order(mixed):
     ("text", "guarded"),
     [
         ("SELECT * { ?s ?p ?o }", None),
-        ("SELECT * { ?s ?p ?o } ORDER BY EXISTS { ?s ?p 1 }", None),  # a key aikg does not read
+        (
+            "SELECT * { ?s ?p ?o } ORDER BY NOT EXISTS { ?s ?p 1 } ?o",
+            'SELECT * { ?s ?p ?o } ORDER BY ASC(COALESCE(IF(isNumeric(NOT EXISTS { ?s ?p 1 }), "", '
+            'STR(DATATYPE(NOT EXISTS { ?s ?p 1 }))), "")) NOT EXISTS { ?s ?p 1 } '
+            'ASC(COALESCE(IF(isNumeric(?o), "", STR(DATATYPE(?o))), "")) ?o',
+        ),
         (
             "SELECT * { ?s ?p ?o } ORDER BY DESC(STR(?o)) LIMIT 1",
             'SELECT * { ?s ?p ?o } ORDER BY DESC(COALESCE(IF(isNumeric(STR(?o)), "", '

@@ -21,8 +21,8 @@ variable the projection leaves out) is computed by the engine as an extra column
 appended to the projection, and removed after sorting. With ``DISTINCT`` or ``REDUCED`` the engine
 then keeps rows that differ only in such a column, and aikg keeps the first of them in the order, as
 SPARQL's Distinct(Project(OrderBy(…))) does. ``SELECT *`` with such keys is written out with the
-variables the engine names for it (:meth:`Ordered.projected`). A key aikg cannot read (``EXISTS``, a
-trailing ``VALUES``) leaves the query to the engine.
+variables the engine names for it (:meth:`Ordered.projected`); an ``EXISTS { … }`` key is such an
+expression too. A clause aikg cannot read (a trailing ``VALUES``) leaves the query to the engine.
 
 An answer with a row cap keeps only the rows that can be in the page while it is being written
 (:class:`RowSorter`), so its memory does not grow with the answer.
@@ -128,9 +128,9 @@ def guard_engine_order(text: str) -> str | None:
     """``text`` with every ORDER BY condition the engine will sort by preceded by its term's class, so
     that Oxigraph only ever compares terms it can order (None when the text has no ORDER BY to guard).
 
-    For the sorts aikg leaves to the engine (a subquery's ORDER BY, an ``EXISTS`` key, an answer too
-    large to sort here): Oxigraph's sort panics, and the query process aborts, when its comparison is not
-    a total order, as between integers and dates. The class is the empty string for numbers, IRIs,
+    For the sorts aikg leaves to the engine (a subquery's ORDER BY, an answer too large to sort here):
+    Oxigraph's sort panics, and the query process aborts, when its comparison is not a total order, as
+    between integers and dates. The class is the empty string for numbers, IRIs,
     blank nodes and unbound values (which Oxigraph orders among themselves) and the datatype's IRI for
     other literals, so numbers still come first and values of one datatype keep their order; only the
     order between literals of different datatypes, which SPARQL leaves open, is fixed. A clause with a
@@ -198,7 +198,7 @@ class _Condition:
 
 def _read_conditions(tail: list[Token]) -> tuple[list[_Condition], int] | None:
     """The order conditions at the start of ``tail`` (what follows ``ORDER BY``) and the index of the token
-    after them; None for a condition aikg does not read (``EXISTS { … }``)."""
+    after them; None for a clause aikg does not read."""
     conditions: list[_Condition] = []
     i = 0
     while i < len(tail):
@@ -216,6 +216,8 @@ def _read_conditions(tail: list[Token]) -> tuple[list[_Condition], int] | None:
         first = tail[i]
         if first.text == "(" and first.kind == "punct":
             end = closing(tail, i)
+        elif (group := _exists_group(tail, i)) is not None:
+            end = closing(tail, group)  # EXISTS { … } or NOT EXISTS { … }: a boolean
         elif first.kind in ("keyword", "iri", "pname") and not first.is_keyword(*_AFTER_ORDER):
             if i + 1 >= len(tail):
                 return None
@@ -231,6 +233,14 @@ def _read_conditions(tail: list[Token]) -> tuple[list[_Condition], int] | None:
         conditions.append(_Condition(at, end, inner, descending, var))
         i = end + 1
     return conditions, i
+
+
+def _exists_group(tail: list[Token], i: int) -> int | None:
+    """Index of the ``{`` of an ``EXISTS { … }`` or ``NOT EXISTS { … }`` starting at ``tail[i]``."""
+    j = i + 1 if tail[i].is_keyword("NOT") else i
+    if j + 1 < len(tail) and tail[j].is_keyword("EXISTS") and tail[j + 1].text == "{":
+        return j + 1
+    return None
 
 
 _AFTER_ORDER = ("LIMIT", "OFFSET", "VALUES")
