@@ -108,9 +108,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting(
         "writer_memory",
         32,
-        "Megabytes of resident memory the writer process may gain over its size at start before, when "
-        "idle, it reopens the store to empty the engine's block caches (0: never). With a snapshot per "
-        "write, RocksDB fills them with blocks of files it has since deleted.",
+        "Megabytes of resident memory the writer process may gain over its size at start (or after the "
+        "last reopen) before, when idle, it reopens the store to empty the engine's block caches "
+        "(0: never). With a snapshot per write, RocksDB fills them with blocks of files it has since "
+        "deleted.",
         int,
     ),
     Setting("query_memory", 2048, "Megabytes of memory a query worker process may use (0: no limit).", int),
