@@ -79,15 +79,20 @@ def _first_hit(live: LiveServer, text: str) -> str | None:
     return hits[0]["id"] if hits else None
 
 
-def _put_cloud(live: LiveServer) -> None:
-    """One gated write: the test graph replaced by the serving cloud."""
-    r = requests.put(
+def _put(live: LiveServer, graph: str, turtle: str) -> requests.Response:
+    """One gated write: ``graph`` replaced by ``turtle``."""
+    return requests.put(
         live.url + "/data",
-        params={"graph": GRAPH},
-        data=CLOUD,
+        params={"graph": graph},
+        data=turtle,
         headers={**TOKEN, "Content-Type": "text/turtle"},
         timeout=60,
     )
+
+
+def _put_cloud(live: LiveServer) -> None:
+    """One gated write: the test graph replaced by the serving cloud."""
+    r = _put(live, GRAPH, CLOUD)
     assert r.status_code == 201, r.text
 
 
@@ -150,13 +155,7 @@ def test_a_writer_over_its_memory_allowance_empties_its_caches_when_idle_and_goe
     try:
         for n in range(6):  # reads and writes that grow the writer by more than 1 MB
             body = " ".join(CLOUD.replace("serving-cloud", f"serving-cloud-{n}-{i}") for i in range(50))
-            r = requests.put(
-                live.url + "/data",
-                params={"graph": GRAPH + "-memory"},
-                data=body,
-                headers={**TOKEN, "Content-Type": "text/turtle"},
-                timeout=60,
-            )
+            r = _put(live, GRAPH + "-memory", body)
             assert r.status_code in (200, 201), r.text
         end = time.monotonic() + 30
         while time.monotonic() < end and "emptied the store's caches" not in live.log_tail(100_000):
