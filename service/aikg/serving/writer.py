@@ -185,28 +185,33 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
                     if self._actions or time.monotonic() - self._last_action < IDLE_BEFORE_RELEASE:
                         continue
                     self._releasing = True
-                try:
-                    began = time.monotonic()
-                    self.services.store.release_caches()
-                    give_back()
-                    # Measured from here on: what the writer loads on first use (the gate's rules,
-                    # pyshacl) is not a cache, and counted from the start it would reopen every time.
-                    start = resident_mb() or now
-                    log.info(
-                        "the writer emptied the store's caches: %.0f -> %.0f MB in %.2f s",
-                        now,
-                        start,
-                        time.monotonic() - began,
-                    )
-                except StoreError:
-                    log.exception("the store could not be reopened: the writer stops, to be replaced")
-                    os._exit(1)
-                finally:
-                    with self._turns:
-                        self._releasing = False
-                        self._turns.notify_all()
+                # Counted from here on: what the writer loads on first use (the gate's rules,
+                # pyshacl) is not a cache, and counted from the start it would reopen every time.
+                start = self._empty_caches(now)
 
         threading.Thread(target=watch, args=(first,), name="aikg-writer-memory", daemon=True).start()
+
+    def _empty_caches(self, before: float) -> float:
+        """Reopen the store while actions wait (``_releasing`` set); the resident MB after it."""
+        try:
+            began = time.monotonic()
+            self.services.store.release_caches()
+            give_back()
+            after = resident_mb() or before
+            log.info(
+                "the writer emptied the store's caches: %.0f -> %.0f MB in %.2f s",
+                before,
+                after,
+                time.monotonic() - began,
+            )
+            return after
+        except StoreError:
+            log.exception("the store could not be reopened: the writer stops, to be replaced")
+            os._exit(1)
+        finally:
+            with self._turns:
+                self._releasing = False
+                self._turns.notify_all()
 
     def _importing(self) -> bool:
         thread = self.services.background.get("epoch-import")

@@ -522,6 +522,8 @@ class OxigraphStore(Store):
             engine.backup(str(target))
         except OSError as exc:
             raise StoreError("the store could not make a snapshot for a query worker") from exc
+        finally:
+            del engine  # before taking the lock below: release_caches holds it until this is gone
         if before is not None and self._generation == before:  # no write began or ended meanwhile
             self._mark(target, before)
         snap = Snapshot(target, version)
