@@ -48,6 +48,46 @@ def test_a_built_index_is_kept_and_loaded_instead_of_built_again(disk, monkeypat
     assert list(folder.glob("search-*.pickle")) == [kept]
 
 
+def test_a_loaded_index_names_every_entity_as_the_built_one_did(disk, monkeypatch):
+    """The kept directory is held as columns: loaded, each entity keeps its slug, label and types, and
+    a search still ranks and filters by type as the built index did."""
+    store, folder = disk
+    built = kept_services(store, folder).index()
+    monkeypatch.setattr(search, "_build", None)  # loaded, or this fails
+    loaded = kept_services(store, folder).index()
+    assert len(loaded.entities) == len(built.entities) > 100
+    for iri in built.entities:
+        assert loaded.entities[iri] == built.entities[iri]
+    nvidia = loaded.entities["https://w3id.org/aikg/id/nvidia"]
+    assert (nvidia.slug, nvidia.label) == ("nvidia", "NVIDIA")
+    assert loaded.entities.get("https://w3id.org/aikg/id/no-such-thing") is None
+    chips = "https://w3id.org/aikg/ontology#Accelerator"
+    for q in ("h100", "nvidia", "cor"):
+        assert loaded.search(q) == built.search(q)
+        assert loaded.search(q, type_iri=chips) == built.search(q, type_iri=chips)
+
+
+def test_an_index_kept_in_an_older_layout_is_built_again_not_loaded(disk, monkeypatch):
+    """A kept file from before the directory was held as columns unpickles into an index whose parts
+    are not where this code looks for them: it must be rebuilt (and kept anew), never used."""
+    import pickle
+
+    store, folder = disk
+    kept_services(store, folder).index()
+    (kept,) = folder.glob("search-*.pickle")
+    layout, index, rows = pickle.loads(kept.read_bytes())
+    assert layout == search.KEPT_FORMAT
+    kept.write_bytes(pickle.dumps((index, rows)))  # the layout before: no format in front
+    assert search._load_kept(kept) is None
+    builds: list[int] = []
+    real = search._build
+    monkeypatch.setattr(search, "_build", lambda *args: builds.append(1) or real(*args))
+    again = kept_services(store, folder).index()
+    assert builds == [1]
+    assert [h.entity.slug for h in again.search("coreweave")][:1] == ["coreweave"]
+    assert search._load_kept(kept) is not None  # and kept again in the current layout
+
+
 def test_other_data_gets_its_own_index(disk):
     store, folder = disk
     kept_services(store, folder).index()
@@ -125,3 +165,21 @@ store.load(b"<urn:x:a> <urn:x:b> <urn:x:c> .", mime="text/turtle",
            graph="https://w3id.org/aikg/graph/sources/test-killed")
 os._exit(0)
 """
+
+
+def test_a_half_written_index_of_a_stopped_process_is_removed_when_the_next_is_kept(disk):
+    """A server stopped while it wrote its index left the partial file (38 MB at 1M quads), and every
+    such stop one more; one still being written by a live process is left alone."""
+    import os
+
+    store, folder = disk
+    folder.mkdir(parents=True)
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    stale = folder / f"search-2-gdead.{gone.pid}.tmp"
+    writing = folder / f"search-2-glive.{os.getpid()}.tmp"
+    stale.write_bytes(b"partial")
+    writing.write_bytes(b"partial")
+    kept_services(store, folder).index()
+    assert not stale.exists()
+    assert writing.exists()
