@@ -273,40 +273,44 @@ def test_query_workers_hold_no_socket_of_the_serving_process(disk_store):
             s.close()
 
 
+class FakeWorker:
+    """A query worker that is started and answers, with no process behind it: for the pool's rules."""
+
+    def __init__(self, n: int) -> None:
+        from types import SimpleNamespace
+
+        self.process = SimpleNamespace(pid=n)
+
+    def alive(self) -> bool:
+        return True
+
+    def restored(self) -> bool:
+        return True
+
+    def wait_ready(self, seconds: float) -> bool:
+        return True
+
+    def close(self) -> None:
+        pass
+
+
 def test_a_query_right_after_a_killed_runaway_finds_a_started_worker():
     """Regression: the pool kept one spare, so when a runaway's worker was killed and the next runaway
     took the spare, a cheap ASK waited for a process to start (1.4 s on a loaded machine, 74× its idle
     p99 under 4 hostile clients)."""
     import threading
     import time
-    from types import SimpleNamespace
 
     from aikg.query.workers import WorkerPool
-
-    class Fake:
-        def __init__(self, n: int) -> None:
-            self.process = SimpleNamespace(pid=n)
-
-        def alive(self) -> bool:
-            return True
-
-        def restored(self) -> bool:
-            return True
-
-        def wait_ready(self, seconds: float) -> bool:
-            return True
-
-        def close(self) -> None:
-            pass
 
     may_start = threading.Event()
     may_start.set()
     started: list[int] = []
 
-    def start() -> Fake:
+    def start() -> FakeWorker:
         may_start.wait(10)
         started.append(1)
-        return Fake(len(started))
+        return FakeWorker(len(started))
 
     pool = WorkerPool(4)
     pool._start = start  # type: ignore[method-assign]
@@ -328,6 +332,57 @@ def test_a_query_right_after_a_killed_runaway_finds_a_started_worker():
     cheap = pool._take()
     assert len(started) == before and cheap.process.pid <= before  # a worker started earlier
     may_start.set()
+    pool.close()
+
+
+def test_a_query_while_a_spare_is_starting_takes_that_spare_instead_of_starting_another():
+    """Regression: right after a restart the first query found the boot spare still starting and
+    started a process of its own, which competed with the spare for the cores; it answered when the
+    spare would have been ready (the first answer at 1M quads came 0.3 s later)."""
+    import threading
+    import time
+
+    from aikg.query.workers import WorkerPool
+    from aikg.store import Deadline
+
+    may_start = threading.Event()
+    starters: list[str] = []
+
+    def start() -> FakeWorker:
+        starters.append(threading.current_thread().name)
+        may_start.wait(10)
+        return FakeWorker(len(starters))
+
+    pool = WorkerPool(4)
+    pool._start = start  # type: ignore[method-assign]
+    pool.warm_up(WorkerPool.BOOT_SPARES)
+    taken: list[FakeWorker] = []
+    query = threading.Thread(target=lambda: taken.append(pool._take(Deadline.after(5))), name="query")
+    query.start()
+    time.sleep(0.3)  # the query waits for the spare
+    may_start.set()
+    query.join(10)
+    assert [w.process.pid for w in taken] == [1]  # the boot spare
+    assert "query" not in starters  # no process was started on the query's own thread
+    pool.close()
+
+
+def test_a_query_with_no_spare_on_the_way_starts_a_worker_of_its_own():
+    """Waiting is only for a spare that is starting: with none, the query starts one at once."""
+
+    from aikg.query.workers import WorkerPool
+    from aikg.store import Deadline
+
+    pool = WorkerPool(1)
+    started: list[int] = []
+
+    def start() -> FakeWorker:
+        started.append(1)
+        return FakeWorker(len(started))
+
+    pool._start = start  # type: ignore[method-assign]
+    worker = pool._take(Deadline.after(5))  # the pool's one place: no spare can be started beside it
+    assert worker.process.pid == 1 and started == [1]
     pool.close()
 
 

@@ -126,9 +126,10 @@ class QueryRunner:
             return cast(T, self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout))
 
     def warm_up(self) -> None:
-        """Start a worker in the background when queries will need one (the store has snapshots)."""
+        """Start a worker in the background when queries will need one (the store has snapshots): one
+        only, as the server boots (:data:`WorkerPool.BOOT_SPARES`)."""
         if self.store.snapshot() is not None:
-            self.pool.warm_up()
+            self.pool.warm_up(WorkerPool.BOOT_SPARES)
 
     def close(self) -> None:
         """Stop the worker processes."""
