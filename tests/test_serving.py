@@ -68,6 +68,42 @@ def test_a_started_server_readies_the_first_answers_before_any_request(tmp_path)
         live.stop()
 
 
+def test_a_first_start_after_a_bulk_load_loads_the_index_the_load_kept(tmp_path):
+    """``aikg load --bulk`` builds the loaded data's search index and keeps it where ``aikg serve``
+    looks: the first start loads it (at 1M quads a build at the first start took ~10 s, during which
+    searches, lookups and named queries answered 503), and keeps no other."""
+    import subprocess
+    import sys
+
+    from aikg_bench.generate import generate
+
+    data = tmp_path / "data.nq"
+    generate(data, 20_000)
+    store = tmp_path / "store"
+    done = subprocess.run(
+        [sys.executable, "-m", "aikg", "load", "--bulk", str(data), "--store", str(store)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "search index built and kept" in done.stdout
+    folder = store.with_name(store.name + ".serving")
+    kept = _kept(folder)
+    assert len(kept) == 1
+    live = LiveServer(str(store), env={"AIKG_LOAD_SEEDS": "false"}, args=["--workers", "1"])
+    try:
+        assert _first_hit(live, "nvidia") == "nvidia"
+        r = requests.get(
+            live.url + "/api/queries/deals-of-organization", params={"org": "nvidia"}, timeout=30
+        )
+        assert r.status_code == 200, r.text
+        assert _kept(folder) == kept  # loaded, not built and kept again
+    finally:
+        live.stop()
+    assert _kept(folder) == kept
+
+
 def _kept(folder: Path) -> dict[str, int]:
     return {p.name: p.stat().st_mtime_ns for p in folder.glob("search-*.pickle")}
 
@@ -325,3 +361,22 @@ def test_a_body_over_the_limit_is_refused_before_it_is_read(server):
     )
     got, body = envelope_of(raw(server, head))
     assert got == 413 and "max_body" in body["message"]
+
+
+def test_the_writer_warms_up_below_the_readers_priority_and_stays_at_its_own():
+    """The writer's warm-up (~1 s of CPU that only the first write needs) ran at the readers' priority
+    while a restarted server's HTTP workers loaded their indexes and answered their first requests.
+    It runs on a thread of lower priority now, and the writer's own threads keep theirs."""
+    import os
+    import threading
+
+    from aikg.serving.writer import WARM_UP_NICENESS, _behind_readers
+
+    def niceness() -> int:
+        return os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+
+    before = niceness()
+    seen: list[int] = []
+    _behind_readers(lambda: seen.append(niceness()))
+    assert seen == [min(19, before + WARM_UP_NICENESS)]
+    assert niceness() == before

@@ -10,6 +10,7 @@ dirty protocol carries no pickles), so a refusal travels as its status, message 
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import signal
@@ -50,6 +51,26 @@ def error_answer(exc: AikgError) -> dict[str, Any]:
     if isinstance(exc, ValidationFailed) and exc.report is not None:
         answer["report"] = {"json": exc.report.to_json(), "turtle": exc.report.to_turtle()}
     return answer
+
+
+WARM_UP_NICENESS = 10
+"""How much lower the writer's warm-up runs than the serving processes: ~1 s of CPU that only the first
+write needs, while a restarting server's readers load their indexes and answer their first requests."""
+
+
+def _behind_readers(fn: Any) -> None:
+    """Run ``fn`` and wait for it, on a thread of lower CPU priority. On Linux a thread's niceness is
+    its own; it is never raised again (that needs privileges): the thread ends with ``fn``. The
+    writer's other threads are idle while it starts, so none waits on the GIL behind it."""
+
+    def run() -> None:
+        with contextlib.suppress(OSError, AttributeError):  # AttributeError: no native thread ids
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WARM_UP_NICENESS)
+        fn()
+
+    thread = threading.Thread(target=run, name="aikg-writer-warm-up", daemon=True)
+    thread.start()
+    thread.join()
 
 
 OPEN_WAIT = 30.0
@@ -243,7 +264,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         if settings["token"]:
             from aikg.write.gate import warm_up
 
-            warm_up()
+            _behind_readers(warm_up)
         if settings["load_seeds"] and settings["import_epoch"]:
             from aikg.epoch.background import import_in_background
 
