@@ -843,12 +843,14 @@ KEPT_FORMAT = 2
 loaded (2: the directory held as columns, :class:`Entities`)."""
 
 
-def _running(pid: str) -> bool:
+_TMP_PID = re.compile(r"\.([0-9]+)\.tmp$")
+"""The pid of the process writing a kept index, in the name of its file until it is complete."""
+
+
+def _running(pid: int) -> bool:
     """True when ``pid`` names a running process (or cannot be told)."""
-    if not pid.isdigit():
-        return False
     try:
-        os.kill(int(pid), 0)
+        os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except OSError:
@@ -892,7 +894,8 @@ def _keep(path: Path, index: Kept) -> None:
         for old in kept[:-KEPT]:
             old.unlink(missing_ok=True)
         for tmp in path.parent.glob("search-*.tmp"):  # left by a process stopped while it wrote one
-            if not _running(tmp.suffixes[-2].lstrip(".")):
+            writer = _TMP_PID.search(tmp.name)
+            if writer is not None and not _running(int(writer.group(1))):
                 tmp.unlink(missing_ok=True)
     except OSError:
         pass  # a folder that cannot be written only costs the next start a build
