@@ -90,13 +90,16 @@ def probe(
     budget_s: float = 30.0,
     slow_ms: float = float("inf"),
     warm_passes: int = 0,
-) -> tuple[list[float], int, str]:
-    """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status.
+) -> tuple[list[float], int, str, int]:
+    """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status,
+    the start of its text, and how many variants were sent in every pass.
 
     Sending every variant once before the load run also warms whatever caches the server keeps, so the
     load run measures repeated requests and this pass measures first ones; ``warm_passes`` more passes
-    (not timed) reach the caches of a server's other worker processes. It stops early after
-    ``budget_s`` seconds, at an error, or after an answer slower than ``slow_ms``.
+    (not timed, with a budget of their own) reach the caches of a server's other worker processes. The
+    timed pass stops early after ``budget_s`` seconds, at an error, or after an answer slower than
+    ``slow_ms``; a warm pass stops at its budget, and the variants it did not reach are not counted as
+    warmed (the load run then leaves them out: a first answer is not a cached one).
     """
     times, status, text = [], 0, ""
     end = time.perf_counter() + budget_s
@@ -105,13 +108,15 @@ def probe(
         times.append(ms)
         status, text = r.status_code, r.text[:300]
         if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
-            return times, status, text
+            return times, status, text, len(times)
+    warmed = len(times)
+    end = time.perf_counter() + budget_s
     for _ in range(warm_passes):
-        for i, path in enumerate(req.paths[: len(times)]):
+        for i, path in enumerate(req.paths[:warmed]):
             if time.perf_counter() > end:
-                return times, status, text
+                return times, status, text, max(i, 1)
             _send(base, req, path, i, end)
-    return times, status, text
+    return times, status, text, warmed
 
 
 def run_wrk(
