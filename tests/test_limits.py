@@ -489,3 +489,27 @@ def test_a_worker_the_kernel_will_not_raise_again_is_replaced_and_frees_its_plac
         assert {n for pid in pool.pids(busy=False) for n in niceness(pid)} == {base}
     finally:
         pool.close()
+
+
+def test_a_spare_has_the_current_snapshot_open_before_it_is_offered(disk_store):
+    """Regression: a spare opened the store's snapshot with its first job, so a cheap ASK sent to the
+    spare that had just replaced a runaway query's worker paid for the opening (traced under the
+    fair-share suite's hostile clients: 30-60 ms, of an answer that takes 5)."""
+    from aikg.query.runner import QueryRunner
+
+    runner = QueryRunner(disk_store, load_settings({"store": "memory", "load_seeds": False}, environ={}))
+    try:
+        runner.pool.warm_up(1)
+        end = time.monotonic() + 30
+        while not runner.pool.pids(busy=False) and time.monotonic() < end:
+            time.sleep(0.01)
+        (pid,) = runner.pool.pids(busy=False)
+        snapshot = disk_store.snapshot()
+        assert snapshot is not None
+        held = set()
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            with contextlib.suppress(OSError):
+                held.add(os.readlink(fd))
+        assert any(f.startswith(str(snapshot.path) + "/") and f.endswith(".sst") for f in held), held
+    finally:
+        runner.close()

@@ -45,7 +45,9 @@ class QueryRunner:
         self.max_rows = int(settings["max_rows"])
         self.slots = Slots(int(settings["max_heavy_queries"]))
         self.pool = WorkerPool(
-            int(settings["max_heavy_queries"]), memory_mb=int(settings.get("query_memory") or 0)
+            int(settings["max_heavy_queries"]),
+            memory_mb=int(settings.get("query_memory") or 0),
+            snapshot=store.snapshot,
         )
         self.services = allowed_services(settings)
         self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)
