@@ -675,14 +675,20 @@ def _hostile_clients(kinds: list[str], base: str, seed: int, conn: Connection) -
     """
     stop, tally, began = threading.Event(), Tally(), time.monotonic()
     threads = [
-        threading.Thread(target=_hostile, args=(k, base, stop, tally, seed + i), name=f"hostile-{i}")
+        threading.Thread(
+            target=_hostile, args=(k, base, stop, tally, seed + i), name=f"hostile-{i}", daemon=True
+        )
         for i, k in enumerate(kinds)
     ]
     for t in threads:
         t.start()
-    conn.send("started")
-    conn.recv()
-    stop.set()
+    try:
+        conn.send("started")
+        conn.recv()
+    except (EOFError, OSError):
+        return  # the prober is gone (killed): so are these clients
+    finally:
+        stop.set()
     for t in threads:
         t.join(60)
     conn.send(tally.report(time.monotonic() - began))
