@@ -267,7 +267,7 @@ class LiveServer:
         raise RuntimeError("aikg serve did not become ready")
 
     def stop(self) -> None:
-        """Terminate the server (gracefully: its writer flushes the store) and wait for it."""
+        """Terminate the server (gracefully: its writer flushes the store), wait for it, remove its log."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
@@ -275,6 +275,8 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        self.log.close()
+        Path(self.log.name).unlink(missing_ok=True)  # read while it ran (log_tail); /tmp kept none
 
 
 @pytest.fixture(scope="session")
