@@ -860,7 +860,7 @@ def _running(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except OSError:
-        return True
+        pass  # it runs, as another user
     return True
 
 
@@ -899,9 +899,9 @@ def _keep(path: Path, index: Kept) -> None:
         kept = sorted(path.parent.glob("search-*.pickle"), key=lambda p: p.stat().st_mtime)
         for old in kept[:-KEPT]:
             old.unlink(missing_ok=True)
-        for tmp in path.parent.glob("search-*.tmp"):  # left by a process stopped while it wrote one
-            writer = _TMP_PID.search(tmp.name)
+        for partial in path.parent.glob("search-*.tmp"):  # left by a process stopped while it wrote one
+            writer = _TMP_PID.search(partial.name)
             if writer is not None and not _running(int(writer.group(1))):
-                tmp.unlink(missing_ok=True)
+                partial.unlink(missing_ok=True)
     except OSError:
         pass  # a folder that cannot be written only costs the next start a build
