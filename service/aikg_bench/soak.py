@@ -714,16 +714,20 @@ def fair_share(
     work: Path | None = None,
     seed: int = 1,
     epoch: bool = True,
+    kinds: list[str] | None = None,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """The p99 of cheap lookups idle and under ``hostile`` hostile clients, on a served copy of
-    ``store``; the ratio under load / idle for each (see the module docstring)."""
+    ``store``; the ratio under load / idle for each (see the module docstring). ``kinds`` picks the
+    hostile clients' kinds (default: all of :data:`HOSTILE_KINDS` in turn), to tell which one costs."""
     with tempfile.TemporaryDirectory(prefix="aikg-fair-") as tmp:
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
         served = Served(copy, base_dir / "logs")
         try:
-            result = _fair_on(served, hostile, idle_seconds, load_seconds, seed, log)
+            chosen = kinds or list(HOSTILE_KINDS)
+            picked = [chosen[i % len(chosen)] for i in range(hostile)]
+            result = _fair_on(served, picked, idle_seconds, load_seconds, seed, log)
             return {**result, "store": {"source": str(store), "served_copy": str(copy)}}
         finally:
             left = served.stop()
@@ -733,7 +737,7 @@ def fair_share(
 
 def _fair_on(
     served: Served,
-    hostile: int,
+    kinds: list[str],
     idle_seconds: float,
     load_seconds: float,
     seed: int,
@@ -746,14 +750,13 @@ def _fair_on(
     load_idle, pressure_idle = load_average(), pressure()
     log(f"fair share: {idle_seconds:.0f} s idle on {served.base}")
     _probe(served.base, idle_seconds, idle, rng, counter)
-    kinds = [HOSTILE_KINDS[i % len(HOSTILE_KINDS)] for i in range(hostile)]
     spawn = multiprocessing.get_context("spawn")
     conn, theirs = spawn.Pipe()
     clients = spawn.Process(target=_hostile_clients, args=(kinds, served.base, seed, theirs), daemon=True)
     clients.start()
     conn.recv()
     time.sleep(3.0)  # every hostile client has its first request in
-    log(f"fair share: {load_seconds:.0f} s under {hostile} hostile clients ({', '.join(kinds)})")
+    log(f"fair share: {load_seconds:.0f} s under {len(kinds)} hostile clients ({', '.join(kinds)})")
     load_begin = load_average()
     _probe(served.base, load_seconds, loaded, rng, counter)
     load_end = load_average()
@@ -796,6 +799,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--warmup", type=float, default=None, help="soak: seconds of warm-up")
     parser.add_argument("--fair", action="store_true", help="measure the fair share instead of the soak")
     parser.add_argument("--hostile", type=int, default=4, help="fair share: hostile clients")
+    parser.add_argument(
+        "--kind",
+        action="append",
+        choices=HOSTILE_KINDS,
+        default=None,
+        help="fair share: a hostile client's kind (repeat; default: all in turn)",
+    )
     parser.add_argument("--idle-seconds", type=float, default=30.0, help="fair share: seconds probed idle")
     parser.add_argument(
         "--load-seconds", type=float, default=60.0, help="fair share: seconds probed under load"
@@ -819,6 +829,7 @@ def main(argv: list[str] | None = None) -> int:
             load_seconds=args.load_seconds,
             work=args.work,
             seed=args.seed,
+            kinds=args.kind,
             log=log,
         )
     else:
