@@ -303,3 +303,14 @@ def test_an_answer_cut_at_aikgs_row_limit_is_not_called_a_disagreement() -> None
     (tax,) = [r for r in goals.table({"sizes": [size]}) if r["goal"].startswith("named query missing")]
     assert "rows differ: b;" in tax["missed_by"]  # b alone: a's rows are the cap, not a disagreement
     assert "row limit (flagged truncated): a" in tax["missed_by"]
+
+
+def test_the_stall_probe_times_a_sleeper_beside_busy_loops_and_stops_them() -> None:
+    """``python -m aikg_bench.stalls``: busy loops on the cores asked for; only late wake-ups counted."""
+    from aikg.placement import heavy_cores
+    from aikg_bench.stalls import late_wakeups
+
+    report = late_wakeups(2, heavy_cores(), 0.3)
+    assert report["busy_loops"] == 2 and report["cores"] == sorted(heavy_cores())
+    assert report["late"] == len(report["late_ms"])
+    assert all(ms > 30 for ms in report["late_ms"])

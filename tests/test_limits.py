@@ -421,6 +421,56 @@ def test_a_long_query_yields_the_cores_to_new_ones(disk_store):
         services.runner.close()
 
 
+def cores(pid: int) -> set[frozenset[int]]:
+    """The cores each thread of a process may run on."""
+    out = set()
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        with contextlib.suppress(OSError):
+            out.add(frozenset(os.sched_getaffinity(int(task.name))))
+    return out
+
+
+def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store, monkeypatch):
+    """Demoted once it has used DEMOTE_CPU of CPU, long before DEMOTE_AFTER: a whole-store CONSTRUCT
+    (~140 ms of a core) ran at the workers' priority beside cheap ASKs. Heavy work also keeps off one
+    core (with both cores flat out the test machine stopped whole for ~100 ms every few seconds); cheap
+    queries are never demoted."""
+    from aikg.placement import LONG_NICENESS, all_cores, heavy_cores
+    from aikg.query import workers
+
+    monkeypatch.setattr(workers, "DEMOTE_AFTER", 60.0)  # only its CPU time can demote it now
+    seen: list[int] = []
+    prioritize = workers._Worker._prioritize
+
+    def recorded(self, niceness: int) -> bool:
+        seen.append(niceness)
+        return prioritize(self, niceness)
+
+    monkeypatch.setattr(workers._Worker, "_prioritize", recorded)
+    app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
+    client, services = app.test_client(), get_services_of(app)
+    for _ in range(20):
+        assert client.get("/sparql", query_string={"query": LIGHT}, headers=JSON).status_code == 200
+    assert LONG_NICENESS not in seen  # a cheap query stays at the workers' priority
+    thread, results = runaway_in_background(client)
+    try:
+        thread.start()
+        runaway = wait_for_busy_worker(services, thread)
+        end = time.monotonic() + 5
+        while niceness(runaway) != {LONG_NICENESS} and time.monotonic() < end:
+            time.sleep(0.05)
+        assert niceness(runaway) == {LONG_NICENESS}
+        assert cores(runaway) == {frozenset(heavy_cores())}
+        r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
+        assert r.status_code == 200
+        for pid in services.runner.pool.pids(busy=False):
+            assert cores(pid) == {frozenset(all_cores())}
+        thread.join()
+        assert results == [503]
+    finally:
+        services.runner.close()
+
+
 def test_a_worker_whose_long_job_ended_takes_the_next_at_its_own_priority():
     """Raised back where the kernel allows it (CAP_SYS_NICE), else replaced by a fresh worker."""
     from aikg.query.workers import LONG_NICENESS, NICENESS, WorkerPool

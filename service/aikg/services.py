@@ -41,6 +41,16 @@ class Validation(Protocol):
         """Stop what runs."""
 
 
+class Views(Protocol):
+    """Graph views and exports answered elsewhere (:mod:`aikg.serving.views`)."""
+
+    def forward(self, request: Any) -> Any:
+        """The answer to ``request`` (a Flask request), as a Flask response."""
+
+    def close(self) -> None:
+        """Stop what runs."""
+
+
 @dataclass
 class Services:
     """One store and everything built around it."""
@@ -65,6 +75,8 @@ class Services:
     resets ``version``."""
     background: dict[str, threading.Thread] = field(default_factory=dict)
     """Long-running jobs of this service (the Epoch import), by name."""
+    views: Views | None = None
+    """Where graph views and exports are answered when not here: an HTTP worker's views process."""
 
     @property
     def token(self) -> str:
@@ -92,6 +104,8 @@ class Services:
         """Keep the search index for the next start, stop the workers and release the store."""
         self.search.keep_current()
         self.validation.close()
+        if self.views is not None:
+            self.views.close()
         self.runner.close()
         self.store.close()
 

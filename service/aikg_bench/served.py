@@ -25,6 +25,7 @@ from aikg_bench.peers import free_port
 
 TOKEN = "soak-token"
 QUERY_WORKER = "aikg.query.workers"
+VIEWS = "aikg.serving.views"
 """What a query worker's command line holds (``python -m aikg.query.workers``)."""
 
 
@@ -110,22 +111,25 @@ class Served:
 
     def processes(self) -> dict[int, str]:
         """Every serving process by pid, with its role: ``master``, ``http-worker``, ``arbiter`` (gunicorn's
-        dirty arbiter), ``writer`` and ``query-worker``.
+        dirty arbiter), ``writer``, ``views`` and ``query-worker``.
 
-        An HTTP worker's children run ``aikg.query.workers``; the arbiter's child, the writer, is a fork
-        of it. A query worker being started is a fork too until it runs its program, so a role once
-        given to a process is kept: an HTTP worker starting a worker is not taken for the arbiter."""
+        An HTTP worker's children run ``aikg.query.workers`` and ``aikg.serving.views``; the arbiter's
+        child, the writer, is a fork of it. A query worker being started is a fork too until it runs its
+        program, so a role once given to a process is kept: an HTTP worker starting a worker is not taken
+        for the arbiter."""
         roles = {self.proc.pid: "master"}
         for child in _children(self.proc.pid):
             grandchildren = _children(child)
             role = self._roles.get(child)
             if role is None:
-                forks = [g for g in grandchildren if QUERY_WORKER not in _cmdline(g)]
+                forks = [g for g in grandchildren if not {QUERY_WORKER, VIEWS} & set(_cmdline(g).split())]
                 role = "arbiter" if forks and len(forks) == len(grandchildren) else "http-worker"
                 if grandchildren:  # a worker with no child yet could still be either
                     self._roles[child] = role
             roles[child] = role
-            roles.update({g: "writer" if role == "arbiter" else "query-worker" for g in grandchildren})
+            for g in grandchildren:
+                kind = "views" if VIEWS in _cmdline(g) else "query-worker"
+                roles[g] = "writer" if role == "arbiter" else kind
         return roles
 
     def stop(self) -> list[int]:

@@ -35,6 +35,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
+from aikg.placement import LONG_NICENESS, all_cores, heavy_cores, place
 from aikg.store.base import Deadline, Snapshot, Store
 
 log = logging.getLogger(__name__)
@@ -49,10 +50,14 @@ is sent only to a worker that has, so a cheap query never waits for an interpret
 DEMOTE_AFTER = 1.0
 """Seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`."""
 
-LONG_NICENESS = 19
-"""The priority of a job that has run past :data:`DEMOTE_AFTER`: the lowest. Cheap queries (a fresh
-job at :data:`NICENESS`) then take the cores from runaway ones instead of sharing them evenly — with 4
-runaway queries on 2 cores an ASK got a fifth of a core, and its p99 was 5× idle."""
+DEMOTE_CPU = 0.02
+"""CPU seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`: a
+cheap query (an ``ASK``, a lookup) needs a few milliseconds; one that has taken 20 ms of a core is heavy
+work, which runs below everything cheap (whole-store CONSTRUCTs, ~140 ms of a core each, ran at nice 5
+on both cores, and the cheap ``ASK``s beside them waited for a core)."""
+
+LOOK_EVERY = 0.01
+"""Seconds between looks at a running job's CPU time, until it is lowered (a look costs ~50 µs)."""
 
 
 # -- the job a worker runs ----------------------------------------------------------------------------
@@ -181,30 +186,52 @@ class _Worker:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
-        if not self.conn.poll(min(max(deadline.left(), 0), DEMOTE_AFTER)):
-            self._prioritize(LONG_NICENESS)
-            if not self.conn.poll(max(deadline.left(), 0)):
-                raise TimeoutError
+        if not self._answered_before(deadline):
+            raise TimeoutError
         try:
             answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
             return answer
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 
-    def _prioritize(self, niceness: int) -> bool:
-        """Set the priority of every thread of the process (Linux keeps one per thread); whether the
-        kernel allowed it (raising a priority again needs CAP_SYS_NICE)."""
+    def _answered_before(self, deadline: Deadline) -> bool:
+        """Wait for the job's answer until ``deadline``; whether it came. A job that has used
+        :data:`DEMOTE_CPU` seconds of CPU, or run :data:`DEMOTE_AFTER` seconds, drops to
+        :data:`LONG_NICENESS` for the rest of its run."""
+        began, cpu = time.monotonic(), self._cpu_seconds()
+        while True:
+            left = deadline.left()
+            if left <= 0:
+                return self.conn.poll(0)
+            if self.demoted:
+                return self.conn.poll(left)
+            if self.conn.poll(min(LOOK_EVERY, left)):
+                return True
+            if time.monotonic() - began >= DEMOTE_AFTER or self._cpu_seconds() - cpu >= DEMOTE_CPU:
+                self._prioritize(LONG_NICENESS)
+
+    def _cpu_seconds(self) -> float:
+        """CPU seconds the process's threads have run (the kernel's scheduler statistics, in ns)."""
+        total = 0
         try:
             tasks = os.listdir(f"/proc/{self.process.pid}/task")
         except OSError:
-            return False  # the process has ended
+            return 0.0
         for task in tasks:
-            try:
-                os.setpriority(os.PRIO_PROCESS, int(task), niceness)
-            except ProcessLookupError:
-                continue  # a thread that ended while the list was read
-            except OSError:
-                return False
+            with (
+                contextlib.suppress(OSError, ValueError, IndexError),
+                open(f"/proc/{self.process.pid}/task/{task}/schedstat", "rb") as f,
+            ):
+                total += int(f.read().split()[0])
+        return total / 1e9
+
+    def _prioritize(self, niceness: int) -> bool:
+        """Run the worker's threads at ``niceness``: heavy work (:data:`LONG_NICENESS`) on the heavy
+        cores only (:mod:`aikg.placement`), a job at the worker's own priority on any; whether the
+        kernel allowed it."""
+        cores = heavy_cores() if niceness == LONG_NICENESS else all_cores()
+        if not place(self.process.pid, niceness, cores):
+            return False
         self.demoted = niceness != self.niceness
         return True
 

@@ -23,6 +23,7 @@ import click
 from gunicorn.app.base import BaseApplication
 
 from aikg.errors import AikgError
+from aikg.lookup.cache import LruCache
 from aikg.settings import SETTINGS
 
 GRACEFUL_SECONDS = 10
@@ -50,8 +51,10 @@ def export_settings(settings: Mapping[str, Any]) -> None:
         os.environ[s.env] = ("true" if value else "false") if s.type is bool else str(value)
 
 
-def reader_app(settings: Mapping[str, Any]) -> Any:
-    """An HTTP worker's app over the writer's snapshots, forwarding writes to the writer."""
+def reader_app(settings: Mapping[str, Any], *, views: bool = True) -> Any:
+    """An HTTP worker's app over the writer's snapshots, forwarding writes to the writer and, with
+    ``views``, graph views to its views process (:mod:`aikg.serving.views`); without, the views
+    process's own app, which answers them."""
     from aikg.services import build_services
     from aikg.serving import publication
     from aikg.serving.follower import FollowerStore, JournalLog
@@ -70,7 +73,15 @@ def reader_app(settings: Mapping[str, Any]) -> Any:
         # the writer may be busy with a write up to its time limit before it takes the request
         validation=PublishedValidation(folder, store, ask_timeout=3 * float(settings["write_timeout"])),
     )
-    return create_app(services=services, owner=False)
+    app = create_app(services=services, owner=False)
+    if views:
+        from aikg.serving.views import ViewsProcess
+
+        services.views = ViewsProcess(float(settings["query_timeout"]))
+        services.whole.keeping = False  # the views process keeps the graph's facts
+    else:
+        services.responses = LruCache(0)  # the HTTP worker keeps the answers
+    return app
 
 
 class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
@@ -121,7 +132,11 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             raise
-        app.extensions[SERVICES_KEY].search.warm_up()  # the first answers need it
+        services = app.extensions[SERVICES_KEY]
+        services.search.warm_up()  # the first answers need it
+        services.runner.warm_up()
+        if services.views is not None:
+            services.views.start()
         if not writer and self.settings["token"]:  # the first write should not pay for parsing rules
             import threading
 

@@ -55,7 +55,6 @@ def create_app(
             thread = import_in_background(services)
             if thread is not None:
                 services.background["epoch-import"] = thread
-    services.runner.warm_up()
     services.whole.keeping = True  # graph views repeat: keep the whole graph's facts (aikg.export.kept)
 
     from aikg.web import api, ask, errors, exports, imports, linked_data, pages, sparql, writes

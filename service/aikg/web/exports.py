@@ -8,7 +8,9 @@ nodes, with ``truncated`` and ``total`` saying what was left out (exports are ne
 format is a 404 naming the supported ones (the format is part of the path); an unknown focus or entity
 is a 404; a bad depth, type, fold or limit is a 400 naming the parameter.
 
-Each request runs within the service's one time limit (setting ``query_timeout``), its Python work
+Under ``aikg serve`` an HTTP worker hands these requests to its views process, which runs these same
+routes at a lower CPU priority (:mod:`aikg.serving.views`). Each request runs within the service's one
+time limit (setting ``query_timeout``), its Python work
 (walking, drawing, folding, capping, writing) as much as its store reads (:mod:`aikg.export.budget`):
 past it the request ends in 503 ``query timeout``, the error a runaway SPARQL query gets, saying what
 to ask for instead. An export is written before its first byte is sent, so that error can still be sent.
@@ -97,6 +99,8 @@ def _view(capped: Capped, limit: int) -> dict[str, Any]:
 def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds; kept in the
     response cache per store version (a neighbourhood at depth 2 costs ~80 ms to select and write)."""
+    if (views := get_services().views) is not None:
+        return views.forward(request)  # type: ignore[no-any-return]
     options = _options(focus=request.args.get("focus"))
     with _within_limit(
         f"the {name} export", "export a smaller neighbourhood (focus, a lower depth) or some types (type=...)"
@@ -113,6 +117,8 @@ def export(name: str) -> Response:
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view: the
     ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
+    if (views := get_services().views) is not None:
+        return views.forward(request)  # type: ignore[no-any-return]
     options = _options(focus=entity, view=True)
     limit = _limit(DEFAULT_NODES)
     services = get_services()
@@ -141,6 +147,8 @@ def neighbors(entity: str) -> Response:
 def whole_graph() -> Response:
     """The whole data graph as Cytoscape.js elements for the explorer: its ``limit`` best-connected
     nodes (of some types, folded, on request)."""
+    if (views := get_services().views) is not None:
+        return views.forward(request)  # type: ignore[no-any-return]
     options = _options(focus=None, view=True)
     limit = _limit(WHOLE_GRAPH_NODES)
     services = get_services()

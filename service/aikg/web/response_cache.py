@@ -22,6 +22,7 @@ from typing import Any
 from flask import Response, request
 
 from aikg.lookup.cache import etag_for
+from aikg.placement import run_below
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.store.base import current_deadline
 from aikg.web import get_services
@@ -89,9 +90,17 @@ class Kept:
         return len(self.plain or b"") + len(self.gz or b"") + 200
 
 
+HEAVY_GZIP_FROM = 1024 * 1024
+"""Bodies this large are compressed as heavy work (:func:`aikg.placement.run_below`): a whole-store
+CONSTRUCT (11 MB of N-Triples, ~45 ms of zlib) several times a second took the cheap requests' core."""
+
+
 def _gzip(body: bytes) -> bytes:
-    packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 31)  # wbits 31: the gzip container
-    return packer.compress(body) + packer.flush()
+    def pack() -> bytes:
+        packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 31)  # wbits 31: the gzip container
+        return packer.compress(body) + packer.flush()
+
+    return run_below(pack) if len(body) >= HEAVY_GZIP_FROM else pack()
 
 
 def _takes_gzip() -> bool:

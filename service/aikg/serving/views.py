@@ -1,0 +1,261 @@
+"""Graph views (neighbourhoods, the whole-graph view, exports) answered by a process of their own.
+
+A hub's deep neighbourhood or export is up to seconds of Python: walking, drawing, writing. Run on an
+HTTP worker's thread it held that process's GIL, so the cheap requests beside it (a cached lookup, the
+thread handing an ``ASK`` to its query worker) waited for it, and at the serving process's CPU priority
+it took the cores from the query workers. Lowering the priority of such a thread made it worse: a
+low-priority thread that holds the GIL stalls every other thread of its process.
+
+So an HTTP worker of ``aikg serve`` hands these requests to its views process: a fresh interpreter (never
+a fork of the multi-threaded server) running the same app over the same published snapshots as heavy
+work (:mod:`aikg.placement`: the lowest priority, every core but one), with the whole graph's facts kept there
+(:mod:`aikg.export.kept`). The HTTP worker sends the request's path, query string and the headers a
+view reads, and relays the answer (the response cache keeps it there, as before). The process answers
+requests on threads of its own, each within the service's time limit; one that does not answer within
+:data:`GRACE` seconds past it is killed and started again, and its requests end in 503.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import itertools
+import logging
+import multiprocessing.connection
+import os
+import socket
+import subprocess
+import sys
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import Any
+
+from flask import Request, Response
+from werkzeug.test import EnvironBuilder
+
+from aikg.errors import QueryTimeout, StoreError
+from aikg.placement import LONG_NICENESS, heavy_cores
+
+log = logging.getLogger(__name__)
+
+NICENESS = LONG_NICENESS
+"""The views process's CPU priority: heavy work's, the level a query job drops to once it is heavy (a
+view and a heavy query share the heavy cores; cheap requests in the HTTP workers go first)."""
+
+GRACE = 2.0
+"""Seconds past the time limit an answer may take before the process is taken for stuck."""
+
+THREADS = 4
+"""Requests a views process answers at once (they share its GIL: a small neighbourhood is not queued
+behind a hub's)."""
+
+FORWARDED_HEADERS = ("Accept", "Accept-Language")
+"""The request headers a view reads (content negotiation); the rest stay with the HTTP worker."""
+
+DROPPED_HEADERS = frozenset({"content-length", "etag", "cache-control", "vary", "content-encoding"})
+"""Answer headers the HTTP worker sets itself (its response cache tags and compresses)."""
+
+READY = "ready"
+
+
+class ViewsProcess:
+    """One HTTP worker's views process: started in the background, restarted when it ends."""
+
+    def __init__(self, timeout: float) -> None:
+        self.timeout = timeout
+        self._lock = threading.Lock()
+        self._child: _Child | None = None
+        self._closed = False
+
+    def start(self) -> None:
+        """Start the process now (in the background), so the first view does not wait for it."""
+        threading.Thread(target=self._current, name="aikg-views-start", daemon=True).start()
+
+    def _current(self) -> _Child:
+        with self._lock:
+            if self._closed:
+                raise StoreError("the service is stopping")
+            if self._child is None or not self._child.alive():
+                if self._child is not None:
+                    self._child.close()
+                self._child = _Child()
+            return self._child
+
+    def forward(self, request: Request) -> Response:
+        """The views process's answer to ``request`` (a GET of a graph view or an export).
+
+        A view is only read, so one the process ended without answering (killed, or found dead as it
+        was sent) is asked once more of a new process."""
+        headers = [(h, request.headers[h]) for h in FORWARDED_HEADERS if h in request.headers]
+        for attempt in range(2):
+            child = self._current()
+            try:
+                status, answer_headers, body = child.ask(
+                    request.environ.get("PATH_INFO", ""),
+                    request.environ.get("QUERY_STRING", ""),
+                    headers,
+                    self.timeout + GRACE,
+                )
+            except TimeoutError:
+                self._replace(child)
+                raise QueryTimeout(
+                    f"the view ran past the time limit of {self.timeout:g} s (setting query_timeout) "
+                    "and was stopped; ask for a smaller depth, a lower limit or some types (type=...)",
+                    errors=[{"limit": "query_timeout", "seconds": self.timeout}],
+                ) from None
+            except EOFError:
+                self._replace(child)
+                if attempt:
+                    raise StoreError("the views process ended without an answer") from None
+                continue
+            kept = [(name, value) for name, value in answer_headers if name.lower() not in DROPPED_HEADERS]
+            return Response(body, status=status, headers=kept)
+        raise AssertionError("unreachable")
+
+    def _replace(self, child: _Child) -> None:
+        with self._lock:
+            if self._child is child:
+                self._child = None
+        child.close()
+
+    def pid(self) -> int | None:
+        """The process id of the running views process (None before it starts)."""
+        with self._lock:
+            return self._child.process.pid if self._child is not None and self._child.alive() else None
+
+    def close(self) -> None:
+        """Stop the process; later requests get 503."""
+        with self._lock:
+            self._closed = True
+            child, self._child = self._child, None
+        if child is not None:
+            child.close()
+
+
+class _Child:
+    """The process and the socket to it; answers come back by request number, in any order."""
+
+    STARTUP = 60.0
+    """Seconds the process may take to start (its imports and the app: about a second, more on a busy
+    machine)."""
+
+    def __init__(self) -> None:
+        ours, theirs = socket.socketpair()
+        try:
+            self.process = subprocess.Popen(
+                [sys.executable, "-m", "aikg.serving.views", str(theirs.fileno())],
+                pass_fds=[theirs.fileno()],
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.DEVNULL,
+                close_fds=True,
+            )
+        finally:
+            theirs.close()
+        self.conn = multiprocessing.connection.Connection(ours.detach())
+        self._send = threading.Lock()
+        self._waiting: dict[int, Future[tuple[int, list[tuple[str, str]], bytes]]] = {}
+        self._numbers = itertools.count()
+        self._ready = threading.Event()
+        self._ended = False
+        threading.Thread(target=self._read, name="aikg-views-answers", daemon=True).start()
+
+    def alive(self) -> bool:
+        return not self._ended and self.process.poll() is None
+
+    def ask(
+        self, path: str, query_string: str, headers: list[tuple[str, str]], seconds: float
+    ) -> tuple[int, list[tuple[str, str]], bytes]:
+        """Send one request (its path and query string as WSGI gives them); its answer within
+        ``seconds`` (else :class:`TimeoutError`), or :class:`EOFError` if the process ends first."""
+        if not self._ready.wait(self.STARTUP) or self._ended:
+            raise EOFError
+        number = next(self._numbers)
+        future: Future[tuple[int, list[tuple[str, str]], bytes]] = Future()
+        with self._send:
+            self._waiting[number] = future
+            try:
+                self.conn.send((number, path, query_string, headers))
+            except (OSError, ValueError):
+                self._waiting.pop(number, None)
+                raise EOFError from None
+        try:
+            return future.result(seconds)
+        except TimeoutError:
+            with self._send:
+                self._waiting.pop(number, None)
+            raise
+
+    def _read(self) -> None:
+        try:
+            if self.conn.recv() != READY:
+                return
+            self._ready.set()
+            while True:
+                number, status, headers, body = self.conn.recv()
+                with self._send:
+                    future = self._waiting.pop(number, None)
+                if future is not None:
+                    future.set_result((status, headers, body))
+        except (EOFError, OSError, ValueError):
+            pass
+        finally:
+            self._ended = True
+            self._ready.set()
+            with self._send:
+                waiting, self._waiting = self._waiting, {}
+            for future in waiting.values():
+                future.set_exception(EOFError())
+
+    def close(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.kill()
+        with contextlib.suppress(Exception):
+            self.conn.close()
+        threading.Thread(target=self._reap, name="aikg-views-reaper", daemon=True).start()
+
+    def _reap(self) -> None:
+        with contextlib.suppress(Exception):
+            self.process.wait(60)
+
+
+# -- the views process --------------------------------------------------------------------------------
+
+
+def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any) -> None:
+    number, path, query_string, headers = job
+    try:
+        environ = EnvironBuilder(method="GET", headers=headers).get_environ()
+        environ["PATH_INFO"], environ["QUERY_STRING"] = path, query_string  # as the HTTP worker got them
+        with app.request_context(environ):
+            response = app.full_dispatch_request()
+            body = response.get_data()
+            answer = (number, response.status_code, list(response.headers.items()), body)
+    except Exception:  # noqa: BLE001 - the app's handlers answer its errors; this is a failure of ours
+        log.exception("a view failed in the views process")
+        answer = (number, 500, [("Content-Type", "application/json")], b'{"error": "the view failed"}')
+    with send, contextlib.suppress(OSError, ValueError):
+        conn.send(answer)
+
+
+def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views process
+    """The views process: ``python -m aikg.serving.views FD``, with the settings in the environment."""
+    conn = multiprocessing.connection.Connection(int(argv[0]))
+    with contextlib.suppress(OSError):
+        os.nice(NICENESS)
+        os.sched_setaffinity(0, heavy_cores())  # before any thread starts: they inherit both
+    from aikg.serving.app import reader_app
+    from aikg.settings import load_settings
+
+    app = reader_app(load_settings(), views=False)
+    send = threading.Lock()
+    conn.send(READY)
+    with ThreadPoolExecutor(THREADS, thread_name_prefix="aikg-view") as pool:
+        while True:
+            try:
+                job = conn.recv()
+            except (EOFError, OSError):
+                os._exit(0)  # the HTTP worker is gone: nothing waits for the requests still running
+            pool.submit(_answer, app, conn, send, job)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main(sys.argv[1:])
