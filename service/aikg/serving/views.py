@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import json
 import logging
 import multiprocessing.connection
 import os
@@ -34,6 +35,7 @@ from werkzeug.test import EnvironBuilder
 
 from aikg.errors import QueryTimeout, StoreError
 from aikg.placement import LONG_NICENESS, heavy_cores
+from aikg.web.errors import error_body
 
 log = logging.getLogger(__name__)
 
@@ -231,7 +233,8 @@ def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threadi
             answer = (number, response.status_code, list(response.headers.items()), body)
     except Exception:  # noqa: BLE001 - the app's handlers answer its errors; this is a failure of ours
         log.exception("a view failed in the views process")
-        answer = (number, 500, [("Content-Type", "application/json")], b'{"error": "the view failed"}')
+        body = error_body(500, "internal error", "the graph view failed in the views process")
+        answer = (number, 500, [("Content-Type", "application/json")], json.dumps(body).encode())
     with send, contextlib.suppress(OSError, ValueError):
         conn.send(answer)
 
