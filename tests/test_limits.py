@@ -442,9 +442,9 @@ def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store
     seen: list[int] = []
     prioritize = workers._Worker._prioritize
 
-    def recorded(self, niceness: int) -> bool:
+    def recorded(self, niceness: int, **how: bool) -> bool:
         seen.append(niceness)
-        return prioritize(self, niceness)
+        return prioritize(self, niceness, **how)
 
     monkeypatch.setattr(workers._Worker, "_prioritize", recorded)
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
@@ -469,6 +469,54 @@ def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store
         assert results == [503]
     finally:
         services.runner.close()
+
+
+def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_heavy_cores(
+    disk_store, monkeypatch
+):
+    """A user that is not root cannot raise a lowered priority again (RLIMIT_NICE 0), so a worker
+    lowered for a 20 ms job would be replaced after it: such a job keeps its priority and moves to the
+    heavy cores, which is undone without privileges, and the worker takes the next job."""
+    from aikg.placement import all_cores, heavy_cores
+    from aikg.query import workers
+
+    base = os.getpriority(os.PRIO_PROCESS, 0) + workers.NICENESS
+    monkeypatch.setattr(workers, "DEMOTE_AFTER", 60.0)
+    monkeypatch.setattr(workers, "may_raise_to", lambda niceness: False)
+    app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
+    client, services = app.test_client(), get_services_of(app)
+    thread, results = runaway_in_background(client)
+    try:
+        thread.start()
+        runaway = wait_for_busy_worker(services, thread)
+        end = time.monotonic() + 5
+        while cores(runaway) != {frozenset(heavy_cores())} and time.monotonic() < end:
+            time.sleep(0.05)
+        assert cores(runaway) == {frozenset(heavy_cores())}
+        assert niceness(runaway) == {base}
+        (worker,) = services.runner.pool._busy
+        assert worker.demoted and not worker.lowest
+        assert worker.restored()  # the same priority on every core again: nothing to raise
+        assert cores(runaway) == {frozenset(all_cores())} and niceness(runaway) == {base}
+        thread.join()
+        assert results == [503]
+    finally:
+        services.runner.close()
+
+
+def test_may_raise_to_follows_rlimit_nice(monkeypatch):
+    """Root may raise a priority back; another user only to 20 - RLIMIT_NICE (default 0: not at all)."""
+    import resource
+
+    from aikg import placement
+
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (0, 0))
+    assert not placement.may_raise_to(5)
+    monkeypatch.setattr(resource, "getrlimit", lambda which: (15, 15))
+    assert placement.may_raise_to(5) and not placement.may_raise_to(4)
+    monkeypatch.setattr(os, "geteuid", lambda: 0)
+    assert placement.may_raise_to(-20)
 
 
 def test_a_worker_whose_long_job_ended_takes_the_next_at_its_own_priority():

@@ -12,6 +12,7 @@ machine stopped for ~100 ms every few seconds (every process at once: the host's
 from __future__ import annotations
 
 import os
+import resource
 import threading
 from collections.abc import Callable
 from typing import TypeVar
@@ -32,6 +33,16 @@ def heavy_cores() -> set[int]:
     left to cheap requests (all of them on a one-core machine)."""
     cores = all_cores()
     return cores - {min(cores)} if len(cores) > 1 else cores
+
+
+def may_raise_to(niceness: int) -> bool:
+    """Whether this process may raise a thread's priority back to ``niceness`` once lowered: root
+    may, others only down to the bound RLIMIT_NICE sets (``20 - limit``; the default limit 0 allows
+    nothing)."""
+    if os.geteuid() == 0:
+        return True
+    soft, _ = resource.getrlimit(resource.RLIMIT_NICE)
+    return soft == resource.RLIM_INFINITY or niceness >= 20 - soft
 
 
 def place(pid: int, niceness: int, cores: set[int]) -> bool:

@@ -35,7 +35,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
-from aikg.placement import LONG_NICENESS, all_cores, heavy_cores, place
+from aikg.placement import LONG_NICENESS, all_cores, heavy_cores, may_raise_to, place
 from aikg.store.base import Deadline, Snapshot, Store
 
 log = logging.getLogger(__name__)
@@ -159,6 +159,9 @@ class _Worker:
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
         """The priority the worker's jobs start at (it lowers its own, relative to ours)."""
         self.demoted = False
+        """Whether the worker runs other than a fresh job does (lower, or on the heavy cores only)."""
+        self.lowest = False
+        """Whether it runs at :data:`LONG_NICENESS`."""
         self.ready = False
 
     def wait_ready(self, seconds: float) -> bool:
@@ -196,19 +199,26 @@ class _Worker:
 
     def _answered_before(self, deadline: Deadline) -> bool:
         """Wait for the job's answer until ``deadline``; whether it came. A job that has used
-        :data:`DEMOTE_CPU` seconds of CPU, or run :data:`DEMOTE_AFTER` seconds, drops to
-        :data:`LONG_NICENESS` for the rest of its run."""
-        began, cpu = time.monotonic(), self._cpu_seconds()
+        :data:`DEMOTE_CPU` seconds of CPU is heavy work, and one that has run :data:`DEMOTE_AFTER`
+        seconds drops to :data:`LONG_NICENESS` whatever it has used."""
+        began, cpu, heavy = time.monotonic(), self._cpu_seconds(), False
         while True:
             left = deadline.left()
             if left <= 0:
                 return self.conn.poll(0)
-            if self.demoted:
+            if self.lowest:
                 return self.conn.poll(left)
-            if self.conn.poll(min(LOOK_EVERY, left)):
+            if self.conn.poll(min(LOOK_EVERY if not heavy else DEMOTE_AFTER, left)):
                 return True
-            if time.monotonic() - began >= DEMOTE_AFTER or self._cpu_seconds() - cpu >= DEMOTE_CPU:
+            if time.monotonic() - began >= DEMOTE_AFTER:
                 self._prioritize(LONG_NICENESS)
+            elif not heavy and self._cpu_seconds() - cpu >= DEMOTE_CPU:
+                # Without the right to raise it again, a worker lowered for a 20 ms job would be
+                # replaced after it (an interpreter started per moderately heavy query): such a job
+                # moves to the heavy cores at its own priority, which never needs raising.
+                heavy = self._prioritize(
+                    LONG_NICENESS if may_raise_to(self.niceness) else self.niceness, heavy=True
+                )
 
     def _cpu_seconds(self) -> float:
         """CPU seconds the process's threads have run (the kernel's scheduler statistics, in ns)."""
@@ -225,14 +235,15 @@ class _Worker:
                 total += int(f.read().split()[0])
         return total / 1e9
 
-    def _prioritize(self, niceness: int) -> bool:
-        """Run the worker's threads at ``niceness``: heavy work (:data:`LONG_NICENESS`) on the heavy
-        cores only (:mod:`aikg.placement`), a job at the worker's own priority on any; whether the
-        kernel allowed it."""
-        cores = heavy_cores() if niceness == LONG_NICENESS else all_cores()
-        if not place(self.process.pid, niceness, cores):
+    def _prioritize(self, niceness: int, *, heavy: bool | None = None) -> bool:
+        """Run the worker's threads at ``niceness``, on the heavy cores (:mod:`aikg.placement`) when
+        ``heavy`` (by default: when ``niceness`` is heavy work's), else on any; whether the kernel
+        allowed it."""
+        heavy = niceness == LONG_NICENESS if heavy is None else heavy
+        if not place(self.process.pid, niceness, heavy_cores() if heavy else all_cores()):
             return False
-        self.demoted = niceness != self.niceness
+        self.demoted = heavy or niceness != self.niceness
+        self.lowest = niceness == LONG_NICENESS
         return True
 
     def restored(self) -> bool:
