@@ -11,6 +11,7 @@ import io
 import os
 import threading
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,27 @@ def runaway_in_background(client) -> tuple[threading.Thread, list[int]]:
         )
     )
     return thread, results
+
+
+@contextlib.contextmanager
+def runaway_running(client, services) -> Iterator[int]:
+    """The explosive query running in a worker (its process id) for the block; afterwards it has ended
+    in 503 at the time limit, and the app's workers are stopped."""
+    thread, results = runaway_in_background(client)
+    try:
+        thread.start()
+        yield wait_for_busy_worker(services, thread)
+        thread.join()
+        assert results == [503]
+    finally:
+        services.runner.close()
+
+
+def wait_until(condition: Callable[[], bool], seconds: float, step: float = 0.05) -> None:
+    """Poll ``condition`` until it holds or ``seconds`` pass (the caller asserts it)."""
+    end = time.monotonic() + seconds
+    while not condition() and time.monotonic() < end:
+        time.sleep(step)
 
 
 @pytest.fixture(scope="module")
@@ -403,22 +425,14 @@ def test_a_long_query_yields_the_cores_to_new_ones(disk_store):
     base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
     client, services = app.test_client(), get_services_of(app)
-    thread, results = runaway_in_background(client)
-    try:
-        thread.start()
-        runaway = wait_for_busy_worker(services, thread)
-        end = time.monotonic() + 7  # demoted DEMOTE_AFTER after its job reached it (it may still boot)
-        while niceness(runaway) != {LONG_NICENESS} and time.monotonic() < end:
-            time.sleep(0.1)
+    with runaway_running(client, services) as runaway:
+        # demoted DEMOTE_AFTER after its job reached it (it may still boot)
+        wait_until(lambda: niceness(runaway) == {LONG_NICENESS}, 7, 0.1)
         assert niceness(runaway) == {LONG_NICENESS}
         r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
         assert r.status_code == 200
         for pid in services.runner.pool.pids(busy=False):  # the one that answered, and the spares
             assert niceness(pid) == {base}
-        thread.join()
-        assert results == [503]
-    finally:
-        services.runner.close()
 
 
 def cores(pid: int) -> set[frozenset[int]]:
@@ -452,23 +466,14 @@ def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store
     for _ in range(20):
         assert client.get("/sparql", query_string={"query": LIGHT}, headers=JSON).status_code == 200
     assert LONG_NICENESS not in seen  # a cheap query stays at the workers' priority
-    thread, results = runaway_in_background(client)
-    try:
-        thread.start()
-        runaway = wait_for_busy_worker(services, thread)
-        end = time.monotonic() + 5
-        while niceness(runaway) != {LONG_NICENESS} and time.monotonic() < end:
-            time.sleep(0.05)
+    with runaway_running(client, services) as runaway:
+        wait_until(lambda: niceness(runaway) == {LONG_NICENESS}, 5)
         assert niceness(runaway) == {LONG_NICENESS}
         assert cores(runaway) == {frozenset(heavy_cores())}
         r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
         assert r.status_code == 200
         for pid in services.runner.pool.pids(busy=False):
             assert cores(pid) == {frozenset(all_cores())}
-        thread.join()
-        assert results == [503]
-    finally:
-        services.runner.close()
 
 
 def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_heavy_cores(
@@ -485,23 +490,14 @@ def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_hea
     monkeypatch.setattr(workers, "may_raise_to", lambda niceness: False)
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
     client, services = app.test_client(), get_services_of(app)
-    thread, results = runaway_in_background(client)
-    try:
-        thread.start()
-        runaway = wait_for_busy_worker(services, thread)
-        end = time.monotonic() + 5
-        while cores(runaway) != {frozenset(heavy_cores())} and time.monotonic() < end:
-            time.sleep(0.05)
+    with runaway_running(client, services) as runaway:
+        wait_until(lambda: cores(runaway) == {frozenset(heavy_cores())}, 5)
         assert cores(runaway) == {frozenset(heavy_cores())}
         assert niceness(runaway) == {base}
         (worker,) = services.runner.pool._busy
         assert worker.demoted and not worker.lowest
         assert worker.restored()  # the same priority on every core again: nothing to raise
         assert cores(runaway) == {frozenset(all_cores())} and niceness(runaway) == {base}
-        thread.join()
-        assert results == [503]
-    finally:
-        services.runner.close()
 
 
 def test_may_raise_to_follows_rlimit_nice(monkeypatch):

@@ -26,7 +26,6 @@ import multiprocessing.connection
 import os
 import resource
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -34,6 +33,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from aikg import interpreters
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
 from aikg.placement import LONG_NICENESS, all_cores, heavy_cores, may_raise_to, place
 from aikg.store.base import Deadline, Snapshot, Store
@@ -144,18 +144,7 @@ class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
     def __init__(self, memory_mb: int) -> None:
-        ours, theirs = socket.socketpair()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "aikg.query.workers", str(theirs.fileno()), str(memory_mb)],
-                pass_fds=[theirs.fileno()],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                close_fds=True,
-            )
-        finally:
-            theirs.close()
-        self.conn = multiprocessing.connection.Connection(ours.detach())
+        self.process, self.conn = interpreters.start("aikg.query.workers", str(memory_mb))
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
         """The priority the worker's jobs start at (it lowers its own, relative to ours)."""
         self.demoted = False
@@ -265,22 +254,8 @@ class _Worker:
         return f"it exited with status {code}"
 
     def close(self) -> None:
-        """Kill the process and release its socket; it is reaped in the background.
-
-        A killed process on a busy machine may take seconds to be scheduled and exit (a large query's
-        memory to tear down), and even a short wait for it here is paid by the request that stopped it:
-        waiting up to 0.2 s (a poll loop that must win the GIL back each turn) made runaway queries answer
-        up to 1 s past their deadline under the hostile suite's load.
-        """
-        with contextlib.suppress(Exception):
-            self.process.kill()
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        threading.Thread(target=self._reap, name="aikg-worker-reaper", daemon=True).start()
-
-    def _reap(self) -> None:
-        with contextlib.suppress(Exception):
-            self.process.wait(60)
+        """Kill the process and release its socket; it is reaped in the background."""
+        interpreters.stop(self.process, self.conn)
 
 
 class Slots:

@@ -23,8 +23,6 @@ import json
 import logging
 import multiprocessing.connection
 import os
-import socket
-import subprocess
 import sys
 import threading
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -33,6 +31,7 @@ from typing import Any
 from flask import Request, Response
 from werkzeug.test import EnvironBuilder
 
+from aikg import interpreters
 from aikg.errors import QueryTimeout, StoreError
 from aikg.placement import LONG_NICENESS, heavy_cores
 from aikg.web.errors import error_body
@@ -141,18 +140,7 @@ class _Child:
     machine)."""
 
     def __init__(self) -> None:
-        ours, theirs = socket.socketpair()
-        try:
-            self.process = subprocess.Popen(
-                [sys.executable, "-m", "aikg.serving.views", str(theirs.fileno())],
-                pass_fds=[theirs.fileno()],
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.DEVNULL,
-                close_fds=True,
-            )
-        finally:
-            theirs.close()
-        self.conn = multiprocessing.connection.Connection(ours.detach())
+        self.process, self.conn = interpreters.start("aikg.serving.views")
         self._send = threading.Lock()
         self._waiting: dict[int, Future[tuple[int, list[tuple[str, str]], bytes]]] = {}
         self._numbers = itertools.count()
@@ -208,15 +196,7 @@ class _Child:
                 future.set_exception(EOFError())
 
     def close(self) -> None:
-        with contextlib.suppress(Exception):
-            self.process.kill()
-        with contextlib.suppress(Exception):
-            self.conn.close()
-        threading.Thread(target=self._reap, name="aikg-views-reaper", daemon=True).start()
-
-    def _reap(self) -> None:
-        with contextlib.suppress(Exception):
-            self.process.wait(60)
+        interpreters.stop(self.process, self.conn)
 
 
 # -- the views process --------------------------------------------------------------------------------
