@@ -568,6 +568,9 @@ def test_a_worker_the_kernel_will_not_raise_again_is_replaced_and_frees_its_plac
         worker = pool._take()
         assert worker.wait_ready(20)
         assert worker._prioritize(LONG_NICENESS)
+        # the spare _take started is placed when ready: not while setpriority fails for every caller
+        wait_until(lambda: pool._starting == 0, 20)
+        assert pool._starting == 0
 
         def unprivileged(which: int, who: int, niceness: int) -> None:
             raise PermissionError("raising a priority needs CAP_SYS_NICE")

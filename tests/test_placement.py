@@ -61,3 +61,27 @@ def test_run_below_runs_on_a_thread_of_its_own_at_the_lowest_priority_on_the_hea
     assert (os.getpriority(os.PRIO_PROCESS, me), os.sched_getaffinity(0)) == before
     with pytest.raises(ValueError):
         placement.run_below(lambda: int("not a number"))
+
+
+@pytest.mark.skipif(len(os.sched_getaffinity(0)) < 2, reason="needs two cores to keep one free")
+def test_a_query_worker_starts_as_heavy_work_and_takes_jobs_on_every_core():
+    """A worker's start (a quarter of a second of imports, then its snapshot) replaced a killed runaway
+    query's every few seconds under hostile load: it runs on the heavy cores from its first instruction,
+    at its jobs' priority, and moves to every core once it is handed out."""
+    from aikg.query.workers import NICENESS, WorkerPool
+
+    base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
+    pool = WorkerPool(1)
+    try:
+        worker = pool._start()
+        pid = worker.process.pid
+        seen = (os.getpriority(os.PRIO_PROCESS, pid), os.sched_getaffinity(pid))
+        assert not worker.conn.poll(0)  # still importing: what was seen is where its start runs
+        assert seen == (base, placement.heavy_cores())
+        assert worker.wait_ready(30)
+        pool._give_back(worker)
+        tasks = list(Path(f"/proc/{pid}/task").iterdir())
+        assert {os.getpriority(os.PRIO_PROCESS, int(t.name)) for t in tasks} == {base}
+        assert all(os.sched_getaffinity(int(t.name)) == placement.all_cores() for t in tasks)
+    finally:
+        pool.close()

@@ -68,8 +68,7 @@ def opened(_store: Store) -> None:
 
 
 def _limit_resources(memory_mb: int) -> None:
-    with contextlib.suppress(OSError, ValueError):
-        os.nice(NICENESS)
+    """The worker's memory limit (its priority and cores are set by the pool as it starts)."""
     if memory_mb > 0:
         limit = memory_mb * 1024 * 1024
         with contextlib.suppress(OSError, ValueError):
@@ -93,7 +92,7 @@ stack holds); the rest of a query's size is bounded by its time limit. Untouched
 
 def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
     """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
-    _limit_resources(memory_mb)  # before the thread starts: it inherits this thread's priority
+    _limit_resources(memory_mb)
     threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
     loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
     loop.start()
@@ -144,10 +143,14 @@ class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
     def __init__(self, memory_mb: int) -> None:
-        self.process, self.conn = interpreters.start("aikg.query.workers", str(memory_mb))
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
-        """The priority the worker's jobs start at (it lowers its own, relative to ours)."""
-        self.demoted = False
+        """The priority the worker's jobs start at (below ours)."""
+        # Its start (imports, then opening the snapshot) is heavy work nobody waits for, at the jobs'
+        # priority: on the heavy cores until it is handed its first job (see restored).
+        self.process, self.conn = interpreters.start(
+            "aikg.query.workers", str(memory_mb), niceness=self.niceness, cores=heavy_cores()
+        )
+        self.demoted = True
         """Whether the worker runs other than a fresh job does (lower, or on the heavy cores only)."""
         self.lowest = False
         """Whether it runs at :data:`LONG_NICENESS`."""

@@ -140,7 +140,9 @@ class _Child:
     machine)."""
 
     def __init__(self) -> None:
-        self.process, self.conn = interpreters.start("aikg.serving.views")
+        self.process, self.conn = interpreters.start(
+            "aikg.serving.views", niceness=NICENESS, cores=heavy_cores()
+        )
         self._send = threading.Lock()
         self._waiting: dict[int, Future[tuple[int, list[tuple[str, str]], bytes]]] = {}
         self._numbers = itertools.count()
@@ -222,9 +224,7 @@ def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threadi
 def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views process
     """The views process: ``python -m aikg.serving.views FD``, with the settings in the environment."""
     conn = multiprocessing.connection.Connection(int(argv[0]))
-    with contextlib.suppress(OSError):
-        os.nice(NICENESS)
-        os.sched_setaffinity(0, heavy_cores())  # before any thread starts: they inherit both
+    # Its priority and cores were set as it started (interpreters.start); threads inherit both.
     from aikg.serving.app import reader_app
     from aikg.settings import load_settings
 
