@@ -456,7 +456,7 @@ def test_a_newer_file_updates_in_place(copy, tmp_path):
     assert values(copy, ID + "glm-4-6", str(RDFS.label)) == {Literal("GLM 4.6", lang="en")}
     assert values(copy, ID + "training-run-glm-4-6", AIKG + "sourceRow", EPOCH + "frontier-ai-models")
     # Values written another way are read, and said so, per row and column.
-    lines = [line for line, _ in read_table(tmp_path / "ai_models" / "frontier_ai_models.csv")[1]]
+    lines = [line for line, _ in read_table(tmp_path / "ai_models" / "frontier_ai_models.csv").rows]
     v4, glm5 = lines[-3], lines[-2]
     read = {(f.row, f.column, f.value) for f in report.of_kind("read-value")}
     assert (v4, "Publication date", "April 2026") in read and (glm5, "Parameters", "284B") in read
@@ -514,3 +514,117 @@ def test_a_partial_file_does_not_replace_the_dataset_unless_asked(copy, tmp_path
     report = import_epoch(copy, directory, snapshot_date="2026-05-01", replace=True)
     assert report.files["ai_models/frontier_ai_models.csv"].mode == "replaced"
     assert frontier_runs() == 52
+
+
+def test_a_hand_edited_file_is_read_cell_by_cell_and_what_cannot_be_read_is_reported(copy, tmp_path):
+    """Found by editing the snapshot by hand: a row with one cell too many was imported with every
+    value a column over (a country as an operator); a row cut short erased what it had said; 31 June
+    was stored as an xsd:date the shapes then refused; a 200,000-character note made the whole file
+    unreadable; 1e400 vanished without a word."""
+    extra = [
+        {"Model": "Hand Edited Date", "Organization": "DeepSeek", "Publication date": "2025-06-31"},
+        {"Model": "Hand Edited Note", "Organization": "DeepSeek", "Parameters notes": "long " * 40_000},
+        {"Model": "Hand Edited Overflow", "Organization": "DeepSeek", "Parameters": "1e400"},
+    ]
+    table = list(csv.reader(io.StringIO(_frontier(extra))))
+    models = [row[0] for row in table]
+    shifted, cut = models.index("Llama 3.1-405B"), models.index("Theseus")
+    table[shifted].insert(2, "EXTRA")
+    table[cut] = table[cut][:8]
+    out = io.StringIO()
+    csv.writer(out).writerows(table)
+    directory = _write(tmp_path, out.getvalue())
+    lines = sorted(line for line, _ in read_table(directory / "ai_models/frontier_ai_models.csv").misshapen)
+    before = values(copy, ID + "training-run-llama-3-1-405b", AIKG + "accelerator")
+
+    report = import_epoch(copy, directory, snapshot_date="2026-04-30")
+
+    rejected = {f.row: f.message for f in report.of_kind("rejected-row")}
+    width = len(table[0])
+    assert len(lines) == 2
+    assert f"the row has 8 cells and the header {width}" in rejected[lines[0]]  # Theseus, cut short
+    assert f"the row has {width + 1} cells and the header {width}" in rejected[lines[1]]
+    # What the two rows said before is kept, not shifted or erased.
+    assert values(copy, ID + "training-run-llama-3-1-405b", AIKG + "accelerator") == before != set()
+    assert values(copy, ID + "theseus", str(RDFS.label)) == {Literal("Theseus", lang="en")}
+    unreadable = {(f.column, f.value) for f in report.of_kind("unreadable-value")}
+    assert ("Publication date", "2025-06-31") in unreadable
+    assert ("Parameters", "1e400") in unreadable
+    assert not copy.query('ASK { ?s ?p "2025-06-31"^^<http://www.w3.org/2001/XMLSchema#date> }').boolean
+    note = values(copy, ID + "hand-edited-note", str(RDFS.label))
+    assert note == {Literal("Hand Edited Note", lang="en")}
+    assert validate_store(copy).conforms
+
+
+ANONYMIZED = "Anonymized Chinese System"
+"""The name 257 clusters of the snapshot share: nothing but their values tells them apart."""
+
+
+def _clusters(tmp_path: Path, edit) -> Path:
+    """The shipped gpu_clusters.csv, its rows (dicts) passed through ``edit``, written under tmp_path."""
+    with (default_directory() / "gpu_clusters/gpu_clusters.csv").open(encoding="utf-8-sig", newline="") as f:
+        table = list(csv.DictReader(f))
+    columns = list(table[0])
+    path = tmp_path / "gpu_clusters" / "gpu_clusters.csv"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=columns)
+        writer.writeheader()
+        writer.writerows(edit(table))
+    return tmp_path
+
+
+def _anonymized(store: Store) -> dict[str, set[str]]:
+    """Each cluster labelled ANONYMIZED with its H100 equivalents."""
+    out: dict[str, set[str]] = {}
+    for node, h100e in select(
+        store,
+        f"""SELECT ?c ?h WHERE {{ ?c <{RDFS.label}> "{ANONYMIZED}"@en
+            OPTIONAL {{ ?c <{AIKG}h100Equivalents> ?h }} }}""",
+    ):
+        out.setdefault(node, set()).update({h100e} if h100e else set())
+    return out
+
+
+def test_a_newer_complete_file_with_a_changed_anonymized_row_replaces_the_dataset(copy, tmp_path):
+    """Found by editing the snapshot by hand: rows of a shared name get ids from their cells, so one
+    changed H100e made a complete newer file count as partial, and the old cluster stayed beside the
+    new one with its stale figure."""
+    before = _anonymized(copy)
+    assert len(before) == 257
+
+    def edit(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+        first = next(i for i, r in enumerate(rows) if r["Name"] == ANONYMIZED)
+        sixth = [i for i, r in enumerate(rows) if r["Name"] == ANONYMIZED][5]
+        rows[sixth] = {**rows[sixth], "H100 equivalents": "12345"}
+        new = {c: "" for c in rows[0]} | {"Name": ANONYMIZED, "Status": "Planned", "Country": "China"}
+        return rows[:first] + [new | {"H100 equivalents": "777"}] + rows[first:]
+
+    report = import_epoch(copy, _clusters(tmp_path, edit), snapshot_date="2026-04-30")
+
+    r = report.files["gpu_clusters/gpu_clusters.csv"]
+    assert r.mode == "replaced"
+    after = _anonymized(copy)
+    assert len(after) == 258  # one row more, not one more and a stale copy
+    figures = sorted(h for hs in after.values() for h in hs)
+    assert "12345" in figures and "777" in figures
+    assert sorted(h for hs in before.values() for h in hs).count("20000") - figures.count("20000") == 1
+
+
+def test_a_partial_file_with_a_row_of_a_shared_name_is_refused_that_row(copy, tmp_path):
+    """Found by editing the snapshot by hand: a one-row file holding an anonymized cluster gave that row
+    the id of another anonymized cluster, whose facts it then replaced."""
+    before = _anonymized(copy)
+    plain = ID + "cluster-anonymized-chinese-system"
+    kept = values(copy, plain, AIKG + "h100Equivalents")
+
+    def edit(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+        return [[r for r in rows if r["Name"] == ANONYMIZED][5]]
+
+    report = import_epoch(copy, _clusters(tmp_path, edit), snapshot_date="2026-04-30")
+
+    (rejected,) = report.of_kind("rejected-row")
+    assert rejected.file == "gpu_clusters/gpu_clusters.csv"
+    assert "a partial file cannot tell which one this row updates" in rejected.message
+    assert values(copy, plain, AIKG + "h100Equivalents") == kept != set()
+    assert _anonymized(copy) == before

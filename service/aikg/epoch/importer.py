@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import re
 import time
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
@@ -174,10 +175,16 @@ class _Prepared:
         manifest = read_manifest(directory)
         self.plans: list[_Plan] = []
         for d in datasets:
-            columns, rows = read_table(directory / d.path)
+            table = read_table(directory / d.path)
+            rows = table.rows
             snap = snapshot_of(directory, d.path, snapshot_date, manifest)
-            file_report = FileReport(d.path, graph_of(d), snap.date, snap.basis, rows=len(rows))
-            header = check_header(columns, d.reads, d.ignores)
+            file_report = FileReport(
+                d.path, graph_of(d), snap.date, snap.basis, rows=len(rows) + len(table.misshapen)
+            )
+            self.report.findings += [
+                Finding("rejected-row", d.path, why, row=line) for line, why in table.misshapen
+            ]
+            header = check_header(table.columns, d.reads, d.ignores)
             file_report.warnings += header.warnings()
             self.report.findings += [Finding("column", d.path, w) for w in header.warnings()]
             self.plans.append(_Plan(d, [(n, rename(r, header.renamed)) for n, r in rows], file_report))
@@ -236,20 +243,50 @@ class _Prepared:
                     row = hash((g, rdf11_object(q).value))
                     plan.old_owned.setdefault(rdf11_subject(q).value, set()).add(row)
             new_owned = {str(n) for n in self.ctx.quads.owned(plan.dataset.path, malformed)}
-            missing = set(plan.old_owned) - new_owned
+            # A node of a name several rows share is still there when the file has rows of that name:
+            # its id changes with its cells, and one changed value made a complete newer file partial
+            # and the old node a duplicate.
+            shared = {_shared_name(n) for n in plan.old_owned} - {None}
+            names = {_shared_name(n, numbered=True) or n for n in new_owned} & shared
+            missing = {
+                n for n in set(plan.old_owned) - new_owned if _shared_name(n, numbered=True) not in names
+            }
             if not plan.existing:
                 plan.report.mode = "new"
             elif replace or not missing:
                 plan.report.mode = "replaced"
             else:
                 plan.report.mode = "merged"
-                rows_kept = {r for n in missing for r in plan.old_owned[n]}
+                rows_kept = {r for n in set(plan.old_owned) - new_owned for r in plan.old_owned[n]}
                 plan.report.kept = len(rows_kept)
                 plan.report.warnings.append(
                     f"partial file: {len(rows_kept)} rows of the dataset are not in it and were kept as they "
                     f"were; its rows went into a graph of their own ({plan.target}). Pass --replace to "
                     "replace the whole dataset with this file instead"
                 )
+                self._reject_unmatched(plan, malformed)
+
+    def _reject_unmatched(self, plan: _Plan, malformed: set[RowKey]) -> None:
+        """Reject the rows of a partial file that cannot be matched to one node of the dataset: rows of
+        a name several rows share ("Anonymized Chinese System", 257 clusters) are told apart by their
+        cells alone, so a row whose cells the store does not hold as they are could be any of them
+        (before, such a row took the id of another cluster and overwrote it)."""
+        digested = {_shared_name(n) for n in plan.old_owned} - {None}
+        shared = Counter(_shared_name(n, numbered=True) or n for n in plan.old_owned)
+        shared = Counter({name: k for name, k in shared.items() if name in digested})
+        for row, nodes in sorted(self.ctx.quads.own.items()):
+            if row[0] != plan.dataset.path or row in malformed:
+                continue
+            for node in map(str, nodes):
+                name = _shared_name(node) or node
+                if name in shared and not (_shared_name(node) and node in plan.old_owned):
+                    why = (
+                        f"{_short(name)} names {shared[name]} rows of this dataset, told apart only "
+                        "by their values: a partial file cannot tell which one this row updates (import "
+                        "the complete file, or pass --replace)"
+                    )
+                    self.report.findings.append(Finding("rejected-row", row[0], why, row=row[1]))
+                    break
 
     def _removals(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[str]]:
         """What the import takes out of the store: replaced datasets' graphs, a partial file's own rows
@@ -525,6 +562,19 @@ def _canonical(value: Decimal) -> str:
 _LAST: dict[str, ValidationResult] = {}
 """The last full validation, by content hash: validation is a pure function of the data (shapes and
 ontology fixed in a process), so an unchanged re-import in the same process reuses it."""
+
+
+_DIGEST = re.compile(r"^(.*)-[0-9a-f]{6}$")
+_NUMBERED = re.compile(r"^(.*)-(?:[0-9a-f]{6}|\d+)$")
+
+
+def _shared_name(iri: str, *, numbered: bool = False) -> str | None:
+    """For the node of a row whose name other rows share (``Context.row_node`` tells them apart by a
+    digest of their cells, ``…/cluster-anonymized-chinese-system-e75b18``, and rows equal in those
+    cells by a number, ``…-2``), the id of that name; otherwise None. A number may also end a name of
+    its own ("xAI Colossus 2"): a caller counting numbers checks that the name has digests too."""
+    m = (_NUMBERED if numbered else _DIGEST).match(iri)
+    return m.group(1) if m else None
 
 
 def _validate_all(scratch: Store) -> ValidationResult:

@@ -13,6 +13,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from rdflib import Literal, URIRef
 from rdflib.term import Identifier
@@ -25,27 +26,67 @@ RowKey = tuple[str, int]
 Quad = tuple[Identifier, URIRef, Identifier, str]
 
 
-def read_table(path: Path) -> tuple[list[str], list[tuple[int, dict[str, str]]]]:
-    """The header and the rows of a CSV file, each row with the line it starts on (multi-line cells
-    span several lines). A file that is not UTF-8 CSV is a BadRequest naming the file."""
+CELL_LIMIT = 16 * 1024 * 1024
+"""Characters one cell may hold. Python's csv module stops at 131,072 by default, and then the whole file
+was refused as "not a readable CSV file", though a long hand-written note is still a cell."""
+
+
+@dataclass
+class Table:
+    """A CSV file read: its header, its rows (each with the line it starts on; multi-line cells span
+    several lines) and the rows whose number of cells is not the header's, which are not read (their
+    cells would land in the wrong columns)."""
+
+    columns: list[str]
+    rows: list[tuple[int, dict[str, str]]]
+    misshapen: list[tuple[int, str]] = field(default_factory=list)
+    """(line, why) of each row left out."""
+
+
+def read_table(path: Path) -> Table:
+    """The header and the rows of a CSV file. A file that is not UTF-8 CSV is a BadRequest naming the
+    file and the line."""
+    if csv.field_size_limit() < CELL_LIMIT:
+        csv.field_size_limit(CELL_LIMIT)  # the csv module's own setting, for the whole process
+    line = 1
     try:
         with path.open(encoding="utf-8-sig", newline="") as f:
             reader = csv.DictReader(f)
             columns = [c.strip() for c in (reader.fieldnames or [])]
             reader.fieldnames = columns
-            rows: list[tuple[int, dict[str, str]]] = []
+            table = Table(columns, [])
             start = 2
             for row in reader:
-                rows.append((start, {k: (v or "") for k, v in row.items() if k is not None and k != ""}))
+                line = reader.line_num
+                why = _misshapen(row, len(columns))
+                if why:
+                    table.misshapen.append((start, why))
+                else:
+                    table.rows.append(
+                        (start, {k: v or "" for k, v in row.items() if k is not None and k != ""})
+                    )
                 start = reader.line_num + 1
     except (UnicodeDecodeError, csv.Error) as exc:
-        raise BadRequest(f"{path.name} is not a readable UTF-8 CSV file: {exc}") from None
-    return columns, rows
+        raise BadRequest(
+            f"{path.name} is not a readable UTF-8 CSV file (near line {line + 1}): {exc}"
+        ) from None
+    return table
+
+
+def _misshapen(row: dict[str | None, Any], width: int) -> str | None:
+    """Why a row's cells do not match the header, or None. Extra empty cells (a trailing comma) are
+    harmless; extra values or missing cells shift or lose what the row says."""
+    extra = row.get(None) or []
+    missing = sum(1 for k, v in row.items() if k is not None and v is None)
+    if not missing and not any(c.strip() for c in extra):
+        return None
+    cells = width + len(extra) - missing
+    return f"the row has {cells} cells and the header {width}: left out, as its cells would shift"
 
 
 def read_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
     """The rows of a CSV file with the line each starts on."""
-    yield from read_table(path)[1]
+    yield from read_table(path).rows
 
 
 @dataclass

@@ -8,6 +8,7 @@ per row and column, so no value is ever dropped silently.
 
 from __future__ import annotations
 
+import datetime as dt
 import math
 import re
 import unicodedata
@@ -24,7 +25,8 @@ UNKNOWN = frozenset(
 
 _TAG = re.compile(r"#\s*([A-Za-z]+)")
 _ISO_DATE = re.compile(
-    r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}:?\d{2})?)?$"
+    r"^(\d{4})(?:-(\d{2})(?:-(\d{2}))?)?"
+    r"(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?(?:Z|[+-](\d{2}):?(\d{2}))?)?$"
 )
 _GROUPED = re.compile(r"^-?\d{1,3}(?:,\d{3})+(?:\.\d+)?$")
 _SCALED = re.compile(r"^(\d+(?:\.\d+)?)\s*(k|thousand|m|mn|million|b|bn|billion|t|trillion)$", re.I)
@@ -94,8 +96,10 @@ def read_number(cell: str | None) -> Reading:
         if m is None:
             return Reading(None, f"{raw!r} is not a number")
         value, lenient = Decimal(m.group(1)) * _SCALE[m.group(2).lower()], True
-    if not value.is_finite() or math.isinf(float(value)):
-        return Reading(None)
+    if not value.is_finite():
+        return Reading(None)  # "Infinity", "NaN": Decimal's own words for unknown, like "inf"
+    if math.isinf(float(value)):
+        return Reading(None, f"{raw!r} is too large to be a figure here (left unknown)")
     if lenient:
         return Reading(value, f"{raw!r} read as {plain(value)}", lenient=True)
     return Reading(value)
@@ -126,8 +130,8 @@ def read_date(cell: str | None) -> Reading:
         return Reading(None)
     m = _ISO_DATE.match(raw)
     if m:
-        year, month, day = m.groups()
-        if month and not 1 <= int(month) <= 12 or day and not 1 <= int(day) <= 31:
+        year, month, day = m.groups()[:3]
+        if not _real_date(year, month, day, m.groups()[3:]):
             return Reading(None, f"{raw!r} is not a date")
         if int(year) < EARLIEST_YEAR:
             return Reading(None, f"{raw!r} has the year {year}, before any computing: a typo (left unknown)")
@@ -144,10 +148,22 @@ def read_date(cell: str | None) -> Reading:
     if m:
         day, month_name = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         month = _month(month_name)
-        if month and 1 <= int(day) <= 31:
+        if month and _real_date(m.group(5), str(month), day):
             value = Literal(f"{m.group(5)}-{month:02d}-{int(day):02d}", datatype=XSD.date)
             return Reading(value, f"{raw!r} read as {value}", lenient=True)
     return Reading(None, f"{raw!r} is not a date")
+
+
+def _real_date(year: str, month: str | None, day: str | None, time: tuple[str | None, ...] = ()) -> bool:
+    """Whether an ISO date's parts name a day of the calendar (no 31 June, no 29 February 2025) and
+    its time of day, if any, a time (no 25:99): rdflib stores ``"2024-02-31"^^xsd:date`` as written,
+    which the shapes then refuse and date comparisons skip."""
+    try:
+        dt.date(int(year), int(month or 1), int(day or 1))
+    except ValueError:
+        return False
+    hour, minute, second, off_hours, off_minutes = ([int(t) if t else 0 for t in time] + [0] * 5)[:5]
+    return hour <= 23 and minute <= 59 and second <= 59 and off_hours <= 14 and off_minutes <= 59
 
 
 def _month(name: str) -> int | None:
