@@ -6,6 +6,12 @@ No timing is asserted: the figures depend on the machine; only what was counted 
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -104,3 +110,59 @@ def test_every_kind_of_failed_answer_is_an_error(
 ) -> None:
     call = Call("lookup", "GET /x", "GET", "/x")
     assert judge(call, status, content_type, body) == problem
+
+
+RUNNER = """
+import sys
+from pathlib import Path
+from aikg_bench.soak import soak
+
+soak(Path(sys.argv[1]), seconds=120, warmup=1, clients=1, work=Path(sys.argv[2]), epoch=False,
+     log=lambda line: print(line, flush=True))
+"""
+
+
+def test_a_soak_runner_stopped_with_sigterm_stops_its_server(tmp_path: Path) -> None:
+    """Regression: a runner stopped by ``timeout`` left its ``aikg serve`` running."""
+    store = OxigraphStore(tmp_path / "default")
+    load_seeds(store)
+    store.close()
+    work = tmp_path / "work"
+    runner = subprocess.Popen(
+        [sys.executable, "-c", RUNNER, str(tmp_path / "default"), str(work)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        assert runner.stdout is not None
+        for line in runner.stdout:  # the server answers once the soak has begun
+            if line.startswith("soak:"):
+                break
+        serving = _serving(work)
+        assert serving
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(90) == 128 + signal.SIGTERM
+    finally:
+        runner.kill()
+    end = time.monotonic() + 10
+    while _serving(work) and time.monotonic() < end:
+        time.sleep(0.1)
+    left = _serving(work)
+    for pid in left:  # not left running for the rest of the suite when this fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == set()
+
+
+def _serving(work: Path) -> set[int]:
+    """Processes whose command line names the store copy under ``work``."""
+    found = set()
+    for proc in Path("/proc").iterdir():
+        if proc.name.isdigit():
+            try:
+                cmd = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+            except OSError:
+                continue
+            if "aikg" in cmd and "serve" in cmd and str(work) in cmd:
+                found.add(int(proc.name))
+    return found

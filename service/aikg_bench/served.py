@@ -151,6 +151,20 @@ class Served:
         return left
 
 
+def stop_on_sigterm(served: Served) -> None:
+    """Stop ``served`` when this process gets SIGTERM, then end: a benchmark runner stopped by
+    ``timeout`` or at a CI job's end left its ``aikg serve`` running (its clients' threads kept the
+    interpreter alive past a ``finally``). From the main thread only, where Python runs handlers."""
+    if threading.current_thread() is not threading.main_thread():
+        return
+
+    def stop(signum: int, _frame: object) -> None:
+        served.stop()
+        os._exit(128 + signum)
+
+    signal.signal(signal.SIGTERM, stop)
+
+
 def _children(pid: int) -> list[int]:
     out: list[int] = []
     try:

@@ -45,7 +45,15 @@ import requests
 
 from aikg.namespaces import PREFIXES
 from aikg.query.named import load_queries
-from aikg_bench.served import TOKEN, MemoryWatch, Served, load_average, prepare_store, pressure
+from aikg_bench.served import (
+    TOKEN,
+    MemoryWatch,
+    Served,
+    load_average,
+    prepare_store,
+    pressure,
+    stop_on_sigterm,
+)
 
 ID = "https://w3id.org/aikg/id/"
 SOAK_GRAPH = "https://w3id.org/aikg/graph/soak/"
@@ -475,6 +483,7 @@ def soak(
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
         served = Served(copy, base_dir / "logs", env=server_env)
+        stop_on_sigterm(served)
         try:
             result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log)
             return {
@@ -728,6 +737,7 @@ def fair_share(
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
         served = Served(copy, base_dir / "logs")
+        stop_on_sigterm(served)
         try:
             chosen = kinds or list(HOSTILE_KINDS)
             picked = [chosen[i % len(chosen)] for i in range(hostile)]
