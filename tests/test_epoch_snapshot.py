@@ -628,3 +628,32 @@ def test_a_partial_file_with_a_row_of_a_shared_name_is_refused_that_row(copy, tm
     assert "a partial file cannot tell which one this row updates" in rejected.message
     assert values(copy, plain, AIKG + "h100Equivalents") == kept != set()
     assert _anonymized(copy) == before
+
+
+def test_each_funding_round_is_listed_once_with_its_close_date_and_its_sources_certainty(snapshot):
+    """Found by checking answers against the CSV: a round reported on another day than it closed came
+    twice, once with each date (aikg:announcedOn is an aikg:date by the ontology, and the inferred graph
+    says so), so sums over the rows counted it twice; and the certainty column was empty on every row,
+    where the source's default certainty applies (as sources-of-entity gives it)."""
+    store, _ = snapshot
+    rows = named(store, "funding-by-company")
+    rounds = [str(r["round"]) for r in rows]
+    every = {r[0] for r in select(store, f"SELECT ?r WHERE {{ ?r a <{AIKG}FundingRound> }}")}
+    assert sorted(rounds) == sorted(every)  # each round once
+    path = default_directory() / "ai_companies/ai_companies_funding_rounds.csv"
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        sep = next(
+            r for r in csv.DictReader(f) if r["Id"] == "Sep 2025 Series C" and r["Company"] == "Mistral AI"
+        )
+    (row,) = [r for r in rows if str(r["round"]) == ID + "funding-round-mistral-ai-sep-2025-series-c"]
+    assert (
+        (str(row["date"]), str(row["reported"]))
+        == (sep["Close date"], sep["Report date"])
+        == (
+            "2025-09-09",
+            "2025-08-05",
+        )
+    )
+    assert {str(r["certainty"]) for r in rows} == {AIKG + "Reported"}
+    clusters = named(store, "largest-clusters-by-owner")
+    assert clusters and {str(r["certainty"]) for r in clusters} == {AIKG + "Reported"}
