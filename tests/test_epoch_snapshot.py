@@ -657,3 +657,18 @@ def test_each_funding_round_is_listed_once_with_its_close_date_and_its_sources_c
     assert {str(r["certainty"]) for r in rows} == {AIKG + "Reported"}
     clusters = named(store, "largest-clusters-by-owner")
     assert clusters and {str(r["certainty"]) for r in clusters} == {AIKG + "Reported"}
+
+
+@pytest.mark.parametrize(
+    ("query", "params"), [("investments-by-investor", {}), ("deals-of-organization", {"org": "openai"})]
+)
+def test_each_deal_is_listed_once_dated_as_its_source_dates_it(snapshot, query, params):
+    """The same double row as funding rounds had (an announcement day read as a second date); a deal
+    without a date of its own is dated by its announcement."""
+    store, _ = snapshot
+    rows = named(store, query, params)
+    deals = [str(r["deal"]) for r in rows]
+    assert deals and len(deals) == len(set(deals))
+    (row,) = [r for r in rows if str(r["deal"]) == ID + "funding-round-openai-jan-2023-microsoft"]
+    assert (str(row["date"]), str(row["reported"])) == ("2023-01-23", "2023-04-28")  # the CSV's
+    assert all(r.get("date") is not None for r in rows if r.get("reported") is not None)
