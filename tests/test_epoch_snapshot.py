@@ -672,3 +672,15 @@ def test_each_deal_is_listed_once_dated_as_its_source_dates_it(snapshot, query, 
     (row,) = [r for r in rows if str(r["deal"]) == ID + "funding-round-openai-jan-2023-microsoft"]
     assert (str(row["date"]), str(row["reported"])) == ("2023-01-23", "2023-04-28")  # the CSV's
     assert all(r.get("date") is not None for r in rows if r.get("reported") is not None)
+
+
+def test_an_empty_file_is_said_to_be_empty_and_changes_nothing(copy, tmp_path):
+    """Found by editing the snapshot by hand: a 0-byte file gave 25 "column missing" warnings."""
+    before = _anonymized(copy)
+    (tmp_path / "gpu_clusters").mkdir()
+    (tmp_path / "gpu_clusters" / "gpu_clusters.csv").write_bytes(b"")
+    report = import_epoch(copy, tmp_path, snapshot_date="2026-04-30")
+    r = report.files["gpu_clusters/gpu_clusters.csv"]
+    assert (r.rows, r.warnings[:1]) == (0, ["the file is empty: nothing was read from it"])
+    assert len(report.of_kind("column")) == 1
+    assert _anonymized(copy) == before

@@ -185,8 +185,10 @@ class _Prepared:
                 Finding("rejected-row", d.path, why, row=line) for line, why in table.misshapen
             ]
             header = check_header(table.columns, d.reads, d.ignores)
-            file_report.warnings += header.warnings()
-            self.report.findings += [Finding("column", d.path, w) for w in header.warnings()]
+            # An empty file has no header: one warning, not one per column it lacks.
+            warnings = header.warnings() if table.columns else ["the file is empty: nothing was read from it"]
+            file_report.warnings += warnings
+            self.report.findings += [Finding("column", d.path, w) for w in warnings]
             self.plans.append(_Plan(d, [(n, rename(r, header.renamed)) for n, r in rows], file_report))
             self.report.files[d.path] = file_report
         self.reconciler = self._reconciler(store, overrides)
