@@ -684,3 +684,21 @@ def test_an_empty_file_is_said_to_be_empty_and_changes_nothing(copy, tmp_path):
     assert (r.rows, r.warnings[:1]) == (0, ["the file is empty: nothing was read from it"])
     assert len(report.of_kind("column")) == 1
     assert _anonymized(copy) == before
+
+
+def test_two_rows_of_one_file_giving_one_figure_differently_are_flagged(copy, tmp_path):
+    """Found by editing the snapshot by hand: a repeated row with another value (or two spellings of
+    one chip) left two values on one node with nothing said, as the disagreement count compares
+    sources and both came from one file."""
+    again = {"Model": "Llama 3.1-405B", "Organization": "Meta AI", "Parameters": "406000000000"}
+    report = import_epoch(copy, _write(tmp_path, _frontier([again])), snapshot_date="2026-04-30")
+    (flag,) = [f for f in report.flags if f.rule == "rows-disagree"]
+    assert (
+        flag.node == ID + "llama-3-1-405b"
+        and "totalParameters as 405000000000 and 406000000000" in flag.message
+    )
+    assert values(copy, ID + "llama-3-1-405b", AIKG + "totalParameters", EPOCH + "frontier-ai-models") == {
+        Literal("405000000000", datatype=XSD.decimal),
+        Literal("406000000000", datatype=XSD.decimal),
+    }
+    assert Literal("rows-disagree") in values(copy, ID + "llama-3-1-405b", AIKG + "flag")

@@ -28,7 +28,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Protocol
 
 import pyoxigraph as ox
-from rdflib import Graph, URIRef
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import XSD
 
 from aikg.epoch.catalog import catalog_triples, graph_of, update_graph
 from aikg.epoch.columns import check_header, rename
@@ -226,9 +227,42 @@ class _Prepared:
                     self.report.findings.append(Finding("rejected-row", d.path, str(exc), row=line))
                 if progress is not None:
                     progress.update(1)
+        self._flag_rows_that_disagree()
         self.report.findings += self.ctx.findings
         self.ctx.findings = []
         self.report.problems = list(self.reconciler.problems)
+
+    def _flag_rows_that_disagree(self) -> None:
+        """Flag a figure or date two rows of one file give differently for one node (a row repeated
+        with another value, two spellings of one chip): both values are kept, as two sources' would
+        be, and the node and the report say so (before, nothing did: the disagreement count compares
+        sources, and these came from one)."""
+        quads = self.ctx.quads
+        values: dict[tuple[str, URIRef, URIRef, str], dict[Literal, set[RowKey]]] = defaultdict(dict)
+        for (s, p, o, g), rows in quads.owners.items():
+            if isinstance(o, Literal) and o.datatype in _COMPARED and p != AIKG.sourceRow:
+                for row in rows:
+                    values[(row[0], URIRef(s), p, g)].setdefault(o, set()).add(row)
+        for (file, node, prop, graph), by_value in sorted(values.items()):
+            if len(by_value) < 2:
+                continue
+            shown = sorted(by_value, key=str)
+            if _numeric(shown) and all(
+                compare(str(a), str(b)) != "disagreement" for a in shown for b in shown
+            ):
+                continue
+            involved: list[RowKey] = sorted(set().union(*by_value.values()))
+            name = str(prop).rsplit("#", 1)[-1]
+            note = (
+                f"rows {', '.join(str(r[1]) for r in involved)} of {file} give {name} as "
+                f"{' and '.join(str(v) for v in shown)}: every value is kept"
+            )
+            for row in involved:
+                quads.add(row, graph, node, AIKG.flag, Literal("rows-disagree"))
+                quads.add(row, graph, node, AIKG.note, Literal(note, lang="en"))
+            self.ctx.findings.append(
+                Finding("flag", file, note, row=involved[0][1], node=str(node), rule="rows-disagree")
+            )
 
     # -- how each dataset changes -----------------------------------------------------------------
 
@@ -564,6 +598,15 @@ def _canonical(value: Decimal) -> str:
 _LAST: dict[str, ValidationResult] = {}
 """The last full validation, by content hash: validation is a pure function of the data (shapes and
 ontology fixed in a process), so an unchanged re-import in the same process reuses it."""
+
+
+_COMPARED = frozenset({XSD.decimal, XSD.integer, XSD.double, XSD.date, XSD.gYearMonth, XSD.gYear})
+"""Datatypes of the values two rows of one file are compared on (figures, counts and dates)."""
+
+
+def _numeric(values: list[Literal]) -> bool:
+    """Whether every value is a number (numbers are compared with the rounding tolerance)."""
+    return all(v.datatype in (XSD.decimal, XSD.integer, XSD.double) for v in values)
 
 
 _DIGEST = re.compile(r"^(.*)-[0-9a-f]{6}$")
