@@ -55,6 +55,25 @@ def test_search_prefix_puts_coreweave_first(ro_client):
     assert scores == sorted(scores, reverse=True)
 
 
+def test_search_pages_through_a_name_many_entities_share(ro_client):
+    """Found checking answers against Epoch's CSVs: 257 clusters are all "Anonymized Chinese System",
+    and search stopped at its 100 best with no way on. Pages of the same ranking follow each other."""
+    whole = ro_client.get("/api/search?q=a&limit=12").get_json()
+    first = ro_client.get("/api/search?q=a&limit=5").get_json()
+    second = ro_client.get(first["next"]).get_json()
+    assert len(whole["results"]) == 12
+    ids = [h["id"] for h in whole["results"]]
+    assert [h["id"] for h in first["results"]] + [h["id"] for h in second["results"]] == ids[:10]
+    assert (first["offset"], second["offset"]) == (0, 5)
+    assert first["next"] == "/api/search?q=a&limit=5&offset=5"
+    everything = ro_client.get("/api/search?q=coreweave&limit=100").get_json()
+    last = ro_client.get(
+        f"/api/search?q=coreweave&limit=1&offset={len(everything['results']) - 1}"
+    ).get_json()
+    assert last["next"] is None and last["results"] == everything["results"][-1:]
+    assert ro_client.get("/api/search?q=a&offset=901").status_code == 400
+
+
 def test_search_substring_finds_coreweave(ro_client):
     body = ro_client.get("/api/search?q=weave").get_json()
     assert body["results"][0]["id"] == "coreweave"

@@ -58,6 +58,9 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 MAX_LIMIT = 100
+MAX_SEARCH_OFFSET = 900
+"""Matches a search may skip: a page never needs more than the best 1,000 (257 clusters share the name
+"Anonymized Chinese System")."""
 _SEP = "\0"
 _TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s\-_]+")

@@ -24,7 +24,7 @@ from aikg.lookup.entities import (
     relations_json,
 )
 from aikg.lookup.relations import DIRECTIONS, Direction
-from aikg.lookup.search import MAX_LIMIT, Description, LiveIndex, describe, type_json
+from aikg.lookup.search import MAX_LIMIT, MAX_SEARCH_OFFSET, Description, LiveIndex, describe, type_json
 from aikg.namespaces import AIKG
 from aikg.query.named import PAGE_PARAMETERS, NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
@@ -81,6 +81,7 @@ def search() -> Response:
     if not q.strip():
         raise BadRequest("parameter 'q' is required: the text to search for", errors=[{"parameter": "q"}])
     limit = _int_arg("limit", 10, 1, MAX_LIMIT)
+    offset = _int_arg("offset", 0, 0, MAX_SEARCH_OFFSET)
     services = get_services()
     type_iri = None
     raw_type = request.args.get("type", "").strip()
@@ -93,13 +94,19 @@ def search() -> Response:
                 errors=[{"parameter": "type", "value": raw_type}],
             )
     index = services.index()
-    hits = index.search(q, type_iri=type_iri, limit=limit)
+    # one match more than the page, to tell whether a next page exists
+    ranked = index.search(q, type_iri=type_iri, limit=offset + limit + 1)
+    hits = ranked[offset : offset + limit]
     described = describe(services.store, index, hits)
+    more = len(ranked) > offset + limit and offset + limit <= MAX_SEARCH_OFFSET
+    args = [(k, v) for k, v in request.args.items(multi=True) if k != "offset"]
     return jsonify(
         {
             "query": q,
             "type": type_iri,
             "limit": limit,
+            "offset": offset,
+            "next": "/api/search?" + urlencode([*args, ("offset", str(offset + limit))]) if more else None,
             "results": [
                 {
                     "id": h.entity.slug,

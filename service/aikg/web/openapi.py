@@ -12,7 +12,7 @@ from typing import Any
 from aikg import __version__
 from aikg.export import FALSE_WORDS, TRUE_WORDS
 from aikg.lookup.entities import MAX_OFFSET, MAX_RELATION_PAGE, RELATION_PAGE
-from aikg.lookup.search import MAX_LIMIT
+from aikg.lookup.search import MAX_LIMIT, MAX_SEARCH_OFFSET
 from aikg.namespaces import AIKG, DEFAULT_GRAPH
 from aikg.query.named import Parameter
 from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
@@ -390,11 +390,16 @@ def _schemas() -> dict[str, Any]:
         "SearchHit": hit,
         "SearchResponse": {
             "type": "object",
-            "required": ["query", "type", "limit", "results"],
+            "required": ["query", "type", "limit", "offset", "next", "results"],
             "properties": {
                 "query": {"type": "string"},
                 "type": {"type": ["string", "null"]},
                 "limit": {"type": "integer"},
+                "offset": {"type": "integer"},
+                "next": {
+                    "type": ["string", "null"],
+                    "description": "The address of the next page of matches, or null when there is none.",
+                },
                 "results": {"type": "array", "items": _ref("SearchHit")},
             },
         },
@@ -643,6 +648,11 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     "limit",
                     {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
                     "Most results.",
+                ),
+                _query(
+                    "offset",
+                    {"type": "integer", "minimum": 0, "maximum": MAX_SEARCH_OFFSET, "default": 0},
+                    "Matches to skip: the next page of a name many entities share.",
                 ),
                 _IF_NONE_MATCH,
             ],
