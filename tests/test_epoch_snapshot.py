@@ -702,3 +702,14 @@ def test_two_rows_of_one_file_giving_one_figure_differently_are_flagged(copy, tm
         Literal("406000000000", datatype=XSD.decimal),
     }
     assert Literal("rows-disagree") in values(copy, ID + "llama-3-1-405b", AIKG + "flag")
+
+
+def test_a_file_saved_with_crlf_line_endings_reads_as_the_same_cells(tmp_path):
+    """Found by editing the snapshot by hand: unix2dos (or git's autocrlf) turned the line breaks inside
+    19 multi-line notes into CRLF, and every such note was rewritten in the store."""
+    text = _frontier([{"Model": "Two Lines", "Organization": "DeepSeek", "Parameters notes": "one\ntwo"}])
+    lf, crlf = tmp_path / "lf.csv", tmp_path / "crlf.csv"
+    lf.write_bytes(text.replace("\r\n", "\n").encode("utf-8"))
+    crlf.write_bytes(text.replace("\r\n", "\n").replace("\n", "\r\n").encode("utf-8"))
+    assert read_table(crlf).rows == read_table(lf).rows
+    assert read_table(crlf).rows[-1][1]["Parameters notes"] == "one\ntwo"

@@ -62,9 +62,14 @@ def read_table(path: Path) -> Table:
                 if why:
                     table.misshapen.append((start, why))
                 else:
-                    table.rows.append(
-                        (start, {k: v or "" for k, v in row.items() if k is not None and k != ""})
-                    )
+                    # A line break inside a cell is "\n" whatever the file's line endings (a file
+                    # saved with CRLF rewrote every multi-line note).
+                    cells = {
+                        k: (v or "").replace("\r\n", "\n")
+                        for k, v in row.items()
+                        if k is not None and k != ""
+                    }
+                    table.rows.append((start, cells))
                 start = reader.line_num + 1
     except (UnicodeDecodeError, csv.Error) as exc:
         raise BadRequest(
