@@ -34,6 +34,7 @@ from werkzeug.test import EnvironBuilder
 from aikg import interpreters
 from aikg.errors import QueryTimeout, StoreError
 from aikg.placement import LONG_NICENESS, heavy_cores
+from aikg.serving.arenas import give_back
 from aikg.web.errors import error_body
 
 log = logging.getLogger(__name__)
@@ -204,7 +205,39 @@ class _Child:
 # -- the views process --------------------------------------------------------------------------------
 
 
-def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any) -> None:
+class _Running:
+    """The views process's requests in progress. When the last one ends, the heap's free pages go back
+    to the system (:func:`aikg.serving.arenas.give_back`), as the HTTP workers' do: a hub's views take
+    tens of megabytes for a moment, and without it the two views processes grew from 277 to 332 MB
+    (+20 %) in the 10-minute soak, step by step."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._count = 0
+
+    def start(self) -> None:
+        with self._lock:
+            self._count += 1
+
+    def end(self) -> None:
+        with self._lock:
+            self._count -= 1
+            if self._count == 0:
+                give_back()
+
+
+def _answer(
+    app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any, running: _Running
+) -> None:
+    try:
+        _answer_one(app, conn, send, job)
+    finally:
+        running.end()
+
+
+def _answer_one(
+    app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any
+) -> None:
     number, path, query_string, headers = job
     try:
         environ = EnvironBuilder(method="GET", headers=headers).get_environ()
@@ -230,6 +263,7 @@ def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views proce
 
     app = reader_app(load_settings(), views=False)
     send = threading.Lock()
+    running = _Running()
     conn.send(READY)
     with ThreadPoolExecutor(THREADS, thread_name_prefix="aikg-view") as pool:
         while True:
@@ -237,7 +271,8 @@ def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views proce
                 job = conn.recv()
             except (EOFError, OSError):
                 os._exit(0)  # the HTTP worker is gone: nothing waits for the requests still running
-            pool.submit(_answer, app, conn, send, job)
+            running.start()
+            pool.submit(_answer, app, conn, send, job, running)
 
 
 if __name__ == "__main__":  # pragma: no cover
