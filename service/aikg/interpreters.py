@@ -9,13 +9,12 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing.connection
-import os
 import socket
 import subprocess
 import sys
 import threading
 
-from aikg.placement import place
+from aikg.placement import all_cores, place
 
 
 def start(
@@ -40,7 +39,7 @@ def start(
     finally:
         theirs.close()
     if niceness is not None:
-        place(process.pid, niceness, cores if cores is not None else set(os.sched_getaffinity(0)))
+        place(process.pid, niceness, cores if cores is not None else all_cores())
     return process, multiprocessing.connection.Connection(ours.detach())
 
 

@@ -308,8 +308,8 @@ class _Prepared:
         cells alone, so a row whose cells the store does not hold as they are could be any of them
         (before, such a row took the id of another cluster and overwrote it)."""
         digested = {_shared_name(n) for n in plan.old_owned} - {None}
-        shared = Counter(_shared_name(n, numbered=True) or n for n in plan.old_owned)
-        shared = Counter({name: k for name, k in shared.items() if name in digested})
+        names = (_shared_name(n, numbered=True) or n for n in plan.old_owned)
+        shared = Counter(name for name in names if name in digested)
         for row, nodes in sorted(self.ctx.quads.own.items()):
             if row[0] != plan.dataset.path or row in malformed:
                 continue

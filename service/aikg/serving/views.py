@@ -226,18 +226,7 @@ class _Running:
                 give_back()
 
 
-def _answer(
-    app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any, running: _Running
-) -> None:
-    try:
-        _answer_one(app, conn, send, job)
-    finally:
-        running.end()
-
-
-def _answer_one(
-    app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any
-) -> None:
+def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any) -> None:
     number, path, query_string, headers = job
     try:
         environ = EnvironBuilder(method="GET", headers=headers).get_environ()
@@ -272,7 +261,7 @@ def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views proce
             except (EOFError, OSError):
                 os._exit(0)  # the HTTP worker is gone: nothing waits for the requests still running
             running.start()
-            pool.submit(_answer, app, conn, send, job, running)
+            pool.submit(_answer, app, conn, send, job).add_done_callback(lambda _: running.end())
 
 
 if __name__ == "__main__":  # pragma: no cover

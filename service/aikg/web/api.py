@@ -99,14 +99,13 @@ def search() -> Response:
     hits = ranked[offset : offset + limit]
     described = describe(services.store, index, hits)
     more = len(ranked) > offset + limit and offset + limit <= MAX_SEARCH_OFFSET
-    args = [(k, v) for k, v in request.args.items(multi=True) if k != "offset"]
     return jsonify(
         {
             "query": q,
             "type": type_iri,
             "limit": limit,
             "offset": offset,
-            "next": "/api/search?" + urlencode([*args, ("offset", str(offset + limit))]) if more else None,
+            "next": _next_page("/api/search", offset + limit, limit) if more else None,
             "results": [
                 {
                     "id": h.entity.slug,
@@ -259,7 +258,7 @@ def named_query(name: str) -> Response:
     result = services.named.run(name, raw, limit=limit, offset=offset)
     page = limit if limit is not None else max_rows
     shown = len(result.rows)
-    nxt = _next_page(name, offset + shown, page) if result.truncated and shown else None
+    nxt = _next_page(f"/api/queries/{name}", offset + shown, page) if result.truncated and shown else None
     if fmt is CSV:
         resp = _csv(name, result)
     else:
@@ -283,10 +282,10 @@ def named_query(name: str) -> Response:
     return resp
 
 
-def _next_page(name: str, offset: int, limit: int) -> str:
+def _next_page(path: str, offset: int, limit: int) -> str:
     """The address of the next page: this request's parameters with the next offset."""
     args = [(k, v) for k, v in request.args.items(multi=True) if k not in PAGE_PARAMETERS]
-    return f"/api/queries/{name}?" + urlencode([*args, ("limit", str(limit)), ("offset", str(offset))])
+    return f"{path}?" + urlencode([*args, ("limit", str(limit)), ("offset", str(offset))])
 
 
 _XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
