@@ -119,3 +119,46 @@ def test_bisected_keys_and_the_scan_agree(monkeypatch):
     assert _slugs(bisected["beta 01"])[:3] == ["e100", "e101", "e102"]
     assert [h.match for h in bisected["alpha beta 0299"]] == ["exact"]
     assert _slugs(bisected["云 2"])[0] == "c2"
+
+
+@pytest.fixture(scope="module")
+def versions() -> SearchIndex:
+    """Model names where the query is a whole word of some names and the start of a word of others."""
+    names = [
+        (ID + "gpt-4v", LABEL, "GPT-4V", "en"),
+        (ID + "gpt-4-1", LABEL, "GPT-4.1", "en"),
+        (ID + "gpt-4o", LABEL, "GPT-4o", "en"),
+        (ID + "gpt-4-mar-2023", LABEL, "GPT-4 (Mar 2023)", "en"),
+        (ID + "gpt-4-turbo", LABEL, "GPT-4 Turbo", "en"),
+        (ID + "llama-33b", LABEL, "LLaMA-33B", "en"),
+        (ID + "llama-3-8b", LABEL, "Llama 3-8B", "en"),
+        (ID + "llama-3-1-8b", LABEL, "Llama 3.1-8B", "en"),
+        (ID + "run-llama-3-8b", LABEL, "Training Llama 3-8B", "en"),
+        (ID + "run-llama-33b", LABEL, "Training LLaMA-33B", "en"),
+        (ID + "openaix", LABEL, "OpenAIx", "en"),
+        (ID + "openai-oracle", LABEL, "OpenAI–Oracle Stargate", "en"),
+        (ID + "nvidia-corp", LABEL, "英伟达公司", "zh"),
+        (ID + "nvidia-h100", LABEL, "英伟达 H100", "zh"),
+    ]
+    types = [(n[0], AIKG + "AIModel") for n in names]
+    return SearchIndex(names, types, Vocabulary())
+
+
+def test_a_query_that_ends_a_word_ranks_before_one_that_stops_inside_a_word(versions, monkeypatch):
+    """Typing "GPT-4" means GPT-4 (Mar 2023) before GPT-4V; "Llama 3" Llama 3-8B before LLaMA-33B. A point
+    between digits continues a word: "4" is not a whole word of "GPT-4.1". Bisection and scan agree."""
+    expected = {
+        "GPT-4": ["gpt-4-turbo", "gpt-4-mar-2023", "gpt-4v", "gpt-4o", "gpt-4-1"],
+        "Llama 3": ["llama-3-8b", "llama-33b", "llama-3-1-8b", "run-llama-3-8b", "run-llama-33b"],
+        "llama": ["llama-33b", "llama-3-8b", "llama-3-1-8b", "run-llama-33b", "run-llama-3-8b"],
+        "gpt 4.1": ["gpt-4-1"],
+        "openai": ["openai-oracle", "openaix"],  # an en dash ends a word
+        "英伟达": ["nvidia-h100", "nvidia-corp"],  # a Chinese character does not
+    }
+    for ranges_read_in_full in (True, False):
+        if not ranges_read_in_full:
+            monkeypatch.setattr("aikg.lookup.search._RANGE_SCAN", 0)
+        for query, slugs in expected.items():
+            hits = versions.search(query)
+            assert _slugs(hits) == slugs, (query, ranges_read_in_full)
+            assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)

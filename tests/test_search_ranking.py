@@ -84,6 +84,8 @@ EPOCH_ONLY: list[tuple[str, str]] = [
     ("Google New Albany Ohio", "google-new-albany-ohio"),
     # a prefix: the organization before the clusters named after it
     ("stargate", "stargate-openai"),
+    # a model family typed as a whole word: Llama 3-8B, not LLaMA-33B (a shorter name)
+    ("Llama 3", "llama-3-8b"),
 ]
 """Names only the Epoch snapshot holds."""
 

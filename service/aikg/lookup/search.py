@@ -11,7 +11,9 @@ types) and answers from memory:
 - ranking: exact before prefix before word-prefix before substring; within a tier things people look
   up (organizations, models, chips, facilities …) before the events and other n-ary nodes that mention
   them (deals, clusters, results, runs), and those before records (source documents, derived values);
-  then shorter names (a larger share matched) first and an entity's main label before its other names.
+  then a match that ends where a word of the name ends ("gpt 4" in "gpt 4 (mar 2023)") before one that
+  stops inside a word ("gpt 4v", "llama 33b"); then shorter names (a larger share matched) first and
+  an entity's main label before its other names.
   Epoch's data has hundreds of clusters, deals and results named after their parties ("CoreWeave
   H200s"), which would otherwise bury the party itself under a prefix query such as "nvidia h".
 
@@ -29,6 +31,7 @@ only when the overlay grows past :data:`OVERLAY_MAX` subjects or after a change 
 
 from __future__ import annotations
 
+import functools
 import gc
 import logging
 import os
@@ -69,7 +72,11 @@ _AIKG = "https://w3id.org/aikg/ontology#"
 
 TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
 """Base score of each match tier; a tier always outranks the ones after it (the rest of a score is
-below 0.2: kind up to 0.12, share of the name matched up to 0.06, main label 0.002)."""
+below 0.2: kind up to 0.12 in steps of 0.06, whole words 0.03, share of the name matched up to 0.025,
+main label 0.001)."""
+WHOLE_WORDS = 0.03
+"""Added to a prefix or word-prefix match that ends where a word of the name ends: a user who typed
+"GPT-4" or "Llama 3" means GPT-4 (Mar 2023) or Llama 3-8B before GPT-4V or LLaMA-33B."""
 
 THING, EVENT, RECORD = 0, 1, 2
 """Kinds of entity, in the order they rank within a tier (see :func:`kind_rank`)."""
@@ -312,23 +319,41 @@ class SearchIndex:
                 return None
             return iri
 
+        def matches(tier: str, needle: str, whole: bool | None) -> list[int]:
+            """Name ids of one tier (``whole``: only where the query ends a word, or only where it
+            does not), in ranking order, up to the number of entities still wanted."""
+            enough = limit - len(best)
+            if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
+                ranges = [(part, r) for part in parts for r in part.key_ranges(tier, q, whole)]
+                if sum(hi - lo for _, (lo, hi, _) in ranges) <= _RANGE_SCAN:
+                    ids = {
+                        i
+                        for part, (lo, hi, check) in ranges
+                        for i in part.ids_in(tier, lo, hi, q, whole if check else None)
+                    }
+                    return _first(sorted(ids), wanted, enough)
+            found: list[int] = []
+            for part in parts:
+                found += part.find(needle, tier, wanted, enough, whole)
+            return sorted(found)
+
         for tier, needle in (
             ("exact", _SEP + q + _SEP),
             ("prefix", _SEP + q),
             ("word", " " + q),
             ("substring", q),
         ):
-            found = None
-            if tier != "substring":  # bisect the sorted keys, unless a range is so large a scan stops sooner
-                ranges = [(part, part.key_range(tier, q)) for part in parts]
-                if sum(hi - lo for _, (lo, hi) in ranges) <= _RANGE_SCAN:
-                    ids = {i for part, (lo, hi) in ranges for i in part.ids_in(tier, lo, hi)}
-                    found = _first(sorted(ids), wanted, limit - len(best))
-            if found is None:
-                found = []
-                for part in parts:
-                    found += part.find(needle, tier, wanted, limit - len(best))
-            for i in sorted(found):
+            if tier in ("prefix", "word"):
+                # Within a kind, names where the query ends a word first: each group's best entities
+                # are enough to hold the best of both.
+                whole = set(matches(tier, needle, True))
+                found = sorted(
+                    whole | set(matches(tier, needle, False)),
+                    key=lambda i: (self._kind[i], i not in whole, i),
+                )
+            else:
+                whole, found = set(), matches(tier, needle, None)
+            for i in found:
                 if len(best) >= limit:
                     break
                 owner = entities.at(self._owner[i])
@@ -339,8 +364,9 @@ class SearchIndex:
                 score = (
                     TIER_BASE[kind]
                     + 0.06 * (RECORD - self._kind[i])
-                    + 0.06 * len(q) / len(norm)
-                    + (0.002 if self._is_label[i] else 0.0)
+                    + (WHOLE_WORDS if i in whole else 0.0)
+                    + 0.025 * len(q) / len(norm)
+                    + (0.001 if self._is_label[i] else 0.0)
                 )
                 best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
             if len(best) >= limit:
@@ -372,6 +398,18 @@ def _first(ids: list[int], wanted: Callable[[int], Hashable | None], enough: int
 
 _RANGE_SCAN = 4096
 """Largest bisected range read in full; a larger one is left to a scan, which stops at enough hits."""
+
+
+@functools.cache
+def _word_ends(q: str) -> tuple[tuple[str, str], ...]:
+    """What may follow ``q`` where it ends a word, as half-open ranges of suffixes in sort order: the
+    end of the name, a space or any ASCII character that is no letter or digit; not a point between
+    digits ("4" does not end a word in "4.1"). Another ASCII letter or digit continues the word (names
+    are case-folded, so the upper-case letters between ":" and "a" do not occur); a non-ASCII character
+    ends it unless it is a letter or digit (an en dash does, a Chinese character does not)."""
+    if q[-1:].isdigit():
+        return (("", ".0"), (".:", "0"), (":", "a"), ("{", "\x80"))
+    return (("", "0"), (":", "a"), ("{", "\x80"))
 
 
 class _Part:
@@ -409,28 +447,68 @@ class _Part:
     def _tail(self, p: int) -> str:
         return self.text[p : self.text.index(_SEP, p)]
 
-    def key_range(self, tier: str, q: str) -> tuple[int, int]:
-        """The range of the tier's sorted keys (names, or word tails) that equal (``exact``) or start
-        with ``q``."""
+    def key_ranges(self, tier: str, q: str, whole: bool | None = None) -> list[tuple[int, int, bool]]:
+        """The ranges of the tier's sorted keys (names, or word tails) that equal (``exact``) or start
+        with ``q``; with ``whole``, only those where ``q`` ends a word (True) or does not (False). A
+        range's flag says whether that is still to be checked name by name (:meth:`ids_in`).
+
+        Keys that start with ``q`` are sorted by the character after it, so those where it ends a word
+        with an ASCII character are a few contiguous runs (:func:`_word_ends`), found by bisection like
+        the whole range; a non-ASCII character after it is in both."""
         keys, key = (self.word, self._tail) if tier == "word" else (self.prefix, self.norm)
         lo = bisect_left(keys, q, key=key)
         if tier == "exact":
-            return lo, bisect_right(keys, q, lo, key=key)
-        return lo, bisect_left(keys, q + _TOP, lo, key=key)
+            return [(lo, bisect_right(keys, q, lo, key=key), False)]
+        hi = bisect_left(keys, q + _TOP, lo, key=key)
+        if whole is None:
+            return [(lo, hi, False)]
+        ends = [
+            (bisect_left(keys, q + a, lo, hi, key=key), bisect_left(keys, q + b, lo, hi, key=key))
+            for a, b in _word_ends(q)
+        ]
+        non_ascii = (bisect_left(keys, q + "\x80", lo, hi, key=key), hi, True)
+        if whole:
+            return [(a, b, False) for a, b in ends if a < b] + [non_ascii]
+        rest, at = [], lo
+        for a, b in ends:
+            rest.append((at, a, False))
+            at = b
+        return [r for r in rest if r[0] < r[1]] + [non_ascii]
 
-    def ids_in(self, tier: str, lo: int, hi: int) -> list[int]:
-        """The name ids of a range of the tier's sorted keys."""
+    def ids_in(self, tier: str, lo: int, hi: int, q: str = "", whole: bool | None = None) -> list[int]:
+        """The name ids of a range of the tier's sorted keys; with ``whole``, only those where ``q``
+        ends a word (True) or does not (False)."""
+        if whole is None:
+            if tier != "word":
+                return [self.ids[k] for k in self.prefix[lo:hi]]
+            return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
         if tier != "word":
-            return [self.ids[k] for k in self.prefix[lo:hi]]
-        return [self.ids[bisect_right(self.starts, p) - 1] for p in self.word[lo:hi]]
+            at = [(self.ids[k], self.starts[k]) for k in self.prefix[lo:hi]]
+        else:
+            at = [(self.ids[bisect_right(self.starts, p) - 1], p) for p in self.word[lo:hi]]
+        n = len(q)
+        return [i for i, p in at if self.ends_word(q, p + n) == whole]
+
+    def ends_word(self, q: str, end: int) -> bool:
+        """Whether ``q``, matched before position ``end``, ends a word there: the name ends, or what
+        follows is a space or another character that is no letter or digit (:func:`_word_ends`)."""
+        after = self.text[end : end + 2]
+        if after[:1] >= "\x80":
+            return not after[0].isalnum()
+        return any(a <= after < b for a, b in _word_ends(q))
 
     def find(
-        self, needle: str, tier: str, wanted: Callable[[int], Hashable | None], enough: int
+        self,
+        needle: str,
+        tier: str,
+        wanted: Callable[[int], Hashable | None],
+        enough: int,
+        whole: bool | None = None,
     ) -> list[int]:
         """Name ids where ``needle`` occurs in this tier's sense, in ranking order.
 
         ``wanted`` maps a name id to its entity when that entity may still be added (else None); the
-        scan stops once ``enough`` different such entities were found.
+        scan stops once ``enough`` different such entities were found. ``whole`` as in :meth:`ids_in`.
         """
         out: list[int] = []
         owners: set[Hashable] = set()
@@ -441,6 +519,8 @@ class _Part:
             k = bisect_right(starts, pos + offset) - 1
             # a substring hit at a name or word start was already found as a prefix or word hit
             fresh = tier != "substring" or (pos != starts[k] and text[pos - 1] != " ")
+            if whole is not None and self.ends_word(needle, pos + len(needle)) != whole:
+                fresh = False
             owner = wanted(self.ids[k]) if fresh else None
             if owner is not None:
                 owners.add(owner)
