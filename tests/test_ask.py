@@ -232,3 +232,20 @@ def test_a_long_question_costs_a_bounded_number_of_index_lookups(router, index, 
     router.read(question, counting)
     # 64 tokens x at most 10 span lengths, plus 16 misspelling tries of 2 look-ups each
     assert counting.calls <= 64 * 10 + 16 * 2
+
+
+def test_a_figure_given_on_an_event_of_the_entity_answers_for_it(ro_client):
+    """The seeds give DeepSeek-V3's accelerator counts on its original training run and on CoreWeave's
+    MLPerf run, not on the model: asked about the model, the answer is each run's figure, with the run
+    as its subject."""
+    for q in ("how many GPUs were used to train DeepSeek-V3", "DeepSeek-V3 用了多少张卡训练"):
+        body = ask(ro_client, q)
+        assert body["abstained"] is False and body["understood"]["entity"] == "deepseek-v3", q
+        answer = body["answer"]
+        assert answer["property"]["name"] == "aikg:acceleratorCount"
+        assert {(f["subject"]["id"], f["value"]) for f in answer["facts"]} == {
+            ("training-run-deepseek-v3", "2048"),
+            ("result-mlperf-training-v6-0-coreweave-deepseek-v3", "8192"),
+        }
+        assert all(f["sources"] for f in answer["facts"]), q
+        assert "DeepSeek-V3 original training run" in answer["note"]

@@ -256,6 +256,10 @@ class Asker:
                     for r in body["relations"]["outgoing"]
                     if r["property"]["iri"] == iri
                 ]
+                # A figure of an event the entity takes part in: a model's training compute is its
+                # training run's (Epoch gives it per run), shown with the run as its subject.
+                held = [] if facts or who else _event_facts(body, iri)
+                facts += [self._fact_json(f, node) for node, f in held]
                 if not facts:
                     continue
                 note = None
@@ -263,6 +267,11 @@ class Asker:
                     note = (
                         f"{mention.best.label} has no {builder.term(iri)['label']} in aikg; this is "
                         f"{candidate.label}'s."
+                    )
+                if held:
+                    events = ", ".join(dict.fromkeys(node["label"] for node, _ in held))
+                    note = (note + " " if note else "") + (
+                        f"The {builder.term(iri)['label']} of {candidate.label} is given on {events}."
                     )
                 answer = {
                     "kind": "facts",
@@ -425,6 +434,18 @@ def _pick(mentions: list[Mention], used: set[int], cls: str | None, index: Any) 
                 used.add(i)
                 return c
     return None
+
+
+def _event_facts(body: dict[str, Any], iri: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+    """(node, fact) of ``iri`` on the n-ary nodes linked to the entity (a training run, a deal), as the
+    entity's page expands them."""
+    return [
+        (rel["node"], fact)
+        for direction in ("incoming", "outgoing")
+        for rel in body["relations"][direction]
+        for fact in (rel["node"].get("expanded") or {}).get("facts", [])
+        if fact["property"]["iri"] == iri
+    ]
 
 
 def _fact_candidates(mention: Mention, index: Any) -> list[Candidate]:

@@ -81,7 +81,7 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("originBusiness",),
     ),
     (("process node", "制程", "工艺"), ("processNode",)),
-    (("training compute", "flop", "训练算力"), ("trainingCompute",)),
+    (("training compute", "how much compute", "flop", "训练算力", "训练计算量"), ("trainingCompute",)),
     (("open weights", "open source", "open-weight", "开源", "开放权重"), ("openWeights",)),
     (("fp8 performance", "fp8"), ("fp8Performance",)),
     (("fp4 performance", "fp4"), ("fp4Performance",)),
@@ -133,6 +133,8 @@ FACT_EXAMPLES: tuple[str, ...] = (
     "{Groq}是什么？",
     "介绍一下{CoreWeave}",
     "{Tinker}是什么平台",
+    "how much compute did {GPT-4} take to train?",
+    "{GPT-4}的训练算力是多少",
 )
 """Questions about one fact of one entity (braces mark the entity), the fact intent's examples."""
 
