@@ -249,3 +249,16 @@ def test_a_figure_given_on_an_event_of_the_entity_answers_for_it(ro_client):
         }
         assert all(f["sources"] for f in answer["facts"]), q
         assert "DeepSeek-V3 original training run" in answer["note"]
+
+
+def test_a_link_given_on_an_event_of_the_entity_answers_for_it(ro_client):
+    """Which GPUs a model was trained on is a link of its training runs, not of the model."""
+    for q in ("what GPU did DeepSeek-V3 train on", "DeepSeek-V3 用什么卡训练的"):
+        body = ask(ro_client, q)
+        assert body["abstained"] is False and body["understood"]["entity"] == "deepseek-v3", q
+        facts = body["answer"]["facts"]
+        assert body["answer"]["property"]["name"] == "aikg:accelerator"
+        assert {(f["subject"]["id"], f["node"]["id"]) for f in facts} == {
+            ("training-run-deepseek-v3", "h800"),
+            ("result-mlperf-training-v6-0-coreweave-deepseek-v3", "gb300"),
+        }

@@ -258,8 +258,8 @@ class Asker:
                 ]
                 # A figure of an event the entity takes part in: a model's training compute is its
                 # training run's (Epoch gives it per run), shown with the run as its subject.
-                held = [] if facts or who else _event_facts(body, iri)
-                facts += [self._fact_json(f, node) for node, f in held]
+                held = [] if facts else self._event_facts(body, iri, who)
+                facts += [f for _, f in held]
                 if not facts:
                     continue
                 note = None
@@ -338,6 +338,29 @@ class Asker:
             "qualifier": None,
             "sources": rel["sources"],
         }
+
+    def _event_facts(
+        self, body: dict[str, Any], iri: str, who: bool
+    ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
+        """(node, fact JSON) of ``iri`` on the n-ary nodes linked to the entity (a training run, a
+        deal), as the entity's page expands them; only links to parties when the question asks who."""
+        out = []
+        for direction in ("incoming", "outgoing"):
+            for rel in body["relations"][direction]:
+                node = rel["node"]
+                expanded = node.get("expanded") or {}
+                if not who:
+                    out += [
+                        (node, self._fact_json(f, node))
+                        for f in expanded.get("facts", [])
+                        if f["property"]["iri"] == iri
+                    ]
+                out += [
+                    (node, self._link_json(r, node))
+                    for r in expanded.get("relations", [])
+                    if r["property"]["iri"] == iri
+                ]
+        return out
 
     def _entity_alternatives(self, candidate: Candidate) -> list[Plan]:
         if "sources-of-entity" not in self.queries():
@@ -434,18 +457,6 @@ def _pick(mentions: list[Mention], used: set[int], cls: str | None, index: Any) 
                 used.add(i)
                 return c
     return None
-
-
-def _event_facts(body: dict[str, Any], iri: str) -> list[tuple[dict[str, Any], dict[str, Any]]]:
-    """(node, fact) of ``iri`` on the n-ary nodes linked to the entity (a training run, a deal), as the
-    entity's page expands them."""
-    return [
-        (rel["node"], fact)
-        for direction in ("incoming", "outgoing")
-        for rel in body["relations"][direction]
-        for fact in (rel["node"].get("expanded") or {}).get("facts", [])
-        if fact["property"]["iri"] == iri
-    ]
 
 
 def _fact_candidates(mention: Mention, index: Any) -> list[Candidate]:

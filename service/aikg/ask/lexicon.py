@@ -81,6 +81,10 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("originBusiness",),
     ),
     (("process node", "制程", "工艺"), ("processNode",)),
+    (
+        ("what gpu", "which gpu", "what gpus", "which gpus", "what accelerator", "用什么卡", "用的什么卡"),
+        ("accelerator",),
+    ),
     (("training compute", "how much compute", "flop", "训练算力", "训练计算量"), ("trainingCompute",)),
     (("open weights", "open source", "open-weight", "开源", "开放权重"), ("openWeights",)),
     (("fp8 performance", "fp8"), ("fp8Performance",)),
