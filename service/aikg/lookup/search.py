@@ -31,7 +31,6 @@ only when the overlay grows past :data:`OVERLAY_MAX` subjects or after a change 
 
 from __future__ import annotations
 
-import functools
 import gc
 import logging
 import os
@@ -400,16 +399,17 @@ _RANGE_SCAN = 4096
 """Largest bisected range read in full; a larger one is left to a scan, which stops at enough hits."""
 
 
-@functools.cache
+_AFTER_WORD = (("", "0"), (":", "a"), ("{", "\x80"))
+_AFTER_NUMBER = (("", ".0"), (".:", "0"), (":", "a"), ("{", "\x80"))
+
+
 def _word_ends(q: str) -> tuple[tuple[str, str], ...]:
     """What may follow ``q`` where it ends a word, as half-open ranges of suffixes in sort order: the
     end of the name, a space or any ASCII character that is no letter or digit; not a point between
     digits ("4" does not end a word in "4.1"). Another ASCII letter or digit continues the word (names
     are case-folded, so the upper-case letters between ":" and "a" do not occur); a non-ASCII character
     ends it unless it is a letter or digit (an en dash does, a Chinese character does not)."""
-    if q[-1:].isdigit():
-        return (("", ".0"), (".:", "0"), (":", "a"), ("{", "\x80"))
-    return (("", "0"), (":", "a"), ("{", "\x80"))
+    return _AFTER_NUMBER if q[-1:].isdigit() else _AFTER_WORD
 
 
 class _Part:
