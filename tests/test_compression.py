@@ -138,23 +138,23 @@ def test_the_served_app_sends_gzip_through_the_http_server(live_server):
 
 def test_a_large_body_is_compressed_as_heavy_work_and_a_small_one_in_place(counted, monkeypatch):
     """Compressing a whole-store CONSTRUCT (11 MB, ~45 ms of zlib) several times a second took the core
-    the cheap requests need: a body of HEAVY_GZIP_FROM bytes or more is compressed on a thread of the
+    the cheap requests need: a body of HEAVY_FROM bytes or more is compressed on a thread of the
     lowest priority, on the heavy cores (aikg.placement); the client gets the same bytes either way."""
-    from aikg.web import response_cache
+    from aikg import compression
 
     threads: list[int] = []
-    real = response_cache.run_below
+    real = compression.run_below
 
     def recorded(fn):
         threads.append(1)
         return real(fn)
 
-    monkeypatch.setattr(response_cache, "run_below", recorded)
+    monkeypatch.setattr(compression, "run_below", recorded)
     client, _, _ = counted()
     small = ask(client, "SELECT ?s WHERE { ?s ?p ?o } LIMIT 40", Accept_Encoding="gzip")
     assert small.headers["Content-Encoding"] == "gzip" and not threads
     plain = ask(client)
-    monkeypatch.setattr(response_cache, "HEAVY_GZIP_FROM", len(plain.data) // 2)
+    monkeypatch.setattr(compression, "HEAVY_FROM", len(plain.data) // 2)
     packed = ask(client, Accept_Encoding="gzip")
     assert threads == [1]
     assert gzip.decompress(packed.data) == plain.data

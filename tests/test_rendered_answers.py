@@ -97,3 +97,43 @@ def test_a_graph_rdf_xml_cannot_write_is_refused_not_sent_as_broken_xml(served):
     assert r.status_code == 200
     parsed = Graph().parse(data=r.data, format="xml")
     assert set(parsed) == {(URIRef(ID + "x"), URIRef("https://example.org/p1"), Literal("v"))}
+
+
+@pytest.fixture(scope="module")
+def served_uncut(tmp_path_factory):
+    """An app over an on-disk store (queries in worker processes) with the default row cap."""
+    store = OxigraphStore(tmp_path_factory.mktemp("rendered-uncut") / "store")
+    load_seeds(store)
+    app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 60}, store=store)
+    yield app
+    with app.app_context():
+        get_services().runner.close()
+    store.close()
+
+
+def test_a_large_answer_for_a_gzip_client_arrives_compressed_from_the_query_worker(served_uncut, monkeypatch):
+    """Megabytes of answer copied into the HTTP worker held up the cheap requests on its core (issue 13's
+    fair share): for a client that takes gzip, a large answer is compressed by the query worker, passed
+    on and kept as it came — the HTTP worker compresses nothing — and a client without gzip gets the
+    same answer decompressed."""
+    from aikg import compression
+
+    big = "SELECT ?s ?p ?o ?k WHERE { ?s ?p ?o VALUES ?k { 1 2 3 4 5 6 7 8 9 10 } }"
+    json_results = {"Accept": "application/sparql-results+json"}
+
+    def refuse(_body):
+        raise AssertionError("the HTTP worker compressed an answer the query worker should have")
+
+    client = served_uncut.test_client()
+    monkeypatch.setattr(compression, "gzip", refuse)
+    packed = client.get(
+        "/sparql", query_string={"query": big}, headers={**json_results, "Accept-Encoding": "gzip"}
+    )
+    assert packed.status_code == 200 and packed.headers["Content-Encoding"] == "gzip"
+    replayed = client.get("/sparql", query_string={"query": big}, headers=json_results)  # from the cache
+    monkeypatch.undo()
+    fresh = client.get("/sparql", query_string={"query": big + " # another key"}, headers=json_results)
+    plain = compression.gunzip(packed.data)
+    assert len(plain) >= compression.FROM_PRODUCER and len(packed.data) * 4 < len(plain)
+    assert plain == fresh.data == replayed.data and "Content-Encoding" not in replayed.headers
+    assert len(fresh.get_json()["results"]["bindings"]) == 10000

@@ -440,6 +440,27 @@ def test_graph_views_are_answered_by_a_views_process_below_the_serving_priority(
         assert bad.status_code == 400 and bad.json()["errors"][0]["parameter"] == "limit"
 
 
+def test_a_view_for_a_gzip_client_is_relayed_compressed_and_decodes_to_the_plain_answer(server):
+    """The views process compresses a view for a client that takes gzip (a hub's deep neighbourhood is
+    megabytes: copied into the HTTP worker it held up cheap requests on their core) and the HTTP worker
+    relays it with its Content-Encoding: neither sent plain under a gzip header nor compressed twice."""
+    import gzip
+
+    for path, params in (
+        ("/api/entities/nvidia/neighbors", {"depth": "3", "fold": "true"}),
+        ("/export/turtle", {"focus": "nvidia", "depth": "2"}),
+    ):
+        url = server.url + path
+        gzip_ok = {"Accept-Encoding": "gzip"}
+        packed = requests.get(url, params=params, headers=gzip_ok, stream=True, timeout=30)
+        body = packed.raw.read(decode_content=False)
+        plain = requests.get(url, params=params, headers={"Accept-Encoding": "identity"}, timeout=30)
+        assert packed.status_code == plain.status_code == 200
+        assert packed.headers["Content-Encoding"] == "gzip" and "Content-Encoding" not in plain.headers
+        assert int(packed.headers["Content-Length"]) == len(body) < len(plain.content) / 2
+        assert gzip.decompress(body) == plain.content
+
+
 def test_a_views_process_that_dies_or_hangs_is_replaced(server):
     """Killed, the next view starts another; stopped (SIGSTOP: a view stuck in native code), the
     request waiting for it ends in 503 at the time limit plus a grace, and the next one is answered."""

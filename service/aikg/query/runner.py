@@ -19,7 +19,7 @@ from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
-from aikg.store.transport import Encoded, QueryJob, rendered
+from aikg.store.transport import Encoded, QueryJob, compressed, rendered
 
 T = TypeVar("T")
 
@@ -31,8 +31,10 @@ def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
 
 def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
     """What a worker runs for a query: the answer in transport form, or written in the client's format
-    when the job names it (module level, so it can be sent)."""
-    return rendered(store.answer(job), job.render)
+    when the job names it, and then compressed when the client takes gzip and it is large (module
+    level, so it can be sent)."""
+    written = rendered(store.answer(job), job.render)
+    return compressed(written) if job.gzip else written
 
 
 class QueryRunner:
@@ -89,12 +91,14 @@ class QueryRunner:
         named_graphs: Sequence[str] | None = None,
         base_iri: str | None = None,
         render: tuple[str, str] | None = None,
+        gzip: bool = False,
     ) -> QueryResult:
         """Run a client's query with the row cap, the time limit and the concurrency limit.
 
         Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
         ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3). With ``render`` (the media types for
-        solutions and for graphs) the answer comes back written, as ``QueryResult.rendered``.
+        solutions and for graphs) the answer comes back written, as ``QueryResult.rendered``; with
+        ``gzip`` as well, a large one comes back compressed (``QueryResult.gzipped``).
         """
         deadline = self.deadline()
         base_iri = base_iri or BASE
@@ -107,6 +111,7 @@ class QueryRunner:
             self.max_rows,
             base_iri,
             render,
+            gzip,
         )
         encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
         return encoded.decode()

@@ -58,7 +58,17 @@ class QueryResult:
     write the client's format from them, and its rows are read from them only when asked for.
     """
 
-    __slots__ = ("kind", "variables", "boolean", "triples", "truncated", "tsv", "rendered", "_rows")
+    __slots__ = (
+        "kind",
+        "variables",
+        "boolean",
+        "triples",
+        "truncated",
+        "tsv",
+        "rendered",
+        "gzipped",
+        "_rows",
+    )
 
     def __init__(
         self,
@@ -71,10 +81,13 @@ class QueryResult:
         truncated: bool = False,
         tsv: bytes | None = None,
         rendered: tuple[str, bytes] | None = None,
+        gzipped: bool = False,
     ) -> None:
         self.kind = kind
         self.rendered = rendered
         """The answer already written in a client's format (media type, body), by a query worker."""
+        self.gzipped = gzipped
+        """The rendered body is gzip-compressed (a large answer, for a client that takes gzip)."""
         self.variables = variables if variables is not None else []
         self.boolean = boolean
         self.triples = triples if triples is not None else []

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import pyoxigraph as ox
@@ -32,6 +32,9 @@ class QueryJob:
     """The media types the client takes for solutions and for graphs: the worker writes the answer in
     the one that applies, so that work (a graph sorted and written as Turtle, a large result as JSON)
     is done in its own process, not under the HTTP worker's GIL where cheap requests wait."""
+    gzip: bool = False
+    """The client takes gzip: an answer written in its format and at least
+    :data:`aikg.compression.FROM_PRODUCER` bytes long comes back compressed."""
 
 
 class _Enough(Exception):
@@ -82,12 +85,20 @@ class Encoded:
     rendered: tuple[str, bytes] | None = None
     """The answer written in the client's format (media type, body), when the job asked for it: then
     ``data`` is empty, and so are the decoded result's rows or triples."""
+    gzipped: bool = False
+    """The rendered body is gzip-compressed."""
 
     def decode(self) -> QueryResult:
         """The result (its rows are parsed from the bytes when first asked for)."""
         if self.rendered is not None:
             written = self.rendered
-            return QueryResult(self.kind, boolean=self.boolean, truncated=self.truncated, rendered=written)
+            return QueryResult(
+                self.kind,
+                boolean=self.boolean,
+                truncated=self.truncated,
+                rendered=written,
+                gzipped=self.gzipped,
+            )
         if self.kind is ResultKind.ASK:
             return QueryResult(ResultKind.ASK, boolean=self.boolean)
         if self.kind is ResultKind.GRAPH:
@@ -113,6 +124,17 @@ def rendered(encoded: Encoded, render: tuple[str, str] | None) -> Encoded:
     body = serialize_result(encoded.decode(), fmt)
     kind, boolean, truncated = encoded.kind, encoded.boolean, encoded.truncated
     return Encoded(kind, boolean=boolean, truncated=truncated, rendered=(fmt.mime, body))
+
+
+def compressed(encoded: Encoded) -> Encoded:
+    """``encoded`` with its rendered body gzip-compressed, when it is large enough to be worth doing
+    where it was written (:data:`aikg.compression.FROM_PRODUCER`)."""
+    from aikg import compression
+
+    written = encoded.rendered
+    if written is None or encoded.gzipped or len(written[1]) < compression.FROM_PRODUCER:
+        return encoded
+    return replace(encoded, rendered=(written[0], compression.gzip(written[1])), gzipped=True)
 
 
 def encode_result(result: QueryResult) -> Encoded:

@@ -11,7 +11,6 @@ while it fits the cache's bound for one entry and kept whole; a larger one is st
 from __future__ import annotations
 
 import hashlib
-import zlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
@@ -21,8 +20,8 @@ from typing import Any
 
 from flask import Response, request
 
+from aikg import compression
 from aikg.lookup.cache import etag_for
-from aikg.placement import run_below
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.store.base import current_deadline
 from aikg.web import get_services
@@ -31,8 +30,6 @@ KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
 GZIP_FROM = 1024
 """Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""
-GZIP_LEVEL = 1
-"""zlib's fastest level: ~370 MB/s on SPARQL JSON for a ~12× smaller body (level 6: ~160 MB/s, ~15×)."""
 
 
 def _request_key() -> tuple[str, str, str]:
@@ -90,26 +87,14 @@ class Kept:
         return len(self.plain or b"") + len(self.gz or b"") + 200
 
 
-HEAVY_GZIP_FROM = 1024 * 1024
-"""Bodies this large are compressed as heavy work (:func:`aikg.placement.run_below`): a whole-store
-CONSTRUCT (11 MB of N-Triples, ~45 ms of zlib) several times a second took the cheap requests' core."""
-
-
-def _gzip(body: bytes) -> bytes:
-    def pack() -> bytes:
-        packer = zlib.compressobj(GZIP_LEVEL, zlib.DEFLATED, 31)  # wbits 31: the gzip container
-        return packer.compress(body) + packer.flush()
-
-    return run_below(pack) if len(body) >= HEAVY_GZIP_FROM else pack()
-
-
-def _takes_gzip() -> bool:
+def takes_gzip() -> bool:
+    """Whether the client of the current request takes a gzip-compressed body."""
     return request.accept_encodings.quality("gzip") > 0
 
 
 def _respond(hit: Kept, key: tuple[Any, ...]) -> Response:
     """The kept answer for this request: compressed when the client takes gzip, 304 when its ETag holds."""
-    gzip = _takes_gzip() and (hit.gz is not None or (hit.plain is not None and len(hit.plain) >= GZIP_FROM))
+    gzip = takes_gzip() and (hit.gz is not None or (hit.plain is not None and len(hit.plain) >= GZIP_FROM))
     if gzip and hit.gz is None:
         hit = _keep_compressed(hit, key)
     etag = f"{hit.etag}-gzip" if gzip else hit.etag  # another representation, another tag (RFC 9110 §8.8.3)
@@ -120,7 +105,7 @@ def _respond(hit: Kept, key: tuple[Any, ...]) -> Response:
         headers.append(("Content-Encoding", "gzip"))
         body = hit.gz
     else:
-        body = hit.plain if hit.plain is not None else zlib.decompress(hit.gz or b"", 47)
+        body = hit.plain if hit.plain is not None else compression.gunzip(hit.gz or b"")
     return Response(body, status=200, headers=headers, content_type=hit.content_type)
 
 
@@ -129,7 +114,7 @@ def _keep_compressed(hit: Kept, key: tuple[Any, ...]) -> Kept:
     bound for one entry) while the store is still at the key's version."""
     services = get_services()
     assert hit.plain is not None
-    both = replace(hit, gz=_gzip(hit.plain))
+    both = replace(hit, gz=compression.gzip(hit.plain))
     if both.nbytes > services.responses.entry_bytes:
         both = replace(both, plain=None)
     _put(key, both)
@@ -164,15 +149,20 @@ def _compute(
             return resp, None
     if store.version != version:  # raced by a write: answered, but neither kept nor tagged
         resp.headers["Cache-Control"] = "no-cache"
-        resp.vary.add("Accept")
+        resp.vary.update(("Accept", "Accept-Encoding"))
         return resp, None
     # Everything a repeat needs is computed once, here: a hit only builds the response.
     headers = [(h, resp.headers[h]) for h in KEPT_HEADERS if h in resp.headers]
     headers += [("Cache-Control", "no-cache"), ("Vary", "Accept, Accept-Encoding")]
     body = resp.get_data()
+    if resp.headers.get("Content-Encoding") == compression.ENCODING:
+        # Compressed where it was written (a query worker, the views process): kept as it came.
+        hit = Kept(None, body, resp.content_type, headers, etag_for(key))
+        _put(key, hit)
+        return resp, hit
     hit = Kept(body, None, resp.content_type, headers, etag_for(key))
     if cache.entry_bytes and hit.nbytes > cache.entry_bytes:  # too large as it is: kept compressed
-        hit = replace(hit, gz=_gzip(body))
+        hit = replace(hit, gz=compression.gzip(body))
         if _put(key, replace(hit, plain=None)):
             return resp, replace(hit, plain=None)
         return resp, hit  # not kept even so: this one answer has both bodies at hand

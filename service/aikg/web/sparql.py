@@ -15,6 +15,7 @@ from typing import cast
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
 
+from aikg import compression
 from aikg.errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
 from aikg.rdf.formats import GRAPH_FORMATS, HTML, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
@@ -25,7 +26,7 @@ from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, require_any
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
-from aikg.web.response_cache import cached
+from aikg.web.response_cache import cached, takes_gzip
 from aikg.web.service_description import service_description, service_root
 
 bp = Blueprint("sparql", __name__)
@@ -65,6 +66,7 @@ def endpoint() -> Response:
             default_graphs=req.default_graphs if given else None,
             named_graphs=req.named_graphs or None,
             render=(render[0], render[1]),
+            gzip=takes_gzip(),
         )
     except QuerySyntaxError:
         if is_update(req.query):
@@ -72,8 +74,11 @@ def endpoint() -> Response:
         raise
     fmt = negotiate(GRAPH_FORMATS if result.kind is ResultKind.GRAPH else RESULT_FORMATS)
     written = result.rendered
-    body = written[1] if written is not None and written[0] == fmt.mime else serialize_result(result, fmt)
+    as_written = written is not None and written[0] == fmt.mime
+    body = written[1] if written is not None and as_written else serialize_result(result, fmt)
     resp = negotiated_response(body, fmt)
+    if as_written and result.gzipped:
+        resp.headers["Content-Encoding"] = compression.ENCODING  # the response cache keeps it so
     resp.headers[TRUNCATED_HEADER] = "true" if result.truncated else "false"
     return resp
 
