@@ -78,8 +78,9 @@ def machine() -> dict[str, Any]:
     }
 
 
-def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
-    """How ``server`` is asked for ``op``: aikg's own API, SPARQL for engines, "/" for the ceiling."""
+def request_for(server: str, op: Op, sparql_path: str = "/sparql", body_bytes: int | None = None) -> Request:
+    """How ``server`` is asked for ``op``: aikg's own API, SPARQL for engines; the ceiling answers a
+    body as large as aikg's answer (``body_bytes``, median over the variants) or, not given, "hello"."""
     if server == "aikg":
         if op.is_write:
             return Request(
@@ -91,7 +92,9 @@ def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
         accept = _SELECT if op.paths[0].startswith("/sparql") else "application/json"
         return Request(op.paths, headers={"Accept": accept})
     if server.startswith("flask-hello"):
-        return Request(["/"], "POST" if op.is_write else "GET", body="hello" if op.is_write else None)
+        if op.is_write or body_bytes is None:
+            return Request(["/"], "POST" if op.is_write else "GET", body="hello" if op.is_write else None)
+        return Request([f"/bytes/{body_bytes}"])
     if op.is_write:
         body = urlencode({"update": op.sparql[0]}).replace("%40N%40", "@N@")
         return Request([sparql_path], "POST", {"Content-Type": "application/x-www-form-urlencoded"}, body)
@@ -101,15 +104,17 @@ def request_for(server: str, op: Op, sparql_path: str = "/sparql") -> Request:
     )
 
 
-def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any]:
+def _mix_on(server: peers.Server, ops: list[Op], opts: Options, bodies: dict[str, int]) -> dict[str, Any]:
+    """Every operation on one server: its first answers, then wrk. ``bodies``: the size of aikg's answer
+    to each operation (measured first), which the bare-Flask ceiling answers with."""
     results: dict[str, Any] = {}
     for op in ops:
-        req = request_for(server.name, op, server.sparql_path)
+        req = request_for(server.name, op, server.sparql_path, bodies.get(op.name))
         try:
             one = server.name == "rdflib-endpoint" or op.is_write  # the slowest: one cold answer is enough
             # aikg serves from several processes, each with its own response cache
             warm_passes = 3 if server.name == "aikg" and not op.is_write else 0
-            cold, status, text, warmed = probe(
+            cold, status, text, warmed, body = probe(
                 server.base,
                 req,
                 1 if one else len(req.paths),
@@ -145,6 +150,7 @@ def _mix_on(server: peers.Server, ops: list[Op], opts: Options) -> dict[str, Any
             opts.log(f"    {op.name:<40} failed: {exc}")
             continue
         r["cold_ms"] = statistics.median(cold)
+        r["body_bytes"] = body
         results[op.name] = r
         opts.log(
             f"    {op.name:<40} p50 {r['p50_ms']:9.2f} ms  p99 {r['p99_ms']:9.2f} ms  "
@@ -215,7 +221,11 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     for name in opts.peers:
         opts.log(f"[{label}] {name}")
         try:
-            out["peers"][name] = _peer(name, opts, ops, aikg_dir, full, size, work, (template, replicas))
+            mine = out["peers"].get("aikg", {}).get("ops") or {}
+            bodies = {op: r["body_bytes"] for op, r in mine.items() if "body_bytes" in r}
+            out["peers"][name] = _peer(
+                name, opts, ops, aikg_dir, full, size, work, (template, replicas), bodies
+            )
         except peers.Skipped as exc:
             out["peers"][name] = {"skipped": str(exc)}
             opts.log(f"    skipped: {exc}")
@@ -289,6 +299,7 @@ def _peer(
     size: int,
     work: Path,
     data: tuple[Template, int],
+    bodies: dict[str, int],
 ) -> dict[str, Any]:
     if name == "pyoxigraph":
         d = work / "floor"
@@ -337,7 +348,7 @@ def _peer(
             extra["load_seconds"] = server.load_seconds
         if name == "aikg":
             extra["search_index_build_seconds"] = _search_build(server.base)
-        result = {"ops": _mix_on(server, ops, opts), **extra}
+        result = {"ops": _mix_on(server, ops, opts, bodies), **extra}
         result["peak_rss_mb"] = server.rss_mb()
         if name == "aikg" and opts.goals:
             server.stop()

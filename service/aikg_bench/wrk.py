@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import shutil
+import statistics
 import subprocess
 import tempfile
 import time
@@ -90,9 +91,10 @@ def probe(
     budget_s: float = 30.0,
     slow_ms: float = float("inf"),
     warm_passes: int = 0,
-) -> tuple[list[float], int, str, int]:
+) -> tuple[list[float], int, str, int, int]:
     """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status,
-    the start of its text, and how many variants were sent in every pass.
+    the start of its text, how many variants were sent in every pass, and the median size of the
+    answers' bodies (bytes, decoded: what a client that does not take gzip, such as wrk, receives).
 
     Sending every variant once before the load run also warms whatever caches the server keeps, so the
     load run measures repeated requests and this pass measures first ones; ``warm_passes`` more passes
@@ -101,22 +103,23 @@ def probe(
     ``slow_ms``; a warm pass stops at its budget, and the variants it did not reach are not counted as
     warmed (the load run then leaves them out: a first answer is not a cached one).
     """
-    times, status, text = [], 0, ""
+    times, sizes, status, text = [], [], 0, ""
     end = time.perf_counter() + budget_s
     for i, path in enumerate(req.paths[:n]):
         ms, r = _send(base, req, path, i, end)
         times.append(ms)
+        sizes.append(len(r.content))
         status, text = r.status_code, r.text[:300]
         if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
-            return times, status, text, len(times)
-    warmed = len(times)
+            return times, status, text, len(times), int(statistics.median(sizes))
+    warmed, body = len(times), int(statistics.median(sizes))
     end = time.perf_counter() + budget_s
     for _ in range(warm_passes):
         for i, path in enumerate(req.paths[:warmed]):
             if time.perf_counter() > end:
-                return times, status, text, max(i, 1)
+                return times, status, text, max(i, 1), body
             _send(base, req, path, i, end)
-    return times, status, text, warmed
+    return times, status, text, warmed, body
 
 
 def run_wrk(
