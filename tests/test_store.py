@@ -343,3 +343,23 @@ def test_gated_writes_of_every_kind_keep_the_default_graph_the_merge(store):
     }
     assert named == {q.triple for q in raw.quads_for_pattern(None, None, None, ox.DefaultGraph())}
     assert _labels(store, ox.NamedNode(ID + "merge-cloud")) == 0
+
+
+@pytest.mark.parametrize(
+    "query",
+    [
+        "SELECT ?s ?o WHERE { VALUES (?s ?o) { (<urn:a> 'one\\ntwo') (<urn:b> UNDEF) (<urn:c> 3) } }",
+        "SELECT ?s WHERE { VALUES ?s { <urn:a> } }",
+        "SELECT ?s WHERE { VALUES ?s { } }",
+        "SELECT * WHERE { }",  # one solution of no variables: an empty line
+    ],
+)
+def test_an_encoded_answer_counts_its_rows_as_its_parsed_rows_do(query):
+    """A page's size (its next link) is counted from the bytes a query worker sent, without parsing
+    them: literals with newlines, unbound cells, no rows and no variables count as the parsed rows."""
+    from aikg.store.transport import Encoded
+
+    data = ox.Store().query(query).serialize(format=ox.QueryResultsFormat.TSV)
+    counted = Encoded(ResultKind.SELECT, data).decode().row_count
+    parsed = len(Encoded(ResultKind.SELECT, data).decode().rows)
+    assert counted == parsed == len(list(ox.Store().query(query)))

@@ -109,6 +109,15 @@ class QueryResult:
     def rows(self, rows: list[tuple[Term | None, ...]]) -> None:
         self._rows, self.tsv = rows, None  # the rows given replace the encoded answer
 
+    @property
+    def row_count(self) -> int:
+        """How many SELECT rows, without parsing an encoded answer (a page's size, for its next link:
+        parsing 1,313 rows cost 20 ms of the 45 the app spent on funding-by-company at 1M quads)."""
+        if self._rows is None and self.tsv is not None:
+            lines = self.tsv.count(b"\n") + (not self.tsv.endswith(b"\n"))  # a last line unended
+            return max(lines - 1, 0)  # one is the header; values hold no raw newline (TSV escapes it)
+        return len(self.rows)
+
     def table(self) -> tuple[list[Term | None], list[list[int]]]:
         """The SELECT rows as positions in the list of their distinct values (0 is unbound).
 

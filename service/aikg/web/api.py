@@ -257,7 +257,7 @@ def named_query(name: str) -> Response:
     raw = {k: v for k, v in request.args.items() if k not in ("format", *PAGE_PARAMETERS)}
     result = services.named.run(name, raw, limit=limit, offset=offset)
     page = limit if limit is not None else max_rows
-    shown = len(result.rows)
+    shown = result.row_count
     nxt = _next_page(f"/api/queries/{name}", offset + shown, page) if result.truncated and shown else None
     if fmt is CSV:
         resp = _csv(name, result)
