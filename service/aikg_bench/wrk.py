@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import shutil
-import statistics
 import subprocess
 import tempfile
 import time
@@ -91,10 +90,10 @@ def probe(
     budget_s: float = 30.0,
     slow_ms: float = float("inf"),
     warm_passes: int = 0,
-) -> tuple[list[float], int, str, int, int]:
+) -> tuple[list[float], int, str, int, list[int]]:
     """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status,
-    the start of its text, how many variants were sent in every pass, and the median size of the
-    answers' bodies (bytes, decoded: what a client that does not take gzip, such as wrk, receives).
+    the start of its text, how many variants were sent in every pass, and the size of each answer's
+    body (bytes, decoded: what a client that does not take gzip, such as wrk, receives).
 
     Sending every variant once before the load run also warms whatever caches the server keeps, so the
     load run measures repeated requests and this pass measures first ones; ``warm_passes`` more passes
@@ -111,15 +110,15 @@ def probe(
         sizes.append(len(r.content))
         status, text = r.status_code, r.text[:300]
         if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
-            return times, status, text, len(times), int(statistics.median(sizes))
-    warmed, body = len(times), int(statistics.median(sizes))
+            return times, status, text, len(times), sizes
+    warmed = len(times)
     end = time.perf_counter() + budget_s
     for _ in range(warm_passes):
         for i, path in enumerate(req.paths[:warmed]):
             if time.perf_counter() > end:
-                return times, status, text, max(i, 1), body
+                return times, status, text, max(i, 1), sizes[: max(i, 1)]
             _send(base, req, path, i, end)
-    return times, status, text, warmed, body
+    return times, status, text, warmed, sizes
 
 
 def run_wrk(
