@@ -13,6 +13,7 @@ from aikg.knowledge.load import load_seeds
 from aikg.namespaces import GRAPH
 from aikg.store import OxigraphStore, ResultKind
 from aikg.store.oxigraph import has_dataset_clause
+from aikg.store.transport import Encoded
 from conftest import LiveServer
 
 ID = "https://w3id.org/aikg/id/"
@@ -357,8 +358,6 @@ def test_gated_writes_of_every_kind_keep_the_default_graph_the_merge(store):
 def test_an_encoded_answer_counts_its_rows_as_its_parsed_rows_do(query):
     """A page's size (its next link) is counted from the bytes a query worker sent, without parsing
     them: literals with newlines, unbound cells, no rows and no variables count as the parsed rows."""
-    from aikg.store.transport import Encoded
-
     data = ox.Store().query(query).serialize(format=ox.QueryResultsFormat.TSV)
     counted = Encoded(ResultKind.SELECT, data).decode().row_count
     parsed = len(Encoded(ResultKind.SELECT, data).decode().rows)
