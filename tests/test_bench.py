@@ -6,6 +6,7 @@ No timing is asserted: the figures depend on the machine; only what was produced
 from __future__ import annotations
 
 import json
+import time
 
 import pyoxigraph as ox
 import pytest
@@ -319,3 +320,50 @@ def test_the_stall_probe_times_a_sleeper_beside_busy_loops_and_stops_them() -> N
     assert report["busy_loops"] == 2 and report["cores"] == sorted(heavy_cores())
     assert report["late"] == len(report["late_ms"])
     assert all(ms > 30 for ms in report["late_ms"])
+
+
+@pytest.fixture(scope="module")
+def small_store(tmp_path_factory):
+    """An on-disk store of 300 triples in the default graph, closed so a read-only handle may open it."""
+    path = tmp_path_factory.mktemp("baseline") / "store"
+    store = ox.Store(str(path))
+    store.extend(
+        ox.Quad(ox.NamedNode(f"{AIKG}n{i}"), ox.NamedNode(f"{AIKG}p{i % 3}"), ox.Literal(str(i)))
+        for i in range(300)
+    )
+    store.flush()
+    del store
+    return str(path)
+
+
+def test_the_baseline_times_pyoxigraph_in_a_child_and_counts_the_same_rows(small_store) -> None:
+    from aikg_bench.baseline import Baseline
+
+    subs = {ox.Variable("p"): ox.NamedNode(f"{AIKG}p1")}
+    with Baseline(small_store) as baseline:
+        rows, seconds = baseline.run("SELECT ?s ?p ?o WHERE { ?s ?p ?o }", subs, False)
+        assert rows == 100 and 0 < seconds < 60
+        with pytest.raises(RuntimeError, match="projection"):  # the engine's own error
+            baseline.run("SELECT ?s WHERE { ?s ?p ?o }", subs, False)
+        assert baseline.run("SELECT ?s ?p WHERE { ?s ?p ?o }", subs, False)[0] == 100
+        assert baseline.ask("ASK { ?s ?p ?o }") is True
+        assert baseline.run("SELECT * WHERE { ?s ?p ?o }", {}, False)[0] == 300
+
+
+def test_a_baseline_query_past_its_time_or_memory_bound_is_stopped_and_the_next_one_runs(
+    small_store,
+) -> None:
+    """pyoxigraph has no time limit: a runaway baseline query (at 10M, one grew past 24 GB) is a
+    result of its own, not the end of the benchmark."""
+    from aikg_bench.baseline import Baseline, Bounded
+
+    # 300 ** 3 = 27 million solutions counted: seconds of CPU in a few MB
+    runaway = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+    with Baseline(small_store, seconds=0.5) as baseline:
+        started = time.monotonic()
+        with pytest.raises(Bounded, match="past 0 s|past 1 s"):
+            baseline.run(runaway, {}, False)
+        assert time.monotonic() - started < 10
+        assert baseline.run("SELECT * WHERE { ?s ?p ?o }", {}, False)[0] == 300  # a fresh child
+    with Baseline(small_store, memory_mb=1) as baseline, pytest.raises(Bounded, match="MB of memory"):
+        baseline.run(runaway, {}, False)
