@@ -18,8 +18,8 @@ from multiprocessing.process import BaseProcess
 import pyoxigraph as ox
 
 from aikg.namespaces import BASE
-
-Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
+from aikg.rdf.values import Term
+from aikg_bench.served import rss_mb
 
 
 class Bounded(RuntimeError):
@@ -32,18 +32,6 @@ def available_mb() -> int:
         for line in f:
             if line.startswith("MemAvailable:"):
                 return int(line.split()[1]) // 1024
-    return 0
-
-
-def rss_mb(pid: int) -> int:
-    """Resident memory of process ``pid`` in MB (0 once it has ended)."""
-    try:
-        with open(f"/proc/{pid}/status") as f:
-            for line in f:
-                if line.startswith("VmRSS:"):
-                    return int(line.split()[1]) // 1024
-    except OSError:
-        pass
     return 0
 
 
@@ -103,10 +91,10 @@ class Baseline:
             if not process.is_alive():
                 self.close()
                 raise Bounded("its process ended without an answer")
-            used = rss_mb(process.pid or 0)
+            used = rss_mb(process.pid or 0) or 0.0
             if used > self.memory_mb:
                 self.close()
-                raise Bounded(f"past {self.memory_mb} MB of memory ({used} MB), stopped")
+                raise Bounded(f"past {self.memory_mb} MB of memory ({used:.0f} MB), stopped")
             if time.monotonic() > end:
                 self.close()
                 raise Bounded(f"past {self.seconds:.0f} s, stopped")
