@@ -137,6 +137,8 @@ def test_tiny_run_reports_every_operation(tmp_path) -> None:
     (size,) = saved["sizes"]
     assert set(saved["machine"]) >= {"date", "nproc", "cpu", "free"}
     assert size["load"]["aikg"]["quads"] > size["load"]["pyoxigraph"]["quads"] > 4000
+    # the load's peak is its own (read before the bench dumps the store for the peers), and split
+    assert {"load_peak_mb", "derive_peak_mb"} <= set(size["load"]["aikg"])
     assert size["peers"]["nothing-here"] == {"skipped": "unknown peer 'nothing-here'"}
     names = [o["name"] for o in size["operations"]]
     assert names[0] == "entity lookup" and names[-1].startswith("write") and len(names) == 2
@@ -267,6 +269,13 @@ def test_goals_table_compares_each_goal_with_its_baseline_and_says_by_how_much_i
     bare = {"size": "10k", "peers": {}, "generate": {"quads": 10_000, "replicas": 10}}
     assert {r["met"] for r in goals.table({"sizes": [bare]})} == {None}
     assert "missed: 1.33× over" in "\n".join(goals.markdown(goals.table(result)))
+
+
+def test_the_load_line_says_which_part_of_aikgs_load_held_the_memory() -> None:
+    load = {"seconds": 9.0, "load_seconds": 6.0, "derive_seconds": 3.0, "peak_rss_mb": 1200.0}
+    assert report._peaks(load) == ""  # a run from before the split was measured
+    split = report._peaks({**load, "load_peak_mb": 1180.4, "derive_peak_mb": 640.0})
+    assert split == " (bulk 1180 MB, derived graphs 640 MB)"
 
 
 def test_readme_bench_section_is_regenerated_from_the_results(tmp_path) -> None:

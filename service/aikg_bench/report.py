@@ -58,6 +58,13 @@ def _cell(ops: dict[str, Any] | None, op: str, mine: dict[str, Any] | None) -> s
     return text
 
 
+def _peaks(load: dict[str, Any]) -> str:
+    """Which part of aikg's load held the memory (runs before this field existed have none)."""
+    if not load.get("load_peak_mb"):
+        return ""
+    return f" (bulk {load['load_peak_mb']:.0f} MB, derived graphs {load['derive_peak_mb']:.0f} MB)"
+
+
 def markdown(result: dict[str, Any]) -> str:
     """One table per size: aikg's p50 / p99 / throughput / cold latency, peers' throughput and ratios."""
     m = result["machine"]
@@ -95,7 +102,7 @@ def markdown(result: dict[str, Any]) -> str:
             f"{ld['pyoxigraph']['peak_rss_mb']:.0f} MB peak; aikg {ld['aikg']['seconds']:.1f} s "
             f"(bulk {ld['aikg']['load_seconds']:.1f} s + derived graphs "
             f"{ld['aikg']['derive_seconds']:.1f} s), "
-            f"{ld['aikg']['peak_rss_mb']:.0f} MB peak; ratio {ld['ratio']:.2f}×.",
+            f"{ld['aikg']['peak_rss_mb']:.0f} MB peak{_peaks(ld['aikg'])}; ratio {ld['ratio']:.2f}×.",
         ]
         a = size["peers"].get("aikg", {})
         if "search_index_build_seconds" in a:
