@@ -137,7 +137,7 @@ def test_tiny_run_reports_every_operation(tmp_path) -> None:
     (size,) = saved["sizes"]
     assert set(saved["machine"]) >= {"date", "nproc", "cpu", "free"}
     assert size["load"]["aikg"]["quads"] > size["load"]["pyoxigraph"]["quads"] > 4000
-    # the load's peak is its own (read before the bench dumps the store for the peers), and split
+    # aikg's load says which of its two parts (bulk, derived graphs) held the memory
     assert {"load_peak_mb", "derive_peak_mb"} <= set(size["load"]["aikg"])
     assert size["peers"]["nothing-here"] == {"skipped": "unknown peer 'nothing-here'"}
     names = [o["name"] for o in size["operations"]]
