@@ -444,6 +444,26 @@ def cores(pid: int) -> set[frozenset[int]]:
     return out
 
 
+def test_a_started_interpreter_runs_where_it_is_placed_from_its_first_instruction(monkeypatch):
+    """A query worker's start is ~0.25 s of CPU: placed only once it existed, its first milliseconds ran
+    at the server's priority on every core, beside the cheap requests. It is started from a thread
+    placed there, and inherits that (here the placing afterwards is switched off); the caller keeps
+    its own priority and cores."""
+    from aikg import interpreters
+    from aikg.placement import all_cores, heavy_cores
+
+    monkeypatch.setattr(interpreters, "place", lambda *_: True)
+    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    wanted = min(ours + 3, 19)
+    process, conn = interpreters.start("aikg.query.workers", "0", niceness=wanted, cores=heavy_cores())
+    try:
+        assert niceness(process.pid) == {wanted}
+        assert cores(process.pid) == {frozenset(heavy_cores())}
+    finally:
+        interpreters.stop(process, conn)
+    assert os.getpriority(os.PRIO_PROCESS, 0) == ours and os.sched_getaffinity(0) == all_cores()
+
+
 def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store, monkeypatch):
     """Demoted once it has used DEMOTE_CPU of CPU, long before DEMOTE_AFTER: a whole-store CONSTRUCT
     (~140 ms of a core) ran at the workers' priority beside cheap ASKs. Heavy work also keeps off one
@@ -480,8 +500,8 @@ def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_hea
     disk_store, monkeypatch
 ):
     """A user that is not root cannot raise a lowered priority again (RLIMIT_NICE 0), so a worker
-    lowered for a 20 ms job would be replaced after it: such a job keeps its priority and moves to the
-    heavy cores, which is undone without privileges, and the worker takes the next job."""
+    lowered for a moderately heavy job would be replaced after it: such a job keeps its priority and
+    moves to the heavy cores, which is undone without privileges, and the worker takes the next job."""
     from aikg.placement import all_cores, heavy_cores
     from aikg.query import workers
 

@@ -15,9 +15,10 @@ from aikg.placement import run_below
 LEVEL = 1
 """zlib's fastest level: ~370 MB/s on SPARQL JSON for a ~12× smaller body (level 6: ~160 MB/s, ~15×)."""
 
-HEAVY_FROM = 1024 * 1024
+HEAVY_FROM = 128 * 1024
 """Bodies this large are compressed as heavy work (:func:`aikg.placement.run_below`): a whole-store
-CONSTRUCT (11 MB of N-Triples, ~45 ms of zlib) several times a second took the cheap requests' core."""
+CONSTRUCT (11 MB of N-Triples, ~45 ms of zlib) several times a second took the cheap requests' core, and
+so did its row-limited answers (0.4-0.9 MB of Turtle or RDF/XML, 1-3 ms each, 20 a second)."""
 
 FROM_PRODUCER = HEAVY_FROM
 """Answers this large are compressed where they are written (a query worker, the views process) when the

@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 
-from aikg.placement import all_cores, place
+from aikg.placement import all_cores, place, run_below
 
 
 def start(
@@ -22,24 +22,33 @@ def start(
 ) -> tuple[subprocess.Popen[bytes], multiprocessing.connection.Connection]:
     """Start ``python -m module FD *args``; the process and our end of its socket.
 
-    With ``niceness`` and ``cores``, the process is placed there (:func:`aikg.placement.place`) as soon
-    as it exists, before its imports: an interpreter's start is ~0.25 s of CPU, and a query worker
-    replacing a killed one every few seconds under hostile load ran it at the server's own priority
-    on every core, beside the cheap requests.
+    With ``niceness`` and ``cores``, the process runs there from its first instruction: it is started
+    from a thread placed there (:func:`aikg.placement.run_below`; a child inherits the priority and the
+    cores of the thread that forks it), and placed again once it exists (:func:`aikg.placement.place`).
+    An interpreter's start is ~0.25 s of CPU, and a query worker replacing a killed one every few
+    seconds under hostile load ran it at the server's own priority on every core, beside the cheap
+    requests; placed only after it had started, its first milliseconds still did.
     """
     ours, theirs = socket.socketpair()
-    try:
-        process = subprocess.Popen(
+
+    def spawn() -> subprocess.Popen[bytes]:
+        return subprocess.Popen(
             [sys.executable, "-m", module, str(theirs.fileno()), *args],
             pass_fds=[theirs.fileno()],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             close_fds=True,
         )
+
+    try:
+        if niceness is None:
+            process = spawn()
+        else:
+            where = cores if cores is not None else all_cores()
+            process = run_below(spawn, niceness, where)
+            place(process.pid, niceness, where)
     finally:
         theirs.close()
-    if niceness is not None:
-        place(process.pid, niceness, cores if cores is not None else all_cores())
     return process, multiprocessing.connection.Connection(ours.detach())
 
 

@@ -50,13 +50,20 @@ is sent only to a worker that has, so a cheap query never waits for an interpret
 DEMOTE_AFTER = 1.0
 """Seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`."""
 
-DEMOTE_CPU = 0.02
+DEMOTE_CPU = 0.005
 """CPU seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`: a
-cheap query (an ``ASK``, a lookup) needs a few milliseconds; one that has taken 20 ms of a core is heavy
-work, which runs below everything cheap (whole-store CONSTRUCTs, ~140 ms of a core each, ran at nice 5
-on both cores, and the cheap ``ASK``s beside them waited for a core)."""
+cheap query (an ``ASK``, a lookup) needs about a millisecond; one that has taken 5 ms of a core is heavy
+work, which runs below everything cheap, off the cheap requests' core. Until then a job runs on any core:
+at 20 ms, 30 whole-store CONSTRUCTs a second kept a job at nice 5 beside the cheap requests most of the
+time (an ``ASK``'s p99 under four such loops: 2.9× idle at 20 ms, 1.5× with this bound and the two
+other changes of README "Soak and fair share"; ``python -m aikg_bench.soak --fair --kind "large
+construct"``)."""
 
-LOOK_EVERY = 0.01
+OPENING_CPU = 0.05
+"""CPU seconds a job may use besides :data:`DEMOTE_CPU` when its worker opens a snapshot for it first
+(~25 ms, once per worker after each write): a cheap query is not taken for heavy work for that."""
+
+LOOK_EVERY = 0.002
 """Seconds between looks at a running job's CPU time, until it is lowered (a look costs ~50 µs)."""
 
 
@@ -155,6 +162,8 @@ class _Worker:
         self.lowest = False
         """Whether it runs at :data:`LONG_NICENESS`."""
         self.ready = False
+        self.snapshot: Snapshot | None = None
+        """The snapshot the worker has open (the last one a job named)."""
 
     def wait_ready(self, seconds: float) -> bool:
         """Wait up to ``seconds`` for the process to say it has started; whether it has."""
@@ -177,11 +186,12 @@ class _Worker:
             if self.alive():
                 raise TimeoutError
             raise EOFError
+        opening, self.snapshot = snapshot != self.snapshot, snapshot
         try:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
-        if not self._answered_before(deadline):
+        if not self._answered_before(deadline, DEMOTE_CPU + (OPENING_CPU if opening else 0.0)):
             raise TimeoutError
         try:
             answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
@@ -189,10 +199,11 @@ class _Worker:
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 
-    def _answered_before(self, deadline: Deadline) -> bool:
+    def _answered_before(self, deadline: Deadline, heavy_after: float) -> bool:
         """Wait for the job's answer until ``deadline``; whether it came. A job that has used
-        :data:`DEMOTE_CPU` seconds of CPU is heavy work, and one that has run :data:`DEMOTE_AFTER`
-        seconds drops to :data:`LONG_NICENESS` whatever it has used."""
+        ``heavy_after`` seconds of CPU (:data:`DEMOTE_CPU`, plus :data:`OPENING_CPU` when the worker
+        opens a snapshot for it) is heavy work, and one that has run :data:`DEMOTE_AFTER` seconds drops
+        to :data:`LONG_NICENESS` whatever it has used."""
         began, cpu, heavy = time.monotonic(), self._cpu_seconds(), False
         while True:
             left = deadline.left()
@@ -204,8 +215,8 @@ class _Worker:
                 return True
             if time.monotonic() - began >= DEMOTE_AFTER:
                 self._prioritize(LONG_NICENESS)
-            elif not heavy and self._cpu_seconds() - cpu >= DEMOTE_CPU:
-                # Without the right to raise it again, a worker lowered for a 20 ms job would be
+            elif not heavy and self._cpu_seconds() - cpu >= heavy_after:
+                # Without the right to raise it again, a worker lowered for a 5 ms job would be
                 # replaced after it (an interpreter started per moderately heavy query): such a job
                 # moves to the heavy cores at its own priority, which never needs raising.
                 heavy = self._prioritize(
