@@ -450,10 +450,10 @@ def test_a_started_interpreter_runs_where_it_is_placed_from_its_first_instructio
     placed there, and inherits that (here the placing afterwards is switched off); the caller keeps
     its own priority and cores."""
     from aikg import interpreters
-    from aikg.placement import all_cores, heavy_cores
+    from aikg.placement import heavy_cores
 
     monkeypatch.setattr(interpreters, "place", lambda *_: True)
-    ours = os.getpriority(os.PRIO_PROCESS, 0)
+    ours, our_cores = os.getpriority(os.PRIO_PROCESS, 0), os.sched_getaffinity(0)
     wanted = min(ours + 3, 19)
     process, conn = interpreters.start("aikg.query.workers", "0", niceness=wanted, cores=heavy_cores())
     try:
@@ -461,7 +461,7 @@ def test_a_started_interpreter_runs_where_it_is_placed_from_its_first_instructio
         assert cores(process.pid) == {frozenset(heavy_cores())}
     finally:
         interpreters.stop(process, conn)
-    assert os.getpriority(os.PRIO_PROCESS, 0) == ours and os.sched_getaffinity(0) == all_cores()
+    assert os.getpriority(os.PRIO_PROCESS, 0) == ours and os.sched_getaffinity(0) == our_cores
 
 
 def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store, monkeypatch):
