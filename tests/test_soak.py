@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -18,17 +19,22 @@ import pytest
 
 from aikg.knowledge.load import load_seeds
 from aikg.store import OxigraphStore
-from aikg_bench.soak import Call, Writes, judge, soak
+from aikg_bench.soak import Call, Writes, fair_share, judge, p99_ratio, soak
 
 MISSING = "/api/entities/soak-no-such-entity"
+
+
+def _seeds_store(path: Path) -> None:
+    """A default store of the seeds only, closed: the runs serve a copy of it."""
+    store = OxigraphStore(path)
+    load_seeds(store)
+    store.close()
 
 
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     root = tmp_path_factory.mktemp("soak")
-    store = OxigraphStore(root / "default")
-    load_seeds(store)
-    store.close()
+    _seeds_store(root / "default")
     # sent as a lookup that must answer 200: the store has no such entity, so it is a 404, an error
     failed = Call("lookup", "GET /api/entities/{id} (missing)", "GET", MISSING)
     return soak(
@@ -124,9 +130,7 @@ soak(Path(sys.argv[1]), seconds=120, warmup=1, clients=1, work=Path(sys.argv[2])
 
 def test_a_soak_runner_stopped_with_sigterm_stops_its_server(tmp_path: Path) -> None:
     """Regression: a runner stopped by ``timeout`` left its ``aikg serve`` running."""
-    store = OxigraphStore(tmp_path / "default")
-    load_seeds(store)
-    store.close()
+    _seeds_store(tmp_path / "default")
     work = tmp_path / "work"
     runner = subprocess.Popen(
         [sys.executable, "-c", RUNNER, str(tmp_path / "default"), str(work)],
@@ -166,3 +170,60 @@ def _serving(work: Path) -> set[int]:
             if "aikg" in cmd and "serve" in cmd and str(work) in cmd:
                 found.add(int(proc.name))
     return found
+
+
+# -- the fair share -----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def fair(tmp_path_factory: pytest.TempPathFactory) -> dict:
+    root = tmp_path_factory.mktemp("fair")
+    _seeds_store(root / "default")
+    # a runaway query runs to the 5 s limit, longer than a loaded block (3 s to let every client in, then
+    # 0.5 s) and the settling before an idle block (1 s): a pause that did not wait for it would leave it
+    # running into the next idle block
+    return fair_share(
+        root / "default",
+        hostile=2,
+        kinds=["runaway", "large construct"],
+        idle_seconds=3,
+        load_seconds=1,
+        rounds=2,
+        work=root / "work",
+        epoch=False,
+        log=lambda _: None,
+    )
+
+
+def test_the_fair_share_takes_idle_and_loaded_blocks_in_turn_with_nothing_hostile_in_an_idle_one(
+    fair: dict,
+) -> None:
+    assert fair["rounds"] == 2 and len(fair["p99_ratio_by_round"]) == 2
+    hostile = fair["hostile_clients"]["by_route"]
+    assert sum(hostile["POST /sparql runaway"].values()) >= 2  # one a round at least
+    assert hostile["POST /sparql CONSTRUCT"].get("200", 0) >= 2
+    assert fair["hostile_requests_in_idle_blocks"] == 0
+    assert fair["goals"]["idle_blocks_without_hostile_requests"] is True
+    for phase in ("idle", "under_load"):
+        assert {k: v["n"] > 0 for k, v in fair[phase]["latency"].items()} == {
+            "entity": True,
+            "ask": True,
+            "entity (cached)": True,
+        }
+    for kind, ratio in fair["p99_ratio"].items():  # each ratio is its two p99s' (in ms, rounded)
+        loaded, idle = (fair[phase]["latency"][kind]["p99_ms"] for phase in ("under_load", "idle"))
+        assert ratio == pytest.approx(loaded / idle, rel=0.1)
+        low, high = fair["p99_ratio_interval_90"][kind]
+        assert 0 < low <= high
+
+
+def test_the_p99_ratio_and_its_interval_come_from_both_phases_samples() -> None:
+    rng = random.Random(3)
+    assert p99_ratio([0.003] * 200, [0.001] * 200, rng) == {"ratio": 3.0, "interval_90": [3.0, 3.0]}
+    # one slow idle sample of 200 is the idle p99 of this run, but not of every run like it
+    idle = [0.001] * 198 + [0.004, 0.010]
+    figure = p99_ratio([0.002] * 200, idle, rng)
+    assert figure["ratio"] == 0.5
+    low, high = figure["interval_90"]
+    assert low == 0.2 and high == 2.0
+    assert p99_ratio([], idle, rng) == {"ratio": None, "interval_90": None}
