@@ -221,17 +221,18 @@ def percentiles(values: Sequence[float]) -> dict[str, float | int | None]:
     if not values:
         return {"n": 0, "p50_ms": None, "p95_ms": None, "p99_ms": None, "max_ms": None}
     ordered = sorted(values)
-
-    def at(q: float) -> float:
-        return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 1)
-
     return {
         "n": len(ordered),
         "p50_ms": round(1000 * statistics.median(ordered), 1),
-        "p95_ms": at(0.95),
-        "p99_ms": at(0.99),
+        "p95_ms": round(1000 * quantile(ordered, 0.95), 1),
+        "p99_ms": round(1000 * quantile(ordered, 0.99), 1),
         "max_ms": round(1000 * ordered[-1], 1),
     }
+
+
+def quantile(ordered: Sequence[float], q: float) -> float:
+    """The ``q`` quantile of values sorted ascending (the value at rank ``q`` · n, no interpolation)."""
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 class Tally:
@@ -674,10 +675,6 @@ class Turns:
             self._state.notify_all()
 
     @property
-    def stopped(self) -> bool:
-        return self._stopped
-
-    @property
     def going(self) -> bool:
         return self._going and not self._stopped
 
@@ -849,8 +846,7 @@ def p99_ratio(
         return {"ratio": None, "interval_90": None}
 
     def p99(values: Sequence[float]) -> float:
-        ordered = sorted(values)
-        return ordered[min(len(ordered) - 1, int(0.99 * len(ordered)))]
+        return quantile(sorted(values), 0.99)
 
     ratio = round(p99(loaded) / p99(idle), 2)
     if not resamples:
