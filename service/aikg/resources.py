@@ -43,6 +43,11 @@ def data_root() -> Path:
     return root
 
 
+def docs_dir() -> Path:
+    """The reference manual's Markdown pages (served under ``/docs``; ``aikg/docs/`` in the package)."""
+    return Path(str(resources.files("aikg") / "docs"))
+
+
 def ontology_dir() -> Path:
     """The ontology folder."""
     return data_root() / "ontology"

@@ -1,7 +1,8 @@
 """The results as JSON (everything) and Markdown: the goals table, then per size what a reader compares.
 
-``python -m aikg_bench.report RESULTS_JSON [README]`` prints the Markdown again from a saved run, or,
-given the README, replaces its section between the ``bench:begin`` and ``bench:end`` markers with it.
+``python -m aikg_bench.report RESULTS_JSON [PAGE]`` prints the Markdown again from a saved run, or, given
+the manual's performance page (``service/aikg/docs/performance.md``), replaces its section between the
+``bench:begin`` and ``bench:end`` markers with it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from aikg_bench import goals
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
-"""The README's markers around the section ``aikg bench`` regenerates."""
+"""The performance page's markers around the section ``aikg bench`` regenerates."""
 
 _HTTP_PEERS = ("flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuoso")
 
@@ -207,18 +208,18 @@ def write(result: dict[str, Any], out: Path) -> tuple[Path, Path]:
 
 
 def readme(section: str, text: str) -> str:
-    """``text`` (the README) with its bench section replaced by ``section``."""
+    """``text`` (the performance page) with its bench section replaced by ``section``."""
     head, begin, rest = text.partition(BEGIN)
     _, end, tail = rest.partition(END)
     if not begin or not end:
-        raise ValueError(f"the README has no {BEGIN} … {END} section")
+        raise ValueError(f"the page has no {BEGIN} … {END} section")
     return f"{head}{BEGIN}\n{section.strip()}\n{END}{tail}"
 
 
 def main(argv: list[str]) -> None:
     result = json.loads(Path(argv[0]).read_text())
-    section = markdown(result).split("\n", 2)[2]  # without the page title: the README has its own
-    section = section.replace("\n## ", "\n#### ")  # under the README's "## Performance"
+    section = markdown(result).split("\n", 2)[2]  # without the page title: the page has its own
+    section = section.replace("\n## ", "\n### ")  # under the page's "## Results"
     if len(argv) > 1:
         path = Path(argv[1])
         path.write_text(readme(section, path.read_text()))

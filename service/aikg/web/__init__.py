@@ -57,11 +57,11 @@ def create_app(
                 services.background["epoch-import"] = thread
     services.whole.keeping = True  # graph views repeat: keep the whole graph's facts (aikg.export.kept)
 
-    from aikg.web import api, ask, errors, exports, imports, linked_data, pages, sparql, writes
+    from aikg.web import api, ask, docs, errors, exports, imports, linked_data, pages, sparql, writes
 
     errors.register(app)
     _bound_requests(app)
-    for module in (sparql, api, exports, linked_data, writes, pages, ask, imports):
+    for module in (sparql, api, exports, linked_data, writes, pages, ask, imports, docs):
         app.register_blueprint(module.bp)
     return app
 
