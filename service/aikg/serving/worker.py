@@ -5,13 +5,15 @@ bound how long a client may take to send a request.
   sees them (a request line over the limit, too many or too large headers, a broken chunked body, an
   invalid method or version) get the same ``{"ok": false, "status", "error", "message", "errors"}``
   body as everything else, not gunicorn's HTML page.
-- **Slow clients cannot hold the service.** A connection gets a thread only once its request has
-  arrived: until the headers (and a body of up to 64 KiB) are in the socket's buffer, it waits in the
-  main loop's poller, holding no thread. From its first byte, a request's headers and body must arrive
-  within ``read_timeout`` seconds, whatever the pace (a client sending a byte every few seconds is cut
-  off too), else it gets 408 and is closed. A larger body is read whole, within the same deadline,
-  before the app runs (it is at most ``max_body`` bytes: larger ones are refused with 413 without being
-  read), so the app never waits for a client.
+- **Slow clients cannot hold the service, and nobody waits for nothing.** A connection gets a thread
+  only once its request has arrived: until the headers (and a body of up to 64 KiB) are in, it waits in
+  the main loop's poller, holding no thread, and is looked at again as soon as more bytes arrive (what
+  has come so far is taken off the socket and kept with the connection, so an unfinished request does
+  not keep the socket readable and spin the loop). From its first byte, a request's headers and body
+  must arrive within ``read_timeout`` seconds, whatever the pace (a client sending a byte every few
+  seconds is cut off too), else it gets 408 and is closed. A larger body is read whole, within the same
+  deadline, before the app runs (it is at most ``max_body`` bytes: larger ones are refused with 413
+  without being read), so the app never waits for a client.
 """
 
 from __future__ import annotations
@@ -138,10 +140,6 @@ def _has_bytes(sock: socket.socket) -> bool:
         return False
 
 
-REST = 0.05
-"""Seconds a connection whose request has partly arrived waits before it is polled again (see
-:meth:`Worker.finish_request`): the most its last bytes wait to be seen."""
-
 GIVE_BACK_EVERY = 2.0
 """Seconds between two returns of free heap pages to the system by an idle worker (measured: 7 ms on a
 300 MB heap with nothing to return, 62 ms returning 270 MB; at most a few tenths of a percent of a core)."""
@@ -182,7 +180,6 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self.max_body = int(settings["max_body"])
         self._reading: dict[Any, float] = {}
         self._reading_lock = threading.Lock()
-        self._resting: list[tuple[float, Any, Any]] = []
         self._running = 0
         """Requests being answered by the thread pool now."""
         self._give_back_at = 0.0
@@ -203,13 +200,19 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         """Answer one request on ``conn`` once it has arrived; until then, hand it back to the poller."""
         self._watch(conn)
         state = self._arrival(conn)
-        conn.aikg_partial = state == WAIT
         if state == WAIT:
             return _DEFER
         if state == TOO_LARGE:
             self._unwatch(conn)
             self._send(conn.sock, self._too_large())
             return False
+        held: bytes = getattr(conn, "aikg_held", b"")
+        if held:
+            # What was taken off the socket while the request arrived goes first to the parser.
+            conn.aikg_held = b""
+            conn.sock.setblocking(True)
+            conn.init()
+            conn.parser.unreader.unread(held)
         with self._reading_lock:
             self._running += 1
         try:
@@ -220,30 +223,19 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             self._unwatch(conn)
 
     def finish_request(self, conn: Any, fs: Any) -> None:
-        """A connection whose request is partly in its socket rests a moment before it is polled again.
-
-        Only peeked at, those bytes keep the socket readable: polled at once, the connection came back
-        at once, and each slow sender spun the main loop and a thread — holding the GIL about half the
-        time (sampled with py-spy under the fair share's 4 slow senders), which cheap requests in the
-        same process waited for."""
-        if getattr(conn, "aikg_partial", False) and not fs.cancelled() and fs.result() is _DEFER:
-            conn.aikg_partial = False
-            self._resting.append((time.monotonic() + REST, conn, fs))
-            return
+        """As gunicorn's; a connection whose request has begun to arrive may wait on the poller until
+        its read deadline (gunicorn's own limit, the keep-alive time, would cut a client pausing
+        mid-request without the 408 it is owed)."""
         super().finish_request(conn, fs)
+        if getattr(conn, "aikg_held", b"") and conn in self.pending_conns:
+            with self._reading_lock:
+                deadline = self._reading.get(conn)
+            if deadline is not None:
+                conn.timeout = max(conn.timeout, deadline + 1.0)
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
-        """Wait no longer than the first resting connection's rest, then put rested ones back on the
-        poller (as gunicorn puts a deferred connection there)."""
-        if self._resting:
-            timeout = max(0.0, min(timeout, min(due for due, _, _ in self._resting) - time.monotonic()))
+        """As gunicorn's, then give heap pages back when idle."""
         super().wait_for_and_dispatch_events(timeout)
-        if self._resting:
-            now = time.monotonic()
-            rested = [(c, f) for due, c, f in self._resting if due <= now]
-            self._resting = [r for r in self._resting if r[0] > now]
-            for conn, fs in rested:
-                super().finish_request(conn, fs)
         self._give_back_when_idle()
 
     def _give_back_when_idle(self) -> None:
@@ -256,16 +248,29 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         give_back()
 
     def _arrival(self, conn: Any) -> str:
+        """Whether the request on ``conn`` has arrived (:func:`arrival`). Bytes of a request that has
+        not are taken off the socket and kept with the connection (``aikg_held``): its socket is then
+        readable again only when more bytes come, so the poller hands it back exactly then — no fixed
+        rest, no spinning."""
         parser = getattr(conn, "parser", None)
         if parser is not None and parser.unreader.buf.getvalue():
             return READY  # bytes already read off the socket: let the parser go on
+        held: bytes = getattr(conn, "aikg_held", b"")
         try:
-            data = conn.sock.recv(PEEK, socket.MSG_PEEK | socket.MSG_DONTWAIT)
+            data = conn.sock.recv(PEEK - len(held), socket.MSG_PEEK | socket.MSG_DONTWAIT)
         except BlockingIOError:
-            return WAIT
+            data = None  # nothing new has arrived
         except OSError:
             return READY  # the normal path sees the error and closes the connection
-        return arrival(data, self.max_body) if data else READY
+        if data == b"":
+            return READY  # the client has closed: the parser sees the end
+        state = arrival(held + (data or b""), self.max_body)
+        if state == WAIT and data:
+            try:
+                conn.aikg_held = held + conn.sock.recv(len(data), socket.MSG_DONTWAIT)
+            except OSError:
+                return READY
+        return state
 
     def _too_large(self) -> bytes:
         return envelope(
