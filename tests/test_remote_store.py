@@ -12,8 +12,9 @@ from rdflib.namespace import RDF, RDFS
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, StoreError
 from aikg.knowledge.load import load_seeds
+from aikg.rdf.substitute import substitute
 from aikg.store import Deadline, Store
-from aikg.store.remote import GENID, RemoteStore, substitute
+from aikg.store.remote import GENID, RemoteStore
 from helpers import rdf
 
 ID = "https://w3id.org/aikg/id/"

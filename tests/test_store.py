@@ -11,8 +11,8 @@ from aikg.cli import main
 from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import GRAPH
+from aikg.rdf.tokens import has_dataset_clause
 from aikg.store import OxigraphStore, ResultKind
-from aikg.store.oxigraph import has_dataset_clause
 from aikg.store.transport import Encoded
 from conftest import LiveServer
 

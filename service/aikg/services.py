@@ -17,9 +17,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
+from aikg.cache import Flights, LruCache, VersionedCache
 from aikg.export.kept import KeptFacts
 from aikg.knowledge.validation_job import Answer, ValidationJob
-from aikg.lookup.cache import Flights, LruCache, VersionedCache
 from aikg.lookup.search import LiveIndex, SearchIndexes
 from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
 from aikg.query.named import NamedQueries

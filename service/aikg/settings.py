@@ -1,6 +1,7 @@
 """Every setting aikg reads, declared once with its default and help.
 
-The same list feeds the environment (``AIKG_<NAME>``), the ``aikg serve`` options and the manual (``/docs/settings``).
+The same list feeds the environment (``AIKG_<NAME>``), the ``aikg serve`` options and the manual
+(``/docs/settings``).
 """
 
 from __future__ import annotations

@@ -18,7 +18,7 @@ from multiprocessing.process import BaseProcess
 import pyoxigraph as ox
 
 from aikg.namespaces import BASE
-from aikg.rdf.values import Term
+from aikg.rdf.results import StoredTerm as Term
 from aikg_bench.served import rss_mb
 
 

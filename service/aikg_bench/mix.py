@@ -16,7 +16,7 @@ from urllib.parse import quote, urlencode
 from aikg.lookup.search import normalize
 from aikg.namespaces import ID, PREFIXES
 from aikg.query.named import bind_parameters, load_queries
-from aikg.store.remote import substitute
+from aikg.rdf.substitute import substitute
 from aikg_bench.generate import Template
 
 WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"

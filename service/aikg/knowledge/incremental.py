@@ -38,8 +38,8 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
 from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.rdf.results import StoredTerm
 from aikg.store import Store
-from aikg.store.base import StoredTerm
 
 MAX_REGION = 50_000
 """Past this many affected nodes a full rebuild is the simpler way. At 1M triples on disk a region of

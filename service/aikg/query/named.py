@@ -297,7 +297,7 @@ class NamedQueries:
     def text(self, name: str, raw: Mapping[str, str]) -> str:
         """The query's text with the caller's values written in (as the SPARQL editor opens it); its own
         text when none are given. Unknown names and bad values are refused as :meth:`bind` refuses them."""
-        from aikg.store.remote import substitute  # the one token-wise rewriter of bound variables
+        from aikg.rdf.substitute import substitute  # the one token-wise rewriter of bound variables
 
         q = self.get(name)
         return substitute(q.text, bind_parameters(q, raw)) if raw else q.text

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
-from aikg.lookup.cache import LruCache
+from aikg.cache import LruCache
 from aikg.namespaces import BASE
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard

@@ -14,6 +14,8 @@ from enum import StrEnum
 
 import pyoxigraph as ox
 
+from aikg.errors import RdfSyntaxError
+
 
 class Kind(StrEnum):
     """What a format serializes."""
@@ -152,3 +154,12 @@ def rdf_format(mime: str) -> ox.RdfFormat | None:
     """Oxigraph's parser/serializer for an RDF media type (or an alias of one), None if it has none."""
     fmt = by_media_type(mime, RDF_FORMATS)
     return fmt.ox if fmt is not None and isinstance(fmt.ox, ox.RdfFormat) else None
+
+
+def rdf_format_of(mime: str) -> ox.RdfFormat:
+    """Oxigraph's parser/serializer for an RDF media type a store reads or writes; a type it has none for
+    is the client's error (RdfSyntaxError, a 400)."""
+    fmt = rdf_format(mime)
+    if fmt is None:
+        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}")
+    return fmt

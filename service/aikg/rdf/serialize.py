@@ -17,7 +17,7 @@ import pyoxigraph as ox
 from aikg.errors import NotAcceptable
 from aikg.namespaces import PREFIXES
 from aikg.rdf.formats import Format
-from aikg.store import QueryResult, ResultKind
+from aikg.rdf.results import QueryResult, ResultKind
 
 TRUNCATED_HEADER = "X-AIKG-Truncated"
 """Response header saying whether a result was cut off at the row limit (``true`` / ``false``)."""

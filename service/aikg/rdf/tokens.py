@@ -87,6 +87,16 @@ class Token:
         return self.kind == "keyword" and self.value in words
 
 
+def apply_edits(text: str, edits: list[tuple[int, int, str]]) -> str:
+    """``text`` with each (start, end, replacement) applied; the spans come from :func:`tokenize` and do
+    not overlap."""
+    out, last = [], 0
+    for start, end, replacement in sorted(edits):
+        out.append(text[last:start] + replacement)
+        last = end
+    return "".join(out) + text[last:]
+
+
 def tokenize(text: str, *, trivia: bool = False) -> list[Token]:
     """The terminals of ``text``; white space and comments only when ``trivia`` is set."""
     out: list[Token] = []

@@ -19,9 +19,8 @@ from collections.abc import Mapping
 
 import pyoxigraph as ox
 
+from aikg.rdf.results import StoredTerm as Term
 from aikg.rdf.tokens import QUERY_FORMS, Token, tokenize
-
-Term = ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple
 
 
 def with_values(text: str, bindings: Mapping[str, Term]) -> str | None:

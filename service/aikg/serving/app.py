@@ -22,8 +22,8 @@ from typing import Any
 import click
 from gunicorn.app.base import BaseApplication
 
+from aikg.cache import LruCache
 from aikg.errors import AikgError
-from aikg.lookup.cache import LruCache
 from aikg.settings import SETTINGS
 
 GRACEFUL_SECONDS = 10

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from aikg.store.base import Deadline, Node, Quad, QueryResult, ResultKind, Snapshot, Store, Term
+from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
+from aikg.store.base import Deadline, Snapshot, Store
 from aikg.store.oxigraph import OxigraphStore
 
 __all__ = [

@@ -17,37 +17,18 @@ import pyoxigraph as ox
 from tqdm import tqdm
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from aikg.rdf import formats
-from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.formats import DATASET_FORMATS, rdf_format_of
 from aikg.rdf.order import Ordered, guard_engine_order, split_order
+from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
-from aikg.store.base import (
-    GENERATION,
-    Deadline,
-    Node,
-    Quad,
-    QueryResult,
-    ResultKind,
-    Snapshot,
-    Store,
-    Term,
-    current_deadline,
-)
+from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
 
 T = TypeVar("T")
 
 _QUAD_MIME = frozenset(f.mime for f in DATASET_FORMATS)
 """Formats that can carry their own named graphs."""
-
-
-def rdf_format(mime: str) -> ox.RdfFormat:
-    """The Oxigraph parser/serializer for a media type (from the one format table)."""
-    fmt = formats.rdf_format(mime)
-    if fmt is None:
-        raise RdfSyntaxError(f"unsupported RDF media type {mime!r}")
-    return fmt
 
 
 REOPEN_WAIT = 10.0
@@ -367,7 +348,7 @@ class OxigraphStore(Store):
         self._bump()
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
-        fmt = rdf_format(mime)
+        fmt = rdf_format_of(mime)
         target = _named(graph, "graph") if graph else None
         try:
             parsed = list(ox.parse(data, format=fmt))
@@ -403,7 +384,7 @@ class OxigraphStore(Store):
         ):
             try:
                 with self._writing():
-                    self._write(self._ox.bulk_load, fh, format=rdf_format(mime))
+                    self._write(self._ox.bulk_load, fh, format=rdf_format_of(mime))
                     self._remerge()
             except SyntaxError as exc:
                 raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
@@ -429,7 +410,7 @@ class OxigraphStore(Store):
         return super().replace_graph(graph, new)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
-        fmt = rdf_format(mime)
+        fmt = rdf_format_of(mime)
         if graph is None:
             if mime not in _QUAD_MIME:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")

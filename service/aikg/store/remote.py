@@ -35,9 +35,12 @@ import requests
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.namespaces import AIKG, GRAPH
-from aikg.rdf.formats import DATASET_FORMATS
+from aikg.rdf.formats import DATASET_FORMATS, rdf_format_of
+from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, StoredTerm, Term
+from aikg.rdf.substitute import substitute
 from aikg.rdf.tokens import (
     Token,
+    apply_edits,
     has_dataset_clause,
     query_form,
     resolve_relative,
@@ -45,18 +48,7 @@ from aikg.rdf.tokens import (
     tokenize,
     without_dataset_clause,
 )
-from aikg.store.base import (
-    Deadline,
-    Node,
-    Quad,
-    QueryResult,
-    ResultKind,
-    Store,
-    StoredTerm,
-    Term,
-    current_deadline,
-)
-from aikg.store.oxigraph import rdf_format
+from aikg.store.base import Deadline, Store, current_deadline
 from aikg.store.terms import quad_of_row
 
 SYSTEM_GRAPH = str(GRAPH["system"])
@@ -271,7 +263,7 @@ class RemoteStore(Store):
             self._version_cache = (0.0, -1)
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
-        fmt = rdf_format(mime)
+        fmt = rdf_format_of(mime)
         try:
             parsed = list(ox.parse(data, format=fmt))
         except (SyntaxError, ValueError) as exc:
@@ -323,7 +315,7 @@ class RemoteStore(Store):
             self._update(_bump_version(), bump=False)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
-        fmt = rdf_format(mime)
+        fmt = rdf_format_of(mime)
         if graph is None:
             if mime not in {f.mime for f in DATASET_FORMATS}:
                 raise RdfSyntaxError("a dump of the whole store needs a quad format (N-Quads, TriG)")
@@ -594,7 +586,7 @@ def skolemize_text(text: str) -> str:
         for t in toks[start:end]
         if t.kind == "bnode"
     ]
-    return _edit(text, edits)
+    return apply_edits(text, edits)
 
 
 def split_delete_data(text: str) -> str:
@@ -611,7 +603,7 @@ def split_delete_data(text: str) -> str:
             edits.append(
                 (toks[start - 1].start, toks[end].end, "{ " + " } ;\nDELETE DATA { ".join(parts) + " }")
             )
-    return _edit(text, edits)
+    return apply_edits(text, edits)
 
 
 def _data_blocks(toks: list[Token], verb: str) -> list[tuple[int, int]]:
@@ -668,14 +660,6 @@ def _data_items(toks: list[Token], start: int, end: int) -> list[tuple[int, int]
     return items
 
 
-def _edit(text: str, edits: list[tuple[int, int, str]]) -> str:
-    out, last = [], 0
-    for start, end, replacement in sorted(edits):
-        out.append(text[last:start] + replacement)
-        last = end
-    return "".join(out) + text[last:]
-
-
 def _ox_quad_block(quads: list[ox.Quad]) -> str:
     """Quads as one ``GRAPH <g> { … }`` block per graph: a block per quad makes Virtuoso generate SQL
     past its size limit (SP031) for a few thousand quads."""
@@ -688,98 +672,3 @@ def _ox_quad_block(quads: list[ox.Quad]) -> str:
 def _engine_message(resp: requests.Response) -> str:
     text = resp.text.strip().splitlines()
     return (text[0] if text else resp.reason or "no detail")[:300]
-
-
-def substitute(text: str, bindings: Mapping[str, Term]) -> str:
-    """Replace bound variables by their values, as Oxigraph's ``substitutions`` do (SPARQL SEP-0007).
-
-    Remote engines have no substitution API, so the query is rewritten token by token: each value is
-    serialized by rdflib (never pasted as raw text); strings, IRIs and comments are left untouched. The
-    outermost SELECT projects a bound variable as ``(value AS ?var)``; a subquery stops projecting it
-    (the value is already in its patterns, and SPARQL forbids binding an in-scope variable again), and
-    a grouping or ordering key becomes ``(value)``.
-    """
-    others = _other_projections(text, bindings)
-    edits: list[tuple[int, int, str]] = []
-    for kind, tok, select_at, brace in _scan(text):
-        if kind != "var" or tok.value not in bindings or select_at == -2:
-            continue  # after AS: the name being bound, kept
-        name = tok.value
-        value = str(bindings[name])
-        if select_at >= 0:
-            nested = brace > 0 and others.get(select_at, 0) > 0
-            replacement = "" if nested else f"({value} AS ?{name})"
-        elif select_at == -3:
-            replacement = f"({value})"
-        else:
-            replacement = value
-        edits.append((tok.start, tok.end, replacement))
-    return _edit(text, edits)
-
-
-def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int]:
-    """For each SELECT (by position), how many projected items are not bound variables."""
-    counts: dict[int, int] = {}
-    for kind, tok, select_at, _ in _scan(text):
-        if select_at >= 0:
-            counts.setdefault(select_at, 0)
-            if not (kind == "var" and tok.value in bindings):
-                counts[select_at] += 1
-    return counts
-
-
-def _scan(text: str) -> Iterable[tuple[str, Token, int, int]]:
-    """Tokens of a query as (kind, token, where, brace depth); ``where`` is the start of the SELECT whose
-    projection the token is in (at parenthesis depth 0), -2 right after AS, -3 a GROUP/ORDER key, else -1.
-    """
-    clause, clause_at = "", -1
-    depth = brace = 0
-    after_as = False
-    for tok in tokenize(text):
-        if tok.kind == "var":
-            if after_as:
-                where = -2
-            elif clause == "SELECT" and depth == 0:
-                where = clause_at
-            elif clause in ("GROUP", "ORDER") and depth == 0:
-                where = -3
-            else:
-                where = -1
-            yield "var", tok, where, brace
-            after_as = False
-            continue
-        if tok.kind == "keyword":
-            if tok.value in _CLAUSES:
-                clause, clause_at, depth = tok.value, tok.start, 0
-            after_as = tok.value == "AS"
-            yield "word", tok, -1, brace
-            continue
-        if clause == "SELECT" and depth == 0 and tok.text in ("(", "*"):
-            yield "item", tok, clause_at, brace
-            depth += tok.text == "("
-            continue
-        if tok.text == "(":
-            depth += 1
-        elif tok.text == ")":
-            depth -= 1
-        elif tok.text == "{":
-            clause, depth = "", 0
-            brace += 1
-        elif tok.text == "}":
-            brace -= 1
-        yield "other", tok, -1, brace
-
-
-_CLAUSES = {
-    "SELECT",
-    "GROUP",
-    "ORDER",
-    "WHERE",
-    "HAVING",
-    "LIMIT",
-    "OFFSET",
-    "VALUES",
-    "CONSTRUCT",
-    "ASK",
-    "DESCRIBE",
-}

@@ -15,7 +15,7 @@ from typing import Any
 import pyoxigraph as ox
 
 from aikg.rdf.order import Ordered, RowSorter, TooManyRows
-from aikg.store.base import QueryResult, ResultKind, Term
+from aikg.rdf.results import QueryResult, ResultKind, Term
 
 
 @dataclass(frozen=True)

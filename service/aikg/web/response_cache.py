@@ -21,7 +21,7 @@ from typing import Any
 from flask import Response, request
 
 from aikg import compression
-from aikg.lookup.cache import etag_for
+from aikg.cache import etag_for
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.store.base import current_deadline
 from aikg.web import get_services

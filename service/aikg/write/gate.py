@@ -46,8 +46,9 @@ from aikg.namespaces import (
 )
 from aikg.query.runner import QueryRunner
 from aikg.rdf import guard, operations, tokens
+from aikg.rdf.results import StoredTerm
 from aikg.store import Deadline, Store, Term
-from aikg.store.base import StoredTerm, deadline_scope
+from aikg.store.base import deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
 from aikg.write import matched, namespace
 from aikg.write.writelog import WriteLog
