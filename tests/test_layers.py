@@ -41,3 +41,19 @@ def test_an_upward_import_breaks_the_contract(tmp_path) -> None:
     done = _lint(tmp_path)
     assert done.returncode != 0
     assert "aikg.store is not allowed to import aikg.web" in done.stdout
+
+
+def test_the_manual_draws_the_layers_the_contract_enforces() -> None:
+    import tomllib
+
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]
+    drawing = (ROOT / "service" / "aikg" / "docs" / "architecture.md").read_text().split("```\n")[1]
+    lines = drawing.splitlines()
+
+    def line_of(module: str) -> int:
+        name = module.removeprefix("aikg.")
+        shown = (f" {name}/", f" {name}.py")
+        return next(i for i, line in enumerate(lines) if any(s in f" {line} " for s in shown))
+
+    rows = [[line_of(m.strip()) for m in layer.split("|")] for layer in contract["layers"]]
+    assert [min(r) for r in rows] == sorted(min(r) for r in rows)  # drawn top-down in the contract's order
