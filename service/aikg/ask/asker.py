@@ -17,15 +17,20 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
-from aikg.ask.answers import query_links, rows_answer
+from aikg.ask.answers import cell, query_links, row_sources, rows_answer
+from aikg.ask.compose import Form, compile_form, describe, merge, read_form
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.linking import Candidate, Mention
+from aikg.ask.properties import PropertyMention
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
-from aikg.errors import BadRequest
+from aikg.ask.words import ALIASES, PROPERTY_LABELS
+from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
+from aikg.namespaces import ID
 from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
 
@@ -44,6 +49,10 @@ FACT_AT = 0.30
 """Least router score for a fact question. Out-of-scope questions about an entity ("NVIDIA's stock
 price") can score high here; they abstain because the fact they ask for is not one aikg has."""
 ALTERNATIVES = 3
+TEMPLATE_AT = 0.55
+TEMPLATE_STRONG = 0.7
+"""Least router score at which a named query answers a question a composed form would list: the named
+queries stay the high-precision templates they are where a question is one of theirs."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
 
 
@@ -76,11 +85,13 @@ class Asker:
         run: Callable[[str, Mapping[str, str]], QueryResult],
         entities: Callable[[], EntityBuilder],
         catalog: Callable[[], Mapping[str, Any]],
+        query: Callable[[str], QueryResult] | None = None,
     ) -> None:
         """``search`` returns the current search index, ``queries`` the named queries, ``run`` runs one,
         ``entities`` an entity builder for the current data, ``catalog`` the source documents by graph."""
         self.store, self.search, self.queries, self.run = store, search, queries, run
         self.entities, self.catalog = entities, catalog
+        self.query = query if query is not None else store.query
         self._router: tuple[tuple[Any, ...], Router] | None = None
 
     @classmethod
@@ -93,6 +104,7 @@ class Asker:
             run=services.named.run,
             entities=lambda: EntityBuilder(services),
             catalog=services.catalog,
+            query=lambda text: services.runner.query(text),
         )
 
     # -- understanding ----------------------------------------------------------------------------
@@ -167,10 +179,20 @@ class Asker:
 
     # -- answering --------------------------------------------------------------------------------
 
-    def ask(self, question: str) -> dict[str, Any]:
-        """The answer JSON: what was understood, the rows or facts with their sources, or an abstention."""
+    def ask(self, question: str, after: str | None = None) -> dict[str, Any]:
+        """The answer JSON: what was understood, the rows or facts with their sources, or an abstention.
+        ``after`` is the question asked before, for a follow-up ("and in Japan?")."""
         reading, plans = self.understand(question)
         best = plans[0]
+        form = self.compose(reading, after)
+        if form is not None and form.op == "fact" and form.prop:
+            # One fact of one entity: its page's facts (units, qualifiers, notes, the event it is given on)
+            facts = self._form_fact(question, reading, form)
+            if facts is not None:
+                return facts
+        if form is not None and not self._template_fits(best, form):
+            return self._composed(question, form, alternatives=[])
+
         # Offered besides an answer: other readings nearly as likely (the abstentions offer the closest).
         alternatives = [p for p in plans[1:] if p.feasible and p.score >= max(ANSWER_AT, 0.6 * best.score)]
         alternatives = alternatives[:ALTERNATIVES]
@@ -190,7 +212,19 @@ class Asker:
         if best.intent == FACT:
             return self._fact(question, reading, best, confidence, alternatives)
         q = self.queries()[best.intent]
-        result = self.run(q.name, best.parameters)
+        try:
+            result = self.run(q.name, best.parameters)
+        except QueryTimeout:
+            links = query_links(q, best.parameters)
+            body = self._body(question, best.intent, best.parameters, None, confidence, {}, True, [])
+            body["answer"] = {
+                "kind": "timeout",
+                "message": f"aikg understood the question as: {q.title}. The answer ran out of time; "
+                "run it from the query's page or the SPARQL editor.",
+                "description": q.title,
+                "links": links,
+            }
+            return body
         index = self.search()
         answer = rows_answer(
             self.store, q, best.parameters, result, index, self.catalog(), self.entities().term, MAX_ROWS
@@ -198,6 +232,190 @@ class Asker:
         return self._body(
             question, best.intent, best.parameters, None, confidence, answer, False, alternatives
         )
+
+    # -- composition (issue 44) -------------------------------------------------------------------
+
+    def _template_fits(self, best: Plan, form: Form) -> bool:
+        """True when a named query answers the question as well as the composed form would: it is very
+        like the query's examples and the form asks for no filter the query cannot take."""
+        if best.intent == FACT or not best.feasible:
+            return False
+        if form.per and form.op == "top" and best.score >= ANSWER_AT:
+            return True  # "who owns the largest clusters": the owners' ranking is a named query's
+        if best.score < TEMPLATE_AT:
+            return False
+        if form.threshold or form.country or form.status or form.op in ("compare", "provenance", "sum"):
+            return False
+        q = self.queries()[best.intent]
+        kinds = {p.type for p in q.parameters}
+        if form.dates and "date" not in kinds:
+            return False
+        if (form.orgs or form.entities) and "entity" not in kinds:
+            return False
+        if form.per and form.op == "top":
+            return best.score >= ANSWER_AT  # "who owns the largest clusters": a named query's ranking
+        return best.score >= TEMPLATE_STRONG or form.op in ("list", "series")
+
+    def _labels(self, index: Any) -> dict[str, str]:
+        """The ontology's own labels (English and Chinese) of the properties aikg composes over."""
+        out: dict[str, str] = {}
+        for prop in PROPERTY_LABELS:
+            for text in (index.vocab.labels.get(AIKG + prop) or {}).values():
+                word = re.sub(r"\s*[(（].*?[)）]", "", text).strip().casefold()
+                if len(word) >= 2:
+                    out[word] = prop
+        return out
+
+    def _aliases(self, folded: str, index: Any) -> list[Candidate]:
+        """Organizations the question names by a Chinese name of :data:`aikg.ask.words.ALIASES`."""
+        out: list[Candidate] = []
+        for word, slug in ALIASES.items():
+            if word in folded and not any(
+                word in longer and longer in folded for longer in ALIASES if longer != word
+            ):
+                info = index.entities.get(str(ID) + slug)
+                if info is not None and all(c.iri != info.iri for c in out):
+                    out.append(Candidate(info.iri, info.slug, info.label, tuple(info.types), "exact", 1.0))
+        return out
+
+    def _read(self, reading: Reading, index: Any) -> Form | None:
+        router = self.router()
+        return read_form(
+            reading.question,
+            reading.folded,
+            reading.mentions,
+            reading.language,
+            index.vocab,
+            self._labels(index),
+            router.linker.vocabulary,
+            self._aliases(reading.folded, index),
+            reading.properties[0].properties[0] if reading.properties else None,
+        )
+
+    def compose(self, reading: Reading, after: str | None = None) -> Form | None:
+        """The logical form of the question (with the question before it, for a follow-up), or None
+        when nothing can be composed."""
+        index = self.search()
+        form = self._read(reading, index)
+        if after and form is not None and after.strip():
+            before = self.router().read(after.strip()[:MAX_QUESTION], index)
+            previous = self._read(before, index)
+            if previous is not None:
+                merged = merge(previous, form)
+                if merged is not None:
+                    form = merged
+        return form if form is not None and form.op else None
+
+    def _composed(self, question: str, form: Form, alternatives: list[Plan]) -> dict[str, Any]:
+        """Run a composed form: the rows with the sources of each, and what was done in words."""
+        sparql = compile_form(form)
+        what = describe(form)
+        links = {"editor": "/editor?" + urlencode({"query": sparql})}
+        understood = {
+            "query": None,
+            "parameters": {},
+            "entity": form.entities[0].slug if len(form.entities) == 1 else None,
+            "confidence": round(form.sure, 3),
+            "form": _form_json(form),
+            "description": what,
+            "sparql": sparql,
+        }
+        try:
+            result = self.query(sparql)
+        except QueryTimeout:
+            answer: dict[str, Any] = {
+                "kind": "timeout",
+                "message": f"aikg understood the question as: {what}. The answer ran out of time; "
+                "run it in the SPARQL editor.",
+                "description": what,
+                "sparql": sparql,
+                "links": links,
+            }
+            return {
+                "question": question,
+                "understood": understood,
+                "answer": answer,
+                "abstained": True,
+                "alternatives": [],
+            }
+        index = self.search()
+        term = self.entities().term
+        rows = result.rows[:MAX_ROWS]
+        if not rows:
+            return self._composed_none(question, form, understood, what, links)
+        about_var = next((v for v in ("node", "x", "entity", "org0", "org") if v in result.variables), None)
+        about_i = result.variables.index(about_var) if about_var else None
+        abouts = [r[about_i] if about_i is not None else None for r in rows]
+        nodes = sorted({t.value for t in abouts if t is not None and t.value.startswith(str(ID))})
+        sources = row_sources(self.store, nodes, self.catalog(), term)
+        out_rows = []
+        for r, about_term in zip(rows, abouts, strict=True):
+            about = about_term.value if about_term is not None else None
+            cells = {v: cell(t, index) for v, t in zip(result.variables, r, strict=True)}
+            if "certainty" in cells and cells["certainty"] is not None:
+                cells["certainty"]["label"] = term(cells["certainty"]["value"])["label"]
+            if "document" in cells and cells["document"] is not None:
+                doc = next((d for d in self.catalog().values() if d.iri == cells["document"]["value"]), None)
+                if doc is not None:
+                    cells["document"]["label"] = doc.title
+            out_rows.append(
+                {"cells": cells, "about": about, "sources": sources.get(about, []) if about else []}
+            )
+        answer = {
+            "kind": "rows",
+            "description": what,
+            "summary": _summary(form, result, out_rows),
+            "query": {"name": None, "title": what, "description": what, "links": links, "sparql": sparql},
+            "columns": result.variables,
+            "about": about_var,
+            "rows": out_rows,
+            "total": len(result.rows),
+            "truncated": result.truncated or len(result.rows) > MAX_ROWS,
+        }
+        return {
+            "question": question,
+            "understood": understood,
+            "answer": answer,
+            "abstained": False,
+            "alternatives": self._alternatives(alternatives, exclude=None),
+        }
+
+    def _composed_none(
+        self, question: str, form: Form, understood: dict[str, Any], what: str, links: dict[str, str]
+    ) -> dict[str, Any]:
+        names = ", ".join(e.label for e in form.entities) or what
+        message = f"I don't know. aikg has no answer for {what}" + (f" ({names})." if form.entities else ".")
+        return {
+            "question": question,
+            "understood": understood,
+            "answer": {"kind": "none", "message": message, "description": what, "links": links},
+            "abstained": True,
+            "alternatives": self._alternatives(
+                self._entity_alternatives(form.entities[0]) if form.entities else [], exclude=None
+            ),
+        }
+
+    def _form_fact(self, question: str, reading: Reading, form: Form) -> dict[str, Any] | None:
+        """A composed fact answered as the entity's page gives it, or None when the page lacks it."""
+        entity = form.entities[0]
+        mention = next((m for m in reading.mentions if m.best.iri == entity.iri), None)
+        if mention is None:
+            mention = Mention(0, 0, entity.label, "exact", [entity])
+        props = reading.properties
+        words = props[0].properties if props else ()
+        wanted = words if form.prop in words else (form.prop or "",)
+        reading.properties = [PropertyMention(0, 0, wanted)]
+        try:
+            plan = Plan(FACT, 1.0, "", mention=mention)
+            body = self._fact(question, reading, plan, round(form.sure, 3), [])
+        finally:
+            reading.properties = props
+        if body["abstained"]:
+            # "who founded OpenAI" asks for a party; the date aikg has does not answer it
+            return body if _ASKS_WHO.search(question) else None
+        body["understood"]["description"] = describe(form)
+        body["understood"]["form"] = _form_json(form)
+        return body
 
     def _fact(
         self, question: str, reading: Reading, plan: Plan, confidence: float, alternatives: list[Plan]
@@ -502,6 +720,41 @@ def _words(words: list[str]) -> str:
         cjk = bool(CJK_CHAR.match(w))
         out += w if not out or (cjk and CJK_CHAR.match(out[-1])) else " " + w
     return out
+
+
+def _form_json(form: Form) -> dict[str, Any]:
+    """The logical form as JSON (what the answer page and the evaluation show)."""
+    return {
+        "op": form.op,
+        "class": form.carrier,
+        "property": form.prop,
+        "entities": [e.slug for e in form.entities],
+        "organizations": [o[0].slug for o in form.orgs],
+        "country": form.country,
+        "status": form.status,
+        "dates": list(form.dates) if form.dates else None,
+        "threshold": list(form.threshold) if form.threshold else None,
+        "value": form.value,
+        "top": form.k if form.op == "top" else None,
+        "period": form.period,
+    }
+
+
+def _summary(form: Form, result: QueryResult, rows: list[dict[str, Any]]) -> str | None:
+    """One sentence of the answer where it has one: a count, a total, the larger of a comparison."""
+    if form.op == "count" and "count" in result.variables and len(rows) == 1:
+        return f"{rows[0]['cells']['count']['value']}"
+    if form.op == "sum" and rows:
+        total = rows[0]["cells"].get("total")
+        return total["value"] if total else None
+    if form.op == "compare" and len(rows) >= 2:
+        try:
+            best = max(rows, key=lambda r: float(r["cells"]["value"]["value"]))
+        except (TypeError, ValueError, KeyError):
+            return None
+        entity = best["cells"]["entity"]
+        return f"{entity.get('label', entity['value'])}: {best['cells']['value']['value']}"
+    return None
 
 
 def _confidence(best: Plan, plans: list[Plan]) -> float:

@@ -40,6 +40,14 @@ def render_text(body: Mapping[str, Any]) -> str:
     u, a = body["understood"], body["answer"]
     if body["abstained"]:
         lines.append(a["message"])
+    elif a["kind"] == "rows" and u.get("description"):
+        lines.append(f"Understood as: {u['description']} (confidence {u['confidence']:.0%})")
+        if a.get("summary"):
+            lines.append(f"Answer: {a['summary']}")
+        for row in a["rows"]:
+            cells = " | ".join(f"{c}: {_cell(v)}" for c, v in row["cells"].items() if v)
+            lines.append(f"- {cells}\n    sources: {_sources(row['sources'])}")
+        lines.append(f"SPARQL:\n{u['sparql']}")
     elif a["kind"] == "rows":
         params = ", ".join(f"{k}={v}" for k, v in u["parameters"].items())
         lines.append(
@@ -89,12 +97,13 @@ def render_text(body: Mapping[str, Any]) -> str:
     default="text",
     help="text (default) or the JSON /api/ask gives.",
 )
+@click.option("--after", default=None, help='The question asked before, for a follow-up ("and in Japan?").')
 @setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
-def ask(question: str, fmt: str, **options: Any) -> None:
+def ask(question: str, fmt: str, after: str | None, **options: Any) -> None:
     """Ask a question in plain words, in English or Chinese (e.g. "GB300 的显存是多少?")."""
     with open_services(options) as services:
         try:
-            body = Asker.for_services(services).ask(question)
+            body = Asker.for_services(services).ask(question, after=after)
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             sys.exit(2 if exc.status < 500 else 3)
@@ -102,4 +111,36 @@ def ask(question: str, fmt: str, **options: Any) -> None:
     sys.exit(1 if body["abstained"] else 0)
 
 
-COMMANDS = [ask]
+@click.command("ask-eval")
+@click.argument("files", nargs=-1, type=click.Path(exists=True, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the figures as JSON (with the wrong answers).")
+@setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
+def ask_eval(files: tuple[str, ...], as_json: bool, **options: Any) -> None:
+    """Measure answers on evaluation files (default: tests/data/ask_answers_*.jsonl): accuracy per part,
+    language and category, confident-wrong rate, abstention precision, understanding time."""
+    from pathlib import Path
+
+    from aikg.ask.scoring import evaluate_answers, load_items, table
+
+    paths = list(files) or sorted(str(p) for p in Path("tests/data").glob("ask_answers_*.jsonl"))
+    if not paths:
+        raise click.UsageError("no evaluation files given and none in tests/data/")
+    with open_services(options) as services:
+        figures = evaluate_answers(Asker.for_services(services), services.store, load_items(*paths))
+    if as_json:
+        click.echo(json.dumps(figures, ensure_ascii=False, indent=2))
+        return
+    click.echo(table(figures))
+    for part, f in figures["parts"].items():
+        click.echo(
+            f"{part}: {f['questions']} questions, confident-wrong {f['confident_wrong']['count']} "
+            f"({f['confident_wrong']['share']:.1%}), out-of-scope answered {f['out_of_scope']['answered']} "
+            f"of {f['out_of_scope']['of']}, abstention precision {f['abstention']['precision']}"
+        )
+    click.echo(
+        f"understanding p50 {figures['understanding_ms']['p50']} ms,"
+        f" p95 {figures['understanding_ms']['p95']} ms"
+    )
+
+
+COMMANDS = [ask, ask_eval]

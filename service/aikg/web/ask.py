@@ -31,12 +31,14 @@ def get_asker() -> Asker:
 @bp.get("/api/ask")
 @cached
 def ask() -> Response:
-    """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention."""
+    """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention;
+    ``after`` is the question asked before it, for a follow-up ("and in Japan?")."""
     negotiate((JSON,))  # 406 unless the client takes JSON
     q = request.args.get("q")
     if q is None or not q.strip():
         raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])
-    return jsonify(get_asker().ask(q))
+    after = request.args.get("after")
+    return jsonify(get_asker().ask(q, after=after[:1000] if after else None))
 
 
 @bp.get("/ask")

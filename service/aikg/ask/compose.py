@@ -1,0 +1,778 @@
+"""Understanding as composition (issue 44): a question read into a small logical form over the ontology,
+compiled to SPARQL.
+
+A :class:`Form` names an operator (a fact, a comparison of entities on a property, a ranking, a count, a
+sum, a list or time series, the provenance of a figure), the class of the nodes it is about (clusters,
+training runs, models, accelerators, revenue / usage figures, funding rounds, events), the property, the
+entities the question names and its filters (organization, country, status, date range, a numeric
+threshold with its unit). Reading uses the names already linked through the search index (aliases in both
+languages, typos), the analyst words of :mod:`aikg.ask.words`, and fuzzy matching (rapidfuzz) for
+misspelt words. :func:`compile_form` turns a form into one SPARQL query; :func:`describe` says in words
+what was done.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from aikg.ask.linking import Candidate, Mention
+from aikg.ask.words import (
+    AIKG,
+    CARRIERS,
+    CLASS_WORDS,
+    COMPARATORS,
+    COUNTRIES,
+    OPERATOR_WORDS,
+    OUT_OF_SCOPE,
+    PROPERTY_CARRIER,
+    PROPERTY_LABELS,
+    PROPERTY_WORDS,
+    STATUS_WORDS,
+    UNITS,
+)
+
+PREFIXES = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+    "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+)
+ORGANIZATION = AIKG + "Organization"
+TOP_K = 10
+"""Rows a ranking shows when the question gives no number."""
+LIST_LIMIT = 200
+LINKS = (
+    "aikg:trainedModel",
+    "aikg:phaseOf",
+    "aikg:priceListOf",
+    "aikg:hasPrice",
+    "aikg:workload",
+    "aikg:submitter",
+    "aikg:topology",
+    "aikg:usesAccelerator",
+    "aikg:subjectPlatform",
+    "aikg:baseline",
+)
+"""Links from an n-ary node (a run, a phase, a result, a claim) to the entity a question names: a
+property the entity lacks is looked for on the nodes linked to it this way."""
+RANK_BY = {
+    "cluster": "h100Equivalents",
+    "model": "trainingCompute",
+    "run": "trainingCompute",
+    "funding": "amount",
+}
+"""What a ranking of a class is by when the question names no property ("largest cluster")."""
+BIG = 1e15
+"""Values above this are compared as doubles of their lexical form (training compute in FLOP)."""
+
+
+@dataclass
+class Form:
+    """What a question asks, over the ontology."""
+
+    op: str
+    carrier: str | None = None
+    prop: str | None = None
+    entities: list[Candidate] = field(default_factory=list)
+    orgs: list[list[Candidate]] = field(default_factory=list)
+    country: str | None = None
+    status: str | None = None
+    dates: tuple[str, str] | None = None
+    threshold: tuple[str, float] | None = None
+    value: float | None = None
+    per: bool = False
+    k: int = TOP_K
+    product: str | None = None
+    period: str | None = None
+    round_name: str | None = None
+    latest: bool = False
+    lang: str = "en"
+    sure: float = 1.0
+    """How sure the reading is (0-1): lowered by words of the question nothing understood."""
+    unknown: list[str] = field(default_factory=list)
+    count_report: bool = False
+    """A count of the nodes the carrier reports (models, where the figures are on their runs)."""
+    alternates: list[list[Candidate]] = field(default_factory=list)
+    """For each entity, an organization the same name may mean ("Mistral": the model or the company)."""
+
+    def key(self) -> tuple[Any, ...]:
+        """The form in short (for tests and the evaluation's report)."""
+        return (self.op, self.carrier, self.prop, tuple(e.slug for e in self.entities))
+
+
+# -- reading ---------------------------------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=4096)
+def _pattern(w: str) -> re.Pattern[str]:
+    """A word's pattern: Latin words match whole, Chinese ones anywhere."""
+    if re.search(r"[a-z]", w) and w.strip() == w:
+        return re.compile(rf"(?<![a-z0-9]){re.escape(w)}(?![a-z0-9])")
+    return re.compile(re.escape(w))
+
+
+def _find(text: str, words: Iterable[str]) -> list[tuple[int, int, str]]:
+    return [(m.start(), m.end(), w) for w in words if w in text for m in _pattern(w).finditer(text)]
+
+
+def _has(text: str, words: Iterable[str]) -> bool:
+    return bool(_find(text, words))
+
+
+_ASCII_WORD = re.compile(r"[a-z][a-z-]{3,}")
+_FUZZY_WORDS: dict[str, str] = {}
+for _prop, _words in PROPERTY_WORDS:
+    for _w in _words:
+        if _w.isascii() and " " not in _w and len(_w) >= 5:
+            _FUZZY_WORDS.setdefault(_w, _prop)
+_FUZZY_CLASS = {w: k for k, ws in CLASS_WORDS for w in ws if w.isascii() and " " not in w and len(w) >= 5}
+_FUZZY_COUNTRY = {w: c for w, c in COUNTRIES.items() if w.isascii() and len(w) >= 5}
+_FUZZY_OPS = {"largest": "largest", "biggest": "biggest", "highest": "highest"}
+
+
+_KNOWN = frozenset(
+    w
+    for table in (OPERATOR_WORDS.values(), STATUS_WORDS.values(), [c for _, c in COMPARATORS])
+    for words in table
+    for phrase in words
+    for w in phrase.split()
+) | frozenset(
+    (
+        "operate",
+        "operates",
+        "operated",
+        "operator",
+        "operators",
+        "develop",
+        "developed",
+        "made",
+        "make",
+        "makes",
+        "trained",
+        "train",
+        "training",
+        "used",
+        "uses",
+        "using",
+        "released",
+        "release",
+        "raise",
+        "raised",
+        "have",
+        "does",
+        "which",
+        "what",
+        "when",
+        "where",
+        "with",
+        "more",
+        "most",
+        "than",
+        "from",
+        "since",
+        "between",
+        "about",
+        "their",
+        "there",
+        "these",
+        "those",
+        "many",
+        "much",
+    )
+)
+
+
+def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = frozenset()) -> str:
+    """The text with misspelt analyst words (one or two edits) written as the lexicon spells them;
+    words the lexicon or the router's examples use are left as they are."""
+    vocab = list(_FUZZY_WORDS) + list(_FUZZY_CLASS) + list(_FUZZY_COUNTRY) + list(_FUZZY_OPS)
+    out, pos = [], 0
+    for m in _ASCII_WORD.finditer(text):
+        word = m.group()
+        if any(s < m.end() and m.start() < e for s, e in taken) or word in vocab or word in _KNOWN:
+            continue
+        if word in known or len(word) < 5:
+            continue
+        best = process.extractOne(word, vocab, scorer=OSA.distance, score_cutoff=2 if len(word) > 7 else 1)
+        if best is not None:
+            out.append(text[pos : m.start()])
+            out.append(best[0])
+            pos = m.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+_NUMBER = re.compile(
+    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万|亿|(?:k|m|b|million|billion|thousand)(?![a-z/]))?\s*"
+    r"(?P<unit>tb/s|gb/s|gw|mw|gb|tb|flops?|h100)?",
+)
+_SCALES = {
+    "万": 1e4,
+    "亿": 1e8,
+    "k": 1e3,
+    "thousand": 1e3,
+    "m": 1e6,
+    "million": 1e6,
+    "b": 1e9,
+    "billion": 1e9,
+}
+
+
+def _number(m: re.Match[str]) -> tuple[float, str | None]:
+    raw = m.group("num")
+    value = 10.0 ** int(raw[3:]) if raw.startswith("10^") else float(raw.replace(",", ""))
+    if m.group("scale"):
+        value *= _SCALES[m.group("scale")]
+    unit = m.group("unit")
+    if unit and unit in UNITS:
+        value *= UNITS[unit][1]
+    return value, unit
+
+
+_MONTHS = {
+    m: i + 1
+    for i, names in enumerate(
+        [
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ]
+    )
+    for m in names
+}
+_MONTH_RE = "|".join(sorted(_MONTHS, key=len, reverse=True))
+_LAST_DAY = {1: 31, 2: 28, 3: 31, 4: 30, 5: 31, 6: 30, 7: 31, 8: 31, 9: 30, 10: 31, 11: 30, 12: 31}
+
+
+def _end(year: int, month: int) -> str:
+    return f"{year:04d}-{month:02d}-{_LAST_DAY[month]:02d}"
+
+
+def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]]:
+    """A date range the text gives (from, to as ISO dates), and the spans it took."""
+    pats = [
+        # between June and September 2025 / from Jan to Mar 2025
+        (rf"(?:between|from)\s+({_MONTH_RE})\w*\s+(?:and|to|-)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})", "mm-y"),
+        # from 2019 until 2024 / between 2024 and 2025
+        (r"(?:from|between)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
+        # 2025 年 1 月到 3 月
+        (r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(?:到|至|-|~)\s*(\d{1,2})\s*月", "y-mm"),
+        (r"(?:since|after)\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
+        (rf"({_MONTH_RE})\w*\s+(\d{{4}})", "my"),
+        (r"(\d{4})\s*年\s*(\d{1,2})\s*月", "ym-zh"),
+        (r"(?:in|during)\s+(\d{4})\b|(\d{4})\s*年|\b(20\d{2})\b", "y"),
+    ]
+    for pat, kind in pats:
+        m = re.search(pat, text)
+        if not m:
+            continue
+        g = [x for x in m.groups() if x is not None]
+        span = [(m.start(), m.end())]
+        if kind == "mm-y":
+            y = int(g[2])
+            return (f"{y}-{_MONTHS[g[0]]:02d}-01", _end(y, _MONTHS[g[1]])), span
+        if kind == "y-y":
+            return (f"{int(g[0])}-01-01", f"{int(g[1])}-12-31"), span
+        if kind == "y-mm":
+            y = int(g[0])
+            return (f"{y}-{int(g[1]):02d}-01", _end(y, int(g[2]))), span
+        if kind == "since":
+            return (f"{int(g[0])}-01-01", "9999-12-31"), span
+        if kind == "my":
+            y, mo = int(g[1]), _MONTHS[g[0]]
+            return (f"{y}-{mo:02d}-01", _end(y, mo)), span
+        if kind == "ym-zh":
+            y, mo = int(g[0]), int(g[1])
+            return (f"{y}-{mo:02d}-01", _end(y, mo)), span
+        y = int(g[0])
+        return (f"{y}-01-01", f"{y}-12-31"), span
+    return None, []
+
+
+def mentions_named(form: Form) -> bool:
+    """True when the question names an entity (not only organizations to filter on)."""
+    return bool(form.entities)
+
+
+_QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
+
+
+def _cjk_near(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
+    """Chinese property words written with one wrong character after a right first one (显寸 for 显存)."""
+    out = []
+    for prop, words in PROPERTY_WORDS:
+        for w in words:
+            if len(w) < 2 or not all("\u4e00" <= ch <= "\u9fff" for ch in w):
+                continue
+            for i in range(len(text) - len(w) + 1):
+                chunk = text[i : i + len(w)]
+                near = chunk[0] == w[0] and sum(a != b for a, b in zip(chunk, w, strict=True)) == 1
+                cjk = all("\u4e00" <= ch <= "\u9fff" and ch not in _QUESTION_CHARS for ch in chunk)
+                if near and cjk and not any(a < i + len(w) and i < b for a, b in spans):
+                    out.append((i, i + len(w), prop))
+    return out
+
+
+def _is_org(c: Candidate, orgs: frozenset[str]) -> bool:
+    return any(t in orgs for t in c.types)
+
+
+def read_form(
+    question: str,
+    folded: str,
+    mentions: list[Mention],
+    lang: str,
+    vocab: Any,
+    labels: dict[str, str],
+    known: frozenset[str] = frozenset(),
+    aliases: list[Candidate] | None = None,
+    fallback: str | None = None,
+) -> Form | None:
+    """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
+    follow-up does), or None when it is out of scope."""
+    text = folded
+    if _has(text, OUT_OF_SCOPE):
+        return None
+    # a misspelt everyday word linked as a name ("operate" as Opera) is not a name
+    mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    taken = [(m.start, m.end) for m in mentions]
+    text = _respell(text, taken, known)
+    if len(text) != len(folded):
+        taken = []  # offsets moved: the names were kept as typed, only words around them respelt
+    orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
+    form = Form(op="", lang=lang)
+
+    # names: organizations filter, other entities are what the question is about
+    countries = _find(text, COUNTRIES)
+    for m in mentions:
+        if any(s <= m.start and m.end <= e for s, e, _ in countries):
+            continue
+        if m.text in COUNTRIES:
+            continue
+        orgs = [c for c in m.candidates if _is_org(c, orgs_cls)]
+        if _is_org(m.best, orgs_cls):
+            exact = [c for c in orgs if c.how == "exact"]
+            form.orgs.append(exact[:3] or orgs[:1])
+        else:
+            form.entities.append(m.best)
+            form.alternates.append(orgs[:1])
+    for alias in aliases or []:
+        if _is_org(alias, orgs_cls):
+            if all(alias.iri != o[0].iri for o in form.orgs):
+                form.orgs.append([alias])
+        elif all(alias.iri != e.iri for e in form.entities):
+            form.entities.append(alias)
+    if countries:
+        form.country = COUNTRIES[max(countries, key=lambda c: c[1] - c[0])[2]]
+
+    dates, date_spans = read_dates(text)
+    form.dates = dates
+
+    # property: analyst words, then the ontology's own labels (both languages)
+    name_spans = [(m.start, m.end) for m in mentions] + date_spans
+    found = [
+        (s, e, prop)
+        for prop, words in PROPERTY_WORDS
+        for s, e, _ in _find(text, words)
+        if not any(a < e and s < b for a, b in name_spans)
+    ]
+    for label, prop in labels.items():
+        found += [
+            (s, e, prop)
+            for s, e, _ in _find(text, [label])
+            if not any(a < e and s < b for a, b in name_spans)
+        ]
+    if not found and fallback:
+        form.prop = fallback
+    elif not found:
+        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in countries])
+    if found:
+        found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
+        form.prop = found[0][2]
+
+    # numbers: a threshold with its unit (and the property the unit implies), or a value to look for
+    comparator = None
+    for op, words in COMPARATORS:
+        if _has(text, words):
+            comparator = op
+            break
+    for nm in _NUMBER.finditer(text):
+        if any(a <= nm.start() < b for a, b in name_spans) or not nm.group("num"):
+            continue
+        value, unit = _number(nm)
+        if unit in UNITS and form.prop is None:
+            form.prop = UNITS[unit][0]
+        if comparator is not None:
+            form.threshold = (comparator, value)
+        elif form.value is None and value >= 10 and not re.fullmatch(r"(19|20)\d\d", nm.group("num")):
+            form.value = value
+        top = re.search(r"(?:top|前)\s*(\d+|五|十|三)", text)
+        if top:
+            form.k = {"五": 5, "十": 10, "三": 3}.get(top.group(1)) or int(top.group(1))
+
+    # class of the nodes
+    carrier = None
+    best_len = 0
+    explicit = False
+    for key, words in CLASS_WORDS:
+        for s, e, _ in _find(text, words):
+            if any(a < e and s < b for a, b in name_spans):
+                continue
+            if e - s > best_len or (key == "cluster" and carrier == "hardware"):
+                if carrier == "cluster" and key == "hardware":
+                    continue
+                carrier, best_len = key, e - s
+                explicit = True
+    if carrier == "hardware" and form.prop == "releaseDate":
+        form.prop = "availableFrom"
+    if form.prop in PROPERTY_CARRIER and (
+        carrier is None or PROPERTY_CARRIER[form.prop] in {"run", "revenue", "usage", "funding"}
+    ):
+        implied = PROPERTY_CARRIER[form.prop]
+        carrier = implied if not (carrier == "cluster" and implied == "hardware") else carrier
+    if carrier == "model" and form.prop == "trainingCompute":
+        carrier = "run"
+        form.count_report = True
+    form.carrier = carrier
+    if form.prop in ("releaseDate", "availableFrom", "date") and (form.dates or not mentions_named(form)):
+        form.prop = None if form.dates else form.prop
+
+    for status, words in STATUS_WORDS.items():
+        if _has(text, words):
+            form.status = status
+    for period, words in (
+        ("Monthly", ("monthly", "mau", "月活")),
+        ("Weekly", ("weekly", "wau", "周活")),
+        ("Daily", ("daily", "dau", "日活")),
+    ):
+        if _has(text, words):
+            form.period = period
+    series = re.search(r"series\s+([a-f])\b|\b([a-f])\s*轮", text)
+    if series:
+        form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
+    form.latest = _has(text, OPERATOR_WORDS["latest"])
+    form.per = _has(text, OPERATOR_WORDS["per"]) and not form.orgs
+
+    # the operator
+    ops = {op: _has(f" {text} ", words) for op, words in OPERATOR_WORDS.items()}
+    named = form.entities + [o[0] for o in form.orgs]
+    if ops["provenance"]:
+        form.op = "provenance"
+        if form.prop is None and re.search(r"faster|speedup|倍|快", text):
+            form.prop = "speedup"
+    elif ops["count"] and (
+        not form.prop
+        or (form.carrier and form.prop in (None, "amount"))
+        or (explicit and not form.entities and form.prop not in ("activeUsers", "annualRevenue"))
+    ):
+        form.op = "count"
+        if form.prop == "amount" and form.carrier is None:
+            form.carrier = "funding"
+    elif len(form.orgs) >= 2 and ops["compare"] and form.carrier in ("funding", None) and not form.entities:
+        form.op, form.carrier = "count", form.carrier or "funding"
+        form.per = True
+    elif len(form.entities) >= 2 and form.prop:
+        form.op = "compare"
+    elif ops["top"] and form.carrier and (form.prop or form.carrier in RANK_BY):
+        form.op = "top"
+        form.prop = form.prop or RANK_BY[form.carrier]
+        if form.carrier == "model" and form.prop == "trainingCompute":
+            form.carrier = "run"
+    elif ops["sum"] and form.prop == "amount":
+        form.op, form.carrier = "sum", "funding"
+    elif form.threshold and form.prop and form.carrier:
+        form.op = "list"
+    elif (
+        not explicit
+        and form.orgs
+        and not form.entities
+        and form.prop
+        and form.carrier
+        not in (
+            "revenue",
+            "usage",
+            "funding",
+        )
+    ):
+        form.entities, form.orgs = [o[0] for o in form.orgs[:1]], form.orgs[1:]
+        form.op = "fact"
+    elif form.carrier in ("revenue", "usage", "funding") and form.orgs:
+        form.op = "series"
+    elif len(form.entities) == 1 and form.prop:
+        form.op = "fact"
+    elif form.carrier and (form.orgs or form.dates or form.country or form.status) and not form.entities:
+        form.op = "list"
+    elif named and form.prop and not form.entities and form.orgs and form.prop in ("price", "powerCapacity"):
+        form.entities = [form.orgs[0][0]]
+        form.orgs = []
+        form.op = "fact"
+    else:
+        return form
+    if form.op == "count" and form.carrier is None:
+        form.op = ""
+        return form
+    if (
+        form.op in ("list", "top", "fact", "count")
+        and (ops["only"] or ops["yearly"])
+        and not form.entities[1:]
+    ):
+        form.op = ""  # "only NVIDIA" is a policy the forms cannot say; a named query can
+        return form
+    if explicit and form.op == "fact" and form.carrier and form.carrier != "hardware" and not form.threshold:
+        hardware = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+        if any(t in hardware for e in form.entities for t in e.types):
+            form.op = ""  # "models trained on the H100": a list by a link the forms do not filter on
+            return form
+    if form.op in ("fact", "compare") and form.prop and form.prop in PROPERTY_CARRIER:
+        form.carrier = None
+    if form.op == "provenance" and not (form.entities or form.orgs):
+        form.op = ""
+        return form
+    if form.op == "provenance" and not form.entities:
+        form.entities = [o[0] for o in form.orgs]
+        form.orgs = []
+    if form.op in ("fact", "compare", "provenance") and form.prop is None:
+        form.op = ""
+    return form
+
+
+def merge(previous: Form, current: Form | None) -> Form | None:
+    """A follow-up read with the question before it: what it names replaces what the earlier one named."""
+    if current is None or not previous.op:
+        return None
+    if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
+        return current
+    form = replace(previous, lang=current.lang)
+    changed = False
+    if current.prop and current.prop != previous.prop:
+        form.prop, changed = current.prop, True
+    if current.country:
+        form.country, changed = current.country, True
+    if current.entities and previous.orgs and not previous.entities:
+        orgs = [alt for alt in current.alternates if alt] or [[e] for e in current.entities]
+        form.orgs, changed = orgs, True
+    elif current.entities:
+        form.entities, changed = current.entities, True
+    if current.orgs:
+        if previous.entities and not previous.orgs:
+            form.entities = [o[0] for o in current.orgs]
+        else:
+            form.orgs = current.orgs
+        changed = True
+    return form if changed else None
+
+
+# -- compiling -------------------------------------------------------------------------------------
+
+
+def _iri(c: Candidate) -> str:
+    return f"<{c.iri}>"
+
+
+def _key(var: str, prop: str | None) -> str:
+    return f"xsd:double(STR({var}))" if prop == "trainingCompute" else var
+
+
+def _filters(form: Form, carrier: str) -> list[str]:
+    c = CARRIERS[carrier]
+    out: list[str] = []
+    for i, cands in enumerate(form.orgs):
+        path = c.org[0] if c.org else "aikg:agent"
+        values = " ".join(_iri(x) for x in cands)
+        if carrier == "usage":
+            names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{x.label.lower()}")' for x in cands[:1])
+            out.append(
+                f"?x aikg:agent ?org{i} . OPTIONAL {{ ?x aikg:product ?product }} "
+                f"FILTER(?org{i} IN ({', '.join(_iri(x) for x in cands)}) || {names})"
+            )
+        else:
+            out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")
+    if carrier == "usage" and form.entities:
+        names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{e.label.lower()}")' for e in form.entities)
+        out.append(f"?x aikg:product ?product FILTER({names})")
+    if form.country:
+        out.append(f'?x aikg:locationName "{form.country}"')
+    if c.status and (form.status or form.op == "top"):
+        out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
+    if (
+        form.op == "top"
+        and c.confidence
+        and form.status != "Planned"
+        or (form.op == "top" and c.key == "cluster")
+    ):
+        tags = ", ".join(f'"{t}"' for t in c.confidence)
+        out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
+    if form.dates and c.date:
+        lo, hi = form.dates
+        out.append(f'?x aikg:{c.date} ?date FILTER(STR(?date) >= "{lo}" && STR(?date) <= "{hi}")')
+    if form.period and carrier == "usage":
+        out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
+    if form.round_name and carrier == "funding":
+        out.append(f'?x aikg:roundName ?roundName FILTER(CONTAINS(?roundName, "{form.round_name}"))')
+    return out
+
+
+def compile_form(form: Form) -> str:
+    """The SPARQL query of a form (prefixes included)."""
+    if form.op in ("fact", "compare", "provenance"):
+        values = " ".join(_iri(e) for e in form.entities)
+        links = ", ".join(LINKS)
+        p = f"aikg:{form.prop}"
+        if form.op == "provenance":
+            value_filter = ""
+            if form.value is not None:
+                value_filter = (
+                    f"FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})"
+                )
+            return PREFIXES + (
+                "SELECT DISTINCT ?entity ?node ?value ?document ?certainty WHERE {\n"
+                f"  VALUES ?entity {{ {values} }}\n"
+                f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
+                f"  UNION {{ ?node ?link ?entity FILTER(?link IN ({links}))\n"
+                f"          GRAPH ?g {{ ?node {p} ?value }} }}\n"
+                f"  UNION {{ ?mid ?l1 ?entity FILTER(?l1 IN ({links}))\n"
+                f"          ?mid ?l2 ?node FILTER(?l2 IN ({links}))\n"
+                f"          GRAPH ?g {{ ?node {p} ?value }} }}\n"
+                f"  {value_filter}\n"
+                "  ?document aikg:namedGraph ?g .\n"
+                "  OPTIONAL { ?node aikg:certainty ?certainty }\n"
+                "}\nORDER BY ?entity ?node"
+            )
+        return PREFIXES + (
+            "SELECT DISTINCT ?entity ?value ?node WHERE {\n"
+            f"  VALUES ?entity {{ {values} }}\n"
+            f"  {{ ?entity {p} ?value BIND(?entity AS ?node) }}\n"
+            f"  UNION {{ ?node ?link ?entity FILTER(?link IN ({links})) ?node {p} ?value }}\n"
+            f"  UNION {{ ?mid ?l1 ?entity FILTER(?l1 IN ({links}))\n"
+            f"          ?mid ?l2 ?node FILTER(?l2 IN ({links}))\n"
+            f"          ?node {p} ?value }}\n"
+            "}\nORDER BY ?entity"
+        )
+    assert form.carrier is not None
+    c = CARRIERS[form.carrier]
+    where = [f"?x a aikg:{c.cls}"] + _filters(form, form.carrier)
+    report = f" ?{c.report}" if c.report else ""
+    if c.report:
+        where.append(f"?x aikg:{c.report} ?{c.report}")
+    if form.op == "count":
+        body = "\n  ".join(w + " ." for w in where)
+        if form.per or len(form.orgs) >= 2:
+            org = "?org0" if form.orgs else "?org"
+            if not form.orgs:
+                body += f"\n  ?x {c.org[0] if c.org else 'aikg:agent'} ?org ."
+            return PREFIXES + (
+                f"SELECT {org} (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}\n"
+                f"GROUP BY {org} ORDER BY DESC(?count) LIMIT 20"
+            )
+        counted = f"?{c.report}" if form.count_report and c.report else "?x"
+        return PREFIXES + f"SELECT (COUNT(DISTINCT {counted}) AS ?count) WHERE {{\n  {body}\n}}"
+    p = f"aikg:{form.prop}" if form.prop else ""
+    if form.op == "sum":
+        body = "\n    ".join(w + " ." for w in where + [f"?x {p} ?value"])
+        return PREFIXES + (
+            "SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
+            f"  SELECT DISTINCT ?x ?value WHERE {{\n    {body}\n  }}\n}}"
+        )
+    if p:
+        where.append(f"?x {p} ?value")
+    if form.threshold and p:
+        op, v = form.threshold
+        where.append(f"FILTER({_key('?value', form.prop)} {op} {v!r})")
+    date = ""
+    if form.op == "series" or (c.date and form.op == "list" and not form.dates):
+        date = " ?date"
+        where.append(f"OPTIONAL {{ ?x aikg:{c.date or 'date'} ?date }}")
+    body = "\n  ".join(w if w.startswith(("FILTER", "OPTIONAL")) else w + " ." for w in where)
+    value = " ?value" if p else ""
+    if form.op == "top":
+        return PREFIXES + (
+            f"SELECT DISTINCT ?x{report}{value} WHERE {{\n  {body}\n}}\n"
+            f"ORDER BY DESC({_key('?value', form.prop)}) LIMIT {form.k}"
+        )
+    if form.op == "series":
+        return PREFIXES + (
+            f"SELECT DISTINCT ?x{value}{date} WHERE {{\n  {body}\n}}\nORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
+        )
+    order = f"DESC({_key('?value', form.prop)})" if p else "?x"
+    return PREFIXES + (
+        f"SELECT DISTINCT ?x{report}{value}{date} WHERE {{\n  {body}\n}}\nORDER BY {order} LIMIT {LIST_LIMIT}"
+    )
+
+
+# -- saying what was done ----------------------------------------------------------------------------
+
+
+def _names(cands: Iterable[Candidate]) -> str:
+    return ", ".join(c.label for c in cands)
+
+
+def describe(form: Form) -> str:
+    """What the answer did, in words ("existing clusters rated at least Likely, ranked by ...")."""
+    zh = form.lang == "zh"
+    prop = PROPERTY_LABELS.get(form.prop or "", (form.prop or "", form.prop or "", ""))[1 if zh else 0]
+    c = CARRIERS.get(form.carrier or "")
+    noun = (c.zh if zh else c.en) if c else ""
+    parts: list[str] = []
+    if c and c.status and (form.status or form.op == "top"):
+        status = form.status or "Existing"
+        parts.append(
+            {"Existing": "现有" if zh else "existing", "Planned": "规划中" if zh else "planned"}[status]
+        )
+    parts.append(noun)
+    quals: list[str] = []
+    if form.orgs:
+        quals.append(("属于 " if zh else "of ") + " / ".join(o[0].label for o in form.orgs))
+    if form.country:
+        quals.append(("位于 " if zh else "in ") + form.country)
+    if form.dates:
+        lo, hi = form.dates
+        quals.append(f"{lo} – {hi}" if hi != "9999-12-31" else (f"{lo} 以来" if zh else f"since {lo}"))
+    if form.period:
+        quals.append(form.period.lower())
+    if form.round_name:
+        quals.append(form.round_name)
+    if form.op == "top" and c and c.confidence:
+        quals.append(
+            ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
+        )
+    if form.threshold:
+        quals.append(f"{prop} {form.threshold[0]} {form.threshold[1]:g}")
+    subject = " ".join(p for p in parts if p) + (" " + ", ".join(quals) if quals else "")
+    if form.op == "top":
+        return (
+            f"{subject}，按{prop}排序（前 {form.k}）" if zh else f"{subject}, ranked by {prop} (top {form.k})"
+        )
+    if form.op == "count":
+        per = ("按组织分组" if zh else " per organization") if (form.per or len(form.orgs) > 1) else ""
+        return f"统计{subject}的数量{per}" if zh else f"count of {subject}{per}"
+    if form.op == "sum":
+        return f"{subject}的{prop}合计" if zh else f"total {prop} of {subject}"
+    if form.op == "series":
+        return f"{subject}的{prop}，按日期从新到旧" if zh else f"{prop} of {subject}, newest first"
+    if form.op == "list":
+        return f"列出{subject}" if zh else f"{subject}" + (f", by {prop}" if form.prop else "")
+    names = _names(form.entities)
+    if form.op == "compare":
+        return f"比较 {names} 的{prop}" if zh else f"{prop} of {names}, compared"
+    if form.op == "provenance":
+        return (
+            f"{names} 的{prop}出自哪些来源、可信度如何"
+            if zh
+            else f"where the {prop} of {names} comes from, and how sure"
+        )
+    return f"{names} 的{prop}" if zh else f"{prop} of {names}"

@@ -1,0 +1,237 @@
+"""Measuring answers, not routes (issue 44): the evaluation files of tests/data/ask_answers_*.jsonl.
+
+Each answerable item has a gold query over the store (its first column gives the items the answer must
+contain: entities, numbers, texts) and how many must be there (all, most, any, first, count); or it must
+abstain. The gold query runs again at each evaluation, so the items follow the data as it is corrected.
+Reported per part (held-out, dev), language and category: answer accuracy, the confident-wrong rate (an
+answer shown that is wrong), abstention precision and recall, and how long understanding takes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import statistics
+import time
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+
+from aikg.ask.asker import Asker
+
+ID = "https://w3id.org/aikg/id/"
+GOLD_PREFIXES = (
+    "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
+    "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
+)
+_NUMERIC = ("integer", "decimal", "double", "float", "long", "int", "positiveInteger", "nonNegativeInteger")
+TOLERANCE = 0.005
+MOST = 0.8
+
+
+def load_items(*paths: Path | str) -> list[dict[str, Any]]:
+    """The items of answer-evaluation files; ``part`` is ``heldout`` for a file so named, else ``dev``."""
+    items = []
+    for path in paths:
+        p = Path(path)
+        part = "heldout" if "heldout" in p.stem else "dev"
+        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
+            if line.strip():
+                items.append({**json.loads(line), "part": part, "where": f"{p.name}:{n}"})
+    return items
+
+
+def gold_items(store: Any, sparql: str) -> list[dict[str, Any]]:
+    """The items a gold query gives on the store, in its order."""
+    out: list[dict[str, Any]] = []
+    for row in store.query(GOLD_PREFIXES + sparql).rows:
+        t = row[0]
+        if t is None:
+            continue
+        if isinstance(t, ox.NamedNode):
+            item: dict[str, Any] = {"iri": t.value}
+        elif isinstance(t, ox.Literal) and t.datatype.value.rsplit("#", 1)[-1] in _NUMERIC:
+            item = {"number": float(t.value)}
+        else:
+            item = {"text": t.value}
+        if item not in out:
+            out.append(item)
+    return out
+
+
+def named_items(asker: Asker, name: str, parameters: dict[str, str], rows: int = 30) -> list[dict[str, Any]]:
+    """The items of a named query's answer: the entities of its column with the most distinct ones."""
+    result = asker.run(name, parameters)
+    top = result.rows[:rows]
+    best: list[str] = []
+    for i in range(len(result.variables)):
+        terms = [r[i] for r in top]
+        seen = list(
+            dict.fromkeys(t.value for t in terms if isinstance(t, ox.NamedNode) and t.value.startswith(ID))
+        )
+        if len(seen) > len(best):
+            best = seen
+    return [{"iri": iri} for iri in best]
+
+
+def gold_of(asker: Asker, store: Any, expect: dict[str, Any]) -> list[dict[str, Any]]:
+    """The items an answer must contain, computed now from the data."""
+    if "named" in expect:
+        return named_items(asker, expect["named"], expect.get("parameters", {}))
+    return gold_items(store, expect["sparql"])
+
+
+def _walk(value: Any, strings: set[str], numbers: list[float]) -> None:
+    if isinstance(value, dict):
+        if isinstance(value.get("id"), str):
+            strings.add(ID + value["id"])
+        for v in value.values():
+            _walk(v, strings, numbers)
+    elif isinstance(value, list):
+        for v in value:
+            _walk(v, strings, numbers)
+    elif isinstance(value, bool):
+        return
+    elif isinstance(value, (int, float)):
+        numbers.append(float(value))
+    elif isinstance(value, str):
+        strings.add(value)
+        with contextlib.suppress(ValueError):
+            numbers.append(float(value))
+
+
+def _contains(item: dict[str, Any], strings: set[str], numbers: list[float]) -> bool:
+    if "iri" in item:
+        return item["iri"] in strings
+    if "number" in item:
+        n = item["number"]
+        return any(abs(x - n) <= TOLERANCE * max(abs(n), 1e-9) for x in numbers)
+    text = item["text"].casefold()
+    return any(text in s.casefold() for s in strings)
+
+
+def _parts(answer: dict[str, Any]) -> list[Any]:
+    a = answer["answer"]
+    return list(a.get("rows") or a.get("facts") or [])
+
+
+def judge(item: dict[str, Any], answer: dict[str, Any], gold: list[dict[str, Any]]) -> bool:
+    """True when the answer is what the item expects."""
+    expect = item["expect"]
+    if expect.get("abstain"):
+        return bool(answer["abstained"])
+    if not gold:
+        # the data holds nothing for it: right when aikg says it has nothing, not when it shows rows
+        return bool(answer["abstained"]) or not _parts(answer)
+    if answer["abstained"]:
+        return False
+    strings: set[str] = set()
+    numbers: list[float] = []
+    _walk(answer["answer"], strings, numbers)
+    match = expect["match"]
+    if match == "first":
+        parts = _parts(answer)
+        if not parts:
+            return False
+        s1: set[str] = set()
+        n1: list[float] = []
+        _walk(parts[0], s1, n1)
+        return _contains(gold[0], s1, n1)
+    hits = [_contains(g, strings, numbers) for g in gold]
+    if match == "any":
+        return any(hits)
+    if match == "most":
+        return sum(hits) >= MOST * len(hits)
+    return all(hits)
+
+
+def evaluate_answers(asker: Asker, store: Any, items: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The figures over the items (see the module's docstring), and the wrong ones."""
+    items = list(items)
+    if items:
+        asker.ask(items[0]["q"])  # the search index and router are built on first use
+    reading: list[float] = []
+    for item in items:
+        start = time.perf_counter()
+        r, _ = asker.understand(item["q"])
+        asker.compose(r, item.get("after"))
+        reading.append(time.perf_counter() - start)
+    results = []
+    for item in items:
+        answer = asker.ask(item["q"], after=item.get("after"))
+        gold = [] if item["expect"].get("abstain") else gold_of(asker, store, item["expect"])
+        results.append((item, answer, judge(item, answer, gold), gold))
+    groups: dict[str, list[bool]] = defaultdict(list)
+    for item, _, ok, _ in results:
+        for key in (
+            "all",
+            f"part:{item['part']}",
+            f"part:{item['part']}:lang:{item['lang']}",
+            f"part:{item['part']}:category:{item['category']}",
+            f"part:{item['part']}:category:{item['category']}:lang:{item['lang']}",
+        ):
+            groups[key].append(ok)
+    figures: dict[str, Any] = {"items": len(results), "parts": {}}
+    for part in sorted({i["part"] for i in items}):
+        mine = [(i, a, ok) for i, a, ok, _ in results if i["part"] == part]
+        shown = [(i, ok) for i, a, ok in mine if not a["abstained"]]
+        abstained = [i for i, a, _ in mine if a["abstained"]]
+        oos = [(i, a) for i, a, _ in mine if i["expect"].get("abstain")]
+        figures["parts"][part] = {
+            "questions": len(mine),
+            "confident_wrong": {
+                "count": sum(1 for _, ok in shown if not ok),
+                "share": round(sum(1 for _, ok in shown if not ok) / len(mine), 4) if mine else None,
+            },
+            "out_of_scope": {"of": len(oos), "answered": sum(1 for _, a in oos if not a["abstained"])},
+            "abstention": {
+                "abstained": len(abstained),
+                "precision": round(
+                    sum(1 for i in abstained if i["expect"].get("abstain")) / len(abstained), 4
+                )
+                if abstained
+                else None,
+                "recall": round(sum(1 for _, a in oos if a["abstained"]) / len(oos), 4) if oos else None,
+            },
+        }
+    figures["accuracy"] = {
+        k: {"right": sum(v), "of": len(v), "share": round(sum(v) / len(v), 4)}
+        for k, v in sorted(groups.items())
+    }
+    reading.sort()
+    figures["understanding_ms"] = {
+        "p50": round(1000 * statistics.median(reading), 2) if reading else None,
+        "p95": round(1000 * reading[int(0.95 * (len(reading) - 1))], 2) if reading else None,
+    }
+    figures["wrong"] = [
+        {
+            "where": i["where"],
+            "q": i["q"],
+            "category": i["category"],
+            "abstained": a["abstained"],
+            "understood": a["understood"].get("description") or a["understood"].get("query"),
+            "expected": gold[:5] if gold else "abstain",
+        }
+        for i, a, ok, gold in results
+        if not ok
+    ]
+    return figures
+
+
+def table(figures: dict[str, Any]) -> str:
+    """The per-category accuracy table (Markdown), per part and language."""
+    acc = figures["accuracy"]
+    cats = sorted({k.split(":")[3] for k in acc if ":category:" in k})
+    lines = ["| category | held-out EN | held-out ZH | dev EN | dev ZH |", "|---|---|---|---|---|"]
+    for cat in [*cats, None]:
+        cells = []
+        for part in ("heldout", "dev"):
+            for lang in ("en", "zh"):
+                key = f"part:{part}:category:{cat}:lang:{lang}" if cat else f"part:{part}:lang:{lang}"
+                v = acc.get(key)
+                cells.append(f"{v['right']}/{v['of']} ({v['share']:.0%})" if v else "–")
+        lines.append(f"| {cat or '**all**'} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)

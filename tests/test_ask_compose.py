@@ -1,0 +1,147 @@
+"""Understanding as composition (issue 44), on the default store (seeds plus the Epoch AI snapshot).
+
+Each test asks as an analyst would and checks the answer by value against the data: a comparison holds
+both figures, a ranking honours the status and confidence defaults and says so, a count is the count, a
+threshold keeps its unit, a date range both ends, a follow-up what the question before it named, and
+provenance the document a figure comes from. The composed SPARQL is shown and opens in the editor.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from urllib.parse import parse_qs, urlsplit
+
+import pytest
+
+from aikg.ask import Asker
+from aikg.ask.compose import read_dates
+from helpers import services_for
+
+PRE = "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
+ID = "https://w3id.org/aikg/id/"
+
+
+@pytest.fixture(scope="module")
+def asker(epoch_store) -> Asker:
+    # The session's default store; its services are not closed, as that would close the shared store.
+    return Asker.for_services(services_for(epoch_store))
+
+
+def values(store, sparql: str) -> set[float]:
+    return {float(r[0].value) for r in store.query(PRE + sparql).rows}
+
+
+def numbers(answer: dict) -> set[float]:
+    out = set()
+    for row in answer["answer"].get("rows", []):
+        for c in row["cells"].values():
+            if c and "datatype" in c:
+                with contextlib.suppress(ValueError):
+                    out.add(float(c["value"]))
+    return out
+
+
+def first(answer: dict) -> str:
+    return answer["answer"]["rows"][0]["about"]
+
+
+@pytest.mark.parametrize(
+    "q", ["Which has more HBM, GB200 NVL72 or GB300 NVL72?", "GB200 NVL72 和 GB300 NVL72 哪个显存更大"]
+)
+def test_a_comparison_holds_both_figures_and_names_the_larger(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:gb200-nvl72 id:gb300-nvl72 } ?x aikg:memoryPerChip ?v }",
+    )
+    assert want == {192.0, 288.0} and want <= numbers(body)
+    assert body["answer"]["summary"].startswith("GB300 NVL72")
+    # every row cites where its figure comes from
+    assert all(row["sources"] for row in body["answer"]["rows"])
+
+
+def test_the_largest_supercomputer_operating_is_an_existing_one_rated_at_least_likely(asker, epoch_store):
+    body = asker.ask("What is the largest AI supercomputer operating today?")
+    assert body["understood"]["form"]["op"] == "top"
+    top = first(body)
+    row = epoch_store.query(
+        PRE + f"SELECT ?s ?c WHERE {{ <{top}> aikg:operationalStatus ?s ; aikg:sourceConfidence ?c }}"
+    ).rows
+    assert {(s.value, c.value) for s, c in row} <= {("Existing", "Confirmed"), ("Existing", "Likely")}
+    assert top == ID + "cluster-xai-colossus-memphis-phase-3"
+    assert "existing" in body["understood"]["description"] and "Likely" in body["understood"]["description"]
+    # the composed query is shown, and one click opens it in the editor
+    editor = body["answer"]["query"]["links"]["editor"]
+    assert parse_qs(urlsplit(editor).query)["query"][0] == body["understood"]["sparql"]
+
+
+def test_a_ranking_keeps_its_country_filter_and_a_follow_up_changes_only_the_country(asker):
+    china = asker.ask("largest existing clusters in China")
+    japan = asker.ask("what about in Japna?", after="largest existing clusters in China")
+    assert china["understood"]["form"]["country"] == "China"
+    assert japan["understood"]["form"]["country"] == "Japan"
+    assert japan["understood"]["form"]["op"] == "top"
+    assert first(japan) != first(china)
+
+
+def test_a_count_per_organization_is_counted_from_the_graph(asker, epoch_store):
+    body = asker.ask("微软运营多少个 GPU 集群？")
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Deployment ; aikg:operator id:microsoft }",
+    )
+    assert body["understood"]["form"]["op"] == "count"
+    assert body["answer"]["summary"] == str(int(want))
+
+
+def test_a_threshold_keeps_its_unit(asker, epoch_store):
+    body = asker.ask("chips with memory bandwidth over 8 TB/s")
+    assert body["understood"]["form"]["threshold"] == [">", 8000.0]
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT DISTINCT ?x WHERE { ?x aikg:memoryBandwidth ?v FILTER(?v > 8000) }"
+        ).rows
+    }
+    assert want and want == {row["about"] for row in body["answer"]["rows"]}
+
+
+def test_a_date_range_keeps_both_ends():
+    assert read_dates("between june and september 2026")[0] == ("2026-06-01", "2026-09-30")
+    assert read_dates("2025 年 1 月到 3 月之间")[0] == ("2025-01-01", "2025-03-31")
+    assert read_dates("since 2024")[0] == ("2024-01-01", "9999-12-31")
+
+
+def test_who_says_deepseek_v3_cost_5_576m_names_the_document_and_its_certainty(asker):
+    body = asker.ask("Who says DeepSeek-V3 cost 5.576M?")
+    assert body["understood"]["form"]["op"] == "provenance"
+    docs = {row["cells"]["document"]["value"] for row in body["answer"]["rows"]}
+    assert ID + "frontier-insights-coreweave-mlperf-2026-08-18" in docs
+
+
+def test_revenue_is_reached_newest_first(asker, epoch_store):
+    body = asker.ask("Anthropic revenue over time")
+    assert body["understood"]["form"]["op"] == "series"
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?f a aikg:RevenueFigure ; aikg:agent id:anthropic ; aikg:annualRevenue ?v }",
+    )
+    assert want and want <= numbers(body)
+    dates = [row["cells"]["date"]["value"] for row in body["answer"]["rows"] if row["cells"].get("date")]
+    assert dates == sorted(dates, reverse=True)
+
+
+def test_a_misspelt_property_word_is_still_the_property(asker):
+    body = asker.ask("memory bandwith of the H100 SXM5")
+    assert body["understood"]["form"]["property"] == "memoryBandwidth"
+    assert not body["abstained"]
+
+
+@pytest.mark.parametrize(
+    "q", ["What is NVIDIA's stock price today?", "英伟达的股价是多少", "What is Microsoft's revenue?"]
+)
+def test_what_the_graph_does_not_hold_is_not_answered(asker, q):
+    body = asker.ask(q)
+    assert body["abstained"] and body["answer"]["kind"] == "none"
+    assert body["answer"]["message"].startswith("I don't know")
