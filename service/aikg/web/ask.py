@@ -18,6 +18,8 @@ from aikg.web.response_cache import cached
 bp = Blueprint("ask", __name__, template_folder="templates")
 
 ASKER_KEY = "aikg.asker"
+MAX_AFTER = 1000
+"""Longest previous question a follow-up carries, in characters."""
 
 
 def get_asker() -> Asker:
@@ -38,7 +40,11 @@ def ask() -> Response:
     if q is None or not q.strip():
         raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])
     after = request.args.get("after")
-    return jsonify(get_asker().ask(q, after=after[:1000] if after else None))
+    if after is not None and len(after) > MAX_AFTER:
+        raise BadRequest(
+            f"parameter 'after' is longer than {MAX_AFTER} characters", errors=[{"parameter": "after"}]
+        )
+    return jsonify(get_asker().ask(q, after=after or None))
 
 
 @bp.get("/ask")

@@ -804,9 +804,10 @@ def _api_paths(services: Services) -> dict[str, Any]:
         ),
         "/api/ask": _get(
             "Ask in plain words",
-            "A question in English or Chinese, understood as a named query with its parameters filled by "
-            "entity linking, or as a fact of one entity, and answered with the sources of every row or "
-            "fact; or an abstention (abstained: true) with the closest questions aikg can answer.",
+            "A question in English or Chinese, read into a logical form over the ontology (a fact, a "
+            "comparison, a ranking, a count, a sum, a list, provenance) compiled to SPARQL, or understood as "
+            "a named query with its parameters filled, and answered with the sources of every row or fact; "
+            "or an abstention (abstained: true) with the closest questions aikg can answer.",
             {
                 **_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
                 **_errors(400, 406, 429, 503),
@@ -817,6 +818,11 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     {"type": "string", "minLength": 1, "maxLength": 500, "pattern": _NOT_BLANK},
                     "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
                     required=True,
+                ),
+                _query(
+                    "after",
+                    {"type": "string", "maxLength": 1000},
+                    "The question asked before, for a follow-up ('and in Japan?').",
                 ),
                 _IF_NONE_MATCH,
             ],
@@ -1300,6 +1306,9 @@ def _ask_schema() -> dict[str, Any]:
             "parameters": {"type": "object"},
             "entity": {"type": ["string", "null"]},
             "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+            "form": {"type": "object", "description": "The logical form of a composed answer."},
+            "description": {"type": "string", "description": "What the answer did, in words."},
+            "sparql": {"type": "string", "description": "The SPARQL a composed answer ran."},
         },
     }
     alternative = {
@@ -1314,7 +1323,7 @@ def _ask_schema() -> dict[str, Any]:
     answer = {
         "type": "object",
         "required": ["kind"],
-        "properties": {"kind": {"enum": ["rows", "facts", "none"]}},
+        "properties": {"kind": {"enum": ["rows", "facts", "none", "timeout"]}},
     }
     return {
         "type": "object",
