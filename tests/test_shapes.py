@@ -309,7 +309,11 @@ GOOD: dict[str, str] = {
     "DerivedFigureShape": ("id:v6 aikg:ratio 10101.5 . id:gb300-nvl72 aikg:hbmPerScaleUpDomain 20736 ."),
     "DatasetFigureShape": (
         "id:h800 aikg:thermalDesignPower 700.0 ; aikg:memoryBandwidth 3350.0 ; aikg:processNode 4.0 . "
-        "id:deepseek-v3 aikg:trainingCompute 3400000000000000000000000.0 ."
+        "id:deepseek-v3 aikg:trainingCompute 3.4e24 ."
+    ),
+    "ComparableNumberShape": (
+        "id:h800 aikg:memoryBandwidth 99999999999999999999.5 ; aikg:fanCount 9223372036854775807 . "
+        "id:deepseek-v3 aikg:trainingCompute 5.0e26 ."
     ),
     "PeakPerformanceShape": (
         "id:h800 aikg:fp8Performance 1979000000000000.0 ; aikg:fp64Performance 34000000000000.0 ."
@@ -1646,6 +1650,20 @@ BAD: dict[str, Bad] = {
         "id:h800",
         "aikg:thermalDesignPower",
         "TDP must be a positive number of watts",
+    ),
+    "figure-beyond-the-decimal-range": Bad(
+        "ComparableNumberShape",
+        "id:h800 aikg:memoryBandwidth 100000000000000000000000.0 .",
+        "id:h800",
+        "aikg:memoryBandwidth",
+        "is not a number the query engines can compare",
+    ),
+    "training-compute-as-a-decimal": Bad(
+        "DatasetFigureShape",
+        "id:deepseek-v3 aikg:trainingCompute 3400.0 .",
+        "id:deepseek-v3",
+        "aikg:trainingCompute",
+        "training compute must be a non-negative number of FLOP (xsd:double",
     ),
     "valuation-zero": Bad(
         "DatasetFigureShape",

@@ -315,16 +315,18 @@ def test_cli_load_file_goes_through_the_gate(runner, tmp_path):
 
 
 def test_a_figure_beyond_64_bits_is_served_exactly(client):
-    """A FLOP count (3.4078e24 written in full) is larger than a 64-bit integer: its entity page answers
-    with the number exactly as written, and a double keeps its own value (no digits invented)."""
+    """A parameter count beyond a 64-bit integer (an xsd:decimal below 10^20) is answered exactly as
+    written, and a FLOP count (an xsd:double, 3.4078e24) keeps its own value (no digits invented)."""
     body = """@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> .
 @prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> . @prefix xsd: <http://www.w3.org/2001/XMLSchema#> .
 id:big-test-model a aikg:AIModel ; rdfs:label "Big Test Model"@en ;
-    aikg:trainingCompute "3407800000000000000000000"^^xsd:decimal .
+    aikg:totalParameters "30000000000000000001"^^xsd:decimal ;
+    aikg:trainingCompute "3.4078e24"^^xsd:double .
 """
     assert put(client, body).status_code in (200, 201)
     r = client.get("/api/entities/big-test-model")
     assert r.status_code == 200, r.get_data(as_text=True)
-    [fact] = [f for f in r.get_json()["facts"] if f["property"]["iri"] == str(AIKG.trainingCompute)]
-    assert fact["number"] == 3407800000000000000000000
-    assert '"number":3407800000000000000000000' in r.get_data(as_text=True).replace(" ", "")
+    facts = {f["property"]["iri"]: f for f in r.get_json()["facts"]}
+    assert facts[str(AIKG.totalParameters)]["number"] == 30000000000000000001
+    assert '"number":30000000000000000001' in r.get_data(as_text=True).replace(" ", "")
+    assert float(facts[str(AIKG.trainingCompute)]["number"]) == 3.4078e24

@@ -21,14 +21,15 @@ from aikg.epoch.reconcile import RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.rows import Quads, RowKey
 from aikg.epoch.values import (
     Tagged,
-    decimal_literal,
     is_unknown,
+    number_literal,
     plain,
     read_date,
     read_number,
     tagged_list,
     text,
 )
+from aikg.knowledge.figures import numeric_range
 from aikg.namespaces import AIKG, ID
 
 SCHEMA_URL = URIRef("https://schema.org/url")
@@ -193,13 +194,14 @@ class Context:
         scale: Decimal = Decimal(1),
         places: int | None = None,
     ) -> None:
-        """A decimal figure (scaled into the property's unit, rounded to ``places`` decimals), when known."""
+        """A figure (scaled into the property's unit, rounded to ``places`` decimals), when known, in the
+        datatype the ontology gives the property (training compute is an xsd:double)."""
         if value is None:
             return
         scaled = value * scale
         if places is not None:
             scaled = round(scaled, places)
-        self.quads.add(row.key, row.graph, node, prop, decimal_literal(scaled))
+        self.quads.add(row.key, row.graph, node, prop, number_literal(scaled, numeric_range(str(prop))))
 
     def figure_cell(
         self,

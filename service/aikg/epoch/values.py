@@ -174,12 +174,6 @@ def _month(name: str) -> int | None:
     return None
 
 
-def date_literal(cell: str | None) -> Literal | None:
-    """The date a cell gives (leniently read forms included), or None."""
-    value = read_date(cell).value
-    return value if isinstance(value, Literal) else None
-
-
 def plain(value: Decimal) -> str:
     """A number in plain notation (no exponent), trailing zeros removed: 6.71E+11 -> 671000000000."""
     text = format(value.normalize(), "f")
@@ -188,14 +182,16 @@ def plain(value: Decimal) -> str:
     return text or "0"
 
 
-def decimal_literal(value: Decimal) -> Literal:
-    """An xsd:decimal literal in plain notation."""
+def number_literal(value: Decimal, datatype: str = str(XSD.decimal)) -> Literal:
+    """A figure as a literal of its property's datatype: an xsd:decimal in plain notation, an xsd:double
+    as the shortest digits that read back as the same double, in plain notation (6.49439910290227e+20
+    is 649439910290227000000, the form Oxigraph keeps, so a re-import finds the same term), an
+    xsd:integer when the value is whole (else a decimal, which the shapes then name)."""
+    if datatype == str(XSD.double):
+        return Literal(plain(Decimal(repr(float(value)))), datatype=XSD.double, normalize=False)
+    if datatype == str(XSD.integer) and value == value.to_integral_value():
+        return Literal(str(int(value)), datatype=XSD.integer)
     return Literal(plain(value), datatype=XSD.decimal)
-
-
-def integer_literal(value: Decimal) -> Literal:
-    """An xsd:integer literal (the caller checked the value is whole)."""
-    return Literal(str(int(value)), datatype=XSD.integer)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,10 @@ disagreements.
 from __future__ import annotations
 
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+
+from rdflib import URIRef
+from rdflib.namespace import RDF, RDFS, XSD
 
 from aikg.namespaces import AIKG
 
@@ -54,3 +58,42 @@ def compare(a: str | Decimal, b: str | Decimal) -> str:
         return EQUAL
     coarse = max(last_digit(x), last_digit(y))
     return ROUNDING if abs(x - y) * 2 <= coarse else DISAGREEMENT
+
+
+NUMERIC_DATATYPES = frozenset({str(XSD.decimal), str(XSD.integer), str(XSD.double)})
+
+
+@lru_cache(maxsize=1)
+def numeric_ranges() -> dict[str, str]:
+    """Every property of the ontology whose range is a number -> that datatype's IRI; a sub-property
+    without a range of its own has its parent's (the FLOP/s of each precision are aikg:peakPerformance's).
+
+    The ontology is where a figure's datatype is declared once: the Epoch import writes each figure in
+    it, and the shapes and tests check the store against it."""
+    from aikg.knowledge.validate import load_ontology
+
+    graph = load_ontology()
+
+    def range_of(prop: URIRef, seen: frozenset[URIRef] = frozenset()) -> str | None:
+        declared = graph.value(prop, RDFS.range)
+        if declared is not None:
+            return str(declared)
+        for parent in graph.objects(prop, RDFS.subPropertyOf):
+            if isinstance(parent, URIRef) and parent not in seen:
+                found = range_of(parent, seen | {prop})
+                if found is not None:
+                    return found
+        return None
+
+    out = {}
+    for prop in set(graph.subjects(RDF.type, None)):
+        if isinstance(prop, URIRef) and str(prop).startswith(str(AIKG)):
+            found = range_of(prop)
+            if found in NUMERIC_DATATYPES:
+                out[str(prop)] = found
+    return out
+
+
+def numeric_range(prop: str) -> str:
+    """The datatype a figure of ``prop`` is written in: its numeric range, else xsd:decimal."""
+    return numeric_ranges().get(prop, str(XSD.decimal))
