@@ -7,9 +7,11 @@ of each test in artifacts/screenshots/.
 
 from __future__ import annotations
 
+import re
+
 from playwright.sync_api import Page, expect
 
-from test_explorer import SOURCE_TITLE, browser, page, playwright, shot  # noqa: F401 - fixtures
+from test_explorer import SOURCE_TITLE, browse, browser, page, playwright, shot  # noqa: F401 - fixtures
 
 
 def test_a_question_typed_on_the_front_page_and_enter_shows_the_answer_table_with_sources(page: Page):
@@ -62,3 +64,53 @@ def test_the_questions_page_shows_each_query_s_examples_which_ask_them(page: Pag
     page.wait_for_url("**/ask?q=*")
     expect(page.locator("#ask-query")).to_have_text("Deals of one organization")
     expect(page.locator("#ask-table")).to_contain_text("Microsoft")
+
+
+# -- composed answers (issue 44), on the default store: what the person sees -----------------------------
+
+
+def _ask(p: Page, q: str, state: str = "answered") -> None:
+    p.fill("#ask-input", q)
+    p.press("#ask-input", "Enter")
+    expect(p.locator("#ask-result")).to_have_attribute("data-state", state, timeout=20_000)
+
+
+def test_a_comparison_shows_both_figures_the_larger_and_the_sparql_it_ran(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/ask")
+    _ask(p, "Which has more HBM, GB200 NVL72 or GB300 NVL72?")
+    expect(p.locator("#ask-description")).to_contain_text("GB200 NVL72, GB300 NVL72")
+    expect(p.locator("#ask-summary")).to_contain_text("GB300 NVL72: 288")
+    table = p.locator("#ask-table")
+    expect(table).to_contain_text("192")
+    expect(table).to_contain_text("288")
+    expect(p.locator("#ask-table tbody tr").first.locator(".row-sources li").first).to_be_visible()
+    expect(p.locator("#ask-editor")).to_have_attribute("href", re.compile(r"^/editor\?query="))
+    expect(p.locator("#ask-sparql")).to_contain_text("aikg:memoryPerChip")
+    shot(p, "ask-comparison")
+
+
+def test_a_superlative_says_its_defaults_and_a_follow_up_changes_only_the_country(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/ask")
+    _ask(p, "What is the largest AI supercomputer operating today?")
+    expect(p.locator("#ask-description")).to_contain_text("existing clusters")
+    expect(p.locator("#ask-description")).to_contain_text("rated at least Likely")
+    first = p.locator("#ask-table tbody tr").first
+    expect(first.locator('a[href="/id/cluster-xai-colossus-memphis-phase-3"]').first).to_be_visible()
+    shot(p, "ask-superlative")
+    _ask(p, "what about in Japan?")
+    expect(p.locator("#ask-description")).to_contain_text("in Japan")
+    expect(p.locator("#ask-description")).to_contain_text("ranked by H100-equivalents")
+    assert "after=" in p.url
+    expect(p.locator("#ask-table tbody tr").first).not_to_contain_text("Colossus")
+
+
+def test_what_the_graph_does_not_hold_is_an_abstention_with_no_table(browse, epoch_server):
+    p = browse(epoch_server)
+    p.goto("/ask")
+    _ask(p, "What is Microsoft's revenue?", "abstained")
+    expect(p.locator("#ask-abstained")).to_contain_text("I don't know")
+    expect(p.locator("#ask-table")).to_have_count(0)
+    expect(p.locator("#ask-description")).to_have_count(0)
+    shot(p, "ask-abstained")

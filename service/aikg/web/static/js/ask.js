@@ -1,5 +1,6 @@
 // The ask page: a question in plain words goes to /api/ask; the answer is a table whose every row names
-// its sources, with the named query it ran (one click opens it in the SPARQL editor) and the alternatives.
+// its sources, with what was done in words and the query it ran (one click opens it in the SPARQL editor),
+// and the alternatives. The question asked before on the page goes along as `after`, for a follow-up.
 import { api, certaintyBadge, el, entityLink, foldLabels, formatValue, humanize, param, renderCell, showError, normalizeCell } from "./common.js";
 
 const form = document.getElementById("ask-form");
@@ -24,8 +25,21 @@ function renderUnderstood(body) {
   const u = body.understood;
   const a = body.answer;
   const parts = [];
-  if (body.abstained) {
+  if (a.kind === "timeout") {
+    parts.push(el("div", { class: "abstain", id: "ask-timeout" }, a.message, " ",
+      el("a", { id: "ask-editor", href: a.links.editor || a.links.page }, "Run it yourself")));
+  } else if (body.abstained) {
     parts.push(el("div", { class: "abstain", id: "ask-abstained" }, a.message));
+  } else if (u.description && a.kind === "rows") {
+    parts.push(el("div", { class: "understood" },
+      el("span", { class: "muted" }, "Understood as"),
+      el("strong", { id: "ask-description" }, u.description),
+      el("span", { class: "muted confidence" }, `confidence ${percent(u.confidence)}`),
+      el("span", { style: { flex: 1 } }),
+      el("a", { class: "btn", id: "ask-editor", href: a.query.links.editor }, "Open in the SPARQL editor")));
+    if (a.summary) parts.push(el("p", { id: "ask-summary" }, el("span", { class: "muted" }, "Answer: "), el("strong", {}, a.summary)));
+    parts.push(el("details", { class: "note" }, el("summary", {}, "The SPARQL it ran"),
+      el("pre", { id: "ask-sparql" }, u.sparql)));
   } else if (u.query) {
     const params = Object.entries(u.parameters).map(([k, v]) => `${k} = ${v}`).join(", ");
     parts.push(el("div", { class: "understood" },
@@ -45,17 +59,29 @@ function renderUnderstood(body) {
   understoodEl.replaceChildren(...parts);
 }
 
+// Column names of composed answers, in words
+const COMPOSED = { x: "", entity: "of", node: "stated on", value: "value", document: "source document", org0: "organization", trainedModel: "model" };
+
+function header(v, understood) {
+  if (understood.form && v in COMPOSED) {
+    if (v === "value" && understood.form.property) return humanize(understood.form.property);
+    if (v === "x") return humanize(understood.form.class || "item");
+    return COMPOSED[v];
+  }
+  return humanize(v);
+}
+
 function rowsTable(a, understood) {
   const table = { vars: a.columns, rows: a.rows.map((r) => a.columns.map((c) => normalizeCell(r.cells[c]))), truncated: a.truncated };
   const shown = foldLabels(table, Object.keys(understood.parameters || {})); // the parameters are said above
-  const head = el("tr", {}, shown.vars.map((v) => el("th", {}, humanize(v))), el("th", {}, "sources"));
+  const head = el("tr", {}, shown.vars.map((v) => el("th", {}, header(v, understood))), el("th", {}, "sources"));
   const body = shown.rows.map((cells, i) => el("tr", {},
     cells.map((c) => el("td", {}, renderCell(c))),
     el("td", { class: "row-sources" }, sourcesList(a.rows[i].sources))));
   const count = a.total > a.rows.length ? `${a.rows.length} of ${a.total} rows` : `${a.rows.length} row${a.rows.length === 1 ? "" : "s"}`;
   return [
     el("div", { class: "toolbar" }, el("strong", { id: "ask-row-count" }, count),
-      a.truncated ? el("a", { class: "warn", href: a.query.links.page }, "more on the question's page") : null),
+      a.truncated ? el("a", { class: "warn", href: a.query.links.page || a.query.links.editor }, "more on the question's page") : null),
     a.rows.length ? el("div", { class: "table-wrap" }, el("table", { class: "results", id: "ask-table" }, el("thead", {}, head), el("tbody", {}, body)))
       : el("p", { class: "muted" }, "No rows: nothing in the graph answers this question."),
   ];
@@ -93,7 +119,9 @@ function renderAlternatives(body) {
   })));
 }
 
-async function ask(q) {
+let previous = param("after") || "";
+
+async function ask(q, after) {
   if (!q) { result.hidden = true; return; }
   result.hidden = false;
   result.dataset.state = "asking";
@@ -102,7 +130,7 @@ async function ask(q) {
   alternativesEl.replaceChildren();
   let body;
   try {
-    body = await api(`/api/ask?${new URLSearchParams({ q })}`);
+    body = await api(`/api/ask?${new URLSearchParams(after ? { q, after } : { q })}`);
   } catch (err) {
     showError(understoodEl, err, "Could not ask");
     result.dataset.state = "error";
@@ -112,15 +140,17 @@ async function ask(q) {
   const a = body.answer;
   answerEl.replaceChildren(...(a.kind === "rows" ? rowsTable(a, body.understood) : a.kind === "facts" ? factsTable(a) : []));
   renderAlternatives(body);
-  result.dataset.state = body.abstained ? "abstained" : "answered";
+  result.dataset.state = a.kind === "timeout" ? "timeout" : body.abstained ? "abstained" : "answered";
+  if (!body.abstained) previous = q;
 }
 
 form.addEventListener("submit", (ev) => {
   ev.preventDefault();
   const q = input.value.trim();
-  history.replaceState(null, "", q ? `/ask?${new URLSearchParams({ q })}` : "/ask");
-  ask(q);
+  const after = previous && previous !== q ? previous : "";
+  history.replaceState(null, "", q ? `/ask?${new URLSearchParams(after ? { q, after } : { q })}` : "/ask");
+  ask(q, after);
 });
 
 const initial = param("q");
-if (initial) { input.value = initial; ask(initial.trim()); }
+if (initial) { input.value = initial; ask(initial.trim(), previous); }
