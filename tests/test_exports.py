@@ -755,3 +755,88 @@ def test_a_one_shot_command_starts_no_background_read(store):
     services = services_for(store)
     assert services.whole.current(services) is None
     assert not any(t.name == "aikg-kept-facts" for t in threading.enumerate())
+
+
+# --- the graph page's "download this view" and the whole graph built in the background ----------------
+
+
+def graphml_nodes(body: bytes) -> set[str]:
+    return set(nx.read_graphml(io.BytesIO(body)).nodes)
+
+
+def test_a_listed_drawing_downloads_exactly_its_nodes_and_the_edges_between_them(ro_client):
+    """The graph page posts the nodes it shows; the file holds those and no others (it held the whole
+    graph), in every graph format, by slug or IRI."""
+    shown = ["coreweave", NVIDIA, "sb-energy", "deal-nvidia-sb-energy-investment"]
+    resp = ro_client.post("/export/graphml", data={"nodes": " ".join(shown)})
+    assert resp.status_code == 200, resp.get_data(as_text=True)
+    assert graphml_nodes(resp.data) == {COREWEAVE, NVIDIA, SB_ENERGY, INVESTMENT}
+    assert "view-4-nodes" in resp.headers["Content-Disposition"]
+    g = nx.read_graphml(io.BytesIO(resp.data))
+    assert g.has_edge(INVESTMENT, NVIDIA) or g.has_edge(NVIDIA, INVESTMENT)
+    doc = json.loads(ro_client.post("/export/cytoscape", data={"nodes": ",".join(shown)}).data)
+    assert node_ids(doc) == {COREWEAVE, NVIDIA, SB_ENERGY, INVESTMENT}
+    turtle = Graph().parse(
+        data=ro_client.post("/export/turtle", data={"nodes": "coreweave"}).data, format="turtle"
+    )
+    assert {str(s) for s in turtle.subjects()} == {COREWEAVE}
+
+
+def test_a_folded_drawing_downloads_its_folded_edges_without_the_folded_nodes(ro_client):
+    doc = json.loads(
+        ro_client.post("/export/cytoscape", data={"nodes": "nvidia sb-energy", "fold": "true"}).data
+    )
+    assert node_ids(doc) == {NVIDIA, SB_ENERGY}
+    assert any(
+        {e["data"]["source"], e["data"]["target"]} == {NVIDIA, SB_ENERGY} for e in doc["elements"]["edges"]
+    )
+
+
+@pytest.mark.parametrize(
+    ("data", "word"),
+    [
+        ({"nodes": ""}, "nodes"),
+        ({"nodes": "a b<c"}, "nodes"),
+        ({"nodes": "nvidia", "focus": "nvidia"}, "focus"),
+    ],
+)
+def test_a_bad_node_list_is_refused_naming_it(ro_client, data, word):
+    resp = ro_client.post("/export/graphml", data=data)
+    assert resp.status_code == 400 and word in resp.get_json()["message"]
+
+
+def test_the_whole_graph_is_built_once_in_the_background_and_202_says_how_far(store, monkeypatch):
+    """A whole-graph export is never written inside a request: past the request's time limit the client
+    gets 202 with the build's progress (a page that retries, for a browser), then the file, built once."""
+    import threading
+
+    from aikg.export import built
+    from aikg.web import create_app
+
+    release, builds = threading.Event(), []
+    real = built.run_export
+
+    def slow(*args, **kwargs):
+        builds.append(args[1])
+        assert release.wait(30)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(built, "run_export", slow)
+    app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 1.0}, store=store)
+    client = app.test_client()
+    waiting = client.get("/export/graphml")
+    assert waiting.status_code == 202 and waiting.headers["Retry-After"] == "2"
+    assert waiting.get_json()["state"] == "building" and "graphml" in waiting.get_json()["message"]
+    page = client.get("/export/graphml", headers={"Accept": "text/html"})
+    assert page.status_code == 202 and 'http-equiv="refresh"' in page.get_data(as_text=True)
+    release.set()
+    deadline = time.monotonic() + 30
+    while (done := client.get("/export/graphml")).status_code == 202:
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert done.status_code == 200 and done.headers["Content-Disposition"].endswith("filename=aikg.graphml")
+    fresh = create_app({"store": "memory", "load_seeds": False}, store=store)
+    direct = b"".join(real(fresh.extensions[SERVICES_KEY], "graphml", built.ExportOptions()).chunks)
+    assert graphml_nodes(done.data) == graphml_nodes(direct)
+    assert client.get("/export/graphml").data == done.data
+    assert builds == ["graphml"]  # once, however often it was asked for

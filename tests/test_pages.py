@@ -107,13 +107,17 @@ def _editor_config(resp) -> dict:
 def test_the_editor_opens_every_named_query_by_name_within_a_request_line(ro_client):
     """The queries page and the ask page link to the editor by name: the longest query texts, in a URL,
     pass gunicorn's 8,190-byte request line (a 414 where the link should open the editor)."""
-    names = sorted(q["name"] for q in ro_client.get("/api/queries").get_json()["queries"])
-    assert "source-disagreements" in names
-    for name in names:
+    queries = {q["name"]: q for q in ro_client.get("/api/queries").get_json()["queries"]}
+    assert "source-disagreements" in queries
+    for name, q in sorted(queries.items()):
         resp = ro_client.get(f"/editor?named={name}", headers=HTML)
         assert resp.status_code == 200, name
         given = _editor_config(resp)["given"]
-        assert given["query"] == (QUERIES / f"{name}.rq").read_text(encoding="utf-8"), name
+        defaults = [p for p in q["parameters"] if p["default"] is not None]
+        if not defaults:
+            assert given["query"] == (QUERIES / f"{name}.rq").read_text(encoding="utf-8"), name
+        for p in defaults:  # written in, as the Questions page runs it (vendor=nvidia, not all vendors)
+            assert f"AS ?{p['name']})" in given["query"], name
     bound = _editor_config(ro_client.get("/editor?named=deals-of-organization&org=coreweave", headers=HTML))
     assert bound["given"]["name"] == "Deals of one organization"
     assert "<https://w3id.org/aikg/id/coreweave>" in bound["given"]["query"]
@@ -171,3 +175,14 @@ def test_every_example_of_the_editor_runs(ro_client, name, query):
     )
     assert resp.status_code == 200
     assert resp.get_json()["results"]["bindings"]
+
+
+def test_the_editor_text_of_a_question_with_a_default_answers_what_the_page_answers(ro_client):
+    """The NVIDIA-only question's link to the editor kept no vendor: its text answered for every vendor."""
+    given = _editor_config(ro_client.get("/editor?named=nvidia-only-capacity", headers=HTML))["given"]
+    page = ro_client.get("/api/queries/nvidia-only-capacity").get_json()
+    sparql = ro_client.post(
+        "/sparql", data={"query": given["query"]}, headers={"Accept": "application/sparql-results+json"}
+    ).get_json()
+    holders = sorted(b["holder"]["value"] for b in sparql["results"]["bindings"])
+    assert holders == sorted(r["holder"]["value"] for r in page["rows"]) and holders

@@ -582,3 +582,17 @@ def test_relayed_claims_name_soumith_as_relayer(seeded_store):
         "id:price-tinker-training",
     ):
         assert (relayed, "aikg:Relayed", "id:soumith-chintala", doc) in found
+
+
+def test_a_chart_line_of_a_header_is_parsed_and_listed_and_a_bad_one_names_its_line(tmp_path, ro_client):
+    from aikg.query.named import QueryFileError, parse_query_file
+
+    listed = {q["name"]: q for q in ro_client.get("/api/queries").get_json()["queries"]}
+    chart = listed["training-compute-over-time"]["charts"][0]
+    assert chart["type"] == "scatter" and chart["x"] == "date" and chart["y"] == "trainingCompute"
+    assert chart["log"] == "y" and chart["title"].startswith("Training compute of notable models")
+    for bad in ("pie x=a", "scatter x=", "scatter colour=a", "scatter log=z", 'scatter title="open'):
+        path = tmp_path / "q.rq"
+        path.write_text(f"# title: T\n# chart: {bad}\nSELECT * WHERE {{ ?s ?p ?o }}\n", encoding="utf-8")
+        with pytest.raises(QueryFileError, match=r"q\.rq:2"):
+            parse_query_file(path)

@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from aikg.cache import Flights, LruCache, VersionedCache
+from aikg.export.built import BuiltExports
 from aikg.export.kept import KeptFacts
 from aikg.knowledge.validation_job import Answer, ValidationJob
 from aikg.lookup.search import LiveIndex, SearchIndexes
@@ -44,8 +45,9 @@ class Validation(Protocol):
 class Views(Protocol):
     """Graph views and exports answered elsewhere (:mod:`aikg.serving.views`)."""
 
-    def forward(self, request: Any) -> Any:
-        """The answer to ``request`` (a Flask request), as a Flask response."""
+    def forward(self, request: Any, *, query_string: str | None = None) -> Any:
+        """The answer to ``request`` (a Flask request), as a Flask response; ``query_string`` in place
+        of the request's own (a POSTed form's fields)."""
 
     def close(self) -> None:
         """Stop what runs."""
@@ -68,6 +70,8 @@ class Services:
     """The whole-store report, once per store version (a serving reader's is the writer's)."""
     whole: KeptFacts = field(default_factory=KeptFacts)
     """The whole data graph's facts, followed through writes (the whole-graph view and exports)."""
+    built: BuiltExports = field(default_factory=BuiltExports)
+    """The whole-graph exports, written to files in the background once per store version."""
     flights: Flights = field(default_factory=Flights)
     """Concurrent requests for one missing response, computed once (``web.response_cache``)."""
     made_up: str = field(default_factory=lambda: uuid.uuid4().hex)

@@ -17,8 +17,8 @@ from aikg.export import cytoscape, dot, rdf, xml_graphs
 from aikg.export.cap import Capped, cap, capped_model
 from aikg.export.fold import fold as fold_model
 from aikg.export.model import GraphModel, build_model, selected_facts
-from aikg.export.select import MAX_DEPTH, Selection, check_depth, select
-from aikg.namespaces import slug_of
+from aikg.export.select import MAX_DEPTH, Selection, check_depth, listed, select
+from aikg.namespaces import ID, slug_of
 from aikg.rdf.formats import RDF_FORMATS, Format, by_name
 
 if TYPE_CHECKING:
@@ -91,12 +91,19 @@ def export_format(name: str) -> ExportFormat:
 
 @dataclass(frozen=True)
 class ExportOptions:
-    """What to export: a neighbourhood (``focus``, ``depth``), some ``types``, folded or not."""
+    """What to export: a neighbourhood (``focus``, ``depth``), some ``types``, or the ``nodes`` listed
+    (a drawing as shown), folded or not."""
 
     focus: str | None = None
     depth: int = 1
     types: tuple[str, ...] = ()
     fold: bool = False
+    nodes: tuple[str, ...] = ()
+
+    @property
+    def whole(self) -> bool:
+        """True for the whole data graph (no focus, types or nodes): the export built in the background."""
+        return self.focus is None and not self.types and not self.nodes
 
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -110,8 +117,11 @@ def parse_options(
     depth: str | int | None = None,
     types: Sequence[str] = (),
     fold: str | bool | None = None,
+    nodes: str | None = None,
 ) -> ExportOptions:
-    """Options from request parameters (strings); BadRequest naming the parameter that is wrong."""
+    """Options from request parameters (strings); BadRequest naming the parameter that is wrong.
+    ``nodes`` is a list of slugs or IRIs separated by white space or commas; it excludes ``focus`` and
+    ``type``."""
     depth_value = _depth(depth)
     if isinstance(fold, bool) or fold is None:
         fold_value = bool(fold)
@@ -120,7 +130,18 @@ def parse_options(
     else:
         raise BadRequest("fold must be true or false", errors=[{"parameter": "fold", "value": fold}])
     focus = focus.strip() if focus is not None else None
-    return ExportOptions(focus or None, depth_value, tuple(t for t in types if t.strip()), fold_value)
+    listed_nodes = tuple(n for n in re.split(r"[\s,]+", nodes or "") if n)
+    kept_types = tuple(t for t in types if t.strip())
+    if nodes is not None and not listed_nodes:
+        raise BadRequest(
+            "nodes must list at least one slug or IRI", errors=[{"parameter": "nodes", "value": ""}]
+        )
+    if listed_nodes and (focus or kept_types):
+        raise BadRequest(
+            "nodes lists the nodes to export; it does not combine with focus or type",
+            errors=[{"parameter": "nodes"}],
+        )
+    return ExportOptions(focus or None, depth_value, kept_types, fold_value, listed_nodes)
 
 
 def _depth(raw: str | int | None) -> int:
@@ -166,8 +187,20 @@ def capped_view(services: Services, selection: Selection, limit: int, *, fold: b
     return capped_model(selected_facts(services, selection), limit, hops=selection.hops, focus=focus)
 
 
+def only(model: GraphModel, nodes: Sequence[str]) -> GraphModel:
+    """The model cut to the ``nodes`` listed (slugs or IRIs) and the edges between them: a folded
+    drawing's n-ary nodes, brought along to be folded, are not kept as nodes."""
+    base = str(ID)
+    wanted = {n if n.startswith(("http://", "https://")) else base + n for n in nodes}
+    kept = {k: n for k, n in model.nodes.items() if k in wanted}
+    edges = {k: e for k, e in model.edges.items() if e.source in kept and e.target in kept}
+    return GraphModel(kept, edges, model.vocab, model.titles)
+
+
 def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
     """What an export holds, in words a file's reader can check."""
+    if options.nodes:
+        return {"nodes": len(options.nodes), "fold": options.fold}
     return {
         "focus": selection.focus.value if selection.focus is not None else None,
         "depth": options.depth if selection.focus is not None else None,
@@ -179,6 +212,8 @@ def describe(selection: Selection, options: ExportOptions) -> dict[str, Any]:
 def filename(fmt: ExportFormat, selection: Selection, options: ExportOptions) -> str:
     """``aikg[-<focus>-d<depth>][-<types>][-folded].<ext>``: says what the file holds."""
     parts = ["aikg"]
+    if options.nodes:
+        parts.append(f"view-{len(options.nodes)}-nodes")
     if selection.focus is not None:
         parts.append(f"{slug_of(selection.focus.value) or 'focus'}-d{options.depth}")
     if selection.types:
@@ -197,17 +232,19 @@ def run_export(services: Services, format_name: str, options: ExportOptions) -> 
             f"fold applies to the graph formats only, not to {fmt.name}: RDF exports hold the data as stored",
             errors=[{"parameter": "fold", "value": "true"}],
         )
-    selection = select(
-        services,
-        focus=options.focus,
-        depth=options.depth,
-        types=options.types,
-        through_nary=options.fold and not fmt.rdf,
-    )
+    fold = options.fold and not fmt.rdf
+    if options.nodes:
+        selection = listed(services, options.nodes, through_nary=fold)
+    else:
+        selection = select(
+            services, focus=options.focus, depth=options.depth, types=options.types, through_nary=fold
+        )
     description = describe(selection, options)
     if fmt.rdf:
         chunks = fmt.write(selection)
     else:
         model = graph_model(services, selection, fold=options.fold)
+        if options.nodes:
+            model = only(model, options.nodes)
         chunks = fmt.write(model, description)
     return ExportResult(fmt, filename(fmt, selection, options), chunks, description)

@@ -283,6 +283,42 @@ def select(
     )
 
 
+MAX_LISTED = 5000
+"""Most nodes a listed selection (the graph page's "download this view") may name."""
+
+
+def listed(services: Services, nodes: Sequence[str], *, through_nary: bool = False) -> Selection:
+    """The nodes a client names (slugs or IRIs): the graph page's drawing, downloaded as drawn. With
+    ``through_nary`` the n-ary nodes linked to them come along, so a folded drawing's edges can be folded
+    again (the caller keeps only the named nodes after folding). BadRequest for a malformed name or too
+    many; a name the data does not describe selects nothing."""
+    if len(nodes) > MAX_LISTED:
+        raise BadRequest(
+            f"nodes names at most {MAX_LISTED} nodes ({len(nodes)} given)",
+            errors=[{"parameter": "nodes", "count": len(nodes)}],
+        )
+    store = services.store
+    graphs = tuple(data_graphs(store))
+    chosen: set[Term] = set()
+    for raw in nodes:
+        text = raw.strip()
+        iri = text if text.startswith(("http://", "https://")) else str(ID) + text
+        if not text or not _valid_iri(iri):
+            raise BadRequest(
+                f"nodes: {text[:200]!r} is not a slug or an IRI",
+                errors=[{"parameter": "nodes", "value": text[:200]}],
+            )
+        chosen.add(ox.NamedNode(iri))
+    if through_nary and chosen:
+        nary = set(services.vocabulary().nary)
+        links = services.whole.current(services)
+        named = sorted((n for n in chosen if isinstance(n, ox.NamedNode)), key=str)
+        around = links.neighbours(named) if links is not None else _hop(store, named, graphs)
+        found = links.typed(around, nary) if links is not None else _of_classes(store, around, nary, graphs)
+        chosen |= found
+    return Selection(store, graphs, frozenset(chosen))
+
+
 def check_depth(depth: int) -> None:
     """BadRequest naming ``depth`` unless it is an integer from 0 to :data:`MAX_DEPTH`."""
     if isinstance(depth, bool) or not isinstance(depth, int) or not 0 <= depth <= MAX_DEPTH:

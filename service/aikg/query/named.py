@@ -11,6 +11,10 @@ it takes, so the API, the CLI and the docs are generated from the same place::
     # example: what deals has {CoreWeave} made?
     # example: {英伟达}投资了什么？
 
+``chart`` lines declare how the answer is drawn (the explorer's charts; see :func:`parse_chart`)::
+
+    # chart: scatter x=date y=trainingCompute log=y color=developer title="Training compute"
+
 ``example`` lines are questions in plain words (English or Chinese) the query answers: they train the
 router of ``aikg ask`` and are shown on the Questions page. Braces mark the name that fills the query's
 entity parameter; they are dropped when the example is shown.
@@ -31,6 +35,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import re
+import shlex
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -58,7 +63,7 @@ PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_HEADER = re.compile(r"^#\s*(title|description|param|example)\s*:\s*(.*?)\s*$")
+_HEADER = re.compile(r"^#\s*(title|description|param|example|chart)\s*:\s*(.*?)\s*$")
 _MENTION_MARKS = str.maketrans("", "", "{}")
 _PARAM = re.compile(
     r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
@@ -103,6 +108,8 @@ class NamedQuery:
     text: str = ""
     examples: list[str] = field(default_factory=list)
     """Example questions as written in the header, names to link marked with braces."""
+    charts: list[dict[str, str]] = field(default_factory=list)
+    """How the answer is drawn: one entry per ``# chart:`` line (:func:`parse_chart`)."""
 
     def example_texts(self) -> list[str]:
         """The example questions as people read them (without the braces)."""
@@ -116,6 +123,7 @@ class NamedQuery:
             "description": self.description,
             "parameters": [p.to_json() for p in self.parameters],
             "examples": self.example_texts(),
+            "charts": self.charts,
             "sparql": self.text,
         }
 
@@ -131,6 +139,7 @@ def parse_query_file(path: Path) -> NamedQuery:
     description: list[str] = []
     params: list[Parameter] = []
     examples: list[str] = []
+    charts: list[dict[str, str]] = []
     for lineno, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line.strip())
         if not m:
@@ -143,11 +152,49 @@ def parse_query_file(path: Path) -> NamedQuery:
         elif key == "example":
             if value:
                 examples.append(value)
+        elif key == "chart":
+            charts.append(parse_chart(value, f"{path.name}:{lineno}"))
         else:
             params.append(_parse_param(value, f"{path.name}:{lineno}"))
     if not title:
         raise QueryFileError(f"{path.name}: the header has no '# title:' line")
-    return NamedQuery(path.stem, title, " ".join(description), params, text, examples)
+    return NamedQuery(path.stem, title, " ".join(description), params, text, examples, charts)
+
+
+CHART_TYPES = ("scatter", "line", "bar", "auto")
+"""How a chart draws its rows: dots, lines per series (with dots), bars of the largest, or chosen from the
+columns' types."""
+
+CHART_KEYS = ("x", "y", "color", "label", "link", "status", "source", "log", "top", "title")
+"""What a ``# chart:`` line may set: columns (x, y, color, label, link, status, source; ``status=none``
+draws no row apart), the log axes (x, y or xy; bars are always linear), how many bars or series (top)
+and the title."""
+
+
+def parse_chart(spec: str, where: str) -> dict[str, str]:
+    """One ``# chart: TYPE key=value ...`` line (values with spaces in double quotes); QueryFileError
+    naming the line for an unknown type or key or a malformed value."""
+    try:
+        words = shlex.split(spec)
+    except ValueError as exc:
+        raise QueryFileError(f"{where}: {exc}") from None
+    if not words or words[0] not in CHART_TYPES:
+        raise QueryFileError(f"{where}: a chart starts with its type, one of {', '.join(CHART_TYPES)}")
+    chart = {"type": words[0]}
+    for word in words[1:]:
+        key, eq, value = word.partition("=")
+        if not eq or key not in CHART_KEYS or not value:
+            raise QueryFileError(
+                f"{where}: expected key=value with a key of {', '.join(CHART_KEYS)}: {word!r}"
+            )
+        if key == "log" and value not in ("x", "y", "xy"):
+            raise QueryFileError(f"{where}: log is x, y or xy, not {value!r}")
+        if key == "top" and not value.isdigit():
+            raise QueryFileError(f"{where}: top is a whole number, not {value!r}")
+        if key not in ("log", "top", "title") and not _NAME.match(value):
+            raise QueryFileError(f"{where}: {key} names a variable, not {value!r}")
+        chart[key] = value
+    return chart
 
 
 def _parse_param(spec: str, where: str) -> Parameter:
@@ -295,12 +342,17 @@ class NamedQueries:
         return q
 
     def text(self, name: str, raw: Mapping[str, str]) -> str:
-        """The query's text with the caller's values written in (as the SPARQL editor opens it); its own
-        text when none are given. Unknown names and bad values are refused as :meth:`bind` refuses them."""
+        """The query's text with the caller's values written in (as the SPARQL editor opens it), defaults
+        included, so it answers what the Questions page answers with the same values; its own text when
+        nothing is bound. Unknown names and bad values are refused as :meth:`bind` refuses them."""
         from aikg.rdf.substitute import substitute  # the one token-wise rewriter of bound variables
 
         q = self.get(name)
-        return substitute(q.text, bind_parameters(q, raw)) if raw else q.text
+        if raw:
+            bound = bind_parameters(q, raw)
+        else:  # the defaults only: a required parameter stays a variable to fill in
+            bound = {p.name: convert(p, p.default) for p in q.parameters if p.default is not None}
+        return substitute(q.text, bound) if bound else q.text
 
     def bind(self, name: str, raw: Mapping[str, str]) -> tuple[NamedQuery, dict[str, Term]]:
         """The query and its checked, converted parameters (an entity parameter must exist)."""

@@ -85,8 +85,9 @@ class ViewsProcess:
                 self._child = _Child()
             return self._child
 
-    def forward(self, request: Request) -> Response:
-        """The views process's answer to ``request`` (a GET of a graph view or an export).
+    def forward(self, request: Request, *, query_string: str | None = None) -> Response:
+        """The views process's answer to ``request`` (a GET of a graph view or an export; a POSTed
+        export's form comes as ``query_string``, as the process answers GETs).
 
         A view is only read, so one the process ended without answering (killed, or found dead as it
         was sent) is asked once more of a new process."""
@@ -96,7 +97,7 @@ class ViewsProcess:
             try:
                 status, answer_headers, body = child.ask(
                     request.environ.get("PATH_INFO", ""),
-                    request.environ.get("QUERY_STRING", ""),
+                    request.environ.get("QUERY_STRING", "") if query_string is None else query_string,
                     headers,
                     self.timeout + GRACE,
                 )

@@ -239,6 +239,7 @@ def _query_json(q: NamedQuery) -> dict[str, Any]:
         "description": q.description,
         "parameters": [p.to_json() for p in q.parameters],
         "examples": q.example_texts(),
+        "charts": q.charts,
         "links": {"self": f"/api/queries/{q.name}"},
     }
 

@@ -22,14 +22,17 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import chain
 from typing import Any
+from urllib.parse import urlencode
 
-from flask import Blueprint, Response, jsonify, request
+from flask import Blueprint, Response, jsonify, render_template, request, send_file
 
-from aikg.errors import BadRequest, QueryTimeout
-from aikg.export import ExportOptions, capped_view, parse_options, run_export, select
+from aikg.errors import BadRequest, QueryTimeout, StoreError
+from aikg.export import ExportOptions, capped_view, export_format, parse_options, run_export, select
 from aikg.export.budget import step_of
+from aikg.export.built import Building, Failed, Ready
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
+from aikg.store.base import current_deadline
 from aikg.web import get_services, setting
 from aikg.web.response_cache import cached
 
@@ -59,15 +62,20 @@ _SMALLER = "ask for a smaller depth, a lower limit, some types (type=...) or fol
 
 def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
     """The request's options; a view (documented with the class names as its ``type`` values) refuses
-    an empty ``type``, where an export takes it as no filter."""
-    args = request.args
+    an empty ``type``, where an export takes it as no filter. An export's ``nodes`` may come in a form
+    body (POST): the graph page's drawing names hundreds."""
+    args = request.values
     if view and any(not t.strip() for t in args.getlist("type")):
         raise BadRequest(
             "parameter 'type' must name a class, such as 'Organization' (see /api/types)",
             errors=[{"parameter": "type", "value": ""}],
         )
     return parse_options(
-        focus=focus, depth=args.get("depth"), types=args.getlist("type"), fold=args.get("fold")
+        focus=focus,
+        depth=args.get("depth"),
+        types=args.getlist("type"),
+        fold=args.get("fold"),
+        nodes=None if view else args.get("nodes"),
     )
 
 
@@ -94,14 +102,93 @@ def _view(capped: Capped, limit: int) -> dict[str, Any]:
     }
 
 
-@bp.get("/export/<name>")
-@cached
+@bp.route("/export/<name>", methods=["GET", "POST"])
 def export(name: str) -> Response:
-    """The selected graph in one export format, as a download named after what it holds; kept in the
-    response cache per store version (a neighbourhood at depth 2 costs ~80 ms to select and write)."""
-    if (views := get_services().views) is not None:
-        return views.forward(request)  # type: ignore[no-any-return]
-    options = _options(focus=request.args.get("focus"))
+    """The selected graph in one export format, as a download named after what it holds. POST takes
+    the same parameters as a form (``nodes`` of a drawing outgrow a URL). The whole graph is served
+    from a file built in the background (:mod:`aikg.export.built`); a part of it is written now and
+    kept in the response cache per store version (a neighbourhood at depth 2: ~80 ms)."""
+    services = get_services()
+    if request.method == "POST":
+        request.get_data(cache=True)  # read first: the response cache keys a POST on its body's digest
+    options = _options(focus=request.values.get("focus"))
+    whole = options.whole and not options.fold
+    if services.views is not None:
+        if not whole:
+            return services.views.forward(request, query_string=_with_form())  # type: ignore[no-any-return]
+        # The whole graph: sent from here when written, its progress told from here while a process
+        # writes it; only the request that starts the build goes to the views process, and if that is
+        # too busy to answer in time the build is queued there all the same.
+        built = services.built.ready(services, name)
+        if built is not None:
+            return _send(built, passthrough=True)
+        under_way = services.built.building(services, name)
+        if under_way is not None:
+            return _building(under_way)
+        try:
+            return services.views.forward(request)  # type: ignore[no-any-return]
+        except (QueryTimeout, StoreError):
+            return _building(Building(export_format(name).name, 0, 0.0))
+    if whole:
+        return _whole(name)
+    return _part(name, options)
+
+
+def _send(built: Ready, *, passthrough: bool) -> Response:
+    """A built file as a download; read into the answer unless ``passthrough`` (the views process hands
+    its answers on as bytes)."""
+    response = send_file(
+        built.path, mimetype=built.mime, as_attachment=True, download_name=built.filename, conditional=True
+    )
+    response.headers["Cache-Control"] = "no-cache"
+    response.direct_passthrough = passthrough
+    return response
+
+
+def _whole(name: str) -> Response:
+    """The whole graph's file, waiting for its build as long as the request's time limit allows; else
+    202 with the build's progress (a page that retries for a browser, JSON for a program)."""
+    services = get_services()
+    deadline = current_deadline()
+    wait = max(0.0, deadline.left() - 0.5) if deadline is not None else 0.0
+    state = services.built.wait(services, name, wait)
+    if isinstance(state, Ready):
+        return _send(state, passthrough=False)
+    if isinstance(state, Failed):
+        raise StoreError(state.message)
+    return _building(state)
+
+
+def _building(state: Building) -> Response:
+    """202: the whole graph's file is being written, how far it has come and when to ask again (a page
+    that asks again by itself, for a browser)."""
+    retry = 2
+    body = {
+        "ok": True,
+        "status": 202,
+        "state": "building",
+        "format": state.format,
+        "written_bytes": state.written,
+        "seconds": round(state.seconds, 1),
+        "retry_after": retry,
+        "message": f"the whole graph's {state.format} file is being written "
+        f"({state.written:,} bytes so far); ask again in {retry} s",
+    }
+    headers = {"Retry-After": str(retry), "Cache-Control": "no-store"}
+    if any(mime == "text/html" for mime, _ in request.accept_mimetypes):
+        from aikg.web.pages import page_context
+
+        page = render_template("building.html", building=body, retry=retry, **page_context("graph"))
+        return Response(page, status=202, mimetype="text/html", headers=headers)
+    response = jsonify(body)
+    response.status_code = 202
+    response.headers.update(headers)
+    return response
+
+
+@cached
+def _part(name: str, options: ExportOptions) -> Response:
+    """A neighbourhood, some types, the nodes listed or a folded whole graph, written now."""
     with _within_limit(
         f"the {name} export", "export a smaller neighbourhood (focus, a lower depth) or some types (type=...)"
     ):
@@ -110,6 +197,16 @@ def export(name: str) -> Response:
     response = Response(chain([first], result.chunks), mimetype=None, content_type=result.format.mime)
     response.headers["Content-Disposition"] = f'attachment; filename="{result.filename}"'
     return response
+
+
+def _with_form() -> str:
+    """The request's query string, with a POSTed form's fields after it (the views process reads them
+    as arguments)."""
+    query = str(request.environ.get("QUERY_STRING", ""))
+    if request.method != "POST" or not request.form:
+        return query
+    form = urlencode(list(request.form.items(multi=True)))
+    return f"{query}&{form}" if query else form
 
 
 @bp.get("/api/entities/<path:entity>/neighbors")

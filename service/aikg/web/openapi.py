@@ -459,6 +459,13 @@ def _schemas() -> dict[str, Any]:
                 "description": {"type": "string"},
                 "parameters": {"type": "array", "items": _ref("Parameter")},
                 "examples": {"type": "array", "items": {"type": "string"}},
+                "charts": {
+                    "type": "array",
+                    "description": "How the explorer draws the answer: one object per '# chart:' line of "
+                    "the query's header (type: scatter, line, bar or auto; x, y, color, label, link, status, "
+                    "source name columns; log: x, y or xy; top; title).",
+                    "items": {"type": "object", "additionalProperties": {"type": "string"}},
+                },
             },
         },
         "AskResponse": _ask_schema(),

@@ -36,6 +36,8 @@ VENDOR_FILES: dict[str, str] = {
     "cytoscape-fcose.js": "cytoscape-fcose/cytoscape-fcose.js",
     "yasgui.min.js": "@zazuko/yasgui/build/yasgui.min.js",
     "yasgui.min.css": "@zazuko/yasgui/build/yasgui.min.css",
+    "d3.min.js": "d3/dist/d3.min.js",
+    "plot.umd.min.js": "@observablehq/plot/dist/plot.umd.min.js",
 }
 """The only files of ``node_modules`` the browser may fetch, by the short name pages use."""
 
@@ -105,10 +107,10 @@ def entity_page(slug: str) -> Response:
     """The HTML side of ``/id/<slug>``: one entity, its figures, relations and their sources."""
     head = _entity_head(slug) if _SLUG.match(slug) else None
     if head is None:
-        html = render_template("not_found.html", slug=slug, **_page_context("entity"))
+        html = render_template("not_found.html", slug=slug, **page_context("entity"))
         return Response(html, status=404, mimetype="text/html")
     html = render_template(
-        "entity.html", slug=slug, head=head, exports=EXPORT_FORMATS, **_page_context("entity")
+        "entity.html", slug=slug, head=head, exports=EXPORT_FORMATS, **page_context("entity")
     )
     return Response(html, mimetype="text/html")
 
@@ -116,13 +118,13 @@ def entity_page(slug: str) -> Response:
 @bp.get("/")
 def home() -> str:
     """The front page: search first, then questions people start from."""
-    return render_template("home.html", **_page_context("home"))
+    return render_template("home.html", **page_context("home"))
 
 
 @bp.get("/graph")
 def graph() -> str:
     """The graph view: the whole graph or one entity's neighbourhood."""
-    return render_template("graph.html", exports=EXPORT_FORMATS, **_page_context("graph"))
+    return render_template("graph.html", exports=EXPORT_FORMATS, **page_context("graph"))
 
 
 @bp.get("/queries")
@@ -133,7 +135,7 @@ def queries(name: str | None = None) -> tuple[str, int]:
     status = 404 if name is not None and name not in texts else 200
     if status == 404 and not _asks_for_html():
         raise NotFound(f"no named query called {name!r}")
-    return render_template("queries.html", selected=name, texts=texts, **_page_context("queries")), status
+    return render_template("queries.html", selected=name, texts=texts, **page_context("queries")), status
 
 
 @bp.get("/editor")
@@ -160,7 +162,7 @@ def editor() -> tuple[str, int]:
         examples=EXAMPLE_QUERIES,
         given=given,
         problem=problem,
-        **_page_context("editor"),
+        **page_context("editor"),
     )
     return page, status
 
@@ -174,7 +176,7 @@ def editor_prefixes() -> Response:
 @bp.get("/timeline")
 def timeline() -> str:
     """Dated events in order: deals, results, capacity phases."""
-    return render_template("timeline.html", **_page_context("timeline"))
+    return render_template("timeline.html", **page_context("timeline"))
 
 
 @bp.get("/vendor/<name>")
@@ -189,7 +191,8 @@ def vendor(name: str) -> Response:
     return send_file(path, max_age=3600)
 
 
-def _page_context(active: str) -> dict[str, Any]:
+def page_context(active: str) -> dict[str, Any]:
+    """What every page's template reads: the active tab and the type families with their colours."""
     return {"active": active, "type_info": get_services().cached("explorer-types", _type_info)}
 
 
@@ -230,3 +233,6 @@ def _type_info(services: Services) -> dict[str, Any]:
     families = [{"key": key, "label": label, "color": COLORS[key]} for key, label, _ in FAMILIES]
     families.append({"key": "other", "label": "Other", "color": COLORS["other"]})
     return {"classes": classes, "families": families, "prefixes": PREFIXES}
+
+
+_page_context = page_context  # the name the ask and imports pages import

@@ -1,6 +1,6 @@
 // The SPARQL editor: YASGUI pointed at aikg's own /sparql, prefilled with aikg's prefixes and example
 // queries. Remote look-ups YASGUI would make (prefix.cc, LOV) are switched off or served locally.
-import { param, slugOf } from "./common.js";
+import { el, param, slugOf } from "./common.js";
 
 const config = JSON.parse(document.getElementById("editor-config").textContent);
 const endpoint = `${location.origin}/sparql`;
@@ -13,6 +13,31 @@ Y.Yasqe.defaults.autocompleters = ["variables", "prefixes"];
 Y.Yasqe.defaults.prefixCcApi = `${location.origin}/editor/prefixes.json`;
 Y.Yasqe.defaults.value = withPrologue(config.examples[0][1]);
 Y.Yasr.defaults.prefixes = config.prefixes;
+Y.Yasr.defaults.errorRenderers = [(error) => readableError(error, yasgui.getTab()?.getYasqe()?.getValue() || "")];
+
+/** aikg's error envelope as a person reads it: the message, where (line and column) and the lines
+ * around that place with a caret under the column, wrapped; undefined for anything else (YASR's own). */
+export function readableError(error, query) {
+  let body = null;
+  try { body = JSON.parse(error?.text || ""); } catch { return undefined; }
+  if (!body || typeof body !== "object" || !body.message) return undefined;
+  const where = (body.errors || []).find((e) => Number.isInteger(e.line) && Number.isInteger(e.column));
+  const parts = [el("p", { class: "error-title" }, `${body.error || "error"} (${body.status || error.status || "?"})`),
+    el("p", { class: "error-message" }, body.message)];
+  if (where) {
+    const lines = query.split("\n");
+    const first = Math.max(1, where.line - 2);
+    const shown = [];
+    for (let n = first; n <= Math.min(lines.length, where.line + 1); n++) {
+      const gutter = String(n).padStart(4) + " | ";
+      shown.push(gutter + lines[n - 1]);
+      if (n === where.line) shown.push(" ".repeat(gutter.length + Math.max(0, where.column - 1)) + "^");
+    }
+    parts.push(el("p", { class: "error-where" }, `line ${where.line}, column ${where.column}`),
+      el("pre", { class: "error-context" }, shown.join("\n")));
+  }
+  return el("div", { class: "aikg-error", role: "alert" }, parts);
+}
 
 const yasgui = new Y(document.getElementById("yasgui"), {
   requestConfig: { endpoint, method: "POST" },

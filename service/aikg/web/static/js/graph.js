@@ -187,12 +187,16 @@ function viewQuery() {
   return q;
 }
 
-function exportQuery() {
-  const q = new URLSearchParams();
-  if (state.focus) { q.set("focus", state.focus); q.set("depth", state.depth); }
-  if (state.fold) q.set("fold", "true");
-  return q;
+/** The nodes drawn and not hidden: what "Download this view" sends (POST: hundreds outgrow a URL). */
+function shownNodes() {
+  return cy.nodes().not(".filtered").map((n) => n.data("slug"));
 }
+
+const downloads = document.getElementById("downloads");
+downloads.addEventListener("submit", () => {
+  downloads.elements.nodes.value = shownNodes().join(" ");
+  downloads.elements.fold.value = state.fold ? "true" : "false";
+});
 
 function syncUrl() {
   const q = new URLSearchParams();
@@ -200,10 +204,6 @@ function syncUrl() {
   if (state.fold) q.set("fold", "1");
   if (state.hidden.size) q.set("hide", [...state.hidden].join(","));
   history.replaceState(null, "", `${location.pathname}${q.toString() ? "?" + q : ""}`);
-  for (const a of document.querySelectorAll("#downloads a")) {
-    const s = exportQuery().toString();
-    a.href = `/export/${a.dataset.format}${s ? "?" + s : ""}`;
-  }
 }
 
 function applyFilter() {
@@ -230,6 +230,8 @@ function updateStats() {
     ? ` — the ${v.shown.toLocaleString("en-US")} ${state.focus ? "closest and best-connected" : "best-connected"} of ${v.total.toLocaleString("en-US")}; click a node to add its neighbours`
     : "";
   stats.textContent = `${nodes} nodes · ${edges} edges — ${where}${cut}`;
+  document.getElementById("downloads-what").textContent = `The ${nodes} nodes drawn and the ${edges} edges between them`
+    + (state.hidden.size ? " (hidden types left out)." : ".");
   container.dataset.truncated = String(Boolean(v && v.truncated));
   if (v) container.dataset.total = String(v.total);
 }

@@ -1,5 +1,6 @@
 // Named queries: the list, a form for each query's parameters, results as a table with entity links,
 // downloadable as CSV and JSON.
+import { chartSpec, drawChart } from "./chart.js";
 import { api, el, foldLabels, normalizeTable, resultsTable, showError } from "./common.js";
 import { attachSearch } from "./search.js";
 
@@ -34,6 +35,13 @@ function paramInput(p, initial) {
     el("label", { for: id }, p.name, p.required ? " *" : ""),
     wrap,
     el("div", { class: "hint" }, [p.description, p.type !== "string" ? ` (${p.type})` : ""].join("")));
+}
+
+/** The editor opening this question with these values written in (the server fills in defaults). */
+function editorHref(q, params) {
+  const all = new URLSearchParams({ named: q.name });
+  for (const [k, v] of params) all.set(k, v);
+  return `/editor?${all}`;
 }
 
 function withFormat(url, format) {
@@ -74,20 +82,74 @@ async function run(q, params, out) {
   const shown = foldLabels(table, (q.parameters || []).map((p) => p.name));
   const content = table.rows.length ? await resultsTable(shown)
     : el("p", { class: "muted" }, "No rows: nothing in the graph answers this question with these parameters.");
-  out.replaceChildren(toolbar, content);
+  const charts = el("div", { id: "query-charts" });
+  out.replaceChildren(toolbar, charts, content);
+  if (table.rows.length) chartsOf(q, table, charts, toolbar, stem);
   out.dataset.state = "done";
+}
+
+/** The query's declared charts, drawn above its table; else a button drawing the one its columns suggest. */
+function chartsOf(q, table, box, toolbar, stem) {
+  const declared = (q.charts || []).map((c) => chartSpec(table, c)).filter(Boolean);
+  declared.forEach((spec, i) => {
+    const one = el("div", { class: "chart-box" });
+    box.append(one);
+    drawChart(one, table, spec, { name: `${stem}${i ? "-" + (i + 1) : ""}`, title: q.charts[i].title });
+  });
+  if (declared.length) return;
+  const auto = chartSpec(table);
+  if (!auto) return;
+  const button = el("button", { type: "button", class: "btn", id: "draw-chart" }, "Draw as a chart");
+  button.addEventListener("click", () => {
+    button.remove();
+    const one = el("div", { class: "chart-box" });
+    box.append(one);
+    drawChart(one, table, auto, { name: stem });
+  });
+  toolbar.insertBefore(button, toolbar.querySelector("#dl-csv"));
+}
+
+/** The charts an analyst expects first, on the Questions page before a question is chosen. */
+const FEATURED = ["training-compute-over-time", "largest-clusters-over-time", "largest-clusters-by-owner", "funding-by-company"];
+
+async function renderGallery() {
+  const featured = FEATURED.map((n) => queries.find((q) => q.name === n)).filter((q) => q && (q.charts || []).length);
+  if (!featured.length) return;
+  const grid = el("div", { class: "chart-gallery", id: "chart-gallery" });
+  panel.replaceChildren(el("h1", {}, "Charts"),
+    el("p", { class: "muted" }, "Drawn from the questions' answers. Every mark opens its entity; hover for its source and certainty. Choose a question on the left for its table."),
+    grid);
+  await Promise.all(featured.map(async (q) => {
+    const box = el("section", { class: "chart-box", "data-query": q.name },
+      el("h2", {}, el("a", { href: `/queries/${encodeURIComponent(q.name)}` }, q.title)),
+      el("p", { class: "muted" }, "Loading…"));
+    grid.append(box);
+    try {
+      const table = normalizeTable(await api(`/api/queries/${encodeURIComponent(q.name)}`));
+      const spec = chartSpec(table, q.charts[0]);
+      const plot = el("div", {});
+      box.replaceChild(plot, box.lastChild);
+      if (spec) drawChart(plot, table, spec, { name: q.name, title: q.charts[0].title });
+      else plot.replaceChildren(el("p", { class: "muted" }, "Nothing to draw."));
+    } catch (err) {
+      showError(box.lastChild, err, "Could not draw it");
+    }
+  }));
+  grid.dataset.ready = "true";
 }
 
 function renderQuery(q, initialParams) {
   const form = el("form", { class: "form", id: "query-form" }, (q.parameters || []).map((p) => paramInput(p, initialParams.get(p.name))));
   const out = el("div", { id: "query-results" });
   const sparql = TEXTS[q.name] || "";
-  const editorHref = `/editor?named=${encodeURIComponent(q.name)}`;  // by name: some texts outgrow a URL
+  // By name, with the values of the form (some texts outgrow a URL); kept in step with each run.
+  const editorLink = el("a", { href: editorHref(q, readParams(form, q)), id: "open-editor" }, "Open in the SPARQL editor");
   form.append(el("div", { style: { alignSelf: "end" } }, el("button", { class: "btn primary", type: "submit", id: "run" }, "Run")));
   form.addEventListener("submit", (ev) => {
     ev.preventDefault();
     const params = readParams(form, q);
     history.replaceState(null, "", `/queries/${encodeURIComponent(q.name)}${params.toString() ? "?" + params : ""}`);
+    editorLink.href = editorHref(q, params);
     run(q, params, out);
   });
   // Example questions (from the query's header): asked in plain words, each opens the ask page.
@@ -100,7 +162,7 @@ function renderQuery(q, initialParams) {
     examples,
     form,
     ...(sparql ? [el("details", { class: "sparql" }, el("summary", {}, "SPARQL of this question"), el("pre", {}, sparql),
-      el("a", { href: editorHref }, "Open in the SPARQL editor"))] : []),
+      editorLink)] : []),
     out);
   const ready = (q.parameters || []).every((p) => !p.required || initialParams.get(p.name) || p.default);
   if (ready) form.requestSubmit();
@@ -122,6 +184,8 @@ async function main() {
     renderQuery(q, new URLSearchParams(location.search));
   } else if (name) {
     panel.replaceChildren(el("p", { class: "error" }, `There is no question named “${name}”.`));
+  } else {
+    renderGallery();
   }
 }
 main();

@@ -1,6 +1,6 @@
 // The timeline: dated events from the named query events-between, grouped by year, coloured by type.
-// It opens on the dense part of the data — the fewest consecutive years holding half the events — with
-// a bar per year above it to move elsewhere; events are listed a page at a time.
+// It opens on now — this year and the last, newest first — with the later (planned) events one click
+// away and a bar per year above it to move elsewhere; events are listed a page at a time.
 import { api, colorOf, dot, el, entityLink, familyLabel, familyOf, foldLabels, labelsFor, normalizeTable, param, renderCell,
   showError, typeLabel } from "./common.js";
 
@@ -53,24 +53,16 @@ export function eventsOf(raw) {
   return [...byEvent.values()].sort((a, b) => a.date.localeCompare(b.date));
 }
 
-/** The fewest consecutive years holding at least half of the dated events (the latest such span). */
-export function denseYears(counts) {
+/** The window the timeline opens on: the last two years up to now (or up to the latest event, when
+ * the data stop before now), and the years after it that hold events (planned ones), if any. */
+export function openingWindow(counts, nowYear) {
   const years = [...counts.keys()].filter((y) => /^\d{4}$/.test(y)).map(Number).sort((a, b) => a - b);
   if (!years.length) return null;
-  const total = years.reduce((n, y) => n + counts.get(String(y)), 0);
-  let best = null;
-  for (let i = 0; i < years.length; i++) {
-    let sum = 0;
-    for (let j = i; j < years.length; j++) {
-      sum += counts.get(String(years[j]));
-      if (2 * sum >= total) {
-        const span = years[j] - years[i];
-        if (!best || span < best.span || (span === best.span && years[i] > best.from)) best = { from: years[i], to: years[j], span };
-        break;
-      }
-    }
-  }
-  return best;
+  const past = years.filter((y) => y <= nowYear);
+  const to = past.length ? past[past.length - 1] : years[0];
+  const later = years.filter((y) => y > to);
+  return { from: to - 1, to, later: later.reduce((n, y) => n + counts.get(String(y)), 0),
+    lastYear: years[years.length - 1] };
 }
 
 let yearCounts = new Map();
@@ -106,9 +98,15 @@ function renderYears() {
 }
 
 let limit = PAGE;
+let opening = null;
+
+function newestFirst() {
+  return document.getElementById("tl-order").value !== "oldest";
+}
 
 function render(labels) {
   const visible = events.filter((e) => !hidden.has(e.family));
+  if (newestFirst()) visible.reverse();
   const shown = visible.slice(0, limit);
   stats.textContent = `${visible.length} of ${events.length} events from ${fromInput.value || "the first"} to ${toInput.value || "the last"}`
     + (shown.length < visible.length ? ` · the first ${shown.length} listed` : "");
@@ -135,7 +133,22 @@ function render(labels) {
     more.addEventListener("click", () => { limit += PAGE; render(currentLabels); });
     items.push(more);
   }
-  list.replaceChildren(...(items.length ? items : [el("p", { class: "muted" }, "No dated events in this range.")]));
+  const later = laterNote();
+  list.replaceChildren(...(later ? [later] : []),
+    ...(items.length ? items : [el("p", { class: "muted" }, "No dated events in this range.")]));
+}
+
+/** "15 later events (2027–2032) →": the planned events after the window, one click away. */
+function laterNote() {
+  const to = Number((toInput.value || "").slice(0, 4));
+  if (!opening || !to || to >= opening.lastYear) return null;
+  let n = 0;
+  for (const [y, count] of yearCounts) if (Number(y) > to) n += count;
+  if (!n) return null;
+  const more = el("button", { type: "button", class: "btn tl-later", id: "tl-later" },
+    `${n} later event${n === 1 ? "" : "s"} (${to + 1}–${opening.lastYear}) →`);
+  more.addEventListener("click", () => { toInput.value = `${opening.lastYear}-12-31`; load(); });
+  return more;
 }
 
 function renderKinds() {
@@ -183,6 +196,7 @@ async function load() {
   const q = new URLSearchParams();
   if (fromInput.value) q.set("from", fromInput.value);
   if (toInput.value) q.set("to", toInput.value);
+  if (!newestFirst()) q.set("order", "oldest");
   history.replaceState(null, "", `${location.pathname}${q.toString() ? "?" + q : ""}`);
 }
 
@@ -190,13 +204,16 @@ async function start() {
   fromInput.value = param("from", "");
   toInput.value = param("to", "");
   try { await loadYears(); } catch { yearCounts = new Map(); }
-  if (!fromInput.value && !toInput.value) {
-    const dense = denseYears(yearCounts);
-    if (dense) { fromInput.value = `${dense.from}-01-01`; toInput.value = `${dense.to}-12-31`; }
+  opening = openingWindow(yearCounts, new Date().getFullYear());
+  if (!fromInput.value && !toInput.value && opening) {
+    fromInput.value = `${opening.from}-01-01`;
+    toInput.value = `${opening.to}-12-31`;
   }
+  document.getElementById("tl-order").value = param("order", "newest") === "oldest" ? "oldest" : "newest";
   load();
 }
 
 form.addEventListener("submit", (ev) => { ev.preventDefault(); load(); });
+document.getElementById("tl-order").addEventListener("change", () => { limit = PAGE; render(currentLabels); });
 document.getElementById("tl-all").addEventListener("click", () => { fromInput.value = ""; toInput.value = ""; load(); });
 start();
