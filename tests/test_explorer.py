@@ -840,12 +840,14 @@ def test_the_questions_page_draws_compute_over_time_one_mark_per_model(browse, e
     marks = figure.locator("svg g.marks a")
     expect(marks).to_have_count(models)
     expect(figure).to_have_attribute("data-log", "y")
-    ticks = figure.locator("svg [aria-label='y-axis tick label'] text").all_inner_texts()
+    ticks = figure.locator("svg [aria-label='y-axis tick label'] text").evaluate_all(
+        "els => els.map(e => e.textContent)"
+    )
     assert {"10²⁰", "10²⁵"} <= set(ticks), ticks
     hollow = figure.locator('svg g.marks circle[fill="#fff"]')
     expect(hollow).to_have_count(speculative)
     expect(figure).to_have_attribute("data-tentative", str(speculative))
-    tip = hollow.first.locator("xpath=..").locator("title").inner_text()
+    tip = hollow.first.locator("xpath=..").evaluate("a => a.querySelector('title')?.textContent || ''")
     assert "Speculative" in tip and "source: Epoch AI" in tip, tip
     for name in (
         "training-compute-over-time",
