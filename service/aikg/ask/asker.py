@@ -53,6 +53,8 @@ TEMPLATE_AT = 0.55
 TEMPLATE_STRONG = 0.7
 """Least router score at which a named query answers a question a composed form would list: the named
 queries stay the high-precision templates they are where a question is one of theirs."""
+OVERVIEW_FEW = 12
+"""An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
 
 
@@ -192,6 +194,8 @@ class Asker:
                 return facts
         if form is not None and not self._template_fits(best, form):
             return self._composed(question, form, alternatives=[])
+        if form is not None and form.dates and best.intent != FACT:
+            self._dates_into(best, form.dates)
 
         # Offered besides an answer: other readings nearly as likely (the abstentions offer the closest).
         alternatives = [p for p in plans[1:] if p.feasible and p.score >= max(ANSWER_AT, 0.6 * best.score)]
@@ -234,6 +238,14 @@ class Asker:
         )
 
     # -- composition (issue 44) -------------------------------------------------------------------
+
+    def _dates_into(self, plan: Plan, dates: tuple[str, str]) -> None:
+        """The form's date range (both ends read together) as the named query's date parameters."""
+        for p in self.queries()[plan.intent].parameters:
+            if p.type == "date":
+                value = dates[1] if p.name in {"to", "until", "end"} else dates[0]
+                if value != "9999-12-31":
+                    plan.parameters[p.name] = value
 
     def _template_fits(self, best: Plan, form: Form) -> bool:
         """True when a named query answers the question as well as the composed form would: it is very
@@ -343,7 +355,9 @@ class Asker:
         rows = result.rows[:MAX_ROWS]
         if not rows:
             return self._composed_none(question, form, understood, what, links)
-        about_var = next((v for v in ("node", "x", "entity", "org0", "org") if v in result.variables), None)
+        about_var = next(
+            (v for v in ("position", "node", "x", "entity", "org0", "org") if v in result.variables), None
+        )
         about_i = result.variables.index(about_var) if about_var else None
         abouts = [r[about_i] if about_i is not None else None for r in rows]
         nodes = sorted({t.value for t in abouts if t is not None and t.value.startswith(str(ID))})
@@ -439,6 +453,9 @@ class Asker:
                 self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] not in OVERVIEW_SKIP
             ]
             facts += [self._link_json(r, body) for r in body["relations"]["outgoing"]]
+            # what points at it, when it says little itself (a person: the positions held)
+            if len(facts) < OVERVIEW_FEW:
+                facts += [self._incoming_json(r, body) for r in body["relations"]["incoming"][:OVERVIEW_FEW]]
             answer = {
                 "kind": "facts",
                 "entity": _entity_json(body),
@@ -556,6 +573,16 @@ class Asker:
             "qualifier": None,
             "sources": rel["sources"],
         }
+
+    @staticmethod
+    def _incoming_json(rel: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+        """A link that points at the entity, said from the node it comes from ("X, CTO of Y: held by X")."""
+        node = rel["node"]
+        out = Asker._link_json(rel, body)
+        out["subject"] = {"id": node["id"], "label": node["label"]}
+        out["value"] = body["iri"]
+        out["node"] = {"id": body["id"], "label": body["label"]}
+        return out
 
     def _event_facts(
         self, body: dict[str, Any], iri: str, who: bool

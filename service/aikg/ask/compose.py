@@ -34,6 +34,7 @@ from aikg.ask.words import (
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
     PROPERTY_WORDS,
+    ROLE_WORDS,
     STATUS_WORDS,
     UNITS,
 )
@@ -96,6 +97,8 @@ class Form:
     sure: float = 1.0
     """How sure the reading is (0-1): lowered by words of the question nothing understood."""
     unknown: list[str] = field(default_factory=list)
+    role: str | None = None
+    """The role a "who is the CTO of …" question asks for (an aikg:Role)."""
     count_report: bool = False
     """A count of the nodes the carrier reports (models, where the figures are on their runs)."""
     alternates: list[list[Candidate]] = field(default_factory=list)
@@ -268,6 +271,11 @@ def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]
     pats = [
         # between June and September 2025 / from Jan to Mar 2025
         (rf"(?:between|from)\s+({_MONTH_RE})\w*\s+(?:and|to|-)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})", "mm-y"),
+        # from January 2024 to June 2024
+        (
+            rf"(?:from|between)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})\s+(?:and|to|until|till|-)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})",
+            "my-my",
+        ),
         # from 2019 until 2024 / between 2024 and 2025
         (r"(?:from|between)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
         # 2025 年 1 月到 3 月
@@ -286,6 +294,8 @@ def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]
         if kind == "mm-y":
             y = int(g[2])
             return (f"{y}-{_MONTHS[g[0]]:02d}-01", _end(y, _MONTHS[g[1]])), span
+        if kind == "my-my":
+            return (f"{int(g[1])}-{_MONTHS[g[0]]:02d}-01", _end(int(g[3]), _MONTHS[g[2]])), span
         if kind == "y-y":
             return (f"{int(g[0])}-01-01", f"{int(g[1])}-12-31"), span
         if kind == "y-mm":
@@ -471,6 +481,13 @@ def read_form(
     # the operator
     ops = {op: _has(f" {text} ", words) for op, words in OPERATOR_WORDS.items()}
     named = form.entities + [o[0] for o in form.orgs]
+    role = next((r for r, words in ROLE_WORDS.items() if _has(text, words)), None)
+    asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
+    if role and asks_who and (form.orgs or form.entities) and not ops["provenance"]:
+        form.role, form.op = role, "role"
+        form.entities = (form.entities + [o[0] for o in form.orgs])[:1]
+        form.orgs = []
+        return form
     if ops["provenance"]:
         form.op = "provenance"
         if form.prop is None and re.search(r"faster|speedup|倍|快", text):
@@ -629,6 +646,13 @@ def _filters(form: Form, carrier: str) -> list[str]:
 
 def compile_form(form: Form) -> str:
     """The SPARQL query of a form (prefixes included)."""
+    if form.op == "role":
+        return PREFIXES + (
+            "SELECT DISTINCT ?person ?position ?entity WHERE {\n"
+            f"  VALUES ?entity {{ {' '.join(_iri(e) for e in form.entities)} }}\n"
+            f"  ?position aikg:inOrganization ?entity ; aikg:role aikg:{form.role} ; aikg:heldBy ?person .\n"
+            "}"
+        )
     if form.op in ("fact", "compare", "provenance"):
         values = " ".join(_iri(e) for e in form.entities)
         links = ", ".join(LINKS)
@@ -670,6 +694,9 @@ def compile_form(form: Form) -> str:
     if c.report:
         where.append(f"?x aikg:{c.report} ?{c.report}")
     if form.op == "count":
+        if form.threshold and form.prop:
+            op, v = form.threshold
+            where.append(f"?x aikg:{form.prop} ?value FILTER({_key('?value', form.prop)} {op} {v!r})")
         body = "\n  ".join(w + " ." for w in where)
         if form.per or len(form.orgs) >= 2:
             org = "?org0" if form.orgs else "?org"
@@ -727,6 +754,8 @@ def describe(form: Form) -> str:
     prop = PROPERTY_LABELS.get(form.prop or "", (form.prop or "", form.prop or "", ""))[1 if zh else 0]
     c = CARRIERS.get(form.carrier or "")
     noun = (c.zh if zh else c.en) if c else ""
+    if form.count_report and form.op == "count":
+        noun = "模型" if zh else "models"
     parts: list[str] = []
     if c and c.status and (form.status or form.op == "top"):
         status = form.status or "Existing"
@@ -767,6 +796,8 @@ def describe(form: Form) -> str:
     if form.op == "list":
         return f"列出{subject}" if zh else f"{subject}" + (f", by {prop}" if form.prop else "")
     names = _names(form.entities)
+    if form.op == "role":
+        return f"{names} 的{form.role}" if zh else f"the {form.role} of {names}"
     if form.op == "compare":
         return f"比较 {names} 的{prop}" if zh else f"{prop} of {names}, compared"
     if form.op == "provenance":

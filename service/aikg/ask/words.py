@@ -400,3 +400,21 @@ ALIASES: dict[str, str] = {
     "超威": "amd",
 }
 """Chinese names of organizations, as the Chinese press writes them, to the node they name."""
+
+ROLE_WORDS: dict[str, tuple[str, ...]] = {
+    "CTO": ("cto", "chief technology officer", "首席技术官", "技术负责人"),
+    "CEO": ("ceo", "chief executive", "首席执行官", "总裁"),
+    "CoFounder": (
+        "co-founder",
+        "cofounder",
+        "co-founded",
+        "founder",
+        "founders",
+        "founded",
+        "联合创始人",
+        "创始人",
+        "创办人",
+    ),
+}
+"""Words for the roles of aikg:Position (the ontology's aikg:Role individuals, and CEO, which aikg has none
+of yet: asked, it abstains)."""
