@@ -226,6 +226,7 @@ class LiveServer:
     """An ``aikg serve`` subprocess on 127.0.0.1, started and stopped by the tests."""
 
     def __init__(self, store: str, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
+        self.store = store
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}

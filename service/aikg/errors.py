@@ -133,3 +133,18 @@ class StoreError(AikgError):
 
     status = 503
     title = "store unavailable"
+
+
+class DamagedStore(StoreError):
+    """The on-disk store cannot be opened as it is: aikg leaves every file of it as found and says what to
+    do (:mod:`aikg.store.integrity`). Never retried: opening it again would fail again."""
+
+    title = "store damaged"
+
+
+class InsufficientStorage(AikgError):
+    """The file system holding the store is full: the write was not committed; reads go on, and writes
+    work again once space is free (RFC 4918 §11.5)."""
+
+    status = 507
+    title = "insufficient storage"

@@ -35,7 +35,7 @@ def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: 
         quads = guard.parse_rdf(path.read_bytes(), mime, graph=target, max_expansion=settings["max_body"])
     except AikgError as exc:
         fail(exc)
-    with open_services(options) as services:
+    with open_services(options, writes=True) as services:
         try:
             outcome = services.gate.put(target, quads, replace=replace)
         except ValidationFailed as exc:
@@ -51,7 +51,7 @@ def _bulk(path: Path, options: dict[str, Any]) -> None:
     """Bulk-load one N-Quads file, then rebuild the derived graphs."""
     from aikg.knowledge.load import bulk_load
 
-    with open_services(options) as services:
+    with open_services(options, writes=True) as services:
         try:
             seconds = bulk_load(services.store, path, progress=True)
         except AikgError as exc:
@@ -79,7 +79,7 @@ def _keep_search_index(options: dict[str, Any]) -> float | None:
         return None
     started = time.perf_counter()
     # Reopened after the load's clean close: the data's identity is the one the server will name.
-    with open_services(options) as services:
+    with open_services(options, writes=True) as services:
         services.search.keep = publication.folder_for(Path(settings["store"]))
         try:
             services.index()
@@ -125,7 +125,7 @@ def load(
         return
     if not seeds:
         raise click.UsageError("say what to load: FILE --graph IRI, or --seeds")
-    with open_services(options) as services:
+    with open_services(options, writes=True) as services:
         try:
             counts = load_seeds(services.store)
         except AikgError as exc:

@@ -65,7 +65,7 @@ def epoch(
 
     if overrides_file is not None and not overrides_file.is_file():
         raise click.UsageError(f"the overrides file {overrides_file} does not exist")
-    with open_services(options) as services:
+    with open_services(options, writes=True) as services:
         try:
             if is_empty(services.store):
                 click.echo("The store is empty: loading the ontology, shapes and seeds first.", err=True)

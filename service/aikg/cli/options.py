@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -12,6 +14,7 @@ from aikg.settings import SETTINGS, load_settings
 
 if TYPE_CHECKING:
     from aikg.services import Services
+    from aikg.store import Store
 
 STORE_SETTINGS = ("store", "store_update_url", "store_gsp_url", "store_user", "store_password")
 """The settings that say which store to open: every command that opens one takes all of them."""
@@ -42,12 +45,43 @@ def overrides(values: dict[str, Any]) -> dict[str, Any]:
 
 
 @contextlib.contextmanager
-def open_services(options: dict[str, Any]) -> Iterator[Services]:
-    """The services for a command's options (the same factory the web app uses), closed afterwards."""
+def open_services(options: dict[str, Any], *, writes: bool = False) -> Iterator[Services]:
+    """The services for a command's options (the same factory the web app uses), closed afterwards.
+
+    Beside a running ``aikg serve`` (its writer holds the on-disk store), a command that reads opens the
+    snapshot the server published last, read-only; one that ``writes`` is refused in one line that says
+    how to write instead. A store that cannot be opened ends the command in one line too (exit 3)."""
+    from aikg.errors import AikgError
     from aikg.services import build_services
 
-    services = build_services(load_settings(overrides(options)))
+    settings = load_settings(overrides(options))
+    try:
+        services = build_services(settings, store=_beside_server(settings, writes=writes))
+    except AikgError as exc:
+        click.echo(f"aikg: {exc.message}", err=True)
+        sys.exit(3 if exc.status >= 500 else 2)
     try:
         yield services
     finally:
         services.close()
+
+
+def _beside_server(settings: dict[str, Any], *, writes: bool) -> Store | None:
+    """The published snapshot of a store a running server holds (None when no server holds it)."""
+    from aikg.errors import StoreError
+    from aikg.serving import publication
+    from aikg.serving.app import has_writer
+    from aikg.store import in_use, open_snapshot
+
+    location = settings["store"]
+    if not has_writer(settings) or not in_use(location):
+        return None
+    if writes:
+        raise StoreError(
+            f"the store at {location} is open in a running aikg serve: write through its HTTP API "
+            "(PUT /store?graph=IRI, POST /update) or stop the server first"
+        )
+    published = publication.current(publication.folder_for(Path(location)))
+    if published is None:
+        raise StoreError(f"the store at {location} is open in a server that has published no snapshot yet")
+    return open_snapshot(published.snapshot)

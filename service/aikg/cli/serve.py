@@ -8,13 +8,16 @@ other process holds the store directory.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 import click
 
 from aikg.cli.options import overrides, setting_options
-from aikg.errors import AikgError
+from aikg.errors import AikgError, DamagedStore
 from aikg.serving.app import Server, export_settings, has_writer
 from aikg.serving.arenas import cap_arenas
 from aikg.settings import SETTINGS, load_settings
@@ -35,6 +38,46 @@ def check_store(settings: dict[str, Any]) -> None:
             f"the store at {location} is open in another process (another aikg serve?): "
             "stop it, or give this one another --store"
         )
+    if has_writer(settings):
+        from aikg.store import integrity
+
+        integrity.is_new(Path(location))  # a folder that is neither new nor a store is refused here
+
+
+RELEASE_WAIT = 15.0
+"""Seconds ``aikg serve`` waits, as it exits, for its writer to close the store before stopping it."""
+
+
+def release_store(location: str, writer: int | None) -> None:
+    """Return only once no process holds the store, so a start right after this one's exit opens it.
+
+    gunicorn's master exits once its graceful time is up, even when the writer is still closing the
+    store (busy with a write or an import, or stopped while it loaded the seeds, when gunicorn drops the
+    signal): that writer, orphaned, held the store for ~15 s more. It is given ``RELEASE_WAIT`` seconds
+    to finish cleanly, then killed: every committed write is in the engine's log already."""
+    import signal
+    import time
+
+    from aikg.store import in_use
+
+    until = time.monotonic() + RELEASE_WAIT
+    while in_use(location):
+        if writer is None or not _ours(writer):
+            return  # another process holds it: none of this service's to stop
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(writer, signal.SIGKILL if time.monotonic() > until else signal.SIGTERM)
+        time.sleep(0.1)
+
+
+def _ours(pid: int) -> bool:
+    """True when ``pid`` was started by this ``aikg serve`` (a pid file may outlive its process)."""
+    from aikg.serving.app import SERVER_PID
+
+    try:
+        environ = Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+    except OSError:
+        return False
+    return f"{SERVER_PID}={os.getpid()}".encode() in environ
 
 
 def _log_to_stderr() -> None:
@@ -65,6 +108,9 @@ def serve(**options: Any) -> None:
         settings["workers"] = 1  # an in-memory store lives in one process
     try:
         check_store(settings)
+    except DamagedStore as exc:
+        click.echo(f"aikg: {exc.message}", err=True)
+        sys.exit(3)
     except AikgError as exc:
         click.echo(f"aikg: {exc.message}", err=True)
         sys.exit(2)
@@ -77,11 +123,21 @@ def serve(**options: Any) -> None:
     cap_arenas(int(settings["malloc_arenas"]))  # before gunicorn forks: every serving process has it
     _log_to_stderr()
     if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
-        from pathlib import Path
-
         from aikg.serving import publication
 
-        publication.withdraw(publication.folder_for(Path(settings["store"])))
+        folder = publication.folder_for(Path(settings["store"]))
+        publication.withdraw(folder)
+        master = os.getpid()
+        try:
+            Server(settings).run()
+        finally:
+            if os.getpid() == master:  # not in a worker gunicorn forked, which exits through here too
+                release_store(settings["store"], publication.writer(folder))
+                reason = publication.fatal(folder)
+                if reason is not None:  # the writer could not open the store: it ended the service
+                    click.echo(f"aikg: {reason}", err=True)
+                    sys.exit(3)
+        return
     Server(settings).run()
 
 

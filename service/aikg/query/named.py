@@ -242,9 +242,10 @@ def convert(param: Parameter, raw: str) -> Term:
     if kind == "date":
         return _date(param, value)
     if kind == "integer":
-        if re.fullmatch(r"[+-]?\d+", value):
+        # at most 100 digits, checked before int(): past 4,300 it raises, and its cost grows with them
+        if re.fullmatch(r"[+-]?\d{1,100}", value):
             return ox.Literal(str(int(value)), datatype=ox.NamedNode(_XSD + "integer"))
-        raise BadRequest(f"parameter {param.name!r} must be an integer")
+        raise BadRequest(f"parameter {param.name!r} must be an integer of at most 100 digits")
     if kind == "decimal":
         try:
             number = Decimal(value)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -130,6 +131,8 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
             # the owner app opens the store and loads the seeds if it is empty
             app = reader_app(self.settings) if writer else create_app(self.settings)
         except AikgError as exc:
+            if writer and _writer_gave_up(self.settings):
+                sys.exit(WORKER_BOOT_ERROR)  # ends the service; aikg serve says why, once
             click.echo(f"aikg: {exc.message}", err=True)
             raise
         services = app.extensions[SERVICES_KEY]
@@ -144,6 +147,16 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
 
             threading.Thread(target=warm_up, name="aikg-warm-up", daemon=True).start()
         return app
+
+
+WORKER_BOOT_ERROR = 3
+"""The exit code with which a worker tells gunicorn's master it could not start: the master stops."""
+
+
+def _writer_gave_up(settings: Mapping[str, Any]) -> bool:
+    from aikg.serving import publication
+
+    return publication.fatal(publication.folder_for(Path(settings["store"]))) is not None
 
 
 def _close_services(_server: Any, worker: Any) -> None:

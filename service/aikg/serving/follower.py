@@ -46,6 +46,9 @@ class FollowerStore(Store):
                     break
                 except StoreError:
                     pass  # a publication left by an earlier run, its snapshot gone: wait for the writer's
+            reason = publication.fatal(folder)
+            if reason is not None:  # the writer could not open the store: the service ends
+                raise StoreError(reason)
             if time.monotonic() > deadline:
                 raise StoreError(f"the writer published no snapshot in {folder} within {wait:.0f} s")
             time.sleep(0.05)

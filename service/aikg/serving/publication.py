@@ -44,8 +44,50 @@ def publish(folder: Path, snapshot: Snapshot, run: str) -> None:
 
 
 def withdraw(folder: Path) -> None:
-    """Remove the current publication (the writer stops, or a new run starts: its snapshot is gone)."""
+    """Remove the current publication (the writer stops, or a new run starts: its snapshot is gone), and
+    the word of a writer that gave up in an earlier run."""
     (folder / "current.json").unlink(missing_ok=True)
+    (folder / FATAL).unlink(missing_ok=True)
+    (folder / WRITER).unlink(missing_ok=True)
+
+
+FATAL = "fatal.txt"
+"""Why the writer gave up (it could not open the store): the service ends, and says this."""
+
+
+def give_up(folder: Path, message: str) -> None:
+    """Leave the writer's reason for ending the service where readers and ``aikg serve`` look."""
+    folder.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=folder, prefix=".fatal-")
+    with os.fdopen(fd, "w") as fh:
+        fh.write(message)
+    os.replace(tmp, folder / FATAL)
+
+
+WRITER = "writer.pid"
+"""The writer process's pid: ``aikg serve`` waits for it to release the store before it exits."""
+
+
+def note_writer(folder: Path, pid: int) -> None:
+    """Say which process is the writer (it holds the store's lock)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / WRITER).write_text(str(pid))
+
+
+def writer(folder: Path) -> int | None:
+    """The pid of the last writer started, or None."""
+    try:
+        return int((folder / WRITER).read_text())
+    except (OSError, ValueError):
+        return None
+
+
+def fatal(folder: Path) -> str | None:
+    """Why the writer gave up, or None while it has not."""
+    try:
+        return (folder / FATAL).read_text()
+    except OSError:
+        return None
 
 
 def stamp(folder: Path) -> tuple[int, int] | None:

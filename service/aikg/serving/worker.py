@@ -102,7 +102,9 @@ def arrival(data: bytes, max_body: int) -> str:
             value = line[15:].strip()
             if not value.isdigit():
                 return READY
-            if int(value) > max_body:
+            if (
+                len(value) > len(str(max_body)) or int(value) > max_body
+            ):  # digits first: int() of 5,000 raises
                 return TOO_LARGE
             return READY if len(body) >= int(value) else WAIT
     return READY
@@ -292,7 +294,11 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
 
     def _read_body(self, req: Any) -> bytes:
         length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
-        if length is not None and length.isdigit() and int(length) > self.max_body:
+        if (
+            length is not None
+            and length.isdigit()
+            and (len(length) > len(str(self.max_body)) or int(length) > self.max_body)
+        ):
             raise _TooLarge
         chunks: list[bytes] = []
         size = 0

@@ -22,7 +22,7 @@ from typing import Any
 import pyoxigraph as ox
 from gunicorn.dirty.app import DirtyApp
 
-from aikg.errors import AikgError, StoreError, ValidationFailed, WriteTimeout
+from aikg.errors import AikgError, DamagedStore, StoreError, ValidationFailed, WriteTimeout
 from aikg.knowledge.validation_job import ValidationJob
 from aikg.services import Services, build_services
 from aikg.serving import publication
@@ -82,10 +82,33 @@ def _open(settings: Any) -> Services:
     while True:
         try:
             return build_services(settings)
+        except DamagedStore:
+            raise  # it would fail again: never retried
         except StoreError:
             if time.monotonic() > deadline:
                 raise
             time.sleep(0.2)
+
+
+GIVE_UP_WAIT = 60.0
+"""Seconds a writer that gave up waits to be stopped with the service before it exits by itself."""
+
+
+def _give_up(folder: Path, exc: StoreError) -> None:
+    """End the service, once, because the writer cannot open the store: say why where ``aikg serve`` and
+    the readers look, stop the master, and wait here to be stopped with it. A writer that exited instead
+    would be started again at once by gunicorn's dirty arbiter, failing the same way ~16 times a second
+    for as long as the service ran, every client left without an answer."""
+    log.error("%s", exc.message)
+    publication.give_up(folder, exc.message)
+    master = os.environ.get(SERVER_PID)
+    if master is None:  # not under aikg serve: nothing to stop but this process
+        raise exc
+    signal.signal(signal.SIGTERM, lambda *_: os._exit(0))  # stopped with the service: not respawned
+    with contextlib.suppress(ProcessLookupError, ValueError):
+        os.kill(int(master), signal.SIGTERM)
+    time.sleep(GIVE_UP_WAIT)
+    os._exit(1)
 
 
 MEMORY_CHECK = 5.0
@@ -245,9 +268,14 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         self._turns = threading.Condition()
         _watch_parent()
         settings = load_settings()
-        self.services = _open(settings)
-        store = self.services.store
         self.folder = publication.folder_for(Path(settings["store"]))
+        publication.note_writer(self.folder, os.getpid())
+        try:
+            self.services = _open(settings)
+        except StoreError as exc:
+            _give_up(self.folder, exc)
+            raise
+        store = self.services.store
         withdraw_board(self.folder)  # a board left by an earlier run names its snapshots, gone now
         job = self.services.validation
         assert isinstance(job, ValidationJob)  # the writer computes; HTTP workers read its board

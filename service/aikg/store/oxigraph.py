@@ -22,6 +22,7 @@ from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.rdf.values import with_values
+from aikg.store import integrity
 from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
 
@@ -62,11 +63,16 @@ class OxigraphStore(Store):
             elif read_only:
                 self._ox = ox.Store.read_only(str(self.path))
             else:
-                self.path.mkdir(parents=True, exist_ok=True)
+                # Only a new folder is created, and only a store the engine opened read-only is opened
+                # read-write: anything else is refused as it is (aikg.store.integrity).
+                if integrity.vet(self.path):
+                    self.path.mkdir(parents=True, exist_ok=True)
                 self._ox = ox.Store(str(self.path))
-        except OSError as exc:
+        except integrity.ENGINE_ERRORS as exc:
             hint = " (another process has it open: stop it, or use a copy)" if "lock" in str(exc) else ""
-            raise StoreError(f"cannot open the store at {self.path}{hint}") from exc
+            raise StoreError(
+                f"cannot open the store at {self.path}{hint}: {integrity.engine_message(exc)}"
+            ) from exc
         # Start from the clock so versions (ETags, cache keys) never repeat across restarts.
         self._version = time.time_ns() // 1000 if version is None else version
         self._lock = threading.Lock()

@@ -33,6 +33,7 @@ from aikg.services import Services
 from aikg.store import QueryResult, Term
 from aikg.web import get_services, get_store, setting
 from aikg.web.negotiation import negotiate
+from aikg.web.params import bounded_int
 from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -47,22 +48,7 @@ def _json_only() -> None:
 
 
 def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    raw = request.args.get(name)
-    if raw is None:
-        return default
-    try:
-        value = int(raw.strip())
-    except ValueError:
-        raise BadRequest(
-            f"parameter {name!r} must be an integer from {low} to {high}",
-            errors=[{"parameter": name, "value": raw}],
-        ) from None
-    if not low <= value <= high:
-        raise BadRequest(
-            f"parameter {name!r} must be an integer from {low} to {high}",
-            errors=[{"parameter": name, "value": raw}],
-        )
-    return value
+    return bounded_int(name, request.args.get(name), default=default, low=low, high=high)
 
 
 @bp.get("/health")

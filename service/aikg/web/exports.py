@@ -34,6 +34,7 @@ from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
 from aikg.store.base import current_deadline
 from aikg.web import get_services, setting
+from aikg.web.params import bounded_int
 from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
@@ -80,16 +81,9 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
 
 
 def _limit(default: int) -> int:
-    raw = request.args.get("limit")
-    if raw is None or raw.strip() == "":
-        return default
-    text = raw.strip()
-    if not text.isdigit() or not 1 <= int(text) <= MAX_NODES:
-        raise BadRequest(
-            f"limit must be an integer from 1 to {MAX_NODES} (nodes)",
-            errors=[{"parameter": "limit", "value": raw[:100]}],
-        )
-    return int(text)
+    return bounded_int(
+        "limit", request.args.get("limit"), default=default, low=1, high=MAX_NODES, unit="nodes"
+    )
 
 
 def _view(capped: Capped, limit: int) -> dict[str, Any]:

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import pyoxigraph as ox
-from rdflib import Graph, Literal, URIRef
+from rdflib import BNode, Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
 from aikg.errors import (
@@ -59,6 +59,46 @@ _NOT_DATA = frozenset(ox.NamedNode(str(g)) for g in (SHAPES_GRAPH, DERIVED_GRAPH
 """Graphs left out of the data validated: the shapes, and the computed graphs (stale until rebuilt)."""
 
 Node = ox.NamedNode | ox.BlankNode
+
+_RDFS, _OWL = str(PREFIXES["rdfs"]), str(PREFIXES["owl"])
+_SCHEMA_PREDICATES = frozenset(
+    ox.NamedNode(_RDFS + name) for name in ("subClassOf", "subPropertyOf", "domain", "range")
+)
+"""What says how a term relates to others: stated about aikg's terms, it changes every reader's answers."""
+
+
+def vocabulary_statements(quads: Iterable[ox.Quad]) -> list[ox.Quad]:
+    """The quads that would change a vocabulary aikg reads (its own terms, RDF's, RDFS's, OWL's…): a
+    hierarchy, domain or range statement or any OWL statement about such a term, a term typed with an
+    OWL class, or an OWL statement that links another term to one. One accepted write of
+    ``aikg:Organization rdfs:subClassOf aikg:Person`` made every organization a person for every client;
+    the vocabulary is the ontology's (``ontology/*.ttl``), which no write changes."""
+
+    def ours(term: object) -> bool:
+        return isinstance(term, ox.NamedNode) and term.value.startswith(_VOCABULARY)
+
+    def owl(term: object) -> bool:
+        return isinstance(term, ox.NamedNode) and term.value.startswith(_OWL)
+
+    return [
+        q
+        for q in quads
+        if (ours(q.subject) and (q.predicate in _SCHEMA_PREDICATES or owl(q.predicate) or owl(q.object)))
+        or (owl(q.predicate) and ours(q.object))
+    ]
+
+
+def _refuse_vocabulary(change: Change) -> None:
+    found = sorted(vocabulary_statements(change.add), key=str)
+    if found:
+        shown = "; ".join(f"{q.subject} {q.predicate} {q.object}" for q in found[:3])
+        raise Forbidden(
+            f"the write states {len(found)} statement(s) about the vocabulary ({shown}): aikg's classes "
+            "and properties are defined by its ontology, and a data graph may not change them "
+            "(rdfs:subClassOf, rdfs:subPropertyOf, rdfs:domain, rdfs:range or OWL about their terms); "
+            "nothing was changed",
+            errors=[{"subject": str(q.subject), "predicate": q.predicate.value} for q in found[:20]],
+        )
 
 
 @dataclass
@@ -349,14 +389,20 @@ def focus_nodes(store: Store, change: Change) -> tuple[list[Node], Graph]:
     inverse = [ox.NamedNode(p) for p in sorted(validate.inverse_path_predicates())]
     for q in post.incoming(nodes | neighbours, inverse):
         data.add(rdflib_triple(q))
-    return sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value), data
+    named = sorted((n for n in nodes if isinstance(n, ox.NamedNode)), key=lambda n: n.value)
+    blank = sorted((n for n in nodes if isinstance(n, ox.BlankNode)), key=lambda n: n.value)
+    return [*named, *blank], data
 
 
 def validate_change(store: Store, change: Change) -> tuple[validate.ValidationResult, list[str]]:
-    """Validate only what the change can affect, over its neighbourhood."""
+    """Validate only what the change can affect, over its neighbourhood: every node it touches and
+    every node pointing at them, blank nodes included."""
     nodes, data = focus_nodes(store, change)
-    focus = [URIRef(n.value) for n in nodes]
-    return validate.validate_graph(data, focus_nodes=focus), [str(f) for f in focus]
+    focus = [URIRef(n.value) if isinstance(n, ox.NamedNode) else BNode(n.value) for n in nodes]
+    if any(isinstance(n, BNode) for n in focus):  # pyshacl validates given IRIs only: see validate_about
+        return validate.validate_about(data, focus), [n.n3() for n in focus]
+    iris = [n for n in focus if isinstance(n, URIRef)]
+    return validate.validate_graph(data, focus_nodes=iris), [str(f) for f in iris]
 
 
 # --- committing ----------------------------------------------------------------------------------------
@@ -520,6 +566,7 @@ class Gate:
                     raise Forbidden(
                         f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
                     )
+            _refuse_vocabulary(change)
             result, validated = validate_change(self.store, change)
             if not result.conforms:
                 raise ValidationFailed(

@@ -1,0 +1,256 @@
+"""A damaged store is never overwritten and never loops; checks, backups and restores; the CLI beside a
+running server; a stopped service releases its store before it exits (issue #42).
+A plain stop-then-start: tests/test_store.py."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import random
+import shutil
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+import requests
+
+from aikg.cli import main
+from aikg.errors import DamagedStore
+from aikg.knowledge.load import load_seeds
+from aikg.store import OxigraphStore, in_use
+from conftest import LiveServer, free_port
+
+
+@pytest.fixture(scope="module")
+def pristine(tmp_path_factory) -> Path:
+    """A seeded store on disk, closed cleanly; tests damage copies of it."""
+    path = tmp_path_factory.mktemp("pristine") / "store"
+    store = OxigraphStore(path)
+    load_seeds(store)
+    store.close()
+    return path
+
+
+def _copy(pristine: Path, folder: Path) -> Path:
+    target = folder / "store"
+    shutil.copytree(pristine, target)
+    return target
+
+
+def _files(path: Path) -> dict[str, str]:
+    """Every file of a folder, by name, with a digest of its bytes."""
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(path.iterdir())}
+
+
+def _biggest_table(path: Path) -> Path:
+    return max(path.glob("*.sst"), key=lambda p: p.stat().st_size)
+
+
+def _garble(path: Path, start: int, end: int) -> None:
+    data = bytearray(path.read_bytes())
+    data[start:end] = random.Random(42).randbytes(end - start)
+    path.write_bytes(bytes(data))
+
+
+def _truncate(store: Path) -> None:
+    table = _biggest_table(store)
+    table.write_bytes(table.read_bytes()[:1000])
+
+
+def _garbage_in_index(store: Path) -> None:
+    # the table's index and meta blocks, before its footer: what the engine reads at every open
+    table = _biggest_table(store)
+    size = table.stat().st_size
+    _garble(table, size - 600, size - 60)
+
+
+def _empty_manifest(store: Path) -> None:
+    next(store.glob("MANIFEST-*")).write_bytes(b"")
+
+
+DAMAGE: dict[str, Callable[[Path], None]] = {
+    "CURRENT removed": lambda store: (store / "CURRENT").unlink(),
+    "table truncated": _truncate,
+    "garbage in a table": _garbage_in_index,
+    "empty MANIFEST": _empty_manifest,
+}
+
+
+def _serve(store: Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run ``aikg serve`` on ``store`` until it exits by itself; its whole process group is killed if it
+    has not within ``timeout`` (a service that loops would never exit)."""
+    cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
+    proc = subprocess.Popen(
+        [*cmd, "--store", str(store)],
+        env={**os.environ, "AIKG_IMPORT_EPOCH": "false"},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        _, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        _, err = proc.communicate()
+        pytest.fail(f"aikg serve did not exit on a damaged store: {err[-3000:]}")
+    return subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_serve_refuses_a_damaged_store_once_and_leaves_every_file(pristine, tmp_path, damage):
+    store = _copy(pristine, tmp_path)
+    DAMAGE[damage](store)
+    before = _files(store)
+    done = _serve(store)
+    assert done.returncode == 3, done.stderr[-3000:]
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"aikg: the store at {store} cannot be opened"), last
+    assert f"aikg restore BACKUP --store {store}" in last
+    if damage != "CURRENT removed":
+        assert "Corruption" in last  # the engine's own words
+    assert done.stderr.count("Spawned dirty worker") <= 1  # never started again
+    assert "Traceback" not in done.stderr
+    assert _files(store) == before  # nothing created, removed or changed
+
+
+@pytest.mark.parametrize("damage", list(DAMAGE))
+def test_no_command_opens_a_damaged_store(pristine, tmp_path, damage, runner):
+    store = _copy(pristine, tmp_path)
+    DAMAGE[damage](store)
+    before = _files(store)
+    with pytest.raises(DamagedStore):
+        OxigraphStore(store)
+    out = runner.invoke(main, ["dump", "--store", str(store)])
+    assert out.exit_code == 3
+    assert "cannot be opened" in out.output and out.exception is None or isinstance(out.exception, SystemExit)
+    assert _files(store) == before
+
+
+def test_a_new_or_empty_folder_is_created_and_seeded(tmp_path):
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    for folder in (empty, tmp_path / "absent" / "store"):
+        store = OxigraphStore(folder)
+        assert store.count() == 0
+        store.close()
+        assert (folder / "CURRENT").is_file()
+
+
+def test_check_reads_every_index_and_finds_damage_in_a_data_block(pristine, tmp_path, runner):
+    good = runner.invoke(main, ["check", "--store", str(pristine)])
+    assert good.exit_code == 0, good.output
+    counts = [line.rsplit(":", 1)[1] for line in good.output.splitlines() if line.startswith("  index ")]
+    assert len(counts) == 6 and len(set(counts[:4])) == 1 and len(set(counts[4:])) == 1
+    store = _copy(pristine, tmp_path)
+    table = _biggest_table(store)
+    middle = table.stat().st_size // 2
+    _garble(table, middle, middle + 512)  # a data block: the engine sees it only when it reads it
+    before = _files(store)
+    bad = runner.invoke(main, ["check", "--store", str(store)])
+    assert bad.exit_code == 3
+    assert "PROBLEM" in bad.output and "checksum mismatch" in bad.output
+    assert _files(store) == before
+
+
+def test_backup_shares_no_file_and_restore_fills_only_a_new_folder(pristine, tmp_path, runner):
+    backup = tmp_path / "backup"
+    out = runner.invoke(main, ["backup", str(backup), "--store", str(pristine)])
+    assert out.exit_code == 0, out.output
+    inodes = {p.stat().st_ino for p in pristine.iterdir()}
+    assert not inodes & {p.stat().st_ino for p in backup.iterdir()}  # copies, not hard links
+    occupied = _copy(pristine, tmp_path)
+    before = _files(occupied)
+    refused = runner.invoke(main, ["restore", str(backup), "--store", str(occupied)])
+    assert refused.exit_code == 3 and "never replaces" in refused.output
+    assert _files(occupied) == before
+    target = tmp_path / "restored"
+    assert runner.invoke(main, ["restore", str(backup), "--store", str(target)]).exit_code == 0
+    original, restored = OxigraphStore(pristine, read_only=True), OxigraphStore(target, read_only=True)
+    assert set(restored.quads()) == set(original.quads()) and original.count() > 5000
+
+
+# -- beside a running server -------------------------------------------------------------------------
+
+
+def _served_count(server: LiveServer) -> int:
+    """Quads in the server's named graphs, as its /api/stats counts them (retried while its search index
+    is still being built: 503)."""
+    until = time.monotonic() + 120
+    while True:
+        answer = requests.get(server.url + "/api/stats", timeout=60)
+        if answer.status_code == 200 or time.monotonic() > until:
+            break
+        time.sleep(0.5)
+    assert answer.status_code == 200, answer.text
+    return int(answer.json()["triples"])
+
+
+def test_the_cli_reads_beside_a_running_server_and_refuses_writes_in_one_line(live_server, tmp_path, runner):
+    store = live_server.store
+    count = _served_count(live_server)
+    query = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
+    read = runner.invoke(
+        main, ["query", "--sparql", query, "-f", "csv", "--store", store, "--query-timeout", "60"]
+    )
+    assert read.exit_code == 0, read.output
+    assert read.output.split()[1] == str(count)
+    exported = runner.invoke(main, ["export", "-f", "nquads", "--store", store])
+    assert exported.exit_code == 0, exported.output
+    assert len([line for line in exported.output.splitlines() if line.strip()]) > 1000
+    write = runner.invoke(main, ["load", "--seeds", "--store", store])
+    assert write.exit_code == 3
+    assert write.output.strip().count("\n") == 0 and "HTTP API" in write.output
+    backup = tmp_path / "backup"
+    assert runner.invoke(main, ["backup", str(backup), "--store", store]).exit_code == 0
+    assert OxigraphStore(backup, read_only=True).count() == count
+
+
+def test_serve_exits_only_once_its_writer_released_the_store(pristine, tmp_path, monkeypatch):
+    """A writer stuck past gunicorn's graceful time (here: one that ignores SIGTERM) is stopped by
+    ``aikg serve`` before it exits, and a process not started by this service is left alone."""
+    from aikg.cli import serve
+    from aikg.serving.app import SERVER_PID
+
+    store = _copy(pristine, tmp_path)
+    holder = (
+        "import signal, sys, time\n"
+        "signal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+        "from aikg.store import OxigraphStore\n"
+        "store = OxigraphStore(sys.argv[1])\n"
+        "print('open', flush=True)\n"
+        "time.sleep(600)\n"
+    )
+
+    def hold(server_pid: str) -> subprocess.Popen[str]:
+        env = {**os.environ, SERVER_PID: server_pid}
+        proc = subprocess.Popen(
+            [sys.executable, "-c", holder, str(store)], env=env, stdout=subprocess.PIPE, text=True
+        )
+        assert proc.stdout is not None and proc.stdout.readline().strip() == "open"
+        return proc
+
+    monkeypatch.setattr(serve, "RELEASE_WAIT", 1.0)
+    stranger = hold("1")  # not this service's writer
+    try:
+        serve.release_store(str(store), stranger.pid)
+        assert stranger.poll() is None and in_use(str(store))
+    finally:
+        stranger.kill()
+        stranger.wait()
+    writer = hold(str(os.getpid()))
+    try:
+        releasing = threading.Thread(target=serve.release_store, args=(str(store), writer.pid), daemon=True)
+        releasing.start()
+        releasing.join(60)
+        assert not releasing.is_alive() and not in_use(str(store))
+        assert writer.wait(10) == -signal.SIGKILL
+    finally:
+        if writer.poll() is None:
+            writer.kill()
+            writer.wait()
