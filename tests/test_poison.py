@@ -77,3 +77,22 @@ def test_a_statement_changing_the_vocabulary_is_refused(service, triples):
     assert set(store.quads()) == before
     persons = "ASK { <https://w3id.org/aikg/id/nvidia> a aikg:Person }"
     assert client.get("/sparql", query_string={"query": PREFIXES + persons}).get_json()["boolean"] is False
+
+
+@pytest.mark.parametrize(
+    "path", ["/api/graph", "/api/entities/nvidia/neighbors", "/api/search?q=nvidia&", "/api/entities/nvidia"]
+)
+@pytest.mark.parametrize("value", ["9" * 5000, "-" + "9" * 5000, "0" * 5000 + "1x"])
+def test_an_integer_parameter_of_5000_digits_is_a_400(service, path, value):
+    _, client = service
+    sep = "" if path.endswith("&") else "?"
+    resp = client.get(f"{path}{sep}limit={value}")
+    assert resp.status_code == 400, resp.get_data(as_text=True)[:300]
+    body = resp.get_json()
+    assert "limit" in body["message"] and body["errors"][0]["parameter"] == "limit"
+
+
+def test_a_leading_zero_limit_is_still_read(service):
+    _, client = service
+    resp = client.get("/api/search?q=nvidia&limit=" + "0" * 300 + "2")
+    assert resp.status_code == 200 and resp.get_json()["limit"] == 2
