@@ -253,13 +253,14 @@ class LiveServer:
         return Path(self.log.name).read_text(errors="replace")[-size:]
 
     def wait_ready(self, timeout: float = 60) -> None:
-        """Block until the health endpoint answers."""
+        """Block until the health endpoint answers and says writes are taken (or switched off)."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
                 raise RuntimeError("aikg serve exited: " + self.log_tail(2000))
             try:
-                if requests.get(self.url + "/api/health", timeout=1).status_code == 200:
+                health = requests.get(self.url + "/api/health", timeout=1)
+                if health.status_code == 200 and health.json().get("writes") != "starting":
                     return
             except requests.RequestException:
                 pass

@@ -4,6 +4,7 @@ A plain stop-then-start: tests/test_store.py."""
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import random
@@ -13,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -254,3 +255,93 @@ def test_serve_exits_only_once_its_writer_released_the_store(pristine, tmp_path,
         if writer.poll() is None:
             writer.kill()
             writer.wait()
+
+
+# -- readiness and a full disk ----------------------------------------------------------------------
+
+TOKEN = {"Authorization": "Bearer t", "Content-Type": "text/turtle"}
+NOTE = b'<https://w3id.org/aikg/id/disk-note> <http://www.w3.org/2000/01/rdf-schema#comment> "a note" .'
+
+
+def _put(server: LiveServer, name: str) -> requests.Response:
+    graph = f"https://w3id.org/aikg/graph/client/{name}"
+    return requests.put(server.url + "/data", params={"graph": graph}, data=NOTE, headers=TOKEN, timeout=120)
+
+
+def test_writes_are_not_ready_until_the_writer_is(tmp_path):
+    """The writer is held just after it published the seeds (reads work) and before it takes writes:
+    health says so, and a write gets 503 with Retry-After and changes nothing."""
+    store = tmp_path / "store"
+    cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
+    env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", "AIKG_TOKEN": "t"}
+    proc = subprocess.Popen(
+        [*cmd, "--store", str(store)], env=env, stderr=subprocess.DEVNULL, start_new_session=True
+    )
+    server = LiveServer.__new__(LiveServer)  # started here, to be held as it starts: only its URL is used
+    server.url = f"http://127.0.0.1:{cmd[cmd.index('--port') + 1]}"
+    serving = store.with_name("store.serving")
+    try:
+        until = time.monotonic() + 120
+        while not (serving / "current.json").exists():  # the seeds are published: warm-up is next
+            assert time.monotonic() < until and proc.poll() is None
+            time.sleep(0.002)
+        writer = int((serving / "writer.pid").read_text())
+        os.kill(writer, signal.SIGSTOP)
+        try:
+            while True:
+                try:
+                    health = requests.get(server.url + "/api/health", timeout=5)
+                    break
+                except requests.ConnectionError:
+                    assert time.monotonic() < until
+                    time.sleep(0.1)
+            assert health.json()["reads"] == "ready" and health.json()["writes"] == "starting", health.json()
+            early = _put(server, "early")
+            assert early.status_code == 503 and early.headers["Retry-After"] == "2", early.text
+            assert "starting" in early.json()["message"]
+        finally:
+            os.kill(writer, signal.SIGCONT)
+        while requests.get(server.url + "/api/health", timeout=5).json()["writes"] != "ready":
+            assert time.monotonic() < until
+            time.sleep(0.1)
+        assert _put(server, "later").status_code == 201
+        graph = "https://w3id.org/aikg/graph/client/early"
+        assert requests.get(server.url + "/data", params={"graph": graph}, timeout=30).status_code == 404
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(60)
+
+
+@pytest.fixture()
+def small_disk(tmp_path) -> Iterator[Path]:
+    """A 48 MiB tmpfs mounted for the test (the suite runs as root, as CI does)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mount)], capture_output=True
+    )
+    assert done.returncode == 0, f"mounting a tmpfs needs root: {done.stderr.decode()}"
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_a_full_disk_is_507_and_writes_resume_once_space_is_freed(small_disk):
+    server = LiveServer(str(small_disk / "store"), env={"AIKG_TOKEN": "t"})
+    try:
+        filler = small_disk / "filler"
+        with open(filler, "wb") as fh, contextlib.suppress(OSError):
+            while True:
+                fh.write(b"\0" * 2**20)
+        full = _put(server, "on-a-full-disk")
+        assert full.status_code == 507, full.text
+        message = full.json()["message"]
+        assert str(small_disk / "store") in message and "MiB free" in message
+        assert requests.get(server.url + "/api/stats", timeout=60).status_code == 200  # reads go on
+        filler.unlink()
+        assert _put(server, "after-freeing").status_code == 201
+        graph = "https://w3id.org/aikg/graph/client/on-a-full-disk"
+        assert requests.get(server.url + "/data", params={"graph": graph}, timeout=30).status_code == 404
+    finally:
+        server.stop()

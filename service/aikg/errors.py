@@ -135,6 +135,14 @@ class StoreError(AikgError):
     title = "store unavailable"
 
 
+class NotReady(AikgError):
+    """Writes are not taken yet: the writer process is starting (opening the store, loading the seeds,
+    warming up). Nothing was changed; ``Retry-After`` says when to try again."""
+
+    status = 503
+    title = "writes not ready"
+
+
 class DamagedStore(StoreError):
     """The on-disk store cannot be opened as it is: aikg leaves every file of it as found and says what to
     do (:mod:`aikg.store.integrity`). Never retried: opening it again would fail again."""

@@ -26,8 +26,9 @@ from typing import Any
 import pyoxigraph as ox
 
 from aikg import errors
-from aikg.errors import AikgError, StoreError, TooManyRequests, ValidationFailed, WriteTimeout
+from aikg.errors import AikgError, NotReady, StoreError, TooManyRequests, ValidationFailed, WriteTimeout
 from aikg.knowledge.validate import ValidationResult
+from aikg.serving import publication
 from aikg.serving.writer import APP_PATH
 from aikg.store import Deadline
 from aikg.write.gate import Outcome
@@ -99,11 +100,26 @@ class ForwardingGate:
 
     def __init__(self, timeout: float, folder: Path) -> None:
         self.timeout = timeout
+        self.folder = folder
         self.turn = WriteTurn(folder / "write-turn.lock")
+
+    def state(self) -> str:
+        """``ready`` once the writer takes writes, ``starting`` before."""
+        return "ready" if publication.writer_ready(self.folder) else "starting"
+
+    def _starting(self) -> NotReady:
+        return NotReady(
+            "writes are not taken yet: the writer process is starting (opening the store, loading the "
+            f"seeds, warming up); nothing was changed: retry in {RETRY_AFTER} s (GET /api/health says "
+            "when writes are ready)",
+            headers={"Retry-After": str(RETRY_AFTER)},
+        )
 
     def _call(self, action: str, *args: Any, deadline: Deadline | None = None) -> Outcome:
         from gunicorn.dirty.errors import DirtyError, DirtyTimeoutError
 
+        if not publication.writer_ready(self.folder):
+            raise self._starting()
         deadline = deadline or Deadline.after(self.timeout)
         started = time.monotonic()
         fd = self.turn.take(Deadline.after(deadline.left() * TURN_SHARE))
@@ -137,6 +153,8 @@ class ForwardingGate:
                 errors=[{"limit": "write_timeout", "seconds": round(seconds, 1)}],
             ) from None
         except DirtyError as exc:
+            if not publication.writer_ready(self.folder):  # it was being replaced: the write never reached it
+                raise self._starting() from None
             raise StoreError(
                 f"the writer process did not answer ({type(exc).__name__}); the write may "
                 "not have been committed: read the data to see"

@@ -49,6 +49,7 @@ def withdraw(folder: Path) -> None:
     (folder / "current.json").unlink(missing_ok=True)
     (folder / FATAL).unlink(missing_ok=True)
     (folder / WRITER).unlink(missing_ok=True)
+    (folder / READY).unlink(missing_ok=True)
 
 
 FATAL = "fatal.txt"
@@ -62,6 +63,24 @@ def give_up(folder: Path, message: str) -> None:
     with os.fdopen(fd, "w") as fh:
         fh.write(message)
     os.replace(tmp, folder / FATAL)
+
+
+READY = "writer-ready"
+"""Present once the writer takes writes: it has opened the store, loaded the seeds and warmed up."""
+
+
+def mark_ready(folder: Path, ready: bool) -> None:
+    """Say whether the writer takes writes (the file is removed as a writer starts)."""
+    if ready:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / READY).write_text(str(os.getpid()))
+    else:
+        (folder / READY).unlink(missing_ok=True)
+
+
+def writer_ready(folder: Path) -> bool:
+    """True once the writer takes writes."""
+    return (folder / READY).is_file()
 
 
 WRITER = "writer.pid"

@@ -269,6 +269,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         _watch_parent()
         settings = load_settings()
         self.folder = publication.folder_for(Path(settings["store"]))
+        publication.mark_ready(self.folder, False)  # a writer started again: writes wait for this one
         publication.note_writer(self.folder, os.getpid())
         try:
             self.services = _open(settings)
@@ -300,6 +301,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
             if thread is not None:
                 self.services.background["epoch-import"] = thread
         self._watch_memory(int(settings["writer_memory"]))
+        publication.mark_ready(self.folder, True)
 
     def _publish(self) -> None:
         snapshot = self.services.store.snapshot()
@@ -380,5 +382,6 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         The last publication and its snapshot stay (the next start withdraws them): gunicorn stops the
         HTTP workers at the same time, and each keeps its search index for the data it reflects, which
         it reads from that snapshot."""
+        publication.mark_ready(self.folder, False)
         withdraw_board(self.folder)
         self.services.close()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import gc
 import os
 import re
 import shutil
@@ -16,7 +17,14 @@ from typing import Any, TypeVar
 import pyoxigraph as ox
 from tqdm import tqdm
 
-from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
+from aikg.errors import (
+    BadRequest,
+    InsufficientStorage,
+    QuerySyntaxError,
+    QueryTimeout,
+    RdfSyntaxError,
+    StoreError,
+)
 from aikg.rdf.formats import DATASET_FORMATS, rdf_format_of
 from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
@@ -79,6 +87,7 @@ class OxigraphStore(Store):
         self._snapshots: dict[int, Snapshot] = {}
         self._retired: list[tuple[float, Snapshot]] = self._left_behind() if self._owns_snapshots() else []
         self._writes = 0  # writes under way: while any is, the data has no generation
+        self._full = False  # the engine refused a write for want of space (see _space_error)
         self._generation = self._marked() if self.path is not None and not read_only else None
         self._merged = self._holds_merge()
         if not self._merged and not read_only:
@@ -292,11 +301,56 @@ class OxigraphStore(Store):
             "base_iri": job.base_iri,
         }
 
-    def _write(self, fn: Any, *args: Any, **kwargs: Any) -> Any:
+    def _write(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        """Call the engine's ``method``, named rather than bound: a store reopened first (after a full
+        disk) has a new engine, and a method bound to the old one would keep it, and its lock, open."""
         if self.read_only:
             raise StoreError("this store is a read-only snapshot")
+        if self._full:
+            self._recover()
         with self._writing():
-            return fn(*args, **kwargs)
+            try:
+                return getattr(self._ox, method)(*args, **kwargs)
+            except OSError as exc:
+                space = self._space_error(exc)
+                if space is None:
+                    raise
+                raise space from exc
+
+    # -- a full file system: a clear, recoverable state ----------------------------------------------
+
+    def _space_error(self, exc: BaseException) -> InsufficientStorage | None:
+        """The 507 for an engine error caused by a full file system (None for any other error).
+
+        RocksDB keeps such an error and refuses every later write, even once space is free: the store
+        is marked, and the next write reopens it first (:meth:`_recover`). Nothing of the refused write
+        was committed; reads go on."""
+        if "No space left on device" not in str(exc) or self.path is None:
+            return None
+        self._full = True
+        return InsufficientStorage(
+            f"the file system holding the store at {self.path} is full ({_free_mib(self.path)} free): "
+            "the write was not committed; reads go on, and writes work again once space is freed",
+            errors=[{"store": str(self.path), "free_bytes": _free_bytes(self.path)}],
+        )
+
+    def _recover(self) -> None:
+        """Reopen a store whose engine refused a write for want of space, once there is room again; the
+        engine reads its write-ahead log back (every committed write is in it)."""
+        assert self.path is not None
+        if _free_bytes(self.path) < RECOVER_SPACE:
+            raise InsufficientStorage(
+                f"the file system holding the store at {self.path} is still full "
+                f"({_free_mib(self.path)} free, {RECOVER_SPACE // 2**20} MiB needed to resume writing): "
+                "nothing was changed; reads go on, and writes work again once space is freed",
+                errors=[{"store": str(self.path), "free_bytes": _free_bytes(self.path)}],
+            )
+        with self._lock:
+            if not self._full:
+                return  # another write reopened it meanwhile
+            self._ox = None  # type: ignore[assignment]  # no flush: the engine refuses it; its log has all
+            self._ox = self._reopen()
+            self._full = False
 
     # -- the data's generation: what a kept search index is keyed on ---------------------------------
 
@@ -345,12 +399,12 @@ class OxigraphStore(Store):
         """
         try:
             with self._writing():  # the merge rebuilt inside the same generation's change
-                self._write(self._ox.update, sparql, **({"base_iri": base_iri} if base_iri else {}))
+                self._write("update", sparql, **({"base_iri": base_iri} if base_iri else {}))
                 self._ox.update(_REMERGE)
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the update does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
-            raise StoreError("the store failed while running the update") from exc
+            raise self._space_error(exc) or StoreError("the store failed while running the update") from exc
         self._bump()
 
     def load(self, data: bytes, *, mime: str, graph: str | None = None, replace: bool = False) -> int:
@@ -390,12 +444,12 @@ class OxigraphStore(Store):
         ):
             try:
                 with self._writing():
-                    self._write(self._ox.bulk_load, fh, format=rdf_format_of(mime))
+                    self._write("bulk_load", fh, format=rdf_format_of(mime))
                     self._remerge()
             except SyntaxError as exc:
                 raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
             except OSError as exc:
-                raise StoreError("the store failed while loading data") from exc
+                raise self._space_error(exc) or StoreError("the store failed while loading data") from exc
         self._bump()
 
     def replace_graph(self, graph: str, triples: Iterable[ox.Triple]) -> int:
@@ -408,7 +462,7 @@ class OxigraphStore(Store):
         if not old and len(new) >= _BULK_FIRST_BUILD:
             # A first build (a load): nothing is there to keep consistent, so the fast loader.
             self._write(
-                self._ox.bulk_extend,
+                "bulk_extend",
                 (ox.Quad(t.subject, t.predicate, t.object, n) for t in new for n in (g, ox.DefaultGraph())),
             )
             self._bump()
@@ -479,9 +533,9 @@ class OxigraphStore(Store):
         try:
             if not drop and not remove:
                 # One transaction without writing SPARQL text: the quads and their default-graph copies.
-                self._write(self._ox.extend, [*add, *(_in_default(q) for q in add)])
+                self._write("extend", [*add, *(_in_default(q) for q in add)])
             else:
-                self._write(self._ox.update, _change_text(sorted(set(drop)), remove, add))
+                self._write("update", _change_text(sorted(set(drop)), remove, add))
         except (SyntaxError, OSError) as exc:
             raise StoreError("the store could not apply the change; nothing was written") from exc
         self._bump()
@@ -508,7 +562,8 @@ class OxigraphStore(Store):
         try:
             engine.backup(str(target))
         except OSError as exc:
-            raise StoreError("the store could not make a snapshot for a query worker") from exc
+            space = self._space_error(exc)
+            raise space or StoreError("the store could not make a snapshot for a query worker") from exc
         finally:
             del engine  # before taking the lock below: release_caches holds it until this is gone
         if before is not None and self._generation == before:  # no write began or ended meanwhile
@@ -541,22 +596,33 @@ class OxigraphStore(Store):
         snapshot per write, every write makes new files, so a writer's memory grew about 8 MB every 100
         writes (measured: 86 to 186 MB over 2,300 gated writes; reopened, 0.13 s on the default store).
         """
-        if self.path is None or self.read_only:
+        if self.path is None or self.read_only or self._full:
             return False
         with self._lock:
             if self._writes:
                 return False
             self._ox.flush()
             self._ox = None  # type: ignore[assignment]  # the last reference: RocksDB closes its files
-            until = time.monotonic() + REOPEN_WAIT
-            while True:
-                try:
-                    self._ox = ox.Store(str(self.path))
-                    return True
-                except OSError as exc:  # a snapshot begun before still holds the old one open
-                    if time.monotonic() > until:
-                        raise StoreError(f"the store at {self.path} could not be reopened") from exc
-                    time.sleep(0.05)
+            self._ox = self._reopen()
+            return True
+
+    def _reopen(self) -> ox.Store:
+        """The store opened again after its engine was dropped (caller holds ``_lock``); should it not
+        open within ``REOPEN_WAIT``, it is opened read-only, so reads go on, and StoreError is raised."""
+        until = time.monotonic() + REOPEN_WAIT
+        while True:
+            try:
+                return ox.Store(str(self.path))
+            except integrity.ENGINE_ERRORS as exc:  # a snapshot begun before still holds the old one open
+                # or a reference cycle does: the engine's error kept the frame of the write it refused
+                gc.collect()
+                if time.monotonic() > until:
+                    self._ox = ox.Store.read_only(str(self.path))
+                    raise StoreError(
+                        f"the store at {self.path} could not be reopened for writing: "
+                        f"{integrity.engine_message(exc)}"
+                    ) from exc
+                time.sleep(0.05)
 
     def close(self) -> None:
         store = getattr(self, "_ox", None)
@@ -576,6 +642,22 @@ class OxigraphStore(Store):
                 retired += [s for s in self._snapshots.values() if s is not newest]
             for snap in retired:
                 shutil.rmtree(snap.path, ignore_errors=True)
+
+
+RECOVER_SPACE = 8 * 2**20
+"""Bytes a full file system must have free again before the store is reopened for writing: the engine
+writes a new MANIFEST (preallocated: 4 MiB), OPTIONS and log files as it opens."""
+
+
+def _free_bytes(path: Path) -> int:
+    try:
+        return shutil.disk_usage(path).free
+    except OSError:
+        return 0
+
+
+def _free_mib(path: Path) -> str:
+    return f"{_free_bytes(path) / 2**20:.1f} MiB"
 
 
 _BULK_FIRST_BUILD = 50_000

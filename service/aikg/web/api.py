@@ -31,7 +31,7 @@ from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
 from aikg.store import QueryResult, Term
-from aikg.web import get_services, get_store, setting
+from aikg.web import get_services, setting
 from aikg.web.negotiation import negotiate
 from aikg.web.params import bounded_int
 from aikg.web.response_cache import cached
@@ -53,9 +53,15 @@ def _int_arg(name: str, default: int, low: int, high: int) -> int:
 
 @bp.get("/health")
 def health() -> Response:
-    """Liveness and the store's kind and version."""
-    store = get_store()
-    return jsonify({"ok": True, "store": store.kind, "version": store.version})
+    """Liveness, the store's kind and version, and whether reads and writes are taken: ``writes`` is
+    ``ready``, ``starting`` (the writer process is starting: a write now is 503 with ``Retry-After``) or
+    ``off`` (no token configured)."""
+    services = get_services()
+    store = services.store
+    writes = services.gate.state() if setting("token") else "off"
+    return jsonify(
+        {"ok": True, "store": store.kind, "version": store.version, "reads": "ready", "writes": writes}
+    )
 
 
 @bp.get("/search")

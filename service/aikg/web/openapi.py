@@ -32,7 +32,10 @@ ERROR_STATUSES = {
     422: "Validation failed: the data would not conform to the shapes (the report says why).",
     429: "Too many requests: too many heavy queries are running, or other writes held the writer for this "
     "write's whole time limit; retry after Retry-After seconds.",
-    503: "Service unavailable: the query ran past its time limit, or the store is unavailable.",
+    503: "Service unavailable: the query ran past its time limit, the store is unavailable, or (a write) "
+    "the writer is starting: retry after Retry-After seconds.",
+    507: "Insufficient storage: the file system holding the store is full (the message gives its path and "
+    "free space); nothing was written, reads go on, and writes work again once space is freed.",
 }
 
 _BLANK = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
@@ -442,11 +445,18 @@ def _schemas() -> dict[str, Any]:
         },
         "Health": {
             "type": "object",
-            "required": ["ok", "store", "version"],
+            "required": ["ok", "store", "version", "reads", "writes"],
             "properties": {
                 "ok": {"type": "boolean"},
                 "store": {"type": "string"},
                 "version": {"type": "integer"},
+                "reads": {"type": "string", "enum": ["ready"]},
+                "writes": {
+                    "type": "string",
+                    "enum": ["ready", "starting", "off"],
+                    "description": "starting: the writer process is starting, a write now is 503 with "
+                    "Retry-After; off: no token is configured",
+                },
             },
         },
         "Parameter": parameter,
@@ -625,7 +635,8 @@ def _api_paths(services: Services) -> dict[str, Any]:
     return {
         "/api/health": _get(
             "Liveness",
-            "Whether the service is up, and the store's kind and data version.",
+            "Whether the service is up, the store's kind and data version, and whether reads and writes are "
+            "taken now (writes are not while the writer process starts).",
             {"200": _json(_ref("Health"), "The service is up."), **_errors(406, 503)},
             tags=["lookup"],
         ),
@@ -1167,7 +1178,7 @@ def _write_paths() -> dict[str, Any]:
             "text/turtle": {"schema": {"type": "string"}},
         },
     }
-    write_errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503)
+    write_errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
     graph_params = [
         _query(
             "graph",

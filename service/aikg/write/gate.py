@@ -487,6 +487,10 @@ class Writes(Protocol):
     def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
         """Graph Store Protocol DELETE: the whole graph."""
 
+    def state(self) -> str:
+        """``ready`` when a write would be taken now, ``starting`` while the process that commits writes
+        is starting (``/api/health`` reports it)."""
+
 
 def _in_time(deadline: Deadline | None, change: Change) -> None:
     """Refuse to go on with a write past its deadline. Computing and validating a change cannot be
@@ -514,6 +518,10 @@ class Gate:
         self._lock = threading.Lock()
         self.committed: list[Callable[[], None]] = []
         """Called after every commit (the serving writer publishes a new snapshot then)."""
+
+    def state(self) -> str:
+        """Always ``ready``: this gate commits in the process that holds the store."""
+        return "ready"
 
     # -- the operations clients ask for ------------------------------------------------------------
 
