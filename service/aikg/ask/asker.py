@@ -53,6 +53,8 @@ TEMPLATE_AT = 0.55
 TEMPLATE_STRONG = 0.7
 """Least router score at which a named query answers a question a composed form would list: the named
 queries stay the high-precision templates they are where a question is one of theirs."""
+PRODUCTS = f"SELECT DISTINCT ?p WHERE {{ ?f a <{AIKG}UsageFigure> ; <{AIKG}product> ?p }}"
+"""The products the usage figures name, linked by their names as written in the data."""
 OVERVIEW_FEW = 12
 """An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
@@ -95,6 +97,7 @@ class Asker:
         self.entities, self.catalog = entities, catalog
         self.query = query if query is not None else store.query
         self._router: tuple[tuple[Any, ...], Router] | None = None
+        self._product_names: tuple[Any, tuple[str, ...]] | None = None
 
     @classmethod
     def for_services(cls, services: Services) -> Asker:
@@ -302,7 +305,15 @@ class Asker:
             router.linker.vocabulary,
             self._aliases(reading.folded, index),
             reading.properties[0].properties[0] if reading.properties else None,
+            self._products(index),
         )
+
+    def _products(self, index: Any) -> tuple[str, ...]:
+        """The products the usage figures name ("ChatGPT", "Gemini"), read once per search index."""
+        if self._product_names is None or self._product_names[0] is not index:
+            rows = self.store.query(PRODUCTS).rows
+            self._product_names = (index, tuple(sorted({r[0].value for r in rows if r[0] is not None})))
+        return self._product_names[1]
 
     def compose(self, reading: Reading, after: str | None = None) -> Form | None:
         """The logical form of the question (with the question before it, for a follow-up), or None

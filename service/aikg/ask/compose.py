@@ -62,6 +62,12 @@ LINKS = (
 )
 """Links from an n-ary node (a run, a phase, a result, a claim) to the entity a question names: a
 property the entity lacks is looked for on the nodes linked to it this way."""
+RECLASS = {
+    ("cluster", "thermalDesignPower"): "powerCapacity",
+    ("hardware", "powerCapacity"): "thermalDesignPower",
+    ("cluster", "memoryPerChip"): "h100Equivalents",
+}
+"""Where a property word names another property on the class the question names."""
 RANK_BY = {
     "cluster": "h100Equivalents",
     "model": "trainingCompute",
@@ -314,6 +320,11 @@ def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]
     return None, []
 
 
+def ops_top(text: str) -> bool:
+    """True when the text asks for a ranking."""
+    return _has(f" {text} ", OPERATOR_WORDS["top"])
+
+
 def mentions_named(form: Form) -> bool:
     """True when the question names an entity (not only organizations to filter on)."""
     return bool(form.entities)
@@ -352,6 +363,7 @@ def read_form(
     known: frozenset[str] = frozenset(),
     aliases: list[Candidate] | None = None,
     fallback: str | None = None,
+    products: Iterable[str] = (),
 ) -> Form | None:
     """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
     follow-up does), or None when it is out of scope."""
@@ -390,6 +402,9 @@ def read_form(
     if countries:
         form.country = COUNTRIES[max(countries, key=lambda c: c[1] - c[0])[2]]
 
+    products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]
+    if products_named:
+        form.product = max(products_named, key=len)
     dates, date_spans = read_dates(text)
     form.dates = dates
 
@@ -431,9 +446,10 @@ def read_form(
             form.threshold = (comparator, value)
         elif form.value is None and value >= 10 and not re.fullmatch(r"(19|20)\d\d", nm.group("num")):
             form.value = value
-        top = re.search(r"(?:top|前)\s*(\d+|五|十|三)", text)
-        if top:
-            form.k = {"五": 5, "十": 10, "三": 3}.get(top.group(1)) or int(top.group(1))
+    top = re.search(r"(?:top|前)\s*(\d+|三|五|十)|(\d+|三|五|十)\s*[个款家](?!月)", text)
+    if top and ops_top(text):
+        k = top.group(1) or top.group(2)
+        form.k = {"五": 5, "十": 10, "三": 3}.get(k) or int(k)
 
     # class of the nodes
     carrier = None
@@ -450,6 +466,8 @@ def read_form(
                 explicit = True
     if carrier == "hardware" and form.prop == "releaseDate":
         form.prop = "availableFrom"
+    # the same word names another property on another class ("power" of a cluster, of a chip)
+    form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if explicit else form.prop
     if form.prop in PROPERTY_CARRIER and (
         carrier is None or PROPERTY_CARRIER[form.prop] in {"run", "revenue", "usage", "funding"}
     ):
@@ -530,6 +548,8 @@ def read_form(
         form.op = "fact"
     elif form.carrier in ("revenue", "usage", "funding") and form.orgs:
         form.op = "series"
+    elif form.carrier == "usage" and (form.entities or form.product):
+        form.op = "series"  # "ChatGPT daily users": a product of the usage figures
     elif len(form.entities) == 1 and form.prop:
         form.op = "fact"
     elif form.carrier and (form.orgs or form.dates or form.country or form.status) and not form.entities:
@@ -580,6 +600,10 @@ def merge(previous: Form, current: Form | None) -> Form | None:
         form.prop, changed = current.prop, True
     if current.country:
         form.country, changed = current.country, True
+    if current.status and current.status != previous.status:
+        form.status, changed = current.status, True
+    if current.dates:
+        form.dates, changed = current.dates, True
     if current.entities and previous.orgs and not previous.entities:
         orgs = [alt for alt in current.alternates if alt] or [[e] for e in current.entities]
         form.orgs, changed = orgs, True
@@ -608,7 +632,11 @@ def _key(var: str, prop: str | None) -> str:
 def _filters(form: Form, carrier: str) -> list[str]:
     c = CARRIERS[carrier]
     out: list[str] = []
-    for i, cands in enumerate(form.orgs):
+    groups = form.orgs
+    if len(groups) > 1:
+        # several organizations named: rows of any of them (one column, so a count groups by it)
+        groups = [[g[0] for g in form.orgs]]
+    for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
         values = " ".join(_iri(x) for x in cands)
         if carrier == "usage":
@@ -619,7 +647,11 @@ def _filters(form: Form, carrier: str) -> list[str]:
             )
         else:
             out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")
-    if carrier == "usage" and form.entities:
+    if carrier == "usage" and form.product and not form.orgs:
+        out.append(
+            f'?x aikg:product ?product FILTER(CONTAINS(LCASE(STR(?product)), "{form.product.casefold()}"))'
+        )
+    elif carrier == "usage" and form.entities:
         names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{e.label.lower()}")' for e in form.entities)
         out.append(f"?x aikg:product ?product FILTER({names})")
     if form.country:
@@ -771,6 +803,8 @@ def describe(form: Form) -> str:
     if form.dates:
         lo, hi = form.dates
         quals.append(f"{lo} – {hi}" if hi != "9999-12-31" else (f"{lo} 以来" if zh else f"since {lo}"))
+    if form.product:
+        quals.append(("产品 " if zh else "for ") + form.product)
     if form.period:
         quals.append(form.period.lower())
     if form.round_name:
