@@ -3,6 +3,8 @@ data graph may change aikg's vocabulary (issue #42)."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from aikg.store import OxigraphStore
@@ -96,3 +98,74 @@ def test_a_leading_zero_limit_is_still_read(service):
     _, client = service
     resp = client.get("/api/search?q=nvidia&limit=" + "0" * 300 + "2")
     assert resp.status_code == 200 and resp.get_json()["limit"] == 2
+
+
+# -- a write keeps its deadline ------------------------------------------------------------------------
+
+TURTLE = {"Authorization": "Bearer t", "Content-Type": "text/turtle"}
+
+
+def _ten_mib_of_entities() -> bytes:
+    head = (
+        "@prefix aikg: <https://w3id.org/aikg/ontology#> . @prefix id: <https://w3id.org/aikg/id/> . "
+        "@prefix rdfs: <http://www.w3.org/2000/01/rdf-schema#> .\n"
+    )
+    lines, size, i = [head], len(head), 0
+    while size < 10 * 2**20 - 200:
+        line = (
+            f'id:bulk-cloud-{i} a aikg:Neocloud ; rdfs:label "Bulk Cloud {i}"@en ; rdfs:comment "bulk"@en .\n'
+        )
+        lines.append(line)
+        size, i = size + len(line), i + 1
+    return "".join(lines).encode()
+
+
+@pytest.fixture()
+def timed(seeded_store):
+    """A writable app over a copy of the seeds whose writes have 30 s each (setting write_timeout)."""
+    from aikg.web import SERVICES_KEY
+
+    store = OxigraphStore(None)
+    store.apply(add=list(seeded_store.quads()))
+    app = create_app({"store": "memory", "load_seeds": False, "token": "t", "write_timeout": 30}, store=store)
+    return store, app, app.extensions[SERVICES_KEY].gate
+
+
+def test_a_10_mib_write_is_refused_early_and_does_not_delay_a_small_one(timed):
+    import threading
+
+    store, app, gate = timed
+    answers: dict[str, object] = {}
+    big = _ten_mib_of_entities()
+
+    def put(name: str, body: bytes) -> None:
+        answers[name] = app.test_client().put(
+            f"/data?graph=https://w3id.org/aikg/graph/client/{name}", data=body, headers=TURTLE
+        )
+
+    thread = threading.Thread(target=put, args=("big", big), daemon=True)
+    thread.start()
+    while not gate._lock.locked() and thread.is_alive():  # the big write has reached the gate
+        time.sleep(0.005)
+    note = b'<https://w3id.org/aikg/id/small-note> <http://www.w3.org/2000/01/rdf-schema#comment> "x" .'
+    put("small", note)
+    small = answers["small"]
+    assert small.status_code == 201, small.get_json()  # within its own 30 s, not 429 behind the big one
+    thread.join(120)
+    refused = answers["big"]
+    assert refused.status_code == 413, refused.get_json()
+    message = refused.get_json()["message"]
+    assert "write_timeout" in message and "at most" in message
+    assert not list(store.quads(graph="https://w3id.org/aikg/graph/client/big"))
+
+
+def test_a_write_needing_a_rebuild_longer_than_its_budget_is_refused_before_it_commits(timed):
+    store, app, gate = timed
+    gate.costs.rebuild_per_quad = 1.0  # as on a store where a full rebuild takes hours
+    client = app.test_client()
+    before = set(store.quads())
+    resp = _post(client, '_:n rdfs:comment "a blank note"')
+    assert resp.status_code == 503, resp.get_json()
+    assert "rebuilding" in resp.get_json()["message"] and "write_timeout" in resp.get_json()["message"]
+    assert set(store.quads()) == before
+    assert _post(client, '<https://w3id.org/aikg/id/iri-note> rdfs:comment "an IRI note"').status_code == 200

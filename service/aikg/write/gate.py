@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -50,7 +51,7 @@ from aikg.rdf.results import StoredTerm
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
-from aikg.write import matched, namespace
+from aikg.write import budget, matched, namespace
 from aikg.write.writelog import WriteLog
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
@@ -516,6 +517,8 @@ class Gate:
     def __init__(self, store: Store, runner: QueryRunner, writelog: WriteLog) -> None:
         self.store, self.runner, self.writelog = store, runner, writelog
         self._lock = threading.Lock()
+        self.costs = budget.Costs()
+        """What recent writes cost: a write that cannot finish in time is refused before it starts."""
         self.committed: list[Callable[[], None]] = []
         """Called after every commit (the serving writer publishes a new snapshot then)."""
 
@@ -569,12 +572,14 @@ class Gate:
         try:
             change = make_change()
             _in_time(deadline, change)
+            began, size = time.monotonic(), len(change.add) + len(change.remove)
             for g in change.graphs():
                 if g in PROTECTED_GRAPHS:
                     raise Forbidden(
                         f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
                     )
             _refuse_vocabulary(change)
+            self.costs.check(size, deadline)
             result, validated = validate_change(self.store, change)
             if not result.conforms:
                 raise ValidationFailed(
@@ -584,7 +589,8 @@ class Gate:
                     errors=[v.to_dict() for v in result.violations],
                 )
             _in_time(deadline, change)
-            self._commit(change)
+            self._commit(change, deadline=deadline)
+            self.costs.observe(size, time.monotonic() - began)
             return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
         finally:
             self._lock.release()
@@ -602,7 +608,9 @@ class Gate:
                 raise Conflict("the store changed while the change was prepared; prepare it again")
             self._commit(change, rebuild=rebuild)
 
-    def _commit(self, change: Change, *, rebuild: bool = False) -> None:
+    def _commit(self, change: Change, *, rebuild: bool = False, deadline: Deadline | None = None) -> None:
+        """Commit ``change`` with what follows from it; with a ``deadline``, nothing is committed past
+        it, nor a write whose full rebuild of the generated graphs would end past it."""
         store = self.store
         if not (change.drop or change.remove or change.add):
             return
@@ -614,11 +622,18 @@ class Gate:
                 generated = incremental.plan(store, change.remove, change.add)
             except incremental.NeedsRebuild:
                 generated = None
+        size = 0
+        if generated is None and deadline is not None:
+            size = store.count()
+            self.costs.check_rebuild(size, deadline)
+        _in_time(deadline, change)  # the last point where the write can be abandoned whole
         before = self.writelog.begin()
         try:
             write_change(store, change, generated)
             if generated is None:
+                started = time.monotonic()
                 rebuild_derived(store)
+                self.costs.observe_rebuild(size or store.count(), time.monotonic() - started)
         except BaseException:
             self.writelog.abandon()
             raise
