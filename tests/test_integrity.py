@@ -345,3 +345,17 @@ def test_a_full_disk_is_507_and_writes_resume_once_space_is_freed(small_disk):
         assert requests.get(server.url + "/data", params={"graph": graph}, timeout=30).status_code == 404
     finally:
         server.stop()
+
+
+def test_a_store_not_closed_cleanly_is_read_whole_before_it_is_opened(pristine, tmp_path):
+    """Damage inside a data block is seen only when the block is read: a store without its generation
+    marker (killed, or crashed on a file system without a journal) is read whole first."""
+    store = _copy(pristine, tmp_path)
+    table = _biggest_table(store)
+    middle = table.stat().st_size // 2
+    _garble(table, middle, middle + 512)
+    (store / "aikg-generation").unlink()
+    before = _files(store)
+    with pytest.raises(DamagedStore, match="not closed cleanly.*checksum mismatch"):
+        OxigraphStore(store)
+    assert _files(store) == before

@@ -86,9 +86,21 @@ def open_read_only(path: Path) -> ox.Store:
 
 def vet(path: Path) -> bool:
     """Before the store at ``path`` is opened read-write: True when it is new (to be created), False when
-    it is a store the engine opened read-only without complaint; else :class:`DamagedStore`."""
+    it is a store the engine opened read-only without complaint; else :class:`DamagedStore`.
+
+    A store that was not closed cleanly (it has no generation marker: killed, crashed, or written by
+    another tool) is also read whole first (:func:`check`): a crash on a file system without a journal
+    leaves damage inside table data blocks, which the engine sees only when it reads them — and once
+    open read-write, its compactions rewrite the folder's files."""
     if is_new(path):
         return True
+    if not (path / GENERATION).is_file():
+        report = check(path)
+        if not report.sound:
+            raise damaged(
+                path, "it was not closed cleanly and reading it whole found: " + "; ".join(report.problems)
+            )
+        return False
     store = open_read_only(path)
     del store  # the last reference: the engine closes it
     return False

@@ -19,6 +19,7 @@ from tqdm import tqdm
 
 from aikg.errors import (
     BadRequest,
+    DamagedStore,
     InsufficientStorage,
     QuerySyntaxError,
     QueryTimeout,
@@ -316,6 +317,15 @@ class OxigraphStore(Store):
                 if space is None:
                     raise
                 raise space from exc
+            except RuntimeError as exc:
+                if "Corruption" not in str(exc) or self.path is None:
+                    raise
+                raise DamagedStore(
+                    f"the store at {self.path} is damaged: the engine refused the write "
+                    f"({integrity.engine_message(exc)}); nothing was written. Run 'aikg check --store "
+                    f"{self.path}' and restore the store from a backup",
+                    errors=[{"store": str(self.path), "engine": integrity.engine_message(exc)}],
+                ) from exc
 
     # -- a full file system: a clear, recoverable state ----------------------------------------------
 
