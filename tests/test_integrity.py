@@ -359,3 +359,35 @@ def test_a_store_not_closed_cleanly_is_read_whole_before_it_is_opened(pristine, 
     with pytest.raises(DamagedStore, match="not closed cleanly.*checksum mismatch"):
         OxigraphStore(store)
     assert _files(store) == before
+
+
+def test_a_pattern_with_an_integer_object_matches_that_integer_alone_on_disk(tmp_path):
+    """pyoxigraph 0.5.13 on disk answered a pattern whose object is an integer ending in byte 0xFF with
+    every quad after it in the index (255 matched 256, 257 …): aikg checks each match; and ``aikg check``
+    found the store unsound because of it."""
+    import pyoxigraph as ox
+
+    integer = ox.NamedNode("http://www.w3.org/2001/XMLSchema#integer")
+    graph = "https://w3id.org/aikg/graph/client/integers"
+    store = OxigraphStore(tmp_path / "store")
+    store.apply(
+        add=[
+            ox.Quad(
+                ox.NamedNode(f"https://w3id.org/aikg/id/n{v}"),
+                ox.NamedNode("http://example.org/v"),
+                ox.Literal(str(v), datatype=integer),
+                ox.NamedNode(graph),
+            )
+            for v in (255, 256, 257, 300, 511, 512)
+        ]
+    )
+    for v in (255, 511):
+        found = [q.object.value for q in store.quads(obj=ox.Literal(str(v), datatype=integer))]
+        assert found == [str(v)]
+        assert [
+            q.object.value for q in store.quads(obj=ox.Literal(str(v), datatype=integer), graph=graph)
+        ] == [str(v)]
+    store.close()
+    from aikg.store import integrity
+
+    assert integrity.check(tmp_path / "store").sound

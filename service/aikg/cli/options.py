@@ -79,7 +79,7 @@ def _beside_server(settings: dict[str, Any], *, writes: bool) -> Store | None:
     if writes:
         raise StoreError(
             f"the store at {location} is open in a running aikg serve: write through its HTTP API "
-            "(PUT /store?graph=IRI, POST /update) or stop the server first"
+            "(PUT /data?graph=IRI, POST /update) or stop the server first"
         )
     published = publication.current(publication.folder_for(Path(location)))
     if published is None:

@@ -521,10 +521,21 @@ class OxigraphStore(Store):
         obj: Term | None = None,
         graph: str | None = None,
     ) -> Iterator[Quad]:
-        pattern = self._ox.quads_for_pattern(
-            subject, predicate, obj, _named(graph, "graph") if graph else None
+        g = _named(graph, "graph") if graph else None
+        pattern = self._ox.quads_for_pattern(subject, predicate, obj, g)
+        if obj is None:
+            return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
+        # pyoxigraph 0.5.13 on disk answers a pattern whose object is an integer ending in byte 0xFF
+        # (255, 511, 1023, 2559 …) with every quad after it in the index too (255 also matched 256, 257
+        # …; SPARQL is not affected, and a store in memory is not): each match is checked here.
+        return (
+            q
+            for q in pattern
+            if q.object == obj
+            and not isinstance(q.graph_name, ox.DefaultGraph)
+            and (subject is None or q.subject == subject)
+            and (g is None or q.graph_name == g)
         )
-        return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
 
     def apply(
         self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
