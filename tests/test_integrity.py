@@ -268,10 +268,27 @@ def _put(server: LiveServer, name: str) -> requests.Response:
     return requests.put(server.url + "/data", params={"graph": graph}, data=NOTE, headers=TOKEN, timeout=120)
 
 
-def test_writes_are_not_ready_until_the_writer_is(tmp_path):
-    """The writer is held just after it published the seeds (reads work) and before it takes writes:
-    health says so, and a write gets 503 with Retry-After and changes nothing."""
-    store = tmp_path / "store"
+@pytest.fixture()
+def small_disk(tmp_path) -> Iterator[Path]:
+    """A 48 MiB tmpfs mounted for the test (the suite runs as root, as CI does)."""
+    mount = tmp_path / "disk"
+    mount.mkdir()
+    done = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mount)], capture_output=True
+    )
+    assert done.returncode == 0, f"mounting a tmpfs needs root: {done.stderr.decode()}"
+    try:
+        yield mount
+    finally:
+        subprocess.run(["umount", "-l", str(mount)], check=False)
+
+
+def test_writes_wait_for_the_writer_and_a_full_disk_is_507_until_space_is_freed(small_disk):
+    """One server on a 48 MiB tmpfs. Its writer is held just after it published the seeds (reads work)
+    and before it takes writes: health says so, and a write gets 503 with Retry-After and changes
+    nothing. Then the disk is filled: a write is 507 naming the store and its free space, reads go on,
+    and once the space is freed the next write succeeds, without a restart."""
+    store = small_disk / "store"
     cmd = [sys.executable, "-m", "aikg", "serve", "--host", "127.0.0.1", "--port", str(free_port())]
     env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", "AIKG_TOKEN": "t"}
     proc = subprocess.Popen(
@@ -307,29 +324,7 @@ def test_writes_are_not_ready_until_the_writer_is(tmp_path):
         assert _put(server, "later").status_code == 201
         graph = "https://w3id.org/aikg/graph/client/early"
         assert requests.get(server.url + "/data", params={"graph": graph}, timeout=30).status_code == 404
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        proc.wait(60)
 
-
-@pytest.fixture()
-def small_disk(tmp_path) -> Iterator[Path]:
-    """A 48 MiB tmpfs mounted for the test (the suite runs as root, as CI does)."""
-    mount = tmp_path / "disk"
-    mount.mkdir()
-    done = subprocess.run(
-        ["mount", "-t", "tmpfs", "-o", "size=48m", "tmpfs", str(mount)], capture_output=True
-    )
-    assert done.returncode == 0, f"mounting a tmpfs needs root: {done.stderr.decode()}"
-    try:
-        yield mount
-    finally:
-        subprocess.run(["umount", "-l", str(mount)], check=False)
-
-
-def test_a_full_disk_is_507_and_writes_resume_once_space_is_freed(small_disk):
-    server = LiveServer(str(small_disk / "store"), env={"AIKG_TOKEN": "t"})
-    try:
         filler = small_disk / "filler"
         with open(filler, "wb") as fh, contextlib.suppress(OSError):
             while True:
@@ -337,14 +332,15 @@ def test_a_full_disk_is_507_and_writes_resume_once_space_is_freed(small_disk):
         full = _put(server, "on-a-full-disk")
         assert full.status_code == 507, full.text
         message = full.json()["message"]
-        assert str(small_disk / "store") in message and "MiB free" in message
+        assert str(store) in message and "MiB free" in message
         assert requests.get(server.url + "/api/stats", timeout=60).status_code == 200  # reads go on
         filler.unlink()
         assert _put(server, "after-freeing").status_code == 201
         graph = "https://w3id.org/aikg/graph/client/on-a-full-disk"
         assert requests.get(server.url + "/data", params={"graph": graph}, timeout=30).status_code == 404
     finally:
-        server.stop()
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(60)
 
 
 def test_a_store_not_closed_cleanly_is_read_whole_before_it_is_opened(pristine, tmp_path):
