@@ -138,8 +138,8 @@ def test_the_served_app_sends_gzip_through_the_http_server(live_server):
 
 def test_a_large_body_is_compressed_as_heavy_work_and_a_small_one_in_place(counted, monkeypatch):
     """Compressing a whole-store CONSTRUCT (11 MB, ~45 ms of zlib) several times a second took the core
-    the cheap requests need: a body of HEAVY_FROM bytes or more is compressed on a thread of the
-    lowest priority, on the heavy cores (aikg.placement); the client gets the same bytes either way."""
+    the cheap requests need: a body of HEAVY_FROM bytes or more is compressed on a thread of its own
+    as heavy work, on the heavy cores (aikg.placement); the client gets the same bytes either way."""
     from aikg import compression
 
     threads: list[int] = []

@@ -13,6 +13,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -417,22 +418,25 @@ def niceness(pid: int) -> set[int]:
     return out
 
 
-def test_a_long_query_yields_the_cores_to_new_ones(disk_store):
-    """A query past DEMOTE_AFTER runs at the lowest priority, the next ones at the workers' own: with 4
-    runaway queries on 2 cores a cheap ASK shared the cores evenly with them."""
-    from aikg.query.workers import LONG_NICENESS, NICENESS
+def test_a_long_query_is_heavy_work_and_new_ones_run_at_the_workers_own_priority(disk_store):
+    """A query past DEMOTE_AFTER is heavy work (aikg.placement.Share): on the heavy cores, below cheap
+    work while it has had its share of a core, never at the lowest priority (where other load on the
+    host starved it); the next queries run at the workers' own priority on every core."""
+    from aikg.placement import LONG_NICENESS, YIELDING_NICENESS, all_cores, heavy_cores
+    from aikg.query.workers import NICENESS
 
     base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
     client, services = app.test_client(), get_services_of(app)
     with runaway_running(client, services) as runaway:
-        # demoted DEMOTE_AFTER after its job reached it (it may still boot)
-        wait_until(lambda: niceness(runaway) == {LONG_NICENESS}, 7, 0.1)
-        assert niceness(runaway) == {LONG_NICENESS}
+        # heavy DEMOTE_AFTER after its job reached it at the latest (it may still boot)
+        wait_until(lambda: cores(runaway) == {frozenset(heavy_cores())}, 7, 0.1)
+        assert cores(runaway) == {frozenset(heavy_cores())}
+        assert niceness(runaway) <= {base, YIELDING_NICENESS} and LONG_NICENESS not in niceness(runaway)
         r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
         assert r.status_code == 200
         for pid in services.runner.pool.pids(busy=False):  # the one that answered, and the spares
-            assert niceness(pid) == {base}
+            assert niceness(pid) == {base} and cores(pid) == {frozenset(all_cores())}
 
 
 def cores(pid: int) -> set[frozenset[int]]:
@@ -465,31 +469,30 @@ def test_a_started_interpreter_runs_where_it_is_placed_from_its_first_instructio
 
 
 def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store, monkeypatch):
-    """Demoted once it has used DEMOTE_CPU of CPU, long before DEMOTE_AFTER: a whole-store CONSTRUCT
+    """Heavy once it has used DEMOTE_CPU of CPU, long before DEMOTE_AFTER: a whole-store CONSTRUCT
     (~140 ms of a core) ran at the workers' priority beside cheap ASKs. Heavy work also keeps off one
     core (with both cores flat out the test machine stopped whole for ~100 ms every few seconds); cheap
-    queries are never demoted."""
-    from aikg.placement import LONG_NICENESS, all_cores, heavy_cores
+    queries are never heavy."""
+    from aikg.placement import all_cores, heavy_cores
     from aikg.query import workers
 
-    monkeypatch.setattr(workers, "DEMOTE_AFTER", 60.0)  # only its CPU time can demote it now
-    seen: list[int] = []
-    prioritize = workers._Worker._prioritize
+    monkeypatch.setattr(workers, "DEMOTE_AFTER", 60.0)  # only its CPU time can make it heavy now
+    shares: list[int | None] = []
 
-    def recorded(self, niceness: int, **how: bool) -> bool:
-        seen.append(niceness)
-        return prioritize(self, niceness, **how)
+    class Recorded(workers.Share):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            shares.append(self.pid)
 
-    monkeypatch.setattr(workers._Worker, "_prioritize", recorded)
+    monkeypatch.setattr(workers, "Share", Recorded)
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
     client, services = app.test_client(), get_services_of(app)
     for _ in range(20):
         assert client.get("/sparql", query_string={"query": LIGHT}, headers=JSON).status_code == 200
-    assert LONG_NICENESS not in seen  # a cheap query stays at the workers' priority
+    assert not shares  # a cheap query stays at the workers' priority, on every core
     with runaway_running(client, services) as runaway:
-        wait_until(lambda: niceness(runaway) == {LONG_NICENESS}, 5)
-        assert niceness(runaway) == {LONG_NICENESS}
-        assert cores(runaway) == {frozenset(heavy_cores())}
+        wait_until(lambda: cores(runaway) == {frozenset(heavy_cores())}, 5)
+        assert cores(runaway) == {frozenset(heavy_cores())} and shares == [runaway]
         r = client.get("/sparql", query_string={"query": LIGHT}, headers=JSON)
         assert r.status_code == 200
         for pid in services.runner.pool.pids(busy=False):
@@ -499,23 +502,26 @@ def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store
 def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_heavy_cores(
     disk_store, monkeypatch
 ):
-    """A user that is not root cannot raise a lowered priority again (RLIMIT_NICE 0), so a worker
-    lowered for a moderately heavy job would be replaced after it: such a job keeps its priority and
-    moves to the heavy cores, which is undone without privileges, and the worker takes the next job."""
+    """A user that is not root cannot raise a lowered priority again (RLIMIT_NICE 0), so heavy work
+    lowered while it had its share could never get its normal priority back when starved: it keeps its
+    priority and moves to the heavy cores, which is undone without privileges, and the worker takes the
+    next job."""
+    from aikg import placement
     from aikg.placement import all_cores, heavy_cores
     from aikg.query import workers
 
     base = os.getpriority(os.PRIO_PROCESS, 0) + workers.NICENESS
     monkeypatch.setattr(workers, "DEMOTE_AFTER", 60.0)
-    monkeypatch.setattr(workers, "may_raise_to", lambda niceness: False)
+    monkeypatch.setattr(placement, "may_raise_to", lambda niceness: False)
     app = _app(disk_store, query_timeout=8, max_heavy_queries=3)
     client, services = app.test_client(), get_services_of(app)
     with runaway_running(client, services) as runaway:
         wait_until(lambda: cores(runaway) == {frozenset(heavy_cores())}, 5)
         assert cores(runaway) == {frozenset(heavy_cores())}
+        time.sleep(2 * placement.SHARE_LOOK)  # looked at again: still never lowered
         assert niceness(runaway) == {base}
         (worker,) = services.runner.pool._busy
-        assert worker.demoted and not worker.lowest
+        assert worker.demoted
         assert worker.restored()  # the same priority on every core again: nothing to raise
         assert cores(runaway) == {frozenset(all_cores())} and niceness(runaway) == {base}
 
@@ -537,16 +543,16 @@ def test_may_raise_to_follows_rlimit_nice(monkeypatch):
 
 def test_a_worker_whose_long_job_ended_takes_the_next_at_its_own_priority():
     """Raised back where the kernel allows it (CAP_SYS_NICE), else replaced by a fresh worker."""
-    from aikg.query.workers import LONG_NICENESS, NICENESS, WorkerPool
+    from aikg.placement import LONG_NICENESS, heavy_cores, place
+    from aikg.query.workers import NICENESS, WorkerPool
 
     base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
     pool = WorkerPool(3)
     try:
         worker = pool._take()
-        end = time.monotonic() + 20
-        while niceness(worker.process.pid) != {base} and time.monotonic() < end:
-            time.sleep(0.05)  # the process lowers its own priority as it starts
-        assert worker._prioritize(LONG_NICENESS)
+        assert worker.wait_ready(20)
+        assert place(worker.process.pid, LONG_NICENESS, heavy_cores())  # as far down as work goes
+        worker.demoted = True
         assert niceness(worker.process.pid) == {LONG_NICENESS}
         pool._give_back(worker)
         if worker.process.pid in pool.pids(busy=False):
@@ -580,14 +586,16 @@ def test_a_spare_worker_takes_jobs_only_once_it_has_started():
 def test_a_worker_the_kernel_will_not_raise_again_is_replaced_and_frees_its_place(monkeypatch):
     """Without CAP_SYS_NICE a demoted worker cannot be raised back: it is closed, and the pool no longer
     counts it as busy (it kept its place, so the pool shrank by one with every long query)."""
-    from aikg.query.workers import LONG_NICENESS, NICENESS, WorkerPool
+    from aikg.placement import YIELDING_NICENESS, heavy_cores, place
+    from aikg.query.workers import NICENESS, WorkerPool
 
     base = os.getpriority(os.PRIO_PROCESS, 0) + NICENESS
     pool = WorkerPool(2)  # its place is free again only if the pool stops counting it
     try:
         worker = pool._take()
         assert worker.wait_ready(20)
-        assert worker._prioritize(LONG_NICENESS)
+        assert place(worker.process.pid, YIELDING_NICENESS, heavy_cores())
+        worker.demoted = True
         # the spare _take started is placed when ready: not while setpriority fails for every caller
         wait_until(lambda: pool._starting == 0, 20)
         assert pool._starting == 0

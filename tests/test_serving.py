@@ -400,20 +400,18 @@ def _wait_for_views(live: LiveServer, count: int, seconds: float = 30) -> dict[i
     return found
 
 
-def test_graph_views_are_answered_by_a_views_process_below_the_serving_priority(server):
+def test_graph_views_are_answered_by_a_views_process_as_heavy_work(server):
     """A hub's deep neighbourhood held its HTTP worker's GIL for seconds, and cheap requests beside it
-    waited: each HTTP worker now hands graph views and exports to a process of its own, at the lowest
-    CPU priority and off one core (aikg.placement), and relays its answers, errors included."""
+    waited: each HTTP worker now hands graph views and exports to a process of its own, off one core
+    and never at the lowest priority, where other load on the host starved it (aikg.placement.Share),
+    and relays its answers, errors included."""
     import os
 
-    from aikg.placement import LONG_NICENESS, heavy_cores
+    from aikg.placement import LONG_NICENESS, YIELDING_NICENESS, heavy_cores
 
-    lowered = {LONG_NICENESS}
-    end = time.monotonic() + 30  # each lowers its own priority as it starts
-    while set((views := _wait_for_views(server, 2)).values()) != lowered and time.monotonic() < end:
-        time.sleep(0.1)
+    views = _wait_for_views(server, 2)
     assert len(views) == 2  # one per HTTP worker
-    assert set(views.values()) == lowered
+    assert set(views.values()) <= {0, YIELDING_NICENESS} and LONG_NICENESS not in views.values()
     for pid in views:
         assert os.sched_getaffinity(pid) == heavy_cores()
     with requests.Session() as s:

@@ -247,3 +247,102 @@ def test_a_view_that_builds_only_its_kept_nodes_draws_what_the_whole_model_cappe
     assert _drawn(fast) == _drawn(whole)  # the same nodes and edges, attributes and all
     if limit < whole.total:
         assert len(fast.model.nodes) == limit and fast.truncated
+
+
+class RecordedViews:
+    """A views process that records what it was handed (lane included) and answers 200."""
+
+    def __init__(self) -> None:
+        self.forwarded: list[tuple[str, bool]] = []
+
+    def forward(self, request: Any, *, query_string: str | None = None, cheap: bool = False) -> Any:
+        from flask import Response
+
+        self.forwarded.append((request.full_path, cheap))
+        return Response("{}", mimetype="application/json")
+
+    def close(self) -> None:
+        pass
+
+
+@pytest.mark.parametrize(
+    ("url", "parameter"),
+    [
+        ("/api/entities/nvidia/neighbors?depth=9", "depth"),
+        ("/api/entities/nvidia/neighbors?limit=abc", "limit"),
+        ("/api/graph?fold=maybe", "fold"),
+        ("/api/graph?type=", "type"),
+        ("/export/graphml?focus=nvidia&depth=x", "depth"),
+    ],
+)
+def test_a_bad_parameter_is_answered_before_any_view_is_handed_on(app, url, parameter):
+    """Regression (#49): with four clients loading a hub's neighbourhoods, a 400 for a bad parameter
+    waited 11-12 s in the views process's queue behind them. The HTTP worker checks the parameters
+    itself; only a valid request is handed to the views process."""
+    views = RecordedViews()
+    get_services_of(app).views = views
+    resp = app.test_client().get(url)
+    assert resp.status_code == 400 and resp.get_json()["errors"][0]["parameter"] == parameter
+    assert views.forwarded == []
+
+
+def test_a_neighbourhood_of_depth_one_goes_by_the_cheap_lane_and_deeper_views_by_the_heavy_one(app):
+    views = RecordedViews()
+    get_services_of(app).views = views
+    client = app.test_client()
+    for url in (
+        "/api/entities/coreweave/neighbors",
+        "/api/entities/coreweave/neighbors?depth=0",
+        "/api/entities/nvidia/neighbors?depth=1",
+        "/api/entities/nvidia/neighbors?depth=2",
+        "/api/graph?limit=5",
+        "/export/graphml?focus=coreweave&depth=1",
+    ):
+        assert client.get(url).status_code == 200
+    assert [cheap for _, cheap in views.forwarded] == [True, True, True, False, False, False]
+
+
+def get_services_of(app: Any) -> Any:
+    from aikg.web import SERVICES_KEY
+
+    return app.extensions[SERVICES_KEY]
+
+
+def test_heavy_views_pause_at_their_checks_while_a_cheap_one_runs(monkeypatch):
+    """In the views process, a cheap view (depth 1) shared the interpreter with up to four hub views busy
+    in Python. A heavy view now pauses at its next check of the time limit while a cheap one runs; the
+    cheap one's own checks never pause it, and the pause ends with the cheap view."""
+    import threading
+
+    from aikg.export import budget
+    from aikg.serving.views import _Lanes
+    from aikg.store.base import Deadline, deadline_scope
+
+    lanes = _Lanes()
+    monkeypatch.setattr(budget, "_pause", None)
+    budget.pause_with(lanes.pause)
+    cheap_running, cheap_may_end = threading.Event(), threading.Event()
+    walked: list[str] = []
+
+    def cheap() -> None:
+        with lanes.cheap(), deadline_scope(Deadline.after(30)):
+            cheap_running.set()
+            walked.extend("cheap" for _ in budget.bounded(range(1000), "walking", every=10))
+            cheap_may_end.wait(30)
+
+    def heavy() -> None:
+        with deadline_scope(Deadline.after(30)):
+            walked.extend("heavy" for _ in budget.bounded(range(5), "walking", every=1))
+
+    first = threading.Thread(target=cheap)
+    first.start()
+    assert cheap_running.wait(30)
+    second = threading.Thread(target=heavy)
+    second.start()
+    second.join(0.3)
+    assert second.is_alive() and "heavy" not in walked  # waiting at its first check
+    assert walked.count("cheap") == 1000  # the cheap view's own checks never waited
+    cheap_may_end.set()
+    first.join(30)
+    second.join(30)
+    assert walked.count("heavy") == 5

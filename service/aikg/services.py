@@ -45,9 +45,10 @@ class Validation(Protocol):
 class Views(Protocol):
     """Graph views and exports answered elsewhere (:mod:`aikg.serving.views`)."""
 
-    def forward(self, request: Any, *, query_string: str | None = None) -> Any:
+    def forward(self, request: Any, *, query_string: str | None = None, cheap: bool = False) -> Any:
         """The answer to ``request`` (a Flask request), as a Flask response; ``query_string`` in place
-        of the request's own (a POSTed form's fields)."""
+        of the request's own (a POSTed form's fields); a ``cheap`` one is never queued behind heavy
+        ones."""
 
     def close(self) -> None:
         """Stop what runs."""

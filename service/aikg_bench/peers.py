@@ -119,6 +119,20 @@ class Aikg(Server):
             stderr=subprocess.DEVNULL,
         )
         _wait(self.base + "/api/health", self.proc, 120, "aikg serve")
+        self._wait_for_writes(120)
+
+    def _wait_for_writes(self, seconds: float) -> None:
+        """Until the writer takes writes (``/api/health`` says ``writes: ready``): a write before is a
+        503 with Retry-After, which would be measured as the write's answer."""
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            try:
+                if requests.get(self.base + "/api/health", timeout=5).json().get("writes") != "starting":
+                    return
+            except (requests.RequestException, ValueError):
+                pass
+            time.sleep(0.2)
+        raise RuntimeError(f"aikg serve's writer did not take writes within {seconds:.0f} s")
 
 
 class Hello(Server):

@@ -10,7 +10,7 @@ Outside a request (``aikg export``) there is no deadline and nothing is checked.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TypeVar
 
 from aikg.errors import QueryTimeout
@@ -23,8 +23,21 @@ EVERY = 256
 drawn graph) take about a millisecond, so the limit is overrun by far less than a second."""
 
 
+_pause: Callable[[], None] | None = None
+"""Called at every check: where a process that answers cheap and heavy requests on threads of one
+interpreter lets its heavy ones wait while a cheap one runs (:mod:`aikg.serving.views`)."""
+
+
+def pause_with(fn: Callable[[], None] | None) -> None:
+    """Call ``fn`` at every check of this process (None: nothing)."""
+    global _pause
+    _pause = fn
+
+
 def check(doing: str) -> None:
     """QueryTimeout if the request's deadline has passed; ``doing`` says at which step."""
+    if _pause is not None:
+        _pause()
     deadline = current_deadline()
     if deadline is not None and deadline.expired():
         raise _timeout(doing)
@@ -51,6 +64,9 @@ def bounded(items: Iterable[T], doing: str, *, every: int = EVERY) -> Iterator[T
         yield from items
         return
     for i, item in enumerate(items):
-        if i % every == 0 and deadline.expired():
-            raise _timeout(doing)
+        if i % every == 0:
+            if _pause is not None:
+                _pause()
+            if deadline.expired():
+                raise _timeout(doing)
         yield item

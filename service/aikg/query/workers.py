@@ -9,9 +9,10 @@ sockets, locks and RocksDB state): each is a fresh interpreter (``python -m aikg
 inherits nothing but the one socket it talks over — no client socket, no lock, no half-written state,
 and none of the parent's main module (which multiprocessing's start methods would import again). Each
 worker opens the store's current :class:`~aikg.store.base.Snapshot` (a RocksDB checkpoint) read-only,
-so it reads exactly the data committed when the query began. Workers run at a lower CPU priority than
-the serving process, so cheap lookups keep their share under heavy queries, and a job that runs past
-:data:`DEMOTE_AFTER` drops to the lowest priority, so new queries are not slowed by runaway ones.
+so it reads exactly the data committed when the query began. A job runs at the serving process's
+priority until it has used :data:`DEMOTE_CPU` of CPU (or run :data:`DEMOTE_AFTER`); then it is heavy
+work (:class:`aikg.placement.Share`): on the heavy cores, below cheap work while it has had its share of
+a core, never starved by other load on the host.
 
 Query results come back as bytes written by Oxigraph itself (:mod:`aikg.store.transport`): no per-row
 Python work on either side.
@@ -20,6 +21,7 @@ Python work on either side.
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
 import math
 import multiprocessing.connection
@@ -35,25 +37,29 @@ from typing import Any
 
 from aikg import interpreters
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
-from aikg.placement import LONG_NICENESS, all_cores, heavy_cores, may_raise_to, place
+from aikg.placement import SHARE_LOOK, Share, all_cores, cpu_seconds, heavy_cores, place, process_tasks
 from aikg.store.base import Deadline, Snapshot, Store
 
 log = logging.getLogger(__name__)
 
-NICENESS = 5
-"""How much lower a worker's CPU priority is than the serving process's."""
+NICENESS = 0
+"""How much lower a worker's CPU priority is than the serving process's: not at all. A query job is
+cheap until it has shown otherwise, and cheap work keeps the normal priority; a job that turns out heavy
+is placed as heavy work (:class:`aikg.placement.Share`). At nice 5, a machine busy with other work (load
+average 15 on 2 cores) gave an ``ASK { FILTER(!true) }`` ~4 % of a core, and it answered 503 at the 3 s
+limit of the hostile-traffic test."""
 
 READY = "ready"
 """What a worker sends once it has started (its imports take ~0.3 s, seconds on a busy machine): a job
 is sent only to a worker that has, so a cheap query never waits for an interpreter to start."""
 
 DEMOTE_AFTER = 1.0
-"""Seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`."""
+"""Seconds a job runs before it is heavy work whatever CPU it has used."""
 
 DEMOTE_CPU = 0.005
-"""CPU seconds a job runs at the worker's priority before it is lowered to :data:`LONG_NICENESS`: a
-cheap query (an ``ASK``, a lookup) needs about a millisecond; one that has taken 5 ms of a core is heavy
-work, which runs below everything cheap, off the cheap requests' core. Until then a job runs on any core:
+"""CPU seconds a job runs at the worker's priority before it is heavy work: a cheap query (an ``ASK``,
+a lookup) needs about a millisecond; one that has taken 5 ms of a core is heavy work, which yields to
+everything cheap, off the cheap requests' core. Until then a job runs on any core:
 at 20 ms, 30 whole-store CONSTRUCTs a second kept a job at nice 5 beside the cheap requests most of the
 time (an ``ASK``'s p99 under four such loops: 2.9× idle at 20 ms, 1.5× with this bound and the two
 other changes of README "Soak and fair share"; ``python -m aikg_bench.soak --fair --kind "large
@@ -64,7 +70,8 @@ OPENING_CPU = 0.05
 (~25 ms, once per worker after each write): a cheap query is not taken for heavy work for that."""
 
 LOOK_EVERY = 0.002
-"""Seconds between looks at a running job's CPU time, until it is lowered (a look costs ~50 µs)."""
+"""Seconds between looks at a running job's CPU time until it is heavy (a look costs ~50 µs); then
+every :data:`aikg.placement.SHARE_LOOK`."""
 
 
 # -- the job a worker runs ----------------------------------------------------------------------------
@@ -150,17 +157,15 @@ class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
     def __init__(self, memory_mb: int) -> None:
-        self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, LONG_NICENESS)
-        """The priority the worker's jobs start at (below ours)."""
-        # Its start (imports, then opening the snapshot) is heavy work nobody waits for, at the jobs'
-        # priority: on the heavy cores until it is handed its first job (see restored).
+        self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19)
+        """The priority the worker's jobs start at."""
+        # Its start (imports, then opening the snapshot) is work nobody waits for: on the heavy cores
+        # until it is handed its first job (see restored).
         self.process, self.conn = interpreters.start(
             "aikg.query.workers", str(memory_mb), niceness=self.niceness, cores=heavy_cores()
         )
         self.demoted = True
         """Whether the worker runs other than a fresh job does (lower, or on the heavy cores only)."""
-        self.lowest = False
-        """Whether it runs at :data:`LONG_NICENESS`."""
         self.ready = False
         self.snapshot: Snapshot | None = None
         """The snapshot the worker has open (the last one a job named)."""
@@ -202,56 +207,36 @@ class _Worker:
     def _answered_before(self, deadline: Deadline, heavy_after: float) -> bool:
         """Wait for the job's answer until ``deadline``; whether it came. A job that has used
         ``heavy_after`` seconds of CPU (:data:`DEMOTE_CPU`, plus :data:`OPENING_CPU` when the worker
-        opens a snapshot for it) is heavy work, and one that has run :data:`DEMOTE_AFTER` seconds drops
-        to :data:`LONG_NICENESS` whatever it has used."""
-        began, cpu, heavy = time.monotonic(), self._cpu_seconds(), False
+        opens a snapshot for it) or run :data:`DEMOTE_AFTER` seconds is heavy work, kept at its share
+        (:class:`aikg.placement.Share`) until it answers."""
+        began, cpu = time.monotonic(), self._cpu_seconds()
+        share: Share | None = None
         while True:
             left = deadline.left()
             if left <= 0:
                 return self.conn.poll(0)
-            if self.lowest:
-                return self.conn.poll(left)
-            if self.conn.poll(min(LOOK_EVERY if not heavy else DEMOTE_AFTER, left)):
+            if self.conn.poll(min(LOOK_EVERY if share is None else SHARE_LOOK, left)):
                 return True
-            if time.monotonic() - began >= DEMOTE_AFTER:
-                self._prioritize(LONG_NICENESS)
-            elif not heavy and self._cpu_seconds() - cpu >= heavy_after:
-                # Without the right to raise it again, a worker lowered for a 5 ms job would be
-                # replaced after it (an interpreter started per moderately heavy query): such a job
-                # moves to the heavy cores at its own priority, which never needs raising.
-                heavy = self._prioritize(
-                    LONG_NICENESS if may_raise_to(self.niceness) else self.niceness, heavy=True
-                )
+            if share is not None:
+                share.look()
+            elif time.monotonic() - began >= DEMOTE_AFTER or self._cpu_seconds() - cpu >= heavy_after:
+                pid = self.process.pid
+                share = Share(functools.partial(process_tasks, pid), self.niceness, pid=pid)
+                self.demoted = True
+                share.look()
 
     def _cpu_seconds(self) -> float:
-        """CPU seconds the process's threads have run (the kernel's scheduler statistics, in ns)."""
-        total = 0
-        try:
-            tasks = os.listdir(f"/proc/{self.process.pid}/task")
-        except OSError:
-            return 0.0
-        for task in tasks:
-            with (
-                contextlib.suppress(OSError, ValueError, IndexError),
-                open(f"/proc/{self.process.pid}/task/{task}/schedstat", "rb") as f,
-            ):
-                total += int(f.read().split()[0])
-        return total / 1e9
-
-    def _prioritize(self, niceness: int, *, heavy: bool | None = None) -> bool:
-        """Run the worker's threads at ``niceness``, on the heavy cores (:mod:`aikg.placement`) when
-        ``heavy`` (by default: when ``niceness`` is heavy work's), else on any; whether the kernel
-        allowed it."""
-        heavy = niceness == LONG_NICENESS if heavy is None else heavy
-        if not place(self.process.pid, niceness, heavy_cores() if heavy else all_cores()):
-            return False
-        self.demoted = heavy or niceness != self.niceness
-        self.lowest = niceness == LONG_NICENESS
-        return True
+        """CPU seconds the process's threads have run."""
+        return cpu_seconds(process_tasks(self.process.pid), self.process.pid)
 
     def restored(self) -> bool:
-        """Whether the worker runs at its jobs' priority again, so it can take the next job."""
-        return not self.demoted or self._prioritize(self.niceness)
+        """Whether the worker runs at its jobs' priority on every core again, so it can take the next
+        job (a lowered priority is raised only where the kernel allows it: see :class:`Share`)."""
+        if self.demoted:
+            if not place(self.process.pid, self.niceness, all_cores()):
+                return False
+            self.demoted = False
+        return True
 
     def died_how(self) -> str:
         """Why the process ended, in words."""
@@ -413,7 +398,7 @@ class WorkerPool:
         return worker
 
     def _give_back(self, worker: _Worker) -> None:
-        if not worker.restored():  # a worker left at the lowest priority would slow the next query
+        if not worker.restored():  # a worker left lower or on fewer cores would slow the next query
             self._drop(worker)
             self._replace_later()
             return

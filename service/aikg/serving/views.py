@@ -8,16 +8,25 @@ low-priority thread that holds the GIL stalls every other thread of its process.
 
 So an HTTP worker of ``aikg serve`` hands these requests to its views process: a fresh interpreter (never
 a fork of the multi-threaded server) running the same app over the same published snapshots as heavy
-work (:mod:`aikg.placement`: the lowest priority, every core but one), with the whole graph's facts kept there
-(:mod:`aikg.export.kept`). The HTTP worker sends the request's path, query string and the headers a
-view reads, and relays the answer (the response cache keeps it there, as before). The process answers
-requests on threads of its own, each within the service's time limit; one that does not answer within
-:data:`GRACE` seconds past it is killed and started again, and its requests end in 503.
+work (:mod:`aikg.placement`: every core but one, below cheap work while it has had its share of a core,
+never starved), with the whole graph's facts kept there (:mod:`aikg.export.kept`). The HTTP worker
+checks the parameters first (a bad one is answered there), sends the request's path, query string and
+the headers a view reads, and relays the answer (the response cache keeps it there, as before).
+
+The process answers requests on threads of its own, each within the service's time limit, in two
+lanes: a neighbourhood of depth 0 or 1 (what the explorer asks as a user clicks) by the cheap lane,
+everything else by the heavy lane. A cheap request never waits for a heavy one's thread, and while one
+runs the heavy ones pause at their next check of the time limit (:func:`aikg.export.budget.pause_with`,
+about every millisecond of their work), so it has the interpreter to itself: with four clients loading
+a hub's deep neighbourhoods, a depth-1 neighbourhood shared the GIL with four busy threads. A process
+that does not answer within :data:`GRACE` seconds past the limit is killed and started again, and its
+requests end in 503.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import itertools
 import json
 import logging
@@ -25,6 +34,8 @@ import multiprocessing.connection
 import os
 import sys
 import threading
+import time
+from collections.abc import Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -33,22 +44,24 @@ from werkzeug.test import EnvironBuilder
 
 from aikg import interpreters
 from aikg.errors import QueryTimeout, StoreError
-from aikg.placement import LONG_NICENESS, heavy_cores
+from aikg.export import budget
+from aikg.placement import SHARE_LOOK, Share, heavy_cores, process_tasks
 from aikg.serving.arenas import give_back
 from aikg.web.errors import error_body
 
 log = logging.getLogger(__name__)
 
-NICENESS = LONG_NICENESS
-"""The views process's CPU priority: heavy work's, the level a query job drops to once it is heavy (a
-view and a heavy query share the heavy cores; cheap requests in the HTTP workers go first)."""
-
 GRACE = 2.0
 """Seconds past the time limit an answer may take before the process is taken for stuck."""
 
 THREADS = 4
-"""Requests a views process answers at once (they share its GIL: a small neighbourhood is not queued
-behind a hub's)."""
+"""Heavy requests a views process answers at once (they share its GIL)."""
+
+CHEAP_THREADS = 2
+"""Cheap requests it answers at once, on threads of their own (see the module docstring)."""
+
+PAUSE_MOST = 1.0
+"""Seconds a heavy request pauses for cheap ones at most, at one check (then it goes on beside them)."""
 
 FORWARDED_HEADERS = ("Accept", "Accept-Language", "Accept-Encoding")
 """The request headers a view reads (content negotiation); the rest stay with the HTTP worker. With
@@ -70,6 +83,8 @@ class ViewsProcess:
         self._lock = threading.Lock()
         self._child: _Child | None = None
         self._closed = False
+        self._requests = 0
+        """Requests being answered by the process now."""
 
     def start(self) -> None:
         """Start the process now (in the background), so the first view does not wait for it."""
@@ -85,9 +100,10 @@ class ViewsProcess:
                 self._child = _Child()
             return self._child
 
-    def forward(self, request: Request, *, query_string: str | None = None) -> Response:
+    def forward(self, request: Request, *, query_string: str | None = None, cheap: bool = False) -> Response:
         """The views process's answer to ``request`` (a GET of a graph view or an export; a POSTed
-        export's form comes as ``query_string``, as the process answers GETs).
+        export's form comes as ``query_string``, as the process answers GETs); a ``cheap`` one by the
+        cheap lane.
 
         A view is only read, so one the process ended without answering (killed, or found dead as it
         was sent) is asked once more of a new process."""
@@ -95,12 +111,14 @@ class ViewsProcess:
         for attempt in range(2):
             child = self._current()
             try:
-                status, answer_headers, body = child.ask(
-                    request.environ.get("PATH_INFO", ""),
-                    request.environ.get("QUERY_STRING", "") if query_string is None else query_string,
-                    headers,
-                    self.timeout + GRACE,
-                )
+                with self._answering(child):
+                    status, answer_headers, body = child.ask(
+                        request.environ.get("PATH_INFO", ""),
+                        request.environ.get("QUERY_STRING", "") if query_string is None else query_string,
+                        headers,
+                        self.timeout + GRACE,
+                        cheap=cheap,
+                    )
             except TimeoutError:
                 self._replace(child)
                 raise QueryTimeout(
@@ -116,6 +134,33 @@ class ViewsProcess:
             kept = [(name, value) for name, value in answer_headers if name.lower() not in DROPPED_HEADERS]
             return Response(body, status=status, headers=kept)
         raise AssertionError("unreachable")
+
+    @contextlib.contextmanager
+    def _answering(self, child: _Child) -> Iterator[None]:
+        """Count a request the process answers; while it answers any, it is kept at its share
+        (:class:`aikg.placement.Share`) by a thread that ends with the last one."""
+        with self._lock:
+            self._requests += 1
+            first = self._requests == 1
+        if first:
+            threading.Thread(
+                target=self._keep_share, args=(child,), name="aikg-views-share", daemon=True
+            ).start()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._requests -= 1
+
+    def _keep_share(self, child: _Child) -> None:
+        pid = child.process.pid
+        share = Share(functools.partial(process_tasks, pid), os.getpriority(os.PRIO_PROCESS, 0), pid=pid)
+        while child.alive():
+            share.look()
+            time.sleep(SHARE_LOOK)
+            with self._lock:
+                if not self._requests:
+                    return
 
     def _replace(self, child: _Child) -> None:
         with self._lock:
@@ -145,8 +190,10 @@ class _Child:
     machine)."""
 
     def __init__(self) -> None:
+        # Its start (imports, the app) is work nobody waits for but the first views: at the serving
+        # process's priority (at the lowest, busy hosts took ~12 s) on the heavy cores.
         self.process, self.conn = interpreters.start(
-            "aikg.serving.views", niceness=NICENESS, cores=heavy_cores()
+            "aikg.serving.views", niceness=os.getpriority(os.PRIO_PROCESS, 0), cores=heavy_cores()
         )
         self._send = threading.Lock()
         self._waiting: dict[int, Future[tuple[int, list[tuple[str, str]], bytes]]] = {}
@@ -159,10 +206,17 @@ class _Child:
         return not self._ended and self.process.poll() is None
 
     def ask(
-        self, path: str, query_string: str, headers: list[tuple[str, str]], seconds: float
+        self,
+        path: str,
+        query_string: str,
+        headers: list[tuple[str, str]],
+        seconds: float,
+        *,
+        cheap: bool = False,
     ) -> tuple[int, list[tuple[str, str]], bytes]:
-        """Send one request (its path and query string as WSGI gives them); its answer within
-        ``seconds`` (else :class:`TimeoutError`), or :class:`EOFError` if the process ends first."""
+        """Send one request (its path and query string as WSGI gives them, by the cheap lane or not);
+        its answer within ``seconds`` (else :class:`TimeoutError`), or :class:`EOFError` if the process
+        ends first."""
         if not self._ready.wait(self.STARTUP) or self._ended:
             raise EOFError
         number = next(self._numbers)
@@ -170,7 +224,7 @@ class _Child:
         with self._send:
             self._waiting[number] = future
             try:
-                self.conn.send((number, path, query_string, headers))
+                self.conn.send((number, path, query_string, headers, cheap))
             except (OSError, ValueError):
                 self._waiting.pop(number, None)
                 raise EOFError from None
@@ -230,12 +284,45 @@ class _Running:
                 give_back()
 
 
-def _answer(app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any) -> None:
-    number, path, query_string, headers = job
+class _Lanes:
+    """The cheap lane's requests in progress: heavy requests pause at their checks while any runs."""
+
+    def __init__(self) -> None:
+        self._cond = threading.Condition()
+        self._cheap = 0
+        self._mine = threading.local()
+
+    @contextlib.contextmanager
+    def cheap(self) -> Iterator[None]:
+        """Run a cheap request: the heavy ones wait at their next check until it ends."""
+        self._mine.cheap = True
+        with self._cond:
+            self._cheap += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._cheap -= 1
+                if not self._cheap:
+                    self._cond.notify_all()
+
+    def pause(self) -> None:
+        """What a heavy request does at each check: wait while a cheap one runs (at most
+        :data:`PAUSE_MOST`); nothing on a cheap request's own thread."""
+        if not self._cheap or getattr(self._mine, "cheap", False):
+            return
+        with self._cond:
+            self._cond.wait_for(lambda: not self._cheap, timeout=PAUSE_MOST)
+
+
+def _answer(
+    app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any, lanes: _Lanes
+) -> None:
+    number, path, query_string, headers, cheap = job
     try:
         environ = EnvironBuilder(method="GET", headers=headers).get_environ()
         environ["PATH_INFO"], environ["QUERY_STRING"] = path, query_string  # as the HTTP worker got them
-        with app.request_context(environ):
+        with app.request_context(environ), lanes.cheap() if cheap else contextlib.nullcontext():
             response = app.full_dispatch_request()
             body = response.get_data()
             answer = (number, response.status_code, list(response.headers.items()), body)
@@ -252,20 +339,28 @@ def main(argv: list[str]) -> None:  # pragma: no cover - runs in the views proce
     conn = multiprocessing.connection.Connection(int(argv[0]))
     # Its priority and cores were set as it started (interpreters.start); threads inherit both.
     from aikg.serving.app import reader_app
+    from aikg.serving.worker import tune_interpreter
     from aikg.settings import load_settings
 
+    tune_interpreter()
     app = reader_app(load_settings(), views=False)
     send = threading.Lock()
     running = _Running()
+    lanes = _Lanes()
+    budget.pause_with(lanes.pause)
     conn.send(READY)
-    with ThreadPoolExecutor(THREADS, thread_name_prefix="aikg-view") as pool:
+    with (
+        ThreadPoolExecutor(THREADS, thread_name_prefix="aikg-view") as heavy,
+        ThreadPoolExecutor(CHEAP_THREADS, thread_name_prefix="aikg-view-cheap") as cheap,
+    ):
         while True:
             try:
                 job = conn.recv()
             except (EOFError, OSError):
                 os._exit(0)  # the HTTP worker is gone: nothing waits for the requests still running
             running.start()
-            pool.submit(_answer, app, conn, send, job).add_done_callback(lambda _: running.end())
+            lane = cheap if job[4] else heavy
+            lane.submit(_answer, app, conn, send, job, lanes).add_done_callback(lambda _: running.end())
 
 
 if __name__ == "__main__":  # pragma: no cover

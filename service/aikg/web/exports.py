@@ -8,9 +8,10 @@ nodes, with ``truncated`` and ``total`` saying what was left out (exports are ne
 format is a 404 naming the supported ones (the format is part of the path); an unknown focus or entity
 is a 404; a bad depth, type, fold or limit is a 400 naming the parameter.
 
-Under ``aikg serve`` an HTTP worker hands these requests to its views process, which runs these same
-routes at a lower CPU priority (:mod:`aikg.serving.views`). Each request runs within the service's one
-time limit (setting ``query_timeout``), its Python work
+Under ``aikg serve`` an HTTP worker checks the parameters (a bad one is its 400, never queued behind
+other views) and hands these requests to its views process, which runs these same routes as heavy
+work (:mod:`aikg.serving.views`); a neighbourhood of depth 0 or 1 goes there by the cheap lane. Each
+request runs within the service's one time limit (setting ``query_timeout``), its Python work
 (walking, drawing, folding, capping, writing) as much as its store reads (:mod:`aikg.export.budget`):
 past it the request ends in 503 ``query timeout``, the error a runaway SPARQL query gets, saying what
 to ask for instead. An export is written before its first byte is sent, so that error can still be sent.
@@ -208,10 +209,11 @@ def _with_form() -> str:
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view: the
     ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
-    if (views := get_services().views) is not None:
-        return views.forward(request)  # type: ignore[no-any-return]
+    views = get_services().views
     options = _options(focus=entity, view=True)
     limit = _limit(DEFAULT_NODES)
+    if views is not None:
+        return views.forward(request, cheap=options.depth <= 1)  # type: ignore[no-any-return]
     services = get_services()
     with _within_limit(f"the neighbourhood of {entity[:100]!r} at depth {options.depth}", _SMALLER):
         selection = select(
@@ -238,10 +240,11 @@ def neighbors(entity: str) -> Response:
 def whole_graph() -> Response:
     """The whole data graph as Cytoscape.js elements for the explorer: its ``limit`` best-connected
     nodes (of some types, folded, on request)."""
-    if (views := get_services().views) is not None:
-        return views.forward(request)  # type: ignore[no-any-return]
+    views = get_services().views
     options = _options(focus=None, view=True)
     limit = _limit(WHOLE_GRAPH_NODES)
+    if views is not None:
+        return views.forward(request)  # type: ignore[no-any-return]
     services = get_services()
     with _within_limit("the whole-graph view", "ask for a lower limit or some types (type=...)"):
         selection = select(services, types=options.types, through_nary=options.fold)
