@@ -4,7 +4,10 @@ Oxigraph applies ``substitutions`` to the evaluation, not to the plan: its optim
 ``?org`` is one node, so a query bound to a small organization still starts from every deal of the
 store (deals-of-organization at 1M quads: 95–400 ms bound by substitution, 2–3 ms with the value in
 a leading VALUES block, same rows). A leading VALUES block is the plain SPARQL 1.1 form (§10.2) of the
-same binding, which the optimizer joins first.
+same binding, which the optimizer joins first. Upstream: not filed. Oxigraph hands substitutions
+(SEP-0007) to spareval as the evaluation's initial bindings, after sparopt has chosen the join order
+from a query in which the variable is free; tests/test_upstream.py counts the rows a filter sees
+(2,000 substituted, 10 with VALUES) as a strict expected failure that passes once the plan sees them.
 
 The rewrite applies only where its meaning is the substitution's and it is faster: a SELECT whose
 projection holds every bound variable (or ``*``), with no subquery (a subquery has its own scope, and

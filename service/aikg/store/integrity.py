@@ -162,7 +162,8 @@ def _count(rows: Any) -> int:
 def _matching(store: ox.Store, s: Any, p: Any, o: Any, g: Any) -> Any:
     """The quads matching a pattern: pyoxigraph 0.5.13 on disk answers one whose object is an integer
     ending in byte 0xFF (255, 511 …) with the quads after it in the index too, so matches are checked
-    (every block the engine read was still read, and checksummed)."""
+    (every block the engine read was still read, and checksummed). Upstream: not filed; see
+    :meth:`aikg.store.oxigraph.OxigraphStore.quads` and tests/test_upstream.py."""
     for q in store.quads_for_pattern(s, p, o, g):
         if (o is None or q.object == o) and (g is None or q.graph_name == g):
             yield q

@@ -54,8 +54,9 @@ class OxigraphStore(Store):
 
     Oxigraph's real default graph holds the RDF merge of the named graphs, kept by every write in the
     same transaction, and a query without a dataset reads it: Oxigraph 0.5's union default graph is a
-    multiset (a triple stated in N graphs matches N times, oxigraph#1919), which made a hub's queries
-    expand its restated labels and types per graph (seconds to minutes at 1M quads) and COUNTs overcount.
+    multiset (a triple stated in N graphs matches N times, oxigraph#1919, fixed by oxigraph PR #1920 after
+    0.5.13), which made a hub's queries expand its restated labels and types per graph (seconds to
+    minutes at 1M quads) and COUNTs overcount (tests/test_upstream.py watches for the fix).
     """
 
     kind = "oxigraph"
@@ -528,6 +529,8 @@ class OxigraphStore(Store):
         # pyoxigraph 0.5.13 on disk answers a pattern whose object is an integer ending in byte 0xFF
         # (255, 511, 1023, 2559 …) with every quad after it in the index too (255 also matched 256, 257
         # …; SPARQL is not affected, and a store in memory is not): each match is checked here.
+        # Upstream: not filed; Oxigraph's RocksDB ``scan_prefix`` adds one to the last byte below 0xFF
+        # for the scan's upper bound but keeps the 0xFF bytes after it (tests/test_upstream.py).
         return (
             q
             for q in pattern

@@ -18,6 +18,17 @@ What the interface promises and how this backend keeps it:
   an unread result runs nothing), so the position does not depend on the engine's error messages.
 - *Blank nodes are kept apart.* Engines refuse blank nodes in ``INSERT DATA`` (Virtuoso) or rename
   them, so blank nodes written through this backend are skolemized (RDF 1.1 §3.5) into genid IRIs.
+
+Where Virtuoso 7.2 departs from the standards, and what this module does about it (each departure is run
+on the engine by tests/test_upstream.py as a strict expected failure, which passes once it is fixed):
+
+- virtuoso-opensource#126: ``INSERT DATA`` refuses blank nodes -> :func:`skolemize_text`, :func:`_skolemize`.
+- virtuoso-opensource#1055: a ``DELETE DATA`` of several ``GRAPH`` blocks leaves their language-tagged
+  and custom-typed literals -> :func:`split_delete_data` (one operation per block).
+- virtuoso-opensource#1016: an ``ASK`` asked for JSON is answered as a one-row SELECT of
+  ``__ASK_RETVAL`` -> read as the boolean in :meth:`RemoteStore.query`.
+- Not filed: the protocol's ``default-graph-uri`` is merged with the query's ``FROM`` instead of
+  replacing it (SPARQL 1.1 Protocol §2.1.4) -> the dataset clause is removed when the protocol names one.
 """
 
 from __future__ import annotations
@@ -209,7 +220,9 @@ class RemoteStore(Store):
         if base_iri:
             text = resolve_relative(text, base_iri)  # the engine has no base of ours: send absolute IRIs
         if (default_graphs is not None or named_graphs is not None) and has_dataset_clause(text):
-            text = without_dataset_clause(text)  # the protocol's dataset wins (Virtuoso prefers FROM)
+            text = without_dataset_clause(
+                text
+            )  # the protocol's dataset wins (Protocol §2.1.4; Virtuoso merges)
         params: dict[str, object] = {"query": text, **self._graph_params(text, default_graphs, named_graphs)}
         if deadline is not None:
             # Virtuoso's own limit for this query, in milliseconds: without it a query aikg stopped
@@ -236,7 +249,7 @@ class RemoteStore(Store):
             return QueryResult(ResultKind.ASK, boolean=bool(body["boolean"]))
         variables = body["head"].get("vars", [])
         bound = body["results"]["bindings"]
-        if form == "ASK":  # Virtuoso answers ASK as a one-row SELECT of __ASK_RETVAL
+        if form == "ASK":  # a one-row SELECT of __ASK_RETVAL (virtuoso-opensource#1016)
             value = bound[0][variables[0]]["value"] if bound and variables else "0"
             return QueryResult(ResultKind.ASK, boolean=value in ("1", "true"))
         truncated = max_rows is not None and len(bound) > max_rows
@@ -386,7 +399,7 @@ class RemoteStore(Store):
         by_graph: dict[str, list[Quad]] = {}
         for q in remove:
             by_graph.setdefault(str(q.graph_name), []).append(q)
-        # One DELETE DATA per graph: Virtuoso 7.2 deletes only one GRAPH block of a DELETE DATA.
+        # One DELETE DATA per graph (virtuoso-opensource#1055, see the module).
         ops = [f"DROP SILENT GRAPH {_named(g)}" for g in sorted(set(drop))]
         ops += ["DELETE DATA {\n" + _ox_quad_block(quads) + "\n}" for quads in by_graph.values()]
         if add:
@@ -474,8 +487,8 @@ class RemoteStore(Store):
 
 
 def _bump_version() -> str:
-    # A fresh random stamp rather than a counter: engines disagree on read-modify-write updates
-    # (Virtuoso 7.2 fails on aggregates inside DELETE/INSERT), and a version only needs to change.
+    # A fresh random stamp rather than a counter: a version only needs to change, and a blind write
+    # needs no read-modify-write update (whose aggregates engines have evaluated differently).
     g, v = f"<{SYSTEM_GRAPH}>", f"<{_VERSION}>"
     stamp = secrets.randbits(62)
     return (
@@ -592,7 +605,8 @@ def skolemize_text(text: str) -> str:
 def split_delete_data(text: str) -> str:
     """Each ``DELETE DATA`` with several ``GRAPH`` blocks split into one operation per block.
 
-    Same meaning in SPARQL 1.1; needed because Virtuoso 7.2 deletes the quads of one block only.
+    Same meaning in SPARQL 1.1; needed because Virtuoso 7.2 leaves the language-tagged and custom-typed
+    literals of a several-block DELETE DATA in place (virtuoso-opensource#1055).
     """
     toks = tokenize(text)
     edits = []
