@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from aikg.ask.answers import cell, query_links, row_sources, rows_answer
-from aikg.ask.compose import Form, compile_form, describe, merge, read_form
+from aikg.ask.compose import Form, compile_form, describe, merge, out_of_scope, read_form
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.linking import Candidate, Mention
@@ -188,6 +188,18 @@ class Asker:
         """The answer JSON: what was understood, the rows or facts with their sources, or an abstention.
         ``after`` is the question asked before, for a follow-up ("and in Japan?")."""
         reading, plans = self.understand(question)
+        body = self._answer(question, reading, plans, after)
+        if out_of_scope(reading.folded) and not body["abstained"]:
+            # prices of the day, predictions, advice: no named query or fact answers these, however
+            # like an example the rest of the question is ("write a poem about the H100")
+            return self._abstain(
+                question, plans[0], plans[:ALTERNATIVES], "aikg does not know how to answer this question."
+            )
+        return body
+
+    def _answer(
+        self, question: str, reading: Reading, plans: list[Plan], after: str | None
+    ) -> dict[str, Any]:
         best = plans[0]
         form = self.compose(reading, after)
         if form is not None and form.op == "fact" and form.prop:

@@ -325,6 +325,11 @@ def ops_top(text: str) -> bool:
     return _has(f" {text} ", OPERATOR_WORDS["top"])
 
 
+def out_of_scope(folded: str) -> bool:
+    """True for a question of a kind aikg does not answer from its facts (:data:`OUT_OF_SCOPE`)."""
+    return _has(folded, OUT_OF_SCOPE)
+
+
 def mentions_named(form: Form) -> bool:
     """True when the question names an entity (not only organizations to filter on)."""
     return bool(form.entities)
@@ -368,7 +373,7 @@ def read_form(
     """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
     follow-up does), or None when it is out of scope."""
     text = folded
-    if _has(text, OUT_OF_SCOPE):
+    if out_of_scope(text):
         return None
     # a misspelt everyday word linked as a name ("operate" as Opera) is not a name
     mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
@@ -687,7 +692,7 @@ def compile_form(form: Form) -> str:
         )
     if form.op in ("fact", "compare", "provenance"):
         values = " ".join(_iri(e) for e in form.entities)
-        links = ", ".join(LINKS)
+        links = "|".join(LINKS)  # one property path: looked up from the entity, not scanned
         p = f"aikg:{form.prop}"
         if form.op == "provenance":
             value_filter = ""
@@ -699,11 +704,8 @@ def compile_form(form: Form) -> str:
                 "SELECT DISTINCT ?entity ?node ?value ?document ?certainty WHERE {\n"
                 f"  VALUES ?entity {{ {values} }}\n"
                 f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
-                f"  UNION {{ ?node ?link ?entity FILTER(?link IN ({links}))\n"
-                f"          GRAPH ?g {{ ?node {p} ?value }} }}\n"
-                f"  UNION {{ ?mid ?l1 ?entity FILTER(?l1 IN ({links}))\n"
-                f"          ?mid ?l2 ?node FILTER(?l2 IN ({links}))\n"
-                f"          GRAPH ?g {{ ?node {p} ?value }} }}\n"
+                f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
+                f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
                 f"  {value_filter}\n"
                 "  ?document aikg:namedGraph ?g .\n"
                 "  OPTIONAL { ?node aikg:certainty ?certainty }\n"
@@ -713,10 +715,8 @@ def compile_form(form: Form) -> str:
             "SELECT DISTINCT ?entity ?value ?node WHERE {\n"
             f"  VALUES ?entity {{ {values} }}\n"
             f"  {{ ?entity {p} ?value BIND(?entity AS ?node) }}\n"
-            f"  UNION {{ ?node ?link ?entity FILTER(?link IN ({links})) ?node {p} ?value }}\n"
-            f"  UNION {{ ?mid ?l1 ?entity FILTER(?l1 IN ({links}))\n"
-            f"          ?mid ?l2 ?node FILTER(?l2 IN ({links}))\n"
-            f"          ?node {p} ?value }}\n"
+            f"  UNION {{ ?node {links} ?entity . ?node {p} ?value }}\n"
+            f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . ?node {p} ?value }}\n"
             "}\nORDER BY ?entity"
         )
     assert form.carrier is not None
