@@ -208,8 +208,8 @@ def valid_may_be_refused(document: dict[str, Any], method: str, path: str) -> bo
 
     A SPARQL text that is not SPARQL; an entity parameter (a well-formed slug) that names no entity;
     and the operations the document marks ``x-aikg-valid-may-be-refused``: writes (401 without the token;
-    with it, an update that does not parse, an empty or unparsable body, a graph outside the writable
-    namespace, neither or both of ?graph and ?default) and Graph Store reads of a well-formed graph IRI
+    with it, an update that does not parse, an empty or unparsable body, a graph aikg maintains, neither
+    or both of ?graph and ?default) and Graph Store reads of a well-formed graph IRI
     the store does not hold (404).
     """
     if path == "/sparql":

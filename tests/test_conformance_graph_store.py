@@ -291,10 +291,11 @@ def test_5_3_an_empty_put_of_a_new_graph_is_400(client, backend_store):
     assert MINE not in backend_store.graphs()
 
 
-@pytest.mark.parametrize("graph", [CATALOG, MLPERF, "file:///etc/passwd", "http://127.0.0.1:9/x"])
+@pytest.mark.parametrize("graph", [CATALOG, MLPERF])
 def test_5_3_a_graph_that_may_not_be_written_is_403(client, backend_store, graph):
     """§5.3: "If the resource could not be created or modified with the request IRI (perhaps due to
-    security considerations), an appropriate error response SHOULD be given" — 403, nothing changed."""
+    security considerations), an appropriate error response SHOULD be given" — the graphs aikg
+    maintains: 403, nothing changed."""
     before = set(backend_store.quads())
     assert_error(put(client, query_string={"graph": graph}), 403)
     assert_error(client.delete("/data", query_string={"graph": graph}, headers=AUTH), 403)
@@ -336,12 +337,13 @@ def test_5_5_post_to_the_graph_store_creates_a_new_graph(client, backend_store):
     (regression: not supported)."""
     resp = client.post("/data", data=CLOUD.encode(), headers={**AUTH, "Content-Type": "text/turtle"})
     assert resp.status_code == 201
-    location = resp.headers["Location"]
-    assert "/graph/uploads/" in location and location != "http://localhost/data"
     (graph,) = resp.get_json()["graphs"]
     assert graph.startswith("https://w3id.org/aikg/graph/uploads/")
+    assert resp.headers["Location"] == graph  # the new graph's IRI (regression: the /graph/… URL)
     assert labels(backend_store, graph) == {"Conformance Cloud"}
-    assert isomorphic(turtle(client.get(location.replace("http://localhost", ""))), expected())
+    assert isomorphic(turtle(client.get("/data", query_string={"graph": graph})), expected())
+    path = graph.removeprefix("https://w3id.org/aikg")
+    assert isomorphic(turtle(client.get(path)), expected())  # direct identification: /graph/uploads/…
 
 
 def test_5_5_an_empty_post_is_204(client, backend_store):

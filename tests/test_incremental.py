@@ -187,3 +187,26 @@ def test_warm_up_parses_every_rule_before_the_first_write():
     incremental._shape.cache_clear()
     gate.warm_up()  # what `aikg serve` runs in the background when writes are on
     assert incremental._shape.cache_info().currsize == len(rule_files())
+
+
+def test_rules_are_described_only_while_something_is_derived():
+    """An empty store's first write that derives nothing adds no rule descriptions; the first derivation
+    brings them (with their types closed), and removing it takes them away — as a rebuild would."""
+    from aikg.store import OxigraphStore
+
+    store = OxigraphStore(None)
+    run = turtle_quads(RUNS_AND_RESULTS)
+    plain = turtle_quads(f"<{ID}test-plain> <{AIKG}note> 'nothing derives from me' .")
+    commit_locally(store, lambda: gate.Change("update", add=plain))
+    assert generated(store) == set()
+    commit_locally(store, lambda: gate.Change("update", add=run))
+    rules = {
+        q.subject
+        for q in store.quads(None, None, None, str(DERIVED_GRAPH))
+        if q.subject.value.startswith(ID + "rule-")
+    }
+    assert len(rules) == len(rule_files())
+    assert_same_as_rebuild(store)
+    commit_locally(store, lambda: gate.Change("update", remove=run))
+    assert generated(store) == set()
+    assert_same_as_rebuild(store)

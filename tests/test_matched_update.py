@@ -9,7 +9,7 @@ import pytest
 from aikg.namespaces import BASE, DEFAULT_GRAPH
 from aikg.rdf import operations
 from aikg.store import OxigraphStore
-from aikg.write import gate, matched
+from aikg.write import matched, namespace, staging
 
 G1 = "https://w3id.org/aikg/graph/sources/m1"
 G2 = "https://w3id.org/aikg/graph/sources/m2"
@@ -88,11 +88,11 @@ def both(store: OxigraphStore, text: str, **protocol: list[str]) -> tuple[tuple,
     using, named = protocol.get("using", []), protocol.get("using_named", [])
     matching = plan.matching(known, using=using, using_named=named)
     assert matching is not None
-    graphs = plan.graphs_to_stage(known, [*using, *named])
-    staged = gate.stage_update(
-        store, text=plan.staging_text(graphs, using=using, using_named=named), graphs=graphs
+    graphs = plan.graphs_to_stage(known, [*using, *named], namespace.client_graphs)
+    removed, added, _ = staging.stage_update(
+        store, steps=plan.steps(using=using, using_named=named), graphs=graphs, default=plan.default
     )
-    return _shape(store, matched.matched_change(store, matching=matching)), _shape(store, staged)
+    return _shape(store, matched.matched_change(store, matching=matching)), _shape(store, (removed, added))
 
 
 def _shape(store: OxigraphStore, change: tuple[set[ox.Quad], set[ox.Quad]]) -> tuple:

@@ -465,3 +465,162 @@ def test_cors_preflight_and_responses(ro_client):
     err = ro_client.get("/sparql", query_string={"query": "SELECT"}, headers={"Origin": "https://x.example"})
     assert err.headers["Access-Control-Allow-Origin"] == "*"
     assert json.loads(err.data)["status"] == 400
+
+
+# --- negotiation as outside clients send it (issue 45) --------------------------------------------------
+
+
+def test_sparqlwrapper_json_ld_request_gets_json_ld(ro_client):
+    """Regression: SPARQLWrapper's JSON-LD request (format=json-ld, repeated with its Accept types) was
+    a 406: aikg knew only ``jsonld``, and let the unknown format= override a satisfiable Accept."""
+    resp = ro_client.get(
+        "/sparql",
+        query_string=[
+            ("query", CONSTRUCT_QUERY),
+            ("format", "json-ld"),
+            ("format", "application/ld+json,application/x-json+ld"),
+            ("output", "json-ld"),
+        ],
+        headers={"Accept": "application/ld+json,application/x-json+ld"},
+    )
+    assert resp.status_code == 200 and resp.mimetype == "application/ld+json"
+    g = Graph().parse(data=resp.data, format="json-ld")
+    assert (AIKG.Neocloud, RDFS.subClassOf, AIKG.CloudOperator) in g
+
+
+@pytest.mark.parametrize(
+    ("fmt", "accept", "mime"),
+    [
+        ("n3", "application/turtle,text/turtle,text/rdf+n3,application/n-triples", "text/turtle"),
+        ("csv", "application/rdf+xml", "application/rdf+xml"),  # a results format asked of a graph
+        ("turtle", "application/rdf+xml", "text/turtle"),  # format= names an offer: it wins
+    ],
+)
+def test_format_naming_no_offer_leaves_a_satisfiable_accept_to_decide(ro_client, fmt, accept, mime):
+    resp = ro_client.get(
+        "/sparql", query_string={"query": CONSTRUCT_QUERY, "format": fmt}, headers={"Accept": accept}
+    )
+    assert resp.status_code == 200 and resp.mimetype == mime
+
+
+def test_format_naming_no_offer_without_a_preference_is_still_a_406(ro_client):
+    """With ``Accept: */*`` (curl) the unknown format= is the only thing asked for: refused, named."""
+    body = assert_error(
+        ro_client.get(
+            "/sparql", query_string={"query": LABEL_QUERY, "format": "yaml"}, headers={"Accept": "*/*"}
+        ),
+        406,
+    )
+    assert "yaml" in body["message"]
+
+
+def test_text_wildcard_on_a_select_is_csv(ro_client):
+    """Regression: ``Accept: text/*`` got SPARQL XML (through its alias text/xml): a wildcard matches a
+    format's own media type, and the first text format offered for results is CSV."""
+    resp = ro_client.get("/sparql", query_string={"query": LABEL_QUERY}, headers={"Accept": "text/*"})
+    assert resp.mimetype == "text/csv"
+    assert resp.data.decode().splitlines()[0] == "label"
+
+
+# --- the response cache and the protocol's checks (issue 45) -------------------------------------------
+
+
+def test_a_cached_answer_never_answers_a_body_in_another_charset(ro_client):
+    """Regression: a query POSTed as UTF-8 left an answer that the same bytes declared ISO-8859-1 then
+    got (200) from the worker that held it, and 415 from the others: the cache keys on the whole
+    Content-Type, so the view refuses it every time."""
+    body = "ASK { ?s <http://www.w3.org/2000/01/rdf-schema#label> 'caf\u00e9-cache-probe' }".encode()
+    utf8 = ro_client.post("/sparql", data=body, content_type="application/sparql-query; charset=utf-8")
+    assert utf8.status_code == 200
+    for _ in range(2):
+        latin = ro_client.post(
+            "/sparql", data=body, content_type="application/sparql-query; charset=ISO-8859-1"
+        )
+        assert_error(latin, 415)
+
+
+def test_the_cache_keys_on_the_negotiated_representation(ro_client):
+    """No Accept, ``*/*``, and two spellings of "SPARQL JSON for solutions, Turtle for a graph" negotiate
+    the same representation: one entry, one ETag (regression: an entry and a tag per header)."""
+    query = {"query": LABEL_QUERY + " # representation probe"}
+    services = ro_client.application.extensions["aikg.services"]
+    before = len(services.responses)
+    tags = {
+        ro_client.get("/sparql", query_string=query, headers=headers).headers["ETag"]
+        for headers in (
+            {},
+            {"Accept": "*/*"},
+            {"Accept": "application/sparql-results+json, text/turtle"},
+            {"Accept": "text/turtle, application/json"},
+        )
+    }
+    assert len(tags) == 1 and len(services.responses) == before + 1
+    csv_tag = ro_client.get("/sparql", query_string=query, headers={"Accept": "text/csv"}).headers["ETag"]
+    assert csv_tag not in tags
+
+
+def test_the_default_graphs_size_is_its_triples(ro_client):
+    """Regression: the service description gave the default graph the number of quads (a triple two
+    sources state counted twice): it is the RDF merge of the named graphs."""
+    g = Graph().parse(data=ro_client.get("/sparql").data, format="turtle")
+    (dataset,) = set(g.objects(None, SD.defaultDataset))
+    stated = int(g.value(g.value(dataset, SD.defaultGraph), URIRef("http://rdfs.org/ns/void#triples")))
+    count = "SELECT (COUNT(*) AS ?n) WHERE { SELECT DISTINCT ?s ?p ?o WHERE { GRAPH ?g { ?s ?p ?o } } }"
+    triples = int(
+        ro_client.get("/sparql", query_string={"query": count}).get_json()["results"]["bindings"][0]["n"][
+            "value"
+        ]
+    )
+    quads = "SELECT (COUNT(*) AS ?n) WHERE { GRAPH ?g { ?s ?p ?o } }"
+    assert stated == triples
+    assert triples < int(
+        ro_client.get("/sparql", query_string={"query": quads}).get_json()["results"]["bindings"][0]["n"][
+            "value"
+        ]
+    )
+
+
+# --- CORS on every protocol endpoint (issue 45) -----------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def token_client(seeded_store):
+    """A client of an app that takes writes with a token (the tests using it send none that succeed)."""
+    return create_app(
+        {"store": "memory", "load_seeds": False, "token": "secret"}, store=seeded_store
+    ).test_client()
+
+
+@pytest.mark.parametrize(
+    ("method", "path"),
+    [
+        ("POST", "/update"),
+        ("PUT", "/data?graph=http://example/g"),
+        ("DELETE", "/graph/sources/x"),
+        ("POST", "/data"),
+    ],
+)
+def test_cors_on_the_write_endpoints_and_their_refusals(token_client, method, path):
+    """A page on another origin (YASGUI elsewhere) may update: the preflight allows the method and the
+    Authorization header, and the 401 it gets without a token is readable, with why."""
+    pre = token_client.options(
+        path,
+        headers={
+            "Origin": "https://yasgui.example",
+            "Access-Control-Request-Method": method,
+            "Access-Control-Request-Headers": "authorization, content-type",
+        },
+    )
+    assert pre.status_code == 200 and pre.headers["Access-Control-Allow-Origin"] == "*"
+    assert method in pre.headers["Access-Control-Allow-Methods"]
+    assert pre.headers["Access-Control-Allow-Headers"] == "authorization, content-type"
+    refused = token_client.open(
+        path,
+        method=method,
+        data=b"",
+        headers={"Origin": "https://yasgui.example", "Authorization": "Bearer x"},
+    )
+    assert_error(refused, 401)
+    assert refused.headers["Access-Control-Allow-Origin"] == "*"
+    exposed = refused.headers["Access-Control-Expose-Headers"]
+    assert "WWW-Authenticate" in exposed and "Location" in exposed

@@ -17,6 +17,7 @@ input changes the value derived from it, and a removed fact takes its consequenc
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -87,10 +88,6 @@ def _construct(
     return out
 
 
-def _triples_text(triples: set[ox.Triple]) -> str:
-    return "\n".join(f"{t.subject} {t.predicate} {t.object} ." for t in triples)
-
-
 def infer(store: Store, sources: Sequence[str]) -> int:
     """Materialize the subclass / subproperty closure of ``sources`` into the inferred graph."""
     return store.replace_graph(
@@ -110,18 +107,26 @@ def rebuild_derived(store: Store) -> dict[str, int]:
         return _first_build(store)
     infer(store, base)
     derived = _construct(store, rule_files(), [*base, str(INFERRED_GRAPH)], bind_rule=True)
-    n_derived = store.replace_graph(str(DERIVED_GRAPH), derived | _rule_descriptions())
+    n_derived = store.replace_graph(str(DERIVED_GRAPH), derived | described(derived))
     # The derived nodes' own types need their superclasses too, so close over them as well.
     n_inferred = infer(store, [*base, str(DERIVED_GRAPH)])
     return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}
 
 
-def _rule_descriptions() -> set[ox.Triple]:
+def described(derived: set[ox.Triple]) -> set[ox.Triple]:
+    """The rules' descriptions, when something was derived: a store where no rule derives anything
+    (an empty one, written to) shows none of aikg's own triples (regression: 28 in ``SELECT *``)."""
+    return set(rule_descriptions()) if derived else set()
+
+
+@functools.cache
+def rule_descriptions() -> frozenset[ox.Triple]:
+    """Every rule as a node of the derived graph (its label, comment and file)."""
     out: set[ox.Triple] = set()
     for path in rule_files():
         nt = describe_rule(path).serialize(format="nt", encoding="utf-8")
         out.update(q.triple for q in ox.parse(nt, format=ox.RdfFormat.N_TRIPLES))
-    return out
+    return frozenset(out)
 
 
 def _first_build(store: Store) -> dict[str, int]:
@@ -134,7 +139,8 @@ def _first_build(store: Store) -> dict[str, int]:
     """
     inferred = _construct(store, inference_files(), [], bind_rule=False)
     store.replace_graph(str(INFERRED_GRAPH), inferred)
-    derived = _construct(store, rule_files(), [], bind_rule=True) | _rule_descriptions()
+    derived = _construct(store, rule_files(), [], bind_rule=True)
+    derived |= described(derived)
     n_derived = store.replace_graph(str(DERIVED_GRAPH), derived)
     hierarchy = store.with_predicates([ox.NamedNode(str(p)) for p in (RDFS.subClassOf, RDFS.subPropertyOf)])
     derived_graph = ox.NamedNode(str(DERIVED_GRAPH))

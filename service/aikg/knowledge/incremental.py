@@ -36,7 +36,7 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
-from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_files, rule_iri
+from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_descriptions, rule_files, rule_iri
 from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
 from aikg.rdf.results import StoredTerm
 from aikg.store import Store
@@ -52,6 +52,8 @@ _INFERRED = ox.NamedNode(str(INFERRED_GRAPH))
 _HIERARCHY = (ox.NamedNode(str(RDFS.subClassOf)), ox.NamedNode(str(RDFS.subPropertyOf)))
 _DERIVED_FOR = ox.NamedNode(str(AIKG.derivedFor))
 _RULE = ox.NamedNode(str(AIKG.rule))
+_RULE_CLASS = ox.NamedNode(str(AIKG.Rule))
+_RDF_TYPE = ox.NamedNode(str(RDF.type))
 
 
 @dataclass(frozen=True)
@@ -272,5 +274,24 @@ def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> 
     derivations: set[StoredTerm] = set()
     for path in rule_files():
         derivations |= _derive(after, rule_shape(path), touched)
-    _close(after, derivations, hierarchy)
+    _close(after, derivations | _describe_rules(after), hierarchy)
     return after.generated()
+
+
+def _describe_rules(after: _After) -> set[StoredTerm]:
+    """The rules' descriptions go with the derivations: in the derived graph while it holds one
+    (:func:`aikg.knowledge.derive.described`). Returns the rule nodes described or no longer described
+    (their closure follows them)."""
+    described = next(after.read.quads(None, _RDF_TYPE, _RULE_CLASS, _DERIVED.value), None) is not None
+    added = any(q.graph_name == _DERIVED and q.predicate == _RULE for q in after.added)
+    descriptions = set(rule_descriptions())
+    if added and not described:
+        after.stage(_DERIVED, set(), descriptions)
+    elif described and not added and any(q.predicate == _RULE for q in after.removed):
+        kept = (q for q in after.read.quads(None, _RULE, None, _DERIVED.value) if q not in after.removed)
+        if next(kept, None) is not None:
+            return set()
+        after.stage(_DERIVED, descriptions, set())
+    else:
+        return set()
+    return {t.subject for t in descriptions}

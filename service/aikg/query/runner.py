@@ -53,34 +53,23 @@ class QueryRunner:
         )
         self.services = allowed_services(settings)
         self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)
-        """Texts that passed :meth:`check` without naming a dataset: they pass again (named queries
-        are long and commented; reading one costs a few milliseconds)."""
+        """Texts that passed :meth:`check`: they pass again (named queries are long and commented;
+        reading one costs a few milliseconds)."""
 
     def deadline(self, seconds: float | None = None) -> Deadline:
         """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
         own = Deadline.after(self.timeout if seconds is None else seconds)
         return current_deadline(own) or own
 
-    def check(
-        self,
-        sparql: str,
-        *,
-        update: bool = False,
-        default_graphs: Sequence[str] | None = None,
-        named_graphs: Sequence[str] | None = None,
-        base_iri: str = BASE,
-    ) -> None:
-        """Refuse, before anything runs, a text that would make aikg fetch something outside the store."""
-        store = self.store
+    def check(self, sparql: str, *, update: bool = False, base_iri: str = BASE) -> None:
+        """Refuse, before anything runs, a text that would make aikg fetch something (SERVICE, LOAD).
+
+        A dataset (``FROM``, ``default-graph-uri``…) needs no check: it names graphs of the store, and one
+        the store does not hold is an empty graph."""
         key = (sparql, update, base_iri)
-        if self._passed.get(key) is None and not guard.check_sparql(
-            sparql, known_graphs=store.graphs, allow_service=self.services, update=update, base=base_iri
-        ):
+        if self._passed.get(key) is None:
+            guard.check_sparql(sparql, allow_service=self.services, update=update, base=base_iri)
             self._passed.put(key, True, len(sparql))
-        if default_graphs:
-            guard.check_graphs(default_graphs, store.graphs(), clause="default-graph-uri")
-        if named_graphs:
-            guard.check_graphs(named_graphs, store.graphs(), clause="named-graph-uri")
 
     def query(
         self,
@@ -102,7 +91,7 @@ class QueryRunner:
         """
         deadline = self.deadline()
         base_iri = base_iri or BASE
-        self.check(sparql, default_graphs=default_graphs, named_graphs=named_graphs, base_iri=base_iri)
+        self.check(sparql, base_iri=base_iri)
         job = QueryJob(
             sparql,
             dict(bindings) if bindings else None,

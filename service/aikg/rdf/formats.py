@@ -42,6 +42,8 @@ class Format:
     ox: ox.RdfFormat | ox.QueryResultsFormat | None = field(default=None, compare=False)
     aliases: tuple[str, ...] = ()
     """Other media types that name this format (``application/x-turtle``, plain ``application/json``)."""
+    words: tuple[str, ...] = ()
+    """Other names ``format=`` may use for it (``json-ld``, as SPARQLWrapper sends)."""
 
     @property
     def names(self) -> frozenset[str]:
@@ -55,6 +57,7 @@ class Format:
                 subtype,
                 *self.aliases,
                 *(a.split("/", 1)[1] for a in self.aliases if "/" in a),
+                *self.words,
             }
         )
 
@@ -79,7 +82,10 @@ _ALIASES: dict[str, tuple[str, ...]] = {
 }
 """Media types clients use for a format besides its registered one. Plain JSON and XML mean SPARQL
 results where results are offered and JSON-LD / RDF/XML where a graph is; N3 asks get Turtle (a subset
-of N3)."""
+of N3). An alias answers a request naming it, never a wildcard (``text/*`` is not a request for XML)."""
+
+_WORDS: dict[str, tuple[str, ...]] = {"application/ld+json": ("json-ld",)}
+"""Other names clients give a format in ``format=`` (SPARQLWrapper sends ``format=json-ld``)."""
 
 
 def _mime(raw: str) -> str:
@@ -93,7 +99,14 @@ def _from_ox(fmt: ox.RdfFormat | ox.QueryResultsFormat, kind: Kind) -> Format:
     else:
         name = re.sub(r"[^a-z0-9]", "", fmt.name.lower())  # "N-Triples" -> ntriples
     return Format(
-        name, mime, fmt.file_extension, kind, _IRI_FIXES.get(mime, fmt.iri), fmt, _ALIASES.get(mime, ())
+        name,
+        mime,
+        fmt.file_extension,
+        kind,
+        _IRI_FIXES.get(mime, fmt.iri),
+        fmt,
+        _ALIASES.get(mime, ()),
+        _WORDS.get(mime, ()),
     )
 
 

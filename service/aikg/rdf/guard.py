@@ -1,16 +1,18 @@
 """No fetching on a client's behalf: checks run on a query, an update or an RDF body BEFORE it executes.
 
-Oxigraph (0.5) really does fetch: ``SERVICE <http://…>`` sends the sub-query over HTTP and ``LOAD`` and
-``FROM <http://…>`` GET the IRI. Its RDF/XML parser expands nested internal entities (a "billion laughs"
-document grows exponentially). So every client text is read here first, through the one tokenizer
-(:mod:`aikg.rdf.tokens`), cheaply, and refused when it names something outside the store.
+Oxigraph (0.5) really does fetch: ``SERVICE <http://…>`` sends the sub-query over HTTP and ``LOAD`` GETs
+the IRI (``FROM <http://…>`` does not: it names a graph of the store, empty when the store has none). Its
+RDF/XML parser expands nested internal entities (a "billion laughs" document grows exponentially). So
+every client text is read here first, through the one tokenizer (:mod:`aikg.rdf.tokens`), cheaply, and
+refused when it would make the engine fetch; ``LOAD SILENT`` passes, and is never run (the update reports
+it skipped, as SPARQL 1.1 Update §3.1.4 has a failed silent LOAD succeed).
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 
 import pyoxigraph as ox
 
@@ -73,19 +75,17 @@ def check_size(toks: list[Token]) -> None:
 def check_sparql(
     text: str,
     *,
-    known_graphs: Callable[[], Collection[str]],
     allow_service: Collection[str] = (),
     update: bool = False,
     base: str = "",
-) -> bool:
-    """Refuse SERVICE (unless allow-listed), LOAD, and FROM/USING naming a graph not in the store.
+) -> None:
+    """Refuse SERVICE (unless allow-listed) and LOAD: the operations that make the engine fetch.
 
-    ``known_graphs`` is called only when the text names a dataset, so most queries cost no store call;
-    the answer says whether it was (a text that names none passes again whatever the store holds).
-    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE. A text too
-    deeply nested or too long in operators is refused first (:func:`check_size`).
+    IRIs are resolved against ``base`` (the service's base IRI) and the text's own BASE. A dataset
+    (``FROM``, ``USING``, ``GRAPH``) names graphs of the store only: the engine reads a graph the store
+    does not hold as an empty graph and fetches nothing (tested with a listener, tests/test_ssrf.py). A
+    text too deeply nested or too long in operators is refused first (:func:`check_size`).
     """
-    named_dataset = False
     for n, view in enumerate(_views(text)):
         toks = [t for t, _ in significant(view)]
         if n == 0:
@@ -101,33 +101,19 @@ def check_sparql(
                     "endpoints on a client's behalf (setting allow_service lists the allowed ones)",
                     errors=[{"clause": "SERVICE", "iri": iri}],
                 )
-            if tok.value == "LOAD" and update:
+            silent = i + 1 < len(toks) and toks[i + 1].is_keyword("SILENT")
+            if tok.value == "LOAD" and update and not silent:
                 raise Forbidden(
                     f"LOAD {iri or ''} is refused: aikg never fetches a document on a client's "
                     "behalf; send the data in the request body (Graph Store Protocol)",
                     errors=[{"clause": "LOAD", "iri": iri}],
                 )
-            if tok.value in ("FROM", "USING") and iri is not None:
-                named_dataset = True
-                check_graphs([iri], known_graphs(), clause=tok.value)
-    return named_dataset
 
 
 def _skip(rest: list[Token], *words: str) -> list[Token]:
     while rest and rest[0].is_keyword(*words):
         rest = rest[1:]
     return rest
-
-
-def check_graphs(graphs: Collection[str], known_graphs: Collection[str], *, clause: str) -> None:
-    """Refuse a dataset naming a graph the store does not hold (it would be fetched, not read)."""
-    missing = [g for g in graphs if g not in known_graphs]
-    if missing:
-        raise Forbidden(
-            f"{clause} names a graph that is not in the store: {missing[0]}; aikg never "
-            "fetches a graph on a client's behalf",
-            errors=[{"clause": clause, "iri": g} for g in missing],
-        )
 
 
 _ENTITY = re.compile(rb"<!ENTITY\s+(%\s+)?([^\s>]+)\s+(SYSTEM|PUBLIC|\"[^\"]*\"|'[^']*')", re.IGNORECASE)

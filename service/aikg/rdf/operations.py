@@ -3,15 +3,14 @@ creates or removes, so a write can be decided from its text before anything is c
 
 :func:`read_update` gives an :class:`UpdatePlan`. The gate uses it three ways:
 
-- :meth:`UpdatePlan.refusals` — what must be refused at once: a graph outside the writable namespace as a
-  target (``CLEAR ALL``, ``DROP NAMED``, ``MOVE <catalog> TO …``, ``INSERT DATA { GRAPH <file:///…> … }``),
-  ``CREATE`` of a graph that holds data, ``ADD``/``MOVE``/``COPY`` from a graph that holds none (SPARQL 1.1
-  Update §3.2.1, §3.2.3–5);
+- :meth:`UpdatePlan.refusals` — what must be refused at once: an operation that is not ``SILENT`` and
+  would change a graph aikg maintains (``DROP GRAPH <catalog>``, ``MOVE <catalog> TO …``, ``INSERT DATA
+  { GRAPH <ontology> … }``);
 - :meth:`UpdatePlan.graphs_to_stage` — which graphs the staging copy needs;
-- :meth:`UpdatePlan.staging_text` — the request rewritten so that a scratch Oxigraph store evaluates it
-  with aikg's meaning of the default graph (below), every graph-management operation made ``SILENT``
-  (its failure cases were decided from the text already), and the protocol's ``using-graph-uri`` /
-  ``using-named-graph-uri`` written in as ``USING`` clauses (Protocol §2.2.3).
+- :meth:`UpdatePlan.steps` — the operations as the staging store runs them, one after the other
+  (:mod:`aikg.write.staging`), so each sees what the ones before it did: written with aikg's meaning of
+  the default graph (below), and the protocol's ``using-graph-uri`` / ``using-named-graph-uri`` written in
+  as ``USING`` clauses (Protocol §2.2.3).
 
 The default graph, as aikg defines it (README "Writing data"): what an operation *reads* from the default
 graph (a ``WHERE`` without ``USING``/``WITH``) is the union of all named graphs, as for queries
@@ -25,7 +24,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 
-from aikg.errors import Conflict, Forbidden, NotFound, QuerySyntaxError
+from aikg.errors import QuerySyntaxError
 from aikg.rdf.tokens import Prologue, Token, closing, tokenize
 
 DEFAULT = "DEFAULT"
@@ -33,6 +32,8 @@ DEFAULT = "DEFAULT"
 
 MANAGEMENT = frozenset({"CLEAR", "DROP", "CREATE", "ADD", "MOVE", "COPY", "LOAD"})
 _TERMS = frozenset({"var", "iri", "pname", "string", "number", "bnode", "anon", "nil"})
+UNION = "\x00union\x00"
+"""Marks, while a step's text is written, where the union of the staging graphs goes as USING clauses."""
 
 
 @dataclass
@@ -83,6 +84,8 @@ class Operation:
     """The pattern reads the default graph (triples outside any ``GRAPH`` block)."""
     reads: set[str] = field(default_factory=set)
     reads_any: bool = False
+    prologue: str = ""
+    """The BASE and PREFIX declarations before the operation (they hold for every operation after them)."""
 
     def writes(self, default: str) -> tuple[set[str], bool]:
         """The graphs this operation may change (the default graph as ``default``), and whether it may
@@ -115,6 +118,24 @@ class Matching:
     """The pattern as a ``SELECT *`` over the operation's dataset (none written: the union)."""
     deletes: str | None
     inserts: str | None
+
+
+@dataclass(frozen=True)
+class Step:
+    """One operation as the staging store runs it (:mod:`aikg.write.staging`)."""
+
+    verb: str
+    silent: bool = False
+    target: str | None = None
+    """The graph a management operation changes: an IRI (the default graph as its IRI), ALL or NAMED."""
+    source: str | None = None
+    """The graph ADD/MOVE/COPY read (the default graph as its IRI), the document LOAD names."""
+    text: str = ""
+    """INSERT/DELETE DATA, DELETE WHERE, DELETE/INSERT … WHERE: the operation with its prologue, its
+    default-graph templates written into the default graph's IRI and the protocol's dataset written in."""
+    union_at: int | None = None
+    """Where in ``text`` the union of the staging store's graphs goes, as USING and USING NAMED clauses,
+    when the pattern reads the default graph (known only as the step runs)."""
 
 
 @dataclass
@@ -169,65 +190,34 @@ class UpdatePlan:
         """Whether any operation names its own dataset (USING, USING NAMED or WITH)."""
         return any(op.using or op.with_graph for op in self.operations)
 
-    def refusals(self, known: Collection[str], check_writable: Callable[[str, str], object]) -> None:
-        """Raise the first refusal the text decides: a target outside the writable namespace (403), CREATE
-        of a graph that holds data (409), ADD/MOVE/COPY from a graph that holds none (404)."""
-        exists = set(known)
-        certain = True  # False once an operation whose effect on graphs is known only at run time came
+    def refusals(self, check_writable: Callable[[str, str], object]) -> None:
+        """Raise the first refusal the text decides: an operation that is not SILENT and would change a
+        graph aikg maintains (403). A SILENT one is skipped when it runs, as Update §3 has a failed
+        silent operation succeed; ``GRAPH ?var`` templates are checked on their result."""
         for op in self.operations:
-            named, open_ended = op.writes(self.default)
-            if open_ended and op.verb in MANAGEMENT:
-                raise Forbidden(
-                    f"{op.verb} {op.target} would change every named graph, including the ones aikg "
-                    "maintains (ontology, shapes, catalogue, derived and inferred graphs, sources); name "
-                    "the graph to change",
-                    errors=[{"operation": op.verb, "graph": op.target}],
-                )
+            if op.silent:
+                continue
+            named, _ = op.writes(self.default)
             for g in sorted(named):
                 check_writable(g, op.verb)
-            source = self.default if op.source == DEFAULT else op.source
-            target = self.default if op.target == DEFAULT else op.target
-            if op.verb == "CREATE" and target is not None:
-                if certain and target in exists and not op.silent:
-                    raise Conflict(
-                        f"CREATE GRAPH <{target}>: the graph already exists (it holds data); "
-                        "use CREATE SILENT to ignore this",
-                        errors=[{"graph": target}],
-                    )
-            elif op.verb in ("ADD", "MOVE", "COPY") and source is not None and target is not None:
-                if source == target:
-                    continue
-                if certain and source not in exists and op.source != DEFAULT and not op.silent:
-                    raise NotFound(
-                        f"{op.verb} <{source}> TO …: there is no graph <{source}> in the store; "
-                        f"use {op.verb} SILENT to ignore this",
-                        errors=[{"graph": source}],
-                    )
-                if source in exists:
-                    exists.add(target)
-                elif op.verb != "ADD":
-                    exists.discard(target)
-                if op.verb == "MOVE":
-                    exists.discard(source)
-            elif op.verb in ("CLEAR", "DROP") and target is not None:
-                exists.discard(target)
-            elif op.verb == "INSERT DATA":
-                exists |= named
-            else:
-                certain = False
 
-    def graphs_to_stage(self, known: Collection[str], using: Collection[str] = ()) -> list[str]:
+    def graphs_to_stage(
+        self, known: Collection[str], using: Collection[str], client: Callable[[Collection[str]], list[str]]
+    ) -> list[str]:
         """The existing graphs the staging copy must hold for the request to mean what it means here:
-        every graph when an operation reads the default graph (the union) or ``GRAPH ?var``, else the
-        graphs it names (and the protocol's ``using`` graphs)."""
+        every graph when a pattern without a dataset of its own reads the default graph (the union) or
+        ``GRAPH ?var``, or a DELETE template has ``GRAPH ?var``; every client graph (``client``) for
+        ``CLEAR``/``DROP`` ``ALL``/``NAMED``; else the graphs the request names (and the protocol's
+        ``using`` graphs: with them, or with ``USING``, a pattern reads only those)."""
         names: set[str] = {self.default, *using}
         for op in self.operations:
-            reads_union = op.reads_default and not op.with_graph and not op.using and not using
-            if reads_union or op.reads_any:
+            if not (using or op.using) and (op.reads_any or (op.reads_default and not op.with_graph)):
+                return sorted(known)
+            if op.deletes is not None and op.deletes.any_graph:
                 return sorted(known)
             named, open_ended = op.writes(self.default)
-            if open_ended:
-                return sorted(known)
+            if open_ended and op.verb in MANAGEMENT:
+                names |= set(client(known))
             names |= named | op.reads
             if op.source and op.source != DEFAULT:
                 names.add(op.source)
@@ -235,49 +225,39 @@ class UpdatePlan:
                 names.add(op.with_graph)
         return sorted(g for g in names if g in known)
 
-    def staging_text(
-        self, staged: Sequence[str], *, using: Sequence[str] = (), using_named: Sequence[str] = ()
-    ) -> str:
-        """The request as the staging store must run it (see the module docstring)."""
-        edits: list[tuple[int, int, str]] = []
+    def steps(self, *, using: Sequence[str] = (), using_named: Sequence[str] = ()) -> list[Step]:
+        """The operations as the staging store runs them (see the module docstring)."""
         d = f"<{self.default}>"
-        protocol = bool(using or using_named)
+        protocol = _dataset(using, using_named) if (using or using_named) else ""
+        out: list[Step] = []
         for op in self.operations:
-            if op.verb in MANAGEMENT - {"LOAD"}:
-                if not op.silent:
-                    edits.append((op.verb_token.end, op.verb_token.end, " SILENT"))
-                for tok, value in ((op.target_token, op.target), (op.source_token, op.source)):
-                    if tok is not None and value == DEFAULT:
-                        edits.append(
-                            (tok.start, tok.end, f"GRAPH {d}" if op.verb in ("CLEAR", "DROP") else d)
-                        )
+            if op.verb in MANAGEMENT:
+                target = self.default if op.target == DEFAULT else op.target
+                if op.verb == "LOAD":
+                    target = op.target or self.default
+                source = self.default if op.source == DEFAULT else op.source
+                out.append(Step(op.verb, op.silent, target, source))
                 continue
-            dataset = (
-                _dataset(using, using_named)
-                if protocol
-                else (
-                    _dataset(staged, staged)
-                    if op.reads_default and not op.with_graph and not op.using
-                    else ""
-                )
-            )
+            union = op.reads_default and not op.with_graph and not op.using and not protocol
+            dataset = protocol or (UNION if union else "")
             if op.verb == "DELETE WHERE" and op.pattern is not None and dataset:
                 template = _wrapped(self.text, op.pattern, d)
                 pattern = self.text[op.pattern.open.start : op.pattern.close.end]
-                edits.append(
-                    (
-                        op.verb_token.start,
-                        op.pattern.close.end,
-                        f"DELETE {template} {dataset} WHERE {pattern}",
-                    )
-                )
-                continue
-            if not op.with_graph:
-                for block in op.templates:
-                    edits.extend(_wrap_edits(block, d))
-            if op.where is not None and dataset:
-                edits.append((op.where.start, op.where.start, dataset + " "))
-        return _apply(self.text, edits)
+                text = f"DELETE {template} {dataset} WHERE {pattern}"
+            else:
+                edits: list[tuple[int, int, str]] = []
+                if not op.with_graph:
+                    for block in op.templates:
+                        edits.extend(_wrap_edits(block, d))
+                if op.where is not None and dataset:
+                    edits.append((op.where.start, op.where.start, dataset + " "))
+                start = op.first.start
+                body = self.text[start : op.last.end]
+                text = _apply(body, [(s - start, e - start, r) for s, e, r in edits])
+            text = f"{op.prologue}\n{text}" if op.prologue else text
+            at = text.find(UNION)
+            out.append(Step(op.verb, text=text.replace(UNION, ""), union_at=at if at >= 0 else None))
+        return out
 
 
 def _dataset(default: Sequence[str], named: Sequence[str]) -> str:
@@ -367,16 +347,20 @@ def read_update(text: str, *, base: str, default: str) -> UpdatePlan:
     """
     r = _Reader(text, base)
     ops: list[Operation] = []
+    declarations: list[str] = []
     try:
         while (tok := r.peek()) is not None:
             after = r.prologue.declare(r.toks, r.i)
             if after != r.i:
+                declarations.append(text[tok.start : r.toks[after - 1].end])
                 r.i = after
                 continue
             if tok.text == ";":
                 r.i += 1
                 continue
-            ops.append(_operation(r))
+            op = _operation(r)
+            op.prologue = " ".join(declarations)
+            ops.append(op)
     except _Unreadable as exc:
         raise QuerySyntaxError(f"the update could not be read: {exc}") from None
     return UpdatePlan(text, ops, default)

@@ -29,6 +29,7 @@ import time
 from typing import Any
 
 from gunicorn.http import errors as http_errors
+from gunicorn.http import wsgi
 from gunicorn.workers.gthread import _DEFER, ThreadWorker
 
 from aikg.serving.arenas import give_back
@@ -172,10 +173,26 @@ def tune_interpreter() -> None:
     gc.set_threshold(COLLECT_AFTER, middle, old)
 
 
+class KeepAliveResponse(wsgi.Response):  # type: ignore[misc]  # gunicorn ships no types
+    """gunicorn's response, saying how long an idle connection stays open: ``Keep-Alive: timeout=N``
+    (gunicorn's ``keepalive``, 2 s by default). gunicorn closed idle connections without saying when,
+    and Node's fetch (undici, Comunica's transport) then sent a POST on one the server had just closed:
+    2 of 3 Comunica updates failed. Told the timeout, undici stops reusing a connection before it."""
+
+    def default_headers(self) -> list[str]:
+        headers: list[str] = super().default_headers()
+        if self.cfg.keepalive and not self.upgrade and not self.should_close():
+            headers.append(f"Keep-Alive: timeout={int(self.cfg.keepalive)}\r\n")
+        return headers
+
+
 class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
 
     def init_process(self) -> None:
+        # gunicorn's threaded worker builds each response as wsgi.Response, with no hook to give it
+        # another class: this process's responses declare their keep-alive timeout.
+        wsgi.Response = KeepAliveResponse
         tune_interpreter()
         settings = load_settings()
         self.read_timeout = float(settings["read_timeout"])
@@ -362,7 +379,13 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
                     self._send(client, envelope(status, title, "the response could not be written"))
                     return
                 self.log.warning("invalid request from %s: %s", (addr or ("",))[0], exc)
-                self._send(client, envelope(status, title, str(exc)[:300] or title))
+                message = str(exc)[:300] or title
+                if status == 414:
+                    message += (
+                        "; send a long query by POST instead (a form with query=, or the query itself as "
+                        "application/sparql-query), which takes up to max_body bytes"
+                    )
+                self._send(client, envelope(status, title, message))
                 return
         self.log.exception("error handling a request")
         self._send(client, envelope(500, "internal error", "an unexpected error occurred; it was logged"))

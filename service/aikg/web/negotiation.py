@@ -1,13 +1,21 @@
 """Content negotiation for every surface, in one place: ``format=`` or ``Accept`` (RFC 9110 §12.5.1).
 
-- ``format`` overrides ``Accept``; it may be repeated (SPARQLWrapper sends ``format=rdf+xml&format=
-  application/rdf+xml``): the first value naming an offered format wins. It takes a format's short name,
-  extension, media type or subtype (``turtle``, ``ttl``, ``text/turtle``, ``rdf+xml``).
+- ``format`` (not part of the SPARQL protocols, which negotiate by ``Accept``; the usual extension, and
+  what a link or a browser can set) wins over ``Accept`` when it names a format offered here. It may be
+  repeated (SPARQLWrapper sends ``format=rdf+xml&format=application/rdf+xml``): the first value naming an
+  offered format wins. It takes a format's short name, extension, media type or subtype (``turtle``,
+  ``ttl``, ``text/turtle``, ``rdf+xml``, ``json-ld``).
+- A ``format`` naming nothing offered here never overrides an ``Accept`` header that names media types
+  the service can answer with (SPARQLWrapper adds ``format=n3`` to a Turtle ``Accept``): ``Accept``
+  decides. Only when ``Accept`` states no preference (none, or only ``*/*``) is such a ``format`` a 406:
+  then it is the one thing the client asked for.
 - ``Accept`` is read as RFC 9110 defines it: media ranges with wildcards (``text/*``, ``*/*``),
   parameters (``text/turtle; charset=utf-8``) and weights (``q=0.9``; ``q=0`` excludes). An offer takes
   the weight of the most specific range that matches it; the highest weight wins, and among equal
-  weights the server's order (the first offer is the default). A ``charset`` parameter matches only
-  UTF-8, the one charset aikg writes; other parameters (a JSON-LD ``profile``) do not narrow the match.
+  weights the server's order (the first offer is the default). A wildcard matches an offer's registered
+  media type, not its aliases (``text/*`` is CSV for results, not XML as ``text/xml``). A ``charset``
+  parameter matches only UTF-8, the one charset aikg writes; other parameters (a JSON-LD ``profile``) do
+  not narrow the match.
 - No ``Accept`` (or one that does not parse) means anything: the first offer.
 - Nothing acceptable is a 406 whose message lists the offered types (and format names).
 """
@@ -111,7 +119,7 @@ def weight(fmt: Format, ranges: list[MediaRange] | None) -> float:
         return 1.0
     best = 0.0
     for mime in (fmt.mime, *fmt.aliases):
-        matching = [r for r in ranges if r.matches(mime)]
+        matching = [r for r in ranges if r.matches(mime) and (mime == fmt.mime or r.specificity >= 2)]
         if matching:
             top = max(r.specificity for r in matching)
             best = max(best, max(r.q for r in matching if r.specificity == top))
@@ -133,15 +141,22 @@ def by_param(value: str, offers: Sequence[Format]) -> Format | None:
 def find(offers: Sequence[Format], accept: str | None, format_values: Sequence[str] = ()) -> Format | None:
     """The format to answer with, or None when nothing offered is acceptable."""
     values = [v for v in format_values if v and v.strip()]
-    if values:
-        return next((f for f in (by_param(v, offers) for v in values) if f is not None), None)
     ranges = parse_accept(accept)
+    if values:
+        named = next((f for f in (by_param(v, offers) for v in values) if f is not None), None)
+        if named is not None or not _states_preference(ranges):
+            return named
     best, best_q = None, 0.0
     for f in offers:
         q = weight(f, ranges)
         if q > best_q:
             best, best_q = f, q
     return best
+
+
+def _states_preference(ranges: list[MediaRange] | None) -> bool:
+    """Whether an Accept header names some media type (or type/*), beyond an "anything" ``*/*``."""
+    return ranges is not None and any(r.type != "*" and r.q > 0 for r in ranges)
 
 
 def choose(offers: Sequence[Format], accept: str | None, format_values: Sequence[str] = ()) -> Format:

@@ -21,8 +21,8 @@ from aikg.services import Services
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
     401: "Unauthorized: the write came without a valid bearer token.",
-    403: "Forbidden: writes are switched off, the request names something outside the store, or it would "
-    "write a graph outside the writable namespace.",
+    403: "Forbidden: writes are switched off, the request would make aikg fetch something (SERVICE, LOAD), "
+    "or it would write a graph aikg maintains.",
     404: "Not found: no such entity, named query, graph or format.",
     405: "Method not allowed (the Allow header lists the methods offered).",
     406: "Not acceptable: none of the media types in Accept can be produced (the message lists them).",
@@ -526,6 +526,12 @@ def _schemas() -> dict[str, Any]:
                 "removed": {"type": "integer"},
                 "graphs": {"type": "array", "items": {"type": "string"}},
                 "validated_nodes": {"type": "integer"},
+                "notes": {
+                    "type": "array",
+                    "items": {"type": "string"},
+                    "description": "What the write did beyond its quads: the client graphs a CLEAR or DROP "
+                    "ALL/NAMED reached, a SILENT operation skipped.",
+                },
             },
         },
         "ValidationReport": {
@@ -1166,7 +1172,8 @@ def _write_paths() -> dict[str, Any]:
         "content": {"application/json": {"schema": _ref("WriteOutcome")}},
         "headers": {
             "Location": {
-                "description": "URL of the new graph (direct graph identification).",
+                "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
+                "identifies it directly).",
                 "schema": {"type": "string"},
             }
         },
@@ -1277,7 +1284,7 @@ def _write_paths() -> dict[str, Any]:
                 **secured,
                 "description": "POST application/sparql-update, or the form field update=. Relative "
                 "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
-                "the SHACL gate and must stay in the writable namespace.",
+                "the SHACL gate; any graph but the ones aikg maintains may be written.",
                 "parameters": [
                     _query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
                     _query("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),

@@ -1,11 +1,17 @@
 """One response cache for every read surface: the lookup API, neighbourhoods, exports and ``/sparql``.
 
-A 200 answer is kept under (store, store version, path, query string, Accept, request body digest) and
-carries an ETag made from the same key, so a repeated request costs a dictionary lookup and a
-revalidation costs a 304. A write changes the store's version, so nothing stale is ever served; an
+A 200 answer is kept under (store, store version, path, query string, representation, request body
+digest) and carries an ETag made from the same key, so a repeated request costs a dictionary lookup and
+a revalidation costs a 304. A write changes the store's version, so nothing stale is ever served; an
 answer raced by a write is not kept. Bodies are part of the key so that a query sent by POST (form or
-``application/sparql-query``) is cached like one sent by GET. A streamed answer (an export) is read
-while it fits the cache's bound for one entry and kept whole; a larger one is streamed on, not kept.
+``application/sparql-query``) is cached like one sent by GET, and so is the whole ``Content-Type``, its
+parameters included: a body declared in another charset is refused (415) by the view, never answered by
+an entry a UTF-8 request left (regression: the same ISO-8859-1 request got 200 or 415 depending on the
+worker). The representation is what negotiation chose, where the view says how it negotiates
+(``@cached(variant=…)``: ``/sparql``, the Graph Store), else the ``Accept`` header read as RFC 9110 does
+(order aside, and no header the same as ``*/*``): requests asking for the same answer share an entry.
+A streamed answer (an export) is read while it fits the cache's bound for one entry and kept whole; a
+larger one is streamed on, not kept.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from functools import wraps
 from itertools import chain
-from typing import Any
+from typing import Any, overload
 
 from flask import Response, request
 
@@ -25,6 +31,7 @@ from aikg.cache import etag_for
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.store.base import current_deadline
 from aikg.web import get_services
+from aikg.web.negotiation import parse_accept
 
 KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
@@ -32,23 +39,51 @@ GZIP_FROM = 1024
 """Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""
 
 
-def _request_key() -> tuple[str, str, str]:
-    """What was asked: path, query string (plus the body's type and digest for a POST), Accept."""
+def accept_variant() -> Hashable:
+    """The request's ``Accept`` as a set of weighted media ranges: ``()`` for "anything" (no header, or
+    ``*/*`` alone), so the requests negotiation cannot tell apart share a key."""
+    ranges = parse_accept(request.headers.get("Accept"))
+    if ranges is None or all((r.type, r.subtype, r.params) == ("*", "*", ()) and r.q > 0 for r in ranges):
+        return ()
+    return tuple(sorted((r.type, r.subtype, r.params, r.q) for r in ranges))
+
+
+def _request_key(variant: Callable[[], Hashable]) -> tuple[str, str, Hashable]:
+    """What was asked: path, query string (plus the body's full Content-Type and digest for a POST), and
+    the representation."""
     query = request.query_string.decode("latin-1")
-    variant = request.headers.get("Accept", "")
     if request.method == "POST":
         digest = hashlib.blake2b(request.get_data(cache=True), digest_size=12).hexdigest()
-        query += f"#{request.mimetype}:{digest}"
-    return request.path, query, variant
+        query += f"#{request.headers.get('Content-Type', '')}:{digest}"
+    return request.path, query, variant()
 
 
-def cached(view: Callable[..., Response]) -> Callable[..., Response]:
-    """Answer from the response cache, or 304 when the client's ETag is current; cache 200s."""
+View = Callable[..., Response]
 
+
+@overload
+def cached(view: View) -> View: ...
+
+
+@overload
+def cached(*, variant: Callable[[], Hashable]) -> Callable[[View], View]: ...
+
+
+def cached(view: View | None = None, *, variant: Callable[[], Hashable] = accept_variant) -> Any:
+    """Answer from the response cache, or 304 when the client's ETag is current; cache 200s.
+
+    ``variant`` names the representation the request negotiates (by default its ``Accept`` header,
+    normalized); used bare (``@cached``) or with it (``@cached(variant=…)``)."""
+    if view is None:
+        return lambda v: _cached(v, variant)
+    return _cached(view, variant)
+
+
+def _cached(view: Callable[..., Response], variant: Callable[[], Hashable]) -> Callable[..., Response]:
     @wraps(view)
     def wrapper(*args: Any, **kwargs: Any) -> Response:
         services = get_services()
-        key = (services.token, services.store.version, *_request_key())
+        key = (services.token, services.store.version, *_request_key(variant))
         cache = services.responses
         hit = cache.get(key)
         if hit is None:

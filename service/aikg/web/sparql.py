@@ -26,7 +26,7 @@ from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, require_any
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
-from aikg.web.response_cache import cached, takes_gzip
+from aikg.web.response_cache import accept_variant, cached, takes_gzip
 from aikg.web.service_description import service_description, service_root
 
 bp = Blueprint("sparql", __name__)
@@ -47,8 +47,22 @@ class ProtocolRequest:
     named_graphs: list[str] = field(default_factory=list)
 
 
+def _representation() -> tuple[str, str]:
+    """The media types this request gets for solutions and for a graph ("" where it would be a 406):
+    what the answer is written in, whichever kind the query turns out to be."""
+    results, graph = acceptable(RESULT_FORMATS), acceptable(GRAPH_FORMATS)
+    return (results.mime if results else "", graph.mime if graph else "")
+
+
+def _variant() -> tuple[str, ...]:
+    """The response cache's representation key: the negotiated formats (a service description asks
+    for RDF or HTML, so it keys on the header)."""
+    describing = request.method in ("GET", "HEAD") and "query" not in request.args
+    return (*_representation(), str(accept_variant()) if describing else "")
+
+
 @bp.route("/sparql", methods=["GET", "POST"])
-@cached
+@cached(variant=_variant)
 def endpoint() -> Response:
     """Answer a SPARQL query, or describe the service when a GET carries none."""
     req = read_request()
@@ -56,7 +70,7 @@ def endpoint() -> Response:
         return describe()
     require_any(RESULT_FORMATS + GRAPH_FORMATS)
     # The query worker writes the answer in the client's format (whichever kind the answer is).
-    render = tuple(f.mime if f else "" for f in (acceptable(RESULT_FORMATS), acceptable(GRAPH_FORMATS)))
+    render = _representation()
     # The dataset protocol: named graphs alone leave the default graph empty; nothing given means
     # the service's default dataset (the union of the named graphs).
     given = bool(req.default_graphs or req.named_graphs)

@@ -9,8 +9,10 @@ Graph Store Protocol, as aikg maps it:
   of all named graphs, so it cannot be written as such).
 - ``/graph/<path>`` names the graph ``https://w3id.org/aikg/graph/<path>`` directly (§4.1), as
   ``/id/<slug>`` answers for ``https://w3id.org/aikg/id/<slug>``.
-- ``POST /data`` without a graph creates a new graph under ``graph/uploads/`` and answers 201 with its
-  ``Location`` (§5.5); ``multipart/form-data`` posts (and puts) the merge of the uploaded files.
+- ``POST /data`` without a graph creates a new graph under ``graph/uploads/`` and answers 201 with the new
+  graph's IRI as its ``Location`` (§5.5: "the URI of the newly created graph"; ``GET /data?graph=<it>``
+  reads it, as does ``/graph/uploads/…``); ``multipart/form-data`` posts (and puts) the merge of the
+  uploaded files.
 """
 
 from __future__ import annotations
@@ -35,13 +37,14 @@ from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_
 from aikg.store.base import current_deadline
 from aikg.web import get_services, get_store, setting
 from aikg.web.auth import require_writer
-from aikg.web.negotiation import negotiate, negotiated_response, preferred
+from aikg.web.cors import WRITE, allow_cross_origin
+from aikg.web.negotiation import acceptable, negotiate, negotiated_response, preferred
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import cached
-from aikg.web.service_description import service_root
 from aikg.write import gate
 
 bp = Blueprint("writes", __name__)
+allow_cross_origin(bp, methods=WRITE)
 
 UPDATE_MIME = "application/sparql-update"
 MULTIPART = "multipart/form-data"
@@ -112,13 +115,16 @@ def update() -> Response:
         for name in ("using-graph-uri", "using-named-graph-uri"):
             for value in url.getlist(name):
                 params.add(name, value)
-        text = single(params, "update") or ""
         if "update" in url:
             raise BadRequest("give exactly one 'update' parameter (the request has one in the URL)")
+        found = single(params, "update")
+        if found is None:
+            raise BadRequest("the request has no 'update' parameter")
+        text = found
     else:
         raise UnsupportedMediaType(f"send the update as {UPDATE_MIME} or as the form field 'update' ({FORM})")
-    if not text.strip():
-        raise BadRequest("the update is empty")
+    # An empty text (or one of comments and prefixes only) is a valid request of no operations
+    # (Update §3, grammar rule Update): it succeeds and changes nothing.
     services = get_services()
     using, using_named = params.getlist("using-graph-uri"), params.getlist("using-named-graph-uri")
     return _gated(
@@ -175,15 +181,21 @@ def _named_or_400(graph: str | None) -> str:
     return graph
 
 
+def _graph_variant() -> str:
+    """The response cache's representation key for a graph: the negotiated RDF format."""
+    found = acceptable(GRAPH_FORMATS)
+    return found.mime if found else ""
+
+
 @bp.get("/data")
-@cached
+@cached(variant=_graph_variant)
 def data_get() -> Response:
     """Graph Store Protocol GET (and HEAD): one graph, in the negotiated RDF format (Turtle by default)."""
     return _read_graph(_named_or_400(_indirect()))
 
 
 @bp.get("/graph/<path:path>")
-@cached
+@cached(variant=_graph_variant)
 def direct_get(path: str) -> Response:
     """GET (and HEAD) of a graph by its own URL (direct graph identification)."""
     return _read_graph(_direct(path))
@@ -218,7 +230,7 @@ def data_post() -> Response:
     graph = _indirect()
     if graph is None:
         new = f"{UPLOADS}{uuid.uuid4()}"
-        return _graph_write(new, replace=False, location=f"{service_root()}/graph/{new[len(str(GRAPH)) :]}")
+        return _graph_write(new, replace=False, location=new)
     return _graph_write(graph, replace=False)
 
 

@@ -46,12 +46,12 @@ from aikg.namespaces import (
     SHAPES_GRAPH,
 )
 from aikg.query.runner import QueryRunner
-from aikg.rdf import guard, operations, tokens
+from aikg.rdf import operations, tokens
 from aikg.rdf.results import StoredTerm
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
-from aikg.write import budget, matched, namespace
+from aikg.write import budget, matched, namespace, staging
 from aikg.write.writelog import WriteLog
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
@@ -111,6 +111,8 @@ class Change:
     add: set[ox.Quad] = field(default_factory=set)
     drop: set[str] = field(default_factory=set)
     """Graphs removed entirely (their quads are in ``remove`` too, for validation)."""
+    notes: list[str] = field(default_factory=list)
+    """What the write did beyond its quads: a ``CLEAR ALL``'s reach, a silent operation skipped."""
 
     def graphs(self) -> list[str]:
         """The named graphs this change touches."""
@@ -128,10 +130,11 @@ class Outcome:
     validated: list[str]
     created: bool = False
     """True when the write made a graph that did not exist before (a 201 on the Graph Store)."""
+    notes: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
-        """The success body of a write."""
-        return {
+        """The success body of a write (``notes`` only when there are some)."""
+        body: dict[str, Any] = {
             "ok": True,
             "operation": self.kind,
             "added": self.added,
@@ -139,6 +142,9 @@ class Outcome:
             "graphs": self.graphs,
             "validated_nodes": len(self.validated),
         }
+        if self.notes:
+            body["notes"] = self.notes
+        return body
 
     @classmethod
     def from_json(cls, body: dict[str, Any], *, created: bool = False) -> Outcome:
@@ -150,6 +156,7 @@ class Outcome:
             body["graphs"],
             [""] * int(body["validated_nodes"]),
             created,
+            list(body.get("notes", [])),
         )
 
 
@@ -216,45 +223,62 @@ def update_change(
     using_named: list[str] | None = None,
 ) -> Change:
     """The delta of a SPARQL Update: a lone DELETE/INSERT … WHERE matched on the store itself
-    (:mod:`aikg.write.matched`), anything else computed on a staging copy of the graphs it can reach.
+    (:mod:`aikg.write.matched`), anything else run operation by operation on a staging copy of the
+    graphs it can reach (:mod:`aikg.write.staging`).
 
-    What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): a target outside the
-    writable namespace, CREATE of an existing graph, ADD/MOVE/COPY from a missing one. The staging store
-    then holds every existing graph the update names (all of them when it reads the default graph — the
-    union — or uses ``GRAPH ?var``); the update runs there, rewritten to aikg's default graph, under the
+    What the text decides is decided first, at once (:mod:`aikg.rdf.operations`): an operation that is
+    not SILENT and would change a graph aikg maintains. The staging store then holds every existing
+    graph the update names (all of them when it reads the default graph — the union — or uses ``GRAPH
+    ?var``; every client graph for ``CLEAR``/``DROP`` ``ALL``/``NAMED``); the update runs there, under the
     query time limit (in a worker process where the store has snapshots), and the difference
     before/after is the change. ``using`` / ``using_named`` are the protocol's ``using-graph-uri`` /
-    ``using-named-graph-uri``.
+    ``using-named-graph-uri``: graphs of the store, empty when it holds none (nothing is fetched).
     """
     using, using_named = list(using or ()), list(using_named or ())
-    known = frozenset(store.graphs())
+    if not text.strip():  # an empty request is a valid one (Update §3: zero operations), changing nothing
+        return Change("update")
     runner.check(text, update=True)
-    guard.check_graphs(using, known, clause="using-graph-uri")
-    guard.check_graphs(using_named, known, clause="using-named-graph-uri")
+    for name, graphs in (("using-graph-uri", using), ("using-named-graph-uri", using_named)):
+        for g in graphs:
+            _absolute(g, name)
     plan = _read(text)
     if (using or using_named) and plan.dataset_clause_used():
         raise BadRequest(
             "using-graph-uri / using-named-graph-uri cannot be combined with an update that "
             "has USING, USING NAMED or WITH (SPARQL 1.1 Protocol §2.2.3)"
         )
-    plan.refusals(known, namespace.check_writable)
-    graphs = plan.graphs_to_stage(known, [*using, *using_named])
-    staged = plan.staging_text(graphs, using=using, using_named=using_named)
+    plan.refusals(namespace.check_writable)
+    known = frozenset(store.graphs())
+    graphs = plan.graphs_to_stage(known, [*using, *using_named], namespace.client_graphs)
+    steps = plan.steps(using=using, using_named=using_named)
+    job: dict[str, Any] = {"matching": None, "steps": steps, "graphs": graphs, "default": plan.default}
     if plan.matches_patterns():  # a pattern can run away: where it can be stopped, under a query slot
         # A lone DELETE/INSERT … WHERE is matched on the store itself (aikg.write.matched), not on a
         # copy; the remote engine's blank nodes cannot be looked up one by one, so it stages.
-        local = store.kind != "remote"
-        matching = plan.matching(known, using=using, using_named=using_named) if local else None
-        removed, added = runner.isolated(
-            update_delta, {"matching": matching, "text": staged, "graphs": graphs}
-        )
+        if store.kind != "remote":
+            job["matching"] = plan.matching(known, using=using, using_named=using_named)
+        removed, added, notes = runner.isolated(update_delta, job)
     else:  # INSERT/DELETE DATA and graph management: bounded work, no worker start, no slot taken
         with deadline_scope(runner.deadline()):
-            removed, added = stage_update(store, text=staged, graphs=graphs)
-    change = Change("update", remove=removed, add=added)
+            removed, added, notes = staging.stage_update(
+                store, steps=steps, graphs=graphs, default=plan.default
+            )
+    change = Change("update", remove=removed, add=added, notes=notes)
     for g in change.graphs():  # what GRAPH ?var reached is known only now
         namespace.check_writable(g, "update")
     return change
+
+
+def _absolute(iri: str, parameter: str) -> None:
+    """A protocol parameter naming a graph must be an absolute IRI (400 otherwise)."""
+    try:
+        ok = ":" in ox.NamedNode(iri).value
+    except ValueError:
+        ok = False
+    if not ok:
+        raise BadRequest(
+            f"{parameter} must be an absolute IRI: {iri[:200]}", errors=[{"parameter": parameter}]
+        )
 
 
 def _read(text: str) -> operations.UpdatePlan:
@@ -276,44 +300,26 @@ def _read(text: str) -> operations.UpdatePlan:
 
 
 def update_delta(
-    store: Store, *, matching: operations.Matching | None, text: str, graphs: list[str]
-) -> tuple[set[ox.Quad], set[ox.Quad]]:
-    """The quads an update removes and adds: matched on ``store`` when it is one DELETE/INSERT … WHERE,
-    else (or when the rewrite does not run) from the staged ``text`` on a copy of ``graphs``.
+    store: Store,
+    *,
+    matching: operations.Matching | None,
+    steps: list[operations.Step],
+    graphs: list[str],
+    default: str,
+) -> tuple[set[ox.Quad], set[ox.Quad], list[str]]:
+    """The quads an update removes and adds, and notes on what it did: matched on ``store`` when it is
+    one DELETE/INSERT … WHERE, else (or when the rewrite does not run) by running ``steps`` on a copy of
+    ``graphs``.
 
     Module level, so a query worker can run it on a snapshot.
     """
     if matching is not None:
         try:
-            return matched.matched_change(store, matching=matching)
+            removed, added = matched.matched_change(store, matching=matching)
+            return removed, added, []
         except matched.Unmatched:
             pass
-    return stage_update(store, text=text, graphs=graphs)
-
-
-def stage_update(store: Store, *, text: str, graphs: list[str]) -> tuple[set[ox.Quad], set[ox.Quad]]:
-    """Run the update on a scratch copy of ``graphs``; return the quads it removed and added.
-
-    Module level, so a query worker can run it on a snapshot.
-    """
-    staging = ox.Store()
-    for g in graphs:
-        staging.extend(_pattern(store, graph=g))
-    before = set(staging)
-    try:
-        staging.update(text, base_iri=BASE)
-    except SyntaxError as exc:
-        raise QuerySyntaxError(
-            f"the update does not parse: {_first_line(exc)}", errors=_position(exc)
-        ) from None
-    except (OSError, RuntimeError, ValueError) as exc:
-        # Oxigraph raises RuntimeError for an operation on a graph that is not there (DROP, CLEAR,
-        # MOVE without SILENT) or already is (CREATE): the client's request, not a store failure.
-        raise BadRequest(f"the update failed: {_first_line(exc)}") from None
-    after = set(staging)
-    if any(isinstance(q.graph_name, ox.DefaultGraph) for q in after):
-        raise matched.unnamed_graph_write()
-    return before - after, after - before
+    return staging.stage_update(store, steps=steps, graphs=graphs, default=default)
 
 
 def _position(exc: SyntaxError) -> list[dict[str, int]]:
@@ -591,7 +597,14 @@ class Gate:
             _in_time(deadline, change)
             self._commit(change, deadline=deadline)
             self.costs.observe(size, time.monotonic() - began)
-            return Outcome(change.kind, len(change.add), len(change.remove), change.graphs(), validated)
+            return Outcome(
+                change.kind,
+                len(change.add),
+                len(change.remove),
+                change.graphs(),
+                validated,
+                notes=change.notes,
+            )
         finally:
             self._lock.release()
 

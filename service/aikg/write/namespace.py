@@ -1,14 +1,19 @@
-"""Which graphs a client may write: the writable namespace.
+"""Which graphs a client may write: every graph but the ones aikg maintains.
 
-A client (``/update``, ``/data``, ``aikg load FILE --graph``) writes named graphs whose IRI starts with
-``https://w3id.org/aikg/graph/`` and that aikg does not maintain itself. aikg maintains the ontology and
-shapes (from files), the catalogue and background graphs and every seed source (from ``seeds/``), the
-Epoch AI graphs (imported), the derived and inferred graphs (computed) and the remote backend's
-``graph/system``: a client's write there would be overwritten, or would make the computed graphs lie.
-Any other IRI — ``file:///etc/passwd``, a listener's URL, another site's graph — is not aikg's to hold.
+A client (``/update``, ``/data``, ``aikg load FILE --graph``) names its graphs with any IRI it chooses, as
+the SPARQL standards assume (the W3C tests write ``<http://example/…>``): a graph's name is only a name,
+and aikg never fetches anything from it. What a client may not write are the graphs aikg maintains
+itself, by name: the ontology and shapes (from files), the catalogue and background graphs and every seed
+source (from ``seeds/``), the Epoch AI graphs (imported), the derived and inferred graphs (computed), the
+import's resolution links and records, and the remote backend's ``graph/system``. A client's write there
+would be overwritten at the next load, or would make the computed graphs lie. The bearer token guards
+every write whatever the graph.
 """
 
 from __future__ import annotations
+
+import functools
+from collections.abc import Iterable
 
 import pyoxigraph as ox
 
@@ -23,9 +28,6 @@ from aikg.namespaces import (
     SHAPES_GRAPH,
 )
 from aikg.resources import data_files
-
-WRITABLE_PREFIX = str(GRAPH)
-"""Every client-written graph lives under this IRI."""
 
 MAINTAINED_GRAPHS = frozenset(
     str(g)
@@ -48,35 +50,34 @@ MAINTAINED_PREFIXES = (str(GRAPH["epoch/"]),)
 """Graph IRI prefixes aikg writes itself: the Epoch AI import."""
 
 
+@functools.cache
+def _loaded_graphs() -> frozenset[str]:
+    """The graphs the shipped files are loaded into (they do not change while aikg runs)."""
+    return frozenset(f.graph for f in data_files())
+
+
 def maintained(iri: str) -> bool:
     """True for a graph aikg maintains itself (not writable by clients)."""
-    return (
-        iri in MAINTAINED_GRAPHS
-        or iri.startswith(MAINTAINED_PREFIXES)
-        or any(f.graph == iri for f in data_files())
-    )
+    return iri in MAINTAINED_GRAPHS or iri.startswith(MAINTAINED_PREFIXES) or iri in _loaded_graphs()
 
 
-def writable(iri: str) -> bool:
-    """True for a graph IRI a client may write."""
-    return iri.startswith(WRITABLE_PREFIX) and len(iri) > len(WRITABLE_PREFIX) and not maintained(iri)
+def client_graphs(graphs: Iterable[str]) -> list[str]:
+    """The graphs among ``graphs`` that clients write (every one aikg does not maintain), sorted."""
+    return sorted(g for g in graphs if not maintained(g))
 
 
 def check_writable(iri: str, operation: str = "write") -> str:
-    """``iri`` if a client may write that graph; 400 for a malformed IRI, 403 outside the namespace."""
+    """``iri`` if a client may write that graph; 400 for a malformed or relative IRI, 403 for a graph
+    aikg maintains."""
     try:
         value = ox.NamedNode(iri).value
     except ValueError:
         raise BadRequest(f"the graph IRI is not valid: {iri[:200]}") from None
+    if ":" not in value:
+        raise BadRequest(f"the graph IRI must be absolute: {iri[:200]}")
     if maintained(value):
         raise Forbidden(
             f"{operation}: the graph <{value}> is maintained by aikg itself and cannot be written by clients",
             errors=[{"graph": value, "operation": operation}],
-        )
-    if not writable(value):
-        raise Forbidden(
-            f"{operation}: the graph <{value[:200]}> is outside the writable namespace; clients "
-            f"write graphs under <{WRITABLE_PREFIX}> (for example {WRITABLE_PREFIX}sources/my-note)",
-            errors=[{"graph": value, "operation": operation, "writable": WRITABLE_PREFIX}],
         )
     return value
