@@ -38,6 +38,7 @@ TOOLS = {
     "graphviz": ("dot", "graphviz"),
     "wrk": ("wrk", "wrk"),
     "node": ("node", "nodejs"),
+    "roqet": ("roqet", "rasqal-utils"),
 }
 """System tools some tests drive: tool name -> (command, the Debian package that has it)."""
 
