@@ -1,6 +1,7 @@
 """The W3C SPARQL 1.1 Protocol (34 tests) and Graph Store Protocol (13 tests) test suites, their manifests
 unmodified (tests/data/w3c/, checked against the W3C originals' checksums), performed by tests/w3c.py on
-both backends in process, and over HTTP against a live ``aikg serve``."""
+both backends: the embedded store over HTTP against a live ``aikg serve`` (gunicorn, the writer process,
+query workers), the remote engine (Virtuoso) in process, test by test."""
 
 from __future__ import annotations
 
@@ -10,10 +11,7 @@ import pytest
 import requests
 
 import w3c  # tests/ is on sys.path (rootdir conftest)
-from aikg.knowledge.load import load_seeds
-from aikg.store import OxigraphStore
 from aikg.web import create_app
-from conftest import BACKENDS
 
 TOKEN = "test-token"
 PROTOCOL = w3c.protocol_tests()
@@ -25,16 +23,11 @@ def test_the_manifests_are_the_w3c_originals():
     assert len(PROTOCOL) == 34 and len(GRAPH_STORE) == 13
 
 
-@pytest.fixture(scope="module", params=BACKENDS)
-def send(request) -> Iterator[w3c.Send]:
-    """Requests to an app over a seeded store of each backend (Oxigraph fresh, Virtuoso restored)."""
-    if request.param == "oxigraph":
-        store = OxigraphStore(None)
-        load_seeds(store)
-    else:
-        remote = request.getfixturevalue("seeded_remote")
-        remote.restore()
-        store = remote.store
+@pytest.fixture(scope="module")
+def send(seeded_remote) -> Iterator[w3c.Send]:
+    """Requests to an app over the session's seeded Virtuoso (restored afterwards)."""
+    seeded_remote.restore()
+    store = seeded_remote.store
     client = create_app({"store": "memory", "load_seeds": False, "token": TOKEN}, store=store).test_client()
 
     def flask_send(method: str, path: str, headers: dict[str, str], body: bytes | None) -> w3c.Answer:
@@ -42,8 +35,7 @@ def send(request) -> Iterator[w3c.Send]:
         return w3c.Answer(resp.status_code, {k.lower(): v for k, v in resp.headers.items()}, resp.get_data())
 
     yield flask_send
-    if request.param == "virtuoso":
-        request.getfixturevalue("seeded_remote").restore()
+    seeded_remote.restore()
 
 
 @pytest.mark.parametrize("test", PROTOCOL, ids=lambda t: t.id)

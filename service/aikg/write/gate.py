@@ -178,7 +178,7 @@ read (:func:`check_graph_iri`, :func:`update_change`)."""
 
 
 def check_graph_iri(graph: str | None) -> str:
-    """A client-named target graph: an absolute IRI in the writable namespace (``write/namespace.py``)."""
+    """A client-named target graph: an absolute IRI of no graph aikg maintains (``write/namespace.py``)."""
     if not graph:
         raise BadRequest(
             "every write names the named graph it belongs to (?graph=<iri>, or ?default for "
