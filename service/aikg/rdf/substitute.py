@@ -9,8 +9,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
+import pyoxigraph as ox
+
 from aikg.rdf.results import Term
-from aikg.rdf.tokens import Token, apply_edits, tokenize
+from aikg.rdf.tokens import Prologue, Token, apply_edits, tokenize
 
 
 def substitute(text: str, bindings: Mapping[str, Term]) -> str:
@@ -20,11 +22,15 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     serialized by rdflib (never pasted as raw text); strings, IRIs and comments are left untouched. The
     outermost SELECT projects a bound variable as ``(value AS ?var)``; a subquery stops projecting it
     (the value is already in its patterns, and SPARQL forbids binding an in-scope variable again), and
-    a grouping or ordering key becomes ``(value)``.
+    a grouping or ordering key becomes ``(value)``. A ``VALUES`` block naming a bound variable loses that
+    column and keeps the rows whose cell is the value (or ``UNDEF``): the join the binding stands for.
     """
     others = _other_projections(text, bindings)
+    blocks = _values_blocks(text, bindings)
     edits: list[tuple[int, int, str]] = []
     for kind, tok, select_at, brace in _scan(text):
+        if any(start <= tok.start < end for start, end, _ in blocks):
+            continue  # inside a VALUES block rewritten whole
         if kind != "var" or tok.value not in bindings or select_at == -2:
             continue  # after AS: the name being bound, kept
         name = tok.value
@@ -37,7 +43,123 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
         else:
             replacement = value
         edits.append((tok.start, tok.end, replacement))
-    return apply_edits(text, edits)
+    return apply_edits(text, edits + blocks)
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+
+
+def _values_blocks(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, int, str]]:
+    """The VALUES blocks naming a bound variable, each rewritten whole, as (start, end, text). A block
+    whose cells this cannot read as terms is left as it is."""
+    toks = tokenize(text)
+    prologue = Prologue(base="", prefixes={})
+    out: list[tuple[int, int, str]] = []
+    i = 0
+    while i < len(toks):
+        after = prologue.declare(toks, i)
+        if after != i:
+            i = after
+            continue
+        if toks[i].is_keyword("VALUES"):
+            found = _values_block(toks, i, prologue, bindings)
+            if found is not None:
+                end, replacement = found
+                out.append((toks[i].start, toks[end].end, replacement))
+                i = end
+        i += 1
+    return out
+
+
+def _values_block(
+    toks: list[Token], at: int, prologue: Prologue, bindings: Mapping[str, Term]
+) -> tuple[int, str] | None:
+    """The index of the block's closing brace and its rewriting, when its header names a bound variable."""
+    i = at + 1
+    if i < len(toks) and toks[i].kind == "var":
+        names, single = [toks[i].value], True
+        i += 1
+    elif i < len(toks) and toks[i].text == "(":
+        names, single = [], False
+        i += 1
+        while i < len(toks) and toks[i].kind == "var":
+            names.append(toks[i].value)
+            i += 1
+        if i >= len(toks) or toks[i].text != ")":
+            return None
+        i += 1
+    else:
+        return None
+    bound = [n in bindings for n in names]
+    if not any(bound) or i >= len(toks) or toks[i].text != "{":
+        return None
+    i += 1
+    rows: list[list[tuple[str, str | None]]] = []  # (cell as written, the term's N-Triples or None: UNDEF)
+    while i < len(toks) and toks[i].text != "}":
+        if single:
+            cell = _cell(toks, i, prologue)
+            if cell is None:
+                return None
+            i, row = cell[0], [cell[1]]
+        else:
+            if toks[i].kind == "nil":
+                i, row = i + 1, []
+            elif toks[i].text == "(":
+                i, row = i + 1, []
+                while i < len(toks) and toks[i].text != ")":
+                    cell = _cell(toks, i, prologue)
+                    if cell is None:
+                        return None
+                    i = cell[0]
+                    row.append(cell[1])
+                i += 1
+            else:
+                return None
+        if len(row) != len(names):
+            return None
+        rows.append(row)
+    if i >= len(toks):
+        return None
+    kept = [
+        [written for (written, _), is_bound in zip(row, bound, strict=True) if not is_bound]
+        for row in rows
+        if all(
+            key is None or key == str(bindings[name])
+            for (_, key), name, is_bound in zip(row, names, bound, strict=True)
+            if is_bound
+        )
+    ]
+    header = " ".join(f"?{n}" for n, is_bound in zip(names, bound, strict=True) if not is_bound)
+    body = " ".join("(" + " ".join(row) + ")" for row in kept)
+    return i, f"VALUES ({header}) {{ {body} }}"
+
+
+def _cell(toks: list[Token], i: int, prologue: Prologue) -> tuple[int, tuple[str, str | None]] | None:
+    """One DataBlockValue from ``toks[i]``: the index after it, its text, and its term (None: UNDEF)."""
+    tok = toks[i]
+    if tok.is_keyword("UNDEF"):
+        return i + 1, (tok.text, None)
+    if tok.kind in ("iri", "pname"):
+        iri = prologue.resolve(tok)
+        return None if iri is None else (i + 1, (tok.text, str(ox.NamedNode(iri))))
+    if tok.is_keyword("TRUE", "FALSE"):
+        term = ox.Literal(tok.value.lower(), datatype=ox.NamedNode(_XSD + "boolean"))
+        return i + 1, (tok.text, str(term))
+    if tok.kind == "number":
+        kind = "double" if "e" in tok.text.lower() else "decimal" if "." in tok.text else "integer"
+        return i + 1, (tok.text, str(ox.Literal(tok.text, datatype=ox.NamedNode(_XSD + kind))))
+    if tok.kind != "string":
+        return None
+    nxt = toks[i + 1] if i + 1 < len(toks) else None
+    if nxt is not None and nxt.kind == "langtag":
+        return i + 2, (tok.text + nxt.text, str(ox.Literal(tok.value, language=nxt.text[1:])))
+    if nxt is not None and nxt.text == "^^" and i + 2 < len(toks):
+        iri = prologue.resolve(toks[i + 2])
+        if iri is None:
+            return None
+        written = tok.text + "^^" + toks[i + 2].text
+        return i + 3, (written, str(ox.Literal(tok.value, datatype=ox.NamedNode(iri))))
+    return i + 1, (tok.text, str(ox.Literal(tok.value)))
 
 
 def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int]:
