@@ -315,7 +315,9 @@ def in_app(request) -> Iterator[Ask]:
         for g in store.graphs():
             store.drop_graph(g)
         remote.version = -1  # restored to the seeds afterwards
-    client = create_app({"store": "memory", "load_seeds": False, "token": TOKEN}, store=store).test_client()
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": TOKEN, "query_timeout": 30}, store=store
+    ).test_client()
     _put_data(
         lambda graph, text: (
             client.put(
@@ -428,10 +430,12 @@ def test_an_update_over_http_leaves_what_oxigraph_leaves(update_over_http, name)
 
 
 def test_every_update_on_the_remote_backend(seeded_remote):
-    """The same on Virtuoso behind aikg (in process)."""
+    """The same on Virtuoso behind aikg (in process; a generous time limit: this is about answers, and a
+    busy machine slows the engine)."""
     seeded_remote.restore()
     client = create_app(
-        {"store": "memory", "load_seeds": False, "token": TOKEN}, store=seeded_remote.store
+        {"store": "memory", "load_seeds": False, "token": TOKEN, "query_timeout": 30},
+        store=seeded_remote.store,
     ).test_client()
     auth = {"Authorization": f"Bearer {TOKEN}", "Content-Type": "application/sparql-update"}
     differ = []

@@ -28,7 +28,9 @@ def send(seeded_remote) -> Iterator[w3c.Send]:
     """Requests to an app over the session's seeded Virtuoso (restored afterwards)."""
     seeded_remote.restore()
     store = seeded_remote.store
-    client = create_app({"store": "memory", "load_seeds": False, "token": TOKEN}, store=store).test_client()
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": TOKEN, "query_timeout": 30}, store=store
+    ).test_client()
 
     def flask_send(method: str, path: str, headers: dict[str, str], body: bytes | None) -> w3c.Answer:
         resp = client.open(path, method=method, headers=headers, data=body)
