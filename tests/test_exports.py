@@ -54,12 +54,13 @@ def data_quads(store) -> list[tuple]:
 
 
 def walk(store, focus: str, depth: int) -> set:
-    """Breadth-first neighbourhood over links between described IRIs, both directions, no rdf:type."""
+    """Breadth-first neighbourhood over links between described IRIs, both directions, no rdf:type and
+    no link from a quotation or rationale to what it supports."""
     quads = data_quads(store)
     subjects = {q[0] for q in quads}
     adjacent: dict = defaultdict(set)
     for s, p, o, _ in quads:
-        if p != RDF.type and isinstance(o, URIRef) and o in subjects:
+        if p not in (RDF.type, AIKG.evidenceFor, AIKG.drawsOn) and isinstance(o, URIRef) and o in subjects:
             adjacent[s].add(o)
             adjacent[o].add(s)
     seen, frontier = {URIRef(focus)}, {URIRef(focus)}
@@ -188,8 +189,15 @@ def test_type_filtered_rdf_export_holds_only_instances_of_the_types(ro_client, s
 
 
 def drawn_nodes(store) -> set[str]:
-    """Subjects of the data graphs but the catalogue's and the derivation machinery's."""
-    internal = {AIKG.SourceDocument, AIKG.Rule, AIKG.Derivation, URIRef("http://www.w3.org/ns/dcat#Catalog")}
+    """Subjects of the data graphs but the catalogue's, the derivation machinery's and the evidence's."""
+    internal = {
+        AIKG.SourceDocument,
+        AIKG.Rule,
+        AIKG.Derivation,
+        URIRef("http://www.w3.org/ns/dcat#Catalog"),
+        AIKG.Quotation,
+        AIKG.CurationRationale,
+    }
     quads = data_quads(store)
     types: dict = defaultdict(set)
     graphs: dict = defaultdict(set)

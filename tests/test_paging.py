@@ -127,8 +127,11 @@ def _links(store, iri: str) -> tuple[list[tuple[str, str]], list[tuple[str, str]
         f"SELECT DISTINCT ?p ?o WHERE {{ GRAPH ?g {{ <{iri}> ?p ?o }} FILTER (isIRI(?o) && "
         f"?g NOT IN ({skipped}) && ?p NOT IN ({not_links})) }}"
     ).rows
+    # Quotations and rationales naming the entity are the evidence of its facts, not its relations.
+    evidence = "<https://w3id.org/aikg/ontology#evidenceFor>, <https://w3id.org/aikg/ontology#drawsOn>"
     inc = store.query(
-        f"SELECT DISTINCT ?s ?p WHERE {{ GRAPH ?g {{ ?s ?p <{iri}> }} FILTER (?g NOT IN ({skipped})) }}"
+        f"SELECT DISTINCT ?s ?p WHERE {{ GRAPH ?g {{ ?s ?p <{iri}> }} "
+        f"FILTER (?g NOT IN ({skipped}) && ?p NOT IN ({evidence})) }}"
     ).rows
     return sorted((p.value, o.value) for p, o in out), sorted((s.value, p.value) for s, p in inc)
 

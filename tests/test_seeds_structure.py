@@ -135,11 +135,13 @@ def test_dcat_catalog_lists_every_document() -> None:
 
 
 def test_entities_have_exactly_one_english_label_and_at_most_one_chinese() -> None:
-    """Every id: node (qualifications aside) has one @en rdfs:label across all graphs, and at most one @zh."""
+    """Every id: node (qualifications and evidence aside) has one @en rdfs:label across all graphs, and at
+    most one @zh."""
     g = union()
     problems = []
+    unlabelled = (AIKG.ValueQualification, AIKG.Quotation, AIKG.CurationRationale)
     for node in {s for s in g.subjects() if str(s).startswith(str(ID))}:
-        if (node, RDF.type, AIKG.ValueQualification) in g:
+        if any((node, RDF.type, cls) in g for cls in unlabelled):
             continue
         by_lang = defaultdict(set)
         for label in g.objects(node, RDFS.label):

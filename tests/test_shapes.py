@@ -152,6 +152,20 @@ GOOD: dict[str, str] = {
         "aikg:qualifier aikg:Approximately ."
     ),
     "ControlledValueShape": ('aikg:Pending a aikg:DealStatus ; rdfs:label "pending"@en , "待定"@zh .'),
+    "EvidenceShape": (
+        "id:quote-x a aikg:Quotation ; aikg:quotedFrom id:doc ; aikg:evidenceFor id:lease ; "
+        'aikg:supportsProperty aikg:lessee , rdf:type ; aikg:quotedText "OpenAI 与 SB Energy 签约。"@zh .'
+    ),
+    "QuotationShape": (
+        "id:quote-x a aikg:Quotation ; aikg:quotedFrom id:doc ; aikg:evidenceFor id:lease ; "
+        'aikg:supportsProperty aikg:lessor ; aikg:quotedText "由 SB Energy 建设并运营。" .'
+    ),
+    "CurationRationaleShape": (
+        "id:why-x a aikg:CurationRationale ; aikg:evidenceFor id:h800 ; "
+        "aikg:supportsProperty aikg:manufacturer ; "
+        'aikg:rationale "The H800 is an NVIDIA GPU."@en ; aikg:drawsOn id:doc .'
+    ),
+    "TextDigestShape": 'id:doc aikg:textSha256 "' + "ab" * 32 + '" .',
     "SourceDocumentShape": (
         'id:doc2 a aikg:SourceDocument ; rdfs:label "doc 2"@en ; dcterms:title "doc 2" ; '
         'dcterms:publisher id:coreweave ; dcterms:issued "2026-08-18"^^xsd:date ; '
@@ -710,6 +724,60 @@ BAD: dict[str, Bad] = {
         "aikg:Pending",
         "rdfs:label",
         "needs exactly one English rdfs:label",
+    ),
+    # evidence
+    "evidence-for-two-nodes": Bad(
+        "EvidenceShape",
+        "id:q a aikg:CurationRationale ; aikg:evidenceFor id:lease , id:campus ; "
+        'aikg:supportsProperty rdf:type ; aikg:rationale "two nodes at once" .',
+        "id:q",
+        "aikg:evidenceFor",
+        "exactly one node whose statements it supports",
+    ),
+    "evidence-no-property": Bad(
+        "EvidenceShape",
+        'id:q a aikg:CurationRationale ; aikg:evidenceFor id:lease ; aikg:rationale "which fact?" .',
+        "id:q",
+        "aikg:supportsProperty",
+        "at least one property it supports",
+    ),
+    "evidence-blank-node": Bad(
+        "EvidenceShape",
+        "[] a aikg:CurationRationale ; aikg:evidenceFor id:lease ; aikg:supportsProperty rdf:type ; "
+        'aikg:rationale "anonymous" .',
+        "",
+        None,
+        "evidence needs an IRI",
+    ),
+    "quotation-without-text": Bad(
+        "QuotationShape",
+        "id:q a aikg:Quotation ; aikg:quotedFrom id:doc ; aikg:evidenceFor id:lease ; "
+        "aikg:supportsProperty rdf:type .",
+        "id:q",
+        "aikg:quotedText",
+        "exactly one text",
+    ),
+    "quotation-from-an-organization": Bad(
+        "QuotationShape",
+        "id:q a aikg:Quotation ; aikg:quotedFrom id:coreweave ; aikg:evidenceFor id:lease ; "
+        'aikg:supportsProperty rdf:type ; aikg:quotedText "签约。"@zh .',
+        "id:q",
+        "aikg:quotedFrom",
+        "catalogued source document",
+    ),
+    "rationale-without-reason": Bad(
+        "CurationRationaleShape",
+        "id:q a aikg:CurationRationale ; aikg:evidenceFor id:lease ; aikg:supportsProperty rdf:type .",
+        "id:q",
+        "aikg:rationale",
+        "says in words what the fact rests on",
+    ),
+    "text-digest-not-hex": Bad(
+        "TextDigestShape",
+        'id:doc aikg:textSha256 "not a digest" .',
+        "id:doc",
+        "aikg:textSha256",
+        "SHA-256 digest",
     ),
     # sources
     "document-no-title": Bad(

@@ -38,9 +38,10 @@ if TYPE_CHECKING:
 Value = str | int | float | bool
 """An attribute value every export format can carry."""
 
-INTERNAL_CLASSES = (AIKG.SourceDocument, AIKG.Rule, DCAT.Catalog)
-"""Catalogue internals: never drawn (the catalogue titles the edges instead), nor is any node that only
-the catalogue graph describes (a publisher named by a document and nowhere else)."""
+INTERNAL_CLASSES = (AIKG.SourceDocument, AIKG.Rule, DCAT.Catalog, AIKG.Evidence)
+"""Catalogue internals and evidence records (a quotation or rationale: what a fact rests on, not a thing
+of the industry): never drawn (the catalogue titles the edges instead), nor is any node that only the
+catalogue graph describes (a publisher named by a document and nowhere else)."""
 
 RESERVED = frozenset(
     {
@@ -80,6 +81,9 @@ _KEY_TYPES = (
 _BOOLEAN = str(XSD.boolean)
 _STRING = str(XSD.string)
 _TYPE, _LABEL, _ALT_LABEL = str(RDF.type), str(RDFS.label), str(SKOS.altLabel)
+_NOT_HOPS = frozenset({_TYPE, str(AIKG.evidenceFor), str(AIKG.drawsOn)})
+"""Links a neighbourhood walk does not follow (as :mod:`aikg.export.select`): a class, and what a
+quotation or rationale supports."""
 _AIKG, _ID, _CATALOGUE = str(AIKG), str(ID), str(CATALOG_GRAPH)
 _DERIVATION, _DERIVED_FOR = str(AIKG.Derivation), str(AIKG.derivedFor)
 _DERIVED_PROPERTY, _VALUE = str(AIKG.derivedProperty), str(AIKG.value)
@@ -253,12 +257,12 @@ class Facts:
     def neighbours(self, nodes: Iterable[ox.NamedNode]) -> set[ox.NamedNode]:
         """A hop of a neighbourhood walk in memory (:class:`aikg.export.select.Links`), from the whole
         graph's facts: the IRIs the nodes link to that the facts describe, and the IRIs linking to them,
-        ``rdf:type`` aside — what the walk's two SPARQL queries per hop find."""
+        ``rdf:type`` and evidence links aside — what the walk's two SPARQL queries per hop find."""
         into = self._incoming()
         found: set[ox.NamedNode] = set()
         for node in nodes:
             for p, o, _ in self.facts.get(node.value, ()):
-                if p != _TYPE and isinstance(o, ox.NamedNode) and o.value in self.facts:
+                if p not in _NOT_HOPS and isinstance(o, ox.NamedNode) and o.value in self.facts:
                     found.add(o)
             found |= into.get(node.value, set())
         return found
@@ -268,8 +272,8 @@ class Facts:
         return {n for n in nodes if self.kinds.get(n.value, frozenset()) & classes}
 
     def _incoming(self) -> dict[str, set[ox.NamedNode]]:
-        """IRI -> the IRIs linking to it (``rdf:type`` aside); built at the first walk (~30 ms on the
-        default store), kept with these facts."""
+        """IRI -> the IRIs linking to it (``rdf:type`` and evidence links aside); built at the first
+        walk (~30 ms on the default store), kept with these facts."""
         if self._into is None:
             into: dict[str, set[ox.NamedNode]] = defaultdict(set)
             for s, facts in self.facts.items():
@@ -277,7 +281,7 @@ class Facts:
                     continue
                 subject = ox.NamedNode(s)
                 for p, o, _ in facts:
-                    if p != _TYPE and isinstance(o, ox.NamedNode):
+                    if p not in _NOT_HOPS and isinstance(o, ox.NamedNode):
                         into[o.value].add(subject)
             self._into = dict(into)
         return self._into

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 import pyoxigraph as ox
 
 from aikg.errors import BadRequest, NotFound
-from aikg.namespaces import ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.store import Quad, Store, Term
 from aikg.store.terms import quad_of_row
 
@@ -36,12 +36,16 @@ NON_DATA_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRE
 _BATCH = 500
 """IRIs per VALUES block: keeps each query text small while a hop stays a handful of queries."""
 
-_RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+_NOT_HOPS = ", ".join(
+    f"<{p}>" for p in ("http://www.w3.org/1999/02/22-rdf-syntax-ns#type", AIKG.evidenceFor, AIKG.drawsOn)
+)
+"""Links a neighbourhood does not follow: a node's class, and the quotations and rationales naming a
+node (what its facts rest on, not things of the industry; an export of the whole graph keeps them)."""
 
 _LINKED_FROM = """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
   GRAPH ?g { ?f ?p ?n }
-  FILTER (isIRI(?n) && ?p != <%s> && ?g IN (%s))
+  FILTER (isIRI(?n) && ?p NOT IN (%s) && ?g IN (%s))
   FILTER EXISTS { GRAPH ?h { ?n ?q ?v } FILTER (?h IN (%s)) }
 }"""
 """Half a hop, outwards: IRIs the frontier links to that are themselves described in the data graphs
@@ -55,7 +59,7 @@ the answers are the same."""
 _LINKING_TO = """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
   GRAPH ?g { ?n ?p ?f }
-  FILTER (isIRI(?n) && ?p != <%s> && ?g IN (%s))
+  FILTER (isIRI(?n) && ?p NOT IN (%s) && ?g IN (%s))
 }"""
 """Half a hop, inwards: subjects linking to the frontier (described by definition). Kept apart from the
 outward half because a UNION with the EXISTS test defeats some engines' planners (Virtuoso times out)."""
@@ -217,8 +221,8 @@ def _hop(store: Store, frontier: Sequence[ox.NamedNode], graphs: Sequence[str]) 
     for batch in _batches(frontier):
         values = _values(batch)
         for text in (
-            _LINKED_FROM % (values, _RDF_TYPE, within, within),
-            _LINKING_TO % (values, _RDF_TYPE, within),
+            _LINKED_FROM % (values, _NOT_HOPS, within, within),
+            _LINKING_TO % (values, _NOT_HOPS, within),
         ):
             found.update(row[0] for row in store.query(text).rows if isinstance(row[0], ox.NamedNode))
     return found

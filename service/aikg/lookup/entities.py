@@ -11,6 +11,10 @@ Certainty of a fact (s p o) in graph g: the ``aikg:certainty`` of s asserted in 
 its row (``aikg:datasetConfidence`` of s in g) is a second axis, given beside it as ``confidence``.
 Everything a graph says about a figure (its qualification, its currency) is read with that graph.
 
+What a fact rests on (``evidence`` of each source): the quotations of that graph's document naming the
+fact's subject and property (``aikg:evidenceFor``, ``aikg:supportsProperty``), word for word, or for a
+fact of aikg's curated background the curators' rationale (:class:`Evidence`).
+
 When sources give a figure differently, ``comparisons`` sets the values side by side, each with its
 sources, and says whether they differ by rounding or disagree (:mod:`aikg.knowledge.figures`); a
 system's memory per chip is compared with its chips' and the other way round.
@@ -43,7 +47,7 @@ from aikg.namespaces import (
     SHAPES_GRAPH,
     SKOS,
 )
-from aikg.store import Term
+from aikg.store import Store, Term
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -108,6 +112,58 @@ SELECT ?n ?p ?o ?g WHERE {
 }"""
 
 
+# The evidence of some nodes' statements, per graph: quotations (their text) and rationales.
+_EVIDENCE_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+SELECT ?n ?p ?g ?e ?text ?why WHERE {
+  VALUES ?n { %s }
+  GRAPH ?g { ?e aikg:evidenceFor ?n ; aikg:supportsProperty ?p }
+  OPTIONAL { GRAPH ?g { ?e aikg:quotedText ?text } }
+  OPTIONAL { GRAPH ?g { ?e aikg:rationale ?why } }
+}"""
+EVIDENCE_CHUNK = 200
+"""Nodes whose evidence one query reads."""
+
+
+class Evidence:
+    """What the statements of some nodes rest on, read once per node: (node, property, graph) -> the
+    quotations and rationales of that graph naming them, as JSON."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.loaded: set[str] = set()
+        self.items: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(dict)
+
+    def load(self, nodes: Iterable[str]) -> None:
+        """Read the evidence of the nodes not read yet (IRIs only; a blank node has none)."""
+        todo = sorted({n for n in nodes if n not in self.loaded and not n.startswith("_:")})
+        self.loaded.update(todo)
+        for start in range(0, len(todo), EVIDENCE_CHUNK):
+            chunk = todo[start : start + EVIDENCE_CHUNK]
+            values = " ".join(str(ox.NamedNode(n)) for n in chunk)
+            for n, p, g, e, text, why in self.store.query(_EVIDENCE_QUERY % values).rows:
+                if n is None or p is None or g is None or e is None:
+                    continue
+                said = text if isinstance(text, ox.Literal) else why if isinstance(why, ox.Literal) else None
+                if said is None:
+                    continue
+                item = {
+                    "kind": "quotation" if isinstance(text, ox.Literal) else "rationale",
+                    "iri": e.value,
+                    "text": said.value,
+                    "lang": said.language,
+                }
+                bucket = self.items[(n.value, p.value)].setdefault(g.value, [])
+                if item not in bucket:
+                    bucket.append(item)
+                    bucket.sort(key=lambda i: (i["kind"], i["iri"]))
+
+    def of(self, node: str, prop: str) -> dict[str, list[dict[str, Any]]]:
+        """Graph -> the evidence of the statements (node, prop, *) in it."""
+        self.load([node])
+        return self.items.get((node, prop), {})
+
+
 def resolve_id(raw: str) -> str:
     """The IRI an API id names: a slug (``coreweave``) or a full IRI; NotFound when it is neither."""
     value = raw.strip()
@@ -165,6 +221,7 @@ class EntityBuilder:
         self.catalog: dict[str, SourceDocument] = services.catalog()
         self.index: LiveIndex = services.index()
         self.used_graphs: set[str] = set()
+        self.evidence = Evidence(self.store)
 
     # -- small JSON pieces -------------------------------------------------------------------
 
@@ -215,10 +272,15 @@ class EntityBuilder:
         }
 
     def sources(
-        self, graphs: Iterable[str], certainty: dict[str, str], confidence: dict[str, str] | None = None
+        self,
+        graphs: Iterable[str],
+        certainty: dict[str, str],
+        confidence: dict[str, str] | None = None,
+        evidence: dict[str, list[dict[str, Any]]] | None = None,
     ) -> list[dict[str, Any]]:
-        """Where a fact comes from: per graph, its document (details in ``documents``), certainty and,
-        for a dataset's row, the dataset's own confidence in it."""
+        """Where a fact comes from: per graph, its document (details in ``documents``), certainty,
+        for a dataset's row the dataset's own confidence in it, and what the fact rests on in that
+        graph (``evidence``: quotations of the document, or aikg's rationale)."""
         out = []
         for g in sorted(set(graphs)):
             doc = self.catalog.get(g)
@@ -232,6 +294,7 @@ class EntityBuilder:
             }
             if confidence and confidence.get(g):
                 source["confidence"] = self.term(confidence[g])
+            source["evidence"] = (evidence or {}).get(g, [])
             out.append(source)
         return out
 
@@ -287,7 +350,7 @@ class EntityBuilder:
                 "property": self.term(p),
                 "value": v,
                 "lang": lang,
-                "sources": self.sources(gs, certainty, confidence),
+                "sources": self.sources(gs, certainty, confidence, self.evidence.of(iri, p)),
             }
             for (p, v, lang), gs in sorted(descriptions.items(), key=lambda kv: kv[0])
         ]
@@ -303,14 +366,14 @@ class EntityBuilder:
             "certainty": [{"graph": g, "certainty": self.term(c)} for g, c in sorted(certainty.items())],
             "confidence": [{"graph": g, "confidence": self.term(c)} for g, c in sorted(confidence.items())],
             "facts": [
-                self._fact(p, o, gs, certainty, confidence, qualifiers)
+                self._fact(iri, p, o, gs, certainty, confidence, qualifiers)
                 for (p, o), gs in sorted(facts.items(), key=_fact_order)
             ],
             "links": [
                 {
                     "property": self.term(p),
                     "node": self.node(o),
-                    "sources": self.sources(gs, certainty, confidence),
+                    "sources": self.sources(gs, certainty, confidence, self.evidence.of(iri, p)),
                 }
                 for (p, o), gs in sorted(links.items())
             ],
@@ -330,6 +393,7 @@ class EntityBuilder:
 
     def _fact(
         self,
+        iri: str,
         p: str,
         o: ox.Literal,
         graphs: set[str],
@@ -355,7 +419,9 @@ class EntityBuilder:
             number = _number(o.value)
             if number is not None:
                 fact["number"] = number
-        fact["sources"] = self.sources(graphs, {**certainty, **(qualified or {})}, confidence)
+        fact["sources"] = self.sources(
+            graphs, {**certainty, **(qualified or {})}, confidence, self.evidence.of(iri, p)
+        )
         return fact
 
     def comparisons(self, iri: str, facts: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -422,7 +488,7 @@ class EntityBuilder:
                     "value": text,
                     "number": number,
                     "node": self.node(other_iri),
-                    "sources": self.sources(graphs, {}),
+                    "sources": self.sources(graphs, {}, None, self.evidence.of(other_iri, _MEMORY)),
                 }
             )
         return out
@@ -443,7 +509,9 @@ class EntityBuilder:
         own_marks = _marks(own)
         first = {d: {q: (n, 0, limit) for q, n in counts[d].items()} for d in DIRECTIONS}
         pages = [page for d in DIRECTIONS for page in rel.pages(d, first[d])]
-        lists = {d: self._relations([p for p in pages if p.direction == d], own_marks) for d in DIRECTIONS}
+        lists = {
+            d: self._relations(iri, [p for p in pages if p.direction == d], own_marks) for d in DIRECTIONS
+        }
         expanded = self._expand([r["node"]["iri"] for d in DIRECTIONS for r in lists[d]], exclude=iri)
         _attach(lists, expanded)
         body["relations"] = {
@@ -478,7 +546,7 @@ class EntityBuilder:
             own, _ = _split(self.store.query(_OUT_QUERY, bindings={"s": subject}).rows, 1, iri)
             own_marks = _marks(own)
         (page,) = rel.pages(direction, {prop: (total, offset, limit)})
-        lists = {direction: self._relations([page], own_marks)}
+        lists = {direction: self._relations(iri, [page], own_marks)}
         expanded = self._expand([r["node"]["iri"] for r in lists[direction]], exclude=iri)
         _attach(lists, expanded)
         info = self.index.entities.get(iri)
@@ -495,23 +563,26 @@ class EntityBuilder:
         }
 
     def _relations(
-        self, pages: list[Page], own_marks: tuple[dict[str, str], dict[str, str]]
+        self, iri: str, pages: list[Page], own_marks: tuple[dict[str, str], dict[str, str]]
     ) -> list[dict[str, Any]]:
         """The links of some pages as JSON, sorted as the unpaged answer was: outgoing by (property,
         other end), incoming by (other end, property)."""
+        self.evidence.load([end for page in pages if page.direction == "incoming" for end in page.graphs])
         items = []
         for page in pages:
             for end, graphs in page.graphs.items():
                 if page.direction == "incoming":
                     marks, confidence = page.certainty.get(end, {}), None
                     key = (end, page.prop)
+                    subject = end
                 else:
                     marks, confidence = own_marks
                     key = (page.prop, end)
+                    subject = iri
                 rel = {
                     "property": self.term(page.prop),
                     "node": self.node(end),
-                    "sources": self.sources(graphs, marks, confidence),
+                    "sources": self.sources(graphs, marks, confidence, self.evidence.of(subject, page.prop)),
                 }
                 items.append((key, rel))
         return [rel for _, rel in sorted(items, key=lambda kv: kv[0])]
@@ -544,6 +615,7 @@ class EntityBuilder:
             return {}
         values = " ".join(str(ox.NamedNode(n)) for n in nary)
         rows = self.store.query(_EXPAND_QUERY % values).rows
+        self.evidence.load(nary)
         per_node: dict[str, list[tuple[str, Term, str]]] = defaultdict(list)
         for node, p, o, g in rows:
             if node is not None and p is not None and o is not None and g is not None:

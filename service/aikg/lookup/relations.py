@@ -34,6 +34,9 @@ DIRECTIONS: tuple[Direction, ...] = ("outgoing", "incoming")
 
 NOT_LINKS = (str(RDF.type), str(AIKG.certainty), str(AIKG.datasetConfidence), str(AIKG.qualifiedBy))
 """Properties with an IRI value that describe the entity itself rather than link it to another node."""
+NOT_INCOMING = (str(AIKG.evidenceFor), str(AIKG.drawsOn))
+"""Properties pointing at an entity from the records of what its statements rest on (a quotation, a
+rationale): the entity JSON gives them with each fact's sources, not as the entity's relations."""
 
 
 @dataclass
@@ -88,6 +91,8 @@ class Relations:
             parts.append("!isLiteral(?x)")
             if grouped:
                 parts.append(f"?p NOT IN ({_iris(NOT_LINKS)})")
+        elif grouped:
+            parts.append(f"?p NOT IN ({_iris(NOT_INCOMING)})")
         return "FILTER (" + " && ".join(parts) + ")"
 
     def counts(self, direction: Direction) -> dict[str, int]:

@@ -164,6 +164,25 @@ def _schemas() -> dict[str, Any]:
                 "properties": {"iri": {"type": "string"}, "title": {"type": ["string", "null"]}},
             },
             "certainty": {"anyOf": [_ref("Term"), {"type": "null"}]},
+            "evidence": {
+                "type": "array",
+                "description": "What the fact rests on in this graph: the sentences of the document that "
+                "state it (quotation, word for word), aikg's reason for a curated fact (rationale), or the "
+                "cell of a dataset's file it was read from (cell: file, row, column).",
+                "items": {
+                    "type": "object",
+                    "required": ["kind"],
+                    "properties": {
+                        "kind": {"enum": ["quotation", "rationale", "cell"]},
+                        "iri": {"type": "string"},
+                        "text": {"type": "string"},
+                        "lang": {"type": ["string", "null"]},
+                        "file": {"type": "string"},
+                        "row": {"type": "integer"},
+                        "columns": {"type": "array", "items": {"type": "string"}},
+                    },
+                },
+            },
         },
     }
     fact = {

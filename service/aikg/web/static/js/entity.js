@@ -42,7 +42,8 @@ function source(s) {
     iri, slug: full.id || slugOf(iri), title: (brief && brief.title) || full.title || "",
     publisher: full.publisher ? full.publisher.label : null, date: full.date || "", url: full.url || "",
   } : null;
-  return { graph: s.graph || "", doc, certainty: s.certainty || null, confidence: s.confidence || null };
+  return { graph: s.graph || "", doc, certainty: s.certainty || null, confidence: s.confidence || null,
+    evidence: s.evidence || [] };
 }
 
 const sourcesOf = (x) => (x.sources || []).map(source);
@@ -153,11 +154,23 @@ function cite(s) {
   return el("a", { class: "cite", href: `#src-${n}`, title: `Source: ${title}` }, `[${n}]`);
 }
 
-/** Certainty badge and citation of each source of a fact. */
+/** Certainty badge, citation and evidence (the document's sentence, or aikg's reason) of each source. */
 function sourcesCell(sources) {
   if (!sources.length) return el("span", { class: "src" }, "no source recorded");
   return el("span", { class: "sources-cell" }, sources.map((s) => el("span", { class: "src" }, certaintyBadge(s.certainty),
-    s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s))));
+    s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s), evidenceNote(s))));
+}
+
+/** What a fact rests on, folded: the quoted sentences of its document (or the curators' reason). */
+function evidenceNote(s) {
+  if (!s.evidence.length) return null;
+  const quoted = s.evidence.filter((x) => x.kind === "quotation");
+  const summary = quoted.length ? "❝ quote" : "why";
+  const title = quoted.length ? "The sentence(s) of the document that state this" : "Why aikg's curators state this";
+  return el("details", { class: "evidence" }, el("summary", { title }, summary),
+    s.evidence.map((x) => x.kind === "quotation"
+      ? el("blockquote", { lang: x.lang || null }, x.text, " ", cite(s))
+      : el("p", { lang: x.lang || null }, x.text)));
 }
 
 /** The dataset's own confidence in its row: a second axis, shown apart from the document's certainty. */
