@@ -252,3 +252,15 @@ def _query(client, name: str, **params: str) -> list[dict[str, str | None]]:
     """A named query's rows through the JSON API, each as {column: value or None}."""
     body = client.get(f"/api/queries/{name}", query_string=params).get_json()
     return [{c: (r.get(c) or {}).get("value") for c in body["columns"]} for r in body["rows"]]
+
+
+def test_named_queries_with_a_source_column_give_the_quote(ro_client) -> None:
+    """The source column of a named query comes with the sentence the row rests on: the estimated cost
+    in unconfirmed-claims, Groq's round in funding-by-company, DeepSeek-V3's run on the H800."""
+    claims = {r["claim"]: r["quote"] for r in _query(ro_client, "unconfirmed-claims")}
+    assert ESTIMATED_COST in claims["https://w3id.org/aikg/id/training-run-deepseek-v3-q-cost"]
+    assert "SemiAnalysis 传出 Google TPUv9" in claims["https://w3id.org/aikg/id/tpu-v9t"]
+    [groq] = _query(ro_client, "funding-by-company", company="groq")
+    assert groq["quote"].startswith("而 Groq 在 8 月 17 日宣布 3.5 亿美元 A 轮")
+    [run] = _query(ro_client, "models-trained-on", accelerator="h800")
+    assert "在 2,048 张 H800 上跑了约 278.8 万 GPU 小时" in run["quote"]

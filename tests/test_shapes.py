@@ -152,6 +152,12 @@ GOOD: dict[str, str] = {
         "aikg:qualifier aikg:Approximately ."
     ),
     "ControlledValueShape": ('aikg:Pending a aikg:DealStatus ; rdfs:label "pending"@en , "待定"@zh .'),
+    "DatasetColumnShape": (
+        'id:ds a aikg:Dataset ; rdfs:label "a dataset"@en ; dcterms:title "a dataset"@en ; '
+        "aikg:namedGraph graph:epoch\\/ds ; aikg:defaultCertainty aikg:Reported . "
+        'id:ds-column-tdp-w a aikg:DatasetColumn ; aikg:columnOf id:ds ; aikg:columnName "TDP (W)" ; '
+        "aikg:readInto aikg:thermalDesignPower ."
+    ),
     "EvidenceShape": (
         "id:quote-x a aikg:Quotation ; aikg:quotedFrom id:doc ; aikg:evidenceFor id:lease ; "
         'aikg:supportsProperty aikg:lessee , rdf:type ; aikg:quotedText "OpenAI 与 SB Energy 签约。"@zh .'
@@ -726,6 +732,23 @@ BAD: dict[str, Bad] = {
         "needs exactly one English rdfs:label",
     ),
     # evidence
+    "column-of-a-document": Bad(
+        "DatasetColumnShape",
+        'id:col a aikg:DatasetColumn ; aikg:columnOf id:doc ; aikg:columnName "TDP (W)" ; '
+        "aikg:readInto aikg:thermalDesignPower .",
+        "id:col",
+        "aikg:columnOf",
+        "belongs to exactly one aikg:Dataset",
+    ),
+    "column-without-property": Bad(
+        "DatasetColumnShape",
+        'id:ds a aikg:Dataset ; rdfs:label "a dataset"@en ; dcterms:title "a dataset"@en ; '
+        "aikg:namedGraph graph:epoch\\/ds ; aikg:defaultCertainty aikg:Reported . "
+        'id:col a aikg:DatasetColumn ; aikg:columnOf id:ds ; aikg:columnName "TDP (W)" .',
+        "id:col",
+        "aikg:readInto",
+        "at least one property read from it",
+    ),
     "evidence-for-two-nodes": Bad(
         "EvidenceShape",
         "id:q a aikg:CurationRationale ; aikg:evidenceFor id:lease , id:campus ; "

@@ -12,6 +12,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import DCTERMS, RDF, RDFS, XSD
 from rdflib.term import Identifier
 
+from aikg.epoch.citations import column_triples
 from aikg.epoch.context import SCHEMA_URL
 from aikg.epoch.datasets import Dataset
 from aikg.namespaces import AIKG, GRAPH, ID
@@ -38,7 +39,8 @@ def document_of(dataset: Dataset, snapshot: str | None = None) -> URIRef:
 def catalog_triples(
     dataset: Dataset, *, snapshot: str, partial: bool = False, rows: int = 0
 ) -> list[tuple[URIRef, URIRef, Identifier]]:
-    """The dataset's description: title, publisher, snapshot date, URL, licence, graph, certainty."""
+    """The dataset's description: title, publisher, snapshot date, URL, licence, graph, certainty, and
+    the columns read (:mod:`aikg.epoch.citations`)."""
     doc = document_of(dataset, snapshot if partial else None)
     title = dataset.title + (f" (partial update of {snapshot}, {rows} rows)" if partial else "")
     triples = [
@@ -67,4 +69,6 @@ def catalog_triples(
     ]
     if partial:
         triples.append((doc, AIKG.partialUpdateOf, document_of(dataset)))
+    # The columns the file is read from and the properties each gives: a fact's cell is cited by them.
+    triples += column_triples(dataset, doc)
     return triples

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, TypedDict
+from typing import TYPE_CHECKING, Any, NamedTuple, TypedDict
 from urllib.parse import quote, urlencode
 
 import pyoxigraph as ox
@@ -112,27 +112,65 @@ SELECT ?n ?p ?o ?g WHERE {
 }"""
 
 
-# The evidence of some nodes' statements, per graph: quotations (their text) and rationales.
+# The evidence of some nodes' statements, per graph: quotations (their text) and rationales, and the row
+# of the file each node was read from (a dataset's graph).
 _EVIDENCE_QUERY = """
 PREFIX aikg: <https://w3id.org/aikg/ontology#>
-SELECT ?n ?p ?g ?e ?text ?why WHERE {
+SELECT ?n ?p ?g ?e ?text ?why ?row WHERE {
   VALUES ?n { %s }
-  GRAPH ?g { ?e aikg:evidenceFor ?n ; aikg:supportsProperty ?p }
-  OPTIONAL { GRAPH ?g { ?e aikg:quotedText ?text } }
-  OPTIONAL { GRAPH ?g { ?e aikg:rationale ?why } }
+  {
+    GRAPH ?g { ?e aikg:evidenceFor ?n ; aikg:supportsProperty ?p }
+    OPTIONAL { GRAPH ?g { ?e aikg:quotedText ?text } }
+    OPTIONAL { GRAPH ?g { ?e aikg:rationale ?why } }
+  } UNION {
+    GRAPH ?g { ?n aikg:sourceRow ?row }
+  }
+}"""
+_COLUMNS_QUERY = """
+PREFIX aikg: <https://w3id.org/aikg/ontology#>
+PREFIX dcterms: <http://purl.org/dc/terms/>
+SELECT ?g ?file ?p ?column WHERE {
+  ?doc aikg:namedGraph ?g ; dcterms:source ?file .
+  GRAPH ?g { ?c aikg:columnOf ?doc ; aikg:readInto ?p ; aikg:columnName ?column }
 }"""
 EVIDENCE_CHUNK = 200
 """Nodes whose evidence one query reads."""
 
 
-class Evidence:
-    """What the statements of some nodes rest on, read once per node: (node, property, graph) -> the
-    quotations and rationales of that graph naming them, as JSON."""
+class DatasetColumns(NamedTuple):
+    """What the catalogue says of one dataset's file: its path and property -> the columns it is read from."""
 
-    def __init__(self, store: Store) -> None:
+    file: str
+    columns: dict[str, tuple[str, ...]]
+
+
+def dataset_columns(store: Store) -> dict[str, DatasetColumns]:
+    """Graph -> the file and column map of the dataset whose facts it holds (aikg.epoch.citations)."""
+    found: dict[str, tuple[str, dict[str, list[str]]]] = {}
+    for g, file, p, column in store.query(_COLUMNS_QUERY).rows:
+        if g is None or file is None or p is None or column is None:
+            continue
+        _, columns = found.setdefault(g.value, (file.value, {}))
+        names = columns.setdefault(p.value, [])
+        if column.value not in names:
+            names.append(column.value)
+    return {
+        g: DatasetColumns(file, {p: tuple(sorted(c)) for p, c in columns.items()})
+        for g, (file, columns) in found.items()
+    }
+
+
+class Evidence:
+    """What the statements of some nodes rest on, read once per node: (node, property) -> graph -> the
+    quotations and rationales of that graph naming them, and the cell of a dataset's file they were read
+    from (file, the node's row, the property's columns), as JSON."""
+
+    def __init__(self, store: Store, columns: dict[str, DatasetColumns] | None = None) -> None:
         self.store = store
+        self.columns = columns or {}
         self.loaded: set[str] = set()
         self.items: dict[tuple[str, str], dict[str, list[dict[str, Any]]]] = defaultdict(dict)
+        self.rows: dict[tuple[str, str], int] = {}
 
     def load(self, nodes: Iterable[str]) -> None:
         """Read the evidence of the nodes not read yet (IRIs only; a blank node has none)."""
@@ -141,11 +179,16 @@ class Evidence:
         for start in range(0, len(todo), EVIDENCE_CHUNK):
             chunk = todo[start : start + EVIDENCE_CHUNK]
             values = " ".join(str(ox.NamedNode(n)) for n in chunk)
-            for n, p, g, e, text, why in self.store.query(_EVIDENCE_QUERY % values).rows:
-                if n is None or p is None or g is None or e is None:
+            for n, p, g, e, text, why, row in self.store.query(_EVIDENCE_QUERY % values).rows:
+                if n is None or g is None:
+                    continue
+                if isinstance(row, ox.Literal):
+                    number = _number(row.value)
+                    if isinstance(number, int):
+                        self.rows[(n.value, g.value)] = number
                     continue
                 said = text if isinstance(text, ox.Literal) else why if isinstance(why, ox.Literal) else None
-                if said is None:
+                if p is None or e is None or said is None:
                     continue
                 item = {
                     "kind": "quotation" if isinstance(text, ox.Literal) else "rationale",
@@ -161,7 +204,17 @@ class Evidence:
     def of(self, node: str, prop: str) -> dict[str, list[dict[str, Any]]]:
         """Graph -> the evidence of the statements (node, prop, *) in it."""
         self.load([node])
-        return self.items.get((node, prop), {})
+        out = dict(self.items.get((node, prop), {}))
+        for g, dataset in self.columns.items():
+            columns = dataset.columns.get(prop)
+            if columns is None:
+                continue
+            cell: dict[str, Any] = {"kind": "cell", "file": dataset.file, "columns": list(columns)}
+            row = self.rows.get((node, g))
+            if row is not None:
+                cell["row"] = row
+            out[g] = [*out.get(g, []), cell]
+        return out
 
 
 def resolve_id(raw: str) -> str:
@@ -221,7 +274,9 @@ class EntityBuilder:
         self.catalog: dict[str, SourceDocument] = services.catalog()
         self.index: LiveIndex = services.index()
         self.used_graphs: set[str] = set()
-        self.evidence = Evidence(self.store)
+        self.evidence = Evidence(
+            self.store, services.cached("dataset-columns", lambda s: dataset_columns(s.store))
+        )
 
     # -- small JSON pieces -------------------------------------------------------------------
 

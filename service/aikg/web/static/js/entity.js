@@ -161,16 +161,24 @@ function sourcesCell(sources) {
     s.confidence ? [" ", confidenceBadge(s.confidence)] : null, " ", cite(s), evidenceNote(s))));
 }
 
-/** What a fact rests on, folded: the quoted sentences of its document (or the curators' reason). */
+/** What a fact rests on, folded: the quoted sentences of its document, the cell of a dataset's file
+ * it was read from, or the curators' reason for a background fact. */
 function evidenceNote(s) {
   if (!s.evidence.length) return null;
-  const quoted = s.evidence.filter((x) => x.kind === "quotation");
-  const summary = quoted.length ? "❝ quote" : "why";
-  const title = quoted.length ? "The sentence(s) of the document that state this" : "Why aikg's curators state this";
-  return el("details", { class: "evidence" }, el("summary", { title }, summary),
-    s.evidence.map((x) => x.kind === "quotation"
-      ? el("blockquote", { lang: x.lang || null }, x.text, " ", cite(s))
-      : el("p", { lang: x.lang || null }, x.text)));
+  const kinds = new Set(s.evidence.map((x) => x.kind));
+  const [summary, title] = kinds.has("quotation") ? ["❝ quote", "The sentence(s) of the document that state this"]
+    : kinds.has("cell") ? ["cell", "The file, row and column this was read from"]
+      : ["why", "Why aikg's curators state this"];
+  return el("details", { class: "evidence" }, el("summary", { title }, summary), s.evidence.map(evidenceItem));
+}
+
+function evidenceItem(x) {
+  if (x.kind === "quotation") return el("blockquote", { lang: x.lang || null }, x.text);
+  if (x.kind === "cell") {
+    const columns = (x.columns || []).map((c) => `“${c}”`).join(" or ");
+    return el("p", {}, x.file, x.row ? `, row ${x.row}` : "", columns ? `, column ${columns}` : "");
+  }
+  return el("p", { lang: x.lang || null }, x.text);
 }
 
 /** The dataset's own confidence in its row: a second axis, shown apart from the document's certainty. */
