@@ -133,17 +133,30 @@ def test_a_walk_still_reading_at_the_limit_ends_in_the_timeout_envelope(app, mon
 
 # --- the fast paths give the plain paths' answers ---------------------------------------------------
 
-OLD_LINKED_FROM = """SELECT DISTINCT ?n WHERE {
+NOT_HOPS = (
+    "<http://www.w3.org/1999/02/22-rdf-syntax-ns#type>, <https://w3id.org/aikg/ontology#evidenceFor>, "
+    "<https://w3id.org/aikg/ontology#drawsOn>"
+)
+"""A class is not a neighbour, nor is the quotation or rationale naming a node."""
+OLD_LINKED_FROM = (
+    """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
   ?f ?p ?n .
-  FILTER (isIRI(?n) && ?p != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>)
+  FILTER (isIRI(?n) && ?p NOT IN ("""
+    + NOT_HOPS
+    + """))
   FILTER EXISTS { ?n ?q ?v }
 }"""
-OLD_LINKING_TO = """SELECT DISTINCT ?n WHERE {
+)
+OLD_LINKING_TO = (
+    """SELECT DISTINCT ?n WHERE {
   VALUES ?f { %s }
   ?n ?p ?f .
-  FILTER (isIRI(?n) && ?p != <http://www.w3.org/1999/02/22-rdf-syntax-ns#type>)
+  FILTER (isIRI(?n) && ?p NOT IN ("""
+    + NOT_HOPS
+    + """))
 }"""
+)
 OLD_TYPED = "SELECT DISTINCT ?n WHERE { VALUES ?n { %s } VALUES ?t { %s } ?n a ?t }"
 OLD_ABOUT = "SELECT ?s ?p ?o ?g WHERE { VALUES ?s { %s } GRAPH ?g { ?s ?p ?o } }"
 """The walk's queries as they were, over a dataset of the data graphs: the reference."""
