@@ -12,6 +12,7 @@ from collections import defaultdict
 from functools import cache
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF
@@ -264,3 +265,30 @@ def test_named_queries_with_a_source_column_give_the_quote(ro_client) -> None:
     assert groq["quote"].startswith("而 Groq 在 8 月 17 日宣布 3.5 亿美元 A 轮")
     [run] = _query(ro_client, "models-trained-on", accelerator="h800")
     assert "在 2,048 张 H800 上跑了约 278.8 万 GPU 小时" in run["quote"]
+
+
+def test_a_written_quotation_keeps_the_generated_graphs_as_a_rebuild_would(store) -> None:
+    """A client's quotation (here of a document aikg holds, in the client's graph) is written through the
+    gate like any node: validated, its superclass (aikg:Evidence) inferred in the same commit, and removed
+    with it; the generated graphs stay what a rebuild would make."""
+    from rdflib.namespace import RDF as _RDF
+
+    from aikg.namespaces import INFERRED_GRAPH
+    from aikg.write import gate
+    from helpers import services_for
+    from test_incremental import TEST_GRAPH, assert_same_as_rebuild, turtle_quads
+
+    quote = "https://w3id.org/aikg/id/quote-test-coreweave-founded"
+    turtle = f"""@prefix aikg: <{AIKG}> . @prefix id: <https://w3id.org/aikg/id/> .
+        id:quote-test-coreweave-founded a aikg:Quotation ;
+            aikg:quotedFrom id:frontier-insights-coreweave-mlperf-2026-08-18 ;
+            aikg:evidenceFor id:coreweave ; aikg:supportsProperty aikg:foundedIn ;
+            aikg:quotedText "CoreWeave 2017 年从以太坊矿场起家"@zh ."""
+    services = services_for(store)
+    services.gate.write(lambda: gate.graph_change(store, TEST_GRAPH, turtle_quads(turtle), replace=False))
+    inferred = {q.object.value for q in store.quads(ox.NamedNode(quote), None, None, str(INFERRED_GRAPH))}
+    assert inferred == {str(AIKG.Evidence)}
+    assert_same_as_rebuild(store)
+    services.gate.write(lambda: gate.graph_change(store, TEST_GRAPH, set(), replace=True))
+    assert not list(store.quads(ox.NamedNode(quote), ox.NamedNode(str(_RDF.type)), None, None))
+    assert_same_as_rebuild(store)
