@@ -257,7 +257,8 @@ def _query(client, name: str, **params: str) -> list[dict[str, str | None]]:
 
 def test_named_queries_with_a_source_column_give_the_quote(ro_client) -> None:
     """The source column of a named query comes with the sentence the row rests on: the estimated cost
-    in unconfirmed-claims, Groq's round in funding-by-company, DeepSeek-V3's run on the H800."""
+    in unconfirmed-claims, Groq's round in funding-by-company, DeepSeek-V3's run on the H800, and a
+    speed-up claim's factor."""
     claims = {r["claim"]: r["quote"] for r in _query(ro_client, "unconfirmed-claims")}
     assert ESTIMATED_COST in claims["https://w3id.org/aikg/id/training-run-deepseek-v3-q-cost"]
     assert "SemiAnalysis 传出 Google TPUv9" in claims["https://w3id.org/aikg/id/tpu-v9t"]
@@ -265,6 +266,8 @@ def test_named_queries_with_a_source_column_give_the_quote(ro_client) -> None:
     assert groq["quote"].startswith("而 Groq 在 8 月 17 日宣布 3.5 亿美元 A 轮")
     [run] = _query(ro_client, "models-trained-on", accelerator="h800")
     assert "在 2,048 张 H800 上跑了约 278.8 万 GPU 小时" in run["quote"]
+    claims = {r["claim"]: r["quote"] for r in _query(ro_client, "speedup-claims")}
+    assert "快达3.2倍的训练性能" in claims["https://w3id.org/aikg/id/claim-nmedialink-3-2x-llama-3-1-405b"]
 
 
 def test_a_written_quotation_keeps_the_generated_graphs_as_a_rebuild_would(store) -> None:
