@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import threading
 import uuid
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -25,6 +24,7 @@ from aikg.lookup.search import LiveIndex, SearchIndexes
 from aikg.lookup.vocabulary import SourceDocument, Vocabulary, build_catalog, build_vocabulary
 from aikg.query.named import NamedQueries
 from aikg.query.runner import QueryRunner
+from aikg.settings import Settings
 from aikg.store import Store, open_store, store_options
 from aikg.write.gate import Gate, Writes
 from aikg.write.writelog import WriteLog
@@ -58,7 +58,7 @@ class Views(Protocol):
 class Services:
     """One store and everything built around it."""
 
-    settings: Mapping[str, Any]
+    settings: Settings
     store: Store
     runner: QueryRunner
     gate: Writes
@@ -116,7 +116,7 @@ class Services:
 
 
 def build_services(
-    settings: Mapping[str, Any],
+    settings: Settings,
     *,
     store: Store | None = None,
     writelog: WriteLog | None = None,
@@ -129,7 +129,7 @@ def build_services(
     (the writer's journal), its gate (which forwards writes to the writer), the folder where built
     search indexes are kept for the next start, and its validation (the writer's report)."""
     if store is None:
-        store = open_store(settings["store"], **store_options(settings))
+        store = open_store(settings.store, **store_options(settings))
     runner = QueryRunner(store, settings)
     writelog = writelog if writelog is not None else WriteLog(store)
     versioned = VersionedCache(store)
@@ -139,9 +139,7 @@ def build_services(
 
     gate = gate if gate is not None else Gate(store, runner, writelog)
     if validation is None:
-        job = ValidationJob(
-            store, timeout=float(settings["write_timeout"]), memory_mb=int(settings.get("query_memory") or 0)
-        )
+        job = ValidationJob(store, timeout=settings.write_timeout, memory_mb=settings.query_memory)
         if isinstance(gate, Gate):
             gate.committed.append(job.changed)
         validation = job
@@ -154,6 +152,6 @@ def build_services(
         versioned=versioned,
         search=SearchIndexes(store, writelog, vocabulary, keep=keep),
         named=NamedQueries(store, runner),
-        responses=LruCache(int(settings["cache_size"]), max_bytes=int(settings["cache_bytes"])),
+        responses=LruCache(settings.cache_size, max_bytes=settings.cache_bytes),
         validation=validation,
     )

@@ -32,7 +32,7 @@ def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: 
     try:
         target = gate.check_graph_iri(graph)
         settings = load_settings(overrides(options))
-        quads = guard.parse_rdf(path.read_bytes(), mime, graph=target, max_expansion=settings["max_body"])
+        quads = guard.parse_rdf(path.read_bytes(), mime, graph=target, max_expansion=settings.max_body)
     except AikgError as exc:
         fail(exc)
     with open_services(options, writes=True) as services:
@@ -80,7 +80,7 @@ def _keep_search_index(options: dict[str, Any]) -> float | None:
     started = time.perf_counter()
     # Reopened after the load's clean close: the data's identity is the one the server will name.
     with open_services(options, writes=True) as services:
-        services.search.keep = publication.folder_for(Path(settings["store"]))
+        services.search.keep = publication.folder_for(Path(settings.store))
         try:
             services.index()
         except AikgError as exc:

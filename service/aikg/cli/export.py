@@ -63,7 +63,7 @@ def export(
     """Export the data graph for Gephi, Cytoscape, Graphviz, yEd or any RDF tool."""
     with open_services(options) as services:
         try:
-            if services.settings["load_seeds"] and not services.store.graphs():
+            if services.settings.load_seeds and not services.store.graphs():
                 from aikg.knowledge.load import load_seeds
 
                 load_seeds(services.store)

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from aikg.settings import SETTINGS, load_settings
+from aikg.settings import SETTINGS, Settings, load_settings
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -66,14 +66,14 @@ def open_services(options: dict[str, Any], *, writes: bool = False) -> Iterator[
         services.close()
 
 
-def _beside_server(settings: dict[str, Any], *, writes: bool) -> Store | None:
+def _beside_server(settings: Settings, *, writes: bool) -> Store | None:
     """The published snapshot of a store a running server holds (None when no server holds it)."""
     from aikg.errors import StoreError
     from aikg.serving import publication
     from aikg.serving.app import has_writer
     from aikg.store import in_use, open_snapshot
 
-    location = settings["store"]
+    location = settings.store
     if not has_writer(settings) or not in_use(location):
         return None
     if writes:

@@ -118,7 +118,7 @@ def query(
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             sys.exit(2 if exc.status < 500 else 3)
-        max_rows = services.settings["max_rows"]
+        max_rows = services.settings.max_rows
     sys.stdout.buffer.write(out)
     if result.truncated:
         click.echo(f"aikg: result cut off at {max_rows} rows (setting max_rows)", err=True)

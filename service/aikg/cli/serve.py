@@ -20,10 +20,10 @@ from aikg.cli.options import overrides, setting_options
 from aikg.errors import AikgError, DamagedStore
 from aikg.serving.app import Server, export_settings, has_writer
 from aikg.serving.arenas import cap_arenas
-from aikg.settings import SETTINGS, load_settings
+from aikg.settings import SETTINGS, Settings, load_settings
 
 
-def check_store(settings: dict[str, Any]) -> None:
+def check_store(settings: Settings) -> None:
     """Refuse early, with a clear message, a store directory another process has open.
 
     The store itself is opened only by the writer (or the one worker): RocksDB state inherited through
@@ -32,7 +32,7 @@ def check_store(settings: dict[str, Any]) -> None:
     from aikg.errors import StoreError
     from aikg.store import in_use
 
-    location = settings["store"]
+    location = settings.store
     if in_use(location):
         raise StoreError(
             f"the store at {location} is open in another process (another aikg serve?): "
@@ -102,10 +102,10 @@ def _log_to_stderr() -> None:
 def serve(**options: Any) -> None:
     """Start the HTTP service (SPARQL endpoint, API, exports, explorer)."""
     settings = load_settings(overrides(options))
-    if settings["workers"] < 1 or settings["threads"] < 1:
+    if settings.workers < 1 or settings.threads < 1:
         raise click.UsageError("--workers and --threads must be at least 1")
-    if settings["store"] == "memory" and settings["workers"] > 1:
-        settings["workers"] = 1  # an in-memory store lives in one process
+    if settings.store == "memory" and settings.workers > 1:
+        settings = settings.but(workers=1)  # an in-memory store lives in one process
     try:
         check_store(settings)
     except DamagedStore as exc:
@@ -115,24 +115,24 @@ def serve(**options: Any) -> None:
         click.echo(f"aikg: {exc.message}", err=True)
         sys.exit(2)
     click.echo(
-        f"aikg: serving {settings['store']} on http://{settings['host']}:{settings['port']}/ "
-        f"({settings['workers']} worker(s))",
+        f"aikg: serving {settings.store} on http://{settings.host}:{settings.port}/ "
+        f"({settings.workers} worker(s))",
         err=True,
     )
     export_settings(settings)
-    cap_arenas(int(settings["malloc_arenas"]))  # before gunicorn forks: every serving process has it
+    cap_arenas(settings.malloc_arenas)  # before gunicorn forks: every serving process has it
     _log_to_stderr()
     if has_writer(settings):  # nobody holds the store: a publication left by an earlier run is stale
         from aikg.serving import publication
 
-        folder = publication.folder_for(Path(settings["store"]))
+        folder = publication.folder_for(Path(settings.store))
         publication.withdraw(folder)
         master = os.getpid()
         try:
             Server(settings).run()
         finally:
             if os.getpid() == master:  # not in a worker gunicorn forked, which exits through here too
-                release_store(settings["store"], publication.writer(folder))
+                release_store(settings.store, publication.writer(folder))
                 reason = publication.fatal(folder)
                 if reason is not None:  # the writer could not open the store: it ended the service
                     click.echo(f"aikg: {reason}", err=True)

@@ -27,7 +27,7 @@ def _folder(options: dict[str, Any]) -> Path:
     settings = load_settings(overrides(options))
     if not has_writer(settings):
         raise click.UsageError("this command works on the embedded on-disk store: give --store DIRECTORY")
-    return Path(settings["store"])
+    return Path(settings.store)
 
 
 def _fail(exc: AikgError) -> None:

@@ -44,7 +44,7 @@ def read_turtle(path: Path) -> Graph:
 
 def _validate_store(options: dict[str, Any]) -> ValidationResult:
     with open_services(options) as services:
-        if services.settings["load_seeds"] and is_empty(services.store):
+        if services.settings.load_seeds and is_empty(services.store):
             load_seeds(services.store)
         return validate_store(services.store)
 
@@ -71,7 +71,7 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
     }
     with open_services(options) as services:
         store = services.store
-        if services.settings["load_seeds"] and is_empty(store):
+        if services.settings.load_seeds and is_empty(store):
             load_seeds(store)
         result, _ = gate.validate_change(store, gate.graph_change(store, target, quads, replace=True))
         return result

@@ -17,6 +17,7 @@ from aikg.cache import LruCache
 from aikg.namespaces import BASE
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
+from aikg.settings import Settings
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
 from aikg.store.transport import Encoded, QueryJob, compressed, rendered
@@ -24,9 +25,9 @@ from aikg.store.transport import Encoded, QueryJob, compressed, rendered
 T = TypeVar("T")
 
 
-def allowed_services(settings: Mapping[str, Any]) -> frozenset[str]:
+def allowed_services(settings: Settings) -> frozenset[str]:
     """The SERVICE endpoints the ``allow_service`` setting lists (empty by default)."""
-    return frozenset(s.strip() for s in str(settings.get("allow_service") or "").split(",") if s.strip())
+    return frozenset(s.strip() for s in settings.allow_service.split(",") if s.strip())
 
 
 def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
@@ -40,15 +41,15 @@ def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
 class QueryRunner:
     """Runs queries and stoppable jobs for one store under the service's limits."""
 
-    def __init__(self, store: Store, settings: Mapping[str, Any]) -> None:
+    def __init__(self, store: Store, settings: Settings) -> None:
         self.store = store
         self.settings = settings
-        self.timeout = float(settings["query_timeout"])
-        self.max_rows = int(settings["max_rows"])
-        self.slots = Slots(int(settings["max_heavy_queries"]))
+        self.timeout = settings.query_timeout
+        self.max_rows = settings.max_rows
+        self.slots = Slots(settings.max_heavy_queries)
         self.pool = WorkerPool(
-            int(settings["max_heavy_queries"]),
-            memory_mb=int(settings.get("query_memory") or 0),
+            settings.max_heavy_queries,
+            memory_mb=settings.query_memory,
             snapshot=store.snapshot,
         )
         self.services = allowed_services(settings)

@@ -16,7 +16,6 @@ from __future__ import annotations
 import hashlib
 import os
 import sys
-from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +24,7 @@ from gunicorn.app.base import BaseApplication
 
 from aikg.cache import LruCache
 from aikg.errors import AikgError
-from aikg.settings import SETTINGS
+from aikg.settings import SETTINGS, Settings
 
 GRACEFUL_SECONDS = 10
 """How long a stopping worker may spend finishing running requests before it is killed."""
@@ -40,19 +39,19 @@ SERVER_PID = "AIKG_SERVER_PID"
 """The environment variable that tells the processes of ``aikg serve`` the pid of its master."""
 
 
-def has_writer(settings: Mapping[str, Any]) -> bool:
+def has_writer(settings: Settings) -> bool:
     """True when a writer process owns the store: the embedded store on disk."""
-    return is_embedded(settings["store"]) and settings["store"] != "memory"
+    return is_embedded(settings.store) and settings.store != "memory"
 
 
-def export_settings(settings: Mapping[str, Any]) -> None:
+def export_settings(settings: Settings) -> None:
     """Put every resolved setting into the environment, so every process started from here agrees."""
     for s in SETTINGS:
-        value = settings[s.name]
+        value = getattr(settings, s.name)
         os.environ[s.env] = ("true" if value else "false") if s.type is bool else str(value)
 
 
-def reader_app(settings: Mapping[str, Any], *, views: bool = True) -> Any:
+def reader_app(settings: Settings, *, views: bool = True) -> Any:
     """An HTTP worker's app over the writer's snapshots, forwarding writes to the writer and, with
     ``views``, graph views to its views process (:mod:`aikg.serving.views`); without, the views
     process's own app, which answers them."""
@@ -63,22 +62,22 @@ def reader_app(settings: Mapping[str, Any], *, views: bool = True) -> Any:
     from aikg.serving.validation import PublishedValidation
     from aikg.web import create_app
 
-    folder = publication.folder_for(Path(settings["store"]))
+    folder = publication.folder_for(Path(settings.store))
     store = FollowerStore(folder)
     services = build_services(
         settings,
         store=store,
         writelog=JournalLog(store, folder),
-        gate=ForwardingGate(float(settings["write_timeout"]), folder),
+        gate=ForwardingGate(settings.write_timeout, folder),
         keep=folder,
         # the writer may be busy with a write up to its time limit before it takes the request
-        validation=PublishedValidation(folder, store, ask_timeout=3 * float(settings["write_timeout"])),
+        validation=PublishedValidation(folder, store, ask_timeout=3 * settings.write_timeout),
     )
     app = create_app(services=services, owner=False)
     if views:
         from aikg.serving.views import ViewsProcess
 
-        services.views = ViewsProcess(float(settings["query_timeout"]))
+        services.views = ViewsProcess(settings.query_timeout)
         services.whole.keeping = False  # the views process keeps the graph's facts
     else:
         services.responses = LruCache(0)  # the HTTP worker keeps the answers
@@ -88,26 +87,26 @@ def reader_app(settings: Mapping[str, Any], *, views: bool = True) -> Any:
 class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn embedded, so ``aikg serve`` needs no config file; each worker builds its own app."""
 
-    def __init__(self, settings: Mapping[str, Any]) -> None:
-        self.settings = dict(settings)
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
         os.environ[SERVER_PID] = str(os.getpid())  # gunicorn's master: the writer checks its arbiter's parent
         super().__init__()
 
     def load_config(self) -> None:
         s = self.settings
         cfg = self.cfg
-        cfg.set("bind", f"{s['host']}:{s['port']}")
-        cfg.set("workers", s["workers"])
-        cfg.set("threads", s["threads"])
+        cfg.set("bind", f"{s.host}:{s.port}")
+        cfg.set("workers", s.workers)
+        cfg.set("threads", s.threads)
         cfg.set("worker_class", "aikg.serving.worker.Worker")
-        cfg.set("timeout", max(30, int(s["query_timeout"] * 4)))
+        cfg.set("timeout", max(30, int(s.query_timeout * 4)))
         cfg.set("graceful_timeout", GRACEFUL_SECONDS)
         cfg.set("limit_request_line", 8190)  # long SPARQL queries come as GET ?query=
         # gunicorn keys its dirty-arbiter pid file on the process name and, at start, kills the arbiter
         # a file names as an orphan: a name shared by two aikg instances would let one kill the other's
         # writer. Keyed on the store, a restart still cleans up its own orphan (which holds the lock).
-        digest = hashlib.blake2b(str(s["store"]).encode(), digest_size=5).hexdigest()
-        cfg.set("proc_name", f"aikg-{s['port']}-{digest}")
+        digest = hashlib.blake2b(s.store.encode(), digest_size=5).hexdigest()
+        cfg.set("proc_name", f"aikg-{s.port}-{digest}")
         cfg.set("accesslog", "-")
         cfg.set("worker_exit", _close_services)
         if "control_socket_disable" in cfg.settings:  # gunicorn >= 27
@@ -120,7 +119,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
             # in the HTTP workers instead (aikg.serving.forward.WriteTurn), where a deadline is kept.
             cfg.set("dirty_threads", 16)
             # A write is bounded by write_timeout; the arbiter's own limit only catches a stuck writer.
-            cfg.set("dirty_timeout", max(600, int(float(s["write_timeout"]) * 3)))
+            cfg.set("dirty_timeout", max(600, int(s.write_timeout * 3)))
             cfg.set("dirty_graceful_timeout", 30)
 
     def load(self) -> Any:
@@ -140,7 +139,7 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
         services.runner.warm_up()
         if services.views is not None:
             services.views.start()
-        if not writer and self.settings["token"]:  # the first write should not pay for parsing rules
+        if not writer and self.settings.token:  # the first write should not pay for parsing rules
             import threading
 
             from aikg.write.gate import warm_up
@@ -153,10 +152,10 @@ WORKER_BOOT_ERROR = 3
 """The exit code with which a worker tells gunicorn's master it could not start: the master stops."""
 
 
-def _writer_gave_up(settings: Mapping[str, Any]) -> bool:
+def _writer_gave_up(settings: Settings) -> bool:
     from aikg.serving import publication
 
-    return publication.fatal(publication.folder_for(Path(settings["store"]))) is not None
+    return publication.fatal(publication.folder_for(Path(settings.store))) is not None
 
 
 def _close_services(_server: Any, worker: Any) -> None:

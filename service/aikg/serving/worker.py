@@ -195,8 +195,8 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         wsgi.Response = KeepAliveResponse
         tune_interpreter()
         settings = load_settings()
-        self.read_timeout = float(settings["read_timeout"])
-        self.max_body = int(settings["max_body"])
+        self.read_timeout = settings.read_timeout
+        self.max_body = settings.max_body
         self._reading: dict[Any, float] = {}
         self._reading_lock = threading.Lock()
         self._running = 0

@@ -29,7 +29,7 @@ from aikg.serving import publication
 from aikg.serving.app import SERVER_PID
 from aikg.serving.arenas import give_back
 from aikg.serving.validation import publish_board, withdraw_board
-from aikg.settings import load_settings
+from aikg.settings import Settings, load_settings
 from aikg.store import Deadline
 from aikg.write.gate import Gate
 
@@ -77,7 +77,7 @@ OPEN_WAIT = 30.0
 """Seconds a new writer waits for the store's lock (a writer being replaced may still be closing it)."""
 
 
-def _open(settings: Any) -> Services:
+def _open(settings: Settings) -> Services:
     deadline = time.monotonic() + OPEN_WAIT
     while True:
         try:
@@ -268,7 +268,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         self._turns = threading.Condition()
         _watch_parent()
         settings = load_settings()
-        self.folder = publication.folder_for(Path(settings["store"]))
+        self.folder = publication.folder_for(Path(settings.store))
         publication.mark_ready(self.folder, False)  # a writer started again: writes wait for this one
         publication.note_writer(self.folder, os.getpid())
         try:
@@ -281,7 +281,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         job = self.services.validation
         assert isinstance(job, ValidationJob)  # the writer computes; HTTP workers read its board
         job.published.append(lambda board: publish_board(self.folder, board))
-        if settings["load_seeds"]:
+        if settings.load_seeds:
             from aikg.knowledge.load import is_empty, load_seeds
 
             if is_empty(store):
@@ -290,17 +290,17 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         assert isinstance(gate, Gate)  # the writer holds the store: its gate commits here
         gate.committed.append(self._published_write)
         self._publish()
-        if settings["token"]:
+        if settings.token:
             from aikg.write.gate import warm_up
 
             _behind_readers(warm_up)
-        if settings["load_seeds"] and settings["import_epoch"]:
+        if settings.load_seeds and settings.import_epoch:
             from aikg.epoch.background import import_in_background
 
             thread = import_in_background(self.services)
             if thread is not None:
                 self.services.background["epoch-import"] = thread
-        self._watch_memory(int(settings["writer_memory"]))
+        self._watch_memory(settings.writer_memory)
         publication.mark_ready(self.folder, True)
 
     def _publish(self) -> None:

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
+from aikg.settings import Settings
 from aikg.store.base import Deadline, Snapshot, Store
 from aikg.store.oxigraph import OxigraphStore
 
@@ -30,9 +30,15 @@ REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
 """Settings (``store_<name>``) that configure the remote backend."""
 
 
-def store_options(settings: Mapping[str, Any]) -> dict[str, str]:
+def store_options(settings: Settings) -> dict[str, str]:
     """The remote backend's options from resolved settings (the only place they are read)."""
-    return {k: settings[f"store_{k}"] for k in REMOTE_OPTIONS if settings.get(f"store_{k}")}
+    given = {
+        "update_url": settings.store_update_url,
+        "gsp_url": settings.store_gsp_url,
+        "user": settings.store_user,
+        "password": settings.store_password,
+    }
+    return {k: v for k, v in given.items() if v}
 
 
 def open_store(location: str, **options: Any) -> Store:

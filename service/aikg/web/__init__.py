@@ -14,7 +14,7 @@ from typing import Any
 from flask import Flask, current_app, g, request
 
 from aikg.services import Services, build_services
-from aikg.settings import load_settings
+from aikg.settings import Settings, load_settings
 from aikg.store import Deadline, Store
 from aikg.store.base import pop_deadline, push_deadline
 from aikg.web.json_provider import OrjsonProvider
@@ -24,13 +24,14 @@ _WRITES = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 
 
 def create_app(
-    test_config: Mapping[str, Any] | None = None,
+    test_config: Mapping[str, Any] | Settings | None = None,
     *,
     store: Store | None = None,
     services: Services | None = None,
     owner: bool = True,
 ) -> Flask:
-    """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config``.
+    """Build the aikg WSGI app: defaults, then ``AIKG_*`` environment, then ``test_config`` (or the
+    resolved settings as they are).
 
     An ``owner`` app loads the seeds into an empty store and starts the Epoch import; a serving reader
     is not the owner (the writer process does both).
@@ -39,17 +40,16 @@ def create_app(
     if services is None:
         services = build_services(load_settings(test_config), store=store)
     settings = services.settings
-    app.config["AIKG"] = settings
-    app.config["MAX_CONTENT_LENGTH"] = settings["max_body"]
+    app.config["MAX_CONTENT_LENGTH"] = settings.max_body
     app.json = OrjsonProvider(app)  # keys in their documented order; big answers written fast
     app.extensions[SERVICES_KEY] = services
 
-    if owner and settings["load_seeds"]:
+    if owner and settings.load_seeds:
         from aikg.knowledge.load import is_empty, load_seeds
 
         if is_empty(services.store):
             load_seeds(services.store)
-        if settings["import_epoch"]:
+        if settings.import_epoch:
             from aikg.epoch.background import import_in_background
 
             thread = import_in_background(services)
@@ -71,9 +71,9 @@ def _bound_requests(app: Flask) -> None:
 
     @app.before_request
     def _start() -> None:
-        settings = current_app.config["AIKG"]
+        settings = get_services().settings
         writing = request.method in _WRITES and request.endpoint not in ("sparql.endpoint",)
-        seconds = float(settings["write_timeout"] if writing else settings["query_timeout"])
+        seconds = settings.write_timeout if writing else settings.query_timeout
         g.aikg_deadline = push_deadline(Deadline.after(seconds))
 
     @app.teardown_request
@@ -94,6 +94,6 @@ def get_store() -> Store:
     return get_services().store
 
 
-def setting(name: str) -> Any:
-    """One resolved setting of the running app."""
-    return current_app.config["AIKG"][name]
+def current_settings() -> Settings:
+    """The resolved settings of the running app."""
+    return get_services().settings

@@ -31,7 +31,7 @@ from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
 from aikg.store import QueryResult, Term
-from aikg.web import get_services, setting
+from aikg.web import current_settings, get_services
 from aikg.web.negotiation import negotiate
 from aikg.web.params import bounded_int
 from aikg.web.response_cache import cached
@@ -58,7 +58,7 @@ def health() -> Response:
     ``off`` (no token configured)."""
     services = get_services()
     store = services.store
-    writes = services.gate.state() if setting("token") else "off"
+    writes = services.gate.state() if current_settings().token else "off"
     return jsonify(
         {"ok": True, "store": store.kind, "version": store.version, "reads": "ready", "writes": writes}
     )
@@ -244,7 +244,7 @@ def named_query(name: str) -> Response:
     fmt = negotiate(RESULT_OFFERS)
     services = get_services()
     services.named.get(name)
-    max_rows = int(setting("max_rows"))
+    max_rows = current_settings().max_rows
     limit = _int_arg("limit", max_rows, 1, max_rows) if "limit" in request.args else None
     offset = _int_arg("offset", 0, 0, MAX_OFFSET)
     raw = {k: v for k, v in request.args.items() if k not in ("format", *PAGE_PARAMETERS)}

@@ -34,7 +34,7 @@ from aikg.export.built import Building, Failed, Ready
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
 from aikg.store.base import current_deadline
-from aikg.web import get_services, setting
+from aikg.web import current_settings, get_services
 from aikg.web.params import bounded_int
 from aikg.web.response_cache import cached
 
@@ -51,7 +51,7 @@ def _within_limit(what: str, advice: str) -> Iterator[None]:
     try:
         yield
     except QueryTimeout as exc:
-        seconds = float(setting("query_timeout"))
+        seconds = current_settings().query_timeout
         raise QueryTimeout(
             f"{what} ran past the time limit of {seconds:g} s (setting query_timeout) while "
             f"{step_of(exc)} and was stopped; {advice}",

@@ -1031,7 +1031,7 @@ def _page_params(services: Services) -> list[dict[str, Any]]:
     return [
         _query(
             "limit",
-            {"type": "integer", "minimum": 1, "maximum": int(services.settings["max_rows"])},
+            {"type": "integer", "minimum": 1, "maximum": services.settings.max_rows},
             "Rows on the page (at most the row cap, max_rows; without it: the row cap).",
         ),
         _query(

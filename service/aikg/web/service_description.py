@@ -13,9 +13,6 @@ fetched), so no ``sd:availableGraphs`` limits it and ``sd:DereferencesURIs`` is 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
-
 import pyoxigraph as ox
 from flask import request
 from rdflib import BNode, Graph, Literal, Namespace, URIRef
@@ -24,6 +21,7 @@ from rdflib.namespace import DCTERMS, RDF, RDFS, VOID, XSD
 from aikg.namespaces import AIKG, BASE, DEFAULT_GRAPH
 from aikg.query.runner import allowed_services
 from aikg.rdf.formats import GRAPH_FORMATS, RESULT_FORMATS
+from aikg.settings import Settings
 from aikg.store import Store
 
 SD = Namespace("http://www.w3.org/ns/sparql-service-description#")
@@ -34,12 +32,12 @@ GRAPH_STORE = AIKG["graphStore"]
 
 def service_root() -> str:
     """The service's public URL without a trailing slash: setting ``base_url``, else the request's."""
-    from aikg.web import setting
+    from aikg.web import current_settings
 
-    return str(setting("base_url")).rstrip("/") or request.url_root.rstrip("/")
+    return current_settings().base_url.rstrip("/") or request.url_root.rstrip("/")
 
 
-def service_description(store: Store, root: str, settings: Mapping[str, Any]) -> Graph:
+def service_description(store: Store, root: str, settings: Settings) -> Graph:
     """The description of the endpoints under ``root`` over the data now in ``store``."""
     g = Graph()
     for prefix, ns in (("sd", SD), ("void", VOID), ("dcterms", DCTERMS), ("aikg", AIKG), ("rdfs", RDFS)):

@@ -157,7 +157,7 @@ def describe() -> Response:
             # Typed as Werkzeug's base response, flask's redirect builds the app's (Flask's) response class.
             return cast(Response, redirect(url_for("pages.editor"), code=303))
         fmt = GRAPH_FORMATS[0]
-    graph = service_description(get_store(), service_root(), current_app.config["AIKG"])
+    graph = service_description(get_store(), service_root(), get_services().settings)
     return negotiated_response(
         serialize_graph(graph_to_ox(graph), fmt, prefixes=dict(graph.namespaces())), fmt
     )

@@ -35,7 +35,7 @@ from aikg.namespaces import DEFAULT_GRAPH, GRAPH
 from aikg.rdf import guard
 from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_media_type
 from aikg.store.base import current_deadline
-from aikg.web import get_services, get_store, setting
+from aikg.web import current_settings, get_services, get_store
 from aikg.web.auth import require_writer
 from aikg.web.cors import WRITE, allow_cross_origin
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, preferred
@@ -55,12 +55,12 @@ _RDFXML = next(f for f in RDF_FORMATS if f.name == "rdfxml")
 
 
 def _authorize() -> None:
-    require_writer(setting("token"), request.headers.get("Authorization"))
+    require_writer(current_settings().token, request.headers.get("Authorization"))
 
 
 def _check_size() -> None:
     """Refuse with 413 (naming the setting) a request body over ``max_body``."""
-    limit = setting("max_body")
+    limit = current_settings().max_body
     if request.content_length is not None and request.content_length > limit:
         raise PayloadTooLarge(
             f"the request body is {request.content_length} bytes, over the limit of "
@@ -257,7 +257,7 @@ def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> R
 
 def _rdf_quads(graph: str) -> list[ox.Quad]:
     """The body's triples, into ``graph``: one RDF document, or the files of a multipart form."""
-    limit = setting("max_body")
+    limit = current_settings().max_body
     if request.mimetype == MULTIPART:
         _check_size()
         files = [f for _, f in request.files.items(multi=True) if f.filename or f.mimetype]
