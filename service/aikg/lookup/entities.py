@@ -475,7 +475,10 @@ class EntityBuilder:
             if number is not None:
                 fact["number"] = number
         fact["sources"] = self.sources(
-            graphs, {**certainty, **(qualified or {})}, confidence, self.evidence.of(iri, p)
+            graphs,
+            {**certainty, **(qualified or {})},
+            confidence,
+            _named_column(o.value, self.evidence.of(iri, p)),
         )
         return fact
 
@@ -687,6 +690,19 @@ class EntityBuilder:
                 "confidence": d["confidence"],
             }
         return out
+
+
+def _named_column(text: str, evidence: dict[str, list[dict[str, Any]]]) -> dict[str, list[dict[str, Any]]]:
+    """The evidence of a text fact with each cell narrowed to the column the text names ("Training time
+    notes: …" was read from that column of the several a note may come from)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for g, items in evidence.items():
+        narrowed = []
+        for item in items:
+            named = sorted((c for c in item.get("columns", ()) if text.startswith(c + ":")), key=len)
+            narrowed.append({**item, "columns": named[-1:]} if item["kind"] == "cell" and named else item)
+        out[g] = narrowed
+    return out
 
 
 def _named(iri: str) -> ox.NamedNode:
