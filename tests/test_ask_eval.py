@@ -3,7 +3,8 @@
 Answers, not routes: each item's gold query runs on the session's default store (seeds plus the Epoch AI
 snapshot) and the answer must contain its items, or abstain. In CI the development questions written for
 the composed forms (comparisons, rankings, counts, figures, thresholds, dates, provenance, seed facts,
-follow-ups) and the out-of-scope ones run; ``aikg ask-eval`` measures both parts in full. Figures go to
+follow-ups) and the out-of-scope ones run (the first held-out part, now development data, only its
+out-of-scope questions); ``aikg ask-eval`` measures both parts in full. Figures go to
 artifacts/ask-eval.json.
 """
 
@@ -28,10 +29,11 @@ def figures(epoch_store) -> dict:
     # The session's default store; its services are not closed, as that would close the shared store.
     # A generous query limit: accuracy is measured here, not speed on a loaded CI machine.
     services = services_for(epoch_store, query_timeout=60)
+    # A sample, to keep CI short: the composed kinds written for development and every out-of-scope
+    # question; the named-query paraphrases of issue 16 and the first held-out part (moved here) run
+    # in full with `aikg ask-eval`.
     items = [
-        i
-        for i in load_items(DATA / "ask_answers_dev.jsonl")
-        if not i["id"].startswith("legacy-") or i["category"] == "oos"
+        i for i in load_items(DATA / "ask_answers_dev.jsonl") if i["id"][0] in "de" or i["category"] == "oos"
     ]
     result = evaluate_answers(Asker.for_services(services), epoch_store, items)
     ARTIFACTS.mkdir(exist_ok=True)
