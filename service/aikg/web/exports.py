@@ -83,7 +83,13 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
 
 def _limit(default: int) -> int:
     return bounded_int(
-        "limit", request.args.get("limit"), default=default, low=1, high=MAX_NODES, unit="nodes"
+        "limit",
+        request.args.get("limit"),
+        default=default,
+        low=1,
+        high=MAX_NODES,
+        unit="nodes",
+        blank_is_default=True,  # as the export routes always read it: an empty field is the default view
     )
 
 

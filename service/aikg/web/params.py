@@ -13,10 +13,20 @@ import re
 from aikg.errors import BadRequest
 
 
-def bounded_int(name: str, raw: str | None, *, default: int, low: int, high: int, unit: str = "") -> int:
-    """The integer parameter ``name`` from its text ``raw`` (None or blank: ``default``), from ``low`` to
-    ``high``; anything else is a 400 that names the parameter and the range."""
-    if raw is None or not raw.strip():
+def bounded_int(
+    name: str,
+    raw: str | None,
+    *,
+    default: int,
+    low: int,
+    high: int,
+    unit: str = "",
+    blank_is_default: bool = False,
+) -> int:
+    """The integer parameter ``name`` from its text ``raw`` (absent: ``default``), from ``low`` to ``high``;
+    anything else is a 400 that names the parameter and the range. A blank value is a 400 too (``limit=``
+    says nothing a client meant), except where a form may send its empty field (``blank_is_default``)."""
+    if raw is None or (blank_is_default and not raw.strip()):
         return default
     text = raw.strip()
     digits = max(len(str(abs(low))), len(str(abs(high))))
