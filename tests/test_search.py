@@ -2,16 +2,20 @@
 
 from __future__ import annotations
 
+import pyoxigraph as ox
 import pytest
 
-from aikg.lookup.search import SearchIndex, normalize
+from aikg.lookup.search import SearchIndex, normalize, search
 from aikg.lookup.vocabulary import Vocabulary
+from aikg.store import OxigraphStore, Store
 from helpers import services_for
 
 AIKG = "https://w3id.org/aikg/ontology#"
 ID = "https://w3id.org/aikg/id/"
 LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+GRAPH = ox.NamedNode("https://w3id.org/aikg/graph/test")
 
 
 @pytest.fixture(scope="module")
@@ -162,3 +166,63 @@ def test_a_query_that_ends_a_word_ranks_before_one_that_stops_inside_a_word(vers
             hits = versions.search(query)
             assert _slugs(hits) == slugs, (query, ranges_read_in_full)
             assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+
+
+# --- several words, and links ------------------------------------------------------------------------
+
+
+def test_several_words_find_what_their_names_or_their_parties_name(seeded_store):
+    """Each word matches a word of a label or alias of the entity, or of one of its parties: "openai sb
+    energy" found nothing (the lease is "OpenAI–SB Energy …", an en dash, and no name holds the three
+    words in another order)."""
+    services = services_for(seeded_store)
+    index = services.index()
+    lease = "deal-openai-sb-energy-ports-pike-lease"
+
+    def found(q: str) -> list[tuple[str, str]]:
+        return [(h.entity.slug, h.match) for h in search(seeded_store, index, q)]
+
+    assert found("openai sb energy")[0] == (lease, "prefix")  # every dash separates words
+    assert found("sb energy openai")[0] == (lease, "words")  # the words in another order
+    assert found("lease ohio openai")[0] == (lease, "words")
+    assert ("tinker", "parties") in found("thinking machines tinker")  # its developer's name
+    assert found("openai zzzz") == []  # every word must match
+    assert normalize("OpenAI–SB Energy") == "openai sb energy"
+
+
+def _linked_store(links: dict[str, int]) -> Store:
+    """Organizations named ``name`` with ``n`` statements linking others to each."""
+    s = OxigraphStore(None)
+    quads = []
+    for name, n in links.items():
+        e = ox.NamedNode(ID + name.lower().replace(" ", "-"))
+        quads += [
+            ox.Quad(e, ox.NamedNode(LABEL), ox.Literal(name, language="en"), GRAPH),
+            ox.Quad(e, ox.NamedNode(TYPE), ox.NamedNode(AIKG + "Organization"), GRAPH),
+        ]
+        quads += [
+            ox.Quad(ox.NamedNode(f"{e.value}-fan-{i}"), ox.NamedNode(AIKG + "customer"), e, GRAPH)
+            for i in range(n)
+        ]
+    s.apply(add=quads)
+    return s
+
+
+@pytest.mark.parametrize(
+    ("links", "first"),
+    [
+        # a hub whose name starts with the query before an obscure exact match (CoreWeave before CoRe)
+        ({"Core": 2, "CoreWeave": 40, "Corewell": 3}, ["coreweave", "core", "corewell"]),
+        # not a hub (fewer than 20 links, or not ten times the exact match's): the exact match first
+        ({"Core": 2, "CoreWeave": 19, "Corewell": 3}, ["core", "coreweave", "corewell"]),
+        ({"Core": 5, "CoreWeave": 40, "Corewell": 3}, ["core", "coreweave", "corewell"]),
+        # among equal matches (prefix, organizations), the better-known first: a factor of two counts
+        ({"Core": 9, "CoreWeave": 2, "Corewell": 5}, ["core", "corewell", "coreweave"]),
+        # ... not a few links more (5 against 4): then the name the query covers more of first
+        ({"Core": 9, "CoreWeave": 5, "Corewell": 4}, ["core", "corewell", "coreweave"]),
+    ],
+)
+def test_links_rank_equal_matches_and_a_hub_comes_before_an_obscure_exact_match(links, first):
+    store = _linked_store(links)
+    index = services_for(store).index()
+    assert _slugs(search(store, index, "core")) == first

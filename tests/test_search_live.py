@@ -66,6 +66,8 @@ def _same_as_a_full_rebuild(services) -> None:
         assert index.search(q, type_iri=AIKG + "Organization") == fresh.search(
             q, type_iri=AIKG + "Organization"
         ), q
+    for q in ("quillon weave", "gpu hours", "nvidia sb energy"):  # several words: names and parties
+        assert search.search(services.store, index, q) == search.search(services.store, fresh, q), q
     assert dict(index.entities) == dict(fresh.entities)
     assert len(index.entities) == len(fresh.entities)
 
@@ -225,5 +227,8 @@ def test_a_renamed_seeded_entity_loses_its_old_name(live):
     }
     services.gate.write(lambda: gate.Change("update", remove=old, add=new))
     assert [h for h in _found(client, "coreweave") if h[0] == "coreweave"] == []
-    assert _found(client, "quillon weave") == [("coreweave", "Quillon Weave", "exact")]
+    found = _found(client, "quillon weave")
+    assert found[0] == ("coreweave", "Quillon Weave", "exact")
+    # then what names the renamed company as a party (its deals, results …): the two words are its name
+    assert found[1:] and {match for _, _, match in found[1:]} == {"parties"}
     _same_as_a_full_rebuild(services)

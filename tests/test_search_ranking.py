@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from aikg.lookup.search import EVENT, SearchIndex, kind_rank, record_classes
+from aikg.lookup.search import EVENT, SearchIndex, kind_rank, link_counts, record_classes, search
 from aikg.lookup.vocabulary import Vocabulary
 from aikg.web import create_app
 from helpers import services_for
@@ -153,10 +153,34 @@ def epoch_client(epoch_store):
 
 
 @pytest.mark.parametrize(("q", "slug"), BOTH + EPOCH_ONLY)
-def test_api_search_ranks_the_same(epoch_client, epoch_index, q, slug):
+def test_api_search_ranks_the_same(epoch_client, epoch_store, epoch_index, q, slug):
+    """The API ranks as the index, equal matches then by links (:func:`aikg.lookup.search.search`)."""
     body = epoch_client.get("/api/search", query_string={"q": q, "limit": 20}).get_json()
-    assert [r["id"] for r in body["results"]] == [h.entity.slug for h in epoch_index.search(q, limit=20)]
+    ranked = search(epoch_store, epoch_index, q, limit=20)
+    assert [r["id"] for r in body["results"]] == [h.entity.slug for h in ranked]
     assert body["results"][0]["id"] == slug
+
+
+def test_core_opens_coreweave_not_the_obscure_model_named_core(epoch_client, epoch_store):
+    """ "core" is exactly the name of CoRe, a 2023 model with 2 links, and the start of CoreWeave's, with
+    40: the hub comes first and the exact match second (rule: :data:`aikg.lookup.search.HUB_RATIO`)."""
+    results = epoch_client.get("/api/search", query_string={"q": "core"}).get_json()["results"]
+    assert [(r["id"], r["match"]) for r in results[:2]] == [("coreweave", "prefix"), ("core", "exact")]
+    links = link_counts(epoch_store, [ID + "coreweave", ID + "core"])
+    assert links[ID + "coreweave"] >= 10 * links[ID + "core"]
+
+
+@pytest.mark.parametrize("q", PREFIXES)
+def test_equal_matches_rank_the_better_known_entity_first(epoch_store, epoch_index, q):
+    """Within each tier and kind, and word end, links never rise by a factor of two down the list."""
+    hits = search(epoch_store, epoch_index, q, limit=30)
+    links = link_counts(epoch_store, [h.entity.iri for h in hits])
+    groups: dict[tuple[str, int, bool], list[int]] = {}
+    for h in hits[1:]:  # the first may be a hub before an exact match
+        groups.setdefault((h.match, h.kind, h.whole), []).append(
+            (links.get(h.entity.iri, 0) + 1).bit_length()
+        )
+    assert all(g == sorted(g, reverse=True) for g in groups.values()), groups
 
 
 @pytest.mark.parametrize(

@@ -65,11 +65,12 @@ MAX_SEARCH_OFFSET = 900
 "Anonymized Chinese System")."""
 _SEP = "\0"
 _TOP = "\U0010ffff"
-_SEPARATORS = re.compile(r"[\s\-_]+")
+_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d]+")
+"""Spaces, underscores and every dash: "OpenAI–SB Energy" is the words "openai sb energy"."""
 _ID = str(ID)
 _AIKG = "https://w3id.org/aikg/ontology#"
 
-TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4}
+TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4, "words": 0.2, "parties": 0.0}
 """Base score of each match tier; a tier always outranks the ones after it (the rest of a score is
 below 0.2: kind up to 0.12 in steps of 0.06, whole words 0.03, share of the name matched up to 0.025,
 main label 0.001)."""
@@ -187,12 +188,16 @@ class Entities(Directory):
 
 @dataclass(frozen=True)
 class Hit:
-    """One search result: the entity, the name that matched, how it matched and its score."""
+    """One search result: the entity, the name that matched, how it matched and its score; its kind
+    (:data:`THING`, :data:`EVENT`, :data:`RECORD`) and whether the query ended a word of the name, which
+    with the match make the hits that are equal matches (:func:`search` orders those by links)."""
 
     entity: EntityInfo
     name: str
     match: str
     score: float
+    kind: int = THING
+    whole: bool = False
 
 
 _LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
@@ -367,10 +372,28 @@ class SearchIndex:
                     + 0.025 * len(q) / len(norm)
                     + (0.001 if self._is_label[i] else 0.0)
                 )
-                best[owner.iri] = Hit(owner, self._name[i], kind, round(score, 4))
+                best[owner.iri] = Hit(
+                    owner, self._name[i], kind, round(score, 4), self._kind[i], kind == "exact" or i in whole
+                )
             if len(best) >= limit:
                 break
         return _ranked(best.values())
+
+    def word_owners(self, word: str, hidden: AbstractSet[str] = frozenset()) -> set[str]:
+        """Every entity with a name of which a word starts with ``word`` (normalized, one word): what
+        a query of several words is matched with, word by word (:func:`search`)."""
+        q = normalize(word).replace(_SEP, "")
+        owners: set[str] = set()
+        if not q or not self._name:
+            return owners
+        iris = self.entities.iris
+        for part in self._parts:
+            if not part.ids or (not q.isascii() and part.text.isascii()):
+                continue
+            for tier in ("prefix", "word"):
+                for lo, hi, _ in part.key_ranges(tier, q):
+                    owners.update(iris[self._owner[i]] for i in part.ids_in(tier, lo, hi))
+        return owners - hidden if hidden else owners
 
     def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
@@ -629,6 +652,133 @@ def describe(store: Store, index: LiveIndex | SearchIndex, hits: Iterable[Hit]) 
     return out
 
 
+# --- ranking by links, and queries of several words --------------------------------------------------
+
+RERANKED = 50
+"""Hits at the head of a search that are ordered by their links (the rest keep the index's order): a
+fixed number, so every page of a search agrees on the order."""
+HUB_LINKS = 20
+HUB_RATIO = 10
+"""A thing whose name starts with the query comes before an exact match when it has at least this many
+links, and this many times as many as every exact match (CoreWeave, 40 links, before the model CoRe, 2)."""
+MAX_PARTY_POOL = 400
+"""Entities matching a query's rarest word past which its parties are not searched (too common a word)."""
+TIER_ORDER = {"exact": 0, "prefix": 1, "word": 2, "substring": 3, "words": 4, "parties": 5}
+_RDF_TYPE = _TYPE
+_LINKS_QUERY = (
+    "SELECT ?e (COUNT(?x) AS ?n) WHERE { VALUES ?e { %s } "
+    "{ ?e ?p ?x FILTER (isIRI(?x) && ?p != <" + _RDF_TYPE + ">) } UNION { ?x ?q ?e } } GROUP BY ?e"
+)
+_PARTY_PROPERTIES = " ".join(f"<{p}>" for group in MAKER_PROPERTIES for p in group)
+_LINKED_QUERY = (
+    "SELECT DISTINCT ?e WHERE { VALUES ?x { %s } VALUES ?p { " + _PARTY_PROPERTIES + " } ?e ?p ?x }"
+)
+_PARTIES_QUERY = "SELECT ?e ?x WHERE { VALUES ?e { %s } VALUES ?p { " + _PARTY_PROPERTIES + " } ?e ?p ?x }"
+
+
+def search(
+    store: Store, index: LiveIndex | SearchIndex, query: str, *, type_iri: str | None = None, limit: int = 10
+) -> list[Hit]:
+    """The best ``limit`` entities for ``query``, as people rank them: the index's tiers (exact, prefix,
+    word, substring), then, for several words, entities each word of which matches one of their names
+    ("words") or a name of one of their parties ("parties": "openai sb energy" finds the lease between
+    them); among equal matches (same tier, kind and word end) the better-known entity, with more links,
+    first; and a well-linked thing whose name starts with the query before an exact match of an obscure
+    one (see :data:`HUB_RATIO`)."""
+    pool = max(limit, RERANKED)
+    hits = index.search(query, type_iri=type_iri, limit=pool)
+    words = normalize(query).replace(_SEP, "").split()
+    if len(words) > 1 and len(hits) < pool:
+        seen = {h.entity.iri for h in hits}
+        hits += _all_words(store, index, words, type_iri, seen)[: pool - len(hits)]
+    head, tail = hits[:RERANKED], hits[RERANKED:]
+    return (_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit]
+
+
+def link_counts(store: Store, iris: Iterable[str]) -> dict[str, int]:
+    """How many links (statements between it and another node, either way, types left out) each entity
+    has: how well known it is, in one query over just these entities."""
+    wanted = list(dict.fromkeys(iris))
+    if not wanted:
+        return {}
+    rows = store.query(_LINKS_QUERY % " ".join(f"<{i}>" for i in wanted)).values()
+    return {e: int(n) for e, n in rows if e is not None and n is not None}
+
+
+def _by_links(hits: list[Hit], links: Mapping[str, int]) -> list[Hit]:
+    def bucket(h: Hit) -> int:  # a factor of two in links counts; 10 against 11 does not
+        return (links.get(h.entity.iri, 0) + 1).bit_length()
+
+    ordered = sorted(
+        hits,
+        key=lambda h: (
+            TIER_ORDER[h.match],
+            h.kind,
+            not h.whole,
+            -bucket(h),
+            -h.score,
+            h.entity.label,
+            h.entity.iri,
+        ),
+    )
+    exact = [links.get(h.entity.iri, 0) for h in ordered if h.match == "exact"]
+    if exact:
+        least = max(HUB_LINKS, HUB_RATIO * max(1, max(exact)))
+        hub = next(
+            (
+                h
+                for h in ordered
+                if h.match == "prefix" and h.kind == THING and links.get(h.entity.iri, 0) >= least
+            ),
+            None,
+        )
+        if hub is not None:
+            ordered.remove(hub)
+            ordered.insert(0, hub)
+    return ordered
+
+
+def _all_words(
+    store: Store,
+    index: LiveIndex | SearchIndex,
+    words: list[str],
+    type_iri: str | None,
+    seen: AbstractSet[str],
+) -> list[Hit]:
+    """Entities each word of which starts a word of one of their names ("words"), or of a name of one of
+    their parties (deal parties, makers, operators: :data:`MAKER_PROPERTIES`; "parties")."""
+    sets = [index.word_owners(w) for w in words]
+    own = set.intersection(*sets)
+    via: set[str] = set()
+    rarest = min(sets, key=len)
+    if 0 < len(rarest) <= MAX_PARTY_POOL:
+        values = " ".join(f"<{i}>" for i in sorted(rarest))
+        pool = {row[0] for row in store.query(_LINKED_QUERY % values).values() if row[0] is not None} | rarest
+        pool -= own
+        if pool:
+            parties: dict[str, set[str]] = {}
+            values = " ".join(f"<{i}>" for i in sorted(pool))
+            for e, x in store.query(_PARTIES_QUERY % values).values():
+                if e is not None and x is not None:
+                    parties.setdefault(e, set()).add(x)
+            via = {e for e in pool if all(e in s or not parties.get(e, set()).isdisjoint(s) for s in sets)}
+    vocab = index.vocab
+    allowed = vocab.descendants(type_iri) if type_iri else None
+    records = record_classes(vocab)
+    hits = []
+    for match, found in (("words", own), ("parties", via)):
+        for iri in found - seen:
+            info = index.entities.get(iri)
+            if info is None or (allowed is not None and not any(t in allowed for t in info.types)):
+                continue
+            kind = kind_rank(vocab, info.types, records)
+            score = TIER_BASE[match] + 0.06 * (RECORD - kind) + 0.025 / (1 + len(info.label) / 40)
+            hits.append(Hit(info, info.label, match, round(score, 4), kind, True))
+    return sorted(
+        hits, key=lambda h: (TIER_ORDER[h.match], h.kind, len(h.entity.label), h.entity.label, h.entity.iri)
+    )
+
+
 def type_json(vocab: Vocabulary, iri: str) -> dict[str, str]:
     """A class as JSON: IRI, local name and English label."""
     return {"iri": iri, "name": local_name(iri), "label": vocab.label(iri)}
@@ -713,6 +863,11 @@ class LiveIndex:
         if self.overlay is None:
             return hits
         return _ranked(hits + self.overlay.search(query, type_iri=type_iri, limit=limit))[:limit]
+
+    def word_owners(self, word: str) -> set[str]:
+        """Every entity with a name of which a word starts with ``word`` (see SearchIndex.word_owners)."""
+        owners = self.base.word_owners(word, hidden=self.touched)
+        return owners | self.overlay.word_owners(word) if self.overlay is not None else owners
 
     def types_of(self, info: EntityInfo) -> list[dict[str, str]]:
         """An entity's most specific types as JSON (IRI, local name, label)."""
@@ -927,9 +1082,9 @@ KEPT = 3
 Kept = tuple["SearchIndex", _Rows]
 """What is kept for a later start: the full index and the subjects' rows laid over it."""
 
-KEPT_FORMAT = 2
+KEPT_FORMAT = 3
 """The layout of a kept index, written first in its file: one of another layout is rebuilt, not
-loaded (2: the directory held as columns, :class:`Entities`)."""
+loaded (2: the directory held as columns, :class:`Entities`; 3: every dash separates words)."""
 
 
 _TMP_PID = re.compile(r"\.([0-9]+)\.tmp$")

@@ -24,7 +24,15 @@ from aikg.lookup.entities import (
     relations_json,
 )
 from aikg.lookup.relations import DIRECTIONS, Direction
-from aikg.lookup.search import MAX_LIMIT, MAX_SEARCH_OFFSET, Description, LiveIndex, describe, type_json
+from aikg.lookup.search import (
+    MAX_LIMIT,
+    MAX_SEARCH_OFFSET,
+    Description,
+    LiveIndex,
+    describe,
+    type_json,
+)
+from aikg.lookup.search import search as search_entities
 from aikg.namespaces import AIKG
 from aikg.query.named import PAGE_PARAMETERS, NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
@@ -87,7 +95,7 @@ def search() -> Response:
             )
     index = services.index()
     # one match more than the page, to tell whether a next page exists
-    ranked = index.search(q, type_iri=type_iri, limit=offset + limit + 1)
+    ranked = search_entities(services.store, index, q, type_iri=type_iri, limit=offset + limit + 1)
     hits = ranked[offset : offset + limit]
     described = describe(services.store, index, hits)
     more = len(ranked) > offset + limit and offset + limit <= MAX_SEARCH_OFFSET

@@ -328,7 +328,7 @@ def _schemas() -> dict[str, Any]:
             "iri": {"type": "string"},
             "label": {"type": "string"},
             "matched": {"type": "string"},
-            "match": {"enum": ["exact", "prefix", "word", "substring"]},
+            "match": {"enum": ["exact", "prefix", "word", "substring", "words", "parties"]},
             "types": {"type": "array", "items": _ref("Term")},
             "score": {"type": "number"},
             "description": {
@@ -668,8 +668,10 @@ def _api_paths(services: Services) -> dict[str, Any]:
         "/api/search": _get(
             "Search entities by name",
             "Case-insensitive search over every entity's rdfs:label and skos:altLabel (English, Chinese, "
-            "abbreviations). Exact matches rank before prefix, word-prefix and substring matches; within a "
-            "tier, names the query covers more of rank first. Fast enough for autocomplete.",
+            "abbreviations). Exact matches rank before prefix, word-prefix and substring matches, then "
+            "(several words) entities whose names, or whose parties' names, hold every word; among equal "
+            "matches the entity with more links first, and a well-linked thing whose name starts with the "
+            "query before an exact match of an obscure one. Fast enough for autocomplete.",
             {
                 **_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
                 **_errors(400, 406, 503),
