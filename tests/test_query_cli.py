@@ -165,3 +165,40 @@ def test_query_on_a_busy_on_disk_store_answers_every_time(tmp_path):
         else:
             assert len(done.stdout.splitlines()) > 10
     assert len(counts) == 1 and int(counts.pop()) > 100
+
+
+def test_show_prints_one_entity_with_its_facts_relations_and_numbered_sources(store_dir):
+    lease = "deal-openai-sb-energy-ports-pike-lease"
+    result = CliRunner().invoke(main, ["show", lease, "--store", store_dir])
+    assert result.exit_code == 0, result.output
+    lines = result.stdout.splitlines()
+    assert lines[0] == (
+        "OpenAI–SB Energy 20-year lease of PORTS-Pike (about 8 GW, Ohio) "
+        "(deal-openai-sb-energy-ports-pike-lease) · lease"
+    )
+    assert "  contracted capacity (MW): ≈8,000  [1 reported]" in lines  # qualifier, digits, source, certainty
+    assert "  → lessee: OpenAI (openai)  [1 reported]" in lines
+    assert "  → lessor: SB Energy (sb-energy)  [1 reported]" in lines
+    source = lines[lines.index("Sources") + 1]
+    assert source.startswith("  [1] CoreWeave 用 8,192 张 GB300 NVL72") and source.endswith(
+        "— Frontier Tech Insights, 2026-08-18"
+    )
+
+
+def test_show_as_json_is_the_api_entity_and_a_group_says_how_many_more(store_dir):
+    result = CliRunner().invoke(main, ["show", "nvidia", "-f", "json", "--limit", "1", "--store", store_dir])
+    assert result.exit_code == 0, result.output
+    body = json.loads(result.stdout)
+    assert (body["id"], body["label"], body["links"]["self"]) == ("nvidia", "NVIDIA", "/api/entities/nvidia")
+    assert all(g["count"] <= 1 for g in body["relations"]["groups"])
+    text = CliRunner().invoke(main, ["show", "nvidia", "--limit", "1", "--store", store_dir]).stdout
+    more = [g for g in body["relations"]["groups"] if g["total"] > 1][0]
+    arrow = "→" if more["direction"] == "outgoing" else "←"
+    assert f"  {arrow} {more['property']['label']}: … {more['total'] - 1} more (--limit)" in text
+
+
+def test_show_an_unknown_id_exits_2_with_the_closest_names(store_dir):
+    result = CliRunner().invoke(main, ["show", "coreweav", "--store", store_dir])
+    assert result.exit_code == 2
+    assert "no entity" in result.stderr and "Did you mean:" in result.stderr
+    assert "  coreweave  (CoreWeave)" in result.stderr.splitlines()

@@ -1,5 +1,5 @@
-"""The ``aikg`` command: ``serve | load | validate | query | export | dump``, mirroring the HTTP API, and
-``check | backup | restore`` for the embedded store.
+"""The ``aikg`` command: ``serve | load | validate | query | show | export | dump``, mirroring the HTTP
+API, and ``check | backup | restore`` for the embedded store.
 
 Exit codes: 0 ok, 1 data does not conform, 2 usage or input error.
 """
@@ -18,9 +18,9 @@ def main() -> None:
 
 
 def _register() -> None:
-    from aikg.cli import ask, bench, data, export, importer, query, serve, store, validate
+    from aikg.cli import ask, bench, data, export, importer, query, serve, show, store, validate
 
-    for module in (serve, data, query, export, validate, bench, importer, ask, store):
+    for module in (serve, data, query, show, export, validate, bench, importer, ask, store):
         for command in module.COMMANDS:
             main.add_command(command)
 
