@@ -110,7 +110,11 @@ def named_graphs(body: bytes, fmt: str) -> dict[str, Graph]:
 
 
 def get(client, url: str) -> bytes:
-    response = client.get(url)
+    """The body of a 200, asking again as a client does while a whole-graph export is being built (202
+    with Retry-After: on a busy machine the build outlasts the first request's wait)."""
+    end = time.monotonic() + 300
+    while (response := client.get(url)).status_code == 202 and time.monotonic() < end:
+        time.sleep(float(response.headers.get("Retry-After", "1")))
     assert response.status_code == 200, response.get_data(as_text=True)
     return response.data
 
@@ -276,8 +280,8 @@ def test_figures_given_twice_stay_numbers_with_every_value_kept(ro_client, fmt):
     assert isinstance(run["durationDays"], float) and run["gpuHours"] == pytest.approx(2788000.0)
 
 
-def test_gexf_colours_nodes_by_type_as_the_explorer_does(ro_client):
-    from aikg.export.palette import COLORS
+def test_every_graph_format_colours_nodes_by_type_as_the_explorer_does(ro_client):
+    from aikg.export.palette import COLORS, tint
 
     g = nx.read_gexf(io.BytesIO(get(ro_client, "/export/gexf")))
     expected = {
@@ -295,6 +299,15 @@ def test_gexf_colours_nodes_by_type_as_the_explorer_does(ro_client):
     assert all("color" in d.get("viz", {}) for _, d in g.nodes(data=True))
     graphml = nx.read_graphml(io.BytesIO(get(ro_client, "/export/graphml")))
     assert graphml.nodes[GB300]["color"] == COLORS["hardware"]
+    # Cytoscape JSON and DOT from the same palette: the colour as data, the outline and a tint as the fill
+    cyjs = {n["data"]["id"]: n["data"] for n in cytoscape(ro_client)["elements"]["nodes"]}
+    dot_text = get(ro_client, "/export/dot").decode()
+    for node, family in expected.items():
+        assert (cyjs[node]["family"], cyjs[node]["color"]) == (family, COLORS[family]), node
+        line = next(x for x in dot_text.splitlines() if x.startswith(f"  {quote(node)} ["))
+        assert f'color="{COLORS[family]}"' in line and f'fillcolor="{tint(family)}"' in line, line
+    assert all("color" in n for n in cyjs.values())
+    assert tint("organization") == "#d5e2f7"  # #2e6fd8 with 80 % white
 
 
 # --- DOT: rendered by Graphviz -------------------------------------------------------------------------

@@ -12,12 +12,21 @@ from typing import Any
 
 from aikg.export.budget import bounded
 from aikg.export.model import GraphModel
+from aikg.export.palette import Palette
 
 
 def elements(model: GraphModel) -> dict[str, list[dict[str, Any]]]:
-    """``{"nodes": [{"data": ...}], "edges": [{"data": ...}]}`` in a stable order."""
+    """``{"nodes": [{"data": ...}], "edges": [{"data": ...}]}`` in a stable order; each node carries its
+    type family and that family's colour (``family``, ``color``: the explorer's, as in GraphML and GEXF),
+    which a Cytoscape style maps with ``data(color)``."""
+    palette = Palette(model.vocab)
+    nodes = []
+    for n in bounded(model.sorted_nodes(), "writing nodes"):
+        data: dict[str, Any] = model.node_data(n)
+        data["family"], data["color"] = palette.colour(n.types)
+        nodes.append({"data": data})
     return {
-        "nodes": [{"data": model.node_data(n)} for n in bounded(model.sorted_nodes(), "writing nodes")],
+        "nodes": nodes,
         "edges": [{"data": model.edge_data(e)} for e in bounded(model.sorted_edges(), "writing edges")],
     }
 

@@ -1,7 +1,9 @@
 """Graphviz DOT, written directly: every ID and label is a quoted, escaped string.
 
-Entities are rounded boxes labelled with name and type; n-ary nodes (deals, results...) are ellipses;
-a node's key values go into its tooltip (shown by SVG viewers). Edges carry the relation's label.
+Entities are rounded boxes labelled with name and type, n-ary nodes (deals, results...) ellipses, each
+outlined in its type family's colour (the explorer's, :mod:`aikg.export.palette`) and filled with a
+tint of it; a node's key values go into its tooltip (shown by SVG viewers). Edges carry the relation's
+label.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from typing import Any
 
 from aikg.export.budget import bounded
 from aikg.export.model import GraphModel, Node
+from aikg.export.palette import Palette, tint
 
 _MAX_TOOLTIP_VALUES = 12
 
@@ -38,15 +41,23 @@ def dot(model: GraphModel, description: dict[str, Any]) -> Iterator[bytes]:
         "digraph aikg {",
         f"  comment={quote('aikg export' + (f' ({selected})' if selected else ''))};",
         '  graph [rankdir=LR, overlap=false, splines=true, fontname="Helvetica"];',
-        '  node [shape=box, style="rounded,filled", fillcolor="#eef3fb", fontname="Helvetica"];',
+        '  node [shape=box, style="rounded,filled", penwidth=1.5, fontname="Helvetica"];',
         '  edge [fontname="Helvetica", fontsize=10];',
     ]
+    palette = Palette(model.vocab)
     for node in bounded(model.sorted_nodes(), "writing nodes"):
         type_label = model.vocab.label(node.type) if node.type else ""
         label = node.label + (f"\n«{type_label}»" if type_label else "")
-        attrs = {"label": label, "tooltip": _tooltip(node, type_label)}
+        family, colour = palette.colour(node.types)
+        # the explorer's colour as the outline, a light tint of it as the fill (black text stays legible)
+        attrs = {
+            "label": label,
+            "tooltip": _tooltip(node, type_label),
+            "color": colour,
+            "fillcolor": tint(family),
+        }
         if node.nary:
-            attrs.update(shape="ellipse", fillcolor="#fdf3e1")
+            attrs["shape"] = "ellipse"
         lines.append(f"  {quote(node.id)} [{_attrs(attrs)}];")
     for edge in bounded(model.sorted_edges(), "writing edges"):
         data = model.edge_data(edge)

@@ -1,5 +1,6 @@
 """The explorer's type families and their colours, shared by the pages and the graph exports, so a
-node has the same colour in the browser, in Gephi (GEXF) and in yEd or Cytoscape (GraphML).
+node has the same colour in the browser, in Gephi (GEXF), in yEd or Cytoscape (GraphML, Cytoscape JSON)
+and in Graphviz (DOT).
 
 A class belongs to the first family (most specific first) whose root class it is, or is a subclass of.
 """
@@ -73,3 +74,30 @@ def rgb(family: str) -> tuple[int, int, int]:
     """A family's colour as red, green, blue (0-255)."""
     hexa = COLORS.get(family, COLORS["other"]).lstrip("#")
     return int(hexa[0:2], 16), int(hexa[2:4], 16), int(hexa[4:6], 16)
+
+
+class Palette:
+    """The family of each node of one export, looked up once per set of classes (a few dozen sets
+    among thousands of nodes)."""
+
+    def __init__(self, vocab: Vocabulary) -> None:
+        self.vocab = vocab
+        self._families: dict[tuple[str, ...], str] = {}
+
+    def family(self, types: Iterable[str]) -> str:
+        """The node's family (:func:`family_of`)."""
+        key = tuple(types)
+        found = self._families.get(key)
+        if found is None:
+            found = self._families[key] = family_of(self.vocab, key)
+        return found
+
+    def colour(self, types: Iterable[str]) -> tuple[str, str]:
+        """The node's family and that family's colour (``#rrggbb``)."""
+        family = self.family(types)
+        return family, COLORS[family]
+
+
+def tint(family: str, share: float = 0.8) -> str:
+    """A family's colour mixed with ``share`` white: a fill dark text stays readable on."""
+    return "#" + "".join(f"{round(c + (255 - c) * share):02x}" for c in rgb(family))

@@ -24,7 +24,7 @@ import networkx as nx
 
 from aikg.export.budget import bounded, check
 from aikg.export.model import GraphModel, Value
-from aikg.export.palette import COLORS, family_of, rgb
+from aikg.export.palette import Palette, rgb
 
 SEPARATOR = "; "
 VALUES = "_values"
@@ -34,12 +34,10 @@ VALUES = "_values"
 def to_networkx(model: GraphModel, description: dict[str, Any]) -> nx.MultiDiGraph:
     """The model as a directed multigraph keyed by edge id, with uniformly typed attributes."""
     nodes = []
-    families: dict[tuple[str, ...], str] = {}  # a few dozen class sets among thousands of nodes
+    palette = Palette(model.vocab)
     for n in bounded(model.sorted_nodes(), "writing nodes"):
         data = model.node_data(n)
-        key = tuple(n.types)
-        family = families.get(key) or families.setdefault(key, family_of(model.vocab, n.types))
-        data["family"], data["color"] = family, COLORS[family]
+        data["family"], data["color"] = palette.colour(n.types)
         nodes.append(data)
     edges = [model.edge_data(e) for e in bounded(model.sorted_edges(), "writing edges")]
     _uniform(nodes)
