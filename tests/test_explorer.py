@@ -124,6 +124,30 @@ def page(browser: Browser, live_server: LiveServer, request) -> Iterator[Page]:
     pages.finish()
 
 
+AXE = (
+    Path(__file__).resolve().parents[1]
+    / "service"
+    / "aikg"
+    / "web"
+    / "node_modules"
+    / "axe-core"
+    / "axe.min.js"
+)
+"""axe-core, from the explorer's npm devDependencies (injected into the page, not fetched by it)."""
+
+
+def accessibility_problems(p: Page) -> list[str]:
+    """axe-core's critical and serious findings on the page as it is now, one line each (empty: none)."""
+    if not p.evaluate("() => typeof window.axe === 'object'"):
+        p.add_script_tag(content=AXE.read_text(encoding="utf-8"))
+    return p.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ["violations"] })).violations
+          .filter((v) => v.impact === "critical" || v.impact === "serious")
+          .map((v) => `${v.impact} ${v.id} (${v.help}): `
+            + v.nodes.slice(0, 3).map((n) => n.target.join(" ")).join(", "))"""
+    )
+
+
 def shot(p: Page, name: str, *, full: bool = False) -> None:
     """Save a named screenshot of the page as it is now (the README shows these)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
@@ -318,6 +342,7 @@ def test_the_editor_link_of_the_flagship_question_gives_the_rows_of_the_page(bro
     expect(error.locator(".error-context")).to_contain_text("^")
     assert error.evaluate("e => e.scrollWidth <= e.clientWidth + 1")
     shot(p, "editor-error")
+    assert accessibility_problems(p) == []
     p.aikg_watch.errors = [e for e in p.aikg_watch.errors if "status of 400" not in e]  # the one provoked
 
 
@@ -512,6 +537,8 @@ def test_suggestions_follow_the_api_ranking_and_tell_namesakes_apart(browse, epo
         f"{epoch_server.url}/api/search", params={"q": "nvidia h", "limit": 10}, timeout=30
     ).json()
     listed = p.locator(".sugg[data-slug]")
+    # the list for "nvidia h", not the one for "nvidia" a pause in typing may have shown first
+    expect(listed.first).to_have_attribute("data-slug", ranked["results"][0]["id"])
     expect(listed).to_have_count(len(ranked["results"]))
     assert [listed.nth(i).get_attribute("data-slug") for i in range(listed.count())] == [
         r["id"] for r in ranked["results"]
@@ -657,6 +684,12 @@ def test_figures_are_scaled_with_the_exact_value_on_hover(browse, epoch_server):
     expect(p.locator('.fact[data-prop="cost"] data.figure', has_text="5.39")).to_have_text("USD 5.39 million")
     p.goto("/id/deepseek-v3")
     expect(p.locator('.fact[data-prop="totalParameters"] data.figure')).to_have_text("671 billion")
+    # "约四个数量级": four orders of magnitude (10^4), not four times
+    p.goto("/id/claim-mlperf-v6-0-coreweave-vs-deepseek-v3-training-gpu-hours")
+    expect(p.locator('.fact[data-prop="ordersOfMagnitude"] .value').first).to_have_text(
+        re.compile(r"^≈\s*4$")
+    )
+    expect(p.locator('.fact[data-prop="speedup"] .value').first).to_contain_text("10,000×")
 
 
 def test_reference_urls_are_links(browse, epoch_server):
@@ -820,6 +853,7 @@ def _count(server: LiveServer, where: str) -> int:
     return int(body["results"]["bindings"][0]["n"]["value"])
 
 
+SUPERSCRIPTS = str.maketrans("⁻⁰¹²³⁴⁵⁶⁷⁸⁹", "-0123456789")
 DATED_COMPUTE = (
     "?r aikg:trainingCompute ?c ; aikg:trainedModel ?m . { ?m aikg:releaseDate ?d } UNION { ?r aikg:date ?d }"
 )
@@ -843,12 +877,17 @@ def test_the_questions_page_draws_compute_over_time_one_mark_per_model(browse, e
     ticks = figure.locator("svg [aria-label='y-axis tick label'] text").evaluate_all(
         "els => els.map(e => e.textContent)"
     )
-    assert {"10²⁰", "10²⁵"} <= set(ticks), ticks
+    # a log axis: labelled ticks are powers of ten at even steps, the last within a step of the largest
+    # run (5e26, Grok 4)
+    powers = [int(t[2:].translate(SUPERSCRIPTS)) for t in ticks if t]
+    assert all(re.fullmatch("10[⁻⁰¹²³⁴⁵⁶⁷⁸⁹]+", t) for t in ticks if t), ticks
+    steps = {b - a for a, b in zip(powers, powers[1:], strict=False)}
+    assert len(steps) == 1 and min(powers) <= 10 and max(powers) + steps.pop() > 26, ticks
     hollow = figure.locator('svg g.marks circle[fill="#fff"]')
     expect(hollow).to_have_count(speculative)
     expect(figure).to_have_attribute("data-tentative", str(speculative))
     tip = hollow.first.locator("xpath=..").evaluate("a => a.querySelector('title')?.textContent || ''")
-    assert "Speculative" in tip and "source: Epoch AI" in tip, tip
+    assert "status and certainty: speculative" in tip and "source: Epoch AI" in tip, tip
     for name in (
         "training-compute-over-time",
         "largest-clusters-over-time",
@@ -862,6 +901,9 @@ def test_the_questions_page_draws_compute_over_time_one_mark_per_model(browse, e
     planned = p.locator('.chart-box[data-query="largest-clusters-over-time"] figure.chart')
     expect(planned).to_have_attribute("data-tentative", re.compile(r"^[1-9]"))  # a planned cluster, hollow
     no_sideways_scroll(p, viewport["width"])
+    assert accessibility_problems(p) == []
+    p.evaluate("window.scrollTo(0, 0)")
+    shot(p, f"questions-charts-{viewport['width']}")
     if viewport is PHONE:
         return
     with p.expect_download() as download:
@@ -879,3 +921,80 @@ def test_the_questions_page_draws_compute_over_time_one_mark_per_model(browse, e
     marks.first.dispatch_event("click")
     p.wait_for_url(f"**{href}")
     expect(p.locator("#entity")).to_have_attribute("data-loaded", "true")
+
+
+# --- accessibility ---------------------------------------------------------------------------------------
+
+PAGES = {
+    "/?q=openai": "#results a",
+    "/id/nvidia": '#entity[data-loaded="true"]',
+    "/id/no-such-entity": "h1",
+    "/graph?focus=coreweave": "#cy[data-nodes]",
+    "/queries/source-disagreements": '#query-results[data-state="done"]',
+    "/timeline": ".tl-item",
+    "/editor": ".yasr .dataTable tbody tr",
+    "/ask?q=largest+cluster+in+Japan": '#ask-result[data-state]:not([data-state="asking"])',
+    "/imports": "#imports-list details",
+    "/docs/cli": ".docs-page table",
+}
+"""Every kind of page, with what shows it has drawn (the Questions page's charts and the editor's error
+are checked by the tests that draw them)."""
+AXE_ON_A_PHONE = ["/?q=openai", "/editor"]
+
+
+def test_axe_finds_nothing_critical_or_serious_on_any_page(browse, epoch_server):
+    """axe-core on every page once drawn: the footer's links were told from its text by colour alone,
+    the editor's query box, endpoint box and page-size list had no name and its tab list held a button."""
+    found = {}
+    for viewport, paths in ((DESKTOP, list(PAGES)), (PHONE, AXE_ON_A_PHONE)):
+        p = browse(epoch_server, viewport)
+        for path in paths:
+            p.goto(path)
+            p.locator(PAGES[path]).first.wait_for(state="attached")
+            p.wait_for_load_state("networkidle")
+            problems = accessibility_problems(p)
+            if problems:
+                found[f"{path} at {viewport['width']}px"] = problems
+        p.aikg_watch.errors = [e for e in p.aikg_watch.errors if "status of 404" not in e]  # no-such-entity
+    assert found == {}
+
+
+def test_series_draw_as_sparklines_and_a_comparison_shows_both_values_on_screen(browse, epoch_server):
+    """An entity's dated figures (OpenAI's revenue, one point per figure) as a sparkline; the 16-column
+    source-disagreements answer with the second value under the first, not off-screen; table figures
+    without float noise (51,743,294 H100e, not 51,743,294.2463), exactly on hover."""
+    revenue = _count(
+        epoch_server,
+        "?m aikg:agent <https://w3id.org/aikg/id/openai> ; aikg:annualRevenue [] . "
+        "{ ?m aikg:date [] } UNION { ?m aikg:announcedOn [] }",
+    )
+    assert revenue >= 10
+    p = browse(epoch_server)
+    p.goto("/id/openai")
+    spark = p.locator('.spark[data-prop="annualRevenue"]')
+    expect(spark).to_have_attribute("data-points", str(revenue))
+    expect(spark.locator("circle")).to_have_count(revenue)
+    expect(spark.locator("svg")).to_have_attribute(
+        "aria-label", re.compile(rf"^revenue per year over time: {revenue} values from 20")
+    )
+    expect(spark.locator("figcaption")).to_contain_text("latest")
+    p.goto("/queries/source-disagreements")
+    expect(p.locator("#query-results")).to_have_attribute("data-state", "done")
+    gb300 = p.locator("#query-results tbody tr.side-1", has=p.locator('a[href="/id/gb300"]'))
+    side2 = gb300.locator("xpath=following-sibling::tr[1]")
+    heads = p.locator("#query-results thead th").evaluate_all("ths => ths.map((th) => th.textContent)")
+    value, shared = heads.index("value"), heads.index("")  # the columns both sides share come first
+    values = [gb300.locator("td").nth(value), side2.locator("td").nth(value - shared)]
+    assert [v.inner_text() for v in values] == ["287.5", "288"]
+    for v in values:
+        box = v.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= DESKTOP["width"], box
+    p.goto("/queries/largest-clusters-by-owner")
+    expect(p.locator("#query-results")).to_have_attribute("data-state", "done")
+    numbers = p.locator("#query-results td.num data")
+    assert numbers.count() > 20
+    texts = numbers.all_inner_texts()
+    # no four decimals, and none at all past a thousand (0.513 H100e per chip keeps its three)
+    assert not [x for x in texts if re.search(r"\.\d{4}|,\d{3}\.", x)], texts[:10]
+    rounded = numbers.filter(has_text=re.compile(r"^[0-9,]+$")).first
+    expect(rounded).to_have_attribute("title", re.compile(r"^exactly [0-9,]+\.[0-9]+$"))

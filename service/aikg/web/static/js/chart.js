@@ -207,7 +207,7 @@ export function drawChart(box, table, spec, { name = "chart", title = "", height
       marks = [
         Plot.barX(shown, { ...common, x: "x", y: "label", fill: (d) => (d.tentative ? "#fff" : stroke(d)), stroke: stroke,
           strokeDasharray: (d) => (d.tentative ? "4,3" : null), className: "marks", sort: { y: "-x" } }),
-        Plot.ruleX([spec.log.includes("x") ? shown.reduce((m, d) => Math.min(m, d.x), Infinity) : 0]),
+        Plot.ruleX([spec.log.includes("x") ? shown.reduce((m, d) => Math.min(m, d.x), Infinity) : 0], { ariaHidden: true }),
       ];
       options = {
         height: h, marginLeft: Math.min(narrow ? 120 : 220, 12 + 7 * Math.max(...shown.map((d) => d.label.length), 4)),
@@ -218,7 +218,7 @@ export function drawChart(box, table, spec, { name = "chart", title = "", height
       const sorted = [...shown].sort((a, b) => a.x - b.x);
       marks = [];
       if (spec.type === "line") {
-        marks.push(Plot.line(sorted, { x: "x", y: "y", z: "series", stroke: stroke, strokeOpacity: 0.7, curve: "linear" }));
+        marks.push(Plot.line(sorted, { x: "x", y: "y", z: "series", stroke: stroke, strokeOpacity: 0.7, curve: "linear", ariaHidden: true }));
       }
       marks.push(Plot.dot(sorted, { ...common, x: "x", y: "y", r: narrow ? 3 : 3.5, stroke: stroke,
         fill: (d) => (d.tentative ? "#fff" : stroke(d)), fillOpacity: (d) => (d.tentative ? 1 : 0.75),
@@ -233,7 +233,8 @@ export function drawChart(box, table, spec, { name = "chart", title = "", height
     }
     const svg = Plot.plot({ ...options, width, marks, style: { fontSize: narrow ? "11px" : "12px", background: "#fff" },
       ariaLabel: caption, ariaDescription: `${shown.length} marks; each links to its entity` });
-    svg.setAttribute("role", "img");
+    // a group, not an image: its marks are links a keyboard reaches (an image's content is not read)
+    svg.setAttribute("role", "group");
     svg.setAttribute("aria-label", `${caption}: ${shown.length} marks`);
     plotBox.replaceChildren(svg);
   };
@@ -309,4 +310,42 @@ function downloadPng(plotBox, stem) {
     canvas.toBlob((blob) => save(blob, `${stem}.png`), "image/png");
   };
   img.src = url;
+}
+
+const SVG = "http://www.w3.org/2000/svg";
+
+function svgEl(tag, attrs = {}, ...children) {
+  const node = document.createElementNS(SVG, tag);
+  for (const [k, v] of Object.entries(attrs)) if (v !== null && v !== undefined) node.setAttribute(k, String(v));
+  node.append(...children);
+  return node;
+}
+
+/** A sparkline: a series' values over time in a line 160 px wide, for an entity page (revenue, funding,
+ * staff, capacity …). `points` are {date, value, text, tentative}; the dates as written (2024, 2024-05,
+ * 2024-05-01). An image with one sentence for screen readers (first and last value and when), each point
+ * its own value and date on hover; planned or rumoured points hollow. Null under three dated points. */
+export function sparkline(points, { label = "", width = 160, height = 34 } = {}) {
+  const dated = points.map((p) => ({ ...p, at: parseDate(p.date) }))
+    .filter((p) => p.at && Number.isFinite(p.value)).sort((a, b) => a.at - b.at);
+  if (new Set(dated.map((p) => p.at.getTime())).size < 3) return null;
+  const x0 = dated[0].at.getTime();
+  const x1 = dated[dated.length - 1].at.getTime();
+  const values = dated.map((p) => p.value);
+  const lo = Math.min(0, ...values);
+  const hi = Math.max(...values);
+  const pad = 3;
+  const px = (p) => pad + ((p.at.getTime() - x0) / (x1 - x0 || 1)) * (width - 2 * pad);
+  const py = (p) => height - pad - ((p.value - lo) / (hi - lo || 1)) * (height - 2 * pad);
+  const first = dated[0];
+  const last = dated[dated.length - 1];
+  const said = `${label}: ${dated.length} values from ${first.date} (${first.text}) to ${last.date} (${last.text})`;
+  const svg = svgEl("svg", { class: "sparkline", width, height, viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": said },
+    svgEl("title", {}, said),
+    svgEl("polyline", { points: dated.map((p) => `${px(p).toFixed(1)},${py(p).toFixed(1)}`).join(" "), fill: "none",
+      stroke: "currentColor", "stroke-width": 1.4, "stroke-linejoin": "round" }),
+    ...dated.map((p) => svgEl("circle", { cx: px(p).toFixed(1), cy: py(p).toFixed(1), r: 2.2, "stroke-width": 1,
+      stroke: "currentColor", fill: p.tentative ? "#fff" : "currentColor", class: p.tentative ? "tentative" : null },
+    svgEl("title", {}, `${p.date}: ${p.text}${p.tentative ? " (planned, rumoured or unconfirmed)" : ""}`))));
+  return svg;
 }

@@ -194,11 +194,15 @@ export function unitName(unit) {
   return local in UNIT_NAMES ? UNIT_NAMES[local] : local;
 }
 
-/** Format a number the way people read figures: thousands separators, no float noise. */
+/** Format a number the way people read figures: thousands separators, every digit of the integer part,
+ * and decimals only where they count (51,743,294 H100e, not 51,743,294.2463; 275.8; 2.02; 0.0123); the
+ * exact value is for hover (see renderCell, figure). */
 export function formatNumber(value) {
   const n = Number(value);
   if (!Number.isFinite(n) || String(value).trim() === "") return String(value);
-  const digits = Math.abs(n) < 1 && n !== 0 ? 6 : 4;
+  const abs = Math.abs(n);
+  if (abs > 0 && abs < 1e-4) return n.toExponential(2);
+  const digits = abs >= 1000 || abs === 0 ? 0 : abs >= 100 ? 1 : abs >= 1 ? 2 : 2 - Math.floor(Math.log10(abs));
   return n.toLocaleString("en-US", { maximumFractionDigits: digits });
 }
 
@@ -280,8 +284,12 @@ export function scaleFigure(raw, unit, propName, currency) {
   return null;
 }
 
+/** Unitless figures that are not ratios: "orders of magnitude ≈4" (four powers of ten), not "≈4×" (four times). */
+const COUNTS_NOT_TIMES = new Set(["ordersOfMagnitude"]);
+
 /** A figure as page content: <data value=…> with the scaled text and the exact value on hover. */
 export function figure(raw, unit, propName, currency = null) {
+  if (COUNTS_NOT_TIMES.has(propName)) unit = null;
   const scaled = scaleFigure(raw, unit, propName, currency);
   if (!scaled) return el("data", { class: "figure", value: String(raw) }, formatValue(raw, unit));
   return el("data", { class: "figure", value: String(raw), title: `exactly ${scaled.exact}` }, scaled.text);
@@ -372,7 +380,11 @@ export function renderCell(cell, labels) {
     return el("span", { class: "term", title: cell.value }, curie(cell.value).replace(/^aikg:/, ""));
   }
   const dt = cell.datatype || "";
-  if (/#(decimal|integer|double|float|int|long|positiveInteger|nonNegativeInteger)$/.test(dt)) return formatNumber(cell.value);
+  if (/#(decimal|integer|double|float|int|long|positiveInteger|nonNegativeInteger)$/.test(dt)) {
+    const text = formatNumber(cell.value);
+    const exact = exactNumber(cell.value);
+    return el("data", { value: String(cell.value), title: text === exact ? null : `exactly ${exact}` }, text);
+  }
   if (/#boolean$/.test(dt)) return cell.value === "true" ? "yes" : "no";
   return cell.value;
 }
@@ -401,14 +413,44 @@ export function foldLabels(table, hide = []) {
   return { vars: keep.map((i) => table.vars[i]), rows, truncated: table.truncated };
 }
 
-/** A results table element (with entity links) from a normalized table. */
+/** Columns that come in numbered pairs (value1 / value2, source1 / source2 …): [[stem, i1, i2]], in the
+ * order of the first of each pair; empty unless there are at least two pairs (a comparison). */
+export function pairedColumns(vars) {
+  const pairs = [];
+  vars.forEach((v, i) => {
+    const m = v.match(/^(.+?)1$/);
+    const j = m ? vars.indexOf(`${m[1]}2`) : -1;
+    if (j >= 0) pairs.push([m[1], i, j]);
+  });
+  return pairs.length >= 2 ? pairs : [];
+}
+
+/** A results table element (with entity links) from a normalized table. An answer that compares two
+ * sides (columns in numbered pairs, like source-disagreements' 16) shows each row as two lines, side 1
+ * above side 2 in the same columns, the columns they share spanning both: the second value sits under
+ * the first instead of off-screen to the right. */
 export async function resultsTable(table) {
   const iris = table.rows.flat().filter((c) => c && c.kind === "iri" && !c.label).map((c) => c.value);
   let labels = new Map();
   try { labels = await labelsFor(iris); } catch { labels = new Map(); }
   const numeric = table.vars.map((_, i) => table.rows.some((r) => r[i]) &&
     table.rows.every((r) => !r[i] || /#(decimal|integer|double|float|int|long|positiveInteger)$/.test(r[i].datatype || "")));
-  return el("div", { class: "table-wrap" }, el("table", { class: "results" },
-    el("thead", {}, el("tr", {}, table.vars.map((v) => el("th", {}, humanize(v))))),
-    el("tbody", {}, table.rows.map((r) => el("tr", {}, r.map((c, i) => el("td", { class: numeric[i] ? "num" : null }, renderCell(c, labels))))))));
+  const td = (r, i, attrs = {}) => el("td", { class: numeric[i] ? "num" : null, ...attrs }, renderCell(r[i], labels));
+  const pairs = pairedColumns(table.vars);
+  if (!pairs.length) {
+    return el("div", { class: "table-wrap" }, el("table", { class: "results" },
+      el("thead", {}, el("tr", {}, table.vars.map((v) => el("th", {}, humanize(v))))),
+      el("tbody", {}, table.rows.map((r) => el("tr", {}, r.map((_, i) => td(r, i)))))));
+  }
+  // the columns both sides share first (entity, figure, difference), then one column per pair
+  const paired = new Set(pairs.flatMap(([, i, j]) => [i, j]));
+  const shared = table.vars.map((_, i) => i).filter((i) => !paired.has(i));
+  const heads = [...shared.map((i) => humanize(table.vars[i])), "", ...pairs.map(([stem]) => humanize(stem))];
+  return el("div", { class: "table-wrap" }, el("table", { class: "results paired" },
+    el("thead", {}, el("tr", {}, heads.map((h) => el("th", {}, h)))),
+    el("tbody", {}, table.rows.flatMap((r) => [
+      el("tr", { class: "side-1" }, shared.map((i) => td(r, i, { rowspan: "2" })), el("td", { class: "side" }, "1"),
+        pairs.map(([, i]) => td(r, i))),
+      el("tr", { class: "side-2" }, el("td", { class: "side" }, "2"), pairs.map(([, , j]) => td(r, j))),
+    ]))));
 }

@@ -77,11 +77,35 @@ yasgui.on("tabSelect", (_, id) => setTimeout(() => yasgui.getTab(id)?.getYasqe()
 const current = yasgui.getTab();
 if (!given && current && !current.getYasr()?.results) current.getYasqe().query();
 
+/** What YASGUI leaves out for assistive technology, put in after each render (axe-core's critical
+ * findings): names for the query text, the endpoint box and the page-size list; a tab list holding
+ * only tabs (the "add a tab" button moved after it); tabs controlling panels that exist. */
+const NAMES = [[".CodeMirror textarea", "SPARQL query"], ["input.autocomplete", "SPARQL endpoint"],
+  ["select.tableSizer", "Rows per page"], [".tabsList .tab input[type=text]", "Tab name"]];
+function accessible(root) {
+  for (const [selector, name] of NAMES) {
+    for (const node of root.querySelectorAll(selector)) if (!node.getAttribute("aria-label")) node.setAttribute("aria-label", name);
+  }
+  // YASGUI inserts new tabs before its "add" button when it holds one, else appends them.
+  const tabList = yasgui.tabElements;
+  if (tabList?.addTabEl?.parentElement?.getAttribute("role") === "tablist") {
+    tabList.addTabEl.parentElement.after(tabList.addTabEl);
+    tabList.addTabEl.classList.add("add-tab-outside");
+    tabList.addTabEl = null;
+  }
+  for (const tab of root.querySelectorAll("[role=tab][aria-controls]")) {
+    if (!document.getElementById(tab.getAttribute("aria-controls"))) tab.removeAttribute("aria-controls");
+  }
+}
+
 // Entity IRIs in results open the entity's page here rather than going out to w3id.org.
 const ID_BASE = config.prefixes.id;
+const box = document.getElementById("yasgui");
 new MutationObserver(() => {
   for (const a of document.querySelectorAll(`#yasgui a[href^="${ID_BASE}"]`)) {
     a.setAttribute("href", `/id/${slugOf(a.getAttribute("href"))}`);
     a.removeAttribute("target");
   }
-}).observe(document.getElementById("yasgui"), { childList: true, subtree: true });
+  accessible(box);
+}).observe(box, { childList: true, subtree: true, attributes: true, attributeFilter: ["aria-controls"] });
+accessible(box);

@@ -3,7 +3,8 @@
 // kind and by property with counts — each node once, long groups paged — and for every fact the source
 // document(s) and certainty behind it: a relayed claim or a rumour looks different from a fact.
 import { api, certaintyBadge, certaintyKey, colorOf, curie, dot, el, entityHref, entityLink, externalLink,
-  familyLabel, familyOf, FAMILIES, figure, formatValue, linkify, MONEY_PROPERTIES, showError, slugOf, typeLabels } from "./common.js";
+  familyLabel, familyOf, FAMILIES, figure, formatValue, linkify, MONEY_PROPERTIES, scaleFigure, showError, slugOf, typeLabels } from "./common.js";
+import { sparkline } from "./chart.js";
 
 const root = document.getElementById("entity");
 const SLUG = root.dataset.slug;
@@ -413,13 +414,52 @@ function plainItem(x) {
     sourcesCell(sources));
 }
 
+const SPARKS = 3; // series drawn per group, the longest first
+
+/** The series a group's dated nodes hold (revenue, funding, staff, capacity … over time): one per
+ * numeric property that at least three dated nodes give, each point with its value as the page writes it. */
+function seriesOf(items) {
+  const byProp = new Map();
+  for (const x of items) {
+    const n = x.other;
+    const date = n.nary ? dateOf(n) : "";
+    if (!date) continue;
+    const seen = new Set();
+    for (const f of n.facts) {
+      if (!NUMERIC_TYPES.test(f.datatype || "") || BOOKKEEPING_PROPS.has(f.prop.name) || seen.has(f.prop.name)) continue;
+      seen.add(f.prop.name);
+      const currency = MONEY_PROPERTIES.has(f.prop.name) ? currencyOf(n.facts) : null;
+      const scaled = scaleFigure(f.value, f.unit, f.prop.name, currency);
+      if (!byProp.has(f.prop.name)) byProp.set(f.prop.name, { prop: f.prop, points: [] });
+      byProp.get(f.prop.name).points.push({ date, value: Number(f.value), text: scaled ? scaled.text : formatValue(f.value, f.unit),
+        tentative: isUncertain([...f.sources, ...x.links.flatMap((l) => l.sources)]) });
+    }
+  }
+  return [...byProp.values()].filter((s) => new Set(s.points.map((p) => p.date)).size >= 3)
+    .sort((a, b) => b.points.length - a.points.length || a.prop.label.localeCompare(b.prop.label)).slice(0, SPARKS);
+}
+
+/** Sparklines of a group's series, each with what it shows in words. */
+function sparks(g) {
+  const drawn = seriesOf(g.items).map((s) => {
+    const svg = sparkline(s.points, { label: `${s.prop.label} over time` });
+    if (!svg) return null;
+    const sorted = [...s.points].sort((a, b) => a.date.localeCompare(b.date));
+    const last = sorted[sorted.length - 1];
+    return el("figure", { class: "spark", "data-prop": s.prop.name, "data-points": String(s.points.length) }, svg,
+      el("figcaption", {}, el("strong", {}, s.prop.label), ` · ${s.points.length} values, ${sorted[0].date.slice(0, 4)}–${last.date.slice(0, 4)}`,
+        ` · latest ${last.text} (${last.date})`));
+  }).filter(Boolean);
+  return drawn.length ? el("div", { class: "sparks" }, drawn) : null;
+}
+
 /** One property group: its first items, and a button that shows the next page of them. */
 function subgroup(g, e) {
   const list = el("div", { class: "items" });
   const plain = el("ul", { class: "edge-list" });
   const head = el("h4", { class: "subgroup-head" }, g.label, el("span", { class: "count" }, String(g.items.length)));
   const more = el("button", { type: "button", class: "btn more" });
-  const section = el("section", { class: "subgroup", "data-group": g.label, "data-count": String(g.items.length) }, head, list, more);
+  const section = el("section", { class: "subgroup", "data-group": g.label, "data-count": String(g.items.length) }, head, sparks(g), list, more);
   let shown = 0;
   const role = g.label;
   function showUpTo(limit) {

@@ -13,7 +13,7 @@ const COLUMNS = [["file", "File"], ["mode", "Update"], ["snapshot", "Snapshot"],
   ["rounding", "Rounding differences"], ["disagreements", "Disagreements"]];
 
 function fileTable(record) {
-  return el("div", { class: "table-scroll" }, el("table", { class: "imports-table imports-files" },
+  return el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Files of this import" }, el("table", { class: "imports-table imports-files" },
     el("thead", {}, el("tr", {}, COLUMNS.map(([, title]) => el("th", {}, title)))),
     el("tbody", {}, record.files.map((f) => el("tr", { "data-file": f.file },
       COLUMNS.map(([key]) => el("td", {}, f[key] ?? "")),
@@ -34,7 +34,7 @@ function findingsTable(findings) {
   };
   more.addEventListener("click", grow);
   grow();
-  return [el("div", { class: "table-scroll" }, el("table", { class: "imports-table findings" },
+  return [el("div", { class: "table-scroll", tabindex: "0", role: "region", "aria-label": "Findings" }, el("table", { class: "imports-table findings" },
     el("thead", {}, el("tr", {}, el("th", {}, "Kind"), el("th", {}, "Where"), el("th", {}, "What"), el("th", {}, "Why / value"))),
     body)), more];
 }
@@ -43,8 +43,9 @@ function renderList(records) {
   if (!records.length) { LIST.replaceChildren(el("p", { class: "muted" }, "No import has been recorded yet.")); return; }
   LIST.replaceChildren(...records.map((r, i) => el("details", { open: i === 0 ? "" : null, "data-import": r.id },
     el("summary", {}, `${r.started} · ${r.directory || ""} · ${r.totals.imported ?? 0} of ${r.totals.rows ?? 0} rows imported`,
-      r.totals.rejected ? `, ${r.totals.rejected} rejected` : "", ` · ${r.seconds?.toFixed?.(1) ?? "?"} s `,
-      el("button", { type: "button", onclick: () => load(r) }, "findings")),
+      r.totals.rejected ? `, ${r.totals.rejected} rejected` : "", ` · ${r.seconds?.toFixed?.(1) ?? "?"} s`),
+    // beside the summary, not in it: a control inside a summary is not reachable as itself
+    el("button", { type: "button", class: "findings-button", onclick: () => load(r) }, "findings"),
     fileTable(r))));
   if (records.length) load(records[0]);
 }
