@@ -163,17 +163,6 @@ class Links(Protocol):
         ...
 
 
-def neighbourhood(
-    store: Store, focus: ox.NamedNode, depth: int, graphs: Sequence[str], *, through: set[str] | None = None
-) -> set[ox.NamedNode]:
-    """Nodes within ``depth`` links of ``focus`` (either direction): two queries per hop and batch.
-
-    Nodes of the ``through`` classes cost no hop: they and everything they link are reached together,
-    which is what a folded view needs (a deal is an edge there, so its parties are one hop away).
-    """
-    return set(distances(store, focus, depth, graphs, through=through))
-
-
 def distances(
     store: Store,
     focus: ox.NamedNode,
@@ -183,8 +172,11 @@ def distances(
     through: set[str] | None = None,
     links: Links | None = None,
 ) -> dict[ox.NamedNode, int]:
-    """:func:`neighbourhood` with each node's number of hops from ``focus`` (0 for the focus), which a
-    capped view uses to keep the closest nodes; walked over ``links`` when given, else in the store."""
+    """Nodes within ``depth`` links of ``focus`` (either direction), each with its number of hops from
+    ``focus`` (0 for the focus), which a capped view uses to keep the closest nodes: two queries per hop
+    and batch, walked over ``links`` when given, else in the store. Nodes of the ``through`` classes cost
+    no hop: they and everything they link are reached together, which is what a folded view needs (a
+    deal is an edge there, so its parties are one hop away)."""
 
     def hop(frontier: Sequence[ox.NamedNode]) -> set[ox.NamedNode]:
         return links.neighbours(frontier) if links is not None else _hop(store, frontier, graphs)

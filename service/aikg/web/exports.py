@@ -116,7 +116,7 @@ def export(name: str) -> Response:
     whole = options.whole and not options.fold
     if services.views is not None:
         if not whole:
-            return services.views.forward(request, query_string=_with_form())  # type: ignore[no-any-return]
+            return _forwarded()
         # The whole graph: sent from here when written, its progress told from here while a process
         # writes it; only the request that starts the build goes to the views process, and if that is
         # too busy to answer in time the build is queued there all the same.
@@ -133,6 +133,16 @@ def export(name: str) -> Response:
     if whole:
         return _whole(name)
     return _part(name, options)
+
+
+@cached
+def _forwarded() -> Response:
+    """A part of the graph written by the views process, kept in this worker's response cache as a
+    view is: a repeat is not written again, and a client that takes gzip gets it compressed (sent
+    on as it came, a neighbourhood's Turtle went out plain to a gzip client)."""
+    views = get_services().views
+    assert views is not None  # only called when there is a views process
+    return views.forward(request, query_string=_with_form())  # type: ignore[no-any-return]
 
 
 def _send(built: Ready, *, passthrough: bool) -> Response:
