@@ -17,10 +17,12 @@ from typing import Any
 import pyoxigraph as ox
 from pyshacl.errors import ValidationFailure
 from pyshacl.graph_abstraction import OxigraphDataGraph
+from pyshacl.shape import Shape
+from pyshacl.shapes_graph import ShapesGraph
 from pyshacl.validator import Validator
 from rdflib import BNode, Dataset, Graph, Literal, URIRef
 from rdflib.collection import Collection
-from rdflib.namespace import RDF, SH, XSD
+from rdflib.namespace import RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
 from aikg.errors import AikgError
@@ -122,6 +124,47 @@ def inverse_path_predicates() -> frozenset[str]:
 
 
 @lru_cache(maxsize=1)
+def far_inverse_predicates() -> frozenset[str]:
+    """The predicates the shapes follow backwards from a node other than the one validated: an inverse
+    step that is not a path's first (``( aikg:namedGraph [ sh:inversePath aikg:namedGraph ] )``: who
+    else names the graph a source names). A change of such a statement can change the result of the
+    nodes pointing at its object, not only of the object (see :func:`aikg.write.gate.focus_nodes`)."""
+    shapes = load_shapes()
+    first = {
+        p
+        for path in shapes.objects(None, SH.path)
+        for p in shapes.objects(path, SH.inversePath)
+        if isinstance(p, URIRef)
+    }
+    every = {p for p in shapes.objects(None, SH.inversePath) if isinstance(p, URIRef)}
+    nested = {
+        p
+        for path in shapes.objects(None, SH.path)
+        if (path, RDF.first, None) in shapes
+        for step in list(Collection(shapes, path))[1:]
+        for p in _inverse_steps(shapes, step)
+    }
+    return frozenset(str(p) for p in (every - first) | nested)
+
+
+def _inverse_steps(shapes: Graph, step: Node) -> set[URIRef]:
+    """Every predicate followed backwards anywhere inside a path step."""
+    found: set[URIRef] = set()
+    todo, seen = [step], set()
+    while todo:
+        node = todo.pop()
+        if node in seen:
+            continue
+        seen.add(node)
+        for p, o in shapes.predicate_objects(node):
+            if p == SH.inversePath and isinstance(o, URIRef):
+                found.add(o)
+            if isinstance(o, BNode):
+                todo.append(o)
+    return found
+
+
+@lru_cache(maxsize=1)
 def load_ontology() -> Graph:
     """The ontology, parsed once per process (treat the result as read-only)."""
     return _parse_folder(ontology_dir().glob("*.ttl"))
@@ -217,12 +260,99 @@ class _FocusSetValidator(Validator):
     a PUT of 13,500 quads (4,500 nodes linked to one hub) took 30.9 s, now 6.4 s; of 39,000 quads over
     10 minutes, now 16.8 s."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # One shapes graph for every validation of the process (the shapes never change while it runs):
+        # pyshacl builds a Shape per shape again for each new one, ~70 ms of a small write's ~110 ms.
+        self.shacl_graph = _shapes_graph()
+
     def make_executor(self) -> Any:
         executor = super().make_executor()
         if executor.focus_nodes:
             # pyshacl only tests membership and length: a set serves it (its annotation says list)
             executor.focus_nodes = frozenset(executor.focus_nodes)  # type: ignore[assignment]
         return executor
+
+
+@lru_cache(maxsize=1)
+def _shapes_graph() -> ShapesGraph:
+    """pyshacl's view of the shapes, with its cache of parsed shapes, shared by every validation (they
+    run one at a time: ``_PYSHACL``); each shape finds its targets among the focus nodes when there are
+    some (:class:`_Targets`)."""
+    graph = ShapesGraph(load_shapes())
+    for shape in graph.shapes:  # parses every shape once
+        _TARGETS[id(shape)] = _Targets(shape)
+        shape.__class__ = _TargetedShape  # a Shape has __slots__: no attribute can be set on one
+    return graph
+
+
+class _TargetedShape(Shape):
+    """A shape that finds its targets among the focus nodes when there are some (:class:`_Targets`)."""
+
+    __slots__ = ()
+
+    def focus_nodes(self, data_graph: Any, debug: bool = False) -> Any:
+        if _FOCUS is None or self._advanced:
+            return super().focus_nodes(data_graph, debug=debug)  # type: ignore[no-untyped-call]
+        return _TARGETS[id(self)].among(_FOCUS, data_graph)
+
+
+_FOCUS: frozenset[Node] | None = None
+"""The focus nodes of the validation under way (None: every target), set by :func:`_run` under
+``_PYSHACL``."""
+
+
+class _Targets:
+    """A shape's targets among the focus nodes, found from the focus nodes.
+
+    pyshacl finds a shape's targets over the whole data graph (every instance of each target class and
+    its subclasses, every subject of each ``sh:targetSubjectsOf`` predicate) and only then keeps the
+    focus nodes among them: for a small write, 460 shapes each asked the graph a dozen questions, ~70 %
+    of the write's SHACL time. With focus nodes, only their types (and superclasses) and predicates are
+    asked, once per node. The same targets either way (tests/test_gate.py compares them); a shape with
+    SHACL-AF targets is left to pyshacl."""
+
+    def __init__(self, shape: Any) -> None:
+        nodes, classes, implicit, objects_of, subjects_of = shape.target()
+        self.nodes = frozenset(nodes)
+        self.classes = frozenset(classes) | frozenset(implicit)
+        self.objects_of = frozenset(objects_of)
+        self.subjects_of = frozenset(subjects_of)
+
+    def among(self, focus: frozenset[Node], data_graph: Any) -> set[Node]:
+        """The shape's targets among ``focus`` in ``data_graph``."""
+        found = set(self.nodes & focus)
+        for node in focus - found:
+            if self._targets(data_graph, node):
+                found.add(node)
+        return found
+
+    def _targets(self, data_graph: Any, node: Node) -> bool:
+        """Whether ``node`` is a target of the shape by a class, or a predicate it is subject or
+        object of."""
+        if self.classes and self.classes & _classes_of(data_graph, node):
+            return True
+        if any(True for p in self.subjects_of for _ in data_graph.objects(node, p)):
+            return True
+        return any(True for p in self.objects_of for _ in data_graph.subjects(p, node))
+
+
+_TARGETS: dict[int, _Targets] = {}
+"""Each shape's targets, by the shape object's id (the shapes graph that holds them is kept for good)."""
+
+_CLASSES: dict[Node, frozenset[Node]] = {}
+"""The classes of each focus node in the validation under way (its types and their superclasses)."""
+
+
+def _classes_of(data_graph: Any, node: Node) -> frozenset[Node]:
+    known = _CLASSES.get(node)
+    if known is None:
+        found: set[Node] = set()
+        for t in data_graph.objects(node, RDF.type):
+            found.add(t)
+            found.update(data_graph.transitive_objects(t, RDFS.subClassOf))
+        known = _CLASSES[node] = frozenset(found)
+    return known
 
 
 def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
@@ -235,13 +365,19 @@ def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
         "allow_warnings": True,
         "focus_nodes": focus,
     }
+    global _FOCUS
     with _PYSHACL:
         try:  # what pyshacl.validate does for a data graph and a shapes graph already loaded
             data = _ScratchDataGraph(scratch)
             validator = _FocusSetValidator(data, shacl_graph=load_shapes(), options=options)
+            _FOCUS = None if focus is None else frozenset(URIRef(f) for f in focus)
+            _CLASSES.clear()
             conforms, report, _ = validator.run()  # type: ignore[no-untyped-call]
         except ValidationFailure as exc:
             conforms, report = False, exc
+        finally:
+            _FOCUS = None
+            _CLASSES.clear()
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")
