@@ -15,7 +15,7 @@ from aikg.knowledge import validate
 from aikg.knowledge.derive import rebuild_derived
 from aikg.store import OxigraphStore
 from aikg_bench import goals, report
-from aikg_bench.generate import build_template, generate, parse_size
+from aikg_bench.generate import build_template, generate, ontology_nquads, parse_size
 from aikg_bench.mix import build_mix, node_params
 from aikg_bench.run import Options, run
 
@@ -26,14 +26,20 @@ def test_parse_size_reads_suffixes() -> None:
     assert [parse_size(s) for s in ("10k", "1M", "2500", "0.5k")] == [10_000, 1_000_000, 2500, 500]
 
 
+def three_replicas() -> int:
+    """The size that holds three replicas of the seeds (two to a batch): the seeds decide it."""
+    t = build_template()
+    return ontology_nquads().count("\n") + t.per_once + round(3 * (t.per_replica + t.per_batch / 2))
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory):
     path = tmp_path_factory.mktemp("bench") / "data.nq"
-    return generate(path, 9_000, seed=7, per_batch=4)
+    return generate(path, three_replicas(), seed=7, per_batch=2)
 
 
 def test_generated_data_is_deterministic(generated, tmp_path) -> None:
-    again = generate(tmp_path / "again.nq", 9_000, seed=7, per_batch=4)
+    again = generate(tmp_path / "again.nq", three_replicas(), seed=7, per_batch=2)
     assert again.path.read_bytes() == generated.path.read_bytes()
     assert (again.replicas, again.batches) == (generated.replicas, generated.batches)
 
@@ -44,8 +50,8 @@ def test_generated_data_conforms_and_has_the_seeds_shape(generated) -> None:
     rebuild_derived(store)
     result = validate.validate_store(store)
     assert result.conforms, result.text()[:2000]
-    # as many replicas as fit in the size asked (the seeds' size decides), four to a batch
-    assert generated.replicas >= 5 and generated.batches == -(-generated.replicas // 4) == 2
+    # as many replicas as fit in the size asked (the seeds' size decides), two to a batch
+    assert (generated.replicas, generated.batches) == (3, 2)
     counts = {
         str(r[0].value).removeprefix(AIKG): int(r[1].value)
         for r in store._ox.query(

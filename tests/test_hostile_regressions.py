@@ -13,6 +13,7 @@ import pytest
 from aikg.errors import BadRequest, TooManyRequests, WriteTimeout
 from aikg.knowledge.load import load_seeds
 from aikg.rdf import guard
+from aikg.serving import publication
 from aikg.serving.forward import ForwardingGate, WriteTurn
 from aikg.serving.worker import READY, TOO_LARGE, WAIT, Worker, arrival
 from aikg.serving.writer import Writer
@@ -271,6 +272,7 @@ def test_a_write_waiting_for_another_to_reach_the_writer_is_a_429_not_a_503(tmp_
     timeout", 15 s). Writes now take turns in the HTTP workers, and a write that cannot get its turn in
     time is told to retry, before anything is sent."""
     gate = ForwardingGate(15.0, tmp_path)
+    publication.mark_ready(tmp_path, True)  # the writer takes writes: the turn is what is tested
     other = WriteTurn(tmp_path / "write-turn.lock").take(Deadline.after(1))  # another HTTP worker's write
     assert other is not None
     try:

@@ -42,7 +42,7 @@ from array import array
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TypeVar, overload
 
@@ -692,7 +692,19 @@ def search(
         seen = {h.entity.iri for h in hits}
         hits += _all_words(store, index, words, type_iri, seen)[: pool - len(hits)]
     head, tail = hits[:RERANKED], hits[RERANKED:]
-    return (_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit]
+    return _descending((_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit])
+
+
+def _descending(hits: list[Hit]) -> list[Hit]:
+    """The hits with scores that never rise down the list: a client that sorts by score (or keeps those
+    above a cut) must get the order :func:`search` chose, not the index's tiers again; a hit ranked
+    below a weaker match for its links gets that match's score."""
+    out: list[Hit] = []
+    for h in hits:
+        if out and h.score > out[-1].score:
+            h = replace(h, score=out[-1].score)
+        out.append(h)
+    return out
 
 
 def link_counts(store: Store, iris: Iterable[str]) -> dict[str, int]:

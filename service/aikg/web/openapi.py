@@ -28,6 +28,8 @@ ERROR_STATUSES = {
     406: "Not acceptable: none of the media types in Accept can be produced (the message lists them).",
     409: "Conflict: the request conflicts with the store's state (CREATE GRAPH of a graph that exists).",
     413: "Payload too large: the request body is over the configured limit.",
+    414: "URI too long: the request line is over 8,190 bytes (long values percent-encoded grow up to "
+    "nine times); send a long query or question by POST where the route takes one.",
     415: "Unsupported media type: the request body's Content-Type is not one aikg reads.",
     422: "Validation failed: the data would not conform to the shapes (the report says why).",
     429: "Too many requests: too many heavy queries are running, or other writes held the writer for this "
@@ -125,7 +127,12 @@ def _get(
     parameters: list[dict[str, Any]] | None = None,
     tags: list[str] | None = None,
 ) -> dict[str, Any]:
-    op: dict[str, Any] = {"summary": summary, "description": description, "responses": responses}
+    # any GET can carry a request line too long to read, whatever its parameters allow
+    op: dict[str, Any] = {
+        "summary": summary,
+        "description": description,
+        "responses": {**responses, **_errors(414)},
+    }
     if parameters:
         op["parameters"] = parameters
     if tags:
