@@ -257,8 +257,10 @@ class LiveServer:
         """The end of the server's log, for failure messages."""
         return Path(self.log.name).read_text(errors="replace")[-size:]
 
-    def wait_ready(self, timeout: float = 60) -> None:
-        """Block until the health endpoint answers and says writes are taken (or switched off)."""
+    def wait_ready(self, timeout: float = 300) -> None:
+        """Block until the health endpoint answers and says writes are taken (or switched off). The
+        limit only catches a server that never comes up: a start (seeds, derived graphs, warm-up) took
+        over 60 s on a machine at load 6, and waiting longer costs a passing run nothing."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
