@@ -145,3 +145,57 @@ def test_what_the_graph_does_not_hold_is_not_answered(asker, q):
     body = asker.ask(q)
     assert body["abstained"] and body["answer"]["kind"] == "none"
     assert body["answer"]["message"].startswith("I don't know")
+
+
+# -- how sure: words the reading does not account for (calibrated abstention) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("q", "unknown"),
+    [
+        # "entire fleet" is the whole question ("NVIDIA only"); read without it, NVIDIA's own clusters
+        ("operators whose entire fleet is NVIDIA", ["entire", "fleet"]),
+        # 数量 asks for a count; read without it, a list of clusters
+        ("中国现有的集群数量", ["数量"]),
+        ("H100 SXM5 memory bandwidth in the cloud", ["cloud"]),
+    ],
+)
+def test_a_question_with_a_word_the_reading_does_not_explain_says_not_sure_and_what_it_understood(
+    asker, q, unknown
+):
+    body = asker.ask(q)
+    u, a = body["understood"], body["answer"]
+    assert body["abstained"] and a["kind"] == "unsure"
+    assert u["sure"] is False and u["unknown"] == unknown and a["unknown"] == unknown
+    assert u["confidence"] < 0.75
+    assert a["message"].startswith("Not sure.") and all(f"“{w}”" in a["message"] for w in unknown)
+    # what it understood is shown (the form and, for a composed one, the SPARQL to run it anyway) ...
+    assert a["description"] and a["description"] in a["message"]
+    assert u["form"]["op"] and (a["links"].get("editor") or a["links"].get("page"))
+    # ... but no answer that would look like one
+    assert "rows" not in a and "facts" not in a
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "How many clusters does Google operate?",  # every word explained: answered as before
+        "中国现有的集群",
+        "whcih clusters are the largest in Japan",  # a misspelt known word explains as that word
+        "H100 SXM5 memory bandwidth",
+    ],
+)
+def test_a_question_whose_every_word_is_explained_is_answered_and_sure(asker, q):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["answer"]["kind"] in ("rows", "facts")
+    assert body["understood"]["sure"] is True and body["understood"]["unknown"] == []
+
+
+def test_a_named_query_answers_a_paraphrase_word_but_is_less_confident(asker):
+    # a named query is a template for a whole kind of question: one word its examples do not use is
+    # another way to say the same ("firms"), and lowers how sure the answer says it is
+    body = asker.ask("Which firms are peers of Nebius?")
+    u = body["understood"]
+    assert not body["abstained"] and u["query"] == "peers-in-category"
+    assert u["sure"] is True and u["unknown"] == ["firms"] and u["confidence"] <= 0.9
+    assert any(r["about"] for r in body["answer"]["rows"])

@@ -124,7 +124,9 @@ def test_a_superlative_says_its_defaults_and_a_follow_up_changes_only_the_countr
     expect(p.locator("#ask-table tbody tr").first).not_to_contain_text("Colossus")
 
 
-def test_what_the_graph_does_not_hold_is_an_abstention_with_no_table(browse, warm_epoch_server):
+def test_what_the_graph_does_not_hold_and_what_was_not_understood_are_abstentions_with_no_table(
+    browse, warm_epoch_server
+):
     p = browse(warm_epoch_server)
     p.goto("/ask")
     _ask(p, "What is Microsoft's revenue?", "abstained")
@@ -132,3 +134,11 @@ def test_what_the_graph_does_not_hold_is_an_abstention_with_no_table(browse, war
     expect(p.locator("#ask-table")).to_have_count(0)
     expect(p.locator("#ask-description")).to_have_count(0)
     shot(p, "ask-abstained")
+    # a word the reading does not explain: "not sure", what it understood, the words it did not, no table
+    _ask(p, "operators whose entire fleet is NVIDIA", "unsure")
+    expect(p.locator("#ask-unsure")).to_contain_text("Not sure")
+    expect(p.locator("#ask-description")).to_contain_text("NVIDIA")
+    expect(p.locator("#ask-unsure mark")).to_have_text(["entire", "fleet"])
+    expect(p.locator("#ask-editor")).to_be_visible()
+    expect(p.locator("#ask-table")).to_have_count(0)
+    shot(p, "ask-unsure")

@@ -20,7 +20,18 @@ from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from aikg.ask.answers import cell, query_links, row_sources, rows_answer
-from aikg.ask.compose import Form, compile_form, describe, merge, out_of_scope, read_form
+from aikg.ask.compose import (
+    SURE_AT,
+    Form,
+    compile_form,
+    describe,
+    merge,
+    out_of_scope,
+    read_form,
+    sureness,
+    unexplained_words,
+)
+from aikg.ask.coverage import Vocabulary
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.linking import Candidate, Mention
@@ -97,6 +108,9 @@ class Asker:
         self.entities, self.catalog = entities, catalog
         self.query = query if query is not None else store.query
         self._router: tuple[tuple[Any, ...], Router] | None = None
+        self._examples: tuple[tuple[Any, ...], dict[str, Vocabulary]] | None = None
+        self.sure_at = SURE_AT
+        """Least sureness at which an answer is shown (:func:`aikg.ask.compose.sureness`)."""
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
 
     @classmethod
@@ -121,6 +135,19 @@ class Asker:
         if self._router is None or self._router[0] != key:
             self._router = (key, Router(queries))
         return self._router[1]
+
+    def example_words(self, name: str) -> Vocabulary:
+        """The words of one named query's title, description and examples (what a question it answers
+        may say)."""
+        queries = self.queries()
+        key = tuple((q.name, q.title, tuple(q.examples)) for q in queries.values())
+        if self._examples is None or self._examples[0] != key:
+            vocabs = {
+                q.name: Vocabulary.of_examples([q.title, q.description, *q.example_texts()])
+                for q in queries.values()
+            }
+            self._examples = (key, vocabs)
+        return self._examples[1].get(name) or Vocabulary.of(())
 
     def understand(self, question: str) -> tuple[Reading, list[Plan]]:
         """The reading of the question and every intent's plan, best first."""
@@ -192,10 +219,76 @@ class Asker:
         if out_of_scope(reading.folded) and not body["abstained"]:
             # prices of the day, predictions, advice: no named query or fact answers these, however
             # like an example the rest of the question is ("write a poem about the H100")
-            return self._abstain(
+            body = self._abstain(
                 question, plans[0], plans[:ALTERNATIVES], "aikg does not know how to answer this question."
             )
-        return body
+        return self._calibrated(reading, body)
+
+    # -- how sure (issue 44) ----------------------------------------------------------------------
+
+    def unknown_words(self, reading: Reading, query: str | None = None) -> list[str]:
+        """The words of the question the reading does not account for: not a name, date or number it
+        read, nor a word of the composer's vocabulary, the ontology's labels or (when a named query
+        answers) that query's title and examples."""
+        index = self.search()
+        return unexplained_words(
+            reading.folded,
+            reading.mentions,
+            self.router().linker.vocabulary,
+            self._aliases(reading.folded, index),
+            self._labels(index),
+            self._products(index),
+            self.example_words(query) if query else None,
+        )
+
+    def _calibrated(self, reading: Reading, body: dict[str, Any]) -> dict[str, Any]:
+        """The answer with how sure its reading is (``understood.sure``, ``understood.unknown``); an
+        answer read with too little sureness is replaced by what was understood and that aikg is not
+        sure — the words it did not understand may change the answer (a qualifier, a filter)."""
+        understood = body["understood"]
+        query = understood.get("query")
+        unknown = self.unknown_words(reading, query)
+        sure = sureness(unknown, template=bool(query))
+        understood["unknown"] = unknown
+        understood["sure"] = sure >= self.sure_at
+        if body["abstained"]:
+            return body
+        understood["confidence"] = round(min(understood["confidence"], sure), 3)
+        if understood["sure"]:
+            return body
+        return self._unsure(body, unknown)
+
+    @staticmethod
+    def _unsure(body: dict[str, Any], unknown: list[str]) -> dict[str, Any]:
+        """An answer not shown: what was understood, the words that were not, and how to run it anyway."""
+        understood, answer = body["understood"], body["answer"]
+        if answer["kind"] == "facts":
+            entity = answer["entity"]
+            what = (
+                f"the {answer['property']['label']} of {entity['label']}"
+                if answer["property"]
+                else f"what aikg knows about {entity['label']}"
+            )
+            page = (entity.get("links") or {}).get("page")
+            links = {"page": page} if page else {}
+        else:
+            query = answer["query"]
+            what = understood.get("description") or query["title"]
+            links = dict(query["links"])
+        words = ", ".join(f"“{w}”" for w in unknown)
+        understood.setdefault("description", what)
+        return {
+            **body,
+            "answer": {
+                "kind": "unsure",
+                "message": f"Not sure. aikg did not understand {words} in the question, and the answer may "
+                f"depend on it. It understood the question as: {what}.",
+                "description": what,
+                "unknown": unknown,
+                "links": links,
+            },
+            "abstained": True,
+        }
 
     def _answer(
         self, question: str, reading: Reading, plans: list[Plan], after: str | None

@@ -1362,6 +1362,16 @@ def _ask_schema() -> dict[str, Any]:
             "form": {"type": "object", "description": "The logical form of a composed answer."},
             "description": {"type": "string", "description": "What the answer did, in words."},
             "sparql": {"type": "string", "description": "The SPARQL a composed answer ran."},
+            "sure": {
+                "type": "boolean",
+                "description": "False when the reading left words of the question unexplained: the "
+                "answer is then not shown (kind 'unsure').",
+            },
+            "unknown": {
+                "type": "array",
+                "items": {"type": "string"},
+                "description": "The words of the question the reading does not account for.",
+            },
         },
     }
     alternative = {
@@ -1376,7 +1386,7 @@ def _ask_schema() -> dict[str, Any]:
     answer = {
         "type": "object",
         "required": ["kind"],
-        "properties": {"kind": {"enum": ["rows", "facts", "none", "timeout"]}},
+        "properties": {"kind": {"enum": ["rows", "facts", "none", "timeout", "unsure"]}},
     }
     return {
         "type": "object",

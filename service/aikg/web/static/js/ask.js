@@ -28,6 +28,19 @@ function renderUnderstood(body) {
   if (a.kind === "timeout") {
     parts.push(el("div", { class: "abstain", id: "ask-timeout" }, a.message, " ",
       el("a", { id: "ask-editor", href: a.links.editor || a.links.page }, "Run it yourself")));
+  } else if (a.kind === "unsure") {
+    // read with words it did not understand: what it understood, those words, no answer shown as one
+    const run = a.links.editor || a.links.page;
+    parts.push(el("div", { class: "abstain unsure", id: "ask-unsure", role: "status" },
+      el("strong", {}, "Not sure. "), a.message.replace(/^Not sure\. /, ""),
+      el("p", {}, el("span", { class: "muted" }, "Understood as: "), el("strong", { id: "ask-description" }, a.description)),
+      el("p", {}, el("span", { class: "muted" }, "Not understood: "),
+        ...a.unknown.map((w) => el("mark", { class: "unknown-word" }, w)).flatMap((m, i) => (i ? [" ", m] : [m]))),
+      run ? el("a", { class: "btn", id: "ask-editor", href: run }, "Run it anyway") : null));
+    if (u.sparql) {
+      parts.push(el("details", { class: "note" }, el("summary", {}, "The SPARQL it would run"),
+        el("pre", { id: "ask-sparql" }, u.sparql)));
+    }
   } else if (body.abstained) {
     parts.push(el("div", { class: "abstain", id: "ask-abstained" }, a.message));
   } else if (u.description && a.kind === "rows") {
@@ -140,7 +153,7 @@ async function ask(q, after) {
   const a = body.answer;
   answerEl.replaceChildren(...(a.kind === "rows" ? rowsTable(a, body.understood) : a.kind === "facts" ? factsTable(a) : []));
   renderAlternatives(body);
-  result.dataset.state = a.kind === "timeout" ? "timeout" : body.abstained ? "abstained" : "answered";
+  result.dataset.state = a.kind === "timeout" ? "timeout" : a.kind === "unsure" ? "unsure" : body.abstained ? "abstained" : "answered";
   if (!body.abstained) previous = q;
 }
 

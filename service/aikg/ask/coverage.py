@@ -1,0 +1,247 @@
+"""Which words of a question a reading accounts for, and which it does not (issue 44).
+
+A reading is trusted only when it explains the question: every word is a name it linked, a date or
+number it read, a word of the vocabulary it was built from (property, class, operator, status,
+comparison, country, unit words; a named query's own examples), or a word that asks nothing by itself
+(:data:`FILLER`: "how much", "trained", "数据", "多少"). A word left over is a part of the question the
+reading did not understand — "company" in "which company raised the most", "entire fleet", a misspelt
+"贷宽" — and an answer built without it may be confidently wrong, so aikg abstains instead.
+
+Latin text is read word by word (with light stemming: "trains", "operated"); Chinese text, which has no
+spaces, character by character: the known phrases are taken out, and each run of characters left
+(without function characters) is one unexplained word.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from rapidfuzz import process
+from rapidfuzz.distance import OSA
+
+from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, tokens
+
+_FILLER_EN = """
+about actually also any anything ask been currently data did does ever exactly figure figures find give
+graph happen have info information know known latest list look money much name number numbers please
+recorded say show tell than then there thing things total use used uses using want would yet value values
+train trained trains training take took taken make made makes making run runs ran record
+kind sort type lot lots amount how what which who when where many
+"""
+FILLER_EN = frozenset(_FILLER_EN.split())
+"""English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
+
+FILLER_ZH: tuple[str, ...] = (
+    "请问",
+    "一下",
+    "告诉",
+    "知道",
+    "想",
+    "多少",
+    "多大",
+    "多高",
+    "多长",
+    "多",
+    "少",
+    "大",
+    "高",
+    "更",
+    "较",
+    "比",
+    "跟",
+    "同",
+    "训练",
+    "数据",
+    "数字",
+    "信息",
+    "情况",
+    "以来",
+    "之间",
+    "之后",
+    "之前",
+    "以后",
+    "以前",
+    "时候",
+    "时间",
+    "一共",
+    "总共",
+    "钱",
+    "美元",
+    "元",
+    "万",
+    "亿",
+    "款",
+    "颗",
+    "张",
+    "卡",
+    "次",
+    "用了",
+    "做",
+    "如何",
+    "怎么样",
+    "怎样",
+    "哪里",
+    "哪儿",
+    "哪",
+    "里",
+    "年",
+    "月",
+    "日",
+    "号",
+    "一个",
+    "一",
+    "差",
+    "说法",
+    "目前",
+    "当前",
+    "现在",
+    "到底",
+    "具体",
+    "分别",
+    "各",
+    "都",
+    "还",
+    "已经",
+    "曾经",
+    "能",
+    "会",
+    "可以",
+    "所有",
+    "全部",
+    "情形",
+    "吗",
+    "呢",
+    "啊",
+    "吧",
+    "呀",
+    "如",
+    "何",
+    "么",
+    "怎",
+)
+"""Chinese words and characters that ask nothing by themselves ("多少", "数据", "一共", "年" after a
+year the date reader took)."""
+
+
+@dataclass(frozen=True)
+class Vocabulary:
+    """Phrases a reading knows (matched as words in Latin text, anywhere in Chinese text)."""
+
+    latin: frozenset[str]
+    cjk: tuple[str, ...]
+
+    @classmethod
+    def of(cls, phrases: Iterable[str]) -> Vocabulary:
+        """The vocabulary of these phrases (case-folded; longest Chinese phrases first)."""
+        latin: set[str] = set()
+        cjk: set[str] = set()
+        for p in phrases:
+            p = p.strip().casefold()
+            if not p:
+                continue
+            if CJK_CHAR.search(p):
+                cjk.add(p)
+            else:
+                latin.add(p)
+        return cls(frozenset(latin), tuple(sorted(cjk, key=len, reverse=True)))
+
+    @classmethod
+    def of_examples(cls, texts: Iterable[str]) -> Vocabulary:
+        """The words of a named query's examples: each Latin word, and each pair of neighbouring Chinese
+        characters (Chinese has no spaces: a question's run is explained where such pairs cover it)."""
+        phrases: list[str] = []
+        for text in texts:
+            folded = text.casefold()
+            phrases += re.findall(r"[a-z][a-z0-9-]*", folded)
+            for run in re.findall(f"{CJK_CHAR.pattern}+", folded):
+                phrases += [run[i : i + 2] for i in range(len(run) - 1)]
+        return cls.of(phrases)
+
+    def __or__(self, other: Vocabulary) -> Vocabulary:
+        return Vocabulary(
+            self.latin | other.latin, tuple(sorted(set(self.cjk) | set(other.cjk), key=len, reverse=True))
+        )
+
+
+def _stems(word: str) -> list[str]:
+    """The word and its light stems ("trains" → "train", "operated" → "operate", "rounds" → "round")."""
+    w = word.strip("'’-")
+    out = [w]
+    for suffix, repl in (
+        ("ies", "y"),
+        ("es", ""),
+        ("s", ""),
+        ("ed", ""),
+        ("ed", "e"),
+        ("ing", ""),
+        ("ing", "e"),
+    ):
+        if w.endswith(suffix) and len(w) - len(suffix) >= 3:
+            out.append(w[: -len(suffix)] + repl)
+    if w.endswith("'s") or w.endswith("’s"):
+        out.append(w[:-2])
+    return out
+
+
+def _latin_phrases(text: str, vocab: Vocabulary) -> list[tuple[int, int]]:
+    """Spans of the vocabulary's multi-word Latin phrases in the text."""
+    spans = []
+    for p in vocab.latin:
+        if " " in p or not p.isalnum():
+            start = 0
+            while (i := text.find(p, start)) >= 0:
+                before = text[i - 1] if i else " "
+                after = text[i + len(p)] if i + len(p) < len(text) else " "
+                if not (before.isalnum() and p[0].isalnum()) and not (after.isalnum() and p[-1].isalnum()):
+                    spans.append((i, i + len(p)))
+                start = i + 1
+    return spans
+
+
+def _misspelt(word: str, vocab: Vocabulary) -> bool:
+    """True when a word of five letters or more is one edit (two, past seven letters) from a word the
+    vocabulary or the fillers know ("trainig", "whcih"): a typo of a known word explains as that word."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    known = [w for w in vocab.latin if " " not in w and abs(len(w) - len(word)) <= 2] + [
+        w for w in FILLER_EN if abs(len(w) - len(word)) <= 2
+    ]
+    cutoff = 2 if len(word) > 7 else 1
+    return process.extractOne(word, known, scorer=OSA.distance, score_cutoff=cutoff) is not None
+
+
+def unexplained(text: str, taken: Iterable[tuple[int, int]], vocab: Vocabulary) -> list[str]:
+    """The words of ``text`` (folded) outside the ``taken`` spans that neither ``vocab`` nor the
+    fillers explain, in order; neighbouring Chinese characters left over are one word."""
+    spans = list(taken) + _latin_phrases(text, vocab)
+    for p in (*vocab.cjk, *FILLER_ZH):
+        start = 0
+        while (i := text.find(p, start)) >= 0:
+            spans.append((i, i + len(p)))
+            start = i + 1
+    covered = bytearray(len(text))
+    for s, e in spans:
+        covered[max(0, s) : max(0, e)] = b"\1" * (min(len(text), e) - max(0, s))
+    out: list[tuple[int, int, str]] = []
+    for t in tokens(text):
+        if t.text.startswith("⟨") or all(covered[t.start : t.end]):
+            continue
+        if t.cjk:
+            if t.text in CJK_STOP:
+                continue
+            if out and CJK_CHAR.match(out[-1][2]) and out[-1][1] == t.start:
+                s0, _, word = out.pop()
+                out.append((s0, t.end, word + t.text))
+            else:
+                out.append((t.start, t.end, t.text))
+            continue
+        if t.text[0].isdigit() or t.text in STOPWORDS:
+            continue
+        if any(s in vocab.latin or s in FILLER_EN or s in STOPWORDS for s in _stems(t.text)):
+            continue
+        if _misspelt(t.text, vocab):
+            continue
+        out.append((t.start, t.end, t.text))
+    return [w for _, _, w in out]
