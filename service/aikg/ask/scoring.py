@@ -187,6 +187,7 @@ def evaluate_answers(asker: Asker, store: Any, items: Iterable[dict[str, Any]]) 
                 "share": round(sum(1 for _, ok in shown if not ok) / len(mine), 4) if mine else None,
             },
             "out_of_scope": {"of": len(oos), "answered": sum(1 for _, a in oos if not a["abstained"])},
+            "unsure": sum(1 for _, a, _ in mine if a["answer"].get("kind") == "unsure"),
             "abstention": {
                 "abstained": len(abstained),
                 "precision": round(
@@ -212,6 +213,8 @@ def evaluate_answers(asker: Asker, store: Any, items: Iterable[dict[str, Any]]) 
             "q": i["q"],
             "category": i["category"],
             "abstained": a["abstained"],
+            "kind": a["answer"].get("kind"),
+            "unknown": a["understood"].get("unknown", []),
             "understood": a["understood"].get("description") or a["understood"].get("query"),
             "expected": gold[:5] if gold else "abstain",
         }

@@ -40,6 +40,8 @@ def render_text(body: Mapping[str, Any]) -> str:
     u, a = body["understood"], body["answer"]
     if body["abstained"]:
         lines.append(a["message"])
+        if a["kind"] == "unsure" and a.get("links"):
+            lines.append(f"To run it anyway: {a['links'].get('editor') or a['links'].get('page')}")
     elif a["kind"] == "rows" and u.get("description"):
         lines.append(f"Understood as: {u['description']} (confidence {u['confidence']:.0%})")
         if a.get("summary"):
@@ -135,7 +137,8 @@ def ask_eval(files: tuple[str, ...], as_json: bool, **options: Any) -> None:
         click.echo(
             f"{part}: {f['questions']} questions, confident-wrong {f['confident_wrong']['count']} "
             f"({f['confident_wrong']['share']:.1%}), out-of-scope answered {f['out_of_scope']['answered']} "
-            f"of {f['out_of_scope']['of']}, abstention precision {f['abstention']['precision']}"
+            f"of {f['out_of_scope']['of']}, not sure {f['unsure']}, "
+            f"abstention precision {f['abstention']['precision']}"
         )
     click.echo(
         f"understanding p50 {figures['understanding_ms']['p50']} ms,"

@@ -32,7 +32,7 @@ function renderUnderstood(body) {
     // read with words it did not understand: what it understood, those words, no answer shown as one
     const run = a.links.editor || a.links.page;
     parts.push(el("div", { class: "abstain unsure", id: "ask-unsure", role: "status" },
-      el("strong", {}, "Not sure. "), a.message.replace(/^Not sure\. /, ""),
+      el("strong", {}, "Not sure. "), "aikg did not understand every word of the question, and the answer may depend on the words it did not.",
       el("p", {}, el("span", { class: "muted" }, "Understood as: "), el("strong", { id: "ask-description" }, a.description)),
       el("p", {}, el("span", { class: "muted" }, "Not understood: "),
         ...a.unknown.map((w) => el("mark", { class: "unknown-word" }, w)).flatMap((m, i) => (i ? [" ", m] : [m]))),
