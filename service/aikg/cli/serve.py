@@ -80,6 +80,26 @@ def _ours(pid: int) -> bool:
     return f"{SERVER_PID}={os.getpid()}".encode() in environ
 
 
+def port_in_use(host: str, port: int) -> str | None:
+    """Why ``host:port`` cannot be listened on (something already does), or None. The HTTP workers
+    bind it with SO_REUSEPORT, which another socket of the same user with that flag (a second aikg
+    serve) would share silently: a plain bind here fails instead."""
+    import socket
+
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except OSError:
+        return None  # the server's own bind reports a host that does not resolve
+    for family, kind, proto, _, address in infos[:1]:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as gunicorn binds
+            try:
+                probe.bind(address)
+            except OSError as exc:
+                return f"cannot listen on {host}:{port}: {exc.strerror or exc} (another aikg serve?)"
+    return None
+
+
 def _log_to_stderr() -> None:
     """The service's own messages (``aikg.*`` loggers, from INFO) beside gunicorn's, in its format."""
     import logging
@@ -106,6 +126,9 @@ def serve(**options: Any) -> None:
         raise click.UsageError("--workers and --threads must be at least 1")
     if settings.store == "memory" and settings.workers > 1:
         settings = settings.but(workers=1)  # an in-memory store lives in one process
+    if (busy := port_in_use(settings.host, settings.port)) is not None:
+        click.echo(f"aikg: {busy}", err=True)
+        sys.exit(2)
     try:
         check_store(settings)
     except DamagedStore as exc:
