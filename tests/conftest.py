@@ -9,7 +9,9 @@ Virtuoso on 127.0.0.1, started once per session). Fixtures that hand out a store
 
 from __future__ import annotations
 
+import contextlib
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -17,6 +19,7 @@ import tempfile
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any, ClassVar
 
 import pytest
 import requests
@@ -227,14 +230,54 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+TEST_QUERY_TIMEOUT = "30"
+"""query_timeout of a test's server unless the test sets its own: one a busy machine does not trip (at
+the default 5 s, answers 503'd under a load average of 13-34, and the tests failed by time)."""
+
+
+def _prctl() -> Any:
+    """libc's prctl, looked up here: the child between fork and exec must not import or load anything
+    (another thread of the test process may hold the import lock)."""
+    import ctypes
+
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _prctl()
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:  # pragma: no cover - runs in the child, before exec
+    """Have the kernel send SIGTERM to the server when the test process ends, whatever way it ends (a
+    server of a killed pytest ran on for an hour). The signal comes when the *thread* that started the
+    server ends: start servers from the main thread."""
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, _SIGTERM)
+
+
+_SIGTERM = int(signal.SIGTERM)
+
+
 class LiveServer:
-    """An ``aikg serve`` subprocess on 127.0.0.1, started and stopped by the tests."""
+    """An ``aikg serve`` subprocess on 127.0.0.1, started and stopped by the tests (and stopped after a
+    test that failed before it could: see :func:`_no_server_left_behind`)."""
+
+    started: ClassVar[list[LiveServer]] = []
+    """Every server started in this session."""
 
     def __init__(self, store: str, env: dict[str, str] | None = None, args: list[str] | None = None) -> None:
         self.store = store
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
-        full_env = {**os.environ, "AIKG_IMPORT_EPOCH": "false", **(env or {})}
+        full_env = {
+            **os.environ,
+            "AIKG_IMPORT_EPOCH": "false",
+            "AIKG_QUERY_TIMEOUT": TEST_QUERY_TIMEOUT,
+            **(env or {}),
+        }
         cmd = [
             sys.executable,
             "-m",
@@ -250,7 +293,10 @@ class LiveServer:
         ]
         # The log goes to a file: a pipe nobody reads fills up and blocks the server.
         self.log = tempfile.NamedTemporaryFile(prefix="aikg-serve-", suffix=".log", delete=False)  # noqa: SIM115
-        self.proc = subprocess.Popen(cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log)
+        self.proc = subprocess.Popen(
+            cmd, env=full_env, stdout=subprocess.DEVNULL, stderr=self.log, preexec_fn=_die_with_parent
+        )
+        LiveServer.started.append(self)
         self.wait_ready()
 
     def log_tail(self, size: int = 4000) -> str:
@@ -275,17 +321,46 @@ class LiveServer:
         self.stop()
         raise RuntimeError("aikg serve did not become ready")
 
+    def running(self) -> bool:
+        return self.proc.poll() is None
+
     def stop(self) -> None:
-        """Terminate the server (gracefully: its writer flushes the store), wait for it, remove its log."""
-        if self.proc.poll() is None:
+        """Terminate the server (gracefully: its writer flushes the store), wait for it, remove its log;
+        a process of it still there after the server has exited (a worker left by a master that had to
+        be killed) is killed."""
+        from helpers import descendants, proc_stat
+
+        def started_at(pid: int) -> str | None:  # with the pid, names one process for good
+            try:
+                return proc_stat(f"/proc/{pid}/stat")[19]
+            except (OSError, IndexError):
+                return None
+
+        tree = {pid: started_at(pid) for pid in descendants(self.proc.pid)} if self.running() else {}
+        if self.running():
             self.proc.terminate()
             try:
                 self.proc.wait(45)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
+        for pid, start in tree.items():
+            if start is not None and started_at(pid) == start:  # the same process, not a pid reused
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
         self.log.close()
         Path(self.log.name).unlink(missing_ok=True)  # read while it ran (log_tail); /tmp kept none
+
+
+@pytest.fixture(autouse=True)
+def _no_server_left_behind() -> Iterator[None]:
+    """Stop every server a test started and left running, also when it failed before its own stop
+    (test_crash's first server ran on after a failed assertion, an hour past the end of pytest)."""
+    before = set(map(id, LiveServer.started))
+    yield
+    for server in [s for s in LiveServer.started if id(s) not in before]:
+        if server.running():
+            server.stop()
 
 
 PATIENT = {"AIKG_QUERY_TIMEOUT": "60"}
