@@ -6,6 +6,7 @@ The real snapshot kept in seeds/epoch/ is tested in test_epoch_snapshot.py.
 
 from __future__ import annotations
 
+import io
 import threading
 from pathlib import Path
 
@@ -636,11 +637,28 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
     )
     report = import_epoch(store, partial, snapshot_date="2026-04-20")
     r = report.files["gpu_clusters/gpu_clusters.csv"]
-    assert (r.mode, r.rows, r.imported, r.kept) == ("merged", 1, 1, 4)
+    assert (r.mode, r.rows, r.imported, r.kept) == ("newer", 1, 1, 4)
+    assert (r.rows_matched, r.values_changed) == (1, 1)
     assert r.graph == EPOCH + "gpu-clusters/2026-04-20"
     node = ID + "cluster-lambda-labs-cluster"
     assert values(store, node, AIKG + "acceleratorCount") == {Literal("1024", datatype=XSD.integer)}
     assert values(store, node, AIKG + "acceleratorCount", EPOCH + "gpu-clusters") == set()
+    # The replaced count is kept as history, with the snapshot it came from.
+    [change] = [c for c in report.changes if c.prop == AIKG + "acceleratorCount"]
+    assert (change.kind, change.entity, [t.value for t in change.before], change.before_snapshot) == (
+        "changed",
+        node,
+        ["512"],
+        SNAPSHOT,
+    )
+    history = store.query(
+        """PREFIX aikg: <https://w3id.org/aikg/ontology#>
+        SELECT ?value ?on ?replaced WHERE { GRAPH <https://w3id.org/aikg/graph/history> {
+          ?r aikg:aboutEntity <https://w3id.org/aikg/id/cluster-lambda-labs-cluster> ;
+             aikg:statedProperty aikg:acceleratorCount ; aikg:statedValue ?value ; aikg:statedOn ?on ;
+             aikg:replacedOn ?replaced } }"""
+    ).values()
+    assert history == [("512", SNAPSHOT, "2026-04-20")]
     # The other rows stay, with their own snapshot date.
     assert values(store, ID + "cluster-oracle-test-cluster", AIKG + "h100Equivalents") == {
         Literal("2000", datatype=XSD.decimal)
@@ -654,33 +672,45 @@ def test_a_partial_file_updates_its_rows_and_keeps_the_others(imported, tmp_path
     }
     assert dates == {EPOCH + "gpu-clusters": SNAPSHOT, EPOCH + "gpu-clusters/2026-04-20": "2026-04-20"}
     assert validate_store(store).conforms
-    # Asked to, the partial file replaces the whole dataset.
+    # Asked to, the partial file replaces the whole dataset: the other rows leave it (kept as history).
     report = import_epoch(store, partial, snapshot_date="2026-04-21", replace=True)
-    assert report.files["gpu_clusters/gpu_clusters.csv"].mode == "replaced"
+    r = report.files["gpu_clusters/gpu_clusters.csv"]
+    assert (r.mode, r.values_removed > 0) == ("newer", True)
     assert values(store, ID + "cluster-oracle-test-cluster", AIKG + "h100Equivalents") == set()
     assert values(store, node, AIKG + "acceleratorCount") == {Literal("1024", datatype=XSD.integer)}
 
 
-def test_a_renamed_column_is_warned_about_by_name(tmp_path):
+def test_a_renamed_column_is_proposed_and_the_import_waits_for_a_decision(tmp_path):
     header, rest = FILES["ai_models/notable_ai_models.csv"].split("\n", 1)
     renamed = header.replace("Organization", "Organisation").replace("Publication date", "publication DATE")
     directory = write_fixture(
         tmp_path / "renamed", {"ai_models/notable_ai_models.csv": renamed + "\n" + rest}
     )
     store = seeded()
+    before = store.version
     report = import_epoch(store, directory, snapshot_date=SNAPSHOT)
     warnings = report.files["ai_models/notable_ai_models.csv"].warnings
-    assert "column 'Organization' is missing: its values are unknown for every row of this file" in warnings
-    assert (
-        "column 'Organisation' is not known to aikg and was not imported (renamed? see seeds/epoch/README.md)"
-    ) in warnings
     assert (
         "column 'publication DATE' is read as 'Publication date' (same name up to case and punctuation)"
         in warnings
     )
+    assert report.waiting == [
+        "column 'Organisation' looks like 'Organization' (similarity 0.92), which this file lacks: its "
+        "values were not read. Accept with --map 'Organisation=Organization', or pass --force to import "
+        "without them (the stored values stay, marked as not restated)"
+    ]
+    # Nothing was written: the import waits for a person to decide.
+    assert (report.written, store.version) == (False, before)
+    # Accepted, the column is read as the known one.
+    report = import_epoch(store, directory, snapshot_date=SNAPSHOT, mapped={"Organisation": "Organization"})
+    assert report.written and not report.waiting
+    assert "column 'Organisation' is read as 'Organization' (mapping given with --map)" in (
+        report.files["ai_models/notable_ai_models.csv"].warnings
+    )
     assert values(store, ID + "deepseek-v3", AIKG + "releaseDate", EPOCH + "notable-ai-models") == {
         Literal("2024-12-24", datatype=XSD.date)
     }
+    assert URIRef(ID + "deepseek") in values(store, ID + "deepseek-v3", AIKG + "developer")
 
 
 def test_a_newer_spelling_is_the_same_entity_with_one_label(tmp_path):
@@ -742,7 +772,7 @@ def test_rows_dated_after_the_snapshot_date_are_warned_about(tmp_path):
     report = import_epoch(seeded(), directory, snapshot_date=SNAPSHOT)
     assert (
         "1 rows are dated after the file's snapshot date 2026-03-06: the snapshot date is too early "
-        "(pass --snapshot-date)"
+        "(pass --as-of)"
     ) in report.files["ai_models/frontier_ai_models.csv"].warnings
 
 
@@ -811,7 +841,7 @@ def test_the_import_is_recorded_in_the_store(imported):
     }
 
 
-def test_cli_reports_and_exits_1_when_rows_were_rejected(runner, fixture_dir, tmp_path):
+def test_cli_exits_0_when_every_row_is_imported_or_rejected_with_its_reason(runner, fixture_dir, tmp_path):
     result = runner.invoke(
         main,
         [
@@ -824,7 +854,7 @@ def test_cli_reports_and_exits_1_when_rows_were_rejected(runner, fixture_dir, tm
             SNAPSHOT,
         ],
     )
-    assert result.exit_code == 1, result.output
+    assert result.exit_code == 0, result.output
     assert "ml_hardware/ml_hardware.csv:8: id:acme-x2 thermalDesignPower" in result.output
     assert "Rejected rows: 2" in result.output
     shown = runner.invoke(main, ["import", "show", "--store", str(tmp_path / "store")])
@@ -839,3 +869,83 @@ def test_cli_usage_errors_exit_2(runner, tmp_path):
     assert result.exit_code == 2
     assert "no Epoch AI file found" in result.output
     assert runner.invoke(main, ["import", "epoch", str(tmp_path / "missing")]).exit_code == 2
+
+
+def test_cli_dry_run_prints_the_change_and_writes_nothing(runner, fixture_dir, tmp_path):
+    store = str(tmp_path / "store")
+    first = runner.invoke(main, ["import", "epoch", str(fixture_dir), "--store", store, "--as-of", SNAPSHOT])
+    assert first.exit_code == 0, first.output
+    header, rest = FILES["gpu_clusters/gpu_clusters.csv"].split("\n", 1)
+    newer = write_fixture(
+        tmp_path / "newer", {"gpu_clusters/gpu_clusters.csv": header + "\n" + rest.replace(",512,", ",1024,")}
+    )
+    dry = runner.invoke(
+        main, ["import", "epoch", str(newer), "--store", store, "--as-of", "2026-04-20", "--dry-run"]
+    )
+    assert dry.exit_code == 0, dry.output
+    assert "(dry run: nothing was written)" in dry.output
+    assert "  Lambda Labs Cluster (id:cluster-lambda-labs-cluster)" in dry.output
+    assert "    aikg:acceleratorCount: 512 (2026-03-06) -> 1024 (2026-04-20) [disagreement]" in dry.output
+    shown = runner.invoke(main, ["import", "show", "--store", store])
+    assert "(2026-04-20)" not in shown.output  # the dry run recorded nothing
+    # The import then does what the dry run said, and says it the same way.
+    done = runner.invoke(main, ["import", "epoch", str(newer), "--store", store, "--as-of", "2026-04-20"])
+    assert done.exit_code == 0, done.output
+    assert (
+        dry.output.split("Changes:")[1].split("Merged")[0]
+        == done.output.split("Changes:")[1].split("Merged")[0]
+    )
+
+
+def test_cli_exits_3_and_writes_nothing_when_values_would_be_left_out(runner, fixture_dir, tmp_path):
+    header, rest = FILES["ai_models/notable_ai_models.csv"].split("\n", 1)
+    directory = write_fixture(
+        tmp_path / "renamed",
+        {"ai_models/notable_ai_models.csv": header.replace("Organization", "Organisation") + "\n" + rest},
+    )
+    store = str(tmp_path / "store")
+    args = ["import", "epoch", str(directory), "--store", store, "--as-of", SNAPSHOT]
+    waiting = runner.invoke(main, args)
+    assert waiting.exit_code == 3, waiting.output
+    assert "Waiting for a decision: 1" in waiting.output
+    assert runner.invoke(main, ["import", "show", "--store", store]).exit_code == 2  # nothing recorded
+    assert runner.invoke(main, [*args, "--map", "Organisation=Organization"]).exit_code == 0
+
+
+def test_an_import_over_http_for_the_token_holder(tmp_path):
+    from aikg.web import create_app
+
+    store = seeded()
+    app = create_app({"store": "memory", "load_seeds": False, "token": "t"}, store=store)
+    client = app.test_client()
+    files = [
+        (io.BytesIO(FILES[path].encode()), path)
+        for path in ("ml_hardware/ml_hardware.csv", "gpu_clusters/gpu_clusters.csv")
+    ]
+
+    def post(token: str | None, **form: str):
+        data = {**form, "file": [(io.BytesIO(body.getvalue()), name) for body, name in files]}
+        headers = {"Authorization": f"Bearer {token}"} if token else {}
+        return client.post("/api/imports", data=data, headers=headers, content_type="multipart/form-data")
+
+    assert post(None, as_of=SNAPSHOT).status_code == 401
+    before = store.version
+    dry = post("t", as_of=SNAPSHOT, dry_run="true")
+    assert dry.status_code == 200 and dry.get_json()["dry_run"] and store.version == before
+    done = post("t", as_of=SNAPSHOT)
+    body = done.get_json()
+    assert done.status_code == 200 and body["written"], body
+    assert {f["file"]: f["imported"] for f in body["files"]} == {
+        "ml_hardware/ml_hardware.csv": 5,
+        "gpu_clusters/gpu_clusters.csv": 5,
+    }
+    assert client.get("/api/imports/latest").get_json()["directory"] == (
+        "uploaded: gpu_clusters/gpu_clusters.csv, ml_hardware/ml_hardware.csv"
+    )
+    bad = client.post(
+        "/api/imports",
+        data={"file": [(io.BytesIO(b"x"), "../../etc/passwd.csv")]},
+        headers={"Authorization": "Bearer t"},
+        content_type="multipart/form-data",
+    )
+    assert bad.status_code == 400 and bad.get_json()["errors"] == [{"file": "../../etc/passwd.csv"}]

@@ -451,10 +451,12 @@ def _write(tmp_path: Path, text: str) -> Path:
 def test_a_newer_file_updates_in_place(copy, tmp_path):
     report = import_epoch(copy, _write(tmp_path, _frontier(NEWER_ROWS)), snapshot_date="2026-04-30")
     r = report.files["ai_models/frontier_ai_models.csv"]
-    assert (r.mode, r.rows, r.imported, r.rejected) == ("replaced", 140, 140, 0)
+    assert (r.mode, r.rows, r.imported, r.rejected) == ("newer", 140, 140, 0)
+    assert (r.rows_matched, r.rows_new, r.kept) == (137, 3, 0)
     # "GLM-4.6" is the shipped notable file's "GLM 4.6": the same id, one English label.
     assert values(copy, ID + "glm-4-6", str(RDFS.label)) == {Literal("GLM 4.6", lang="en")}
-    assert values(copy, ID + "training-run-glm-4-6", AIKG + "sourceRow", EPOCH + "frontier-ai-models")
+    newer = EPOCH + "frontier-ai-models/2026-04-30"
+    assert values(copy, ID + "training-run-glm-4-6", AIKG + "sourceRow", newer)
     # Values written another way are read, and said so, per row and column.
     lines = [line for line, _ in read_table(tmp_path / "ai_models" / "frontier_ai_models.csv").rows]
     v4, glm5 = lines[-3], lines[-2]
@@ -468,29 +470,45 @@ def test_a_newer_file_updates_in_place(copy, tmp_path):
     assert values(copy, ID + "deepseek-v4-flash", AIKG + "flag") == {
         Literal("parameters-disagree-with-notes")
     }
-    # The file's own snapshot date (regression: April 2026 models under the March snapshot date).
+    # The file's own snapshot date (regression: April 2026 models under the March snapshot date): what it
+    # states first is in a graph of its own, dated 2026-04-30; what it restates stays where it was.
     issued = copy.query(
-        f"SELECT ?d WHERE {{ <{ID}epoch-frontier-ai-models> <http://purl.org/dc/terms/issued> ?d }}"
+        f"""SELECT ?g ?d WHERE {{ ?doc <{AIKG}namedGraph> ?g ; <http://purl.org/dc/terms/issued> ?d
+        FILTER (STRSTARTS(STR(?g), "{EPOCH}frontier-ai-models")) }}"""
     )
-    assert [str(x[0]) for x in issued.values()] == ["2026-04-30"]
+    assert sorted((str(g), str(d)) for g, d in issued.values()) == [
+        (EPOCH + "frontier-ai-models", "2026-03-06"),
+        (newer, "2026-04-30"),
+    ]
+    assert values(copy, ID + "glm-5", AIKG + "releaseDate", newer)
 
 
-def test_a_renamed_column_is_warned_about_and_nothing_is_lost_silently(copy, tmp_path):
+def test_a_renamed_column_is_proposed_and_with_force_nothing_is_lost(copy, tmp_path):
     text = _frontier([], rename={"Organization": "Organisation", "Training hardware": "Training Hardware"})
-    report = import_epoch(copy, _write(tmp_path, text), snapshot_date="2026-04-30")
+    directory = _write(tmp_path, text)
+    before = copy.version
+    report = import_epoch(copy, directory, snapshot_date="2026-04-30")
     warnings = report.files["ai_models/frontier_ai_models.csv"].warnings
-    assert "column 'Organization' is missing: its values are unknown for every row of this file" in warnings
-    assert any(w.startswith("column 'Organisation' is not known to aikg") for w in warnings)
     assert (
         "column 'Training Hardware' is read as 'Training hardware' (same name up to case and punctuation)"
         in warnings
     )
-    # The hardware was read; the developer, in a column aikg does not know, is missing from this file only.
+    assert [w.split(":")[0] for w in report.waiting] == [
+        "column 'Organisation' looks like 'Organization' (similarity 0.92), which this file lacks"
+    ]
+    assert (report.written, copy.version) == (False, before)
+    # Going on without the column: the stored developers stay, marked as not restated by this file.
+    report = import_epoch(copy, directory, snapshot_date="2026-04-30", force=True)
+    assert report.written
     assert values(
         copy, ID + "training-run-llama-3-1-405b", AIKG + "accelerator", EPOCH + "frontier-ai-models"
     ) == {URIRef(ID + "nvidia-h100-sxm5-80gb")}
-    assert values(copy, ID + "llama-3-1-405b", AIKG + "developer", EPOCH + "frontier-ai-models") == set()
-    assert values(copy, ID + "llama-3-1-405b", AIKG + "developer", EPOCH + "notable-ai-models")
+    assert values(copy, ID + "llama-3-1-405b", AIKG + "developer", EPOCH + "frontier-ai-models") == {
+        URIRef(ID + "meta-ai")
+    }
+    kept = {(c.entity, c.kind) for c in report.changes if c.prop == AIKG + "developer"}
+    assert (ID + "llama-3-1-405b", "not-restated") in kept
+    assert report.files["ai_models/frontier_ai_models.csv"].values_kept == len(kept)
 
 
 def test_a_partial_file_does_not_replace_the_dataset_unless_asked(copy, tmp_path):
@@ -509,10 +527,10 @@ def test_a_partial_file_does_not_replace_the_dataset_unless_asked(copy, tmp_path
     before = frontier_runs()
     report = import_epoch(copy, directory, snapshot_date="2026-04-30")
     r = report.files["ai_models/frontier_ai_models.csv"]
-    assert (r.mode, r.imported, r.kept) == ("merged", 52, 85)
+    assert (r.mode, r.imported, r.kept) == ("newer", 52, 85)
     assert frontier_runs() == before == 137
     report = import_epoch(copy, directory, snapshot_date="2026-05-01", replace=True)
-    assert report.files["ai_models/frontier_ai_models.csv"].mode == "replaced"
+    assert report.files["ai_models/frontier_ai_models.csv"].values_removed > 0
     assert frontier_runs() == 52
 
 
@@ -603,7 +621,7 @@ def test_a_newer_complete_file_with_a_changed_anonymized_row_replaces_the_datase
     report = import_epoch(copy, _clusters(tmp_path, edit), snapshot_date="2026-04-30")
 
     r = report.files["gpu_clusters/gpu_clusters.csv"]
-    assert r.mode == "replaced"
+    assert r.mode == "newer"
     after = _anonymized(copy)
     assert len(after) == 258  # one row more, not one more and a stale copy
     figures = sorted(h for hs in after.values() for h in hs)
@@ -625,7 +643,7 @@ def test_a_partial_file_with_a_row_of_a_shared_name_is_refused_that_row(copy, tm
 
     (rejected,) = report.of_kind("rejected-row")
     assert rejected.file == "gpu_clusters/gpu_clusters.csv"
-    assert "a partial file cannot tell which one this row updates" in rejected.message
+    assert "nothing tells which one this row describes" in rejected.message
     assert values(copy, plain, AIKG + "h100Equivalents") == kept != set()
     assert _anonymized(copy) == before
 
@@ -697,7 +715,7 @@ def test_two_rows_of_one_file_giving_one_figure_differently_are_flagged(copy, tm
         flag.node == ID + "llama-3-1-405b"
         and "totalParameters as 405000000000 and 406000000000" in flag.message
     )
-    assert values(copy, ID + "llama-3-1-405b", AIKG + "totalParameters", EPOCH + "frontier-ai-models") == {
+    assert values(copy, ID + "llama-3-1-405b", AIKG + "totalParameters") == {
         Literal("405000000000", datatype=XSD.decimal),
         Literal("406000000000", datatype=XSD.decimal),
     }

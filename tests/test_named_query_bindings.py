@@ -29,6 +29,7 @@ EXAMPLES = {
     "vendor": ["nvidia", "amd"],
     "entity": ["coreweave", "nvidia"],
     "axis": ["document", "dataset"],
+    "date": ["2026-03-06"],
 }
 """Values tried for each parameter name (the seeds' entities; dates around the seeds' events)."""
 
@@ -37,7 +38,7 @@ TRAILING_BROKEN = {"virtuoso"}
 variable (deals-of-organization gets every deal, peers-in-category none): an engine bug (README, "Beyond
 one machine"). A VALUES block at the start of the WHERE clause is right on every engine."""
 
-RANGE_FILTERED = {"events-between"}
+RANGE_FILTERED = {"events-between", "epoch-as-of"}
 """A query comparing its parameters by range (FILTER ?day >= ?from …): SPARQL joins a VALUES block after
 the WHERE clause only once the clause's filters have run (Query §18.2.4.3), and a range cannot be a join,
 so no text of the query can take its parameters from there (what rdflib's SPARQLStore sends for

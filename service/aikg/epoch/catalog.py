@@ -1,9 +1,9 @@
 """The catalogue entry of each imported file: what it is, who publishes it, when, under which licence.
 
 It is written into the dataset's own graph, so it is replaced with the data on every re-import, and
-provenance resolution finds it through ``aikg:namedGraph`` like any other source document. A partial
-file imported on top of a dataset gets a graph and an entry of its own (its own snapshot date), marked
-``aikg:partialUpdateOf`` the dataset.
+provenance resolution finds it through ``aikg:namedGraph`` like any other source document. Every other
+snapshot of the dataset gets a graph and an entry of its own (its own snapshot date; the values that
+snapshot stated first, see :mod:`aikg.epoch.merge`), marked ``aikg:partialUpdateOf`` the dataset.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def catalog_triples(
     """The dataset's description: title, publisher, snapshot date, URL, licence, graph, certainty, and
     the columns read (:mod:`aikg.epoch.citations`)."""
     doc = document_of(dataset, snapshot if partial else None)
-    title = dataset.title + (f" (partial update of {snapshot}, {rows} rows)" if partial else "")
+    title = dataset.title + (f" (snapshot of {snapshot}: {rows} rows)" if partial else "")
     triples = [
         (doc, RDF.type, AIKG.Dataset),
         (doc, RDFS.label, Literal(title, lang="en")),

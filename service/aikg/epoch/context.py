@@ -58,6 +58,11 @@ WEAKNESS = {
 }
 
 
+class Rejected(Exception):
+    """The row is left out; the message says why (a cell that identifies it is missing, or a name in it
+    cannot be resolved without a person's decision)."""
+
+
 @dataclass
 class Finding:
     """One thing the import reports about a row, a value, a column or a name."""
@@ -101,6 +106,8 @@ class Context:
     row_ids: set[str] = field(default_factory=set)
     files: dict[str, str] = field(default_factory=dict)
     """Dataset graph -> its file, for findings."""
+    date_orders: dict[tuple[str, str], str] = field(default_factory=dict)
+    """(file, column) -> how the column writes dates with slashes ("mdy" or "dmy"), when known."""
 
     # -- nodes -------------------------------------------------------------------------------------
 
@@ -121,6 +128,9 @@ class Context:
     def entity(self, row: Row, kind: str, name: str, cls: URIRef) -> URIRef:
         """The resolved node for a name, typed as the file says; one English label per entity."""
         decision = self.reconciler.resolve(kind, name, row.graph)
+        if decision.status == "unresolved":
+            shown = ", ".join(c.replace(str(ID), "id:") for c in decision.candidates)
+            raise Rejected(f"{kind} {name.strip()!r} may be {shown}: {decision.rule}")
         node = URIRef(decision.iri)
         self._describe(row, decision, node, name, cls)
         return node
@@ -296,7 +306,7 @@ class Row:
 
     def date(self, column: str) -> Literal | None:
         """A date literal; a cell read leniently or not at all is reported."""
-        reading = read_date(self.cells.get(column))
+        reading = read_date(self.cells.get(column), self.ctx.date_orders.get((self.file, column)))
         self._report(column, reading.problem, reading.lenient)
         return reading.value if isinstance(reading.value, Literal) else None
 

@@ -1,27 +1,30 @@
-"""The import pipeline: read, resolve, map, validate against the shapes, commit through the gate.
+"""The import pipeline: read, resolve, map, merge in snapshot order, validate, commit through the gate.
 
-1. Each file's header is checked against the columns aikg reads and leaves out (warnings by name).
+1. Each file's header is lined up with the columns aikg reads and leaves out, through the table of known
+   spellings (:mod:`aikg.epoch.columns`); a header that only resembles a known column is proposed, and
+   the import waits for a decision. Each file's snapshot date is found (:mod:`aikg.epoch.snapshot`).
 2. Names are resolved (:mod:`aikg.epoch.reconcile`), rows mapped into the graph of their file.
-3. Each dataset is updated as the file says: a first import writes its graph; a file holding every row
-   the dataset has (the same rows or more) replaces it; a **partial** file (some rows of the dataset
-   missing) updates only its own rows, in a graph of its own with its own snapshot date, unless the
-   caller asks to replace the dataset.
-4. The store as it would be after the import is validated in one SHACL pass (shapes plus ontology, as
-   every write); rows whose nodes break a shape are left out with the reason, and the valid rows are
-   committed in one transaction through the gate's path for prepared changes (writer lock, write log,
-   generated graphs), together with the resolution links and the import's record.
+3. Each file updates its dataset value by value in the order of the snapshots
+   (:mod:`aikg.epoch.merge`): nothing is erased because a file lacks it, an older snapshot never
+   overwrites a newer one, a replaced value is kept as history (:mod:`aikg.epoch.history`).
+4. The store as it would be after the import is validated against the shapes (and the ontology, as
+   every write); rows whose nodes break a shape are left out with the reason, a few rounds. The change
+   is committed whole in one transaction through the gate's path for prepared changes (writer lock,
+   write log, generated graphs), with the history records and the import's record and diff — or, for a
+   dry run or an import waiting for a decision, not at all: the report is the same either way.
 
 Re-running on the same files changes nothing but the import record.
 """
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import hashlib
 import re
 import time
-from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
@@ -31,40 +34,45 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import XSD
 
-from aikg.epoch.catalog import catalog_triples, graph_of, update_graph
-from aikg.epoch.columns import check_header, rename
-from aikg.epoch.context import Context, Finding, Row
+from aikg.epoch.catalog import PUBLISHER, catalog_triples, document_of, graph_of, update_graph
+from aikg.epoch.columns import check_header, read_spellings, rename
+from aikg.epoch.context import Context, Finding, Rejected, Row
 from aikg.epoch.datasets import DATASETS, Dataset
-from aikg.epoch.mapping import Rejected
+from aikg.epoch.dates import date_orders
+from aikg.epoch.history import HISTORY_GRAPH, StatedValue, not_restated, value_of
+from aikg.epoch.mapping import map_datacenter, map_model
+from aikg.epoch.merge import DatasetState, Merged, canonical, merge
 from aikg.epoch.overrides import Override, read_overrides
 from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
-from aikg.epoch.report import FileReport, ImportReport
+from aikg.epoch.report import Disagreement, FileReport, ImportReport
 from aikg.epoch.rows import Quads, RowKey, read_table
-from aikg.epoch.snapshot import MANIFEST, read_manifest, snapshot_of
-from aikg.epoch.values import normalize, read_date
+from aikg.epoch.snapshot import MANIFEST, check_order, newest_modified, read_manifest, snapshot_of
+from aikg.epoch.values import normalize, read_date, tagged_list
 from aikg.errors import BadRequest, Conflict
+from aikg.knowledge import incremental
 from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.knowledge.figures import FIGURES, compare
 from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
-from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.resources import seeds_dir
 from aikg.store import Store, scratch_store
-from aikg.store.terms import graph_iri, rdf11_object, rdf11_subject, rdflib_triple, to_ox_quad
+from aikg.store.terms import graph_iri, rdflib_triple, to_ox_quad
 from aikg.write import gate
 
-SMALL_CHANGE = 20_000
-"""Quads changed up to which an import is validated around the nodes it touches, like any write."""
 if TYPE_CHECKING:
     from aikg.services import Services
 
+SMALL_CHANGE = 20_000
+"""Quads changed up to which an import is validated around the nodes it touches, like any write."""
 MAX_ROUNDS = 5
 """Validation rounds: rejecting a row can expose another (a node it made whole), so repeat a few times."""
 ATTEMPTS = 3
 """Times the import is prepared again when a client write came in meanwhile."""
-_NOT_DATA = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS, IMPORTS_GRAPH}
-AIKG_FILES = {"overrides.csv", MANIFEST}
+_NOT_DATA = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS, IMPORTS_GRAPH, HISTORY_GRAPH}
+AIKG_FILES = {"overrides.csv", "columns.csv", MANIFEST}
 """aikg's own files in an Epoch directory (not Epoch's)."""
+_SOURCE_ROW = ox.NamedNode(str(AIKG.sourceRow))
 
 
 class Progress(Protocol):
@@ -85,9 +93,22 @@ def default_overrides() -> Path:
     return default_directory() / "overrides.csv"
 
 
-def present(directory: Path) -> list[Dataset]:
-    """The known Epoch files found in ``directory``."""
-    return [d for d in DATASETS if (directory / d.path).is_file()]
+def present(directory: Path) -> list[tuple[Dataset, Path]]:
+    """The known Epoch files found in ``directory``: at their place in the snapshot's layout, or else
+    anywhere below it under their own file name when only one file has it (a folder of Epoch's files
+    downloaded side by side)."""
+    csvs = [p for p in directory.rglob("*.csv") if p.is_file()]
+    by_name: dict[str, list[Path]] = defaultdict(list)
+    for p in csvs:
+        by_name[p.name].append(p)
+    out = []
+    for d in DATASETS:
+        path = directory / d.path
+        if path.is_file():
+            out.append((d, path))
+        elif len(by_name.get(Path(d.path).name, [])) == 1:
+            out.append((d, by_name[Path(d.path).name][0]))
+    return out
 
 
 def import_epoch(
@@ -98,13 +119,20 @@ def import_epoch(
     replace: bool = False,
     snapshot_date: str | None = None,
     progress: Progress | None = None,
+    dry_run: bool = False,
+    force: bool = False,
+    mapped: Mapping[str, str] | None = None,
+    source: str | None = None,
 ) -> ImportReport:
-    """Import every known Epoch file of ``directory``, each into the graph of its dataset; return what
-    happened (also recorded in ``graph/imports``).
+    """Import every known Epoch file of ``directory``, each into the graphs of its dataset; return what
+    happened (also recorded in ``graph/imports``), or with ``dry_run`` what would happen.
 
-    The change is committed by the services' gate, the one commit path of the store (writer lock,
+    An import that would leave out values the file gives under a header resembling a known column waits
+    for a decision: nothing is written unless ``force`` (or ``mapped``, {header: known column}, maps
+    it). The change is committed by the services' gate, the one commit path of the store (writer lock,
     write log, generated graphs in the same transaction); a client write that comes in while the import
-    is prepared makes it prepare again against the new state, so nothing is lost either way."""
+    is prepared makes it prepare again against the new state, so nothing is lost either way. ``source``
+    names where the files came from in the record (an upload), when not ``directory``."""
     store, committer = services.store, services.gate
     if not isinstance(committer, gate.Gate):
         raise TypeError("the Epoch import runs in the process that owns the store (the gate commits it)")
@@ -117,33 +145,51 @@ def import_epoch(
     decided = read_overrides(chosen)
     for _ in range(ATTEMPTS):
         version = store.version
-        prepared = _Prepared(store, directory, datasets, decided, replace, snapshot_date, progress)
+        prepared = _Prepared(
+            store, directory, datasets, decided, replace, snapshot_date, progress, dict(mapped or {}), source
+        )
+        report = prepared.report
+        report.dry_run = dry_run
+        if not force:
+            report.waiting = [p.text() for plan in prepared.plans for p in plan.header_proposals]
+        if dry_run or report.waiting or report.refused:
+            report.written = False
+            return report
         try:
             committer.commit(prepared.change(), expect_version=version, rebuild=prepared.large)
         except Conflict:
             continue
-        return prepared.report
+        report.written = True
+        return report
     raise Conflict("the store kept changing during the import; try again when writes are quieter")
 
 
 @dataclass
 class _Plan:
-    """How one dataset changes: its file, rows and target graph, and what it removes."""
+    """How one file changes its dataset: its rows, snapshot, target graph and the dataset as stored."""
 
     dataset: Dataset
     rows: list[tuple[int, dict[str, str]]]
     report: FileReport
-    existing: list[str] = field(default_factory=list)
-    """The dataset's graphs in the store now (its graph and partial-update graphs)."""
-    old_owned: dict[str, set[int]] = field(default_factory=dict)
-    """node IRI -> (graph-qualified) rows that described it in the store."""
+    state: DatasetState
+    header_proposals: list = field(default_factory=list)  # type: ignore[type-arg]
+    target: str = ""
+    withdrawn: set[str] = field(default_factory=set)
+    """Nodes of the dataset this file takes out (their values become history)."""
+    old_owned: set[str] = field(default_factory=set)
+    """Nodes the dataset's rows describe in the store (they have an aikg:sourceRow)."""
+    rows_of: dict[str, tuple[str, str]] = field(default_factory=dict)
+    """Stored node -> (graph, row) of the newest row describing it."""
 
     @property
-    def target(self) -> str:
-        """The graph the file's rows go into."""
-        if self.report.mode == "merged":
-            return update_graph(self.dataset, self.report.snapshot)
+    def base(self) -> str:
+        """The dataset's first graph (the one the mapping writes into)."""
         return graph_of(self.dataset)
+
+    @property
+    def doc(self) -> str:
+        """The dataset's catalogue entry."""
+        return str(document_of(self.dataset))
 
 
 class _Prepared:
@@ -153,66 +199,124 @@ class _Prepared:
         self,
         store: Store,
         directory: Path,
-        datasets: list[Dataset],
+        datasets: list[tuple[Dataset, Path]],
         overrides: dict[tuple[str, str], Override],
         replace: bool,
         snapshot_date: str | None,
         progress: Progress | None,
+        mapped: dict[str, str],
+        source: str | None = None,
     ) -> None:
         self.started = time.perf_counter()
         self.store = store
+        self.replace = replace
         now = dt.datetime.now(dt.UTC)
+        found = {p for _, p in datasets}
         self.report = ImportReport(
             id=IMPORT_BASE + now.strftime("%Y%m%dT%H%M%S%fZ"),
-            started=now.isoformat(timespec="seconds"),
-            directory=str(directory),
-            missing=[d.path for d in DATASETS if d not in datasets],
+            started=now.isoformat(timespec="microseconds"),  # two imports in one second stay in order
+            directory=source or str(directory),
+            missing=[d.path for d in DATASETS if d.path not in {x.path for x, _ in datasets}],
             unknown_files=sorted(
                 p.relative_to(directory).as_posix()
                 for p in directory.rglob("*.csv")
-                if p.relative_to(directory).as_posix() not in {d.path for d in DATASETS} | AIKG_FILES
+                if p not in found and p.relative_to(directory).as_posix() not in AIKG_FILES
             ),
         )
         manifest = read_manifest(directory)
+        spellings = read_spellings()
         self.plans: list[_Plan] = []
-        for d in datasets:
-            table = read_table(directory / d.path)
-            rows = table.rows
-            snap = snapshot_of(directory, d.path, snapshot_date, manifest)
+        orders: dict[tuple[str, str], str] = {}
+        for d, path in datasets:
+            table = read_table(path)
+            header = check_header(
+                table.columns, d.reads, d.ignores, path=d.path, spellings=spellings, mapped=mapped
+            )
+            rows = [(n, rename(r, header.renamed)) for n, r in table.rows]
+            modified = newest_modified(r.get("Last modified", "") for _, r in rows)
+            snap = snapshot_of(directory, d.path, snapshot_date, manifest, modified=modified, path=path)
+            state = self._state(d)
+            check_order(d.path, snap, state.latest)
             file_report = FileReport(
                 d.path, graph_of(d), snap.date, snap.basis, rows=len(rows) + len(table.misshapen)
             )
+            file_report.latest_before = state.latest
+            if path != directory / d.path:
+                file_report.warnings.append(f"read from {path.relative_to(directory).as_posix()}")
             self.report.findings += [
                 Finding("rejected-row", d.path, why, row=line) for line, why in table.misshapen
             ]
-            header = check_header(table.columns, d.reads, d.ignores)
             # An empty file has no header: one warning, not one per column it lacks.
             warnings = header.warnings() if table.columns else ["the file is empty: nothing was read from it"]
             file_report.warnings += warnings
             self.report.findings += [Finding("column", d.path, w) for w in warnings]
-            self.plans.append(_Plan(d, [(n, rename(r, header.renamed)) for n, r in rows], file_report))
+            found_orders, date_findings = date_orders(d.path, rows)
+            orders |= {(d.path, c): o for c, o in found_orders.items()}
+            file_report.warnings += [f.message for f in date_findings if f.kind == "column"]
+            self.report.findings += date_findings
+            plan = _Plan(d, rows, file_report, state, list(header.proposals) if table.columns else [])
+            self.plans.append(plan)
             self.report.files[d.path] = file_report
+        self.ctx_orders = orders
         self.reconciler = self._reconciler(store, overrides)
         self.ctx = Context(
-            Quads(), self.reconciler, files={graph_of(p.dataset): p.dataset.path for p in self.plans}
+            Quads(),
+            self.reconciler,
+            files={graph_of(p.dataset): p.dataset.path for p in self.plans},
+            date_orders=orders,
         )
         self._map(progress)
-        self._plan_updates(store, replace)
+        self._stored_rows()
+        self._match_rows()
+        self._plan_updates()
         rejected = self._validate()
         self._finish(rejected)
+
+    # -- the dataset as stored --------------------------------------------------------------------
+
+    def _state(self, d: Dataset) -> DatasetState:
+        base = graph_of(d)
+        graphs = [g for g in self.store.graphs() if g == base or g.startswith(base + "/")]
+        quads = {g: set(self.store.quads(graph=g)) for g in graphs}
+        dates: dict[str, str] = {}
+        catalog = {str(PUBLISHER)}
+        issued = "http://purl.org/dc/terms/issued"
+        named = str(AIKG.namedGraph)
+        for g, qs in quads.items():
+            docs = {q.subject for q in qs if q.predicate.value == named and value_of(q.object) == g}
+            catalog |= {value_of(doc) for doc in docs}
+            for q in qs:
+                if q.subject in docs and q.predicate.value == issued:
+                    dates[g] = value_of(q.object)[:10]
+            dates.setdefault(g, "0001-01-01")  # a graph without its catalogue entry: older than any
+        doc = str(document_of(d))
+        return DatasetState(base, dates, quads, frozenset(catalog), not_restated(self.store, doc))
 
     # -- reading and mapping ----------------------------------------------------------------------
 
     def _reconciler(self, store: Store, overrides: dict[tuple[str, str], Override]) -> Reconciler:
         names: dict[str, list[tuple[str, str]]] = {k: [] for k in KINDS}
         vendors: set[str] = set()
+        stable: dict[tuple[str, str], set[tuple[frozenset[str], str]]] = defaultdict(set)
         for plan in self.plans:
             cells = [r for _, r in plan.rows]
             for kind, found in plan.dataset.names(cells).items():
                 names[kind] += [(n.strip(), graph_of(plan.dataset)) for n in found if n and n.strip()]
             if plan.dataset.stem == "ml-hardware":
                 vendors |= {normalize(r.get("Manufacturer", "")) for r in cells} - {""}
-        return Reconciler(store, dict(overrides), names, frozenset(vendors))
+            if plan.dataset.mapper is map_datacenter:
+                for r in cells:
+                    address = normalize(r.get("Address", ""))
+                    stable[(graph_of(plan.dataset), normalize(r.get("Handle", "")))].add(
+                        (frozenset(), address)
+                    )
+            if plan.dataset.mapper is map_model:
+                order = self.ctx_orders.get((plan.dataset.path, "Publication date"))
+                for r in cells:
+                    orgs = frozenset(normalize(t.name) for t in tagged_list(r.get("Organization")))
+                    date = str(read_date(r.get("Publication date"), order).value or "")[:10]
+                    stable[(graph_of(plan.dataset), normalize(r.get("Model", "")))].add((orgs, date))
+        return Reconciler(store, dict(overrides), names, frozenset(vendors), dict(stable))
 
     def _map(self, progress: Progress | None) -> None:
         if progress is not None:
@@ -266,115 +370,234 @@ class _Prepared:
 
     # -- how each dataset changes -----------------------------------------------------------------
 
-    def _plan_updates(self, store: Store, replace: bool) -> None:
-        graphs = store.graphs()
+    def _plan_updates(self) -> None:
+        """Each file's mode (new, newer, same or older snapshot), target graph, and the nodes it takes
+        out of its dataset: rows of a name several rows share that a newer file with all of that name's
+        rows no longer has, or every missing row when asked to replace the dataset."""
         malformed = {
             (f.file, f.row) for f in self.report.findings if f.kind == "rejected-row" and f.row is not None
         }
         for plan in self.plans:
-            base = graph_of(plan.dataset)
-            plan.existing = sorted(g for g in graphs if g == base or g.startswith(base + "/"))
-            for g in plan.existing:
-                for q in store.quads(None, ox.NamedNode(str(AIKG.sourceRow)), None, g):
-                    row = hash((g, rdf11_object(q).value))
-                    plan.old_owned.setdefault(rdf11_subject(q).value, set()).add(row)
+            r, state = plan.report, plan.state
+            latest = state.latest
+            r.mode = (
+                "new"
+                if latest is None
+                else "newer"
+                if r.snapshot > latest
+                else "same"
+                if r.snapshot == latest
+                else "older"
+            )
+            same_date = sorted(g for g, d in state.graphs.items() if d == r.snapshot)
+            plan.target = (
+                state.base
+                if not state.graphs or state.base in same_date
+                else same_date[0]
+                if same_date
+                else update_graph(plan.dataset, r.snapshot)
+            )
+            rows_of = plan.rows_of
             new_owned = {str(n) for n in self.ctx.quads.owned(plan.dataset.path, malformed)}
-            # A node of a name several rows share is still there when the file has rows of that name:
-            # its id changes with its cells, and one changed value made a complete newer file partial
-            # and the old node a duplicate.
-            shared = {_shared_name(n) for n in plan.old_owned} - {None}
-            names = {_shared_name(n, numbered=True) or n for n in new_owned} & shared
-            missing = {
-                n for n in set(plan.old_owned) - new_owned if _shared_name(n, numbered=True) not in names
-            }
-            if not plan.existing:
-                plan.report.mode = "new"
-            elif replace or not missing:
-                plan.report.mode = "replaced"
-            else:
-                plan.report.mode = "merged"
-                rows_kept = {r for n in set(plan.old_owned) - new_owned for r in plan.old_owned[n]}
-                plan.report.kept = len(rows_kept)
-                plan.report.warnings.append(
-                    f"partial file: {len(rows_kept)} rows of the dataset are not in it and were kept as they "
-                    f"were; its rows went into a graph of their own ({plan.target}). Pass --replace to "
-                    "replace the whole dataset with this file instead"
+            still = {rows_of[n] for n in plan.old_owned & new_owned}
+            if self.replace and r.mode != "older":
+                plan.withdrawn = plan.old_owned - new_owned
+                gone = len({rows_of[n] for n in plan.withdrawn} - still)
+                r.warnings.append(
+                    f"--replace: the {gone} rows of the dataset this file does not have were taken out "
+                    "(their values are kept as history)"
                 )
-                self._reject_unmatched(plan, malformed)
+                continue
+            self._shared_rows(plan, malformed, new_owned)
+            r.kept = len({rows_of[n] for n in plan.old_owned - new_owned - plan.withdrawn} - still)
+            if r.kept and r.mode != "new":
+                r.warnings.append(
+                    f"{r.kept} rows of the dataset are not in this file: kept as they were (not restated)"
+                )
 
-    def _reject_unmatched(self, plan: _Plan, malformed: set[RowKey]) -> None:
-        """Reject the rows of a partial file that cannot be matched to one node of the dataset: rows of
-        a name several rows share ("Anonymized Chinese System", 257 clusters) are told apart by their
-        cells alone, so a row whose cells the store does not hold as they are could be any of them
-        (before, such a row took the id of another cluster and overwrote it)."""
+    def _stored_rows(self) -> None:
+        """Each dataset's nodes that rows describe, with the newest row describing each."""
+        for plan in self.plans:
+            state = plan.state
+            for g, qs in sorted(state.quads.items(), key=lambda gq: state.graphs[gq[0]]):
+                for q in qs:
+                    if q.predicate == _SOURCE_ROW:
+                        plan.rows_of[value_of(q.subject)] = (g, value_of(q.object))
+            plan.old_owned = set(plan.rows_of)
+
+    def _match_rows(self) -> None:
+        """A row whose own node its dataset does not hold, because the node's id comes from cells an
+        export wrote another way (the digest telling apart rows of a shared name, of rounded numbers or
+        re-formatted dates; a figure row without its Id), is the stored node with the same stable values
+        (class, links, dates, places, counts and H100e to three digits) when exactly one node no other
+        row claims has them: it takes that node's id, so the row updates it instead of splitting it."""
+        quads = self.ctx.quads
+        row_nodes = {str(ID[slug]) for slug in self.ctx.row_ids}
+        for plan in self.plans:
+            if not plan.old_owned:
+                continue
+            mine = {
+                str(n): row for row, nodes in quads.own.items() if row[0] == plan.dataset.path for n in nodes
+            }
+            fresh = {n for n in mine if n in row_nodes and n not in plan.old_owned}
+            if not fresh:
+                continue
+            unclaimed = plan.old_owned - set(mine)
+            stored: dict[object, list[str]] = defaultdict(list)
+            facts: dict[str, list[tuple[str, object]]] = defaultdict(list)
+            for qs in plan.state.quads.values():
+                for q in qs:
+                    if value_of(q.subject) in unclaimed:
+                        facts[value_of(q.subject)].append((q.predicate.value, q.object))
+            new_facts: dict[str, list[tuple[str, object]]] = defaultdict(list)
+            for (s, p, o, g), _rows in quads.owners.items():
+                if str(s) in fresh and g == plan.base:
+                    new_facts[str(s)].append((str(p), to_ox_quad(s, p, o, ox.NamedNode(g)).object))
+            renamed: dict[str, str] = {}
+            for strict in (True, False):  # with the row's figures first, then without them
+                stored.clear()
+                for n, pairs in facts.items():
+                    if n not in renamed.values():
+                        stored[_signature(pairs, strict)].append(n)
+                wanted: dict[str, list[str]] = defaultdict(list)
+                for n in sorted(fresh - set(renamed)):
+                    found = stored.get(_signature(new_facts.get(n, []), strict), [])
+                    if len(found) == 1:
+                        wanted[found[0]].append(n)
+                renamed |= {nodes[0]: target for target, nodes in wanted.items() if len(nodes) == 1}
+            for n, target in sorted(renamed.items()):
+                row = mine[n]
+                self.report.findings.append(
+                    Finding(
+                        "merge",
+                        plan.dataset.path,
+                        f"row {row[1]} is the stored {_short(target)} (same stable values; its id "
+                        f"{_short(n)} comes from cells this file writes another way)",
+                        row=row[1],
+                        node=target,
+                        name=f"row {row[1]}",
+                        entity_kind="row",
+                        rule="same stable values",
+                    )
+                )
+            quads.rename(renamed)
+
+    def _shared_rows(self, plan: _Plan, malformed: set[RowKey], new_owned: set[str]) -> None:
+        """Rows of a name several rows share ("Anonymized Chinese System", 257 clusters) are told apart
+        by their cells alone. A file holding at least as many rows of such a name as the dataset (and
+        not older than it) replaces that name's rows: the stored ones it no longer has are taken out,
+        kept as history. Otherwise a row of it whose cells the store does not hold as they are could be
+        any of them: it is rejected with the reason (before, such a row took another cluster's id)."""
         digested = {_shared_name(n) for n in plan.old_owned} - {None}
-        names = (_shared_name(n, numbered=True) or n for n in plan.old_owned)
-        shared = Counter(name for name in names if name in digested)
+        stored: dict[str, set[str]] = defaultdict(set)
+        for n in plan.old_owned:  # the bare id (its first row), digests, and -2, -3 for repeats
+            name = n if n in digested else _shared_name(n, numbered=True)
+            if name is not None and name in digested:
+                stored[name].add(n)
+        rows_of: dict[str, list[RowKey]] = defaultdict(list)
         for row, nodes in sorted(self.ctx.quads.own.items()):
             if row[0] != plan.dataset.path or row in malformed:
                 continue
             for node in map(str, nodes):
-                name = _shared_name(node) or node
-                if name in shared and not (_shared_name(node) and node in plan.old_owned):
-                    why = (
-                        f"{_short(name)} names {shared[name]} rows of this dataset, told apart only "
-                        "by their values: a partial file cannot tell which one this row updates (import "
-                        "the complete file, or pass --replace)"
-                    )
-                    self.report.findings.append(Finding("rejected-row", row[0], why, row=row[1]))
+                name = _shared_name(node, numbered=True) or node
+                if name in stored:
+                    rows_of[name].append(row)
                     break
+        for name, rows in rows_of.items():
+            if plan.report.mode != "older" and len(rows) >= len(stored[name]):
+                plan.withdrawn |= stored[name] - new_owned
+                continue
+            for row in rows:
+                claimed = {str(n) for n in self.ctx.quads.own[row]} & stored[name]
+                # A digest id is the row's cells; a bare or numbered id only its place in the file.
+                if any(_DIGEST.match(n) or self._same_cells(plan, n) for n in claimed):
+                    continue
+                why = (
+                    f"{_short(name)} names {len(stored[name])} rows of this dataset, told apart only by "
+                    f"their values, and this {'older ' if plan.report.mode == 'older' else ''}file has "
+                    f"{len(rows)} of them: nothing tells which one this row describes (import the "
+                    "complete, newer file, or pass --replace)"
+                )
+                self.report.findings.append(Finding("rejected-row", row[0], why, row=row[1]))
 
-    def _removals(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[str]]:
-        """What the import takes out of the store: replaced datasets' graphs, a partial file's own rows
-        in the dataset's other graphs, the old resolution links of the names it decided again."""
+    def _same_cells(self, plan: _Plan, node: str) -> bool:
+        """Whether this file's row of ``node`` has the stable values (figures included) the store has."""
+        stored = [
+            (q.predicate.value, q.object)
+            for qs in plan.state.quads.values()
+            for q in qs
+            if value_of(q.subject) == node
+        ]
+        given = [
+            (str(p), to_ox_quad(s, p, o, ox.NamedNode(g)).object)
+            for (s, p, o, g) in self.ctx.quads.owners
+            if str(s) == node and g == plan.base
+        ]
+        return _signature(stored, strict=True) == _signature(given, strict=True)
+
+    def _merged(self, rejected: set[RowKey]) -> dict[str, Merged]:
+        """Every file's merge into its dataset, with the rows in ``rejected`` left out."""
+        key = frozenset(rejected)
+        cached = self.__dict__.get("_merge_cache")
+        if cached is not None and cached[0] == key:
+            return cached[1]  # type: ignore[no-any-return]
+        by_graph: dict[str, list[ox.Quad]] = defaultdict(list)
+        for s, p, o, g in self.ctx.quads.accepted(rejected):
+            by_graph[g].append(to_ox_quad(s, p, o, ox.NamedNode(g)))
+        out = {}
+        for plan in self.plans:
+            out[plan.dataset.path] = merge(
+                plan.state,
+                by_graph.get(plan.base, []),
+                file=plan.dataset.path,
+                snapshot=plan.report.snapshot,
+                target=plan.target,
+                dataset_doc=plan.doc,
+                withdrawn=plan.withdrawn,
+                record_added=plan.report.mode != "new",
+            )
+        self._resolution_links = set(by_graph.get(RESOLUTION_GRAPH, []))
+        self._merge_cache = (key, out)
+        return out
+
+    def _parts(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[ox.Quad]]:
+        """(quads added, quads removed) by the import's data change, the records not included."""
+        merged = self._merged(rejected)
+        add: set[ox.Quad] = set(self._resolution_links)
         remove: set[ox.Quad] = set()
-        touched: set[str] = {RESOLUTION_GRAPH}
         for plan in self.plans:
-            if plan.report.mode == "replaced":
-                for g in plan.existing:
-                    remove |= self._graph(g)
-                    touched.add(g)
-            elif plan.report.mode == "merged":
-                owned = {ox.NamedNode(str(n)) for n in self.ctx.quads.owned(plan.dataset.path, rejected)}
-                for g in plan.existing:
-                    quads = self._graph(g)
-                    remove |= quads if g == plan.target else {q for q in quads if q.subject in owned}
-                    touched.add(g)
-            touched.add(plan.target)
-        decided = {ox.NamedNode(d.iri) for d in self.reconciler.all_decisions()}
-        remove |= {q for q in self._graph(RESOLUTION_GRAPH) if q.subject in decided or q.object in decided}
-        return remove, touched
-
-    def _graph(self, graph: str) -> set[ox.Quad]:
-        cache: dict[str, set[ox.Quad]] = self.__dict__.setdefault("_graphs", {})
-        if graph not in cache:
-            cache[graph] = set(_quads_of(self.store, graph))
-        return cache[graph]
-
-    def _additions(self, rejected: set[RowKey]) -> set[ox.Quad]:
-        targets = {graph_of(p.dataset): p.target for p in self.plans}
-        out = {
-            to_ox_quad(s, p, o, ox.NamedNode(targets.get(g, g)))
-            for s, p, o, g in self.ctx.quads.accepted(rejected)
-        }
-        for plan in self.plans:
-            g = ox.NamedNode(plan.target)
-            partial = plan.report.mode == "merged"
+            m = merged[plan.dataset.path]
+            add |= m.add
+            remove |= m.remove
             imported = plan.report.rows - len({r for r in rejected if r[0] == plan.dataset.path})
-            out |= {
+            if imported <= 0:
+                continue
+            partial = plan.target != plan.base
+            g = ox.NamedNode(plan.target)
+            add |= {
                 to_ox_quad(s, p, o, g)
                 for s, p, o in catalog_triples(
                     plan.dataset, snapshot=plan.report.snapshot, partial=partial, rows=imported
                 )
             }
-        return out
+            doc = ox.NamedNode(str(document_of(plan.dataset, plan.report.snapshot if partial else None)))
+            remove |= {q for q in plan.state.quads.get(plan.target, set()) if q.subject == doc}
+        decided = {ox.NamedNode(d.iri) for d in self.reconciler.all_decisions()}
+        remove |= {q for q in self._graph(RESOLUTION_GRAPH) if q.subject in decided or q.object in decided}
+        return add, remove
+
+    def _graph(self, graph: str) -> set[ox.Quad]:
+        cache: dict[str, set[ox.Quad]] = self.__dict__.setdefault("_graphs", {})
+        if graph not in cache:
+            cache[graph] = set(self.store.quads(graph=graph))
+        return cache[graph]
 
     # -- validation -------------------------------------------------------------------------------
 
     def _validate(self) -> set[RowKey]:
         """Validate the would-be data; reject the rows behind every violating node, a few rounds.
 
-        A change touching a small part of the store (a partial file, a newer file) is validated as every
+        A change touching a small part of the store (a newer or partial file) is validated as every
         write is, on the touched nodes' neighbourhood; a large one (a first import) in one pass over
         everything, which is far faster than thousands of focus nodes.
         """
@@ -383,7 +606,7 @@ class _Prepared:
         focus: set[URIRef] | None = None
         quads = self.ctx.quads
         for _ in range(MAX_ROUNDS):
-            change = self._delta(rejected)
+            change = self._triples(self._delta(rejected))
             if focus is None and len(change.add) + len(change.remove) <= SMALL_CHANGE:
                 result, _ = gate.validate_change(self.store, change)
             elif focus is None:
@@ -399,9 +622,9 @@ class _Prepared:
                     fresh.add(row)
             if not fresh:
                 break
-            before = self._additions(rejected)
+            before, _ = self._parts(rejected)
             rejected |= fresh
-            after = self._additions(rejected)
+            after, _ = self._parts(rejected)
             gone = {q.subject for q in before - after}
             focus = {
                 URIRef(q.subject.value)
@@ -414,72 +637,163 @@ class _Prepared:
         for (file, line), why in sorted(reasons.items()):
             for reason in sorted(set(why)):
                 self.report.findings.append(Finding("rejected-row", file, reason, row=line))
-        self.scratch = self._scratch(rejected)
         return rejected
 
+    def _triples(self, change: gate.Change) -> gate.Change:
+        """The part of a change the shapes can see: they read the union of the graphs, so a statement
+        another graph already makes (a label or a type restated in a snapshot's graph, a value moved to
+        the graph of the snapshot that first stated it) changes nothing for them. Validating only the
+        rest keeps a newer or older file from validating every hub its rows name (NVIDIA, OpenAI)."""
+
+        def held(q: ox.Quad, remove: set[ox.Quad]) -> bool:
+            return any(
+                other not in remove and other.graph_name != q.graph_name
+                for other in self.store.quads(q.subject, q.predicate, q.object)  # type: ignore[arg-type]
+            )
+
+        def triple(q: ox.Quad) -> tuple[object, object, object]:
+            return (q.subject, q.predicate, q.object)
+
+        added = {triple(q) for q in change.add}
+        remove = {q for q in change.remove if triple(q) not in added and not held(q, change.remove)}
+        add = {q for q in change.add if not held(q, set())}
+        return gate.Change(change.kind, remove=remove, add=add)
+
     def _delta(self, rejected: set[RowKey]) -> gate.Change:
-        """The import's data change against the store as it is (the record not included)."""
-        remove, _ = self._removals(rejected)
-        add = self._additions(rejected)
+        """The import's data change against the store as it is (the records not included)."""
+        add, remove = self._parts(rejected)
         delta_add = add - remove
         return gate.Change("import", remove=remove - add, add=delta_add - self._present(delta_add))
 
     def _scratch(self, rejected: set[RowKey]) -> Store:
         """An in-memory copy of the store's data as it would be after the import."""
-        remove, _ = self._removals(rejected)
+        add, remove = self._parts(rejected)
         base = self.__dict__.get("_base")
         if base is None:
             base = self._base = [
-                q for g in self.store.graphs() if g not in _NOT_DATA for q in _quads_of(self.store, g)
+                q for g in self.store.graphs() if g not in _NOT_DATA for q in self.store.quads(graph=g)
             ]
         scratch = scratch_store()
         scratch.apply(add=[q for q in base if q not in remove])
-        scratch.apply(add=self._additions(rejected))
+        scratch.apply(add=add)
         return scratch
-
-    # -- the change and the report ------------------------------------------------------------------
-
-    def _finish(self, rejected: set[RowKey]) -> None:
-        remove, _ = self._removals(rejected)
-        add = self._additions(rejected)
-        by_file = {p.dataset.path: p for p in self.plans}
-        for plan in self.plans:
-            r = plan.report
-            r.graph = plan.target
-            r.rejected = len({row for row in rejected if row[0] == plan.dataset.path})
-            r.imported = r.rows - r.rejected
-            dated = self._dated_after(plan)
-            if dated:
-                r.warnings.append(
-                    f"{dated} rows are dated after the file's snapshot date {r.snapshot}: "
-                    "the snapshot date is too early (pass --snapshot-date)"
-                )
-        self._decision_findings(by_file)
-        self._disagreements(by_file)
-        self.report.seconds = time.perf_counter() - self.started
-        ended = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
-        record = set(record_quads(self.report, ended))
-        stale = stale_quads(self.store)
-        delta_remove, delta_add = remove - add, add - remove
-        delta_add -= self._present(delta_add)
-        if not delta_remove and not delta_add:
-            for plan in self.plans:
-                plan.report.mode = "unchanged"
-        delta_remove |= stale
-        delta_add |= record
-        self.large = len(delta_add) + len(delta_remove) > 20_000
-        self._change = gate.Change("import", remove=delta_remove, add=delta_add)
 
     def _present(self, quads: set[ox.Quad]) -> set[ox.Quad]:
         """Which of ``quads`` the store already holds (so the change adds only what is new)."""
         graphs: dict[str, set[ox.Quad]] = defaultdict(set)
         for q in quads:
             graphs[graph_iri(q)].add(q)
+        known = set(self.store.graphs())
         out: set[ox.Quad] = set()
         for g, qs in graphs.items():
-            if g in self.store.graphs():
+            if g in known:
                 out |= qs & self._graph(g)
         return out
+
+    # -- the change and the report ----------------------------------------------------------------
+
+    def _finish(self, rejected: set[RowKey]) -> None:
+        merged = self._merged(rejected)
+        add, remove = self._parts(rejected)
+        delta_remove, delta_add = remove - add, add - remove
+        delta_add -= self._present(delta_add)
+        by_file = {p.dataset.path: p for p in self.plans}
+        history: list[StatedValue] = []
+        unmark: set[ox.Quad] = set()
+        for plan in self.plans:
+            r, m = plan.report, merged[plan.dataset.path]
+            r.graph = plan.target
+            r.rejected = len({row for row in rejected if row[0] == plan.dataset.path})
+            r.imported = r.rows - r.rejected
+            mine = {q for q in delta_add | delta_remove if graph_iri(q) in {plan.target, *plan.state.graphs}}
+            if not mine and not m.history:
+                r.mode = "unchanged" if r.mode != "older" or not m.changes else r.mode
+            counts: dict[str, int] = defaultdict(int)
+            for c in m.changes:
+                counts[c.kind] += 1
+            r.values_added, r.values_changed = counts["added"], counts["changed"]
+            r.values_kept, r.values_older = counts["not-restated"], counts["older-snapshot"]
+            r.values_removed, r.values_restated = counts["removed"], m.restated
+            owned = {
+                row: {str(n) for n in nodes}
+                for row, nodes in self.ctx.quads.own.items()
+                if row[0] == plan.dataset.path and row not in rejected
+            }
+            r.rows_matched = sum(1 for nodes in owned.values() if nodes & plan.old_owned)
+            r.rows_new = len(owned) - r.rows_matched
+            dated = self._dated_after(plan)
+            if dated:
+                r.warnings.append(
+                    f"{dated} rows are dated after the file's snapshot date {r.snapshot}: "
+                    "the snapshot date is too early (pass --as-of)"
+                )
+            self.report.changes += m.changes
+            history += m.history
+            unmark |= m.unmark
+        self._decision_findings(by_file)
+        self._disagreements(merged, rejected)
+        self.report.labels = self._labels()
+        self.report.seconds = time.perf_counter() - self.started
+        ended = dt.datetime.now(dt.UTC).isoformat(timespec="seconds")
+        records = {q for h in history for q in h.quads()}
+        records -= {q for q in records if self._recorded(q.subject)}
+        self.history_quads = records
+        record = set(record_quads(self.report, ended))
+        stale = stale_quads(self.store)
+        self.large = len(delta_add) + len(delta_remove) > SMALL_CHANGE
+        if not self.large:
+            visible = self._triples(gate.Change("import", remove=delta_remove, add=delta_add))
+            self._check_generated(visible.remove, visible.add)
+        self._change = gate.Change(
+            "import", remove=delta_remove | stale | (unmark - records), add=delta_add | record | records
+        )
+
+    def _check_generated(self, remove: set[ox.Quad], add: set[ox.Quad]) -> None:
+        """Refuse the import (nothing is written) when what follows from it would not conform: the
+        derived values the gate computes with the commit are validated here first, so the store conforms
+        after the import or the import does not happen (before, a run given two counts got two derived
+        GPU-hours, and the store no longer conformed)."""
+        try:
+            generated = incremental.plan(self.store, remove, add)
+        except incremental.NeedsRebuild:
+            return
+        derived = {
+            q.subject
+            for q in generated.add
+            if value_of(q.graph_name) == str(DERIVED_GRAPH) and isinstance(q.subject, ox.NamedNode)
+        }
+        if not derived:
+            return
+        gone = set(generated.remove)
+        added: dict[object, list[ox.Quad]] = defaultdict(list)
+        for q in generated.add:
+            added[q.subject].append(q)
+
+        def after(node: ox.NamedNode) -> list[ox.Quad]:
+            return [q for q in self.store.quads(node) if q not in gone] + added.get(node, [])
+
+        data = Graph()
+        linked: set[ox.NamedNode] = set()
+        for node in derived:
+            for q in after(node):
+                data.add(rdflib_triple(q))
+                if isinstance(q.object, ox.NamedNode) and q.object not in derived:
+                    linked.add(q.object)
+        for node in linked:  # what sh:class reads: the rule's own type
+            for q in after(node):
+                if q.predicate.value == "http://www.w3.org/1999/02/22-rdf-syntax-ns#type":
+                    data.add(rdflib_triple(q))
+        result = validate_graph(data, focus_nodes=[URIRef(value_of(n)) for n in derived])
+        if not result.conforms:
+            self.report.refused = [
+                f"{_short(v.focus_node)} {(v.path or '').rsplit('#', 1)[-1]}: {v.message}".replace(" :", ":")
+                for v in result.violations
+            ]
+
+    def _recorded(self, subject: object) -> bool:
+        return isinstance(subject, ox.NamedNode) and (
+            next(iter(self.store.quads(subject, None, None, HISTORY_GRAPH)), None) is not None
+        )
 
     def change(self) -> gate.Change:
         """The change to commit (computed against the store version the import started from)."""
@@ -489,8 +803,28 @@ class _Prepared:
         column = plan.dataset.published
         if column is None:
             return 0
-        dates = (str(read_date(cells.get(column)).value or "") for _, cells in plan.rows)
+        order = self.ctx.date_orders.get((plan.dataset.path, column))
+        dates = (str(read_date(cells.get(column), order).value or "") for _, cells in plan.rows)
         return sum(1 for d in dates if d[:10] > plan.report.snapshot)
+
+    def _labels(self) -> dict[str, str]:
+        """The English label of every node the diff and the disagreements name (by name, not by id)."""
+        nodes = {c.entity for c in self.report.changes} | {d.entity for d in self.report.disagreements}
+        out: dict[str, str] = {}
+        label = ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#label")
+        for n in nodes:
+            for q in self.store.quads(ox.NamedNode(n), label):
+                if isinstance(q.object, ox.Literal) and q.object.language == "en":
+                    out[n] = min(out.get(n, q.object.value), q.object.value)
+        for (s, p, o, _), _rows in self.ctx.quads.owners.items():
+            if (
+                str(s) in nodes
+                and str(s) not in out
+                and str(p) == label.value
+                and getattr(o, "language", None) == "en"
+            ):
+                out[str(s)] = str(o)
+        return out
 
     def _decision_findings(self, by_file: dict[str, _Plan]) -> None:
         files = self.ctx.files
@@ -504,7 +838,7 @@ class _Prepared:
             elif d.status == "matched":
                 plan.report.merges += 1
                 self.report.findings.append(_decision_finding("merge", d, file))
-            elif d.status == "ambiguous":
+            elif d.status in ("ambiguous", "unresolved"):
                 plan.report.ambiguities += 1
                 self.report.findings.append(_decision_finding("ambiguity", d, file))
             if d.status in ("created", "kept") and len(d.spellings) > 1:
@@ -528,71 +862,202 @@ class _Prepared:
                 )
         self.report.decisions = self.reconciler.all_decisions()
 
-    def _disagreements(self, by_file: dict[str, _Plan]) -> None:
-        """Count, per file, the figures another source gives differently: rounding or a disagreement."""
-        graphs = {p.target: p for p in self.plans}
-        values = _figure_values(self.scratch)
-        for (_node, _prop), by_value in values.items():
-            distinct = sorted(by_value, key=lambda v: (float(v), v))
-            for i, a in enumerate(distinct):
-                for b in distinct[i + 1 :]:
-                    ga, gb = by_value[a], by_value[b]
-                    if ga == gb and len(ga) == 1:
+    def _disagreements(self, merged: dict[str, Merged], rejected: set[RowKey]) -> None:
+        """List by name every figure this import writes or keeps as history that another source, or
+        another snapshot of its dataset, gives differently, each pair told rounding or disagreement by
+        the figures' stated precision (:func:`aikg.knowledge.figures.compare`)."""
+        add, remove = self._parts(rejected)
+        figures = frozenset(FIGURES)
+        mine: dict[tuple[str, str], list[tuple[ox.Literal, _Plan, bool]]] = defaultdict(list)
+        targets = {p.target: p for p in self.plans}
+        for q in add - self._present(add):
+            plan = targets.get(graph_iri(q))
+            if plan is not None and q.predicate.value in figures and isinstance(q.object, ox.Literal):
+                mine[(value_of(q.subject), q.predicate.value)].append((q.object, plan, False))
+        for plan in self.plans:
+            for h in merged[plan.dataset.path].history:
+                if h.status == "older-snapshot" and h.prop in figures and isinstance(h.value, ox.Literal):
+                    mine[(h.entity, h.prop)].append((h.value, plan, True))
+        self._older_differences(merged)
+        if not mine:
+            return
+        others = self._figures_after({n for n, _ in mine}, add, remove)
+        names = self._source_names()
+        seen: set[tuple[str, str, str, str, str]] = set()
+        for key, values in sorted(mine.items()):
+            for value, plan, older in values:
+                where: dict[object, list[str]] = defaultdict(list)
+                terms: dict[object, ox.Literal] = {}
+                for other, graph in others.get(key, ()):
+                    if graph == plan.target and not older:
                         continue
-                    kind = compare(a, b)
-                    for g in {*ga, *gb} & set(graphs):
-                        if (ga | gb) - {g}:
-                            plan = graphs[g]
-                            if kind == "rounding":
-                                plan.report.rounding += 1
-                            else:
-                                plan.report.disagreements += 1
+                    c = canonical(other)
+                    where[c].append(names.get(graph, graph))
+                    terms[c] = other
+                for c, graphs in where.items():
+                    if c == canonical(value):
+                        continue
+                    kind = compare(value.value, terms[c].value)
+                    ident = (plan.dataset.path, key[0], key[1], value.value, terms[c].value)
+                    if kind == "equal" or ident in seen:
+                        continue
+                    seen.add(ident)
+                    self.report.disagreements.append(
+                        Disagreement(
+                            plan.dataset.path,
+                            key[0],
+                            key[1],
+                            value.value,
+                            plan.report.snapshot,
+                            older,
+                            terms[c].value,
+                            " | ".join(sorted(set(graphs))),
+                            kind,
+                        )
+                    )
+                    if kind == "rounding":
+                        plan.report.rounding += 1
+                    else:
+                        plan.report.disagreements += 1
+
+    def _older_differences(self, merged: dict[str, Merged]) -> None:
+        """List every number an older snapshot gives otherwise than the newer one kept (any property:
+        a TDP, a FLOP/s, not only the figures compared across sources)."""
+        figures = frozenset(FIGURES)
+        for plan in self.plans:
+            for c in merged[plan.dataset.path].changes:
+                if c.kind != "older-snapshot" or c.difference is None or c.prop in figures:
+                    continue  # the figures are listed against every source below
+                self.report.disagreements.append(
+                    Disagreement(
+                        plan.dataset.path,
+                        c.entity,
+                        c.prop,
+                        c.after[0].value,  # type: ignore[union-attr]
+                        plan.report.snapshot,
+                        True,
+                        c.before[0].value,  # type: ignore[union-attr]
+                        f"{plan.dataset.title} ({c.before_snapshot})",
+                        c.difference,
+                    )
+                )
+                if c.difference == "rounding":
+                    plan.report.rounding += 1
+                else:
+                    plan.report.disagreements += 1
+
+    def _figures_after(
+        self, nodes: set[str], add: set[ox.Quad], remove: set[ox.Quad]
+    ) -> dict[tuple[str, str], list[tuple[ox.Literal, str]]]:
+        """(node, figure) -> (value, graph) for the figures of ``nodes`` after the change; a system's
+        memory per chip counts as a value of its chips' (the document's GB300 NVL72 HBM is the GB300's)."""
+        figures = frozenset(FIGURES)
+        skip = {*GENERATED_GRAPHS, IMPORTS_GRAPH, HISTORY_GRAPH}
+        memory, uses = str(AIKG.memoryPerChip), ox.NamedNode(str(AIKG.usesAccelerator))
+        added: dict[str, list[ox.Quad]] = defaultdict(list)
+        users: dict[str, set[ox.NamedNode]] = defaultdict(set)
+        for q in add:
+            added[value_of(q.subject)].append(q)
+            if q.predicate == uses and isinstance(q.subject, ox.NamedNode):
+                users[value_of(q.object)].add(q.subject)
+        out: dict[tuple[str, str], list[tuple[ox.Literal, str]]] = defaultdict(list)
+        for n in nodes:
+            node = ox.NamedNode(n)
+            systems = {
+                q.subject
+                for q in self.store.quads(None, uses, node)
+                if q not in remove and isinstance(q.subject, ox.NamedNode)
+            }
+            systems |= users.get(n, set())
+            for subject, as_of in [(node, n), *((s, n) for s in systems)]:
+                stated = [q for q in self.store.quads(subject) if q not in remove] + added.get(
+                    subject.value, []
+                )
+                for q in stated:
+                    p = q.predicate.value
+                    if p not in figures or (subject != node and p != memory):
+                        continue
+                    if isinstance(q.object, ox.Literal) and graph_iri(q) not in skip:
+                        out[(as_of, p)].append((q.object, graph_iri(q)))
+        return out
+
+    def _source_names(self) -> dict[str, str]:
+        """Graph -> the title of the source it holds (an Epoch snapshot graph with its date)."""
+        rows = self.store.query(
+            f"""PREFIX dcterms: <http://purl.org/dc/terms/>
+            SELECT ?g ?title ?issued WHERE {{ ?doc <{AIKG.namedGraph}> ?g ; dcterms:title ?title .
+              OPTIONAL {{ ?doc dcterms:issued ?issued }} }}"""
+        ).rows
+        out = {}
+        for g, title, issued in rows:
+            if g is not None and title is not None:
+                out[g.value] = title.value + (
+                    f" ({issued.value})" if issued is not None and g.value.startswith(EPOCH_PREFIX) else ""
+                )
+        for plan in self.plans:
+            out.setdefault(plan.target, f"{plan.dataset.title} ({plan.report.snapshot})")
+        return out
+
+
+_SIGNATURE = frozenset(
+    str(AIKG[p])
+    for p in (
+        "date",
+        "agent",
+        "investee",
+        "operator",
+        "accelerator",
+        "locationName",
+        "phaseOf",
+        "capacityUser",
+        "userCategory",
+        "acceleratorCount",
+        "h100Equivalents",
+    )
+) | {"http://www.w3.org/1999/02/22-rdf-syntax-ns#type"}
+"""What a row node is matched on when its id does not match (see ``_Prepared._match_rows``)."""
+
+
+_FIGURES = frozenset(
+    str(AIKG[p])
+    for p in (
+        "amount",
+        "annualRevenue",
+        "computeSpend",
+        "staffCount",
+        "activeUsers",
+        "postMoneyValuation",
+        "powerCapacity",
+    )
+)
+"""What a row node is also matched on first (to three digits), to tell apart rows equal in the rest."""
+_ROUGH = frozenset({str(AIKG.acceleratorCount), str(AIKG.h100Equivalents)}) | _FIGURES
+
+
+def _signature(pairs: Iterable[tuple[str, object]], strict: bool = False) -> frozenset[tuple[str, object]]:
+    out = set()
+    for p, o in pairs:
+        if p not in _SIGNATURE and not (strict and p in _FIGURES):
+            continue
+        if isinstance(o, ox.Literal) and p in _ROUGH:
+            with contextlib.suppress(InvalidOperation):
+                o = format(Decimal(o.value), ".3g")
+        out.add((p, o))
+    return frozenset(out)
 
 
 def _decision_finding(kind: str, d: Decision, file: str) -> Finding:
-    message = f"{d.kind} {d.name!r} -> {_short(d.iri)} ({d.rule})"
+    message = f"{d.kind} {d.name!r} -> {_short(d.iri) if d.iri else 'left out'} ({d.rule})"
     return Finding(
         kind,
         file,
         message,
-        node=d.iri,
+        node=d.iri or None,
         name=d.name,
         entity_kind=d.kind,
         candidates=list(d.candidates),
         rule=d.rule,
     )
-
-
-def _figure_values(store: Store) -> dict[tuple[str, str], dict[str, set[str]]]:
-    """(node, property) -> value -> graphs stating it, for the compared figures; a system's memory per
-    chip counts as a value of its chips' (the document's GB300 NVL72 HBM is the GB300's)."""
-    props = " ".join(f"<{p}>" for p in FIGURES)
-    text = f"""
-        SELECT ?node ?p ?value ?g WHERE {{
-          VALUES ?p {{ {props} }}
-          {{ GRAPH ?g {{ ?node ?p ?value }} }}
-          UNION
-          {{ GRAPH ?g {{ ?system <{AIKG.memoryPerChip}> ?value }} ?system <{AIKG.usesAccelerator}> ?node
-             BIND (<{AIKG.memoryPerChip}> AS ?p) }}
-        }}"""
-    out: dict[tuple[str, str], dict[str, set[str]]] = defaultdict(lambda: defaultdict(set))
-    for node, p, value, g in store.query(text).rows:
-        if node is None or p is None or value is None or g is None:
-            continue
-        try:
-            number = Decimal(value.value)
-        except InvalidOperation:
-            continue
-        if g.value in GENERATED_GRAPHS:
-            continue
-        out[(node.value, p.value)][_canonical(number)].add(g.value)
-    return {k: v for k, v in out.items() if len(v) > 1}
-
-
-def _canonical(value: Decimal) -> str:
-    from .values import plain
-
-    return plain(value)
 
 
 _LAST: dict[str, ValidationResult] = {}
@@ -652,8 +1117,3 @@ def _validate_around(scratch: Store, focus: set[URIRef]) -> ValidationResult:
 
 def _short(iri: str) -> str:
     return iri.replace("https://w3id.org/aikg/id/", "id:").replace("https://w3id.org/aikg/ontology#", "aikg:")
-
-
-def iter_graphs(store: Store) -> Iterable[str]:
-    """The Epoch graphs of the store."""
-    return (g for g in store.graphs() if g.startswith(EPOCH_PREFIX))

@@ -14,7 +14,7 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from aikg.epoch.context import Context, Row, weakest
+from aikg.epoch.context import Context, Rejected, Row, weakest
 from aikg.epoch.values import normalize, parameters_in_notes, plain, slugify, unit_slip
 from aikg.namespaces import AIKG
 
@@ -41,10 +41,6 @@ USER_CATEGORIES = frozenset(
 """Words Epoch writes in user lists that name a kind of user, not an organization."""
 
 SUPPLIER_UNKNOWN = frozenset({"anonymized", "unknown", ""})
-
-
-class Rejected(Exception):
-    """The row lacks what identifies it; the message says which cell."""
 
 
 def _require(row: Row, column: str) -> str:

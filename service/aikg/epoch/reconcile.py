@@ -13,10 +13,17 @@ thing (organization, model, accelerator, data center, facility equipment), in or
    Two rows of one Epoch file are two records and are never merged this way;
 4. **variant** (accelerators) — the name is a product family's name plus form factor or memory words
    ("NVIDIA H100 SXM5 80GB" = H100 + SXM5 80GB): its own node, linked ``aikg:variantOf`` the family;
-5. **prefix** (organizations) — another organization's name is a word-prefix of this one ("Google" /
+5. **resembling name** (models, data centers) — the name is a stored entity's but for a remark in
+   parentheses one of them has and the other lacks ("GPT-4" in an older file, "GPT-4 (Mar 2023)" in the
+   store; Epoch qualifies a name once a second version needs telling apart), or a data center's name
+   with words dropped ("Colossus 2" for "xAI Colossus 2"): the same entity when Epoch's stable columns
+   say so (the same organization and publication date; the same address); otherwise an **ambiguity**
+   with its candidates, and the row is left out (rejected with the reason) until an override decides
+   it: never a new node beside the one it may be;
+6. **prefix** (organizations) — another organization's name is a word-prefix of this one ("Google" /
    "Google Cloud"): a unit, a subsidiary or an unrelated company; kept as its own node and reported as
    an **ambiguity** with its candidates until an override decides it;
-6. otherwise a new entity.
+7. otherwise a new entity.
 
 A name an earlier import already resolved finds the same entity again by rule 2, so ids stay the same
 from one snapshot to the next. Training runs are resolved per model: the Epoch rows of a model (one
@@ -32,6 +39,7 @@ from dataclasses import dataclass, field
 
 import pyoxigraph as ox
 
+from aikg.epoch.history import value_of
 from aikg.epoch.overrides import Override
 from aikg.epoch.values import normalize, slugify
 from aikg.knowledge.derive import GENERATED_GRAPHS
@@ -122,7 +130,8 @@ class Decision:
     iri: str
     status: str
     """``matched`` (another source's entity), ``kept`` (the same entity an earlier import made),
-    ``created`` (a new entity) or ``ambiguous`` (a new entity, with candidates it might be)."""
+    ``created`` (a new entity), ``ambiguous`` (a new entity, with candidates it might be) or
+    ``unresolved`` (no entity: the name may be one of the candidates, and its rows are left out)."""
     rule: str = ""
     candidates: list[str] = field(default_factory=list)
     label: str = ""
@@ -150,14 +159,21 @@ class Reconciler:
         overrides: dict[tuple[str, str], Override],
         names: dict[str, list[tuple[str, str]]],
         vendors: frozenset[str] = frozenset(),
+        stable: dict[tuple[str, str], set[tuple[frozenset[str], str]]] | None = None,
     ) -> None:
-        """``names``: per kind, every (name, origin graph) this import will ask about, in import order."""
+        """``names``: per kind, every (name, origin graph) this import will ask about, in import order;
+        ``stable``: (origin graph, normalized model name) -> the (organizations, publication date) its
+        rows give (Epoch's stable columns, which tell whether a resembling name is the same model)."""
+        self.store = store
+        self.stable = stable or {}
         self.overrides = overrides
         self.vendors = vendors
         self.known: dict[str, list[Known]] = {k: [] for k in KINDS}
         self.by_iri: dict[str, Known] = {}
         self.exact: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
         self.loose: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        self.bare: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        """Per kind: a spelling without its remarks in parentheses -> entities (for rule 5)."""
         self.taken: set[str] = set()
         """Slugs of every node the store holds outside the generated graphs, and those made now."""
         self.outside: set[str] = set()
@@ -168,10 +184,13 @@ class Reconciler:
         self.runs = _documented_runs(store)
         self.asked: dict[str, dict[str, tuple[str, str]]] = {k: {} for k in KINDS}
         self.spelled: dict[str, dict[str, set[str]]] = {k: defaultdict(set) for k in KINDS}
+        self.named_in: dict[tuple[str, str], set[str]] = defaultdict(set)
+        """(kind, origin graph) -> the normalized names that file uses."""
         for kind, pairs in names.items():
             for name, origin in pairs:
                 self.asked[kind].setdefault(normalize(name), (name, origin))
                 self.spelled[kind][normalize(name)].add(name.strip())
+                self.named_in[(kind, origin)].add(normalize(name))
         self.decisions: dict[tuple[str, str], Decision] = {}
         self.run_decisions: dict[str, Decision] = {}
         self._resolving: set[tuple[str, str]] = set()
@@ -241,16 +260,13 @@ class Reconciler:
         for n in known.names:
             self.exact[known.kind][n].add(known.iri)
             self.loose[known.kind][loose_key(known.kind, n, self.vendors)].add(known.iri)
+        for spelling in known.spellings:
+            self.bare[known.kind][loose_key(known.kind, spelling, self.vendors)].add(known.iri)
 
     def is_named(self, kind: str, name: str) -> bool:
         """True when the store or another column of this import names ``name`` as a ``kind``."""
         norm = normalize(name)
         return norm in self.asked[kind] or bool(self.exact[kind].get(norm))
-
-    def names_of(self, iri: str) -> set[str]:
-        """Normalized names an entity is known by (in the store or from this import)."""
-        known = self.by_iri.get(iri)
-        return known.names if known else set()
 
     # -- deciding ---------------------------------------------------------------------------------
 
@@ -328,6 +344,10 @@ class Reconciler:
                     "several entities have the same name without qualifiers",
                     allowed,
                 )
+        if kind in ("model", "datacenter"):
+            decision = self._resembling(kind, name, norm, file)
+            if decision is not None:
+                return decision
         if kind == "accelerator":
             decision = self._variant(name, norm, loose, file)
             if decision is not None:
@@ -349,6 +369,78 @@ class Reconciler:
                     prefixes,
                 )
         return self._create(kind, name, file, "created", "new")
+
+    def _resembling(self, kind: str, name: str, norm: str, origin: str) -> Decision | None:
+        """Rule 5: a name that is a stored entity's but for a remark in parentheses one of them lacks
+        (models, data centers), or a data center's name with words dropped ("Colossus 2" for "xAI
+        Colossus 2"); Epoch's stable columns decide whether it is that entity."""
+        own = _qualifier(name)
+        loose = loose_key(kind, name, self.vendors)
+        ours = self.named_in.get((kind, origin), set())
+        found = set(self.bare[kind].get(loose, set()))
+        if kind == "datacenter" and len(norm.split()) >= 2:
+            found |= {k.iri for k in self.known[kind] if any(_within(norm, n) for n in k.names)}
+        candidates = []
+        for iri in sorted(found):
+            known = self.by_iri.get(iri)
+            if known is None or iri[len(str(ID[""])) :] not in self.existing or known.names & ours:
+                continue  # made by this import, or named by this very file too: another record
+            theirs = {_qualifier(s) for s in known.spellings}
+            same_bare = loose in {loose_key(kind, s, self.vendors) for s in known.spellings}
+            if same_bare and ((own and "" not in theirs) or (not own and theirs == {""})):
+                continue  # both qualified (two versions Epoch tells apart), or neither (not this rule)
+            candidates.append(iri)
+        if not candidates:
+            return None
+        facts = self.stable.get((origin, norm), set())
+        confirmed = [iri for iri in candidates if self._same_record(kind, iri, facts)]
+        rule = (
+            "same name but for a remark in parentheses, same organization and publication date"
+            if kind == "model"
+            else "one of its names with words dropped or a remark in parentheses, at the same address"
+        )
+        if len(confirmed) > 1:
+            # Epoch dates two versions alike ("GPT-4 (Mar 2023)" and "(Jun 2023)" are both 2023-03-15):
+            # the one the same dataset holds is the row this one became.
+            confirmed = [
+                iri for iri in confirmed if any(_same_dataset(f, origin) for f in self.by_iri[iri].files)
+            ]
+            rule += ", the one this dataset holds"
+        if len(confirmed) == 1:
+            return self._found(kind, name, confirmed[0], rule, origin)
+        given = "; ".join(
+            f"{', '.join(sorted(orgs)) or 'no organization'}, {date or 'no date'}"
+            if kind == "model"
+            else date or "no address"
+            for orgs, date in facts
+        )
+        what = "organization and publication date" if kind == "model" else "address"
+        return Decision(
+            kind,
+            name,
+            "",
+            "unresolved",
+            f"the name resembles {len(candidates)} stored {kind}(s), and Epoch's {what} "
+            f"({given or 'none given'}) do not tell which it is: its rows are left out until an override "
+            "(same or separate) decides",
+            candidates,
+            file=origin,
+        )
+
+    def _same_record(self, kind: str, iri: str, facts: set[tuple[frozenset[str], str]]) -> bool:
+        """Whether a stored model has the organization and the publication date a row gives, or a stored
+        data center its address (``facts``: (organizations, the date or the normalized address))."""
+        node = ox.NamedNode(iri)
+        if kind == "datacenter":
+            where = ox.NamedNode(str(AIKG.locationName))
+            places = {normalize(value_of(q.object)) for q in self.store.quads(node, where)}
+            return any(address and address in places for _, address in facts)
+        dates = {value_of(q.object)[:10] for q in self.store.quads(node, ox.NamedNode(str(AIKG.releaseDate)))}
+        orgs: set[str] = set()
+        for q in self.store.quads(node, ox.NamedNode(str(AIKG.developer))):
+            known = self.by_iri.get(value_of(q.object))
+            orgs |= known.names if known else {normalize(value_of(q.object).rsplit("/", 1)[-1])}
+        return any(date and date in dates and row_orgs & orgs for row_orgs, date in facts)
 
     def _named(self, kind: str, norm: str) -> set[str]:
         """Entities with this exact name, resolving a name of this import first if it is one."""
@@ -539,6 +631,17 @@ class Reconciler:
         """Every decision of the import, names first, then training runs, in a stable order."""
         names = sorted(self.decisions.values(), key=lambda d: (d.kind, d.name))
         return names + sorted(self.run_decisions.values(), key=lambda d: d.name)
+
+
+def _within(short: str, long: str) -> bool:
+    """Whether the words of ``short`` are a run of the words of ``long`` (and fewer of them)."""
+    a, b = short.split(), long.split()
+    return len(a) < len(b) and any(b[i : i + len(a)] == a for i in range(len(b) - len(a) + 1))
+
+
+def _qualifier(name: str) -> str:
+    """The remark in parentheses a name carries, normalized ("GPT-4 (Mar 2023)" -> "mar 2023"), or ""."""
+    return " ".join(normalize(" ".join(re.findall(r"\(([^)]*)\)", name))).split())
 
 
 def _same_dataset(graph: str, origin: str) -> bool:

@@ -13,8 +13,9 @@ from typing import Any
 import pyoxigraph as ox
 
 from aikg.epoch.context import Finding
+from aikg.epoch.history import ValueChange, term_json
 from aikg.epoch.reconcile import IMPORTS_GRAPH
-from aikg.epoch.report import FileReport, ImportReport
+from aikg.epoch.report import Disagreement, FileReport, ImportReport
 from aikg.errors import NotFound
 from aikg.namespaces import AIKG
 from aikg.store import Store
@@ -37,6 +38,15 @@ FILE_FIELDS = {
     "imported": "rowsImported",
     "rejected": "rowsRejected",
     "kept": "rowsKept",
+    "latest_before": "latestSnapshotBefore",
+    "rows_matched": "rowsMatched",
+    "rows_new": "rowsNew",
+    "values_added": "valuesAdded",
+    "values_changed": "valuesChanged",
+    "values_kept": "valuesKept",
+    "values_restated": "valuesRestated",
+    "values_older": "valuesOlder",
+    "values_removed": "valuesRemoved",
     "created": "entitiesCreated",
     "rounding": "roundingDifferences",
     "disagreements": "realDisagreements",
@@ -106,7 +116,7 @@ def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
         ]
         for key, local in FILE_FIELDS.items():
             value = getattr(r, key)
-            if key == "snapshot":
+            if key in ("snapshot", "latest_before") and value:
                 out.append(
                     ox.Quad(node, _p(local), ox.Literal(value, datatype=ox.NamedNode(_XSD + "date")), _G)
                 )
@@ -116,7 +126,12 @@ def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
             out.append(ox.Quad(node, _p("note"), _lit(w), _G))
     for extra in (*report.missing, *report.unknown_files, *report.problems):
         out.append(ox.Quad(imp, _p("note"), _lit(extra), _G))
-    for n, f in enumerate(report.findings, 1):
+    for n, c in enumerate(report.sorted_changes(), 1):
+        node = ox.NamedNode(f"{report.id}/change/{n}")
+        out.append(ox.Quad(imp, _p("change"), node, _G))
+        out += c.quads(node, files.get(c.file), _G)
+    findings = list(report.findings) + [_disagreement_finding(d, report.labels) for d in report.disagreements]
+    for n, f in enumerate(findings, 1):
         node = ox.NamedNode(f"{report.id}/finding/{n}")
         out += [ox.Quad(imp, _p("finding"), node, _G), ox.Quad(node, _A, _p("ImportFinding"), _G)]
         if f.file in files:
@@ -137,6 +152,21 @@ def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
                     ox.Quad(node, _p("linkTarget"), target, _G),
                 ]
     return out
+
+
+def _disagreement_finding(d: Disagreement, labels: dict[str, str]) -> Finding:
+    """A disagreement as a finding of the record (kind disagreement or rounding), by name."""
+    name = labels.get(d.entity, d.entity)
+    said = f"{'the older snapshot ' if d.older else ''}{d.snapshot}"
+    return Finding(
+        d.kind,
+        d.file,
+        f"{name} {d.prop.rsplit('#', 1)[-1]}: {d.value} ({said}) vs {d.other} in {d.sources}",
+        value=d.value,
+        node=d.entity,
+        name=name,
+        column=d.prop.rsplit("#", 1)[-1],
+    )
 
 
 def stale_quads(store: Store, keep: int = KEEP - 1) -> set[ox.Quad]:
@@ -202,8 +232,9 @@ def list_imports(store: Store) -> list[dict[str, Any]]:
         entry["files"] = sorted(files[entry["id"]].values(), key=lambda f: _order(f.get("file", "")))
         totals: dict[str, int] = defaultdict(int)
         for f in entry["files"]:
-            for key in ("rows", "imported", "rejected", "kept", "created", "rounding", "disagreements"):
-                totals[key] += int(f.get(key) or 0)
+            for key in FILE_FIELDS:
+                if isinstance(f.get(key), int):
+                    totals[key] += f[key]
         entry["totals"] = dict(totals)
         out.append(entry)
     return out
@@ -272,7 +303,56 @@ def get_import(store: Store, import_id: str) -> dict[str, Any]:
             del record["candidates"]
         findings.append(record)
     entry["findings"] = findings
+    entry["changes"] = _changes(store, entry["id"])
     return entry
+
+
+_CHANGES = f"""
+PREFIX aikg: <{AIKG}>
+PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+SELECT ?import ?change ?p ?o ?path ?label WHERE {{
+  GRAPH <{IMPORTS_GRAPH}> {{
+    ?import aikg:change ?change . ?change ?p ?o .
+    OPTIONAL {{ ?change aikg:inFile/aikg:filePath ?path }}
+  }}
+  OPTIONAL {{ ?change aikg:aboutEntity ?entity . ?entity rdfs:label ?label FILTER (LANG(?label) = "en") }}
+}}"""
+_CHANGE_FIELDS = {
+    "changeKind": "kind",
+    "aboutEntity": "entity",
+    "statedProperty": "property",
+    "snapshotBefore": "before_snapshot",
+    "snapshotAfter": "after_snapshot",
+    "difference": "difference",
+}
+
+
+def _changes(store: Store, import_id: str) -> list[dict[str, Any]]:
+    """The diff of one recorded import, in the order it was recorded (by entity name)."""
+    found: dict[str, dict[str, Any]] = defaultdict(lambda: {"before": [], "after": []})
+    result = store.query(_CHANGES, bindings={"import": ox.NamedNode(import_id)})
+    for _, change, p, o, path, label in result.rows:
+        if change is None or p is None or o is None:
+            continue
+        record = found[change.value]
+        if path is not None:
+            record["file"] = path.value
+        if label is not None:
+            record["label"] = min(record.get("label", label.value), label.value)
+        local = p.value.rsplit("#", 1)[-1]
+        if local in _CHANGE_FIELDS:
+            record[_CHANGE_FIELDS[local]] = o.value
+        elif local in ("valueBefore", "valueAfter"):
+            value = term_json(o)
+            if value not in record[local.removeprefix("value").lower()]:
+                record[local.removeprefix("value").lower()].append(value)
+    out = []
+    for key in sorted(found, key=lambda k: int(k.rsplit("/", 1)[-1])):
+        record = found[key]
+        for side in ("before", "after"):
+            record[side].sort(key=lambda v: str(v.get("value", v.get("iri"))))
+        out.append(record)
+    return out
 
 
 def report_from_record(entry: dict[str, Any]) -> ImportReport:
@@ -287,6 +367,22 @@ def report_from_record(entry: dict[str, Any]) -> ImportReport:
         fields = {k: f[k] for k in (*FILE_FIELDS, "graph") if k in f}
         report.files[f["file"]] = FileReport(**{"graph": "", "snapshot": "", "snapshot_basis": "", **fields})
         report.files[f["file"]].warnings = list(f.get("warnings", []))
+    for c in entry.get("changes", []):
+        report.changes.append(
+            ValueChange(
+                c.get("kind", ""),
+                c.get("entity", ""),
+                c.get("property", ""),
+                c.get("file", ""),
+                tuple(_term(v) for v in c.get("before", [])),
+                c.get("before_snapshot"),
+                tuple(_term(v) for v in c.get("after", [])),
+                c.get("after_snapshot", ""),
+                c.get("difference"),
+            )
+        )
+        if "label" in c:
+            report.labels[c["entity"]] = c["label"]
     for f in entry.get("findings", []):
         link = f.get("link")
         report.findings.append(
@@ -306,3 +402,12 @@ def report_from_record(entry: dict[str, Any]) -> ImportReport:
             )
         )
     return report
+
+
+def _term(value: dict[str, Any]) -> ox.NamedNode | ox.Literal:
+    """A value of a recorded change back as a term (for the CLI's text)."""
+    if "iri" in value:
+        return ox.NamedNode(value["iri"])
+    if "language" in value:
+        return ox.Literal(value["value"], language=value["language"])
+    return ox.Literal(value["value"], datatype=ox.NamedNode(value.get("datatype", _XSD + "string")))

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import csv
 from collections import defaultdict
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -89,11 +88,6 @@ def _misshapen(row: dict[str | None, Any], width: int) -> str | None:
     return f"the row has {cells} cells and the header {width}: left out, as its cells would shift"
 
 
-def read_rows(path: Path) -> Iterator[tuple[int, dict[str, str]]]:
-    """The rows of a CSV file with the line each starts on."""
-    yield from read_table(path).rows
-
-
 @dataclass
 class Quads:
     """Every quad of an import with the rows behind it, the rows behind each subject, and each row's
@@ -131,3 +125,19 @@ class Quads:
     def owned(self, file: str, rejected: set[RowKey]) -> set[URIRef]:
         """The nodes the accepted rows of one file describe."""
         return {n for row, nodes in self.own.items() if row[0] == file and row not in rejected for n in nodes}
+
+    def rename(self, renamed: dict[str, str]) -> None:
+        """Give nodes other ids (a row matched to a stored node), wherever they are subject or object."""
+        if not renamed:
+            return
+        to: dict[Identifier, URIRef] = {URIRef(a): URIRef(b) for a, b in renamed.items()}
+        owners: dict[Quad, set[RowKey]] = defaultdict(set)
+        for (s, p, o, g), rows in self.owners.items():
+            owners[(to.get(s, s), p, to.get(o, o), g)] |= rows
+        self.owners = owners
+        subjects: dict[str, set[RowKey]] = defaultdict(set)
+        for subject, rows in self.subjects.items():
+            subjects[renamed.get(subject, subject)] |= rows
+        self.subjects = subjects
+        for row, nodes in self.own.items():
+            self.own[row] = {to.get(n, n) for n in nodes}

@@ -122,9 +122,26 @@ EARLIEST_YEAR = 1800
 """A date before this year in Epoch's data is a typo ("0202-07-30" for a 2025 report), not a date."""
 
 
-def read_date(cell: str | None) -> Reading:
+_SLASHED = re.compile(
+    r"^(\d{1,2})/(\d{1,2})/(\d{4}|\d{2})(?:[ T]+\d{1,2}:\d{2}(?::\d{2})?(?:\s*[AaPp][Mm])?)?$"
+)
+"""A date with slashes, as a spreadsheet saves it (7/22/2025, 22/07/2025, 7/22/25 0:00)."""
+_MONTH_SLASH_YEAR = re.compile(r"^(\d{1,2})/(\d{4})$")
+ORDERS = {"mdy": "month/day/year", "dmy": "day/month/year"}
+
+
+def slashed_parts(cell: str | None) -> tuple[int, int] | None:
+    """The first two numbers of a date written with slashes (which is the month is unknown), or None."""
+    m = _SLASHED.match((cell or "").strip())
+    return (int(m.group(1)), int(m.group(2))) if m else None
+
+
+def read_date(cell: str | None, order: str | None = None) -> Reading:
     """An xsd:date / gYearMonth / gYear literal from an ISO date (time of day dropped); month names
-    (``April 2026``, ``3 April 2026``, ``April 3, 2026``) are read leniently."""
+    (``April 2026``, ``3 April 2026``, ``April 3, 2026``) are read leniently. A date with slashes
+    (``7/22/2025``) is read in ``order`` ("mdy" or "dmy", what the other dates of its column show);
+    without one, only when it tells its own order (a part over 12, or both parts equal); otherwise it is
+    ambiguous, reported and left unknown, never guessed."""
     raw = (cell or "").strip()
     if raw.lower() in UNKNOWN:
         return Reading(None)
@@ -140,6 +157,13 @@ def read_date(cell: str | None) -> Reading:
         if month:
             return Reading(Literal(f"{year}-{month}", datatype=XSD.gYearMonth))
         return Reading(Literal(year, datatype=XSD.gYear))
+    m = _SLASHED.match(raw)
+    if m:
+        return _slashed(raw, int(m.group(1)), int(m.group(2)), m.group(3), order)
+    m = _MONTH_SLASH_YEAR.match(raw)
+    if m and 1 <= int(m.group(1)) <= 12 and int(m.group(2)) >= EARLIEST_YEAR:
+        value = Literal(f"{m.group(2)}-{int(m.group(1)):02d}", datatype=XSD.gYearMonth)
+        return Reading(value, f"{raw!r} read as {value} (month/year)", lenient=True)
     m = _MONTH_YEAR.match(raw)
     if m and _month(m.group(1)):
         value = Literal(f"{m.group(2)}-{_month(m.group(1)):02d}", datatype=XSD.gYearMonth)
@@ -152,6 +176,28 @@ def read_date(cell: str | None) -> Reading:
             value = Literal(f"{m.group(5)}-{month:02d}-{int(day):02d}", datatype=XSD.date)
             return Reading(value, f"{raw!r} read as {value}", lenient=True)
     return Reading(None, f"{raw!r} is not a date")
+
+
+def _slashed(raw: str, a: int, b: int, year_text: str, order: str | None) -> Reading:
+    year = int(year_text) if len(year_text) == 4 else 2000 + int(year_text)
+    notes = [] if len(year_text) == 4 else [f"the year {year_text} read as {year}"]
+    if order is None:
+        if a > 12 or b > 12 or a == b:
+            order = "dmy" if a > 12 else "mdy"
+            notes.append(f"{ORDERS[order]}, as the date itself shows")
+        else:
+            return Reading(
+                None,
+                f"{raw!r} is ambiguous: {year}-{a:02d}-{b:02d} (month/day) or {year}-{b:02d}-{a:02d} "
+                "(day/month), and no other date of its column tells which: left unknown",
+            )
+    month, day = (a, b) if order == "mdy" else (b, a)
+    if not _real_date(str(year), str(month), str(day)) or year < EARLIEST_YEAR:
+        return Reading(None, f"{raw!r} is not a date ({ORDERS[order]})")
+    value = Literal(f"{year:04d}-{month:02d}-{day:02d}", datatype=XSD.date)
+    if notes:
+        return Reading(value, f"{raw!r} read as {value} ({'; '.join(notes)})", lenient=True)
+    return Reading(value)
 
 
 def _real_date(year: str, month: str | None, day: str | None, time: tuple[str | None, ...] = ()) -> bool:

@@ -1,15 +1,17 @@
 """When two sources give the same figure differently: rounding, or a real disagreement.
 
-The tolerance rule (the same in the source-disagreements query): a figure is as precise as its last
-significant digit (288 to the unit, 287.5 to the tenth, 5,576,000 to the thousand). Two values agree
-up to rounding when they differ by no more than half a unit of the coarser one's last digit: 288 vs
-287.5 GB and 175B vs 174.6B parameters are rounding; 192 vs 186 GB and 5,390,000 vs 5,576,000 USD are
-disagreements.
+The rule goes by the figures' stated precision, not by whether a number looks round: a figure states as
+many significant digits as it writes (288: three, 287.5: four, 5,576,000: four, 80,000: one; a float's
+noise past fifteen digits is not a statement). Two values agree up to rounding when the one stating
+fewer digits is the other rounded to that many: 288 vs 287.5 GB, 175B vs 174.6B parameters and 2.1e25
+vs 2.0999999999999998e25 FLOP are rounding; 192 vs 186 GB, 5,390,000 vs 5,576,000 USD, and 80,000 vs
+100,000 GPUs (neither is the other rounded: before, a round number was taken to be precise only to its
+first digit, so 100,000 "covered" anything from 50,000 to 150,000) are disagreements.
 """
 
 from __future__ import annotations
 
-from decimal import Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation
 from functools import lru_cache
 
 from rdflib import URIRef
@@ -40,12 +42,22 @@ FIGURES = tuple(
 ROUNDING, DISAGREEMENT, EQUAL = "rounding", "disagreement", "equal"
 
 
-def last_digit(value: Decimal) -> Decimal:
-    """The place of a number's last significant digit: 288 -> 1, 287.5 -> 0.1, 5576000 -> 1000."""
+NOISE_DIGITS = 15
+"""Significant digits past which a float's digits are noise (a binary double carries fifteen for sure)."""
+
+
+def significant(value: Decimal) -> int:
+    """How many significant digits a number states: 288 -> 3, 287.5 -> 4, 80000 -> 1, 0.0305 -> 3."""
     if value == 0:
-        return Decimal(1)
-    sign, digits, exponent = value.normalize().as_tuple()
-    return Decimal(1).scaleb(int(exponent))
+        return 1
+    return min(len(value.normalize().as_tuple().digits), NOISE_DIGITS)
+
+
+def rounded(value: Decimal, digits: int) -> Decimal:
+    """``value`` rounded to ``digits`` significant digits, halves up (as SPARQL's ROUND)."""
+    if value == 0:
+        return value
+    return value.quantize(Decimal(1).scaleb(value.adjusted() - digits + 1), rounding=ROUND_HALF_UP)
 
 
 def compare(a: str | Decimal, b: str | Decimal) -> str:
@@ -54,10 +66,18 @@ def compare(a: str | Decimal, b: str | Decimal) -> str:
         x, y = Decimal(str(a)), Decimal(str(b))
     except InvalidOperation:
         return EQUAL if str(a) == str(b) else DISAGREEMENT
+    if not (x.is_finite() and y.is_finite()):
+        return EQUAL if x == y else DISAGREEMENT
     if x == y:
         return EQUAL
-    coarse = max(last_digit(x), last_digit(y))
-    return ROUNDING if abs(x - y) * 2 <= coarse else DISAGREEMENT
+    x, y = rounded(x, NOISE_DIGITS), rounded(y, NOISE_DIGITS)
+    if x == y:
+        return ROUNDING
+    for less, other in ((x, y), (y, x)):
+        digits = significant(less)
+        if digits <= significant(other) and rounded(other, digits) == less:
+            return ROUNDING
+    return DISAGREEMENT
 
 
 NUMERIC_DATATYPES = frozenset({str(XSD.decimal), str(XSD.integer), str(XSD.double)})

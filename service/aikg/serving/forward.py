@@ -58,6 +58,8 @@ ANSWER_GRACE = 0.5
 
 RETRY_AFTER = 2
 """Seconds a write refused because others held the writer is told to wait before it retries."""
+IMPORT_TIMEOUT = 1800.0
+"""Seconds an HTTP worker waits for an uploaded Epoch import (reading, resolving, validating files)."""
 TURN_SHARE = 0.5
 """The part of a write's time limit it may spend waiting for its turn: one that gets it later would
 reach the writer with too little time to validate and commit, and time out with its fate unknown."""
@@ -187,6 +189,31 @@ class ForwardingGate:
     def drop(self, graph: str, *, deadline: Deadline | None = None) -> Outcome:
         """A Graph Store DELETE, committed by the writer."""
         return self._call("drop", graph, deadline=deadline)
+
+    def import_epoch(self, files: dict[str, bytes], options: dict[str, Any]) -> dict[str, Any]:
+        """An Epoch import of uploaded files (or its dry run), done by the writer: its report as plain
+        data. An import reads and validates whole files, so it may take up to :data:`IMPORT_TIMEOUT`."""
+        from gunicorn.dirty.errors import DirtyError
+
+        fd = self.turn.take(Deadline.after(self.timeout * TURN_SHARE))
+        if fd is None:
+            raise TooManyRequests(
+                "other writes held the writer; nothing was changed: retry later",
+                headers={"Retry-After": str(RETRY_AFTER)},
+            )
+        try:
+            answer = _execute("import_epoch", files, options, timeout=IMPORT_TIMEOUT)
+        except DirtyError as exc:
+            raise StoreError(
+                f"the writer process did not answer the import ({type(exc).__name__}): read "
+                "/api/imports/latest to see whether it was committed"
+            ) from None
+        finally:
+            self.turn.give_back(fd)
+        if answer.get("ok"):
+            report: dict[str, Any] = answer["report"]
+            return report
+        raise _error(answer)
 
 
 def _execute(action: str, *args: Any, timeout: float, **kwargs: Any) -> Any:

@@ -347,6 +347,16 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         deadline = _deadline(until)
         return self._write(lambda: self.services.gate.drop(graph, deadline=deadline), deadline)
 
+    def import_epoch(self, files: dict[str, bytes], options: dict[str, Any]) -> dict[str, Any]:
+        """An Epoch import (or its dry run) of uploaded files, through the gate; its report as plain data."""
+        from aikg.epoch.uploads import import_uploaded
+
+        try:
+            report = import_uploaded(self.services, files, options)
+        except AikgError as exc:
+            return error_answer(exc)
+        return {"ok": True, "report": report.to_json()}
+
     def _write(self, run: Any, deadline: Deadline | None) -> dict[str, Any]:
         try:
             if deadline is not None and deadline.expired():

@@ -4,12 +4,23 @@ and every value read leniently or not at all is listed here, not only on the CLI
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, jsonify, render_template, request
 
+from aikg.epoch.history import changes_about, records_about, term_json
 from aikg.epoch.record import IMPORT_BASE, get_import, list_imports
-from aikg.errors import BadRequest
+from aikg.errors import (
+    BadRequest,
+    Conflict,
+    NotFound,
+    PayloadTooLarge,
+    UnsupportedMediaType,
+    ValidationFailed,
+)
+from aikg.query.named import convert
 from aikg.rdf.formats import JSON
-from aikg.web import get_store
+from aikg.web import current_settings, get_services, get_store
 from aikg.web.negotiation import negotiate
 from aikg.web.response_cache import cached
 
@@ -24,6 +35,8 @@ FINDING_KINDS = (
     "read-value",
     "flag",
     "column",
+    "disagreement",
+    "rounding",
 )
 
 
@@ -67,6 +80,86 @@ def one_import(import_id: str) -> Response:
     record["findings"] = findings
     record["counts"] = {k: sum(1 for f in findings if f.get("kind") == k) for k in FINDING_KINDS}
     return jsonify(record)
+
+
+@bp.post("/api/imports")
+def post_import() -> Response:
+    """Import Epoch AI files sent as multipart/form-data (fields ``file``, each named by its path or file
+    name; ``as_of``, ``dry_run``, ``force``, ``replace``, ``map``), for the token holder: the same import
+    and report as ``aikg import epoch``. 200 with the report (a dry run writes nothing); 409 when it would
+    leave out values the files give (``map`` or ``force`` decides); 422 when the store would not conform."""
+    from aikg.epoch.uploads import import_uploaded
+    from aikg.web.auth import require_writer
+    from aikg.write.gate import Gate
+
+    settings = current_settings()
+    require_writer(settings.token, request.headers.get("Authorization"))
+    limit = settings.max_body
+    if request.content_length is not None and request.content_length > limit:
+        raise PayloadTooLarge(
+            f"the request body is {request.content_length} bytes, over the limit of {limit} bytes "
+            "(setting max_body)",
+            errors=[{"limit": "max_body", "bytes": limit}],
+        )
+    if request.mimetype != "multipart/form-data":
+        raise UnsupportedMediaType("send the files as multipart/form-data, each in a field named 'file'")
+    files = {f.filename or "": f.read() for f in request.files.getlist("file")}
+    yes = ("1", "true", "yes")
+    options: dict[str, Any] = {
+        "as_of": request.form.get("as_of"),
+        "dry_run": request.form.get("dry_run", "").lower() in yes,
+        "force": request.form.get("force", "").lower() in yes,
+        "replace": request.form.get("replace", "").lower() in yes,
+        "map": request.form.getlist("map"),
+    }
+    services = get_services()
+    if isinstance(services.gate, Gate):
+        body = import_uploaded(services, files, options).to_json()
+    else:  # the serving writer process owns the store
+        body = services.gate.import_epoch(files, options)  # type: ignore[attr-defined]
+    if body.get("refused"):
+        raise ValidationFailed(
+            "the import was refused, nothing was written: the store would not conform after it",
+            errors=[{"violation": v} for v in body["refused"]],
+        )
+    if body.get("waiting") and not body.get("dry_run"):
+        raise Conflict(
+            "nothing was written: the import would leave out values the files give; accept a mapping "
+            "with 'map' (HEADER=COLUMN) or go on without it with 'force'",
+            errors=[{"waiting": w} for w in body["waiting"]],
+        )
+    return jsonify(body)
+
+
+@bp.get("/api/entities/<path:entity_id>/history")
+@cached
+def entity_history(entity_id: str) -> Response:
+    """What Epoch's datasets said of one entity before, and what each import changed for it; with
+    ``as_of`` (YYYY-MM-DD) also every value they gave as of that day (the epoch-as-of named query)."""
+    negotiate((JSON,))
+    services = get_services()
+    query = services.named.get("epoch-as-of")
+    entity = convert(next(p for p in query.parameters if p.name == "entity"), entity_id)
+    if next(services.store.quads(entity), None) is None:  # type: ignore[arg-type]
+        raise NotFound(f"no entity {entity_id!r} in the graph")
+    body: dict[str, Any] = {
+        "entity": entity.value,
+        "history": records_about(services.store, entity.value),
+        "changes": changes_about(services.store, entity.value),
+    }
+    as_of = request.args.get("as_of")
+    if as_of is not None:
+        result = services.named.run("epoch-as-of", {"entity": entity.value, "date": as_of})
+        body["as_of"] = as_of
+        body["values"] = [
+            {k: _plain(v) for k, v in zip(result.variables, row, strict=True) if v is not None}
+            for row in result.rows
+        ]
+    return jsonify(body)
+
+
+def _plain(term: Any) -> Any:
+    return term_json(term) if hasattr(term, "value") else term
 
 
 @bp.get("/imports")

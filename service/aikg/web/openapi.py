@@ -965,9 +965,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
         ),
         "/api/imports/{id}": _get(
             "One import",
-            "One import with its findings: every name merged into an existing entity, every link entity "
-            "resolution made, every ambiguity left, every row rejected with its reason, every value read "
-            "leniently or not at all, every flag and column warning. ``latest`` is the newest import.",
+            "One import with its findings and its diff: every name merged into an existing entity, every "
+            "link entity resolution made, every ambiguity left, every row rejected with its reason, every "
+            "value read leniently or not at all, every flag and column warning, every figure another source "
+            "or snapshot gives differently (by name); ``changes``: per entity and property what the import "
+            "did (added, changed, kept not restated, an older snapshot's values kept as history, removed), "
+            "with the values before and after and their snapshots. ``latest`` is the newest import.",
             {
                 **_cached_ok(
                     {"type": "object", "required": ["id", "files", "findings", "counts"]},
@@ -997,6 +1000,8 @@ def _api_paths(services: Services) -> dict[str, Any]:
                             "read-value",
                             "flag",
                             "column",
+                            "disagreement",
+                            "rounding",
                         ]
                     },
                     "description": "Only findings of this kind.",
@@ -1007,6 +1012,38 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     "required": False,
                     "schema": {"type": "string"},
                     "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).",
+                },
+                _IF_NONE_MATCH,
+            ],
+            tags=["imports"],
+        ),
+        "/api/entities/{id}/history": _get(
+            "What Epoch AI said before",
+            "What Epoch AI's datasets said of one entity before (values a newer snapshot replaced, an older "
+            "snapshot gave otherwise, or the newest file does not restate, each with its snapshot) and what "
+            "each recorded import changed for it; with ``as_of`` also every value they gave as of that day "
+            "(the epoch-as-of named query).",
+            {
+                **_cached_ok(
+                    {"type": "object", "required": ["entity", "history", "changes"]},
+                    "The entity's history.",
+                ),
+                **_errors(400, 404, 406),
+            },
+            [
+                {
+                    "name": "id",
+                    "in": "path",
+                    "required": True,
+                    "schema": {"type": "string", "minLength": 1},
+                    "description": "The entity: a slug such as gb200, or a full IRI.",
+                },
+                {
+                    "name": "as_of",
+                    "in": "query",
+                    "required": False,
+                    "schema": {"type": "string", "format": "date"},
+                    "description": "A day (YYYY-MM-DD): list every value Epoch gave as of it.",
                 },
                 _IF_NONE_MATCH,
             ],
@@ -1332,9 +1369,49 @@ def _write_paths() -> dict[str, Any]:
     }
 
 
+def _import_post() -> dict[str, Any]:
+    """POST /api/imports: an Epoch import of uploaded files, for the token holder."""
+    return {
+        "summary": "Import Epoch AI files (or a dry run)",
+        "description": "The import of `aikg import epoch`, on files sent as multipart/form-data: each in a "
+        "field `file`, named by its path in Epoch's layout (ml_hardware/ml_hardware.csv) or its file "
+        "name. Answers the report: per file the rows matched, new, rejected and kept, the diff per entity, "
+        "merges, ambiguities and disagreements by name. A dry run writes nothing. 409 when the import "
+        "would leave out values the files give (a header resembling a known column: `map` or `force`), "
+        "422 when the store would not conform after it; nothing is written then.",
+        "tags": ["imports"],
+        "security": [{"bearer": []}],
+        "x-aikg-valid-may-be-refused": True,
+        "requestBody": {
+            "required": True,
+            "content": {
+                "multipart/form-data": {
+                    "schema": {
+                        "type": "object",
+                        "required": ["file"],
+                        "properties": {
+                            "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                            "as_of": {"type": "string", "format": "date"},
+                            "dry_run": {"type": "boolean"},
+                            "force": {"type": "boolean"},
+                            "replace": {"type": "boolean"},
+                            "map": {"type": "array", "items": {"type": "string"}},
+                        },
+                    }
+                }
+            },
+        },
+        "responses": {
+            "200": _json({"type": "object", "required": ["files", "changes"]}, "The import's report."),
+            **_errors(400, 401, 403, 409, 413, 415, 422, 429, 503),
+        },
+    }
+
+
 def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
     paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
+    paths["/api/imports"] = {**paths["/api/imports"], "post": _import_post()}
     return {
         "openapi": "3.1.0",
         "info": {

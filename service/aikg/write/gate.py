@@ -169,10 +169,11 @@ PROTECTED_GRAPHS = frozenset(
         INFERRED_GRAPH,
         GRAPH["resolution"],
         GRAPH["imports"],
+        GRAPH["history"],
     )
 )
 """Graphs no write through the gate may change: the ontology and shapes (from files), the computed
-graphs, and the Epoch import's resolution links and import records (its own commit writes them).
+graphs, and the Epoch import's resolution links and import records and history (its own commit writes them).
 What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is
 read (:func:`check_graph_iri`, :func:`update_change`)."""
 

@@ -41,6 +41,7 @@ MAINTAINED_GRAPHS = frozenset(
         GRAPH["system"],
         GRAPH["resolution"],
         GRAPH["imports"],
+        GRAPH["history"],
     )
 )
 """Graphs aikg writes itself (besides the seed sources and the Epoch graphs): the Epoch import's

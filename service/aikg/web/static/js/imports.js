@@ -9,7 +9,9 @@ const FILE = document.getElementById("finding-file");
 let current = null;
 
 const COLUMNS = [["file", "File"], ["mode", "Update"], ["snapshot", "Snapshot"], ["rows", "Rows"],
-  ["imported", "Imported"], ["rejected", "Rejected"], ["kept", "Earlier rows kept"], ["created", "Created"],
+  ["imported", "Imported"], ["rejected", "Rejected"], ["rows_matched", "Matched"], ["rows_new", "New"],
+  ["kept", "Rows not in the file, kept"], ["values_added", "Values added"], ["values_changed", "Changed"],
+  ["values_kept", "Kept, not restated"], ["values_older", "Older, kept as history"], ["created", "Created"],
   ["rounding", "Rounding differences"], ["disagreements", "Disagreements"]];
 
 function fileTable(record) {
@@ -50,6 +52,22 @@ function renderList(records) {
   if (records.length) load(records[0]);
 }
 
+const shown = (v) => v.iri ? ref(v.iri) : v.value;
+const values = (list) => list.flatMap((v, i) => [i ? ", " : "", shown(v)]);
+
+/** The import's diff: per entity and property, what it did, with the values before and after. */
+function changesTable(changes) {
+  if (!changes.length) return [];
+  return [el("h3", {}, `Changes: ${changes.length}`), el("div", { class: "table-scroll" },
+    el("table", { class: "imports-table findings", id: "import-changes" },
+      el("thead", {}, el("tr", {}, ["Entity", "Property", "Change", "Before", "After", "File"].map((t) => el("th", {}, t)))),
+      el("tbody", {}, changes.slice(0, 2000).map((c) => el("tr", { "data-kind": c.kind },
+        el("td", {}, c.label ? entityLink(c.entity, c.label) : ref(c.entity)), el("td", {}, c.property.split("#").pop()),
+        el("td", {}, c.kind, c.difference ? ` (${c.difference})` : ""),
+        el("td", {}, values(c.before), c.before_snapshot ? ` (${c.before_snapshot})` : ""),
+        el("td", {}, values(c.after), ` (${c.after_snapshot})`), el("td", { class: "muted" }, c.file || ""))))))];
+}
+
 function ref(iri) {
   return iri ? entityLink(iri) : "";
 }
@@ -78,7 +96,7 @@ async function load(record) {
     const body = await api(`${record.links.self}?${params}`);
     const counts = Object.entries(body.counts).filter(([, n]) => n).map(([k, n]) => `${n} ${k}`).join(" · ");
     FINDINGS.replaceChildren(el("p", { class: "muted" }, counts || "No findings."),
-      ...findingsTable(body.findings));
+      ...findingsTable(body.findings), ...changesTable(body.changes || []));
   } catch (err) {
     showError(FINDINGS, err, "the findings");
   }

@@ -1,0 +1,311 @@
+"""How one file's rows update their dataset, value by value, in the order of the snapshots.
+
+A dataset lives in one graph per snapshot: ``graph/epoch/<stem>`` for the first snapshot imported and
+``graph/epoch/<stem>/<YYYY-MM-DD>`` for each other one, each described in the catalogue with its date
+(``dcterms:issued``). A value stays in the graph of the snapshot that first stated it, as long as later
+snapshots restate it, so the graphs together say what Epoch said on each date. For every (node,
+property) the file's rows describe:
+
+- **the file states nothing** (its column was dropped, renamed, left empty, or the cell is empty): the
+  stored values stay, and when the file is newer they are marked *not restated* by it (a history
+  record; the diff lists them as kept-not-restated);
+- **a newer (or the same) snapshot states other values**: they replace the stored ones, which leave the
+  data graphs and are kept as history records with the snapshot they came from (nothing is erased);
+- **an older snapshot states other values**: the stored (newer) values stay; the older ones are kept as
+  history records, and each difference is listed, rounding told from disagreement by the figures'
+  stated precision;
+- **the same values**: nothing changes (an older snapshot stating them moves them to its own graph:
+  they were first stated then).
+
+Rows of the dataset the file does not have are kept as they are (a partial file updates its rows).
+What a row says about where its facts come from (type, label, names, row number, links, Epoch's
+confidence) is restated in the snapshot's graph and kept in an older graph while facts of the node
+remain there, so every value keeps its citation.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from decimal import Decimal, InvalidOperation
+
+import pyoxigraph as ox
+
+from aikg.epoch.history import StatedValue, Term, ValueChange, value_of
+from aikg.knowledge.figures import compare
+from aikg.namespaces import AIKG, SCHEMA
+
+_RDF = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+_SKOS = "http://www.w3.org/2004/02/skos/core#"
+
+STRUCTURAL = frozenset(
+    {
+        _RDF + "type",
+        _SKOS + "altLabel",
+        str(AIKG.sourceRow),
+        str(AIKG.sourceConfidence),
+        str(AIKG.datasetConfidence),
+        str(SCHEMA.url),
+    }
+)
+"""What a row says about the node it describes and where its facts come from, rather than a fact: restated
+in every snapshot graph holding facts of the node (so each keeps its citation), never a change. (The
+English label is a fact: one per node, so a renamed row's old label becomes history.)"""
+BAG = frozenset({str(AIKG.locationName)})
+"""Properties several columns feed (a cluster's Location and Country): a newer file's values are added and
+the ones it lacks stay, not restated, instead of replacing them."""
+NUMERIC = frozenset(
+    "http://www.w3.org/2001/XMLSchema#" + t for t in ("decimal", "integer", "double", "float", "long", "int")
+)
+
+Key = tuple[str, str]
+"""(node IRI, property IRI)."""
+
+
+DIGITS = 15
+"""Significant digits a number is compared to: what a binary double carries for sure. Epoch's exports write
+floats with up to 17 (20000.000000294494 in one export, 20000.000000294498 in the next, the same value)."""
+
+
+def canonical(term: Term) -> object:
+    """What two values are compared on: a number by its value to :data:`DIGITS` significant digits
+    (``80000`` = ``80000.0`` = ``8E4``, so a change of datatype between aikg versions or a float's last
+    digits is no change of value), anything else as it is."""
+    if isinstance(term, ox.Literal) and term.datatype.value in NUMERIC:
+        try:
+            number = Decimal(term.value)
+        except InvalidOperation:
+            return term
+        if number.is_finite() and number != 0:
+            number = round(number, DIGITS - 1 - number.adjusted())
+        return ("n", number.normalize())
+    return term
+
+
+@dataclass
+class DatasetState:
+    """What the store holds of one dataset: its graphs with their snapshot dates and their quads."""
+
+    base: str
+    graphs: dict[str, str]
+    """Graph IRI -> snapshot date (YYYY-MM-DD), from each graph's catalogue entry."""
+    quads: dict[str, set[ox.Quad]]
+    """Graph IRI -> every quad of it."""
+    catalog: frozenset[str]
+    """Subjects that are catalogue entries (the documents and their publisher), not data."""
+    markers: dict[Key, set[ox.Quad]] = field(default_factory=dict)
+    """(node, property) -> the quads of its not-restated history records."""
+
+    @property
+    def latest(self) -> str | None:
+        """The newest snapshot the dataset has."""
+        return max(self.graphs.values(), default=None)
+
+
+@dataclass
+class Merged:
+    """The change one file makes to its dataset."""
+
+    add: set[ox.Quad] = field(default_factory=set)
+    remove: set[ox.Quad] = field(default_factory=set)
+    history: list[StatedValue] = field(default_factory=list)
+    changes: list[ValueChange] = field(default_factory=list)
+    unmark: set[ox.Quad] = field(default_factory=set)
+    """History-graph quads to take out (not-restated marks of values now restated or replaced)."""
+    drop: set[str] = field(default_factory=set)
+    """Snapshot graphs left without a fact (taken out whole, catalogue entry included)."""
+    restated: int = 0
+    """Values the file states as the store has them."""
+
+
+def _by_key(quads: Iterable[ox.Quad], skip: frozenset[str]) -> dict[Key, set[ox.Quad]]:
+    out: dict[Key, set[ox.Quad]] = defaultdict(set)
+    for q in quads:
+        if isinstance(q.subject, ox.NamedNode) and q.subject.value not in skip:
+            out[(q.subject.value, q.predicate.value)].add(q)
+    return out
+
+
+def merge(
+    state: DatasetState,
+    file_quads: Iterable[ox.Quad],
+    *,
+    file: str,
+    snapshot: str,
+    target: str,
+    dataset_doc: str,
+    withdrawn: Iterable[str] = (),
+    record_added: bool = True,
+) -> Merged:
+    """The change ``file`` (its quads, in any graph: they go into ``target``) makes to its dataset.
+
+    ``withdrawn``: nodes the import takes out of the dataset (rows a complete file no longer has under a
+    name several rows share, or every row missing when asked to replace the dataset): their values
+    become history. ``record_added``: list each added value in the diff (not for a dataset's first
+    import, where everything is new)."""
+    out = Merged()
+    tg = ox.NamedNode(target)
+    dates = dict(state.graphs)
+    dates.setdefault(target, snapshot)
+    stored: dict[Key, dict[object, set[ox.Quad]]] = defaultdict(lambda: defaultdict(set))
+    structural_old: dict[str, dict[str, set[ox.Quad]]] = defaultdict(lambda: defaultdict(set))
+    described: dict[str, str] = {}
+    """node -> the newest snapshot whose rows describe it (its row was in that file)."""
+    for g, quads in state.quads.items():
+        for q in quads:
+            s = q.subject
+            if not isinstance(s, ox.NamedNode) or s.value in state.catalog:
+                continue
+            if q.predicate.value in STRUCTURAL:
+                structural_old[g][s.value].add(q)
+                described[s.value] = max(described.get(s.value, ""), dates[g])
+            else:
+                stored[(s.value, q.predicate.value)][canonical(q.object)].add(q)
+    stated: dict[Key, dict[object, Term]] = defaultdict(dict)
+    structural_new: dict[str, set[tuple[ox.NamedNode, Term]]] = defaultdict(set)
+    for q in file_quads:
+        s = q.subject
+        if not isinstance(s, ox.NamedNode):
+            continue
+        if q.predicate.value in STRUCTURAL:
+            structural_new[s.value].add((q.predicate, q.object))
+        else:
+            stated[(s.value, q.predicate.value)][canonical(q.object)] = q.object
+    nodes = {s for s, _ in stated} | set(structural_new)
+    gone = set(withdrawn) - nodes
+
+    def first(quads: set[ox.Quad]) -> str:
+        return min(dates[_graph(q)] for q in quads)
+
+    def keep(key: Key, quads: set[ox.Quad], status: str, replaced_on: str | None = None) -> None:
+        q = min(quads, key=lambda q: dates[_graph(q)])
+        out.history.append(
+            StatedValue(key[0], key[1], q.object, first(quads), dataset_doc, status, replaced_on)
+        )
+
+    def quad(key: Key, o: Term, graph: ox.NamedNode = tg) -> ox.Quad:
+        return ox.Quad(ox.NamedNode(key[0]), ox.NamedNode(key[1]), o, graph)
+
+    for key in sorted(set(stated) | {k for k in stored if k[0] in nodes or k[0] in gone}):
+        now = stored.get(key, {})
+        new = stated.get(key, {})
+        value_date = max((first(qs) for qs in now.values()), default=None)
+        current = max(described.get(key[0], ""), value_date or "") or None
+        marks = state.markers.get(key, set())
+        if key[0] in gone:
+            for quads in now.values():
+                out.remove |= quads
+                keep(key, quads, "withdrawn", snapshot)
+            out.unmark |= marks
+            out.changes.append(_change("removed", key, file, now, value_date, {}, snapshot))
+            continue
+        if not new:
+            if now and value_date is not None and snapshot > value_date and snapshot >= (current or ""):
+                out.changes.append(_change("not-restated", key, file, now, value_date, {}, snapshot))
+                if not marks:
+                    for quads in now.values():
+                        keep(key, quads, "not-restated", snapshot)
+            continue
+        if not now and current is not None and snapshot < current:
+            # A newer snapshot had the row and does not state this: the older value is history.
+            for o in new.values():
+                out.history.append(StatedValue(key[0], key[1], o, snapshot, dataset_doc, "older-snapshot"))
+            out.changes.append(_change("older-snapshot", key, file, {}, current, new, snapshot))
+            continue
+        if not now:
+            out.add |= {quad(key, o) for o in new.values()}
+            out.unmark |= marks
+            if record_added:
+                out.changes.append(_change("added", key, file, {}, None, new, snapshot))
+            continue
+        same = set(new) & set(now)
+        for value in same:
+            for q in now[value]:
+                if q.object != new[value]:  # the same number written another way: the new form, same graph
+                    out.remove.add(q)
+                    out.add.add(quad(key, new[value], q.graph_name))  # type: ignore[arg-type]
+        out.restated += len(same)
+        if current is not None and snapshot < current:
+            for value in same:  # these were first stated by this older snapshot
+                for q in now[value]:
+                    if dates[_graph(q)] > snapshot:
+                        out.remove.add(q)
+                        out.add.add(quad(key, new[value]))
+            extra = {v: o for v, o in new.items() if v not in now}
+            for o in extra.values():
+                out.history.append(StatedValue(key[0], key[1], o, snapshot, dataset_doc, "older-snapshot"))
+            if extra:
+                out.changes.append(_change("older-snapshot", key, file, now, value_date, extra, snapshot))
+            continue
+        out.unmark |= marks
+        if set(new) == set(now):
+            continue
+        if key[1] in BAG:
+            added = {v: o for v, o in new.items() if v not in now}
+            out.add |= {quad(key, o) for o in added.values()}
+            if added:
+                out.changes.append(_change("added", key, file, {}, None, added, snapshot))
+            continue
+        for value, quads in now.items():
+            if value not in new:
+                out.remove |= quads
+                keep(key, quads, "replaced", snapshot)
+        out.add |= {quad(key, o) for v, o in new.items() if v not in now}
+        out.changes.append(_change("changed", key, file, now, value_date, new, snapshot))
+    _structure(state, out, structural_old, structural_new, tg, gone)
+    return out
+
+
+def _structure(
+    state: DatasetState,
+    out: Merged,
+    old: dict[str, dict[str, set[ox.Quad]]],
+    new: dict[str, set[tuple[ox.NamedNode, Term]]],
+    target: ox.NamedNode,
+    gone: set[str],
+) -> None:
+    """Restate the file's rows' descriptions in the target graph (so it says which rows that snapshot had,
+    and keeps their citations); take out those of the rows withdrawn, and a snapshot graph left with
+    nothing but its catalogue entry."""
+    for s, pairs in new.items():
+        node = ox.NamedNode(s)
+        for p, o in pairs:
+            out.add.add(ox.Quad(node, p, o, target))
+    for g, quads in state.quads.items():
+        for s in gone:
+            out.remove |= old.get(g, {}).get(s, set())
+        left = [
+            q
+            for q in quads - out.remove
+            if not (isinstance(q.subject, ox.NamedNode) and q.subject.value in state.catalog)
+        ]
+        if not left and g != state.base and g != target.value:
+            out.drop.add(g)
+            out.remove |= quads
+
+
+def _graph(q: ox.Quad) -> str:
+    return value_of(q.graph_name)
+
+
+def _change(
+    kind: str,
+    key: Key,
+    file: str,
+    before: dict[object, set[ox.Quad]],
+    before_snapshot: str | None,
+    after: dict[object, Term],
+    after_snapshot: str,
+) -> ValueChange:
+    old = tuple(sorted({min(qs, key=str).object for qs in before.values()}, key=str))
+    new = tuple(sorted(after.values(), key=str))
+    difference = None
+    if len(old) == 1 and len(new) == 1 and is_number(old[0]) and is_number(new[0]):
+        difference = compare(old[0].value, new[0].value)  # type: ignore[union-attr]
+    return ValueChange(kind, key[0], key[1], file, old, before_snapshot, new, after_snapshot, difference)
+
+
+def is_number(term: Term) -> bool:
+    """Whether a value is a numeric literal."""
+    return isinstance(term, ox.Literal) and term.datatype.value in NUMERIC

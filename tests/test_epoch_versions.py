@@ -1,0 +1,319 @@
+"""Other versions of Epoch AI's files, imported in turn into a copy of the default store.
+
+The files (tests/data/epoch_versions: a few real rows of real releases each, CC BY 4.0, Epoch AI) are an
+older and a newer version of the ML hardware and GPU cluster files, a newer hardware file with a renamed
+and with a dropped column, an older partial large-scale models file naming "GPT-4" and "Grok-3", a newer
+data-center file that names its sites otherwise, and an older funding file with US dates. After each
+import: no stored value is lost (each is still in the data, or kept as history), no entity is split, every
+difference is listed by name, the store conforms around what changed, and the dry run's diff equals what
+the import did. The history questions are asked through the API.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pyoxigraph as ox
+import pytest
+
+from aikg.epoch import import_epoch
+from aikg.epoch.catalog import graph_of
+from aikg.epoch.datasets import BY_PATH
+from aikg.epoch.history import HISTORY_GRAPH
+from aikg.epoch.merge import STRUCTURAL, canonical
+from aikg.epoch.report import ImportReport
+from aikg.store import OxigraphStore, Store
+from aikg.web import create_app
+from aikg.write import gate
+from helpers import services_for
+
+VERSIONS = Path(__file__).parent / "data" / "epoch_versions"
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+EPOCH = "https://w3id.org/aikg/graph/epoch/"
+
+SEQUENCE = (
+    ("hardware_newer_resembling", "2026-04-01"),
+    ("hardware_newer", "2026-04-01"),
+    ("hardware_newer_dropped", "2026-04-15"),
+    ("hardware_older", "2025-12-14"),
+    ("clusters_older", "2025-12-14"),
+    ("clusters_newer", "2026-04-24"),
+    ("models_older", "2025-05-20"),
+    ("funding_older", "2025-12-14"),
+    ("datacenters_newer", "2026-07-18"),
+)
+"""Each folder with the snapshot date it is imported as (see its README), in the order imported."""
+
+
+@dataclass
+class Step:
+    """One file version imported: its dry run, its import, and what its datasets held before."""
+
+    dry: ImportReport
+    report: ImportReport
+    before: set[tuple[str, str, Any]]
+    unchanged_by_dry_run: bool
+    conforms: bool
+
+
+def _data(store: Store, files: list[str]) -> set[tuple[str, str, Any]]:
+    """(node, property, value) of the datasets' facts (what a row says of its source is not a fact)."""
+    out = set()
+    for file in files:
+        base = graph_of(BY_PATH[file])
+        for g in store.graphs():
+            if g == base or g.startswith(base + "/"):
+                for q in store.quads(graph=g):
+                    catalogue = q.subject.value.startswith(ID + "epoch-")  # the snapshot's entry, not data
+                    if (
+                        q.predicate.value not in STRUCTURAL
+                        and isinstance(q.subject, ox.NamedNode)
+                        and not catalogue
+                    ):
+                        out.add((q.subject.value, q.predicate.value, canonical(q.object)))
+    return out
+
+
+def _history(store: Store) -> set[tuple[str, str, Any]]:
+    rows = store.query(f"""PREFIX aikg: <{AIKG}>
+        SELECT ?e ?p ?v WHERE {{ GRAPH <{HISTORY_GRAPH}> {{
+          ?r aikg:aboutEntity ?e ; aikg:statedProperty ?p ; aikg:statedValue ?v }} }}""").rows
+    return {(e.value, p.value, canonical(v)) for e, p, v in rows}
+
+
+def _conforms_around(store: Store, report: ImportReport, before: Store | None = None) -> bool:
+    """Validate the nodes the import changed, as the gate validates a write (shapes and ontology)."""
+    nodes = {ox.NamedNode(c.entity) for c in report.changes}
+    quads = {q for n in nodes for q in store.quads(n) if q.graph_name.value != HISTORY_GRAPH}
+    result, _ = gate.validate_change(store, gate.Change("check", add=quads))
+    return result.conforms
+
+
+@pytest.fixture(scope="module")
+def imported(epoch_store) -> tuple[Store, dict[str, Step]]:
+    """A copy of the default store with every version imported in turn (dry run first each time)."""
+    store = OxigraphStore(None)
+    store.apply(add=list(epoch_store.quads()))
+    services = services_for(store, query_timeout=60)
+    steps = {}
+    for name, as_of in SEQUENCE:
+        directory = VERSIONS / name
+        files = sorted(str(p.relative_to(directory)) for p in directory.rglob("*.csv"))
+        before = _data(store, files)
+        version = store.version
+        dry = import_epoch(services, directory, snapshot_date=as_of, dry_run=True)
+        unchanged = store.version == version
+        report = import_epoch(services, directory, snapshot_date=as_of)
+        steps[name] = Step(dry, report, before, unchanged, report.written and _conforms_around(store, report))
+    return store, steps
+
+
+def _change(report: ImportReport, entity: str, prop: str) -> Any:
+    [change] = [c for c in report.changes if c.entity == ID + entity and c.prop == AIKG + prop]
+    return change
+
+
+def _values(store: Store, entity: str, prop: str, graph: str | None = None) -> set[str]:
+    return {
+        q.object.value for q in store.quads(ox.NamedNode(ID + entity), ox.NamedNode(AIKG + prop), None, graph)
+    }
+
+
+# --- every version: nothing lost, the dry run is the import, the store conforms -----------------------
+
+
+@pytest.mark.parametrize("name", [n for n, _ in SEQUENCE])
+def test_each_version_loses_nothing_and_its_dry_run_is_what_it_did(imported, name):
+    store, steps = imported
+    step = steps[name]
+    # The dry run wrote nothing and said what the import then did, line for line.
+    assert step.unchanged_by_dry_run and not step.dry.written
+    assert [c.to_json() for c in step.dry.sorted_changes()] == [
+        c.to_json() for c in step.report.sorted_changes()
+    ]
+    assert [d.to_json() for d in step.dry.disagreements] == [d.to_json() for d in step.report.disagreements]
+    assert [r.rows_matched for r in step.dry.files.values()] == [
+        r.rows_matched for r in step.report.files.values()
+    ]
+    # Every fact its datasets held is still a fact, or kept as history (checked after the whole sequence).
+    files = sorted(step.report.files)
+    missing = step.before - _data(store, files) - _history(store)
+    assert not missing, sorted(missing)[:5]
+    # Every difference is listed by name (the entity's label), and the store conforms around what changed.
+    assert all(step.report.labels.get(d.entity) for d in step.report.disagreements)
+    if step.report.written:
+        assert step.conforms
+
+
+# --- columns --------------------------------------------------------------------------------------------
+
+
+def test_a_resembling_header_waits_for_a_decision_and_writes_nothing(imported):
+    _, steps = imported
+    step = steps["hardware_newer_resembling"]
+    assert not step.report.written and step.unchanged_by_dry_run
+    assert [w.split(":")[0] for w in step.report.waiting] == [
+        "column 'Memory size (bytes)' looks like 'Memory size per board (Byte)' (similarity 0.80), which "
+        "this file lacks"
+    ]
+
+
+def test_a_newer_file_with_a_known_spelling_updates_its_rows(imported):
+    store, steps = imported
+    r = steps["hardware_newer"].report
+    f = r.files["ml_hardware/ml_hardware.csv"]
+    assert (f.mode, f.rows_matched, f.rows_new, f.kept) == ("newer", 4, 0, 166)
+    assert "column 'Memory (bytes)' is read as 'Memory size per board (Byte)'" in " ".join(f.warnings)
+    # FP8 newly given for the TPU v6e and the H200, in the snapshot's own graph.
+    newer = EPOCH + "ml-hardware/2026-04-01"
+    assert _values(store, "google-tpu-v6e-trillium", "fp8Performance", newer) == {"918000000000000"}
+    assert _change(r, "google-tpu-v6e-trillium", "fp8Performance").kind == "added"
+    # INT8 no longer given for Ironwood: kept, marked as not restated by the newer file.
+    assert _change(r, "google-tpu-v7-ironwood", "int8Performance").kind == "not-restated"
+    assert _values(store, "google-tpu-v7-ironwood", "int8Performance") == {"4614000000000000"}
+    # Memory is read under its older spelling: restated, not changed.
+    assert not [c for c in r.changes if c.prop == AIKG + "memoryPerChip"]
+    assert _values(store, "nvidia-gb200", "memoryPerChip") >= {"186"}
+
+
+def test_a_dropped_column_keeps_every_stored_value_marked_not_restated(imported):
+    store, steps = imported
+    r = steps["hardware_newer_dropped"].report
+    kept = {c.entity for c in r.changes if c.prop == AIKG + "memoryPerChip" and c.kind == "not-restated"}
+    # Every chip of the file with a stored memory (the H200 SXM has none in Epoch's data).
+    assert kept == {ID + s for s in ("google-tpu-v6e-trillium", "google-tpu-v7-ironwood", "nvidia-gb200")}
+    assert "186" in _values(store, "nvidia-gb200", "memoryPerChip")
+    marks = store.query(f"""PREFIX aikg: <{AIKG}> SELECT ?on WHERE {{ GRAPH <{HISTORY_GRAPH}> {{
+        ?r aikg:aboutEntity <{ID}nvidia-gb200> ; aikg:statedProperty aikg:memoryPerChip ;
+           aikg:historyStatus "not-restated" ; aikg:notRestatedOn ?on }} }}""").values()
+    assert marks == [("2026-04-15",)]
+
+
+# --- snapshot order -----------------------------------------------------------------------------------------
+
+
+def test_an_older_file_never_overwrites_and_its_differences_are_listed_by_name(imported):
+    store, steps = imported
+    r = steps["hardware_older"].report
+    assert r.files["ml_hardware/ml_hardware.csv"].mode == "older"
+    assert _values(store, "google-tpu-v7-ironwood", "thermalDesignPower") == {"960"}
+    listed = {
+        (r.labels[d.entity], d.prop.rsplit("#", 1)[-1], d.value, d.other, d.kind) for d in r.disagreements
+    }
+    assert ("Google TPU v7 Ironwood", "thermalDesignPower", "980", "960", "disagreement") in listed
+    # 800 TFLOP/s states one digit, and 752 rounded to one digit is 800: rounding, by that rule.
+    assert (
+        "Huawei Ascend 910C",
+        "fp16Performance",
+        "752000000000000",
+        "800000000000000",
+        "rounding",
+    ) in listed
+    # A value the newer file's row does not give is history, not a current value.
+    assert _values(store, "google-tpu-v5e", "thermalDesignPower") == set()
+    assert _change(r, "google-tpu-v5e", "thermalDesignPower").kind == "older-snapshot"
+
+
+def test_us_dates_are_read_and_an_older_cluster_file_erases_nothing(imported):
+    store, steps = imported
+    r = steps["clusters_older"].report
+    f = r.files["gpu_clusters/gpu_clusters.csv"]
+    assert "column 'First Operational Date': 4 dates with slashes read as month/day/year" in " ".join(
+        f.warnings
+    )
+    assert _values(store, "cluster-xai-colossus-memphis-phase-1", "date") == {"2024-09-02"}
+    assert not r.of_kind("unreadable-value")
+    # Every row is matched (rows of a shared name by their stable values), or refused with its reason.
+    assert f.rows_matched + f.rejected == f.rows == 6 and f.rows_new == 0
+    assert {x.kind for x in r.disagreements} <= {"rounding", "disagreement"}
+
+
+def test_a_newer_cluster_file_replaces_the_owner_keeping_the_old_one_as_history(imported):
+    store, steps = imported
+    r = steps["clusters_newer"].report
+    change = _change(r, "cluster-paper-on-glm-130b", "operator")
+    assert change.kind == "changed"
+    assert [t.value for t in change.before] == [ID + "zhipu-ai"]
+    assert "column 'latitude' is not known to aikg" in " ".join(
+        r.files["gpu_clusters/gpu_clusters.csv"].warnings
+    )
+
+
+# --- matching ----------------------------------------------------------------------------------------------
+
+
+def test_an_older_partial_model_file_splits_nothing(imported):
+    store, steps = imported
+    r = steps["models_older"].report
+    resolved = {d.name: d.iri.removeprefix(ID) for d in r.decisions if d.kind == "model"}
+    assert resolved["GPT-4"] == "gpt-4-mar-2023"
+    assert resolved["GPT-4o"] == "gpt-4o-may-2024"
+    assert resolved["GPT-4 Turbo"] == "gpt-4-turbo-nov-2023"
+    assert resolved["Grok-3"] == "grok-3"
+    for split in ("gpt-4", "gpt-4o", "gpt-4-turbo"):
+        assert next(store.quads(ox.NamedNode(ID + split)), None) is None
+    # 80,000 GPUs (newer) against 100,000 (older) is a disagreement, listed by name; the newer stays.
+    listed = {
+        (r.labels[d.entity], d.prop.rsplit("#", 1)[-1], d.value, d.other, d.kind) for d in r.disagreements
+    }
+    assert ("Grok 3 training run", "acceleratorCount", "100000", "80000", "disagreement") in listed
+    assert _values(store, "training-run-grok-3", "acceleratorCount") == {"80000"}
+    derived = store.query(
+        f"""SELECT ?v WHERE {{ <{ID}derived-gpu-hours-training-run-grok-3> <{AIKG}value> ?v }}"""
+    )
+    assert len(derived.values()) <= 1
+
+
+def test_a_newer_data_center_file_finds_its_renamed_sites(imported):
+    store, steps = imported
+    r = steps["datacenters_newer"].report
+    resolved = {d.name: d.iri.removeprefix(ID) for d in r.decisions if d.kind == "datacenter"}
+    assert resolved["Colossus 2"] == "xai-colossus-2-memphis-tennessee"
+    assert resolved["Google Pryor (North)"] == "google-mayes-county-oklahoma"
+    assert resolved["OpenAI Stargate Abilene"] == "openai-oracle-stargate-abilene-texas"
+    power = _change(r, "xai-colossus-2-memphis-tennessee", "powerCapacity")
+    assert (power.kind, [t.value for t in power.before], [t.value for t in power.after]) == (
+        "changed",
+        ["276"],
+        ["946"],
+    )
+    assert next(store.quads(ox.NamedNode(ID + "colossus-2")), None) is None
+
+
+# --- history, through the API ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def client(imported):
+    store, _ = imported
+    return create_app({"store": "memory", "load_seeds": False}, store=store).test_client()
+
+
+def test_what_did_epoch_say_about_a_chip_on_a_date(client):
+    body = client.get("/api/queries/epoch-as-of?entity=google-tpu-v7-ironwood&date=2026-03-06").get_json()
+    said = {
+        (r["property"]["value"].rsplit("#", 1)[-1], r["value"]["value"], r["status"]["value"])
+        for r in body["rows"]
+    }
+    assert ("thermalDesignPower", "960", "current") in said
+    assert ("int8Performance", "4614000000000000", "current-not-restated") in said
+    before = client.get("/api/entities/google-tpu-v7-ironwood/history?as_of=2025-12-14").get_json()
+    tdp = [v for v in before["values"] if v["property"]["iri"].endswith("#thermalDesignPower")]
+    assert [(v["value"]["value"], v["status"]["value"]) for v in tdp] == [("980", "older-snapshot")]
+    assert {"replaced", "older-snapshot", "not-restated"} >= {h["status"] for h in before["history"]}
+
+
+def test_what_changed_for_xai_since_the_last_import(client, imported):
+    _, steps = imported
+    last = steps["datacenters_newer"].report
+    body = client.get("/api/queries/changes-since-last-import?entity=xai").get_json()
+    got = {(r["node"]["value"], r["property"]["value"], r["kind"]["value"]) for r in body["rows"]}
+    colossus = ID + "xai-colossus-2-memphis-tennessee"
+    # The site xAI ran until the newer file names SpaceXAI as its owner: its owner and power changed.
+    assert {(colossus, AIKG + "operator", "changed"), (colossus, AIKG + "powerCapacity", "changed")} <= got
+    assert got <= {(c.entity, c.prop, c.kind) for c in last.changes}
+    record = client.get("/api/imports/latest").get_json()
+    assert len(record["changes"]) == len(last.changes)
