@@ -94,7 +94,20 @@ GOOD: dict[str, str] = {
     ),
     "ImportedFileShape": (
         '<https://w3id.org/aikg/import/x/file/1> a aikg:ImportedFile ; aikg:filePath "a.csv" ; '
-        'aikg:updateMode "merged" ; aikg:rowsRead 10 ; aikg:rowsImported 9 ; aikg:rowsRejected 1 .'
+        'aikg:updateMode "newer" ; aikg:rowsRead 10 ; aikg:rowsImported 9 ; aikg:rowsRejected 1 .'
+    ),
+    "ValueChangeShape": (
+        "<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime "
+        '"2026-12-01T10:00:00Z"^^xsd:dateTime ; aikg:change <https://w3id.org/aikg/import/x/change/1> . '
+        '<https://w3id.org/aikg/import/x/change/1> a aikg:ValueChange ; aikg:changeKind "changed" ; '
+        "aikg:aboutEntity id:h800 ; aikg:statedProperty aikg:memoryPerChip ; "
+        'aikg:snapshotAfter "2026-04-01"^^xsd:date .'
+    ),
+    "StatedValueShape": (
+        "<https://w3id.org/aikg/history/x> a aikg:StatedValue ; aikg:aboutEntity id:h800 ; "
+        "aikg:statedProperty aikg:memoryPerChip ; aikg:statedValue 80 ; "
+        'aikg:statedOn "2025-12-14"^^xsd:date ; '
+        'aikg:inDataset id:d1 ; aikg:historyStatus "replaced" ; aikg:replacedOn "2026-03-06"^^xsd:date .'
     ),
     "ImportFindingShape": (
         "<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime "
@@ -425,6 +438,26 @@ BAD: dict[str, Bad] = {
         "https://w3id.org/aikg/import/x/file/1",
         "aikg:rowsRead",
         "the counts do not add up",
+    ),
+    "change-of-unknown-kind": Bad(
+        "ValueChangeShape",
+        "<https://w3id.org/aikg/import/x> a aikg:Import ; prov:startedAtTime "
+        '"2026-12-01T10:00:00Z"^^xsd:dateTime ; aikg:change <https://w3id.org/aikg/import/x/change/1> . '
+        '<https://w3id.org/aikg/import/x/change/1> a aikg:ValueChange ; aikg:changeKind "lost" ; '
+        "aikg:aboutEntity id:h800 ; aikg:statedProperty aikg:memoryPerChip ; "
+        'aikg:snapshotAfter "2026-04-01"^^xsd:date .',
+        "https://w3id.org/aikg/import/x/change/1",
+        "aikg:changeKind",
+        "a change has one kind",
+    ),
+    "stated-value-without-its-snapshot": Bad(
+        "StatedValueShape",
+        "<https://w3id.org/aikg/history/x> a aikg:StatedValue ; aikg:aboutEntity id:h800 ; "
+        "aikg:statedProperty aikg:memoryPerChip ; aikg:statedValue 80 ; "
+        'aikg:inDataset id:d1 ; aikg:historyStatus "replaced" .',
+        "https://w3id.org/aikg/history/x",
+        "aikg:statedOn",
+        "names the snapshot that stated it",
     ),
     "finding-of-no-import": Bad(
         "ImportFindingShape",
