@@ -320,7 +320,7 @@ def test_named_queries_keep_the_engines_order_on_the_default_store(epoch_store, 
     """Every named query: the same rows as Oxigraph's own ORDER BY, in the same order of their keys
     (rows equal on every key may come in another order: Oxigraph's sort is not stable)."""
     q = load_queries()[name]
-    given = {"accelerator": "h100", "entity": "nvidia", "org": "nvidia"}
+    given = {"accelerator": "h100", "entity": "nvidia", "org": "nvidia", "date": "2026-03-06"}
     given.update({"from": "2000-01-01", "to": "2030-12-31"})
     raw = {p.name: given[p.name] for p in q.parameters if p.required}
     bindings = bind_parameters(q, raw)
