@@ -190,7 +190,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
     _releasing: bool
     _last_action: float
 
-    ACTIONS = frozenset({"update", "put", "drop", "status", "validate"})
+    ACTIONS = frozenset({"update", "put", "drop", "status", "validate", "import_epoch"})
     """What HTTP workers may ask of the writer (gunicorn would otherwise expose every public method)."""
 
     def __call__(self, action: str, *args: Any, **kwargs: Any) -> Any:

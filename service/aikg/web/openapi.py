@@ -1035,7 +1035,7 @@ def _api_paths(services: Services) -> dict[str, Any]:
                     "name": "id",
                     "in": "path",
                     "required": True,
-                    "schema": {"type": "string", "minLength": 1},
+                    "schema": _PARAM_SCHEMAS["entity"],
                     "description": "The entity: a slug such as gb200, or a full IRI.",
                 },
                 {
