@@ -312,6 +312,16 @@ def test_2_2_3_protocol_dataset_with_using_or_with_is_an_error(client):
     assert_error(update(client, text, query_string={"using-named-graph-uri": MLPERF}), 400)
 
 
+def test_a_protocol_graph_that_is_no_iri_is_a_400_even_for_the_empty_update(client):
+    """Regression (schemathesis, negative data): ``update=&using-named-graph-uri=%7F`` answered 200, as the
+    empty update returned before the parameters were read; a bad parameter is a bad request whatever
+    the text is."""
+    for text in ("", "CLEAR SILENT ALL"):
+        for name in ("using-graph-uri", "using-named-graph-uri"):
+            body = assert_error(update(client, text, query_string={name: "\x7f"}), 400)
+            assert name in body["message"]
+
+
 def test_2_2_4_success_is_2xx_and_2_2_5_syntax_errors_are_400(client):
     """§2.2.4: "should use a 2XX HTTP response code for an update request that is successfully processed";
     §2.2.5: "400 if the SPARQL update request string is not a legal sequence of characters"."""

@@ -40,9 +40,12 @@ LIMITS = {
 }
 BUDGETS = Budgets(query_timeout=3, write_timeout=15, read_timeout=2)
 MAX_BODY = 2_000_000
-PER_ROUTE = 150
+SCALE = float(os.environ.get("AIKG_HOSTILE_SCALE", "0.35"))
+"""How much of the full attack the suite sends: about a third in CI (5,600 cases, every route and
+family still walked), ``AIKG_HOSTILE_SCALE=1`` for the whole 16,000 on demand (docs/tests.md)."""
+PER_ROUTE = max(20, round(150 * SCALE))
 """Generated requests per rule of the URL map (besides one plain request per method)."""
-SCHEMA_EXAMPLES = 30
+SCHEMA_EXAMPLES = max(10, round(30 * SCALE))
 """schemathesis examples per operation and mode."""
 CLIENTS = 4
 
@@ -71,6 +74,8 @@ def server(tmp_path_factory):
     live = LiveServer(str(tmp_path_factory.mktemp("hostile") / "store"), env=LIMITS, args=["--workers", "2"])
     live.started_with = processes(live)  # type: ignore[attr-defined]
     yield live
+    # kept beside the test's files: assert_survived names the alarms, this has their tracebacks
+    (tmp_path_factory.getbasetemp() / "hostile-server.log").write_text(live.log_tail(10_000_000))
     live.stop()
 
 
@@ -130,14 +135,14 @@ def test_generated_hostile_traffic_gets_no_5xx_no_hang_and_only_the_envelope(ser
     document = requests.get(server.url + "/api/openapi.json", timeout=30).json()
     routes = app_routes(document)
     cases: list[Case] = hostile.route_cases(routes, PER_ROUTE)
-    cases += hostile.draw(hostile.framing_case(), 2500)
+    cases += hostile.draw(hostile.framing_case(), round(2500 * SCALE))
     cases += hostile.sparql_cases(MAX_BODY)
-    cases += hostile.draw(hostile.sparql_soup(), 1500)
+    cases += hostile.draw(hostile.sparql_soup(), round(1500 * SCALE))
     cases += hostile.rdf_cases(MAX_BODY)
-    cases += hostile.draw(hostile.rdf_soup(), 1000)
+    cases += hostile.draw(hostile.rdf_soup(), round(1000 * SCALE))
     graphs = hostile.graph_cases()  # last: they drop and move graphs
     slow = hostile.incomplete_cases(BUDGETS.read_timeout)
-    assert len(cases) + len(graphs) + len(slow) >= 10_000
+    assert len(cases) + len(graphs) + len(slow) >= 10_000 * SCALE
     walked = {c.family for c in cases}
     assert {f"route {r.rule}" for r in routes} <= walked
 

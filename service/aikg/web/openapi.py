@@ -110,6 +110,13 @@ def _cached_ok(
     }
 
 
+_EMPTY_UPDATE_ALLOWED = {
+    "type": "string",
+    "description": "The update text; empty (or only a prologue) is a valid update that changes nothing "
+    "(SPARQL 1.1 Update grammar, [29] Update).",
+}
+"""An update body: no minLength, as the server answers the empty update 200 with nothing changed."""
+
 _IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
 _FORMAT = {
     "name": "format",
@@ -1328,7 +1335,7 @@ def _write_paths() -> dict[str, Any]:
         "type": "object",
         "required": ["update"],
         "properties": {
-            "update": {"type": "string", "minLength": 1},
+            "update": _EMPTY_UPDATE_ALLOWED,
             "using-graph-uri": {"type": "array", "items": {"type": "string"}},
             "using-named-graph-uri": {"type": "array", "items": {"type": "string"}},
         },
@@ -1357,7 +1364,7 @@ def _write_paths() -> dict[str, Any]:
                 "requestBody": {
                     "required": True,
                     "content": {
-                        "application/sparql-update": {"schema": {"type": "string", "minLength": 1}},
+                        "application/sparql-update": {"schema": _EMPTY_UPDATE_ALLOWED},
                         "application/x-www-form-urlencoded": {"schema": update_form},
                     },
                 },

@@ -236,12 +236,12 @@ def update_change(
     ``using-named-graph-uri``: graphs of the store, empty when it holds none (nothing is fetched).
     """
     using, using_named = list(using or ()), list(using_named or ())
+    for name, graphs in (("using-graph-uri", using), ("using-named-graph-uri", using_named)):
+        for g in graphs:
+            _absolute(g, name)  # before all else: a bad parameter is a 400 even with nothing to do
     if not text.strip():  # an empty request is a valid one (Update §3: zero operations), changing nothing
         return Change("update")
     runner.check(text, update=True)
-    for name, graphs in (("using-graph-uri", using), ("using-named-graph-uri", using_named)):
-        for g in graphs:
-            _absolute(g, name)
     plan = _read(text)
     if (using or using_named) and plan.dataset_clause_used():
         raise BadRequest(
