@@ -110,3 +110,10 @@ def test_the_readme_has_exactly_two_set_up_commands_and_ci_runs_the_test_one_ver
     assert test.startswith("sh tests/system-packages.sh && ")  # the system packages are part of it
     ci = (ROOT / ".ci" / "run").read_text()
     assert test in ci.splitlines()
+
+
+def test_an_unknown_or_overlong_page_is_a_404_not_a_500(docs_client) -> None:
+    """Regression (hostile traffic): a slug longer than a file name may be made stat() fail (500)."""
+    for slug in ("no-such-page", "x" * 5000):
+        resp = docs_client.get(f"/docs/{slug}")
+        assert resp.status_code == 404 and resp.get_json()["status"] == 404

@@ -1,7 +1,7 @@
 """The hostile-traffic suite: a live ``aikg serve`` (two HTTP workers and the writer, over an on-disk store
 with the seeds) takes schemathesis over its OpenAPI document and more than ten thousand generated bad,
 odd and malicious requests (:mod:`hostile`) on every route of the app, and keeps its rules: no 5xx (a
-timeout only for a query that really runs away), nothing later than its budget + 1 s, an answer to
+timeout only for a query that really runs away), nothing later than twice its budget + 5 s, an answer to
 every request, every error in the JSON envelope — and it is still the same processes, answering, at
 the end.
 
@@ -258,6 +258,6 @@ def test_schemathesis_over_the_openapi_document_with_all_checks(server, mode):
         f"\nschemathesis {mode.value}: {tally.sent} requests, statuses {dict(sorted(tally.statuses.items()))}"
     )
     assert not failures, "\n\n".join(failures)
-    assert tally.sent >= 500
+    assert tally.sent >= 500 * SCALE
     assert not tally.broken, tally.report()
     assert_survived(server)

@@ -140,9 +140,11 @@ GENERATED: dict[str, Callable[[Services], str]] = {
 
 def page_markdown(slug: str, services: Services) -> str:
     """The Markdown of one page with its generated parts written in (NotFound for an unknown page)."""
-    path = docs_dir() / f"{slug}.md"
-    if not _SLUG.match(slug) or not path.is_file():
+    # looked up among the pages, never by the path a request spells: a 5,000-letter slug made stat()
+    # raise "File name too long" (a 500 under hostile traffic)
+    if not _SLUG.match(slug) or slug not in {p.stem for p in docs_dir().glob("*.md")}:
         raise NotFound(f"no documentation page called {slug!r}")
+    path = docs_dir() / f"{slug}.md"
     return _MARK.sub(lambda m: GENERATED[m.group(1)](services), path.read_text(encoding="utf-8"))
 
 
