@@ -92,7 +92,8 @@ def test_who_runs_nvidia_only_capacity_in_english_and_chinese_runs_the_named_que
         body = ask(ro_client, q)
         assert body["abstained"] is False
         assert body["understood"]["query"] == "nvidia-only-capacity"
-        assert body["understood"]["parameters"] == {"vendor": "nvidia"}
+        # the defaults of the query's other parameters say what it counts (include) and keeps (uses)
+        assert body["understood"]["parameters"] == {"vendor": "nvidia", "include": "likely", "uses": "any"}
         rows = body["answer"]["rows"]
         by_holder = {r["cells"]["holder"]["id"]: r for r in rows}
         assert {"ports-pike", "sb-energy", "openai"} <= set(by_holder)
@@ -101,8 +102,8 @@ def test_who_runs_nvidia_only_capacity_in_english_and_chinese_runs_the_named_que
         titles = {s["document"]["title"] for s in by_holder["ports-pike"]["sources"]}
         assert any(t.startswith(FRONTIER) for t in titles)
         links = body["answer"]["query"]["links"]
-        assert links["page"] == "/queries/nvidia-only-capacity?vendor=nvidia"
-        assert links["editor"] == "/editor?named=nvidia-only-capacity&vendor=nvidia"
+        assert links["page"] == "/queries/nvidia-only-capacity?vendor=nvidia&include=likely&uses=any"
+        assert links["editor"] == "/editor?named=nvidia-only-capacity&vendor=nvidia&include=likely&uses=any"
 
 
 def test_an_entity_parameter_is_filled_from_the_question(ro_client):

@@ -459,10 +459,22 @@ def test_the_entity_json_sets_each_sources_value_side_by_side(imported):
 def test_dataset_confidence_is_its_own_axis(imported):
     store, _ = imported
     site = ID + "oracle-abilene"
-    # Owner #confident, users #likely and #speculative: the row takes the least confident of its tags.
-    assert values(store, site, AIKG + "datasetConfidence") == {URIRef(AIKG + "Speculative")}
-    assert values(store, site, AIKG + "sourceConfidence") == {Literal("speculative")}
+    # Owner #confident, users #likely and #speculative: each link keeps its own tag, the site none.
+    assert values(store, site, AIKG + "datasetConfidence") == set()
     assert values(store, site, AIKG + "certainty") == set()
+    ratings = store.query(f"""
+        PREFIX aikg: <{AIKG}>
+        SELECT ?p ?o ?word ?level WHERE {{
+          <{site}> aikg:linkRating ?r .
+          ?r aikg:onProperty ?p ; aikg:onValue ?o ;
+             aikg:sourceConfidence ?word ; aikg:datasetConfidence ?level
+        }}""").rows
+    assert {tuple(t.value.rsplit("#", 1)[-1].rsplit("/", 1)[-1] for t in r) for r in ratings} == {
+        ("operator", "oracle", "confident", "Confident"),
+        ("tenant", "openai", "likely", "Likely"),
+        ("tenant", "microsoft", "speculative", "Speculative"),
+        ("project", "Stargate", "confident", "Confident"),
+    }
     assert values(store, site, AIKG + "tenant") == {URIRef(ID + "openai"), URIRef(ID + "microsoft")}
     cluster = ID + "cluster-oracle-test-cluster"
     assert values(store, cluster, AIKG + "datasetConfidence") == {URIRef(AIKG + "Confirmed")}
@@ -589,9 +601,9 @@ def test_nvidia_only_capacity_counts_unknown_hardware_beside_the_known(imported)
     store, _ = imported
     rows = named(store, "nvidia-only-capacity", {})
     follows = {
-        str(r["holder"]): (str(r["uses"]), str(r["unknownUses"]))
+        str(r["holder"]): (str(r["vendorUses"]), str(r["unknownUses"]))
         for r in rows
-        if str(r["basis"]) == "follows from deployments"
+        if str(r["basis"]) == "inferred from known hardware"
     }
     # CoreWeave: the document's GB300 result and Epoch's GB300 cluster are NVIDIA; the mystery site
     # names no chip (regression: it used to rule CoreWeave out).

@@ -30,6 +30,8 @@ EXAMPLES = {
     "entity": ["coreweave", "nvidia"],
     "axis": ["document", "dataset"],
     "date": ["2026-03-06"],
+    "include": ["likely", "all"],
+    "uses": ["any", "mostly-known"],
 }
 """Values tried for each parameter name (the seeds' entities; dates around the seeds' events)."""
 

@@ -143,7 +143,11 @@ def test_parameter_conversion_by_type():
     org = get_query("deals-of-organization")
     assert bind_parameters(org, {"org": "nvidia"}) == {"org": ox.NamedNode(ID + "nvidia")}
     assert bind_parameters(org, {"org": ID + "sb-energy"}) == {"org": ox.NamedNode(ID + "sb-energy")}
-    assert bind_parameters(get_query("nvidia-only-capacity"), {}) == {"vendor": ox.NamedNode(ID + "nvidia")}
+    assert bind_parameters(get_query("nvidia-only-capacity"), {}) == {
+        "vendor": ox.NamedNode(ID + "nvidia"),
+        "include": ox.Literal("likely"),
+        "uses": ox.Literal("any"),
+    }
 
 
 QUERY_WITH_EVERY_TYPE = """# title: Echo
@@ -198,18 +202,20 @@ def test_nvidia_only_capacity_says_whether_stated_or_following(seeded_store):
         ("id:openai", "stated policy", "id:ports-pike"),
     } <= found
     # CoreWeave's known capacity: its MLPerf v6.0 result on GB300 NVL72; Groq sells NVIDIA clusters.
-    assert ("id:coreweave", "follows from deployments", "id:coreweave") in found
-    assert ("id:groq", "follows from deployments", "id:groq") in found
+    assert ("id:coreweave", "inferred from known hardware", "id:coreweave") in found
+    assert ("id:groq", "inferred from known hardware", "id:groq") in found
     # The hyperscalers' clusters name no hardware: nothing follows for them.
     holders = {h for h, _, _ in found}
     assert not holders & {"id:microsoft", "id:google", "id:amazon", "id:oracle"}
     coreweave = [r for r in rows(seeded_store, "nvidia-only-capacity") if r["holder"] == "id:coreweave"]
-    assert [(r["holderLabel"], r["uses"]) for r in coreweave] == [("CoreWeave", "1")]
+    assert [(r["holderLabel"], r["vendorUses"], r["unknownUses"]) for r in coreweave] == [
+        ("CoreWeave", "1", "0")
+    ]
 
 
 def test_nvidia_only_capacity_for_another_vendor(seeded_store):
     found = {pick(r, "holder", "basis") for r in rows(seeded_store, "nvidia-only-capacity", vendor="google")}
-    assert ("id:coreweave", "follows from deployments") not in found
+    assert ("id:coreweave", "inferred from known hardware") not in found
     assert ("id:ports-pike", "stated policy") not in found
 
 

@@ -75,7 +75,7 @@ GOOD: dict[str, str] = {
         'id:rev a aikg:RevenueFigure ; rdfs:label "OpenAI revenue"@en ; aikg:agent id:openai ; '
         'aikg:annualRevenue 28000000.0 ; aikg:currency "USD" ; aikg:figureKind "Yearly revenue" . '
         'id:staff a aikg:StaffFigure ; rdfs:label "staff"@en ; aikg:agent id:openai ; aikg:staffCount 75 ; '
-        'aikg:division "DeepMind" . '
+        'aikg:companyDivision "DeepMind" . '
         'id:use a aikg:UsageFigure ; rdfs:label "use"@en ; aikg:agent id:openai ; aikg:activeUsers 50000000 '
         "; "
         'aikg:activeUsersPeriod "Weekly" ; aikg:dailyTokens 133000000000.0 ; aikg:product "ChatGPT" . '
@@ -138,6 +138,17 @@ GOOD: dict[str, str] = {
     ),
     "EndDateShape": 'id:lease aikg:endDate "2046"^^xsd:gYear .',
     "AnnouncedOnShape": 'id:v6 aikg:announcedOn "2026-08"^^xsd:gYearMonth .',
+    "ReportedOnShape": 'id:v6 aikg:reportedOn "2026-08-18"^^xsd:date .',
+    "LinkRatingShape": (
+        "id:campus aikg:tenant id:openai ; aikg:operator id:coreweave ; aikg:linkRating id:rating-x . "
+        "id:rating-x a aikg:LinkRating ; aikg:onProperty aikg:tenant ; aikg:onValue id:openai ; "
+        'aikg:sourceConfidence "speculative" ; aikg:datasetConfidence aikg:Speculative .'
+    ),
+    "AcceleratorGroupShape": (
+        'id:dep a aikg:Deployment ; rdfs:label "d"@en ; aikg:accelerator id:h800 ; aikg:acceleratorCount 3 ; '
+        "aikg:acceleratorGroup id:dep-chips-h800 . "
+        "id:dep-chips-h800 a aikg:AcceleratorGroup ; aikg:accelerator id:h800 ; aikg:acceleratorCount 3 ."
+    ),
     "ReleaseDateShape": 'id:deepseek-v3 aikg:releaseDate "2024-12-26"^^xsd:date .',
     "FoundedInShape": 'id:coreweave aikg:foundedIn "2017"^^xsd:gYear .',
     "AvailableFromShape": 'id:gb300-nvl72 aikg:availableFrom "2025"^^xsd:gYear .',
@@ -1774,6 +1785,30 @@ BAD: dict[str, Bad] = {
         "id:h800",
         "aikg:thermalDesignPower",
         "TDP must be a positive number of watts",
+    ),
+    "report-date-as-text": Bad(
+        "ReportedOnShape",
+        'id:v6 aikg:reportedOn "26 Sep 2025" .',
+        "id:v6",
+        "aikg:reportedOn",
+        "aikg:reportedOn must be an xsd:date",
+    ),
+    "rating-of-a-link-the-node-lacks": Bad(
+        "LinkRatingShape",
+        "id:campus aikg:linkRating id:rating-x . "
+        "id:rating-x a aikg:LinkRating ; aikg:onProperty aikg:tenant ; aikg:onValue id:openai ; "
+        "aikg:datasetConfidence aikg:Speculative .",
+        "id:rating-x",
+        "aikg:tenant",
+        "rates a link the node does not have",
+    ),
+    "accelerator-group-without-a-chip": Bad(
+        "AcceleratorGroupShape",
+        'id:dep a aikg:Deployment ; rdfs:label "d"@en ; aikg:acceleratorGroup id:dep-chips-x . '
+        "id:dep-chips-x a aikg:AcceleratorGroup ; aikg:acceleratorCount 3 .",
+        "id:dep-chips-x",
+        "aikg:accelerator",
+        "an accelerator group names exactly one aikg:Accelerator",
     ),
     "figure-beyond-the-decimal-range": Bad(
         "ComparableNumberShape",

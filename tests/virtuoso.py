@@ -36,7 +36,7 @@ class VirtuosoServer:
                 http_port=http_port,
                 buffers=20000,
                 dirty_buffers=15000,
-                max_query_seconds=5,
+                max_query_seconds=30,
             )
         )
         self.proc = subprocess.Popen(

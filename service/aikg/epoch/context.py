@@ -26,6 +26,7 @@ from aikg.epoch.values import (
     plain,
     read_date,
     read_number,
+    slugify,
     tagged_list,
     text,
 )
@@ -45,17 +46,6 @@ CONFIDENCE = {
     "unknown": AIKG.ConfidenceUnknown,
 }
 """Epoch's confidence words, read as dataset confidence (a different axis from document certainty)."""
-
-WEAKNESS = {
-    "confirmed": 0,
-    "confident": 0,
-    "likely": 1,
-    "uncertain": 2,
-    "speculative": 2,
-    "unverified": 2,
-    "unknown": 2,
-    "unlikely": 3,
-}
 
 
 class Rejected(Exception):
@@ -194,6 +184,33 @@ class Context:
             if not found and text and not is_unknown(text):
                 q.add(row.key, row.graph, node, AIKG.note, Literal(f"Source: {text}", lang="en"))
                 row.problem("read-value", None, text, f"source {text[:120]!r} is not a link: kept as a note")
+
+    def rate(self, row: Row, node: URIRef, prop: URIRef, value: URIRef | Literal, tag: str | None) -> None:
+        """A source's rating of one link of a node (Epoch's "Oracle #confident" in an owner list), as a
+        rating node of its own: each link keeps its own, never the node's."""
+        word = (tag or "").strip()
+        if not word:
+            return
+        level = CONFIDENCE.get(word.lower())
+        if level is None:
+            row.problem(
+                "unreadable-value",
+                None,
+                word,
+                f"confidence tag {word!r} is not one of Epoch's words (confident, likely, speculative …): "
+                "the link is kept without a rating",
+            )
+            return
+        name = value.rsplit("/", 1)[-1] if isinstance(value, URIRef) else slugify(str(value))
+        rating = self.row_node(f"rating-{node.rsplit('/', 1)[-1]}-{prop.rsplit('#', 1)[-1].lower()}-{name}")
+        q, key, g = self.quads, row.key, row.graph
+        q.owns(key, rating)
+        q.add(key, g, rating, RDF.type, AIKG.LinkRating)
+        q.add(key, g, node, AIKG.linkRating, rating)
+        q.add(key, g, rating, AIKG.onProperty, prop)
+        q.add(key, g, rating, AIKG.onValue, value)
+        q.add(key, g, rating, AIKG.sourceConfidence, Literal(word))
+        q.add(key, g, rating, AIKG.datasetConfidence, level)
 
     def figure(
         self,
@@ -340,9 +357,3 @@ def _url(link: str) -> URIRef | None:
     if not link.startswith(("http://", "https://")) or any(c in link for c in ' <>"{}|\\^`\n'):
         return None
     return URIRef(link)
-
-
-def weakest(tags: Iterable[str | None]) -> str | None:
-    """The least confident of a row's confidence words."""
-    known = [t for t in tags if t and t.lower() in WEAKNESS]
-    return max(known, key=lambda t: WEAKNESS[t.lower()]) if known else None

@@ -14,7 +14,7 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
-from aikg.epoch.context import Context, Rejected, Row, weakest
+from aikg.epoch.context import Context, Rejected, Row
 from aikg.epoch.values import normalize, parameters_in_notes, plain, slugify, unit_slip
 from aikg.namespaces import AIKG
 
@@ -263,12 +263,28 @@ def map_cluster(ctx: Context, row: Row) -> None:
     vendor = None
     if supplier.lower() not in SUPPLIER_UNKNOWN:
         vendor = ctx.entity(row, "organization", supplier, AIKG.HardwareVendor)
-    chips = [c for c in (row.text("Chip type (primary)"), row.text("Chip type (secondary)")) if c]
-    for i, chip_name in enumerate(chips):
+    kinds = [
+        (name, column)
+        for name, column in (
+            (row.text("Chip type (primary)"), "Chip quantity (primary)"),
+            (row.text("Chip type (secondary)"), "Chip quantity (secondary)"),
+        )
+        if name
+    ]
+    chips = [name for name, _ in kinds]
+    for i, (chip_name, quantity) in enumerate(kinds):
         chip = ctx.entity(row, "accelerator", chip_name, AIKG.Accelerator)
         q.add(key, g, node, AIKG.accelerator, chip)
         if i == 0 and vendor is not None:
             q.add(key, g, chip, AIKG.manufacturer, vendor)
+        if len(kinds) > 1:
+            # Two kinds of chips: each keeps its own count (the node keeps the total).
+            group = ctx.row_node(f"{node.rsplit('/', 1)[-1]}-chips-{chip.rsplit('/', 1)[-1]}")
+            q.owns(key, group)
+            q.add(key, g, group, RDF.type, AIKG.AcceleratorGroup)
+            q.add(key, g, node, AIKG.acceleratorGroup, group)
+            q.add(key, g, group, AIKG.accelerator, chip)
+            q.add(key, g, group, AIKG.acceleratorCount, row.whole(quantity))
     if not chips and vendor is not None:
         q.add(key, g, node, AIKG.acceleratorVendor, vendor)
     count = (
@@ -324,21 +340,18 @@ def map_datacenter(ctx: Context, row: Row) -> None:
     title = row.text("Title")
     if title and normalize(title) != normalize(handle):
         q.add(key, g, site, SKOS.altLabel, Literal(title))
-    tags: list[str | None] = []
-    notes = []
+    # Each link keeps Epoch's own tag (Microsoft #confident as owner, OpenAI #speculative as user): the
+    # site has no confidence of its own, the row rates its links one by one.
     for column, prop in DATACENTER_ROLES:
         for who in row.names(column):
-            q.add(key, g, site, prop, ctx.entity(row, "organization", who.name, AIKG.Organization))
-            tags.append(who.tag)
-            if who.tag:
-                notes.append(f"{column}: {who.name} #{who.tag}")
+            target = ctx.entity(row, "organization", who.name, AIKG.Organization)
+            q.add(key, g, site, prop, target)
+            ctx.rate(row, site, prop, target, who.tag)
     for project in row.names("Project"):
         q.add(key, g, site, AIKG.project, Literal(project.name))
-        tags.append(project.tag)
-    if notes:
-        q.add(key, g, site, AIKG.note, Literal("Epoch AI's tags: " + "; ".join(notes), lang="en"))
+        ctx.rate(row, site, AIKG.project, Literal(project.name), project.tag)
     q.text(key, g, site, AIKG.locationName, row.text("Address"))
-    ctx.provenance(row, site, weakest(tags))
+    ctx.provenance(row, site, None)
     ctx.figure_cell(row, site, AIKG.h100Equivalents, "Current H100 equivalents")
     ctx.figure_cell(row, site, AIKG.powerCapacity, "Current power (MW)")
     _money(
@@ -470,7 +483,7 @@ def map_funding(ctx: Context, row: Row) -> None:
     q.add(key, g, node, AIKG.investee, company)
     q.text(key, g, node, AIKG.roundName, round_id or None)
     q.add(key, g, node, AIKG.date, row.date("Close date"))
-    q.add(key, g, node, AIKG.announcedOn, row.date("Report date"))
+    q.add(key, g, node, AIKG.reportedOn, row.date("Report date"))
     status = (row.text("Status") or "").lower()
     if status and status not in ROUND_STATUS:
         row.problem(
@@ -508,7 +521,7 @@ def _figure_node(ctx: Context, row: Row, prefix: str, cls: URIRef, what: str) ->
     q.add(key, g, node, RDFS.label, Literal(f"{company_name} {what}: {figure_id}".rstrip(": "), lang="en"))
     q.add(key, g, node, AIKG.agent, company)
     q.add(key, g, node, AIKG.date, row.date("Date"))
-    q.add(key, g, node, AIKG.announcedOn, row.date("Report date"))
+    q.add(key, g, node, AIKG.reportedOn, row.date("Report date"))
     q.text(key, g, node, AIKG.sourceType, row.text("Source type") or row.text("Source Type"))
     ctx.provenance(row, node, row.raw("Confidence"), [row.raw(f"Source {i}") for i in range(1, 4)])
     _notes(ctx, row, node, "Notes", "Graph note", prefixed=False)
@@ -530,7 +543,7 @@ def map_staff(ctx: Context, row: Row) -> None:
     q, key, g = ctx.quads, row.key, row.graph
     q.add(key, g, node, AIKG.staffCount, row.whole("Staff count"))
     q.text(key, g, node, AIKG.figureKind, row.text("Type"))
-    q.text(key, g, node, AIKG.division, row.text("Division name"))
+    q.text(key, g, node, AIKG.companyDivision, row.text("Division name"))
 
 
 def map_usage(ctx: Context, row: Row) -> None:

@@ -13,7 +13,7 @@ import math
 import re
 import unicodedata
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Context, Decimal, InvalidOperation
 
 from rdflib import Literal
 from rdflib.namespace import XSD
@@ -100,9 +100,17 @@ def read_number(cell: str | None) -> Reading:
         return Reading(None)  # "Infinity", "NaN": Decimal's own words for unknown, like "inf"
     if math.isinf(float(value)):
         return Reading(None, f"{raw!r} is too large to be a figure here (left unknown)")
+    value = _SIGNIFICANT.plus(value)
     if lenient:
         return Reading(value, f"{raw!r} read as {plain(value)}", lenient=True)
     return Reading(value)
+
+
+_SIGNIFICANT = Context(prec=15)
+"""A figure keeps at most 15 significant digits, the digits a double holds exactly: Epoch's files are
+written from doubles, and the digits past the 15th are the binary float's noise (3.4294999999999995 is
+3.4295, 100000.00000147166 is 100000.000001472). Fewer digits stay as the file writes them, and every
+engine then holds the same number (Virtuoso rounds a decimal's 16th decimal place)."""
 
 
 def _decimal(text: str) -> Decimal | None:

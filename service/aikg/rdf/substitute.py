@@ -23,9 +23,18 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     outermost SELECT projects a bound variable as ``(value AS ?var)``; a subquery stops projecting it
     (the value is already in its patterns, and SPARQL forbids binding an in-scope variable again), and
     a grouping or ordering key becomes ``(value)``. A ``VALUES`` block naming a bound variable loses that
-    column and keeps the rows whose cell is the value (or ``UNDEF``): the join the binding stands for.
+    column and keeps the rows whose cell is the value (or ``UNDEF``): the join the binding stands for. A
+    subquery that projects only bound variables projects them as ``(value AS ?var)``, and the outer
+    SELECT then projects them as they are (they are in scope).
     """
     others = _other_projections(text, bindings)
+    # A subquery projecting nothing but bound variables projects them as (value AS ?var): they are then
+    # in scope outside it, where an outer SELECT projects them as they are.
+    scoped = {
+        tok.value
+        for kind, tok, select_at, brace in _scan(text)
+        if kind == "var" and tok.value in bindings and select_at >= 0 and brace > 0 and not others.get(select_at)
+    }
     blocks = _values_blocks(text, bindings)
     edits: list[tuple[int, int, str]] = []
     for kind, tok, select_at, brace in _scan(text):
@@ -36,6 +45,8 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
         name = tok.value
         value = str(bindings[name])
         if select_at >= 0:
+            if brace == 0 and name in scoped:
+                continue
             nested = brace > 0 and others.get(select_at, 0) > 0
             replacement = "" if nested else f"({value} AS ?{name})"
         elif select_at == -3:

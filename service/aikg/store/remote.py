@@ -555,10 +555,19 @@ def _term(binding: Mapping[str, str] | None) -> Term | None:
         if "xml:lang" in binding:
             return ox.Literal(value, language=binding["xml:lang"])
         if binding.get("datatype"):
-            return ox.Literal(value, datatype=ox.NamedNode(binding["datatype"]))
+            datatype = binding["datatype"]
+            if datatype == _BOOLEAN:
+                # Virtuoso 7.2 writes false as "0" (a lexical form of the same value): the canonical
+                # form is the one every client and the embedded store print.
+                value = _CANONICAL_BOOLEAN.get(value.strip(), value)
+            return ox.Literal(value, datatype=ox.NamedNode(datatype))
         return ox.Literal(value)
     except ValueError:
         raise StoreError("the remote engine sent a term that is not valid RDF") from None
+
+
+_BOOLEAN = "http://www.w3.org/2001/XMLSchema#boolean"
+_CANONICAL_BOOLEAN = {"0": "false", "1": "true"}
 
 
 def _sparql_terms(terms: Iterable[StoredTerm]) -> set[str]:

@@ -251,7 +251,7 @@ def named_query(name: str) -> Response:
     ``limit`` rows from ``offset`` when asked (``truncated`` and ``next`` say when more follow)."""
     fmt = negotiate(RESULT_OFFERS)
     services = get_services()
-    services.named.get(name)
+    declared = services.named.get(name)
     max_rows = current_settings().max_rows
     limit = _int_arg("limit", max_rows, 1, max_rows) if "limit" in request.args else None
     offset = _int_arg("offset", 0, 0, MAX_OFFSET)
@@ -268,6 +268,13 @@ def named_query(name: str) -> Response:
             {
                 "query": name,
                 "parameters": raw,
+                # what the answer is computed with, the defaults included: a ranking says it counts
+                # only the rows include=likely keeps unless asked otherwise
+                "applied": {
+                    p.name: raw.get(p.name) or p.default
+                    for p in declared.parameters
+                    if raw.get(p.name) or p.default is not None
+                },
                 "columns": result.variables,
                 "rows": rows,
                 "truncated": result.truncated,

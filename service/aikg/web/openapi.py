@@ -524,6 +524,12 @@ def _schemas() -> dict[str, Any]:
             "properties": {
                 "query": {"type": "string"},
                 "parameters": {"type": "object"},
+                "applied": {
+                    "type": "object",
+                    "additionalProperties": {"type": "string"},
+                    "description": "Every parameter the answer was computed with: the caller's, and the "
+                    "defaults of those not given (a ranking's include=likely, say).",
+                },
                 "columns": {"type": "array", "items": {"type": "string"}},
                 "rows": {"type": "array", "items": {"type": "object", "additionalProperties": _ref("Cell")}},
                 "truncated": {"type": "boolean", "description": "More rows follow this page."},

@@ -1,0 +1,221 @@
+"""Answers an analyst can print, checked on the default store (the seeds and Epoch AI's snapshot)
+against the raw CSV files: status and confidence per row and per link, rankings that count what their
+source rates at least Likely by default, the flagship answer's known and unknown uses, one date per
+figure, per-chip counts, each hardware once."""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from aikg.epoch.importer import default_directory
+from aikg.store import Store
+from aikg.web import create_app
+from helpers import rdf_dicts, run_named
+
+ID = "https://w3id.org/aikg/id/"
+AIKG = "https://w3id.org/aikg/ontology#"
+LIKELY = {"confirmed", "confident", "likely"}
+"""Epoch's words of confidence the rankings count by default (rank 1 or less)."""
+
+
+def rows_of(path: str) -> list[dict[str, str]]:
+    with open(Path(default_directory()) / path, newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def named(store: Store, name: str, **params: str) -> list[dict]:
+    return [
+        {k: str(v) for k, v in row.items()}
+        for row in rdf_dicts(run_named(store, name, params, {"query_timeout": 60, "max_rows": 100000}))
+    ]
+
+
+def local(iri: str) -> str:
+    return iri.rsplit("/", 1)[-1].rsplit("#", 1)[-1]
+
+
+# -- rankings count existing rows rated at least Likely, and say so ---------------------------------
+
+
+def test_largest_clusters_lead_with_an_existing_cluster_and_count_as_epoch_rates(epoch_store) -> None:
+    rows = named(epoch_store, "largest-clusters-by-owner")
+    first = rows[0]
+    assert (first["ownerLabel"], first["status"], first["include"]) == ("xAI", "Existing", "likely")
+    assert first["confidenceLabel"] in LIKELY and all(r.get("confidenceLabel") for r in rows)
+    # xAI's clusters in the CSV: the existing ones Epoch rates Confirmed or Likely, and all of them.
+    xai = [r for r in rows_of("gpu_clusters/gpu_clusters.csv") if r["Owner"].strip() == "xAI"]
+    counted = [r for r in xai if r["Status"] == "Existing" and r["Certainty"].lower() in LIKELY]
+    assert first["clusterLabel"] == max(counted, key=lambda r: float(r["H100 equivalents"]))["Name"]
+    assert int(first["clusters"]) == len(counted)
+    expected = sum(Decimal(r["H100 equivalents"]) for r in counted)
+    assert Decimal(first["totalH100Equivalents"]) == pytest.approx(expected, rel=Decimal("1e-12"))
+    everything = named(epoch_store, "largest-clusters-by-owner", include="all")
+    assert (everything[0]["clusterLabel"], everything[0]["confidenceLabel"]) == (
+        "xAI 5 year plan",
+        "unlikely",
+    )
+    assert int(everything[0]["clusters"]) == len(xai)
+
+
+def test_a_cluster_with_two_kinds_of_chips_keeps_each_count(epoch_store) -> None:
+    [row] = [
+        r for r in rows_of("gpu_clusters/gpu_clusters.csv") if r["Name"] == "xAI Colossus Memphis Phase 3"
+    ]
+    shown = {
+        (r["acceleratorLabel"], int(r["chipCount"]), int(r["acceleratorCount"]))
+        for r in named(epoch_store, "largest-clusters-by-owner")
+        if r["clusterLabel"] == row["Name"]
+    }
+    total = int(float(row["Total number of AI chips"]))
+    assert shown == {
+        (row["Chip type (primary)"], int(float(row["Chip quantity (primary)"])), total),
+        ("NVIDIA GB200", int(float(row["Chip quantity (secondary)"])), total),
+    }
+
+
+def test_largest_training_runs_leave_out_what_epoch_calls_speculative_unless_asked(epoch_store) -> None:
+    rated = {}
+    for name in ("notable_ai_models.csv", "large_scale_ai_models.csv", "frontier_ai_models.csv"):
+        for r in rows_of(f"ai_models/{name}"):
+            rated[r["Model"].strip()] = r["Confidence"].strip().lower()
+    default = named(epoch_store, "largest-training-runs")
+    everything = named(epoch_store, "largest-training-runs", include="all")
+    assert {r["include"] for r in default} == {"likely"} and len(everything) > len(default)
+    assert all(
+        r["confidenceLabel"] in LIKELY | {"reported", "relayed second-hand", "estimated"} for r in default
+    )
+    left_out = {r["runLabel"] for r in everything} - {r["runLabel"] for r in default}
+    model_of = {r["runLabel"]: r.get("modelLabel") for r in everything}
+    assert left_out and all(rated.get(model_of[run], "") not in LIKELY for run in left_out)
+    assert "Grok 3 training run" in {r["runLabel"] for r in default}  # Likely, 172.8M GPU-hours
+
+
+def test_funding_totals_count_the_closed_rounds_rated_at_least_likely(epoch_store) -> None:
+    rounds = [
+        r for r in rows_of("ai_companies/ai_companies_funding_rounds.csv") if r["Company"] == "Anthropic"
+    ]
+    counted = [r for r in rounds if r["Status"] == "Closed" and r["Confidence"].lower() in LIKELY]
+    rows = named(epoch_store, "funding-by-company", company="anthropic")
+    assert len(rows) == len(counted) < len(rounds)
+    assert {Decimal(r["totalRaised"]) for r in rows} == {
+        sum(Decimal(r["Funding (equity)"] or 0) for r in counted)
+    }
+    assert all(r["confidenceLabel"] in LIKELY for r in rows)
+    assert len(named(epoch_store, "funding-by-company", company="anthropic", include="all")) == len(rounds)
+
+
+def test_the_json_answer_says_which_rows_a_ranking_counts(epoch_store) -> None:
+    settings = {"store": "memory", "load_seeds": False, "query_timeout": 60}
+    client = create_app(settings, store=epoch_store).test_client()
+    body = client.get("/api/queries/largest-clusters-by-owner?limit=1").get_json()
+    assert body["applied"] == {"include": "likely"}
+    listed = {q["name"]: q for q in client.get("/api/queries").get_json()["queries"]}
+    assert (
+        "only EXISTING clusters their source rates at least LIKELY"
+        in listed["largest-clusters-by-owner"]["description"]
+    )
+
+
+# -- a data center's links keep their own ratings ------------------------------------------------
+
+
+def test_each_link_of_a_data_center_keeps_epochs_tag(epoch_store) -> None:
+    found = {
+        (
+            local(s.value),
+            local(p.value),
+            local(o.value) if o.value.startswith("http") else o.value,
+            local(c.value),
+        )
+        for s, p, o, c in epoch_store.query(
+            "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT ?s ?p ?o ?c WHERE { "
+            "?s aikg:linkRating ?r . ?r aikg:onProperty ?p ; aikg:onValue ?o ; aikg:datasetConfidence ?c }"
+        ).rows
+    }
+    fairwater = {f for f in found if f[0] == "microsoft-fairwater-fayetteville-georgia"}
+    assert fairwater == {
+        ("microsoft-fairwater-fayetteville-georgia", "operator", "microsoft", "Confident"),
+        ("microsoft-fairwater-fayetteville-georgia", "tenant", "openai", "Speculative"),
+        ("microsoft-fairwater-fayetteville-georgia", "project", "Microsoft AI WAN", "Confident"),
+    }
+    tags = sum(cell.count("#") for r in rows_of("data_centers/data_centers.csv") for cell in r.values())
+    assert len(found) == tags  # every tag of the file, one rating each
+    # the site itself carries no confidence of its own (it used to be its weakest link's)
+    assert not epoch_store.query(
+        "PREFIX aikg: <https://w3id.org/aikg/ontology#> ASK { "
+        "<https://w3id.org/aikg/id/microsoft-fairwater-fayetteville-georgia> aikg:datasetConfidence ?c }"
+    ).boolean
+
+
+# -- the flagship answer: stated first, then by known capacity; known and unknown uses --------------
+
+
+def test_nvidia_only_capacity_leads_with_what_a_document_states(epoch_store) -> None:
+    rows = named(epoch_store, "nvidia-only-capacity")
+    assert {(r["holderLabel"], r["basis"]) for r in rows[:3]} == {
+        ("OpenAI", "stated policy"),
+        ("SB Energy", "stated policy"),
+        ("PORTS-Pike", "stated policy"),
+    }
+    assert all(r["viaLabel"] == "PORTS-Pike" and r["statedCapacityMW"] == "8000" for r in rows[:3])
+    inferred = rows[3:]
+    assert {r["basis"] for r in inferred} == {"inferred from known hardware"}
+    capacities = [Decimal(r.get("knownCapacityH100e") or 0) for r in inferred]
+    assert capacities == sorted(capacities, reverse=True) and inferred[0]["holderLabel"] == "xAI"
+    alibaba = next(r for r in rows if r["holderLabel"] == "Alibaba")
+    assert (alibaba["vendorUses"], alibaba["knownUses"], alibaba["unknownUses"]) == ("2", "2", "20")
+    # Alibaba's clusters in the CSV: 22, of which 2 name an NVIDIA chip and 20 no chip at all.
+    clusters = [r for r in rows_of("gpu_clusters/gpu_clusters.csv") if r["Owner"].strip() == "Alibaba"]
+    known = [r for r in clusters if r["Chip type (primary)"].strip()]
+    assert (len(known), len(clusters) - len(known)) == (2, 20)
+    mostly = named(epoch_store, "nvidia-only-capacity", uses="mostly-known")
+    assert "Alibaba" not in {r["holderLabel"] for r in mostly}
+    assert [(r["holderLabel"], r["basis"]) for r in mostly[:3]] == [
+        (r["holderLabel"], r["basis"]) for r in rows[:3]
+    ]
+    assert all(int(r["unknownUses"]) <= int(r["knownUses"]) for r in mostly[3:])
+
+
+# -- one date per figure ----------------------------------------------------------------------------
+
+
+def test_anthropic_revenue_has_one_row_per_report_at_the_date_it_is_about(epoch_store) -> None:
+    csv_rows = [
+        r for r in rows_of("ai_companies/ai_companies_revenue_reports.csv") if r["Company"] == "Anthropic"
+    ]
+    found = epoch_store.query(
+        "PREFIX aikg: <https://w3id.org/aikg/ontology#> SELECT ?date ?reported ?revenue WHERE { "
+        "?f a aikg:RevenueFigure ; aikg:agent <https://w3id.org/aikg/id/anthropic> ; aikg:date ?date ; "
+        "aikg:annualRevenue ?revenue ; aikg:reportedOn ?reported }"
+    ).rows
+    assert sorted((d.value, r.value, Decimal(v.value)) for d, r, v in found) == sorted(
+        (r["Date"], r["Report date"], Decimal(r["Revenue amount (normalize to annual)"])) for r in csv_rows
+    )
+    events = named(epoch_store, "events-between", **{"from": "2025-09-26", "to": "2025-09-26"})
+    assert "Anthropic revenue: 2024 87M" not in {r.get("label") for r in events}
+    events = named(epoch_store, "events-between", **{"from": "2024-01-01", "to": "2024-01-01"})
+    assert "Anthropic revenue: 2024 87M" in {r.get("label") for r in events}
+
+
+# -- smaller: each hardware once, a company's division, the documented parent links -----------------
+
+
+def test_each_accelerator_is_listed_once_by_its_most_specific_kind(epoch_store) -> None:
+    kinds = defaultdict(set)
+    for r in named(epoch_store, "accelerators-by-vendor"):
+        kinds[r["hardware"]].add(r["kindLabel"])
+    assert kinds and all(len(k) == 1 for k in kinds.values())
+    assert kinds[ID + "nvidia-h100-sxm5-80gb"] == {"GPU"}
+
+
+def test_the_documented_parent_links_answer(epoch_store) -> None:
+    rows = epoch_store.query(
+        "PREFIX aikg: <https://w3id.org/aikg/ontology#> "
+        "SELECT ?unit ?parent WHERE { ?unit aikg:parentOrganization ?parent }"
+    ).rows
+    assert (ID + "google-deepmind", ID + "google") in {(u.value, p.value) for u, p in rows}
