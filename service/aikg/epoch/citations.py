@@ -104,7 +104,12 @@ CLUSTER: Columns = {
     AIKG.accelerator: ("Chip type (primary)", "Chip type (secondary)"),
     AIKG.manufacturer: ("GPU Supplier (primary)",),
     AIKG.acceleratorVendor: ("GPU Supplier (primary)",),
-    AIKG.acceleratorCount: ("Total number of AI chips", "Chip quantity (primary)"),
+    AIKG.acceleratorCount: (
+        "Total number of AI chips",
+        "Chip quantity (primary)",
+        "Chip quantity (secondary)",
+    ),
+    AIKG.acceleratorGroup: ("Chip type (primary)", "Chip type (secondary)"),
     AIKG.h100Equivalents: ("H100 equivalents",),
     AIKG.powerCapacity: ("Power Capacity (MW)",),
     AIKG.operationalStatus: ("Status",),
@@ -126,6 +131,10 @@ DATACENTER: Columns = {
     AIKG.locationName: ("Address",),
     AIKG.sourceConfidence: tuple(c for c, _ in DATACENTER_ROLES) + ("Project",),
     AIKG.datasetConfidence: tuple(c for c, _ in DATACENTER_ROLES) + ("Project",),
+    # a link's own rating (Epoch's "#tag" after a name of a role list)
+    AIKG.linkRating: tuple(c for c, _ in DATACENTER_ROLES) + ("Project",),
+    AIKG.onProperty: tuple(c for c, _ in DATACENTER_ROLES) + ("Project",),
+    AIKG.onValue: tuple(c for c, _ in DATACENTER_ROLES) + ("Project",),
     AIKG.h100Equivalents: ("Current H100 equivalents",),
     AIKG.powerCapacity: ("Current power (MW)",),
     AIKG.cost: ("Current total capital cost (2025 USD billions)",),
@@ -186,7 +195,7 @@ _REPORTED: Columns = {
     SKOS.altLabel: ("Company",),
     AIKG.agent: ("Company",),
     AIKG.date: ("Date",),
-    AIKG.announcedOn: ("Report date",),
+    AIKG.reportedOn: ("Report date",),
     AIKG.sourceType: ("Source type", "Source Type"),
     AIKG.sourceConfidence: ("Confidence",),
     AIKG.datasetConfidence: ("Confidence",),
@@ -202,7 +211,7 @@ FUNDING: Columns = {
     AIKG.investee: ("Company",),
     AIKG.roundName: ("Id",),
     AIKG.date: ("Close date",),
-    AIKG.announcedOn: ("Report date",),
+    AIKG.reportedOn: ("Report date",),
     AIKG.status: ("Status",),
     AIKG.amount: ("Funding (equity)",),
     AIKG.debtAmount: ("Funding (debt)",),
@@ -226,7 +235,7 @@ STAFF: Columns = {
     **_REPORTED,
     AIKG.staffCount: ("Staff count",),
     AIKG.figureKind: ("Type",),
-    AIKG.division: ("Division name",),
+    AIKG.companyDivision: ("Division name",),
 }
 
 USAGE: Columns = {

@@ -33,7 +33,11 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     scoped = {
         tok.value
         for kind, tok, select_at, brace in _scan(text)
-        if kind == "var" and tok.value in bindings and select_at >= 0 and brace > 0 and not others.get(select_at)
+        if kind == "var"
+        and tok.value in bindings
+        and select_at >= 0
+        and brace > 0
+        and not others.get(select_at)
     }
     blocks = _values_blocks(text, bindings)
     edits: list[tuple[int, int, str]] = []
