@@ -70,14 +70,16 @@ def _values_blocks(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, i
     toks = tokenize(text)
     prologue = Prologue(base="", prefixes={})
     out: list[tuple[int, int, str]] = []
+    depth = 0  # of braces: a VALUES block at depth 0 is the query's trailing ValuesClause
     i = 0
     while i < len(toks):
         after = prologue.declare(toks, i)
         if after != i:
             i = after
             continue
+        depth += {"{": 1, "}": -1}.get(toks[i].text, 0)
         if toks[i].is_keyword("VALUES"):
-            found = _values_block(toks, i, prologue, bindings)
+            found = _values_block(toks, i, prologue, bindings, inline=depth > 0)
             if found is not None:
                 end, replacement = found
                 out.append((toks[i].start, toks[end].end, replacement))
@@ -87,9 +89,12 @@ def _values_blocks(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, i
 
 
 def _values_block(
-    toks: list[Token], at: int, prologue: Prologue, bindings: Mapping[str, Term]
+    toks: list[Token], at: int, prologue: Prologue, bindings: Mapping[str, Term], *, inline: bool
 ) -> tuple[int, str] | None:
-    """The index of the block's closing brace and its rewriting, when its header names a bound variable."""
+    """The index of the block's closing brace and its rewriting, when its header names a bound variable.
+    A block left with no column is written out: nothing where a row agrees (the join changes nothing),
+    else, inside the WHERE clause, ``FILTER (false)`` (Virtuoso 7.2 fails on ``VALUES () { () }``: "No
+    table DB.DBA.SPARQL_BINDINGS_VIEW_C_0"); a trailing block with no row agreeing stays an empty table."""
     i = at + 1
     if i < len(toks) and toks[i].kind == "var":
         names, single = [toks[i].value], True
@@ -144,6 +149,8 @@ def _values_block(
             if is_bound
         )
     ]
+    if all(bound) and (kept or inline):
+        return i, "" if kept else "FILTER (false)"
     header = " ".join(f"?{n}" for n, is_bound in zip(names, bound, strict=True) if not is_bound)
     body = " ".join("(" + " ".join(row) + ")" for row in kept)
     return i, f"VALUES ({header}) {{ {body} }}"
