@@ -40,6 +40,11 @@ TRAILING_BROKEN = {"virtuoso"}
 variable (deals-of-organization gets every deal, peers-in-category none): an engine bug (README, "Beyond
 one machine"). A VALUES block at the start of the WHERE clause is right on every engine."""
 
+END_BROKEN = {("virtuoso", "nvidia-only-capacity")}
+"""Virtuoso 7.2 also loses the holders' use counts (the OPTIONAL sub-selects grouped by ?holder) when a
+VALUES block at the end of the WHERE clause binds both ?vendor and ?include, which the query joins with
+its own VALUES ?include block; either alone, or the block at the start, is right (docs/named-queries.md)."""
+
 RANGE_FILTERED = {"events-between", "epoch-as-of"}
 """A query comparing its parameters by range (FILTER ?day >= ?from …): SPARQL joins a VALUES block after
 the WHERE clause only once the clause's filters have run (Query §18.2.4.3), and a range cannot be a join,
@@ -106,7 +111,8 @@ def test_a_clients_values_block_gives_aikgs_rows(seeded, name, raw):
     bound = bind_parameters(query, raw)
     ours = rows(store.query(query.text, bindings=bound))
     assert rows(store.query(leading_values(query.text, bound))) == ours
-    assert rows(store.query(inner_values(query.text, bound, at_end=True))) == ours
+    if (backend, name) not in END_BROKEN:
+        assert rows(store.query(inner_values(query.text, bound, at_end=True))) == ours
     if backend not in TRAILING_BROKEN and name not in RANGE_FILTERED:
         assert rows(store.query(trailing_values(query.text, bound))) == ours
 

@@ -213,6 +213,7 @@ CLUSTER_READS = (
     "Chip type (primary)",
     "Chip quantity (primary)",
     "Chip type (secondary)",
+    "Chip quantity (secondary)",
     "Total number of AI chips",
     "Owner",
     "Users",
@@ -270,7 +271,6 @@ _CLUSTER_IGNORES = {
             "Reported Cost (Inflation adjusted)",
             "Cost Quote",
             "Quote",
-            "Chip quantity (secondary)",
             "GPU supplier (secondary)",
         )
     },
