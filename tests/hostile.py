@@ -1429,7 +1429,7 @@ def graph_cases() -> list[Case]:
     return out
 
 
-def settle(port: int, *, within: float = 120.0) -> float:
+def settle(port: int, *, within: float = 300.0) -> float:
     """Wait until the writer takes a small write again (heavy writes sent earlier may hold it for up to
     their time limit); the seconds it took. The graph-management cases start from a known state."""
     reset = case(
@@ -1443,12 +1443,16 @@ def settle(port: int, *, within: float = 120.0) -> float:
         kind="write",
     )
     start = time.monotonic()
+    seen: list[str] = []
     while time.monotonic() - start < within:
         answer = send(port, reset, timeout=60)
         if answer.status is not None and answer.status < 300:
             return time.monotonic() - start
+        seen.append(
+            f"{time.monotonic() - start:.0f} s: {answer.status} {answer.body[:300]!r} {answer.failure}"
+        )
         time.sleep(1)
-    raise AssertionError(f"the writer took no write for {within:.0f} s")
+    raise AssertionError(f"the writer took no write for {within:.0f} s:\n" + "\n".join(seen[:3] + seen[-3:]))
 
 
 # -- the client ---------------------------------------------------------------------------------------
