@@ -13,12 +13,14 @@ from pathlib import Path
 import pytest
 
 from aikg.epoch.importer import default_directory
+from aikg.epoch.rows import read_table
 from aikg.store import Store
 from aikg.web import create_app
 from helpers import rdf_dicts, run_named
 
 ID = "https://w3id.org/aikg/id/"
 AIKG = "https://w3id.org/aikg/ontology#"
+CLUSTERS = "gpu_clusters/gpu_clusters.csv"
 LIKELY = {"confirmed", "confident", "likely"}
 """Epoch's words of confidence the rankings count by default (rank 1 or less)."""
 
@@ -51,6 +53,17 @@ def test_largest_clusters_lead_with_an_existing_cluster_and_count_as_epoch_rates
     xai = [r for r in rows_of("gpu_clusters/gpu_clusters.csv") if r["Owner"].strip() == "xAI"]
     counted = [r for r in xai if r["Status"] == "Existing" and r["Certainty"].lower() in LIKELY]
     assert first["clusterLabel"] == max(counted, key=lambda r: float(r["H100 equivalents"]))["Name"]
+    # The figure cites its cell: the file and the row the CSV has the cluster on.
+    [line] = [
+        n
+        for n, cells in read_table(Path(default_directory()) / CLUSTERS).rows
+        if cells["Name"] == first["clusterLabel"]
+    ]
+    assert (first["sourceFile"], int(first["sourceRow"]), first["sourceTitle"]) == (
+        CLUSTERS,
+        line,
+        "Epoch AI: GPU Clusters",
+    )
     assert int(first["clusters"]) == len(counted)
     expected = sum(Decimal(r["H100 equivalents"]) for r in counted)
     assert Decimal(first["totalH100Equivalents"]) == pytest.approx(expected, rel=Decimal("1e-12"))
