@@ -176,8 +176,16 @@ def test_nvidia_only_capacity_leads_with_what_a_document_states(epoch_store) -> 
         ("PORTS-Pike", "stated policy"),
     }
     assert all(r["viaLabel"] == "PORTS-Pike" and r["statedCapacityMW"] == "8000" for r in rows[:3])
+    # Each stated row gives the document's sentence stating the policy, word for word.
+    texts = [
+        f.read_text("utf-8") for f in (Path(__file__).resolve().parents[2] / "shared" / "seeds").glob("*.txt")
+    ]
+    assert texts and all(
+        "园区只跑 NVIDIA 算力" in r["quote"] and any(r["quote"] in t for t in texts) for r in rows[:3]
+    )
     inferred = rows[3:]
     assert {r["basis"] for r in inferred} == {"inferred from known hardware"}
+    assert not any(r.get("quote") for r in inferred)
     capacities = [Decimal(r.get("knownCapacityH100e") or 0) for r in inferred]
     assert capacities == sorted(capacities, reverse=True) and inferred[0]["holderLabel"] == "xAI"
     alibaba = next(r for r in rows if r["holderLabel"] == "Alibaba")
