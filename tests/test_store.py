@@ -124,6 +124,16 @@ def test_dump_and_load_round_trip_nquads(seeded_store):
     assert canonical(copy.dump(mime="application/n-quads")) == canonical(dump)
 
 
+def test_a_graph_is_there_while_it_holds_data(store):
+    """has_graph agrees with graphs(): Oxigraph remembers a graph emptied by a DELETE, aikg does not."""
+    quad = ox.Quad(ox.NamedNode(ID + "example-a"), LABEL, ox.Literal("a"), TEST_GRAPH)
+    assert not store.has_graph(TEST_GRAPH.value) and not store.has_graph("not an iri")
+    store.apply(add=[quad])
+    assert store.has_graph(TEST_GRAPH.value) and TEST_GRAPH.value in store.graphs()
+    store.apply(remove=[quad])
+    assert not store.has_graph(TEST_GRAPH.value) and TEST_GRAPH.value not in store.graphs()
+
+
 def test_apply_is_atomic(store):
     before = store.count()
     good = ox.Quad(ox.NamedNode(ID + "example-a"), LABEL, ox.Literal("a"), TEST_GRAPH)

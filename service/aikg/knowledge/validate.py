@@ -230,8 +230,11 @@ def _shape_name(report: Graph, shape: Node | None) -> str:
 
 
 @lru_cache(maxsize=1)
-def _ontology_ntriples() -> bytes:
-    return load_ontology().serialize(format="nt", encoding="utf-8")
+def _ontology_quads() -> tuple[ox.Quad, ...]:
+    """The ontology's statements, parsed once: copied into each scratch store, where parsing its
+    N-Triples again cost about twice the copy (5.5 against 3 ms, of a small write's ~50)."""
+    text = load_ontology().serialize(format="nt", encoding="utf-8")
+    return tuple(ox.parse(text, format=ox.RdfFormat.N_TRIPLES))
 
 
 def _validation_store(chunks: Iterable[bytes]) -> ox.Store:
@@ -241,9 +244,10 @@ def _validation_store(chunks: Iterable[bytes]) -> ox.Store:
     and the caller's data is never touched: inference-free validation reads this copy only.
     """
     scratch = ox.Store()
-    for chunk in (*chunks, _ontology_ntriples()):
+    for chunk in chunks:
         if chunk:
             scratch.bulk_load(chunk, format=ox.RdfFormat.N_TRIPLES)
+    scratch.extend(_ontology_quads())
     return scratch
 
 

@@ -110,6 +110,9 @@ class FollowerStore(Store):
     def graphs(self) -> list[str]:
         return self._current().graphs()
 
+    def has_graph(self, graph: str) -> bool:
+        return self._current().has_graph(graph)
+
     def count(self, graph: str | None = None) -> int:
         return self._current().count(graph)
 

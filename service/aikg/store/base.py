@@ -197,6 +197,10 @@ class Store(ABC):
     def graphs(self) -> list[str]:
         """IRIs of the named graphs that hold data."""
 
+    def has_graph(self, graph: str) -> bool:
+        """Whether the named graph ``graph`` holds data (is one of :meth:`graphs`)."""
+        return graph in self.graphs()
+
     @abstractmethod
     def drop_graph(self, graph: str) -> None:
         """Remove a named graph and everything in it."""

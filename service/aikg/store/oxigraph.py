@@ -503,6 +503,15 @@ class OxigraphStore(Store):
             and next(self._ox.quads_for_pattern(None, None, None, g), None) is not None
         )
 
+    def has_graph(self, graph: str) -> bool:
+        # One probe, where graphs() probes each of the store's graphs (~3.5 ms of a small gated write
+        # at the default store, which asks whether its graph is new).
+        try:
+            name = ox.NamedNode(graph)
+        except ValueError:
+            return False  # no graph is named so (as graphs() would say)
+        return next(self._ox.quads_for_pattern(None, None, None, name), None) is not None
+
     def drop_graph(self, graph: str) -> None:
         self.apply(drop=[_named(graph, "graph").value])
 

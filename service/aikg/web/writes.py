@@ -204,7 +204,7 @@ def direct_get(path: str) -> Response:
 def _read_graph(graph: str) -> Response:
     fmt = negotiate(GRAPH_FORMATS)
     store = get_store()
-    if graph not in store.graphs():
+    if not store.has_graph(graph):
         if graph != str(DEFAULT_GRAPH):  # the default graph always exists (Update §3.2), maybe empty
             raise NotFound(f"no graph {graph[:200]} in the store", errors=[{"graph": graph}])
         return negotiated_response(b"", fmt)
@@ -247,7 +247,7 @@ def _graph_write(graph: str, *, replace: bool, location: str | None = None) -> R
     services = get_services()
     if not quads and not replace:
         return Response(status=204)  # §5.5: an empty POST changes nothing
-    if not quads and target not in services.store.graphs():
+    if not quads and not services.store.has_graph(target):
         raise BadRequest("the body holds no triples, and aikg keeps no empty graphs: nothing to create")
     return _gated(
         lambda: services.gate.put(target, quads, replace=replace, deadline=current_deadline()),
@@ -300,7 +300,7 @@ def _graph_delete(graph: str) -> Response:
     _authorize()
     target = gate.check_graph_iri(graph)
     services = get_services()
-    if target not in services.store.graphs():
+    if not services.store.has_graph(target):
         if target == str(DEFAULT_GRAPH):
             return Response(status=204)  # DROP DEFAULT: the default graph is emptied, and it was empty
         raise NotFound(f"no graph {target[:200]} in the store", errors=[{"graph": target}])

@@ -568,7 +568,7 @@ class Gate:
         self, graph: str, quads: Iterable[ox.Quad], *, replace: bool, deadline: Deadline | None = None
     ) -> Outcome:
         """Graph Store Protocol PUT (``replace``) or POST of ``quads`` into ``graph``."""
-        created = graph not in self.store.graphs()
+        created = not self.store.has_graph(graph)
         rows = list(quads)
         outcome = self.write(
             lambda: graph_change(self.store, graph, rows, replace=replace), deadline=deadline
