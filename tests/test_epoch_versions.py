@@ -267,6 +267,20 @@ def test_an_older_partial_model_file_splits_nothing(imported):
     assert len(derived.values()) <= 1
 
 
+def test_a_model_renamed_with_a_word_added_is_an_ambiguity_not_a_new_model(imported):
+    """ "Grok 3 Beta" (xAI, 2025-02-17) where the dataset holds "Grok 3" of the same organization and date:
+    maybe the same model renamed, maybe another release; its row is left out with the candidate."""
+    store, _ = imported
+    services = services_for(store, query_timeout=60)
+    r = import_epoch(services, VERSIONS / "models_renamed", snapshot_date="2025-05-20", dry_run=True)
+    [decision] = [d for d in r.decisions if d.kind == "model" and d.name == "Grok 3 Beta"]
+    assert (decision.status, decision.iri, decision.candidates) == ("unresolved", "", [ID + "grok-3"])
+    f = r.files["ai_models/large_scale_ai_models.csv"]
+    assert (f.rows, f.rejected, f.rows_new, f.created, f.ambiguities) == (1, 1, 0, 0, 1)
+    assert "may be id:grok-3" in " ".join(x.message for x in r.of_kind("rejected-row"))
+    assert next(store.quads(ox.NamedNode(ID + "grok-3-beta")), None) is None
+
+
 def test_a_newer_data_center_file_finds_its_renamed_sites(imported):
     store, steps = imported
     r = steps["datacenters_newer"].report

@@ -582,7 +582,7 @@ class _Prepared:
             }
             doc = ox.NamedNode(str(document_of(plan.dataset, plan.report.snapshot if partial else None)))
             remove |= {q for q in plan.state.quads.get(plan.target, set()) if q.subject == doc}
-        decided = {ox.NamedNode(d.iri) for d in self.reconciler.all_decisions()}
+        decided = {ox.NamedNode(d.iri) for d in self.reconciler.all_decisions() if d.iri}
         remove |= {q for q in self._graph(RESOLUTION_GRAPH) if q.subject in decided or q.object in decided}
         return add, remove
 

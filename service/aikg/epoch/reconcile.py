@@ -17,9 +17,11 @@ thing (organization, model, accelerator, data center, facility equipment), in or
    parentheses one of them has and the other lacks ("GPT-4" in an older file, "GPT-4 (Mar 2023)" in the
    store; Epoch qualifies a name once a second version needs telling apart), or a data center's name
    with words dropped ("Colossus 2" for "xAI Colossus 2"): the same entity when Epoch's stable columns
-   say so (the same organization and publication date; the same address); otherwise an **ambiguity**
-   with its candidates, and the row is left out (rejected with the reason) until an override decides
-   it: never a new node beside the one it may be;
+   say so (the same organization and publication date; the same address); a model name with words
+   added to or dropped from one an earlier snapshot of the dataset held ("Grok 3 Beta" / "Grok 3"), of
+   the same organization and date, is always an ambiguity (renamed, or another release?); otherwise an
+   **ambiguity** with its candidates, and the row is left out (rejected with the reason) until an
+   override decides it: never a new node beside the one it may be;
 6. **prefix** (organizations) — another organization's name is a word-prefix of this one ("Google" /
    "Google Cloud"): a unit, a subsidiary or an unrelated company; kept as its own node and reported as
    an **ambiguity** with its candidates until an override decides it;
@@ -391,7 +393,7 @@ class Reconciler:
                 continue  # both qualified (two versions Epoch tells apart), or neither (not this rule)
             candidates.append(iri)
         if not candidates:
-            return None
+            return self._renamed(kind, name, norm, origin) if kind == "model" else None
         facts = self.stable.get((origin, norm), set())
         confirmed = [iri for iri in candidates if self._same_record(kind, iri, facts)]
         rule = (
@@ -424,6 +426,39 @@ class Reconciler:
             f"({given or 'none given'}) do not tell which it is: its rows are left out until an override "
             "(same or separate) decides",
             candidates,
+            file=origin,
+        )
+
+    def _renamed(self, kind: str, name: str, norm: str, origin: str) -> Decision | None:
+        """Rule 5 for a model renamed with words added or dropped ("Grok 3 Beta" where this dataset held
+        "Grok 3"): a model an earlier snapshot of the same dataset holds, which this file does not name,
+        whose name is a word-prefix of this one (or this one of its) and which has the organization and
+        publication date the row gives, may be this model renamed or another release: an ambiguity with
+        its candidates, never a new node beside it (different dates: another model, rule 7)."""
+        ours = self.named_in.get((kind, origin), set())
+        facts = self.stable.get((origin, norm), set())
+        words = norm.split()
+        candidates = []
+        for known in self.known[kind]:
+            if known.iri[len(str(ID[""])) :] not in self.existing or known.names & ours:
+                continue
+            if not any(_same_dataset(f, origin) for f in known.files):
+                continue  # only a rename within one dataset: another source's name is rule 3's
+            if not any(_word_prefix(words, n.split()) for n in known.names):
+                continue
+            if self._same_record(kind, known.iri, facts):
+                candidates.append(known.iri)
+        if not candidates:
+            return None
+        return Decision(
+            kind,
+            name,
+            "",
+            "unresolved",
+            f"the name is a stored model's with words added or dropped, with the same organization and "
+            f"publication date ({len(candidates)} candidate(s)): the same model renamed, or another? Its "
+            "rows are left out until an override (same or separate) decides",
+            sorted(candidates),
             file=origin,
         )
 
@@ -637,6 +672,12 @@ def _within(short: str, long: str) -> bool:
     """Whether the words of ``short`` are a run of the words of ``long`` (and fewer of them)."""
     a, b = short.split(), long.split()
     return len(a) < len(b) and any(b[i : i + len(a)] == a for i in range(len(b) - len(a) + 1))
+
+
+def _word_prefix(a: list[str], b: list[str]) -> bool:
+    """Whether one list of words is a proper prefix of the other."""
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return 0 < len(short) < len(long) and long[: len(short)] == short
 
 
 def _qualifier(name: str) -> str:
