@@ -83,9 +83,10 @@ from aikg.services import build_services
 from aikg.settings import load_settings
 services = build_services(load_settings({"store": "memory"}))
 counts = load_seeds(services.store)
-rows = services.named.run("nvidia-only-capacity", {}).rows
+result = services.named.run("nvidia-only-capacity", {})
+holder = result.variables.index("holder")
 print(json.dumps({"file": aikg.__file__, "graphs": len(counts), "queries": len(services.named.all()),
-                  "coreweave": any(r[1].value.endswith("/coreweave") for r in rows)}))
+                  "coreweave": any(r[holder].value.endswith("/coreweave") for r in result.rows)}))
 """
     done = run_outside(installed, code, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]

@@ -22,7 +22,10 @@ import pytest
 
 from aikg.query.named import load_queries
 from aikg.store import Store
+from aikg.store.remote import RemoteStore
+from conftest import free_port
 from helpers import run_named
+from virtuoso import VirtuosoServer
 
 PARAMS = {
     "deals-of-organization": {"org": "nvidia"},
@@ -70,20 +73,22 @@ def answer(store: Store, name: str) -> set[tuple]:
 
 
 @pytest.fixture(scope="module")
-def default_remote(seeded_remote, seeded_store, epoch_store):
-    """The default store's data copied into the session's Virtuoso; the seeds put back afterwards."""
-    remote = seeded_remote.store
-    for g in remote.graphs():
-        remote.drop_graph(g)
-    remote.load(epoch_store.dump(mime="application/n-quads"), mime="application/n-quads")
-    yield remote
-    for g in remote.graphs():
-        remote.drop_graph(g)
-    remote.load(seeded_store.dump(mime="application/n-quads"), mime="application/n-quads")
-    seeded_remote.snapshot = set(remote.quads())
-    seeded_remote.version = remote.version
+def default_remote(epoch_store):
+    """The default store's data in a Virtuoso of its own, never written to before. The session's shared
+    one had run other files' writes first (the test files are spread over two processes): Virtuoso
+    7.2 then lost two of CoreWeave's peers in peers-in-category's FILTER NOT EXISTS (an engine fault
+    after writes, named in the query), and three triples outlived dropping every graph it listed, so
+    the seeds put back held 7,856 triples where they have 7,853."""
+    server = VirtuosoServer(free_port(), free_port())
+    try:
+        remote = RemoteStore(server.url, gsp_url=server.gsp_url)
+        remote.load(epoch_store.dump(mime="application/n-quads"), mime="application/n-quads")
+        yield remote
+    finally:
+        server.stop()
 
 
+@pytest.mark.needs("virtuoso")
 @pytest.mark.parametrize("name", sorted(load_queries()))
 def test_a_named_query_answers_alike_on_both_backends(epoch_store, default_remote, name) -> None:
     ours, theirs = answer(epoch_store, name), answer(default_remote, name)

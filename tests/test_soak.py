@@ -39,8 +39,10 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> dict:
     failed = Call("lookup", "GET /api/entities/{id} (missing)", "GET", MISSING)
     return soak(
         root / "default",
-        seconds=4,
-        warmup=1,
+        # long enough for a few answers of the mix on a busy machine (beside another test process, a
+        # write took 11-22 s here and exports seconds: 4 s after 1 s of warm-up was too short)
+        seconds=10,
+        warmup=5,
         clients=3,
         work=root / "work",
         epoch=False,
@@ -227,3 +229,14 @@ def test_the_p99_ratio_and_its_interval_come_from_both_phases_samples() -> None:
     low, high = figure["interval_90"]
     assert low == 0.2 and high == 2.0
     assert p99_ratio([], idle, rng) == {"ratio": None, "interval_90": None}
+
+
+def test_every_named_query_parameter_has_values_to_draw() -> None:
+    """The soak's clients ended on a KeyError when #48 and #43 gave queries new parameters (include,
+    uses, date): each parameter must be drawable, and a required one must get a value."""
+    from aikg.query.named import load_queries
+    from aikg_bench.soak import PARAM_VALUES
+
+    for query in load_queries().values():
+        for p in query.parameters:
+            assert p.name in PARAM_VALUES or p.type == "entity", (query.name, p.name)
