@@ -75,6 +75,28 @@ def wait_until(condition: Callable[[], bool], seconds: float, step: float = 0.05
         time.sleep(step)
 
 
+def test_a_cheap_query_whose_worker_starts_slowly_is_answered_not_timed_out(disk_store):
+    """Waiting for a worker is not running. Regression (CI, hostile traffic on a busy machine): a spare's
+    start took the whole 3 s limit and a one-pattern update was answered 503 "query timeout" as if it had
+    run away. Here every process start takes longer than the whole 1 s limit."""
+    services = build_services(load_settings({"store": "memory", "query_timeout": 1}), store=disk_store)
+    pool = services.runner.pool
+    real_start = pool._start
+
+    def slow_start():
+        time.sleep(1.5)  # longer than the query's whole limit, as on a loaded machine
+        return real_start()
+
+    pool._start = slow_start  # type: ignore[method-assign]
+    try:
+        rows = services.runner.query(LIGHT).rows
+        assert '"neocloud"@en' in {str(r[0]) for r in rows}
+        with pytest.raises(QueryTimeout):  # and a runaway is still stopped at its limit
+            services.runner.query(EXPLOSIVE)
+    finally:
+        services.runner.close()
+
+
 @pytest.fixture(scope="module")
 def disk_store(tmp_path_factory):
     """A seeded on-disk store: queries on it run in killable worker processes."""

@@ -114,13 +114,17 @@ class QueryRunner:
         ``fn`` must be a module-level function (it is sent to a worker process by reference).
         """
         deadline = deadline or self.deadline()
+        budget = max(0.0, deadline.left())  # counted from when a worker takes the job (WorkerPool.run)
         with self.slots.take(deadline, retry_after=self.timeout):
             snapshot = self.store.snapshot()
             if snapshot is None:
                 with deadline_scope(deadline):
                     return fn(self.store, **kwargs)
             # unpickled from the worker process, where fn ran: fn's answer
-            return cast(T, self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout))
+            return cast(
+                T,
+                self.pool.run(snapshot, fn, kwargs, deadline=deadline, seconds=self.timeout, budget=budget),
+            )
 
     def warm_up(self) -> None:
         """Start a worker in the background when queries will need one (the store has snapshots): one

@@ -304,6 +304,10 @@ class WorkerPool:
     STARTUP = 60.0
     """Seconds a spare may take to start before it is given up."""
 
+    START_WAIT = 10.0
+    """Seconds a job waits for the process it had to start before it is refused as "busy" (429): a
+    start takes ~0.3 s idle, 1-4 s with both cores busy."""
+
     def __init__(
         self, size: int, *, memory_mb: int = 0, snapshot: Callable[[], Snapshot | None] | None = None
     ) -> None:
@@ -436,16 +440,34 @@ class WorkerPool:
         *,
         deadline: Deadline,
         seconds: float,
+        budget: float | None = None,
     ) -> Any:
-        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it at ``deadline``.
+        """Run ``fn(store, **kwargs)`` in a worker on ``snapshot``; kill it once it has run the time that
+        was left of ``deadline`` when it was asked for (``budget``, when the caller asked earlier).
+
+        Waiting for a worker is not running: on a busy machine a spare's start took the whole of a 3 s
+        limit, and a one-pattern update was answered "query timeout" as if it had run away (CI, hostile
+        traffic). The wait has bounds of its own: a spare is waited for until ``deadline``, a process
+        start for :data:`START_WAIT` (or ``budget``, if longer) at most: past that, 429 (the service is
+        busy, retry).
 
         A worker that dies without answering is replaced and the job tried once more; a second death is
         reported with its cause (a signal, the memory limit), never as a silent 5xx.
         """
+        budget = max(0.0, deadline.left()) if budget is None else budget
         for attempt in range(2):
             worker = self._take(deadline)
+            if not worker.wait_ready(max(budget, deadline.left(), self.START_WAIT)) and worker.alive():
+                self._drop(worker)
+                self._replace_later()
+                raise TooManyRequests(
+                    "no query worker could be started in time: the machine is busy; retry later",
+                    errors=[{"limit": "query_timeout", "seconds": seconds}],
+                    headers={"Retry-After": str(max(1, math.ceil(seconds)))},
+                )
+            running = Deadline(max(deadline.at, time.monotonic() + budget))
             try:
-                payload = worker.call(snapshot, fn, kwargs, deadline)
+                payload = worker.call(snapshot, fn, kwargs, running)
             except TimeoutError:
                 self._drop(worker)
                 self._replace_later()
@@ -458,7 +480,8 @@ class WorkerPool:
                 how = worker.died_how()
                 self._drop(worker)
                 log.warning("a query worker ended without an answer: %s", how)
-                if attempt or deadline.expired():
+                budget = running.left()  # the retry runs for what is left, not for a second budget
+                if attempt or budget <= 0:
                     raise StoreError(
                         f"the query worker ended without an answer ({how}); the query "
                         "may need more memory than a worker may use (setting "
