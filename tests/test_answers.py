@@ -6,6 +6,7 @@ figure, per-chip counts, each hardware once."""
 from __future__ import annotations
 
 import csv
+import re
 from collections import defaultdict
 from decimal import Decimal
 from pathlib import Path
@@ -35,6 +36,11 @@ def named(store: Store, name: str, **params: str) -> list[dict]:
         {k: str(v) for k, v in row.items()}
         for row in rdf_dicts(run_named(store, name, params, {"query_timeout": 60, "max_rows": 100000}))
     ]
+
+
+def spelt(name: str) -> str:
+    """A name without case, spaces or punctuation: the model's label and a file's spelling of it."""
+    return re.sub(r"[\W_]+", "", name.lower())
 
 
 def local(iri: str) -> str:
@@ -106,6 +112,35 @@ def test_largest_training_runs_leave_out_what_epoch_calls_speculative_unless_ask
     model_of = {r["runLabel"]: r.get("modelLabel") for r in everything}
     assert left_out and all(rated.get(model_of[run], "") not in LIKELY for run in left_out)
     assert "Grok 3 training run" in {r["runLabel"] for r in default}  # Likely, 172.8M GPU-hours
+
+
+def test_each_training_run_cites_the_row_its_gpu_hours_rest_on(epoch_store) -> None:
+    """Every run's figure names its source; a dataset's run names the file and the line of the CSV that
+    has its model, and that row states the GPU-hours or the chip count they are derived from."""
+    rows = named(epoch_store, "largest-training-runs", include="all")
+    assert rows and all(r.get("source") and r.get("sourceTitle") for r in rows)
+    cited = [r for r in rows if r.get("sourceFile", "").startswith("ai_models/")]
+    assert len(cited) > 1000
+    names = defaultdict(set)  # a model's label and the spellings of the files ("GPT-3 175B (davinci)")
+    for model, name in epoch_store.query(
+        "SELECT ?m ?n WHERE { ?r <https://w3id.org/aikg/ontology#trainedModel> ?m . ?m "
+        "<http://www.w3.org/2000/01/rdf-schema#label>|<http://www.w3.org/2004/02/skos/core#altLabel> ?n }"
+    ).rows:
+        names[model.value].add(spelt(name.value))
+    tables = {
+        path: dict(read_table(Path(default_directory()) / path).rows)
+        for path in {r["sourceFile"] for r in cited}
+    }
+    for r in cited[:200]:  # the largest first
+        cells = tables[r["sourceFile"]][int(r["sourceRow"])]
+        assert spelt(cells["Model"]) in names[r["model"]], r["runLabel"]
+        if r["gpuHoursBasis"] == "stated":
+            assert cells["Training chip-hours"].strip(), r["runLabel"]
+        elif r["gpuHoursBasis"] == "derived":
+            assert cells["Hardware quantity"].strip(), r["runLabel"]
+    # A run that only a document describes cites the document's sentence.
+    documented = [r for r in rows if not r.get("sourceFile", "").startswith("ai_models/")]
+    assert documented and all(r.get("quote") for r in documented)
 
 
 def test_funding_totals_count_the_closed_rounds_rated_at_least_likely(epoch_store) -> None:
