@@ -164,7 +164,8 @@ def test_a_write_needing_a_rebuild_longer_than_its_budget_is_refused_before_it_c
     gate.costs.rebuild_per_quad = 1.0  # as on a store where a full rebuild takes hours
     client = app.test_client()
     before = set(store.quads())
-    resp = _post(client, '_:n rdfs:comment "a blank note"')
+    # A hierarchy statement (about foreign terms: aikg's own are refused) is followed by a full rebuild.
+    resp = _post(client, "<http://example.org/Note> rdfs:subClassOf <http://example.org/Text>")
     assert resp.status_code == 503, resp.get_json()
     assert "rebuilding" in resp.get_json()["message"] and "write_timeout" in resp.get_json()["message"]
     assert set(store.quads()) == before

@@ -55,7 +55,7 @@ def _cases():
             yield pytest.param(name, fmt, id=f"{name}-{fmt.name}")
 
 
-@pytest.mark.parametrize(("name", "fmt"), _cases())
+@pytest.mark.parametrize(("name", "fmt"), list(_cases()))
 def test_the_worker_writes_what_the_http_worker_wrote(served, name, fmt):
     app, store = served
     text = PREFIXES + QUERIES[name]

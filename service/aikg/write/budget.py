@@ -88,7 +88,7 @@ class Costs:
             return
         raise WriteTimeout(
             "the write cannot be followed node by node into the inferred and derived graphs (it changes "
-            f"blank nodes, or a class or property hierarchy): rebuilding them over the store's "
+            f"existing blank nodes, or a class or property hierarchy): rebuilding them over the store's "
             f"{store_quads:,} quads would take about {seconds:,.0f} s, more than the {left:.0f} s left of "
             "its time limit (setting write_timeout); nothing was changed: name its nodes with IRIs, or "
             "raise write_timeout",
