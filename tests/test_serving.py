@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import os
 import socket
+import threading
 import time
 from pathlib import Path
 
@@ -192,19 +193,28 @@ def test_a_writer_over_its_memory_allowance_empties_its_caches_when_idle_and_goe
         args=["--workers", "1"],
     )
     try:
-        for n in range(6):  # reads and writes that grow the writer by more than 1 MB
-            body = " ".join(CLOUD.replace("serving-cloud", f"serving-cloud-{n}-{i}") for i in range(50))
-            r = _put(live, GRAPH + "-memory", body)
-            assert r.status_code in (200, 201), r.text
-        end = time.monotonic() + 30
-        while time.monotonic() < end and "emptied the store's caches" not in live.log_tail(100_000):
-            time.sleep(0.5)
+        n = 0
+        # Rounds of writes, each read back, until the writer has grown by more than 1 MB (6 to 16
+        # writes) and emptied its caches in the idle second after a round.
+        for _ in range(4):
+            for _ in range(6):
+                n += 1
+                body = " ".join(CLOUD.replace("serving-cloud", f"serving-cloud-{n}-{i}") for i in range(50))
+                r = _put(live, GRAPH + "-memory", body)
+                assert r.status_code in (200, 201), r.text
+                hit = requests.get(live.url + f"/api/entities/serving-cloud-{n}-1", timeout=10)
+                assert hit.status_code == 200, hit.text
+            end = time.monotonic() + 8  # the writer looks every 5 s
+            while time.monotonic() < end and "emptied the store's caches" not in live.log_tail(100_000):
+                time.sleep(0.5)
+            if "emptied the store's caches" in live.log_tail(100_000):
+                break
         assert "emptied the store's caches" in live.log_tail(100_000)
         _put_cloud(live)
         hit = requests.get(live.url + "/api/entities/serving-cloud", timeout=10)
         assert hit.status_code == 200 and hit.json()["label"] == "Serving Cloud"
-        kept = requests.get(live.url + "/api/entities/serving-cloud-5-1", timeout=10)
-        gone = requests.get(live.url + "/api/entities/serving-cloud-4-1", timeout=10)
+        kept = requests.get(live.url + f"/api/entities/serving-cloud-{n}-1", timeout=10)
+        gone = requests.get(live.url + f"/api/entities/serving-cloud-{n - 1}-1", timeout=10)
         assert (kept.status_code, gone.status_code) == (200, 404)  # the last PUT replaced the one before
     finally:
         live.stop()
@@ -252,6 +262,38 @@ def test_readers_of_one_writer_share_its_run_and_a_new_run_is_another_lineage(tm
     publication.publish(folder, snapshot, "run-two")  # a restarted writer: the same version, counted anew
     assert [r.lineage for r in readers] == ["run-two", "run-two"]
     assert store.lineage is None  # read by one process alone: the caches make a token up
+
+
+def test_a_read_after_a_write_was_answered_waits_for_its_snapshot(tmp_path, monkeypatch):
+    """The writer answers a write once it is committed and publishes its snapshot after: a reader that
+    begins after the answer waits for that snapshot and reads the write; a snapshot that never comes
+    (the writer died) is waited for a bounded time, then the last one is read."""
+    from aikg.serving import publication
+    from aikg.serving.follower import FollowerStore
+    from aikg.store import OxigraphStore
+
+    store = OxigraphStore(tmp_path / "store")
+    store.update('INSERT DATA { GRAPH <urn:x:g> { <urn:x:a> <urn:x:p> "1" } }')
+    folder = publication.folder_for(tmp_path / "store")
+    first = store.snapshot()
+    assert first is not None
+    publication.publish(folder, first, "run")
+    reader = FollowerStore(folder, wait=5)
+    assert reader.count("urn:x:g") == 1
+    store.update('INSERT DATA { GRAPH <urn:x:g> { <urn:x:b> <urn:x:p> "2" } }')
+    publication.publish(folder, first, "run", latest=store.version)  # answered; its snapshot to come
+    second = store.snapshot()
+    assert second is not None
+    later = threading.Timer(0.3, publication.publish, (folder, second, "run"))
+    later.start()
+    assert reader.count("urn:x:g") == 2
+    later.join()
+    store.update('INSERT DATA { GRAPH <urn:x:g> { <urn:x:c> <urn:x:p> "3" } }')
+    monkeypatch.setattr(publication, "SETTLE_WAIT", 0.2)
+    publication.publish(folder, reader.snapshot(), "run", latest=store.version)  # never published
+    assert reader.count("urn:x:g") == 2
+    reader.close()
+    store.close()
 
 
 def test_a_refused_write_comes_back_with_its_report(server):

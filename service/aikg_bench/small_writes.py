@@ -1,6 +1,7 @@
 """Small gated writes over HTTP, taken apart: what a 5-triple PUT costs when it is committed (201), when
 the shapes refuse it (422: the SHACL gate runs, nothing is committed or published), and when its body
-is bad (400: the HTTP worker alone).
+is bad (400: the HTTP worker alone); and the GET of each committed graph right after its 201, which
+waits for the snapshot that holds it (made after the answer).
 
     python -m aikg_bench.small_writes [--store DIR] [--writes 40]
 
@@ -51,7 +52,10 @@ def measure(base: str, writes: int) -> dict[str, list[float]]:
     cases: dict[str, tuple[Callable[[int], str], int]] = {
         "400 bad body (HTTP worker)": (lambda i: "<a> <b> .", 400),
         "422 refused by the shapes (writer, no commit)": (lambda i: neocloud(f"Bench-Bad-{run}-{i}"), 422),
-        "201 committed (writer, commit, snapshot)": (lambda i: neocloud(f"bench-write-{run}-{i}"), 201),
+        "201 committed (writer: gate, commit; its snapshot after the answer)": (
+            lambda i: neocloud(f"bench-write-{run}-{i}"),
+            201,
+        ),
     }
     times: dict[str, list[float]] = {}
     for name, (body, status) in cases.items():
@@ -64,7 +68,18 @@ def measure(base: str, writes: int) -> dict[str, list[float]]:
             times.setdefault(name, []).append((time.perf_counter() - start) * 1000)
             if r.status_code != status:
                 raise RuntimeError(f"{name}: answered {r.status_code}: {r.text[:300]}")
+            if status == 201:  # read back at once: it waits for the write's snapshot if need be
+                start = time.perf_counter()
+                r = session.get(
+                    base + "/data", params={"graph": graph}, headers={"Accept": "text/turtle"}, timeout=60
+                )
+                times.setdefault(READ_BACK, []).append((time.perf_counter() - start) * 1000)
+                if r.status_code != 200 or f"bench-write-{run}-{i}" not in r.text:
+                    raise RuntimeError(f"{READ_BACK}: answered {r.status_code}: {r.text[:300]}")
     return times
+
+
+READ_BACK = "GET of the graph just written (waits for its snapshot)"
 
 
 def main() -> None:

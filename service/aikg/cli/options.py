@@ -81,7 +81,7 @@ def _beside_server(settings: Settings, *, writes: bool) -> Store | None:
             f"the store at {location} is open in a running aikg serve: write through its HTTP API "
             "(PUT /data?graph=IRI, POST /update) or stop the server first"
         )
-    published = publication.current(publication.folder_for(Path(location)))
+    published = publication.current(publication.folder_for(Path(location)), wait=publication.SETTLE_WAIT)
     if published is None:
         raise StoreError(f"the store at {location} is open in a server that has published no snapshot yet")
     return open_snapshot(published.snapshot)

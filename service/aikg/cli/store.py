@@ -62,7 +62,7 @@ def backup(target: Path, **options: Any) -> None:
     path = _folder(options)
     source = path
     if in_use(str(path)):  # a server writes it: copy the snapshot it published last
-        published = publication.current(publication.folder_for(path))
+        published = publication.current(publication.folder_for(path), wait=publication.SETTLE_WAIT)
         if published is None:
             _fail(DamagedStore(f"the store at {path} is open in a server that has published no snapshot yet"))
             return

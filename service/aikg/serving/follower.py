@@ -2,8 +2,10 @@
 
 Every read first looks at the publication's stamp (one ``stat``, a few microseconds); when the writer
 has published a newer snapshot, it is opened read-only (~25 ms at a million triples) and reads move to
-it, while reads already running finish on the old one. The write log of a reader is the writer's
-journal, so the search index follows writes as it does in one process.
+it, while reads already running finish on the old one. When the writer has answered a write whose
+snapshot is still being made, the read waits for that snapshot (:mod:`aikg.serving.publication`).
+The write log of a reader is the writer's journal, so the search index follows writes as it does in
+one process.
 """
 
 from __future__ import annotations
@@ -58,7 +60,10 @@ class FollowerStore(Store):
         if seen is not None and seen != self._published.stamp:
             with self._lock:
                 if seen != self._published.stamp:
-                    found = publication.current(self.folder)
+                    # A write answered and its snapshot still being made: wait for it, so a client
+                    # reads what it was told is committed (given up after a while: a writer that
+                    # died before publishing; the next writer publishes what it finds).
+                    found = publication.current(self.folder, wait=publication.SETTLE_WAIT)
                     if found is not None and (
                         found.snapshot.version != self._published.snapshot.version
                         or found.run != self._published.run  # a new writer counts versions anew

@@ -31,7 +31,7 @@ from aikg.knowledge.validate import ValidationResult
 from aikg.serving import publication
 from aikg.serving.writer import APP_PATH
 from aikg.store import Deadline
-from aikg.write.gate import Outcome
+from aikg.write.gate import Outcome, Phases
 
 
 class ForwardedReport:
@@ -124,6 +124,7 @@ class ForwardingGate:
             raise self._starting()
         deadline = deadline or Deadline.after(self.timeout)
         started = time.monotonic()
+        phases = Phases()
         fd = self.turn.take(Deadline.after(deadline.left() * TURN_SHARE))
         if fd is None:
             waited = time.monotonic() - started
@@ -135,6 +136,7 @@ class ForwardingGate:
             )
         handed_on = False
         seconds = max(1.0, deadline.left())
+        phases.mark("waiting for its turn (other writes)")
         try:
             # The writer gets the request's deadline, less a reserve for its commit and publication, and
             # commits nothing past it; this side waits a little longer, so it hears the writer's refusal.
@@ -164,6 +166,8 @@ class ForwardingGate:
         finally:
             if not handed_on:
                 self.turn.give_back(fd)
+            phases.mark("sent to the writer and answered")
+            phases.report(f"a forwarded {action}")
         if answer.get("ok"):
             return Outcome.from_json(answer["outcome"], created=bool(answer.get("created")))
         raise _error(answer)

@@ -1,8 +1,15 @@
 """How the writer tells the readers which snapshot is current, and what each write touched.
 
 One folder beside the store (``<store>.serving``) holds ``current.json`` — the version and path of the
-latest snapshot, replaced atomically — and ``writes.jsonl``, one line per gated write (the versions
-around it and the subjects it touched), so a reader's search index follows writes without a rebuild.
+latest snapshot, and the newest committed version, replaced atomically — and ``writes.jsonl``, one line
+per gated write (the versions around it and the subjects it touched), so a reader's search index follows
+writes without a rebuild.
+
+A write is answered once it is committed; its snapshot (a RocksDB checkpoint: 20–300 ms of file syncs on
+a shared disk, most of a small write's time) is made after, by the writer's publisher thread, several
+writes in one when they come faster. Before answering, the writer says in ``current.json`` that a newer
+version is committed (``latest``), and a reader that sees it waits for that snapshot before it reads
+(:meth:`Published.settled`): every read that begins after a write's answer sees the write.
 """
 
 from __future__ import annotations
@@ -10,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -30,13 +38,23 @@ class Published:
     run: str = ""
     """The writer's run: with the snapshot's version (which restarts with each run) it names one state
     of the data for every reader."""
+    latest: int | None = None
+    """The newest version the writer has committed (and answered), if newer than the snapshot's."""
+
+    @property
+    def settled(self) -> bool:
+        """True when the snapshot holds every committed write (none is waiting for its snapshot)."""
+        return self.latest is None or self.latest <= self.snapshot.version
 
 
-def publish(folder: Path, snapshot: Snapshot, run: str) -> None:
+def publish(folder: Path, snapshot: Snapshot, run: str, latest: int | None = None) -> None:
     """Make ``snapshot`` of the writer's ``run`` the current one (atomically: readers see the old file or
-    the new one)."""
+    the new one), saying that version ``latest`` is committed when its snapshot is still to come."""
     folder.mkdir(parents=True, exist_ok=True)
-    body = json.dumps({"version": snapshot.version, "path": str(snapshot.path), "run": run})
+    fields: dict[str, object] = {"version": snapshot.version, "path": str(snapshot.path), "run": run}
+    if latest is not None and latest > snapshot.version:
+        fields["latest"] = latest
+    body = json.dumps(fields)
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=".current-")
     with os.fdopen(fd, "w") as fh:
         fh.write(body)
@@ -118,8 +136,26 @@ def stamp(folder: Path) -> tuple[int, int] | None:
     return (st.st_ino, st.st_mtime_ns)
 
 
-def current(folder: Path) -> Published | None:
-    """The current snapshot, or None before the writer published one."""
+def current(folder: Path, *, wait: float = 0.0) -> Published | None:
+    """The current snapshot, or None before the writer published one; with ``wait``, for up to that many
+    seconds the snapshot that holds every write the writer has answered (:meth:`Published.settled`)."""
+    until = time.monotonic() + wait
+    while True:
+        found = _read(folder)
+        if found is None or found.settled or time.monotonic() >= until:
+            return found
+        time.sleep(SETTLE_POLL)
+
+
+SETTLE_WAIT = 10.0
+"""Most seconds a read waits for the snapshot of a write the writer has answered (a writer that died
+before publishing it never will; the next one publishes what it finds)."""
+
+SETTLE_POLL = 0.003
+"""Seconds between two looks at ``current.json`` while a committed write's snapshot is being made."""
+
+
+def _read(folder: Path) -> Published | None:
     seen = stamp(folder)
     if seen is None:
         return None
@@ -127,7 +163,13 @@ def current(folder: Path) -> Published | None:
         body = json.loads((folder / "current.json").read_text())
     except (FileNotFoundError, ValueError):
         return None
-    return Published(Snapshot(Path(body["path"]), int(body["version"])), seen, str(body.get("run", "")))
+    latest = body.get("latest")
+    return Published(
+        Snapshot(Path(body["path"]), int(body["version"])),
+        seen,
+        str(body.get("run", "")),
+        None if latest is None else int(latest),
+    )
 
 
 def record_write(folder: Path, before: int, after: int, subjects: frozenset[str] | None) -> None:

@@ -2,10 +2,12 @@
 
 It is a gunicorn *dirty worker* (``gunicorn.dirty``): gunicorn starts it before the HTTP workers,
 restarts it if it dies and stops it last. It loads the seeds into an empty store, imports the Epoch
-snapshot in the background, commits every write through the gate, and after each commit publishes the
-next snapshot (:mod:`aikg.serving.publication`) before it answers. HTTP workers reach it through
-gunicorn's dirty client (:mod:`aikg.serving.forward`); arguments and answers are plain data (the
-dirty protocol carries no pickles), so a refusal travels as its status, message and report.
+snapshot in the background, commits every write through the gate, and answers once it is committed,
+having said so where readers look; its publisher thread then makes and publishes the snapshot that holds
+it (:mod:`aikg.serving.publication`), and readers wait for that snapshot before they read. HTTP
+workers reach it through gunicorn's dirty client (:mod:`aikg.serving.forward`); arguments and answers
+are plain data (the dirty protocol carries no pickles), so a refusal travels as its status, message and
+report.
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from aikg.serving.app import SERVER_PID
 from aikg.serving.arenas import give_back
 from aikg.serving.validation import publish_board, withdraw_board
 from aikg.settings import Settings, load_settings
-from aikg.store import Deadline
+from aikg.store import Deadline, Snapshot
 from aikg.write.gate import Gate
 
 log = logging.getLogger(__name__)
@@ -126,6 +128,12 @@ def resident_mb() -> float | None:
         return None
     return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
 
+
+CLOSE_WAIT = 30.0
+"""Most seconds a closing writer waits for its last snapshot to be published."""
+
+PUBLISH_RETRY = 1.0
+"""Seconds before the publisher tries again after the engine refused a snapshot (a full disk)."""
 
 PARENT_CHECK = 0.5
 """Seconds between the writer's checks that the dirty arbiter that started it is still there."""
@@ -288,8 +296,17 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
                 load_seeds(store)
         gate = self.services.gate
         assert isinstance(gate, Gate)  # the writer holds the store: its gate commits here
+        self._gate = gate
+        self._publishing, self._closing = threading.Condition(), False
+        self._shown = self._snapshot()
+        self._latest = self._shown.version
+        with self._publishing:
+            self._show()
         gate.committed.append(self._published_write)
-        self._publish()
+        self._publisher = threading.Thread(
+            target=self._keep_publishing, name="aikg-writer-publisher", daemon=True
+        )
+        self._publisher.start()
         if settings.token:
             from aikg.write.gate import warm_up
 
@@ -303,16 +320,67 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         self._watch_memory(settings.writer_memory)
         publication.mark_ready(self.folder, True)
 
-    def _publish(self) -> None:
-        snapshot = self.services.store.snapshot()
+    # -- publication -------------------------------------------------------------------------------
+
+    _gate: Gate
+    _publishing: threading.Condition
+    """Guards what is published: the snapshot shown to readers and the newest committed version."""
+    _closing: bool
+    _publisher: threading.Thread
+    _shown: Snapshot
+    _latest: int
+
+    def _snapshot(self) -> Snapshot:
+        """A snapshot of the store as it is, never in the middle of a commit made of several
+        transactions (the data, then the generated graphs rebuilt whole)."""
+        with self._gate.whole:
+            snapshot = self.services.store.snapshot()
         assert snapshot is not None
-        publication.publish(self.folder, snapshot, self.services.made_up)
+        return snapshot
+
+    def _show(self) -> None:
+        """Write what readers read (the caller holds ``_publishing``)."""
+        publication.publish(self.folder, self._shown, self.services.made_up, self._latest)
 
     def _published_write(self) -> None:
+        """After each commit, before its answer: journal the write and say that its version is
+        committed, so every read that begins after the answer waits for the snapshot that holds it."""
         record = self.services.writelog.records[-1] if self.services.writelog.records else None
-        self._publish()
         if record is not None:
             publication.record_write(self.folder, record.before, record.after, record.subjects)
+        with self._publishing:
+            self._latest = max(self._latest, self.services.store.version)
+            self._show()
+            self._publishing.notify_all()
+
+    def _keep_publishing(self) -> None:
+        """Make the snapshot of the newest committed version and publish it, again while writes come
+        in: one RocksDB checkpoint (its file syncs take 20–300 ms on a shared disk) serves every write
+        committed before it began, off the writes' own path."""
+        while True:
+            with self._publishing:
+                self._publishing.wait_for(lambda: self._closing or self._latest > self._shown.version)
+                if self._latest <= self._shown.version:  # closing, every write published
+                    return
+            with self._turns:  # the caches are not emptied under a checkpoint
+                self._turns.wait_for(lambda: not self._releasing)
+                self._actions += 1
+            try:
+                snapshot = self._snapshot()
+            except (AikgError, OSError):
+                log.exception("the writer could not make a snapshot; it tries again")
+                if self._closing:
+                    return
+                time.sleep(PUBLISH_RETRY)
+                continue
+            finally:
+                with self._turns:
+                    self._actions -= 1
+                    self._last_action = time.monotonic()
+            with self._publishing:
+                if snapshot.version > self._shown.version:
+                    self._shown = snapshot
+                    self._show()
 
     # -- actions -----------------------------------------------------------------------------------
 
@@ -394,4 +462,11 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
         it reads from that snapshot."""
         publication.mark_ready(self.folder, False)
         withdraw_board(self.folder)
+        if hasattr(self, "_publisher"):
+            # The last writes' snapshot is published before the store closes: the HTTP workers,
+            # stopping at the same time, keep their search index for the data it holds.
+            with self._publishing:
+                self._closing = True
+                self._publishing.notify_all()
+            self._publisher.join(CLOSE_WAIT)
         self.services.close()

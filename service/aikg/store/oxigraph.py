@@ -86,6 +86,7 @@ class OxigraphStore(Store):
         # Start from the clock so versions (ETags, cache keys) never repeat across restarts.
         self._version = time.time_ns() // 1000 if version is None else version
         self._lock = threading.Lock()
+        self._snapshotting = threading.Lock()
         self._snapshots: dict[int, Snapshot] = {}
         self._retired: list[tuple[float, Snapshot]] = self._left_behind() if self._owns_snapshots() else []
         self._writes = 0  # writes under way: while any is, the data has no generation
@@ -589,6 +590,13 @@ class OxigraphStore(Store):
             return None
         if self.read_only:
             return Snapshot(self.path, self.version)
+        with self._snapshotting:  # one checkpoint at a time: a second caller takes the first's
+            return self._checkpoint()
+
+    def _checkpoint(self) -> Snapshot:
+        assert self.path is not None
+        # Read before the checkpoint: it holds this version's data, and perhaps writes committed
+        # while it was made (a version is never claimed that the snapshot may not hold).
         version = self.version
         with self._lock:
             found = self._snapshots.get(version)

@@ -10,6 +10,8 @@ the inferred and derived graphs, computed around the nodes it touches (:mod:`aik
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import re
 import threading
 import time
@@ -53,6 +55,8 @@ from aikg.store.base import deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
 from aikg.write import budget, matched, namespace, staging
 from aikg.write.writelog import WriteLog
+
+log = logging.getLogger(__name__)
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
 _RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
@@ -527,6 +531,31 @@ def _in_time(deadline: Deadline | None, change: Change) -> None:
         )
 
 
+SLOW = 1.0
+"""Seconds past which a write logs where its time went (a client waiting that long wants to know)."""
+
+
+class Phases:
+    """The wall time of a write's phases, logged when the write was slow (past :data:`SLOW`)."""
+
+    def __init__(self) -> None:
+        self.began = self.last = time.monotonic()
+        self.spent: list[tuple[str, float]] = []
+
+    def mark(self, phase: str) -> None:
+        """``phase`` ended now."""
+        now = time.monotonic()
+        self.spent.append((phase, now - self.last))
+        self.last = now
+
+    def report(self, what: str) -> None:
+        """Log the phases of ``what`` if it took longer than :data:`SLOW` in all."""
+        took = time.monotonic() - self.began
+        if took > SLOW:
+            parts = ", ".join(f"{phase} {seconds:.2f} s" for phase, seconds in self.spent)
+            log.warning("%s took %.1f s: %s", what, took, parts or "nothing done")
+
+
 class Gate:
     """The one commit path of a store: every write is computed, validated and committed here, one at
     a time (the writer lock), and recorded in the write log."""
@@ -543,6 +572,9 @@ class Gate:
         """What recent writes cost: a write that cannot finish in time is refused before it starts."""
         self.committed: list[Callable[[], None]] = []
         """Called after every commit (the serving writer publishes a new snapshot then)."""
+        self.whole = threading.Lock()
+        """Held while a commit spans several transactions (the data, then the generated graphs rebuilt
+        whole): a snapshot taken meanwhile would hold the data without what follows from it."""
 
     def state(self) -> str:
         """Always ``ready``: this gate commits in the process that holds the store."""
@@ -583,6 +615,7 @@ class Gate:
     def write(self, make_change: Callable[[], Change], *, deadline: Deadline | None = None) -> Outcome:
         """Compute a change, validate it on its neighbourhood, and commit it whole, or refuse it whole."""
         wait = self.LOCK_WAIT if deadline is None else max(0.0, deadline.left())
+        phases = Phases()
         if not self._lock.acquire(timeout=wait):
             # The store is busy with other clients' writes, not failing: the client should come back.
             raise TooManyRequests(
@@ -591,8 +624,10 @@ class Gate:
                 errors=[{"limit": "write_timeout", "seconds": round(wait, 1)}],
                 headers={"Retry-After": str(self.RETRY_AFTER)},
             )
+        phases.mark("waiting for the writes before it")
         try:
             change = make_change()
+            phases.mark("computing the change")
             _in_time(deadline, change)
             began, size = time.monotonic(), len(change.add) + len(change.remove)
             for g in change.graphs():
@@ -603,6 +638,7 @@ class Gate:
             _refuse_vocabulary(change)
             self.costs.check(size, deadline)
             result, validated = validate_change(self.store, change)
+            phases.mark("validating it")
             if not result.conforms:
                 raise ValidationFailed(
                     f"the write was refused: {len(result.violations)} violation(s) of the shapes; "
@@ -612,6 +648,7 @@ class Gate:
                 )
             _in_time(deadline, change)
             self._commit(change, deadline=deadline)
+            phases.mark("committing it")
             self.costs.observe(size, time.monotonic() - began)
             return Outcome(
                 change.kind,
@@ -623,6 +660,7 @@ class Gate:
             )
         finally:
             self._lock.release()
+            phases.report("a gated write")
 
     def commit(self, change: Change, *, expect_version: int | None = None, rebuild: bool = False) -> None:
         """Commit a change that was already validated (a dataset import), through the same path.
@@ -658,11 +696,12 @@ class Gate:
         _in_time(deadline, change)  # the last point where the write can be abandoned whole
         before = self.writelog.begin()
         try:
-            write_change(store, change, generated)
-            if generated is None:
-                started = time.monotonic()
-                rebuild_derived(store)
-                self.costs.observe_rebuild(size or store.count(), time.monotonic() - started)
+            with self.whole if generated is None else contextlib.nullcontext():
+                write_change(store, change, generated)
+                if generated is None:
+                    started = time.monotonic()
+                    rebuild_derived(store)
+                    self.costs.observe_rebuild(size or store.count(), time.monotonic() - started)
         except BaseException:
             self.writelog.abandon()
             raise
