@@ -21,6 +21,7 @@ from urllib.parse import urlencode
 
 from aikg.ask.answers import cell, query_links, row_sources, rows_answer
 from aikg.ask.compose import (
+    RANK_BY,
     SURE_AT,
     Form,
     compile_form,
@@ -364,8 +365,23 @@ class Asker:
             return True  # "who owns the largest clusters": the owners' ranking is a named query's
         if best.score < TEMPLATE_AT:
             return False
-        if form.threshold or form.country or form.status or form.op in ("compare", "provenance", "sum"):
+        if (
+            form.threshold
+            or form.country
+            or form.status
+            or form.op in ("compare", "provenance", "sum", "rank")
+        ):
             return False
+        if (
+            form.op == "top"
+            and form.carrier in RANK_BY
+            and form.prop not in (RANK_BY[form.carrier], "gpuHours")
+        ):
+            return (
+                False  # the named rankings rank by size (H100-equivalents, compute, GPU-hours), not by cost
+            )
+        if form.ascending or form.chips or (form.op == "count" and not form.per):
+            return False  # a named query ranks from the top and lists; it neither counts nor filters by chip
         q = self.queries()[best.intent]
         kinds = {p.type for p in q.parameters}
         if form.dates and "date" not in kinds:
@@ -472,7 +488,8 @@ class Asker:
         if not rows:
             return self._composed_none(question, form, understood, what, links)
         about_var = next(
-            (v for v in ("position", "node", "x", "entity", "org0", "org") if v in result.variables), None
+            (v for v in ("position", "node", "x", "entity", "org0", "org", "group") if v in result.variables),
+            None,
         )
         about_i = result.variables.index(about_var) if about_var else None
         abouts = [r[about_i] if about_i is not None else None for r in rows]
@@ -599,7 +616,7 @@ class Asker:
                 iri = AIKG + prop
                 facts = (
                     []
-                    if who
+                    if who and prop not in PARTY_NAMES
                     else [self._fact_json(f, body) for f in body["facts"] if f["property"]["iri"] == iri]
                 )
                 facts += [
@@ -795,6 +812,10 @@ class Asker:
 
 _ASKS_WHO = re.compile(r"\bwho(?:m)?\b|谁", re.IGNORECASE)
 """A question that asks for a party (an organization or a person), answered by a link, never a value."""
+
+
+PARTY_NAMES = frozenset({"foundryName"})
+"""Properties whose text value names a party ("Who makes the MI300X's silicon?": TSMC)."""
 
 
 def _entity_json(body: dict[str, Any]) -> dict[str, Any]:

@@ -13,12 +13,14 @@ what was done.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from pypinyin import lazy_pinyin
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
@@ -68,15 +70,30 @@ RECLASS = {
     ("cluster", "thermalDesignPower"): "powerCapacity",
     ("hardware", "powerCapacity"): "thermalDesignPower",
     ("cluster", "memoryPerChip"): "h100Equivalents",
+    ("datacenter", "thermalDesignPower"): "powerCapacity",
+    ("datacenter", "memoryPerChip"): "h100Equivalents",
 }
 """Where a property word names another property on the class the question names."""
+RATED = frozenset(AIKG + c for c in ("Deployment", "TrainingRun", "DataCenter"))
+"""Classes whose nodes carry Epoch's own confidence rating (aikg:sourceConfidence)."""
+CONFIDENCE_WORDS = ("how sure", "how certain", "how reliable", "how confident", "可信度", "置信度", "可信")
+RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
+"""Figures of a model that the data states on its training run."""
+FIGURES = ("revenue", "usage", "funding", "staff", "spend")
+"""Classes of dated figures of an organization: asked about one, the answer is their series."""
+SITES = ("cluster", "datacenter")
+"""Classes of places that hold accelerators: a chip word beside them filters, it does not name the class."""
 RANK_BY = {
     "cluster": "h100Equivalents",
+    "datacenter": "powerCapacity",
     "model": "trainingCompute",
     "run": "trainingCompute",
     "funding": "amount",
 }
 """What a ranking of a class is by when the question names no property ("largest cluster")."""
+ALSO = {"releaseDate": "availableFrom", "availableFrom": "releaseDate", "sourceConfidence": "certainty"}
+"""A property looked up together with another that says the same on other classes (a model's release
+date, a chip's first availability)."""
 BIG = 1e15
 """Values above this are compared as doubles of their lexical form (training compute in FLOP)."""
 
@@ -111,6 +128,15 @@ class Form:
     """A count of the nodes the carrier reports (models, where the figures are on their runs)."""
     alternates: list[list[Candidate]] = field(default_factory=list)
     """For each entity, an organization the same name may mean ("Mistral": the model or the company)."""
+    ascending: bool = False
+    """A ranking from the lowest up ("lowest TDP", "功耗最低")."""
+    group: str | None = None
+    """A ranking of the things the carrier's nodes link to, by how many nodes (or their total): the path
+    from a node to the thing ("which operator runs the most clusters": aikg:operator)."""
+    chips: list[Candidate] = field(default_factory=list)
+    """Accelerators the carrier's nodes use ("clusters with the GB200")."""
+    vendor: bool = False
+    """Organizations named filter the carrier's accelerators' makers ("clusters on AMD chips")."""
 
     def key(self) -> tuple[Any, ...]:
         """The form in short (for tests and the evaluation's report)."""
@@ -140,8 +166,9 @@ _ASCII_WORD = re.compile(r"[a-z][a-z-]{3,}")
 _FUZZY_WORDS: dict[str, str] = {}
 for _prop, _words in PROPERTY_WORDS:
     for _w in _words:
-        if _w.isascii() and " " not in _w and len(_w) >= 5:
-            _FUZZY_WORDS.setdefault(_w, _prop)
+        for _part in _w.split():  # "desing" is "design" of "thermal design power"
+            if _part.isascii() and _part.isalpha() and len(_part) >= 5:
+                _FUZZY_WORDS.setdefault(_part, _prop)
 _FUZZY_CLASS = {w: k for k, ws in CLASS_WORDS for w in ws if w.isascii() and " " not in w and len(w) >= 5}
 _FUZZY_COUNTRY = {w: c for w, c in COUNTRIES.items() if w.isascii() and len(w) >= 5}
 _FUZZY_OPS = {"largest": "largest", "biggest": "biggest", "highest": "highest"}
@@ -220,8 +247,9 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 
 
 _NUMBER = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万|亿|(?:k|m|b|million|billion|thousand)(?![a-z/]))?\s*"
-    r"(?P<unit>tb/s|gb/s|gw|mw|gb|tb|flops?|h100)?",
+    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万亿|万|亿|(?:k|m|b|million|billion|trillion|thousand)(?![a-z/]))?\s*"
+    r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
+    r"|千瓦|兆瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -232,6 +260,8 @@ _SCALES = {
     "million": 1e6,
     "b": 1e9,
     "billion": 1e9,
+    "trillion": 1e12,
+    "万亿": 1e12,
 }
 
 
@@ -277,6 +307,19 @@ def _end(year: int, month: int) -> str:
 def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]]:
     """A date range the text gives (from, to as ISO dates), and the spans it took."""
     pats = [
+        # the second half of 2024 / 2024 年下半年 / H2 2024
+        (
+            r"\b(first|second)\s+half\s+(?:of\s+)?(\d{4})|\bh([12])\s*(\d{4})|(\d{4})\s*年?\s*(上|下)半年",
+            "half",
+        ),
+        # Q3 2024 / the third quarter of 2024 / 2024 年第三季度
+        (
+            r"\bq([1-4])\s*(\d{4})|\b(\d{4})\s*q([1-4])\b|\b(first|second|third|fourth)\s+quarter\s+(?:of\s+)?(\d{4})"
+            r"|(\d{4})\s*年?\s*第?\s*([一二三四1-4])\s*季度",
+            "quarter",
+        ),
+        # 2019 到 2022 年 / 2019-2022 年
+        (r"(\d{4})\s*年?\s*(?:到|至|-|~|—|–)\s*(\d{4})\s*年", "y-y"),
         # between June and September 2025 / from Jan to Mar 2025
         (rf"(?:between|from)\s+({_MONTH_RE})\w*\s+(?:and|to|-)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})", "mm-y"),
         # from January 2024 to June 2024
@@ -293,12 +336,31 @@ def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]
         (r"(\d{4})\s*年\s*(\d{1,2})\s*月", "ym-zh"),
         (r"(?:in|during)\s+(\d{4})\b|(\d{4})\s*年|\b(20\d{2})\b", "y"),
     ]
+    rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年)", text)
+    if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
+        word = rel.group(1) or rel.group(2)
+        shift = {"next": 1, "明年": 1, "this": 0, "今年": 0}.get(word, -1)
+        y = datetime.date.today().year + shift
+        return (f"{y}-01-01", f"{y}-12-31"), [(rel.start(), rel.end())]
     for pat, kind in pats:
         m = re.search(pat, text)
         if not m:
             continue
         g = [x for x in m.groups() if x is not None]
         span = [(m.start(), m.end())]
+        if kind == "half":
+            year = int(next(x for x in g if x.isdigit() and len(x) == 4))
+            second = any(x in ("second", "2", "下") for x in g)
+            return (
+                (f"{year}-07-01", f"{year}-12-31") if second else (f"{year}-01-01", f"{year}-06-30")
+            ), span
+        if kind == "quarter":
+            year = int(next(x for x in g if x.isdigit() and len(x) == 4))
+            q = next(x for x in g if not (x.isdigit() and len(x) == 4))
+            n = {"first": 1, "second": 2, "third": 3, "fourth": 4, "一": 1, "二": 2, "三": 3, "四": 4}.get(
+                q
+            ) or int(q)
+            return (f"{year}-{3 * n - 2:02d}-01", _end(year, 3 * n)), span
         if kind == "mm-y":
             y = int(g[2])
             return (f"{y}-{_MONTHS[g[0]]:02d}-01", _end(y, _MONTHS[g[1]])), span
@@ -340,20 +402,175 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
+_BY_FIRST: dict[str, list[tuple[str, str]]] = {}
+"""Chinese property words (two characters or more) by their first character."""
+
+
+_OTHER_WORDS = frozenset(
+    w
+    for table in (
+        OPERATOR_WORDS.values(),
+        STATUS_WORDS.values(),
+        [c for _, c in COMPARATORS],
+        [c for _, c in CLASS_WORDS],
+    )
+    for words in table
+    for w in words
+)
+"""Words of the lexicon that are not property words: never read as a property word misspelt."""
+
+
 def _cjk_near(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, str]]:
     """Chinese property words written with one wrong character after a right first one (显寸 for 显存)."""
+    if not _BY_FIRST:
+        for prop, words in PROPERTY_WORDS:
+            for w in words:
+                if len(w) >= 2 and all("\u4e00" <= ch <= "\u9fff" for ch in w):
+                    _BY_FIRST.setdefault(w[0], []).append((w, prop))
     out = []
-    for prop, words in PROPERTY_WORDS:
-        for w in words:
-            if len(w) < 2 or not all("\u4e00" <= ch <= "\u9fff" for ch in w):
+    for i, ch in enumerate(text):
+        for w, prop in _BY_FIRST.get(ch, ()):
+            chunk = text[i : i + len(w)]
+            if len(chunk) != len(w) or sum(a != b for a, b in zip(chunk, w, strict=True)) != 1:
                 continue
-            for i in range(len(text) - len(w) + 1):
-                chunk = text[i : i + len(w)]
-                near = chunk[0] == w[0] and sum(a != b for a, b in zip(chunk, w, strict=True)) == 1
-                cjk = all("\u4e00" <= ch <= "\u9fff" and ch not in _QUESTION_CHARS for ch in chunk)
-                if near and cjk and not any(a < i + len(w) and i < b for a, b in spans):
-                    out.append((i, i + len(w), prop))
+            cjk = all("\u4e00" <= c <= "\u9fff" and c not in _QUESTION_CHARS for c in chunk)
+            if chunk in _OTHER_WORDS:
+                continue  # "最大" is a word of its own, not "最长" misspelt
+            if cjk and not any(a < i + len(w) and i < b for a, b in spans):
+                out.append((i, i + len(w), prop))
     return out
+
+
+def _cjk_only(w: str) -> bool:
+    return all("\u4e00" <= ch <= "\u9fff" for ch in w)
+
+
+@functools.cache
+def _sound(ch: str) -> str:
+    """A character's sound without its tone (pypinyin): 代 and 带 are both "dai"."""
+    return lazy_pinyin(ch)[0]
+
+
+_HOMOPHONES: dict[tuple[str, ...], str] = {}
+"""Chinese lexicon words (properties, classes) by the sounds of their characters."""
+
+
+def _homophones() -> dict[tuple[str, ...], str]:
+    if not _HOMOPHONES:
+        for _, words in (*PROPERTY_WORDS, *CLASS_WORDS):
+            for w in words:
+                if len(w) >= 2 and _cjk_only(w):
+                    _HOMOPHONES.setdefault(tuple(_sound(ch) for ch in w), w)
+    return _HOMOPHONES
+
+
+def respell_cjk(text: str, taken: Iterable[tuple[int, int]] = ()) -> str:
+    """The text with Chinese lexicon words typed as a homophone written right ("显存代宽" -> "显存带宽",
+    "工耗" -> "功耗", "急群" -> "集群"): a pinyin input method's usual slip is one character of the same
+    sound. Same length, so offsets found on either text mean the same characters."""
+    if not CJK_CHAR_RE.search(text):
+        return text
+    words = _homophones()
+    spans = list(taken)
+    sounds = [_sound(ch) if "\u4e00" <= ch <= "\u9fff" and ch not in _QUESTION_CHARS else "" for ch in text]
+    chars = list(text)
+    for n in sorted({len(k) for k in words}, reverse=True):
+        for i in range(len(chars) - n + 1):
+            key = tuple(sounds[i : i + n])
+            w = words.get(key) if all(key) else None
+            if w is None or any(a < i + n and i < b for a, b in spans):
+                continue
+            diff = [j for j in range(n) if chars[i + j] != w[j]]
+            if len(diff) == 1:
+                chars[i + diff[0]] = w[diff[0]]
+    return "".join(chars)
+
+
+GROUP_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "vendor",
+        (
+            "vendor",
+            "vendors",
+            "chipmaker",
+            "chipmakers",
+            "chip maker",
+            "maker",
+            "makers",
+            "manufacturer",
+            "manufacturers",
+            "芯片厂商",
+            "厂商",
+            "厂家",
+            "供应商",
+            "制造商",
+        ),
+    ),
+    (
+        "org",
+        (
+            "operator",
+            "operators",
+            "company",
+            "companies",
+            "firm",
+            "firms",
+            "organization",
+            "organizations",
+            "organisation",
+            "lab",
+            "labs",
+            "developer",
+            "developers",
+            "公司",
+            "机构",
+            "运营商",
+            "企业",
+            "实验室",
+            "开发商",
+        ),
+    ),
+    ("hardware", ("accelerator", "accelerators", "chip", "chips", "gpu", "gpus", "芯片", "加速器", "显卡")),
+)
+"""Words for what a ranking by a count or total groups by ("which *operator* runs the most clusters")."""
+GROUP_PATHS: dict[tuple[str, str], str] = {
+    ("cluster", "org"): "aikg:operator",
+    ("datacenter", "org"): "aikg:operator",
+    ("cluster", "vendor"): "aikg:accelerator/aikg:manufacturer",
+    ("cluster", "hardware"): "aikg:accelerator",
+    ("run", "hardware"): "aikg:accelerator",
+    ("run", "org"): "aikg:trainedModel/aikg:developer",
+    ("run", "vendor"): "aikg:accelerator/aikg:manufacturer",
+    ("model", "org"): "aikg:developer",
+    ("hardware", "org"): "aikg:manufacturer",
+    ("hardware", "vendor"): "aikg:manufacturer",
+    ("funding", "org"): "aikg:investee",
+}
+"""From a node of the class counted to the thing a ranking groups by (the ontology's links)."""
+QUANTITY_WORDS = ("most", "fewest", "least", "number of", "最多", "最少", "数量")
+"""A ranking by how many ("the most clusters"), not by size ("the largest cluster")."""
+SUMMABLE = ("amount", "h100Equivalents", "powerCapacity", "acceleratorCount")
+"""Figures a total adds up (a ranking of organizations by them sums their nodes')."""
+_WHICH = re.compile(
+    r"\b(?:which|what)\s+|哪一?[家个款种位]?\s*|(?:最多|最少)的\s*|\bthe\s+(?=\w+\s+with\s+the\s+most)"
+)
+
+
+_VENDOR_AFTER = re.compile(r"(?:'s)?\s*(?:的\s*)?(?:chips?|gpus?|accelerators?|hardware|芯片|加速器|显卡|卡)")
+_VENDOR_BEFORE = re.compile(r"(?:made by|built by|designed by|from)\s*$")
+
+
+def _group(text: str, carrier: str | None) -> str | None:
+    """The path a ranking by a count or total groups the carrier's nodes by, when the question asks
+    which organization or chip has the most of them; else None."""
+    if carrier is None or not _has(f" {text} ", QUANTITY_WORDS):
+        return None
+    for m in _WHICH.finditer(text):
+        rest = text[m.end() :]
+        for kind, words in GROUP_WORDS:
+            if any(re.match(re.escape(w) + r"(?![a-z])", rest) for w in words):
+                return GROUP_PATHS.get((carrier, kind))
+    return None
 
 
 def _is_org(c: Candidate, orgs: frozenset[str]) -> bool:
@@ -422,6 +639,7 @@ def _static_phrases() -> list[str]:
             out += ws
     out += list(COUNTRIES) + list(UNITS) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
+    out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]
     return out
 
@@ -459,6 +677,29 @@ ANSWERED_WORDS = (
     "rack",
     "机柜",
     "业务",
+    # a model or chip line ("型号"), which came first ("先"), and the source a rating is of
+    "型号",
+    "先",
+    "按",
+    "排",
+    "排序",
+    "epoch",
+    # how a thing is used or finished ("采用 3D torus", "完成的融资", "投入运行")
+    "采用",
+    "使用",
+    "部署",
+    "哪种",
+    "规模",
+    "中",
+    "完成",
+    "投入运行",
+    # the currency an amount is given in
+    "dollars",
+    "dollar",
+    "usd",
+    "money",
+    "美元",
+    "钱",
 )
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
@@ -491,9 +732,11 @@ def unexplained_words(
     taken += [(m.start(), m.end()) for pattern in (_TOP_K, _ROUND) for m in pattern.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
+    # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
+    vocab = vocab | Vocabulary.of([m.best.label.casefold() for m in names])
     if extra is not None:
         vocab = vocab | extra
-    left = unexplained(folded, taken, vocab)
+    left = unexplained(respell_cjk(folded, taken), taken, vocab)
     return [w for w in left if CJK_CHAR_RE.match(w) or _respell(w, [], known) == w]
 
 
@@ -515,10 +758,19 @@ def _read_form(
     text = folded
     if out_of_scope(text):
         return None
-    # a misspelt everyday word linked as a name ("operate" as Opera) is not a name
+    # a misspelt everyday word linked as a name ("operate" as Opera) is not a name, nor is a name inside a
+    # longer property word ("H100" in "H100-equivalents")
     mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    respelt = _respell(text, [], known)
+    respelt = respelt if len(respelt) == len(text) else text
+    prop_spans = [(s, e) for _, ws in PROPERTY_WORDS for s, e, _ in _find(respelt, ws)]
+    mentions = [
+        m
+        for m in mentions
+        if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in prop_spans)
+    ]
     taken = [(m.start, m.end) for m in mentions]
-    text = _respell(text, taken, known)
+    text = respell_cjk(_respell(text, taken, known), taken)
     if len(text) != len(folded):
         taken = []  # offsets moved: the names were kept as typed, only words around them respelt
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
@@ -526,13 +778,18 @@ def _read_form(
 
     # names: organizations filter, other entities are what the question is about
     countries = _find(text, COUNTRIES)
+    org_spans: list[tuple[int, int]] = []
+    named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     for m in mentions:
+        if m.how == "fuzzy" and m.text in named_products:
+            continue  # "Grok" is a product of the usage figures, not Groq misspelt
         if any(s <= m.start and m.end <= e for s, e, _ in countries):
             continue
         if m.text in COUNTRIES:
             continue
         orgs = [c for c in m.candidates if _is_org(c, orgs_cls)]
         if _is_org(m.best, orgs_cls):
+            org_spans.append((m.start, m.end))
             exact = [c for c in orgs if c.how == "exact"]
             form.orgs.append(exact[:3] or orgs[:1])
         else:
@@ -600,12 +857,15 @@ def _read_form(
     carrier = None
     best_len = 0
     explicit = False
+    hardware_word = False
     for key, words in CLASS_WORDS:
         for s, e, _ in _find(text, words):
             if any(a < e and s < b for a, b in name_spans):
                 continue
-            if e - s > best_len or (key == "cluster" and carrier == "hardware"):
-                if carrier == "cluster" and key == "hardware":
+            if key == "hardware":
+                hardware_word = True
+            if e - s > best_len or (key in SITES and carrier == "hardware"):
+                if carrier in SITES and key == "hardware":
                     continue
                 carrier, best_len = key, e - s
                 explicit = True
@@ -614,12 +874,12 @@ def _read_form(
     # the same word names another property on another class ("power" of a cluster, of a chip)
     form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if explicit else form.prop
     if form.prop in PROPERTY_CARRIER and (
-        carrier is None or PROPERTY_CARRIER[form.prop] in {"run", "revenue", "usage", "funding"}
+        carrier is None or PROPERTY_CARRIER[form.prop] in {"run", *FIGURES}
     ):
         implied = PROPERTY_CARRIER[form.prop]
-        carrier = implied if not (carrier == "cluster" and implied == "hardware") else carrier
-    if carrier == "model" and form.prop == "trainingCompute":
-        carrier = "run"
+        carrier = implied if not (carrier in SITES and implied == "hardware") else carrier
+    if carrier == "model" and form.prop in RUN_FIGURES:
+        carrier = "run"  # a model's compute, duration or chips are stated on its training run
         form.count_report = True
     form.carrier = carrier
     if form.prop in ("releaseDate", "availableFrom", "date") and (form.dates or not mentions_named(form)):
@@ -642,7 +902,8 @@ def _read_form(
     form.per = _has(text, OPERATOR_WORDS["per"]) and not form.orgs
 
     # the operator
-    ops = {op: _has(f" {text} ", words) for op, words in OPERATOR_WORDS.items()}
+    masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
+    ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     named = form.entities + [o[0] for o in form.orgs]
     role = next((r for r, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
@@ -651,10 +912,36 @@ def _read_form(
         form.entities = (form.entities + [o[0] for o in form.orgs])[:1]
         form.orgs = []
         return form
+    if _has(f" {re.sub(r'at (?:least|most)', ' ', text)} ", OPERATOR_WORDS["bottom"]):
+        ops["top"], form.ascending = True, True
+    group = _group(masked, form.carrier) if ops["top"] else None
+    hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+    if (
+        form.carrier == "model"
+        and (ops["count"] or ops["top"])
+        and any(t in hardware_cls for e in form.entities for t in e.types)
+    ):
+        form.carrier, form.count_report = "run", True  # "models trained on the H800": their runs
+    if (
+        form.carrier in ("cluster", "run")
+        and (ops["count"] or ops["top"] or ops["sum"])
+        and not ops["compare"]
+    ):
+        # a chip named beside a count or ranking of clusters or runs filters them by their accelerator
+        form.chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
+        form.entities = [e for e in form.entities if e not in form.chips]
+        # "AMD chips", "AMD 的芯片", "chips made by AMD": the organization makes the chips
+        form.vendor = hardware_word and any(
+            _VENDOR_AFTER.match(text, e) or _VENDOR_BEFORE.search(text[:s]) for s, e in org_spans
+        )
     if ops["provenance"]:
         form.op = "provenance"
         if form.prop is None and re.search(r"faster|speedup|倍|快", text):
             form.prop = "speedup"
+    elif group:
+        form.op, form.group = "rank", group
+        if form.carrier == "funding" and form.prop is None:
+            form.prop = "amount"
     elif ops["count"] and (
         not form.prop
         or (form.carrier and form.prop in (None, "amount"))
@@ -673,25 +960,18 @@ def _read_form(
         form.prop = form.prop or RANK_BY[form.carrier]
         if form.carrier == "model" and form.prop == "trainingCompute":
             form.carrier = "run"
-    elif ops["sum"] and form.prop == "amount":
-        form.op, form.carrier = "sum", "funding"
+    elif ops["sum"] and form.prop in SUMMABLE:
+        form.op, form.carrier = "sum", form.carrier or PROPERTY_CARRIER.get(form.prop, "funding")
     elif form.threshold and form.prop and form.carrier:
         form.op = "list"
-    elif (
-        not explicit
-        and form.orgs
-        and not form.entities
-        and form.prop
-        and form.carrier
-        not in (
-            "revenue",
-            "usage",
-            "funding",
-        )
-    ):
+    elif form.carrier == "datacenter" and form.prop == "powerCapacity" and form.orgs and not form.entities:
+        # "Groq's data-center capacity": the organization's own figure, wherever it sits
+        form.entities, form.orgs, form.carrier = [form.orgs[0][0]], form.orgs[1:], None
+        form.op = "fact"
+    elif not explicit and form.orgs and not form.entities and form.prop and form.carrier not in FIGURES:
         form.entities, form.orgs = [o[0] for o in form.orgs[:1]], form.orgs[1:]
         form.op = "fact"
-    elif form.carrier in ("revenue", "usage", "funding") and form.orgs:
+    elif form.carrier in FIGURES and form.orgs:
         form.op = "series"
     elif form.carrier == "usage" and (form.entities or form.product):
         form.op = "series"  # "ChatGPT daily users": a product of the usage figures
@@ -728,6 +1008,13 @@ def _read_form(
     if form.op == "provenance" and not form.entities:
         form.entities = [o[0] for o in form.orgs]
         form.orgs = []
+    if (
+        form.op == "provenance"
+        and form.prop is None
+        and _has(text, CONFIDENCE_WORDS)
+        and all(t in RATED for e in form.entities for t in e.types)
+    ):
+        form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
     if form.op in ("fact", "compare", "provenance") and form.prop is None:
         form.op = ""
     return form
@@ -782,8 +1069,12 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if len(groups) > 1:
         # several organizations named: rows of any of them (one column, so a count groups by it)
         groups = [[g[0] for g in form.orgs]]
+    if form.chips:
+        out.append(f"?x aikg:accelerator ?chip . VALUES ?chip {{ {' '.join(_iri(x) for x in form.chips)} }}")
     for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
+        if form.vendor and carrier in ("cluster", "run"):
+            path = "aikg:accelerator/aikg:manufacturer"
         values = " ".join(_iri(x) for x in cands)
         if carrier == "usage":
             names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{x.label.lower()}")' for x in cands[:1])
@@ -815,6 +1106,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if form.dates and c.date:
         lo, hi = form.dates
         out.append(f'?x aikg:{c.date} ?date FILTER(STR(?date) >= "{lo}" && STR(?date) <= "{hi}")')
+    if carrier == "staff":
+        out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage":
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
     if form.round_name and carrier == "funding":
@@ -835,6 +1128,8 @@ def compile_form(form: Form) -> str:
         values = " ".join(_iri(e) for e in form.entities)
         links = "|".join(LINKS)  # one property path: looked up from the entity, not scanned
         p = f"aikg:{form.prop}"
+        if form.prop in ALSO:
+            p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
         if form.op == "provenance":
             value_filter = ""
             if form.value is not None:
@@ -842,7 +1137,7 @@ def compile_form(form: Form) -> str:
                     f"FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})"
                 )
             return PREFIXES + (
-                "SELECT DISTINCT ?entity ?node ?value ?document ?certainty WHERE {\n"
+                "SELECT DISTINCT ?entity ?node ?value ?document ?certainty ?confidence WHERE {\n"
                 f"  VALUES ?entity {{ {values} }}\n"
                 f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
                 f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
@@ -850,6 +1145,7 @@ def compile_form(form: Form) -> str:
                 f"  {value_filter}\n"
                 "  ?document aikg:namedGraph ?g .\n"
                 "  OPTIONAL { ?node aikg:certainty ?certainty }\n"
+                "  OPTIONAL { ?node aikg:sourceConfidence ?confidence }\n"
                 "}\nORDER BY ?entity ?node"
             )
         return PREFIXES + (
@@ -866,6 +1162,24 @@ def compile_form(form: Form) -> str:
     report = f" ?{c.report}" if c.report else ""
     if c.report:
         where.append(f"?x aikg:{c.report} ?{c.report}")
+    if form.op == "rank":
+        order = "ASC" if form.ascending else "DESC"
+        where.append(f"?x {form.group} ?group")
+        if form.threshold and form.prop:
+            op, v = form.threshold
+            where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
+        if form.prop in SUMMABLE:
+            body = "\n    ".join(w + " ." for w in where + [f"?x aikg:{form.prop} ?value"])
+            return PREFIXES + (
+                "SELECT ?group (SUM(?value) AS ?total) (COUNT(DISTINCT ?x) AS ?count) WHERE {\n"
+                f"  SELECT DISTINCT ?x ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
+                f"GROUP BY ?group ORDER BY {order}(?total) LIMIT {form.k}"
+            )
+        body = "\n  ".join(w + " ." for w in where)
+        return PREFIXES + (
+            f"SELECT ?group (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}\n"
+            f"GROUP BY ?group ORDER BY {order}(?count) LIMIT {form.k}"
+        )
     if form.op == "count":
         if form.threshold and form.prop:
             op, v = form.threshold
@@ -902,7 +1216,7 @@ def compile_form(form: Form) -> str:
     if form.op == "top":
         return PREFIXES + (
             f"SELECT DISTINCT ?x{report}{value} WHERE {{\n  {body}\n}}\n"
-            f"ORDER BY DESC({_key('?value', form.prop)}) LIMIT {form.k}"
+            f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) LIMIT {form.k}"
         )
     if form.op == "series":
         return PREFIXES + (
@@ -937,8 +1251,11 @@ def describe(form: Form) -> str:
         )
     parts.append(noun)
     quals: list[str] = []
+    if form.chips:
+        quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
-        quals.append(("属于 " if zh else "of ") + " / ".join(o[0].label for o in form.orgs))
+        by = ("芯片来自 " if zh else "with chips made by ") if form.vendor else ("属于 " if zh else "of ")
+        quals.append(by + " / ".join(o[0].label for o in form.orgs))
     if form.country:
         quals.append(("位于 " if zh else "in ") + form.country)
     if form.dates:
@@ -957,9 +1274,26 @@ def describe(form: Form) -> str:
     if form.threshold:
         quals.append(f"{prop} {form.threshold[0]} {form.threshold[1]:g}")
     subject = " ".join(p for p in parts if p) + (" " + ", ".join(quals) if quals else "")
-    if form.op == "top":
+    if form.op == "rank":
+        by = form.group.rsplit(":", 1)[-1] if form.group else ""
+        what = (
+            (f"{prop}合计" if zh else f"total {prop}")
+            if form.prop in SUMMABLE
+            else ("数量" if zh else "count")
+        )
+        low = form.ascending
         return (
-            f"{subject}，按{prop}排序（前 {form.k}）" if zh else f"{subject}, ranked by {prop} (top {form.k})"
+            f"{subject}按 {by} 分组，按{what}{'从低到高' if low else '从高到低'}（前 {form.k}）"
+            if zh
+            else f"{subject} grouped by {by}, ranked by {what} "
+            f"({'lowest' if low else 'highest'} first, top {form.k})"
+        )
+    if form.op == "top":
+        order = ("从低到高" if zh else "lowest first") if form.ascending else ""
+        return (
+            f"{subject}，按{prop}排序{order}（前 {form.k}）"
+            if zh
+            else f"{subject}, ranked by {prop}{', ' + order if order else ''} (top {form.k})"
         )
     if form.op == "count":
         per = ("按组织分组" if zh else " per organization") if (form.per or len(form.orgs) > 1) else ""
