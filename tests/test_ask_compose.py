@@ -336,3 +336,20 @@ def test_staff_is_the_whole_company_and_a_division_count_is_not_an_answer(asker,
     assert not body["abstained"] and want and want <= numbers(body)
     # the data gives Google's AI division, not the company: no answer rather than a wrong one
     assert asker.ask("how many employees does Google have")["abstained"]
+
+
+def test_a_yes_or_no_question_is_not_answered_by_a_list_of_rows(asker):
+    # the data does not say who took part in a round: a list of Google's deals is not a "yes"
+    for q in ("Did Google invest in Anthropic's Series F?", "谷歌参与了 Anthropic 的 F 轮吗"):
+        body = asker.ask(q)
+        assert body["abstained"] and "rows" not in body["answer"]
+    # a comparison asked as yes or no is answered, with both figures
+    body = asker.ask("Is the TDP of the B200 higher than the H100 SXM5's?")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+
+
+def test_per_inside_a_property_word_is_no_breakdown_and_ties_rank_by_name(asker, epoch_store):
+    body = asker.ask("Which accelerator has the most memory per chip?")
+    assert body["understood"]["form"]["op"] == "top" and body["understood"]["query"] is None
+    gold = "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:memoryPerChip ?v } ORDER BY DESC(?v) ?x"
+    assert first(body) == group_top(epoch_store, gold)

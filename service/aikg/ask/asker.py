@@ -223,6 +223,21 @@ class Asker:
             body = self._abstain(
                 question, plans[0], plans[:ALTERNATIVES], "aikg does not know how to answer this question."
             )
+        query = body["understood"].get("query")
+        if (
+            query
+            and not body["abstained"]
+            and not query.startswith("sources")
+            and _YES_NO.search(reading.folded)
+        ):
+            # "Did Google invest in Anthropic's Series F?": a named query's list of rows says neither yes
+            # nor no (the sources of a thing are an answer to "is it reliable?")
+            body = self._abstain(
+                question,
+                plans[0],
+                plans[:ALTERNATIVES],
+                "aikg cannot say yes or no to this: none of its facts states it.",
+            )
         return self._calibrated(reading, body)
 
     # -- how sure (issue 44) ----------------------------------------------------------------------
@@ -814,6 +829,8 @@ _ASKS_WHO = re.compile(r"\bwho(?:m)?\b|谁", re.IGNORECASE)
 """A question that asks for a party (an organization or a person), answered by a link, never a value."""
 
 
+_YES_NO = re.compile(r"^\s*(?:did|does|do|is|was|are|were|has|have|had|can|will)\b|吗\s*[?？]?\s*$")
+"""A question asked for a yes or no."""
 PARTY_NAMES = frozenset({"foundryName"})
 """Properties whose text value names a party ("Who makes the MI300X's silicon?": TSMC)."""
 

@@ -689,6 +689,7 @@ ANSWERED_WORDS = (
     "使用",
     "部署",
     "哪种",
+    "上",
     "规模",
     "中",
     "完成",
@@ -899,7 +900,9 @@ def _read_form(
     if series:
         form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
     form.latest = _has(text, OPERATOR_WORDS["latest"])
-    form.per = _has(text, OPERATOR_WORDS["per"]) and not form.orgs
+    # "per" of a property word ("memory per chip") is not a breakdown per organization
+    unprop = "".join(" " if any(a <= i < b for a, b in prop_spans) else ch for i, ch in enumerate(text))
+    form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
 
     # the operator
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
@@ -1216,7 +1219,7 @@ def compile_form(form: Form) -> str:
     if form.op == "top":
         return PREFIXES + (
             f"SELECT DISTINCT ?x{report}{value} WHERE {{\n  {body}\n}}\n"
-            f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) LIMIT {form.k}"
+            f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) ?x LIMIT {form.k}"
         )
     if form.op == "series":
         return PREFIXES + (

@@ -228,7 +228,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("amount", ("raised", "funding", "融资", "融了", "一轮融资")),
     ("scaleUpDomainSize", ("scale-up domain", "scale up domain", "scale-up", "scale-up 域", "互联芯片")),
     ("worstCaseHops", ("worst-case hops", "hops", "跳数", "最坏跳数")),
-    ("timeToTrain", ("time to train", "how long", "多长时间", "耗时", "用时")),
+    ("timeToTrain", ("time to train", "how long", "多长时间", "耗时", "用时", "用了多久", "多久")),
     (
         "acceleratorCount",
         (
