@@ -597,3 +597,54 @@ def test_a_second_serve_on_a_port_in_use_exits_2_and_says_why(server, runner, tm
     assert f"cannot listen on 127.0.0.1:{server.port}" in result.output and "in use" in result.output
     assert not store.exists()
     assert serve_module.port_in_use("127.0.0.1", free_port()) is None
+
+
+def test_an_upload_to_the_served_imports_goes_through_the_writer_as_a_new_snapshot(server):
+    """POST /api/imports on a served store: the HTTP worker hands the files to the writer, which owns
+    the store (an upload answered 503 before the writer took the action). The token is required; a dry
+    run writes nothing; an older and then a newer release of Epoch's ML hardware file (real rows,
+    tests/data/epoch_versions) become the dataset's first graph and a dated snapshot graph beside it."""
+    versions = Path(__file__).parent / "data" / "epoch_versions"
+    hardware = "https://w3id.org/aikg/graph/epoch/ml-hardware"
+
+    def upload(folder: str, as_of: str, headers: dict[str, str], **form: str) -> requests.Response:
+        body = (versions / folder / "ml_hardware" / "ml_hardware.csv").read_bytes()
+        return requests.post(
+            server.url + "/api/imports",
+            data={"as_of": as_of, **form},
+            files={"file": ("ml_hardware/ml_hardware.csv", body, "text/csv")},
+            headers=headers,
+            timeout=120,
+        )
+
+    def graphs() -> set[str]:
+        query = "SELECT DISTINCT ?g WHERE { GRAPH ?g { ?s ?p ?o } FILTER(STRSTARTS(STR(?g), STR(<%s>))) }"
+        r = requests.get(
+            server.url + "/sparql",
+            params={"query": query % hardware},
+            headers={"Accept": "application/sparql-results+json"},
+            timeout=60,
+        )
+        return {b["g"]["value"] for b in r.json()["results"]["bindings"]}
+
+    refused = upload("hardware_older", "2025-12-14", {})
+    assert refused.status_code == 401 and refused.json()["error"]
+    dry = upload("hardware_older", "2025-12-14", TOKEN, dry_run="true")
+    assert dry.status_code == 200 and dry.json()["dry_run"] and not dry.json()["written"], dry.text
+    assert graphs() == set()
+    first = upload("hardware_older", "2025-12-14", TOKEN)
+    assert first.status_code == 200 and first.json()["written"], first.text
+    newer = upload("hardware_newer", "2026-04-01", TOKEN)
+    body = newer.json()
+    assert newer.status_code == 200 and body["written"], newer.text
+    [file] = body["files"]
+    assert (file["graph"], file["snapshot"], file["rows"], file["rejected"]) == (
+        hardware + "/2026-04-01",
+        "2026-04-01",
+        4,
+        0,
+    )
+    assert graphs() == {hardware, hardware + "/2026-04-01"}
+    latest = requests.get(server.url + "/api/imports/latest", timeout=60).json()
+    assert latest["directory"] == "uploaded: ml_hardware/ml_hardware.csv"
+    assert [f["graph"] for f in latest["files"]] == [hardware + "/2026-04-01"]

@@ -741,12 +741,26 @@ class _Prepared:
         record = set(record_quads(self.report, ended))
         stale = stale_quads(self.store)
         self.large = len(delta_add) + len(delta_remove) > SMALL_CHANGE
-        if not self.large:
-            visible = self._triples(gate.Change("import", remove=delta_remove, add=delta_add))
-            self._check_generated(visible.remove, visible.add)
         self._change = gate.Change(
             "import", remove=delta_remove | stale | (unmark - records), add=delta_add | record | records
         )
+        if not self.large:
+            visible = self._triples(gate.Change("import", remove=delta_remove, add=delta_add))
+            self._check_generated(visible.remove, visible.add)
+            if not self.report.refused:
+                self._check_whole_change(visible, self._change.remove - delta_remove, record | records)
+
+    def _check_whole_change(self, data: gate.Change, remove: set[ox.Quad], add: set[ox.Quad]) -> None:
+        """Refuse the import (nothing is written) when the store would not conform after the change as it
+        is committed: the data the rows give (validated row by row before), with the history records,
+        the import's record and the marks it takes out, validated as the gate validates any client write,
+        on the nodes it touches and their neighbours. The rows' own violations left their rows out
+        already; what is found here is the import's own fault (a record or history node breaking its
+        shape, a value two snapshots both state), and the import stops rather than commit it."""
+        whole = gate.Change("import", remove=data.remove | remove, add=data.add | add)
+        result, _ = gate.validate_change(self.store, whole)
+        if not result.conforms:
+            self.report.refused = _refusals(result)
 
     def _check_generated(self, remove: set[ox.Quad], add: set[ox.Quad]) -> None:
         """Refuse the import (nothing is written) when what follows from it would not conform: the
@@ -785,10 +799,7 @@ class _Prepared:
                     data.add(rdflib_triple(q))
         result = validate_graph(data, focus_nodes=[URIRef(value_of(n)) for n in derived])
         if not result.conforms:
-            self.report.refused = [
-                f"{_short(v.focus_node)} {(v.path or '').rsplit('#', 1)[-1]}: {v.message}".replace(" :", ":")
-                for v in result.violations
-            ]
+            self.report.refused = _refusals(result)
 
     def _recorded(self, subject: object) -> bool:
         return isinstance(subject, ox.NamedNode) and (
@@ -1113,6 +1124,16 @@ def _validate_around(scratch: Store, focus: set[URIRef]) -> ValidationResult:
     for q in data:
         graph.add(rdflib_triple(q))
     return validate_graph(graph, focus_nodes=focus)
+
+
+def _refusals(result: ValidationResult) -> list[str]:
+    """Each violation as a line of the report: the node, the property, the shape's message."""
+    return sorted(
+        {
+            f"{_short(v.focus_node)} {(v.path or '').rsplit('#', 1)[-1]}: {v.message}".replace(" :", ":")
+            for v in result.violations
+        }
+    )
 
 
 def _short(iri: str) -> str:

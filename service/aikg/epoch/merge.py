@@ -55,6 +55,10 @@ English label is a fact: one per node, so a renamed row's old label becomes hist
 BAG = frozenset({str(AIKG.locationName)})
 """Properties several columns feed (a cluster's Location and Country): a newer file's values are added and
 the ones it lacks stay, not restated, instead of replacing them."""
+PARTS = frozenset({str(AIKG.linkRating), str(AIKG.acceleratorGroup)})
+"""Links to a node that is part of its subject's row (a link's rating, one kind of a cluster's chips), not
+a thing of its own: when a newer file replaces every such link to it, the part goes with the link, its
+values kept as history (left behind, it was a rating of nothing and the store no longer conformed)."""
 NUMERIC = frozenset(
     "http://www.w3.org/2001/XMLSchema#" + t for t in ("decimal", "integer", "double", "float", "long", "int")
 )
@@ -253,8 +257,31 @@ def merge(
                 keep(key, quads, "replaced", snapshot)
         out.add |= {quad(key, o) for v, o in new.items() if v not in now}
         out.changes.append(_change("changed", key, file, now, value_date, new, snapshot))
+    for part in _parts_let_go(state, out, nodes | gone):
+        for key in sorted(k for k in stored if k[0] == part):
+            quads = set().union(*stored[key].values())
+            out.remove |= quads
+            keep(key, quads, "replaced", snapshot)
+            out.unmark |= state.markers.get(key, set())
+            out.changes.append(_change("removed", key, file, stored[key], first(quads), {}, snapshot))
+        for by_node in structural_old.values():
+            out.remove |= by_node.get(part, set())
     _structure(state, out, structural_old, structural_new, tg, gone)
     return out
+
+
+def _parts_let_go(state: DatasetState, out: Merged, described: set[str]) -> set[str]:
+    """Parts (:data:`PARTS`) the file does not describe whose every link from their row the change takes
+    out and none adds again."""
+    links: dict[str, set[ox.Quad]] = defaultdict(set)
+    for quads in state.quads.values():
+        for q in quads:
+            if q.predicate.value in PARTS and isinstance(q.object, ox.NamedNode):
+                links[q.object.value].add(q)
+    kept = {
+        q.object.value for q in out.add if q.predicate.value in PARTS and isinstance(q.object, ox.NamedNode)
+    }
+    return {node for node, into in links.items() if node not in described | kept and into <= out.remove}
 
 
 def _structure(

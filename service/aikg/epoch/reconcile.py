@@ -316,6 +316,10 @@ class Reconciler:
             if decision is not None:
                 return decision
         exact = sorted(self.exact[kind].get(norm, set()))
+        if len(exact) == 1 and kind == "model":
+            doubt = self._redated(name, norm, exact[0], file)
+            if doubt is not None:
+                return doubt
         if len(exact) == 1:
             decision = self._found(kind, name, exact[0], "same name", file)
             if kind == "accelerator" and decision.status == "kept":
@@ -346,6 +350,10 @@ class Reconciler:
                     "several entities have the same name without qualifiers",
                     allowed,
                 )
+        if kind == "organization":
+            renamed = self._renamed_organization(name, file)
+            if renamed is not None:
+                return renamed
         if kind in ("model", "datacenter"):
             decision = self._resembling(kind, name, norm, file)
             if decision is not None:
@@ -425,6 +433,51 @@ class Reconciler:
             f"the name resembles {len(candidates)} stored {kind}(s), and Epoch's {what} "
             f"({given or 'none given'}) do not tell which it is: its rows are left out until an override "
             "(same or separate) decides",
+            candidates,
+            file=origin,
+        )
+
+    def _renamed_organization(self, name: str, origin: str) -> Decision | None:
+        """Epoch's "Z.ai (Zhipu AI)" in a later snapshot of a dataset whose earlier one named "Zhipu AI":
+        a new name with the one the dataset knew in parentheses is that organization (listed as a merge,
+        for review). A remark also gives an acronym, a parent or a backer ("Stargate (OpenAI)", "Moore
+        Threads (Tencent)"), so only an organization the same dataset already named qualifies."""
+        remark = _qualifier(name)
+        named = sorted(self.exact["organization"].get(remark, set())) if remark else []
+        if len(named) != 1 or named[0][len(str(ID[""])) :] not in self.existing:
+            return None
+        if not any(_same_dataset(f, origin) for f in self.by_iri[named[0]].files):
+            return None
+        return self._found(
+            "organization", name, named[0], "a new name with the one this dataset knew in parentheses", origin
+        )
+
+    def _redated(self, name: str, norm: str, iri: str, origin: str) -> Decision | None:
+        """A name without a remark that an earlier import gave a model Epoch tells apart by one ("GPT-4"
+        for "GPT-4 (Mar 2023)", rule 5, because its organization and publication date agreed) is that
+        model only while they still agree: "GPT-4" dated 2023-06-13 is not "GPT-4 (Mar 2023)" (published
+        2023-03-15) by its name alone, but an ambiguity with every model of that bare name."""
+        known = self.by_iri.get(iri)
+        if known is None or _qualifier(name) or not any(_qualifier(s) for s in known.spellings):
+            return None
+        if iri[len(str(ID[""])) :] not in self.existing:
+            return None  # made by this import
+        facts = self.stable.get((origin, norm), set())
+        if not facts or self._same_record("model", iri, facts):
+            return None
+        loose = loose_key("model", name, self.vendors)
+        candidates = sorted(self.bare["model"].get(loose, set()) | {iri})
+        given = "; ".join(
+            f"{', '.join(sorted(orgs)) or 'no organization'}, {date or 'no date'}" for orgs, date in facts
+        )
+        return Decision(
+            "model",
+            name,
+            "",
+            "unresolved",
+            f"the name was matched to id:{iri[len(str(ID[''])) :]} by an earlier import; its organization "
+            f"and publication date differ from this row's ({given}): the same model redated, or another "
+            "version? Its rows are left out until an override (same or separate) decides",
             candidates,
             file=origin,
         )
