@@ -85,9 +85,12 @@ class Served:
             if self.proc.poll() is not None:
                 raise RuntimeError("aikg serve exited while starting: " + self.log_tail())
             try:
-                if requests.get(self.base + "/api/health", timeout=2).status_code == 200:
+                health = requests.get(self.base + "/api/health", timeout=2)
+                # Writes are on: measuring before the writer takes them measured its start (the soak's
+                # writes all answered 503 "writes not ready" on a busy machine).
+                if health.status_code == 200 and health.json().get("writes") != "starting":
                     return
-            except requests.RequestException:
+            except (requests.RequestException, ValueError):
                 pass
             time.sleep(0.2)
         self.stop()
