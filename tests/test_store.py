@@ -190,9 +190,11 @@ def test_query_rows_are_capped_and_flagged(seeded_store):
     assert len(result.rows) == 3 and result.truncated
 
 
-def test_bound_variable_outside_the_projection_is_a_400(seeded_store):
-    with pytest.raises(BadRequest):
-        seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": COREWEAVE})
+def test_a_bound_variable_is_bound_in_the_projection_or_out_of_it(seeded_store):
+    # Written into the text as a constant (aikg.rdf.substitute), as on the remote backend: Oxigraph's own
+    # substitution refused a variable the projection leaves out.
+    predicates = seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }", bindings={"s": COREWEAVE}).rows
+    assert predicates and len(predicates) < seeded_store.query("SELECT ?p WHERE { ?s ?p ?o }").rows.__len__()
     result = seeded_store.query(
         "SELECT ?s ?label WHERE { ?s <http://www.w3.org/2000/01/rdf-schema#label> ?label }",
         bindings={"s": COREWEAVE},

@@ -39,6 +39,7 @@ from rdflib.plugins.sparql.parserutils import CompValue
 from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_descriptions, rule_files, rule_iri
 from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
 from aikg.rdf.results import StoredTerm
+from aikg.rdf.substitute import substitute
 from aikg.store import Store
 
 MAX_REGION = 50_000
@@ -206,10 +207,8 @@ def _is_node(term: StoredTerm) -> bool:
 def _run(rule_text: str, quads: Iterable[ox.Quad], rule: ox.NamedNode | None = None) -> set[ox.Triple]:
     scratch = ox.Store()
     scratch.extend(quads)
-    subs: dict[ox.Variable, ox.NamedNode | ox.BlankNode | ox.Literal | ox.Triple] | None = (
-        {ox.Variable("rule"): rule} if rule is not None else None
-    )
-    answer = scratch.query(rule_text, use_default_graph_as_union=True, substitutions=subs)
+    text = substitute(rule_text, {"rule": rule}) if rule is not None else rule_text
+    answer = scratch.query(text, use_default_graph_as_union=True)
     assert isinstance(answer, ox.QueryTriples)
     return set(answer)
 

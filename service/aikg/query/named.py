@@ -21,8 +21,9 @@ entity parameter; they are dropped when the example is shown.
 
 Parameter types are ``entity`` (a slug or a full IRI), ``iri``, ``string``, ``date`` (YYYY-MM-DD, or
 YYYY-MM / YYYY when only that precise), ``integer`` and ``decimal``. Values are bound through the store's
-``bindings`` (pyoxigraph substitutions), never pasted into the query text; a bound variable must be in
-the SELECT projection, so each query projects its parameters.
+``bindings``: written into the text as constants by :func:`aikg.rdf.substitute.substitute`, token by
+token, on both backends (never pasted as raw text); each query projects its parameters, so an answer
+shows the values it was bound to.
 
 Every named query is answered in pages: ``limit`` and ``offset`` (reserved, no query declares them)
 become the query's own ``LIMIT``/``OFFSET``, so the engine stops after the page instead of handing

@@ -1,16 +1,25 @@
-"""Bound variables written into a query's text, token by token: the remote engines' substitution.
+"""Bound variables written into a query's text, token by token: aikg's one way of binding a variable.
 
-Oxigraph binds a named query's parameters with its ``substitutions``; a remote SPARQL engine has no such
-API, so the same binding is written into the text here, through the one tokenizer (:mod:`aikg.rdf.tokens`),
-never pasted: strings, IRIs and comments are left untouched.
+Every bound query, on both backends, runs the text :func:`substitute` writes: a named query's parameters,
+the lookups' bound nodes, a rule's ``?rule``. A remote SPARQL engine has no substitution API, and
+Oxigraph's (SEP-0007 ``substitutions``) is applied after its optimizer has planned the query as if the
+variable were free (tests/test_upstream.py: a bound filter saw 2,000 rows instead of 10); a value written
+into the text is a constant the optimizer starts from. It is also the text the SPARQL editor opens for
+the same values (:meth:`aikg.query.named.NamedQueries.text`).
+
+The values go through the one tokenizer (:mod:`aikg.rdf.tokens`), never pasted: strings, IRIs and
+comments are left untouched. A text's tokens are kept for recent texts (a named query is long and
+commented, and tokenizing it costs milliseconds; the values change, the text does not).
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping
 
 import pyoxigraph as ox
 
+from aikg.errors import BadRequest
 from aikg.rdf.results import Term
 from aikg.rdf.tokens import Prologue, Token, apply_edits, tokenize
 
@@ -25,8 +34,15 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     a grouping or ordering key becomes ``(value)``. A ``VALUES`` block naming a bound variable loses that
     column and keeps the rows whose cell is the value (or ``UNDEF``): the join the binding stands for. A
     subquery that projects only bound variables projects them as ``(value AS ?var)``, and the outer
-    SELECT then projects them as they are (they are in scope).
+    SELECT then projects them as they are (they are in scope). An outermost ``SELECT *`` keeps a bound
+    variable as a column, bound at the start of its WHERE group. A blank node or a triple term has no
+    name a query could hold: binding one is refused.
     """
+    if not bindings:
+        return text
+    odd = sorted(k for k, v in bindings.items() if isinstance(v, ox.BlankNode | ox.Triple))
+    if odd:
+        raise BadRequest(f"a blank node or a triple term cannot be bound: {', '.join('?' + k for k in odd)}")
     others = _other_projections(text, bindings)
     # A subquery projecting nothing but bound variables projects them as (value AS ?var): they are then
     # in scope outside it, where an outer SELECT projects them as they are.
@@ -40,7 +56,7 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
         and not others.get(select_at)
     }
     blocks = _values_blocks(text, bindings)
-    edits: list[tuple[int, int, str]] = []
+    edits: list[tuple[int, int, str]] = _star_binds(text, bindings)
     for kind, tok, select_at, brace in _scan(text):
         if any(start <= tok.start < end for start, end, _ in blocks):
             continue  # inside a VALUES block rewritten whole
@@ -67,7 +83,7 @@ _XSD = "http://www.w3.org/2001/XMLSchema#"
 def _values_blocks(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, int, str]]:
     """The VALUES blocks naming a bound variable, each rewritten whole, as (start, end, text). A block
     whose cells this cannot read as terms is left as it is."""
-    toks = tokenize(text)
+    toks = _tokens(text)
     prologue = Prologue(base="", prefixes={})
     out: list[tuple[int, int, str]] = []
     depth = 0  # of braces: a VALUES block at depth 0 is the query's trailing ValuesClause
@@ -195,14 +211,39 @@ def _other_projections(text: str, bindings: Mapping[str, Term]) -> dict[int, int
     return counts
 
 
-def _scan(text: str) -> Iterable[tuple[str, Token, int, int]]:
+@functools.lru_cache(maxsize=256)
+def _tokens(text: str) -> list[Token]:
+    """The tokens of a text (kept for recent texts; read, never changed)."""
+    return tokenize(text)
+
+
+def _star_binds(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, int, str]]:
+    """For an outermost ``SELECT *``: ``BIND (value AS ?var)`` of each bound variable the text names, at
+    the start of its WHERE group, so the variable stays a column (as the engine's substitution keeps it)."""
+    scanned = _scan(text)
+    first = next((i for i, (_, _, where, _) in enumerate(scanned) if where >= 0), None)
+    if first is None or scanned[first][1].text != "*" or scanned[first][3] != 0:
+        return []
+    opening = next((tok for _, tok, _, _ in scanned[first:] if tok.text == "{"), None)
+    named = sorted({tok.value for kind, tok, _, _ in scanned if kind == "var" and tok.value in bindings})
+    if opening is None or not named:
+        return []
+    return [(opening.end, opening.end, "".join(f" BIND ({bindings[n]} AS ?{n})" for n in named))]
+
+
+@functools.lru_cache(maxsize=256)
+def _scan(text: str) -> tuple[tuple[str, Token, int, int], ...]:
     """Tokens of a query as (kind, token, where, brace depth); ``where`` is the start of the SELECT whose
     projection the token is in (at parenthesis depth 0), -2 right after AS, -3 a GROUP/ORDER key, else -1.
-    """
+    Kept for recent texts."""
+    return tuple(_scanning(text))
+
+
+def _scanning(text: str) -> Iterable[tuple[str, Token, int, int]]:
     clause, clause_at = "", -1
     depth = brace = 0
     after_as = False
-    for tok in tokenize(text):
+    for tok in _tokens(text):
         if tok.kind == "var":
             if after_as:
                 where = -2

@@ -29,8 +29,8 @@ from aikg.errors import (
 from aikg.rdf.formats import DATASET_FORMATS, rdf_format_of
 from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
+from aikg.rdf.substitute import substitute
 from aikg.rdf.tokens import has_dataset_clause
-from aikg.rdf.values import with_values
 from aikg.store import integrity
 from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
@@ -199,9 +199,7 @@ class OxigraphStore(Store):
                     )
         kwargs: dict[str, Any] = {}
         if bindings:
-            rewritten = with_values(sparql, bindings)  # the optimizer sees the values (aikg.rdf.values)
-            if rewritten is not None:
-                sparql, bindings = rewritten, None
+            sparql = substitute(sparql, bindings)  # the one way a variable is bound (aikg.rdf.substitute)
         if base_iri:
             kwargs["base_iri"] = base_iri
         if default_graphs is not None and (default_graphs or named_graphs):
@@ -212,8 +210,6 @@ class OxigraphStore(Store):
             kwargs["use_default_graph_as_union"] = True  # a read-only copy of a store never re-merged
         if named_graphs:
             kwargs["named_graphs"] = [_named(g, "named graph") for g in named_graphs]
-        if bindings:
-            kwargs["substitutions"] = {ox.Variable(k): v for k, v in bindings.items()}
         try:
             return self._ox.query(sparql, **kwargs)
         except SyntaxError as exc:
@@ -221,12 +217,6 @@ class OxigraphStore(Store):
         except OSError as exc:
             raise StoreError("the store failed while running the query") from exc
         except (RuntimeError, TypeError) as exc:
-            if bindings and "projection" in str(exc):
-                # Oxigraph substitutes only variables the query projects (SEP-0007).
-                raise BadRequest(
-                    "every bound variable must be in the query's projection: "
-                    + ", ".join("?" + k for k in bindings)
-                ) from None
             raise StoreError("the store could not run the query") from exc
 
     def query(

@@ -9,8 +9,8 @@ What the interface promises and how this backend keeps it:
 - *The default graph is the union of aikg's named graphs.* Engines differ (Virtuoso unions every graph,
   including its own system graphs; Fuseki needs ``unionDefaultGraph``), so each query names aikg's
   graphs explicitly as ``default-graph-uri`` and ``named-graph-uri``.
-- *Bindings are values, never raw text.* Each bound variable is replaced by its value serialized by
-  rdflib, token by token, with the same meaning as Oxigraph's substitutions (SPARQL SEP-0007).
+- *Bindings are values, never raw text.* Each bound variable is replaced by its value, token by token,
+  with the meaning of SPARQL SEP-0007's substitution (:mod:`aikg.rdf.substitute`, as on Oxigraph).
 - *A version that changes on every write*, shared by every aikg instance: a stamp triple in the
   ``graph/system`` graph, replaced in the same update request as the write. Each instance reads it at
   most every :data:`VERSION_TTL` seconds, so another instance's write is seen within that time.
