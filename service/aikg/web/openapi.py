@@ -152,6 +152,28 @@ def _query(name: str, schema: dict[str, Any], description: str, *, required: boo
 
 
 def _schemas() -> dict[str, Any]:
+    """Every named schema of the document, by the part of the surface that answers it."""
+    return {
+        "Error": {
+            "type": "object",
+            "required": ["ok", "status", "error", "message", "errors"],
+            "properties": {
+                "ok": {"const": False},
+                "status": {"type": "integer"},
+                "error": {"type": "string"},
+                "message": {"type": "string"},
+                "errors": {"type": "array"},
+            },
+        },
+        **_entity_schemas(),
+        **_lookup_schemas(),
+        **_query_schemas(),
+        **_write_schemas(),
+    }
+
+
+def _entity_parts() -> dict[str, Any]:
+    """The pieces an entity is told in: a term, a node, a source, a fact, a relation."""
     term = {
         "type": "object",
         "required": ["iri", "name", "label"],
@@ -199,6 +221,11 @@ def _schemas() -> dict[str, Any]:
             },
         },
     }
+    return {"Term": term, "Node": node, "Source": source, **_fact_parts()}
+
+
+def _fact_parts() -> dict[str, Any]:
+    """A fact (a value with its unit and sources) and a relation (a link with its sources)."""
     fact = {
         "type": "object",
         "required": ["property", "value", "datatype", "lang", "unit", "qualifier", "sources"],
@@ -236,6 +263,11 @@ def _schemas() -> dict[str, Any]:
             "sources": {"type": "array", "items": _ref("Source")},
         },
     }
+    return {"Fact": fact, "Relation": relation}
+
+
+def _entity_schemas() -> dict[str, Any]:
+    """GET /api/entities/{id} and its relation pages."""
     group: dict[str, Any] = {
         "type": "object",
         "required": ["direction", "property", "total", "offset", "limit", "count", "next"],
@@ -285,7 +317,37 @@ def _schemas() -> dict[str, Any]:
             "language": {"type": ["string", "null"]},
         },
     }
-    entity = {
+    return {
+        **_entity_parts(),
+        "RelationGroup": group,
+        "RelationPage": {
+            "type": "object",
+            "required": [*group["required"], "entity", "relations", "documents", "truncated"],
+            "properties": {
+                **group["properties"],
+                "entity": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": ["string", "null"]},
+                        "iri": {"type": "string"},
+                        "label": {"type": "string"},
+                    },
+                },
+                "relations": {"type": "array", "items": _ref("Relation")},
+                "documents": {"type": "array", "items": _ref("Document")},
+                "truncated": {"type": "boolean"},
+            },
+        },
+        "Description": described,
+        "Expansion": expansion,
+        "Document": document,
+        "Entity": _entity_schema(),
+    }
+
+
+def _entity_schema() -> dict[str, Any]:
+    """GET /api/entities/{id}: an entity with its facts, relations and documents."""
+    return {
         "type": "object",
         "required": [
             "id",
@@ -334,6 +396,10 @@ def _schemas() -> dict[str, Any]:
             "truncated": {"type": "boolean"},
         },
     }
+
+
+def _lookup_schemas() -> dict[str, Any]:
+    """Search, types, statistics and health."""
     hit = {
         "type": "object",
         "required": ["id", "iri", "label", "matched", "match", "types", "score"],
@@ -360,69 +426,7 @@ def _schemas() -> dict[str, Any]:
             "year": {"type": ["string", "null"]},
         },
     }
-    cell = {
-        "type": ["object", "null"],
-        "required": ["value", "type"],
-        "properties": {
-            "value": {"type": "string"},
-            "type": {"enum": ["uri", "literal", "bnode"]},
-            "datatype": {"type": "string"},
-            "lang": {"type": "string"},
-            "id": {"type": "string"},
-            "label": {"type": "string"},
-        },
-    }
-    parameter = {
-        "type": "object",
-        "required": ["name", "type", "description", "required"],
-        "properties": {
-            "name": {"type": "string"},
-            "type": {"enum": ["entity", "iri", "string", "date", "integer", "decimal"]},
-            "description": {"type": "string"},
-            "required": {"type": "boolean"},
-            "default": {"type": ["string", "null"]},
-        },
-    }
     return {
-        "Error": {
-            "type": "object",
-            "required": ["ok", "status", "error", "message", "errors"],
-            "properties": {
-                "ok": {"const": False},
-                "status": {"type": "integer"},
-                "error": {"type": "string"},
-                "message": {"type": "string"},
-                "errors": {"type": "array"},
-            },
-        },
-        "Term": term,
-        "Node": node,
-        "Source": source,
-        "Fact": fact,
-        "Relation": relation,
-        "RelationGroup": group,
-        "RelationPage": {
-            "type": "object",
-            "required": [*group["required"], "entity", "relations", "documents", "truncated"],
-            "properties": {
-                **group["properties"],
-                "entity": {
-                    "type": "object",
-                    "properties": {
-                        "id": {"type": ["string", "null"]},
-                        "iri": {"type": "string"},
-                        "label": {"type": "string"},
-                    },
-                },
-                "relations": {"type": "array", "items": _ref("Relation")},
-                "documents": {"type": "array", "items": _ref("Document")},
-                "truncated": {"type": "boolean"},
-            },
-        },
-        "Description": described,
-        "Expansion": expansion,
-        "Document": document,
-        "Entity": entity,
         "SearchHit": hit,
         "SearchResponse": {
             "type": "object",
@@ -439,6 +443,13 @@ def _schemas() -> dict[str, Any]:
                 "results": {"type": "array", "items": _ref("SearchHit")},
             },
         },
+        **_status_schemas(),
+    }
+
+
+def _status_schemas() -> dict[str, Any]:
+    """Types, statistics and health."""
+    return {
         "TypesResponse": {
             "type": "object",
             "required": ["types"],
@@ -492,6 +503,23 @@ def _schemas() -> dict[str, Any]:
                 },
             },
         },
+    }
+
+
+def _query_schemas() -> dict[str, Any]:
+    """Named queries, their answers, the ask answer and graph views."""
+    parameter = {
+        "type": "object",
+        "required": ["name", "type", "description", "required"],
+        "properties": {
+            "name": {"type": "string"},
+            "type": {"enum": ["entity", "iri", "string", "date", "integer", "decimal"]},
+            "description": {"type": "string"},
+            "required": {"type": "boolean"},
+            "default": {"type": ["string", "null"]},
+        },
+    }
+    return {
         "Parameter": parameter,
         "NamedQuery": {
             "type": "object",
@@ -517,6 +545,25 @@ def _schemas() -> dict[str, Any]:
             "required": ["queries"],
             "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}},
         },
+        **_answer_schemas(),
+    }
+
+
+def _answer_schemas() -> dict[str, Any]:
+    """A named query's result rows and the graph views."""
+    cell = {
+        "type": ["object", "null"],
+        "required": ["value", "type"],
+        "properties": {
+            "value": {"type": "string"},
+            "type": {"enum": ["uri", "literal", "bnode"]},
+            "datatype": {"type": "string"},
+            "lang": {"type": "string"},
+            "id": {"type": "string"},
+            "label": {"type": "string"},
+        },
+    }
+    return {
         "Cell": cell,
         "QueryResult": {
             "type": "object",
@@ -555,6 +602,12 @@ def _schemas() -> dict[str, Any]:
             "required": ["elements", "truncated", "total"],
             "properties": {"fold": {"type": "boolean"}, "types": {"type": "array"}, **_CAPPED},
         },
+    }
+
+
+def _write_schemas() -> dict[str, Any]:
+    """What a write and a validation answer."""
+    return {
         "WriteOutcome": {
             "type": "object",
             "required": ["ok", "operation", "added", "removed", "graphs", "validated_nodes"],
@@ -676,7 +729,20 @@ def _class_names(services: Services) -> list[str]:
 
 
 def _api_paths(services: Services) -> dict[str, Any]:
-    json_ok = _errors(406)
+    """The JSON API under /api."""
+    return {
+        **_lookup_paths(services),
+        **_entity_paths(),
+        **_graph_paths(services),
+        **_catalogue_paths(),
+        **_query_paths(services),
+        **_import_paths(),
+        **_history_paths(),
+    }
+
+
+def _lookup_paths(services: Services) -> dict[str, Any]:
+    """Liveness and search."""
     return {
         "/api/health": _get(
             "Liveness",
@@ -723,6 +789,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             ],
             tags=["lookup"],
         ),
+    }
+
+
+def _entity_paths() -> dict[str, Any]:
+    """An entity and its relation pages."""
+    return {
         "/api/entities/{id}": _get(
             "One entity",
             "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
@@ -792,6 +864,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             ],
             tags=["lookup"],
         ),
+    }
+
+
+def _graph_paths(services: Services) -> dict[str, Any]:
+    """Graph views around an entity and over a selection."""
+    return {
         "/api/entities/{id}/neighbors": _get(
             "Neighbourhood of an entity",
             "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
@@ -852,6 +930,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             ],
             tags=["lookup"],
         ),
+    }
+
+
+def _catalogue_paths() -> dict[str, Any]:
+    """Types, statistics and the question in plain words."""
+    return {
         "/api/types": _get(
             "Classes with instance counts",
             "Every aikg class with its label, parents and how many entities it has, directly "
@@ -893,6 +977,13 @@ def _api_paths(services: Services) -> dict[str, Any]:
             ],
             tags=["lookup"],
         ),
+    }
+
+
+def _query_paths(services: Services) -> dict[str, Any]:
+    """Named queries and validation."""
+    json_ok = _errors(406)
+    return {
         "/api/queries": _get(
             "Named queries",
             "Every named query with its title, description and parameters.",
@@ -957,6 +1048,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             },
             tags=["writes"],
         ),
+    }
+
+
+def _import_paths() -> dict[str, Any]:
+    """The Epoch imports."""
+    return {
         "/api/imports": _get(
             "Imports",
             "Every recorded import of an outside dataset, newest first: per file the rows read, "
@@ -1030,6 +1127,12 @@ def _api_paths(services: Services) -> dict[str, Any]:
             ],
             tags=["imports"],
         ),
+    }
+
+
+def _history_paths() -> dict[str, Any]:
+    """An entity's history and this document."""
+    return {
         "/api/entities/{id}/history": _get(
             "What Epoch AI said before",
             "What Epoch AI's datasets said of one entity before (values a newer snapshot replaced, an older "
@@ -1132,47 +1235,10 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
 
 
 def _other_paths() -> dict[str, Any]:
+    """The SPARQL endpoint, the exports and the linked-data IRIs."""
     rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
-    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
-    sparql_params = [
-        _query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
-        _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
-        _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
-    ]
-    sparql_responses = {
-        "200": {
-            "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
-            "content": {**results, **rdf},
-        },
-        **_errors(400, 403, 406, 413, 415, 429, 503),
-    }
     return {
-        "/sparql": {
-            "get": {
-                "summary": "SPARQL 1.1 query (protocol)",
-                "tags": ["sparql"],
-                "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
-                "all named graphs.",
-                "parameters": sparql_params,
-                "responses": sparql_responses,
-            },
-            "post": {
-                "summary": "SPARQL 1.1 query (form or direct POST)",
-                "tags": ["sparql"],
-                "description": "POST application/x-www-form-urlencoded (query=...) or "
-                "application/sparql-query.",
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/sparql-query": {"schema": {"type": "string"}},
-                        "application/x-www-form-urlencoded": {
-                            "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
-                        },
-                    },
-                },
-                "responses": sparql_responses,
-            },
-        },
+        "/sparql": _sparql_path(),
         "/export/{format}": _get(
             "Export the graph",
             "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
@@ -1229,8 +1295,60 @@ def _other_paths() -> dict[str, Any]:
     }
 
 
+def _sparql_path() -> dict[str, Any]:
+    """SPARQL 1.1 Protocol queries, by GET and POST."""
+    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
+    sparql_params = [
+        _query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
+        _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
+        _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
+    ]
+    sparql_responses = {
+        "200": {
+            "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
+            "content": {**results, **rdf},
+        },
+        **_errors(400, 403, 406, 413, 415, 429, 503),
+    }
+    return {
+        "get": {
+            "summary": "SPARQL 1.1 query (protocol)",
+            "tags": ["sparql"],
+            "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
+            "all named graphs.",
+            "parameters": sparql_params,
+            "responses": sparql_responses,
+        },
+        "post": {
+            "summary": "SPARQL 1.1 query (form or direct POST)",
+            "tags": ["sparql"],
+            "description": "POST application/x-www-form-urlencoded (query=...) or application/sparql-query.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/sparql-query": {"schema": {"type": "string"}},
+                    "application/x-www-form-urlencoded": {
+                        "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
+                    },
+                },
+            },
+            "responses": sparql_responses,
+        },
+    }
+
+
 def _write_paths() -> dict[str, Any]:
     """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
+    return {
+        "/update": _update_path(),
+        "/data": _gsp(_graph_params(), store_post=True),
+        "/graph/{path}": _gsp(_path_param(), store_post=False),
+    }
+
+
+def _write_answers() -> dict[str, Any]:
+    """What the write routes take and answer: RDF bodies in and out, the outcome of a write."""
     rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
     rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
     rdf_in["multipart/form-data"] = {
@@ -1263,8 +1381,21 @@ def _write_paths() -> dict[str, Any]:
             "text/turtle": {"schema": {"type": "string"}},
         },
     }
-    write_errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
-    graph_params = [
+    errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
+    return {
+        "rdf_in": rdf_in,
+        "rdf_out": rdf_out,
+        "secured": secured,
+        "written": written,
+        "created": created,
+        "refused": refused,
+        "errors": errors,
+    }
+
+
+def _graph_params() -> list[dict[str, Any]]:
+    """A graph named by ?graph= or ?default (indirect identification)."""
+    return [
         _query(
             "graph",
             {"type": "string", "format": "iri"},
@@ -1279,7 +1410,11 @@ def _write_paths() -> dict[str, Any]:
             "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.",
         },
     ]
-    path_param = [
+
+
+def _path_param() -> list[dict[str, Any]]:
+    """A graph named by its path under /graph/ (direct identification)."""
+    return [
         {
             "name": "path",
             "in": "path",
@@ -1288,55 +1423,67 @@ def _write_paths() -> dict[str, Any]:
             "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
         }
     ]
+
+
+def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
+    """A graph of the Graph Store HTTP Protocol: read, replace, add to, remove."""
+    a = _write_answers()
+    rdf_in, rdf_out, secured, write_errors = a["rdf_in"], a["rdf_out"], a["secured"], a["errors"]
+    written, created, refused = a["written"], a["created"], a["refused"]
     fmt_param = _query(
         "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
     )
+    body = {"required": False, "content": rdf_in}
+    post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
+    return {
+        "parameters": params,
+        "get": {
+            "summary": "Read a graph (Graph Store Protocol GET)",
+            "tags": ["writes"],
+            "x-aikg-valid-may-be-refused": True,
+            "parameters": [fmt_param, _IF_NONE_MATCH],
+            "responses": {
+                "200": {"description": "The graph.", "content": rdf_out},
+                "304": {"$ref": "#/components/responses/NotModified"},
+                **_errors(400, 404, 406, 503),
+            },
+        },
+        "put": {
+            "summary": "Replace a graph (Graph Store Protocol PUT)",
+            "tags": ["writes"],
+            **secured,
+            "requestBody": body,
+            "responses": {"200": written, "201": created, "422": refused, **write_errors},
+        },
+        "post": {
+            "summary": "Add to a graph"
+            + (", or create a new one without a graph name" if store_post else "")
+            + " (Graph Store Protocol POST)",
+            "tags": ["writes"],
+            **secured,
+            "requestBody": body,
+            "responses": {**post_ok, "422": refused, **write_errors},
+        },
+        "delete": {
+            "summary": "Remove a graph (Graph Store Protocol DELETE)",
+            "tags": ["writes"],
+            **secured,
+            "responses": {
+                "200": written,
+                "204": {"description": "The default graph was already empty."},
+                "422": refused,
+                **write_errors,
+            },
+        },
+    }
 
-    def gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
-        body = {"required": False, "content": rdf_in}
-        post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
-        return {
-            "parameters": params,
-            "get": {
-                "summary": "Read a graph (Graph Store Protocol GET)",
-                "tags": ["writes"],
-                "x-aikg-valid-may-be-refused": True,
-                "parameters": [fmt_param, _IF_NONE_MATCH],
-                "responses": {
-                    "200": {"description": "The graph.", "content": rdf_out},
-                    "304": {"$ref": "#/components/responses/NotModified"},
-                    **_errors(400, 404, 406, 503),
-                },
-            },
-            "put": {
-                "summary": "Replace a graph (Graph Store Protocol PUT)",
-                "tags": ["writes"],
-                **secured,
-                "requestBody": body,
-                "responses": {"200": written, "201": created, "422": refused, **write_errors},
-            },
-            "post": {
-                "summary": "Add to a graph"
-                + (", or create a new one without a graph name" if store_post else "")
-                + " (Graph Store Protocol POST)",
-                "tags": ["writes"],
-                **secured,
-                "requestBody": body,
-                "responses": {**post_ok, "422": refused, **write_errors},
-            },
-            "delete": {
-                "summary": "Remove a graph (Graph Store Protocol DELETE)",
-                "tags": ["writes"],
-                **secured,
-                "responses": {
-                    "200": written,
-                    "204": {"description": "The default graph was already empty."},
-                    "422": refused,
-                    **write_errors,
-                },
-            },
-        }
 
+def _update_path() -> dict[str, Any]:
+    """SPARQL 1.1 Update: GET gives the service description, POST runs an update."""
+    a = _write_answers()
+    rdf_out, secured, written, refused, write_errors = (
+        a[k] for k in ("rdf_out", "secured", "written", "refused", "errors")
+    )
     update_form = {
         "type": "object",
         "required": ["update"],
@@ -1347,38 +1494,34 @@ def _write_paths() -> dict[str, Any]:
         },
     }
     return {
-        "/update": {
-            "get": {
-                "summary": "Service description (SPARQL 1.1 Service Description)",
-                "tags": ["writes"],
-                "responses": {
-                    "200": {"description": "The service description.", "content": rdf_out},
-                    **_errors(405, 406),
-                },
-            },
-            "post": {
-                "summary": "SPARQL 1.1 Update (protocol)",
-                "tags": ["writes"],
-                **secured,
-                "description": "POST application/sparql-update, or the form field update=. Relative "
-                "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
-                "the SHACL gate; any graph but the ones aikg maintains may be written.",
-                "parameters": [
-                    _query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
-                    _query("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
-                ],
-                "requestBody": {
-                    "required": True,
-                    "content": {
-                        "application/sparql-update": {"schema": _EMPTY_UPDATE_ALLOWED},
-                        "application/x-www-form-urlencoded": {"schema": update_form},
-                    },
-                },
-                "responses": {"200": written, "422": refused, **write_errors},
+        "get": {
+            "summary": "Service description (SPARQL 1.1 Service Description)",
+            "tags": ["writes"],
+            "responses": {
+                "200": {"description": "The service description.", "content": rdf_out},
+                **_errors(405, 406),
             },
         },
-        "/data": gsp(graph_params, store_post=True),
-        "/graph/{path}": gsp(path_param, store_post=False),
+        "post": {
+            "summary": "SPARQL 1.1 Update (protocol)",
+            "tags": ["writes"],
+            **secured,
+            "description": "POST application/sparql-update, or the form field update=. Relative "
+            "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
+            "the SHACL gate; any graph but the ones aikg maintains may be written.",
+            "parameters": [
+                _query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
+                _query("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
+            ],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/sparql-update": {"schema": _EMPTY_UPDATE_ALLOWED},
+                    "application/x-www-form-urlencoded": {"schema": update_form},
+                },
+            },
+            "responses": {"200": written, "422": refused, **write_errors},
+        },
     }
 
 
