@@ -7,8 +7,13 @@ budgets and the write token, so a second, smaller run here added nothing but a m
 
 from __future__ import annotations
 
+import re
+
 import pytest
 import requests
+
+from aikg.web import create_app
+from aikg.web.params import description_of
 
 
 @pytest.fixture(scope="module")
@@ -44,3 +49,63 @@ def test_document_is_openapi_3_and_covers_the_surface(document):
     assert "Organization" in search["parameters"][1]["schema"]["anyOf"][0]["enum"]
     deals = document["paths"]["/api/queries/deals-of-organization"]["get"]["parameters"][0]
     assert (deals["name"], deals["required"], deals["x-aikg-type"]) == ("org", True, "entity")
+
+
+@pytest.fixture(scope="module")
+def declared(seeded_store):
+    """An app over the seeded store, and the document it collects from its routes' declarations."""
+    app = create_app({"store": "memory", "load_seeds": False, "token": "t"}, store=seeded_store)
+    return app, app.test_client().get("/api/openapi.json").get_json()
+
+
+def test_every_api_route_describes_itself_beside_its_registration(declared):
+    """The document is collected from the routes (aikg.web.params.documented): a route under /api that
+    declared no description would be missing from it."""
+    app, document = declared
+    undeclared = sorted(
+        rule.rule
+        for rule in app.url_map.iter_rules()
+        if rule.rule.startswith("/api/") and description_of(app.view_functions[rule.endpoint]) is None
+    )
+    assert undeclared == []
+    assert {"/api/search", "/api/entities/{id}/relations", "/api/imports/{id}"} <= set(document["paths"])
+    assert {"get", "post"} <= set(document["paths"]["/api/imports"])
+
+
+INTEGER_ROUTES = [
+    "/api/search?q=nvidia",
+    "/api/entities/nvidia",
+    "/api/entities/nvidia/relations?direction=outgoing&property=aikg:investor",
+    "/api/entities/nvidia/neighbors",
+    "/api/graph",
+    "/api/queries/accelerators-by-vendor",
+]
+
+
+@pytest.mark.parametrize("route", INTEGER_ROUTES)
+def test_a_documented_integer_bound_is_the_bound_the_route_enforces(declared, route):
+    """Each integer parameter is declared once (aikg.web.params.IntParam): the route takes the documented
+    maximum and refuses one more, naming the parameter."""
+    app, document = declared
+    path, _, query = route.partition("?")
+    template = (
+        next(
+            p for p in document["paths"] if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", p), path) and "{" in p
+        )
+        if path not in document["paths"]
+        else path
+    )
+    client = app.test_client()
+    checked = 0
+    for param in document["paths"][template]["get"]["parameters"]:
+        schema = param.get("schema", {})
+        schema = next((s for s in schema.get("anyOf", [schema]) if s.get("type") == "integer"), None)
+        if param.get("in") != "query" or schema is None:
+            continue
+        name, high = param["name"], schema["maximum"]
+        sep = "&" if query else ""
+        assert client.get(f"{path}?{query}{sep}{name}={high}").status_code == 200, name
+        refused = client.get(f"{path}?{query}{sep}{name}={high + 1}")
+        assert refused.status_code == 400 and name in refused.get_json()["message"], name
+        checked += 1
+    assert checked >= 1

@@ -40,8 +40,20 @@ from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
 from aikg.store import QueryResult, Term
 from aikg.web import current_settings, get_services
+from aikg.web.describe import (
+    FORMAT,
+    IF_NONE_MATCH,
+    IRI_PATTERN,
+    PARAM_SCHEMAS,
+    cached_ok,
+    class_names,
+    errors,
+    get_operation,
+    json_answer,
+    ref,
+)
 from aikg.web.negotiation import negotiate
-from aikg.web.params import bounded_int
+from aikg.web.params import NOT_BLANK, NOT_GIVEN, IntParam, documented, query_param
 from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -55,11 +67,51 @@ def _json_only() -> None:
     negotiate((JSON,))
 
 
-def _int_arg(name: str, default: int, low: int, high: int) -> int:
-    return bounded_int(name, request.args.get(name), default=default, low=low, high=high)
+SEARCH_LIMIT = IntParam("limit", "Most results.", default=10, low=1, high=MAX_LIMIT)
+SEARCH_OFFSET = IntParam(
+    "offset",
+    "Matches to skip: the next page of a name many entities share.",
+    default=0,
+    low=0,
+    high=MAX_SEARCH_OFFSET,
+)
+GROUP_LIMIT = IntParam(
+    "limit", "Links listed per relation group.", default=RELATION_PAGE, low=1, high=MAX_RELATION_PAGE
+)
+PAGE_OFFSET = IntParam("offset", "Links to skip.", default=0, low=0, high=MAX_OFFSET)
+PAGE_LIMIT = IntParam("limit", "Links on the page.", default=RELATION_PAGE, low=1, high=MAX_RELATION_PAGE)
+ROWS_OFFSET = IntParam("offset", "Rows to skip.", default=0, low=0, high=MAX_OFFSET)
+"""The page parameters of every named query (aikg.query.named), with :func:`rows_limit`."""
+
+
+def rows_limit(max_rows: int) -> IntParam:
+    """``limit`` of a named query: at most the row cap, which it is when not given."""
+    return IntParam(
+        "limit",
+        "Rows on the page (at most the row cap, max_rows; without it: the row cap).",
+        default=max_rows,
+        low=1,
+        high=max_rows,
+    )
+
+
+def page_params(services: Services) -> list[dict[str, Any]]:
+    """``limit`` and ``offset``, which page every named query, as the OpenAPI document describes them."""
+    return [rows_limit(services.settings.max_rows).describe(), ROWS_OFFSET.describe()]
+
+
+def _health_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Liveness",
+        "Whether the service is up, the store's kind and data version, and whether reads and writes are "
+        "taken now (writes are not while the writer process starts).",
+        {"200": json_answer(ref("Health"), "The service is up."), **errors(406, 503)},
+        tags=["lookup"],
+    )
 
 
 @bp.get("/health")
+@documented(_health_doc)
 def health() -> Response:
     """Liveness, the store's kind and version, and whether reads and writes are taken: ``writes`` is
     ``ready``, ``starting`` (the writer process is starting: a write now is 503 with ``Retry-After``) or
@@ -72,7 +124,41 @@ def health() -> Response:
     )
 
 
+def _search_doc(services: Services) -> dict[str, Any]:
+    return get_operation(
+        "Search entities by name",
+        "Case-insensitive search over every entity's rdfs:label and skos:altLabel (English, Chinese, "
+        "abbreviations). Exact matches rank before prefix, word-prefix and substring matches, then "
+        "(several words) entities whose names, or whose parties' names, hold every word; among equal "
+        "matches the entity with more links first, and a well-linked thing whose name starts with the "
+        "query before an exact match of an obscure one. Fast enough for autocomplete.",
+        {
+            **cached_ok(ref("SearchResponse"), "The best matches, one per entity."),
+            **errors(400, 406, 503),
+        },
+        [
+            query_param(
+                "q",
+                {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
+                "The text to search for.",
+                required=True,
+            ),
+            query_param(
+                "type",
+                {"anyOf": [{"enum": class_names(services)}, NOT_GIVEN]},
+                "Only entities of this class or a subclass: a class name (Organization) or IRI "
+                "(blank: any class).",
+            ),
+            SEARCH_LIMIT.describe(),
+            SEARCH_OFFSET.describe(),
+            IF_NONE_MATCH,
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/search")
+@documented(_search_doc)
 @cached
 def search() -> Response:
     """Autocomplete: entities whose label or alternative name matches ``q``, best first."""
@@ -80,8 +166,8 @@ def search() -> Response:
     q = request.args.get("q", "")
     if not q.strip():
         raise BadRequest("parameter 'q' is required: the text to search for", errors=[{"parameter": "q"}])
-    limit = _int_arg("limit", 10, 1, MAX_LIMIT)
-    offset = _int_arg("offset", 0, 0, MAX_SEARCH_OFFSET)
+    limit = SEARCH_LIMIT.read(request.args.get("limit"))
+    offset = SEARCH_OFFSET.read(request.args.get("offset"))
     services = get_services()
     type_iri = None
     raw_type = request.args.get("type", "").strip()
@@ -133,17 +219,82 @@ def _description(d: Description) -> dict[str, Any]:
     }
 
 
+def _entity_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "One entity",
+        "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
+        "relations with n-ary nodes (deals, results, phases...) expanded one level, and for every fact "
+        "its source documents and certainty. Relations come in groups, one per direction and "
+        "property: the first `limit` links of each group, and in `relations.groups` each group's "
+        "total and the address of its next page (`truncated` is true when any group has one).",
+        {**cached_ok(ref("Entity"), "The entity."), **errors(400, 404, 406, 503)},
+        [
+            {
+                "name": "id",
+                "in": "path",
+                "required": True,
+                "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
+                "schema": PARAM_SCHEMAS["entity"],
+            },
+            GROUP_LIMIT.describe(),
+            IF_NONE_MATCH,
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/entities/<path:entity_id>")
+@documented(_entity_doc)
 @cached
 def entity(entity_id: str) -> Response:
     """One entity with its facts, relations (the first ``limit`` of each group, with the group's total
     and the link to its next page), expanded n-ary nodes and the sources of each fact."""
     _json_only()
-    limit = _int_arg("limit", RELATION_PAGE, 1, MAX_RELATION_PAGE)
+    limit = GROUP_LIMIT.read(request.args.get("limit"))
     return jsonify(entity_json(get_services(), entity_id, limit=limit))
 
 
+def _relations_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "One page of an entity's relations",
+        "The links of one property in one direction, `limit` of them from `offset`, with the group's "
+        "total and the next page. Pages follow the store's own order, the same for every page while "
+        "the data does not change; the links of one page are sorted by IRI.",
+        {**cached_ok(ref("RelationPage"), "The page."), **errors(400, 404, 406, 503)},
+        [
+            {
+                "name": "id",
+                "in": "path",
+                "required": True,
+                "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
+                "schema": PARAM_SCHEMAS["entity"],
+            },
+            query_param(
+                "direction",
+                {"enum": ["outgoing", "incoming"]},
+                "outgoing: the entity is the subject; incoming: the entity is the object.",
+                required=True,
+            ),
+            query_param(
+                "property",
+                {
+                    "type": "string",
+                    "pattern": rf"^([a-z][a-z0-9]*:[A-Za-z0-9_.-]+|{IRI_PATTERN})$",
+                    "examples": ["aikg:investor"],
+                },
+                "The property: a prefixed name (aikg:investor) or a full IRI.",
+                required=True,
+            ),
+            PAGE_OFFSET.describe(),
+            PAGE_LIMIT.describe(),
+            IF_NONE_MATCH,
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/entities/<path:entity_id>/relations")
+@documented(_relations_doc)
 @cached
 def entity_relations(entity_id: str) -> Response:
     """One page of one relation group of an entity: the links of one property in one direction."""
@@ -162,8 +313,8 @@ def entity_relations(entity_id: str) -> Response:
             f"'aikg:investor' or a property IRI)",
             errors=[{"parameter": "property", "value": raw_prop}],
         )
-    offset = _int_arg("offset", 0, 0, MAX_OFFSET)
-    limit = _int_arg("limit", RELATION_PAGE, 1, MAX_RELATION_PAGE)
+    offset = PAGE_OFFSET.read(request.args.get("offset"))
+    limit = PAGE_LIMIT.read(request.args.get("limit"))
     dir_: Direction = "outgoing" if direction == "outgoing" else "incoming"
     return jsonify(relations_json(get_services(), entity_id, dir_, prop, offset=offset, limit=limit))
 
@@ -195,7 +346,19 @@ def _type_counts(services: Services) -> list[dict[str, Any]]:
     return sorted(out, key=lambda t: (-t["total"], t["name"]))
 
 
+def _types_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Classes with instance counts",
+        "Every aikg class with its label, parents and how many entities it has, directly "
+        "and with its subclasses.",
+        {**cached_ok(ref("TypesResponse"), "The classes."), **errors(406, 503)},
+        [IF_NONE_MATCH],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/types")
+@documented(_types_doc)
 @cached
 def types() -> Response:
     """Every aikg class with its label, parents and instance counts (direct and with subclasses)."""
@@ -203,7 +366,18 @@ def types() -> Response:
     return jsonify({"types": get_services().cached("type-counts", _type_counts)})
 
 
+def _stats_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Store statistics",
+        "Triples per named graph, entities and source documents.",
+        {**cached_ok(ref("StatsResponse"), "The statistics."), **errors(406, 503)},
+        [IF_NONE_MATCH],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/stats")
+@documented(_stats_doc)
 @cached
 def stats() -> Response:
     """Triples per named graph, entities and source documents."""
@@ -225,7 +399,17 @@ def stats() -> Response:
     )
 
 
+def _queries_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Named queries",
+        "Every named query with its title, description and parameters.",
+        {"200": json_answer(ref("QueryList"), "The named queries."), **errors(406)},
+        tags=["queries"],
+    )
+
+
 @bp.get("/queries")
+@documented(_queries_doc)
 def queries() -> Response:
     """The named queries: name, title, description and parameters."""
     _json_only()
@@ -244,7 +428,36 @@ def _query_json(q: NamedQuery) -> dict[str, Any]:
     }
 
 
+def _named_query_doc(services: Services) -> dict[str, Any]:
+    return get_operation(
+        "Run a named query",
+        "Runs one named query; parameters go in the query string (see GET /api/queries). JSON rows by "
+        "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv. "
+        "`limit` and `offset` ask for one page of the answer, in the query's own order; `truncated` "
+        "(and the X-AIKG-Truncated header) says more rows follow, `next` (and a Link rel=next header) "
+        "where. Without `limit` the page is the row cap (max_rows).",
+        {
+            **cached_ok(ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}),
+            **errors(400, 404, 406, 429, 503),
+        },
+        [
+            {
+                "name": "name",
+                "in": "path",
+                "required": True,
+                "description": "The query's name.",
+                "schema": {"type": "string", "minLength": 1},
+            },
+            *page_params(services),
+            FORMAT,
+            IF_NONE_MATCH,
+        ],
+        tags=["queries"],
+    )
+
+
 @bp.get("/queries/<name>")
+@documented(_named_query_doc)
 @cached
 def named_query(name: str) -> Response:
     """Run one named query with the caller's parameters: JSON rows, or CSV on request; one page of
@@ -253,8 +466,8 @@ def named_query(name: str) -> Response:
     services = get_services()
     declared = services.named.get(name)
     max_rows = current_settings().max_rows
-    limit = _int_arg("limit", max_rows, 1, max_rows) if "limit" in request.args else None
-    offset = _int_arg("offset", 0, 0, MAX_OFFSET)
+    limit = rows_limit(max_rows).read(request.args["limit"]) if "limit" in request.args else None
+    offset = ROWS_OFFSET.read(request.args.get("offset"))
     raw = {k: v for k, v in request.args.items() if k not in ("format", *PAGE_PARAMETERS)}
     result = services.named.run(name, raw, limit=limit, offset=offset)
     page = limit if limit is not None else max_rows
@@ -342,7 +555,22 @@ def _csv(name: str, result: QueryResult) -> Response:
     return resp
 
 
+def _openapi_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "This document",
+        "The OpenAPI document of the HTTP surface.",
+        {
+            "200": {
+                "description": "OpenAPI 3.1.",
+                "content": {"application/json": {"schema": {"type": "object"}}},
+            }
+        },
+        tags=["lookup"],
+    )
+
+
 @bp.get("/openapi.json")
+@documented(_openapi_doc)
 def openapi() -> Response:
     """The OpenAPI 3 document of the HTTP surface (named queries and classes read from the data)."""
     from aikg.web.openapi import openapi_document

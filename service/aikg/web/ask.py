@@ -6,13 +6,18 @@ named queries and their runner, entity lookups), kept on the app.
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from aikg.ask import Asker
 from aikg.errors import BadRequest
 from aikg.rdf.formats import JSON
+from aikg.services import Services
 from aikg.web import get_services
+from aikg.web.describe import IF_NONE_MATCH, cached_ok, errors, get_operation, ref
 from aikg.web.negotiation import negotiate
+from aikg.web.params import NOT_BLANK, documented, query_param
 from aikg.web.response_cache import cached
 
 bp = Blueprint("ask", __name__, template_folder="templates")
@@ -30,7 +35,37 @@ def get_asker() -> Asker:
     return asker
 
 
+def _ask_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Ask in plain words",
+        "A question in English or Chinese, read into a logical form over the ontology (a fact, a "
+        "comparison, a ranking, a count, a sum, a list, provenance) compiled to SPARQL, or understood as "
+        "a named query with its parameters filled, and answered with the sources of every row or fact; "
+        "or an abstention (abstained: true) with the closest questions aikg can answer.",
+        {
+            **cached_ok(ref("AskResponse"), "What was understood, and the answer or abstention."),
+            **errors(400, 406, 429, 503),
+        },
+        [
+            query_param(
+                "q",
+                {"type": "string", "minLength": 1, "maxLength": 500, "pattern": NOT_BLANK},
+                "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
+                required=True,
+            ),
+            query_param(
+                "after",
+                {"type": "string", "maxLength": 1000},
+                "The question asked before, for a follow-up ('and in Japan?').",
+            ),
+            IF_NONE_MATCH,
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/api/ask")
+@documented(_ask_doc)
 @cached
 def ask() -> Response:
     """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention;

@@ -33,9 +33,11 @@ from aikg.export.budget import step_of
 from aikg.export.built import Building, Failed, Ready
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
+from aikg.services import Services
 from aikg.store.base import current_deadline
 from aikg.web import current_settings, get_services
-from aikg.web.params import bounded_int
+from aikg.web.describe import FLAG, PARAM_SCHEMAS, class_names, errors, get_operation, json_answer, ref
+from aikg.web.params import IntParam, documented, query_param
 from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
@@ -81,16 +83,21 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
     )
 
 
-def _limit(default: int) -> int:
-    return bounded_int(
+def _node_limit(default: int) -> IntParam:
+    """``limit`` of a graph view: most nodes answered; blank is the default, as an empty form field is."""
+    return IntParam(
         "limit",
-        request.args.get("limit"),
+        f"Most nodes answered (blank: {default}).",
         default=default,
         low=1,
         high=MAX_NODES,
         unit="nodes",
-        blank_is_default=True,  # as the export routes always read it: an empty field is the default view
+        blank_is_default=True,
     )
+
+
+NEIGHBORS_LIMIT = _node_limit(DEFAULT_NODES)
+GRAPH_LIMIT = _node_limit(WHOLE_GRAPH_NODES)
 
 
 def _view(capped: Capped, limit: int) -> dict[str, Any]:
@@ -220,14 +227,48 @@ def _with_form() -> str:
     return f"{query}&{form}" if query else form
 
 
+def _neighbors_doc(services: Services) -> dict[str, Any]:
+    return get_operation(
+        "Neighbourhood of an entity",
+        "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
+        "`limit` of them (`truncated` and `total` say what was left out). depth=1 gives one node's "
+        "neighbours, which the graph view adds when a node is clicked.",
+        {"200": json_answer(ref("Neighbors"), "The neighbourhood."), **errors(400, 404, 406, 503)},
+        [
+            {
+                "name": "id",
+                "in": "path",
+                "required": True,
+                "description": "A slug or a full entity IRI.",
+                "schema": PARAM_SCHEMAS["entity"],
+            },
+            query_param(
+                "depth",
+                {
+                    "anyOf": [
+                        {"type": "integer", "minimum": 0, "maximum": 4, "default": 1},
+                        {"type": "string", "maxLength": 0},
+                    ]
+                },
+                "Hops (empty: 1).",
+            ),
+            query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
+            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+            NEIGHBORS_LIMIT.describe(),
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/api/entities/<path:entity>/neighbors")
+@documented(_neighbors_doc)
 @cached
 def neighbors(entity: str) -> Response:
     """Nodes and edges around one entity as Cytoscape.js elements, for the explorer's graph view: the
     ``limit`` closest and best-connected (ask for one node's neighbours with depth=1)."""
     views = get_services().views
     options = _options(focus=entity, view=True)
-    limit = _limit(DEFAULT_NODES)
+    limit = NEIGHBORS_LIMIT.read(request.args.get("limit"))
     if views is not None:
         return views.forward(request, cheap=options.depth <= 1)  # type: ignore[no-any-return]
     services = get_services()
@@ -251,14 +292,30 @@ def neighbors(entity: str) -> Response:
     )
 
 
+def _graph_doc(services: Services) -> dict[str, Any]:
+    return get_operation(
+        "The whole graph, capped",
+        "The data graph as Cytoscape.js elements for drawing: its best-connected `limit` nodes "
+        "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
+        {"200": json_answer(ref("GraphView"), "The graph."), **errors(400, 406, 503)},
+        [
+            query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
+            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+            GRAPH_LIMIT.describe(),
+        ],
+        tags=["lookup"],
+    )
+
+
 @bp.get("/api/graph")
+@documented(_graph_doc)
 @cached
 def whole_graph() -> Response:
     """The whole data graph as Cytoscape.js elements for the explorer: its ``limit`` best-connected
     nodes (of some types, folded, on request)."""
     views = get_services().views
     options = _options(focus=None, view=True)
-    limit = _limit(WHOLE_GRAPH_NODES)
+    limit = GRAPH_LIMIT.read(request.args.get("limit"))
     if views is not None:
         return views.forward(request)  # type: ignore[no-any-return]
     services = get_services()

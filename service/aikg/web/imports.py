@@ -20,8 +20,11 @@ from aikg.errors import (
 )
 from aikg.query.named import convert
 from aikg.rdf.formats import JSON
+from aikg.services import Services
 from aikg.web import current_settings, get_services, get_store
+from aikg.web.describe import IF_NONE_MATCH, PARAM_SCHEMAS, cached_ok, errors, get_operation, json_answer
 from aikg.web.negotiation import negotiate
+from aikg.web.params import documented
 from aikg.web.response_cache import cached
 
 bp = Blueprint("imports", __name__, template_folder="templates")
@@ -40,7 +43,30 @@ FINDING_KINDS = (
 )
 
 
+def _imports_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Imports",
+        "Every recorded import of an outside dataset, newest first: per file the rows read, "
+        "imported, rejected and kept, the update mode and snapshot date, entities created, and figures "
+        "another source gives differently (rounding or disagreement).",
+        {
+            **cached_ok(
+                {
+                    "type": "object",
+                    "required": ["imports"],
+                    "properties": {"imports": {"type": "array", "items": {"type": "object"}}},
+                },
+                "The imports.",
+            ),
+            **errors(406),
+        },
+        [IF_NONE_MATCH],
+        tags=["imports"],
+    )
+
+
 @bp.get("/api/imports")
+@documented(_imports_doc)
 @cached
 def imports() -> Response:
     """Every recorded import, newest first: per file the rows read, imported, rejected and kept, the
@@ -52,7 +78,65 @@ def imports() -> Response:
     return jsonify({"imports": records})
 
 
+def _import_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "One import",
+        "One import with its findings and its diff: every name merged into an existing entity, every "
+        "link entity resolution made, every ambiguity left, every row rejected with its reason, every "
+        "value read leniently or not at all, every flag and column warning, every figure another source "
+        "or snapshot gives differently (by name); ``changes``: per entity and property what the import "
+        "did (added, changed, kept not restated, an older snapshot's values kept as history, removed), "
+        "with the values before and after and their snapshots. ``latest`` is the newest import.",
+        {
+            **cached_ok(
+                {"type": "object", "required": ["id", "files", "findings", "counts"]},
+                "The import and its findings.",
+            ),
+            **errors(400, 404, 406),
+        },
+        [
+            {
+                "name": "id",
+                "in": "path",
+                "required": True,
+                "schema": {"type": "string", "minLength": 1},
+                "description": "The import's id (from /api/imports), or latest.",
+            },
+            {
+                "name": "kind",
+                "in": "query",
+                "required": False,
+                "schema": {
+                    "enum": [
+                        "merge",
+                        "link",
+                        "ambiguity",
+                        "rejected-row",
+                        "unreadable-value",
+                        "read-value",
+                        "flag",
+                        "column",
+                        "disagreement",
+                        "rounding",
+                    ]
+                },
+                "description": "Only findings of this kind.",
+            },
+            {
+                "name": "file",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string"},
+                "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).",
+            },
+            IF_NONE_MATCH,
+        ],
+        tags=["imports"],
+    )
+
+
 @bp.get("/api/imports/<path:import_id>")
+@documented(_import_doc)
 @cached
 def one_import(import_id: str) -> Response:
     """One import with its findings; ``kind`` and ``file`` narrow them (``latest`` is the newest import)."""
@@ -82,7 +166,51 @@ def one_import(import_id: str) -> Response:
     return jsonify(record)
 
 
+def _import_post_doc(_: Services) -> dict[str, Any]:
+    """POST /api/imports: an Epoch import of uploaded files, for the token holder."""
+    return {
+        "post": {
+            "summary": "Import Epoch AI files (or a dry run)",
+            "description": "The import of `aikg import epoch`, on files sent as multipart/form-data: "
+            "each in a field `file`, named by its path in Epoch's layout (ml_hardware/ml_hardware.csv) or "
+            "its file name. Answers the report: per file the rows matched, new, rejected and kept, the diff "
+            "per entity, merges, ambiguities and disagreements by name. A dry run writes nothing. 409 when "
+            "the import would leave out values the files give (a header resembling a known column: `map` or "
+            "`force`), 422 when the store would not conform after it; nothing is written then.",
+            "tags": ["imports"],
+            "security": [{"bearer": []}],
+            "x-aikg-valid-may-be-refused": True,
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "multipart/form-data": {
+                        "schema": {
+                            "type": "object",
+                            "required": ["file"],
+                            "properties": {
+                                "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
+                                "as_of": {"type": "string", "format": "date"},
+                                "dry_run": {"type": "boolean"},
+                                "force": {"type": "boolean"},
+                                "replace": {"type": "boolean"},
+                                "map": {"type": "array", "items": {"type": "string"}},
+                            },
+                        }
+                    }
+                },
+            },
+            "responses": {
+                "200": json_answer(
+                    {"type": "object", "required": ["files", "changes"]}, "The import's report."
+                ),
+                **errors(400, 401, 403, 409, 413, 415, 422, 429, 503),
+            },
+        }
+    }
+
+
 @bp.post("/api/imports")
+@documented(_import_post_doc)
 def post_import() -> Response:
     """Import Epoch AI files sent as multipart/form-data (fields ``file``, each named by its path or file
     name; ``as_of``, ``dry_run``, ``force``, ``replace``, ``map``), for the token holder: the same import
@@ -131,7 +259,43 @@ def post_import() -> Response:
     return jsonify(body)
 
 
+def _history_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "What Epoch AI said before",
+        "What Epoch AI's datasets said of one entity before (values a newer snapshot replaced, an older "
+        "snapshot gave otherwise, or the newest file does not restate, each with its snapshot) and what "
+        "each recorded import changed for it; with ``as_of`` also every value they gave as of that day "
+        "(the epoch-as-of named query).",
+        {
+            **cached_ok(
+                {"type": "object", "required": ["entity", "history", "changes"]},
+                "The entity's history.",
+            ),
+            **errors(400, 404, 406),
+        },
+        [
+            {
+                "name": "id",
+                "in": "path",
+                "required": True,
+                "schema": PARAM_SCHEMAS["entity"],
+                "description": "The entity: a slug such as gb200, or a full IRI.",
+            },
+            {
+                "name": "as_of",
+                "in": "query",
+                "required": False,
+                "schema": {"type": "string", "format": "date"},
+                "description": "A day (YYYY-MM-DD): list every value Epoch gave as of it.",
+            },
+            IF_NONE_MATCH,
+        ],
+        tags=["imports"],
+    )
+
+
 @bp.get("/api/entities/<path:entity_id>/history")
+@documented(_history_doc)
 @cached
 def entity_history(entity_id: str) -> Response:
     """What Epoch's datasets said of one entity before, and what each import changed for it; with

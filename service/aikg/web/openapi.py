@@ -7,16 +7,30 @@ from what the server answers. schemathesis checks it against a live server (test
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
+from flask import current_app
+
 from aikg import __version__
-from aikg.export import FALSE_WORDS, TRUE_WORDS
-from aikg.lookup.entities import MAX_OFFSET, MAX_RELATION_PAGE, RELATION_PAGE
-from aikg.lookup.search import MAX_LIMIT, MAX_SEARCH_OFFSET
-from aikg.namespaces import AIKG, DEFAULT_GRAPH
+from aikg.namespaces import DEFAULT_GRAPH
 from aikg.query.named import Parameter
 from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
 from aikg.services import Services
+from aikg.web.api import page_params
+from aikg.web.describe import (
+    _EMPTY_UPDATE_ALLOWED,
+    FLAG,
+    FORMAT,
+    IF_NONE_MATCH,
+    PARAM_SCHEMAS,
+    cached_ok,
+    errors,
+    get_operation,
+    json_answer,
+    ref,
+)
+from aikg.web.params import NOT_GIVEN, description_of, query_param
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
@@ -39,116 +53,6 @@ ERROR_STATUSES = {
     507: "Insufficient storage: the file system holding the store is full (the message gives its path and "
     "free space); nothing was written, reads go on, and writes work again once space is freed.",
 }
-
-_BLANK = "".join(f"\\u{c:04x}" for c in range(0x10000) if chr(c).isspace())
-"""Every character the server strips from a parameter (Python's ``str.strip``), spelled out: JSON
-Schema's ``\\s`` is not the same set (schemathesis reads it as ASCII white space, ECMA-262 adds U+FEFF),
-so a value of U+001D alone would be documented as a question and refused as an empty one."""
-_NOT_BLANK = f"[^{_BLANK}]"
-"""Holds one character that is not white space: what a required text parameter must have."""
-_ONLY_BLANK = f"^[{_BLANK}]*$"
-"""Empty or white space only: a parameter the server treats as not given (its default)."""
-_NOT_GIVEN = {"type": "string", "pattern": _ONLY_BLANK}
-"""A blank value, which the parameter reads as not given (its default)."""
-
-
-def _cased(word: str) -> str:
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
-
-
-_FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
-_FLAG = {
-    "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": f"^[{_BLANK}]*({_FLAG_WORDS})?[{_BLANK}]*$"}]
-}
-"""A flag (``fold``) as the server reads it: true/false, 1/0, yes/no, on/off in any case, blank for false."""
-_IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
-_PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
-    "entity": {
-        "type": "string",
-        "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{_IRI_PATTERN})$",
-        "examples": ["nvidia"],
-    },
-    "iri": {"type": "string", "format": "iri"},
-    "string": {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
-    "date": {
-        "anyOf": [
-            {"type": "string", "format": "date"},
-            {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"},
-        ],
-        "examples": ["2026-08-17"],
-    },
-    "integer": {"type": "integer"},
-    "decimal": {"type": "number"},
-}
-"""JSON Schema of each named-query parameter type (see aikg.queries)."""
-
-
-def _ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
-
-
-def _json(schema: dict[str, Any], description: str) -> dict[str, Any]:
-    return {"description": description, "content": {"application/json": {"schema": schema}}}
-
-
-def _errors(*statuses: int) -> dict[str, Any]:
-    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
-
-
-def _cached_ok(
-    schema: dict[str, Any], description: str, extra: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """200 with ETag, plus the 304 a matching If-None-Match gets."""
-    content = {"application/json": {"schema": schema}, **(extra or {})}
-    return {
-        "200": {
-            "description": description,
-            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
-            "content": content,
-        },
-        "304": {"$ref": "#/components/responses/NotModified"},
-    }
-
-
-_EMPTY_UPDATE_ALLOWED = {
-    "type": "string",
-    "description": "The update text; empty (or only a prologue) is a valid update that changes nothing "
-    "(SPARQL 1.1 Update grammar, [29] Update).",
-}
-"""An update body: no minLength, as the server answers the empty update 200 with nothing changed."""
-
-_IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
-_FORMAT = {
-    "name": "format",
-    "in": "query",
-    "required": False,
-    "schema": {"enum": ["json", "csv", ""]},
-    "description": "Result format; overrides Accept (empty: chosen by Accept).",
-}
-
-
-def _get(
-    summary: str,
-    description: str,
-    responses: dict[str, Any],
-    parameters: list[dict[str, Any]] | None = None,
-    tags: list[str] | None = None,
-) -> dict[str, Any]:
-    # any GET can carry a request line too long to read, whatever its parameters allow
-    op: dict[str, Any] = {
-        "summary": summary,
-        "description": description,
-        "responses": {**responses, **_errors(414)},
-    }
-    if parameters:
-        op["parameters"] = parameters
-    if tags:
-        op["tags"] = tags
-    return {"get": op}
-
-
-def _query(name: str, schema: dict[str, Any], description: str, *, required: bool = False) -> dict[str, Any]:
-    return {"name": name, "in": "query", "required": required, "description": description, "schema": schema}
 
 
 def _schemas() -> dict[str, Any]:
@@ -186,8 +90,8 @@ def _entity_parts() -> dict[str, Any]:
             "id": {"type": ["string", "null"]},
             "iri": {"type": "string"},
             "label": {"type": "string"},
-            "types": {"type": "array", "items": _ref("Term")},
-            "expanded": _ref("Expansion"),
+            "types": {"type": "array", "items": ref("Term")},
+            "expanded": ref("Expansion"),
         },
     }
     source = {
@@ -199,7 +103,7 @@ def _entity_parts() -> dict[str, Any]:
                 "type": ["object", "null"],
                 "properties": {"iri": {"type": "string"}, "title": {"type": ["string", "null"]}},
             },
-            "certainty": {"anyOf": [_ref("Term"), {"type": "null"}]},
+            "certainty": {"anyOf": [ref("Term"), {"type": "null"}]},
             "evidence": {
                 "type": "array",
                 "description": "What the fact rests on in this graph: the sentences of the document that "
@@ -230,7 +134,7 @@ def _fact_parts() -> dict[str, Any]:
         "type": "object",
         "required": ["property", "value", "datatype", "lang", "unit", "qualifier", "sources"],
         "properties": {
-            "property": _ref("Term"),
+            "property": ref("Term"),
             "value": {"type": "string"},
             "datatype": {"type": ["string", "null"]},
             "lang": {"type": ["string", "null"]},
@@ -251,16 +155,16 @@ def _fact_parts() -> dict[str, Any]:
                     "symbol": {"type": "string"},
                 },
             },
-            "sources": {"type": "array", "items": _ref("Source")},
+            "sources": {"type": "array", "items": ref("Source")},
         },
     }
     relation = {
         "type": "object",
         "required": ["property", "node", "sources"],
         "properties": {
-            "property": _ref("Term"),
-            "node": _ref("Node"),
-            "sources": {"type": "array", "items": _ref("Source")},
+            "property": ref("Term"),
+            "node": ref("Node"),
+            "sources": {"type": "array", "items": ref("Source")},
         },
     }
     return {"Fact": fact, "Relation": relation}
@@ -273,7 +177,7 @@ def _entity_schemas() -> dict[str, Any]:
         "required": ["direction", "property", "total", "offset", "limit", "count", "next"],
         "properties": {
             "direction": {"enum": ["outgoing", "incoming"]},
-            "property": _ref("Term"),
+            "property": ref("Term"),
             "total": {"type": "integer", "description": "Distinct other ends the property links."},
             "offset": {"type": "integer"},
             "limit": {"type": "integer"},
@@ -288,19 +192,19 @@ def _entity_schemas() -> dict[str, Any]:
         "type": "object",
         "required": ["property", "value", "sources"],
         "properties": {
-            "property": _ref("Term"),
+            "property": ref("Term"),
             "value": {"type": "string"},
             "lang": {"type": ["string", "null"]},
-            "sources": {"type": "array", "items": _ref("Source")},
+            "sources": {"type": "array", "items": ref("Source")},
         },
     }
     expansion = {
         "type": "object",
         "required": ["facts", "relations"],
         "properties": {
-            "facts": {"type": "array", "items": _ref("Fact")},
-            "relations": {"type": "array", "items": _ref("Relation")},
-            "descriptions": {"type": "array", "items": _ref("Description")},
+            "facts": {"type": "array", "items": ref("Fact")},
+            "relations": {"type": "array", "items": ref("Relation")},
+            "descriptions": {"type": "array", "items": ref("Description")},
         },
     }
     document = {
@@ -333,8 +237,8 @@ def _entity_schemas() -> dict[str, Any]:
                         "label": {"type": "string"},
                     },
                 },
-                "relations": {"type": "array", "items": _ref("Relation")},
-                "documents": {"type": "array", "items": _ref("Document")},
+                "relations": {"type": "array", "items": ref("Relation")},
+                "documents": {"type": "array", "items": ref("Document")},
                 "truncated": {"type": "boolean"},
             },
         },
@@ -374,25 +278,25 @@ def _entity_schema() -> dict[str, Any]:
                     "properties": {"value": {"type": "string"}, "lang": {"type": ["string", "null"]}},
                 },
             },
-            "types": {"type": "array", "items": _ref("Term")},
+            "types": {"type": "array", "items": ref("Term")},
             "description": {"type": ["string", "null"]},
-            "descriptions": {"type": "array", "items": _ref("Description")},
-            "facts": {"type": "array", "items": _ref("Fact")},
+            "descriptions": {"type": "array", "items": ref("Description")},
+            "facts": {"type": "array", "items": ref("Fact")},
             "relations": {
                 "type": "object",
                 "required": ["outgoing", "incoming", "groups"],
                 "properties": {
-                    "outgoing": {"type": "array", "items": _ref("Relation")},
-                    "incoming": {"type": "array", "items": _ref("Relation")},
+                    "outgoing": {"type": "array", "items": ref("Relation")},
+                    "incoming": {"type": "array", "items": ref("Relation")},
                     "groups": {
                         "type": "array",
-                        "items": _ref("RelationGroup"),
+                        "items": ref("RelationGroup"),
                         "description": "One entry per direction and property: how many links the group "
                         "has and where its next page is.",
                     },
                 },
             },
-            "documents": {"type": "array", "items": _ref("Document")},
+            "documents": {"type": "array", "items": ref("Document")},
             "truncated": {"type": "boolean"},
         },
     }
@@ -409,7 +313,7 @@ def _lookup_schemas() -> dict[str, Any]:
             "label": {"type": "string"},
             "matched": {"type": "string"},
             "match": {"enum": ["exact", "prefix", "word", "substring", "words", "parties"]},
-            "types": {"type": "array", "items": _ref("Term")},
+            "types": {"type": "array", "items": ref("Term")},
             "score": {"type": "number"},
             "description": {
                 "type": "string",
@@ -440,7 +344,7 @@ def _lookup_schemas() -> dict[str, Any]:
                     "type": ["string", "null"],
                     "description": "The address of the next page of matches, or null when there is none.",
                 },
-                "results": {"type": "array", "items": _ref("SearchHit")},
+                "results": {"type": "array", "items": ref("SearchHit")},
             },
         },
         **_status_schemas(),
@@ -463,7 +367,7 @@ def _status_schemas() -> dict[str, Any]:
                             "iri": {"type": "string"},
                             "name": {"type": "string"},
                             "label": {"type": "string"},
-                            "parents": {"type": "array", "items": _ref("Term")},
+                            "parents": {"type": "array", "items": ref("Term")},
                             "direct": {"type": "integer"},
                             "total": {"type": "integer"},
                         },
@@ -528,7 +432,7 @@ def _query_schemas() -> dict[str, Any]:
                 "name": {"type": "string"},
                 "title": {"type": "string"},
                 "description": {"type": "string"},
-                "parameters": {"type": "array", "items": _ref("Parameter")},
+                "parameters": {"type": "array", "items": ref("Parameter")},
                 "examples": {"type": "array", "items": {"type": "string"}},
                 "charts": {
                     "type": "array",
@@ -543,7 +447,7 @@ def _query_schemas() -> dict[str, Any]:
         "QueryList": {
             "type": "object",
             "required": ["queries"],
-            "properties": {"queries": {"type": "array", "items": _ref("NamedQuery")}},
+            "properties": {"queries": {"type": "array", "items": ref("NamedQuery")}},
         },
         **_answer_schemas(),
     }
@@ -578,7 +482,7 @@ def _answer_schemas() -> dict[str, Any]:
                     "defaults of those not given (a ranking's include=likely, say).",
                 },
                 "columns": {"type": "array", "items": {"type": "string"}},
-                "rows": {"type": "array", "items": {"type": "object", "additionalProperties": _ref("Cell")}},
+                "rows": {"type": "array", "items": {"type": "object", "additionalProperties": ref("Cell")}},
                 "truncated": {"type": "boolean", "description": "More rows follow this page."},
                 "limit": {"type": "integer", "description": "Rows per page (the row cap unless asked)."},
                 "offset": {"type": "integer"},
@@ -634,7 +538,7 @@ def _write_schemas() -> dict[str, Any]:
                 "version": {"type": "integer", "description": "The store version this report is of."},
                 "conforms": {"type": "boolean"},
                 "count": {"type": "integer", "minimum": 0},
-                "violations": {"type": "array", "items": _ref("Violation")},
+                "violations": {"type": "array", "items": ref("Violation")},
                 "started": {"type": "string", "format": "date-time", "description": "When it was computed."},
                 "seconds": {"type": "number", "description": "How long the computation took."},
             },
@@ -666,7 +570,7 @@ def _write_schemas() -> dict[str, Any]:
                 "retry_after": {"type": "integer", "minimum": 1, "description": "As the Retry-After header."},
                 "message": {"type": "string"},
                 "previous": {
-                    "anyOf": [_ref("ValidationReport"), {"type": "null"}],
+                    "anyOf": [ref("ValidationReport"), {"type": "null"}],
                     "description": "The last complete report, of an older store version (its version "
                     "says which); null if there is none yet.",
                 },
@@ -686,7 +590,9 @@ _CAPPED: dict[str, Any] = {
 
 
 def _components() -> dict[str, Any]:
-    responses: dict[str, Any] = {f"E{s}": _json(_ref("Error"), text) for s, text in ERROR_STATUSES.items()}
+    responses: dict[str, Any] = {
+        f"E{s}": json_answer(ref("Error"), text) for s, text in ERROR_STATUSES.items()
+    }
     responses["E429"]["headers"] = {
         "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "string"}}
     }
@@ -722,484 +628,13 @@ def _components() -> dict[str, Any]:
     }
 
 
-def _class_names(services: Services) -> list[str]:
-    vocab = services.vocabulary()
-    names = sorted(c[len(str(AIKG)) :] for c in vocab.classes if c.startswith(str(AIKG)))
-    return names + sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
-
-
-def _api_paths(services: Services) -> dict[str, Any]:
-    """The JSON API under /api."""
-    return {
-        **_lookup_paths(services),
-        **_entity_paths(),
-        **_graph_paths(services),
-        **_catalogue_paths(),
-        **_query_paths(services),
-        **_import_paths(),
-        **_history_paths(),
-    }
-
-
-def _lookup_paths(services: Services) -> dict[str, Any]:
-    """Liveness and search."""
-    return {
-        "/api/health": _get(
-            "Liveness",
-            "Whether the service is up, the store's kind and data version, and whether reads and writes are "
-            "taken now (writes are not while the writer process starts).",
-            {"200": _json(_ref("Health"), "The service is up."), **_errors(406, 503)},
-            tags=["lookup"],
-        ),
-        "/api/search": _get(
-            "Search entities by name",
-            "Case-insensitive search over every entity's rdfs:label and skos:altLabel (English, Chinese, "
-            "abbreviations). Exact matches rank before prefix, word-prefix and substring matches, then "
-            "(several words) entities whose names, or whose parties' names, hold every word; among equal "
-            "matches the entity with more links first, and a well-linked thing whose name starts with the "
-            "query before an exact match of an obscure one. Fast enough for autocomplete.",
-            {
-                **_cached_ok(_ref("SearchResponse"), "The best matches, one per entity."),
-                **_errors(400, 406, 503),
-            },
-            [
-                _query(
-                    "q",
-                    {"type": "string", "minLength": 1, "pattern": _NOT_BLANK},
-                    "The text to search for.",
-                    required=True,
-                ),
-                _query(
-                    "type",
-                    {"anyOf": [{"enum": _class_names(services)}, _NOT_GIVEN]},
-                    "Only entities of this class or a subclass: a class name (Organization) or IRI "
-                    "(blank: any class).",
-                ),
-                _query(
-                    "limit",
-                    {"type": "integer", "minimum": 1, "maximum": MAX_LIMIT, "default": 10},
-                    "Most results.",
-                ),
-                _query(
-                    "offset",
-                    {"type": "integer", "minimum": 0, "maximum": MAX_SEARCH_OFFSET, "default": 0},
-                    "Matches to skip: the next page of a name many entities share.",
-                ),
-                _IF_NONE_MATCH,
-            ],
-            tags=["lookup"],
-        ),
-    }
-
-
-def _entity_paths() -> dict[str, Any]:
-    """An entity and its relation pages."""
-    return {
-        "/api/entities/{id}": _get(
-            "One entity",
-            "Types, labels, description, literal facts (datatype, unit, qualifier), outgoing and incoming "
-            "relations with n-ary nodes (deals, results, phases...) expanded one level, and for every fact "
-            "its source documents and certainty. Relations come in groups, one per direction and "
-            "property: the first `limit` links of each group, and in `relations.groups` each group's "
-            "total and the address of its next page (`truncated` is true when any group has one).",
-            {**_cached_ok(_ref("Entity"), "The entity."), **_errors(400, 404, 406, 503)},
-            [
-                {
-                    "name": "id",
-                    "in": "path",
-                    "required": True,
-                    "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
-                    "schema": _PARAM_SCHEMAS["entity"],
-                },
-                _query(
-                    "limit",
-                    {"type": "integer", "minimum": 1, "maximum": MAX_RELATION_PAGE, "default": RELATION_PAGE},
-                    "Links listed per relation group.",
-                ),
-                _IF_NONE_MATCH,
-            ],
-            tags=["lookup"],
-        ),
-        "/api/entities/{id}/relations": _get(
-            "One page of an entity's relations",
-            "The links of one property in one direction, `limit` of them from `offset`, with the group's "
-            "total and the next page. Pages follow the store's own order, the same for every page while "
-            "the data does not change; the links of one page are sorted by IRI.",
-            {**_cached_ok(_ref("RelationPage"), "The page."), **_errors(400, 404, 406, 503)},
-            [
-                {
-                    "name": "id",
-                    "in": "path",
-                    "required": True,
-                    "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
-                    "schema": _PARAM_SCHEMAS["entity"],
-                },
-                _query(
-                    "direction",
-                    {"enum": ["outgoing", "incoming"]},
-                    "outgoing: the entity is the subject; incoming: the entity is the object.",
-                    required=True,
-                ),
-                _query(
-                    "property",
-                    {
-                        "type": "string",
-                        "pattern": rf"^([a-z][a-z0-9]*:[A-Za-z0-9_.-]+|{_IRI_PATTERN})$",
-                        "examples": ["aikg:investor"],
-                    },
-                    "The property: a prefixed name (aikg:investor) or a full IRI.",
-                    required=True,
-                ),
-                _query(
-                    "offset",
-                    {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0},
-                    "Links to skip.",
-                ),
-                _query(
-                    "limit",
-                    {"type": "integer", "minimum": 1, "maximum": MAX_RELATION_PAGE, "default": RELATION_PAGE},
-                    "Links on the page.",
-                ),
-                _IF_NONE_MATCH,
-            ],
-            tags=["lookup"],
-        ),
-    }
-
-
-def _graph_paths(services: Services) -> dict[str, Any]:
-    """Graph views around an entity and over a selection."""
-    return {
-        "/api/entities/{id}/neighbors": _get(
-            "Neighbourhood of an entity",
-            "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
-            "`limit` of them (`truncated` and `total` say what was left out). depth=1 gives one node's "
-            "neighbours, which the graph view adds when a node is clicked.",
-            {"200": _json(_ref("Neighbors"), "The neighbourhood."), **_errors(400, 404, 406, 503)},
-            [
-                {
-                    "name": "id",
-                    "in": "path",
-                    "required": True,
-                    "description": "A slug or a full entity IRI.",
-                    "schema": _PARAM_SCHEMAS["entity"],
-                },
-                _query(
-                    "depth",
-                    {
-                        "anyOf": [
-                            {"type": "integer", "minimum": 0, "maximum": 4, "default": 1},
-                            {"type": "string", "maxLength": 0},
-                        ]
-                    },
-                    "Hops (empty: 1).",
-                ),
-                _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
-                _query(
-                    "limit",
-                    {
-                        "anyOf": [
-                            {"type": "integer", "minimum": 1, "maximum": 2000, "default": 250},
-                            _NOT_GIVEN,
-                        ]
-                    },
-                    "Most nodes answered (blank: 250).",
-                ),
-            ],
-            tags=["lookup"],
-        ),
-        "/api/graph": _get(
-            "The whole graph, capped",
-            "The data graph as Cytoscape.js elements for drawing: its best-connected `limit` nodes "
-            "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
-            {"200": _json(_ref("GraphView"), "The graph."), **_errors(400, 406, 503)},
-            [
-                _query("type", {"enum": _class_names(services)}, "Only nodes of this class (repeatable)."),
-                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
-                _query(
-                    "limit",
-                    {
-                        "anyOf": [
-                            {"type": "integer", "minimum": 1, "maximum": 2000, "default": 600},
-                            _NOT_GIVEN,
-                        ]
-                    },
-                    "Most nodes answered (blank: 600).",
-                ),
-            ],
-            tags=["lookup"],
-        ),
-    }
-
-
-def _catalogue_paths() -> dict[str, Any]:
-    """Types, statistics and the question in plain words."""
-    return {
-        "/api/types": _get(
-            "Classes with instance counts",
-            "Every aikg class with its label, parents and how many entities it has, directly "
-            "and with its subclasses.",
-            {**_cached_ok(_ref("TypesResponse"), "The classes."), **_errors(406, 503)},
-            [_IF_NONE_MATCH],
-            tags=["lookup"],
-        ),
-        "/api/stats": _get(
-            "Store statistics",
-            "Triples per named graph, entities and source documents.",
-            {**_cached_ok(_ref("StatsResponse"), "The statistics."), **_errors(406, 503)},
-            [_IF_NONE_MATCH],
-            tags=["lookup"],
-        ),
-        "/api/ask": _get(
-            "Ask in plain words",
-            "A question in English or Chinese, read into a logical form over the ontology (a fact, a "
-            "comparison, a ranking, a count, a sum, a list, provenance) compiled to SPARQL, or understood as "
-            "a named query with its parameters filled, and answered with the sources of every row or fact; "
-            "or an abstention (abstained: true) with the closest questions aikg can answer.",
-            {
-                **_cached_ok(_ref("AskResponse"), "What was understood, and the answer or abstention."),
-                **_errors(400, 406, 429, 503),
-            },
-            [
-                _query(
-                    "q",
-                    {"type": "string", "minLength": 1, "maxLength": 500, "pattern": _NOT_BLANK},
-                    "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
-                    required=True,
-                ),
-                _query(
-                    "after",
-                    {"type": "string", "maxLength": 1000},
-                    "The question asked before, for a follow-up ('and in Japan?').",
-                ),
-                _IF_NONE_MATCH,
-            ],
-            tags=["lookup"],
-        ),
-    }
-
-
-def _query_paths(services: Services) -> dict[str, Any]:
-    """Named queries and validation."""
-    json_ok = _errors(406)
-    return {
-        "/api/queries": _get(
-            "Named queries",
-            "Every named query with its title, description and parameters.",
-            {"200": _json(_ref("QueryList"), "The named queries."), **json_ok},
-            tags=["queries"],
-        ),
-        "/api/queries/{name}": _get(
-            "Run a named query",
-            "Runs one named query; parameters go in the query string (see GET /api/queries). JSON rows by "
-            "default (IRIs carry the entity id and label), CSV with format=csv or Accept: text/csv. "
-            "`limit` and `offset` ask for one page of the answer, in the query's own order; `truncated` "
-            "(and the X-AIKG-Truncated header) says more rows follow, `next` (and a Link rel=next header) "
-            "where. Without `limit` the page is the row cap (max_rows).",
-            {
-                **_cached_ok(
-                    _ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
-                ),
-                **_errors(400, 404, 406, 429, 503),
-            },
-            [
-                {
-                    "name": "name",
-                    "in": "path",
-                    "required": True,
-                    "description": "The query's name.",
-                    "schema": {"type": "string", "minLength": 1},
-                },
-                *_page_params(services),
-                _FORMAT,
-                _IF_NONE_MATCH,
-            ],
-            tags=["queries"],
-        ),
-        "/api/validate": _get(
-            "Validate the store",
-            "Every graph validated against the SHACL shapes, as a job: the report is computed once per "
-            "store version, in the background (after writes, and when first asked for), one computation "
-            "at a time whatever the requests and their query strings. Until the current version's "
-            "report is ready the answer is 202 with Retry-After (ask again then) and the last complete "
-            "report of an older version, if any, under previous. A computation that failed (its time "
-            "limit is write_timeout) gives 503 until the data changes or Retry-After passes. The "
-            "sh:ValidationReport in Turtle on request.",
-            {
-                "200": {
-                    "description": "The validation report of the store's current version.",
-                    "content": {
-                        "application/json": {"schema": _ref("ValidationReport")},
-                        "text/turtle": {"schema": {"type": "string"}},
-                    },
-                },
-                "202": {
-                    "description": "The report of the current version is still to come.",
-                    "headers": {
-                        "Retry-After": {
-                            "description": "Seconds to wait before asking again.",
-                            "schema": {"type": "string"},
-                        }
-                    },
-                    "content": {"application/json": {"schema": _ref("ValidationPending")}},
-                },
-                **_errors(406, 503),
-            },
-            tags=["writes"],
-        ),
-    }
-
-
-def _import_paths() -> dict[str, Any]:
-    """The Epoch imports."""
-    return {
-        "/api/imports": _get(
-            "Imports",
-            "Every recorded import of an outside dataset, newest first: per file the rows read, "
-            "imported, rejected and kept, the update mode and snapshot date, entities created, and figures "
-            "another source gives differently (rounding or disagreement).",
-            {
-                **_cached_ok(
-                    {
-                        "type": "object",
-                        "required": ["imports"],
-                        "properties": {"imports": {"type": "array", "items": {"type": "object"}}},
-                    },
-                    "The imports.",
-                ),
-                **_errors(406),
-            },
-            [_IF_NONE_MATCH],
-            tags=["imports"],
-        ),
-        "/api/imports/{id}": _get(
-            "One import",
-            "One import with its findings and its diff: every name merged into an existing entity, every "
-            "link entity resolution made, every ambiguity left, every row rejected with its reason, every "
-            "value read leniently or not at all, every flag and column warning, every figure another source "
-            "or snapshot gives differently (by name); ``changes``: per entity and property what the import "
-            "did (added, changed, kept not restated, an older snapshot's values kept as history, removed), "
-            "with the values before and after and their snapshots. ``latest`` is the newest import.",
-            {
-                **_cached_ok(
-                    {"type": "object", "required": ["id", "files", "findings", "counts"]},
-                    "The import and its findings.",
-                ),
-                **_errors(400, 404, 406),
-            },
-            [
-                {
-                    "name": "id",
-                    "in": "path",
-                    "required": True,
-                    "schema": {"type": "string", "minLength": 1},
-                    "description": "The import's id (from /api/imports), or latest.",
-                },
-                {
-                    "name": "kind",
-                    "in": "query",
-                    "required": False,
-                    "schema": {
-                        "enum": [
-                            "merge",
-                            "link",
-                            "ambiguity",
-                            "rejected-row",
-                            "unreadable-value",
-                            "read-value",
-                            "flag",
-                            "column",
-                            "disagreement",
-                            "rounding",
-                        ]
-                    },
-                    "description": "Only findings of this kind.",
-                },
-                {
-                    "name": "file",
-                    "in": "query",
-                    "required": False,
-                    "schema": {"type": "string"},
-                    "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).",
-                },
-                _IF_NONE_MATCH,
-            ],
-            tags=["imports"],
-        ),
-    }
-
-
-def _history_paths() -> dict[str, Any]:
-    """An entity's history and this document."""
-    return {
-        "/api/entities/{id}/history": _get(
-            "What Epoch AI said before",
-            "What Epoch AI's datasets said of one entity before (values a newer snapshot replaced, an older "
-            "snapshot gave otherwise, or the newest file does not restate, each with its snapshot) and what "
-            "each recorded import changed for it; with ``as_of`` also every value they gave as of that day "
-            "(the epoch-as-of named query).",
-            {
-                **_cached_ok(
-                    {"type": "object", "required": ["entity", "history", "changes"]},
-                    "The entity's history.",
-                ),
-                **_errors(400, 404, 406),
-            },
-            [
-                {
-                    "name": "id",
-                    "in": "path",
-                    "required": True,
-                    "schema": _PARAM_SCHEMAS["entity"],
-                    "description": "The entity: a slug such as gb200, or a full IRI.",
-                },
-                {
-                    "name": "as_of",
-                    "in": "query",
-                    "required": False,
-                    "schema": {"type": "string", "format": "date"},
-                    "description": "A day (YYYY-MM-DD): list every value Epoch gave as of it.",
-                },
-                _IF_NONE_MATCH,
-            ],
-            tags=["imports"],
-        ),
-        "/api/openapi.json": _get(
-            "This document",
-            "The OpenAPI document of the HTTP surface.",
-            {
-                "200": {
-                    "description": "OpenAPI 3.1.",
-                    "content": {"application/json": {"schema": {"type": "object"}}},
-                }
-            },
-            tags=["lookup"],
-        ),
-    }
-
-
 def _param_schema(param: Parameter) -> dict[str, Any]:
     """A named-query parameter's schema; one with a default, or optional, also takes an empty or blank
     value (read as not given)."""
-    schema = dict(_PARAM_SCHEMAS.get(param.type, {"type": "string"}))
+    schema = dict(PARAM_SCHEMAS.get(param.type, {"type": "string"}))
     if param.default is not None or not param.required:
-        return {"anyOf": [schema, {"type": "string", "pattern": _ONLY_BLANK}]}
+        return {"anyOf": [schema, NOT_GIVEN]}
     return schema
-
-
-def _page_params(services: Services) -> list[dict[str, Any]]:
-    """``limit`` and ``offset``, which page every named query (aikg.query.named)."""
-    return [
-        _query(
-            "limit",
-            {"type": "integer", "minimum": 1, "maximum": services.settings.max_rows},
-            "Rows on the page (at most the row cap, max_rows; without it: the row cap).",
-        ),
-        _query(
-            "offset", {"type": "integer", "minimum": 0, "maximum": MAX_OFFSET, "default": 0}, "Rows to skip."
-        ),
-    ]
 
 
 def _named_query_paths(services: Services) -> dict[str, Any]:
@@ -1208,7 +643,7 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
     for q in queries.values():
         params = [
             {
-                **_query(
+                **query_param(
                     p.name,
                     _param_schema(p),
                     p.description or p.name,
@@ -1218,15 +653,15 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
             }
             for p in q.parameters
         ]
-        params += [*_page_params(services), _FORMAT, _IF_NONE_MATCH]
-        paths[f"/api/queries/{q.name}"] = _get(
+        params += [*page_params(services), FORMAT, IF_NONE_MATCH]
+        paths[f"/api/queries/{q.name}"] = get_operation(
             q.title,
             q.description or q.title,
             {
-                **_cached_ok(
-                    _ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
+                **cached_ok(
+                    ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
                 ),
-                **_errors(400, 406, 429, 503),
+                **errors(400, 406, 429, 503),
             },
             params,
             tags=["queries"],
@@ -1239,13 +674,13 @@ def _other_paths() -> dict[str, Any]:
     rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
     return {
         "/sparql": _sparql_path(),
-        "/export/{format}": _get(
+        "/export/{format}": get_operation(
             "Export the graph",
             "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
             "N-Quads, JSON-LD, GraphML, GEXF, Cytoscape.js JSON or Graphviz DOT.",
             {
                 "200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
-                **_errors(400, 404, 503),
+                **errors(400, 404, 503),
             },
             [
                 {
@@ -1255,8 +690,8 @@ def _other_paths() -> dict[str, Any]:
                     "description": "Export format name.",
                     "schema": {"type": "string"},
                 },
-                _query("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
-                _query(
+                query_param("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
+                query_param(
                     "depth",
                     {
                         "anyOf": [
@@ -1266,12 +701,12 @@ def _other_paths() -> dict[str, Any]:
                     },
                     "Hops around the focus (empty: 1).",
                 ),
-                _query("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
-                _query("fold", _FLAG, "Fold n-ary nodes into labelled edges."),
+                query_param("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+                query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
             ],
             tags=["exports"],
         ),
-        "/id/{slug}": _get(
+        "/id/{slug}": get_operation(
             "Linked-data IRI of an entity",
             "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by content negotiation.",
             {
@@ -1279,7 +714,7 @@ def _other_paths() -> dict[str, Any]:
                     "description": "The entity's page or description.",
                     "content": {"text/html": {"schema": {"type": "string"}}, **rdf},
                 },
-                **_errors(404, 406),
+                **errors(404, 406),
             },
             [
                 {
@@ -1300,16 +735,16 @@ def _sparql_path() -> dict[str, Any]:
     rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
     results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
     sparql_params = [
-        _query("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
-        _query("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
-        _query("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
+        query_param("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
+        query_param("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
+        query_param("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
     ]
     sparql_responses = {
         "200": {
             "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
             "content": {**results, **rdf},
         },
-        **_errors(400, 403, 406, 413, 415, 429, 503),
+        **errors(400, 403, 406, 413, 415, 429, 503),
     }
     return {
         "get": {
@@ -1361,11 +796,11 @@ def _write_answers() -> dict[str, Any]:
     secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
     written = {
         "description": "The write was committed.",
-        "content": {"application/json": {"schema": _ref("WriteOutcome")}},
+        "content": {"application/json": {"schema": ref("WriteOutcome")}},
     }
     created = {
         "description": "A new graph was created.",
-        "content": {"application/json": {"schema": _ref("WriteOutcome")}},
+        "content": {"application/json": {"schema": ref("WriteOutcome")}},
         "headers": {
             "Location": {
                 "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
@@ -1377,11 +812,11 @@ def _write_answers() -> dict[str, Any]:
     refused = {
         "description": "Validation failed: the data would not conform to the shapes.",
         "content": {
-            "application/json": {"schema": _ref("Error")},
+            "application/json": {"schema": ref("Error")},
             "text/turtle": {"schema": {"type": "string"}},
         },
     }
-    errors = _errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
+    write_errors = errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
     return {
         "rdf_in": rdf_in,
         "rdf_out": rdf_out,
@@ -1389,14 +824,14 @@ def _write_answers() -> dict[str, Any]:
         "written": written,
         "created": created,
         "refused": refused,
-        "errors": errors,
+        "errors": write_errors,
     }
 
 
 def _graph_params() -> list[dict[str, Any]]:
     """A graph named by ?graph= or ?default (indirect identification)."""
     return [
-        _query(
+        query_param(
             "graph",
             {"type": "string", "format": "iri"},
             "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).",
@@ -1430,7 +865,7 @@ def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
     a = _write_answers()
     rdf_in, rdf_out, secured, write_errors = a["rdf_in"], a["rdf_out"], a["secured"], a["errors"]
     written, created, refused = a["written"], a["created"], a["refused"]
-    fmt_param = _query(
+    fmt_param = query_param(
         "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
     )
     body = {"required": False, "content": rdf_in}
@@ -1441,11 +876,11 @@ def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
             "summary": "Read a graph (Graph Store Protocol GET)",
             "tags": ["writes"],
             "x-aikg-valid-may-be-refused": True,
-            "parameters": [fmt_param, _IF_NONE_MATCH],
+            "parameters": [fmt_param, IF_NONE_MATCH],
             "responses": {
                 "200": {"description": "The graph.", "content": rdf_out},
                 "304": {"$ref": "#/components/responses/NotModified"},
-                **_errors(400, 404, 406, 503),
+                **errors(400, 404, 406, 503),
             },
         },
         "put": {
@@ -1499,7 +934,7 @@ def _update_path() -> dict[str, Any]:
             "tags": ["writes"],
             "responses": {
                 "200": {"description": "The service description.", "content": rdf_out},
-                **_errors(405, 406),
+                **errors(405, 406),
             },
         },
         "post": {
@@ -1510,8 +945,8 @@ def _update_path() -> dict[str, Any]:
             "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
             "the SHACL gate; any graph but the ones aikg maintains may be written.",
             "parameters": [
-                _query("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
-                _query("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
+                query_param("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
+                query_param("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
             ],
             "requestBody": {
                 "required": True,
@@ -1525,49 +960,26 @@ def _update_path() -> dict[str, Any]:
     }
 
 
-def _import_post() -> dict[str, Any]:
-    """POST /api/imports: an Epoch import of uploaded files, for the token holder."""
-    return {
-        "summary": "Import Epoch AI files (or a dry run)",
-        "description": "The import of `aikg import epoch`, on files sent as multipart/form-data: each in a "
-        "field `file`, named by its path in Epoch's layout (ml_hardware/ml_hardware.csv) or its file "
-        "name. Answers the report: per file the rows matched, new, rejected and kept, the diff per entity, "
-        "merges, ambiguities and disagreements by name. A dry run writes nothing. 409 when the import "
-        "would leave out values the files give (a header resembling a known column: `map` or `force`), "
-        "422 when the store would not conform after it; nothing is written then.",
-        "tags": ["imports"],
-        "security": [{"bearer": []}],
-        "x-aikg-valid-may-be-refused": True,
-        "requestBody": {
-            "required": True,
-            "content": {
-                "multipart/form-data": {
-                    "schema": {
-                        "type": "object",
-                        "required": ["file"],
-                        "properties": {
-                            "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                            "as_of": {"type": "string", "format": "date"},
-                            "dry_run": {"type": "boolean"},
-                            "force": {"type": "boolean"},
-                            "replace": {"type": "boolean"},
-                            "map": {"type": "array", "items": {"type": "string"}},
-                        },
-                    }
-                }
-            },
-        },
-        "responses": {
-            "200": _json({"type": "object", "required": ["files", "changes"]}, "The import's report."),
-            **_errors(400, 401, 403, 409, 413, 415, 422, 429, 503),
-        },
-    }
+_RULE_VARIABLE = re.compile(r"<(?:\w+:)?(\w+)>")
+_PATH_NAMES = {"entity_id": "id", "entity": "id", "import_id": "id"}
+"""The document's names of the routes' path variables, where the two differ."""
+
+
+def _declared_paths(services: Services) -> dict[str, Any]:
+    """The path items the app's routes declare beside themselves (:func:`aikg.web.params.documented`),
+    under their rule's path: a route is declared once, and described where it is registered."""
+    paths: dict[str, Any] = {}
+    for rule in current_app.url_map.iter_rules():
+        describe = description_of(current_app.view_functions[rule.endpoint])
+        if describe is not None:
+            path = _RULE_VARIABLE.sub(lambda m: "{" + _PATH_NAMES.get(m[1], m[1]) + "}", rule.rule)
+            paths[path] = {**paths.get(path, {}), **describe(services)}
+    return paths
 
 
 def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
-    paths = {**_api_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
-    paths["/api/imports"] = {**paths["/api/imports"], "post": _import_post()}
+    paths = {**_declared_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
     return {
         "openapi": "3.1.0",
         "info": {

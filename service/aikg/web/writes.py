@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Callable
+from typing import Any
 
 import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, request
@@ -34,11 +35,14 @@ from aikg.errors import (
 from aikg.namespaces import DEFAULT_GRAPH, GRAPH
 from aikg.rdf import guard
 from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_media_type
+from aikg.services import Services
 from aikg.store.base import current_deadline
 from aikg.web import current_settings, get_services, get_store
 from aikg.web.auth import require_writer
 from aikg.web.cors import WRITE, allow_cross_origin
+from aikg.web.describe import errors, get_operation, ref
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, preferred
+from aikg.web.params import documented
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import cached
 from aikg.write import gate
@@ -307,7 +311,42 @@ def _graph_delete(graph: str) -> Response:
     return _gated(lambda: services.gate.drop(target, deadline=current_deadline()))
 
 
+def _validate_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Validate the store",
+        "Every graph validated against the SHACL shapes, as a job: the report is computed once per "
+        "store version, in the background (after writes, and when first asked for), one computation "
+        "at a time whatever the requests and their query strings. Until the current version's "
+        "report is ready the answer is 202 with Retry-After (ask again then) and the last complete "
+        "report of an older version, if any, under previous. A computation that failed (its time "
+        "limit is write_timeout) gives 503 until the data changes or Retry-After passes. The "
+        "sh:ValidationReport in Turtle on request.",
+        {
+            "200": {
+                "description": "The validation report of the store's current version.",
+                "content": {
+                    "application/json": {"schema": ref("ValidationReport")},
+                    "text/turtle": {"schema": {"type": "string"}},
+                },
+            },
+            "202": {
+                "description": "The report of the current version is still to come.",
+                "headers": {
+                    "Retry-After": {
+                        "description": "Seconds to wait before asking again.",
+                        "schema": {"type": "string"},
+                    }
+                },
+                "content": {"application/json": {"schema": ref("ValidationPending")}},
+            },
+            **errors(406, 503),
+        },
+        tags=["writes"],
+    )
+
+
 @bp.get("/api/validate")
+@documented(_validate_doc)
 def validate_all() -> Response:
     """The whole store's validation report for its current version: JSON, or Turtle on request.
 

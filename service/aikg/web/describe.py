@@ -1,0 +1,113 @@
+"""The building blocks of aikg's OpenAPI description, shared by the routes that describe themselves
+(:func:`aikg.web.params.documented`) and the document (:mod:`aikg.web.openapi`): references, answers,
+the schemas of a parameter's kinds."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from aikg.export import FALSE_WORDS, TRUE_WORDS
+from aikg.namespaces import AIKG
+from aikg.services import Services
+from aikg.web.params import BLANK, NOT_BLANK
+
+
+def _cased(word: str) -> str:
+    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
+
+
+_FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
+FLAG = {
+    "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": f"^[{BLANK}]*({_FLAG_WORDS})?[{BLANK}]*$"}]
+}
+"""A flag (``fold``) as the server reads it: true/false, 1/0, yes/no, on/off in any case, blank for false."""
+IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
+PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
+    "entity": {
+        "type": "string",
+        "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{IRI_PATTERN})$",
+        "examples": ["nvidia"],
+    },
+    "iri": {"type": "string", "format": "iri"},
+    "string": {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
+    "date": {
+        "anyOf": [
+            {"type": "string", "format": "date"},
+            {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"},
+        ],
+        "examples": ["2026-08-17"],
+    },
+    "integer": {"type": "integer"},
+    "decimal": {"type": "number"},
+}
+"""JSON Schema of each named-query parameter type (see aikg.queries)."""
+
+
+def ref(name: str) -> dict[str, str]:
+    return {"$ref": f"#/components/schemas/{name}"}
+
+
+def json_answer(schema: dict[str, Any], description: str) -> dict[str, Any]:
+    return {"description": description, "content": {"application/json": {"schema": schema}}}
+
+
+def errors(*statuses: int) -> dict[str, Any]:
+    return {str(s): {"$ref": f"#/components/responses/E{s}"} for s in statuses}
+
+
+def cached_ok(
+    schema: dict[str, Any], description: str, extra: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """200 with ETag, plus the 304 a matching If-None-Match gets."""
+    content = {"application/json": {"schema": schema}, **(extra or {})}
+    return {
+        "200": {
+            "description": description,
+            "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
+            "content": content,
+        },
+        "304": {"$ref": "#/components/responses/NotModified"},
+    }
+
+
+_EMPTY_UPDATE_ALLOWED = {
+    "type": "string",
+    "description": "The update text; empty (or only a prologue) is a valid update that changes nothing "
+    "(SPARQL 1.1 Update grammar, [29] Update).",
+}
+"""An update body: no minLength, as the server answers the empty update 200 with nothing changed."""
+
+IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
+FORMAT = {
+    "name": "format",
+    "in": "query",
+    "required": False,
+    "schema": {"enum": ["json", "csv", ""]},
+    "description": "Result format; overrides Accept (empty: chosen by Accept).",
+}
+
+
+def get_operation(
+    summary: str,
+    description: str,
+    responses: dict[str, Any],
+    parameters: list[dict[str, Any]] | None = None,
+    tags: list[str] | None = None,
+) -> dict[str, Any]:
+    # any GET can carry a request line too long to read, whatever its parameters allow
+    op: dict[str, Any] = {
+        "summary": summary,
+        "description": description,
+        "responses": {**responses, **errors(414)},
+    }
+    if parameters:
+        op["parameters"] = parameters
+    if tags:
+        op["tags"] = tags
+    return {"get": op}
+
+
+def class_names(services: Services) -> list[str]:
+    vocab = services.vocabulary()
+    names = sorted(c[len(str(AIKG)) :] for c in vocab.classes if c.startswith(str(AIKG)))
+    return names + sorted(c for c in vocab.classes if c.startswith(str(AIKG)))
