@@ -106,20 +106,7 @@ def _import_doc(_: Services) -> dict[str, Any]:
                 "name": "kind",
                 "in": "query",
                 "required": False,
-                "schema": {
-                    "enum": [
-                        "merge",
-                        "link",
-                        "ambiguity",
-                        "rejected-row",
-                        "unreadable-value",
-                        "read-value",
-                        "flag",
-                        "column",
-                        "disagreement",
-                        "rounding",
-                    ]
-                },
+                "schema": {"enum": list(FINDING_KINDS)},
                 "description": "Only findings of this kind.",
             },
             {
