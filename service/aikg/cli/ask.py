@@ -15,7 +15,7 @@ from typing import Any
 import click
 
 from aikg.ask import Asker
-from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.cli.options import STORE_SETTINGS, echo_answer, open_services, setting_options, text_or_json
 from aikg.errors import AikgError
 
 
@@ -91,14 +91,7 @@ def render_text(body: Mapping[str, Any]) -> str:
 
 @click.command()
 @click.argument("question")
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    help="text (default) or the JSON /api/ask gives.",
-)
+@text_or_json("/api/ask")
 @click.option("--after", default=None, help='The question asked before, for a follow-up ("and in Japan?").')
 @setting_options(*STORE_SETTINGS, "query_timeout", "max_rows")
 def ask(question: str, fmt: str, after: str | None, **options: Any) -> None:
@@ -109,7 +102,7 @@ def ask(question: str, fmt: str, after: str | None, **options: Any) -> None:
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             sys.exit(2 if exc.status < 500 else 3)
-    click.echo(json.dumps(body, ensure_ascii=False, indent=2) if fmt == "json" else render_text(body))
+    echo_answer(body, fmt, render_text)
     sys.exit(1 if body["abstained"] else 0)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -37,6 +38,23 @@ def setting_options(*names: str) -> Callable[[Callable[..., Any]], Callable[...,
         return fn
 
     return decorate
+
+
+def text_or_json(route: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """``--format/-f``: ``text`` for a reader (the default), or ``json``, the JSON ``route`` answers."""
+    return click.option(
+        "--format",
+        "-f",
+        "fmt",
+        type=click.Choice(["text", "json"]),
+        default="text",
+        help=f"text (default) or the JSON {route} gives.",
+    )
+
+
+def echo_answer(body: Any, fmt: str, render: Callable[[Any], str]) -> None:
+    """Print an answer as :func:`text_or_json` chose: the JSON as the route gives it, or its text."""
+    click.echo(json.dumps(body, ensure_ascii=False, indent=2) if fmt == "json" else render(body))
 
 
 def overrides(values: dict[str, Any]) -> dict[str, Any]:

@@ -9,7 +9,6 @@ API's JSON. Exit codes: 0 shown, 2 no such entity (the closest names are suggest
 
 from __future__ import annotations
 
-import json
 import re
 import sys
 from collections.abc import Mapping
@@ -17,7 +16,7 @@ from typing import Any
 
 import click
 
-from aikg.cli.options import STORE_SETTINGS, open_services, setting_options
+from aikg.cli.options import STORE_SETTINGS, echo_answer, open_services, setting_options, text_or_json
 from aikg.errors import AikgError, NotFound
 from aikg.lookup.entities import MAX_RELATION_PAGE, RELATION_PAGE, entity_json
 from aikg.lookup.search import search
@@ -129,14 +128,7 @@ def render_text(body: Mapping[str, Any]) -> str:
 
 @click.command()
 @click.argument("entity_id", metavar="ID")
-@click.option(
-    "--format",
-    "-f",
-    "fmt",
-    type=click.Choice(["text", "json"]),
-    default="text",
-    help="text (default) or the JSON /api/entities/ID gives.",
-)
+@text_or_json("/api/entities/ID")
 @click.option(
     "--limit",
     type=click.IntRange(1, MAX_RELATION_PAGE),
@@ -164,7 +156,7 @@ def show(entity_id: str, fmt: str, limit: int, **options: Any) -> None:
         except AikgError as exc:
             click.echo(f"aikg: {exc.message}", err=True)
             sys.exit(2 if exc.status < 500 else 3)
-    click.echo(json.dumps(body, ensure_ascii=False, indent=2) if fmt == "json" else render_text(body))
+    echo_answer(body, fmt, render_text)
 
 
 COMMANDS = [show]

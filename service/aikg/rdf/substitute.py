@@ -21,7 +21,7 @@ import pyoxigraph as ox
 
 from aikg.errors import BadRequest
 from aikg.rdf.results import Term
-from aikg.rdf.tokens import Prologue, Token, apply_edits, tokenize
+from aikg.rdf.tokens import Prologue, Token, apply_edits, declared, tokenize
 
 
 def substitute(text: str, bindings: Mapping[str, Term]) -> str:
@@ -84,23 +84,18 @@ def _values_blocks(text: str, bindings: Mapping[str, Term]) -> list[tuple[int, i
     """The VALUES blocks naming a bound variable, each rewritten whole, as (start, end, text). A block
     whose cells this cannot read as terms is left as it is."""
     toks = _tokens(text)
-    prologue = Prologue(base="", prefixes={})
     out: list[tuple[int, int, str]] = []
     depth = 0  # of braces: a VALUES block at depth 0 is the query's trailing ValuesClause
-    i = 0
-    while i < len(toks):
-        after = prologue.declare(toks, i)
-        if after != i:
-            i = after
+    done = -1  # the last token of the block rewritten last
+    for i, prologue in declared(toks):
+        if i <= done:
             continue
         depth += {"{": 1, "}": -1}.get(toks[i].text, 0)
         if toks[i].is_keyword("VALUES"):
             found = _values_block(toks, i, prologue, bindings, inline=depth > 0)
             if found is not None:
-                end, replacement = found
-                out.append((toks[i].start, toks[end].end, replacement))
-                i = end
-        i += 1
+                done, replacement = found
+                out.append((toks[i].start, toks[done].end, replacement))
     return out
 
 

@@ -288,10 +288,9 @@ class Prologue:
         return i
 
 
-def significant(text: str, base: str = "") -> Iterator[tuple[Token, Prologue]]:
-    """Every meaningful token but the BASE/PREFIX declarations, with the prologue in force at it
-    (declarations are read as they come; relative IRIs resolve against ``base`` until a BASE)."""
-    toks = tokenize(text)
+def declared(toks: list[Token], base: str = "") -> Iterator[tuple[int, Prologue]]:
+    """The index of every token of ``toks`` but the BASE/PREFIX declarations, with the prologue in force
+    at it (declarations are read as they come; relative IRIs resolve against ``base`` until a BASE)."""
     prologue = Prologue(base=base, prefixes={})
     i = 0
     while i < len(toks):
@@ -299,8 +298,16 @@ def significant(text: str, base: str = "") -> Iterator[tuple[Token, Prologue]]:
         if after != i:
             i = after
             continue
-        yield toks[i], prologue
+        yield i, prologue
         i += 1
+
+
+def significant(text: str, base: str = "") -> Iterator[tuple[Token, Prologue]]:
+    """Every meaningful token of ``text`` but the BASE/PREFIX declarations, with the prologue in force
+    at it (:func:`declared`)."""
+    toks = tokenize(text)
+    for i, prologue in declared(toks, base):
+        yield toks[i], prologue
 
 
 def first_keyword(text: str) -> str | None:
