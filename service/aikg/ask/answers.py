@@ -13,6 +13,7 @@ from urllib.parse import urlencode
 
 import pyoxigraph as ox
 
+from aikg.lookup.search import cell_json
 from aikg.namespaces import ID, INFERRED_GRAPH
 from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
@@ -26,28 +27,6 @@ SELECT DISTINCT ?n ?g ?c WHERE {
   GRAPH ?g { ?n ?p ?o }
   OPTIONAL { GRAPH ?g { ?n aikg:certainty ?c } }
 }"""
-
-
-def cell(term: Any, index: Any) -> dict[str, Any] | None:
-    """One value as the named-query API gives it: lexical form, kind, and for entities id and label."""
-    if term is None:
-        return None
-    if isinstance(term, ox.NamedNode):
-        out: dict[str, Any] = {"value": term.value, "type": "uri"}
-        info = index.entities.get(term.value)
-        if info is not None:
-            out["id"], out["label"] = info.slug, info.label
-        elif term.value in index.vocab.labels:
-            out["label"] = index.vocab.label(term.value)
-        return out
-    if isinstance(term, ox.Literal):
-        out = {"value": term.value, "type": "literal"}
-        if term.language:
-            out["lang"] = term.language
-        elif term.datatype.value != _XSD_STRING:
-            out["datatype"] = term.datatype.value
-        return out
-    return {"value": term.value, "type": "bnode"}
 
 
 def query_links(q: NamedQuery, params: Mapping[str, str]) -> dict[str, str]:
@@ -130,7 +109,7 @@ def rows_answer(
         about = _entity_iri(r[key]) if key is not None else None
         out_rows.append(
             {
-                "cells": {v: cell(t, index) for v, t in zip(result.variables, r, strict=True)},
+                "cells": {v: cell_json(t, index) for v, t in zip(result.variables, r, strict=True)},
                 "about": about,
                 "sources": sources.get(about, []) if about else [],
             }

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from aikg.ask.answers import cell, query_links, row_sources, rows_answer
+from aikg.ask.answers import query_links, row_sources, rows_answer
 from aikg.ask.compose import (
     RANK_BY,
     SURE_AT,
@@ -42,6 +42,7 @@ from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
 from aikg.ask.words import ALIASES, PROPERTY_LABELS
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
+from aikg.lookup.search import cell_json
 from aikg.namespaces import ID
 from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
@@ -513,7 +514,7 @@ class Asker:
         out_rows = []
         for r, about_term in zip(rows, abouts, strict=True):
             about = about_term.value if about_term is not None else None
-            cells = {v: cell(t, index) for v, t in zip(result.variables, r, strict=True)}
+            cells = {v: cell_json(t, index) for v, t in zip(result.variables, r, strict=True)}
             if "certainty" in cells and cells["certainty"] is not None:
                 cells["certainty"]["label"] = term(cells["certainty"]["value"])["label"]
             if "document" in cells and cells["document"] is not None:

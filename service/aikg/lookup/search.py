@@ -44,14 +44,14 @@ from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TypeVar, overload
+from typing import Any, TypeVar, overload
 
 import pyoxigraph as ox
 
 from aikg.errors import AikgError, StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import ID
-from aikg.store import Store, open_snapshot
+from aikg.store import Store, Term, open_snapshot
 from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
 
@@ -1155,3 +1155,31 @@ def _keep(path: Path, index: Kept) -> None:
                 partial.unlink(missing_ok=True)
     except OSError:
         pass  # a folder that cannot be written only costs the next start a build
+
+
+_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
+
+
+def cell_json(term: Term | None, index: LiveIndex) -> dict[str, Any] | None:
+    """One result value as the named-query API and the ask answers give it: its lexical form and kind,
+    and for entities their id and label (a vocabulary term: its label)."""
+    if term is None:
+        return None
+    if isinstance(term, ox.NamedNode):
+        iri = term.value
+        cell: dict[str, Any] = {"value": iri, "type": "uri"}
+        info = index.entities.get(iri)
+        if info is not None:
+            cell["id"] = info.slug
+            cell["label"] = info.label
+        elif iri in index.vocab.labels:
+            cell["label"] = index.vocab.label(iri)
+        return cell
+    if isinstance(term, ox.Literal):
+        cell = {"value": term.value, "type": "literal"}
+        if term.language:
+            cell["lang"] = term.language
+        elif term.datatype.value != _XSD_STRING:
+            cell["datatype"] = term.datatype.value
+        return cell
+    return {"value": term.value, "type": "bnode"}

@@ -11,7 +11,6 @@ import io
 from typing import Any
 from urllib.parse import urlencode
 
-import pyoxigraph as ox
 from flask import Blueprint, Response, jsonify, request
 
 from aikg.errors import BadRequest
@@ -29,6 +28,7 @@ from aikg.lookup.search import (
     MAX_SEARCH_OFFSET,
     Description,
     LiveIndex,
+    cell_json,
     describe,
     type_json,
 )
@@ -38,7 +38,7 @@ from aikg.query.named import PAGE_PARAMETERS, NamedQuery
 from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
-from aikg.store import QueryResult, Term
+from aikg.store import QueryResult
 from aikg.web import current_settings, get_services
 from aikg.web.describe import (
     FORMAT,
@@ -417,15 +417,9 @@ def queries() -> Response:
 
 
 def _query_json(q: NamedQuery) -> dict[str, Any]:
-    return {
-        "name": q.name,
-        "title": q.title,
-        "description": q.description,
-        "parameters": [p.to_json() for p in q.parameters],
-        "examples": q.example_texts(),
-        "charts": q.charts,
-        "links": {"self": f"/api/queries/{q.name}"},
-    }
+    """A named query as /api/queries lists it: as the query describes itself, without its text."""
+    listed = {k: v for k, v in q.to_json().items() if k != "sparql"}
+    return {**listed, "links": {"self": f"/api/queries/{q.name}"}}
 
 
 def _named_query_doc(services: Services) -> dict[str, Any]:
@@ -509,39 +503,12 @@ def _next_page(path: str, offset: int, limit: int) -> str:
     return f"{path}?" + urlencode([*args, ("limit", str(limit)), ("offset", str(offset))])
 
 
-_XSD_STRING = "http://www.w3.org/2001/XMLSchema#string"
-
-
 def _rows(result: QueryResult, index: LiveIndex) -> list[dict[str, dict[str, Any] | None]]:
     """The rows as JSON objects: one cell per distinct value, shared by the rows that hold it."""
     values, coded = result.table()
-    cells = [_cell(t, index) for t in values]
+    cells = [cell_json(t, index) for t in values]
     variables = result.variables
     return [dict(zip(variables, [cells[i] for i in row], strict=True)) for row in coded]
-
-
-def _cell(term: Term | None, index: LiveIndex) -> dict[str, Any] | None:
-    """One result value: its lexical form and kind, and for entities their id and label."""
-    if term is None:
-        return None
-    if isinstance(term, ox.NamedNode):
-        iri = term.value
-        cell: dict[str, Any] = {"value": iri, "type": "uri"}
-        info = index.entities.get(iri)
-        if info is not None:
-            cell["id"] = info.slug
-            cell["label"] = info.label
-        elif iri in index.vocab.labels:
-            cell["label"] = index.vocab.label(iri)
-        return cell
-    if isinstance(term, ox.Literal):
-        cell = {"value": term.value, "type": "literal"}
-        if term.language:
-            cell["lang"] = term.language
-        elif term.datatype.value != _XSD_STRING:
-            cell["datatype"] = term.datatype.value
-        return cell
-    return {"value": term.value, "type": "bnode"}
 
 
 def _csv(name: str, result: QueryResult) -> Response:
