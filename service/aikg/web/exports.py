@@ -100,6 +100,15 @@ NEIGHBORS_LIMIT = _node_limit(DEFAULT_NODES)
 GRAPH_LIMIT = _node_limit(WHOLE_GRAPH_NODES)
 
 
+def _view_params(services: Services, limit: IntParam) -> list[dict[str, Any]]:
+    """What a graph view takes beside its focus: classes, folding and how many nodes."""
+    return [
+        query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
+        query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+        limit.describe(),
+    ]
+
+
 def _view(capped: Capped, limit: int) -> dict[str, Any]:
     return {
         "elements": elements(capped.model),
@@ -252,9 +261,7 @@ def _neighbors_doc(services: Services) -> dict[str, Any]:
                 },
                 "Hops (empty: 1).",
             ),
-            query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
-            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
-            NEIGHBORS_LIMIT.describe(),
+            *_view_params(services, NEIGHBORS_LIMIT),
         ],
         tags=["lookup"],
     )
@@ -299,9 +306,7 @@ def _graph_doc(services: Services) -> dict[str, Any]:
         "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
         {"200": json_answer(ref("GraphView"), "The graph."), **errors(400, 406, 503)},
         [
-            query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
-            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
-            GRAPH_LIMIT.describe(),
+            *_view_params(services, GRAPH_LIMIT),
         ],
         tags=["lookup"],
     )
