@@ -413,6 +413,7 @@ _OTHER_WORDS = frozenset(
         STATUS_WORDS.values(),
         [c for _, c in COMPARATORS],
         [c for _, c in CLASS_WORDS],
+        [("时候", "时间", "什么", "多少")],
     )
     for words in table
     for w in words
@@ -689,6 +690,10 @@ ANSWERED_WORDS = (
     "使用",
     "部署",
     "哪种",
+    "预训练",
+    "pretrained",
+    "pre-trained",
+    "pretraining",
     "上",
     "规模",
     "中",
@@ -1219,7 +1224,7 @@ def compile_form(form: Form) -> str:
     if form.op == "top":
         return PREFIXES + (
             f"SELECT DISTINCT ?x{report}{value} WHERE {{\n  {body}\n}}\n"
-            f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) ?x LIMIT {form.k}"
+            f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) LIMIT {form.k}"
         )
     if form.op == "series":
         return PREFIXES + (
