@@ -408,3 +408,39 @@ def test_what_changed_for_xai_since_the_last_import(client, imported):
     assert got <= {(c.entity, c.prop, c.kind) for c in last.changes}
     record = client.get("/api/imports/latest").get_json()
     assert len(record["changes"]) == len(last.changes)
+
+
+def test_a_newer_file_without_a_notes_column_keeps_the_notes_it_gave_not_restated():
+    """aikg:note is fed by several columns, each value named by its own ("Notes: …", "Source: …"). A newer
+    chiller file without "Notes" replaced each chiller's note (kept only as history, 13 chillers in a
+    derived newer file); now the file's "Source" replaces the Source note and the Notes note stays."""
+    from aikg.epoch.merge import DatasetState, merge
+
+    g, newer = EPOCH + "data-center-chillers", EPOCH + "data-center-chillers/2026-04-01"
+    node, note = ox.NamedNode(ID + "chiller-x"), ox.NamedNode(AIKG + "note")
+    notes, source = (
+        ox.Literal("Notes: fans inferred", language="en"),
+        ox.Literal("Source: p.11", language="en"),
+    )
+    stored = {ox.Quad(node, note, notes, ox.NamedNode(g)), ox.Quad(node, note, source, ox.NamedNode(g))}
+    state = DatasetState(base=g, graphs={g: "2026-03-06"}, quads={g: stored}, catalog=frozenset())
+    given = ox.Literal("Source: p.12", language="en")
+    out = merge(
+        state,
+        [ox.Quad(node, note, given, ox.NamedNode(newer))],
+        file="data_centers/data_center_chillers.csv",
+        snapshot="2026-04-01",
+        target=newer,
+        dataset_doc=ID + "epoch-data-center-chillers",
+    )
+    assert out.remove == {ox.Quad(node, note, source, ox.NamedNode(g))}
+    assert out.add == {ox.Quad(node, note, given, ox.NamedNode(newer))}
+    kinds = {(c.kind, tuple(t.value for t in c.before), tuple(t.value for t in c.after)) for c in out.changes}
+    assert kinds == {
+        ("not-restated", ("Notes: fans inferred",), ()),
+        ("changed", ("Source: p.11",), ("Source: p.12",)),
+    }
+    assert {(h.value.value, h.status) for h in out.history} == {
+        ("Notes: fans inferred", "not-restated"),
+        ("Source: p.11", "replaced"),
+    }

@@ -55,6 +55,10 @@ English label is a fact: one per node, so a renamed row's old label becomes hist
 BAG = frozenset({str(AIKG.locationName)})
 """Properties several columns feed (a cluster's Location and Country): a newer file's values are added and
 the ones it lacks stay, not restated, instead of replacing them."""
+NOTED = frozenset({str(AIKG.note)})
+"""Properties several columns feed, each value starting with its column's name ("Notes: …", "Source: …"):
+a newer file replaces the values of the columns it gives; those of a column it drops or leaves empty stay,
+not restated (a chiller file without "Notes" replaced each chiller's note, kept only as history)."""
 PARTS = frozenset({str(AIKG.linkRating), str(AIKG.acceleratorGroup)})
 """Links to a node that is part of its subject's row (a link's rating, one kind of a cluster's chips), not
 a thing of its own: when a newer file replaces every such link to it, the part goes with the link, its
@@ -242,7 +246,16 @@ def merge(
             if extra:
                 out.changes.append(_change("older-snapshot", key, file, now, value_date, extra, snapshot))
             continue
-        out.unmark |= marks
+        unstated = _unstated_columns(key[1], now, new)
+        if unstated:
+            # Notes of a column the file states nothing of (a dropped or empty "Notes"): kept, not restated.
+            if not marks:
+                for quads in unstated.values():
+                    keep(key, quads, "not-restated", snapshot)
+            out.changes.append(_change("not-restated", key, file, unstated, value_date, {}, snapshot))
+            now = {v: qs for v, qs in now.items() if v not in unstated}
+        else:
+            out.unmark |= marks
         if set(new) == set(now):
             continue
         if key[1] in BAG:
@@ -268,6 +281,25 @@ def merge(
             out.remove |= by_node.get(part, set())
     _structure(state, out, structural_old, structural_new, tg, gone)
     return out
+
+
+def _unstated_columns(
+    prop: str, now: dict[object, set[ox.Quad]], new: dict[object, Term]
+) -> dict[object, set[ox.Quad]]:
+    """The stored values of a property several columns feed, each value named by its column ("Notes:
+    …", "Source: …"), of the columns the file gives none of."""
+    if prop not in NOTED:
+        return {}
+    stated = {_column(o) for o in new.values()}
+    return {v: qs for v, qs in now.items() if _column(v) not in stated}
+
+
+def _column(value: object) -> str:
+    """The column a note names at its start ("Notes: Number of fans inferred" -> "Notes"), or ""."""
+    if not isinstance(value, ox.Literal):
+        return ""
+    head, sep, _ = value.value.partition(": ")
+    return head if sep and len(head) <= 60 and "\n" not in head else ""
 
 
 def _parts_let_go(state: DatasetState, out: Merged, described: set[str]) -> set[str]:
