@@ -70,7 +70,7 @@ def cached_ok(
     }
 
 
-_EMPTY_UPDATE_ALLOWED = {
+EMPTY_UPDATE = {
     "type": "string",
     "description": "The update text; empty (or only a prologue) is a valid update that changes nothing "
     "(SPARQL 1.1 Update grammar, [29] Update).",

@@ -119,7 +119,43 @@ def _view(capped: Capped, limit: int) -> dict[str, Any]:
     }
 
 
+def _export_doc(_: Services) -> dict[str, Any]:
+    return get_operation(
+        "Export the graph",
+        "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
+        "N-Quads, JSON-LD, GraphML, GEXF, Cytoscape.js JSON or Graphviz DOT.",
+        {
+            "200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
+            **errors(400, 404, 503),
+        },
+        [
+            {
+                "name": "format",
+                "in": "path",
+                "required": True,
+                "description": "Export format name.",
+                "schema": {"type": "string"},
+            },
+            query_param("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
+            query_param(
+                "depth",
+                {
+                    "anyOf": [
+                        {"type": "integer", "minimum": 0, "maximum": 4},
+                        {"type": "string", "maxLength": 0},
+                    ]
+                },
+                "Hops around the focus (empty: 1).",
+            ),
+            query_param("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
+            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+        ],
+        tags=["exports"],
+    )
+
+
 @bp.route("/export/<name>", methods=["GET", "POST"])
+@documented(_export_doc, names={"name": "format"})
 def export(name: str) -> Response:
     """The selected graph in one export format, as a download named after what it holds. POST takes
     the same parameters as a form (``nodes`` of a drawing outgrow a URL). The whole graph is served

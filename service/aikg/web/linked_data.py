@@ -14,6 +14,7 @@ Browsers get the explorer's HTML page; RDF clients get the entity's description 
 from __future__ import annotations
 
 import re
+from typing import Any
 from urllib.parse import quote
 
 import pyoxigraph as ox
@@ -23,10 +24,13 @@ from aikg.errors import NotFound
 from aikg.namespaces import AIKG, ID, RDFS
 from aikg.rdf.formats import GRAPH_FORMATS, HTML
 from aikg.rdf.serialize import serialize_graph
+from aikg.services import Services
 from aikg.store import Store
 from aikg.web import get_store
 from aikg.web.cors import allow_cross_origin
+from aikg.web.describe import errors, get_operation
 from aikg.web.negotiation import negotiate, negotiated_response
+from aikg.web.params import documented
 
 bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
@@ -40,7 +44,33 @@ OFFERS = (*GRAPH_FORMATS, HTML)
 """RDF first, so ``*/*`` (curl, scripts) gets Turtle; browsers ask for text/html by name."""
 
 
+def _id_doc(_: Services) -> dict[str, Any]:
+    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    return get_operation(
+        "Linked-data IRI of an entity",
+        "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by content negotiation.",
+        {
+            "200": {
+                "description": "The entity's page or description.",
+                "content": {"text/html": {"schema": {"type": "string"}}, **rdf},
+            },
+            **errors(404, 406),
+        },
+        [
+            {
+                "name": "slug",
+                "in": "path",
+                "required": True,
+                "description": "The entity's slug.",
+                "schema": {"type": "string"},
+            }
+        ],
+        tags=["linked data"],
+    )
+
+
 @bp.get("/id/<slug>")
+@documented(_id_doc)
 def entity(slug: str) -> Response:
     """The entity's page or its RDF description, by content negotiation."""
     fmt = negotiate(OFFERS)

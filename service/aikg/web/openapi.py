@@ -1,8 +1,11 @@
 """The OpenAPI 3.1 document of aikg's HTTP surface, as data.
 
-The named queries and the class names ``type`` accepts are read from the running service, so each
-named query is documented as its own path with its own typed parameters and the document never drifts
-from what the server answers. schemathesis checks it against a live server (tests/test_openapi.py).
+Each route describes itself beside its registration (:func:`aikg.web.params.documented`; its integer
+parameters are :class:`aikg.web.params.IntParam` declarations that also read the request): the document's
+paths are collected from the app's routes, so a route is declared once. Here are the shared schemas and
+responses, and one path per named query with its own typed parameters (from its ``Parameter`` types);
+the class names ``type`` accepts are read from the running service. schemathesis checks the document
+against a live server (tests/test_hostile.py).
 """
 
 from __future__ import annotations
@@ -13,14 +16,10 @@ from typing import Any
 from flask import current_app
 
 from aikg import __version__
-from aikg.namespaces import DEFAULT_GRAPH
 from aikg.query.named import Parameter
-from aikg.rdf.formats import GRAPH_FORMATS, RDF_FORMATS, RESULT_FORMATS
 from aikg.services import Services
 from aikg.web.api import page_params
 from aikg.web.describe import (
-    _EMPTY_UPDATE_ALLOWED,
-    FLAG,
     FORMAT,
     IF_NONE_MATCH,
     PARAM_SCHEMAS,
@@ -30,7 +29,7 @@ from aikg.web.describe import (
     json_answer,
     ref,
 )
-from aikg.web.params import NOT_GIVEN, description_of, query_param
+from aikg.web.params import NOT_GIVEN, description_of, path_names_of, query_param
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
@@ -669,300 +668,14 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
     return paths
 
 
-def _other_paths() -> dict[str, Any]:
-    """The SPARQL endpoint, the exports and the linked-data IRIs."""
-    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
-    return {
-        "/sparql": _sparql_path(),
-        "/export/{format}": get_operation(
-            "Export the graph",
-            "The whole graph, a neighbourhood (focus, depth) or some types, in Turtle, "
-            "N-Quads, JSON-LD, GraphML, GEXF, Cytoscape.js JSON or Graphviz DOT.",
-            {
-                "200": {"description": "The export, as a download.", "content": {"*/*": {"schema": {}}}},
-                **errors(400, 404, 503),
-            },
-            [
-                {
-                    "name": "format",
-                    "in": "path",
-                    "required": True,
-                    "description": "Export format name.",
-                    "schema": {"type": "string"},
-                },
-                query_param("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
-                query_param(
-                    "depth",
-                    {
-                        "anyOf": [
-                            {"type": "integer", "minimum": 0, "maximum": 4},
-                            {"type": "string", "maxLength": 0},
-                        ]
-                    },
-                    "Hops around the focus (empty: 1).",
-                ),
-                query_param("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
-                query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
-            ],
-            tags=["exports"],
-        ),
-        "/id/{slug}": get_operation(
-            "Linked-data IRI of an entity",
-            "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by content negotiation.",
-            {
-                "200": {
-                    "description": "The entity's page or description.",
-                    "content": {"text/html": {"schema": {"type": "string"}}, **rdf},
-                },
-                **errors(404, 406),
-            },
-            [
-                {
-                    "name": "slug",
-                    "in": "path",
-                    "required": True,
-                    "description": "The entity's slug.",
-                    "schema": {"type": "string"},
-                }
-            ],
-            tags=["linked data"],
-        ),
-    }
-
-
-def _sparql_path() -> dict[str, Any]:
-    """SPARQL 1.1 Protocol queries, by GET and POST."""
-    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
-    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
-    sparql_params = [
-        query_param("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
-        query_param("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
-        query_param("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
-    ]
-    sparql_responses = {
-        "200": {
-            "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
-            "content": {**results, **rdf},
-        },
-        **errors(400, 403, 406, 413, 415, 429, 503),
-    }
-    return {
-        "get": {
-            "summary": "SPARQL 1.1 query (protocol)",
-            "tags": ["sparql"],
-            "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
-            "all named graphs.",
-            "parameters": sparql_params,
-            "responses": sparql_responses,
-        },
-        "post": {
-            "summary": "SPARQL 1.1 query (form or direct POST)",
-            "tags": ["sparql"],
-            "description": "POST application/x-www-form-urlencoded (query=...) or application/sparql-query.",
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/sparql-query": {"schema": {"type": "string"}},
-                    "application/x-www-form-urlencoded": {
-                        "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
-                    },
-                },
-            },
-            "responses": sparql_responses,
-        },
-    }
-
-
-def _write_paths() -> dict[str, Any]:
-    """SPARQL 1.1 Update (``/update``) and the Graph Store HTTP Protocol (``/data``, ``/graph/{path}``)."""
-    return {
-        "/update": _update_path(),
-        "/data": _gsp(_graph_params(), store_post=True),
-        "/graph/{path}": _gsp(_path_param(), store_post=False),
-    }
-
-
-def _write_answers() -> dict[str, Any]:
-    """What the write routes take and answer: RDF bodies in and out, the outcome of a write."""
-    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
-    rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
-    rdf_in["multipart/form-data"] = {
-        "schema": {
-            "type": "object",
-            "properties": {"file": {"type": "string", "contentMediaType": "text/turtle"}},
-        }
-    }
-    rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
-    secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
-    written = {
-        "description": "The write was committed.",
-        "content": {"application/json": {"schema": ref("WriteOutcome")}},
-    }
-    created = {
-        "description": "A new graph was created.",
-        "content": {"application/json": {"schema": ref("WriteOutcome")}},
-        "headers": {
-            "Location": {
-                "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
-                "identifies it directly).",
-                "schema": {"type": "string"},
-            }
-        },
-    }
-    refused = {
-        "description": "Validation failed: the data would not conform to the shapes.",
-        "content": {
-            "application/json": {"schema": ref("Error")},
-            "text/turtle": {"schema": {"type": "string"}},
-        },
-    }
-    write_errors = errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
-    return {
-        "rdf_in": rdf_in,
-        "rdf_out": rdf_out,
-        "secured": secured,
-        "written": written,
-        "created": created,
-        "refused": refused,
-        "errors": write_errors,
-    }
-
-
-def _graph_params() -> list[dict[str, Any]]:
-    """A graph named by ?graph= or ?default (indirect identification)."""
-    return [
-        query_param(
-            "graph",
-            {"type": "string", "format": "iri"},
-            "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).",
-        ),
-        {
-            "name": "default",
-            "in": "query",
-            "required": False,
-            "allowEmptyValue": True,
-            "schema": {"type": "string", "maxLength": 0},
-            "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.",
-        },
-    ]
-
-
-def _path_param() -> list[dict[str, Any]]:
-    """A graph named by its path under /graph/ (direct identification)."""
-    return [
-        {
-            "name": "path",
-            "in": "path",
-            "required": True,
-            "schema": {"type": "string", "minLength": 1},
-            "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
-        }
-    ]
-
-
-def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
-    """A graph of the Graph Store HTTP Protocol: read, replace, add to, remove."""
-    a = _write_answers()
-    rdf_in, rdf_out, secured, write_errors = a["rdf_in"], a["rdf_out"], a["secured"], a["errors"]
-    written, created, refused = a["written"], a["created"], a["refused"]
-    fmt_param = query_param(
-        "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
-    )
-    body = {"required": False, "content": rdf_in}
-    post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
-    return {
-        "parameters": params,
-        "get": {
-            "summary": "Read a graph (Graph Store Protocol GET)",
-            "tags": ["writes"],
-            "x-aikg-valid-may-be-refused": True,
-            "parameters": [fmt_param, IF_NONE_MATCH],
-            "responses": {
-                "200": {"description": "The graph.", "content": rdf_out},
-                "304": {"$ref": "#/components/responses/NotModified"},
-                **errors(400, 404, 406, 503),
-            },
-        },
-        "put": {
-            "summary": "Replace a graph (Graph Store Protocol PUT)",
-            "tags": ["writes"],
-            **secured,
-            "requestBody": body,
-            "responses": {"200": written, "201": created, "422": refused, **write_errors},
-        },
-        "post": {
-            "summary": "Add to a graph"
-            + (", or create a new one without a graph name" if store_post else "")
-            + " (Graph Store Protocol POST)",
-            "tags": ["writes"],
-            **secured,
-            "requestBody": body,
-            "responses": {**post_ok, "422": refused, **write_errors},
-        },
-        "delete": {
-            "summary": "Remove a graph (Graph Store Protocol DELETE)",
-            "tags": ["writes"],
-            **secured,
-            "responses": {
-                "200": written,
-                "204": {"description": "The default graph was already empty."},
-                "422": refused,
-                **write_errors,
-            },
-        },
-    }
-
-
-def _update_path() -> dict[str, Any]:
-    """SPARQL 1.1 Update: GET gives the service description, POST runs an update."""
-    a = _write_answers()
-    rdf_out, secured, written, refused, write_errors = (
-        a[k] for k in ("rdf_out", "secured", "written", "refused", "errors")
-    )
-    update_form = {
-        "type": "object",
-        "required": ["update"],
-        "properties": {
-            "update": _EMPTY_UPDATE_ALLOWED,
-            "using-graph-uri": {"type": "array", "items": {"type": "string"}},
-            "using-named-graph-uri": {"type": "array", "items": {"type": "string"}},
-        },
-    }
-    return {
-        "get": {
-            "summary": "Service description (SPARQL 1.1 Service Description)",
-            "tags": ["writes"],
-            "responses": {
-                "200": {"description": "The service description.", "content": rdf_out},
-                **errors(405, 406),
-            },
-        },
-        "post": {
-            "summary": "SPARQL 1.1 Update (protocol)",
-            "tags": ["writes"],
-            **secured,
-            "description": "POST application/sparql-update, or the form field update=. Relative "
-            "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
-            "the SHACL gate; any graph but the ones aikg maintains may be written.",
-            "parameters": [
-                query_param("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
-                query_param("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
-            ],
-            "requestBody": {
-                "required": True,
-                "content": {
-                    "application/sparql-update": {"schema": _EMPTY_UPDATE_ALLOWED},
-                    "application/x-www-form-urlencoded": {"schema": update_form},
-                },
-            },
-            "responses": {"200": written, "422": refused, **write_errors},
-        },
-    }
-
-
 _RULE_VARIABLE = re.compile(r"<(?:\w+:)?(\w+)>")
 _PATH_NAMES = {"entity_id": "id", "entity": "id", "import_id": "id"}
 """The document's names of the routes' path variables, where the two differ."""
+
+
+def _document_path(rule: str, names: dict[str, str]) -> str:
+    """A Flask rule as an OpenAPI path (``/api/entities/<path:entity_id>`` -> ``/api/entities/{id}``)."""
+    return _RULE_VARIABLE.sub(lambda m: "{" + names.get(m[1], m[1]) + "}", rule)
 
 
 def _declared_paths(services: Services) -> dict[str, Any]:
@@ -970,16 +683,17 @@ def _declared_paths(services: Services) -> dict[str, Any]:
     under their rule's path: a route is declared once, and described where it is registered."""
     paths: dict[str, Any] = {}
     for rule in current_app.url_map.iter_rules():
-        describe = description_of(current_app.view_functions[rule.endpoint])
+        view = current_app.view_functions[rule.endpoint]
+        describe = description_of(view)
         if describe is not None:
-            path = _RULE_VARIABLE.sub(lambda m: "{" + _PATH_NAMES.get(m[1], m[1]) + "}", rule.rule)
+            path = _document_path(rule.rule, {**_PATH_NAMES, **path_names_of(view)})
             paths[path] = {**paths.get(path, {}), **describe(services)}
     return paths
 
 
 def openapi_document(services: Services) -> dict[str, Any]:
     """The whole OpenAPI 3.1 document for this service and its current data."""
-    paths = {**_declared_paths(services), **_named_query_paths(services), **_other_paths(), **_write_paths()}
+    paths = {**_declared_paths(services), **_named_query_paths(services)}
     return {
         "openapi": "3.1.0",
         "info": {

@@ -103,12 +103,15 @@ Describe = Callable[[Any], dict[str, Any]]
 the named queries), its path item (``{"get": {...}}``)."""
 
 
-def documented(describe: Describe) -> Callable[[F], F]:
+def documented(describe: Describe, *, names: dict[str, str] | None = None) -> Callable[[F], F]:
     """Declares a route's OpenAPI description beside the route: the document (aikg.web.openapi) is
-    collected from the app's routes, so a route is declared once and described where it is."""
+    collected from the app's routes, so a route is declared once and described where it is. ``names``:
+    the document's names of the rule's variables where they differ (``<name>`` documented as
+    ``{format}``)."""
 
     def mark(view: F) -> F:
         view.openapi = describe  # type: ignore[attr-defined]
+        view.openapi_names = names or {}  # type: ignore[attr-defined]
         return view
 
     return mark
@@ -117,3 +120,8 @@ def documented(describe: Describe) -> Callable[[F], F]:
 def description_of(view: Callable[..., Any]) -> Describe | None:
     """The description a route declared with :func:`documented`, if any."""
     return getattr(view, "openapi", None)
+
+
+def path_names_of(view: Callable[..., Any]) -> dict[str, str]:
+    """The document's names of a route's variables, as declared with :func:`documented`."""
+    return getattr(view, "openapi_names", {})

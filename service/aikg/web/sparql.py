@@ -10,7 +10,7 @@ description. Updates belong to ``/update`` and are refused here with a pointer t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import cast
+from typing import Any, cast
 
 from flask import Blueprint, Response, current_app, redirect, request, url_for
 from werkzeug.datastructures import MultiDict
@@ -20,11 +20,14 @@ from aikg.errors import BadRequest, QuerySyntaxError, UnsupportedMediaType
 from aikg.rdf.formats import GRAPH_FORMATS, HTML, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER, serialize_graph, serialize_result
 from aikg.rdf.tokens import is_update
+from aikg.services import Services
 from aikg.store import ResultKind
 from aikg.store.terms import graph_to_ox
 from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
+from aikg.web.describe import errors
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, require_any
+from aikg.web.params import documented, query_param
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import accept_variant, cached, takes_gzip
 from aikg.web.service_description import service_description, service_root
@@ -61,7 +64,51 @@ def _variant() -> tuple[str, ...]:
     return (*_representation(), str(accept_variant()) if describing else "")
 
 
+def _sparql_doc(_: Services) -> dict[str, Any]:
+    """SPARQL 1.1 Protocol queries, by GET and POST."""
+    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
+    sparql_params = [
+        query_param("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
+        query_param("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
+        query_param("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
+    ]
+    sparql_responses = {
+        "200": {
+            "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
+            "content": {**results, **rdf},
+        },
+        **errors(400, 403, 406, 413, 415, 429, 503),
+    }
+    return {
+        "get": {
+            "summary": "SPARQL 1.1 query (protocol)",
+            "tags": ["sparql"],
+            "description": "SPARQL 1.1 Protocol query via GET; the default graph is the union of "
+            "all named graphs.",
+            "parameters": sparql_params,
+            "responses": sparql_responses,
+        },
+        "post": {
+            "summary": "SPARQL 1.1 query (form or direct POST)",
+            "tags": ["sparql"],
+            "description": "POST application/x-www-form-urlencoded (query=...) or application/sparql-query.",
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/sparql-query": {"schema": {"type": "string"}},
+                    "application/x-www-form-urlencoded": {
+                        "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
+                    },
+                },
+            },
+            "responses": sparql_responses,
+        },
+    }
+
+
 @bp.route("/sparql", methods=["GET", "POST"])
+@documented(_sparql_doc)
 @cached(variant=_variant)
 def endpoint() -> Response:
     """Answer a SPARQL query, or describe the service when a GET carries none."""

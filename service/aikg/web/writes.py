@@ -40,9 +40,9 @@ from aikg.store.base import current_deadline
 from aikg.web import current_settings, get_services, get_store
 from aikg.web.auth import require_writer
 from aikg.web.cors import WRITE, allow_cross_origin
-from aikg.web.describe import errors, get_operation, ref
+from aikg.web.describe import EMPTY_UPDATE, IF_NONE_MATCH, errors, get_operation, ref
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, preferred
-from aikg.web.params import documented
+from aikg.web.params import documented, query_param
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import cached
 from aikg.write import gate
@@ -97,7 +97,55 @@ def _gated(write: Callable[[], gate.Outcome], *, location: str | None = None) ->
 # --- SPARQL 1.1 Protocol: update operation --------------------------------------------------------------
 
 
+def _update_doc(_: Services) -> dict[str, Any]:
+    """SPARQL 1.1 Update: GET gives the service description, POST runs an update."""
+    a = _write_answers()
+    rdf_out, secured, written, refused, write_errors = (
+        a[k] for k in ("rdf_out", "secured", "written", "refused", "errors")
+    )
+    update_form = {
+        "type": "object",
+        "required": ["update"],
+        "properties": {
+            "update": EMPTY_UPDATE,
+            "using-graph-uri": {"type": "array", "items": {"type": "string"}},
+            "using-named-graph-uri": {"type": "array", "items": {"type": "string"}},
+        },
+    }
+    return {
+        "get": {
+            "summary": "Service description (SPARQL 1.1 Service Description)",
+            "tags": ["writes"],
+            "responses": {
+                "200": {"description": "The service description.", "content": rdf_out},
+                **errors(405, 406),
+            },
+        },
+        "post": {
+            "summary": "SPARQL 1.1 Update (protocol)",
+            "tags": ["writes"],
+            **secured,
+            "description": "POST application/sparql-update, or the form field update=. Relative "
+            "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
+            "the SHACL gate; any graph but the ones aikg maintains may be written.",
+            "parameters": [
+                query_param("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
+                query_param("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
+            ],
+            "requestBody": {
+                "required": True,
+                "content": {
+                    "application/sparql-update": {"schema": EMPTY_UPDATE},
+                    "application/x-www-form-urlencoded": {"schema": update_form},
+                },
+            },
+            "responses": {"200": written, "422": refused, **write_errors},
+        },
+    }
+
+
 @bp.route("/update", methods=["GET", "POST"])
+@documented(_update_doc)
 def update() -> Response:
     """SPARQL 1.1 Update, as ``application/sparql-update`` or the form field ``update``; a GET without
     parameters returns the service description (an update is only ever POSTed)."""
@@ -191,7 +239,147 @@ def _graph_variant() -> str:
     return found.mime if found else ""
 
 
+def _write_answers() -> dict[str, Any]:
+    """What the write routes take and answer: RDF bodies in and out, the outcome of a write."""
+    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
+    rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
+    rdf_in["multipart/form-data"] = {
+        "schema": {
+            "type": "object",
+            "properties": {"file": {"type": "string", "contentMediaType": "text/turtle"}},
+        }
+    }
+    rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
+    written = {
+        "description": "The write was committed.",
+        "content": {"application/json": {"schema": ref("WriteOutcome")}},
+    }
+    created = {
+        "description": "A new graph was created.",
+        "content": {"application/json": {"schema": ref("WriteOutcome")}},
+        "headers": {
+            "Location": {
+                "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
+                "identifies it directly).",
+                "schema": {"type": "string"},
+            }
+        },
+    }
+    refused = {
+        "description": "Validation failed: the data would not conform to the shapes.",
+        "content": {
+            "application/json": {"schema": ref("Error")},
+            "text/turtle": {"schema": {"type": "string"}},
+        },
+    }
+    write_errors = errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
+    return {
+        "rdf_in": rdf_in,
+        "rdf_out": rdf_out,
+        "secured": secured,
+        "written": written,
+        "created": created,
+        "refused": refused,
+        "errors": write_errors,
+    }
+
+
+def _graph_params() -> list[dict[str, Any]]:
+    """A graph named by ?graph= or ?default (indirect identification)."""
+    return [
+        query_param(
+            "graph",
+            {"type": "string", "format": "iri"},
+            "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).",
+        ),
+        {
+            "name": "default",
+            "in": "query",
+            "required": False,
+            "allowEmptyValue": True,
+            "schema": {"type": "string", "maxLength": 0},
+            "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.",
+        },
+    ]
+
+
+def _path_param() -> list[dict[str, Any]]:
+    """A graph named by its path under /graph/ (direct identification)."""
+    return [
+        {
+            "name": "path",
+            "in": "path",
+            "required": True,
+            "schema": {"type": "string", "minLength": 1},
+            "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
+        }
+    ]
+
+
+def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
+    """A graph of the Graph Store HTTP Protocol: read, replace, add to, remove."""
+    a = _write_answers()
+    rdf_in, rdf_out, secured, write_errors = a["rdf_in"], a["rdf_out"], a["secured"], a["errors"]
+    written, created, refused = a["written"], a["created"], a["refused"]
+    fmt_param = query_param(
+        "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
+    )
+    body = {"required": False, "content": rdf_in}
+    post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
+    return {
+        "parameters": params,
+        "get": {
+            "summary": "Read a graph (Graph Store Protocol GET)",
+            "tags": ["writes"],
+            "x-aikg-valid-may-be-refused": True,
+            "parameters": [fmt_param, IF_NONE_MATCH],
+            "responses": {
+                "200": {"description": "The graph.", "content": rdf_out},
+                "304": {"$ref": "#/components/responses/NotModified"},
+                **errors(400, 404, 406, 503),
+            },
+        },
+        "put": {
+            "summary": "Replace a graph (Graph Store Protocol PUT)",
+            "tags": ["writes"],
+            **secured,
+            "requestBody": body,
+            "responses": {"200": written, "201": created, "422": refused, **write_errors},
+        },
+        "post": {
+            "summary": "Add to a graph"
+            + (", or create a new one without a graph name" if store_post else "")
+            + " (Graph Store Protocol POST)",
+            "tags": ["writes"],
+            **secured,
+            "requestBody": body,
+            "responses": {**post_ok, "422": refused, **write_errors},
+        },
+        "delete": {
+            "summary": "Remove a graph (Graph Store Protocol DELETE)",
+            "tags": ["writes"],
+            **secured,
+            "responses": {
+                "200": written,
+                "204": {"description": "The default graph was already empty."},
+                "422": refused,
+                **write_errors,
+            },
+        },
+    }
+
+
+def _data_doc(_: Services) -> dict[str, Any]:
+    return _gsp(_graph_params(), store_post=True)
+
+
+def _direct_doc(_: Services) -> dict[str, Any]:
+    return _gsp(_path_param(), store_post=False)
+
+
 @bp.get("/data")
+@documented(_data_doc)
 @cached(variant=_graph_variant)
 def data_get() -> Response:
     """Graph Store Protocol GET (and HEAD): one graph, in the negotiated RDF format (Turtle by default)."""
@@ -199,6 +387,7 @@ def data_get() -> Response:
 
 
 @bp.get("/graph/<path:path>")
+@documented(_direct_doc)
 @cached(variant=_graph_variant)
 def direct_get(path: str) -> Response:
     """GET (and HEAD) of a graph by its own URL (direct graph identification)."""
