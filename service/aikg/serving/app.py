@@ -26,6 +26,10 @@ from aikg.cache import LruCache
 from aikg.errors import AikgError
 from aikg.settings import SETTINGS, Settings
 
+VIEWS_START_DELAY = 8.0
+"""Seconds after an HTTP worker is ready before it starts its views process (a view asked sooner
+starts it at once)."""
+
 GRACEFUL_SECONDS = 10
 """How long a stopping worker may spend finishing running requests before it is killed."""
 
@@ -143,7 +147,9 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
         services.search.warm_up()  # the first answers need it
         services.runner.warm_up()
         if services.views is not None:
-            services.views.start()
+            # Its start (an interpreter, its imports, the app: 2-5 s of a core on a busy machine) waits
+            # until the first answers are out, which otherwise shared the cores with it.
+            services.views.start(after=VIEWS_START_DELAY)
         if not writer and self.settings.token:  # the first write should not pay for parsing rules
             import threading
 

@@ -86,9 +86,16 @@ class ViewsProcess:
         self._requests = 0
         """Requests being answered by the process now."""
 
-    def start(self) -> None:
-        """Start the process now (in the background), so the first view does not wait for it."""
-        threading.Thread(target=self._current, name="aikg-views-start", daemon=True).start()
+    def start(self, after: float = 0.0) -> None:
+        """Start the process in the background, ``after`` seconds from now (a view asked before starts
+        it at once), so the first view does not wait for it."""
+        timer = threading.Timer(after, self._start_quietly)
+        timer.name, timer.daemon = "aikg-views-start", True
+        timer.start()
+
+    def _start_quietly(self) -> None:
+        with contextlib.suppress(StoreError):  # closed meanwhile
+            self._current()
 
     def _current(self) -> _Child:
         with self._lock:

@@ -189,6 +189,9 @@ class KeepAliveResponse(wsgi.Response):  # type: ignore[misc]  # gunicorn ships 
 class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
 
+    sockets: list[Any]
+    """This worker's listening sockets (gunicorn's)."""
+
     def init_process(self) -> None:
         # gunicorn's threaded worker builds each response as wsgi.Response, with no hook to give it
         # another class: this process's responses declare their keep-alive timeout.
@@ -202,7 +205,32 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self._running = 0
         """Requests being answered by the thread pool now."""
         self._give_back_at = 0.0
+        if self._own_socket():
+            # gunicorn opened this worker's listening socket as it forked, before the app is loaded
+            # (imports, the store, the services: 1-3 s on a busy machine): the kernel would hand it a
+            # share of new connections, which waited for the whole boot while the other worker was
+            # ready (after a restart, a request could wait behind a boot that health never showed). The
+            # socket is opened again once the app is loaded (load_wsgi), so only a worker that can
+            # answer gets connections; until the first one is, a client is refused, not kept waiting.
+            for listener in self.sockets:
+                listener.close()
+            self.sockets = []
         super().init_process()
+
+    def _own_socket(self) -> bool:
+        """True when each worker listens on a socket of its own (``reuse_port``)."""
+        return bool(self.cfg.reuse_port and hasattr(socket, "SO_REUSEPORT"))
+
+    def load_wsgi(self) -> None:
+        super().load_wsgi()
+        if self._own_socket() and not self.sockets:
+            from gunicorn import sock, util
+
+            listeners: list[Any] = sock.create_sockets(self.cfg, self.log)
+            for listener in listeners:
+                util.close_on_exec(listener)
+            self.sockets = listeners
+            self.wait_fds = [*listeners, self.PIPE[0]]
 
     # -- the read deadline ----------------------------------------------------------------------------
 
