@@ -361,23 +361,26 @@ class SearchIndex:
                 if len(best) >= limit:
                     break
                 owner = entities.at(self._owner[i])
-                if owner.iri in best:
-                    continue
-                norm = self._norm(i)
-                kind = "exact" if norm == q else tier
-                score = (
-                    TIER_BASE[kind]
-                    + 0.06 * (RECORD - self._kind[i])
-                    + (WHOLE_WORDS if i in whole else 0.0)
-                    + 0.025 * len(q) / len(norm)
-                    + (0.001 if self._is_label[i] else 0.0)
-                )
-                best[owner.iri] = Hit(
-                    owner, self._name[i], kind, round(score, 4), self._kind[i], kind == "exact" or i in whole
-                )
+                if owner.iri not in best:
+                    best[owner.iri] = self._hit(owner, i, q, tier, i in whole)
             if len(best) >= limit:
                 break
         return _ranked(best.values())
+
+    def _hit(self, owner: EntityInfo, i: int, q: str, tier: str, whole: bool) -> Hit:
+        """The hit of name ``i`` (of ``owner``) found for ``q`` in ``tier``: exact when the whole name is
+        the query; scored by tier, the owner's kind, a match ending a word, the share of the name matched
+        and whether the name is a label."""
+        norm = self._norm(i)
+        kind = "exact" if norm == q else tier
+        score = (
+            TIER_BASE[kind]
+            + 0.06 * (RECORD - self._kind[i])
+            + (WHOLE_WORDS if whole else 0.0)
+            + 0.025 * len(q) / len(norm)
+            + (0.001 if self._is_label[i] else 0.0)
+        )
+        return Hit(owner, self._name[i], kind, round(score, 4), self._kind[i], kind == "exact" or whole)
 
     def word_owners(self, word: str, hidden: AbstractSet[str] = frozenset()) -> set[str]:
         """Every entity with a name of which a word starts with ``word`` (normalized, one word): what
