@@ -205,7 +205,9 @@ def ro_app(request):
         store = request.getfixturevalue("seeded_store")
     else:
         store = request.getfixturevalue("seeded_remote").store
-    return create_app({"store": "memory", "load_seeds": False}, store=store)
+    # A time limit a busy machine does not trip (the default 5 s did: nvidia-only-capacity on Virtuoso at
+    # load 10 answered "timeout"); tests of the limit build apps of their own.
+    return create_app({"store": "memory", "load_seeds": False, "query_timeout": 60}, store=store)
 
 
 @pytest.fixture()
