@@ -6,7 +6,9 @@ No timing is asserted: the figures depend on the machine; only what was produced
 from __future__ import annotations
 
 import json
+import os
 import time
+from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
@@ -334,6 +336,43 @@ def test_the_stall_probe_times_a_sleeper_beside_busy_loops_and_stops_them() -> N
     assert report["busy_loops"] == 2 and report["cores"] == sorted(heavy_cores())
     assert report["late"] == len(report["late_ms"])
     assert all(ms > 30 for ms in report["late_ms"])
+
+
+def _busy_loops_running() -> int:
+    from helpers import children
+
+    def cmdline(pid: int) -> str:
+        try:
+            return Path(f"/proc/{pid}/cmdline").read_text()
+        except OSError:
+            return ""
+
+    return sum("while True: pass" in cmdline(pid) for pid in children(os.getpid()))
+
+
+def test_busy_runs_loops_through_the_whole_run_and_the_report_says_so(tmp_path, monkeypatch) -> None:
+    """``aikg bench --busy N``: N busy loops per core, children of the bench (its session), running
+    while every size is measured and gone after; the report's header names them."""
+    import aikg_bench.run as bench_run
+    from aikg_bench.busy import cores
+
+    running: list[int] = []
+
+    def measured(label, opts, work):
+        until = time.monotonic() + 5  # a loop just started may not show its command line yet
+        while _busy_loops_running() < cores() and time.monotonic() < until:
+            time.sleep(0.05)
+        running.append(_busy_loops_running())
+        return {"label": label}
+
+    monkeypatch.setattr(bench_run, "run_size", measured)
+    monkeypatch.setattr(bench_run.report, "write", lambda result, out: None)
+    result = bench_run.run(Options(sizes=["10k", "100k"], out=tmp_path, busy=1, log=lambda _: None))
+    assert running == [cores(), cores()] and _busy_loops_running() == 0, running
+    assert result["busy_loops"] == cores() and result["options"]["busy"] == 1
+    line = report._busy_line(result)
+    assert f"{cores()} busy loops at the normal priority" in line and "1 per core" in line
+    assert report._busy_line({"busy_loops": 0}) == "" and report._busy_option({"busy": 0}) == ""
 
 
 @pytest.fixture(scope="module")

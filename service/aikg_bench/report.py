@@ -66,6 +66,22 @@ def _peaks(load: dict[str, Any]) -> str:
     return f" (bulk {load['load_peak_mb']:.0f} MB, derived graphs {load['derive_peak_mb']:.0f} MB)"
 
 
+def _busy_option(options: dict[str, Any]) -> str:
+    return f" --busy {options['busy']}" if options.get("busy") else ""
+
+
+def _busy_line(result: dict[str, Any]) -> str:
+    """What ran beside the measurement (runs before ``--busy`` existed say nothing)."""
+    if not result.get("busy_loops"):
+        return ""
+    load = result.get("load_average")
+    seen = f" (load average {load[0]:.1f} at the end of the last size)" if load else ""
+    return (
+        f" Beside it all: {result['busy_loops']} busy loops at the normal priority in the bench's own "
+        f"session ({result['options']['busy']} per core){seen}."
+    )
+
+
 def markdown(result: dict[str, Any]) -> str:
     """One table per size: aikg's p50 / p99 / throughput / cold latency, peers' throughput and ratios."""
     m = result["machine"]
@@ -77,7 +93,7 @@ def markdown(result: dict[str, Any]) -> str:
         f"wrk, {o['connections']} connections, {o['seconds']:g} s per "
         "operation (writes: 1 connection). Other work may share the machine: compare ratios, not "
         f"absolute figures. Command: `aikg bench --sizes {','.join(o['sizes'])} --seconds {o['seconds']:g} "
-        f"--reps {o.get('reps', 5)}`.",
+        f"--reps {o.get('reps', 5)}{_busy_option(o)}`.{_busy_line(result)}",
         "",
         "## Goals (issue 15), each against its baseline in this run",
         "",

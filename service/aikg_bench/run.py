@@ -21,7 +21,7 @@ import pyoxigraph as ox
 import requests
 
 from aikg.serving import publication
-from aikg_bench import default, inprocess, load, peers, report, rowtax
+from aikg_bench import busy, default, inprocess, load, peers, report, rowtax
 from aikg_bench.generate import Template, build_template, generate, parse_size
 from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
 from aikg_bench.wrk import Request, probe, run_wrk
@@ -52,6 +52,8 @@ class Options:
     """Repetitions of each in-process timing (named queries missing the cache, hub and small node)."""
     goals: bool = True
     """Measure what the goals table needs beyond the mix: row tax, hubs, cold start."""
+    busy: int = 0
+    """Busy loops per core beside the whole run (:mod:`aikg_bench.busy`); 0: none."""
 
 
 def machine() -> dict[str, Any]:
@@ -383,12 +385,18 @@ def run(opts: Options) -> dict[str, Any]:
         "connections": opts.connections,
         "seed": opts.seed,
         "reps": opts.reps,
+        "busy": opts.busy,
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:
-        for label in opts.sizes:
-            result["sizes"].append(run_size(label, opts, work))
-            report.write(result, opts.out)  # a long run keeps what it has measured so far
+        # The loops start first and run through every size: the servers, aikg's query workers and
+        # the baselines all share the cores with them, in this process's session.
+        with busy.busy_loops(opts.busy) as loops:
+            result["busy_loops"] = len(loops)
+            for label in opts.sizes:
+                result["sizes"].append(run_size(label, opts, work))
+                result["load_average"] = busy.load_average()
+                report.write(result, opts.out)  # a long run keeps what it has measured so far
     finally:
         if opts.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -55,6 +55,14 @@ import click
     help="Measure the goals table's figures beyond the mix (row tax, hub and small node, cold start).",
 )
 @click.option(
+    "--busy",
+    default=0,
+    show_default=True,
+    help="Busy loops per core (python 'while True: pass', at the normal priority, in the bench's own "
+    "session as other work in one container is) running through the whole measurement: 4 for the "
+    "busy-host figures; 0 for a quiet machine.",
+)
+@click.option(
     "--work",
     default=None,
     type=click.Path(path_type=Path),
@@ -71,6 +79,7 @@ def bench(
     ops: str | None,
     reps: int,
     goals: bool,
+    busy: int,
     work: Path | None,
 ) -> None:
     """Benchmark aikg against rdflib-endpoint, Virtuoso, a bare Flask app and in-process pyoxigraph, and
@@ -96,6 +105,7 @@ def bench(
         ops={o.strip() for o in ops.split(",")} if ops else None,
         reps=reps,
         goals=goals,
+        busy=busy,
     )
     j, md = write(run(opts), out)
     click.echo(md.read_text())
