@@ -372,6 +372,13 @@ def test_a_newer_data_center_file_finds_its_renamed_sites(imported):
     assert not [q for q in store.quads(ox.NamedNode(rating)) if q.graph_name.value != HISTORY_GRAPH]
     assert (rating, AIKG + "onValue", ox.NamedNode(ID + "xai")) in _history(store)
     assert _change(r, "rating-xai-colossus-2-memphis-tennessee-operator-xai", "onValue").kind == "removed"
+    # A link's confidence Epoch revised (Google DeepMind at Pryor: likely -> speculative) replaces the
+    # rating's, the old one kept as history (the rating had two confidences, and the row was left out).
+    f = r.files["data_centers/data_centers.csv"]
+    assert (f.rows, f.rejected) == (4, 0)
+    rating = "rating-google-mayes-county-oklahoma-tenant-google-deepmind"
+    assert _values(store, rating, "datasetConfidence") == {AIKG + "Speculative"}
+    assert (ID + rating, AIKG + "datasetConfidence", ox.NamedNode(AIKG + "Likely")) in _history(store)
 
 
 # --- history, through the API ----------------------------------------------------------------------------

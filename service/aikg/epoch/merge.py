@@ -52,6 +52,11 @@ STRUCTURAL = frozenset(
 """What a row says about the node it describes and where its facts come from, rather than a fact: restated
 in every snapshot graph holding facts of the node (so each keeps its citation), never a change. (The
 English label is a fact: one per node, so a renamed row's old label becomes history.)"""
+RATED = frozenset({str(AIKG.sourceConfidence), str(AIKG.datasetConfidence)})
+"""What a row says of its own facts (structural) but a link's rating (aikg:LinkRating) says as its fact: a
+newer file rating a site's tenant "#likely" where the stored rating said "#speculative" replaces the
+rating's confidence, the old one kept as history (restated beside it, the rating had two confidences and
+the newer file's row was left out)."""
 BAG = frozenset({str(AIKG.locationName)})
 """Properties several columns feed (a cluster's Location and Country): a newer file's values are added and
 the ones it lacks stay, not restated, instead of replacing them."""
@@ -63,6 +68,7 @@ PARTS = frozenset({str(AIKG.linkRating), str(AIKG.acceleratorGroup)})
 """Links to a node that is part of its subject's row (a link's rating, one kind of a cluster's chips), not
 a thing of its own: when a newer file replaces every such link to it, the part goes with the link, its
 values kept as history (left behind, it was a rating of nothing and the store no longer conformed)."""
+_LINK_RATING = ox.NamedNode(str(AIKG.LinkRating))
 NUMERIC = frozenset(
     "http://www.w3.org/2001/XMLSchema#" + t for t in ("decimal", "integer", "double", "float", "long", "int")
 )
@@ -153,6 +159,20 @@ def merge(
     become history. ``record_added``: list each added value in the diff (not for a dataset's first
     import, where everything is new)."""
     out = Merged()
+    file_quads = list(file_quads)
+    ratings = {
+        q.subject.value
+        for q in (*file_quads, *(q for quads in state.quads.values() for q in quads))
+        if q.predicate.value == _RDF + "type"
+        and q.object == _LINK_RATING
+        and isinstance(q.subject, ox.NamedNode)
+    }
+
+    def structural(q: ox.Quad) -> bool:
+        return q.predicate.value in STRUCTURAL and not (
+            q.predicate.value in RATED and isinstance(q.subject, ox.NamedNode) and q.subject.value in ratings
+        )
+
     tg = ox.NamedNode(target)
     dates = dict(state.graphs)
     dates.setdefault(target, snapshot)
@@ -165,7 +185,7 @@ def merge(
             s = q.subject
             if not isinstance(s, ox.NamedNode) or s.value in state.catalog:
                 continue
-            if q.predicate.value in STRUCTURAL:
+            if structural(q):
                 structural_old[g][s.value].add(q)
                 described[s.value] = max(described.get(s.value, ""), dates[g])
             else:
@@ -176,7 +196,7 @@ def merge(
         s = q.subject
         if not isinstance(s, ox.NamedNode):
             continue
-        if q.predicate.value in STRUCTURAL:
+        if structural(q):
             structural_new[s.value].add((q.predicate, q.object))
         else:
             stated[(s.value, q.predicate.value)][canonical(q.object)] = q.object
