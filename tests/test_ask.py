@@ -263,3 +263,11 @@ def test_a_link_given_on_an_event_of_the_entity_answers_for_it(ro_client):
             ("training-run-deepseek-v3", "h800"),
             ("result-mlperf-training-v6-0-coreweave-deepseek-v3", "gb300"),
         }
+
+
+def test_a_name_a_named_query_cannot_apply_makes_its_answer_unsure(ro_client):
+    """Regression: "list data centers in Texas" ran capacity-pipeline over every site (Hebei, Ohio, ...)
+    as a sure answer; "Texas" was a word it did not understand, and a name is a filter."""
+    body = ask(ro_client, "list data centers in Texas")
+    assert body["understood"]["sure"] is False and "texas" in body["understood"]["unknown"]
+    assert body["abstained"] is True and body["answer"]["kind"] == "unsure"

@@ -31,6 +31,7 @@ from aikg.ask.compose import (
     read_form,
     sureness,
     unexplained_words,
+    written_as_names,
 )
 from aikg.ask.coverage import Vocabulary
 from aikg.ask.dates import date_range
@@ -265,7 +266,7 @@ class Asker:
         understood = body["understood"]
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
-        sure = sureness(unknown, template=bool(query))
+        sure = sureness(unknown, template=bool(query), names=written_as_names(reading.question, unknown))
         understood["unknown"] = unknown
         understood["sure"] = sure >= self.sure_at
         if body["abstained"]:

@@ -618,12 +618,23 @@ SURE_AT = 0.75
 not sure, and shows no answer."""
 
 
-def sureness(unknown: list[str], *, template: bool = False) -> float:
+def sureness(unknown: list[str], *, template: bool = False, names: int = 0) -> float:
     """How sure a reading is (0-1) that leaves these words of the question unexplained: a composed form
-    or fact (``template`` False) or a named query."""
+    or fact (``template`` False) or a named query. ``names``: how many of them the question writes as
+    names (capitalized past its first word). A template cannot apply a name it was not given: "list data
+    centers in Texas" ran the whole capacity pipeline (Hebei, Ohio, ...) as a sure answer."""
     if not unknown:
         return 1.0
+    if names:
+        return UNSURE
     return round(TEMPLATE_WORD ** len(unknown), 3) if template else UNSURE
+
+
+def written_as_names(question: str, unknown: list[str]) -> int:
+    """How many of the ``unknown`` words ``question`` writes capitalized, not as its first word."""
+    words = re.findall(r"[^\W\d_]+", question)[1:]
+    wanted = {w.casefold() for w in unknown}
+    return len({w.casefold() for w in words if w[:1].isupper() and w.casefold() in wanted})
 
 
 def _static_phrases() -> list[str]:
