@@ -51,6 +51,7 @@ SEQUENCE = (
     ("clusters_newer", "2026-04-24"),
     ("models_older", "2025-05-20"),
     ("funding_older", "2025-12-14"),
+    ("companies_older", "2025-12-14"),
     ("datacenters_newer", "2026-07-18"),
 )
 """Each folder with the snapshot date it is imported as (see its README), in the order imported."""
@@ -450,4 +451,19 @@ def test_a_newer_file_without_a_notes_column_keeps_the_notes_it_gave_not_restate
     assert {(h.value.value, h.status) for h in out.history} == {
         ("Notes: fans inferred", "not-restated"),
         ("Source: p.11", "replaced"),
+    }
+
+
+def test_older_company_files_match_every_row_by_its_stable_values(imported):
+    """The five company files of a 2025-12 export (US dates; the revenue file without its Id column, so
+    without the cells aikg's ids are made of): every row is a row the store holds, nothing new."""
+    _, steps = imported
+    r = steps["companies_older"].report
+    got = {f: (x.rows, x.rows_matched, x.rows_new, x.rejected) for f, x in r.files.items() if x.rows}
+    assert got == {
+        "ai_companies/ai_companies.csv": (3, 3, 0, 0),
+        "ai_companies/ai_companies_compute_spend.csv": (3, 3, 0, 0),
+        "ai_companies/ai_companies_revenue_reports.csv": (4, 4, 0, 0),
+        "ai_companies/ai_companies_staff_reports.csv": (3, 3, 0, 0),
+        "ai_companies/ai_companies_usage_reports.csv": (3, 3, 0, 0),
     }
