@@ -189,7 +189,12 @@ def backend_store(request) -> Iterator[Store]:
 @pytest.fixture()
 def app(backend_store: Store):
     """The app over a fresh seeded store of each backend, with writes enabled by token ``test-token``."""
-    return create_app({"store": "memory", "load_seeds": False, "token": "test-token"}, store=backend_store)
+    # Limits a busy machine does not trip (an update reading the union default graph stages every graph
+    # of the shared Virtuoso: past 5 s and 15 s at load 10); tests of the limits build apps of their own.
+    settings = {"query_timeout": 60, "write_timeout": 120}
+    return create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token", **settings}, store=backend_store
+    )
 
 
 @pytest.fixture()
