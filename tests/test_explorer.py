@@ -216,10 +216,21 @@ def test_entity_page_marks_rumours_and_prices_without_currency(page: Page):
     expect(page.locator(".node-card.uncertain .badge.cert-rumoured").first).to_have_text("? rumoured")
 
 
+ID_BASE = "https://w3id.org/aikg/id/"
+"""Where aikg's entities live: the IRIs the explorer has a page for."""
+
+
 def _expected_graph(server: LiveServer, query: str) -> tuple[int, int]:
-    """Nodes and edges the view should draw: the export's, less value-qualification nodes."""
+    """Nodes and edges the view should draw: the export's aikg entities (a node with a page), less
+    value-qualification nodes. Other test files write client graphs to the session's server; their
+    foreign IRIs and blank nodes are in the export but have no page to open, and the view leaves them out
+    (in a full run the view drew 137 of 141 expected nodes: four such nodes)."""
     body = requests.get(f"{server.url}/export/cytoscape?{query}", timeout=30).json()["elements"]
-    kept = {n["data"]["id"] for n in body["nodes"] if n["data"]["type"] != "aikg:ValueQualification"}
+    kept = {
+        n["data"]["id"]
+        for n in body["nodes"]
+        if n["data"]["type"] != "aikg:ValueQualification" and n["data"]["id"].startswith(ID_BASE)
+    }
     edges = [e for e in body["edges"] if e["data"]["source"] in kept and e["data"]["target"] in kept]
     return len(kept), len(edges)
 
