@@ -87,6 +87,24 @@ def test_search_chinese_name_finds_nvidia(ro_client):
     assert first["label"] == "NVIDIA"
 
 
+@pytest.mark.parametrize(
+    ("typed", "meant"), [("nvidai", "nvidia"), ("CoreWaeve", "coreweave"), ("Micrsoft", "microsoft")]
+)
+def test_search_finds_a_misspelt_name_and_says_so(ro_client, typed, meant):
+    """A name typed with a letter swapped or missing matched nothing (an empty page, as if aikg knew
+    nothing of NVIDIA): now the closest names are the hits, marked misspelt, below every real match."""
+    body = ro_client.get("/api/search?q=" + typed).get_json()
+    first = body["results"][0]
+    assert (first["id"], first["match"]) == (meant, "misspelt")
+    assert first["score"] < 0.2
+
+
+def test_search_guesses_no_name_for_a_word_near_none(ro_client):
+    assert _ids(ro_client.get("/api/search?q=xqzvbn")) == []
+    assert _ids(ro_client.get("/api/search?q=nvid")) != []  # a prefix is a match, not a misspelling
+    assert {h["match"] for h in ro_client.get("/api/search?q=nvid").get_json()["results"]} != {"misspelt"}
+
+
 def test_search_abbreviation_finds_deepseek_v3(ro_client):
     body = ro_client.get("/api/search?q=V3").get_json()
     first = body["results"][0]

@@ -47,6 +47,7 @@ from pathlib import Path
 from typing import Any, TypeVar, overload
 
 import pyoxigraph as ox
+from rapidfuzz.distance import OSA
 
 from aikg.errors import AikgError, StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
@@ -70,7 +71,15 @@ _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63\uff
 _ID = str(ID)
 _AIKG = "https://w3id.org/aikg/ontology#"
 
-TIER_BASE = {"exact": 1.0, "prefix": 0.8, "word": 0.6, "substring": 0.4, "words": 0.2, "parties": 0.0}
+TIER_BASE = {
+    "exact": 1.0,
+    "prefix": 0.8,
+    "word": 0.6,
+    "substring": 0.4,
+    "words": 0.2,
+    "parties": 0.0,
+    "misspelt": 0.0,
+}
 """Base score of each match tier; a tier always outranks the ones after it (the rest of a score is
 below 0.2: kind up to 0.12 in steps of 0.06, whole words 0.03, share of the name matched up to 0.025,
 main label 0.001)."""
@@ -666,7 +675,10 @@ HUB_RATIO = 10
 links, and this many times as many as every exact match (CoreWeave, 40 links, before the model CoRe, 2)."""
 MAX_PARTY_POOL = 400
 """Entities matching a query's rarest word past which its parties are not searched (too common a word)."""
-TIER_ORDER = {"exact": 0, "prefix": 1, "word": 2, "substring": 3, "words": 4, "parties": 5}
+TIER_ORDER = {"exact": 0, "prefix": 1, "word": 2, "substring": 3, "words": 4, "parties": 5, "misspelt": 6}
+MISSPELT_MIN = 4
+"""Shortest query (letters, spaces aside) tried as a misspelling when no name matches it: a shorter one is
+within an edit of too many names to mean one."""
 _RDF_TYPE = _TYPE
 _LINKS_QUERY = (
     "SELECT ?e (COUNT(?x) AS ?n) WHERE { VALUES ?e { %s } "
@@ -694,8 +706,34 @@ def search(
     if len(words) > 1 and len(hits) < pool:
         seen = {h.entity.iri for h in hits}
         hits += _all_words(store, index, words, type_iri, seen)[: pool - len(hits)]
+    if not hits:
+        hits = _misspelt(index, normalize(query).replace(_SEP, ""), type_iri, pool)
     head, tail = hits[:RERANKED], hits[RERANKED:]
     return _descending((_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit])
+
+
+def _misspelt(index: LiveIndex | SearchIndex, q: str, type_iri: str | None, limit: int) -> list[Hit]:
+    """Entities a query that matched no name may have misspelt ("nvidai", "Micrsoft"): names that share
+    its first letters and are within one edit of it (two past six letters; a transposition counts one),
+    fewest edits first. Only a query of one or two Latin words is tried; a person typing more gets the
+    words tier. A refusal to guess beats a wrong name: nothing within the distance gives no hit."""
+    squeezed = q.replace(" ", "")
+    if len(squeezed) < MISSPELT_MIN or len(q.split()) > 2 or not q.isascii():
+        return []
+    allowed = 1 if len(squeezed) <= 6 else 2
+    found: dict[str, tuple[int, Hit]] = {}
+    for prefix, pool in ((squeezed[:3], 40), (squeezed[:2], 80)):
+        for h in index.search(prefix, type_iri=type_iri, limit=pool):
+            d = min(OSA.distance(squeezed, normalize(n).replace(" ", "")) for n in (h.name, h.entity.label))
+            if d <= allowed and (h.entity.iri not in found or d < found[h.entity.iri][0]):
+                found[h.entity.iri] = (d, h)
+        if found:
+            break
+    fewest = min((d for d, _ in found.values()), default=0)
+    closest = (h for d, h in found.values() if d == fewest)
+    ranked = sorted(closest, key=lambda h: (h.kind, len(h.entity.label)))
+    score = round(TIER_BASE["misspelt"] + 0.1 - 0.03 * fewest, 4)
+    return [replace(h, match="misspelt", score=score, whole=False) for h in ranked[:limit]]
 
 
 def _descending(hits: list[Hit]) -> list[Hit]:

@@ -311,7 +311,7 @@ def _lookup_schemas() -> dict[str, Any]:
             "iri": {"type": "string"},
             "label": {"type": "string"},
             "matched": {"type": "string"},
-            "match": {"enum": ["exact", "prefix", "word", "substring", "words", "parties"]},
+            "match": {"enum": ["exact", "prefix", "word", "substring", "words", "parties", "misspelt"]},
             "types": {"type": "array", "items": ref("Term")},
             "score": {"type": "number"},
             "description": {

@@ -42,7 +42,9 @@ export function groupHits(hits) {
 
 /** What a hit shows: a dot of its family, its name (and the alias that matched), its description. */
 export function hitContent(h) {
-  const alias = h.matched ? el("span", { class: "alias" }, `matched “${h.matched}”`) : null;
+  // A misspelt query matched no name: its hits are the closest spellings, said so, not passed off as matches.
+  const alias = h.match === "misspelt" ? el("span", { class: "alias" }, "closest spelling")
+    : h.matched ? el("span", { class: "alias" }, `matched “${h.matched}”`) : null;
   return [dot(h.family),
     el("span", { class: "hit-text" },
       el("span", { class: "hit-name" }, el("span", { class: "hit-label" }, h.label), alias),
