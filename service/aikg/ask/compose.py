@@ -760,6 +760,25 @@ def unexplained_words(
 CJK_CHAR_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
 
 
+@dataclass
+class _Reading:
+    """What the steps of :func:`_read_form` share: the question's text (respelt) and where in it the
+    names, dates and property words are."""
+
+    text: str
+    mentions: list[Mention]
+    prop_spans: list[tuple[int, int]]
+    """Property words of the text before respelling around names (same length as ``text``)."""
+    name_spans: list[tuple[int, int]] = field(default_factory=list)
+    """Names and dates: no property, class or number is read inside them."""
+    org_spans: list[tuple[int, int]] = field(default_factory=list)
+    countries: list[tuple[int, int, str]] = field(default_factory=list)
+    explicit: bool = False
+    """The question names the class of the nodes (not only implied by its property)."""
+    hardware_word: bool = False
+    """The question says "chips", "GPUs", "accelerators" ..."""
+
+
 def _read_form(
     question: str,
     folded: str,
@@ -772,9 +791,24 @@ def _read_form(
     fallback: str | None,
     products: Iterable[str],
 ) -> Form | None:
-    text = folded
-    if out_of_scope(text):
+    """The steps of reading: the text, the names, dates, property, numbers, class, modifiers, operator."""
+    if out_of_scope(folded):
         return None
+    r = _respelt(folded, mentions, known)
+    form = Form(op="", lang=lang)
+    _read_names(form, r, vocab, aliases, products)
+    form.dates, date_spans = read_dates(r.text)
+    r.name_spans = [(m.start, m.end) for m in r.mentions] + date_spans
+    _read_property(form, r, labels, fallback)
+    _read_numbers(form, r)
+    _read_class(form, r)
+    _read_modifiers(form, r)
+    return _read_operator(form, r, vocab)
+
+
+def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Reading:
+    """The text with misspelt words respelt around the names, and the names that stay names."""
+    text = folded
     # a misspelt everyday word linked as a name ("operate" as Opera) is not a name, nor is a name inside a
     # longer property word ("H100" in "H100-equivalents")
     mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
@@ -788,16 +822,19 @@ def _read_form(
     ]
     taken = [(m.start, m.end) for m in mentions]
     text = respell_cjk(_respell(text, taken, known), taken)
-    if len(text) != len(folded):
-        taken = []  # offsets moved: the names were kept as typed, only words around them respelt
-    orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
-    form = Form(op="", lang=lang)
+    return _Reading(text, mentions, prop_spans)
 
-    # names: organizations filter, other entities are what the question is about
-    countries = _find(text, COUNTRIES)
-    org_spans: list[tuple[int, int]] = []
+
+def _read_names(
+    form: Form, r: _Reading, vocab: Any, aliases: list[Candidate] | None, products: Iterable[str]
+) -> None:
+    """Names: organizations filter, other entities are what the question is about; its country and
+    the product of the usage figures it names."""
+    text = r.text
+    orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
+    r.countries = countries = _find(text, COUNTRIES)
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
-    for m in mentions:
+    for m in r.mentions:
         if m.how == "fuzzy" and m.text in named_products:
             continue  # "Grok" is a product of the usage figures, not Groq misspelt
         if any(s <= m.start and m.end <= e for s, e, _ in countries):
@@ -806,7 +843,7 @@ def _read_form(
             continue
         orgs = [c for c in m.candidates if _is_org(c, orgs_cls)]
         if _is_org(m.best, orgs_cls):
-            org_spans.append((m.start, m.end))
+            r.org_spans.append((m.start, m.end))
             exact = [c for c in orgs if c.how == "exact"]
             form.orgs.append(exact[:3] or orgs[:1])
         else:
@@ -820,15 +857,14 @@ def _read_form(
             form.entities.append(alias)
     if countries:
         form.country = COUNTRIES[max(countries, key=lambda c: c[1] - c[0])[2]]
-
     products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]
     if products_named:
         form.product = max(products_named, key=len)
-    dates, date_spans = read_dates(text)
-    form.dates = dates
 
-    # property: analyst words, then the ontology's own labels (both languages)
-    name_spans = [(m.start, m.end) for m in mentions] + date_spans
+
+def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: str | None) -> None:
+    """The property: analyst words, then the ontology's own labels (both languages), the longest."""
+    text, name_spans = r.text, r.name_spans
     found = [
         (s, e, prop)
         for prop, words in PROPERTY_WORDS
@@ -844,19 +880,23 @@ def _read_form(
     if not found and fallback:
         form.prop = fallback
     elif not found:
-        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in countries])
+        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries])
     if found:
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
         form.prop = found[0][2]
 
-    # numbers: a threshold with its unit (and the property the unit implies), or a value to look for
+
+def _read_numbers(form: Form, r: _Reading) -> None:
+    """Numbers: a threshold with its unit (and the property the unit implies), a value to look for, or
+    how many a ranking shows."""
+    text = r.text
     comparator = None
     for op, words in COMPARATORS:
         if _has(text, words):
             comparator = op
             break
     for nm in _NUMBER.finditer(text):
-        if any(a <= nm.start() < b for a, b in name_spans) or not nm.group("num"):
+        if any(a <= nm.start() < b for a, b in r.name_spans) or not nm.group("num"):
             continue
         value, unit = _number(nm)
         if unit in UNITS and form.prop is None:
@@ -870,26 +910,28 @@ def _read_form(
         k = top.group(1) or top.group(2)
         form.k = {"五": 5, "十": 10, "三": 3}.get(k) or int(k)
 
-    # class of the nodes
+
+def _read_class(form: Form, r: _Reading) -> None:
+    """The class of the nodes: named by a class word or implied by the property (which may then be
+    read as the same word's property of that class)."""
+    text = r.text
     carrier = None
     best_len = 0
-    explicit = False
-    hardware_word = False
     for key, words in CLASS_WORDS:
         for s, e, _ in _find(text, words):
-            if any(a < e and s < b for a, b in name_spans):
+            if any(a < e and s < b for a, b in r.name_spans):
                 continue
             if key == "hardware":
-                hardware_word = True
+                r.hardware_word = True
             if e - s > best_len or (key in SITES and carrier == "hardware"):
                 if carrier in SITES and key == "hardware":
                     continue
                 carrier, best_len = key, e - s
-                explicit = True
+                r.explicit = True
     if carrier == "hardware" and form.prop == "releaseDate":
         form.prop = "availableFrom"
     # the same word names another property on another class ("power" of a cluster, of a chip)
-    form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if explicit else form.prop
+    form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if r.explicit else form.prop
     if form.prop in PROPERTY_CARRIER and (
         carrier is None or PROPERTY_CARRIER[form.prop] in {"run", *FIGURES}
     ):
@@ -902,6 +944,10 @@ def _read_form(
     if form.prop in ("releaseDate", "availableFrom", "date") and (form.dates or not mentions_named(form)):
         form.prop = None if form.dates else form.prop
 
+
+def _read_modifiers(form: Form, r: _Reading) -> None:
+    """Status, period of a usage figure, funding round, "latest" and "per" (a breakdown)."""
+    text = r.text
     for status, words in STATUS_WORDS.items():
         if _has(text, words):
             form.status = status
@@ -917,14 +963,16 @@ def _read_form(
         form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
-    unprop = "".join(" " if any(a <= i < b for a, b in prop_spans) else ch for i, ch in enumerate(text))
+    unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
     form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
 
-    # the operator
+
+def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
+    """The operator, from its words and what the form holds; ``op`` stays empty when none fits."""
+    text = r.text
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
-    named = form.entities + [o[0] for o in form.orgs]
-    role = next((r for r, words in ROLE_WORDS.items() if _has(text, words)), None)
+    role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
     if role and asks_who and (form.orgs or form.entities) and not ops["provenance"]:
         form.role, form.op = role, "role"
@@ -935,6 +983,14 @@ def _read_form(
         ops["top"], form.ascending = True, True
     group = _group(masked, form.carrier) if ops["top"] else None
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+    _chips_filter(form, r, ops, hardware_cls)
+    if not _choose_op(form, r, ops, group):
+        return form
+    return _checked_op(form, r, ops, hardware_cls)
+
+
+def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> None:
+    """A chip named beside a count or ranking of models, clusters or runs filters them."""
     if (
         form.carrier == "model"
         and (ops["count"] or ops["top"])
@@ -950,9 +1006,15 @@ def _read_form(
         form.chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
         form.entities = [e for e in form.entities if e not in form.chips]
         # "AMD chips", "AMD 的芯片", "chips made by AMD": the organization makes the chips
-        form.vendor = hardware_word and any(
-            _VENDOR_AFTER.match(text, e) or _VENDOR_BEFORE.search(text[:s]) for s, e in org_spans
+        form.vendor = r.hardware_word and any(
+            _VENDOR_AFTER.match(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans
         )
+
+
+def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None) -> bool:
+    """Set the operator the form's words and parts ask for, the first that fits; False when none."""
+    text, explicit = r.text, r.explicit
+    named = form.entities + [o[0] for o in form.orgs]
     if ops["provenance"]:
         form.op = "provenance"
         if form.prop is None and re.search(r"faster|speedup|倍|快", text):
@@ -1003,7 +1065,13 @@ def _read_form(
         form.orgs = []
         form.op = "fact"
     else:
-        return form
+        return False
+    return True
+
+
+def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> Form:
+    """The operator chosen, cleared (``op`` empty) where the form cannot say what the question asks,
+    and what it needs filled in."""
     if form.op == "count" and form.carrier is None:
         form.op = ""
         return form
@@ -1014,11 +1082,16 @@ def _read_form(
     ):
         form.op = ""  # "only NVIDIA" is a policy the forms cannot say; a named query can
         return form
-    if explicit and form.op == "fact" and form.carrier and form.carrier != "hardware" and not form.threshold:
-        hardware = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
-        if any(t in hardware for e in form.entities for t in e.types):
-            form.op = ""  # "models trained on the H100": a list by a link the forms do not filter on
-            return form
+    if (
+        r.explicit
+        and form.op == "fact"
+        and form.carrier
+        and form.carrier != "hardware"
+        and not form.threshold
+        and any(t in hardware_cls for e in form.entities for t in e.types)
+    ):
+        form.op = ""  # "models trained on the H100": a list by a link the forms do not filter on
+        return form
     if form.op in ("fact", "compare") and form.prop and form.prop in PROPERTY_CARRIER:
         form.carrier = None
     if form.op == "provenance" and not (form.entities or form.orgs):
@@ -1030,7 +1103,7 @@ def _read_form(
     if (
         form.op == "provenance"
         and form.prop is None
-        and _has(text, CONFIDENCE_WORDS)
+        and _has(r.text, CONFIDENCE_WORDS)
         and all(t in RATED for e in form.entities for t in e.types)
     ):
         form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
