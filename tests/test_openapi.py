@@ -11,8 +11,9 @@ import re
 
 import pytest
 import requests
+from pydantic import TypeAdapter, ValidationError
 
-from aikg.web import create_app
+from aikg.web import create_app, shapes
 from aikg.web.params import description_of
 
 
@@ -109,3 +110,48 @@ def test_a_documented_integer_bound_is_the_bound_the_route_enforces(declared, ro
         assert refused.status_code == 400 and name in refused.get_json()["message"], name
         checked += 1
     assert checked >= 1
+
+
+ANSWERS = [
+    ("/api/health", shapes.Health),
+    ("/api/search?q=nvidia", shapes.SearchResponse),
+    ("/api/search?q=nvidai", shapes.SearchResponse),
+    ("/api/entities/nvidia", shapes.Entity),
+    ("/api/entities/nvidia/relations?direction=outgoing&property=aikg:investor", shapes.RelationPage),
+    ("/api/entities/nvidia/neighbors", shapes.Neighbors),
+    ("/api/graph", shapes.GraphView),
+    ("/api/types", shapes.TypesResponse),
+    ("/api/stats", shapes.StatsResponse),
+    ("/api/queries", shapes.QueryList),
+    ("/api/queries/accelerators-by-vendor", shapes.QueryResult),
+    ("/api/queries/deals-of-organization?org=nvidia", shapes.QueryResult),
+]
+
+
+@pytest.mark.parametrize(("route", "shape"), ANSWERS, ids=[r for r, _ in ANSWERS])
+def test_an_answer_has_the_shape_its_schema_is_generated_from(declared, route, shape):
+    """The document's schemas are generated from the answers' declared shapes (aikg.web.shapes); each
+    route's real answer validates against its declaration (strictly: a string is not a number), and the
+    document refers the route's 200 to that shape's schema."""
+    app, document = declared
+    answer = app.test_client().get(route)
+    assert answer.status_code == 200, answer.get_data(as_text=True)[:300]
+    TypeAdapter(shape).validate_json(answer.get_data(), strict=True)
+    path = route.partition("?")[0]
+    template = next(
+        p
+        for p in document["paths"]
+        if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", p), path)
+        and ("{" not in p or path not in document["paths"])
+    )
+    schema = document["paths"][template]["get"]["responses"]["200"]["content"]["application/json"]["schema"]
+    assert schema == {"$ref": f"#/components/schemas/{shape.__name__}"}
+    assert shape.__name__ in document["components"]["schemas"]
+
+
+def test_a_shape_that_does_not_fit_the_answer_is_refused(declared):
+    """The check above can fail: an entity's answer is not a search answer."""
+    app, _ = declared
+    answer = app.test_client().get("/api/entities/nvidia")
+    with pytest.raises(ValidationError):
+        TypeAdapter(shapes.SearchResponse).validate_json(answer.get_data(), strict=True)

@@ -39,7 +39,7 @@ from aikg.rdf.formats import JSON, RESULT_FORMATS
 from aikg.rdf.serialize import TRUNCATED_HEADER
 from aikg.services import Services
 from aikg.store import QueryResult
-from aikg.web import current_settings, get_services
+from aikg.web import current_settings, get_services, shapes
 from aikg.web.describe import (
     FORMAT,
     IF_NONE_MATCH,
@@ -105,7 +105,7 @@ def _health_doc(_: Services) -> dict[str, Any]:
         "Liveness",
         "Whether the service is up, the store's kind and data version, and whether reads and writes are "
         "taken now (writes are not while the writer process starts).",
-        {"200": json_answer(ref("Health"), "The service is up."), **errors(406, 503)},
+        {"200": json_answer(ref(shapes.Health), "The service is up."), **errors(406, 503)},
         tags=["lookup"],
     )
 
@@ -133,7 +133,7 @@ def _search_doc(services: Services) -> dict[str, Any]:
         "matches the entity with more links first, and a well-linked thing whose name starts with the "
         "query before an exact match of an obscure one. Fast enough for autocomplete.",
         {
-            **cached_ok(ref("SearchResponse"), "The best matches, one per entity."),
+            **cached_ok(ref(shapes.SearchResponse), "The best matches, one per entity."),
             **errors(400, 406, 503),
         },
         [
@@ -227,7 +227,7 @@ def _entity_doc(_: Services) -> dict[str, Any]:
         "its source documents and certainty. Relations come in groups, one per direction and "
         "property: the first `limit` links of each group, and in `relations.groups` each group's "
         "total and the address of its next page (`truncated` is true when any group has one).",
-        {**cached_ok(ref("Entity"), "The entity."), **errors(400, 404, 406, 503)},
+        {**cached_ok(ref(shapes.Entity), "The entity."), **errors(400, 404, 406, 503)},
         [
             {
                 "name": "id",
@@ -260,7 +260,7 @@ def _relations_doc(_: Services) -> dict[str, Any]:
         "The links of one property in one direction, `limit` of them from `offset`, with the group's "
         "total and the next page. Pages follow the store's own order, the same for every page while "
         "the data does not change; the links of one page are sorted by IRI.",
-        {**cached_ok(ref("RelationPage"), "The page."), **errors(400, 404, 406, 503)},
+        {**cached_ok(ref(shapes.RelationPage), "The page."), **errors(400, 404, 406, 503)},
         [
             {
                 "name": "id",
@@ -351,7 +351,7 @@ def _types_doc(_: Services) -> dict[str, Any]:
         "Classes with instance counts",
         "Every aikg class with its label, parents and how many entities it has, directly "
         "and with its subclasses.",
-        {**cached_ok(ref("TypesResponse"), "The classes."), **errors(406, 503)},
+        {**cached_ok(ref(shapes.TypesResponse), "The classes."), **errors(406, 503)},
         [IF_NONE_MATCH],
         tags=["lookup"],
     )
@@ -370,7 +370,7 @@ def _stats_doc(_: Services) -> dict[str, Any]:
     return get_operation(
         "Store statistics",
         "Triples per named graph, entities and source documents.",
-        {**cached_ok(ref("StatsResponse"), "The statistics."), **errors(406, 503)},
+        {**cached_ok(ref(shapes.StatsResponse), "The statistics."), **errors(406, 503)},
         [IF_NONE_MATCH],
         tags=["lookup"],
     )
@@ -403,7 +403,7 @@ def _queries_doc(_: Services) -> dict[str, Any]:
     return get_operation(
         "Named queries",
         "Every named query with its title, description and parameters.",
-        {"200": json_answer(ref("QueryList"), "The named queries."), **errors(406)},
+        {"200": json_answer(ref(shapes.QueryList), "The named queries."), **errors(406)},
         tags=["queries"],
     )
 
@@ -431,7 +431,9 @@ def _named_query_doc(services: Services) -> dict[str, Any]:
         "(and the X-AIKG-Truncated header) says more rows follow, `next` (and a Link rel=next header) "
         "where. Without `limit` the page is the row cap (max_rows).",
         {
-            **cached_ok(ref("QueryResult"), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}),
+            **cached_ok(
+                ref(shapes.QueryResult), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
+            ),
             **errors(400, 404, 406, 429, 503),
         },
         [

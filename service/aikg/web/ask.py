@@ -14,7 +14,7 @@ from aikg.ask import Asker
 from aikg.errors import BadRequest
 from aikg.rdf.formats import JSON
 from aikg.services import Services
-from aikg.web import get_services
+from aikg.web import get_services, shapes
 from aikg.web.describe import IF_NONE_MATCH, cached_ok, errors, get_operation, ref
 from aikg.web.negotiation import negotiate
 from aikg.web.params import NOT_BLANK, documented, query_param
@@ -43,7 +43,7 @@ def _ask_doc(_: Services) -> dict[str, Any]:
         "a named query with its parameters filled, and answered with the sources of every row or fact; "
         "or an abstention (abstained: true) with the closest questions aikg can answer.",
         {
-            **cached_ok(ref("AskResponse"), "What was understood, and the answer or abstention."),
+            **cached_ok(ref(shapes.AskResponse), "What was understood, and the answer or abstention."),
             **errors(400, 406, 429, 503),
         },
         [

@@ -43,8 +43,9 @@ PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
 """JSON Schema of each named-query parameter type (see aikg.queries)."""
 
 
-def ref(name: str) -> dict[str, str]:
-    return {"$ref": f"#/components/schemas/{name}"}
+def ref(shape: type) -> dict[str, str]:
+    """A reference to the document's schema of ``shape``, an answer declared in :mod:`aikg.web.shapes`."""
+    return {"$ref": f"#/components/schemas/{shape.__name__}"}
 
 
 def json_answer(schema: dict[str, Any], description: str) -> dict[str, Any]:

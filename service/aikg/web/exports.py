@@ -35,7 +35,7 @@ from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
 from aikg.services import Services
 from aikg.store.base import current_deadline
-from aikg.web import current_settings, get_services
+from aikg.web import current_settings, get_services, shapes
 from aikg.web.describe import FLAG, PARAM_SCHEMAS, class_names, errors, get_operation, json_answer, ref
 from aikg.web.params import IntParam, documented, query_param
 from aikg.web.response_cache import cached
@@ -278,7 +278,7 @@ def _neighbors_doc(services: Services) -> dict[str, Any]:
         "Nodes and edges around the entity as Cytoscape.js elements: the closest and best-connected "
         "`limit` of them (`truncated` and `total` say what was left out). depth=1 gives one node's "
         "neighbours, which the graph view adds when a node is clicked.",
-        {"200": json_answer(ref("Neighbors"), "The neighbourhood."), **errors(400, 404, 406, 503)},
+        {"200": json_answer(ref(shapes.Neighbors), "The neighbourhood."), **errors(400, 404, 406, 503)},
         [
             {
                 "name": "id",
@@ -340,7 +340,7 @@ def _graph_doc(services: Services) -> dict[str, Any]:
         "The whole graph, capped",
         "The data graph as Cytoscape.js elements for drawing: its best-connected `limit` nodes "
         "(`truncated` and `total` say what was left out). Exports (/export/{format}) are never cut.",
-        {"200": json_answer(ref("GraphView"), "The graph."), **errors(400, 406, 503)},
+        {"200": json_answer(ref(shapes.GraphView), "The graph."), **errors(400, 406, 503)},
         [
             *_view_params(services, GRAPH_LIMIT),
         ],

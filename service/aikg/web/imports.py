@@ -21,8 +21,16 @@ from aikg.errors import (
 from aikg.query.named import convert
 from aikg.rdf.formats import JSON
 from aikg.services import Services
-from aikg.web import current_settings, get_services, get_store
-from aikg.web.describe import IF_NONE_MATCH, PARAM_SCHEMAS, cached_ok, errors, get_operation, json_answer
+from aikg.web import current_settings, get_services, get_store, shapes
+from aikg.web.describe import (
+    IF_NONE_MATCH,
+    PARAM_SCHEMAS,
+    cached_ok,
+    errors,
+    get_operation,
+    json_answer,
+    ref,
+)
 from aikg.web.negotiation import negotiate
 from aikg.web.params import documented
 from aikg.web.response_cache import cached
@@ -50,14 +58,7 @@ def _imports_doc(_: Services) -> dict[str, Any]:
         "imported, rejected and kept, the update mode and snapshot date, entities created, and figures "
         "another source gives differently (rounding or disagreement).",
         {
-            **cached_ok(
-                {
-                    "type": "object",
-                    "required": ["imports"],
-                    "properties": {"imports": {"type": "array", "items": {"type": "object"}}},
-                },
-                "The imports.",
-            ),
+            **cached_ok(ref(shapes.ImportList), "The imports."),
             **errors(406),
         },
         [IF_NONE_MATCH],
@@ -88,10 +89,7 @@ def _import_doc(_: Services) -> dict[str, Any]:
         "did (added, changed, kept not restated, an older snapshot's values kept as history, removed), "
         "with the values before and after and their snapshots. ``latest`` is the newest import.",
         {
-            **cached_ok(
-                {"type": "object", "required": ["id", "files", "findings", "counts"]},
-                "The import and its findings.",
-            ),
+            **cached_ok(ref(shapes.ImportRecord), "The import and its findings."),
             **errors(400, 404, 406),
         },
         [
@@ -187,9 +185,7 @@ def _import_post_doc(_: Services) -> dict[str, Any]:
                 },
             },
             "responses": {
-                "200": json_answer(
-                    {"type": "object", "required": ["files", "changes"]}, "The import's report."
-                ),
+                "200": json_answer(ref(shapes.ImportReport), "The import's report."),
                 **errors(400, 401, 403, 409, 413, 415, 422, 429, 503),
             },
         }
@@ -254,10 +250,7 @@ def _history_doc(_: Services) -> dict[str, Any]:
         "each recorded import changed for it; with ``as_of`` also every value they gave as of that day "
         "(the epoch-as-of named query).",
         {
-            **cached_ok(
-                {"type": "object", "required": ["entity", "history", "changes"]},
-                "The entity's history.",
-            ),
+            **cached_ok(ref(shapes.EntityHistory), "The entity's history."),
             **errors(400, 404, 406),
         },
         [

@@ -37,7 +37,7 @@ from aikg.rdf import guard
 from aikg.rdf.formats import GRAPH_FORMATS, JSON, RDF_FORMATS, by_extension, by_media_type
 from aikg.services import Services
 from aikg.store.base import current_deadline
-from aikg.web import current_settings, get_services, get_store
+from aikg.web import current_settings, get_services, get_store, shapes
 from aikg.web.auth import require_writer
 from aikg.web.cors import WRITE, allow_cross_origin
 from aikg.web.describe import EMPTY_UPDATE, IF_NONE_MATCH, errors, get_operation, ref
@@ -253,11 +253,11 @@ def _write_answers() -> dict[str, Any]:
     secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
     written = {
         "description": "The write was committed.",
-        "content": {"application/json": {"schema": ref("WriteOutcome")}},
+        "content": {"application/json": {"schema": ref(shapes.WriteOutcome)}},
     }
     created = {
         "description": "A new graph was created.",
-        "content": {"application/json": {"schema": ref("WriteOutcome")}},
+        "content": {"application/json": {"schema": ref(shapes.WriteOutcome)}},
         "headers": {
             "Location": {
                 "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
@@ -269,7 +269,7 @@ def _write_answers() -> dict[str, Any]:
     refused = {
         "description": "Validation failed: the data would not conform to the shapes.",
         "content": {
-            "application/json": {"schema": ref("Error")},
+            "application/json": {"schema": ref(shapes.Error)},
             "text/turtle": {"schema": {"type": "string"}},
         },
     }
@@ -514,7 +514,7 @@ def _validate_doc(_: Services) -> dict[str, Any]:
             "200": {
                 "description": "The validation report of the store's current version.",
                 "content": {
-                    "application/json": {"schema": ref("ValidationReport")},
+                    "application/json": {"schema": ref(shapes.ValidationReport)},
                     "text/turtle": {"schema": {"type": "string"}},
                 },
             },
@@ -526,7 +526,7 @@ def _validate_doc(_: Services) -> dict[str, Any]:
                         "schema": {"type": "string"},
                     }
                 },
-                "content": {"application/json": {"schema": ref("ValidationPending")}},
+                "content": {"application/json": {"schema": ref(shapes.ValidationPending)}},
             },
             **errors(406, 503),
         },
