@@ -158,9 +158,32 @@ def merge(
     name several rows share, or every row missing when asked to replace the dataset): their values
     become history. ``record_added``: list each added value in the diff (not for a dataset's first
     import, where everything is new)."""
-    out = Merged()
     file_quads = list(file_quads)
-    ratings = {
+    dates = dict(state.graphs)
+    dates.setdefault(target, snapshot)
+    structural = _Structural(_ratings(state, file_quads))
+    stored, structural_old, described = _read_stored(state, structural, dates)
+    stated, structural_new = _read_file(file_quads, structural)
+    nodes = {s for s, _ in stated} | set(structural_new)
+    gone = set(withdrawn) - nodes
+    step = _Merge(state, Merged(), file, snapshot, ox.NamedNode(target), dataset_doc, dates, described)
+    step.record_added = record_added
+    for key in sorted(set(stated) | {k for k in stored if k[0] in nodes or k[0] in gone}):
+        step.key(key, stored.get(key, {}), stated.get(key, {}), gone=key[0] in gone)
+    step.let_go_parts(stored, structural_old, nodes | gone)
+    _structure(state, step.out, structural_old, structural_new, step.target, gone)
+    return step.out
+
+
+Stored = dict[Key, dict[object, set[ox.Quad]]]
+"""(node, property) -> a value (:func:`canonical`) -> the stored quads stating it."""
+Described = dict[str, dict[str, set[ox.Quad]]]
+"""Graph IRI -> node -> the structural quads (:data:`STRUCTURAL`) describing the node in that graph."""
+
+
+def _ratings(state: DatasetState, file_quads: list[ox.Quad]) -> set[str]:
+    """The link ratings (aikg:LinkRating) the store or the file holds."""
+    return {
         q.subject.value
         for q in (*file_quads, *(q for quads in state.quads.values() for q in quads))
         if q.predicate.value == _RDF + "type"
@@ -168,18 +191,29 @@ def merge(
         and isinstance(q.subject, ox.NamedNode)
     }
 
-    def structural(q: ox.Quad) -> bool:
+
+@dataclass(frozen=True)
+class _Structural:
+    """Whether a quad is structural (:data:`STRUCTURAL`): a link rating's confidence is its fact."""
+
+    ratings: set[str]
+
+    def __call__(self, q: ox.Quad) -> bool:
         return q.predicate.value in STRUCTURAL and not (
-            q.predicate.value in RATED and isinstance(q.subject, ox.NamedNode) and q.subject.value in ratings
+            q.predicate.value in RATED
+            and isinstance(q.subject, ox.NamedNode)
+            and q.subject.value in self.ratings
         )
 
-    tg = ox.NamedNode(target)
-    dates = dict(state.graphs)
-    dates.setdefault(target, snapshot)
-    stored: dict[Key, dict[object, set[ox.Quad]]] = defaultdict(lambda: defaultdict(set))
-    structural_old: dict[str, dict[str, set[ox.Quad]]] = defaultdict(lambda: defaultdict(set))
+
+def _read_stored(
+    state: DatasetState, structural: _Structural, dates: dict[str, str]
+) -> tuple[Stored, Described, dict[str, str]]:
+    """The dataset's stored facts by (node, property) and value, its structural quads by graph and node,
+    and for each node the newest snapshot whose rows describe it (its row was in that file)."""
+    stored: Stored = defaultdict(lambda: defaultdict(set))
+    structural_old: Described = defaultdict(lambda: defaultdict(set))
     described: dict[str, str] = {}
-    """node -> the newest snapshot whose rows describe it (its row was in that file)."""
     for g, quads in state.quads.items():
         for q in quads:
             s = q.subject
@@ -190,6 +224,13 @@ def merge(
                 described[s.value] = max(described.get(s.value, ""), dates[g])
             else:
                 stored[(s.value, q.predicate.value)][canonical(q.object)].add(q)
+    return stored, structural_old, described
+
+
+def _read_file(
+    file_quads: list[ox.Quad], structural: _Structural
+) -> tuple[dict[Key, dict[object, Term]], dict[str, set[tuple[ox.NamedNode, Term]]]]:
+    """The file's facts by (node, property) and value, and its structural (predicate, object) by node."""
     stated: dict[Key, dict[object, Term]] = defaultdict(dict)
     structural_new: dict[str, set[tuple[ox.NamedNode, Term]]] = defaultdict(set)
     for q in file_quads:
@@ -200,107 +241,186 @@ def merge(
             structural_new[s.value].add((q.predicate, q.object))
         else:
             stated[(s.value, q.predicate.value)][canonical(q.object)] = q.object
-    nodes = {s for s, _ in stated} | set(structural_new)
-    gone = set(withdrawn) - nodes
+    return stated, structural_new
 
-    def first(quads: set[ox.Quad]) -> str:
-        return min(dates[_graph(q)] for q in quads)
 
-    def keep(key: Key, quads: set[ox.Quad], status: str, replaced_on: str | None = None) -> None:
-        q = min(quads, key=lambda q: dates[_graph(q)])
-        out.history.append(
-            StatedValue(key[0], key[1], q.object, first(quads), dataset_doc, status, replaced_on)
+@dataclass
+class _Merge:
+    """One file's merge into its dataset, (node, property) by (node, property): each case of the module's
+    docstring is one method, adding to :attr:`out`."""
+
+    state: DatasetState
+    out: Merged
+    file: str
+    snapshot: str
+    target: ox.NamedNode
+    dataset_doc: str
+    dates: dict[str, str]
+    """Graph IRI -> its snapshot date (the target graph's included)."""
+    described: dict[str, str]
+    """Node -> the newest snapshot whose rows describe it."""
+    record_added: bool = True
+
+    def first(self, quads: set[ox.Quad]) -> str:
+        """The snapshot that first stated a value (the oldest graph holding it)."""
+        return min(self.dates[_graph(q)] for q in quads)
+
+    def keep(self, key: Key, quads: set[ox.Quad], status: str, replaced_on: str | None = None) -> None:
+        """Keep a stored value as history."""
+        q = min(quads, key=lambda q: self.dates[_graph(q)])
+        self.out.history.append(
+            StatedValue(key[0], key[1], q.object, self.first(quads), self.dataset_doc, status, replaced_on)
         )
 
-    def quad(key: Key, o: Term, graph: ox.NamedNode = tg) -> ox.Quad:
-        return ox.Quad(ox.NamedNode(key[0]), ox.NamedNode(key[1]), o, graph)
+    def keep_older(self, key: Key, o: Term) -> None:
+        """Keep a value only this older snapshot states as history."""
+        self.out.history.append(
+            StatedValue(key[0], key[1], o, self.snapshot, self.dataset_doc, "older-snapshot")
+        )
 
-    for key in sorted(set(stated) | {k for k in stored if k[0] in nodes or k[0] in gone}):
-        now = stored.get(key, {})
-        new = stated.get(key, {})
-        value_date = max((first(qs) for qs in now.values()), default=None)
-        current = max(described.get(key[0], ""), value_date or "") or None
-        marks = state.markers.get(key, set())
-        if key[0] in gone:
-            for quads in now.values():
-                out.remove |= quads
-                keep(key, quads, "withdrawn", snapshot)
-            out.unmark |= marks
-            out.changes.append(_change("removed", key, file, now, value_date, {}, snapshot))
-            continue
-        if not new:
-            if now and value_date is not None and snapshot > value_date and snapshot >= (current or ""):
-                out.changes.append(_change("not-restated", key, file, now, value_date, {}, snapshot))
-                if not marks:
-                    for quads in now.values():
-                        keep(key, quads, "not-restated", snapshot)
-            continue
-        if not now and current is not None and snapshot < current:
+    def quad(self, key: Key, o: Term, graph: ox.NamedNode | None = None) -> ox.Quad:
+        return ox.Quad(ox.NamedNode(key[0]), ox.NamedNode(key[1]), o, self.target if graph is None else graph)
+
+    def change(
+        self,
+        kind: str,
+        key: Key,
+        before: dict[object, set[ox.Quad]],
+        before_snapshot: str | None,
+        after: dict[object, Term],
+    ) -> None:
+        self.out.changes.append(_change(kind, key, self.file, before, before_snapshot, after, self.snapshot))
+
+    def key(self, key: Key, now: dict[object, set[ox.Quad]], new: dict[object, Term], *, gone: bool) -> None:
+        """Merge what the file states of (node, property), ``new``, with what the store holds, ``now``."""
+        value_date = max((self.first(qs) for qs in now.values()), default=None)
+        current = max(self.described.get(key[0], ""), value_date or "") or None
+        marks = self.state.markers.get(key, set())
+        if gone:
+            self.withdraw(key, now, value_date, marks)
+        elif not new:
+            self.not_stated(key, now, value_date, current, marks)
+        elif not now and current is not None and self.snapshot < current:
             # A newer snapshot had the row and does not state this: the older value is history.
             for o in new.values():
-                out.history.append(StatedValue(key[0], key[1], o, snapshot, dataset_doc, "older-snapshot"))
-            out.changes.append(_change("older-snapshot", key, file, {}, current, new, snapshot))
-            continue
-        if not now:
-            out.add |= {quad(key, o) for o in new.values()}
-            out.unmark |= marks
-            if record_added:
-                out.changes.append(_change("added", key, file, {}, None, new, snapshot))
-            continue
+                self.keep_older(key, o)
+            self.change("older-snapshot", key, {}, current, new)
+        elif not now:
+            self.out.add |= {self.quad(key, o) for o in new.values()}
+            self.out.unmark |= marks
+            if self.record_added:
+                self.change("added", key, {}, None, new)
+        else:
+            self.both(key, now, new, value_date, current, marks)
+
+    def withdraw(
+        self, key: Key, now: dict[object, set[ox.Quad]], value_date: str | None, marks: set[ox.Quad]
+    ) -> None:
+        """A node the import takes out of the dataset: its values become history."""
+        for quads in now.values():
+            self.out.remove |= quads
+            self.keep(key, quads, "withdrawn", self.snapshot)
+        self.out.unmark |= marks
+        self.change("removed", key, now, value_date, {})
+
+    def not_stated(
+        self,
+        key: Key,
+        now: dict[object, set[ox.Quad]],
+        value_date: str | None,
+        current: str | None,
+        marks: set[ox.Quad],
+    ) -> None:
+        """The file states nothing of a stored value: it stays, marked not restated by a newer file."""
+        if now and value_date is not None and self.snapshot > value_date and self.snapshot >= (current or ""):
+            self.change("not-restated", key, now, value_date, {})
+            if not marks:
+                for quads in now.values():
+                    self.keep(key, quads, "not-restated", self.snapshot)
+
+    def both(
+        self,
+        key: Key,
+        now: dict[object, set[ox.Quad]],
+        new: dict[object, Term],
+        value_date: str | None,
+        current: str | None,
+        marks: set[ox.Quad],
+    ) -> None:
+        """The store and the file both state values of (node, property)."""
         same = set(new) & set(now)
         for value in same:
             for q in now[value]:
                 if q.object != new[value]:  # the same number written another way: the new form, same graph
-                    out.remove.add(q)
-                    out.add.add(quad(key, new[value], q.graph_name))  # type: ignore[arg-type]
-        out.restated += len(same)
-        if current is not None and snapshot < current:
-            for value in same:  # these were first stated by this older snapshot
-                for q in now[value]:
-                    if dates[_graph(q)] > snapshot:
-                        out.remove.add(q)
-                        out.add.add(quad(key, new[value]))
-            extra = {v: o for v, o in new.items() if v not in now}
-            for o in extra.values():
-                out.history.append(StatedValue(key[0], key[1], o, snapshot, dataset_doc, "older-snapshot"))
-            if extra:
-                out.changes.append(_change("older-snapshot", key, file, now, value_date, extra, snapshot))
-            continue
+                    self.out.remove.add(q)
+                    self.out.add.add(self.quad(key, new[value], q.graph_name))  # type: ignore[arg-type]
+        self.out.restated += len(same)
+        if current is not None and self.snapshot < current:
+            self.older(key, now, new, same, value_date)
+            return
         unstated = _unstated_columns(key[1], now, new)
         if unstated:
             # Notes of a column the file states nothing of (a dropped or empty "Notes"): kept, not restated.
             if not marks:
                 for quads in unstated.values():
-                    keep(key, quads, "not-restated", snapshot)
-            out.changes.append(_change("not-restated", key, file, unstated, value_date, {}, snapshot))
+                    self.keep(key, quads, "not-restated", self.snapshot)
+            self.change("not-restated", key, unstated, value_date, {})
             now = {v: qs for v, qs in now.items() if v not in unstated}
         else:
-            out.unmark |= marks
+            self.out.unmark |= marks
         if set(new) == set(now):
-            continue
+            return
         if key[1] in BAG:
             added = {v: o for v, o in new.items() if v not in now}
-            out.add |= {quad(key, o) for o in added.values()}
+            self.out.add |= {self.quad(key, o) for o in added.values()}
             if added:
-                out.changes.append(_change("added", key, file, {}, None, added, snapshot))
-            continue
+                self.change("added", key, {}, None, added)
+            return
+        self.replace(key, now, new, value_date)
+
+    def older(
+        self,
+        key: Key,
+        now: dict[object, set[ox.Quad]],
+        new: dict[object, Term],
+        same: set[object],
+        value_date: str | None,
+    ) -> None:
+        """An older snapshot: the values it shares move to its graph (it stated them first); the others it
+        gives are kept as history and listed."""
+        for value in same:
+            for q in now[value]:
+                if self.dates[_graph(q)] > self.snapshot:
+                    self.out.remove.add(q)
+                    self.out.add.add(self.quad(key, new[value]))
+        extra = {v: o for v, o in new.items() if v not in now}
+        for o in extra.values():
+            self.keep_older(key, o)
+        if extra:
+            self.change("older-snapshot", key, now, value_date, extra)
+
+    def replace(
+        self, key: Key, now: dict[object, set[ox.Quad]], new: dict[object, Term], value_date: str | None
+    ) -> None:
+        """A newer (or the same) snapshot states other values: they replace the stored ones (history)."""
         for value, quads in now.items():
             if value not in new:
-                out.remove |= quads
-                keep(key, quads, "replaced", snapshot)
-        out.add |= {quad(key, o) for v, o in new.items() if v not in now}
-        out.changes.append(_change("changed", key, file, now, value_date, new, snapshot))
-    for part in _parts_let_go(state, out, nodes | gone):
-        for key in sorted(k for k in stored if k[0] == part):
-            quads = set().union(*stored[key].values())
-            out.remove |= quads
-            keep(key, quads, "replaced", snapshot)
-            out.unmark |= state.markers.get(key, set())
-            out.changes.append(_change("removed", key, file, stored[key], first(quads), {}, snapshot))
-        for by_node in structural_old.values():
-            out.remove |= by_node.get(part, set())
-    _structure(state, out, structural_old, structural_new, tg, gone)
-    return out
+                self.out.remove |= quads
+                self.keep(key, quads, "replaced", self.snapshot)
+        self.out.add |= {self.quad(key, o) for v, o in new.items() if v not in now}
+        self.change("changed", key, now, value_date, new)
+
+    def let_go_parts(self, stored: Stored, structural_old: Described, described: set[str]) -> None:
+        """Parts (:data:`PARTS`) whose every link the change takes out go with their link (history)."""
+        for part in _parts_let_go(self.state, self.out, described):
+            for key in sorted(k for k in stored if k[0] == part):
+                quads = set().union(*stored[key].values())
+                self.out.remove |= quads
+                self.keep(key, quads, "replaced", self.snapshot)
+                self.out.unmark |= self.state.markers.get(key, set())
+                self.change("removed", key, stored[key], self.first(quads), {})
+            for by_node in structural_old.values():
+                self.out.remove |= by_node.get(part, set())
 
 
 def _unstated_columns(
