@@ -374,6 +374,7 @@ def test_named_query_repeat_is_304(ro_client):
         ("deals-of-organization", "org"),
         ("deals-of-organization?org=", "org"),
         ("deals-of-organization?org=Not%20A%20Slug", "org"),
+        ("deals-of-organization?org=NV_IDIA", "org"),
         ("events-between?from=2026-13-45&to=2026-12-31", "from"),
         ("events-between?from=2026-01-01&to=yesterday", "to"),
     ],
@@ -381,6 +382,26 @@ def test_named_query_repeat_is_304(ro_client):
 def test_named_query_bad_parameter_is_400_naming_it(ro_client, query, param):
     body = _error(ro_client.get("/api/queries/" + query), 400)
     assert f"'{param}'" in body["message"]
+
+
+@pytest.mark.parametrize(
+    ("first", "last"), [("2026-09-01", "2026-06-01"), ("2026-07", "2026-06-30"), ("2027", "2026-12-31")]
+)
+def test_a_range_that_ends_before_it_starts_is_400_not_an_empty_answer(ro_client, first, last):
+    """events-between with its days the wrong way round answered 200 with no rows: "nothing happened"
+    to a person who had swapped two fields. A range holding no day is refused, naming both ends."""
+    body = _error(ro_client.get(f"/api/queries/events-between?from={first}&to={last}"), 400)
+    assert f"'from' ({first}) is after 'to' ({last})" in body["message"]
+    same_day = ro_client.get("/api/queries/events-between?from=2026-06&to=2026-06-01")
+    assert same_day.status_code == 200  # June's first day is in June
+
+
+def test_an_entity_id_typed_in_capitals_is_the_id(ro_client):
+    lower = ro_client.get("/api/queries/deals-of-organization?org=coreweave").get_json()
+    upper = ro_client.get("/api/queries/deals-of-organization?org=CoreWeave").get_json()
+    assert upper["rows"] == lower["rows"] and lower["rows"]
+    body = _error(ro_client.get("/api/queries/deals-of-organization?org=corewaeve"), 400)
+    assert "/api/search?q=corewaeve" in body["message"]  # where to find the id that was meant
 
 
 def test_unknown_named_query_is_404(ro_client):

@@ -43,6 +43,7 @@ from dataclasses import dataclass, field
 from decimal import Decimal, InvalidOperation
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import pyoxigraph as ox
 
@@ -231,8 +232,8 @@ def convert(param: Parameter, raw: str) -> Term:
         raise BadRequest(f"parameter {param.name!r} is empty")
     kind = param.type
     if kind == "entity":
-        if _SLUG.match(value):
-            return ox.NamedNode(str(ID[value]))
+        if _SLUG.match(value.lower()):  # an id is lower case: "NVIDIA" is the id nvidia as people type it
+            return ox.NamedNode(str(ID[value.lower()]))
         if _IRI.match(value):
             return _iri(param, value)
         raise BadRequest(f"parameter {param.name!r} must be an entity slug (e.g. 'nvidia') or an IRI")
@@ -294,7 +295,38 @@ def bind_parameters(q: NamedQuery, raw: Mapping[str, str]) -> dict[str, Term]:
             else:
                 continue
         bound[p.name] = convert(p, str(value))
+    _check_range(bound)
     return bound
+
+
+RANGES = (("from", "to"),)
+"""Date parameters that bound a range together, first and last day."""
+
+
+def _check_range(bound: Mapping[str, Term]) -> None:
+    """A range whose first day is after its last holds no day: a 400 saying so, not an empty answer
+    that reads as "nothing happened" (events-between with from=2026-09-01&to=2026-06-01 gave 0 rows)."""
+    for first, last in RANGES:
+        start, end = bound.get(first), bound.get(last)
+        if (
+            isinstance(start, ox.Literal)
+            and isinstance(end, ox.Literal)
+            and _day(start.value, False) > _day(end.value, True)
+        ):
+            raise BadRequest(
+                f"parameter {first!r} ({start.value}) is after {last!r} ({end.value}): the range holds no day"
+            )
+
+
+def _day(value: str, last: bool) -> dt.date:
+    """The first (or last) day of a date, a year-month or a year as the date parameters accept them."""
+    parts = [int(x) for x in value.split("-")]
+    year, month = parts[0], parts[1] if len(parts) > 1 else (12 if last else 1)
+    if len(parts) > 2:
+        return dt.date(year, month, parts[2])
+    if not last:
+        return dt.date(year, month, 1)
+    return dt.date(year + month // 12, month % 12 + 1, 1) - dt.timedelta(days=1)
 
 
 def paged(q: NamedQuery, limit: int, offset: int) -> str:
@@ -367,7 +399,11 @@ class NamedQueries:
                 and isinstance(term, ox.NamedNode)
                 and next(self.store.quads(term), None) is None
             ):
-                raise BadRequest(f"parameter {p.name!r}: no entity {term.value!r} in the graph")
+                slug = term.value.removeprefix(str(ID))
+                raise BadRequest(
+                    f"parameter {p.name!r}: no entity {term.value!r} in the graph; "
+                    f"find its id with /api/search?q={quote(slug)}"
+                )
         return q, bound
 
     def run(

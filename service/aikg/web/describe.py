@@ -25,7 +25,7 @@ IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
 PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
     "entity": {
         "type": "string",
-        "pattern": rf"^([a-z0-9]+(-[a-z0-9]+)*|{IRI_PATTERN})$",
+        "pattern": rf"^([A-Za-z0-9]+(-[A-Za-z0-9]+)*|{IRI_PATTERN})$",  # an id in any case
         "examples": ["nvidia"],
     },
     "iri": {"type": "string", "format": "iri"},

@@ -20,7 +20,7 @@ from pydantic.json_schema import GenerateJsonSchema, JsonSchemaMode, JsonSchemaV
 from pydantic_core import core_schema
 
 from aikg import __version__
-from aikg.query.named import Parameter
+from aikg.query.named import RANGES, Parameter
 from aikg.services import Services
 from aikg.web import shapes
 from aikg.web.api import page_params
@@ -167,7 +167,10 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
             for p in q.parameters
         ]
         params += [*page_params(services), FORMAT, IF_NONE_MATCH]
-        paths[f"/api/queries/{q.name}"] = get_operation(
+        names = {p.name for p in q.parameters}
+        # a range whose first day is after its last is a 400 (valid dates each, which a schema cannot relate)
+        ranged = any({a, b} <= names for a, b in RANGES)
+        paths[f"/api/queries/{q.name}"] = operation = get_operation(
             q.title,
             q.description or q.title,
             {
@@ -179,6 +182,8 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
             params,
             tags=["queries"],
         )
+        if ranged:
+            operation["get"]["x-aikg-valid-may-be-refused"] = True
     return paths
 
 
