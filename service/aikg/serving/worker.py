@@ -14,6 +14,11 @@ bound how long a client may take to send a request.
   seconds is cut off too), else it gets 408 and is closed. A larger body is read whole, within the same
   deadline, before the app runs (it is at most ``max_body`` bytes: larger ones are refused with 413
   without being read), so the app never waits for a client.
+
+This is aikg's one adapter to gunicorn's internals: every override of its threaded worker and every
+use of what it does not publish (the ``_DEFER`` sentinel, the connection's parser, the response class)
+is in this module, typed against :class:`ThreadWorkerSurface`; tests/test_gunicorn_contract.py checks
+each behaviour relied on against the installed gunicorn.
 """
 
 from __future__ import annotations
@@ -22,18 +27,119 @@ import contextlib
 import gc
 import io
 import json
+import logging
 import socket
 import sys
 import threading
 import time
-from typing import Any
+from collections import deque
+from concurrent.futures import Future
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from gunicorn.http import errors as http_errors
 from gunicorn.http import wsgi
-from gunicorn.workers.gthread import _DEFER, ThreadWorker
+from gunicorn.workers import gthread
 
 from aikg.serving.arenas import give_back
 from aikg.settings import load_settings
+
+# -- the part of gunicorn 27 this module relies on, typed -----------------------------------------------
+# gunicorn ships no type information: its classes are Any to mypy, so a subclass of them is not checked.
+# Below is what of them this module uses, with types; mypy checks the worker against it, and
+# tests/test_gunicorn_contract.py checks, against the installed gunicorn, that each method and attribute
+# exists with these parameters and that each behaviour the worker relies on still holds (the version pin
+# in pyproject.toml says why it is pinned to one major release).
+
+DEFER: object = gthread._DEFER
+"""What ``handle`` returns to give a connection back to the main loop's poller instead of answering it
+(gunicorn puts it on ``pending_conns`` until its socket is readable). gunicorn's own private sentinel:
+there is no public way to defer a connection (checked by the contract tests)."""
+
+
+class Unreader(Protocol):
+    """gunicorn's buffer of bytes read off a socket ahead of the parser."""
+
+    buf: io.BytesIO
+
+    def unread(self, data: bytes) -> None: ...
+
+
+class Parser(Protocol):
+    unreader: Unreader
+
+
+class Conn(Protocol):
+    """gunicorn's connection (``gthread.TConn``), and what aikg keeps with it (``aikg_held``)."""
+
+    sock: socket.socket
+    client: Any
+    parser: Parser | None
+    timeout: float | None
+
+    def init(self) -> None: ...
+
+
+class Request(Protocol):
+    """A parsed request (``gunicorn.http.message.Request``)."""
+
+    headers: list[tuple[str, str]]
+    body: BinaryIO
+
+
+class Config(Protocol):
+    """The settings of gunicorn's configuration this module reads."""
+
+    keepalive: float
+    reuse_port: bool
+
+
+class ThreadWorkerSurface:
+    """The methods and attributes of gunicorn's ``gthread.ThreadWorker`` the worker overrides or uses.
+    Only for the type checker (at run time the worker extends gunicorn's class) and the contract tests."""
+
+    cfg: Config
+    log: logging.Logger
+    alive: bool
+    sockets: list[socket.socket]
+    wait_fds: list[Any]
+    PIPE: tuple[int, int]
+    pending_conns: deque[Conn]
+    keepalived_conns: deque[Conn]
+
+    def init_process(self) -> None: ...
+    def load_wsgi(self) -> None: ...
+    def handle(self, conn: Conn) -> object: ...
+    def finish_request(self, conn: Conn, fs: Future[object]) -> None: ...
+    def wait_for_and_dispatch_events(self, timeout: float) -> None: ...
+    def handle_request(self, req: Request, conn: Conn) -> bool:
+        raise NotImplementedError  # gunicorn's, at run time
+
+    def murder_keepalived(self, force: bool = False) -> None: ...
+    def murder_pending(self) -> None: ...
+    def on_client_socket_readable(self, conn: Conn, client: socket.socket) -> None: ...
+    def handle_error(
+        self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException
+    ) -> None: ...
+
+
+if TYPE_CHECKING:
+
+    class _ThreadWorker(ThreadWorkerSurface):
+        pass
+
+    class _Response:
+        cfg: Config
+        upgrade: bool
+
+        def default_headers(self) -> list[str]:
+            raise NotImplementedError
+
+        def should_close(self) -> bool:
+            raise NotImplementedError
+
+else:
+    _ThreadWorker = gthread.ThreadWorker
+    _Response = wsgi.Response
 
 _CLIENT_ERRORS: tuple[tuple[type[BaseException], int, str], ...] = (
     (http_errors.InvalidResponseHeader, 500, "internal error"),
@@ -173,24 +279,21 @@ def tune_interpreter() -> None:
     gc.set_threshold(COLLECT_AFTER, middle, old)
 
 
-class KeepAliveResponse(wsgi.Response):  # type: ignore[misc]  # gunicorn ships no types
+class KeepAliveResponse(_Response):
     """gunicorn's response, saying how long an idle connection stays open: ``Keep-Alive: timeout=N``
     (gunicorn's ``keepalive``, 2 s by default). gunicorn closed idle connections without saying when,
     and Node's fetch (undici, Comunica's transport) then sent a POST on one the server had just closed:
     2 of 3 Comunica updates failed. Told the timeout, undici stops reusing a connection before it."""
 
     def default_headers(self) -> list[str]:
-        headers: list[str] = super().default_headers()
+        headers = super().default_headers()
         if self.cfg.keepalive and not self.upgrade and not self.should_close():
             headers.append(f"Keep-Alive: timeout={int(self.cfg.keepalive)}\r\n")
         return headers
 
 
-class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: its classes are Any
+class Worker(_ThreadWorker):
     """gunicorn's ``gthread`` worker with the envelope and the read deadline (see the module docstring)."""
-
-    sockets: list[Any]
-    """This worker's listening sockets (gunicorn's)."""
 
     def init_process(self) -> None:
         # gunicorn's threaded worker builds each response as wsgi.Response, with no hook to give it
@@ -200,7 +303,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         settings = load_settings()
         self.read_timeout = settings.read_timeout
         self.max_body = settings.max_body
-        self._reading: dict[Any, float] = {}
+        self._reading: dict[Conn, float] = {}
         self._reading_lock = threading.Lock()
         self._running = 0
         """Requests being answered by the thread pool now."""
@@ -226,7 +329,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         if self._own_socket() and not self.sockets:
             from gunicorn import sock, util
 
-            listeners: list[Any] = sock.create_sockets(self.cfg, self.log)
+            listeners: list[socket.socket] = sock.create_sockets(self.cfg, self.log)
             for listener in listeners:
                 util.close_on_exec(listener)
             self.sockets = listeners
@@ -234,21 +337,21 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
 
     # -- the read deadline ----------------------------------------------------------------------------
 
-    def _watch(self, conn: Any) -> None:
+    def _watch(self, conn: Conn) -> None:
         """Start the connection's read deadline, unless its request is already being waited for."""
         with self._reading_lock:
             self._reading.setdefault(conn, time.monotonic() + self.read_timeout)
 
-    def _unwatch(self, conn: Any) -> None:
+    def _unwatch(self, conn: Conn) -> None:
         with self._reading_lock:
             self._reading.pop(conn, None)
 
-    def handle(self, conn: Any) -> Any:
+    def handle(self, conn: Conn) -> object:
         """Answer one request on ``conn`` once it has arrived; until then, hand it back to the poller."""
         self._watch(conn)
         state = self._arrival(conn)
         if state == WAIT:
-            return _DEFER
+            return DEFER
         if state == TOO_LARGE:
             self._unwatch(conn)
             self._send(conn.sock, self._too_large())
@@ -256,9 +359,10 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         held: bytes = getattr(conn, "aikg_held", b"")
         if held:
             # What was taken off the socket while the request arrived goes first to the parser.
-            conn.aikg_held = b""
+            conn.aikg_held = b""  # type: ignore[attr-defined]  # kept with gunicorn's connection
             conn.sock.setblocking(True)
             conn.init()
+            assert conn.parser is not None  # init() made it
             conn.parser.unreader.unread(held)
         with self._reading_lock:
             self._running += 1
@@ -269,7 +373,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
                 self._running -= 1
             self._unwatch(conn)
 
-    def finish_request(self, conn: Any, fs: Any) -> None:
+    def finish_request(self, conn: Conn, fs: Future[object]) -> None:
         """As gunicorn's; a connection whose request has begun to arrive may wait on the poller until
         its read deadline (gunicorn's own limit, the keep-alive time, would cut a client pausing
         mid-request without the 408 it is owed)."""
@@ -278,7 +382,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             with self._reading_lock:
                 deadline = self._reading.get(conn)
             if deadline is not None:
-                conn.timeout = max(conn.timeout, deadline + 1.0)
+                conn.timeout = max(conn.timeout or 0.0, deadline + 1.0)
 
     def wait_for_and_dispatch_events(self, timeout: float) -> None:
         """As gunicorn's, then give heap pages back when idle."""
@@ -294,7 +398,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self._give_back_at = now + GIVE_BACK_EVERY
         give_back()
 
-    def _arrival(self, conn: Any) -> str:
+    def _arrival(self, conn: Conn) -> str:
         """Whether the request on ``conn`` has arrived (:func:`arrival`). Bytes of a request that has
         not are taken off the socket and kept with the connection (``aikg_held``): its socket is then
         readable again only when more bytes come, so the poller hands it back exactly then — no fixed
@@ -314,7 +418,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         state = arrival(held + (data or b""), self.max_body)
         if state == WAIT and data:
             try:
-                conn.aikg_held = held + conn.sock.recv(len(data), socket.MSG_DONTWAIT)
+                conn.aikg_held = held + conn.sock.recv(len(data), socket.MSG_DONTWAIT)  # type: ignore[attr-defined]
             except OSError:
                 return READY
         return state
@@ -326,7 +430,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             f"the request body is over the limit of {self.max_body} bytes (setting max_body)",
         )
 
-    def handle_request(self, req: Any, conn: Any) -> Any:
+    def handle_request(self, req: Request, conn: Conn) -> bool:
         """Read the whole body (within the deadline and ``max_body``), then let the app answer."""
         try:
             req.body = io.BytesIO(self._read_body(req))
@@ -337,7 +441,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             self._unwatch(conn)
         return super().handle_request(req, conn)
 
-    def _read_body(self, req: Any) -> bytes:
+    def _read_body(self, req: Request) -> bytes:
         length = next((v for k, v in req.headers if k == "CONTENT-LENGTH"), None)
         if (
             length is not None
@@ -368,7 +472,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
             now = time.monotonic()
             arrived = []
             for conn in self.keepalived_conns:
-                if conn.timeout > now:
+                if conn.timeout is not None and conn.timeout > now:
                     break  # the deque is in timeout order
                 if _has_bytes(conn.sock):
                     arrived.append(conn)
@@ -398,7 +502,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
 
     # -- the envelope ---------------------------------------------------------------------------------
 
-    def handle_error(self, req: Any, client: Any, addr: Any, exc: BaseException) -> None:
+    def handle_error(self, req: Request | None, client: socket.socket, addr: Any, exc: BaseException) -> None:
         """gunicorn's refusal of a malformed request (or a failure outside the app), as the envelope."""
         for cls, status, title in _CLIENT_ERRORS:
             if isinstance(exc, cls):
@@ -419,7 +523,7 @@ class Worker(ThreadWorker):  # type: ignore[misc]  # gunicorn ships no types: it
         self._send(client, envelope(500, "internal error", "an unexpected error occurred; it was logged"))
 
     @staticmethod
-    def _send(sock: Any, data: bytes) -> None:
+    def _send(sock: socket.socket, data: bytes) -> None:
         try:
             sock.setblocking(False)
             sock.send(data)
