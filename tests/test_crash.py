@@ -69,7 +69,6 @@ def test_sigkill_mid_burst_keeps_exactly_the_acknowledged_writes(tmp_path):
     assert not refused, refused
     kill_hard(server)
     writer.join()
-    assert len(sent) > len(acked) or sent == acked
 
     restarted = LiveServer(store_dir, env=env)
     try:

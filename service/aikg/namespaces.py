@@ -57,11 +57,6 @@ def sparql_prologue() -> str:
     return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
 
 
-def entity_iri(slug: str) -> str:
-    """Return the IRI of the entity with this slug."""
-    return str(ID[slug])
-
-
 def slug_of(iri: str) -> str | None:
     """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
     return iri[len(str(ID)) :] if iri.startswith(str(ID)) else None

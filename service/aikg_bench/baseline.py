@@ -48,7 +48,7 @@ def _serve(path: str, conn: Connection) -> None:
         try:
             found = engine.query(text, substitutions=subs, use_default_graph_as_union=union, base_iri=BASE)
             # Every solution read, as a caller of pyoxigraph would; an ASK answers with a boolean.
-            rows = int(bool(found)) if isinstance(found, ox.QueryBoolean) else len(list(found))  # type: ignore[arg-type]
+            rows = int(bool(found)) if isinstance(found, ox.QueryBoolean) else len(list(found))
         except (SyntaxError, ValueError, RuntimeError, OSError) as exc:  # the engine refused or failed
             conn.send((None, f"{type(exc).__name__}: {exc}"))
             continue

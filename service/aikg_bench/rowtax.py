@@ -81,7 +81,11 @@ class Session:
             rows: list[Any] = r.get_json()["rows"]
             return len(rows)
 
-        every: dict[str, Callable[[], int]] = {"pyoxigraph": in_process, "runner": runner, "http": http}
+        every: dict[str, Callable[[], int | tuple[int, float]]] = {
+            "pyoxigraph": in_process,
+            "runner": runner,
+            "http": http,
+        }
         line: dict[str, Any] = {
             "query": name,
             "params": dict(raw),

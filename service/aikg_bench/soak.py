@@ -42,7 +42,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 from urllib.parse import quote, urlencode
 
 import requests
@@ -917,12 +917,14 @@ def _fair_on(
             for kind, values in loaded.latencies.items():
                 before = idle.latencies.get(kind, [])[marks[0].get(kind, 0) :]
                 now = values[marks[1].get(kind, 0) :]
-                ratios_now[kind] = p99_ratio(now, before, rng, resamples=0)["ratio"]
+                ratios_now[kind] = cast("float | None", p99_ratio(now, before, rng, resamples=0)["ratio"])
             by_round.append(ratios_now)
             log(f"fair share: round {turn + 1}: p99 ratios {ratios_now}")
     finally:
         conn.send("stop")
-        hostiles = conn.recv() if conn.poll(120) else {"error": "the hostile clients did not report"}
+        hostiles: dict[str, Any] = (
+            conn.recv() if conn.poll(120) else {"error": "the hostile clients did not report"}
+        )
         clients.join(30)
     spans = hostiles.pop("spans", [])
     overlapping = sum(1 for b, e in spans if any(b < w_end and e > w_begin for w_begin, w_end in windows))

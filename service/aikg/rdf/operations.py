@@ -57,14 +57,11 @@ class Operation:
     """INSERT DATA, DELETE DATA, DELETE WHERE, MODIFY (DELETE/INSERT … WHERE), or a management verb."""
     first: Token
     last: Token
-    verb_token: Token
     silent: bool = False
     target: str | None = None
     """The graph a management operation changes (an IRI, DEFAULT, NAMED or ALL)."""
     source: str | None = None
     """The graph ADD/MOVE/COPY read from, the document LOAD reads."""
-    target_token: Token | None = None
-    source_token: Token | None = None
     with_graph: str | None = None
     using: bool = False
     using_graphs: list[str] = field(default_factory=list)
@@ -369,28 +366,28 @@ def read_update(text: str, *, base: str, default: str) -> UpdatePlan:
 def _operation(r: _Reader) -> Operation:
     first = r.take()
     verb = first.value if first.kind == "keyword" else ""
-    op = Operation(verb, first, first, first)
+    op = Operation(verb, first, first)
     if verb in ("CLEAR", "DROP", "CREATE"):
         op.silent = r.keyword("SILENT") is not None
         tok = r.peek()
         if tok is not None and tok.is_keyword("DEFAULT", "NAMED", "ALL") and verb != "CREATE":
-            op.target, op.target_token = r.take().value, tok
+            op.target = r.take().value
         else:
             if r.keyword("GRAPH") is None:
                 raise _Unreadable(f"{verb} takes GRAPH <iri>")
-            op.target, op.target_token = r.iri()
+            op.target = r.iri()[0]
     elif verb in ("ADD", "MOVE", "COPY"):
         op.silent = r.keyword("SILENT") is not None
-        op.source, op.source_token = _graph_or_default(r)
+        op.source = _graph_or_default(r)[0]
         if r.keyword("TO") is None:
             raise _Unreadable(f"{verb} takes … TO …")
-        op.target, op.target_token = _graph_or_default(r)
+        op.target = _graph_or_default(r)[0]
     elif verb == "LOAD":
         op.silent = r.keyword("SILENT") is not None
-        op.source, op.source_token = r.iri()
+        op.source = r.iri()[0]
         if r.keyword("INTO"):
             r.keyword("GRAPH")
-            op.target, op.target_token = r.iri()
+            op.target = r.iri()[0]
     elif verb in ("INSERT", "DELETE") and (tok := r.peek()) is not None and tok.is_keyword("DATA", "WHERE"):
         kind = r.take().value
         op.verb = f"{verb} {kind}"

@@ -26,9 +26,6 @@ __all__ = [
     "store_options",
 ]
 
-REMOTE_OPTIONS = ("update_url", "gsp_url", "user", "password")
-"""Settings (``store_<name>``) that configure the remote backend."""
-
 
 def store_options(settings: Settings) -> dict[str, str]:
     """The remote backend's options from resolved settings (the only place they are read)."""

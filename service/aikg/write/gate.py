@@ -475,10 +475,6 @@ def write_change(store: Store, change: Change, generated: incremental.Generated 
     store.apply(drop=drop, remove=remove, add=add)
 
 
-def _block(quads: Iterable[ox.Quad]) -> str:
-    return "\n".join(f"GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }}" for q in quads)
-
-
 def warm_up() -> None:
     """Do once what the first write would otherwise pay for (~0.7 s): parse the rules' algebra, load the
     shapes and the ontology, and run the validator once on a one-node graph."""
