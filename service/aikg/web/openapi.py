@@ -71,6 +71,11 @@ class _Schemas(GenerateJsonSchema):
         value.pop("title", None)
         return value
 
+    def dataclass_schema(self, schema: core_schema.DataclassSchema) -> JsonSchemaValue:
+        value = super().dataclass_schema(schema)
+        value.pop("title", None)
+        return value
+
     def nullable_schema(self, schema: core_schema.NullableSchema) -> JsonSchemaValue:
         inner = self.generate_inner(schema["schema"])
         if isinstance(inner.get("type"), str) and "$ref" not in inner:

@@ -25,6 +25,8 @@ from typing import (
 from annotated_types import Ge, Le
 from typing_extensions import TypedDict
 
+from aikg.knowledge.validate import Violation  # the dataclass the report is made of is its shape
+
 Count = Annotated[int, Ge(0)]
 Share = Annotated[float, Ge(0), Le(1)]
 DateTime = datetime
@@ -474,17 +476,6 @@ class WriteOutcome(TypedDict):
     notes: NotRequired[list[str]]
     """What the write did beyond its quads: the client graphs a CLEAR or DROP ALL/NAMED reached, a SILENT
     operation skipped."""
-
-
-class Violation(TypedDict):
-    """One SHACL violation."""
-
-    focus_node: str
-    path: str | None
-    message: str
-    severity: str
-    shape: str
-    value: str | None
 
 
 class ValidationReport(TypedDict):
