@@ -1,5 +1,7 @@
 """The IRIs aikg mints and the vocabularies it reuses, declared once."""
 
+from collections.abc import Mapping
+
 from rdflib import Namespace
 from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, SH, XSD
 
@@ -55,6 +57,15 @@ PREFIXES: dict[str, str] = {
 def sparql_prologue() -> str:
     """Return PREFIX declarations for all known namespaces, for queries written in code."""
     return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+def curie(iri: str, prefixes: Mapping[str, str] = PREFIXES) -> str:
+    """``aikg:Neocloud`` for an IRI one of ``prefixes`` (aikg's) covers, else the IRI itself: the one IRI
+    shortener of the code base (term names, exports' keys, validation reports)."""
+    for prefix, ns in prefixes.items():
+        if iri.startswith(ns) and len(iri) > len(ns):
+            return f"{prefix}:{iri[len(ns) :]}"
+    return iri
 
 
 def slug_of(iri: str) -> str | None:

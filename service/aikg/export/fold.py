@@ -26,9 +26,9 @@ from collections import defaultdict
 from dataclasses import dataclass
 
 from aikg.export.budget import bounded
-from aikg.export.model import Edge, GraphModel, Node, Value, add_value, attribute_key, curie
+from aikg.export.model import Edge, GraphModel, Node, Value, add_value, attribute_key
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS
-from aikg.namespaces import AIKG
+from aikg.namespaces import AIKG, curie
 
 PRIMARY_ROLES: tuple[str, ...] = tuple(
     str(AIKG[name])

@@ -29,7 +29,7 @@ from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 from aikg.export.budget import bounded
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
-from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, PREFIXES, XSD_INTEGERS
+from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, XSD_INTEGERS, curie
 from aikg.store.terms import graph_iri, rdf11_subject
 
 if TYPE_CHECKING:
@@ -87,7 +87,6 @@ quotation or rationale supports."""
 _AIKG, _ID, _CATALOGUE = str(AIKG), str(ID), str(CATALOG_GRAPH)
 _DERIVATION, _DERIVED_FOR = str(AIKG.Derivation), str(AIKG.derivedFor)
 _DERIVED_PROPERTY, _VALUE = str(AIKG.derivedProperty), str(AIKG.value)
-_PREFIX_OF = {ns: prefix for prefix, ns in PREFIXES.items()}
 _SHORT = 24
 """Untagged strings up to this length (versions, currencies, shapes) count as key values."""
 
@@ -169,13 +168,6 @@ class GraphModel:
         }
         data.update(_flat(edge.attrs))
         return data
-
-
-def curie(iri: str) -> str:
-    """``aikg:Neocloud`` for a known namespace, else the IRI itself."""
-    cut = max(iri.rfind("#"), iri.rfind("/")) + 1
-    prefix = _PREFIX_OF.get(iri[:cut]) if cut else None
-    return f"{prefix}:{iri[cut:]}" if prefix else iri
 
 
 def attribute_key(prop: str) -> str:

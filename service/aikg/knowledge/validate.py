@@ -26,7 +26,7 @@ from rdflib.namespace import RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
 from aikg.errors import AikgError
-from aikg.namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH
+from aikg.namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH, curie
 from aikg.resources import ontology_dir, shapes_dir
 from aikg.store import Store
 from aikg.store.terms import graph_to_ox
@@ -93,12 +93,12 @@ SHAPES_NS = "https://w3id.org/aikg/shapes#"
 """Namespace of the shapes in ``ontology/shapes/*.ttl``."""
 
 
+_REPORT_PREFIXES = {**PREFIXES, "shape": SHAPES_NS}
+"""aikg's prefixes and the shapes' own, for readable reports."""
+
+
 def _short(iri: str) -> str:
-    """Write an IRI as a prefixed name when a known prefix fits (readable reports)."""
-    for prefix, ns in (*PREFIXES.items(), ("shape", SHAPES_NS)):
-        if iri.startswith(ns) and len(iri) > len(ns):
-            return f"{prefix}:{iri[len(ns) :]}"
-    return iri
+    return curie(iri, _REPORT_PREFIXES)
 
 
 def _parse_folder(files: Iterable[Any]) -> Graph:

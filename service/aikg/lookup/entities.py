@@ -46,6 +46,7 @@ from aikg.namespaces import (
     RDFS,
     SHAPES_GRAPH,
     SKOS,
+    curie,
 )
 from aikg.store import Store, Term
 
@@ -235,14 +236,6 @@ def _number(lexical: str) -> int | float | None:
         return int(text) if text.lstrip("+-").isdigit() else float(text)
     except ValueError:
         return None
-
-
-def curie(iri: str) -> str:
-    """A prefixed name for an IRI when one of aikg's prefixes covers it, else the IRI."""
-    for prefix, ns in PREFIXES.items():
-        if iri.startswith(ns) and len(iri) > len(ns):
-            return f"{prefix}:{iri[len(ns) :]}"
-    return iri
 
 
 def property_iri(raw: str) -> str | None:
