@@ -26,7 +26,7 @@ from rdflib.namespace import RDF, RDFS, SH, XSD
 from rdflib.term import Node
 
 from aikg.errors import AikgError
-from aikg.namespaces import ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH, curie
+from aikg.namespaces import BASE, ONTOLOGY_GRAPH, PREFIXES, SHAPES_GRAPH, curie
 from aikg.resources import ontology_dir, shapes_dir
 from aikg.store import Store
 from aikg.store.terms import graph_to_ox
@@ -89,7 +89,7 @@ class ValidationResult:
         return "\n".join(lines)
 
 
-SHAPES_NS = "https://w3id.org/aikg/shapes#"
+SHAPES_NS = BASE + "shapes#"
 """Namespace of the shapes in ``ontology/shapes/*.ttl``."""
 
 

@@ -51,7 +51,7 @@ from rapidfuzz.distance import OSA
 
 from aikg.errors import AikgError, StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
-from aikg.namespaces import ID
+from aikg.namespaces import AIKG, ID
 from aikg.store import Store, Term, open_snapshot
 from aikg.store.base import current_deadline, unbounded
 from aikg.write.writelog import WriteLog
@@ -69,7 +69,7 @@ _TOP = "\U0010ffff"
 _SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d]+")
 """Spaces, underscores and every dash: "OpenAI–SB Energy" is the words "openai sb energy"."""
 _ID = str(ID)
-_AIKG = "https://w3id.org/aikg/ontology#"
+_AIKG = str(AIKG)
 
 TIER_BASE = {
     "exact": 1.0,

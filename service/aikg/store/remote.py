@@ -45,7 +45,7 @@ import pyoxigraph as ox
 import requests
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
-from aikg.namespaces import AIKG, GRAPH
+from aikg.namespaces import AIKG, BASE, GRAPH
 from aikg.rdf.formats import DATASET_FORMATS, rdf_format_of
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, StoredTerm, Term
 from aikg.rdf.substitute import substitute
@@ -580,7 +580,7 @@ def _values_block(name: str, terms: Iterable[str]) -> str:
     return f"VALUES ?{name} {{ {' '.join(sorted(terms))} }}"
 
 
-GENID = "https://w3id.org/aikg/.well-known/genid/"
+GENID = BASE + ".well-known/genid/"
 """Prefix of skolem IRIs standing for blank nodes sent to a remote engine."""
 
 
