@@ -105,6 +105,8 @@ class Source(TypedDict):
     graph: str
     document: SourceDocument | None
     certainty: Term | None
+    confidence: NotRequired[Term]
+    """For a dataset's row: the dataset's own confidence in it."""
     evidence: NotRequired[list[Evidence]]
     """What the fact rests on in this graph: the sentences of the document that state it (quotation, word
     for word), aikg's reason for a curated fact (rationale), or the cell of a dataset's file it was read
@@ -123,6 +125,7 @@ class Qualifier(TypedDict, total=False):
     """How a figure is to be read (about, at least, at most)."""
 
     iri: str
+    name: str
     label: str
     symbol: str
 
@@ -138,6 +141,38 @@ class Fact(TypedDict):
     unit: Unit | None
     qualifier: Qualifier | None
     sources: list[Source]
+    difference: NotRequired[Difference]
+    """Where another source gives this figure otherwise (see the entity's ``comparisons``)."""
+
+
+Difference = Literal["rounding", "disagreement"]
+"""How two sources' figures differ: within rounding of each other, or not."""
+
+
+class GraphCertainty(TypedDict):
+    """How certain one source graph is of the entity."""
+
+    graph: str
+    certainty: Term
+
+
+class GraphConfidence(TypedDict):
+    """A dataset's own confidence in the row the entity was read from."""
+
+    graph: str
+    confidence: Term
+
+
+class Comparison(TypedDict):
+    """A figure sources give differently, their values side by side."""
+
+    property: Term
+    unit: Unit | None
+    difference: Difference
+    values: list[dict[str, Any]]
+    """Each source's value (value, number, node, sources)."""
+    pairs: list[dict[str, Any]]
+    """Each two values that differ, and how (values, difference)."""
 
 
 class Relation(TypedDict):
@@ -163,6 +198,8 @@ class Expansion(TypedDict):
     facts: list[Fact]
     relations: list[Relation]
     descriptions: NotRequired[list[Description]]
+    certainty: NotRequired[list[GraphCertainty]]
+    confidence: NotRequired[list[GraphConfidence]]
 
 
 class Document(TypedDict):
@@ -234,10 +271,16 @@ class Entity(TypedDict):
     types: list[Term]
     description: str | None
     descriptions: NotRequired[list[Description]]
+    certainty: NotRequired[list[GraphCertainty]]
+    confidence: NotRequired[list[GraphConfidence]]
     facts: list[Fact]
     relations: Relations
     documents: list[Document]
     truncated: bool
+    links: NotRequired[dict[str, str]]
+    """``self`` (this answer's address) and ``page`` (the entity's page)."""
+    comparisons: NotRequired[list[Comparison]]
+    """Figures sources give differently (rounding or disagreement)."""
 
 
 # -- search, types, statistics, health ----------------------------------------------------------------
@@ -345,6 +388,8 @@ class NamedQuery(TypedDict):
     description: str
     parameters: list[Parameter]
     examples: NotRequired[list[str]]
+    links: NotRequired[dict[str, str]]
+    """Where to find it: ``self``, the query's address."""
     charts: NotRequired[list[dict[str, str]]]
     """How the explorer draws the answer: one object per '# chart:' line of the query's header (type:
     scatter, line, bar or auto; x, y, color, label, link, status, source name columns; log: x, y or xy;
@@ -443,6 +488,10 @@ class Alternative(TypedDict):
     query: str
     parameters: dict[str, Any]
     confidence: Share
+    title: NotRequired[str]
+    example: NotRequired[str]
+    links: NotRequired[dict[str, str]]
+    """The named query's page, its API address and the editor."""
 
 
 class AskAnswer(TypedDict):
