@@ -64,7 +64,8 @@ if TYPE_CHECKING:
     from aikg.services import Services
 
 SMALL_CHANGE = 20_000
-"""Quads changed up to which an import is validated around the nodes it touches, like any write."""
+"""Quads changed up to which an import is validated around the nodes it touches, like any write; a larger
+one (a first import) is validated whole, on a copy of the store as it would be."""
 MAX_ROUNDS = 5
 """Validation rounds: rejecting a row can expose another (a node it made whole), so repeat a few times."""
 ATTEMPTS = 3
@@ -744,11 +745,28 @@ class _Prepared:
         self._change = gate.Change(
             "import", remove=delta_remove | stale | (unmark - records), add=delta_add | record | records
         )
-        if not self.large:
+        if self.large:
+            self._check_large_change(rejected, record | records)
+        else:
             visible = self._triples(gate.Change("import", remove=delta_remove, add=delta_add))
             self._check_generated(visible.remove, visible.add)
             if not self.report.refused:
                 self._check_whole_change(visible, self._change.remove - delta_remove, record | records)
+
+    def _check_large_change(self, rejected: set[RowKey], records: set[ox.Quad]) -> None:
+        """Refuse a large import (a first import: more than :data:`SMALL_CHANGE` quads, too many for the
+        gate's neighbourhood check) when the store would not conform after it, checked as a whole: the
+        data as committed (a scratch copy of the store with the change applied, validated in one pass
+        over every node: the rows' own pass, cached, when no row was left out since) and the history
+        records and the import's record over it, on their nodes and the nodes they link to."""
+        scratch = self._scratch(rejected)
+        result = _validate_all(scratch)
+        if result.conforms:
+            scratch.apply(add=records)
+            focus = {URIRef(q.subject.value) for q in records if isinstance(q.subject, ox.NamedNode)}
+            result = _validate_around(scratch, focus)
+        if not result.conforms:
+            self.report.refused = _refusals(result)
 
     def _check_whole_change(self, data: gate.Change, remove: set[ox.Quad], add: set[ox.Quad]) -> None:
         """Refuse the import (nothing is written) when the store would not conform after the change as it
