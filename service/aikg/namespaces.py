@@ -1,8 +1,9 @@
 """The IRIs aikg mints and the vocabularies it reuses, declared once."""
 
 from collections.abc import Mapping
+from typing import Literal
 
-from rdflib import Namespace
+from rdflib import Namespace, URIRef
 from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, SH, XSD
 
 # The reused vocabularies the rest of the package imports from here: re-exported by name (``X as X``).
@@ -32,6 +33,46 @@ INFERRED_GRAPH = GRAPH["inferred"]
 DEFAULT_GRAPH = GRAPH["default"]
 """Where writes to "the default graph" go (SPARQL Update, the Graph Store Protocol's ``?default``); the
 default graph that queries read is the union of all named graphs, this one included."""
+SYSTEM_GRAPH = GRAPH["system"]
+RESOLUTION_GRAPH = GRAPH["resolution"]
+"""The Epoch import's entity-resolution links."""
+IMPORTS_GRAPH = GRAPH["imports"]
+"""The Epoch import's records (what each import read, found and changed)."""
+HISTORY_GRAPH = GRAPH["history"]
+"""What Epoch's datasets said before (values a newer snapshot replaced)."""
+
+GraphRole = Literal["maintained", "protected", "generated", "not facts", "not exported"]
+"""What aikg does with a graph of its own:
+
+- ``maintained``: aikg writes it itself; a client may not name it as a graph of its own (write.namespace);
+- ``protected``: no write through the gate may change it (write.gate): from files, computed, or
+  written by the Epoch import's own commit;
+- ``generated``: computed from the others after every write (knowledge.derive);
+- ``not facts``: its triples are not facts about entities, so an entity's page leaves them out
+  (lookup.entities);
+- ``not exported``: vocabulary, constraints and recomputable entailments, which an export leaves out
+  (export.select)."""
+
+_ROLES: tuple[tuple[URIRef, tuple[GraphRole, ...]], ...] = (
+    (ONTOLOGY_GRAPH, ("maintained", "protected", "not facts", "not exported")),
+    (SHAPES_GRAPH, ("maintained", "protected", "not facts", "not exported")),
+    (INFERRED_GRAPH, ("maintained", "protected", "generated", "not facts", "not exported")),
+    (DERIVED_GRAPH, ("maintained", "protected", "generated")),
+    (CATALOG_GRAPH, ("maintained",)),
+    (BACKGROUND_GRAPH, ("maintained",)),
+    (SYSTEM_GRAPH, ("maintained",)),
+    (RESOLUTION_GRAPH, ("maintained", "protected")),
+    (IMPORTS_GRAPH, ("maintained", "protected", "not facts")),
+    (HISTORY_GRAPH, ("maintained", "protected")),
+)
+GRAPH_ROLES: dict[str, frozenset[GraphRole]] = {str(g): frozenset(roles) for g, roles in _ROLES}
+"""Each of aikg's own graphs with its roles, side by side: the one place that says which graphs are data."""
+
+
+def graphs_with(role: GraphRole) -> frozenset[str]:
+    """aikg's graphs that have ``role`` (see :data:`GRAPH_ROLES`)."""
+    return frozenset(g for g, roles in GRAPH_ROLES.items() if role in roles)
+
 
 PREFIXES: dict[str, str] = {
     "aikg": str(AIKG),

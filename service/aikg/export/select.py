@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Protocol
 import pyoxigraph as ox
 
 from aikg.errors import BadRequest, NotFound
-from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, ID, graphs_with
 from aikg.store import Quad, Store, Term
 from aikg.store.terms import quad_of_row
 
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 MAX_DEPTH = 4
 """Deepest neighbourhood served: at depth 4 a hub already reaches most of a small graph."""
 
-NON_DATA_GRAPHS = frozenset({str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)})
+NON_DATA_GRAPHS = graphs_with("not exported")
 """Graphs an export leaves out: vocabulary, constraints and recomputable entailments."""
 
 _BATCH = 500

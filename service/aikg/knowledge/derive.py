@@ -25,12 +25,12 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, graphs_with
 from aikg.query.named import parse_query_file
 from aikg.resources import data_root, rules_dir
 from aikg.store import Store
 
-GENERATED_GRAPHS = (str(DERIVED_GRAPH), str(INFERRED_GRAPH))
+GENERATED_GRAPHS = tuple(sorted(graphs_with("generated")))
 """Graphs computed from the others; never inputs to their own rebuild."""
 
 

@@ -37,16 +37,13 @@ from aikg.lookup.search import LiveIndex, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
 from aikg.namespaces import (
     AIKG,
-    GRAPH,
     ID,
-    INFERRED_GRAPH,
-    ONTOLOGY_GRAPH,
     PREFIXES,
     RDF,
     RDFS,
-    SHAPES_GRAPH,
     SKOS,
     curie,
+    graphs_with,
 )
 from aikg.store import Store, Term
 
@@ -64,9 +61,7 @@ MAX_OFFSET = 10**9
 MAX_EXPANDED = 100
 """Most n-ary neighbours expanded."""
 
-SKIPPED_GRAPHS = frozenset(
-    {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH), str(GRAPH["imports"])}
-)
+SKIPPED_GRAPHS = graphs_with("not facts")
 """Graphs whose triples are not facts about entities: vocabulary, shapes, materialized superclasses,
 and the import records (which name the entities an import resolved; /api/imports shows them)."""
 

@@ -40,12 +40,11 @@ from aikg.namespaces import (
     BASE,
     DEFAULT_GRAPH,
     DERIVED_GRAPH,
-    GRAPH,
     ID,
     INFERRED_GRAPH,
-    ONTOLOGY_GRAPH,
     PREFIXES,
     SHAPES_GRAPH,
+    graphs_with,
 )
 from aikg.query.runner import QueryRunner
 from aikg.rdf import operations, tokens
@@ -164,18 +163,7 @@ class Outcome:
         )
 
 
-PROTECTED_GRAPHS = frozenset(
-    str(g)
-    for g in (
-        ONTOLOGY_GRAPH,
-        SHAPES_GRAPH,
-        DERIVED_GRAPH,
-        INFERRED_GRAPH,
-        GRAPH["resolution"],
-        GRAPH["imports"],
-        GRAPH["history"],
-    )
-)
+PROTECTED_GRAPHS = graphs_with("protected")
 """Graphs no write through the gate may change: the ontology and shapes (from files), the computed
 graphs, and the Epoch import's resolution links and import records and history (its own commit writes them).
 What a *client* may write is narrower: :mod:`aikg.write.namespace`, checked where a client's write is

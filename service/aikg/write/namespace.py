@@ -19,31 +19,12 @@ import pyoxigraph as ox
 
 from aikg.errors import BadRequest, Forbidden
 from aikg.namespaces import (
-    BACKGROUND_GRAPH,
-    CATALOG_GRAPH,
-    DERIVED_GRAPH,
     GRAPH,
-    INFERRED_GRAPH,
-    ONTOLOGY_GRAPH,
-    SHAPES_GRAPH,
+    graphs_with,
 )
 from aikg.resources import data_files
 
-MAINTAINED_GRAPHS = frozenset(
-    str(g)
-    for g in (
-        ONTOLOGY_GRAPH,
-        SHAPES_GRAPH,
-        CATALOG_GRAPH,
-        BACKGROUND_GRAPH,
-        DERIVED_GRAPH,
-        INFERRED_GRAPH,
-        GRAPH["system"],
-        GRAPH["resolution"],
-        GRAPH["imports"],
-        GRAPH["history"],
-    )
-)
+MAINTAINED_GRAPHS = graphs_with("maintained")
 """Graphs aikg writes itself (besides the seed sources and the Epoch graphs): the Epoch import's
 entity-resolution links and its import records among them."""
 
