@@ -21,7 +21,8 @@ import pyoxigraph as ox
 from flask import Blueprint, Response
 
 from aikg.errors import NotFound
-from aikg.namespaces import AIKG, ID, RDFS
+from aikg.lookup.vocabulary import NARY_ROOTS
+from aikg.namespaces import ID, RDFS
 from aikg.rdf.formats import GRAPH_FORMATS, HTML
 from aikg.rdf.serialize import serialize_graph
 from aikg.services import Services
@@ -36,9 +37,6 @@ bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
-
-NARY_ROOTS = ("Event", "Position", "PriceList", "Price", "TopologyConfiguration", "ValueQualification")
-"""Classes whose instances are n-ary nodes (CONTRACTS): described together with the entity they touch."""
 
 OFFERS = (*GRAPH_FORMATS, HTML)
 """RDF first, so ``*/*`` (curl, scripts) gets Turtle; browsers ask for text/html by name."""
@@ -110,7 +108,7 @@ def describe(store: Store, iri: ox.NamedNode) -> list[ox.Triple]:
 
 def nary_neighbours(store: Store, iri: ox.NamedNode) -> list[ox.NamedNode]:
     """The n-ary nodes linked to ``iri`` in either direction (typed by a subclass of an n-ary root)."""
-    roots = " ".join(f"<{AIKG[r]}>" for r in NARY_ROOTS)
+    roots = " ".join(f"<{r}>" for r in NARY_ROOTS)  # described with the entity they touch
     # ``iri`` is built from a checked slug, so it is safe in the query text.
     result = store.query(f"""
         SELECT DISTINCT ?n WHERE {{
