@@ -3,6 +3,7 @@
 from collections.abc import Mapping
 from typing import Literal
 
+import pyoxigraph as ox
 from rdflib import Namespace, URIRef
 from rdflib.namespace import DCAT, DCTERMS, OWL, PROV, SH, XSD
 
@@ -98,6 +99,33 @@ PREFIXES: dict[str, str] = {
 def sparql_prologue() -> str:
     """Return PREFIX declarations for all known namespaces, for queries written in code."""
     return "".join(f"PREFIX {p}: <{iri}>\n" for p, iri in PREFIXES.items())
+
+
+class Nodes:
+    """A namespace's terms as the store's own (pyoxigraph ``NamedNode``): ``AIKG_NODES.rule`` is the engine
+    twin of ``AIKG.rule``, for code that talks to the store (``ox.NamedNode(str(AIKG.rule))`` otherwise)."""
+
+    def __init__(self, namespace: object) -> None:  # an rdflib Namespace or DefinedNamespace
+        self._base = str(namespace)
+
+    def __getattr__(self, name: str) -> ox.NamedNode:
+        if name.startswith("__"):
+            raise AttributeError(name)
+        return ox.NamedNode(self._base + name)
+
+    def __getitem__(self, name: str) -> ox.NamedNode:
+        return ox.NamedNode(self._base + name)
+
+
+AIKG_NODES = Nodes(AIKG)
+ID_NODES = Nodes(ID)
+RDF_NODES = Nodes(RDF)
+RDFS_NODES = Nodes(RDFS)
+
+
+def node(iri: str) -> ox.NamedNode:
+    """The store's term for ``iri`` (an rdflib ``URIRef`` such as a graph constant, or a string)."""
+    return ox.NamedNode(str(iri))
 
 
 def curie(iri: str, prefixes: Mapping[str, str] = PREFIXES) -> str:

@@ -25,7 +25,7 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, graphs_with
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, graphs_with, node
 from aikg.query.named import parse_query_file
 from aikg.resources import data_root, rules_dir
 from aikg.store import Store
@@ -78,7 +78,7 @@ def _construct(
     """
     out: set[ox.Triple] = set()
     for path in files:
-        bindings = {"rule": ox.NamedNode(str(rule_iri(path)))} if bind_rule else None
+        bindings = {"rule": node(rule_iri(path))} if bind_rule else None
         result = store.query(
             path.read_text(encoding="utf-8"),
             bindings=bindings,
@@ -142,8 +142,8 @@ def _first_build(store: Store) -> dict[str, int]:
     derived = _construct(store, rule_files(), [], bind_rule=True)
     derived |= described(derived)
     n_derived = store.replace_graph(str(DERIVED_GRAPH), derived)
-    hierarchy = store.with_predicates([ox.NamedNode(str(p)) for p in (RDFS.subClassOf, RDFS.subPropertyOf)])
-    derived_graph = ox.NamedNode(str(DERIVED_GRAPH))
+    hierarchy = store.with_predicates([node(p) for p in (RDFS.subClassOf, RDFS.subPropertyOf)])
+    derived_graph = node(DERIVED_GRAPH)
     scratch = ox.Store()
     scratch.extend(hierarchy)
     scratch.extend(ox.Quad(t.subject, t.predicate, t.object, derived_graph) for t in derived)
@@ -154,6 +154,6 @@ def _first_build(store: Store) -> dict[str, int]:
         assert isinstance(answer, ox.QueryTriples)  # the inference rules are CONSTRUCT queries
         closure.update(t for t in answer if t.subject in nodes)
     extra = closure - inferred
-    inferred_graph = ox.NamedNode(str(INFERRED_GRAPH))
+    inferred_graph = node(INFERRED_GRAPH)
     store.apply(add=(ox.Quad(t.subject, t.predicate, t.object, inferred_graph) for t in extra))
     return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): len(inferred) + len(extra)}

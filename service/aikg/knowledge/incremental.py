@@ -31,13 +31,13 @@ from typing import Any
 
 import pyoxigraph as ox
 from rdflib import URIRef, Variable
-from rdflib.namespace import RDF, RDFS
+from rdflib.namespace import RDF
 from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_descriptions, rule_files, rule_iri
-from aikg.namespaces import AIKG, DERIVED_GRAPH, INFERRED_GRAPH
+from aikg.namespaces import AIKG, AIKG_NODES, DERIVED_GRAPH, INFERRED_GRAPH, RDF_NODES, RDFS_NODES, node
 from aikg.rdf.results import StoredTerm
 from aikg.rdf.substitute import substitute
 from aikg.store import Store
@@ -48,13 +48,13 @@ MAX_REGION = 50_000
 pathological regions (a hub reached through a link property)."""
 
 _GENERATED = frozenset(ox.NamedNode(g) for g in GENERATED_GRAPHS)
-_DERIVED = ox.NamedNode(str(DERIVED_GRAPH))
-_INFERRED = ox.NamedNode(str(INFERRED_GRAPH))
-_HIERARCHY = (ox.NamedNode(str(RDFS.subClassOf)), ox.NamedNode(str(RDFS.subPropertyOf)))
-_DERIVED_FOR = ox.NamedNode(str(AIKG.derivedFor))
-_RULE = ox.NamedNode(str(AIKG.rule))
-_RULE_CLASS = ox.NamedNode(str(AIKG.Rule))
-_RDF_TYPE = ox.NamedNode(str(RDF.type))
+_DERIVED = node(DERIVED_GRAPH)
+_INFERRED = node(INFERRED_GRAPH)
+_HIERARCHY = (RDFS_NODES.subClassOf, RDFS_NODES.subPropertyOf)
+_DERIVED_FOR = AIKG_NODES.derivedFor
+_RULE = AIKG_NODES.rule
+_RULE_CLASS = AIKG_NODES.Rule
+_RDF_TYPE = RDF_NODES.type
 
 
 @dataclass(frozen=True)
@@ -95,15 +95,13 @@ def _shape(path: Path, mtime: float) -> RuleShape:
     for s, p, o in patterns:
         joins = isinstance(o, Variable) and (o in nodes or sum(o in t for t in patterns) > 1)
         if isinstance(s, Variable) and joins and isinstance(p, URIRef) and p != RDF.type:
-            links.add(ox.NamedNode(str(p)))
+            links.add(node(p))
             edges[s].add(o)
             edges[o].add(s)
     reach = _distances(edges, anchors[0])
     if not nodes <= reach.keys() | {anchors[0]}:
         raise NeedsRebuild(f"{path.name}: some node the rule reads is not linked to its anchor")
-    return RuleShape(
-        path, text, ox.NamedNode(str(rule_iri(path))), frozenset(links), max(reach.values(), default=0)
-    )
+    return RuleShape(path, text, node(rule_iri(path)), frozenset(links), max(reach.values(), default=0))
 
 
 def rule_shape(path: Path) -> RuleShape:

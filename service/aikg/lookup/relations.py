@@ -26,7 +26,7 @@ from typing import Literal
 
 import pyoxigraph as ox
 
-from aikg.namespaces import AIKG, RDF
+from aikg.namespaces import AIKG, AIKG_NODES, RDF
 from aikg.store import Store
 
 Direction = Literal["outgoing", "incoming"]
@@ -112,7 +112,7 @@ class Relations:
         """One page per property in ``wanted`` (property -> (total, offset, limit)), all in one query."""
         if not wanted:
             return []
-        certainty = str(ox.NamedNode(str(AIKG.certainty)))
+        certainty = str(AIKG_NODES.certainty)
         blocks = []
         for prop, (_, offset, limit) in sorted(wanted.items()):
             node = str(ox.NamedNode(prop))

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 import pyoxigraph as ox
 from rdflib.namespace import RDFS
 
-from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT
+from aikg.namespaces import AIKG, ONTOLOGY_GRAPH, QUDT, node
 from aikg.store import Store
 
 NARY_ROOTS = (
@@ -143,7 +143,7 @@ _LABEL, _SUBCLASS, _UNIT = str(RDFS.label), str(RDFS.subClassOf), str(QUDT.unit)
 def build_vocabulary(store: Store) -> Vocabulary:
     """The ontology lookups for the store's current data (cached per version by the services)."""
     vocab = Vocabulary()
-    in_ontology = {"g": ox.NamedNode(str(ONTOLOGY_GRAPH))}
+    in_ontology = {"g": node(ONTOLOGY_GRAPH)}
     for s, p, o, _ in store.query(_ONTOLOGY_QUERY, bindings=in_ontology).rows:
         if not isinstance(s, ox.NamedNode) or p is None:
             continue

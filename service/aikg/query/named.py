@@ -48,7 +48,7 @@ from urllib.parse import quote
 import pyoxigraph as ox
 
 from aikg.errors import BadRequest, NotFound
-from aikg.namespaces import ID
+from aikg.namespaces import ID, ID_NODES
 from aikg.query.runner import QueryRunner
 from aikg.rdf.tokens import tokenize
 from aikg.resources import queries_dir
@@ -233,7 +233,7 @@ def convert(param: Parameter, raw: str) -> Term:
     kind = param.type
     if kind == "entity":
         if _SLUG.match(value.lower()):  # an id is lower case: "NVIDIA" is the id nvidia as people type it
-            return ox.NamedNode(str(ID[value.lower()]))
+            return ID_NODES[value.lower()]
         if _IRI.match(value):
             return _iri(param, value)
         raise BadRequest(f"parameter {param.name!r} must be an entity slug (e.g. 'nvidia') or an IRI")

@@ -22,7 +22,7 @@ from flask import Blueprint, Response
 
 from aikg.errors import NotFound
 from aikg.lookup.vocabulary import NARY_ROOTS
-from aikg.namespaces import ID, RDFS
+from aikg.namespaces import ID, ID_NODES, RDFS_NODES
 from aikg.rdf.formats import GRAPH_FORMATS, HTML
 from aikg.rdf.serialize import serialize_graph
 from aikg.services import Services
@@ -80,7 +80,7 @@ def entity(slug: str) -> Response:
         store = get_store()
         if not SLUG.match(slug):
             raise NotFound(f"no entity {slug[:200]!r}: an id is lower-case letters, digits and hyphens")
-        iri = ox.NamedNode(str(ID[slug]))
+        iri = ID_NODES[slug]
         if next(store.quads(iri), None) is None:
             raise NotFound(f"no entity {slug!r}: nothing is said about {iri}")
         resp = negotiated_response(serialize_graph(describe(store, iri), fmt), fmt)
@@ -100,7 +100,7 @@ def describe(store: Store, iri: ox.NamedNode) -> list[ox.Triple]:
     for node in expanded:
         out |= {q.triple for q in store.quads(node)}
     mentioned = {t for tr in out for t in (tr.subject, tr.object) if isinstance(t, ox.NamedNode)}
-    label = ox.NamedNode(str(RDFS.label))
+    label = RDFS_NODES.label
     for node in mentioned - expanded - {iri}:
         out |= {q.triple for q in store.quads(node, label)}
     return sorted(out, key=lambda t: (str(t.subject), str(t.predicate), str(t.object)))

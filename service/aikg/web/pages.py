@@ -18,7 +18,7 @@ from flask import Blueprint, Response, abort, render_template, request, send_fil
 
 from aikg.errors import AikgError, NotFound
 from aikg.export.palette import COLORS, FAMILIES, family_of
-from aikg.namespaces import ID, PREFIXES, RDFS
+from aikg.namespaces import ID_NODES, PREFIXES, RDFS_NODES
 from aikg.services import Services
 from aikg.web import get_services, get_store
 
@@ -200,12 +200,12 @@ def _entity_head(slug: str) -> dict[str, str] | None:
     """Label and comment of an entity, or None when the store says nothing about it."""
     store = get_store()
     try:
-        subject = ox.NamedNode(str(ID[slug]))
+        subject = ID_NODES[slug]
     except ValueError:
         return None
     if next(store.quads(subject), None) is None:
         return None
-    label, comment = ox.NamedNode(str(RDFS.label)), ox.NamedNode(str(RDFS.comment))
+    label, comment = RDFS_NODES.label, RDFS_NODES.comment
     labels = [q.object for q in store.quads(subject, label) if isinstance(q.object, ox.Literal)]
     comments = [q.object for q in store.quads(subject, comment) if isinstance(q.object, ox.Literal)]
     english_label, english_comment = _pick_english(labels), _pick_english(comments)

@@ -43,8 +43,10 @@ from aikg.namespaces import (
     ID,
     INFERRED_GRAPH,
     PREFIXES,
+    RDF_NODES,
     SHAPES_GRAPH,
     graphs_with,
+    node,
 )
 from aikg.query.runner import QueryRunner
 from aikg.rdf import operations, tokens
@@ -58,8 +60,8 @@ from aikg.write.writelog import WriteLog
 log = logging.getLogger(__name__)
 
 _VOCABULARY = tuple(ns for p, ns in PREFIXES.items() if p not in ("id", "graph"))
-_RDF_TYPE = ox.NamedNode(str(PREFIXES["rdf"]) + "type")
-_NOT_DATA = frozenset(ox.NamedNode(str(g)) for g in (SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
+_RDF_TYPE = RDF_NODES.type
+_NOT_DATA = frozenset(node(g) for g in (SHAPES_GRAPH, DERIVED_GRAPH, INFERRED_GRAPH))
 """Graphs left out of the data validated: the shapes, and the computed graphs (stale until rebuilt)."""
 
 Node = ox.NamedNode | ox.BlankNode
