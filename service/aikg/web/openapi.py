@@ -22,18 +22,8 @@ from pydantic_core import core_schema
 from aikg import __version__
 from aikg.query.named import RANGES, Parameter
 from aikg.services import Services
-from aikg.web import shapes
+from aikg.web import describe, shapes
 from aikg.web.api import page_params
-from aikg.web.describe import (
-    FORMAT,
-    IF_NONE_MATCH,
-    PARAM_SCHEMAS,
-    cached_ok,
-    errors,
-    get_operation,
-    json_answer,
-    ref,
-)
 from aikg.web.params import NOT_GIVEN, description_of, path_names_of, query_param
 
 ERROR_STATUSES = {
@@ -109,7 +99,7 @@ def _one_line(schema: Any) -> Any:
 
 def _components() -> dict[str, Any]:
     responses: dict[str, Any] = {
-        f"E{s}": json_answer(ref(shapes.Error), text) for s, text in ERROR_STATUSES.items()
+        f"E{s}": describe.json_answer(describe.ref(shapes.Error), text) for s, text in ERROR_STATUSES.items()
     }
     responses["E429"]["headers"] = {
         "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "string"}}
@@ -149,7 +139,7 @@ def _components() -> dict[str, Any]:
 def _param_schema(param: Parameter) -> dict[str, Any]:
     """A named-query parameter's schema; one with a default, or optional, also takes an empty or blank
     value (read as not given)."""
-    schema = dict(PARAM_SCHEMAS.get(param.type, {"type": "string"}))
+    schema = dict(describe.PARAM_SCHEMAS.get(param.type, {"type": "string"}))
     if param.default is not None or not param.required:
         return {"anyOf": [schema, NOT_GIVEN]}
     return schema
@@ -171,18 +161,20 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
             }
             for p in q.parameters
         ]
-        params += [*page_params(services), FORMAT, IF_NONE_MATCH]
+        params += [*page_params(services), describe.FORMAT, describe.IF_NONE_MATCH]
         names = {p.name for p in q.parameters}
         # a range whose first day is after its last is a 400 (valid dates each, which a schema cannot relate)
         ranged = any({a, b} <= names for a, b in RANGES)
-        paths[f"/api/queries/{q.name}"] = operation = get_operation(
+        paths[f"/api/queries/{q.name}"] = operation = describe.get_operation(
             q.title,
             q.description or q.title,
             {
-                **cached_ok(
-                    ref(shapes.QueryResult), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
+                **describe.cached_ok(
+                    describe.ref(shapes.QueryResult),
+                    "The result rows.",
+                    {"text/csv": {"schema": {"type": "string"}}},
                 ),
-                **errors(400, 406, 429, 503),
+                **describe.errors(400, 406, 429, 503),
             },
             params,
             tags=["queries"],
