@@ -355,3 +355,176 @@ def test_per_inside_a_property_word_is_no_breakdown(asker, epoch_store):
         epoch_store, "SELECT (MAX(?v) AS ?m) WHERE { ?x a aikg:Hardware ; aikg:memoryPerChip ?v }"
     )
     assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == most  # three chips share it
+
+
+def _holdings(store) -> dict[str, dict[str, float]]:
+    """Chips per operator and kind in existing clusters rated at least Likely, as the data gives them:
+    a cluster's count of one kind is its accelerator group of that kind, or its whole count when it has
+    one kind only (computed here in Python from plain triples, not by the reader's SPARQL)."""
+    rows = store.query(
+        PRE + "SELECT ?c ?org ?chip ?n WHERE { ?c a aikg:Deployment ; aikg:operator ?org ; "
+        'aikg:operationalStatus "Existing" ; aikg:sourceConfidence ?r ; aikg:accelerator ?chip ; '
+        'aikg:acceleratorCount ?n FILTER(?r IN ("Confirmed", "Likely")) }'
+    ).rows
+    groups = {
+        (r[0].value, r[1].value): float(r[2].value)
+        for r in store.query(
+            PRE + "SELECT ?c ?chip ?n WHERE { ?c aikg:acceleratorGroup ?g . "
+            "?g aikg:accelerator ?chip ; aikg:acceleratorCount ?n }"
+        ).rows
+    }
+    kinds: dict[str, set[str]] = {}
+    for c, _, chip, _ in rows:
+        kinds.setdefault(c.value, set()).add(chip.value)
+    out: dict[str, dict[str, float]] = {}
+    seen = set()
+    for c, org, chip, n in rows:
+        if (c.value, chip.value) in seen:
+            continue
+        seen.add((c.value, chip.value))
+        count = groups.get((c.value, chip.value))
+        if count is None and len(kinds[c.value]) == 1:
+            count = float(n.value)
+        if count is not None:
+            per = out.setdefault(org.value, {})
+            per[chip.value] = per.get(chip.value, 0.0) + count
+    return out
+
+
+@pytest.mark.parametrize("q", ["how many H100 does xAI have", "xAI 有多少张 H100"])
+def test_a_chip_and_an_organization_is_the_chips_it_has_not_the_chips_facts(asker, epoch_store, q):
+    """The H100 filters xAI's clusters (its variants count: the H100 SXM5 80GB); the answer is how many
+    of them xAI has, existing and rated at least Likely, not the facts of the H100."""
+    body = asker.ask(q)
+    form = body["understood"]["form"]
+    assert not body["abstained"] and form["op"] == "sum" and form["organizations"] == ["xai"]
+    h100 = {ID + "h100", ID + "nvidia-h100-sxm5-80gb", ID + "nvidia-h100-pcie", ID + "nvidia-h100-nvl"}
+    want = sum(n for chip, n in _holdings(epoch_store)[ID + "xai"].items() if chip in h100)
+    assert want > 0 and float(body["answer"]["summary"]) == want
+    assert "Likely" in body["understood"]["description"]
+
+
+@pytest.mark.parametrize("q", ["which company has the most GPUs?", "哪家公司的 GPU 最多"])
+def test_which_company_has_the_most_gpus_ranks_operators_by_their_clusters_chips(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "rank"
+    totals = {org: sum(per.values()) for org, per in _holdings(epoch_store).items()}
+    best = max(totals, key=totals.__getitem__)
+    assert first(body) == best
+    assert float(body["answer"]["rows"][0]["cells"]["total"]["value"]) >= totals[best]
+
+
+def test_a_name_of_several_models_answers_for_each_by_name(asker, epoch_store):
+    """ "GPT-4" is GPT-4 (Mar 2023) and GPT-4 (Jun 2023): both, named; never one of them silently."""
+    body = asker.ask("gpt-4 training compute")
+    assert not body["abstained"]
+    assert {"gpt-4-mar-2023", "gpt-4-jun-2023"} <= set(body["understood"]["form"]["entities"])
+    assert "GPT-4 (Mar 2023)" in body["understood"]["description"]
+    runs = {r["about"] for r in body["answer"]["rows"]}
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?r WHERE { VALUES ?m { id:gpt-4-mar-2023 id:gpt-4-jun-2023 } "
+            "?r aikg:trainedModel ?m ; aikg:trainingCompute ?v }"
+        ).rows
+    }
+    assert len(want) == 2 and want <= runs
+    # the qualifier given picks that one
+    one = asker.ask("GPT-4 (Mar 2023) training compute")
+    assert one["understood"]["entity"] == "gpt-4-mar-2023"
+
+
+def test_a_comparison_compares_exactly_the_chips_named(asker, epoch_store):
+    """ "A100 80GB" is the A100's 80 GB variant, not the A100 and a third chip named "80GB"."""
+    body = asker.ask("MI250X 跟 A100 80GB 比，谁的显存带宽高")
+    assert body["understood"]["form"]["entities"] == ["amd-radeon-instinct-mi250x", "nvidia-a100-sxm4-80-gb"]
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:amd-radeon-instinct-mi250x id:nvidia-a100-sxm4-80-gb } "
+        "?x aikg:memoryBandwidth ?v }",
+    )
+    assert len(want) == 2 and numbers(body) == want
+
+
+@pytest.mark.parametrize("q", ["How many clusters use the GB200?", "用 GB200 的集群有几个"])
+def test_clusters_using_the_gb200_count_the_chip_the_rack_holds(asker, epoch_store, q):
+    """ "GB200" links first to the GB200 NVL72 rack; clusters list the GB200 chip, which the rack holds."""
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:accelerator id:nvidia-gb200 }",
+    )
+    body = asker.ask(q)
+    assert want > 0 and float(body["answer"]["summary"]) == want
+    assert "NVIDIA GB200" in body["understood"]["description"]
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("2024 年以后 AMD 发布了哪些芯片", ("2024-01-01", "9999-12-31")),
+        ("2022 年之后的集群", ("2022-01-01", "9999-12-31")),
+        ("2023 年以来", ("2023-01-01", "9999-12-31")),
+        ("2025年3月之后", ("2025-03-01", "9999-12-31")),
+        ("2023 年之前发布的芯片", ("0001-01-01", "2022-12-31")),
+        ("2020 年以前", ("0001-01-01", "2019-12-31")),
+        ("截至 2025 年 3 月的收入", ("0001-01-01", "2025-03-31")),
+        ("chips released before June 2023", ("0001-01-01", "2023-05-31")),
+        ("until 2025", ("0001-01-01", "2025-12-31")),
+        ("since March 2024", ("2024-03-01", "9999-12-31")),
+        ("models from 2023", ("2023-01-01", "2023-12-31")),
+    ],
+)
+def test_words_around_a_date_open_the_period(text, period):
+    assert read_dates(fold(text))[0] == period
+
+
+def test_a_chip_used_in_the_most_clusters_is_not_a_usage_figure(asker, epoch_store):
+    """被用在 is "used in", not 用户 (users) misspelt: a ranking of chips by the clusters that use them."""
+    body = asker.ask("哪款芯片被用在最多的集群里")
+    assert body["understood"]["form"]["op"] == "rank" and body["understood"]["form"]["class"] == "cluster"
+    (most,) = values(
+        epoch_store,
+        "SELECT (MAX(?n) AS ?m) WHERE { SELECT ?chip (COUNT(DISTINCT ?c) AS ?n) WHERE "
+        "{ ?c a aikg:Deployment ; aikg:accelerator ?chip } GROUP BY ?chip }",
+    )
+    assert float(body["answer"]["rows"][0]["cells"]["count"]["value"]) == most
+
+
+def test_a_forecast_or_an_opinion_is_not_answered_with_past_figures(asker):
+    for q in (
+        "OpenAI 下一轮融资会估值多少",
+        "What will OpenAI's revenue be in 2030?",
+        "Anthropic 的收入预计会达到多少",
+        "Is the H100 worth buying?",
+        "你觉得英伟达的前景怎么样",
+    ):
+        body = asker.ask(q)
+        assert body["abstained"] and "rows" not in body["answer"] and "facts" not in body["answer"], q
+    # what aikg holds of the future is answered: a capacity stated for next year, and who says so
+    for q in ("How much capacity will Groq have next year?", "who reported that Groq will have over 200 MW?"):
+        assert not asker.ask(q)["abstained"], q
+
+
+@pytest.mark.parametrize("q", ["How many clusters have been decommissioned?", "已经退役的集群有多少个"])
+def test_decommissioned_is_a_status_and_a_shutdown_to_come_is_no_fact(asker, epoch_store, q):
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; "
+        'aikg:operationalStatus "Decommissioned" }',
+    )
+    body = asker.ask(q)
+    assert want > 0 and float(body["answer"]["summary"]) == want
+    # no source plans a shutdown: a count of 0 for next year would be a confident wrong answer
+    assert asker.ask("How many clusters will be shut down next year?")["abstained"]
+    assert asker.ask("Which clusters will come online in 2027?")["understood"]["form"]["status"] == "Planned"
+
+
+def test_a_period_a_named_query_cannot_take_is_not_dropped(asker):
+    """ "in 2025" with funding-by-company (no date parameter) listed every round since 2021."""
+    body = asker.ask("How much did Anthropic raise in 2025?")
+    assert body["understood"]["query"] is None and body["understood"]["form"]["dates"] == [
+        "2025-01-01",
+        "2025-12-31",
+    ]
+    dates = [r["cells"]["date"]["value"] for r in body["answer"]["rows"]]
+    assert dates and all(d.startswith("2025") for d in dates)

@@ -21,13 +21,18 @@ from urllib.parse import urlencode
 
 from aikg.ask.answers import query_links, row_sources, rows_answer
 from aikg.ask.compose import (
+    OPEN_END,
+    OPEN_START,
     RANK_BY,
     SURE_AT,
     Form,
+    answers_plans,
+    asks_forecast,
     compile_form,
     describe,
     merge,
     out_of_scope,
+    read_dates,
     read_form,
     sureness,
     unexplained_words,
@@ -225,6 +230,15 @@ class Asker:
             body = self._abstain(
                 question, plans[0], plans[:ALTERNATIVES], "aikg does not know how to answer this question."
             )
+        if not body["abstained"] and asks_forecast(reading.folded) and not answers_plans(body):
+            # "OpenAI 下一轮融资会估值多少": the past rounds are not the next one's valuation
+            body = self._abstain(
+                question,
+                plans[0],
+                plans[:ALTERNATIVES],
+                "aikg holds no forecast of this: it knows what sources reported, and plans only of "
+                "clusters, data centers and their capacity.",
+            )
         query = body["understood"].get("query")
         if (
             query
@@ -322,6 +336,14 @@ class Asker:
             return self._composed(question, form, alternatives=[])
         if form is not None and form.dates and best.intent != FACT:
             self._dates_into(best, form.dates)
+        if form is None and best.intent != FACT and not self._takes_dates(best.intent, reading.folded):
+            # "How much did Anthropic raise in 2025?" is not every round since 2021
+            return self._abstain(
+                question,
+                best,
+                plans[:ALTERNATIVES],
+                "aikg could not apply the dates of the question to the query that would answer it.",
+            )
 
         # Offered besides an answer: other readings nearly as likely (the abstentions offer the closest).
         alternatives = [p for p in plans[1:] if p.feasible and p.score >= max(ANSWER_AT, 0.6 * best.score)]
@@ -370,8 +392,15 @@ class Asker:
         for p in self.queries()[plan.intent].parameters:
             if p.type == "date":
                 value = dates[1] if p.name in {"to", "until", "end"} else dates[0]
-                if value != "9999-12-31":
+                if value not in (OPEN_START, OPEN_END):
                     plan.parameters[p.name] = value
+
+    def _takes_dates(self, intent: str, folded: str) -> bool:
+        """False when the question gives a period and the named query has no date to take it."""
+        dates, spans = read_dates(folded)
+        if dates is None or all(folded[s:e].strip().isdigit() for s, e in spans):
+            return True  # no period, or a bare number that may be a count ("2048 张 H800")
+        return any(p.type == "date" for p in self.queries()[intent].parameters)
 
     def _template_fits(self, best: Plan, form: Form) -> bool:
         """True when a named query answers the question as well as the composed form would: it is very

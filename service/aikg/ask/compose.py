@@ -24,7 +24,7 @@ from pypinyin import lazy_pinyin
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from aikg.ask.coverage import Vocabulary, unexplained
+from aikg.ask.coverage import FILLER_ZH, Vocabulary, unexplained
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.words import (
     AIKG,
@@ -33,7 +33,9 @@ from aikg.ask.words import (
     CLASS_WORDS,
     COMPARATORS,
     COUNTRIES,
+    FORECAST,
     OPERATOR_WORDS,
+    OPINION_WORDS,
     OUT_OF_SCOPE,
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
@@ -41,6 +43,7 @@ from aikg.ask.words import (
     ROLE_WORDS,
     STATUS_WORDS,
     UNITS,
+    USE_WORDS,
 )
 
 PREFIXES = (
@@ -137,6 +140,12 @@ class Form:
     """Accelerators the carrier's nodes use ("clusters with the GB200")."""
     vendor: bool = False
     """Organizations named filter the carrier's accelerators' makers ("clusters on AMD chips")."""
+    ambiguous: list[str] = field(default_factory=list)
+    """Names the question gives that name several things alike ("GPT-4": GPT-4 (Mar 2023) and GPT-4
+    (Jun 2023)): all of them are answered, each with its name."""
+    defaults: bool = False
+    """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
+    what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
 
     def key(self) -> tuple[Any, ...]:
         """The form in short (for tests and the evaluation's report)."""
@@ -304,8 +313,59 @@ def _end(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}-{_LAST_DAY[month]:02d}"
 
 
+OPEN_START = "0001-01-01"
+OPEN_END = "9999-12-31"
+_FROM_BEFORE = re.compile(r"(?:since|after|starting(?: in| from)?|later than)\s*$")
+_FROM_AFTER = re.compile(r"\s*(?:以后|之后|以来|起|开始|on(?:wards?)?\b)")
+_UNTIL_BEFORE = re.compile(r"(?:until|till|through|up to|as of|截至|截止到?|到)\s*$")
+_UNTIL_AFTER = re.compile(r"\s*(?:为止)")
+_BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)\s*$")
+_BEFORE_AFTER = re.compile(r"\s*(?:之前|以前)")
+
+
+def _open_ended(
+    text: str, span: tuple[int, int], lo: str, hi: str
+) -> tuple[tuple[str, str], tuple[int, int]]:
+    """A period made open by the words around it: "since 2024", "2024 年以后" (from its start on),
+    "before 2024", "2024 年之前" (up to the day before), "until 2024", "截至 2024 年" (up to its end)."""
+    s, e = span
+    head = text[:s]
+    for before, after, bound in (
+        (_FROM_BEFORE, _FROM_AFTER, "from"),
+        (_BEFORE_BEFORE, _BEFORE_AFTER, "before"),
+        (_UNTIL_BEFORE, _UNTIL_AFTER, "until"),
+    ):
+        b = before.search(head)
+        a = after.match(text, e)
+        if not (b or a):
+            continue
+        s2, e2 = (b.start() if b else s), (a.end() if a else e)
+        lead = re.search(r"(?:from|自|从)\s*$", head) if a else None
+        s2 = lead.start() if lead else s2  # "从 2024 年起", "from 2024 on"
+        if bound == "from":
+            return (lo, OPEN_END), (s2, e2)
+        if bound == "until":
+            return (OPEN_START, hi), (s2, e2)
+        day = datetime.date.fromisoformat(lo) - datetime.timedelta(days=1)
+        return (OPEN_START, day.isoformat()), (s2, e2)
+    return (lo, hi), span
+
+
 def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]]:
-    """A date range the text gives (from, to as ISO dates), and the spans it took."""
+    """A date range the text gives (from, to as ISO dates), and the spans it took; a period with words
+    that open it ("since", "before", "截至", "以后") runs from or to its bound (:func:`_open_ended`)."""
+    found, spans = _read_period(text)
+    if found is None or spans[0][1] - spans[0][0] == 0:
+        return found, spans
+    lo, hi = found
+    if lo == OPEN_START or hi == OPEN_END:
+        return found, spans
+    period, span = _open_ended(text, spans[0], lo, hi)
+    return period, [span]
+
+
+def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]]:
+    """The period the text names (a year, half, quarter, month or a range), and the span it took."""
     pats = [
         # the second half of 2024 / 2024 年下半年 / H2 2024
         (
@@ -372,7 +432,7 @@ def read_dates(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int]]
             y = int(g[0])
             return (f"{y}-{int(g[1]):02d}-01", _end(y, int(g[2]))), span
         if kind == "since":
-            return (f"{int(g[0])}-01-01", "9999-12-31"), span
+            return (f"{int(g[0])}-01-01", OPEN_END), span
         if kind == "my":
             y, mo = int(g[1]), _MONTHS[g[0]]
             return (f"{y}-{mo:02d}-01", _end(y, mo)), span
@@ -391,7 +451,41 @@ def ops_top(text: str) -> bool:
 
 def out_of_scope(folded: str) -> bool:
     """True for a question of a kind aikg does not answer from its facts (:data:`OUT_OF_SCOPE`)."""
-    return _has(folded, OUT_OF_SCOPE)
+    return _has(folded, OUT_OF_SCOPE) or _has(folded, OPINION_WORDS)
+
+
+PLANNED_CLASSES = frozenset({"cluster", "datacenter"})
+PLANNED_FIGURES = frozenset({"powerCapacity", "h100Equivalents", "acceleratorCount", "status"})
+"""What aikg holds plans of: clusters and data centers with a status (Planned), and the capacity of
+their phases (also a company's capacity stated for a coming year)."""
+PLANNED_QUERIES = frozenset(
+    {"capacity-pipeline", "largest-clusters-by-owner", "largest-clusters-over-time", "events-between"}
+)
+
+
+def asks_forecast(folded: str) -> bool:
+    """True when the question asks what will be ("will", "expected to", "预计", "下一轮", "会")."""
+    return FORECAST.search(folded) is not None
+
+
+def answers_plans(body: dict[str, Any]) -> bool:
+    """True when an answer is about what aikg holds plans of (planned clusters, capacity to come) or
+    about a claim's source ("who says Groq will have 200 MW"), so a question about the future may
+    take it."""
+    u = body["understood"]
+    form = u.get("form") or {}
+    if form.get("status") == "Decommissioned":
+        return False  # no source plans a shutdown: "which clusters will be shut down next year"
+    if form.get("op") == "provenance" or (u.get("query") or "") in PLANNED_QUERIES:
+        return True
+    if (u.get("query") or "").startswith("sources"):
+        return True
+    prop = (body["answer"].get("property") or {}).get("name") or ""
+    return (
+        form.get("class") in PLANNED_CLASSES
+        or form.get("property") in PLANNED_FIGURES
+        or prop.removeprefix("aikg:") in PLANNED_FIGURES
+    )
 
 
 def mentions_named(form: Form) -> bool:
@@ -413,7 +507,7 @@ _OTHER_WORDS = frozenset(
         STATUS_WORDS.values(),
         [c for _, c in COMPARATORS],
         [c for _, c in CLASS_WORDS],
-        [("时候", "时间", "什么", "多少")],
+        [("时候", "时间", "什么", "多少"), USE_WORDS],
     )
     for words in table
     for w in words
@@ -473,6 +567,8 @@ def respell_cjk(text: str, taken: Iterable[tuple[int, int]] = ()) -> str:
         return text
     words = _homophones()
     spans = list(taken)
+    # a word spelt right is not half of another misspelt: "这条数据" is "this figure", not 跳数 (hops)
+    spans += [(a, b) for a, b, _ in _find(text, [w for w in FILLER_ZH if len(w) >= 2])]
     sounds = [_sound(ch) if "\u4e00" <= ch <= "\u9fff" and ch not in _QUESTION_CHARS else "" for ch in text]
     chars = list(text)
     for n in sorted({len(k) for k in words}, reverse=True):
@@ -691,6 +787,10 @@ ANSWERED_WORDS = (
     "业务",
     # a model or chip line ("型号"), which came first ("先"), and the source a rating is of
     "型号",
+    # Chinese names of chip lines, written beside the model number the name links ("昇腾 910B")
+    "昇腾",
+    "昆仑芯",
+    "思元",
     "先",
     "按",
     "排",
@@ -710,6 +810,7 @@ ANSWERED_WORDS = (
     "中",
     "完成",
     "投入运行",
+    *USE_WORDS,
     # the currency an amount is given in
     "dollars",
     "dollar",
@@ -777,6 +878,9 @@ class _Reading:
     """The question names the class of the nodes (not only implied by its property)."""
     hardware_word: bool = False
     """The question says "chips", "GPUs", "accelerators" ..."""
+    chip_of: dict[str, Candidate] = field(default_factory=dict)
+    """For a system a name was linked to ("GB200": the GB200 NVL72 rack), the chip the same name also
+    names (the NVIDIA GB200): what a chip filter means by it."""
 
 
 def _read_form(
@@ -832,6 +936,7 @@ def _read_names(
     the product of the usage figures it names."""
     text = r.text
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
+    chips_cls = vocab.descendants(AIKG + "Accelerator") if vocab is not None else frozenset()
     r.countries = countries = _find(text, COUNTRIES)
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     for m in r.mentions:
@@ -847,8 +952,18 @@ def _read_names(
             exact = [c for c in orgs if c.how == "exact"]
             form.orgs.append(exact[:3] or orgs[:1])
         else:
-            form.entities.append(m.best)
+            variants = _variants(m, text)
+            if len(variants) >= 2:
+                # "GPT-4": GPT-4 (Mar 2023), GPT-4 (Jun 2023) ... all of them, never one silently
+                form.entities += variants
+                form.alternates += [orgs[:1]] * len(variants)
+                form.ambiguous.append(m.text)
+                continue
+            form.entities.append(variants[0] if variants else m.best)
             form.alternates.append(orgs[:1])
+            chip = _chip_named(m, chips_cls)
+            if chip is not None:
+                r.chip_of[m.best.iri] = chip
     for alias in aliases or []:
         if _is_org(alias, orgs_cls):
             if all(alias.iri != o[0].iri for o in form.orgs):
@@ -860,6 +975,42 @@ def _read_names(
     products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]
     if products_named:
         form.product = max(products_named, key=len)
+
+
+MAX_VARIANTS = 4
+_QUALIFIED = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _variants(m: Mention, text: str) -> list[Candidate]:
+    """The things a name names alike when it is not an exact name: those whose label is the name typed
+    with a qualifier in brackets ("GPT-4 (Mar 2023)", "GPT-4 (Jun 2023)" for "gpt-4"); only those whose
+    qualifier the question also gives, when it gives one ("GPT-4 (Mar 2023)")."""
+    if m.how == "exact":
+        return []
+
+    def squeeze(t: str) -> str:
+        return re.sub(r"[^0-9a-z]", "", t.casefold())
+
+    typed = squeeze(m.text)
+    found = [
+        c
+        for c in m.candidates
+        if _QUALIFIED.search(c.label) and squeeze(_QUALIFIED.sub("", c.label)) == typed
+    ]
+    rest = squeeze(text[m.end :])
+    given = [c for c in found if rest.startswith(squeeze(_QUALIFIED.search(c.label).group(0)))]  # type: ignore[union-attr]
+    return (given or found)[:MAX_VARIANTS]
+
+
+def _chip_named(m: Mention, chips_cls: frozenset[str]) -> Candidate | None:
+    """The chip a name also names when it was linked to something else ("GB200": the rack first)."""
+    if any(t in chips_cls for t in m.best.types):
+        return None
+    typed = re.sub(r"[^0-9a-z]", "", m.text.casefold())
+    for c in m.candidates[1:]:
+        if any(t in chips_cls for t in c.types) and typed in re.sub(r"[^0-9a-z]", "", c.label.casefold()):
+            return c
+    return None
 
 
 def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: str | None) -> None:
@@ -884,6 +1035,8 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
     if found:
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
         form.prop = found[0][2]
+    if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
+        form.prop = None  # a company's 上市 is its listing on a stock exchange, not a release
 
 
 def _read_numbers(form: Form, r: _Reading) -> None:
@@ -941,6 +1094,13 @@ def _read_class(form: Form, r: _Reading) -> None:
         carrier = "run"  # a model's compute, duration or chips are stated on its training run
         form.count_report = True
     form.carrier = carrier
+    if (
+        carrier == "hardware"
+        and r.explicit
+        and form.prop in ("accelerator", "acceleratorCount")
+        and not form.entities
+    ):
+        form.prop = None  # "GPUs", "chips": the class asked for, not a count of chips or a chip link
     if form.prop in ("releaseDate", "availableFrom", "date") and (form.dates or not mentions_named(form)):
         form.prop = None if form.dates else form.prop
 
@@ -951,6 +1111,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     for status, words in STATUS_WORDS.items():
         if _has(text, words):
             form.status = status
+    if form.status == "Existing" and FORECAST.search(text) and not _has(text, ("existing", "现有")):
+        form.status = "Planned"  # "will come online", "将投入运行": not yet running
     for period, words in (
         ("Monthly", ("monthly", "mau", "月活")),
         ("Weekly", ("weekly", "wau", "周活")),
@@ -981,12 +1143,63 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         return form
     if _has(f" {re.sub(r'at (?:least|most)', ' ', text)} ", OPERATOR_WORDS["bottom"]):
         ops["top"], form.ascending = True, True
-    group = _group(masked, form.carrier) if ops["top"] else None
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+    holding = _holding(form, r, ops, hardware_cls)
+    group = _group(masked, form.carrier) if ops["top"] and not holding else None
+    if holding and ops["top"]:
+        group = GROUP_PATHS[("cluster", "org")]
     _chips_filter(form, r, ops, hardware_cls)
     if not _choose_op(form, r, ops, group):
         return form
     return _checked_op(form, r, ops, hardware_cls)
+
+
+_HOLD = re.compile(
+    r"\b(?:have|has|had|own|owns|owned|hold|holds|operate|operates|run|runs|possess|possesses)\b"
+    r"|拥有|有多少|有几|囤|手里|手上|最多"
+)
+_MAKE = re.compile(
+    r"\b(?:make|makes|made|design|designs|designed|release|released|launch|launched|build|builds|built"
+    r"|sell|sells|sold|models?|lines?|kinds?|types?)\b|发布|推出|生产|设计|制造|型号|款|种"
+)
+HOLDINGS = ("acceleratorCount", "h100Equivalents")
+"""The figures of what an organization has in its clusters: chips, and their H100-equivalents."""
+
+
+def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> bool:
+    """A question about the chips an organization has ("how many H100 does xAI have", "xAI 有多少张
+    卡", "which company has the most GPUs"): the total of its clusters' chips (a chip named filters
+    them), existing and rated at least Likely as the rankings count them; a ranking groups them by
+    operator. Not a question of the chips a company makes ("how many GPUs has NVIDIA released")."""
+    if ops["compare"] or ops["provenance"] or form.threshold or form.dates:
+        return False
+    chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
+    if len(chips) != len(form.entities):
+        return False  # a model, a cluster or a data center named: its own figures
+    about_chips = bool(chips) or r.hardware_word or form.prop in HOLDINGS
+    if not about_chips or form.carrier not in (None, "hardware", "cluster") or _MAKE.search(r.text):
+        return False
+    if r.explicit and form.carrier == "cluster" and form.prop not in HOLDINGS:
+        return False  # "how many H100 clusters does xAI have": a count of clusters
+    if not _HOLD.search(r.text) and not (chips and form.orgs and form.prop in HOLDINGS):
+        return False
+    if ops["top"]:
+        ranks_orgs = any(
+            re.match(re.escape(w) + r"(?![a-z])", r.text[m.end() :])
+            for m in _WHICH.finditer(r.text)
+            for kind, words in GROUP_WORDS
+            if kind == "org"
+            for w in words
+        )
+        if not ranks_orgs or form.orgs:
+            return False
+    elif not (form.orgs and (ops["count"] or form.prop in HOLDINGS)):
+        return False
+    form.carrier = "cluster"
+    form.prop = form.prop if form.prop in HOLDINGS else "acceleratorCount"
+    form.defaults = True
+    ops["sum"], ops["count"] = not ops["top"], False
+    return True
 
 
 def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> None:
@@ -1003,8 +1216,9 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         and not ops["compare"]
     ):
         # a chip named beside a count or ranking of clusters or runs filters them by their accelerator
-        form.chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
-        form.entities = [e for e in form.entities if e not in form.chips]
+        chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
+        form.entities = [e for e in form.entities if e not in chips]
+        form.chips = [r.chip_of.get(e.iri, e) for e in chips]
         # "AMD chips", "AMD 的芯片", "chips made by AMD": the organization makes the chips
         form.vendor = r.hardware_word and any(
             _VENDOR_AFTER.match(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans
@@ -1154,6 +1368,31 @@ def _key(var: str, prop: str | None) -> str:
     return f"xsd:double(STR({var}))" if prop == "trainingCompute" else var
 
 
+_CHIP_NAMED = "?chip (aikg:variantOf|^aikg:usesAccelerator)? ?named"
+"""The chip named, a variant of it (H100: the H100 SXM5 80GB) or the chip of the system named (GB200
+NVL72: the GB200 its racks hold), as the data links them."""
+
+
+def _chip_values(form: Form) -> str:
+    return " ".join(_iri(x) for x in form.chips)
+
+
+def _counts_chips(form: Form) -> bool:
+    """A total of the chips of one kind ("how many H100 does xAI have"), not of the clusters' chips."""
+    return bool(form.chips) and form.prop == "acceleratorCount" and form.op in ("sum", "rank")
+
+
+def _chip_count() -> str:
+    """How many of the chips named a cluster has: its accelerator group of that chip (a cluster of
+    several kinds gives each its count), or its whole count when that chip is its only kind. A cluster
+    of several kinds with no count per kind is left out: its share is not known."""
+    return (
+        f"{{ ?x aikg:acceleratorGroup ?g . ?g aikg:accelerator ?chip ; aikg:acceleratorCount ?value . "
+        f"{_CHIP_NAMED} }}\n    UNION {{ ?x aikg:accelerator ?chip ; aikg:acceleratorCount ?value . "
+        f"{_CHIP_NAMED} FILTER NOT EXISTS {{ ?x aikg:accelerator ?other FILTER(?other != ?chip) }} }}"
+    )
+
+
 def _filters(form: Form, carrier: str) -> list[str]:
     c = CARRIERS[carrier]
     out: list[str] = []
@@ -1161,8 +1400,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if len(groups) > 1:
         # several organizations named: rows of any of them (one column, so a count groups by it)
         groups = [[g[0] for g in form.orgs]]
-    if form.chips:
-        out.append(f"?x aikg:accelerator ?chip . VALUES ?chip {{ {' '.join(_iri(x) for x in form.chips)} }}")
+    if form.chips and not _counts_chips(form):
+        out.append(f"?x aikg:accelerator ?chip . {_CHIP_NAMED} . VALUES ?named {{ {_chip_values(form)} }}")
     for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
         if form.vendor and carrier in ("cluster", "run"):
@@ -1185,14 +1424,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:product ?product FILTER({names})")
     if form.country:
         out.append(f'?x aikg:locationName "{form.country}"')
-    if c.status and (form.status or form.op == "top"):
+    ranked = form.op == "top" or form.defaults
+    if c.status and (form.status or ranked):
         out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
-    if (
-        form.op == "top"
-        and c.confidence
-        and form.status != "Planned"
-        or (form.op == "top" and c.key == "cluster")
-    ):
+    if ranked and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
         tags = ", ".join(f'"{t}"' for t in c.confidence)
         out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
     if form.dates and c.date:
@@ -1261,10 +1496,13 @@ def compile_form(form: Form) -> str:
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
         if form.prop in SUMMABLE:
-            body = "\n    ".join(w + " ." for w in where + [f"?x aikg:{form.prop} ?value"])
+            value = _chip_count() if _counts_chips(form) else f"?x aikg:{form.prop} ?value"
+            body = "\n    ".join(w + " ." for w in where + [value])
+            if _counts_chips(form):
+                body += f"\n    VALUES ?named {{ {_chip_values(form)} }}"
             return PREFIXES + (
                 "SELECT ?group (SUM(?value) AS ?total) (COUNT(DISTINCT ?x) AS ?count) WHERE {\n"
-                f"  SELECT DISTINCT ?x ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
+                f"  SELECT DISTINCT ?x ?g ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
                 f"GROUP BY ?group ORDER BY {order}(?total) LIMIT {form.k}"
             )
         body = "\n  ".join(w + " ." for w in where)
@@ -1289,10 +1527,14 @@ def compile_form(form: Form) -> str:
         return PREFIXES + f"SELECT (COUNT(DISTINCT {counted}) AS ?count) WHERE {{\n  {body}\n}}"
     p = f"aikg:{form.prop}" if form.prop else ""
     if form.op == "sum":
-        body = "\n    ".join(w + " ." for w in where + [f"?x {p} ?value"])
+        # a total of nothing is no answer (SUM of no rows is 0): HAVING leaves no row
+        value = _chip_count() if _counts_chips(form) else f"?x {p} ?value"
+        body = "\n    ".join(w + " ." for w in where + [value])
+        if _counts_chips(form):
+            body += f"\n    VALUES ?named {{ {_chip_values(form)} }}"
         return PREFIXES + (
             "SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
-            f"  SELECT DISTINCT ?x ?value WHERE {{\n    {body}\n  }}\n}}"
+            f"  SELECT DISTINCT ?x ?g ?value WHERE {{\n    {body}\n  }}\n}}\nHAVING (COUNT(?x) > 0)"
         )
     if p:
         where.append(f"?x {p} ?value")
@@ -1336,10 +1578,14 @@ def describe(form: Form) -> str:
     if form.count_report and form.op == "count":
         noun = "模型" if zh else "models"
     parts: list[str] = []
-    if c and c.status and (form.status or form.op == "top"):
+    if c and c.status and (form.status or form.op == "top" or form.defaults):
         status = form.status or "Existing"
         parts.append(
-            {"Existing": "现有" if zh else "existing", "Planned": "规划中" if zh else "planned"}[status]
+            {
+                "Existing": "现有" if zh else "existing",
+                "Planned": "规划中" if zh else "planned",
+                "Decommissioned": "已退役" if zh else "decommissioned",
+            }[status]
         )
     parts.append(noun)
     quals: list[str] = []
@@ -1352,14 +1598,19 @@ def describe(form: Form) -> str:
         quals.append(("位于 " if zh else "in ") + form.country)
     if form.dates:
         lo, hi = form.dates
-        quals.append(f"{lo} – {hi}" if hi != "9999-12-31" else (f"{lo} 以来" if zh else f"since {lo}"))
+        if hi == OPEN_END:
+            quals.append(f"{lo} 以来" if zh else f"since {lo}")
+        elif lo == OPEN_START:
+            quals.append(f"截至 {hi}" if zh else f"up to {hi}")
+        else:
+            quals.append(f"{lo} – {hi}")
     if form.product:
         quals.append(("产品 " if zh else "for ") + form.product)
     if form.period:
         quals.append(form.period.lower())
     if form.round_name:
         quals.append(form.round_name)
-    if form.op == "top" and c and c.confidence:
+    if (form.op == "top" or form.defaults) and c and c.confidence:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
         )
@@ -1399,6 +1650,9 @@ def describe(form: Form) -> str:
     names = _names(form.entities)
     if form.op == "role":
         return f"{names} 的{form.role}" if zh else f"the {form.role} of {names}"
+    if form.op == "compare" and form.ambiguous:
+        typed = ", ".join(f"“{a}”" for a in form.ambiguous)
+        return f"{typed} 对应多个：{names} 的{prop}" if zh else f"{prop} of {names} (all that {typed} names)"
     if form.op == "compare":
         return f"比较 {names} 的{prop}" if zh else f"{prop} of {names}, compared"
     if form.op == "provenance":

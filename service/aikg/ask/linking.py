@@ -15,6 +15,7 @@ which one fills a parameter depends on the class the parameter takes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -113,7 +114,7 @@ class EntityLinker:
                 mention = self._lookup(index, folded, span, budget)
                 if mention is not None:
                     found.append(mention)
-        return _non_overlapping(found)
+        return _qualified(_non_overlapping(found), folded)
 
     def _lookup(self, index: Index, folded: str, span: list[Token], budget: list[int]) -> Mention | None:
         start, end = span[0].start, span[-1].end
@@ -178,3 +179,36 @@ def _non_overlapping(found: list[Mention]) -> list[Mention]:
         if all(m.end <= c.start or c.end <= m.start for c in chosen):
             chosen.append(m)
     return sorted(chosen, key=lambda m: m.start)
+
+
+_QUALIFIER = re.compile(r"(?:\d+\s*(?:gb|tb|g)|sxm\d?|pcie|nvl\d*|oam|hbm\d?e?)")
+"""A word that tells one variant of a chip from another ("A100 *80GB*", "H100 *PCIe*")."""
+
+
+def _squeezed(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.casefold())
+
+
+def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
+    """A variant word right after a name narrows that name, never names a thing of its own: in
+    "A100 80GB", "80GB" picks the A100's 80 GB variant (not the H100 SXM5 80GB, which a comparison of
+    the MI250X and the A100 80GB would add as a third). The variant word is dropped when no candidate of
+    the name has it."""
+    out: list[Mention] = []
+    for m in mentions:
+        prev = out[-1] if out else None
+        if (
+            prev is not None
+            and m.how != "exact"
+            and _QUALIFIER.fullmatch(_squeezed(m.text))
+            and not folded[prev.end : m.start].strip()
+        ):
+            word = _squeezed(m.text)
+            narrowed = [c for c in prev.candidates if word in _squeezed(c.label) or word in _squeezed(c.slug)]
+            if narrowed:
+                prev.candidates = narrowed
+                prev.end = m.end
+                prev.text = folded[prev.start : m.end]
+            continue
+        out.append(m)
+    return out

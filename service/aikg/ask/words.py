@@ -8,6 +8,7 @@ question names through another node (a model's training compute is stated on its
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -115,6 +116,8 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "chips",
             "gpu",
             "gpus",
+            "card",
+            "cards",
             "hardware",
             "芯片",
             "加速器",
@@ -128,10 +131,39 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memoryBandwidth", ("memory bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽", "tb/s")),
-    ("memoryPerChip", ("memory per chip", "memory", "hbm", "vram", "显存", "内存", "单卡显存")),
+    (
+        "memoryPerChip",
+        (
+            "memory per chip",
+            "memory",
+            "hbm",
+            "vram",
+            "显存",
+            "内存",
+            "单卡显存",
+            # the size of the memory, not a power capacity ("HBM capacity of the MI355X")
+            "memory capacity",
+            "hbm capacity",
+            "memory size",
+            "显存容量",
+            "内存容量",
+        ),
+    ),
     (
         "thermalDesignPower",
-        ("tdp", "thermal design power", "power draw", "draw", "draws", "drawing", "功耗", "热设计功耗"),
+        (
+            "tdp",
+            "thermal design power",
+            "power draw",
+            "draw",
+            "draws",
+            "drawing",
+            "power-hungry",
+            "power hungry",
+            "功耗",
+            "热设计功耗",
+            "耗电",
+        ),
     ),
     ("processNode", ("process node", "制程", "工艺")),
     ("fp16Performance", ("fp16 performance", "fp16 throughput", "fp16", "fp16 算力")),
@@ -149,6 +181,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "took the longest",
             "took longest",
             "lasted the longest",
+            "lasted",
+            "last",
+            "持续",
             "ran the longest",
             "days",
             "训练时间",
@@ -202,11 +237,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("dailyMessages", ("messages per day", "messages a day", "每天消息", "每日消息")),
     ("termYears", ("lease term", "term of the lease", "租约期限")),
-    ("activeParameters", ("active parameters", "激活参数")),
+    ("activeParameters", ("active parameters", "激活参数", "每次激活", "激活的参数", "activated parameters")),
     ("totalParameters", ("parameters", "parameter count", "params", "参数量", "参数")),
     ("trainingTokens", ("training tokens", "tokens", "训练 token")),
     ("trainingCompute", ("training compute", "compute", "flop", "训练算力", "算力", "计算量")),
-    ("releaseDate", ("released", "release date", "release", "发布", "推出")),
+    (
+        "releaseDate",
+        ("released", "release date", "release", "发布", "推出", "上市", "问世", "came out", "come out"),
+    ),
     (
         "h100Equivalents",
         (
@@ -225,7 +263,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("usesTopology", ("topology", "拓扑")),
     ("activeUsers", ("usage", "active users", "users", "mau", "wau", "dau", "月活", "周活", "日活", "用户")),
     ("postMoneyValuation", ("valuation", "valued", "估值")),
-    ("amount", ("raised", "funding", "融资", "融了", "一轮融资")),
+    ("amount", ("raised", "raise", "raises", "raising", "funding", "融资", "融了", "一轮融资")),
     ("scaleUpDomainSize", ("scale-up domain", "scale up domain", "scale-up", "scale-up 域", "互联芯片")),
     ("worstCaseHops", ("worst-case hops", "hops", "跳数", "最坏跳数")),
     ("timeToTrain", ("time to train", "how long", "多长时间", "耗时", "用时", "用了多久", "多久")),
@@ -520,7 +558,23 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "最早",
         "最便宜",
     ),
-    "series": ("over time", "history", "trend", "历年", "变化", "历史", "趋势"),
+    "series": (
+        "over time",
+        "history",
+        "trend",
+        "changed",
+        "change",
+        "grow",
+        "grew",
+        "growth",
+        "evolved",
+        "历年",
+        "变化",
+        "历史",
+        "趋势",
+        "增长",
+        "走势",
+    ),
     "latest": ("latest", "current", "now", "most recent", "最新", "目前", "现在"),
     "per": (
         "per ",
@@ -568,7 +622,17 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "运行中",
         "在运行",
     ),
-    "Planned": ("planned", "announced", "future", "规划", "计划中", "规划中"),
+    "Planned": ("planned", "announced", "future", "规划", "计划中", "规划中", "under construction", "在建"),
+    "Decommissioned": (
+        "decommissioned",
+        "retired",
+        "shut down",
+        "退役",
+        "已退役",
+        "关停",
+        "停用",
+        "下线",
+    ),
 }
 
 COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -592,6 +656,35 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("<=", ("at most", "no more than", "至多", "不超过", "以下")),
     ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于")),
 )
+
+USE_WORDS: tuple[str, ...] = (
+    "被用在",
+    "被用于",
+    "用在",
+    "用于",
+    "用到",
+    "用了",
+    "用的",
+    "使用",
+    "采用",
+    "搭载",
+    "配备",
+    "装有",
+    "上运行",
+    "在用",
+    "uses",
+    "used in",
+    "used by",
+    "used for",
+    "runs on",
+    "run on",
+    "built on",
+    "built with",
+    "powered by",
+    "equipped with",
+)
+"""Words that link a chip to what uses it ("clusters *using* the GB200", "哪款芯片*被用在*最多的集群里"):
+the chip filters or groups the nodes; never read as a property word misspelt (用在 is not 用户)."""
 
 UNITS: dict[str, tuple[str, float]] = {
     # unit word: (property it implies, factor to the property's own unit)
@@ -623,6 +716,10 @@ OUT_OF_SCOPE: tuple[str, ...] = (
     "股价",
     "股票",
     "market cap",
+    "ipo",
+    "go public",
+    "going public",
+    "public offering",
     "市值",
     "weather",
     "天气",
@@ -648,6 +745,42 @@ OUT_OF_SCOPE: tuple[str, ...] = (
 """Words of questions aikg cannot answer from its facts (prices of the day, predictions, advice), taken
 from the out-of-scope questions of the development part only."""
 
+OPINION_WORDS: tuple[str, ...] = (
+    "should i",
+    "should we",
+    "worth buying",
+    "worth it",
+    "worth investing",
+    "good investment",
+    "better investment",
+    "what do you think",
+    "do you think",
+    "your opinion",
+    "in your view",
+    "overrated",
+    "underrated",
+    "你觉得",
+    "你认为",
+    "你怎么看",
+    "值得买",
+    "值得投资",
+    "该不该",
+    "应该买",
+    "看好",
+    "前景",
+)
+"""Words asking for an opinion or advice: aikg holds facts, not views (out of scope, as OUT_OF_SCOPE)."""
+
+FORECAST = re.compile(
+    r"\bwill\b|\bgoing to\b|\bpredict|\bforecast|\bexpected to\b|\bprojected\b|\blikely to\b"
+    r"|\bnext (?:round|quarter|funding|generation)|\bin the future\b"
+    r"|预计|预测|预期|将会|下一轮|下轮|下个季度|下一季度|下一代|未来"
+    r"|(?<![社机大学开议体晚聚约协理])会(?![议员计所长场谈面见])"
+)
+"""Words of a question about what will be: aikg answers them only from planned or dated figures it holds
+(planned clusters and capacity, "Groq will have 200 MW next year"); a forecast of anything else (the next
+round's valuation, a revenue in 2030) is not in the graph."""
+
 ALIASES: dict[str, str] = {
     "英伟达": "nvidia",
     "辉达": "nvidia",
@@ -671,7 +804,6 @@ ALIASES: dict[str, str] = {
     "英特尔": "intel",
     "三星": "samsung",
     "脸书": "meta",
-    "元宇宙": "meta",
     "亚马逊云": "amazon-aws",
     "阿里云": "alibaba",
     "寒武纪": "cambricon",
