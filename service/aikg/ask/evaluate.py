@@ -15,9 +15,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from aikg import namespaces
 from aikg.ask.asker import Asker
 
-AIKG = "https://w3id.org/aikg/ontology#"
+AIKG = str(namespaces.AIKG)
 
 
 def load_eval(*paths: Path | str) -> list[dict[str, Any]]:

@@ -7,7 +7,9 @@ chip, else the architecture (dense / MoE) of a model; the answer takes the first
 
 from __future__ import annotations
 
-AIKG = "https://w3id.org/aikg/ontology#"
+from aikg import namespaces
+
+AIKG = str(namespaces.AIKG)
 
 PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     # (words, properties); longer words win where two overlap ("memory bandwidth" over "memory").

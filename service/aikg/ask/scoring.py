@@ -20,9 +20,10 @@ from typing import Any
 
 import pyoxigraph as ox
 
+from aikg import namespaces
 from aikg.ask.asker import Asker
 
-ID = "https://w3id.org/aikg/id/"
+ID = str(namespaces.ID)
 GOLD_PREFIXES = (
     "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
     "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\nPREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"

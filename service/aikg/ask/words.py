@@ -11,7 +11,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-AIKG = "https://w3id.org/aikg/ontology#"
+from aikg import namespaces
+
+AIKG = str(namespaces.AIKG)
 
 
 @dataclass(frozen=True)
