@@ -12,6 +12,7 @@ are asked through the API.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from aikg.epoch.datasets import BY_PATH
 from aikg.epoch.history import HISTORY_GRAPH
 from aikg.epoch.merge import STRUCTURAL, canonical
 from aikg.epoch.report import ImportReport
+from aikg.epoch.rows import read_table
 from aikg.knowledge.validate import validate_graph
 from aikg.namespaces import DERIVED_GRAPH as DERIVED
 from aikg.namespaces import INFERRED_GRAPH as INFERRED
@@ -196,8 +198,13 @@ CREATED: dict[str, set[tuple[str, str]]] = {
         ("training-run", "EGRU (PTB)"),
         ("organization", "Ruhr University Bochum"),
     },
-    # The newer data-center file's new owner and tenant of Colossus 2.
-    "datacenters_newer": {("organization", "Cursor"), ("organization", "SpaceXAI")},
+    # The newer data-center file's new owner and tenant of Colossus 2, and the part of Google's Pryor site it
+    # lists on its own (an override: part of the site, not the site).
+    "datacenters_newer": {
+        ("organization", "Cursor"),
+        ("organization", "SpaceXAI"),
+        ("datacenter", "Google Pryor (North)"),
+    },
 }
 """The only new entities each version makes (every other name is one the store holds: nothing split)."""
 
@@ -358,7 +365,6 @@ def test_a_newer_data_center_file_finds_its_renamed_sites(imported):
     r = steps["datacenters_newer"].report
     resolved = {d.name: d.iri.removeprefix(ID) for d in r.decisions if d.kind == "datacenter"}
     assert resolved["Colossus 2"] == "xai-colossus-2-memphis-tennessee"
-    assert resolved["Google Pryor (North)"] == "google-mayes-county-oklahoma"
     assert resolved["OpenAI Stargate Abilene"] == "openai-oracle-stargate-abilene-texas"
     power = _change(r, "xai-colossus-2-memphis-tennessee", "powerCapacity")
     assert (power.kind, [t.value for t in power.before], [t.value for t in power.after]) == (
@@ -373,13 +379,36 @@ def test_a_newer_data_center_file_finds_its_renamed_sites(imported):
     assert not [q for q in store.quads(ox.NamedNode(rating)) if q.graph_name.value != HISTORY_GRAPH]
     assert (rating, AIKG + "onValue", ox.NamedNode(ID + "xai")) in _history(store)
     assert _change(r, "rating-xai-colossus-2-memphis-tennessee-operator-xai", "onValue").kind == "removed"
-    # A link's confidence Epoch revised (Google DeepMind at Pryor: likely -> speculative) replaces the
+    # A link's confidence Epoch revised (OpenAI at Fairwater Atlanta: speculative -> likely) replaces the
     # rating's, the old one kept as history (the rating had two confidences, and the row was left out).
     f = r.files["data_centers/data_centers.csv"]
     assert (f.rows, f.rejected) == (4, 0)
+    rating = "rating-microsoft-fairwater-fayetteville-georgia-tenant-openai"
+    assert _values(store, rating, "datasetConfidence") == {AIKG + "Likely"}
+    assert (ID + rating, AIKG + "datasetConfidence", ox.NamedNode(AIKG + "Speculative")) in _history(store)
+
+
+def test_a_part_of_a_site_listed_on_its_own_is_linked_to_the_site_not_merged_into_it(imported):
+    """Epoch's 2026-07 export lists "Google Pryor (North)" (53 MW) at the address of Google's whole Pryor
+    site (195 MW in the shipped snapshot). Matched by address, the part's figures were listed as the
+    site's disagreeing; the override (part-of) makes it a data center of its own, linked to the site."""
+    store, steps = imported
+    r = steps["datacenters_newer"].report
+    [north] = [d for d in r.decisions if d.name == "Google Pryor (North)"]
+    site = ID + "google-mayes-county-oklahoma"
+    assert (north.status, north.iri != site) == ("created", True)
+    assert "overrides.csv line" in north.rule
+    part = north.iri.removeprefix(ID)
+    assert _values(store, part, "partOfSite") == {site}
+    assert _values(store, part, "powerCapacity") == {"53"}
+    # The site keeps its own figure, not restated (this file has no row of the whole site) and not listed
+    # as a disagreement of one site.
+    assert _values(store, "google-mayes-county-oklahoma", "powerCapacity") == {"195"}
+    assert not [c for c in r.changes if c.entity == site and c.prop == AIKG + "powerCapacity"]
+    assert not [d for d in r.disagreements if site in (d.entity, d.other)]
+    # Its tenant's rating is its own: the site's Google DeepMind stays "likely".
     rating = "rating-google-mayes-county-oklahoma-tenant-google-deepmind"
-    assert _values(store, rating, "datasetConfidence") == {AIKG + "Speculative"}
-    assert (ID + rating, AIKG + "datasetConfidence", ox.NamedNode(AIKG + "Likely")) in _history(store)
+    assert _values(store, rating, "datasetConfidence") == {AIKG + "Likely"}
 
 
 # --- history, through the API ----------------------------------------------------------------------------
@@ -467,3 +496,294 @@ def test_older_company_files_match_every_row_by_its_stable_values(imported):
         "ai_companies/ai_companies_staff_reports.csv": (3, 3, 0, 0),
         "ai_companies/ai_companies_usage_reports.csv": (3, 3, 0, 0),
     }
+
+
+# --- derived versions: the (file, direction) pairs no real release above covers ---------------------------
+#
+# Each is built from the shipped file as Epoch's real releases differ from it: a partial file (a few rows),
+# one figure given otherwise in two rows (three times the shipped value), a name spelled anew (upper case,
+# hyphens for spaces), and by direction: an older file writes its dates as a US spreadsheet does
+# (7/22/2025) and its columns under the older spellings the columns table lists (seeds/epoch/columns.csv);
+# a newer file drops a column. All older files are imported at once, then all newer ones.
+
+OLDER_AS_OF, NEWER_AS_OF = "2025-10-01", "2026-08-01"
+
+DERIVED: dict[str, tuple[tuple[str, ...], str, str, str | None]] = {
+    # file: (the columns naming a row, the figure changed, the name respelled, the column a newer one drops)
+    "ai_models/large_scale_ai_models.csv": (
+        ("Model",),
+        "Parameters",
+        "Organization",
+        "Training compute (FLOP)",
+    ),
+    "ai_models/notable_ai_models.csv": (("Model",), "Parameters", "Organization", "Training compute (FLOP)"),
+    "ai_models/frontier_ai_models.csv": (("Model",), "Parameters", "Organization", "Training compute (FLOP)"),
+    "data_centers/data_center_chillers.csv": (
+        ("Manufacturer", "Model"),
+        "Cooling capacity (kW)",
+        "Manufacturer",
+        "Number of fans",
+    ),
+    "data_centers/data_center_cooling_towers.csv": (
+        ("Manufacturer", "Model"),
+        "Cooling capacity (stated, kW)",
+        "Manufacturer",
+        "Length (m)",
+    ),
+    "data_centers/data_center_timelines.csv": (("Data center", "Date"), "Power (MW)", "Data center", None),
+    "data_centers/data_centers.csv": (("Handle",), "Current power (MW)", "Owner", None),
+    "ai_companies/ai_companies.csv": (("Name",), "Founding date", "Name", "Product Domain(s)"),
+    "ai_companies/ai_companies_compute_spend.csv": (("Id",), "Amount", "Company", "Report date"),
+    "ai_companies/ai_companies_revenue_reports.csv": (
+        ("Id",),
+        "Revenue amount (normalize to annual)",
+        "Company",
+        "Report date",
+    ),
+    "ai_companies/ai_companies_staff_reports.csv": (("Id",), "Staff count", "Company", "Report date"),
+    "ai_companies/ai_companies_usage_reports.csv": (("Id",), "Active users", "Company", "Report date"),
+    "ai_companies/ai_companies_funding_rounds.csv": (("Id",), "Funding (equity)", "Company", "Report date"),
+}
+DERIVED_PAIRS = {
+    "older": [
+        "ai_models/notable_ai_models.csv",
+        "ai_models/frontier_ai_models.csv",
+        "data_centers/data_center_chillers.csv",
+        "data_centers/data_center_cooling_towers.csv",
+        "data_centers/data_centers.csv",
+        "data_centers/data_center_timelines.csv",
+    ],
+    "newer": [
+        "ai_models/large_scale_ai_models.csv",
+        "ai_models/notable_ai_models.csv",
+        "ai_models/frontier_ai_models.csv",
+        "data_centers/data_center_chillers.csv",
+        "data_centers/data_center_cooling_towers.csv",
+        *(f for f in DERIVED if f.startswith("ai_companies/")),
+    ],
+}
+"""Every (file, direction) no real version above covers: with them each of the fifteen files has an older and
+a newer version imported."""
+DATE_COLUMNS = ("Publication date", "Date", "Report date", "Founding date", "Close date")
+_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+
+
+def _spellings(file: str) -> dict[str, str]:
+    """{current column: an older spelling} the columns table lists for ``file``."""
+    import csv
+
+    table = Path(__file__).parents[1] / "seeds" / "epoch" / "columns.csv"
+    lines = [line for line in table.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    out = {}
+    for row in csv.DictReader(lines):
+        if file == row["file"] or (row["file"].endswith("/") and file.startswith(row["file"])):
+            out[row["column"]] = row["spelling"]
+    return out
+
+
+def _respell(cell: str) -> str:
+    """A name as another release might write it ("Meta AI #likely" -> "META-AI #likely")."""
+    parts = []
+    for part in cell.split(","):
+        name, sep, tag = part.partition(" #")
+        parts.append(name.strip().upper().replace(" ", "-") + sep + tag)
+    return ",".join(parts)
+
+
+def _changed(cell: str) -> str:
+    """The figure given otherwise: three times a number, a year earlier for a date."""
+    from decimal import Decimal
+
+    iso = _ISO.match(cell)
+    if iso:
+        return f"{int(iso[1]) - 1}-{iso[2]}-{iso[3]}"
+    return str(Decimal(cell) * 3)
+
+
+def _positive(cell: str) -> bool:
+    """A plain positive number (not a range such as "5930.0 - 9917.5", which aikg does not read)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        return Decimal(cell.strip()) > 0
+    except InvalidOperation:
+        return False
+
+
+def _us(cell: str) -> str:
+    iso = _ISO.match(cell.strip())
+    return f"{int(iso[2])}/{int(iso[3])}/{iso[1]}" if iso else cell
+
+
+@dataclass
+class Derived:
+    """What was done to one derived file: the rows whose figure changed, (shipped, given) cells."""
+
+    changed: list[tuple[str, str]]
+    respelled: tuple[str, str]
+    renamed: dict[str, str]
+    dropped: str | None
+    rows: int
+
+
+def _derive(file: str, direction: str, out: Path, rejected: set[int]) -> Derived:
+    """Write the derived ``direction`` version of the shipped ``file`` under ``out``."""
+    import csv
+
+    keys, figure, name, drop = DERIVED[file]
+    table = read_table(Path(__file__).parents[1] / "seeds" / "epoch" / file)
+    header, lines = table.columns, table.rows
+    count: dict[tuple[str, ...], int] = {}
+    for _, row in lines:
+        count[tuple(row[k] for k in keys)] = count.get(tuple(row[k] for k in keys), 0) + 1
+    published = BY_PATH[file].published
+    usable = [
+        (line, row)
+        for line, row in lines
+        if line not in rejected
+        and count[tuple(row[k] for k in keys)] == 1
+        and row[name].strip()
+        and (direction == "newer" or not published or (row[published] or "0") < OLDER_AS_OF)
+    ]
+    with_figure = [(line, row) for line, row in usable if _ISO.match(row[figure]) or _positive(row[figure])]
+    chosen = with_figure[:2] + [r for r in usable if r not in with_figure[:2]][:5]
+    if direction == "older":  # a date whose day is over 12 tells the column's order (7/22/2025)
+        for column in [c for c in DATE_COLUMNS if c in header]:
+            if not any(_ISO.match(r[column]) and int(r[column][8:]) > 12 for _, r in chosen):
+                chosen += [
+                    r
+                    for r in usable
+                    if r not in chosen and _ISO.match(r[1][column]) and int(r[1][column][8:]) > 12
+                ][:1]
+    chosen.sort(key=lambda r: r[0])
+    to_change = {line for line, _ in with_figure[:2]}
+    chosen = [(line, dict(row)) for line, row in chosen]
+    changed = []
+    for line, row in chosen:
+        if line in to_change:
+            changed.append((row[figure], _changed(row[figure])))
+            row[figure] = changed[-1][1]
+    respelled_row = next(r for line, r in chosen if line not in to_change)
+    respelled = (respelled_row[name], _respell(respelled_row[name]))
+    respelled_row[name] = respelled[1]
+    renamed: dict[str, str] = {}
+    dropped = None
+    if direction == "older":
+        renamed = {c: s for c, s in _spellings(file).items() if c in header}
+        for _, row in chosen:
+            for column in DATE_COLUMNS:
+                if column in row:
+                    row[column] = _us(row[column])
+    elif drop:
+        dropped = drop
+    columns = [renamed.get(c, c) for c in header if c != dropped]
+    target = out / file
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with target.open("w", encoding="utf-8", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(columns)
+        for _, row in chosen:
+            writer.writerow([row[c] for c in header if c != dropped])
+    return Derived(changed, respelled, renamed, dropped, len(chosen))
+
+
+@pytest.fixture(scope="module")
+def derived(imported, epoch_import, tmp_path_factory) -> dict[str, tuple[Step, dict[str, Derived]]]:
+    """The derived older files imported at once (dry run first) into the store of :func:`imported`, after
+    every real version, then the derived newer ones."""
+    store, _ = imported
+    _, first = epoch_import
+    services = services_for(store, query_timeout=60)
+    quads = set(store.quads())
+    out = {}
+    for direction, as_of in (("older", OLDER_AS_OF), ("newer", NEWER_AS_OF)):
+        directory = tmp_path_factory.mktemp(f"derived-{direction}")
+        made = {}
+        for file in DERIVED_PAIRS[direction]:
+            rejected = {r.row for r in first.rejected if r.file == file}
+            made[file] = _derive(file, direction, directory, rejected)
+        files = sorted(made)
+        before = _data(store, files)
+        version = store.version
+        dry = import_epoch(services, directory, snapshot_date=as_of, dry_run=True)
+        unchanged = store.version == version
+        report = import_epoch(services, directory, snapshot_date=as_of)
+        violations, quads = _violations_after(store, quads)
+        out[direction] = (Step(dry, report, before, unchanged, violations), made)
+    return out
+
+
+@pytest.mark.parametrize("direction", ["older", "newer"])
+def test_derived_versions_lose_nothing_split_nothing_and_their_dry_run_is_what_they_did(
+    imported, derived, direction
+):
+    store, _ = imported
+    step, made = derived[direction]
+    assert step.unchanged_by_dry_run and not step.dry.written and step.report.written
+    assert [c.to_json() for c in step.dry.sorted_changes()] == [
+        c.to_json() for c in step.report.sorted_changes()
+    ]
+    assert [d.to_json() for d in step.dry.disagreements] == [d.to_json() for d in step.report.disagreements]
+    missing = step.before - _data(store, sorted(made)) - _history(store)
+    assert not missing, sorted(missing)[:5]
+    assert not step.report.refused and not step.violations, step.report.refused or step.violations
+    assert not [d for d in step.report.decisions if d.status in ("created", "ambiguous", "unresolved")]
+    assert all(step.report.labels.get(d.entity) for d in step.report.disagreements)
+
+
+def _number(term: Any) -> Any:
+    """A numeric value's number (None for a label or a text: a respelled name changes a row's label too)."""
+    from decimal import Decimal, InvalidOperation
+
+    try:
+        return Decimal(term.value)
+    except InvalidOperation:
+        return None
+
+
+@pytest.mark.parametrize("direction,file", [(d, f) for d, files in DERIVED_PAIRS.items() for f in files])
+def test_each_derived_version_matches_every_row_and_lists_each_figure_it_gives_otherwise(
+    imported, derived, direction, file
+):
+    store, _ = imported
+    step, made = derived[direction]
+    r, d = step.report, made[file]
+    f = r.files[file]
+    # Every row matched a stored one (the respelled name and the US dates included); none left out.
+    assert (f.mode, f.rows, f.rows_matched, f.rows_new, f.rejected) == (direction, d.rows, d.rows, 0, 0)
+    # Every date read, US ones included (a cell the shipped file has unread too, a range, stays unread).
+    assert not [
+        x for x in r.findings if x.file == file and x.kind == "unreadable-value" and x.column in DATE_COLUMNS
+    ]
+    changes = [c for c in r.changes if c.file == file]
+    given = [
+        (c.before, c.after)
+        for c in changes
+        if c.kind == ("changed" if direction == "newer" else "older-snapshot")
+    ]
+    for shipped, other in d.changed:
+        if _ISO.match(shipped):  # a date a year earlier
+            assert any(
+                [t.value[:10] for t in b] == [shipped] and [t.value[:10] for t in a] == [other]
+                for b, a in given
+            ), (shipped, other, given)
+        else:  # a figure three times the stored one, whatever its unit
+            assert any(
+                len(b) == len(a) == 1 and _number(b[0]) is not None and _number(a[0]) == 3 * _number(b[0])
+                for b, a in given
+            ), (
+                shipped,
+                other,
+                given,
+            )
+    if direction == "older":
+        # The stored (newer) values stay; each the older file gives otherwise is listed by name.
+        listed = [x for x in r.disagreements if x.file == file and x.older and x.kind == "disagreement"]
+        assert len(listed) >= len(d.changed) and all(r.labels.get(x.entity) for x in listed)
+        assert f.values_older >= len(d.changed) and f.values_changed == 0
+    else:
+        assert f.values_changed >= len(d.changed)
+        if d.dropped:  # the dropped column's stored values are kept, marked not restated
+            assert f.values_kept >= 1 and any(c.kind == "not-restated" for c in changes)
+    for column, spelling in d.renamed.items():  # read under its older spelling, not left out
+        assert f"column {spelling!r} is read as {column!r}" in " ".join(f.warnings)

@@ -6,8 +6,9 @@
   model's name as the dataset writes it);
 - ``decision``: ``same`` (the name denotes the entity ``target``), ``separate`` (its own node, whatever
   the rules would say), ``variant-of`` (its own node, a variant of the product family ``target``),
-  ``subsidiary-of`` (its own node, whose parent organization is ``target``), ``chip-of`` (resolved by
-  the rules as usual, and the system ``target`` is built from it);
+  ``subsidiary-of`` (its own node, whose parent organization is ``target``), ``part-of`` (a data
+  center of its own, a part or phase of the site ``target``: aikg:partOfSite; its figures are not the
+  site's), ``chip-of`` (resolved by the rules as usual, and the system ``target`` is built from it);
 - ``target``: an aikg slug (empty for ``separate``);
 - ``reason``: why, in plain words, checked against the sources: required on every line.
 
@@ -26,7 +27,7 @@ from aikg.epoch.values import normalize
 from aikg.errors import BadRequest
 
 OVERRIDE_KINDS = ("organization", "model", "accelerator", "datacenter", "training-run")
-DECISIONS = ("same", "separate", "variant-of", "subsidiary-of", "chip-of")
+DECISIONS = ("same", "separate", "variant-of", "subsidiary-of", "part-of", "chip-of")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLUMNS = ("kind", "name", "decision", "target", "reason")
 

@@ -64,7 +64,11 @@ KINDS = {
 }
 """Kinds of thing resolved, and the aikg class whose instances (any subclass) are candidates."""
 
-LINKS = {"variant-of": str(AIKG.variantOf), "subsidiary-of": str(AIKG.parentOrganization)}
+LINKS = {
+    "variant-of": str(AIKG.variantOf),
+    "subsidiary-of": str(AIKG.parentOrganization),
+    "part-of": str(AIKG.partOfSite),
+}
 USES_ACCELERATOR = str(AIKG.usesAccelerator)
 
 _BRANDS = frozenset({"nvidia", "amd", "intel", "google", "huawei", "tesla", "geforce", "quadro"})
