@@ -275,3 +275,26 @@ def test_the_documented_parent_links_answer(epoch_store) -> None:
         "SELECT ?unit ?parent WHERE { ?unit aikg:parentOrganization ?parent }"
     ).rows
     assert (ID + "google-deepmind", ID + "google") in {(u.value, p.value) for u, p in rows}
+
+
+def test_an_organizations_holdings_roll_up_its_units(epoch_store) -> None:
+    """Epoch names Meta's models and the clusters it runs under "Meta AI" (a unit of Meta: its AI Companies
+    file lists company Meta with organization Meta AI) and its data centers under "Meta": asked about
+    Meta, the named query reaches both, each row saying through which unit (counted against the CSVs)."""
+    rows = named(epoch_store, "holdings-of-organization", org="meta")
+    got = defaultdict(set)
+    for r in rows:
+        got[(r["kind"], r["via"].removeprefix(ID), r["role"].removeprefix(AIKG))].add(r["item"])
+    clusters = rows_of(CLUSTERS)
+    operated = [r for r in clusters if r["Owner"].strip() == "Meta AI"]
+    assert len(got[("cluster", "meta-ai", "operator")]) == len(operated) == 25
+    models = read_table(Path(default_directory()) / "ai_models" / "large_scale_ai_models.csv").rows
+    assert any("Meta AI" in cells["Organization"].split(",") for _, cells in models)
+    assert ID + "llama-3-1-405b" in got[("model", "meta-ai", "developer")]
+    assert got[("data center", "meta", "operator")] == {
+        ID + "meta-hyperion-holly-ridge-louisiana",
+        ID + "meta-prometheus-new-albany-ohio",
+    }
+    # Facebook AI Research (FAIR) is Meta's too; another company's units are not.
+    assert got[("model", "facebook-ai-research", "developer")]
+    assert not {r["via"] for r in rows} - {ID + "meta", ID + "meta-ai", ID + "facebook-ai-research"}

@@ -38,6 +38,7 @@ PARAMS = {
     "nvidia-only-capacity": {"include": "all"},
     "epoch-as-of": {"entity": "xai", "date": "2026-12-31"},
     "changes-since-last-import": {"entity": "xai"},
+    "holdings-of-organization": {"org": "meta"},
 }
 """The parameters each query is asked with (the rest take their defaults)."""
 
