@@ -27,8 +27,9 @@ from typing import Any
 import pyoxigraph as ox
 
 from aikg.namespaces import AIKG, GRAPH
+from aikg.namespaces import HISTORY_GRAPH as _HISTORY
 
-HISTORY_GRAPH = str(GRAPH["history"])
+HISTORY_GRAPH = str(_HISTORY)
 """aikg's record of what each dataset said before (written by the import only)."""
 HISTORY_BASE = "https://w3id.org/aikg/history/"
 """History records' IRIs: outside the entity namespace, like import records."""

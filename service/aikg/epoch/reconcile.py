@@ -46,13 +46,15 @@ from aikg.epoch.overrides import Override
 from aikg.epoch.values import normalize, slugify
 from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.namespaces import AIKG, GRAPH, ID
+from aikg.namespaces import IMPORTS_GRAPH as _IMPORTS
+from aikg.namespaces import RESOLUTION_GRAPH as _RESOLUTION
 from aikg.store import Store
 
 EPOCH_PREFIX = str(GRAPH["epoch/"])
 """Every graph of an Epoch file starts with this."""
-RESOLUTION_GRAPH = str(GRAPH["resolution"])
+RESOLUTION_GRAPH = str(_RESOLUTION)
 """aikg's resolution links (variants, parents, a system's chip), written by the import."""
-IMPORTS_GRAPH = str(GRAPH["imports"])
+IMPORTS_GRAPH = str(_IMPORTS)
 """aikg's record of every import."""
 
 KINDS = {
