@@ -330,10 +330,16 @@ def test_query_workers_hold_no_socket_of_the_serving_process(disk_store):
 class FakeWorker:
     """A query worker that is started and answers, with no process behind it: for the pool's rules."""
 
-    def __init__(self, n: int) -> None:
+    def __init__(self, n: int, memory_mb: int = 0, job: Callable[..., Any] | None = None) -> None:
         from types import SimpleNamespace
 
         self.process = SimpleNamespace(pid=n)
+        self.memory_mb = memory_mb
+        self.job = job
+        """What :meth:`call` does (a job's run), given the hook the pool passes it."""
+
+    def call(self, snapshot, fn, kwargs, deadline, on_long=None) -> tuple[Any, ...]:
+        return (True, self.job(on_long) if self.job is not None else None)
 
     def alive(self) -> bool:
         return True
@@ -378,6 +384,7 @@ def test_a_query_right_after_a_killed_runaway_finds_a_started_worker():
     pool.warm_up()
     assert spares_started() == WorkerPool.SPARES
     runaway = pool._take()  # runs for its whole time limit: the pool starts a spare meanwhile
+    pool._topped_up(runaway)  # what its worker calls once it has run LONG_JOB
     assert spares_started() == WorkerPool.SPARES
     may_start.clear()  # from here on a process start takes "forever": only started workers answer
     pool._drop(runaway)  # killed at its deadline
@@ -669,3 +676,107 @@ def test_a_spare_has_the_current_snapshot_open_before_it_is_offered(disk_store):
         assert any(f.startswith(str(snapshot.path) + "/") and f.endswith(".sst") for f in held), held
     finally:
         runner.close()
+
+
+def _counting_pool(job: Callable[..., Any] | None = None, memory_mb: int = 0):
+    """A pool of fake workers (each runs ``job``), and the list of the workers it has started."""
+    from aikg.query.workers import WorkerPool
+
+    started: list[FakeWorker] = []
+
+    def start() -> FakeWorker:
+        started.append(FakeWorker(len(started) + 1, memory_mb, job))
+        return started[-1]
+
+    pool = WorkerPool(4, memory_mb=memory_mb)
+    pool._start = start  # type: ignore[method-assign]
+    return pool, started
+
+
+def _until(cond: Callable[[], bool]) -> bool:
+    end = time.monotonic() + 10
+    while not cond() and time.monotonic() < end:
+        time.sleep(0.01)
+    return cond()
+
+
+def test_a_short_job_runs_beside_no_spare_start_and_the_pool_is_topped_up_after_its_answer():
+    """Regression: taking a worker started the spares at once; right after a restart the first named
+    query (heavy work after 5 ms of CPU) shared its core with the two spares it had started and
+    answered in 1.8 s at load 10 (0.6-0.85 s without them)."""
+    from aikg.query.workers import WorkerPool
+    from aikg.store import Deadline
+
+    during: list[int] = []
+    pool, started = _counting_pool(lambda on_long: during.append(len(started)) or "rows")
+    pool.warm_up(WorkerPool.BOOT_SPARES)
+    assert _until(lambda: len(pool.pids(busy=False)) == 1)
+    deadline = Deadline.after(5)
+    assert pool.run(None, len, {}, deadline=deadline, seconds=5) == "rows"  # type: ignore[arg-type]
+    assert during == [1]  # the boot spare answered, and nothing was started while it ran
+    assert _until(lambda: len(pool.pids(busy=False)) == WorkerPool.SPARES)  # then the pool is topped up
+    assert len(started) == WorkerPool.SPARES
+    pool.close()
+
+
+def test_a_job_that_runs_long_gets_spares_started_beside_it():
+    """A job that has run LONG_JOB may hold its worker for its whole limit: the spares the next
+    queries need are started then, not when it ends."""
+    from aikg.query.workers import WorkerPool
+    from aikg.store import Deadline
+
+    def long_job(on_long: Callable[[], None]) -> int:
+        on_long()  # the worker's call says the job has run LONG_JOB
+        _until(lambda: len(pool.pids(busy=False)) == WorkerPool.SPARES)
+        return len(pool.pids(busy=False))
+
+    pool, started = _counting_pool(long_job)
+    pool.warm_up(WorkerPool.BOOT_SPARES)
+    assert _until(lambda: len(pool.pids(busy=False)) == 1)
+    spares_while_running = pool.run(None, len, {}, deadline=Deadline.after(5), seconds=5)  # type: ignore[arg-type]
+    assert spares_while_running == WorkerPool.SPARES
+    pool.close()
+
+
+def test_an_http_worker_starts_its_first_query_worker_before_it_loads_its_app(tmp_path, monkeypatch):
+    """Regression: the first query worker started once the app had loaded, when health already
+    answered: the first named query after a restart waited for its start (0.9-1.2 s at the default
+    store, load 6). It starts as the HTTP worker begins to load, and the pool takes it as its first."""
+    from aikg.query import workers
+    from aikg.serving import app as serving
+
+    class Loading(Exception):
+        """Raised where the app would be built."""
+
+    settings = load_settings({"store": str(tmp_path / "store"), "query_memory": 1234})
+    early: list[list[int]] = []
+    monkeypatch.setattr(workers, "_Worker", lambda memory_mb: FakeWorker(99, memory_mb))
+    monkeypatch.setattr(workers, "_early", [])
+
+    def reader_app(*_: Any, **__: Any) -> None:
+        early.append([w.process.pid for w in workers._early])
+        raise Loading
+
+    monkeypatch.setattr(serving, "reader_app", reader_app)
+    with pytest.raises(Loading):
+        serving.Server(settings).load()
+    assert early == [[99]]  # started before the app loads
+    pool = workers.WorkerPool(4, memory_mb=1234)  # the pool the app makes
+    pool.warm_up(workers.WorkerPool.BOOT_SPARES)
+    assert _until(lambda: pool.pids(busy=False) == {99}) and not workers._early
+    pool.close()
+
+
+def test_a_query_worker_imports_only_the_store_layer_before_it_is_ready():
+    """Regression: a worker's start imported rdflib, settings and tqdm (via the runner and the
+    namespaces), ~0.2 s of its ~0.4 s of imports, on the path of the first query after a restart."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys, aikg.query.workers as w; w._prepared(); "
+        "print(sorted(m for m in ('rdflib', 'aikg.settings', 'tqdm', 'flask', 'aikg.query.runner') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"

@@ -12,6 +12,10 @@ from rdflib.namespace import RDF as RDF
 from rdflib.namespace import RDFS as RDFS
 from rdflib.namespace import SKOS as SKOS
 
+# Declared without rdflib (the query workers need them): re-exported here by name.
+from aikg.rdf.datatypes import XSD_INTEGERS as XSD_INTEGERS
+from aikg.rdf.datatypes import XSD_NUMERIC as XSD_NUMERIC
+
 BASE = "https://w3id.org/aikg/"
 AIKG = Namespace(BASE + "ontology#")
 """Vocabulary terms: classes, properties and controlled values."""
@@ -140,27 +144,3 @@ def curie(iri: str, prefixes: Mapping[str, str] = PREFIXES) -> str:
 def slug_of(iri: str) -> str | None:
     """Return the slug of an aikg entity IRI, or None if the IRI is not an aikg entity."""
     return iri[len(str(ID)) :] if iri.startswith(str(ID)) else None
-
-
-XSD_INTEGERS = frozenset(
-    str(XSD) + t
-    for t in (
-        "integer",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "negativeInteger",
-        "nonPositiveInteger",
-        "unsignedLong",
-        "unsignedInt",
-        "unsignedShort",
-        "unsignedByte",
-    )
-)
-"""xsd:integer and the datatypes derived from it (XML Schema 2 §3.3), as IRI strings."""
-
-XSD_NUMERIC = XSD_INTEGERS | {str(XSD) + t for t in ("decimal", "float", "double")}
-"""Every numeric datatype of SPARQL's operators (Query §17.1), as IRI strings."""

@@ -20,7 +20,7 @@ from aikg.rdf import guard
 from aikg.settings import Settings
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
-from aikg.store.transport import Encoded, QueryJob, compressed, rendered
+from aikg.store.transport import Encoded, QueryJob, run_query_job
 
 T = TypeVar("T")
 
@@ -28,14 +28,6 @@ T = TypeVar("T")
 def allowed_services(settings: Settings) -> frozenset[str]:
     """The SERVICE endpoints the ``allow_service`` setting lists (empty by default)."""
     return frozenset(s.strip() for s in settings.allow_service.split(",") if s.strip())
-
-
-def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
-    """What a worker runs for a query: the answer in transport form, or written in the client's format
-    when the job names it, and then compressed when the client takes gzip and it is large (module
-    level, so it can be sent)."""
-    written = rendered(store.answer(job), job.render)
-    return compressed(written) if job.gzip else written
 
 
 class QueryRunner:

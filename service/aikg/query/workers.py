@@ -69,6 +69,12 @@ OPENING_CPU = 0.05
 """CPU seconds a job may use besides :data:`DEMOTE_CPU` when its worker opens a snapshot for it first
 (~25 ms, once per worker after each write): a cheap query is not taken for heavy work for that."""
 
+LONG_JOB = 1.0
+"""Seconds a job runs before the pool starts spares beside it (it may hold its worker for its whole
+limit: a runaway). A shorter job's pool is topped up once it has answered: spares started at once
+competed with it (right after a restart, the first named query, heavy work after 5 ms of CPU, shared
+its core with the two spares it had started and answered in 1.8 s at load 10)."""
+
 LOOK_EVERY = 0.002
 """Seconds between looks at a running job's CPU time until it is heavy (a look costs ~50 µs); then
 every :data:`aikg.placement.SHARE_LOOK`."""
@@ -113,11 +119,21 @@ def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) ->
     loop.join()
 
 
-def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
-    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
-    import aikg.query.runner  # noqa: F401 - what jobs name: imported before the worker says it is ready
+def _prepared() -> Callable[[Snapshot], Store]:
+    """Import what a query job needs, before the worker says it is ready; how to open a snapshot.
+
+    Only the store's layer: no rdflib, settings or progress bars (imported, they were half of a worker's
+    start, ~0.4 s of a core, paid by the first query after a restart). Any other job's module (an
+    update's staging) is imported with its first job."""
+    import aikg.store.transport  # noqa: F401 - query jobs name its run_query_job
     from aikg.store import open_snapshot
 
+    return open_snapshot
+
+
+def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+    """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
+    open_snapshot = _prepared()
     try:
         conn.send(READY)
     except (OSError, ValueError):
@@ -157,6 +173,7 @@ class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
     def __init__(self, memory_mb: int) -> None:
+        self.memory_mb = memory_mb
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19)
         """The priority the worker's jobs start at."""
         # Its start (imports, then opening the snapshot) is work nobody waits for: on the heavy cores
@@ -184,9 +201,15 @@ class _Worker:
         return self.process.poll() is None
 
     def call(
-        self, snapshot: Snapshot, fn: Callable[..., Any], kwargs: dict[str, Any], deadline: Deadline
+        self,
+        snapshot: Snapshot,
+        fn: Callable[..., Any],
+        kwargs: dict[str, Any],
+        deadline: Deadline,
+        on_long: Callable[[], None] | None = None,
     ) -> tuple[Any, ...]:
-        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died."""
+        """Send one job; its answer, :class:`TimeoutError` at the deadline, :class:`EOFError` if it died.
+        ``on_long`` is called once if the job runs :data:`LONG_JOB` seconds without answering."""
         if not self.wait_ready(deadline.left()):
             if self.alive():
                 raise TimeoutError
@@ -196,7 +219,7 @@ class _Worker:
             self.conn.send((snapshot, fn, kwargs, max(deadline.left(), 0.001)))
         except (OSError, ValueError):
             raise EOFError from None
-        if not self._answered_before(deadline, DEMOTE_CPU + (OPENING_CPU if opening else 0.0)):
+        if not self._answered_before(deadline, DEMOTE_CPU + (OPENING_CPU if opening else 0.0), on_long):
             raise TimeoutError
         try:
             answer: tuple[Any, ...] = self.conn.recv()  # unpickled: what the worker loop sends back
@@ -204,7 +227,9 @@ class _Worker:
         except (OSError, ValueError) as exc:
             raise EOFError from exc
 
-    def _answered_before(self, deadline: Deadline, heavy_after: float) -> bool:
+    def _answered_before(
+        self, deadline: Deadline, heavy_after: float, on_long: Callable[[], None] | None = None
+    ) -> bool:
         """Wait for the job's answer until ``deadline``; whether it came. A job that has used
         ``heavy_after`` seconds of CPU (:data:`DEMOTE_CPU`, plus :data:`OPENING_CPU` when the worker
         opens a snapshot for it) or run :data:`DEMOTE_AFTER` seconds is heavy work, kept at its share
@@ -217,6 +242,9 @@ class _Worker:
                 return self.conn.poll(0)
             if self.conn.poll(min(LOOK_EVERY if share is None else SHARE_LOOK, left)):
                 return True
+            if on_long is not None and time.monotonic() - began >= LONG_JOB:
+                on_long()
+                on_long = None
             if share is not None:
                 share.look()
             elif time.monotonic() - began >= DEMOTE_AFTER or self._cpu_seconds() - cpu >= heavy_after:
@@ -255,6 +283,32 @@ class _Worker:
     def close(self) -> None:
         """Kill the process and release its socket; it is reaped in the background."""
         interpreters.stop(self.process, self.conn)
+
+
+_early: list[_Worker] = []
+_early_lock = threading.Lock()
+
+
+def start_early(memory_mb: int) -> None:
+    """Start a query worker now, for the :class:`WorkerPool` this process is about to make (which takes
+    it as its first worker, see :meth:`WorkerPool._start`).
+
+    An HTTP worker calls this before it loads its app: the worker's interpreter starts and imports while
+    the app loads (~1 s), instead of after it, when the first query was already waiting for it (0.9-1.2 s
+    of a restart's first named answer at the default store, load 6)."""
+    worker = _Worker(memory_mb)
+    with _early_lock:
+        _early.append(worker)
+
+
+def _started_early(memory_mb: int) -> _Worker | None:
+    """A worker :func:`start_early` started with this memory limit, now the caller's; None if none."""
+    with _early_lock:
+        for worker in _early:
+            if worker.memory_mb == memory_mb:
+                _early.remove(worker)
+                return worker
+    return None
 
 
 class Slots:
@@ -298,8 +352,8 @@ class WorkerPool:
     BOOT_SPARES = 1
     """Workers started as a server boots: one per HTTP worker. Every process of a starting server
     competes for the cores (kept search indexes loading, the writer warming up): with two spares each,
-    the first answer after a restart at 1M quads took 0.9-1.1 s, with one 0.56-0.68 s. The first job
-    tops the pool up to :data:`SPARES`."""
+    the first answer after a restart at 1M quads took 0.9-1.1 s, with one 0.56-0.68 s. The first job's
+    answer tops the pool up to :data:`SPARES`."""
 
     STARTUP = 60.0
     """Seconds a spare may take to start before it is given up."""
@@ -317,6 +371,9 @@ class WorkerPool:
         """The store's current snapshot, which a spare opens before it is offered (see :meth:`_ready_up`)."""
         self._idle: list[_Worker] = []
         self._busy: set[_Worker] = set()
+        self._short: set[_Worker] = set()
+        """Busy workers whose job has not run :data:`LONG_JOB`: each is free again soon, or the pool
+        starts spares then (:meth:`_topped_up`)."""
         self._starting = 0
         self._lock = threading.Lock()
         self._ready = threading.Condition(self._lock)
@@ -324,7 +381,7 @@ class WorkerPool:
         self._closed = False
 
     def _start(self) -> _Worker:
-        return _Worker(self.memory_mb)
+        return _started_early(self.memory_mb) or _Worker(self.memory_mb)
 
     def warm_up(self, spares: int = SPARES) -> None:
         """Start spare workers in the background (up to ``spares`` idle ones), so queries do not wait
@@ -381,25 +438,46 @@ class WorkerPool:
         return None
 
     def _take(self, deadline: Deadline | None = None) -> _Worker:
+        """A worker for a job, now busy: an idle one, else the first to become free of those on their
+        way (a spare that is starting, a worker whose job has not run long), else a process started now.
+
+        Taking a worker starts no spare: the pool is topped up once the job has answered, or has run
+        :data:`LONG_JOB` (:meth:`_topped_up`, :meth:`run`). A spare's start is ~0.3 s of a core (seconds
+        on a busy machine), and started beside a job it competed with it."""
         deadline = deadline or Deadline.after(self.STARTUP)
         with self._lock:
             worker = self._idle_worker()
             # A spare that is starting is ready sooner than a process started now, which would also
             # compete with it for the cores: right after a restart at 1M quads a query started its
             # own while the boot spare was half-way, and answered when that one was ready (+0.3 s).
-            while worker is None and self._starting and not self._closed and not deadline.expired():
+            while (
+                worker is None
+                and (self._starting or self._short)
+                and not self._closed
+                and not deadline.expired()
+            ):
                 self._ready.wait(deadline.left())
                 worker = self._idle_worker()
-        if worker is None:
-            started = time.monotonic()
-            worker = self._start()
-            log.warning("a query waited %.2f s for a query worker to start", time.monotonic() - started)
-            with self._lock:
-                self._busy.add(worker)
-        # The next query finds a started worker, not a process start. After this one is counted as
-        # busy: before, a pool with no room left started a spare only to close it.
-        self.warm_up()
+            if worker is not None:
+                self._short.add(worker)
+                return worker
+        started = time.monotonic()
+        worker = self._start()
+        waited = time.monotonic() - started
+        # a one-shot CLI query always starts its worker: only a long wait is worth a warning
+        log.log(logging.WARNING if waited > 1 else logging.INFO, "a query waited %.2f s for a worker", waited)
+        with self._lock:
+            self._busy.add(worker)
+            self._short.add(worker)
         return worker
+
+    def _topped_up(self, worker: _Worker) -> None:
+        """``worker``'s job has run long: start the spares the pool lacks now, and let a job waiting for
+        ``worker`` (see :meth:`_take`) wait for those instead."""
+        with self._lock:
+            self._short.discard(worker)
+            self._ready.notify_all()
+        self.warm_up()
 
     def _give_back(self, worker: _Worker) -> None:
         if not worker.restored():  # a worker left lower or on fewer cores would slow the next query
@@ -408,6 +486,7 @@ class WorkerPool:
             return
         with self._lock:
             self._busy.discard(worker)
+            self._short.discard(worker)
             if not self._closed and len(self._idle) + len(self._busy) < self.size and worker.alive():
                 self._idle.append(worker)
                 self._ready.notify()
@@ -417,6 +496,8 @@ class WorkerPool:
     def _drop(self, worker: _Worker) -> None:
         with self._lock:
             self._busy.discard(worker)
+            self._short.discard(worker)
+            self._ready.notify_all()
         worker.close()
 
     def pids(self, *, busy: bool | None = None) -> set[int]:
@@ -467,7 +548,8 @@ class WorkerPool:
                 )
             running = Deadline(max(deadline.at, time.monotonic() + budget))
             try:
-                payload = worker.call(snapshot, fn, kwargs, running)
+                long = functools.partial(self._topped_up, worker)
+                payload = worker.call(snapshot, fn, kwargs, running, long)
             except TimeoutError:
                 self._drop(worker)
                 self._replace_later()
@@ -482,6 +564,7 @@ class WorkerPool:
                 log.warning("a query worker ended without an answer: %s", how)
                 budget = running.left()  # the retry runs for what is left, not for a second budget
                 if attempt or budget <= 0:
+                    self._replace_later()
                     raise StoreError(
                         f"the query worker ended without an answer ({how}); the query "
                         "may need more memory than a worker may use (setting "
@@ -489,6 +572,7 @@ class WorkerPool:
                     ) from None
                 continue
             self._give_back(worker)
+            self.warm_up()  # the answer is out: now spares may take the cores (see _take)
             if payload[0]:
                 return payload[1]
             _, cls, message, errors = payload

@@ -41,13 +41,12 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from aikg.namespaces import XSD_NUMERIC
+from aikg.rdf.datatypes import XSD, XSD_NUMERIC
 from aikg.rdf.tokens import QUERY_FORMS, Token, closing, tokenize
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_STRING = _XSD + "string"
+_STRING = XSD + "string"
 _LANG_STRING = "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"
-_BOOLEAN = _XSD + "boolean"
+_BOOLEAN = XSD + "boolean"
 _NUMERIC = XSD_NUMERIC
 _TSV_ESCAPE = re.compile(r"\\(.)")
 _TSV_ESCAPES = {"t": "\t", "n": "\n", "r": "\r"}

@@ -15,7 +15,6 @@ from collections.abc import Iterable, Mapping
 import pyoxigraph as ox
 
 from aikg.errors import NotAcceptable
-from aikg.namespaces import PREFIXES
 from aikg.rdf.formats import Format
 from aikg.rdf.results import QueryResult, ResultKind
 
@@ -79,6 +78,9 @@ def serialize_graph(
     if target in _PREFIXED:
         # Oxigraph groups only consecutive triples of a subject: sort so each subject is written once.
         ox_triples.sort(key=_subject_order)
+        # imported only here: a query worker writing solutions needs no rdflib (~0.1 s of its first job)
+        from aikg.namespaces import PREFIXES
+
         used = _used_prefixes(ox_triples, PREFIXES if prefixes is None else prefixes)
         return ox.serialize(ox_triples, format=target, prefixes=used) or b""
     return ox.serialize(ox_triples, format=target) or b""

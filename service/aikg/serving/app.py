@@ -132,9 +132,14 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
             cfg.set("dirty_graceful_timeout", 30)
 
     def load(self) -> Any:
+        writer = has_writer(self.settings)
+        if writer:  # the HTTP worker reads the writer's snapshots in query workers
+            from aikg.query.workers import start_early
+
+            # The first query needs a started worker: its interpreter starts while the app loads.
+            start_early(self.settings.query_memory)
         from aikg.web import SERVICES_KEY, create_app
 
-        writer = has_writer(self.settings)
         try:
             # the owner app opens the store and loads the seeds if it is empty
             app = reader_app(self.settings) if writer else create_app(self.settings)

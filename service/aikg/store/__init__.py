@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
-from aikg.settings import Settings
 from aikg.store.base import Deadline, Snapshot, Store
 from aikg.store.oxigraph import OxigraphStore
+
+if TYPE_CHECKING:  # settings are read in the serving process; query workers import this package
+    from aikg.settings import Settings
 
 __all__ = [
     "Deadline",

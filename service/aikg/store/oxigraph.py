@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pyoxigraph as ox
-from tqdm import tqdm
 
 from aikg.errors import (
     BadRequest,
@@ -429,6 +428,8 @@ class OxigraphStore(Store):
 
     def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
         """Load a large quad file with Oxigraph's bulk loader: much faster, but not one transaction."""
+        from tqdm import tqdm  # only here: query workers import this module and never load (~40 ms)
+
         if mime not in _QUAD_MIME:
             raise RdfSyntaxError("a bulk load needs a quad format (N-Quads, TriG): every triple has a graph")
         path = Path(path)

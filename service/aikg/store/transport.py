@@ -10,12 +10,15 @@ from __future__ import annotations
 import contextlib
 import io
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pyoxigraph as ox
 
 from aikg.rdf.order import Ordered, RowSorter, TooManyRows
 from aikg.rdf.results import QueryResult, ResultKind, Term
+
+if TYPE_CHECKING:
+    from aikg.store.base import Store
 
 
 @dataclass(frozen=True)
@@ -107,6 +110,14 @@ class Encoded:
         header = self.data[: self.data.find(b"\n")].decode()
         variables = [v[1:] for v in header.split("\t")] if header else []
         return QueryResult(ResultKind.SELECT, variables=variables, truncated=self.truncated, tsv=self.data)
+
+
+def run_query_job(store: Store, *, job: QueryJob) -> Encoded:
+    """What a query worker runs for a query: the answer in transport form, or written in the client's
+    format when the job names it, and then compressed when the client takes gzip and it is large
+    (module level, so it can be sent; here, so a worker imports only the store's layer for it)."""
+    written = rendered(store.answer(job), job.render)
+    return compressed(written) if job.gzip else written
 
 
 def rendered(encoded: Encoded, render: tuple[str, str] | None) -> Encoded:
