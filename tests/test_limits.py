@@ -335,6 +335,7 @@ class FakeWorker:
 
         self.process = SimpleNamespace(pid=n)
         self.memory_mb = memory_mb
+        self.jobs: tuple[str, ...] = ()
         self.job = job
         """What :meth:`call` does (a job's run), given the hook the pool passes it."""
 
@@ -780,3 +781,23 @@ def test_a_query_worker_imports_only_the_store_layer_before_it_is_ready():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_writers_query_workers_import_the_staging_of_updates_before_they_are_ready(monkeypatch):
+    """Regression (hostile-traffic test, load 14): the writer's first update staged in a new worker
+    imported aikg.write.gate inside its 3 s limit (0.55 s idle) and answered 503 "query timeout"."""
+    import subprocess
+    import sys
+
+    from aikg.serving import writer
+
+    built: list[tuple[str, ...]] = []
+    monkeypatch.setattr(writer, "build_services", lambda settings, jobs=(): built.append(jobs))
+    writer._open(load_settings({"store": "memory"}))
+    assert built == [("aikg.write.gate",)]
+    code = (
+        "import sys, aikg.query.workers as w; w._prepared(sys.argv[1:]); "
+        "print('aikg.write.gate' in sys.modules)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, *built[0]], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "True"

@@ -123,14 +123,17 @@ def build_services(
     gate: Writes | None = None,
     keep: Path | None = None,
     validation: Validation | None = None,
+    jobs: tuple[str, ...] = (),
 ) -> Services:
     """The services for resolved ``settings`` (:func:`aikg.settings.load_settings`), around ``store``
     when given, else around the store the settings name. A serving reader passes its own write log
     (the writer's journal), its gate (which forwards writes to the writer), the folder where built
-    search indexes are kept for the next start, and its validation (the writer's report)."""
+    search indexes are kept for the next start, and its validation (the writer's report). ``jobs``:
+    modules of the jobs besides queries its query workers run, imported as each starts (the writer's:
+    the staging of updates, see :func:`aikg.query.workers._prepared`)."""
     if store is None:
         store = open_store(settings.store, **store_options(settings))
-    runner = QueryRunner(store, settings)
+    runner = QueryRunner(store, settings, jobs=jobs)
     writelog = writelog if writelog is not None else WriteLog(store)
     versioned = VersionedCache(store)
 

@@ -33,7 +33,9 @@ def allowed_services(settings: Settings) -> frozenset[str]:
 class QueryRunner:
     """Runs queries and stoppable jobs for one store under the service's limits."""
 
-    def __init__(self, store: Store, settings: Settings) -> None:
+    def __init__(self, store: Store, settings: Settings, *, jobs: tuple[str, ...] = ()) -> None:
+        """``jobs``: modules of the jobs besides queries this runner runs isolated (see
+        :class:`WorkerPool`)."""
         self.store = store
         self.settings = settings
         self.timeout = settings.query_timeout
@@ -43,6 +45,7 @@ class QueryRunner:
             settings.max_heavy_queries,
             memory_mb=settings.query_memory,
             snapshot=store.snapshot,
+            jobs=jobs,
         )
         self.services = allowed_services(settings)
         self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import importlib
 import logging
 import math
 import multiprocessing.connection
@@ -110,30 +111,39 @@ SIGSEGV. The text checks refuse nesting past :data:`aikg.rdf.guard.MAX_NESTING` 
 stack holds); the rest of a query's size is bounded by its time limit. Untouched stack costs no memory."""
 
 
-def _worker_main(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+def _worker_main(
+    conn: multiprocessing.connection.Connection, memory_mb: int, jobs: list[str]
+) -> None:  # pragma: no cover
     """Run the worker's loop on a thread with a deep stack (see :data:`WORKER_STACK_MB`)."""
     _limit_resources(memory_mb)
     threading.stack_size(WORKER_STACK_MB * 1024 * 1024)
-    loop = threading.Thread(target=_serve, args=(conn, memory_mb), name="aikg-query-job")
+    loop = threading.Thread(target=_serve, args=(conn, memory_mb, jobs), name="aikg-query-job")
     loop.start()
     loop.join()
 
 
-def _prepared() -> Callable[[Snapshot], Store]:
-    """Import what a query job needs, before the worker says it is ready; how to open a snapshot.
+def _prepared(jobs: list[str] = []) -> Callable[[Snapshot], Store]:  # noqa: B006 - never changed
+    """Import what a query job needs, and the modules of the other jobs its pool runs (``jobs``), before
+    the worker says it is ready; how to open a snapshot.
 
-    Only the store's layer: no rdflib, settings or progress bars (imported, they were half of a worker's
-    start, ~0.4 s of a core, paid by the first query after a restart). Any other job's module (an
-    update's staging) is imported with its first job."""
+    For queries only the store's layer: no rdflib, settings or progress bars (imported, they were half
+    of a worker's start, ~0.4 s of a core, paid by the first query after a restart). A job whose module
+    was not imported imports it inside its time limit: the writer's first update staged in a new worker
+    imported the gate (0.55 s idle, seconds on a busy machine) and answered 503 at the 3 s limit of the
+    hostile-traffic test."""
     import aikg.store.transport  # noqa: F401 - query jobs name its run_query_job
     from aikg.store import open_snapshot
 
+    for module in jobs:
+        importlib.import_module(module)
     return open_snapshot
 
 
-def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:  # pragma: no cover
+def _serve(
+    conn: multiprocessing.connection.Connection, memory_mb: int, jobs: list[str]
+) -> None:  # pragma: no cover
     """A worker's loop: open the snapshot a job names (kept open while it stays current), run, answer."""
-    open_snapshot = _prepared()
+    open_snapshot = _prepared(jobs)
     try:
         conn.send(READY)
     except (OSError, ValueError):
@@ -172,14 +182,16 @@ def _serve(conn: multiprocessing.connection.Connection, memory_mb: int) -> None:
 class _Worker:
     """One worker process (a fresh interpreter running :func:`main`) and the socket pair to it."""
 
-    def __init__(self, memory_mb: int) -> None:
+    def __init__(self, memory_mb: int, jobs: tuple[str, ...] = ()) -> None:
         self.memory_mb = memory_mb
+        self.jobs = jobs
+        """The modules of the jobs besides queries it imports as it starts (see :func:`_prepared`)."""
         self.niceness = min(os.getpriority(os.PRIO_PROCESS, 0) + NICENESS, 19)
         """The priority the worker's jobs start at."""
         # Its start (imports, then opening the snapshot) is work nobody waits for: on the heavy cores
         # until it is handed its first job (see restored).
         self.process, self.conn = interpreters.start(
-            "aikg.query.workers", str(memory_mb), niceness=self.niceness, cores=heavy_cores()
+            "aikg.query.workers", str(memory_mb), *jobs, niceness=self.niceness, cores=heavy_cores()
         )
         self.demoted = True
         """Whether the worker runs other than a fresh job does (lower, or on the heavy cores only)."""
@@ -301,11 +313,12 @@ def start_early(memory_mb: int) -> None:
         _early.append(worker)
 
 
-def _started_early(memory_mb: int) -> _Worker | None:
-    """A worker :func:`start_early` started with this memory limit, now the caller's; None if none."""
+def _started_early(memory_mb: int, jobs: tuple[str, ...]) -> _Worker | None:
+    """A worker :func:`start_early` started as a pool with this memory limit and these jobs would,
+    now the caller's; None if none."""
     with _early_lock:
         for worker in _early:
-            if worker.memory_mb == memory_mb:
+            if worker.memory_mb == memory_mb and worker.jobs == jobs:
                 _early.remove(worker)
                 return worker
     return None
@@ -363,10 +376,17 @@ class WorkerPool:
     start takes ~0.3 s idle, 1-4 s with both cores busy."""
 
     def __init__(
-        self, size: int, *, memory_mb: int = 0, snapshot: Callable[[], Snapshot | None] | None = None
+        self,
+        size: int,
+        *,
+        memory_mb: int = 0,
+        snapshot: Callable[[], Snapshot | None] | None = None,
+        jobs: tuple[str, ...] = (),
     ) -> None:
         self.size = max(1, size)
         self.memory_mb = memory_mb
+        self.jobs = jobs
+        """Modules of the jobs besides queries that this pool's workers run (imported as they start)."""
         self.snapshot = snapshot
         """The store's current snapshot, which a spare opens before it is offered (see :meth:`_ready_up`)."""
         self._idle: list[_Worker] = []
@@ -381,7 +401,7 @@ class WorkerPool:
         self._closed = False
 
     def _start(self) -> _Worker:
-        return _started_early(self.memory_mb) or _Worker(self.memory_mb)
+        return _started_early(self.memory_mb, self.jobs) or _Worker(self.memory_mb, self.jobs)
 
     def warm_up(self, spares: int = SPARES) -> None:
         """Start spare workers in the background (up to ``spares`` idle ones), so queries do not wait
@@ -591,9 +611,9 @@ class WorkerPool:
 
 
 def main(argv: list[str]) -> None:  # pragma: no cover - runs in the worker process
-    """A worker process's entry point: ``python -m aikg.query.workers FD MEMORY_MB``."""
+    """A worker process's entry point: ``python -m aikg.query.workers FD MEMORY_MB [MODULE ...]``."""
     conn = multiprocessing.connection.Connection(int(argv[0]))
-    _worker_main(conn, int(argv[1]))
+    _worker_main(conn, int(argv[1]), argv[2:])
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -83,7 +83,8 @@ def _open(settings: Settings) -> Services:
     deadline = time.monotonic() + OPEN_WAIT
     while True:
         try:
-            return build_services(settings)
+            # its query workers stage updates (aikg.write.gate.update_delta): imported as they start
+            return build_services(settings, jobs=("aikg.write.gate",))
         except DamagedStore:
             raise  # it would fail again: never retried
         except StoreError:
