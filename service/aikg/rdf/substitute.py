@@ -34,9 +34,9 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
     a grouping or ordering key becomes ``(value)``. A ``VALUES`` block naming a bound variable loses that
     column and keeps the rows whose cell is the value (or ``UNDEF``): the join the binding stands for. A
     subquery that projects only bound variables projects them as ``(value AS ?var)``, and the outer
-    SELECT then projects them as they are (they are in scope). An outermost ``SELECT *`` keeps a bound
-    variable as a column, bound at the start of its WHERE group. A blank node or a triple term has no
-    name a query could hold: binding one is refused.
+    SELECT then projects and groups by them as they are (they are in scope). An outermost ``SELECT *``
+    keeps a bound variable as a column, bound at the start of its WHERE group. A blank node or a triple
+    term has no name a query could hold: binding one is refused.
     """
     if not bindings:
         return text
@@ -70,6 +70,8 @@ def substitute(text: str, bindings: Mapping[str, Term]) -> str:
             nested = brace > 0 and others.get(select_at, 0) > 0
             replacement = "" if nested else f"({value} AS ?{name})"
         elif select_at == -3:
+            if brace == 0 and name in scoped:
+                continue  # projected as it is (in scope, bound to the value): a grouping key stays
             replacement = f"({value})"
         else:
             replacement = value
