@@ -211,6 +211,8 @@ def test_the_fair_share_takes_idle_and_loaded_blocks_in_turn_with_nothing_hostil
             "entity": True,
             "ask": True,
             "entity (cached)": True,
+            "neighbourhood (depth 1)": True,
+            "bad parameter (400)": True,
         }
     for kind, ratio in fair["p99_ratio"].items():  # each ratio is its two p99s' (in ms, rounded)
         loaded, idle = (fair[phase]["latency"][kind]["p99_ms"] for phase in ("under_load", "idle"))

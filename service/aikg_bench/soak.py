@@ -10,9 +10,9 @@ through the Graph Store ``/data``) with the token. It reports requests by route 
 not get — every request of the mix is valid), latency percentiles per kind, and the resident memory of
 every serving process over time.
 
-**Fair share** (:func:`fair_share`): the p99 latency of cheap lookups (an entity, an ``ASK``) idle,
-and while ``hostile`` clients run runaway queries, deep neighbourhoods of ``nvidia``, large
-CONSTRUCTs and slow-sending connections; the ratio under load / idle is the figure (goal ≤ 2), with
+**Fair share** (:func:`fair_share`): the p99 latency of cheap requests (an entity, an ``ASK``, the
+hub's depth-1 neighbourhood, a bad parameter's 400) idle, and while ``hostile`` clients run runaway
+queries, deep neighbourhoods of ``nvidia``, large CONSTRUCTs and slow-sending connections; the ratio under load / idle is the figure (goal ≤ 2), with
 a 90 % interval by resampling. Idle and loaded blocks alternate (four of each by default, 30 s each),
 so both phases get as many probes and share whatever else the machine does over the run; an idle
 block starts only once no hostile request is in flight. The hostile clients read their answers as
@@ -602,6 +602,9 @@ RUNAWAY = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
 CONSTRUCT = "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"
 SMALL_ENTITY = "groq"
 """A cheap lookup: an entity with a handful of facts."""
+HUB = "nvidia"
+"""The hub whose depth-1 neighbourhood is probed (the explorer's first view of it) and whose deep
+neighbourhoods the hostile clients load."""
 
 
 def _probe_calls(n: int) -> list[Call]:
@@ -621,6 +624,22 @@ def _probe_calls(n: int) -> list[Call]:
             timeout=30,
         ),
         Call("entity (cached)", "GET /api/entities/{id}", "GET", f"/api/entities/{SMALL_ENTITY}", timeout=30),
+        # a view's cheap lane (depth 0-1), and a bad parameter answered before any view is handed on
+        Call(
+            "neighbourhood (depth 1)",
+            "GET /api/entities/{id}/neighbors",
+            "GET",
+            f"/api/entities/{HUB}/neighbors?depth=1&probe={n}",
+            timeout=30,
+        ),
+        Call(
+            "bad parameter (400)",
+            "GET /api/entities/{id}/neighbors",
+            "GET",
+            f"/api/entities/{HUB}/neighbors?depth=9&probe={n}",
+            expect=frozenset({400}),
+            timeout=30,
+        ),
     ]
 
 
@@ -638,11 +657,9 @@ def _hostile_call(kind: str, n: int, rng: random.Random) -> Call:
     if kind == "deep neighbourhood":
         if n % 2:
             params = {"depth": "4", "fold": "true", "limit": str(rng.randint(1000, 2000))}
-            target = "/api/entities/nvidia/neighbors?" + urlencode(params)
+            target = f"/api/entities/{HUB}/neighbors?" + urlencode(params)
             return Call(kind, "GET /api/entities/nvidia/neighbors", "GET", target, expect=anything)
-        target = "/export/graphml?" + urlencode(
-            {"focus": "nvidia", "depth": "4", "fold": "true", "n": str(n)}
-        )
+        target = "/export/graphml?" + urlencode({"focus": HUB, "depth": "4", "fold": "true", "n": str(n)})
         return Call(kind, "GET /export/graphml nvidia", "GET", target, expect=anything)
     accept = ("application/n-triples", "application/rdf+xml", "text/turtle")[n % 3]
     headers = (("Content-Type", "application/sparql-query"), ("Accept", accept))
