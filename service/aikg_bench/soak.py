@@ -12,11 +12,12 @@ every serving process over time.
 
 **Fair share** (:func:`fair_share`): the p99 latency of cheap requests (an entity, an ``ASK``, the
 hub's depth-1 neighbourhood, a bad parameter's 400) idle, and while ``hostile`` clients run runaway
-queries, deep neighbourhoods of ``nvidia``, large CONSTRUCTs and slow-sending connections; the ratio under load / idle is the figure (goal ≤ 2), with
-a 90 % interval by resampling. Idle and loaded blocks alternate (four of each by default, 30 s each),
-so both phases get as many probes and share whatever else the machine does over the run; an idle
-block starts only once no hostile request is in flight. The hostile clients read their answers as
-sent, without decompressing them: on one machine, their CPU is the server's.
+queries, deep neighbourhoods of ``nvidia``, large CONSTRUCTs and slow-sending connections; the ratio
+under load / idle is the figure (goal ≤ 2), with a 90 % interval by resampling. Idle and loaded blocks
+alternate (four of each by default, 30 s each), so both phases get as many probes and share whatever
+else the machine does over the run; an idle block starts only once no hostile request is in flight.
+The hostile clients read their answers as sent, without decompressing them: on one machine, their CPU
+is the server's.
 
 ``python -m aikg_bench.soak --store DIR --seconds 600 --out soak.json`` (``--fair`` for the fair
 share). No figure is asserted anywhere: the machine decides them; the report carries the load average.
