@@ -16,6 +16,7 @@ and offers the closest questions it can answer.
 from __future__ import annotations
 
 from aikg.ask.asker import Asker
-from aikg.ask.evaluate import evaluate, load_eval
+from aikg.ask.evaluate import evaluate
+from aikg.ask.scoring import load_items as load_eval
 
 __all__ = ["Asker", "evaluate", "load_eval"]

@@ -7,30 +7,16 @@ The held-out part is scored like the rest and reported on its own.
 
 from __future__ import annotations
 
-import json
 import statistics
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from aikg import namespaces
 from aikg.ask.asker import Asker
 
 AIKG = str(namespaces.AIKG)
-
-
-def load_eval(*paths: Path | str) -> list[dict[str, Any]]:
-    """The items of JSONL evaluation files; each item gets ``part`` from its file's name."""
-    items = []
-    for path in paths:
-        p = Path(path)
-        part = "heldout" if "heldout" in p.stem else "dev"
-        for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
-            if line.strip():
-                items.append({**json.loads(line), "part": part, "where": f"{p.name}:{n}"})
-    return items
 
 
 def judge(item: dict[str, Any], answer: dict[str, Any]) -> bool:

@@ -161,15 +161,7 @@ class Context:
         word = (confidence or "").strip()
         if word:
             q.add(row.key, row.graph, node, AIKG.sourceConfidence, Literal(word))
-            level = CONFIDENCE.get(word.lower())
-            if level is None:
-                row.problem(
-                    "unreadable-value",
-                    None,
-                    word,
-                    f"confidence {word!r} is not one of Epoch's "
-                    "words (Confident, Likely, Speculative …): kept as written only",
-                )
+            level = _confidence_level(row, word, "confidence", "kept as written only")
             q.add(row.key, row.graph, node, AIKG.datasetConfidence, level)
         for link in links:
             found = [iri for iri in (_url(u) for u in _URLS.findall(link)) if iri is not None]
@@ -191,15 +183,8 @@ class Context:
         word = (tag or "").strip()
         if not word:
             return
-        level = CONFIDENCE.get(word.lower())
+        level = _confidence_level(row, word, "confidence tag", "the link is kept without a rating")
         if level is None:
-            row.problem(
-                "unreadable-value",
-                None,
-                word,
-                f"confidence tag {word!r} is not one of Epoch's words (confident, likely, speculative …): "
-                "the link is kept without a rating",
-            )
             return
         name = value.rsplit("/", 1)[-1] if isinstance(value, URIRef) else slugify(str(value))
         rating = self.row_node(f"rating-{node.rsplit('/', 1)[-1]}-{prop.rsplit('#', 1)[-1].lower()}-{name}")
@@ -350,6 +335,20 @@ _URLS = re.compile(r"https?://[^\s<>\"]+")
 """A URL in a cell that may hold several (on separate lines, or after a comma or a semicolon)."""
 _BARE_URL = re.compile(r"^(?:www\.)?[a-z0-9-]+(?:\.[a-z0-9-]+)+/\S*$", re.I)
 """A link written without its scheme (arxiv.org/abs/…)."""
+
+
+def _confidence_level(row: Row, word: str, what: str, kept: str) -> URIRef | None:
+    """The dataset confidence of one of Epoch's words (any case); another word is a problem of the row,
+    ``what`` naming the cell and ``kept`` saying what becomes of the value."""
+    level = CONFIDENCE.get(word.lower())
+    if level is None:
+        row.problem(
+            "unreadable-value",
+            None,
+            word,
+            f"{what} {word!r} is not one of Epoch's words (Confident, Likely, Speculative …): {kept}",
+        )
+    return level
 
 
 def _url(link: str) -> URIRef | None:
