@@ -528,3 +528,20 @@ def test_a_period_a_named_query_cannot_take_is_not_dropped(asker):
     ]
     dates = [r["cells"]["date"]["value"] for r in body["answer"]["rows"]]
     assert dates and all(d.startswith("2025") for d in dates)
+
+
+def test_what_an_organization_has_includes_its_subsidiaries_and_an_overview_says_which_model(
+    asker, epoch_store
+):
+    """Epoch's clusters are Meta AI's (aikg:parentOrganization Meta); "GPT-4" names two models."""
+    h100 = {ID + "h100", ID + "nvidia-h100-sxm5-80gb", ID + "nvidia-h100-pcie", ID + "nvidia-h100-nvl"}
+    subs = {
+        r[0].value
+        for r in epoch_store.query(PRE + "SELECT ?s WHERE { ?s aikg:parentOrganization id:meta }").rows
+    }
+    held = _holdings(epoch_store)
+    want = sum(n for org in subs | {ID + "meta"} for chip, n in held.get(org, {}).items() if chip in h100)
+    body = asker.ask("Meta 有多少张 H100")
+    assert want > 0 and float(body["answer"]["summary"]) == want
+    note = asker.ask("tell me about gpt-4")["answer"]["note"]
+    assert "GPT-4 (Mar 2023)" in note and "GPT-4 (Jun 2023)" in note

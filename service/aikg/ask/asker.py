@@ -36,6 +36,7 @@ from aikg.ask.compose import (
     read_form,
     sureness,
     unexplained_words,
+    variants,
     written_as_names,
 )
 from aikg.ask.coverage import Vocabulary
@@ -635,13 +636,18 @@ class Asker:
             # what points at it, when it says little itself (a person: the positions held)
             if len(facts) < OVERVIEW_FEW:
                 facts += [self._incoming_json(r, body) for r in body["relations"]["incoming"][:OVERVIEW_FEW]]
+            alike = variants(mention, reading.folded)
             answer = {
                 "kind": "facts",
                 "entity": _entity_json(body),
                 "property": None,
                 "facts": facts,
                 "documents": body["documents"],
-                "note": None,
+                # "tell me about GPT-4": which of the models so named this is, never one silently
+                "note": f"“{mention.text}” names {len(alike)} entities: {', '.join(c.label for c in alike)}; "
+                f"these are {mention.best.label}'s facts."
+                if len(alike) >= 2
+                else None,
             }
             return self._body(
                 question,

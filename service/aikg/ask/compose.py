@@ -952,14 +952,14 @@ def _read_names(
             exact = [c for c in orgs if c.how == "exact"]
             form.orgs.append(exact[:3] or orgs[:1])
         else:
-            variants = _variants(m, text)
-            if len(variants) >= 2:
+            alike = variants(m, text)
+            if len(alike) >= 2:
                 # "GPT-4": GPT-4 (Mar 2023), GPT-4 (Jun 2023) ... all of them, never one silently
-                form.entities += variants
-                form.alternates += [orgs[:1]] * len(variants)
+                form.entities += alike
+                form.alternates += [orgs[:1]] * len(alike)
                 form.ambiguous.append(m.text)
                 continue
-            form.entities.append(variants[0] if variants else m.best)
+            form.entities.append(alike[0] if alike else m.best)
             form.alternates.append(orgs[:1])
             chip = _chip_named(m, chips_cls)
             if chip is not None:
@@ -981,7 +981,7 @@ MAX_VARIANTS = 4
 _QUALIFIED = re.compile(r"\s*\([^()]*\)\s*$")
 
 
-def _variants(m: Mention, text: str) -> list[Candidate]:
+def variants(m: Mention, text: str) -> list[Candidate]:
     """The things a name names alike when it is not an exact name: those whose label is the name typed
     with a qualifier in brackets ("GPT-4 (Mar 2023)", "GPT-4 (Jun 2023)" for "gpt-4"); only those whose
     qualifier the question also gives, when it gives one ("GPT-4 (Mar 2023)")."""
@@ -1406,6 +1406,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
         path = c.org[0] if c.org else "aikg:agent"
         if form.vendor and carrier in ("cluster", "run"):
             path = "aikg:accelerator/aikg:manufacturer"
+        elif form.defaults and carrier == "cluster":
+            # what an organization has includes its subsidiaries' (Meta: Meta AI's clusters)
+            path = f"{path}/aikg:parentOrganization?"
         values = " ".join(_iri(x) for x in cands)
         if carrier == "usage":
             names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{x.label.lower()}")' for x in cands[:1])
@@ -1593,7 +1596,8 @@ def describe(form: Form) -> str:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
         by = ("芯片来自 " if zh else "with chips made by ") if form.vendor else ("属于 " if zh else "of ")
-        quals.append(by + " / ".join(o[0].label for o in form.orgs))
+        subsidiaries = ("（含子公司）" if zh else " (with its subsidiaries)") if form.defaults else ""
+        quals.append(by + " / ".join(o[0].label for o in form.orgs) + subsidiaries)
     if form.country:
         quals.append(("位于 " if zh else "in ") + form.country)
     if form.dates:
