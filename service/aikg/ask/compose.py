@@ -496,6 +496,8 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
+_EXACT_ONLY = frozenset({"上市", "问世"})
+"""Property words read only as written: one character off, they are everyday words (上租, 上卖: "on")."""
 _BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 """Chinese property words (two characters or more) by their first character."""
 
@@ -520,6 +522,8 @@ def _cjk_near(text: str, spans: list[tuple[int, int]]) -> list[tuple[int, int, s
     if not _BY_FIRST:
         for prop, words in PROPERTY_WORDS:
             for w in words:
+                if w in _EXACT_ONLY:
+                    continue
                 if len(w) >= 2 and all("\u4e00" <= ch <= "\u9fff" for ch in w):
                     _BY_FIRST.setdefault(w[0], []).append((w, prop))
     out = []
