@@ -7,12 +7,15 @@ budgets and the write token, so a second, smaller run here added nothing but a m
 
 from __future__ import annotations
 
+import ast
 import re
+from pathlib import Path
 
 import pytest
 import requests
 from pydantic import TypeAdapter, ValidationError
 
+import aikg.web
 from aikg.web import create_app, shapes
 from aikg.web.params import description_of
 
@@ -174,3 +177,81 @@ def test_a_shape_that_does_not_fit_the_answer_is_refused(declared):
     answer = app.test_client().get("/api/entities/nvidia")
     with pytest.raises(ValidationError):
         TypeAdapter(shapes.SearchResponse).validate_json(answer.get_data(), strict=True)
+
+
+TEXT_ROUTES = [
+    ("/api/entities/nvidia/relations", {"direction": "outgoing", "property": "aikg:investor"}),
+    ("/api/imports/latest", {}),
+    ("/api/ask", {"q": "who makes the H100?"}),
+]
+
+
+@pytest.mark.parametrize(("path", "given"), TEXT_ROUTES, ids=[p for p, _ in TEXT_ROUTES])
+def test_a_documented_word_list_or_length_is_what_the_route_enforces(declared, path, given):
+    """Text parameters are declared once too (aikg.web.params TextParam, ChoiceParam): a word off the
+    documented list, or one character over the documented length, is the 400 naming the parameter."""
+    app, document = declared
+    template = next(p for p in document["paths"] if re.fullmatch(re.sub(r"\{[^}]+\}", "[^/]+", p), path))
+    client = app.test_client()
+    checked = 0
+    for param in document["paths"][template]["get"]["parameters"]:
+        schema = param.get("schema", {})
+        if param.get("in") != "query" or not ({"enum", "maxLength"} & set(schema)):
+            continue
+        name = param["name"]
+        bad = "x" * (schema["maxLength"] + 1) if "maxLength" in schema else "no-such-word"
+        refused = client.get(path, query_string={**given, name: bad})
+        assert refused.status_code == 400 and repr(name) in refused.get_json()["message"], name
+        checked += 1
+    assert checked >= 1
+
+
+SCHEMA_KEYWORDS = {
+    "enum",
+    "pattern",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "minLength",
+    "maxLength",
+    "minimum",
+    "maximum",
+    "items",
+    "properties",
+    "contentMediaType",
+    "in",
+}
+JSON_TYPES = {"string", "integer", "number", "boolean", "object", "array", "null"}
+DECLARATIONS = {"params.py", "describe.py", "shapes.py", "openapi.py"}
+"""Where a parameter's or a body's JSON Schema may be written: the declarations and the document's frame."""
+
+
+def _schema_literals(source: str) -> list[int]:
+    """The lines of dict literals in ``source`` that spell JSON Schema (or an OpenAPI parameter) by hand:
+    a schema keyword as a key, or ``"type"`` given a JSON type name."""
+    lines = []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Dict):
+            continue
+        for key, value in zip(node.keys, node.values, strict=True):
+            word = key.value if isinstance(key, ast.Constant) else None
+            typed = word == "type" and (
+                (isinstance(value, ast.Constant) and value.value in JSON_TYPES) or isinstance(value, ast.List)
+            )
+            if word in SCHEMA_KEYWORDS or typed:
+                lines.append(node.lineno)
+                break
+    return lines
+
+
+def test_no_route_module_writes_a_schema_by_hand():
+    """Parameters and bodies are described from their declarations (aikg.web.params, describe, shapes),
+    never as JSON Schema beside a route, where the route's parsing and the document drift apart."""
+    web = Path(aikg.web.__file__).parent
+    found = {
+        f.name: lines
+        for f in sorted(web.glob("*.py"))
+        if f.name not in DECLARATIONS and (lines := _schema_literals(f.read_text(encoding="utf-8")))
+    }
+    assert found == {}
+    assert _schema_literals('D = {"name": "q", "in": "query", "schema": {"type": "string"}}') == [1, 1]

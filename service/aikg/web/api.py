@@ -43,8 +43,6 @@ from aikg.web import current_settings, get_services, shapes
 from aikg.web.describe import (
     FORMAT,
     IF_NONE_MATCH,
-    IRI_PATTERN,
-    PARAM_SCHEMAS,
     cached_ok,
     class_names,
     errors,
@@ -53,7 +51,17 @@ from aikg.web.describe import (
     ref,
 )
 from aikg.web.negotiation import negotiate
-from aikg.web.params import NOT_BLANK, NOT_GIVEN, IntParam, documented, query_param
+from aikg.web.params import (
+    IRI_PATTERN,
+    JSON_OBJECT,
+    ChoiceParam,
+    ClassParam,
+    IntParam,
+    TextParam,
+    documented,
+    entity_in_path,
+    text_content,
+)
 from aikg.web.response_cache import cached
 
 bp = Blueprint("api", __name__, url_prefix="/api")
@@ -80,6 +88,30 @@ GROUP_LIMIT = IntParam(
 )
 PAGE_OFFSET = IntParam("offset", "Links to skip.", default=0, low=0, high=MAX_OFFSET)
 PAGE_LIMIT = IntParam("limit", "Links on the page.", default=RELATION_PAGE, low=1, high=MAX_RELATION_PAGE)
+SEARCH_TEXT = TextParam(
+    "q", "The text to search for.", required=True, not_blank=True, missing="the text to search for"
+)
+SEARCH_TYPE = ClassParam(
+    "type",
+    "Only entities of this class or a subclass: a class name (Organization) or IRI (blank: any class).",
+    blank_is_any=True,
+)
+ENTITY_ID = entity_in_path("id", "A slug (coreweave) or a full entity IRI, URL-encoded.")
+DIRECTION = ChoiceParam(
+    "direction",
+    "outgoing: the entity is the subject; incoming: the entity is the object.",
+    DIRECTIONS,
+    required=True,
+    strip=True,
+)
+PROPERTY = TextParam(
+    "property",
+    "The property: a prefixed name (aikg:investor) or a full IRI.",
+    required=True,
+    pattern=rf"([a-z][a-z0-9]*:[A-Za-z0-9_.-]+|{IRI_PATTERN})",
+    examples=("aikg:investor",),
+)
+QUERY_NAME = TextParam("name", "The query's name.", required=True, where="path", min_length=1)
 ROWS_OFFSET = IntParam("offset", "Rows to skip.", default=0, low=0, high=MAX_OFFSET)
 """The page parameters of every named query (aikg.query.named), with :func:`rows_limit`."""
 
@@ -137,18 +169,8 @@ def _search_doc(services: Services) -> dict[str, Any]:
             **errors(400, 406, 503),
         },
         [
-            query_param(
-                "q",
-                {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
-                "The text to search for.",
-                required=True,
-            ),
-            query_param(
-                "type",
-                {"anyOf": [{"enum": class_names(services)}, NOT_GIVEN]},
-                "Only entities of this class or a subclass: a class name (Organization) or IRI "
-                "(blank: any class).",
-            ),
+            SEARCH_TEXT.describe(),
+            SEARCH_TYPE.describe(class_names(services)),
             SEARCH_LIMIT.describe(),
             SEARCH_OFFSET.describe(),
             IF_NONE_MATCH,
@@ -163,22 +185,11 @@ def _search_doc(services: Services) -> dict[str, Any]:
 def search() -> Response:
     """Autocomplete: entities whose label or alternative name matches ``q``, best first."""
     _json_only()
-    q = request.args.get("q", "")
-    if not q.strip():
-        raise BadRequest("parameter 'q' is required: the text to search for", errors=[{"parameter": "q"}])
+    q = SEARCH_TEXT.read(request.args.get("q")) or ""
     limit = SEARCH_LIMIT.read(request.args.get("limit"))
     offset = SEARCH_OFFSET.read(request.args.get("offset"))
     services = get_services()
-    type_iri = None
-    raw_type = request.args.get("type", "").strip()
-    if raw_type:  # blank reads as not given, as the OpenAPI document says
-        type_iri = services.vocabulary().resolve_class(raw_type)
-        if type_iri is None:
-            raise BadRequest(
-                f"parameter 'type': no class {raw_type!r} (give a class name such as "
-                f"'Organization' or a class IRI; see /api/types)",
-                errors=[{"parameter": "type", "value": raw_type}],
-            )
+    type_iri = SEARCH_TYPE.read(request.args.get("type"), services.vocabulary().resolve_class)
     index = services.index()
     # one match more than the page, to tell whether a next page exists
     ranked = search_entities(services.store, index, q, type_iri=type_iri, limit=offset + limit + 1)
@@ -229,13 +240,7 @@ def _entity_doc(_: Services) -> dict[str, Any]:
         "total and the address of its next page (`truncated` is true when any group has one).",
         {**cached_ok(ref(shapes.Entity), "The entity."), **errors(400, 404, 406, 503)},
         [
-            {
-                "name": "id",
-                "in": "path",
-                "required": True,
-                "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
-                "schema": PARAM_SCHEMAS["entity"],
-            },
+            ENTITY_ID.describe(),
             GROUP_LIMIT.describe(),
             IF_NONE_MATCH,
         ],
@@ -262,29 +267,9 @@ def _relations_doc(_: Services) -> dict[str, Any]:
         "the data does not change; the links of one page are sorted by IRI.",
         {**cached_ok(ref(shapes.RelationPage), "The page."), **errors(400, 404, 406, 503)},
         [
-            {
-                "name": "id",
-                "in": "path",
-                "required": True,
-                "description": "A slug (coreweave) or a full entity IRI, URL-encoded.",
-                "schema": PARAM_SCHEMAS["entity"],
-            },
-            query_param(
-                "direction",
-                {"enum": ["outgoing", "incoming"]},
-                "outgoing: the entity is the subject; incoming: the entity is the object.",
-                required=True,
-            ),
-            query_param(
-                "property",
-                {
-                    "type": "string",
-                    "pattern": rf"^([a-z][a-z0-9]*:[A-Za-z0-9_.-]+|{IRI_PATTERN})$",
-                    "examples": ["aikg:investor"],
-                },
-                "The property: a prefixed name (aikg:investor) or a full IRI.",
-                required=True,
-            ),
+            ENTITY_ID.describe(),
+            DIRECTION.describe(),
+            PROPERTY.describe(),
             PAGE_OFFSET.describe(),
             PAGE_LIMIT.describe(),
             IF_NONE_MATCH,
@@ -299,14 +284,9 @@ def _relations_doc(_: Services) -> dict[str, Any]:
 def entity_relations(entity_id: str) -> Response:
     """One page of one relation group of an entity: the links of one property in one direction."""
     _json_only()
-    direction = request.args.get("direction", "").strip()
-    if direction not in DIRECTIONS:
-        raise BadRequest(
-            "parameter 'direction' must be 'outgoing' or 'incoming'",
-            errors=[{"parameter": "direction", "value": direction}],
-        )
-    raw_prop = request.args.get("property", "").strip()
-    prop = property_iri(raw_prop) if raw_prop else None
+    direction = DIRECTION.read(request.args.get("direction"))
+    raw_prop = PROPERTY.read(request.args.get("property")) or ""
+    prop = property_iri(raw_prop)
     if prop is None:
         raise BadRequest(
             f"parameter 'property': no property {raw_prop!r} (give a prefixed name such as "
@@ -431,19 +411,11 @@ def _named_query_doc(services: Services) -> dict[str, Any]:
         "(and the X-AIKG-Truncated header) says more rows follow, `next` (and a Link rel=next header) "
         "where. Without `limit` the page is the row cap (max_rows).",
         {
-            **cached_ok(
-                ref(shapes.QueryResult), "The result rows.", {"text/csv": {"schema": {"type": "string"}}}
-            ),
+            **cached_ok(ref(shapes.QueryResult), "The result rows.", text_content("text/csv")),
             **errors(400, 404, 406, 429, 503),
         },
         [
-            {
-                "name": "name",
-                "in": "path",
-                "required": True,
-                "description": "The query's name.",
-                "schema": {"type": "string", "minLength": 1},
-            },
+            QUERY_NAME.describe(),
             *page_params(services),
             FORMAT,
             IF_NONE_MATCH,
@@ -531,7 +503,7 @@ def _openapi_doc(_: Services) -> dict[str, Any]:
         {
             "200": {
                 "description": "OpenAPI 3.1.",
-                "content": {"application/json": {"schema": {"type": "object"}}},
+                "content": {"application/json": {"schema": JSON_OBJECT}},
             }
         },
         tags=["lookup"],

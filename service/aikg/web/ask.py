@@ -11,13 +11,13 @@ from typing import Any
 from flask import Blueprint, Response, current_app, jsonify, render_template, request
 
 from aikg.ask import Asker
-from aikg.errors import BadRequest
+from aikg.ask.asker import MAX_QUESTION
 from aikg.rdf.formats import JSON
 from aikg.services import Services
 from aikg.web import get_services, shapes
 from aikg.web.describe import IF_NONE_MATCH, cached_ok, errors, get_operation, ref
 from aikg.web.negotiation import negotiate
-from aikg.web.params import NOT_BLANK, documented, query_param
+from aikg.web.params import TextParam, documented
 from aikg.web.response_cache import cached
 
 bp = Blueprint("ask", __name__, template_folder="templates")
@@ -25,6 +25,17 @@ bp = Blueprint("ask", __name__, template_folder="templates")
 ASKER_KEY = "aikg.asker"
 MAX_AFTER = 1000
 """Longest previous question a follow-up carries, in characters."""
+QUESTION = TextParam(
+    "q",
+    "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
+    required=True,
+    not_blank=True,
+    max_length=MAX_QUESTION,
+    missing="a question in plain words",
+)
+AFTER = TextParam(
+    "after", "The question asked before, for a follow-up ('and in Japan?').", max_length=MAX_AFTER
+)
 
 
 def get_asker() -> Asker:
@@ -47,17 +58,8 @@ def _ask_doc(_: Services) -> dict[str, Any]:
             **errors(400, 406, 429, 503),
         },
         [
-            query_param(
-                "q",
-                {"type": "string", "minLength": 1, "maxLength": 500, "pattern": NOT_BLANK},
-                "The question, e.g. 'who runs NVIDIA-only capacity' or 'GB300 的显存是多少?'.",
-                required=True,
-            ),
-            query_param(
-                "after",
-                {"type": "string", "maxLength": 1000},
-                "The question asked before, for a follow-up ('and in Japan?').",
-            ),
+            QUESTION.describe(),
+            AFTER.describe(),
             IF_NONE_MATCH,
         ],
         tags=["lookup"],
@@ -71,14 +73,8 @@ def ask() -> Response:
     """A question in plain words (English or Chinese): what aikg understood, and its answer or abstention;
     ``after`` is the question asked before it, for a follow-up ("and in Japan?")."""
     negotiate((JSON,))  # 406 unless the client takes JSON
-    q = request.args.get("q")
-    if q is None or not q.strip():
-        raise BadRequest("parameter 'q' is required: a question in plain words", errors=[{"parameter": "q"}])
-    after = request.args.get("after")
-    if after is not None and len(after) > MAX_AFTER:
-        raise BadRequest(
-            f"parameter 'after' is longer than {MAX_AFTER} characters", errors=[{"parameter": "after"}]
-        )
+    q = QUESTION.read(request.args.get("q")) or ""
+    after = AFTER.read(request.args.get("after"))
     return jsonify(get_asker().ask(q, after=after or None))
 
 

@@ -6,41 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from aikg.export import FALSE_WORDS, TRUE_WORDS
 from aikg.namespaces import AIKG
 from aikg.services import Services
-from aikg.web.params import BLANK, NOT_BLANK
-
-
-def _cased(word: str) -> str:
-    return "".join(f"[{c.lower()}{c.upper()}]" if c.isalpha() else c for c in word)
-
-
-_FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
-FLAG = {
-    "anyOf": [{"type": "boolean"}, {"type": "string", "pattern": f"^[{BLANK}]*({_FLAG_WORDS})?[{BLANK}]*$"}]
-}
-"""A flag (``fold``) as the server reads it: true/false, 1/0, yes/no, on/off in any case, blank for false."""
-IRI_PATTERN = r"https?://[A-Za-z0-9._~:/?#@!$&'()*+,;=%-]+"
-PARAM_SCHEMAS: dict[str, dict[str, Any]] = {
-    "entity": {
-        "type": "string",
-        "pattern": rf"^([A-Za-z0-9]+(-[A-Za-z0-9]+)*|{IRI_PATTERN})$",  # an id in any case
-        "examples": ["nvidia"],
-    },
-    "iri": {"type": "string", "format": "iri"},
-    "string": {"type": "string", "minLength": 1, "pattern": NOT_BLANK},
-    "date": {
-        "anyOf": [
-            {"type": "string", "format": "date"},
-            {"type": "string", "pattern": r"^[1-9]\d{3}(-(0[1-9]|1[0-2]))?$"},
-        ],
-        "examples": ["2026-08-17"],
-    },
-    "integer": {"type": "integer"},
-    "decimal": {"type": "number"},
-}
-"""JSON Schema of each named-query parameter type (see aikg.queries)."""
+from aikg.web.params import ChoiceParam, TextParam
 
 
 def ref(shape: type) -> dict[str, str]:
@@ -71,21 +39,20 @@ def cached_ok(
     }
 
 
-EMPTY_UPDATE = {
-    "type": "string",
-    "description": "The update text; empty (or only a prologue) is a valid update that changes nothing "
+UPDATE = TextParam(
+    "update",
+    "The update text.",
+    required=True,
+    note="The update text; empty (or only a prologue) is a valid update that changes nothing "
     "(SPARQL 1.1 Update grammar, [29] Update).",
-}
+)
 """An update body: no minLength, as the server answers the empty update 200 with nothing changed."""
+EMPTY_UPDATE = UPDATE.field_schema()
 
 IF_NONE_MATCH = {"$ref": "#/components/parameters/IfNoneMatch"}
-FORMAT = {
-    "name": "format",
-    "in": "query",
-    "required": False,
-    "schema": {"enum": ["json", "csv", ""]},
-    "description": "Result format; overrides Accept (empty: chosen by Accept).",
-}
+FORMAT = ChoiceParam(
+    "format", "Result format; overrides Accept (empty: chosen by Accept).", ("json", "csv", "")
+).describe()
 
 
 def get_operation(

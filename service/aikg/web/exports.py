@@ -33,11 +33,19 @@ from aikg.export.budget import step_of
 from aikg.export.built import Building, Failed, Ready
 from aikg.export.cap import DEFAULT_NODES, MAX_NODES, Capped
 from aikg.export.cytoscape import elements
+from aikg.export.select import MAX_DEPTH
 from aikg.services import Services
 from aikg.store.base import current_deadline
 from aikg.web import current_settings, get_services, shapes
-from aikg.web.describe import FLAG, PARAM_SCHEMAS, class_names, errors, get_operation, json_answer, ref
-from aikg.web.params import IntParam, documented, query_param
+from aikg.web.describe import class_names, errors, get_operation, json_answer, ref
+from aikg.web.params import (
+    ClassParam,
+    FlagParam,
+    IntParam,
+    TextParam,
+    documented,
+    entity_in_path,
+)
 from aikg.web.response_cache import cached
 
 bp = Blueprint("exports", __name__)
@@ -76,7 +84,7 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
         )
     return parse_options(
         focus=focus,
-        depth=args.get("depth"),
+        depth=(HOPS if view else DEPTH).read(args.get("depth")),
         types=args.getlist("type"),
         fold=args.get("fold"),
         nodes=None if view else args.get("nodes"),
@@ -96,6 +104,16 @@ def _node_limit(default: int) -> IntParam:
     )
 
 
+DEPTH = IntParam(
+    "depth", "Hops around the focus (empty: 1).", default=1, low=0, high=MAX_DEPTH, empty_is_default=True
+)
+HOPS = IntParam("depth", "Hops (empty: 1).", default=1, low=0, high=MAX_DEPTH, empty_is_default=True)
+VIEW_TYPE = ClassParam("type", "Only nodes of this class (repeatable).")
+EXPORT_TYPE = TextParam("type", "Only nodes of this class (repeatable).")
+FOLD = FlagParam("fold", "Fold n-ary nodes into labelled edges.")
+EXPORT_FORMAT = TextParam("format", "Export format name.", required=True, where="path")
+FOCUS = TextParam("focus", "Slug or IRI of the centre of a neighbourhood.")
+NEIGHBORS_ID = entity_in_path("id", "A slug or a full entity IRI.")
 NEIGHBORS_LIMIT = _node_limit(DEFAULT_NODES)
 GRAPH_LIMIT = _node_limit(WHOLE_GRAPH_NODES)
 
@@ -103,8 +121,8 @@ GRAPH_LIMIT = _node_limit(WHOLE_GRAPH_NODES)
 def _view_params(services: Services, limit: IntParam) -> list[dict[str, Any]]:
     """What a graph view takes beside its focus: classes, folding and how many nodes."""
     return [
-        query_param("type", {"enum": class_names(services)}, "Only nodes of this class (repeatable)."),
-        query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+        VIEW_TYPE.describe(class_names(services)),
+        FOLD.describe(),
         limit.describe(),
     ]
 
@@ -129,26 +147,11 @@ def _export_doc(_: Services) -> dict[str, Any]:
             **errors(400, 404, 503),
         },
         [
-            {
-                "name": "format",
-                "in": "path",
-                "required": True,
-                "description": "Export format name.",
-                "schema": {"type": "string"},
-            },
-            query_param("focus", {"type": "string"}, "Slug or IRI of the centre of a neighbourhood."),
-            query_param(
-                "depth",
-                {
-                    "anyOf": [
-                        {"type": "integer", "minimum": 0, "maximum": 4},
-                        {"type": "string", "maxLength": 0},
-                    ]
-                },
-                "Hops around the focus (empty: 1).",
-            ),
-            query_param("type", {"type": "string"}, "Only nodes of this class (repeatable)."),
-            query_param("fold", FLAG, "Fold n-ary nodes into labelled edges."),
+            EXPORT_FORMAT.describe(),
+            FOCUS.describe(),
+            DEPTH.describe(),
+            EXPORT_TYPE.describe(),
+            FOLD.describe(),
         ],
         tags=["exports"],
     )
@@ -280,23 +283,8 @@ def _neighbors_doc(services: Services) -> dict[str, Any]:
         "neighbours, which the graph view adds when a node is clicked.",
         {"200": json_answer(ref(shapes.Neighbors), "The neighbourhood."), **errors(400, 404, 406, 503)},
         [
-            {
-                "name": "id",
-                "in": "path",
-                "required": True,
-                "description": "A slug or a full entity IRI.",
-                "schema": PARAM_SCHEMAS["entity"],
-            },
-            query_param(
-                "depth",
-                {
-                    "anyOf": [
-                        {"type": "integer", "minimum": 0, "maximum": 4, "default": 1},
-                        {"type": "string", "maxLength": 0},
-                    ]
-                },
-                "Hops (empty: 1).",
-            ),
+            NEIGHBORS_ID.describe(),
+            HOPS.describe(),
             *_view_params(services, NEIGHBORS_LIMIT),
         ],
         tags=["lookup"],

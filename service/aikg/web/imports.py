@@ -11,7 +11,6 @@ from flask import Blueprint, Response, jsonify, render_template, request
 from aikg.epoch.history import changes_about, records_about, term_json
 from aikg.epoch.record import IMPORT_BASE, get_import, list_imports
 from aikg.errors import (
-    BadRequest,
     Conflict,
     NotFound,
     PayloadTooLarge,
@@ -24,7 +23,6 @@ from aikg.services import Services
 from aikg.web import current_settings, get_services, get_store, shapes
 from aikg.web.describe import (
     IF_NONE_MATCH,
-    PARAM_SCHEMAS,
     cached_ok,
     errors,
     get_operation,
@@ -32,7 +30,7 @@ from aikg.web.describe import (
     ref,
 )
 from aikg.web.negotiation import negotiate
-from aikg.web.params import documented
+from aikg.web.params import ChoiceParam, FlagParam, TextParam, documented, entity_in_path, form
 from aikg.web.response_cache import cached
 
 bp = Blueprint("imports", __name__, template_folder="templates")
@@ -49,6 +47,23 @@ FINDING_KINDS = (
     "disagreement",
     "rounding",
 )
+
+IMPORT_ID = TextParam(
+    "id", "The import's id (from /api/imports), or latest.", required=True, where="path", min_length=1
+)
+FINDING_KIND = ChoiceParam("kind", "Only findings of this kind.", FINDING_KINDS)
+FINDING_FILE = TextParam("file", "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).")
+HISTORY_ID = entity_in_path("id", "The entity: a slug such as gb200, or a full IRI.")
+UPLOAD = (
+    TextParam("file", "A dataset file (repeatable).", format="binary", repeatable=True),
+    TextParam("as_of", "The snapshot's day.", format="date"),
+    FlagParam("dry_run", "Report what would change; change nothing."),
+    FlagParam("force", "Import even what the checks hold back."),
+    FlagParam("replace", "Replace the dataset's earlier rows."),
+    TextParam("map", "A column mapping (repeatable).", repeatable=True),
+)
+"""The fields of an import's upload form."""
+AS_OF = TextParam("as_of", "A day (YYYY-MM-DD): list every value Epoch gave as of it.", format="date")
 
 
 def _imports_doc(_: Services) -> dict[str, Any]:
@@ -93,27 +108,9 @@ def _import_doc(_: Services) -> dict[str, Any]:
             **errors(400, 404, 406),
         },
         [
-            {
-                "name": "id",
-                "in": "path",
-                "required": True,
-                "schema": {"type": "string", "minLength": 1},
-                "description": "The import's id (from /api/imports), or latest.",
-            },
-            {
-                "name": "kind",
-                "in": "query",
-                "required": False,
-                "schema": {"enum": list(FINDING_KINDS)},
-                "description": "Only findings of this kind.",
-            },
-            {
-                "name": "file",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "string"},
-                "description": "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).",
-            },
+            IMPORT_ID.describe(),
+            FINDING_KIND.describe(),
+            FINDING_FILE.describe(),
             IF_NONE_MATCH,
         ],
         tags=["imports"],
@@ -126,12 +123,8 @@ def _import_doc(_: Services) -> dict[str, Any]:
 def one_import(import_id: str) -> Response:
     """One import with its findings; ``kind`` and ``file`` narrow them (``latest`` is the newest import)."""
     negotiate((JSON,))
-    kind, file = request.args.get("kind"), request.args.get("file")
-    if kind is not None and kind not in FINDING_KINDS:
-        raise BadRequest(
-            f"parameter 'kind' must be one of {', '.join(FINDING_KINDS)}",
-            errors=[{"parameter": "kind", "value": kind}],
-        )
+    kind = FINDING_KIND.read(request.args.get("kind"))
+    file = FINDING_FILE.read(request.args.get("file"))
     store = get_store()
     if import_id == "latest":
         records = list_imports(store)
@@ -167,22 +160,7 @@ def _import_post_doc(_: Services) -> dict[str, Any]:
             "x-aikg-valid-may-be-refused": True,
             "requestBody": {
                 "required": True,
-                "content": {
-                    "multipart/form-data": {
-                        "schema": {
-                            "type": "object",
-                            "required": ["file"],
-                            "properties": {
-                                "file": {"type": "array", "items": {"type": "string", "format": "binary"}},
-                                "as_of": {"type": "string", "format": "date"},
-                                "dry_run": {"type": "boolean"},
-                                "force": {"type": "boolean"},
-                                "replace": {"type": "boolean"},
-                                "map": {"type": "array", "items": {"type": "string"}},
-                            },
-                        }
-                    }
-                },
+                "content": {"multipart/form-data": {"schema": form(*UPLOAD, required=("file",))}},
             },
             "responses": {
                 "200": json_answer(ref(shapes.ImportReport), "The import's report."),
@@ -254,20 +232,8 @@ def _history_doc(_: Services) -> dict[str, Any]:
             **errors(400, 404, 406),
         },
         [
-            {
-                "name": "id",
-                "in": "path",
-                "required": True,
-                "schema": PARAM_SCHEMAS["entity"],
-                "description": "The entity: a slug such as gb200, or a full IRI.",
-            },
-            {
-                "name": "as_of",
-                "in": "query",
-                "required": False,
-                "schema": {"type": "string", "format": "date"},
-                "description": "A day (YYYY-MM-DD): list every value Epoch gave as of it.",
-            },
+            HISTORY_ID.describe(),
+            AS_OF.describe(),
             IF_NONE_MATCH,
         ],
         tags=["imports"],
@@ -291,7 +257,7 @@ def entity_history(entity_id: str) -> Response:
         "history": records_about(services.store, entity.value),
         "changes": changes_about(services.store, entity.value),
     }
-    as_of = request.args.get("as_of")
+    as_of = AS_OF.read(request.args.get("as_of"))
     if as_of is not None:
         result = services.named.run("epoch-as-of", {"entity": entity.value, "date": as_of})
         body["as_of"] = as_of

@@ -31,38 +31,31 @@ from aikg.web import get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.describe import errors, get_operation
 from aikg.web.negotiation import negotiate, negotiated_response
-from aikg.web.params import documented
+from aikg.web.params import TextParam, documented, text_content
 
 bp = Blueprint("linked_data", __name__)
 allow_cross_origin(bp, methods=("GET", "HEAD", "OPTIONS"))
 
 SLUG = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
+SLUG_PARAM = TextParam("slug", "The entity's slug.", required=True, where="path")
 OFFERS = (*GRAPH_FORMATS, HTML)
 """RDF first, so ``*/*`` (curl, scripts) gets Turtle; browsers ask for text/html by name."""
 
 
 def _id_doc(_: Services) -> dict[str, Any]:
-    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    rdf = text_content(*(f.mime for f in GRAPH_FORMATS))
     return get_operation(
         "Linked-data IRI of an entity",
         "HTML for browsers; Turtle, N-Triples, JSON-LD or RDF/XML by content negotiation.",
         {
             "200": {
                 "description": "The entity's page or description.",
-                "content": {"text/html": {"schema": {"type": "string"}}, **rdf},
+                "content": {**text_content("text/html"), **rdf},
             },
             **errors(404, 406),
         },
-        [
-            {
-                "name": "slug",
-                "in": "path",
-                "required": True,
-                "description": "The entity's slug.",
-                "schema": {"type": "string"},
-            }
-        ],
+        [SLUG_PARAM.describe()],
         tags=["linked data"],
     )
 

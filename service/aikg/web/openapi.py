@@ -24,7 +24,7 @@ from aikg.query.named import RANGES, Parameter
 from aikg.services import Services
 from aikg.web import describe, shapes
 from aikg.web.api import page_params
-from aikg.web.params import NOT_GIVEN, description_of, path_names_of, query_param
+from aikg.web.params import KindParam, TextParam, description_of, header, path_names_of, text_content
 
 ERROR_STATUSES = {
     400: "Bad request: a missing or malformed parameter (the message names it).",
@@ -97,13 +97,19 @@ def _one_line(schema: Any) -> Any:
     }
 
 
+IF_NONE_MATCH = TextParam(
+    "If-None-Match",
+    "An ETag from an earlier answer: 304 when the data has not changed since.",
+    where="header",
+)
+"""Read by aikg.web.response_cache."""
+
+
 def _components() -> dict[str, Any]:
     responses: dict[str, Any] = {
         f"E{s}": describe.json_answer(describe.ref(shapes.Error), text) for s, text in ERROR_STATUSES.items()
     }
-    responses["E429"]["headers"] = {
-        "Retry-After": {"description": "Seconds to wait before retrying.", "schema": {"type": "string"}}
-    }
+    responses["E429"]["headers"] = {"Retry-After": header("Seconds to wait before retrying.")}
     responses["NotModified"] = {
         "description": "Not modified: the ETag in If-None-Match is still current.",
         "headers": {"ETag": {"$ref": "#/components/headers/ETag"}},
@@ -111,21 +117,8 @@ def _components() -> dict[str, Any]:
     return {
         "schemas": component_schemas(),
         "responses": responses,
-        "headers": {
-            "ETag": {
-                "description": "Entity tag of this answer for the store's current data.",
-                "schema": {"type": "string"},
-            }
-        },
-        "parameters": {
-            "IfNoneMatch": {
-                "name": "If-None-Match",
-                "in": "header",
-                "required": False,
-                "description": "An ETag from an earlier answer: 304 when the data has not changed since.",
-                "schema": {"type": "string"},
-            }
-        },
+        "headers": {"ETag": header("Entity tag of this answer for the store's current data.")},
+        "parameters": {"IfNoneMatch": IF_NONE_MATCH.describe()},
         "securitySchemes": {
             "bearer": {
                 "type": "http",
@@ -136,31 +129,23 @@ def _components() -> dict[str, Any]:
     }
 
 
-def _param_schema(param: Parameter) -> dict[str, Any]:
-    """A named-query parameter's schema; one with a default, or optional, also takes an empty or blank
-    value (read as not given)."""
-    schema = dict(describe.PARAM_SCHEMAS.get(param.type, {"type": "string"}))
-    if param.default is not None or not param.required:
-        return {"anyOf": [schema, NOT_GIVEN]}
-    return schema
+def _declared(param: Parameter) -> KindParam:
+    """A named query's parameter as a route parameter of its kind: one with a default, or optional,
+    also takes an empty or blank value (read as not given)."""
+    return KindParam(
+        param.name,
+        param.type,
+        param.description or param.name,
+        required=param.required and param.default is None,
+        blank_is_default=param.default is not None or not param.required,
+    )
 
 
 def _named_query_paths(services: Services) -> dict[str, Any]:
     queries = services.named.all()
     paths = {}
     for q in queries.values():
-        params = [
-            {
-                **query_param(
-                    p.name,
-                    _param_schema(p),
-                    p.description or p.name,
-                    required=p.required and p.default is None,
-                ),
-                "x-aikg-type": p.type,
-            }
-            for p in q.parameters
-        ]
+        params = [{**_declared(p).describe(), "x-aikg-type": p.type} for p in q.parameters]
         params += [*page_params(services), describe.FORMAT, describe.IF_NONE_MATCH]
         names = {p.name for p in q.parameters}
         # a range whose first day is after its last is a 400 (valid dates each, which a schema cannot relate)
@@ -172,7 +157,7 @@ def _named_query_paths(services: Services) -> dict[str, Any]:
                 **describe.cached_ok(
                     describe.ref(shapes.QueryResult),
                     "The result rows.",
-                    {"text/csv": {"schema": {"type": "string"}}},
+                    text_content("text/csv"),
                 ),
                 **describe.errors(400, 406, 429, 503),
             },

@@ -27,7 +27,7 @@ from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.describe import errors
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, require_any
-from aikg.web.params import documented, query_param
+from aikg.web.params import TextParam, documented, form, text_content
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import accept_variant, cached, takes_gzip
 from aikg.web.service_description import service_description, service_root
@@ -64,15 +64,17 @@ def _variant() -> tuple[str, ...]:
     return (*_representation(), str(accept_variant()) if describing else "")
 
 
+QUERY = TextParam("query", "A SPARQL 1.1 query (without it: the service description).")
+DEFAULT_GRAPH_URI = TextParam("default-graph-uri", "A default graph (repeatable).", repeatable=True)
+NAMED_GRAPH_URI = TextParam("named-graph-uri", "A named graph (repeatable).", repeatable=True)
+"""The protocol's parameters (read by aikg.web.protocol, which reads the body's fields alike)."""
+
+
 def _sparql_doc(_: Services) -> dict[str, Any]:
     """SPARQL 1.1 Protocol queries, by GET and POST."""
-    rdf = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    rdf = text_content(*(f.mime for f in GRAPH_FORMATS))
     results: dict[str, dict[str, Any]] = {f.mime: {"schema": {}} for f in RESULT_FORMATS}
-    sparql_params = [
-        query_param("query", {"type": "string"}, "A SPARQL 1.1 query (without it: the service description)."),
-        query_param("default-graph-uri", {"type": "string"}, "A default graph (repeatable)."),
-        query_param("named-graph-uri", {"type": "string"}, "A named graph (repeatable)."),
-    ]
+    sparql_params = [QUERY.describe(), DEFAULT_GRAPH_URI.describe(), NAMED_GRAPH_URI.describe()]
     sparql_responses = {
         "200": {
             "description": "Query results (SELECT/ASK) or a graph (CONSTRUCT/DESCRIBE, service description).",
@@ -96,10 +98,8 @@ def _sparql_doc(_: Services) -> dict[str, Any]:
             "requestBody": {
                 "required": True,
                 "content": {
-                    "application/sparql-query": {"schema": {"type": "string"}},
-                    "application/x-www-form-urlencoded": {
-                        "schema": {"type": "object", "properties": {"query": {"type": "string"}}}
-                    },
+                    **text_content("application/sparql-query"),
+                    "application/x-www-form-urlencoded": {"schema": form(QUERY)},
                 },
             },
             "responses": sparql_responses,

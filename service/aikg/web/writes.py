@@ -40,14 +40,35 @@ from aikg.store.base import current_deadline
 from aikg.web import current_settings, get_services, get_store, shapes
 from aikg.web.auth import require_writer
 from aikg.web.cors import WRITE, allow_cross_origin
-from aikg.web.describe import EMPTY_UPDATE, IF_NONE_MATCH, errors, get_operation, ref
+from aikg.web.describe import EMPTY_UPDATE, IF_NONE_MATCH, UPDATE, errors, get_operation, ref
 from aikg.web.negotiation import acceptable, negotiate, negotiated_response, preferred
-from aikg.web.params import documented, query_param
+from aikg.web.params import JSON_LD, TextParam, documented, form, header, text_content
 from aikg.web.protocol import FORM, form_params, single, url_params, utf8_body
 from aikg.web.response_cache import cached
 from aikg.write import gate
 
 bp = Blueprint("writes", __name__)
+
+USING_GRAPH_URI = TextParam("using-graph-uri", "A USING graph (repeatable).", repeatable=True)
+USING_NAMED_GRAPH_URI = TextParam(
+    "using-named-graph-uri", "A USING NAMED graph (repeatable).", repeatable=True
+)
+GRAPH_IRI = TextParam(
+    "graph", "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).", format="iri"
+)
+DEFAULT_FLAG = TextParam(
+    "default", f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.", max_length=0
+)
+GRAPH_PATH = TextParam(
+    "path",
+    "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
+    required=True,
+    where="path",
+    min_length=1,
+)
+RDF_FORMAT = TextParam("format", "RDF format (short name or media type); overrides Accept.")
+RDF_FILE = TextParam("file", "The RDF file.", media_type="text/turtle")
+"""The Graph Store Protocol's and the update's parameters and fields (read by aikg.web.protocol)."""
 allow_cross_origin(bp, methods=WRITE)
 
 UPDATE_MIME = "application/sparql-update"
@@ -103,15 +124,7 @@ def _update_doc(_: Services) -> dict[str, Any]:
     rdf_out, secured, written, refused, write_errors = (
         a[k] for k in ("rdf_out", "secured", "written", "refused", "errors")
     )
-    update_form = {
-        "type": "object",
-        "required": ["update"],
-        "properties": {
-            "update": EMPTY_UPDATE,
-            "using-graph-uri": {"type": "array", "items": {"type": "string"}},
-            "using-named-graph-uri": {"type": "array", "items": {"type": "string"}},
-        },
-    }
+    update_form = form(UPDATE, USING_GRAPH_URI, USING_NAMED_GRAPH_URI, required=("update",))
     return {
         "get": {
             "summary": "Service description (SPARQL 1.1 Service Description)",
@@ -129,8 +142,8 @@ def _update_doc(_: Services) -> dict[str, Any]:
             "IRIs resolve against https://w3id.org/aikg/. Every write goes through "
             "the SHACL gate; any graph but the ones aikg maintains may be written.",
             "parameters": [
-                query_param("using-graph-uri", {"type": "string"}, "A USING graph (repeatable)."),
-                query_param("using-named-graph-uri", {"type": "string"}, "A USING NAMED graph (repeatable)."),
+                USING_GRAPH_URI.describe(),
+                USING_NAMED_GRAPH_URI.describe(),
             ],
             "requestBody": {
                 "required": True,
@@ -241,15 +254,10 @@ def _graph_variant() -> str:
 
 def _write_answers() -> dict[str, Any]:
     """What the write routes take and answer: RDF bodies in and out, the outcome of a write."""
-    rdf_in: dict[str, Any] = {f.mime: {"schema": {"type": "string"}} for f in RDF_FORMATS}
-    rdf_in["application/ld+json"] = {"schema": {"type": ["object", "array"]}}  # JSON-LD 1.1 §9
-    rdf_in["multipart/form-data"] = {
-        "schema": {
-            "type": "object",
-            "properties": {"file": {"type": "string", "contentMediaType": "text/turtle"}},
-        }
-    }
-    rdf_out = {f.mime: {"schema": {"type": "string"}} for f in GRAPH_FORMATS}
+    rdf_in: dict[str, Any] = text_content(*(f.mime for f in RDF_FORMATS))
+    rdf_in["application/ld+json"] = {"schema": JSON_LD}
+    rdf_in["multipart/form-data"] = {"schema": form(RDF_FILE)}
+    rdf_out = text_content(*(f.mime for f in GRAPH_FORMATS))
     secured = {"security": [{"bearer": []}], "x-aikg-valid-may-be-refused": True}
     written = {
         "description": "The write was committed.",
@@ -259,18 +267,17 @@ def _write_answers() -> dict[str, Any]:
         "description": "A new graph was created.",
         "content": {"application/json": {"schema": ref(shapes.WriteOutcome)}},
         "headers": {
-            "Location": {
-                "description": "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
-                "identifies it directly).",
-                "schema": {"type": "string"},
-            }
+            "Location": header(
+                "The new graph's IRI (GET /data?graph=<it> reads it; /graph/uploads/… "
+                "identifies it directly)."
+            )
         },
     }
     refused = {
         "description": "Validation failed: the data would not conform to the shapes.",
         "content": {
             "application/json": {"schema": ref(shapes.Error)},
-            "text/turtle": {"schema": {"type": "string"}},
+            **text_content("text/turtle"),
         },
     }
     write_errors = errors(400, 401, 403, 404, 406, 409, 413, 415, 429, 503, 507)
@@ -287,34 +294,12 @@ def _write_answers() -> dict[str, Any]:
 
 def _graph_params() -> list[dict[str, Any]]:
     """A graph named by ?graph= or ?default (indirect identification)."""
-    return [
-        query_param(
-            "graph",
-            {"type": "string", "format": "iri"},
-            "The graph (absolute IRI), indirectly identified (Graph Store Protocol §4.2).",
-        ),
-        {
-            "name": "default",
-            "in": "query",
-            "required": False,
-            "allowEmptyValue": True,
-            "schema": {"type": "string", "maxLength": 0},
-            "description": f"The default graph: for writes and GET, <{DEFAULT_GRAPH}>.",
-        },
-    ]
+    return [GRAPH_IRI.describe(), {**DEFAULT_FLAG.describe(), "allowEmptyValue": True}]
 
 
 def _path_param() -> list[dict[str, Any]]:
     """A graph named by its path under /graph/ (direct identification)."""
-    return [
-        {
-            "name": "path",
-            "in": "path",
-            "required": True,
-            "schema": {"type": "string", "minLength": 1},
-            "description": "The graph https://w3id.org/aikg/graph/{path} (direct identification).",
-        }
-    ]
+    return [GRAPH_PATH.describe()]
 
 
 def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
@@ -322,9 +307,7 @@ def _gsp(params: list[dict[str, Any]], *, store_post: bool) -> dict[str, Any]:
     a = _write_answers()
     rdf_in, rdf_out, secured, write_errors = a["rdf_in"], a["rdf_out"], a["secured"], a["errors"]
     written, created, refused = a["written"], a["created"], a["refused"]
-    fmt_param = query_param(
-        "format", {"type": "string"}, "RDF format (short name or media type); overrides Accept."
-    )
+    fmt_param = RDF_FORMAT.describe()
     body = {"required": False, "content": rdf_in}
     post_ok = {"200": written, "201": created, "204": {"description": "Empty body: nothing changed."}}
     return {
@@ -515,17 +498,12 @@ def _validate_doc(_: Services) -> dict[str, Any]:
                 "description": "The validation report of the store's current version.",
                 "content": {
                     "application/json": {"schema": ref(shapes.ValidationReport)},
-                    "text/turtle": {"schema": {"type": "string"}},
+                    **text_content("text/turtle"),
                 },
             },
             "202": {
                 "description": "The report of the current version is still to come.",
-                "headers": {
-                    "Retry-After": {
-                        "description": "Seconds to wait before asking again.",
-                        "schema": {"type": "string"},
-                    }
-                },
+                "headers": {"Retry-After": header("Seconds to wait before asking again.")},
                 "content": {"application/json": {"schema": ref(shapes.ValidationPending)}},
             },
             **errors(406, 503),
