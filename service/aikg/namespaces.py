@@ -12,10 +12,6 @@ from rdflib.namespace import RDF as RDF
 from rdflib.namespace import RDFS as RDFS
 from rdflib.namespace import SKOS as SKOS
 
-# Declared without rdflib (the query workers need them): re-exported here by name.
-from aikg.rdf.datatypes import XSD_INTEGERS as XSD_INTEGERS
-from aikg.rdf.datatypes import XSD_NUMERIC as XSD_NUMERIC
-
 BASE = "https://w3id.org/aikg/"
 AIKG = Namespace(BASE + "ontology#")
 """Vocabulary terms: classes, properties and controlled values."""

@@ -29,7 +29,8 @@ from rdflib.namespace import DCAT, RDF, RDFS, SKOS, XSD
 from aikg.export.budget import bounded
 from aikg.export.select import Selection
 from aikg.lookup.vocabulary import Vocabulary, local_name
-from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, XSD_INTEGERS, curie
+from aikg.namespaces import AIKG, CATALOG_GRAPH, ID, curie
+from aikg.rdf.datatypes import XSD_INTEGERS
 from aikg.store.terms import graph_iri, rdf11_subject
 
 if TYPE_CHECKING:

@@ -1,6 +1,6 @@
 """XML Schema's numeric datatypes as IRI strings, without rdflib: the query workers' path
 (:mod:`aikg.rdf.order`) needs them and must not import rdflib (~0.1 s of every worker's start);
-:mod:`aikg.namespaces` re-exports them."""
+import them from here (:mod:`aikg.namespaces` is a layer below :mod:`aikg.rdf` and cannot)."""
 
 XSD = "http://www.w3.org/2001/XMLSchema#"
 
