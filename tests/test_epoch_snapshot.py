@@ -206,6 +206,16 @@ def test_known_duplicates_are_gone(snapshot):
     assert values(store, ID + "google-deepmind", AIKG + "parentOrganization") == {URIRef(ID + "google")}
 
 
+def test_a_chip_named_with_its_chinese_name_is_the_chip(snapshot):
+    """The large-scale file names JIUTIAN-139MoE's chip "Ascend (昇腾) 910B", which had become a second
+    Ascend 910B with no figures: a comparison of the 910B's memory with the H100's read the empty one."""
+    store, _ = snapshot
+    chip = URIRef(ID + "huawei-ascend-910b")
+    assert values(store, ID + "ascend-910b", str(RDFS.label)) == set()
+    assert chip in values(store, ID + "training-run-jiutian-139moe", AIKG + "accelerator")
+    assert Literal("Ascend (昇腾) 910B") in values(store, str(chip), str(SKOS.altLabel))
+
+
 def test_the_h100_family_links_its_variants(snapshot):
     store, _ = snapshot
     pattern = store.quads(None, ox.NamedNode(AIKG + "variantOf"), ox.NamedNode(ID + "h100"))
