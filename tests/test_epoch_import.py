@@ -944,6 +944,13 @@ def test_an_import_over_http_for_the_token_holder(tmp_path):
     before = store.version
     dry = post("t", as_of=SNAPSHOT, dry_run="true")
     assert dry.status_code == 200 and dry.get_json()["dry_run"] and store.version == before
+    # a flag reads as the explorer's flags do: "on" is a dry run too, a word it does not know is a 400,
+    # never a real import (it was: anything but 1/true/yes read as false and wrote)
+    on = post("t", as_of=SNAPSHOT, dry_run=" On ")
+    assert on.status_code == 200 and on.get_json()["dry_run"] and store.version == before
+    unclear = post("t", as_of=SNAPSHOT, dry_run="dry")
+    assert unclear.status_code == 400 and "'dry_run'" in unclear.get_json()["message"]
+    assert store.version == before
     done = post("t", as_of=SNAPSHOT)
     body = done.get_json()
     assert done.status_code == 200 and body["written"], body

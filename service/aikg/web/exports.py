@@ -86,7 +86,7 @@ def _options(*, focus: str | None, view: bool = False) -> ExportOptions:
         focus=focus,
         depth=(HOPS if view else DEPTH).read(args.get("depth")),
         types=args.getlist("type"),
-        fold=args.get("fold"),
+        fold=FOLD.read(args.get("fold")),
         nodes=None if view else args.get("nodes"),
     )
 

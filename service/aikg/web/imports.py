@@ -54,12 +54,15 @@ IMPORT_ID = TextParam(
 FINDING_KIND = ChoiceParam("kind", "Only findings of this kind.", FINDING_KINDS)
 FINDING_FILE = TextParam("file", "Only findings about this file (e.g. gpu_clusters/gpu_clusters.csv).")
 HISTORY_ID = entity_in_path("id", "The entity: a slug such as gb200, or a full IRI.")
+DRY_RUN = FlagParam("dry_run", "Report what would change; change nothing.")
+FORCE = FlagParam("force", "Import even what the checks hold back.")
+REPLACE = FlagParam("replace", "Replace the dataset's earlier rows.")
 UPLOAD = (
     TextParam("file", "A dataset file (repeatable).", format="binary", repeatable=True),
     TextParam("as_of", "The snapshot's day.", format="date"),
-    FlagParam("dry_run", "Report what would change; change nothing."),
-    FlagParam("force", "Import even what the checks hold back."),
-    FlagParam("replace", "Replace the dataset's earlier rows."),
+    DRY_RUN,
+    FORCE,
+    REPLACE,
     TextParam("map", "A column mapping (repeatable).", repeatable=True),
 )
 """The fields of an import's upload form."""
@@ -193,12 +196,9 @@ def post_import() -> Response:
     if request.mimetype != "multipart/form-data":
         raise UnsupportedMediaType("send the files as multipart/form-data, each in a field named 'file'")
     files = {f.filename or "": f.read() for f in request.files.getlist("file")}
-    yes = ("1", "true", "yes")
     options: dict[str, Any] = {
         "as_of": request.form.get("as_of"),
-        "dry_run": request.form.get("dry_run", "").lower() in yes,
-        "force": request.form.get("force", "").lower() in yes,
-        "replace": request.form.get("replace", "").lower() in yes,
+        **{flag.name: flag.read(request.form.get(flag.name)) for flag in (DRY_RUN, FORCE, REPLACE)},
         "map": request.form.getlist("map"),
     }
     services = get_services()

@@ -272,6 +272,14 @@ class FlagParam:
         """The schema of the field of this name in a form body."""
         return {"type": "boolean"}
 
+    def read(self, raw: str | None) -> bool:
+        """True or false as ``raw`` says (absent: false); any other word is a 400, never a silent
+        false (a dry run asked for as ``dry_run=on`` must not write)."""
+        word = (raw or "").strip().lower()
+        if word in TRUE_WORDS | FALSE_WORDS:
+            return word in TRUE_WORDS
+        raise _refuse(self.name, "must be true or false (1/0, yes/no, on/off)", raw)
+
 
 _FLAG_WORDS = "|".join(_cased(w) for w in sorted(TRUE_WORDS | FALSE_WORDS) if w)
 FLAG = {
