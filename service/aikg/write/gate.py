@@ -615,14 +615,14 @@ class Gate:
             change = make_change()
             phases.mark("computing the change")
             _in_time(deadline, change)
-            began, size = time.monotonic(), len(change.add) + len(change.remove)
+            began, added, removed = time.monotonic(), len(change.add), len(change.remove)
             for g in change.graphs():
                 if g in PROTECTED_GRAPHS:
                     raise Forbidden(
                         f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
                     )
             _refuse_vocabulary(change)
-            self.costs.check(size, deadline)
+            self.costs.check(added, deadline, removed=removed)
             result, validated = validate_change(self.store, change)
             phases.mark("validating it")
             if not result.conforms:
@@ -635,7 +635,7 @@ class Gate:
             _in_time(deadline, change)
             self._commit(change, deadline=deadline)
             phases.mark("committing it")
-            self.costs.observe(size, time.monotonic() - began)
+            self.costs.observe(added, time.monotonic() - began, removed=removed)
             return Outcome(
                 change.kind,
                 len(change.add),
