@@ -10,13 +10,12 @@ and offers the closest questions it can answer.
 - :mod:`.features`, :mod:`.router`: the lexical model and the router;
 - :mod:`.lexicon`: property words, fact examples, parameter classes;
 - :mod:`.answers`, :mod:`.asker`: answering;
-- :mod:`.evaluate`: the figures on the evaluation set (for ``aikg bench``).
+- :mod:`.scoring`: the answer evaluation (``aikg ask-eval``): items each answer must contain, by value.
 """
 
 from __future__ import annotations
 
 from aikg.ask.asker import Asker
-from aikg.ask.evaluate import evaluate
 from aikg.ask.scoring import load_items as load_eval
 
-__all__ = ["Asker", "evaluate", "load_eval"]
+__all__ = ["Asker", "load_eval"]

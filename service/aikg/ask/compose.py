@@ -1449,6 +1449,15 @@ def _filters(form: Form, carrier: str) -> list[str]:
     return out
 
 
+def _summed(form: Form, where: list[str], prop: str) -> str:
+    """The inner body of a total (a sum, or a ranking by one): each thing's value once, and a cluster's
+    chips counted kind by kind when the total is of chips."""
+    chips = _counts_chips(form)
+    value = _chip_count() if chips else f"?x {prop} ?value"
+    body = "\n    ".join(w + " ." for w in where + [value])
+    return body + (f"\n    VALUES ?named {{ {_chip_values(form)} }}" if chips else "")
+
+
 def compile_form(form: Form) -> str:
     """The SPARQL query of a form (prefixes included)."""
     if form.op == "role":
@@ -1503,10 +1512,7 @@ def compile_form(form: Form) -> str:
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
         if form.prop in SUMMABLE:
-            value = _chip_count() if _counts_chips(form) else f"?x aikg:{form.prop} ?value"
-            body = "\n    ".join(w + " ." for w in where + [value])
-            if _counts_chips(form):
-                body += f"\n    VALUES ?named {{ {_chip_values(form)} }}"
+            body = _summed(form, where, f"aikg:{form.prop}")
             return PREFIXES + (
                 "SELECT ?group (SUM(?value) AS ?total) (COUNT(DISTINCT ?x) AS ?count) WHERE {\n"
                 f"  SELECT DISTINCT ?x ?g ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
@@ -1535,10 +1541,7 @@ def compile_form(form: Form) -> str:
     p = f"aikg:{form.prop}" if form.prop else ""
     if form.op == "sum":
         # a total of nothing is no answer (SUM of no rows is 0): HAVING leaves no row
-        value = _chip_count() if _counts_chips(form) else f"?x {p} ?value"
-        body = "\n    ".join(w + " ." for w in where + [value])
-        if _counts_chips(form):
-            body += f"\n    VALUES ?named {{ {_chip_values(form)} }}"
+        body = _summed(form, where, p)
         return PREFIXES + (
             "SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
             f"  SELECT DISTINCT ?x ?g ?value WHERE {{\n    {body}\n  }}\n}}\nHAVING (COUNT(?x) > 0)"

@@ -8,29 +8,14 @@ chip, else the architecture (dense / MoE) of a model; the answer takes the first
 from __future__ import annotations
 
 from aikg import namespaces
+from aikg.ask.words import BANDWIDTH_WORDS, MEMORY_WORDS
 
 AIKG = str(namespaces.AIKG)
 
 PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     # (words, properties); longer words win where two overlap ("memory bandwidth" over "memory").
-    (
-        ("memory bandwidth", "hbm bandwidth", "显存带宽", "内存带宽", "带宽", "bandwidth"),
-        ("memoryBandwidth",),
-    ),
-    (
-        (
-            "memory per chip",
-            "memory per gpu",
-            "gpu memory",
-            "memory",
-            "hbm",
-            "vram",
-            "显存",
-            "内存",
-            "单卡显存",
-        ),
-        ("memoryPerChip", "hbmPerScaleUpDomain"),
-    ),
+    ((*BANDWIDTH_WORDS, "hbm bandwidth"), ("memoryBandwidth",)),
+    ((*MEMORY_WORDS, "memory per gpu", "gpu memory"), ("memoryPerChip", "hbmPerScaleUpDomain")),
     (("active parameters", "activated parameters", "激活参数"), ("activeParameters",)),
     (("parameters", "parameter count", "params", "参数量", "参数", "总参数"), ("totalParameters",)),
     (("training tokens", "tokens", "训练 token", "token 数", "token"), ("trainingTokens",)),

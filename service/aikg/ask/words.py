@@ -131,18 +131,18 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("event", ("happened", "events", "发生了什么", "事件")),
 )
 
+BANDWIDTH_WORDS = ("memory bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽")
+"""Words for a chip's memory bandwidth, read by both readers (the router's facts, :mod:`aikg.ask.lexicon`,
+and the composer's properties here), each adding its own."""
+MEMORY_WORDS = ("memory per chip", "memory", "hbm", "vram", "显存", "内存", "单卡显存")
+"""Words for a chip's memory size, read by both readers (as :data:`BANDWIDTH_WORDS`)."""
+
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("memoryBandwidth", ("memory bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽", "tb/s")),
+    ("memoryBandwidth", (*BANDWIDTH_WORDS, "tb/s")),
     (
         "memoryPerChip",
         (
-            "memory per chip",
-            "memory",
-            "hbm",
-            "vram",
-            "显存",
-            "内存",
-            "单卡显存",
+            *MEMORY_WORDS,
             # the size of the memory, not a power capacity ("HBM capacity of the MI355X")
             "memory capacity",
             "hbm capacity",
