@@ -45,6 +45,15 @@ def _conn(cfg: Any, server: socket.socket) -> Any:
     return gthread.TConn(cfg, server, ("127.0.0.1", 1), ("127.0.0.1", 2))
 
 
+def _request(server: socket.socket, client: socket.socket, raw: bytes) -> tuple[Any, Any]:
+    """The config and the request gunicorn's parser reads from ``raw`` sent over a fresh connection."""
+    cfg = Config()
+    conn = _conn(cfg, server)
+    conn.init()
+    client.sendall(raw)
+    return cfg, next(conn.parser)
+
+
 def test_each_method_the_worker_overrides_or_calls_exists_with_its_parameters():
     """The typed surface (adapter.ThreadWorkerSurface) is what gunicorn's ThreadWorker has: same names,
     same parameters, in order."""
@@ -142,11 +151,7 @@ def test_a_response_is_made_from_the_wsgi_module_class_and_reads_the_body_the_wo
     KeepAliveResponse), and the app's wsgi.input is the request's body (which the worker reads whole
     first); headers are (UPPER-NAME, value) pairs."""
     server, client = pair
-    cfg = Config()
-    conn = _conn(cfg, server)
-    conn.init()
-    client.sendall(b"POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi")
-    req = next(conn.parser)
+    cfg, req = _request(server, client, b"POST /x HTTP/1.1\r\nHost: h\r\nContent-Length: 2\r\n\r\nhi")
     assert ("CONTENT-LENGTH", "2") in req.headers
     original = wsgi.Response
     try:
@@ -162,11 +167,7 @@ def test_default_headers_are_header_lines_that_the_keep_alive_timeout_joins(pair
     """Response.default_headers() is a list of 'Name: value\\r\\n' lines, and cfg.keepalive, upgrade and
     should_close() say whether the connection is kept: the worker adds Keep-Alive: timeout=N."""
     server, client = pair
-    cfg = Config()
-    conn = _conn(cfg, server)
-    conn.init()
-    client.sendall(b"GET / HTTP/1.1\r\nHost: h\r\n\r\n")
-    req = next(conn.parser)
+    cfg, req = _request(server, client, b"GET / HTTP/1.1\r\nHost: h\r\n\r\n")
     resp = adapter.KeepAliveResponse(req, server, cfg)
     resp.start_response("200 OK", [("Content-Type", "text/plain")])
     headers = resp.default_headers()

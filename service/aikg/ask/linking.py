@@ -20,11 +20,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from rapidfuzz.distance import OSA
-
 from aikg.ask.lexicon import AMBIGUOUS_NAMES
 from aikg.ask.text import Token
-from aikg.lookup.search import normalize
+from aikg.lookup.search import misspellings, normalize
 
 MAX_SPAN = 6
 """Most tokens (words, or Chinese characters) in a linked name."""
@@ -149,21 +147,9 @@ class EntityLinker:
         return None
 
     def _misspelt(self, index: Index, start: int, end: int, text: str, norm: str) -> Mention | None:
-        squeezed = norm.replace(" ", "")
-        allowed = 1 if len(squeezed) <= 6 else 2
-        scored: dict[str, tuple[int, Any]] = {}
-        for prefix, limit in ((norm[:3], 40), (norm[:2], 80)):
-            for h in index.search(prefix, limit=limit):
-                name = normalize(h.name).replace(" ", "")
-                label = normalize(h.entity.label).replace(" ", "")
-                d = min(OSA.distance(squeezed, name), OSA.distance(squeezed, label))
-                if d <= allowed and (h.entity.iri not in scored or d < scored[h.entity.iri][0]):
-                    scored[h.entity.iri] = (d, h)
-            if scored:
-                break
-        if not scored:
+        ranked = misspellings(index, norm)  # type: ignore[arg-type]  # any index with search()
+        if not ranked:
             return None
-        ranked = sorted(scored.values(), key=lambda dh: (dh[0], len(dh[1].entity.label)))
         return Mention(
             start,
             end,

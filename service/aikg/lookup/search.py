@@ -712,14 +712,14 @@ def search(
     return _descending((_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit])
 
 
-def _misspelt(index: LiveIndex | SearchIndex, q: str, type_iri: str | None, limit: int) -> list[Hit]:
-    """Entities a query that matched no name may have misspelt ("nvidai", "Micrsoft"): names that share
-    its first letters and are within one edit of it (two past six letters; a transposition counts one),
-    fewest edits first. Only a query of one or two Latin words is tried; a person typing more gets the
-    words tier. A refusal to guess beats a wrong name: nothing within the distance gives no hit."""
+def misspellings(
+    index: LiveIndex | SearchIndex, q: str, type_iri: str | None = None
+) -> list[tuple[int, Hit]]:
+    """Entities ``q`` (normalized) may misspell, as (edits, hit), one per entity, fewest edits (then
+    shortest label) first: names that share its first letters and are within one edit of it (two past six
+    letters; a transposition counts one). Nothing within the distance gives nothing: no guess past it.
+    The search box (:func:`search`) and the question reader (:mod:`aikg.ask.linking`) both use it."""
     squeezed = q.replace(" ", "")
-    if len(squeezed) < MISSPELT_MIN or len(q.split()) > 2 or not q.isascii():
-        return []
     allowed = 1 if len(squeezed) <= 6 else 2
     found: dict[str, tuple[int, Hit]] = {}
     for prefix, pool in ((squeezed[:3], 40), (squeezed[:2], 80)):
@@ -729,11 +729,19 @@ def _misspelt(index: LiveIndex | SearchIndex, q: str, type_iri: str | None, limi
                 found[h.entity.iri] = (d, h)
         if found:
             break
-    fewest = min((d for d, _ in found.values()), default=0)
-    closest = (h for d, h in found.values() if d == fewest)
-    ranked = sorted(closest, key=lambda h: (h.kind, len(h.entity.label)))
+    return sorted(found.values(), key=lambda dh: (dh[0], len(dh[1].entity.label)))
+
+
+def _misspelt(index: LiveIndex | SearchIndex, q: str, type_iri: str | None, limit: int) -> list[Hit]:
+    """The hits of a query that matched no name ("nvidai", "Micrsoft"): the entities it may misspell with
+    the fewest edits, marked so and scored below every real match. Only a query of one or two Latin
+    words is tried; a person typing more gets the words tier."""
+    if len(q.replace(" ", "")) < MISSPELT_MIN or len(q.split()) > 2 or not q.isascii():
+        return []
+    found = misspellings(index, q, type_iri)
+    fewest = found[0][0] if found else 0
     score = round(TIER_BASE["misspelt"] + 0.1 - 0.03 * fewest, 4)
-    return [replace(h, match="misspelt", score=score, whole=False) for h in ranked[:limit]]
+    return [replace(h, match="misspelt", score=score, whole=False) for d, h in found[:limit] if d == fewest]
 
 
 def _descending(hits: list[Hit]) -> list[Hit]:
