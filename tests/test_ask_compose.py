@@ -545,3 +545,74 @@ def test_what_an_organization_has_includes_its_subsidiaries_and_an_overview_says
     assert want > 0 and float(body["answer"]["summary"]) == want
     note = asker.ask("tell me about gpt-4")["answer"]["note"]
     assert "GPT-4 (Mar 2023)" in note and "GPT-4 (Jun 2023)" in note
+
+
+COUNTED = (
+    "FILTER NOT EXISTS { ?x aikg:status aikg:Planned } "
+    "OPTIONAL { ?x aikg:datasetConfidence ?l . ?l aikg:confidenceRank ?r } FILTER(!BOUND(?r) || ?r <= 1)"
+)
+
+
+@pytest.mark.parametrize("q", ["How much did Anthropic raise in 2025?", "Anthropic 2025 年融了多少钱"])
+def test_how_much_an_organization_raised_in_a_period_is_the_total_of_its_rounds(asker, epoch_store, q):
+    body = asker.ask(q)
+    (want,) = values(
+        epoch_store,
+        "SELECT (SUM(?a) AS ?t) WHERE { ?x a aikg:FundingRound ; aikg:investee id:anthropic ; "
+        f"aikg:amount ?a ; aikg:date ?d FILTER(YEAR(?d) = 2025) {COUNTED} }}",
+    )
+    assert body["understood"]["form"]["op"] == "sum"
+    assert float(body["answer"]["summary"]) == want == 17.5e9
+    # the rounds it adds up are shown beside the total
+    assert len(body["answer"]["rows"]) == 3
+
+
+def test_a_total_raised_leaves_out_planned_rounds_as_funding_by_company_does(asker, epoch_store):
+    body = asker.ask("How much has xAI raised in total?")
+    (everything,) = values(
+        epoch_store,
+        "SELECT (SUM(?a) AS ?t) WHERE { ?x a aikg:FundingRound ; aikg:investee id:xai ; aikg:amount ?a }",
+    )
+    assert float(body["answer"]["summary"]) == 17e9 < everything  # Sep 2025's "late discussions" left out
+    assert "rated at least Likely" in body["understood"]["description"]
+
+
+def test_who_raised_more_gives_each_organization_its_total(asker, epoch_store):
+    body = asker.ask("who raised more money, Anthropic or OpenAI?")
+    want = values(
+        epoch_store,
+        "SELECT (SUM(?a) AS ?t) WHERE { VALUES ?o { id:anthropic id:openai } ?x a aikg:FundingRound ; "
+        f"aikg:investee ?o ; aikg:amount ?a {COUNTED} }} GROUP BY ?o",
+    )
+    assert len(want) == 2 and want == numbers(body) & want
+    assert body["answer"]["summary"].startswith("OpenAI")
+    # "more funding rounds" is still a count of rounds
+    rounds = asker.ask("Does Anthropic or Mistral AI have more funding rounds?")
+    assert rounds["understood"]["form"]["op"] == "count"
+
+
+@pytest.mark.parametrize("q", ["how many models has Mistral released", "Mistral 发布了多少个模型"])
+def test_a_name_of_a_model_and_of_its_maker_counts_the_makers_models(asker, epoch_store, q):
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:AIModel ; aikg:developer id:mistral-ai }",
+    )
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "count"
+    assert body["answer"]["summary"] == str(int(want))
+
+
+def test_data_centers_compared_by_a_word_of_their_names_on_their_own_figures(asker, epoch_store):
+    body = asker.ask("Meta Prometheus vs Fairwater power")
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:meta-prometheus-new-albany-ohio "
+        "id:microsoft-fairwater-fayetteville-georgia id:microsoft-fairwater-mount-pleasant-wisconsin } "
+        "?x aikg:powerCapacity ?v }",
+    )
+    assert body["understood"]["form"]["op"] == "compare"
+    # both Fairwater data centers, each by its current power (not its planned phases')
+    assert numbers(body) == want and len(body["answer"]["rows"]) == 3
+    assert body["answer"]["summary"].startswith("Meta Prometheus")
+    # a capitalized place a question asks about is no name: "Memphis" is not a data center
+    assert asker.ask("how many clusters are in Memphis")["abstained"]

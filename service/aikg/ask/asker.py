@@ -964,6 +964,9 @@ def _summary(form: Form, result: QueryResult, rows: list[dict[str, Any]]) -> str
         return f"{rows[0]['cells']['count']['value']}"
     if form.op == "sum" and rows:
         total = rows[0]["cells"].get("total")
+        org = rows[0]["cells"].get("org0")
+        if total and org:  # a total per organization, the largest first
+            return f"{org.get('label', org['value'])}: {total['value']}"
         return total["value"] if total else None
     if form.op == "compare" and len(rows) >= 2:
         try:

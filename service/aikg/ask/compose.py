@@ -926,7 +926,10 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     mentions = [
         m
         for m in mentions
-        if not any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in prop_spans)
+        if not any(
+            s <= m.start and m.end <= e and (e - s > m.end - m.start or m.how == "fuzzy")
+            for s, e in prop_spans
+        )
     ]
     taken = [(m.start, m.end) for m in mentions]
     text = respell_cjk(_respell(text, taken, known), taken)
@@ -991,6 +994,9 @@ def variants(m: Mention, text: str) -> list[Candidate]:
     qualifier the question also gives, when it gives one ("GPT-4 (Mar 2023)")."""
     if m.how == "exact":
         return []
+    if m.how == "word" and not any(ch.isdigit() for ch in m.text) and len(m.candidates) >= 2:
+        # a capitalized name that is a word of several names ("Fairwater": both Fairwater data centers)
+        return m.candidates[:MAX_VARIANTS]
 
     def squeeze(t: str) -> str:
         return re.sub(r"[^0-9a-z]", "", t.casefold())
@@ -1145,6 +1151,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         form.entities = (form.entities + [o[0] for o in form.orgs])[:1]
         form.orgs = []
         return form
+    if len(form.entities) + len(form.orgs) >= 2 and _MORE_OR.search(text):
+        ops["compare"] = True  # "who raised more money, Anthropic or OpenAI?"
     if _has(f" {re.sub(r'at (?:least|most)', ' ', text)} ", OPERATOR_WORDS["bottom"]):
         ops["top"], form.ascending = True, True
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
@@ -1158,6 +1166,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     return _checked_op(form, r, ops, hardware_cls)
 
 
+_MORE_OR = re.compile(r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b")
+"""A choice between two named things by a comparative ("who raised more, A or B")."""
 _HOLD = re.compile(
     r"\b(?:have|has|had|own|owns|owned|hold|holds|operate|operates|run|runs|possess|possesses)\b"
     r"|拥有|有多少|有几|囤|手里|手上|最多"
@@ -1241,6 +1251,8 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.op, form.group = "rank", group
         if form.carrier == "funding" and form.prop is None:
             form.prop = "amount"
+    elif ops["count"] and _counts_of_maker(form, r):
+        form.op = "count"
     elif ops["count"] and (
         not form.prop
         or (form.carrier and form.prop in (None, "amount"))
@@ -1250,7 +1262,9 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         if form.prop == "amount" and form.carrier is None:
             form.carrier = "funding"
     elif len(form.orgs) >= 2 and ops["compare"] and form.carrier in ("funding", None) and not form.entities:
-        form.op, form.carrier = "count", form.carrier or "funding"
+        # "who raised more, A or B": each one's total; "more funding rounds": each one's count
+        raised = form.prop == "amount" and not _ROUNDS.search(text)
+        form.op, form.carrier = ("sum" if raised else "count"), form.carrier or "funding"
         form.per = True
     elif len(form.entities) >= 2 and form.prop:
         form.op = "compare"
@@ -1259,8 +1273,8 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.prop = form.prop or RANK_BY[form.carrier]
         if form.carrier == "model" and form.prop == "trainingCompute":
             form.carrier = "run"
-    elif ops["sum"] and form.prop in SUMMABLE:
-        form.op, form.carrier = "sum", form.carrier or PROPERTY_CARRIER.get(form.prop, "funding")
+    elif (ops["sum"] and form.prop in SUMMABLE) or _asks_raised(form, r, ops):
+        form.op, form.carrier = "sum", form.carrier or PROPERTY_CARRIER.get(form.prop or "", "funding")
     elif form.threshold and form.prop and form.carrier:
         form.op = "list"
     elif form.carrier == "datacenter" and form.prop == "powerCapacity" and form.orgs and not form.entities:
@@ -1285,6 +1299,45 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     else:
         return False
     return True
+
+
+def _counts_of_maker(form: Form, r: _Reading) -> bool:
+    """ "How many models has Mistral released": a name that is both one of the things counted (the
+    model Mistral 7B) and an organization (Mistral AI) names the organization whose things are counted;
+    the form then counts the organization's nodes of the class."""
+    if not (r.explicit and form.carrier in CARRIERS and form.entities) or form.orgs:
+        return False
+    own = AIKG + CARRIERS[form.carrier].cls
+    alternates = form.alternates[: len(form.entities)]
+    if len(alternates) != len(form.entities) or not all(
+        own in e.types and alt for e, alt in zip(form.entities, alternates, strict=True)
+    ):
+        return False
+    form.orgs, form.entities, form.alternates = [alt[:1] for alt in alternates], [], []
+    if form.prop in ("releaseDate", "availableFrom"):
+        form.prop = None  # "released": the things of the organization, not their dates
+    return True
+
+
+DEBT_WORDS = next(words for prop, words in PROPERTY_WORDS if prop == "debtAmount")
+_ROUNDS = re.compile(r"\brounds?\b|轮")
+_HOW_MUCH = re.compile(r"\bhow much\b|多少钱|多少资金|融了多少|融资多少|融资了多少|筹集了多少|筹了多少")
+
+
+def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
+    """ "How much did xAI raise in 2024": the total of the organization's rounds (in the period), not
+    their list; "how much did it raise in each round" lists them."""
+    return (
+        form.carrier in ("funding", None)
+        and form.prop == "amount"
+        and not _has(r.text, DEBT_WORDS)
+        and bool(form.orgs)
+        and not form.entities
+        and not ops["series"]
+        and not ops["per"]
+        and _HOW_MUCH.search(r.text) is not None
+        and not re.search(r"\beach\b|\bevery\b|\bper\b|每轮|每一轮|各轮", r.text)
+    )
 
 
 def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> Form:
@@ -1444,9 +1497,20 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage":
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
+    if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
+        out.append(FUNDING_COUNTED)
     if form.round_name and carrier == "funding":
         out.append(f'?x aikg:roundName ?roundName FILTER(CONTAINS(?roundName, "{form.round_name}"))')
     return out
+
+
+FUNDING_COUNTED = (
+    "FILTER NOT EXISTS { ?x aikg:status aikg:Planned } "
+    "OPTIONAL { ?x aikg:datasetConfidence ?level . ?level aikg:confidenceRank ?rank } "
+    "FILTER(!BOUND(?rank) || ?rank <= 1)"
+)
+"""The rounds a total of money raised adds up, as funding-by-company counts them by default: rounds that
+happened (not Epoch AI's "late discussions", aikg:Planned) and that their source rates at least Likely."""
 
 
 def _summed(form: Form, where: list[str], prop: str) -> str:
@@ -1491,12 +1555,15 @@ def compile_form(form: Form) -> str:
                 "  OPTIONAL { ?node aikg:sourceConfidence ?confidence }\n"
                 "}\nORDER BY ?entity ?node"
             )
+        # compared, a thing's own value stands for it: its phases' or runs' values only when it has none
+        # (a data center's current power, not its planned phases')
+        own = f"FILTER NOT EXISTS {{ ?entity {p} ?own }} " if form.op == "compare" else ""
         return PREFIXES + (
             "SELECT DISTINCT ?entity ?value ?node WHERE {\n"
             f"  VALUES ?entity {{ {values} }}\n"
             f"  {{ ?entity {p} ?value BIND(?entity AS ?node) }}\n"
-            f"  UNION {{ ?node {links} ?entity . ?node {p} ?value }}\n"
-            f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . ?node {p} ?value }}\n"
+            f"  UNION {{ ?node {links} ?entity . ?node {p} ?value {own}}}\n"
+            f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . ?node {p} ?value {own}}}\n"
             "}\nORDER BY ?entity"
         )
     assert form.carrier is not None
@@ -1542,6 +1609,23 @@ def compile_form(form: Form) -> str:
     if form.op == "sum":
         # a total of nothing is no answer (SUM of no rows is 0): HAVING leaves no row
         body = _summed(form, where, p)
+        if len(form.orgs) >= 2:
+            # "who raised more, Anthropic or OpenAI": each organization's total
+            return PREFIXES + (
+                "SELECT ?org0 (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
+                f"  SELECT DISTINCT ?x ?g ?org0 ?value WHERE {{\n    {body}\n  }}\n}}\n"
+                "GROUP BY ?org0 ORDER BY DESC(?total)"
+            )
+        if form.carrier == "funding":
+            # the total with the rounds it adds up, each with its date (the rows a person checks it by)
+            return PREFIXES + (
+                "SELECT ?x ?value ?date ?total WHERE {\n"
+                "  { SELECT (SUM(?value) AS ?total) WHERE {\n"
+                f"    SELECT DISTINCT ?x ?g ?value WHERE {{\n    {body}\n  }} }} }}\n"
+                f"  {{ SELECT DISTINCT ?x ?value WHERE {{\n    {body}\n  }} }}\n"
+                "  OPTIONAL { ?x aikg:date ?date }\n"
+                f"}}\nORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
+            )
         return PREFIXES + (
             "SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
             f"  SELECT DISTINCT ?x ?g ?value WHERE {{\n    {body}\n  }}\n}}\nHAVING (COUNT(?x) > 0)"
@@ -1627,6 +1711,10 @@ def describe(form: Form) -> str:
         )
     if form.threshold:
         quals.append(f"{prop} {form.threshold[0]} {form.threshold[1]:g}")
+    if form.carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
+        quals.append(
+            "已完成且可信度至少 Likely 的轮次" if zh else "rounds that happened, rated at least Likely"
+        )
     subject = " ".join(p for p in parts if p) + (" " + ", ".join(quals) if quals else "")
     if form.op == "rank":
         by = form.group.rsplit(":", 1)[-1] if form.group else ""
@@ -1653,7 +1741,8 @@ def describe(form: Form) -> str:
         per = ("按组织分组" if zh else " per organization") if (form.per or len(form.orgs) > 1) else ""
         return f"统计{subject}的数量{per}" if zh else f"count of {subject}{per}"
     if form.op == "sum":
-        return f"{subject}的{prop}合计" if zh else f"total {prop} of {subject}"
+        each = ("，按组织分列" if zh else ", per organization") if len(form.orgs) >= 2 else ""
+        return f"{subject}的{prop}合计{each}" if zh else f"total {prop} of {subject}{each}"
     if form.op == "series":
         return f"{subject}的{prop}，按日期从新到旧" if zh else f"{prop} of {subject}, newest first"
     if form.op == "list":

@@ -110,6 +110,8 @@ class EntityLinker:
                 ):
                     continue
                 mention = self._lookup(index, folded, span, budget)
+                if mention is None and _capitalized(original, folded, span):
+                    mention = self._proper(index, folded, span)
                 if mention is not None:
                     found.append(mention)
         return _qualified(_non_overlapping(found), folded)
@@ -146,6 +148,24 @@ class EntityLinker:
             return self._misspelt(index, start, end, text, norm)
         return None
 
+    def _proper(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
+        """A capitalized name that is whole words of one or two names of one kind ("Fairwater": the
+        Microsoft Fairwater data centers; "New Carlisle"; "Moore Threads"), not a word of the router's
+        vocabulary nor a place a question asks about ("clusters in Memphis")."""
+        start, end = span[0].start, span[-1].end
+        text = folded[start:end]
+        if all(t.text in self.vocabulary for t in span) or _LOCATIVE.search(folded[:start]):
+            return None
+        nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
+        hits = index.search(normalize(text), limit=PROPER_LOOKUP)
+        near = [
+            h for h in hits if h.match in {"prefix", "word"} and h.whole and not set(h.entity.types) & nary
+        ]
+        kinds = {tuple(h.entity.types) for h in near}
+        if not near or len(near) > PROPER_MOST or len(kinds) > 1:
+            return None
+        return Mention(start, end, text, "word", [_candidate(h, "word", 0.7 * h.score) for h in near])
+
     def _misspelt(self, index: Index, start: int, end: int, text: str, norm: str) -> Mention | None:
         ranked = misspellings(index, norm)  # type: ignore[arg-type]  # any index with search()
         if not ranked:
@@ -157,6 +177,20 @@ class EntityLinker:
             "fuzzy",
             [_candidate(h, "fuzzy", 0.9 - 0.15 * d) for d, h in ranked[:CANDIDATES]],
         )
+
+
+PROPER_LOOKUP = 40
+"""Hits looked at for a capitalized name (the phases of a data center come before other names)."""
+PROPER_MOST = 2
+"""Most things a capitalized name may be a word of: more, and it is a place or a common word ("Texas")."""
+_LOCATIVE = re.compile(r"(?:\b(?:in|at|near|around|from|of)|位于|在)\s*$")
+
+
+def _capitalized(original: str, folded: str, span: list[Token]) -> bool:
+    """True when every word of the span is written capitalized in the question as typed."""
+    if len(original) != len(folded):
+        return False
+    return all(not t.cjk and not t.stop and t.text.isalpha() and original[t.start].isupper() for t in span)
 
 
 def _non_overlapping(found: list[Mention]) -> list[Mention]:

@@ -810,6 +810,7 @@ ALIASES: dict[str, str] = {
     "阿里云": "alibaba",
     "寒武纪": "cambricon",
     "壁仞": "biren",
+    "摩尔线程": "moore-threads-tencent",
     "海光": "hygon",
     "商汤": "sensetime",
     "科大讯飞": "iflytek",
