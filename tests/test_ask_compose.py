@@ -616,3 +616,113 @@ def test_data_centers_compared_by_a_word_of_their_names_on_their_own_figures(ask
     assert body["answer"]["summary"].startswith("Meta Prometheus")
     # a capitalized place a question asks about is no name: "Memphis" is not a data center
     assert asker.ask("how many clusters are in Memphis")["abstained"]
+
+
+def _iris(body: dict) -> set[str]:
+    """Every entity an answer names (cells of its rows, values and nodes of its facts)."""
+    out: set[str] = set()
+    answer = body["answer"]
+    for row in answer.get("rows", []):
+        out |= {c["value"] for c in row["cells"].values() if c and c.get("type") == "uri"}
+    for fact in answer.get("facts", []):
+        out.add(fact["value"])
+    return out
+
+
+@pytest.mark.parametrize(
+    ("q", "prop", "site"),
+    [
+        ("Who is the tenant of Stargate Abilene?", "tenant", "openai-oracle-stargate-abilene-texas"),
+        ("Stargate Abilene 的运营方", "operator", "openai-oracle-stargate-abilene-texas"),
+        ("who suplies power to Stargate Abilene", "energySupplier", "openai-oracle-stargate-abilene-texas"),
+        ("Meta Hyperion 的电力供应商是谁", "energySupplier", "meta-hyperion-holly-ridge-louisiana"),
+        ("Who owns Meta Prometheus?", "operator", "meta-prometheus-new-albany-ohio"),
+        (
+            "Who operates the Project Rainier data center?",
+            "operator",
+            "anthropic-amazon-project-rainier-new-carlisle-indiana",
+        ),
+    ],
+)
+def test_a_sites_operator_tenants_and_power_supplier_are_its_links(asker, epoch_store, q, prop, site):
+    # "Stargate Abilene" is the words of one data center's name only; "the Project Rainier data
+    # center" is the campus, not the cluster of that name; "owns" is Epoch's Owner, the operator
+    gold = {
+        r[0].value for r in epoch_store.query(PRE + f"SELECT ?v WHERE {{ id:{site} aikg:{prop} ?v }}").rows
+    }
+    body = asker.ask(q)
+    assert gold and not body["abstained"], body["answer"].get("message")
+    assert gold <= _iris(body)
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # the investment whose investor is NVIDIA and investee SB Energy
+        (
+            "How much is NVIDIA investing in SB Energy?",
+            "SELECT ?v WHERE { ?d aikg:investor id:nvidia ; aikg:investee id:sb-energy ; aikg:amount ?v }",
+        ),
+        # the MLPerf result of that submitter, round and chip, not the chip's own figures
+        (
+            "How many GB300 GPUs did CoreWeave use for its MLPerf Training v6.0 run?",
+            "SELECT ?v WHERE { ?r aikg:submitter id:coreweave ; aikg:round id:mlperf-training-v6-0 ; "
+            "aikg:accelerator id:gb300 ; aikg:acceleratorCount ?v }",
+        ),
+        (
+            "OpenAI 和 SB Energy 的租约期限是几年",
+            "SELECT ?v WHERE { ?l aikg:lessee id:openai ; aikg:lessor id:sb-energy ; aikg:termYears ?v }",
+        ),
+    ],
+)
+def test_the_figure_of_what_links_the_things_named_is_the_answer(asker, epoch_store, q, gold):
+    want = values(epoch_store, gold)
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "joint" and len(want) == 1
+    assert numbers(body) == want
+
+
+def test_things_named_that_nothing_links_are_answered_one_by_one(asker):
+    body = asker.ask("Which has more memory, H200 or B100?")
+    assert body["understood"]["form"]["op"] == "compare"
+
+
+@pytest.mark.parametrize(
+    ("q", "party", "entity"),
+    [
+        ("TPU v9t 是谁报道的", "reportedBy", "tpu-v9t"),
+        ("who reported the TPU v9t rumour", "reportedBy", "tpu-v9t"),
+        ("Who relayed the Tinker prices?", "relayedBy", "price-tinker-training"),
+        ("Tinker 的价格是谁转述的？", "relayedBy", "price-tinker-training"),
+    ],
+)
+def test_who_reported_or_relayed_a_claim_names_the_party_the_document_and_the_certainty(
+    asker, epoch_store, q, party, entity
+):
+    rows = epoch_store.query(
+        PRE + f"SELECT ?p ?c WHERE {{ id:{entity} aikg:{party} ?p ; aikg:certainty ?c }}"
+    ).rows
+    assert rows
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
+    named = _iris(body)
+    assert {
+        rows[0][0].value,
+        rows[0][1].value,
+    } <= named  # SemiAnalysis / Soumith Chintala; rumoured / relayed
+    assert any(c.startswith(ID + "frontier-insights") or c.startswith(ID + "infoq") for c in named)
+
+
+def test_an_epoch_figures_provenance_names_the_dataset_its_rating_and_the_links_it_cites(asker, epoch_store):
+    body = asker.ask("What's the source of Anthropic's 2,300 staff figure?")
+    assert not body["abstained"]
+    cells = [row["cells"] for row in body["answer"]["rows"]]
+    assert {c["document"]["value"] for c in cells} == {ID + "epoch-ai-companies-staff-reports"}
+    assert {c["confidence"]["value"] for c in cells} == {"Confident"}
+    cited = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?u WHERE { id:staff-anthropic-december-2025-2300 <https://schema.org/url> ?u }"
+        ).rows
+    }
+    assert cited and cited == {c["cited"]["value"] for c in cells}

@@ -328,6 +328,11 @@ class Asker:
     ) -> dict[str, Any]:
         best = plans[0]
         form = self.compose(reading, after)
+        if form is not None and form.op == "joint":
+            body = self._composed(question, form, alternatives=[])
+            if not body["abstained"]:
+                return body
+            form = form.apart  # nothing links them all: the things named, one by one
         if form is not None and form.op == "fact" and form.prop:
             # One fact of one entity: its page's facts (units, qualifiers, notes, the event it is given on)
             facts = self._form_fact(question, reading, form)

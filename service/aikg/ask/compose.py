@@ -66,6 +66,10 @@ LINKS = (
     "aikg:usesAccelerator",
     "aikg:subjectPlatform",
     "aikg:baseline",
+    "aikg:agent",
+    "aikg:facility",
+    "aikg:investee",
+    "aikg:lessee",
 )
 """Links from an n-ary node (a run, a phase, a result, a claim) to the entity a question names: a
 property the entity lacks is looked for on the nodes linked to it this way."""
@@ -79,6 +83,7 @@ RECLASS = {
 """Where a property word names another property on the class the question names."""
 RATED = frozenset(AIKG + c for c in ("Deployment", "TrainingRun", "DataCenter"))
 """Classes whose nodes carry Epoch's own confidence rating (aikg:sourceConfidence)."""
+LEASE_WORDS = ("lease", "leases", "租约", "租期")
 CONFIDENCE_WORDS = ("how sure", "how certain", "how reliable", "how confident", "可信度", "置信度", "可信")
 RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
 """Figures of a model that the data states on its training run."""
@@ -94,7 +99,13 @@ RANK_BY = {
     "funding": "amount",
 }
 """What a ranking of a class is by when the question names no property ("largest cluster")."""
-ALSO = {"releaseDate": "availableFrom", "availableFrom": "releaseDate", "sourceConfidence": "certainty"}
+ALSO = {
+    "releaseDate": "availableFrom",
+    "availableFrom": "releaseDate",
+    "sourceConfidence": "certainty",
+    "powerCapacity": "contractedCapacity",
+    "contractedCapacity": "powerCapacity",
+}
 """A property looked up together with another that says the same on other classes (a model's release
 date, a chip's first availability)."""
 BIG = 1e15
@@ -146,6 +157,10 @@ class Form:
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
+    apart: Form | None = None
+    """For a ``joint`` form (the figure of the node that links every thing named: NVIDIA's investment in
+    SB Energy, CoreWeave's MLPerf v6.0 result on the GB300), the reading of the named things one by
+    one, answered when no node links them all."""
 
     def key(self) -> tuple[Any, ...]:
         """The form in short (for tests and the evaluation's report)."""
@@ -496,8 +511,9 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
-_EXACT_ONLY = frozenset({"上市", "问世"})
-"""Property words read only as written: one character off, they are everyday words (上租, 上卖: "on")."""
+_EXACT_ONLY = frozenset({"上市", "问世", "供电", "投资方", "电力公司"})
+"""Property words read only as written: one character off, they are everyday words (上租, 上卖: "on";
+用电, 耗电; 投资了)."""
 _BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 """Chinese property words (two characters or more) by their first character."""
 
@@ -789,6 +805,28 @@ ANSWERED_WORDS = (
     "rack",
     "机柜",
     "业务",
+    # what a source's statement is called, whose source the answer shows ("the TPU v9t rumour")
+    "rumour",
+    "rumours",
+    "rumor",
+    "rumors",
+    "news",
+    "report",
+    "消息",
+    "传闻",
+    "说法",
+    # how a lease holds capacity, and which of a site's phases a figure is ("lock in", "首批")
+    "lock",
+    "locked",
+    "锁定",
+    "首批",
+    "首期",
+    "signed",
+    "向",
+    "big",
+    "size",
+    "多大",
+    "签约",
     # a model or chip line ("型号"), which came first ("先"), and the source a rating is of
     "型号",
     # Chinese names of chip lines, written beside the model number the name links ("昇腾 910B")
@@ -910,8 +948,24 @@ def _read_form(
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
+    _named_of_class(form, r, vocab)
     _read_modifiers(form, r)
     return _read_operator(form, r, vocab)
+
+
+def _named_of_class(form: Form, r: _Reading, vocab: Any) -> None:
+    """A name beside the class word of what it names: of the things the name may mean, the one of that
+    class ("the Project Rainier data center": Amazon's campus in Indiana, not the cluster of that name)."""
+    if not (r.explicit and form.carrier in SITES and len(form.entities) == 1) or vocab is None:
+        return
+    wanted = vocab.descendants(AIKG + CARRIERS[form.carrier].cls)
+    entity = form.entities[0]
+    if any(t in wanted for t in entity.types):
+        return
+    mention = next((m for m in r.mentions if m.best.iri == entity.iri), None)
+    other = [c for c in mention.candidates if any(t in wanted for t in c.types)] if mention else []
+    if len(other) == 1:
+        form.entities = [other[0]]
 
 
 def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Reading:
@@ -1047,6 +1101,10 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = found[0][2]
     if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
         form.prop = None  # a company's 上市 is its listing on a stock exchange, not a release
+    if _has(text, LEASE_WORDS) and (
+        form.prop == "timeToTrain" or (form.prop is None and _has(text, ("how many years", "几年", "多少年")))
+    ):
+        form.prop = "termYears"  # "how long is the lease", "租约期限是几年": its term
 
 
 def _read_numbers(form: Form, r: _Reading) -> None:
@@ -1133,6 +1191,9 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     series = _ROUND.search(text)
     if series:
         form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
+        if form.prop is None and form.orgs:
+            form.prop = "amount"  # "how big was Groq's Series A": the amount raised
+            form.carrier = form.carrier or "funding"
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
@@ -1162,8 +1223,29 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         group = GROUP_PATHS[("cluster", "org")]
     _chips_filter(form, r, ops, hardware_cls)
     if not _choose_op(form, r, ops, group):
-        return form
-    return _checked_op(form, r, ops, hardware_cls)
+        return _joint(form, ops) or form
+    form = _checked_op(form, r, ops, hardware_cls)
+    return _joint(form, ops) or form
+
+
+JOINT_BLOCKERS = ("compare", "top", "sum", "provenance", "bottom", "per", "yearly", "only")
+"""Operators whose question is about each thing named, never about what links them."""
+
+
+def _joint(form: Form, ops: dict[str, bool]) -> Form | None:
+    """The figure of the node that links every thing the question names, when it names several kinds
+    of things or organizations: "how much is NVIDIA investing in SB Energy" (the investment whose
+    investor is NVIDIA and investee SB Energy), "how many GB300 did CoreWeave use in MLPerf v6.0" (the
+    result of that submitter, round and chip). The form read apart is kept for when none links them."""
+    named = form.entities + [o[0] for o in form.orgs]
+    if len(named) < 2 or not form.prop or form.threshold or form.group or form.chips:
+        return None
+    if any(ops.get(op) for op in JOINT_BLOCKERS) or form.op in ("role", "provenance", "count", "list"):
+        return None
+    if not form.orgs and len({e.types for e in form.entities}) < 2:
+        return None  # things of one kind named together are compared, not joined ("H100 and H200")
+    apart = form if form.op else None
+    return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=apart)
 
 
 _MORE_OR = re.compile(r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b")
@@ -1378,6 +1460,8 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
         and all(t in RATED for e in form.entities for t in e.types)
     ):
         form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
+    if form.op == "provenance" and form.prop is None and re.search(r"\bwho\b|谁", r.text):
+        return form  # "who reported TPU v9t": the sources and parties behind the entity itself
     if form.op in ("fact", "compare", "provenance") and form.prop is None:
         form.op = ""
     return form
@@ -1500,7 +1584,12 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
         out.append(FUNDING_COUNTED)
     if form.round_name and carrier == "funding":
-        out.append(f'?x aikg:roundName ?roundName FILTER(CONTAINS(?roundName, "{form.round_name}"))')
+        # "Series A" as Epoch names it, "A 轮" as a Chinese source does (Groq's Series A)
+        letter = form.round_name.rsplit(" ", 1)[-1]
+        out.append(
+            f'?x aikg:roundName ?roundName FILTER(CONTAINS(?roundName, "{form.round_name}")'
+            f' || STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
+        )
     return out
 
 
@@ -1531,6 +1620,15 @@ def compile_form(form: Form) -> str:
             f"  ?position aikg:inOrganization ?entity ; aikg:role aikg:{form.role} ; aikg:heldBy ?person .\n"
             "}"
         )
+    if form.op == "joint":
+        p = f"aikg:{form.prop}"
+        if form.prop in ALSO:
+            p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
+        linked = " ".join(f"?node ?link{i} {_iri(e)} ." for i, e in enumerate(form.entities))
+        return PREFIXES + (
+            f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
+            f"ORDER BY ?node LIMIT {LIST_LIMIT}"
+        )
     if form.op in ("fact", "compare", "provenance"):
         values = " ".join(_iri(e) for e in form.entities)
         links = "|".join(LINKS)  # one property path: looked up from the entity, not scanned
@@ -1538,23 +1636,7 @@ def compile_form(form: Form) -> str:
         if form.prop in ALSO:
             p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
         if form.op == "provenance":
-            value_filter = ""
-            if form.value is not None:
-                value_filter = (
-                    f"FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})"
-                )
-            return PREFIXES + (
-                "SELECT DISTINCT ?entity ?node ?value ?document ?certainty ?confidence WHERE {\n"
-                f"  VALUES ?entity {{ {values} }}\n"
-                f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
-                f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
-                f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
-                f"  {value_filter}\n"
-                "  ?document aikg:namedGraph ?g .\n"
-                "  OPTIONAL { ?node aikg:certainty ?certainty }\n"
-                "  OPTIONAL { ?node aikg:sourceConfidence ?confidence }\n"
-                "}\nORDER BY ?entity ?node"
-            )
+            return _provenance(form, values, links, p)
         # compared, a thing's own value stands for it: its phases' or runs' values only when it has none
         # (a data center's current power, not its planned phases')
         own = f"FILTER NOT EXISTS {{ ?entity {p} ?own }} " if form.op == "compare" else ""
@@ -1653,6 +1735,46 @@ def compile_form(form: Form) -> str:
     order = f"DESC({_key('?value', form.prop)})" if p else "?x"
     return PREFIXES + (
         f"SELECT DISTINCT ?x{report}{value}{date} WHERE {{\n  {body}\n}}\nORDER BY {order} LIMIT {LIST_LIMIT}"
+    )
+
+
+def _provenance(form: Form, values: str, links: str, p: str) -> str:
+    """Where a figure of the entities (or, with no property, the entities themselves) comes from: the
+    source documents whose graphs state it, how sure each is (the certainty of the node in that graph,
+    else the document's default: first-hand, reported, relayed, rumoured, estimated), the dataset's
+    own rating of the row (Epoch's Confident, Likely, Speculative ...), the party a source names as
+    having reported or relayed it, the report it was stated in, and the links a dataset row cites."""
+    if form.prop is None:
+        where = "  BIND(?entity AS ?node)\n  GRAPH ?g { ?node a ?type }\n"
+        value = ""
+    else:
+        value = " ?value"
+        value_filter = ""
+        if form.value is not None:
+            value_filter = (
+                f"  FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})\n"
+            )
+        where = (
+            f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
+            f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
+            f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
+            f"{value_filter}"
+        )
+    return PREFIXES + (
+        f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
+        " ?statedIn ?cited WHERE {\n"
+        f"  VALUES ?entity {{ {values} }}\n"
+        f"{where}"
+        "  ?document aikg:namedGraph ?g .\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:certainty ?nodeCertainty } }\n"
+        "  OPTIONAL { ?document aikg:defaultCertainty ?defaultCertainty }\n"
+        "  BIND(COALESCE(?nodeCertainty, ?defaultCertainty) AS ?certainty)\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:sourceConfidence ?confidence } }\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:reportedBy ?reportedBy } }\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:relayedBy ?relayedBy } }\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn } }\n"
+        "  OPTIONAL { GRAPH ?g { ?node <https://schema.org/url> ?cited } }\n"
+        "}\nORDER BY ?entity ?node ?document LIMIT 200"
     )
 
 
@@ -1755,6 +1877,14 @@ def describe(form: Form) -> str:
         return f"{typed} 对应多个：{names} 的{prop}" if zh else f"{prop} of {names} (all that {typed} names)"
     if form.op == "compare":
         return f"比较 {names} 的{prop}" if zh else f"{prop} of {names}, compared"
+    if form.op == "joint":
+        return f"同时关联 {names} 的记录的{prop}" if zh else f"{prop} of what links {names}"
+    if form.op == "provenance" and not form.prop:
+        return (
+            f"关于 {names} 的说法出自哪些来源、由谁报道或转述、可信度如何"
+            if zh
+            else f"where what is said of {names} comes from, who reported or relayed it, and how sure"
+        )
     if form.op == "provenance":
         return (
             f"{names} 的{prop}出自哪些来源、可信度如何"

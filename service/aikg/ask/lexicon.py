@@ -49,9 +49,43 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("thermal design power", "tdp", "power draw", "power consumption", "watts", "热设计功耗", "功耗"),
         ("thermalDesignPower",),
     ),
-    (("located", "location", "where is", "在哪里", "在哪", "位于", "位置"), ("location",)),
-    (("built", "builder", "constructed", "建设", "建造"), ("builder",)),
+    (
+        ("located", "location", "where is", "address", "在哪里", "在哪", "位于", "位置", "地址"),
+        ("location", "locationName"),
+    ),
+    (("built", "builder", "constructed", "construction company", "建设", "建造", "承建"), ("builder",)),
     (("operated by", "operates", "operator", "运营方", "运营"), ("operatedBy", "operator")),
+    # Epoch's "Owner" of a data center or cluster is the aikg:operator (epoch/mapping.py)
+    (
+        ("owns", "owner", "owned by", "belongs to", "所有者", "业主", "拥有者", "属于谁"),
+        ("operator", "operatedBy"),
+    ),
+    (
+        ("tenant", "tenants", "users", "used by", "who uses", "租户", "使用方", "用户是"),
+        ("tenant", "capacityUser"),
+    ),
+    (
+        (
+            "supplies power",
+            "supply power",
+            "supplies electricity",
+            "power supplier",
+            "power suppliers",
+            "energy supplier",
+            "energy suppliers",
+            "energy company",
+            "energy companies",
+            "utility",
+            "电力供应商",
+            "电力供应方",
+            "能源供应方",
+            "能源供应商",
+            "供电",
+            "电力由谁供应",
+            "电力来自",
+        ),
+        ("energySupplier",),
+    ),
     (("architecture", "generation", "架构"), ("architectureGeneration", "architecture")),
     (
         (

@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from aikg.ask.lexicon import AMBIGUOUS_NAMES
 from aikg.ask.text import Token
+from aikg.ask.words import CLASS_WORDS, OPERATOR_WORDS
 from aikg.lookup.search import misspellings, normalize
 
 MAX_SPAN = 6
@@ -34,6 +35,11 @@ MAX_TOKENS = 64
 rarely longer (a 500-character one would take a second)."""
 MAX_MISSPELT = 16
 """Spans tried as misspellings per question (each costs two wider look-ups)."""
+OPERATOR_TOKENS = frozenset(w for ws in OPERATOR_WORDS.values() for p in ws for w in p.split() if w.isascii())
+"""Words of the operators ("how sure", "who reported"): never a misspelt name ("sure" is not SURF)."""
+CLASS_TOKENS = frozenset(w for _, ws in CLASS_WORDS for w in ws if w.isascii() and " " not in w)
+"""Class words ("GPUs", "clusters"): a name typed in part does not end with one ("GB300 GPUs" is the
+GB300, not a node whose label has both words)."""
 
 
 class Index(Protocol):
@@ -132,14 +138,25 @@ class EntityLinker:
             return Mention(start, end, text, "exact", cands)
         if cjk_only:
             return None
-        if any(c.isdigit() for c in norm):
-            nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
-            near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
-            if near:
-                return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
+        if len(span) > 1 and span[-1].text in CLASS_TOKENS:
+            return None
+        nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
+        near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
+        if near and any(c.isdigit() for c in norm):
+            return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
+        if (
+            len(near) == 1
+            and len(span) >= 2
+            and norm.isascii()
+            and not any(t.text in self.vocabulary for t in span)
+        ):
+            # words of one name only, the maker's or the place's left out ("Stargate Abilene": the
+            # OpenAI-Oracle Stargate Abilene Texas data center); never a name two things share
+            return Mention(start, end, text, "word", [_candidate(near[0], "word", 0.8 * near[0].score)])
         if (
             len(span) <= 2
             and span[0].text not in self.vocabulary
+            and span[0].text not in OPERATOR_TOKENS
             and len(norm) >= 4
             and norm.isascii()
             and budget[0] > 0
