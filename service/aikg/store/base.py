@@ -296,6 +296,33 @@ class Store(ABC):
         )
         return len(new)
 
+    def add_constructed(
+        self,
+        graph: str,
+        queries: Sequence[tuple[str, Mapping[str, Term] | None]],
+        *,
+        independent: bool = False,
+    ) -> int:
+        """Add to ``graph`` the triples each CONSTRUCT query answers (text, bindings), every query
+        reading the data as it was before the call (``independent``: no query's answer depends on
+        another's, so a backend may let each answer join the data as it is written); the number of
+        triples ``graph`` then holds.
+
+        For a first build of a generated graph (a load): a backend may write without one transaction
+        and without holding the answers in memory."""
+        new = {t for text, bindings in queries for t in self.query(text, bindings=bindings).triples}
+        if any(isinstance(t, ox.BlankNode) for tr in new for t in (tr.subject, tr.object)):
+            # As a document, so that a blank node's label is one node in the whole addition.
+            self.load(
+                ox.serialize(new, format=ox.RdfFormat.N_TRIPLES) or b"",
+                mime="application/n-triples",
+                graph=graph,
+            )
+        else:
+            g = ox.NamedNode(graph)
+            self.apply(add=(ox.Quad(t.subject, t.predicate, t.object, g) for t in new))
+        return self.count(graph)
+
     def bulk_load(self, path: Path, *, mime: str, progress: bool = False) -> None:
         """Load a large quad file (not necessarily one transaction: for an initial load)."""
         self.load(Path(path).read_bytes(), mime=mime)
