@@ -726,3 +726,10 @@ def test_an_epoch_figures_provenance_names_the_dataset_its_rating_and_the_links_
         ).rows
     }
     assert cited and cited == {c["cited"]["value"] for c in cells}
+
+
+@pytest.mark.parametrize("q", ["Anthropic's 2024 R&D compute spend", "Anthropic 2024 年的训练算力支出"])
+def test_a_spend_category_keeps_the_figures_of_that_category_alone(asker, q):
+    body = asker.ask(q)
+    # 1.5 B is Anthropic's 2024 R&D spend; 2.5 B is the total Epoch files under R&D and inference both
+    assert numbers(body) == {1.5e9}

@@ -41,6 +41,7 @@ from aikg.ask.words import (
     PROPERTY_LABELS,
     PROPERTY_WORDS,
     ROLE_WORDS,
+    SPEND_CATEGORIES,
     STATUS_WORDS,
     UNITS,
     USE_WORDS,
@@ -154,6 +155,9 @@ class Form:
     ambiguous: list[str] = field(default_factory=list)
     """Names the question gives that name several things alike ("GPT-4": GPT-4 (Mar 2023) and GPT-4
     (Jun 2023)): all of them are answered, each with its name."""
+    spend_category: str | None = None
+    """The category of compute spending asked for ("R&D", "inference"): figures of that category alone
+    (a figure Epoch files under several categories is their total)."""
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
@@ -765,7 +769,7 @@ def _static_phrases() -> list[str]:
     for table in (OPERATOR_WORDS, STATUS_WORDS, ROLE_WORDS):
         for ws in table.values():
             out += ws
-    out += list(COUNTRIES) + list(UNITS) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
+    out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]
@@ -1000,7 +1004,10 @@ def _read_names(
     chips_cls = vocab.descendants(AIKG + "Accelerator") if vocab is not None else frozenset()
     r.countries = countries = _find(text, COUNTRIES)
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
+    spend = _has(text, SPEND_WORDS)
     for m in r.mentions:
+        if spend and m.text in SPEND_CATEGORIES:
+            continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
         if m.how == "fuzzy" and m.text in named_products:
             continue  # "Grok" is a product of the usage figures, not Groq misspelt
         if any(s <= m.start and m.end <= e for s, e, _ in countries):
@@ -1194,6 +1201,9 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         if form.prop is None and form.orgs:
             form.prop = "amount"  # "how big was Groq's Series A": the amount raised
             form.carrier = form.carrier or "funding"
+    if form.carrier == "spend":
+        found = _find(text, SPEND_CATEGORIES)
+        form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
@@ -1401,6 +1411,7 @@ def _counts_of_maker(form: Form, r: _Reading) -> bool:
     return True
 
 
+SPEND_WORDS = next(words for prop, words in PROPERTY_WORDS if prop == "computeSpend")
 DEBT_WORDS = next(words for prop, words in PROPERTY_WORDS if prop == "debtAmount")
 _ROUNDS = re.compile(r"\brounds?\b|轮")
 _HOW_MUCH = re.compile(r"\bhow much\b|多少钱|多少资金|融了多少|融资多少|融资了多少|筹集了多少|筹了多少")
@@ -1583,6 +1594,12 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
     if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
         out.append(FUNDING_COUNTED)
+    if form.spend_category and carrier == "spend":
+        category = form.spend_category
+        out.append(
+            f'?x aikg:spendCategory "{category}" '
+            f'FILTER NOT EXISTS {{ ?x aikg:spendCategory ?other FILTER(?other != "{category}") }}'
+        )
     if form.round_name and carrier == "funding":
         # "Series A" as Epoch names it, "A 轮" as a Chinese source does (Groq's Series A)
         letter = form.round_name.rsplit(" ", 1)[-1]
@@ -1827,6 +1844,8 @@ def describe(form: Form) -> str:
         quals.append(form.period.lower())
     if form.round_name:
         quals.append(form.round_name)
+    if form.spend_category:
+        quals.append(form.spend_category)
     if (form.op == "top" or form.defaults) and c and c.confidence:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"

@@ -220,6 +220,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "算力支出",
             "算力上花",
             "算力花",
+            "训练算力支出",
+            "推理算力支出",
+            "研发算力支出",
         ),
     ),
     ("foundryName", ("foundry", "silicon", "fab", "fabs", "代工", "代工厂", "晶圆厂")),
@@ -417,6 +420,19 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "dailyTokens": ("tokens per day", "每日 token", ""),
     "dailyMessages": ("messages per day", "每日消息", ""),
 }
+
+SPEND_CATEGORIES: dict[str, str] = {
+    "r&d": "R&D cloud compute",
+    "research": "R&D cloud compute",
+    "training": "R&D cloud compute",
+    "研发": "R&D cloud compute",
+    "训练": "R&D cloud compute",
+    "inference": "Inference cloud compute",
+    "serving": "Inference cloud compute",
+    "推理": "Inference cloud compute",
+}
+"""Words for the category of a compute-spending figure (Epoch AI's spend categories: training is part of
+R&D compute)."""
 
 COUNTRIES: dict[str, str] = {
     "china": "China",
