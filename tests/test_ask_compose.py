@@ -733,3 +733,60 @@ def test_a_spend_category_keeps_the_figures_of_that_category_alone(asker, q):
     body = asker.ask(q)
     # 1.5 B is Anthropic's 2024 R&D spend; 2.5 B is the total Epoch files under R&D and inference both
     assert numbers(body) == {1.5e9}
+
+
+def test_how_sure_a_figure_is_is_the_certainty_the_source_gives_that_figure(asker, epoch_store):
+    # the source estimates the cost (hours x an assumed price): the figure's certainty, not its run's
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?c WHERE { id:training-run-deepseek-v3 aikg:qualifiedBy ?q . "
+            "?q aikg:onProperty aikg:cost ; aikg:certainty ?c }"
+        ).rows
+    }
+    body = asker.ask("How sure is the DeepSeek-V3 training cost of 5.576M?")
+    assert gold == {"https://w3id.org/aikg/ontology#Estimated"}
+    rows = [r["cells"] for r in body["answer"]["rows"]]
+    assert rows and {c["certainty"]["value"] for c in rows} == gold
+
+
+def test_how_confident_epoch_is_of_a_data_center_is_its_rating_of_each_link(asker, epoch_store):
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?c WHERE { id:meta-hyperion-holly-ridge-louisiana "
+            "aikg:linkRating/aikg:sourceConfidence ?c }"
+        ).rows
+    }
+    body = asker.ask("How confident is Epoch about Meta Hyperion?")
+    assert gold and not body["abstained"]
+    assert {r["cells"]["value"]["value"] for r in body["answer"]["rows"]} == gold
+    assert all(r["cells"]["ratedLink"] for r in body["answer"]["rows"])  # which link each rating is of
+
+
+def test_a_suite_named_finds_the_result_of_its_round_and_a_chip_and_a_benchmark_are_never_compared(
+    asker, epoch_store
+):
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?r aikg:submitter id:coreweave ; aikg:round/aikg:suite id:mlperf-training ; "
+        "aikg:system id:gb300-nvl72 ; aikg:acceleratorCount ?v }",
+    )
+    body = asker.ask("CoreWeave 用了多少张 GB300 NVL72 跑 MLPerf")
+    assert want == {8192.0} and numbers(body) == want
+    # nothing links Groq to MLPerf: no comparison of a company's and a benchmark's figures is shown
+    body = asker.ask("How many GPUs did Groq use in MLPerf Training?")
+    assert body["abstained"] or body["understood"].get("form", {}).get("op") != "compare"
+
+
+def test_when_a_site_reaches_full_operation_is_the_date_of_its_phases(asker, epoch_store):
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?d WHERE { ?p aikg:phaseOf id:ports-pike ; "
+            "aikg:phaseKind aikg:FullOperation ; aikg:date ?d }"
+        ).rows
+    }
+    body = asker.ask("When will PORTS-Pike reach full operation?")
+    assert gold == {"2032"} and not body["abstained"]
+    assert gold <= {f["value"] for f in body["answer"]["facts"]}

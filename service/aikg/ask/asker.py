@@ -330,7 +330,7 @@ class Asker:
         form = self.compose(reading, after)
         if form is not None and form.op == "joint":
             body = self._composed(question, form, alternatives=[])
-            if not body["abstained"]:
+            if not body["abstained"] or form.apart is None:
                 return body
             form = form.apart  # nothing links them all: the things named, one by one
         if form is not None and form.op == "fact" and form.prop:

@@ -85,7 +85,17 @@ RECLASS = {
 RATED = frozenset(AIKG + c for c in ("Deployment", "TrainingRun", "DataCenter"))
 """Classes whose nodes carry Epoch's own confidence rating (aikg:sourceConfidence)."""
 LEASE_WORDS = ("lease", "leases", "租约", "租期")
-CONFIDENCE_WORDS = ("how sure", "how certain", "how reliable", "how confident", "可信度", "置信度", "可信")
+CONFIDENCE_WORDS = (
+    "how sure",
+    "how certain",
+    "how reliable",
+    "how confident",
+    "可信度",
+    "置信度",
+    "可信",
+    "把握",
+    "多可靠",
+)
 RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
 """Figures of a model that the data states on its training run."""
 FIGURES = ("revenue", "usage", "funding", "staff", "spend")
@@ -106,6 +116,7 @@ ALSO = {
     "sourceConfidence": "certainty",
     "powerCapacity": "contractedCapacity",
     "contractedCapacity": "powerCapacity",
+    "acceleratorCount": "acceleratorsPerSystem",
 }
 """A property looked up together with another that says the same on other classes (a model's release
 date, a chip's first availability)."""
@@ -474,7 +485,7 @@ def out_of_scope(folded: str) -> bool:
 
 
 PLANNED_CLASSES = frozenset({"cluster", "datacenter"})
-PLANNED_FIGURES = frozenset({"powerCapacity", "h100Equivalents", "acceleratorCount", "status"})
+PLANNED_FIGURES = frozenset({"powerCapacity", "h100Equivalents", "acceleratorCount", "status", "date"})
 """What aikg holds plans of: clusters and data centers with a status (Planned), and the capacity of
 their phases (also a company's capacity stated for a coming year)."""
 PLANNED_QUERIES = frozenset(
@@ -826,6 +837,20 @@ ANSWERED_WORDS = (
     "首批",
     "首期",
     "signed",
+    "deliver",
+    "delivers",
+    "lease",
+    "leases",
+    "租约",
+    "跑",
+    "holds",
+    "hold",
+    "容纳",
+    "result",
+    "site",
+    "campus",
+    "由",
+    "多大",
     "向",
     "big",
     "size",
@@ -1217,7 +1242,7 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
-    if role and asks_who and (form.orgs or form.entities) and not ops["provenance"]:
+    if role and (asks_who or form.prop is None) and (form.orgs or form.entities) and not ops["provenance"]:
         form.role, form.op = role, "role"
         form.entities = (form.entities + [o[0] for o in form.orgs])[:1]
         form.orgs = []
@@ -1238,6 +1263,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     return _joint(form, ops) or form
 
 
+PART_OF = "(aikg:suite|aikg:variantOf|aikg:usesAccelerator)"
+"""Links from a thing to what it is a part, a variant or a user of, as a question may name the whole."""
 JOINT_BLOCKERS = ("compare", "top", "sum", "provenance", "bottom", "per", "yearly", "only")
 """Operators whose question is about each thing named, never about what links them."""
 
@@ -1255,6 +1282,8 @@ def _joint(form: Form, ops: dict[str, bool]) -> Form | None:
     if not form.orgs and len({e.types for e in form.entities}) < 2:
         return None  # things of one kind named together are compared, not joined ("H100 and H200")
     apart = form if form.op else None
+    if apart is not None and apart.op == "compare" and len({e.types for e in apart.entities}) > 1:
+        apart = None  # a chip and a benchmark are not compared: nothing linking them is no answer
     return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=apart)
 
 
@@ -1641,7 +1670,11 @@ def compile_form(form: Form) -> str:
         p = f"aikg:{form.prop}"
         if form.prop in ALSO:
             p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
-        linked = " ".join(f"?node ?link{i} {_iri(e)} ." for i, e in enumerate(form.entities))
+        # linked to each thing named, or to a part of it: a round of the suite named ("MLPerf"), a
+        # variant of the chip named, a system of that chip (the GB300 NVL72 of "the GB300")
+        linked = " ".join(
+            f"?node ?link{i} ?to{i} . ?to{i} {PART_OF}? {_iri(e)} ." for i, e in enumerate(form.entities)
+        )
         return PREFIXES + (
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
             f"ORDER BY ?node LIMIT {LIST_LIMIT}"
@@ -1761,6 +1794,13 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
     else the document's default: first-hand, reported, relayed, rumoured, estimated), the dataset's
     own rating of the row (Epoch's Confident, Likely, Speculative ...), the party a source names as
     having reported or relayed it, the report it was stated in, and the links a dataset row cites."""
+    # a figure the source qualifies has the qualification's certainty (a cost the source estimates)
+    figure = (
+        "  OPTIONAL { GRAPH ?g { ?node aikg:qualifiedBy ?q . ?q aikg:onProperty "
+        f"aikg:{form.prop} ; aikg:certainty ?figureCertainty }} }}\n"
+        if form.prop
+        else ""
+    )
     if form.prop is None:
         where = "  BIND(?entity AS ?node)\n  GRAPH ?g { ?node a ?type }\n"
         value = ""
@@ -1771,26 +1811,35 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
             value_filter = (
                 f"  FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})\n"
             )
+        # a data center's ratings are per link (Microsoft owns Fairwater: confident; OpenAI uses it:
+        # speculative), on its aikg:linkRating nodes
+        rated = (
+            f"  UNION {{ ?entity aikg:linkRating ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
+            if form.prop == "sourceConfidence"
+            else ""
+        )
         where = (
-            f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n"
+            f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n{rated}"
             f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
             f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
             f"{value_filter}"
         )
     return PREFIXES + (
         f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
-        " ?statedIn ?cited WHERE {\n"
+        " ?statedIn ?cited ?ratedLink ?ratedValue WHERE {\n"
         f"  VALUES ?entity {{ {values} }}\n"
         f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
+        f"{figure}"
         "  OPTIONAL { GRAPH ?g { ?node aikg:certainty ?nodeCertainty } }\n"
         "  OPTIONAL { ?document aikg:defaultCertainty ?defaultCertainty }\n"
-        "  BIND(COALESCE(?nodeCertainty, ?defaultCertainty) AS ?certainty)\n"
+        "  BIND(COALESCE(?figureCertainty, ?nodeCertainty, ?defaultCertainty) AS ?certainty)\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:sourceConfidence ?confidence } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:reportedBy ?reportedBy } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:relayedBy ?relayedBy } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn } }\n"
         "  OPTIONAL { GRAPH ?g { ?node <https://schema.org/url> ?cited } }\n"
+        "  OPTIONAL { GRAPH ?g { ?node aikg:onProperty ?ratedLink ; aikg:onValue ?ratedValue } }\n"
         "}\nORDER BY ?entity ?node ?document LIMIT 200"
     )
 

@@ -33,6 +33,8 @@ CANDIDATES = 6
 MAX_TOKENS = 64
 """Tokens of a question searched for names: each costs up to ten index look-ups, and a question is
 rarely longer (a 500-character one would take a second)."""
+_VERSION = re.compile(r"v\d+(?:\.\d+)*")
+DERIVATION = "https://w3id.org/aikg/ontology#Derivation"
 MAX_MISSPELT = 16
 """Spans tried as misspellings per question (each costs two wider look-ups)."""
 OPERATOR_TOKENS = frozenset(w for ws in OPERATOR_WORDS.values() for p in ws for w in p.split() if w.isascii())
@@ -138,10 +140,12 @@ class EntityLinker:
             return Mention(start, end, text, "exact", cands)
         if cjk_only:
             return None
-        if len(span) > 1 and span[-1].text in CLASS_TOKENS:
-            return None
+        if (len(span) > 1 and span[-1].text in CLASS_TOKENS) or _VERSION.fullmatch(norm):
+            return None  # nor is a version alone a name ("v6.0" of "MLPerf v6.0")
         nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
-        near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & nary]
+        # n-ary nodes and aikg's own derivations are not what people name ("2,048 H800" is no cost)
+        skip = nary | {DERIVATION}
+        near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & skip]
         if near and any(c.isdigit() for c in norm):
             return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
         if (
