@@ -603,6 +603,8 @@ class Asker:
         props = reading.properties
         words = props[0].properties if props else ()
         wanted = words if form.prop in words else (form.prop or "",)
+        if form.prop == "hbmPerScaleUpDomain":
+            wanted = (form.prop,)  # derived by a rule, on no page: never the memory of one chip instead
         reading.properties = [PropertyMention(0, 0, wanted)]
         try:
             plan = Plan(FACT, 1.0, "", mention=mention)

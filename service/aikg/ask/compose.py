@@ -34,6 +34,7 @@ from aikg.ask.words import (
     COMPARATORS,
     COUNTRIES,
     FORECAST,
+    MEMORY_WORDS,
     OPERATOR_WORDS,
     OPINION_WORDS,
     OUT_OF_SCOPE,
@@ -1133,6 +1134,8 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = found[0][2]
     if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
         form.prop = None  # a company's 上市 is its listing on a stock exchange, not a release
+    if form.prop == "scaleUpDomainSize" and _has(text, MEMORY_WORDS):
+        form.prop = "hbmPerScaleUpDomain"  # "how much HBM does a scale-up domain have": not its chips
     if _has(text, LEASE_WORDS) and (
         form.prop == "timeToTrain" or (form.prop is None and _has(text, ("how many years", "几年", "多少年")))
     ):
@@ -1696,6 +1699,9 @@ def compile_form(form: Form) -> str:
             f"  {{ ?entity {p} ?value BIND(?entity AS ?node) }}\n"
             f"  UNION {{ ?node {links} ?entity . ?node {p} ?value {own}}}\n"
             f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . ?node {p} ?value {own}}}\n"
+            # a figure aikg derives by a rule (HBM per scale-up domain: chips x memory per chip)
+            f"  UNION {{ ?node aikg:derivedFor ?entity ; aikg:derivedProperty aikg:{form.prop} ; "
+            f"aikg:value ?value {own}}}\n"
             "}\nORDER BY ?entity"
         )
     assert form.carrier is not None

@@ -254,11 +254,16 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("facilityInvestor", ("invested in", "investors", "投资方")),
+    ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手")),
     ("date", ("reach full operation", "full operation", "全面投运", "全面运营", "全面运行", "首次供电")),
     (
         "energySupplier",
         (
             "supplies power",
+            "energy company",
+            "energy companies",
+            "energy supplier",
+            "energy suppliers",
             "power utility",
             "utility",
             "utilities",
