@@ -790,3 +790,14 @@ def test_when_a_site_reaches_full_operation_is_the_date_of_its_phases(asker, epo
     body = asker.ask("When will PORTS-Pike reach full operation?")
     assert gold == {"2032"} and not body["abstained"]
     assert gold <= {f["value"] for f in body["answer"]["facts"]}
+
+
+def test_a_misspelt_word_is_not_a_name_and_a_name_is_not_swallowed_by_a_misspelling(asker, epoch_store):
+    # "tennant" is a tenant, not Tencent; "NVIDIA put" is NVIDIA and a word, not the NVIDIA P40
+    body = asker.ask("who is the tennant of PORTS-Pike")
+    assert _iris(body) >= {ID + "openai"} and ID + "tencent" not in _iris(body)
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?d aikg:investor id:nvidia ; aikg:investee id:sb-energy ; aikg:amount ?v }",
+    )
+    assert numbers(asker.ask("How much did NVIDIA put into SB Energy?")) == want == {1.5e9}

@@ -287,7 +287,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 
 
 _NUMBER = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万亿|万|亿|(?:k|m|b|million|billion|trillion|thousand)(?![a-z/]))?\s*"
+    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
     r"|千瓦|兆瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
 )
@@ -300,6 +300,7 @@ _SCALES = {
     "million": 1e6,
     "b": 1e9,
     "billion": 1e9,
+    "t": 1e12,
     "trillion": 1e12,
     "万亿": 1e12,
 }
@@ -308,8 +309,11 @@ _SCALES = {
 def _number(m: re.Match[str]) -> tuple[float, str | None]:
     raw = m.group("num")
     value = 10.0 ** int(raw[3:]) if raw.startswith("10^") else float(raw.replace(",", ""))
-    if m.group("scale"):
-        value *= _SCALES[m.group("scale")]
+    scale = m.group("scale")
+    if scale == "t" and m.start() and m.string[m.start() - 1].isalpha():
+        scale = None  # the "8t" of "v8t" is a name's, not 8 trillion
+    if scale:
+        value *= _SCALES[scale]
     unit = m.group("unit")
     if unit and unit in UNITS:
         value *= UNITS[unit][1]
@@ -1004,6 +1008,8 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     # a misspelt everyday word linked as a name ("operate" as Opera) is not a name, nor is a name inside a
     # longer property word ("H100" in "H100-equivalents")
     mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    # nor is a misspelt analyst word ("tennant" is a tenant, not Tencent)
+    mentions = [m for m in mentions if not (m.how == "fuzzy" and _respell(m.text, [], known) != m.text)]
     respelt = _respell(text, [], known)
     respelt = respelt if len(respelt) == len(text) else text
     prop_spans = [(s, e) for _, ws in PROPERTY_WORDS for s, e, _ in _find(respelt, ws)]
@@ -1243,6 +1249,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     text = r.text
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
+    if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
+        ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
     role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
     if role and (asks_who or form.prop is None) and (form.orgs or form.entities) and not ops["provenance"]:

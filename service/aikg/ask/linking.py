@@ -166,6 +166,10 @@ class EntityLinker:
             and budget[0] > 0
         ):
             budget[0] -= 1
+            if len(span) == 2 and any(
+                h.match == "exact" for h in index.search(normalize(span[0].text), limit=CANDIDATES)
+            ):
+                return None  # "NVIDIA put" is NVIDIA and a word, not a misspelt NVIDIA P40
             return self._misspelt(index, start, end, text, norm)
         return None
 

@@ -254,6 +254,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("facilityInvestor", ("invested in", "investors", "投资方")),
+    ("tenant", ("tenant", "tenants", "租户")),
     ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手")),
     ("date", ("reach full operation", "full operation", "全面投运", "全面运营", "全面运行", "首次供电")),
     (
@@ -317,6 +318,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "invest",
             "invests",
             "investing",
+            "put into",
             "融资",
             "融了",
             "一轮融资",
