@@ -801,3 +801,22 @@ def test_a_misspelt_word_is_not_a_name_and_a_name_is_not_swallowed_by_a_misspell
         "SELECT ?v WHERE { ?d aikg:investor id:nvidia ; aikg:investee id:sb-energy ; aikg:amount ?v }",
     )
     assert numbers(asker.ask("How much did NVIDIA put into SB Energy?")) == want == {1.5e9}
+
+
+@pytest.mark.parametrize("q", ["What is the most powerful chip Huawei makes?", "华为最强的芯片是哪款"])
+def test_a_chips_power_is_its_compute(asker, epoch_store, q):
+    body = asker.ask(q)
+    rows = epoch_store.query(
+        PRE + "SELECT ?x WHERE { ?x aikg:manufacturer id:huawei ; aikg:fp16Performance ?v } "
+        "ORDER BY DESC(?v) LIMIT 1"
+    ).rows
+    assert body["understood"]["form"]["property"] == "fp16Performance"
+    assert first(body) == rows[0][0].value
+
+
+def test_a_named_query_that_drops_an_organization_the_question_names_is_not_sure(asker):
+    # deals-of-organization takes one organization: OpenAI's deals, none of them with Oracle
+    body = asker.ask("What did OpenAI pay Oracle?")
+    assert body["abstained"] and "oracle" in body["understood"]["unknown"]
+    # the same query answers when its rows show the other names
+    assert not asker.ask("deals of OpenAI")["abstained"]

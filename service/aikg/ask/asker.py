@@ -13,8 +13,10 @@ fact asked for is not in the graph.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
@@ -281,7 +283,17 @@ class Asker:
         understood = body["understood"]
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
-        sure = sureness(unknown, template=bool(query), names=written_as_names(reading.question, unknown))
+        names = written_as_names(reading.question, unknown)
+        if query and not body["abstained"]:
+            orgs = self.search().vocab.descendants(AIKG + "Organization")
+            shown = json.dumps(body["answer"], ensure_ascii=False)
+            dropped = [
+                m.text
+                for m in _dropped_names(reading, understood.get("parameters") or {}, orgs)
+                if f'"{m.best.slug}"' not in shown and m.best.iri not in shown
+            ]
+            unknown, names = unknown + dropped, names + len(dropped)
+        sure = sureness(unknown, template=bool(query), names=names)
         understood["unknown"] = unknown
         understood["sure"] = sure >= self.sure_at
         if body["abstained"]:
@@ -915,6 +927,20 @@ USES_NAME, LEAVES_NAME, MISSING, MISFIT = 0.05, -0.05, -0.15, -0.25
 name unused, or lacks a parameter it needs, is not; least of all one whose parameter the question does
 name, but with an entity of another kind ("how many tokens was DeepSeek-V3 trained on" names a model, not
 the accelerator ``models-trained-on`` needs)."""
+
+
+def _dropped_names(reading: Reading, parameters: Mapping[str, str], orgs: AbstractSet[str]) -> list[Mention]:
+    """The organizations the question names that a named query's parameters do not take: "What did
+    OpenAI pay Oracle?" answered with all of OpenAI's deals drops Oracle (unless its rows show Oracle),
+    and with it what was asked."""
+    used = set(parameters.values())
+    out = []
+    for m in reading.mentions:
+        if m.how == "fuzzy" or any(c.slug in used or c.iri in used for c in m.candidates):
+            continue
+        if any(t in orgs for t in m.best.types):
+            out.append(m)
+    return out if used else []
 
 
 def _fit(plan: Plan, named: list[Mention]) -> float:

@@ -1262,6 +1262,13 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["compare"] = True  # "who raised more money, Anthropic or OpenAI?"
     if _has(f" {re.sub(r'at (?:least|most)', ' ', text)} ", OPERATOR_WORDS["bottom"]):
         ops["top"], form.ascending = True, True
+    if (
+        form.carrier == "hardware"
+        and ops["top"]
+        and form.prop in (None, "manufacturer")
+        and _POWERFUL.search(text)
+    ):
+        form.prop = "fp16Performance"  # "Huawei's most powerful chip": ranked by its FP16 compute
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
     holding = _holding(form, r, ops, hardware_cls)
     group = _group(masked, form.carrier) if ops["top"] and not holding else None
@@ -1298,6 +1305,10 @@ def _joint(form: Form, ops: dict[str, bool]) -> Form | None:
     return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=apart)
 
 
+_POWERFUL = re.compile(
+    r"\b(?:most powerful|powerful|fastest|strongest|quickest)\b|最强|最快|性能最高|算力最高|最厉害"
+)
+"""How a chip's power is asked for: its compute (FP16, the precision most chips state)."""
 _MORE_OR = re.compile(r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b")
 """A choice between two named things by a comparative ("who raised more, A or B")."""
 _HOLD = re.compile(
