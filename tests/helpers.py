@@ -97,8 +97,10 @@ def cpu_seconds(pid: int) -> float:
 
 
 def services_for(store: Store, **settings: Any) -> Services:
-    """The services around a test's store (defaults, no environment, no seeds loaded)."""
-    config = {"store": "memory", "load_seeds": False, **settings}
+    """The services around a test's store (no environment, no seeds loaded), with limits a busy machine
+    does not trip unless the test sets its own (beside busy loops, a 20,000-``!`` ASK took past the
+    default 5 s and answered "query timeout")."""
+    config = {"store": "memory", "load_seeds": False, "query_timeout": 60, "write_timeout": 120, **settings}
     return build_services(load_settings(config, environ={}), store=store)
 
 

@@ -130,7 +130,7 @@ def app_routes(document: dict) -> list[Route]:
     return out
 
 
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)  # a hang guard: beside busy loops it ran 750 s after a 154 s server start
 def test_generated_hostile_traffic_gets_no_5xx_no_hang_and_only_the_envelope(server, tmp_path):
     document = requests.get(server.url + "/api/openapi.json", timeout=30).json()
     routes = app_routes(document)
@@ -193,7 +193,9 @@ def _exercise(operation, mode: GenerationMode, session: requests.Session, exclud
         # missing or malformed one (a negative case) is sent as generated, and must be refused.
         if (case.headers or {}).get("Authorization", "").startswith("Bearer "):
             case.headers["Authorization"] = f"Bearer {hostile.TOKEN}"
-        case.call_and_validate(session=session, excluded_checks=excluded, timeout=30)
+        # A client's patience, not a budget (the tally checks those): 30 s is within a busy machine's
+        # reach, and an answer cut there fails once and passes on replay (hypothesis's "flaky").
+        case.call_and_validate(session=session, excluded_checks=excluded, timeout=120)
 
     run()
 
