@@ -320,10 +320,11 @@ class LiveServer:
         """The end of the server's log, for failure messages."""
         return Path(self.log.name).read_text(errors="replace")[-size:]
 
-    def wait_ready(self, timeout: float = 300) -> None:
+    def wait_ready(self, timeout: float = 900) -> None:
         """Block until the health endpoint answers and says writes are taken (or switched off). The
         limit only catches a server that never comes up: a start (seeds, derived graphs, warm-up) took
-        over 60 s on a machine at load 6, and waiting longer costs a passing run nothing."""
+        over 60 s on a machine at load 6 and over 300 s beside four busy loops a core (load 20), and
+        waiting longer costs a passing run nothing."""
         end = time.monotonic() + timeout
         while time.monotonic() < end:
             if self.proc.poll() is not None:
