@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from aikg.ask.compose import OVERLAPS_LEFT_OUT
 from aikg.epoch.importer import default_directory
 from aikg.epoch.rows import read_table
 from aikg.store import Store
@@ -50,14 +51,29 @@ def local(iri: str) -> str:
 # -- rankings count existing rows rated at least Likely, and say so ---------------------------------
 
 
+def counted_in_total(rows: list[dict[str, str]]) -> list[dict[str, str]]:
+    """The CSV rows of one total that count in it: not superseded by, nor a possible duplicate of,
+    another row of the same total (Epoch's "Superseded by" / "Possible Duplicate Of", names)."""
+    names = {spelt(r["Name"]) for r in rows}
+    return [
+        r
+        for r in rows
+        if spelt(r["Superseded by"]) not in names
+        and not any(spelt(n) in names for n in r["Possible Duplicate Of"].split(","))
+    ]
+
+
 def test_largest_clusters_lead_with_an_existing_cluster_and_count_as_epoch_rates(epoch_store) -> None:
     rows = named(epoch_store, "largest-clusters-by-owner")
     first = rows[0]
     assert (first["ownerLabel"], first["status"], first["include"]) == ("xAI", "Existing", "likely")
     assert first["confidenceLabel"] in LIKELY and all(r.get("confidenceLabel") for r in rows)
-    # xAI's clusters in the CSV: the existing ones Epoch rates Confirmed or Likely, and all of them.
+    # xAI's clusters in the CSV: the existing ones Epoch rates Confirmed or Likely, and all of them,
+    # less the ones a later cluster of the same total supersedes (Colossus Memphis Phases 1 and 2).
     xai = [r for r in rows_of("gpu_clusters/gpu_clusters.csv") if r["Owner"].strip() == "xAI"]
-    counted = [r for r in xai if r["Status"] == "Existing" and r["Certainty"].lower() in LIKELY]
+    rated = [r for r in xai if r["Status"] == "Existing" and r["Certainty"].lower() in LIKELY]
+    counted = counted_in_total(rated)
+    assert [r["Name"] for r in counted] == ["xAI Colossus Memphis Phase 3"] and len(rated) == 3
     assert first["clusterLabel"] == max(counted, key=lambda r: float(r["H100 equivalents"]))["Name"]
     # The figure cites its cell: the file and the row the CSV has the cluster on.
     [line] = [
@@ -70,15 +86,48 @@ def test_largest_clusters_lead_with_an_existing_cluster_and_count_as_epoch_rates
         line,
         "Epoch AI: GPU Clusters",
     )
-    assert int(first["clusters"]) == len(counted)
+    assert int(first["clusters"]) == len(counted) == 1
     expected = sum(Decimal(r["H100 equivalents"]) for r in counted)
     assert Decimal(first["totalH100Equivalents"]) == pytest.approx(expected, rel=Decimal("1e-12"))
+    assert round(float(first["totalH100Equivalents"])) == 275_796  # not 575,796: Phases 1 + 2 + 3
     everything = named(epoch_store, "largest-clusters-by-owner", include="all")
     assert (everything[0]["clusterLabel"], everything[0]["confidenceLabel"]) == (
         "xAI 5 year plan",
         "unlikely",
     )
-    assert int(everything[0]["clusters"]) == len(xai)
+    assert int(everything[0]["clusters"]) == len(counted_in_total(xai)) == len(xai) - 2
+    expected = sum(Decimal(r["H100 equivalents"] or 0) for r in counted_in_total(xai))
+    assert Decimal(everything[0]["totalH100Equivalents"]) == pytest.approx(expected, rel=Decimal("1e-12"))
+
+
+def test_totals_over_clusters_leave_out_what_epoch_marks_superseded_or_duplicate(epoch_store) -> None:
+    """Meta AI's existing clusters rated at least Likely: 21 rows of 234,580 chips in the CSV, of which
+    RSC-1 Phase 1 is superseded by Phase 2 and 12 "Paper on ..." rows name the cluster they may
+    duplicate; "Paper on Minibatch SGD" is flagged a possible duplicate of nothing named: it counts."""
+    csv_rows = rows_of(CLUSTERS)
+    meta = [
+        r
+        for r in csv_rows
+        if r["Owner"].strip() == "Meta AI" and r["Status"] == "Existing" and r["Certainty"].lower() in LIKELY
+    ]
+    chips = {
+        r["Name"]: int(float(r["Total number of AI chips"] or r["Chip quantity (primary)"])) for r in meta
+    }
+    kept = counted_in_total(meta)
+    assert (len(meta), sum(chips.values()), len(kept)) == (21, 234_580, 8)
+    assert sum(chips[r["Name"]] for r in kept) == 196_400
+    by_owner = {r["ownerLabel"]: r for r in named(epoch_store, "largest-clusters-by-owner")}
+    assert int(by_owner["Meta AI"]["clusters"]) == 8
+    expected = sum(Decimal(r["H100 equivalents"]) for r in kept)
+    assert Decimal(by_owner["Meta AI"]["totalH100Equivalents"]) == pytest.approx(
+        expected, rel=Decimal("1e-12")
+    )
+    # The same rule where the capacity is per vendor.
+    nvidia = {
+        r["holderLabel"]: r for r in named(epoch_store, "nvidia-only-capacity") if r.get("knownCapacityH100e")
+    }
+    assert round(float(nvidia["xAI"]["knownCapacityH100e"])) == 275_796
+    assert Decimal(nvidia["Meta AI"]["knownCapacityH100e"]) == pytest.approx(expected, rel=Decimal("1e-12"))
 
 
 def test_a_cluster_with_two_kinds_of_chips_keeps_each_count(epoch_store) -> None:
@@ -155,6 +204,27 @@ def test_funding_totals_count_the_closed_rounds_rated_at_least_likely(epoch_stor
     }
     assert all(r["confidenceLabel"] in LIKELY for r in rows)
     assert len(named(epoch_store, "funding-by-company", company="anthropic", include="all")) == len(rounds)
+
+
+@pytest.mark.parametrize(
+    ("question", "total"),
+    [
+        ("How many H100-equivalents does xAI have?", 275_796),  # 575,796 with Phases 1 and 2
+        ("How many GPUs does Meta have?", 196_400),  # 234,580 with the 13 rows left out
+        ("xAI 有多少张卡", 230_000),  # Phase 3's 200,000 H100 and 30,000 GB200
+        ("which companies have the most H100 equivalents?", 275_796),  # xAI first
+    ],
+)
+def test_asked_totals_of_clusters_leave_out_what_epoch_marks_superseded_or_duplicate(
+    epoch_store, question: str, total: int
+) -> None:
+    settings = {"store": "memory", "load_seeds": False, "query_timeout": 60}
+    client = create_app(settings, store=epoch_store).test_client()
+    answer = client.get("/api/ask", query_string={"q": question}).get_json()["answer"]
+    first = answer["rows"][0]["cells"]
+    assert round(float(first["total"]["value"])) == total, answer["description"]
+    said = OVERLAPS_LEFT_OUT[1 if re.search("[\u4e00-\u9fff]", question) else 0]
+    assert said in answer["description"]
 
 
 def test_the_json_answer_says_which_rows_a_ranking_counts(epoch_store) -> None:

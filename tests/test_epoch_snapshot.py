@@ -155,6 +155,57 @@ def test_no_ambiguity_is_left_in_the_shipped_snapshot(snapshot):
     assert report.problems == []
 
 
+def test_clusters_epoch_names_as_superseding_or_duplicating_are_linked_and_cited(snapshot):
+    """ "Superseded by", "Builds Upon" and "Possible Duplicate Of" name other rows of gpu_clusters.csv:
+    each name is a link to that row's cluster in the file's graph, cited by its column; a name with a
+    comma in it is one name; a name no row has is reported, never made a cluster."""
+    store, report = snapshot
+    graph = "https://w3id.org/aikg/graph/epoch/gpu-clusters"
+    links = select(
+        store,
+        f"""PREFIX aikg: <{AIKG}> PREFIX rdfs: <{RDFS}>
+        SELECT ?p ?a ?b WHERE {{
+          GRAPH <{graph}> {{ ?x ?p ?y }}
+          FILTER (?p IN (aikg:supersededBy, aikg:buildsUpon, aikg:possibleDuplicateOf))
+          ?x rdfs:label ?a . ?y rdfs:label ?b }}""",
+    )
+    by_prop: dict[str, set[tuple[str, str]]] = {}
+    for p, a, b in links:
+        by_prop.setdefault(str(p).rsplit("#", 1)[-1], set()).add((str(a).strip('"'), str(b).strip('"')))
+    assert {p: len(v) for p, v in by_prop.items()} == {
+        "supersededBy": 31,
+        "buildsUpon": 56,
+        "possibleDuplicateOf": 54,
+    }
+    assert ("xAI Colossus Memphis Phase 1", "xAI Colossus Memphis Phase 2") in by_prop["supersededBy"]
+    assert ("xAI Colossus Memphis Phase 2", "xAI Colossus Memphis Phase 3") in by_prop["supersededBy"]
+    assert ("Paper on Llama 3.1", "Meta GenAI 2024b") in by_prop["possibleDuplicateOf"]
+    assert (
+        "OpenAI/Microsoft Mt Pleasant, Wisconsin Phase 2",
+        "OpenAI/Microsoft Mt Pleasant, Wisconsin Phase 1",
+    ) in by_prop["buildsUpon"]
+    # Every link is cited by its column, read into its property.
+    cited = select(
+        store,
+        f"""PREFIX aikg: <{AIKG}> SELECT ?column WHERE {{ GRAPH <{graph}> {{
+          ?c aikg:readInto aikg:supersededBy ; aikg:columnName ?column }} }}""",
+    )
+    assert cited == [("Superseded by",)]
+    unresolved = sorted(
+        (f.column, f.value)
+        for f in report.of_kind("unreadable-value")
+        if f.column in ("Superseded by", "Builds Upon", "Possible Duplicate Of")
+    )
+    assert unresolved == [
+        ("Builds Upon", "Cambridge Dawn Phase 1"),
+        ("Possible Duplicate Of", "Alibaba MLPerf 0.7 Submission"),
+        ("Possible Duplicate Of", "Alibaba MLPerf 0.7 Submission"),
+    ]
+    assert not select(
+        store, f'SELECT ?x WHERE {{ ?x <{RDFS.label}> ?l FILTER (STR(?l) = "Cambridge Dawn Phase 1") }}'
+    )
+
+
 # --- merges and links ---------------------------------------------------------------------------------------
 
 MERGES = {

@@ -313,6 +313,11 @@ def test_a_newer_cluster_file_naming_the_owner_anew_finds_it_and_splits_nothing(
     assert "column 'latitude' is not known to aikg" in " ".join(
         r.files["gpu_clusters/gpu_clusters.csv"].warnings
     )
+    # Its Phase 2 row is superseded by Phase 3, a cluster the file does not have: the stored one.
+    assert not r.of_kind("unreadable-value")
+    assert _values(store, "cluster-xai-colossus-memphis-phase-2", "supersededBy") == {
+        ID + "cluster-xai-colossus-memphis-phase-3"
+    }
 
 
 # --- matching ----------------------------------------------------------------------------------------------

@@ -19,6 +19,7 @@ from rdflib.term import Identifier
 
 from aikg.epoch.context import SCHEMA_URL
 from aikg.epoch.datasets import Dataset
+from aikg.epoch.links import CLUSTER_LINKS
 from aikg.epoch.mapping import DATACENTER_ROLES, PERFORMANCE
 from aikg.namespaces import AIKG
 
@@ -120,6 +121,7 @@ CLUSTER: Columns = {
     AIKG.datasetConfidence: ("Certainty",),
     SCHEMA_URL: _SOURCES,
     AIKG.note: ("Note", "Hardware note", "Certainty Note", "First Operational Date Note", *_SOURCES),
+    **{prop: (column,) for column, prop in CLUSTER_LINKS},
 }
 
 DATACENTER: Columns = {

@@ -17,6 +17,7 @@ from decimal import Decimal
 from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
+from aikg.epoch.links import RowNames
 from aikg.epoch.reconcile import RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.rows import Quads, RowKey
 from aikg.epoch.values import (
@@ -98,6 +99,8 @@ class Context:
     """Dataset graph -> its file, for findings."""
     date_orders: dict[tuple[str, str], str] = field(default_factory=dict)
     """(file, column) -> how the column writes dates with slashes ("mdy" or "dmy"), when known."""
+    row_names: RowNames = field(default_factory=RowNames)
+    """The names of the row nodes mapped, and the cells naming other rows (linked once all are mapped)."""
 
     # -- nodes -------------------------------------------------------------------------------------
 

@@ -228,6 +228,9 @@ CLUSTER_READS = (
     "Country",
     "Location",
     *(f"Source {i}" for i in range(1, 6)),
+    "Superseded by",
+    "Builds Upon",
+    "Possible Duplicate Of",
 )
 _CLUSTER_IGNORES = {
     **{
@@ -255,12 +258,10 @@ _CLUSTER_IGNORES = {
             "Include in Standard Analysis",
             "Exclude",
             "Noteworthy",
-            "Possible Duplicate",
-            "Possible Duplicate Of",
-            "Builds Upon",
-            "Superseded by",
         )
     },
+    "Possible Duplicate": "Epoch's flag; the cluster a row may duplicate is read from Possible Duplicate Of "
+    "(a row flagged without naming one links nothing)",
     **{
         c: NOT_MODELLED
         for c in (

@@ -40,6 +40,7 @@ from aikg.epoch.context import Context, Finding, Rejected, Row
 from aikg.epoch.datasets import DATASETS, Dataset
 from aikg.epoch.dates import date_orders
 from aikg.epoch.history import HISTORY_GRAPH, StatedValue, not_restated, value_of
+from aikg.epoch.links import link_rows
 from aikg.epoch.mapping import map_datacenter, map_model
 from aikg.epoch.merge import DatasetState, Merged, canonical, merge
 from aikg.epoch.overrides import Override, read_overrides
@@ -54,7 +55,7 @@ from aikg.knowledge import incremental
 from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.knowledge.figures import FIGURES, compare
 from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, ONTOLOGY_GRAPH, RDFS_NODES, SHAPES_GRAPH
 from aikg.resources import seeds_dir
 from aikg.store import Store, scratch_store
 from aikg.store.terms import graph_iri, rdflib_triple, to_ox_quad
@@ -332,10 +333,25 @@ class _Prepared:
                     self.report.findings.append(Finding("rejected-row", d.path, str(exc), row=line))
                 if progress is not None:
                     progress.update(1)
+        link_rows(self.ctx, self._stored_names())
         self._flag_rows_that_disagree()
         self.report.findings += self.ctx.findings
         self.ctx.findings = []
         self.report.problems = list(self.reconciler.problems)
+
+    def _stored_names(self) -> dict[str, dict[str, set[URIRef]]]:
+        """Per file, the labels of the row nodes its dataset holds in the store (the clusters a partial
+        file's links may name)."""
+        out: dict[str, dict[str, set[URIRef]]] = {}
+        for plan in self.plans:
+            quads = [q for qs in plan.state.quads.values() for q in qs]
+            rows = {q.subject for q in quads if q.predicate == _SOURCE_ROW}
+            named: dict[str, set[URIRef]] = defaultdict(set)
+            for q in quads:
+                if q.subject in rows and q.predicate == RDFS_NODES.label:
+                    named[normalize(value_of(q.object))].add(URIRef(value_of(q.subject)))
+            out[plan.dataset.path] = named
+        return out
 
     def _flag_rows_that_disagree(self) -> None:
         """Flag a figure or date two rows of one file give differently for one node (a row repeated

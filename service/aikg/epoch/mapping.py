@@ -15,6 +15,7 @@ from rdflib import Literal, URIRef
 from rdflib.namespace import RDF, RDFS, SKOS, XSD
 
 from aikg.epoch.context import Context, Rejected, Row
+from aikg.epoch.links import CLUSTER_LINKS
 from aikg.epoch.values import normalize, parameters_in_notes, plain, slugify, unit_slip
 from aikg.namespaces import AIKG
 
@@ -302,6 +303,11 @@ def map_cluster(ctx: Context, row: Row) -> None:
         q.text(key, g, node, AIKG.locationName, row.text(column))
     ctx.provenance(row, node, row.raw("Certainty"), [row.raw(f"Source {i}") for i in range(1, 6)])
     _notes(ctx, row, node, "Note", "Hardware note", "Certainty Note", "First Operational Date Note")
+    # The clusters this one is superseded by, builds upon or may duplicate: linked by name once every
+    # row is mapped (the row is named last, so a row rejected above is no link's target).
+    ctx.row_names.name(row, name, node)
+    for column, prop in CLUSTER_LINKS:
+        ctx.row_names.link_later(row, node, prop, column)
 
 
 # --- data_centers.csv and data_center_timelines.csv ---------------------------------------------------
