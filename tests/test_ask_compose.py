@@ -360,12 +360,21 @@ def test_per_inside_a_property_word_is_no_breakdown(asker, epoch_store):
 def _holdings(store) -> dict[str, dict[str, float]]:
     """Chips per operator and kind in existing clusters rated at least Likely, as the data gives them:
     a cluster's count of one kind is its accelerator group of that kind, or its whole count when it has
-    one kind only (computed here in Python from plain triples, not by the reader's SPARQL)."""
+    one kind only; a cluster Epoch marks as superseded by, or a possible duplicate of, another cluster of
+    the same operator in the same total is left out (computed here in Python from plain triples, not by
+    the reader's SPARQL)."""
     rows = store.query(
         PRE + "SELECT ?c ?org ?chip ?n WHERE { ?c a aikg:Deployment ; aikg:operator ?org ; "
         'aikg:operationalStatus "Existing" ; aikg:sourceConfidence ?r ; aikg:accelerator ?chip ; '
         'aikg:acceleratorCount ?n FILTER(?r IN ("Confirmed", "Likely")) }'
     ).rows
+    later: dict[str, set[str]] = {}
+    for c, other in store.query(
+        PRE + "SELECT ?c ?o WHERE { ?c aikg:supersededBy|aikg:possibleDuplicateOf ?o }"
+    ).rows:
+        later.setdefault(c.value, set()).add(other.value)
+    counted = {(c.value, org.value) for c, org, _, _ in rows}
+    rows = [r for r in rows if not any((o, r[1].value) in counted for o in later.get(r[0].value, ()))]
     groups = {
         (r[0].value, r[1].value): float(r[2].value)
         for r in store.query(
