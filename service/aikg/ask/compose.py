@@ -531,7 +531,7 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
-_EXACT_ONLY = frozenset({"上市", "问世", "供电", "投资方", "电力公司"})
+_EXACT_ONLY = frozenset({"上市", "问世", "供电", "投资方", "电力公司", "租户"})
 """Property words read only as written: one character off, they are everyday words (上租, 上卖: "on";
 用电, 耗电; 投资了)."""
 _BY_FIRST: dict[str, list[tuple[str, str]]] = {}
@@ -1276,9 +1276,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         group = GROUP_PATHS[("cluster", "org")]
     _chips_filter(form, r, ops, hardware_cls)
     if not _choose_op(form, r, ops, group):
-        return _joint(form, ops) or form
+        return _joint(form, ops, vocab) or form
     form = _checked_op(form, r, ops, hardware_cls)
-    return _joint(form, ops) or form
+    return _joint(form, ops, vocab) or form
 
 
 PART_OF = "(aikg:suite|aikg:variantOf|aikg:usesAccelerator)"
@@ -1287,7 +1287,24 @@ JOINT_BLOCKERS = ("compare", "top", "sum", "provenance", "bottom", "per", "yearl
 """Operators whose question is about each thing named, never about what links them."""
 
 
-def _joint(form: Form, ops: dict[str, bool]) -> Form | None:
+KINDS = tuple(AIKG + c for c in ("Hardware", "AIModel", "Organization", "DataCenter", "Deployment", "Event"))
+"""Top classes whose members are compared with each other (chips, models, sites), never joined."""
+
+
+def _one_kind(entities: list[Candidate], vocab: Any) -> bool:
+    """True when the things named are all of one of :data:`KINDS` (a TPU and a GPU are both hardware)."""
+    if len({e.types for e in entities}) < 2:
+        return True
+    if vocab is None:
+        return False
+    for kind in KINDS:
+        members = vocab.descendants(kind)
+        if all(any(t in members for t in e.types) for e in entities):
+            return True
+    return False
+
+
+def _joint(form: Form, ops: dict[str, bool], vocab: Any = None) -> Form | None:
     """The figure of the node that links every thing the question names, when it names several kinds
     of things or organizations: "how much is NVIDIA investing in SB Energy" (the investment whose
     investor is NVIDIA and investee SB Energy), "how many GB300 did CoreWeave use in MLPerf v6.0" (the
@@ -1297,10 +1314,10 @@ def _joint(form: Form, ops: dict[str, bool]) -> Form | None:
         return None
     if any(ops.get(op) for op in JOINT_BLOCKERS) or form.op in ("role", "provenance", "count", "list"):
         return None
-    if not form.orgs and len({e.types for e in form.entities}) < 2:
-        return None  # things of one kind named together are compared, not joined ("H100 and H200")
+    if not form.orgs and _one_kind(form.entities, vocab):
+        return None  # things of one kind named together are compared, not joined ("TPU v5p and H100")
     apart = form if form.op else None
-    if apart is not None and apart.op == "compare" and len({e.types for e in apart.entities}) > 1:
+    if apart is not None and apart.op == "compare" and not _one_kind(apart.entities, vocab):
         apart = None  # a chip and a benchmark are not compared: nothing linking them is no answer
     return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=apart)
 

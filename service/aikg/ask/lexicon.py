@@ -82,7 +82,7 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "users",
             "used by",
             "who uses",
-            "leases",
+            "who leases",
             "lessee",
             "leased by",
             "租户",

@@ -33,7 +33,6 @@ CANDIDATES = 6
 MAX_TOKENS = 64
 """Tokens of a question searched for names: each costs up to ten index look-ups, and a question is
 rarely longer (a 500-character one would take a second)."""
-_VERSION = re.compile(r"v\d+(?:\.\d+)*")
 DERIVATION = "https://w3id.org/aikg/ontology#Derivation"
 MAX_MISSPELT = 16
 """Spans tried as misspellings per question (each costs two wider look-ups)."""
@@ -140,8 +139,8 @@ class EntityLinker:
             return Mention(start, end, text, "exact", cands)
         if cjk_only:
             return None
-        if (len(span) > 1 and span[-1].text in CLASS_TOKENS) or _VERSION.fullmatch(norm):
-            return None  # nor is a version alone a name ("v6.0" of "MLPerf v6.0")
+        if len(span) > 1 and span[-1].text in CLASS_TOKENS:
+            return None
         nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
         # n-ary nodes and aikg's own derivations are not what people name ("2,048 H800" is no cost)
         skip = nary | {DERIVATION}
@@ -226,7 +225,7 @@ def _non_overlapping(found: list[Mention]) -> list[Mention]:
     return sorted(chosen, key=lambda m: m.start)
 
 
-_QUALIFIER = re.compile(r"(?:\d+\s*(?:gb|tb|g)|sxm\d?|pcie|nvl\d*|oam|hbm\d?e?)")
+_QUALIFIER = re.compile(r"(?:\d+\s*(?:gb|tb|g)|sxm\d?|pcie|nvl\d*|oam|hbm\d?e?|v\d+(?:\d+)*)")
 """A word that tells one variant of a chip from another ("A100 *80GB*", "H100 *PCIe*")."""
 
 
@@ -256,4 +255,18 @@ def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
                 prev.text = folded[prev.start : m.end]
             continue
         out.append(m)
+    for m in out:
+        # a version no name was found for ("MLPerf v4.0"): the name's candidates of that version
+        after = _VERSION_AFTER.match(folded, m.end)
+        if after is None or any(o.start < after.end() and m.end < o.end for o in out if o is not m):
+            continue
+        word = _squeezed(after.group(1))
+        narrowed = [c for c in m.candidates if re.search(word + r"(?![0-9])", _squeezed(c.slug))]
+        if narrowed:
+            m.candidates = narrowed
+            m.end = after.end()
+            m.text = folded[m.start : m.end]
     return out
+
+
+_VERSION_AFTER = re.compile(r"\s*(v\d+(?:\.\d+)*)(?![\w.])")
