@@ -16,7 +16,7 @@ import pytest
 from aikg.knowledge.derive import GENERATED_GRAPHS, rebuild_derived
 from aikg.knowledge.load import bulk_load
 from aikg.namespaces import DERIVED_GRAPH, INFERRED_GRAPH
-from aikg.store import OxigraphStore
+from aikg.store import OxigraphStore, oxigraph
 from aikg_bench.generate import generate
 
 EX = "http://example.org/"
@@ -100,8 +100,11 @@ def _generated(store: OxigraphStore) -> dict[str, set[str]]:
 
 
 def test_the_first_build_streams_what_a_rebuild_computes_and_holds_none_of_it(
-    generated_data: Path, tmp_path: Path
+    generated_data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    # Answers are read and written a chunk at a time: a small chunk here, so that holding a whole
+    # answer shows at this size.
+    monkeypatch.setattr(oxigraph, "_ANSWER_CHUNK", 500)
     generated_store = OxigraphStore(tmp_path / "store")
     generated_store.bulk_load(generated_data, mime="application/n-quads")
     tracemalloc.start()
