@@ -453,8 +453,8 @@ def test_graph_views_are_answered_by_a_views_process_as_heavy_work(server):
 
     from aikg.placement import LONG_NICENESS, YIELDING_NICENESS, heavy_cores
 
-    views = _wait_for_views(server, 2)
-    assert len(views) == 2  # one per HTTP worker
+    views = _wait_for_views(server, 4)
+    assert len(views) == 4  # two per HTTP worker: the heavy views' and the cheap lane's
     assert set(views.values()) <= {0, YIELDING_NICENESS} and LONG_NICENESS not in views.values()
     for pid in views:
         assert os.sched_getaffinity(pid) == heavy_cores()
@@ -509,7 +509,7 @@ def test_a_views_process_that_dies_or_hangs_is_replaced(server):
     import os
     import signal
 
-    before = _wait_for_views(server, 2)
+    before = _wait_for_views(server, 4)
     for pid in before:
         os.kill(pid, signal.SIGKILL)
     with requests.Session() as s:

@@ -10,6 +10,7 @@ must notice; nothing is timed.
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import time
 from collections.abc import Callable, Iterator
@@ -359,3 +360,47 @@ def test_heavy_views_pause_at_their_checks_while_a_cheap_one_runs(monkeypatch):
     first.join(30)
     second.join(30)
     assert walked.count("heavy") == 5
+
+
+def test_a_cheap_view_has_a_process_of_its_own_that_a_heavy_views_overrun_does_not_end(app, monkeypatch):
+    """A heavy view past its limit and grace gets its process killed; the cheap views that were in it
+    were asked again of a new process, which had to start and read the graph first (13-15 s under four
+    clients loading a hub's deep neighbourhoods). The cheap lane now has a process of its own."""
+    from aikg.serving import views as views_module
+
+    started: list[Any] = []
+
+    class Child:
+        def __init__(self) -> None:
+            self.closed = False
+            self.overrun = False
+            started.append(self)
+
+        def alive(self) -> bool:
+            return not self.closed
+
+        def ask(self, path: str, query: str, headers: Any, seconds: float, *, cheap: bool = False) -> Any:
+            if self.overrun:
+                raise TimeoutError
+            return 200, [("Content-Type", "application/json")], b'{"cheap": %d}' % cheap
+
+        def close(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(views_module, "_Child", Child)
+    monkeypatch.setattr(views_module.ViewsProcess, "_answering", lambda self, child: contextlib.nullcontext())
+    views = views_module.ViewsProcess(timeout=5)
+    get_services_of(app).views = views
+    client = app.test_client()
+    try:
+        assert client.get("/api/entities/nvidia/neighbors?depth=1").get_json() == {"cheap": 1}
+        assert client.get("/api/entities/nvidia/neighbors?depth=3").get_json() == {"cheap": 0}
+        cheap, heavy = started
+        heavy.overrun = True
+        assert client.get("/api/entities/nvidia/neighbors?depth=4&fold=true").status_code == 503
+        assert heavy.closed and not cheap.closed  # the heavy view's process was ended, not the cheap one's
+        assert client.get("/api/entities/nvidia/neighbors?depth=1&n=2").get_json() == {"cheap": 1}
+        assert len(started) == 2  # answered by the same cheap process, no new start
+    finally:
+        get_services_of(app).views = None
+        views.close()

@@ -21,6 +21,10 @@ about every millisecond of their work), so it has the interpreter to itself: wit
 a hub's deep neighbourhoods, a depth-1 neighbourhood shared the GIL with four busy threads. A process
 that does not answer within :data:`GRACE` seconds past the limit is killed and started again, and its
 requests end in 503.
+
+The cheap lane runs in a second views process of the HTTP worker, at the serving priority: killing the
+heavy views' process for an overrun no longer takes the cheap views in it along (they were asked again
+of a new process, which had to start and read the graph first: 13-15 s).
 """
 
 from __future__ import annotations
@@ -82,6 +86,8 @@ class ViewsProcess:
         self.timeout = timeout
         self._lock = threading.Lock()
         self._child: _Child | None = None
+        self._cheap_child: _Child | None = None
+        """The cheap lane's own process (see :meth:`forward`)."""
         self._closed = False
         self._requests = 0
         """Requests being answered by the process now."""
@@ -96,16 +102,22 @@ class ViewsProcess:
     def _start_quietly(self) -> None:
         with contextlib.suppress(StoreError):  # closed meanwhile
             self._current()
+            self._current(cheap=True)
 
-    def _current(self) -> _Child:
+    def _current(self, cheap: bool = False) -> _Child:
         with self._lock:
             if self._closed:
                 raise StoreError("the service is stopping")
-            if self._child is None or not self._child.alive():
-                if self._child is not None:
-                    self._child.close()
-                self._child = _Child()
-            return self._child
+            child = self._cheap_child if cheap else self._child
+            if child is None or not child.alive():
+                if child is not None:
+                    child.close()
+                child = _Child()
+                if cheap:
+                    self._cheap_child = child
+                else:
+                    self._child = child
+            return child
 
     def forward(self, request: Request, *, query_string: str | None = None, cheap: bool = False) -> Response:
         """The views process's answer to ``request`` (a GET of a graph view or an export; a POSTed
@@ -113,12 +125,17 @@ class ViewsProcess:
         cheap lane.
 
         A view is only read, so one the process ended without answering (killed, or found dead as it
-        was sent) is asked once more of a new process."""
+        was sent) is asked once more of a new process.
+
+        The cheap lane has a process of its own, beside the heavy views' one: a heavy view past its
+        limit and grace gets its process killed, and the cheap views in it were asked again of a new
+        process, which had to start and read the graph's facts first (13-15 s under four clients
+        loading a hub's deep neighbourhoods, most of them past the limit)."""
         headers = [(h, request.headers[h]) for h in FORWARDED_HEADERS if h in request.headers]
         for attempt in range(2):
-            child = self._current()
+            child = self._current(cheap)
             try:
-                with self._answering(child):
+                with self._answering(child) if not cheap else contextlib.nullcontext():
                     status, answer_headers, body = child.ask(
                         request.environ.get("PATH_INFO", ""),
                         request.environ.get("QUERY_STRING", "") if query_string is None else query_string,
@@ -173,6 +190,8 @@ class ViewsProcess:
         with self._lock:
             if self._child is child:
                 self._child = None
+            if self._cheap_child is child:
+                self._cheap_child = None
         child.close()
 
     def pid(self) -> int | None:
@@ -184,9 +203,11 @@ class ViewsProcess:
         """Stop the process; later requests get 503."""
         with self._lock:
             self._closed = True
-            child, self._child = self._child, None
-        if child is not None:
-            child.close()
+            children = (self._child, self._cheap_child)
+            self._child = self._cheap_child = None
+        for child in children:
+            if child is not None:
+                child.close()
 
 
 class _Child:
