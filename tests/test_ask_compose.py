@@ -411,6 +411,8 @@ def test_a_chip_and_an_organization_is_the_chips_it_has_not_the_chips_facts(aske
     want = sum(n for chip, n in _holdings(epoch_store)[ID + "xai"].items() if chip in h100)
     assert want > 0 and float(body["answer"]["summary"]) == want
     assert "Likely" in body["understood"]["description"]
+    # the rows the total adds up are named for what they are (they were "rounds", a funding word)
+    assert body["answer"]["columns"] == ["total", "clusters"]
 
 
 @pytest.mark.parametrize("q", ["which company has the most GPUs?", "哪家公司的 GPU 最多"])

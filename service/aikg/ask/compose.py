@@ -1790,10 +1790,12 @@ def compile_form(form: Form) -> str:
     if form.op == "sum":
         # a total of nothing is no answer (SUM of no rows is 0): HAVING leaves no row
         body = _summed(form, where, p)
+        # the rows a total adds up, named for what they are ("rounds", "clusters"): a person reads the column
+        rows = re.sub(r"[^a-z]+", "_", c.en).strip("_") if c else "items"
         if len(form.orgs) >= 2:
             # "who raised more, Anthropic or OpenAI": each organization's total
             return PREFIXES + (
-                "SELECT ?org0 (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
+                f"SELECT ?org0 (SUM(?value) AS ?total) (COUNT(?x) AS ?{rows}) WHERE {{\n"
                 f"  SELECT DISTINCT ?x ?g ?org0 ?value WHERE {{\n    {body}\n  }}\n}}\n"
                 "GROUP BY ?org0 ORDER BY DESC(?total)"
             )
@@ -1808,7 +1810,7 @@ def compile_form(form: Form) -> str:
                 f"}}\nORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
             )
         return PREFIXES + (
-            "SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?rounds) WHERE {\n"
+            f"SELECT (SUM(?value) AS ?total) (COUNT(?x) AS ?{rows}) WHERE {{\n"
             f"  SELECT DISTINCT ?x ?g ?value WHERE {{\n    {body}\n  }}\n}}\nHAVING (COUNT(?x) > 0)"
         )
     if p:
