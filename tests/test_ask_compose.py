@@ -831,19 +831,3 @@ def test_a_named_query_that_drops_an_organization_the_question_names_is_not_sure
     assert body["abstained"] and "oracle" in body["understood"]["unknown"]
     # the same query answers when its rows show the other names
     assert not asker.ask("deals of OpenAI")["abstained"]
-
-
-@pytest.mark.parametrize(
-    ("name", "slug"), [("华为", "huawei"), ("字节跳动", "bytedance"), ("摩尔线程", "moore-threads-tencent")]
-)
-def test_the_chinese_names_of_organizations_are_data_the_search_box_and_the_reader_share(
-    epoch_store, asker, name, slug
-):
-    # seeds/background.ttl states them (skos:altLabel @zh); the reader has no table of its own
-    from aikg.web import create_app
-
-    client = create_app({"store": "memory", "load_seeds": False}, store=epoch_store).test_client()
-    hits = client.get("/api/search", query_string={"q": name}).get_json()["results"]
-    assert hits[0]["id"] == slug
-    body = asker.ask(f"{name}有多少个模型")
-    assert not body["abstained"] and body["understood"]["form"]["organizations"] == [slug]
