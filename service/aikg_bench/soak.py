@@ -862,6 +862,11 @@ RAMP = 3.0
 """Seconds between the hostile clients' go and a loaded block: every one has its first request in."""
 
 
+def _significant(value: float, digits: int = 2) -> float:
+    """A ratio to two significant figures: two decimals made 0.0069 (an idle outlier) read as 0.01."""
+    return float(f"{value:.{digits}g}")
+
+
 def p99_ratio(
     loaded: Sequence[float], idle: Sequence[float], rng: random.Random, resamples: int = 1000
 ) -> dict[str, float | list[float] | None]:
@@ -873,14 +878,14 @@ def p99_ratio(
     def p99(values: Sequence[float]) -> float:
         return quantile(sorted(values), 0.99)
 
-    ratio = round(p99(loaded) / p99(idle), 2)
+    ratio = _significant(p99(loaded) / p99(idle))
     if not resamples:
         return {"ratio": ratio, "interval_90": None}
     ratios = sorted(
         p99(rng.choices(loaded, k=len(loaded))) / p99(rng.choices(idle, k=len(idle)))
         for _ in range(resamples)
     )
-    interval = [round(ratios[int(0.05 * resamples)], 2), round(ratios[int(0.95 * resamples) - 1], 2)]
+    interval = [_significant(ratios[int(0.05 * resamples)]), _significant(ratios[int(0.95 * resamples) - 1])]
     return {"ratio": ratio, "interval_90": interval}
 
 
