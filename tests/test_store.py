@@ -8,7 +8,7 @@ import requests
 from click.testing import CliRunner
 
 from aikg.cli import main
-from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError
+from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError, StoreError
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import GRAPH
 from aikg.rdf.tokens import has_dataset_clause
@@ -51,6 +51,16 @@ def test_on_disk_data_survives_close_and_reopen(tmp_path):
         assert reopened.graphs() == [TEST_GRAPH.value]
     finally:
         reopened.close()
+
+
+def test_a_snapshot_asked_of_a_closed_store_is_refused_with_a_store_error(tmp_path):
+    """A query pool's warm-up thread may ask for a snapshot after its service closed the store: it
+    must be told the store is closed (the thread then drops its spare), not die on an AttributeError."""
+    store = OxigraphStore(tmp_path / "store")
+    store.apply(add=[NOTE])
+    store.close()
+    with pytest.raises(StoreError, match="closed"):
+        store.snapshot()
 
 
 def test_emptying_the_caches_of_an_on_disk_store_keeps_its_data_version_and_snapshots(tmp_path):

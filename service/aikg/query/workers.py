@@ -438,7 +438,10 @@ class WorkerPool:
         spare that had just replaced a runaway query's worker paid it (traced: 40-80 ms of its tail)."""
         if not worker.wait_ready(self.STARTUP):
             return False
-        snapshot = self.snapshot() if self.snapshot is not None else None
+        try:
+            snapshot = self.snapshot() if self.snapshot is not None else None
+        except StoreError:  # the store closed while the spare started: it is not wanted
+            return False
         if snapshot is None:
             return True
         try:

@@ -652,6 +652,8 @@ class OxigraphStore(Store):
                 return found
             before = self._generation
             engine = self._ox  # the one open now, should release_caches reopen it meanwhile
+        if engine is None:  # closed meanwhile (a worker's warm-up thread outliving its service)
+            raise StoreError(f"the store at {self.path} is closed: no snapshot can be made")
         folder = snapshots_folder(self.path)
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / f"{version}-{uuid.uuid4().hex[:8]}"
