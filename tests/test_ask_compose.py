@@ -831,3 +831,89 @@ def test_a_named_query_that_drops_an_organization_the_question_names_is_not_sure
     assert body["abstained"] and "oracle" in body["understood"]["unknown"]
     # the same query answers when its rows show the other names
     assert not asker.ask("deals of OpenAI")["abstained"]
+
+
+META_CHIPS = (
+    "SELECT (SUM(?v) AS ?n) WHERE { SELECT DISTINCT ?x ?v WHERE { ?x a aikg:Deployment ; aikg:operator ?o ;"
+    ' aikg:operationalStatus "Existing" ; aikg:acceleratorCount ?v . ?o aikg:parentOrganization* id:meta .'
+    ' ?x aikg:sourceConfidence ?c FILTER(?c IN ("Confirmed", "Likely"))'
+    " FILTER NOT EXISTS { ?x aikg:supersededBy|aikg:possibleDuplicateOf ?later } } }"
+)
+
+
+@pytest.mark.parametrize(
+    "q", ["How many GPUs does Meta have?", "Meta 有多少张 GPU", "Meta 有多少 GPU", "Meta 手里有几块卡"]
+)
+def test_how_many_chips_an_organization_has_is_the_total_of_its_clusters_in_both_languages(
+    asker, epoch_store, q
+):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "sum"
+    assert values(epoch_store, META_CHIPS) == {196400.0} and 196400.0 in numbers(body)
+    # not the chips Meta makes (its MTIA accelerators)
+    assert "meta-mtia" not in str(body["answer"])
+
+
+def test_how_many_gpu_hours_is_not_a_count_of_gpus(asker):
+    body = asker.ask("DeepSeek-V3 训练用了多少 GPU 小时")
+    assert body["understood"]["form"]["op"] != "sum"
+    assert 2788000.0 in {float(f["value"]) for f in body["answer"]["facts"] if str(f["value"])[:1].isdigit()}
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql", "want"),
+    [
+        # 啥 (什么)
+        ("Qwen2.5-72B 啥时候发布的", "SELECT ?v WHERE { id:qwen2-5-72b aikg:releaseDate ?v }", "2024-09-19"),
+        # "lower" of a comparison: both figures shown
+        ("TPU v6e 和 L40 哪个功耗更低", None, None),
+        # 哪家公司做的: the maker of a chip, the developer of a model
+        (
+            "Gaudi3 是哪家公司做的",
+            "SELECT ?v WHERE { id:intel-habana-gaudi3 aikg:manufacturer ?v }",
+            ID + "intel",
+        ),
+        ("Kimi K2 是谁做的", "SELECT ?v WHERE { id:kimi-k2 aikg:developer ?v }", ID + "moonshot"),
+        # Chinese names of places and projects the labels write in English
+        (
+            "孟菲斯的巨像 2 是谁运营的",
+            "SELECT ?v WHERE { id:xai-colossus-2-memphis-tennessee aikg:operator ?v }",
+            ID + "xai",
+        ),
+    ],
+)
+def test_colloquial_chinese_is_read_as_the_words_it_stands_for(asker, epoch_store, q, sparql, want):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["unknown"] == []
+    if sparql is None:
+        want_tdp = values(
+            epoch_store,
+            "SELECT ?v WHERE { VALUES ?x { id:google-tpu-v6e-trillium id:nvidia-l40 }"
+            " ?x aikg:thermalDesignPower ?v }",
+        )
+        assert want_tdp == {380.0, 300.0} and want_tdp <= numbers(body)
+        return
+    gold = {r[0].value for r in epoch_store.query(PRE + sparql).rows}
+    assert gold == {want}
+    assert want in str(body["answer"])
+
+
+def test_the_end_of_a_year_closes_the_period_it_asks_for(asker):
+    body = asker.ask("截至2024年底 xAI 的收入数据")
+    assert not body["abstained"]
+    got = numbers(body)
+    assert 100000000.0 in got and 178000000.0 not in got  # the January 2025 figure is after it
+
+
+def test_chinese_place_names_fold_to_the_english_words_of_the_labels():
+    assert fold("德州 Abilene 的星際之門").split() == ["texas", "abilene", "的", "stargate"]
+    assert fold("亚特兰大").strip() == "atlanta" and fold("Texas") == "texas"
+
+
+@pytest.mark.parametrize("q", ["Gaudi 3 memory bandwidth", "Gaudi 3 和 MI300A 谁的显存带宽大"])
+def test_a_name_written_with_its_number_apart_is_the_thing_that_joins_it(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"]
+    gaudi3 = values(epoch_store, "SELECT ?v WHERE { id:intel-habana-gaudi3 aikg:memoryBandwidth ?v }")
+    assert gaudi3 == {3700.0} and "intel-habana-gaudi3" in str(body["answer"])
+    assert "gaudi-hl-205" not in str(body["answer"])  # not the older GAUDI HL-205

@@ -927,7 +927,8 @@ def unexplained_words(
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
-    vocab = vocab | Vocabulary.of([m.best.label.casefold() for m in names])
+    labels_of_names = [m.best.label.casefold() for m in names]
+    vocab = vocab | Vocabulary.of(labels_of_names + [w for lb in labels_of_names for w in lb.split()])
     if extra is not None:
         vocab = vocab | extra
     left = unexplained(respell_cjk(folded, taken), taken, vocab)
@@ -1249,6 +1250,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     text = r.text
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
+    if _HOW_MANY_ZH.search(masked):
+        ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
         ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
     role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
@@ -1336,6 +1339,14 @@ _MAKE = re.compile(
     r"\b(?:make|makes|made|design|designs|designed|release|released|launch|launched|build|builds|built"
     r"|sell|sells|sold|models?|lines?|kinds?|types?)\b|发布|推出|生产|设计|制造|型号|款|种"
 )
+_HOW_MANY_ZH = re.compile(
+    r"多少\s*(?:[个张块颗台款]\s*)?(?:"
+    + "|".join(
+        sorted((re.escape(w) for _, ws in CLASS_WORDS for w in ws if CJK_CHAR_RE.search(w)), key=len)[::-1]
+    )
+    + r"|gpus?|tpus?|卡)(?!\s*(?:小时|时|hours?)|[a-z0-9])"
+)
+"""多少 before a class word (with or without a measure word) asks how many of them; not "多少 GPU 小时"."""
 HOLDINGS = ("acceleratorCount", "h100Equivalents")
 """The figures of what an organization has in its clusters: chips, and their H100-equivalents."""
 

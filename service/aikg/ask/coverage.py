@@ -128,6 +128,27 @@ FILLER_ZH: tuple[str, ...] = (
     "何",
     "么",
     "怎",
+    # colloquial words that ask nothing by themselves: 啥 (什么), 咋 (怎么), what one has in hand
+    # (手里 / 手上 / 手头 / 手中), "per" (每), spent (花了, of a figure the question names), the end of a
+    # year the date reader took (截至 2024 年底), a measure word of chips (块), "lower" / "smaller" of a
+    # comparison (both values are shown), the product word 助手 (Meta AI 助手: the assistant)
+    "啥",
+    "咋",
+    "手里",
+    "手上",
+    "手头",
+    "手中",
+    "每",
+    "花了",
+    "花费",
+    "花在",
+    "年底",
+    "年末",
+    "块",
+    "低",
+    "小",
+    "助手",
+    "出了",
 )
 """Chinese words and characters that ask nothing by themselves ("多少", "数据", "一共", "年" after a
 year the date reader took)."""

@@ -45,6 +45,8 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
         ("manufacturer",),
     ),
+    # "谁做的" / "哪家公司做的": who made it, the maker of a chip or the developer of a model
+    (("谁做的", "家做的", "公司做的", "谁造的", "家造的", "谁家的"), ("manufacturer", "developer")),
     (
         ("thermal design power", "tdp", "power draw", "power consumption", "watts", "热设计功耗", "功耗"),
         ("thermalDesignPower",),

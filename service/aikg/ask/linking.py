@@ -132,6 +132,14 @@ class EntityLinker:
             return None
         hits = index.search(norm, limit=CANDIDATES)
         exact = [h for h in hits if h.match == "exact"]
+        joined = _NUMBER_APART.sub("", norm)
+        if not hits and joined != norm:
+            # "Gaudi 3" is the Gaudi3 (a name that writes its number joined), not another Gaudi; only
+            # when the joined name is one thing's ("Qwen 3" is a family of models: not one of them)
+            joined_hits = index.search(joined, limit=CANDIDATES)
+            if len(joined_hits) == 1 or any(h.match == "exact" for h in joined_hits):
+                hits = joined_hits
+                exact = [h for h in hits if h.match == "exact"]
         if exact:
             others = [h for h in hits if h.match != "exact"]
             cands = [_candidate(h, "exact", 1.0) for h in exact]
@@ -203,6 +211,8 @@ class EntityLinker:
         )
 
 
+_NUMBER_APART = re.compile(r"(?<=[a-z]) (?=\d+$)")
+"""The space between a name's word and its closing number ("gaudi 3")."""
 PROPER_LOOKUP = 40
 """Hits looked at for a capitalized name (the phases of a data center come before other names)."""
 PROPER_MOST = 2

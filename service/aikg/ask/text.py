@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 import opencc
 
+from aikg.ask.words import PLACE_NAMES
+
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK}]")
 _TOKEN = re.compile(rf"[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK}]|⟨[a-z]⟩")
@@ -35,9 +37,15 @@ CJK_STOP = frozenset("的了是有哪些什么吗呢和与及在用把被对从�
 
 def fold(text: str) -> str:
     """NFKC and case-folded: full-width forms, case and compatibility characters made one; Chinese
-    written in traditional characters read as simplified (:func:`simplified`)."""
+    written in traditional characters read as simplified (:func:`simplified`), and the Chinese names of
+    places the data writes in English read as those English words (:data:`~aikg.ask.words.PLACE_NAMES`)."""
     folded = unicodedata.normalize("NFKC", text).casefold()
-    return simplified(folded) if CJK_CHAR.search(folded) else folded
+    if not CJK_CHAR.search(folded):
+        return folded
+    return _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", simplified(folded))
+
+
+_PLACE = re.compile("|".join(sorted(map(re.escape, PLACE_NAMES), key=len, reverse=True)))
 
 
 KEPT_CHARACTERS = re.compile("([昇])")

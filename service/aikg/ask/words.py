@@ -220,6 +220,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "算力支出",
             "算力上花",
             "算力花",
+            "算力钱",
+            "算力开销",
+            "算力花费",
+            "算力成本",
             "训练算力支出",
             "推理算力支出",
             "研发算力支出",
@@ -367,6 +371,11 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "with the most gpus",
             "张 gpu",
             "多少张",
+            "几张",
+            "多少块",
+            "几块",
+            "多少颗",
+            "几颗",
             "卡数",
             "用卡",
         ),
@@ -664,6 +673,15 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "多少款",
         "数量",
         "how much of",
+        # a count asked with the measure word of chips and machines ("多少张 GPU", "几块卡", "几台")
+        "多少张",
+        "几张",
+        "多少块",
+        "几块",
+        "多少颗",
+        "几颗",
+        "多少台",
+        "几台",
     ),
     "sum": ("in total", "total", "altogether", "combined", "一共", "总共", "合计", "总额", "总量", "总和"),
     "bottom": (
@@ -938,6 +956,43 @@ ALIASES: dict[str, str] = {
     "科大讯飞": "iflytek",
 }
 """Chinese names of organizations, as the Chinese press writes them, to the node they name."""
+
+PLACE_NAMES: dict[str, str] = {
+    # US states and cities where the data centers and clusters are (their labels name them in English)
+    "德克萨斯": "texas",
+    "得克萨斯": "texas",
+    "德州": "texas",
+    "得州": "texas",
+    "佐治亚": "georgia",
+    "亚特兰大": "atlanta",
+    "俄亥俄": "ohio",
+    "新奥尔巴尼": "new albany",
+    "田纳西": "tennessee",
+    "孟菲斯": "memphis",
+    "威斯康星": "wisconsin",
+    "威斯康辛": "wisconsin",
+    "密西西比": "mississippi",
+    "印第安纳": "indiana",
+    "俄克拉荷马": "oklahoma",
+    "路易斯安那": "louisiana",
+    "内布拉斯加": "nebraska",
+    "奥马哈": "omaha",
+    "弗吉尼亚": "virginia",
+    "维吉尼亚": "virginia",
+    "亚利桑那": "arizona",
+    "怀俄明": "wyoming",
+    "阿比林": "abilene",
+    "阿布扎比": "abu dhabi",
+    "加利福尼亚": "california",
+    "加州": "california",
+    "纽约": "new york",
+    # the projects the press names in Chinese
+    "星际之门": "stargate",
+    "星门": "stargate",
+    "巨像": "colossus",
+}
+"""Chinese names of places and projects that the data's labels write in English: a question reads them as
+the English words (text.fold), so "德州 Abilene 的星际之门" links as "Texas Abilene Stargate" does."""
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "CTO": ("cto", "chief technology officer", "首席技术官", "技术负责人"),
