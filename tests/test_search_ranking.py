@@ -86,6 +86,21 @@ EPOCH_ONLY: list[tuple[str, str]] = [
     ("stargate", "stargate-openai"),
     # a model family typed as a whole word: Llama 3-8B, not LLaMA-33B (a shorter name)
     ("Llama 3", "llama-3-8b"),
+    # Chinese names of Epoch's organizations (seeds/epoch/names.csv), given by the import to the node it
+    # resolved Epoch's name to: Facebook's is Meta's, Amazon AWS's is not Amazon's
+    ("华为", "huawei"),
+    ("阿里巴巴", "alibaba"),
+    ("字节跳动", "bytedance"),
+    ("腾讯", "tencent"),
+    ("百度", "baidu"),
+    ("深度求索", "deepseek"),
+    ("智谱", "zhipu-ai"),
+    ("月之暗面", "moonshot"),
+    ("亚马逊云", "amazon-aws"),
+    ("摩尔线程", "moore-threads-tencent"),
+    ("脸书", "meta"),
+    ("甲骨文", "oracle"),
+    ("辉达", "nvidia"),
 ]
 """Names only the Epoch snapshot holds."""
 

@@ -43,6 +43,7 @@ from aikg.epoch.history import HISTORY_GRAPH, StatedValue, not_restated, value_o
 from aikg.epoch.links import link_rows
 from aikg.epoch.mapping import map_datacenter, map_model
 from aikg.epoch.merge import DatasetState, Merged, canonical, merge
+from aikg.epoch.names import Name, is_name_quad, name_quads, read_names
 from aikg.epoch.overrides import Override, read_overrides
 from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
@@ -72,7 +73,7 @@ MAX_ROUNDS = 5
 ATTEMPTS = 3
 """Times the import is prepared again when a client write came in meanwhile."""
 _NOT_DATA = {str(SHAPES_GRAPH), str(ONTOLOGY_GRAPH), *GENERATED_GRAPHS, IMPORTS_GRAPH, HISTORY_GRAPH}
-AIKG_FILES = {"overrides.csv", "columns.csv", MANIFEST}
+AIKG_FILES = {"overrides.csv", "names.csv", "columns.csv", MANIFEST}
 """aikg's own files in an Epoch directory (not Epoch's)."""
 _SOURCE_ROW = ox.NamedNode(str(AIKG.sourceRow))
 
@@ -93,6 +94,11 @@ def default_directory() -> Path:
 def default_overrides() -> Path:
     """The reviewed resolution overrides kept with the snapshot."""
     return default_directory() / "overrides.csv"
+
+
+def default_names() -> Path:
+    """The names of Epoch's entities in other languages, kept with the snapshot (:mod:`aikg.epoch.names`)."""
+    return default_directory() / "names.csv"
 
 
 def present(directory: Path) -> list[tuple[Dataset, Path]]:
@@ -145,10 +151,20 @@ def import_epoch(
         raise BadRequest(f"no Epoch AI file found in {directory} (expected e.g. {DATASETS[0].path})")
     chosen = overrides if overrides is not None else default_overrides()
     decided = read_overrides(chosen)
+    names = read_names(default_names())
     for _ in range(ATTEMPTS):
         version = store.version
         prepared = _Prepared(
-            store, directory, datasets, decided, replace, snapshot_date, progress, dict(mapped or {}), source
+            store,
+            directory,
+            datasets,
+            decided,
+            replace,
+            snapshot_date,
+            progress,
+            dict(mapped or {}),
+            source,
+            names,
         )
         report = prepared.report
         report.dry_run = dry_run
@@ -208,6 +224,7 @@ class _Prepared:
         progress: Progress | None,
         mapped: dict[str, str],
         source: str | None = None,
+        names: list[Name] | None = None,
     ) -> None:
         self.started = time.perf_counter()
         self.store = store
@@ -268,6 +285,7 @@ class _Prepared:
             date_orders=orders,
         )
         self._map(progress)
+        self._names = self._given_names(names or [])
         self._stored_rows()
         self._match_rows()
         self._plan_updates()
@@ -338,6 +356,17 @@ class _Prepared:
         self.report.findings += self.ctx.findings
         self.ctx.findings = []
         self.report.problems = list(self.reconciler.problems)
+
+    def _given_names(self, names: list[Name]) -> set[ox.Quad]:
+        """The names of names.csv, each given to the node its Epoch name resolves to (in this import or
+        an earlier one); a name resolving to several nodes is reported, not guessed."""
+
+        exact = self.reconciler.exact
+        quads, problems = name_quads(
+            names, lambda kind, name: set(exact.get(kind, {}).get(normalize(name), ()))
+        )
+        self.report.problems += problems
+        return quads
 
     def _stored_names(self) -> dict[str, dict[str, set[URIRef]]]:
         """Per file, the labels of the row nodes its dataset holds in the store (the clusters a partial
@@ -580,8 +609,8 @@ class _Prepared:
     def _parts(self, rejected: set[RowKey]) -> tuple[set[ox.Quad], set[ox.Quad]]:
         """(quads added, quads removed) by the import's data change, the records not included."""
         merged = self._merged(rejected)
-        add: set[ox.Quad] = set(self._resolution_links)
-        remove: set[ox.Quad] = set()
+        add: set[ox.Quad] = self._resolution_links | self._names
+        remove: set[ox.Quad] = {q for q in self._graph(RESOLUTION_GRAPH) if is_name_quad(q)}
         for plan in self.plans:
             m = merged[plan.dataset.path]
             add |= m.add
