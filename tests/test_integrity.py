@@ -387,3 +387,80 @@ def test_a_pattern_with_an_integer_object_matches_that_integer_alone_on_disk(tmp
     from aikg.store import integrity
 
     assert integrity.check(tmp_path / "store").sound
+
+
+def _damaged_object(store: Path) -> str:
+    """An object whose quads lie in the damaged data block (read with every object's pattern)."""
+    import pyoxigraph as ox
+
+    s = ox.Store.read_only(str(store))
+    objects = {
+        q.object for q in s.quads_for_pattern(None, None, None, None) if isinstance(q.object, ox.NamedNode)
+    }
+    for o in sorted(objects, key=str):
+        try:
+            list(s.quads_for_pattern(None, None, o, None))
+        except RuntimeError:
+            return o.value
+    raise AssertionError("no read meets the damaged block")
+
+
+def test_a_read_that_meets_a_damaged_block_is_refused_as_damage_and_health_says_so(pristine, tmp_path):
+    """The engine opens a store whose data block is damaged (it reads such blocks only when asked for
+    them), so the service starts and /health is ok; a read that meets the block is refused in the
+    error shape naming the cause and what to do (503 'store damaged', not 'store unavailable' or a
+    500), through the query workers and in the serving process alike, and /health says so from then
+    on. Reads that do not meet the block still answer."""
+    from aikg.store import integrity
+    from aikg.web import create_app
+
+    store = _copy(pristine, tmp_path)
+    table = _biggest_table(store)
+    middle = table.stat().st_size // 2
+    _garble(table, middle, middle + 512)
+    hit = _damaged_object(store)
+    opened = OxigraphStore(store)
+    try:
+        app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 5}, store=opened)
+        client = app.test_client()
+        assert client.get("/api/health").status_code == 200
+        query = f"SELECT ?s ?p ?g WHERE {{ GRAPH ?g {{ ?s ?p <{hit}> }} }}"
+        # ASK gathers before it answers: the engine runs on the damaged block until the time limit,
+        # and the probe after the timeout reads the pattern, which meets it
+        ask = f"ASK {{ GRAPH ?g {{ ?s ?p <{hit}> }} }}"
+        for resp in (
+            client.get("/sparql", query_string={"query": query}),  # a query worker's read
+            client.get("/sparql", query_string={"query": ask}),  # ran out of time on the block
+            client.get("/id/" + hit.rsplit("/", 1)[1], headers={"Accept": "text/turtle"})
+            if hit.startswith("https://w3id.org/aikg/id/")
+            else client.get("/sparql", query_string={"query": query}),  # a read in this process
+        ):
+            body = resp.get_json()
+            assert resp.status_code == 503, body
+            assert body["error"] == "store damaged"
+            assert body["message"].startswith("the store is damaged: reading it hit a damaged block")
+            assert f"aikg check --store {store}" in body["message"] and "checksum mismatch" in body["message"]
+        health = client.get("/api/health")
+        assert health.status_code == 503 and health.get_json()["error"] == "store damaged"
+        fine = client.get("/sparql", query_string={"query": "ASK { ?s ?p ?o }"})
+        assert fine.status_code == 200
+    finally:
+        opened.close()
+    # An ordinary failure is not taken for damage: only the engine's Corruption status is.
+    assert integrity.damaged_read(store, RuntimeError("the query ran past its time limit")) is None
+    assert integrity.store_of(tmp_path / "store.snapshots" / "123-abc") == tmp_path / "store"
+
+
+def test_an_ordinary_timeout_is_not_taken_for_damage(pristine, tmp_path):
+    """A query that runs out of time on a sound store is still a timeout after the probe."""
+    from aikg.web import create_app
+
+    opened = OxigraphStore(_copy(pristine, tmp_path))
+    try:
+        app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 1}, store=opened)
+        slow = "SELECT (COUNT(*) AS ?n) WHERE { ?a ?b ?c . ?d ?e ?f . ?g ?h ?i }"
+        resp = app.test_client().get("/sparql", query_string={"query": slow})
+        assert resp.status_code == 503 and resp.get_json()["error"] == "query timeout", resp.get_json()
+        assert app.test_client().get("/api/health").status_code == 200
+    finally:
+        opened.close()

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
 from aikg.cache import Flights, LruCache, VersionedCache
+from aikg.errors import DamagedStore
 from aikg.export.built import BuiltExports
 from aikg.export.kept import KeptFacts
 from aikg.knowledge.validation_job import Answer, ValidationJob
@@ -82,6 +83,9 @@ class Services:
     """Long-running jobs of this service (the Epoch import), by name."""
     views: Views | None = None
     """Where graph views and exports are answered when not here: an HTTP worker's views process."""
+    damage: DamagedStore | None = None
+    """The refusal of the first read of this process that met a damaged block of the store: /health
+    reports it from then on (the engine opened the store, but a block of its data cannot be read)."""
 
     @property
     def token(self) -> str:

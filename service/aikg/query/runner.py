@@ -10,11 +10,14 @@ is checked while its rows are read (a remote engine also enforces its own limit)
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar, cast
 
 from aikg.cache import LruCache
+from aikg.errors import AikgError, DamagedStore, QueryTimeout
 from aikg.namespaces import BASE
+from aikg.query.probe import PROBE_SECONDS, probe_patterns
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.settings import Settings
@@ -51,6 +54,7 @@ class QueryRunner:
         self._passed: LruCache = LruCache(512, max_bytes=16 * 1024 * 1024)
         """Texts that passed :meth:`check`: they pass again (named queries are long and commented;
         reading one costs a few milliseconds)."""
+        self._probing = threading.Lock()
 
     def deadline(self, seconds: float | None = None) -> Deadline:
         """A new query's deadline: its time limit from now, or the surrounding request's if sooner."""
@@ -98,8 +102,29 @@ class QueryRunner:
             render,
             gzip,
         )
-        encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
+        try:
+            encoded: Encoded = self.isolated(run_query_job, {"job": job}, deadline=deadline)
+        except QueryTimeout:
+            self.probe(sparql)
+            raise
         return encoded.decode()
+
+    def probe(self, sparql: str) -> None:
+        """After ``sparql`` ran out of time: raise :class:`DamagedStore` if its patterns meet a damaged
+        block of the store (:mod:`aikg.query.probe`), else return (the timeout stands). One probe at a
+        time; none where the store has no snapshots (in memory, remote: no blocks of its own)."""
+        if not self._probing.acquire(blocking=False):
+            return
+        try:
+            if self.store.snapshot() is None:
+                return
+            probe_patterns(self.store, sparql, Deadline.after(PROBE_SECONDS))
+        except DamagedStore:
+            raise
+        except AikgError:
+            return  # the probe could not read: no sign of damage
+        finally:
+            self._probing.release()
 
     def isolated(
         self, fn: Callable[..., T], kwargs: dict[str, Any], *, deadline: Deadline | None = None

@@ -50,6 +50,33 @@ def damaged(path: Path, what: str, exc: BaseException | None = None) -> DamagedS
     )
 
 
+SNAPSHOTS = ".snapshots"
+"""A store's read-only snapshots (the RocksDB checkpoints its query workers open) are in
+``<store>.snapshots/``."""
+
+
+def store_of(path: Path) -> Path:
+    """The store a folder belongs to: itself, or the store whose snapshot it is."""
+    parent = path.parent
+    return parent.with_name(parent.name.removesuffix(SNAPSHOTS)) if parent.name.endswith(SNAPSHOTS) else path
+
+
+def damaged_read(path: Path | None, exc: BaseException) -> DamagedStore | None:
+    """The refusal of a read the engine stopped because a block of the store at ``path`` (or of its
+    snapshot) fails its checksum or cannot be decoded — RocksDB's ``Corruption`` status, the only words
+    that say so — or None for any other failure (a timeout, a bad query, a full disk)."""
+    said = engine_message(exc)
+    if path is None or "Corruption" not in said:
+        return None
+    store = store_of(path)
+    return DamagedStore(
+        f"the store is damaged: reading it hit a damaged block of {store} (the engine says: {said}). "
+        f"Nothing was changed. Run 'aikg check --store {store}' to see what can still be read, and "
+        f"restore the store from a backup ('aikg restore BACKUP --store NEW_FOLDER')",
+        errors=[{"store": str(store), "problem": "damaged block", "engine": said}],
+    )
+
+
 def is_new(path: Path) -> bool:
     """True for a folder aikg may create a store in: absent, or an empty directory. False for a store
     (it has ``CURRENT``); anything else is refused (:class:`DamagedStore`)."""

@@ -232,9 +232,9 @@ class OxigraphStore(Store):
         except SyntaxError as exc:
             raise QuerySyntaxError(f"the query does not parse: {exc}", errors=_position(exc)) from None
         except OSError as exc:
-            raise StoreError("the store failed while running the query") from exc
+            raise self._damaged(exc) or StoreError("the store failed while running the query") from exc
         except (RuntimeError, TypeError) as exc:
-            raise StoreError("the store could not run the query") from exc
+            raise self._damaged(exc) or StoreError("the store could not run the query") from exc
 
     def query(
         self,
@@ -267,7 +267,14 @@ class OxigraphStore(Store):
             assert isinstance(res, ox.QueryTriples)
             triples, truncated = _take(iter(res), max_rows, deadline)
         except OSError as exc:
-            raise StoreError("the store failed while reading the query results") from exc
+            raise self._damaged(exc) or StoreError(
+                "the store failed while reading the query results"
+            ) from exc
+        except RuntimeError as exc:
+            damage = self._damaged(exc)
+            if damage is None:
+                raise
+            raise damage from exc
         return QueryResult(ResultKind.GRAPH, triples=triples, truncated=truncated)
 
     def answer(self, job: QueryJob) -> Encoded:
@@ -283,7 +290,28 @@ class OxigraphStore(Store):
                     return done
             return encode(self._run(job.sparql, **self._dataset(job)), job.max_rows)
         except OSError as exc:
-            raise StoreError("the store failed while reading the query results") from exc
+            raise self._damaged(exc) or StoreError(
+                "the store failed while reading the query results"
+            ) from exc
+        except RuntimeError as exc:  # a damaged block met while the answer is written
+            damage = self._damaged(exc)
+            if damage is None:
+                raise
+            raise damage from exc
+
+    def _damaged(self, exc: BaseException) -> DamagedStore | None:
+        """The refusal of a read that met a damaged block (:func:`aikg.store.integrity.damaged_read`)."""
+        return integrity.damaged_read(self.path, exc)
+
+    def _checked(self, quads: Iterator[Quad]) -> Iterator[Quad]:
+        """``quads``, with a damaged block met while they are read refused as :class:`DamagedStore`."""
+        try:
+            yield from quads
+        except (OSError, RuntimeError) as exc:
+            damage = self._damaged(exc)
+            if damage is None:
+                raise
+            raise damage from exc
 
     def _answer_ordered(self, ordered: Ordered, job: QueryJob) -> Encoded | None:
         """The answer with aikg's ORDER BY; None where the engine must run the text as written: an
@@ -588,7 +616,7 @@ class OxigraphStore(Store):
         graph: str | None = None,
     ) -> Iterator[Quad]:
         g = _named(graph, "graph") if graph else None
-        pattern = self._ox.quads_for_pattern(subject, predicate, obj, g)
+        pattern = self._checked(self._ox.quads_for_pattern(subject, predicate, obj, g))
         if obj is None:
             return (q for q in pattern if not isinstance(q.graph_name, ox.DefaultGraph))
         # pyoxigraph 0.5.13 on disk answers a pattern whose object is an integer ending in byte 0xFF

@@ -136,7 +136,8 @@ def _health_doc(_: Services) -> dict[str, Any]:
     return get_operation(
         "Liveness",
         "Whether the service is up, the store's kind and data version, and whether reads and writes are "
-        "taken now (writes are not while the writer process starts).",
+        "taken now (writes are not while the writer process starts). 503 'store damaged' once a read "
+        "has met a damaged block of the store (run aikg check).",
         {"200": json_answer(ref(shapes.Health), "The service is up."), **errors(406, 503)},
         tags=["lookup"],
     )
@@ -149,6 +150,8 @@ def health() -> Response:
     ``ready``, ``starting`` (the writer process is starting: a write now is 503 with ``Retry-After``) or
     ``off`` (no token configured)."""
     services = get_services()
+    if services.damage is not None:
+        raise services.damage  # a read met a damaged block: the service is up, its data is not whole
     store = services.store
     writes = services.gate.state() if current_settings().token else "off"
     return jsonify(

@@ -8,10 +8,10 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from flask import Flask, Response, jsonify
+from flask import Flask, Response, current_app, jsonify
 from werkzeug.exceptions import HTTPException, MethodNotAllowed
 
-from aikg.errors import AikgError
+from aikg.errors import AikgError, DamagedStore
 
 log = logging.getLogger(__name__)
 
@@ -36,11 +36,22 @@ def error_response(
     return resp
 
 
+def note_damage(exc: DamagedStore) -> None:
+    """Keep the first damaged block a read of this process met, for /health to report."""
+    from aikg.web import SERVICES_KEY  # the package imports this module as it builds the app
+
+    services = current_app.extensions.get(SERVICES_KEY)
+    if services is not None and services.damage is None:
+        services.damage = exc
+
+
 def register(app: Flask) -> None:
     """Install the handlers that turn typed exceptions and HTTP errors into the envelope."""
 
     @app.errorhandler(AikgError)
     def _aikg(exc: AikgError) -> Response:
+        if isinstance(exc, DamagedStore):
+            note_damage(exc)
         return error_response(exc.status, exc.title, exc.message, exc.errors, exc.headers)
 
     @app.errorhandler(HTTPException)
