@@ -917,3 +917,104 @@ def test_a_name_written_with_its_number_apart_is_the_thing_that_joins_it(asker, 
     gaudi3 = values(epoch_store, "SELECT ?v WHERE { id:intel-habana-gaudi3 aikg:memoryBandwidth ?v }")
     assert gaudi3 == {3700.0} and "intel-habana-gaudi3" in str(body["answer"])
     assert "gaudi-hl-205" not in str(body["answer"])  # not the older GAUDI HL-205
+
+
+# -- figures, provenance and date ranges (issue 44, fifth session) ------------------------------------
+
+
+@pytest.mark.parametrize(
+    "q", ["What was OpenAI's total compute spend in 2025?", "OpenAI 2025 年的算力总支出是多少"]
+)
+def test_a_total_compute_spend_is_the_figure_epoch_files_under_several_categories(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"]
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?x a aikg:ComputeSpendFigure ; aikg:agent id:openai ; aikg:computeSpend ?v ;"
+        " aikg:date ?d ; aikg:spendCategory ?a , ?b FILTER(?a != ?b && YEAR(?d) = 2025) }",
+    )
+    # the total alone: not the R&D (9 billion) and inference (7 billion) figures beside it
+    assert want == {16e9} and numbers(body) == want
+    assert all(row["sources"] for row in body["answer"]["rows"])
+
+
+@pytest.mark.parametrize(
+    ("q", "by"),
+    [
+        ("What is the total H100-equivalents of xAI's existing clusters?", None),
+        ("who raised more money, Anthropic or OpenAI?", "org0"),
+        ("which operator runs the most clusters", "group"),
+    ],
+)
+def test_every_row_of_a_total_cites_the_sources_of_the_rows_it_adds_up(asker, q, by):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["answer"]["rows"]
+    for row in body["answer"]["rows"]:
+        titles = {(s["document"] or {}).get("title", "") for s in row["sources"]}
+        assert any(t.startswith("Epoch AI") for t in titles), (row["cells"], titles)
+
+
+def test_provenance_of_a_figure_two_sources_state_shows_both_values_with_their_sources(asker):
+    body = asker.ask("Who says DeepSeek-V3 cost 5.576M to train?")
+    assert body["understood"]["form"]["op"] == "provenance"
+    by_document = {
+        r["cells"]["document"]["value"]: float(r["cells"]["value"]["value"]) for r in body["answer"]["rows"]
+    }
+    assert by_document == {
+        ID + "frontier-insights-coreweave-mlperf-2026-08-18": 5576000.0,
+        ID + "epoch-notable-ai-models": 5390000.0,
+    }
+
+
+@pytest.mark.parametrize(
+    ("q", "figure", "url"),
+    [
+        ("Who reported that ChatGPT has 800 million weekly users?", 8e8, "techcrunch.com/2025/10/06/"),
+        ("Meta AI 10亿月活出自哪里", 1e9, "zuckerberg-meta-ai-one-billion-monthly-users"),
+    ],
+)
+def test_provenance_of_a_products_usage_figure_cites_the_links_of_that_figure_alone(asker, q, figure, url):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
+    rows = body["answer"]["rows"]
+    assert rows and numbers(body) == {figure}  # the figure named, not the product's other figures
+    assert any(url in (r["cells"].get("cited") or {}).get("value", "") for r in rows)
+
+
+def test_a_name_that_is_also_a_company_asked_for_its_valuation_answers_the_companys(asker):
+    body = asker.ask("Mistral 最新估值是多少亿美元")
+    assert not body["abstained"]
+    assert body["understood"]["form"]["organizations"] == ["mistral-ai"]
+    assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == 13.7e9  # the latest first
+
+
+def test_an_organization_with_no_models_of_its_own_lists_its_subsidiaries_and_says_so(asker, epoch_store):
+    body = asker.ask("去年 Meta 发布了哪些模型")
+    assert not body["abstained"]
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?x WHERE { ?x a aikg:AIModel ; aikg:developer/aikg:parentOrganization id:meta ;"
+            " aikg:releaseDate ?d FILTER(YEAR(?d) = 2025) }"
+        ).rows
+    }
+    assert want and {r["about"] for r in body["answer"]["rows"]} == want
+    assert "含子公司" in body["understood"]["description"]
+
+
+@pytest.mark.parametrize(
+    ("q", "total"),
+    [
+        ("What did OpenAI raise last year?", 18.3e9),
+        ("How much did Anthropic raise between 2023 and 2024?", 11.2e9),
+    ],
+)
+def test_money_raised_in_a_period_is_the_total_of_its_rounds(asker, q, total):
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "sum"
+    assert total in numbers(body)
+
+
+def test_a_period_the_class_has_no_date_for_is_not_dropped(asker):
+    body = asker.ask("data centers operated by Microsoft that opened in 2025")
+    assert body["abstained"] or body["understood"].get("form", {}).get("op") not in ("list", "count")

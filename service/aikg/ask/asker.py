@@ -17,7 +17,7 @@ import json
 import re
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
@@ -32,6 +32,7 @@ from aikg.ask.compose import (
     asks_forecast,
     compile_form,
     describe,
+    members_query,
     merge,
     out_of_scope,
     read_dates,
@@ -80,6 +81,10 @@ PRODUCTS = f"SELECT DISTINCT ?p WHERE {{ ?f a <{AIKG}UsageFigure> ; <{AIKG}produ
 OVERVIEW_FEW = 12
 """An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
+
+
+SUBSIDIARIES_COUNT = frozenset({"model", "run", "cluster", "datacenter", "hardware"})
+"""Classes whose nodes an organization named may hold through a subsidiary (Meta's models: Meta AI's)."""
 
 
 @dataclass
@@ -549,6 +554,9 @@ class Asker:
         index = self.search()
         term = self.entities().term
         rows = result.rows[:MAX_ROWS]
+        if not rows and form.orgs and not form.subsidiaries and form.carrier in SUBSIDIARIES_COUNT:
+            # "Meta's models" are Meta AI's: an organization with none of its own counts its subsidiaries'
+            return self._composed(question, replace(form, subsidiaries=True), alternatives)
         if not rows:
             return self._composed_none(question, form, understood, what, links)
         about_var = next(
@@ -572,6 +580,8 @@ class Asker:
             out_rows.append(
                 {"cells": cells, "about": about, "sources": sources.get(about, []) if about else []}
             )
+        if about_var != "x":
+            self._sources_of_totals(form, out_rows)
         answer = {
             "kind": "rows",
             "description": what,
@@ -590,6 +600,36 @@ class Asker:
             "abstained": False,
             "alternatives": self._alternatives(alternatives, exclude=None),
         }
+
+    def _sources_of_totals(self, form: Form, rows: list[dict[str, Any]]) -> None:
+        """Each row of a total, a count or a ranking by either cites the sources of the nodes it adds up
+        (the rounds of a sum, the clusters of a count), not those of the organization it is grouped by."""
+        members = members_query(form)
+        if members is None:
+            return
+        sparql, key = members
+        try:
+            result = self.query(sparql)
+        except QueryTimeout:
+            return
+        groups: dict[str | None, list[str]] = {}
+        x = result.variables.index("x")
+        k = result.variables.index(key) if key else None
+        for r in result.rows:
+            node, by = r[x], (r[k] if k is not None else None)
+            if node is not None:
+                groups.setdefault(by.value if by is not None else None, []).append(node.value)
+        nodes = sorted({n for ns in groups.values() for n in ns})
+        found = row_sources(self.store, nodes, self.catalog(), self.entities().term)
+        for row in rows:
+            cell = row["cells"].get(key) if key else None
+            group = cell.get("value") if isinstance(cell, dict) else None
+            cited: dict[str, dict[str, Any]] = {}
+            for n in groups.get(group, []):
+                for source in found.get(n, []):
+                    cited.setdefault(source["graph"], source)
+            if cited:
+                row["sources"] = list(cited.values())
 
     def _composed_none(
         self, question: str, form: Form, understood: dict[str, Any], what: str, links: dict[str, str]

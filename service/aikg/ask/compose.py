@@ -47,6 +47,7 @@ from aikg.ask.words import (
     UNITS,
     USE_WORDS,
 )
+from aikg.namespaces import INFERRED_GRAPH
 
 PREFIXES = (
     "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
@@ -167,6 +168,12 @@ class Form:
     ambiguous: list[str] = field(default_factory=list)
     """Names the question gives that name several things alike ("GPT-4": GPT-4 (Mar 2023) and GPT-4
     (Jun 2023)): all of them are answered, each with its name."""
+    spend_total: bool = False
+    """A company's total compute spending ("total compute spend", "算力总支出"): the figures Epoch files
+    under several categories at once (its "Total compute spend"), not one category's."""
+    subsidiaries: bool = False
+    """Organizations named count their subsidiaries' nodes too (Meta: Meta AI's models): set when the
+    organization itself has none."""
     spend_category: str | None = None
     """The category of compute spending asked for ("R&D", "inference"): figures of that category alone
     (a figure Epoch files under several categories is their total)."""
@@ -429,7 +436,11 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         (r"(?:since|after)\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
         (rf"({_MONTH_RE})\w*\s+(\d{{4}})", "my"),
         (r"(\d{4})\s*年\s*(\d{1,2})\s*月", "ym-zh"),
-        (r"(?:in|during)\s+(\d{4})\b|(\d{4})\s*年|\b(20\d{2})\b", "y"),
+        (
+            r"(?:in|during|(?:at|by)?\s*the\s+(?:end|start|beginning)\s+of|(?:end|start)\s+of)\s+(\d{4})\b"
+            r"|(\d{4})\s*年(?:底|末|初)?|\b(20\d{2})\b",
+            "y",
+        ),
     ]
     rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年)", text)
     if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
@@ -881,6 +892,15 @@ ANSWERED_WORDS = (
     "pretrained",
     "pre-trained",
     "pretraining",
+    "pre-training",
+    # a figure reached ("hit 12 billion", "达到"), of a rate (annualized), said by others ("otherwise")
+    "hit",
+    "reached",
+    "annualized",
+    "annualised",
+    "otherwise",
+    "assistant",
+    "助手",
     "上",
     "规模",
     "中",
@@ -899,7 +919,20 @@ ANSWERED_WORDS = (
 date a range applies to, the input and output prices of a price list."""
 _TOP_K = re.compile(r"(?:top|前)\s*(\d+|三|五|十)|(\d+|三|五|十)\s*[个款家](?!月)")
 _ROUND = re.compile(r"series\s+([a-f])\b|\b([a-f])\s*轮")
-PERIOD_WORDS = ("monthly", "mau", "月活", "weekly", "wau", "周活", "daily", "dau", "日活")
+PERIOD_WORDS = (
+    "monthly",
+    "mau",
+    "月活",
+    "月活跃",
+    "weekly",
+    "wau",
+    "周活",
+    "周活跃",
+    "daily",
+    "dau",
+    "日活",
+    "日活跃",
+)
 COMPOSER_WORDS = Vocabulary.of(_static_phrases())
 """Every word the composer and the fact reader know (the labels of the ontology are added per store)."""
 
@@ -983,9 +1016,22 @@ def _read_form(
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
+    _figures_of_org(form)
     _named_of_class(form, r, vocab)
     _read_modifiers(form, r)
     return _read_operator(form, r, vocab)
+
+
+def _figures_of_org(form: Form) -> None:
+    """A figure only organizations have (a valuation, revenue, users, staff, compute spending) asked of
+    a name that is also an organization's ("Mistral": the model Mistral 7B, the company Mistral AI):
+    the organization's figures."""
+    if form.carrier not in FIGURES or not form.entities or form.orgs:
+        return
+    alternates = form.alternates[: len(form.entities)]
+    if len(alternates) == len(form.entities) and all(alternates):
+        form.orgs = [alt[:1] for alt in alternates]
+        form.entities, form.alternates = [], []
 
 
 def _named_of_class(form: Form, r: _Reading, vocab: Any) -> None:
@@ -1224,9 +1270,9 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     if form.status == "Existing" and FORECAST.search(text) and not _has(text, ("existing", "现有")):
         form.status = "Planned"  # "will come online", "将投入运行": not yet running
     for period, words in (
-        ("Monthly", ("monthly", "mau", "月活")),
-        ("Weekly", ("weekly", "wau", "周活")),
-        ("Daily", ("daily", "dau", "日活")),
+        ("Monthly", ("monthly", "mau", "月活", "月活跃")),
+        ("Weekly", ("weekly", "wau", "周活", "周活跃")),
+        ("Daily", ("daily", "dau", "日活", "日活跃")),
     ):
         if _has(text, words):
             form.period = period
@@ -1239,6 +1285,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     if form.carrier == "spend":
         found = _find(text, SPEND_CATEGORIES)
         form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
+        form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS)
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
@@ -1493,7 +1540,9 @@ def _counts_of_maker(form: Form, r: _Reading) -> bool:
 SPEND_WORDS = next(words for prop, words in PROPERTY_WORDS if prop == "computeSpend")
 DEBT_WORDS = next(words for prop, words in PROPERTY_WORDS if prop == "debtAmount")
 _ROUNDS = re.compile(r"\brounds?\b|轮")
-_HOW_MUCH = re.compile(r"\bhow much\b|多少钱|多少资金|融了多少|融资多少|融资了多少|筹集了多少|筹了多少")
+_HOW_MUCH = re.compile(
+    r"\bhow much\b|\bwhat did\b.*\brais|多少钱|多少资金|融了多少|融资多少|融资了多少|筹集了多少|筹了多少"
+)
 
 
 def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
@@ -1519,6 +1568,14 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
         form.op = ""
         return form
     if (
+        form.dates
+        and form.op in ("list", "count", "top", "sum", "rank", "series")
+        and form.carrier
+        and not CARRIERS[form.carrier].date
+    ):
+        form.op = ""  # "data centers opened in 2025": the class holds no date to filter on
+        return form
+    if (
         form.op in ("list", "top", "fact", "count")
         and (ops["only"] or ops["yearly"])
         and not form.entities[1:]
@@ -1537,7 +1594,7 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
         return form
     if form.op in ("fact", "compare") and form.prop and form.prop in PROPERTY_CARRIER:
         form.carrier = None
-    if form.op == "provenance" and not (form.entities or form.orgs):
+    if form.op == "provenance" and not (form.entities or form.orgs or (form.product and form.prop)):
         form.op = ""
         return form
     if form.op == "provenance" and not form.entities:
@@ -1637,7 +1694,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
         path = c.org[0] if c.org else "aikg:agent"
         if form.vendor and carrier in ("cluster", "run"):
             path = "aikg:accelerator/aikg:manufacturer"
-        elif form.defaults and carrier == "cluster":
+        elif (form.defaults and carrier == "cluster") or form.subsidiaries:
             # what an organization has includes its subsidiaries' (Meta: Meta AI's clusters)
             path = f"{path}/aikg:parentOrganization?"
         values = " ".join(_iri(x) for x in cands)
@@ -1673,6 +1730,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
     if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
         out.append(FUNDING_COUNTED)
+    if form.spend_total and carrier == "spend":
+        out.append(SPEND_TOTAL)
     if form.spend_category and carrier == "spend":
         category = form.spend_category
         out.append(
@@ -1687,6 +1746,24 @@ def _filters(form: Form, carrier: str) -> list[str]:
             f' || STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
         )
     return out
+
+
+SPEND_TOTAL = (
+    "FILTER EXISTS { ?x aikg:spendCategory ?category1 , ?category2 FILTER(?category1 != ?category2) }"
+)
+"""A compute-spending figure of several categories at once: Epoch's total (its "Total compute spend")."""
+SPEND_TOTAL_WORDS = (
+    "total",
+    "in total",
+    "overall",
+    "altogether",
+    "all in",
+    "总",
+    "一共",
+    "总共",
+    "合计",
+    "总计",
+)
 
 
 FUNDING_COUNTED = (
@@ -1864,6 +1941,41 @@ def compile_form(form: Form) -> str:
     )
 
 
+MEMBERS_LIMIT = 2000
+"""Most nodes a total's sources are looked up for."""
+
+
+def members_query(form: Form) -> tuple[str, str | None] | None:
+    """For a total, a count or a ranking by either, the query of the nodes it adds up (``?x``), with the
+    column that groups them (``?group``, ``?org0``, ``?org``; None for one total), so that each row of
+    the answer can cite the sources of the rows it sums; None for other forms."""
+    if form.op not in ("sum", "count", "rank") or form.carrier is None:
+        return None
+    c = CARRIERS[form.carrier]
+    where = [f"?x a aikg:{c.cls}"] + _filters(form, form.carrier)
+    if c.report:
+        where.append(f"?x aikg:{c.report} ?{c.report}")
+    key: str | None = None
+    if form.op == "rank":
+        where.append(f"?x {form.group} ?group")
+        key = "group"
+    if form.threshold and form.prop and form.op in ("rank", "count"):
+        op, v = form.threshold
+        where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
+    if form.op == "sum" or (form.op == "rank" and form.prop in SUMMABLE):
+        body = _summed(form, where, f"aikg:{form.prop}")
+    else:
+        body = "\n  ".join(w + " ." for w in where)
+    if form.op == "count" and (form.per or len(form.orgs) >= 2):
+        key = "org0" if form.orgs else "org"
+        if not form.orgs:
+            body += f"\n  ?x {c.org[0] if c.org else 'aikg:agent'} ?org ."
+    if form.op == "sum" and len(form.orgs) >= 2:
+        key = "org0"
+    head = f"?{key} ?x" if key else "?x"
+    return PREFIXES + f"SELECT DISTINCT {head} WHERE {{\n  {body}\n}}\nLIMIT {MEMBERS_LIMIT}", key
+
+
 def _provenance(form: Form, values: str, links: str, p: str) -> str:
     """Where a figure of the entities (or, with no property, the entities themselves) comes from: the
     source documents whose graphs state it, how sure each is (the certainty of the node in that graph,
@@ -1878,14 +1990,18 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         else ""
     )
     if form.prop is None:
-        where = "  BIND(?entity AS ?node)\n  GRAPH ?g { ?node a ?type }\n"
+        # the graph aikg's rules write (superclasses of its types) is no source of what is said of it
+        where = f"  BIND(?entity AS ?node)\n  GRAPH ?g {{ ?node a ?type }} FILTER(?g != <{INFERRED_GRAPH}>)\n"
         value = ""
     else:
         value = " ?value"
         value_filter = ""
         if form.value is not None:
+            # the value names the figure (which of OpenAI's revenue figures); every source's value of
+            # that figure is shown, each with its source (DeepSeek-V3's cost: 5.576M here, 5.39M there)
             value_filter = (
-                f"  FILTER(ABS(xsd:double(STR(?value)) - {form.value}) <= {abs(form.value) * 0.005})\n"
+                f"  FILTER EXISTS {{ ?node {p} ?stated "
+                f"FILTER(ABS(xsd:double(STR(?stated)) - {form.value}) <= {abs(form.value) * 0.005}) }}\n"
             )
         # a data center's ratings are per link (Microsoft owns Fairwater: confident; OpenAI uses it:
         # speculative), on its aikg:linkRating nodes
@@ -1894,17 +2010,28 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
             if form.prop == "sourceConfidence"
             else ""
         )
-        where = (
-            f"  {{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n{rated}"
-            f"  UNION {{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n"
-            f"  UNION {{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n"
-            f"{value_filter}"
-        )
+        branches = []
+        if values:
+            branches = [
+                f"{{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n{rated}",
+                f"{{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n",
+                f"{{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n",
+            ]
+        products = _usage_products(form)
+        if products:
+            # usage figures name their product in words ("ChatGPT", "Meta AI assistant"), not as a node
+            period = f'aikg:activeUsersPeriod "{form.period}" ; ' if form.period else ""
+            names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{n}")' for n in products)
+            branches.append(
+                f"{{ ?node a aikg:UsageFigure ; {period}aikg:product ?product FILTER({names}) "
+                f"GRAPH ?g {{ ?node {p} ?value }} }}\n"
+            )
+        where = "  " + "  UNION ".join(branches) + value_filter
     return PREFIXES + (
         f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
         " ?statedIn ?cited ?ratedLink ?ratedValue WHERE {\n"
-        f"  VALUES ?entity {{ {values} }}\n"
-        f"{where}"
+        + (f"  VALUES ?entity {{ {values} }}\n" if values else "")
+        + f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
         f"{figure}"
         "  OPTIONAL { GRAPH ?g { ?node aikg:certainty ?nodeCertainty } }\n"
@@ -1918,6 +2045,15 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         "  OPTIONAL { GRAPH ?g { ?node aikg:onProperty ?ratedLink ; aikg:onValue ?ratedValue } }\n"
         "}\nORDER BY ?entity ?node ?document LIMIT 200"
     )
+
+
+def _usage_products(form: Form) -> list[str]:
+    """The product names a provenance question about usage figures may mean: the product it names, or
+    the name of each thing it names (Meta AI's users are the "Meta AI assistant"'s)."""
+    if PROPERTY_CARRIER.get(form.prop or "") != "usage":
+        return []
+    names = [form.product] if form.product else [e.label for e in form.entities]
+    return [n.casefold().replace('"', "") for n in names if n and len(n) >= 3]
 
 
 # -- saying what was done ----------------------------------------------------------------------------
@@ -1951,7 +2087,11 @@ def describe(form: Form) -> str:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
         by = ("芯片来自 " if zh else "with chips made by ") if form.vendor else ("属于 " if zh else "of ")
-        subsidiaries = ("（含子公司）" if zh else " (with its subsidiaries)") if form.defaults else ""
+        subsidiaries = (
+            ("（含子公司）" if zh else " (with its subsidiaries)")
+            if form.defaults or form.subsidiaries
+            else ""
+        )
         quals.append(by + " / ".join(o[0].label for o in form.orgs) + subsidiaries)
     if form.country:
         quals.append(("位于 " if zh else "in ") + form.country)
@@ -1971,6 +2111,10 @@ def describe(form: Form) -> str:
         quals.append(form.round_name)
     if form.spend_category:
         quals.append(form.spend_category)
+    if form.spend_total:
+        quals.append(
+            "各类别合计的总额（Epoch 的 Total）" if zh else "the total over all categories (Epoch's Total)"
+        )
     if (form.op == "top" or form.defaults) and c and c.confidence:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
@@ -2015,7 +2159,7 @@ def describe(form: Form) -> str:
         return f"{subject}的{prop}，按日期从新到旧" if zh else f"{prop} of {subject}, newest first"
     if form.op == "list":
         return f"列出{subject}" if zh else f"{subject}" + (f", by {prop}" if form.prop else "")
-    names = _names(form.entities)
+    names = _names(form.entities) or (form.product or "")
     if form.op == "role":
         return f"{names} 的{form.role}" if zh else f"the {form.role} of {names}"
     if form.op == "compare" and form.ambiguous:

@@ -218,7 +218,13 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "compute spend",
             "compute spending",
             "算力支出",
+            "算力总支出",
+            "总算力支出",
+            "算力开支",
+            "算力花费",
             "算力上花",
+            "算力上一共花",
+            "算力上总共花",
             "算力花",
             "算力钱",
             "算力开销",
@@ -310,7 +316,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("trainingPrecision", ("precision", "number format", "精度", "训练精度")),
     ("usesTopology", ("topology", "拓扑")),
     ("activeUsers", ("usage", "active users", "users", "mau", "wau", "dau", "月活", "周活", "日活", "用户")),
-    ("postMoneyValuation", ("valuation", "valued", "估值")),
+    ("postMoneyValuation", ("valuation", "valued", "估值", "投后估值", "融资后估值", "融资后的估值")),
     (
         "amount",
         (
