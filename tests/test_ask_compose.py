@@ -1018,3 +1018,20 @@ def test_money_raised_in_a_period_is_the_total_of_its_rounds(asker, q, total):
 def test_a_period_the_class_has_no_date_for_is_not_dropped(asker):
     body = asker.ask("data centers operated by Microsoft that opened in 2025")
     assert body["abstained"] or body["understood"].get("form", {}).get("op") not in ("list", "count")
+
+
+@pytest.mark.parametrize(
+    ("text", "months"),
+    [
+        ("openai 去年上半年的收入", ("01-01", "06-30")),
+        ("funding rounds in the second half of last year", ("07-01", "12-31")),
+        ("openai funding rounds last year", ("01-01", "12-31")),
+    ],
+)
+def test_a_relative_year_is_read_in_place_with_the_part_of_it_asked(text, months):
+    import datetime
+
+    last = datetime.date.today().year - 1
+    period, spans = read_dates(text)
+    assert period == (f"{last}-{months[0]}", f"{last}-{months[1]}")
+    assert "year" in text[spans[0][0] : spans[0][1]] or "去年" in text[spans[0][0] : spans[0][1]]

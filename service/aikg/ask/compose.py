@@ -98,6 +98,8 @@ CONFIDENCE_WORDS = (
     "把握",
     "多可靠",
 )
+DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
+"""Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
 RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
 """Figures of a model that the data states on its training run."""
 FIGURES = ("revenue", "usage", "funding", "staff", "spend")
@@ -444,10 +446,20 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
     ]
     rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年)", text)
     if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
+        # the year a relative word means, read in its place ("去年上半年": the first half of 2025)
         word = rel.group(1) or rel.group(2)
         shift = {"next": 1, "明年": 1, "this": 0, "今年": 0}.get(word, -1)
-        y = datetime.date.today().year + shift
-        return (f"{y}-01-01", f"{y}-12-31"), [(rel.start(), rel.end())]
+        named = f"{datetime.date.today().year + shift}" + ("年" if rel.group(2) else "")
+        s, e = rel.span()
+        found, spans = _read_period(text[:s] + named + text[e:])
+        delta = len(named) - (e - s)
+
+        def back(p: int, end: bool) -> int:
+            if p <= s:
+                return p
+            return p - delta if p >= s + len(named) else (e if end else s)
+
+        return found, [(back(a, False), back(b, True)) for a, b in spans]
     for pat, kind in pats:
         m = re.search(pat, text)
         if not m:
@@ -797,6 +809,7 @@ def _static_phrases() -> list[str]:
         for ws in table.values():
             out += ws
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
+    out += list(DAILY_WORDS)
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]
@@ -1187,6 +1200,8 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = found[0][2]
     if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
         form.prop = None  # a company's 上市 is its listing on a stock exchange, not a release
+    if form.prop == "trainingTokens" and _has(text, DAILY_WORDS):
+        form.prop = "dailyTokens"  # "tokens a day", "每天 43 万亿 token": tokens processed, not trained on
     if form.prop == "scaleUpDomainSize" and _has(text, MEMORY_WORDS):
         form.prop = "hbmPerScaleUpDomain"  # "how much HBM does a scale-up domain have": not its chips
     if _has(text, LEASE_WORDS) and (
@@ -1212,7 +1227,12 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             form.prop = UNITS[unit][0]
         if comparator is not None:
             form.threshold = (comparator, value)
-        elif form.value is None and value >= 10 and not re.fullmatch(r"(19|20)\d\d", nm.group("num")):
+        elif (
+            form.value is None
+            and value >= 10
+            # a bare 2024 may be a year; "2000亿", "2000 MW" are amounts
+            and (nm.group("scale") or unit or not re.fullmatch(r"(19|20)\d\d", nm.group("num")))
+        ):
             form.value = value
     top = _TOP_K.search(text)
     if top and ops_top(text):
@@ -1726,7 +1746,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f'?x aikg:{c.date} ?date FILTER(STR(?date) >= "{lo}" && STR(?date) <= "{hi}")')
     if carrier == "staff":
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
-    if form.period and carrier == "usage":
+    if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
     if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
         out.append(FUNDING_COUNTED)
@@ -2020,7 +2040,8 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         products = _usage_products(form)
         if products:
             # usage figures name their product in words ("ChatGPT", "Meta AI assistant"), not as a node
-            period = f'aikg:activeUsersPeriod "{form.period}" ; ' if form.period else ""
+            users = form.period and form.prop == "activeUsers"
+            period = f'aikg:activeUsersPeriod "{form.period}" ; ' if users else ""
             names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{n}")' for n in products)
             branches.append(
                 f"{{ ?node a aikg:UsageFigure ; {period}aikg:product ?product FILTER({names}) "

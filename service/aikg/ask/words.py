@@ -243,6 +243,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "tokens per day",
             "tokens a day",
             "tokens daily",
+            "daily tokens",
+            "tokens processed daily",
             "process per day",
             "processes per day",
             "processed per day",
