@@ -2009,6 +2009,7 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         if form.prop
         else ""
     )
+    order = "?entity ?node ?document"
     if form.prop is None:
         # the graph aikg's rules write (superclasses of its types) is no source of what is said of it
         where = f"  BIND(?entity AS ?node)\n  GRAPH ?g {{ ?node a ?type }} FILTER(?g != <{INFERRED_GRAPH}>)\n"
@@ -2017,6 +2018,10 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         value = " ?value"
         value_filter = ""
         if form.value is not None:
+            # the value asked about first, then what other sources state of the same figure
+            tolerance = abs(form.value) * 0.005
+            near = f"ABS(xsd:double(STR(?value)) - {form.value}) <= {tolerance}"
+            order = f"?entity IF({near}, 0, 1) ?node ?document"
             # the value names the figure (which of OpenAI's revenue figures); every source's value of
             # that figure is shown, each with its source (DeepSeek-V3's cost: 5.576M here, 5.39M there)
             value_filter = (
@@ -2064,7 +2069,7 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn } }\n"
         "  OPTIONAL { GRAPH ?g { ?node <https://schema.org/url> ?cited } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:onProperty ?ratedLink ; aikg:onValue ?ratedValue } }\n"
-        "}\nORDER BY ?entity ?node ?document LIMIT 200"
+        f"}}\nORDER BY {order} LIMIT 200"
     )
 
 

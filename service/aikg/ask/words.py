@@ -317,7 +317,23 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("annualRevenue", ("revenue", "revenues", "annualized revenue", "arr", "收入", "营收", "年化收入")),
     ("trainingPrecision", ("precision", "number format", "精度", "训练精度")),
     ("usesTopology", ("topology", "拓扑")),
-    ("activeUsers", ("usage", "active users", "users", "mau", "wau", "dau", "月活", "周活", "日活", "用户")),
+    (
+        "activeUsers",
+        (
+            "usage",
+            "active users",
+            "users",
+            "mau",
+            "wau",
+            "dau",
+            "月活",
+            "周活",
+            "日活",
+            "用户",
+            "用户数",
+            "用户数量",
+        ),
+    ),
     ("postMoneyValuation", ("valuation", "valued", "估值", "投后估值", "融资后估值", "融资后的估值")),
     (
         "amount",
@@ -725,7 +741,7 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "增长",
         "走势",
     ),
-    "latest": ("latest", "current", "now", "most recent", "最新", "目前", "现在"),
+    "latest": ("latest", "current", "now", "most recent", "recent", "最新", "目前", "现在", "最近"),
     "per": (
         "per ",
         "each ",
