@@ -1037,3 +1037,18 @@ def test_a_relative_year_is_read_in_place_with_the_part_of_it_asked(text, months
     period, spans = read_dates(text)
     assert period == (f"{last}-{months[0]}", f"{last}-{months[1]}")
     assert "year" in text[spans[0][0] : spans[0][1]] or "去年" in text[spans[0][0] : spans[0][1]]
+
+
+@pytest.mark.parametrize(
+    ("text", "period"),
+    [
+        ("models released 2023 to 2025", ("2023-01-01", "2025-12-31")),
+        ("openai revenue 2023–2024", ("2023-01-01", "2024-12-31")),
+        ("2023到2025的模型", ("2023-01-01", "2025-12-31")),
+        ("funding rounds in 2024-05", ("2024-05-01", "2024-05-31")),
+        ("clusters before 2024-03", ("0001-01-01", "2024-02-29")),
+    ],
+)
+def test_a_span_of_years_or_an_iso_month_is_read_whole(text, period):
+    # was the first year alone (2023), and the whole of 2024 for "2024-05": an answer for another period
+    assert read_dates(text)[0] == period

@@ -422,8 +422,16 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             r"|(\d{4})\s*年?\s*第?\s*([一二三四1-4])\s*季度",
             "quarter",
         ),
-        # 2019 到 2022 年 / 2019-2022 年
+        # 2024-05-17, 2024-05: a day, a month as ISO writes them
+        (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])-([0-3]\d)(?![\d.-])", "ymd"),
+        (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])(?![\d.-])", "ym-zh"),
+        # 2019 到 2022 年 / 2019-2022 年 / 2019 to 2022 / 2019–2022
         (r"(\d{4})\s*年?\s*(?:到|至|-|~|—|–)\s*(\d{4})\s*年", "y-y"),
+        (
+            r"(?<![\d.-])((?:19|20)\d{2})\s*(?:-|~|—|–|to|through|thru|until|到|至)\s*"
+            r"((?:19|20)\d{2})(?![\d.])",
+            "y-y",
+        ),
         # between June and September 2025 / from Jan to Mar 2025
         (rf"(?:between|from)\s+({_MONTH_RE})\w*\s+(?:and|to|-)\s+({_MONTH_RE})\w*,?\s+(\d{{4}})", "mm-y"),
         # from January 2024 to June 2024
@@ -494,6 +502,9 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         if kind == "my":
             y, mo = int(g[1]), _MONTHS[g[0]]
             return (f"{y}-{mo:02d}-01", _end(y, mo)), span
+        if kind == "ymd":
+            day = f"{int(g[0])}-{int(g[1]):02d}-{int(g[2]):02d}"
+            return (day, day), span
         if kind == "ym-zh":
             y, mo = int(g[0]), int(g[1])
             return (f"{y}-{mo:02d}-01", _end(y, mo)), span
