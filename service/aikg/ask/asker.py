@@ -49,7 +49,7 @@ from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
-from aikg.ask.words import ALIASES, PROPERTY_LABELS
+from aikg.ask.words import PROPERTY_LABELS
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
 from aikg.lookup.search import cell_json
@@ -275,7 +275,6 @@ class Asker:
             reading.folded,
             reading.mentions,
             self.router().linker.vocabulary,
-            self._aliases(reading.folded, index),
             self._labels(index),
             self._products(index),
             self.example_words(query) if query else None,
@@ -471,18 +470,6 @@ class Asker:
                     out[word] = prop
         return out
 
-    def _aliases(self, folded: str, index: Any) -> list[Candidate]:
-        """Organizations the question names by a Chinese name of :data:`aikg.ask.words.ALIASES`."""
-        out: list[Candidate] = []
-        for word, slug in ALIASES.items():
-            if word in folded and not any(
-                word in longer and longer in folded for longer in ALIASES if longer != word
-            ):
-                info = index.entities.get(str(ID) + slug)
-                if info is not None and all(c.iri != info.iri for c in out):
-                    out.append(Candidate(info.iri, info.slug, info.label, tuple(info.types), "exact", 1.0))
-        return out
-
     def _read(self, reading: Reading, index: Any) -> Form | None:
         router = self.router()
         return read_form(
@@ -493,7 +480,6 @@ class Asker:
             index.vocab,
             self._labels(index),
             router.linker.vocabulary,
-            self._aliases(reading.folded, index),
             reading.properties[0].properties[0] if reading.properties else None,
             self._products(index),
         )

@@ -28,7 +28,6 @@ from aikg.ask.coverage import FILLER_ZH, Vocabulary, unexplained
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.words import (
     AIKG,
-    ALIASES,
     CARRIERS,
     CLASS_WORDS,
     COMPARATORS,
@@ -756,19 +755,16 @@ def read_form(
     vocab: Any,
     labels: dict[str, str],
     known: frozenset[str] = frozenset(),
-    aliases: list[Candidate] | None = None,
     fallback: str | None = None,
     products: Iterable[str] = (),
 ) -> Form | None:
     """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
     follow-up does), or None when it is out of scope. ``form.unknown`` lists the words of the question
     the form does not account for (:mod:`aikg.ask.coverage`); ``form.sure`` is lowered by them."""
-    form = _read_form(
-        question, folded, mentions, lang, vocab, labels, known, aliases, fallback, tuple(products)
-    )
+    form = _read_form(question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products))
     if form is None:
         return None
-    form.unknown = unexplained_words(folded, mentions, known, aliases or [], labels, products)
+    form.unknown = unexplained_words(folded, mentions, known, labels, products)
     form.sure = sureness(form.unknown)
     return form
 
@@ -965,7 +961,6 @@ def unexplained_words(
     folded: str,
     mentions: list[Mention],
     known: frozenset[str],
-    aliases: list[Candidate],
     labels: dict[str, str],
     products: Iterable[str],
     extra: Vocabulary | None = None,
@@ -974,7 +969,7 @@ def unexplained_words(
     (and ``extra``, a named query's) explain; a misspelling of a known word counts as that word."""
     names = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
     taken = [(m.start, m.end) for m in names]
-    words = list(ALIASES) + [p.casefold() for p in products if len(p) >= 3]
+    words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
     taken += [(s, e) for s, e, _ in _find(folded, COUNTRIES)]
     taken += read_dates(folded)[1]
@@ -1025,7 +1020,6 @@ def _read_form(
     vocab: Any,
     labels: dict[str, str],
     known: frozenset[str],
-    aliases: list[Candidate] | None,
     fallback: str | None,
     products: Iterable[str],
 ) -> Form | None:
@@ -1034,7 +1028,7 @@ def _read_form(
         return None
     r = _respelt(folded, mentions, known)
     form = Form(op="", lang=lang)
-    _read_names(form, r, vocab, aliases, products)
+    _read_names(form, r, vocab, products)
     form.dates, date_spans = read_dates(r.text)
     r.name_spans = [(m.start, m.end) for m in r.mentions] + date_spans
     _read_property(form, r, labels, fallback)
@@ -1097,9 +1091,7 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     return _Reading(text, mentions, prop_spans)
 
 
-def _read_names(
-    form: Form, r: _Reading, vocab: Any, aliases: list[Candidate] | None, products: Iterable[str]
-) -> None:
+def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) -> None:
     """Names: organizations filter, other entities are what the question is about; its country and
     the product of the usage figures it names."""
     text = r.text
@@ -1135,12 +1127,6 @@ def _read_names(
             chip = _chip_named(m, chips_cls)
             if chip is not None:
                 r.chip_of[m.best.iri] = chip
-    for alias in aliases or []:
-        if _is_org(alias, orgs_cls):
-            if all(alias.iri != o[0].iri for o in form.orgs):
-                form.orgs.append([alias])
-        elif all(alias.iri != e.iri for e in form.entities):
-            form.entities.append(alias)
     if countries:
         form.country = COUNTRIES[max(countries, key=lambda c: c[1] - c[0])[2]]
     products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]

@@ -947,40 +947,6 @@ FORECAST = re.compile(
 (planned clusters and capacity, "Groq will have 200 MW next year"); a forecast of anything else (the next
 round's valuation, a revenue in 2030) is not in the graph."""
 
-ALIASES: dict[str, str] = {
-    "英伟达": "nvidia",
-    "辉达": "nvidia",
-    "华为": "huawei",
-    "谷歌": "google",
-    "微软": "microsoft",
-    "阿里巴巴": "alibaba",
-    "阿里": "alibaba",
-    "甲骨文": "oracle",
-    "亚马逊": "amazon",
-    "百度": "baidu",
-    "腾讯": "tencent",
-    "字节跳动": "bytedance",
-    "字节": "bytedance",
-    "苹果": "apple",
-    "特斯拉": "tesla",
-    "深度求索": "deepseek",
-    "月之暗面": "moonshot",
-    "智谱": "zhipu-ai",
-    "超威": "amd",
-    "英特尔": "intel",
-    "三星": "samsung",
-    "脸书": "meta",
-    "亚马逊云": "amazon-aws",
-    "阿里云": "alibaba",
-    "寒武纪": "cambricon",
-    "壁仞": "biren",
-    "摩尔线程": "moore-threads-tencent",
-    "海光": "hygon",
-    "商汤": "sensetime",
-    "科大讯飞": "iflytek",
-}
-"""Chinese names of organizations, as the Chinese press writes them, to the node they name."""
-
 PLACE_NAMES: dict[str, str] = {
     # US states and cities where the data centers and clusters are (their labels name them in English)
     "德克萨斯": "texas",
