@@ -500,7 +500,7 @@ class Asker:
             before = self.router().read(after.strip()[:MAX_QUESTION], index)
             previous = self._read(before, index)
             if previous is not None:
-                merged = merge(previous, form)
+                merged = merge(previous, form, reading.folded)
                 if merged is not None:
                     form = merged
         return form if form is not None and form.op else None

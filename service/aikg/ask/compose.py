@@ -99,6 +99,10 @@ CONFIDENCE_WORDS = (
 )
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
+KIND_WORDS = {"tpu": "TPU", "tpus": "TPU"}
+"""Words naming a subclass of accelerator as a class ("the earliest TPU", "clusters using TPUs")."""
+CONFIRMED_WORDS = ("confirmed", "confident", "已确认", "经确认", "确认的", "已证实")
+"""Words asking for the rows Epoch rates highest (its Confirmed clusters, Confident training runs)."""
 RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
 """Figures of a model that the data states on its training run."""
 FIGURES = ("revenue", "usage", "funding", "staff", "spend")
@@ -178,6 +182,12 @@ class Form:
     spend_category: str | None = None
     """The category of compute spending asked for ("R&D", "inference"): figures of that category alone
     (a figure Epoch files under several categories is their total)."""
+    kind: str | None = None
+    """A subclass of accelerator the question names as a class ("TPUs"): the chips of that class, or the
+    clusters that use them."""
+    confirmed: bool = False
+    """Only the nodes Epoch rates highest ("confirmed clusters": Confirmed; "confident runs": Confident),
+    in place of the rankings' default of at least Likely."""
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
@@ -270,6 +280,8 @@ _KNOWN = frozenset(
         "those",
         "many",
         "much",
+        "confirmed",
+        "confident",
     )
 )
 
@@ -819,6 +831,7 @@ def _static_phrases() -> list[str]:
     out += list(DAILY_WORDS)
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
+    out += list(CONFIRMED_WORDS) + list(KIND_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]
     return out
 
@@ -903,6 +916,8 @@ ANSWERED_WORDS = (
     "排",
     "排序",
     "epoch",
+    "rated",
+    "rates",
     # how a thing is used or finished ("采用 3D torus", "完成的融资", "投入运行")
     "采用",
     "使用",
@@ -976,6 +991,7 @@ def unexplained_words(
     taken += [(m.start(), m.end()) for m in _NUMBER.finditer(folded) if m.group("num")]
     taken += [(m.start(), m.end()) for m in re.finditer(r"\d+(?:\.\d+)?\s*[x×倍]", folded)]
     taken += [(m.start(), m.end()) for pattern in (_TOP_K, _ROUND) for m in pattern.finditer(folded)]
+    taken += [(m.start(), m.end()) for m in FOLLOW_UP.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
@@ -984,7 +1000,31 @@ def unexplained_words(
     if extra is not None:
         vocab = vocab | extra
     left = unexplained(respell_cjk(folded, taken), taken, vocab)
-    return [w for w in left if CJK_CHAR_RE.match(w) or _respell(w, [], known) == w]
+    return [w for w in left if CJK_CHAR_RE.match(w) or _respell(w, [], known) == w] + name_tails(
+        folded, names
+    )
+
+
+_NAME_TAIL = re.compile(
+    r"[ \t]*(?:\d{1,2}|ii|iii|iv)(?![\w.,])"
+    r"(?=\s*(?:$|[?？!！.。,，;；:：)）]|'s\b|的|呢|吗|和|与|\b(?:and|or|vs|versus|compared)\b))"
+)
+"""A number written right after a name, ending the name ("Blackwell Ultra *2*?", "H100 2 的显存"): a
+model number the name linked does not have."""
+
+
+def name_tails(folded: str, mentions: list[Mention]) -> list[str]:
+    """Names written with a model number their linked entity does not have ("Blackwell Ultra 2": the
+    Blackwell Ultra is in the graph, its successor is not). The linker takes the longest name it knows, so
+    a number left after one names something else, never the entity linked: the question is not about
+    anything aikg knows, and the name with its number counts as a word it did not understand."""
+    out = []
+    for m in mentions:
+        tail = _NAME_TAIL.match(folded, m.end)
+        if tail is None or any(o.start < tail.end() and m.end < o.end for o in mentions if o is not m):
+            continue
+        out.append(folded[m.start : tail.end()].strip())
+    return out
 
 
 CJK_CHAR_RE = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]")
@@ -1173,6 +1213,9 @@ def _chip_named(m: Mention, chips_cls: frozenset[str]) -> Candidate | None:
     return None
 
 
+_CLASS_WORDS = frozenset(w for _, ws in CLASS_WORDS for w in ws)
+
+
 def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: str | None) -> None:
     """The property: analyst words, then the ontology's own labels (both languages), the longest."""
     text, name_spans = r.text, r.name_spans
@@ -1193,6 +1236,9 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
     elif not found:
         found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries])
     if found:
+        # a class word that is also a property word ("GPUs": a chip count) gives way to another
+        # property word ("GPUs with more than 250 GB of HBM": the memory, of GPUs)
+        found = [f for f in found if text[f[0] : f[1]] not in _CLASS_WORDS] or found
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
         form.prop = found[0][2]
     if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
@@ -1254,6 +1300,12 @@ def _read_class(form: Form, r: _Reading) -> None:
                     continue
                 carrier, best_len = key, e - s
                 r.explicit = True
+    kinds = [k for s, e, k in _find(text, KIND_WORDS) if not any(a < e and s < b for a, b in r.name_spans)]
+    if kinds:
+        form.kind = KIND_WORDS[kinds[0]]
+        r.hardware_word = True
+        if carrier not in SITES:
+            carrier, r.explicit = "hardware", True
     if carrier == "hardware" and form.prop == "releaseDate":
         form.prop = "availableFrom"
     # the same word names another property on another class ("power" of a cluster, of a chip)
@@ -1304,6 +1356,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
         form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS)
     form.latest = _has(text, OPERATOR_WORDS["latest"])
+    form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
     form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
@@ -1631,11 +1684,24 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
     return form
 
 
-def merge(previous: Form, current: Form | None) -> Form | None:
-    """A follow-up read with the question before it: what it names replaces what the earlier one named."""
+FOLLOW_UP = re.compile(r"^\s*(?:and|also|then|(?:what|how)\s+ab\w{1,3}t)\b|^\s*那|呢\s*[?？]?\s*$")
+"""How a question says it goes on from the one before ("and over 300 MW?", "what abut the B200",
+"那德国呢")."""
+
+
+def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
+    """A follow-up read with the question before it: what it names replaces what the earlier one named,
+    and what it does not name is the earlier one's (``text``: the follow-up as folded)."""
     if current is None or not previous.op:
         return None
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
+        if FOLLOW_UP.search(text) and current.carrier and current.carrier == previous.carrier:
+            # "and over 300 MW?" after "existing clusters drawing more than 140 MW": still existing ones
+            current.status = current.status or previous.status
+            current.country = current.country or previous.country
+            current.dates = current.dates or previous.dates
+            current.orgs = current.orgs or previous.orgs
+            current.chips = current.chips or previous.chips
         return current
     # how sure the follow-up is read is the new question's affair: the one before it was answered
     form = replace(previous, lang=current.lang, unknown=current.unknown, sure=current.sure)
@@ -1659,6 +1725,12 @@ def merge(previous: Form, current: Form | None) -> Form | None:
         else:
             form.orgs = current.orgs
         changed = True
+    if previous.op == "top" and not changed:
+        # "and the lowest?", "那最小的呢": the same ranking the other way round
+        if current.ascending and not previous.ascending:
+            form.ascending, changed = True, True
+        elif not current.ascending and previous.ascending and ops_top(text):
+            form.ascending, changed = False, True
     return form if changed else None
 
 
@@ -1705,6 +1777,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if len(groups) > 1:
         # several organizations named: rows of any of them (one column, so a count groups by it)
         groups = [[g[0] for g in form.orgs]]
+    if form.kind and carrier == "hardware":
+        out.append(f"?x a aikg:{form.kind}")
+    elif form.kind and carrier in SITES:
+        out.append(f"?x aikg:accelerator ?kindChip . ?kindChip a aikg:{form.kind}")
     if form.chips and not _counts_chips(form):
         out.append(f"?x aikg:accelerator ?chip . {_CHIP_NAMED} . VALUES ?named {{ {_chip_values(form)} }}")
     for i, cands in enumerate(groups):
@@ -1735,7 +1811,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
     ranked = form.op == "top" or form.defaults
     if c.status and (form.status or ranked):
         out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
-    if ranked and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
+    if form.confirmed and c.confidence:
+        out.append(f'?x aikg:sourceConfidence "{c.confidence[0]}"')
+    elif ranked and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
         tags = ", ".join(f'"{t}"' for t in c.confidence)
         out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
     if form.dates and c.date:
@@ -2104,8 +2182,12 @@ def describe(form: Form) -> str:
                 "Decommissioned": "已退役" if zh else "decommissioned",
             }[status]
         )
+    if form.kind and form.carrier == "hardware":
+        noun = form.kind
     parts.append(noun)
     quals: list[str] = []
+    if form.kind and form.carrier in SITES:
+        quals.append(("使用 " if zh else "using ") + form.kind)
     if form.chips:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
@@ -2138,7 +2220,9 @@ def describe(form: Form) -> str:
         quals.append(
             "各类别合计的总额（Epoch 的 Total）" if zh else "the total over all categories (Epoch's Total)"
         )
-    if (form.op == "top" or form.defaults) and c and c.confidence:
+    if form.confirmed and c and c.confidence:
+        quals.append(("可信度为 " if zh else "rated ") + c.confidence[0])
+    elif (form.op == "top" or form.defaults) and c and c.confidence:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
         )

@@ -27,7 +27,8 @@ class Carrier:
     org: tuple[str, ...] = ()
     """Paths from the node to the organization a name in the question filters on."""
     date: str | None = None
-    """The property holding the node's date (for a date range)."""
+    """The property (path) holding the node's date (for a date range): a training run's is its model's
+    release ("the model released in 2024 that used the most compute")."""
     report: str | None = None
     """A property whose value the answer names instead of the node (a run's model)."""
     confidence: tuple[str, ...] = ()
@@ -55,6 +56,7 @@ CARRIERS: dict[str, Carrier] = {
             "training runs",
             "训练任务",
             org=("aikg:trainedModel/aikg:developer",),
+            date="trainedModel/aikg:releaseDate",
             report="trainedModel",
             confidence=("Confident", "Likely"),
         ),
@@ -309,6 +311,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "h100 equivalent",
             "h100-equivalent",
             "h100 等效",
+            "等效数",
+            "等效卡数",
             "等效",
             "h100e",
         ),
@@ -716,12 +720,18 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "shortest",
         "earliest",
         "oldest",
+        "came out first",
+        "released first",
+        "launched first",
+        "first released",
+        "first launched",
         "cheapest",
         "最低",
         "最少",
         "最小",
         "最短",
         "最早",
+        "最先",
         "最便宜",
     ),
     "series": (
@@ -820,7 +830,7 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("<=", ("at most", "no more than", "至多", "不超过", "以下")),
-    ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于")),
+    ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于", "不到", "不足")),
 )
 
 USE_WORDS: tuple[str, ...] = (
@@ -939,8 +949,8 @@ OPINION_WORDS: tuple[str, ...] = (
 
 FORECAST = re.compile(
     r"\bwill\b|\bgoing to\b|\bpredict|\bforecast|\bexpected to\b|\bprojected\b|\blikely to\b"
-    r"|\bnext (?:round|quarter|funding|generation)|\bin the future\b"
-    r"|预计|预测|预期|将会|下一轮|下轮|下个季度|下一季度|下一代|未来"
+    r"|\bnext (?:round|quarter|funding|generation|model|chip|gpu|release|version|flagship)|\bin the future\b"
+    r"|\bupcoming\b|预计|预测|预期|将会|下一轮|下轮|下个季度|下一季度|下一代|下一个|下一款|下一次|下个(?!月)|未来"
     r"|(?<![社机大学开议体晚聚约协理])会(?![议员计所长场谈面见])"
 )
 """Words of a question about what will be: aikg answers them only from planned or dated figures it holds

@@ -1,0 +1,131 @@
+"""What the reader answers and what it refuses (issue 44): never a finished-looking answer that dropped
+part of the question.
+
+On the default store (seeds plus the Epoch AI snapshot), each test asks as an analyst would and checks the
+answer by value against the data: a name with a model number the graph does not hold is not answered as
+the name it starts with, a question about what will be is not answered with what was, a filter of the
+question (a model's release year, a status, Epoch's rating) holds for every row, and a follow-up keeps
+what the question before it asked.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aikg.ask import Asker
+from helpers import services_for
+
+PRE = "PREFIX aikg: <https://w3id.org/aikg/ontology#>\nPREFIX id: <https://w3id.org/aikg/id/>\n"
+ID = "https://w3id.org/aikg/id/"
+
+
+@pytest.fixture(scope="module")
+def asker(epoch_store) -> Asker:
+    # The session's default store; its services are not closed, as that would close the shared store.
+    return Asker.for_services(services_for(epoch_store))
+
+
+def abouts(body: dict) -> list[str]:
+    return [row["about"] for row in body["answer"]["rows"]]
+
+
+def column(store, sparql: str) -> list[str]:
+    return [r[0].value for r in store.query(PRE + sparql).rows]
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "What is the memory of the Blackwell Ultra 2?",  # the Blackwell Ultra is in the graph, a "2" is not
+        "H100 2 的显存是多少",
+        "DeepSeek 下一个模型什么时候发布",  # a forecast: DeepSeek's past models do not answer it
+        "When will NVIDIA's next chip come out?",
+    ],
+)
+def test_a_name_the_graph_does_not_hold_and_a_forecast_are_not_answered(asker, q):
+    body = asker.ask(q)
+    assert body["abstained"], body["understood"]
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [("What is the memory of the H100 SXM5?", 80.0), ("memroy of the MI300X", 192.0)],
+)
+def test_a_name_it_holds_and_a_misspelt_word_are_still_answered(asker, q, want):
+    body = asker.ask(q)
+    assert not body["abstained"]
+    assert any(float(f["value"]) == want for f in body["answer"]["facts"])
+
+
+def test_came_out_first_ranks_from_the_earliest(asker, epoch_store):
+    body = asker.ask("Which Huawei accelerator came out first?")
+    assert not body["abstained"]
+    earliest = column(
+        epoch_store,
+        "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:manufacturer id:huawei ; aikg:availableFrom ?d } "
+        "ORDER BY ?d LIMIT 1",
+    )
+    assert earliest == [ID + "huawei-ascend-310"] and abouts(body)[0] == earliest[0]
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "Which model released in 2024 used the most training compute?",
+        "2024 年发布的模型里训练算力最大的是哪个",
+    ],
+)
+def test_a_release_year_filters_the_runs_by_their_models_release(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"]
+    runs = abouts(body)
+    released = column(
+        epoch_store,
+        "SELECT ?r WHERE { ?r aikg:trainedModel/aikg:releaseDate ?d FILTER(YEAR(?d) = 2024) "
+        f"VALUES ?r {{ {' '.join(f'<{r}>' for r in runs)} }} }}",
+    )
+    assert runs and set(released) == set(runs)  # not GPT-4.5 (2025) nor Grok 3 (2025)
+    assert runs[0] == ID + "training-run-llama-3-1-405b"
+
+
+def test_a_threshold_on_a_class_word_keeps_its_property(asker, epoch_store):
+    body = asker.ask("GPUs with more than 250 GB of HBM")  # "GPUs" is the class, HBM the property
+    want = column(
+        epoch_store, "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:memoryPerChip ?v FILTER(?v > 250) }"
+    )
+    assert len(want) == 6 and set(abouts(body)) == set(want)
+    body = asker.ask("功耗不到 80 瓦的芯片")  # 不到: under
+    want = column(
+        epoch_store, "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:thermalDesignPower ?v FILTER(?v < 80) }"
+    )
+    assert len(want) == 13 and set(abouts(body)) == set(want)
+
+
+def test_a_follow_up_keeps_the_status_and_turns_a_ranking_round(asker, epoch_store):
+    body = asker.ask("and over 300 MW?", after="existing clusters drawing more than 140 MW")
+    existing = column(
+        epoch_store,
+        'SELECT ?x WHERE { ?x a aikg:Deployment ; aikg:operationalStatus "Existing" ; aikg:powerCapacity ?v '
+        "FILTER(?v > 300) }",
+    )
+    assert existing == [ID + "cluster-xai-colossus-memphis-phase-3"] and abouts(body) == existing
+    body = asker.ask("and the lowest?", after="NVIDIA chip with the highest memory bandwidth")
+    assert abouts(body)[0] == ID + "nvidia-quadro-p600"
+    body = asker.ask("那最小的呢", after="德国最大的现有集群")
+    assert abouts(body)[0] == ID + "cluster-continental-dgx-supercomputer"
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("largest planned cluster that Epoch rates Confirmed", "cluster-project-ceiba-phase-2"),
+        ("已确认的现有集群里哪个最大", "cluster-xai-colossus-memphis-phase-3"),
+    ],
+)
+def test_confirmed_ranks_only_the_rows_epoch_rates_confirmed(asker, epoch_store, q, want):
+    body = asker.ask(q)
+    assert not body["abstained"]
+    shown = " ".join(f"<{x}>" for x in abouts(body))
+    rated = column(epoch_store, f"SELECT ?c WHERE {{ VALUES ?x {{ {shown} }} ?x aikg:sourceConfidence ?c }}")
+    assert set(rated) == {"Confirmed"} and abouts(body)[0] == ID + want
+    assert "Confirmed" in body["understood"]["description"]
