@@ -27,6 +27,7 @@ from aikg.ask.compose import (
     OPEN_START,
     RANK_BY,
     SURE_AT,
+    UNSURE,
     Form,
     answers_plans,
     asks_forecast,
@@ -42,7 +43,7 @@ from aikg.ask.compose import (
     variants,
     written_as_names,
 )
-from aikg.ask.coverage import Vocabulary
+from aikg.ask.coverage import Vocabulary, unexplained
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.linking import Candidate, Mention
@@ -78,6 +79,9 @@ TEMPLATE_STRONG = 0.7
 queries stay the high-precision templates they are where a question is one of theirs."""
 PRODUCTS = f"SELECT DISTINCT ?p WHERE {{ ?f a <{AIKG}UsageFigure> ; <{AIKG}product> ?p }}"
 """The products the usage figures name, linked by their names as written in the data."""
+ELSEWHERE = 0.6
+"""How like another named query a question must be, against the one that answers it, for a word only that
+other one knows to make the answer unsure (as the alternatives offered beside an answer)."""
 OVERVIEW_FEW = 12
 """An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
@@ -262,7 +266,7 @@ class Asker:
                 plans[:ALTERNATIVES],
                 "aikg cannot say yes or no to this: none of its facts states it.",
             )
-        return self._calibrated(reading, body)
+        return self._calibrated(reading, body, plans)
 
     # -- how sure (issue 44) ----------------------------------------------------------------------
 
@@ -280,7 +284,9 @@ class Asker:
             self.example_words(query) if query else None,
         )
 
-    def _calibrated(self, reading: Reading, body: dict[str, Any]) -> dict[str, Any]:
+    def _calibrated(
+        self, reading: Reading, body: dict[str, Any], plans: list[Plan] | None = None
+    ) -> dict[str, Any]:
         """The answer with how sure its reading is (``understood.sure``, ``understood.unknown``); an
         answer read with too little sureness is replaced by what was understood and that aikg is not
         sure — the words it did not understand may change the answer (a qualifier, a filter)."""
@@ -298,6 +304,10 @@ class Asker:
             ]
             unknown, names = unknown + dropped, names + len(dropped)
         sure = sureness(unknown, template=bool(query), names=names)
+        if query and not body["abstained"] and self._asked_elsewhere(plans or [], unknown, query):
+            # "哪些公司投资了别的公司" is not the NVIDIA-only capacity it is most like: 投资 (invest) is
+            # a word of another query's questions, so the question asks what that one answers
+            sure = min(sure, UNSURE)
         understood["unknown"] = unknown
         understood["sure"] = sure >= self.sure_at
         if body["abstained"]:
@@ -306,6 +316,17 @@ class Asker:
         if understood["sure"]:
             return body
         return self._unsure(body, unknown)
+
+    def _asked_elsewhere(self, plans: list[Plan], unknown: list[str], query: str) -> bool:
+        """True when a word the named query ``query`` does not explain is a word of the title,
+        description or examples of another named query the question is nearly as like (its plan's
+        score): the question may ask what that one answers, not this one in other words."""
+        if not unknown:
+            return False
+        scores = {p.intent: p.score for p in plans}
+        least = ELSEWHERE * scores.get(query, 0.0)
+        others = [self.example_words(n) for n in self.queries() if n != query and scores.get(n, 0.0) >= least]
+        return any(not unexplained(w, [], vocab) for w in unknown for vocab in others)
 
     @staticmethod
     def _unsure(body: dict[str, Any], unknown: list[str]) -> dict[str, Any]:

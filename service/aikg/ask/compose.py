@@ -809,10 +809,15 @@ def sureness(unknown: list[str], *, template: bool = False, names: int = 0) -> f
 
 
 def written_as_names(question: str, unknown: list[str]) -> int:
-    """How many of the ``unknown`` words ``question`` writes capitalized, not as its first word."""
+    """How many of the ``unknown`` words ``question`` writes capitalized, not as its first word, or
+    writes as a model number (letters and digits: "v10", "MI450X", a name the graph does not hold)."""
     words = re.findall(r"[^\W\d_]+", question)[1:]
     wanted = {w.casefold() for w in unknown}
-    return len({w.casefold() for w in words if w[:1].isupper() and w.casefold() in wanted})
+    numbered = {w for w in wanted if _MODEL_NUMBER.fullmatch(w)}
+    return len({w.casefold() for w in words if w[:1].isupper() and w.casefold() in wanted} | numbered)
+
+
+_MODEL_NUMBER = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
 
 
 def _static_phrases() -> list[str]:
@@ -1718,7 +1723,13 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         orgs = [alt for alt in current.alternates if alt] or [[e] for e in current.entities]
         form.orgs, changed = orgs, True
     elif current.entities:
-        form.entities, changed = current.entities, True
+        # what the earlier names meant is not said of the new ones ("and Claude 3?" after "GPT-4")
+        form.entities, form.ambiguous, form.alternates = (
+            current.entities,
+            current.ambiguous,
+            current.alternates,
+        )
+        changed = True
     if current.orgs:
         if previous.entities and not previous.orgs:
             form.entities = [o[0] for o in current.orgs]

@@ -29,6 +29,7 @@ graph happen have info information know known latest list look money much name n
 recorded say show tell than then there thing things total use used uses using want would yet value values
 train trained trains training take took taken make made makes making run runs ran record
 kind sort type lot lots amount how what which who when where many
+curious wondering quick question roughly approximately approx just hey hi thanks
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
@@ -36,6 +37,14 @@ FILLER_EN = frozenset(_FILLER_EN.split())
 FILLER_ZH: tuple[str, ...] = (
     "请问",
     "一下",
+    "帮我",
+    "帮忙",
+    "查查",
+    "查一下",
+    "麻烦",
+    "大概",
+    "大约",
+    "谢谢",
     "告诉",
     "知道",
     "想",

@@ -153,6 +153,9 @@ class EntityLinker:
         # n-ary nodes and aikg's own derivations are not what people name ("2,048 H800" is no cost)
         skip = nary | {DERIVATION}
         near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & skip]
+        # the model number typed is one of the name's, not the start of another ("v10" is no V100)
+        digits = set(_DIGITS.findall(norm))
+        near = [h for h in near if digits <= set(_DIGITS.findall(normalize(h.name)))]
         if near and any(c.isdigit() for c in norm):
             return Mention(start, end, text, "word", [_candidate(h, "word", 0.8 * h.score) for h in near])
         if (
@@ -200,6 +203,10 @@ class EntityLinker:
 
     def _misspelt(self, index: Index, start: int, end: int, text: str, norm: str) -> Mention | None:
         ranked = misspellings(index, norm)  # type: ignore[arg-type]  # any index with search()
+        # a model number is never misspelt: "TPU v10" is no V100, "GB400 NVL72" no GB200 NVL72 (a thing
+        # the graph does not hold, not a typo of one it does); letters around it may be ("MI300XX")
+        digits = set(_DIGITS.findall(norm))
+        ranked = [(d, h) for d, h in ranked if digits <= set(_DIGITS.findall(normalize(h.name)))]
         if not ranked:
             return None
         return Mention(
@@ -213,6 +220,7 @@ class EntityLinker:
 
 _NUMBER_APART = re.compile(r"(?<=[a-z]) (?=\d+$)")
 """The space between a name's word and its closing number ("gaudi 3")."""
+_DIGITS = re.compile(r"\d+")
 PROPER_LOOKUP = 40
 """Hits looked at for a capitalized name (the phases of a data center come before other names)."""
 PROPER_MOST = 2
