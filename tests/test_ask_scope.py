@@ -43,6 +43,7 @@ def column(store, sparql: str) -> list[str]:
         "TPU v10 的功耗",  # a model number is not misspelt: no V100
         "GB400 NVL72 memory",  # nor a GB200 NVL72
         "哪些公司投资了别的公司",  # 投资 is another query's word: not the NVIDIA-only capacity
+        "Which is the best GPU for training LLMs?",  # advice: no figure says which suits a purpose
     ],
 )
 def test_a_name_the_graph_does_not_hold_and_a_forecast_are_not_answered(asker, q):
@@ -138,3 +139,23 @@ def test_confirmed_ranks_only_the_rows_epoch_rates_confirmed(asker, epoch_store,
     rated = column(epoch_store, f"SELECT ?c WHERE {{ VALUES ?x {{ {shown} }} ?x aikg:sourceConfidence ?c }}")
     assert set(rated) == {"Confirmed"} and abouts(body)[0] == ID + want
     assert "Confirmed" in body["understood"]["description"]
+
+
+def test_a_threshold_in_another_unit_filters_its_own_property(asker, epoch_store):
+    body = asker.ask("highest-memory chip under 500 W")  # memory ranked, TDP under 500 W
+    want = column(
+        epoch_store,
+        "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:memoryPerChip ?m ; aikg:thermalDesignPower ?w "
+        "FILTER(?w < 500) } ORDER BY DESC(?m) LIMIT 1",
+    )
+    assert not body["abstained"] and abouts(body)[0] == want[0]
+    assert "TDP < 500" in body["understood"]["description"]
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [("Google's newest TPU", "google-tpu-v7-ironwood"), ("DeepSeek 最新的模型", "deepseek-v3-2-exp")],
+)
+def test_the_newest_of_a_kind_is_ranked_by_its_date(asker, q, want):
+    body = asker.ask(q)
+    assert not body["abstained"] and abouts(body)[0] == ID + want

@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 from aikg.ask.coverage import FILLER_ZH, Vocabulary, unexplained
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.words import (
+    ADVICE,
     AIKG,
     CARRIERS,
     CLASS_WORDS,
@@ -99,6 +100,10 @@ CONFIDENCE_WORDS = (
 )
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
+NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
+"""Words asking for the last released of a kind of thing (not a figure's latest value)."""
+DATED = {"hardware": "availableFrom", "model": "releaseDate"}
+"""Things released on a date, and the property that says when."""
 KIND_WORDS = {"tpu": "TPU", "tpus": "TPU"}
 """Words naming a subclass of accelerator as a class ("the earliest TPU", "clusters using TPUs")."""
 CONFIRMED_WORDS = ("confirmed", "confident", "已确认", "经确认", "确认的", "已证实")
@@ -182,6 +187,9 @@ class Form:
     spend_category: str | None = None
     """The category of compute spending asked for ("R&D", "inference"): figures of that category alone
     (a figure Epoch files under several categories is their total)."""
+    threshold_prop: str | None = None
+    """The property a threshold's unit names when it is not the one the question ranks or lists by
+    ("the highest-memory chip under 500 W": memory ranked, TDP under 500)."""
     kind: str | None = None
     """A subclass of accelerator the question names as a class ("TPUs"): the chips of that class, or the
     clusters that use them."""
@@ -531,7 +539,7 @@ def ops_top(text: str) -> bool:
 
 def out_of_scope(folded: str) -> bool:
     """True for a question of a kind aikg does not answer from its facts (:data:`OUT_OF_SCOPE`)."""
-    return _has(folded, OUT_OF_SCOPE) or _has(folded, OPINION_WORDS)
+    return _has(folded, OUT_OF_SCOPE) or _has(folded, OPINION_WORDS) or ADVICE.search(folded) is not None
 
 
 PLANNED_CLASSES = frozenset({"cluster", "datacenter"})
@@ -1273,6 +1281,8 @@ def _read_numbers(form: Form, r: _Reading) -> None:
         value, unit = _number(nm)
         if unit in UNITS and form.prop is None:
             form.prop = UNITS[unit][0]
+        elif unit in UNITS and comparator is not None and UNITS[unit][0] != form.prop:
+            form.threshold_prop = UNITS[unit][0]
         if comparator is not None:
             form.threshold = (comparator, value)
         elif (
@@ -1561,6 +1571,15 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.per = True
     elif len(form.entities) >= 2 and form.prop:
         form.op = "compare"
+    elif (
+        form.carrier in DATED
+        and _has(text, NEWEST_WORDS)
+        and not form.entities
+        and form.prop in (None, DATED[form.carrier])
+        and not form.dates
+    ):
+        # "Google's newest TPU", "OpenAI's latest model": the ranking by date, newest first
+        form.op, form.prop = "top", DATED[form.carrier]
     elif ops["top"] and form.carrier and (form.prop or form.carrier in RANK_BY):
         form.op = "top"
         form.prop = form.prop or RANK_BY[form.carrier]
@@ -1753,6 +1772,10 @@ def _iri(c: Candidate) -> str:
 
 
 def _key(var: str, prop: str | None) -> str:
+    if prop in ("releaseDate", "availableFrom", "date"):
+        # dates are given to the day, the month or the year (xsd:date, gYearMonth, gYear), which SPARQL
+        # does not order among each other; their ISO forms order as the dates do
+        return f"STR({var})"
     return f"xsd:double(STR({var}))" if prop == "trainingCompute" else var
 
 
@@ -1781,6 +1804,13 @@ def _chip_count() -> str:
     )
 
 
+def _threshold_prop(form: Form) -> str | None:
+    """The property a threshold holds for when it is not the form's own (see ``Form.threshold_prop``)."""
+    if form.threshold_prop and form.threshold_prop != form.prop:
+        return RECLASS.get((form.carrier or "", form.threshold_prop), form.threshold_prop)
+    return None
+
+
 def _filters(form: Form, carrier: str) -> list[str]:
     c = CARRIERS[carrier]
     out: list[str] = []
@@ -1788,6 +1818,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if len(groups) > 1:
         # several organizations named: rows of any of them (one column, so a count groups by it)
         groups = [[g[0] for g in form.orgs]]
+    tprop = _threshold_prop(form)
+    if form.threshold and tprop:
+        op, v = form.threshold
+        out.append(f"?x aikg:{tprop} ?threshold FILTER({_key('?threshold', tprop)} {op} {v!r})")
     if form.kind and carrier == "hardware":
         out.append(f"?x a aikg:{form.kind}")
     elif form.kind and carrier in SITES:
@@ -1964,7 +1998,7 @@ def compile_form(form: Form) -> str:
     if form.op == "rank":
         order = "ASC" if form.ascending else "DESC"
         where.append(f"?x {form.group} ?group")
-        if form.threshold and form.prop:
+        if form.threshold and form.prop and not _threshold_prop(form):
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
         if form.prop in SUMMABLE:
@@ -1980,7 +2014,7 @@ def compile_form(form: Form) -> str:
             f"GROUP BY ?group ORDER BY {order}(?count) LIMIT {form.k}"
         )
     if form.op == "count":
-        if form.threshold and form.prop:
+        if form.threshold and form.prop and not _threshold_prop(form):
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?value FILTER({_key('?value', form.prop)} {op} {v!r})")
         body = "\n  ".join(w + " ." for w in where)
@@ -2023,7 +2057,7 @@ def compile_form(form: Form) -> str:
         )
     if p:
         where.append(f"?x {p} ?value")
-    if form.threshold and p:
+    if form.threshold and p and not _threshold_prop(form):
         op, v = form.threshold
         where.append(f"FILTER({_key('?value', form.prop)} {op} {v!r})")
     date = ""
@@ -2238,7 +2272,9 @@ def describe(form: Form) -> str:
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
         )
     if form.threshold:
-        quals.append(f"{prop} {form.threshold[0]} {form.threshold[1]:g}")
+        tprop = _threshold_prop(form)
+        held = PROPERTY_LABELS.get(tprop, (tprop, tprop, ""))[1 if zh else 0] if tprop else prop
+        quals.append(f"{held} {form.threshold[0]} {form.threshold[1]:g}")
     if form.carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
         quals.append(
             "已完成且可信度至少 Likely 的轮次" if zh else "rounds that happened, rated at least Likely"

@@ -947,6 +947,12 @@ OPINION_WORDS: tuple[str, ...] = (
 )
 """Words asking for an opinion or advice: aikg holds facts, not views (out of scope, as OUT_OF_SCOPE)."""
 
+ADVICE = re.compile(
+    r"\bbest\b.*\bfor\b|\bbest (?:value|deal|choice|option|buy)\b|最适合|最好用|哪个好|哪家好|哪款好|最划算"
+)
+"""A question asking which thing suits a purpose best ("the best GPU for training LLMs"): advice, which no
+figure answers (a ranking by a figure the question names is asked with that figure: "the highest FP16")."""
+
 FORECAST = re.compile(
     r"\bwill\b|\bgoing to\b|\bpredict|\bforecast|\bexpected to\b|\bprojected\b|\blikely to\b"
     r"|\bnext (?:round|quarter|funding|generation|model|chip|gpu|release|version|flagship)|\bin the future\b"
