@@ -1047,6 +1047,8 @@ def test_a_relative_year_is_read_in_place_with_the_part_of_it_asked(text, months
         ("2023到2025的模型", ("2023-01-01", "2025-12-31")),
         ("funding rounds in 2024-05", ("2024-05-01", "2024-05-31")),
         ("clusters before 2024-03", ("0001-01-01", "2024-02-29")),
+        ("events between 2024-05-01 and 2024-12-31", ("2024-05-01", "2024-12-31")),
+        ("rounds from 2024-05 to 2024-08", ("2024-05-01", "2024-08-31")),
     ],
 )
 def test_a_span_of_years_or_an_iso_month_is_read_whole(text, period):

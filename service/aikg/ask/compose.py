@@ -441,6 +441,12 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             r"|(\d{4})\s*年?\s*第?\s*([一二三四1-4])\s*季度",
             "quarter",
         ),
+        # between 2024-05-01 and 2024-12-31, from 2024-05 to 2024-08: both ends, each at its precision
+        (
+            r"(?<![\d.-])(\d{4}-(?:0[1-9]|1[0-2])(?:-[0-3]\d)?)\s*(?:and|to|until|till|through|-|–|~|到|至)\s*"
+            r"(\d{4}-(?:0[1-9]|1[0-2])(?:-[0-3]\d)?)(?![\d.-])",
+            "iso-iso",
+        ),
         # 2024-05-17, 2024-05: a day, a month as ISO writes them
         (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])-([0-3]\d)(?![\d.-])", "ymd"),
         (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])(?![\d.-])", "ym-zh"),
@@ -521,6 +527,11 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         if kind == "my":
             y, mo = int(g[1]), _MONTHS[g[0]]
             return (f"{y}-{mo:02d}-01", _end(y, mo)), span
+        if kind == "iso-iso":
+            lo, hi = g[0], g[1]
+            lo = lo if len(lo) == 10 else f"{lo}-01"
+            hi = hi if len(hi) == 10 else _end(int(hi[:4]), int(hi[5:7]))
+            return (lo, hi), span
         if kind == "ymd":
             day = f"{int(g[0])}-{int(g[1]):02d}-{int(g[2]):02d}"
             return (day, day), span
