@@ -1054,3 +1054,48 @@ def test_a_relative_year_is_read_in_place_with_the_part_of_it_asked(text, months
 def test_a_span_of_years_or_an_iso_month_is_read_whole(text, period):
     # was the first year alone (2023), and the whole of 2024 for "2024-05": an answer for another period
     assert read_dates(text)[0] == period
+
+
+@pytest.mark.parametrize("q", ["Who raised more, xAI or Mistral?", "xAI 和 Mistral 谁融资更多"])
+def test_a_name_of_a_model_and_of_its_maker_asked_for_company_figures_is_the_maker(asker, epoch_store, q):
+    # "Mistral" is a word of the model Mistral 7B and of Mistral AI: money raised is the company's
+    body = asker.ask(q)
+    assert not body["abstained"]
+    raised = values(
+        epoch_store,
+        "SELECT (SUM(?a) AS ?v) WHERE { ?x a aikg:FundingRound ; aikg:investee id:mistral-ai ; aikg:amount ?a"
+        " FILTER NOT EXISTS { ?x aikg:status aikg:Planned } OPTIONAL { ?x aikg:datasetConfidence ?l ."
+        " ?l aikg:confidenceRank ?rk } FILTER(!BOUND(?rk) || ?rk <= 1) }",
+    )
+    assert len(raised) == 1 and raised <= numbers(body)
+    assert "mistral-7b" not in str(body["answer"])
+
+
+def test_chinese_numerals_read_as_digits_and_the_year_before_last_as_its_year():
+    import datetime
+
+    assert fold("H100等效超过十万的集群") == "h100等效超过10万的集群"
+    assert fold("一百二十瓦") == "120瓦" and fold("前五十") == "前50"
+    # words that hold a numeral character are words
+    for word in ("百度", "三星", "一共", "千瓦", "零一万物", "通义千问"):
+        assert fold(word) == word
+    year = datetime.date.today().year
+    assert read_dates(fold("去年上半年的融资"))[0] == (f"{year - 1}-01-01", f"{year - 1}-06-30")
+    assert read_dates(fold("前年投运的集群"))[0] == (f"{year - 2}-01-01", f"{year - 2}-12-31")
+
+
+def test_gigawatts_in_chinese_are_a_power_threshold(asker):
+    body = asker.ask("功率超过1吉瓦的集群")
+    assert not body["abstained"] and "> 1000.0)" in body["understood"]["sparql"]
+
+
+def test_a_capitalized_name_beside_a_chinese_place_name_still_links(asker, epoch_store):
+    # 德州 and 星际之门 fold to "texas" and "stargate" (the text changes length): "Abilene", written
+    # capitalized, is still a name
+    body = asker.ask("德州 Abilene 那个星际之门数据中心谁供电")
+    assert not body["abstained"] and body["understood"]["unknown"] == []
+    gold = epoch_store.query(
+        PRE + "SELECT ?v WHERE { id:openai-oracle-stargate-abilene-texas aikg:energySupplier ?v }"
+    ).rows
+    assert [r[0].value for r in gold] == [ID + "american-electric-power"]
+    assert "american-electric-power" in str(body["answer"])

@@ -317,7 +317,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 _NUMBER = re.compile(
     r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
-    r"|千瓦|兆瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
+    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -477,11 +477,11 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             "y",
         ),
     ]
-    rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年)", text)
+    rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年|前年)", text)
     if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
         # the year a relative word means, read in its place ("去年上半年": the first half of 2025)
         word = rel.group(1) or rel.group(2)
-        shift = {"next": 1, "明年": 1, "this": 0, "今年": 0}.get(word, -1)
+        shift = {"next": 1, "明年": 1, "this": 0, "今年": 0, "前年": -2}.get(word, -1)
         named = f"{datetime.date.today().year + shift}" + ("年" if rel.group(2) else "")
         s, e = rel.span()
         found, spans = _read_period(text[:s] + named + text[e:])
@@ -1416,6 +1416,7 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     ):
         form.prop = "fp16Performance"  # "Huawei's most powerful chip": ranked by its FP16 compute
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+    _makers_figures(form)
     holding = _holding(form, r, ops, hardware_cls)
     group = _group(masked, form.carrier) if ops["top"] and not holding else None
     if holding and ops["top"]:
@@ -1622,6 +1623,28 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     else:
         return False
     return True
+
+
+ORG_FIGURES = frozenset({"revenue", "usage", "funding", "staff", "spend"})
+"""The classes of figures only an organization has (its revenue, users, rounds, staff, compute spend)."""
+
+
+def _makers_figures(form: Form) -> None:
+    """A name that is both a thing and an organization ("Mistral": the model Mistral 7B and Mistral AI)
+    names the organization when the question asks for figures only organizations have ("Mistral 有多少员工",
+    "xAI 和 Mistral 谁融资更多")."""
+    if form.carrier not in ORG_FIGURES:
+        return
+    kept, kept_alt = [], []
+    for i, e in enumerate(form.entities):
+        alt = form.alternates[i] if i < len(form.alternates) else []
+        if alt and AIKG + CARRIERS[form.carrier].cls not in e.types:
+            if all(alt[0].iri != o[0].iri for o in form.orgs):
+                form.orgs.append(alt[:1])
+        else:
+            kept.append(e)
+            kept_alt.append(alt)
+    form.entities, form.alternates = kept, kept_alt
 
 
 def _counts_of_maker(form: Form, r: _Reading) -> bool:

@@ -230,9 +230,17 @@ _LOCATIVE = re.compile(r"(?:\b(?:in|at|near|around|from|of)|位于|在)\s*$")
 
 def _capitalized(original: str, folded: str, span: list[Token]) -> bool:
     """True when every word of the span is written capitalized in the question as typed."""
-    if len(original) != len(folded):
-        return False
-    return all(not t.cjk and not t.stop and t.text.isalpha() and original[t.start].isupper() for t in span)
+    if len(original) == len(folded):
+        return all(
+            not t.cjk and not t.stop and t.text.isalpha() and original[t.start].isupper() for t in span
+        )
+    # folding changed the length (traditional characters, Chinese place names, numerals read as
+    # digits): the span's words are looked up among the words the question capitalizes
+    capitalized = {w.casefold() for w in _LATIN_WORD.findall(original) if w[0].isupper()}
+    return all(not t.cjk and not t.stop and t.text.isalpha() and t.text in capitalized for t in span)
+
+
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
 
 
 def _non_overlapping(found: list[Mention]) -> list[Mention]:

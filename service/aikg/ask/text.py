@@ -42,7 +42,46 @@ def fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not CJK_CHAR.search(folded):
         return folded
-    return _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", simplified(folded))
+    folded = _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", simplified(folded))
+    return _CN_NUMERAL.sub(_arabic, folded)
+
+
+_CN_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_CN_UNITS = {"十": 10, "百": 100, "千": 1000}
+_CN_NUMERAL = re.compile(
+    "(?<![零一二两三四五六七八九十百千])([一二两三四五六七八九十百千][零一二两三四五六七八九十百千]*)(万亿|万|亿)?"
+)
+"""A number written in Chinese numerals ("十万", "五千", "一百二十"), read as digits ("10万", "5000",
+"120") so thresholds and counts read it as they read "10万"; a lone character ("百度", "千瓦", "一共",
+"三星") is a word, not a number, unless 万 or 亿 follows it ("一万")."""
+
+
+def _arabic(m: re.Match[str]) -> str:
+    numeral, scale = m.group(1), m.group(2) or ""
+    if len(numeral) < 2 and not scale:
+        return m.group()
+    if len(numeral) >= 2 and not any(c in _CN_UNITS for c in numeral) and not scale:
+        return m.group()  # "一二线": not a number
+    total = digit = 0
+    for c in numeral:
+        if c in _CN_DIGITS:
+            digit = _CN_DIGITS[c]
+        else:
+            total += (digit or 1) * _CN_UNITS[c]
+            digit = 0
+    return f"{total + digit}{scale}"
 
 
 _PLACE = re.compile("|".join(sorted(map(re.escape, PLACE_NAMES), key=len, reverse=True)))
