@@ -50,7 +50,7 @@ from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
-from aikg.ask.words import PROPERTY_LABELS
+from aikg.ask.words import LABELS_NOT_WORDS, PROPERTY_LABELS
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
 from aikg.lookup.search import cell_json
@@ -484,7 +484,7 @@ class Asker:
     def _labels(self, index: Any) -> dict[str, str]:
         """The ontology's own labels (English and Chinese) of the properties aikg composes over."""
         out: dict[str, str] = {}
-        for prop in PROPERTY_LABELS:
+        for prop in PROPERTY_LABELS.keys() - LABELS_NOT_WORDS:
             for text in (index.vocab.labels.get(AIKG + prop) or {}).values():
                 word = re.sub(r"\s*[(（].*?[)）]", "", text).strip().casefold()
                 if len(word) >= 2:

@@ -73,6 +73,8 @@ LINKS = (
     "aikg:facility",
     "aikg:investee",
     "aikg:lessee",
+    "aikg:provider",
+    "aikg:relayedBy",
 )
 """Links from an n-ary node (a run, a phase, a result, a claim) to the entity a question names: a
 property the entity lacks is looked for on the nodes linked to it this way."""
@@ -129,6 +131,9 @@ ALSO = {
     "powerCapacity": "contractedCapacity",
     "contractedCapacity": "powerCapacity",
     "acceleratorCount": "acceleratorsPerSystem",
+    "facilityInvestor": "investor",
+    "price": "cost",
+    "timeToTrain": "durationDays",
 }
 """A property looked up together with another that says the same on other classes (a model's release
 date, a chip's first availability)."""
@@ -2193,6 +2198,8 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         if values:
             branches = [
                 f"{{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n{rated}",
+                # a source document named ("who says the NMediaLink article's 4.2x"): its own graph's
+                f"{{ ?entity aikg:namedGraph ?g . GRAPH ?g {{ ?node {p} ?value }} }}\n",
                 f"{{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n",
                 f"{{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n",
             ]

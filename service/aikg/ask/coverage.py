@@ -30,6 +30,7 @@ recorded say show tell than then there thing things total use used uses using wa
 train trained trains training take took taken make made makes making run runs ran record
 kind sort type lot lots amount how what which who when where many
 curious wondering quick question roughly approximately approx just hey hi thanks
+pre pretraining original full unit according assumed comparison
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
@@ -161,6 +162,15 @@ FILLER_ZH: tuple[str, ...] = (
     "小",
     "助手",
     "出了",
+    # a duration's unit and words around a relayed claim (不足 3 天, 这个消息)
+    "天",
+    "不足",
+    "不到",
+    "花",
+    "相对",
+    "出来",
+    "这个消息",
+    "消息",
 )
 """Chinese words and characters that ask nothing by themselves ("多少", "数据", "一共", "年" after a
 year the date reader took)."""

@@ -267,7 +267,19 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "租约多少年",
         ),
     ),
-    ("facilityInvestor", ("invested in", "investors", "投资方")),
+    (
+        "facilityInvestor",
+        (
+            "invested in",
+            "investors",
+            "who is investing",
+            "who invested",
+            "backers",
+            "投资方",
+            "投资人",
+            "参投",
+        ),
+    ),
     ("tenant", ("tenant", "tenants", "租户")),
     ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手")),
     ("date", ("reach full operation", "full operation", "全面投运", "全面运营", "全面运行", "首次供电")),
@@ -317,10 +329,25 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "h100e",
         ),
     ),
-    ("powerCapacity", ("power capacity", "power", "capacity", "gw", "mw", "功率", "电力", "容量", "兆瓦")),
+    (
+        "powerCapacity",
+        (
+            "power capacity",
+            "power",
+            "capacity",
+            "gw",
+            "mw",
+            "功率",
+            "电力",
+            "容量",
+            "兆瓦",
+            "首期供电",
+            "供电多少",
+        ),
+    ),
     ("annualRevenue", ("revenue", "revenues", "annualized revenue", "arr", "收入", "营收", "年化收入")),
     ("trainingPrecision", ("precision", "number format", "精度", "训练精度")),
-    ("usesTopology", ("topology", "拓扑")),
+    ("usesTopology", ("topology", "network topology", "拓扑", "网络拓扑")),
     (
         "activeUsers",
         (
@@ -373,7 +400,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "连多少",
         ),
     ),
-    ("worstCaseHops", ("worst-case hops", "hops", "跳数", "最坏跳数")),
+    ("worstCaseHops", ("worst-case hops", "worst case hops", "hops", "跳数", "最坏跳数")),
     (
         "timeToTrain",
         (
@@ -387,6 +414,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "用了多久",
             "多久",
             "多快",
+            "几分钟",
+            "多少分钟",
         ),
     ),
     (
@@ -411,8 +440,100 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("gpuHours", ("gpu hours", "gpu-hours", "gpu 小时", "卡时")),
-    ("price", ("price", "prices", "charge", "cost per", "价格", "单价", "定价")),
-    ("cost", ("cost", "training cost", "expensive", "costliest", "成本", "训练成本")),
+    (
+        "price",
+        (
+            "price",
+            "prices",
+            "pricing",
+            "charge",
+            "cost per",
+            "价格",
+            "单价",
+            "定价",
+            "收费",
+            "输入多少钱",
+            "输出多少钱",
+        ),
+    ),
+    (
+        "cost",
+        ("cost", "training cost", "expensive", "costliest", "成本", "训练成本", "花了多少钱", "花多少钱"),
+    ),
+    # facts the seed documents state on claims, runs, deals and chips (each property's own labels in
+    # ontology/*.ttl are read too); a bare "faster" or "rank" stays a comparison's or a ranking's word
+    (
+        "speedup",
+        (
+            "speedup",
+            "speed-up",
+            "speed up",
+            "how much faster",
+            "times faster",
+            "x faster",
+            "快几倍",
+            "提速",
+            "加速比",
+            "性能提升",
+            "提升多少",
+            "提升了多少",
+            "累计提升",
+            "cumulative speedup",
+            "cumulative gain",
+            "performance gain",
+            "performance per cost",
+            "perf per cost",
+            "单位成本性能",
+            "几倍",
+        ),
+    ),
+    (
+        "attributedTo",
+        (
+            "attributed to",
+            "credit for",
+            "credits",
+            "explains",
+            "explain",
+            "due to",
+            "the reason",
+            "reasons for",
+            "what drove",
+            "原因",
+            "归因",
+            "得益于",
+            "归功于",
+        ),
+    ),
+    ("basis", ("based on", "basis", "calculated", "computed from", "计算依据", "依据", "根据什么", "怎么算")),
+    (
+        "designedFor",
+        ("designed for", "meant for", "intended for", "purpose", "用途", "用来做什么", "做什么用"),
+    ),
+    ("triggeredBy", ("triggered", "sparked", "kicked off", "set off", "引发", "挑起", "引起", "触发")),
+    (
+        "rank",
+        ("what rank", "which rank", "what place", "which place", "ranked", "名次", "第几名", "排名第几"),
+    ),
+    ("customer", ("customer", "customers", "client", "clients", "客户")),
+    (
+        "pricePerGpuHour",
+        (
+            "price per gpu hour",
+            "price per gpu-hour",
+            "per gpu hour",
+            "per gpu-hour",
+            "每卡小时",
+            "每卡每小时",
+        ),
+    ),
+    (
+        "baselinePrecision",
+        ("baseline precision", "compared against", "基线精度", "跟什么精度比", "和什么精度比"),
+    ),
+    ("currency", ("currency", "currencies", "币种", "什么货币", "美元还是人民币", "人民币还是美元")),
+    # whether a deal is done: its status (planned, announced, signed)
+    ("status", ("confirmed", "is it final", "deal status", "确定了吗", "确定", "敲定", "落实")),
 )
 """Analyst words for properties, longest matched first; the ontology's labels are added at run time."""
 
@@ -445,6 +566,10 @@ PROPERTY_CARRIER: dict[str, str] = {
     "dailyTokens": "usage",
     "dailyMessages": "usage",
 }
+
+LABELS_NOT_WORDS = frozenset({"rank", "status", "customer", "basis"})
+"""Properties whose ontology labels are everyday words of other questions ("排名" ranks, "status" filters):
+only their analyst words of :data:`PROPERTY_WORDS` name them."""
 
 PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     # property: (English words, Chinese words, unit)
@@ -495,6 +620,17 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "debtAmount": ("debt", "债务融资", ""),
     "dailyTokens": ("tokens per day", "每日 token", ""),
     "dailyMessages": ("messages per day", "每日消息", ""),
+    "speedup": ("speed-up", "加速倍数", "×"),
+    "attributedTo": ("attributed to", "归因于", ""),
+    "basis": ("basis", "计算依据", ""),
+    "designedFor": ("designed for", "用途", ""),
+    "triggeredBy": ("triggered by", "引发者", ""),
+    "rank": ("rank", "排名", ""),
+    "customer": ("customer", "客户", ""),
+    "pricePerGpuHour": ("price per GPU-hour", "每卡小时价格", ""),
+    "baselinePrecision": ("baseline precision", "基线精度", ""),
+    "currency": ("currency", "币种", ""),
+    "status": ("status", "状态", ""),
 }
 
 SPEND_CATEGORIES: dict[str, str] = {

@@ -1,0 +1,79 @@
+"""Facts the three seed documents state, asked as analysts would (issue 44): speed-up claims, prices, a
+person's role, a provider's customers, what a chip is for, the price a cost assumes, what a named source
+document says. Each answer holds the value the graph gives (computed here by SPARQL over the default
+store) with the source of each fact; what the graph does not model is not answered.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from aikg.ask import Asker
+from aikg.ask.scoring import gold_items, judge
+from helpers import services_for
+
+ID = "https://w3id.org/aikg/id/"
+
+
+@pytest.fixture(scope="module")
+def asker(epoch_store) -> Asker:
+    # The session's default store; its services are not closed, as that would close the shared store.
+    return Asker.for_services(services_for(epoch_store))
+
+
+def _sources(body: dict) -> list:
+    answer = body["answer"]
+    return [p.get("sources") for p in answer.get("facts") or answer.get("rows") or []]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a claim's speed-up, reached from the thing it is about (the format, the workload, the platform)
+        ("What is the speed-up factor of NVFP4?", "id:claim-nmedialink-1-4x-nvfp4-v5-1 aikg:speedup ?v"),
+        ("NVFP4 训练带来多少倍提速", "id:claim-nmedialink-1-4x-nvfp4-v5-1 aikg:speedup ?v"),
+        # a person's positions: the role of each
+        (
+            "What is Soumith Chintala's role at Thinking Machines Lab?",
+            "?p aikg:heldBy id:soumith-chintala ; aikg:inOrganization id:thinking-machines-lab ;"
+            " aikg:role ?v",
+        ),
+        ("Soumith Chintala 担任什么职务", "?p aikg:heldBy id:soumith-chintala ; aikg:role ?v"),
+        # the customers of a provider's contracts
+        ("Who are CoreWeave's customers?", "?d aikg:provider id:coreweave ; aikg:customer ?v"),
+        ("CoreWeave 的客户有哪些", "?d aikg:provider id:coreweave ; aikg:customer ?v"),
+        # what a chip is designed for; the price a cost estimate assumes; a price list's items
+        ("What is the TPU v9i designed for?", "id:tpu-v9i aikg:designedFor ?v"),
+        ("DeepSeek-V3 price per GPU-hour", "id:training-run-deepseek-v3 aikg:pricePerGpuHour ?v"),
+        ("Tinker 输入多少钱", "id:price-tinker-input aikg:price ?v"),
+        ("Which company operates the Tinker platform?", "id:tinker aikg:operatedBy ?v"),
+    ],
+)
+def test_a_seed_documents_fact_is_reached_by_its_property_words_with_its_source(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items  # the graph holds the fact
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+    assert all(_sources(body))  # every fact shown says where it comes from
+
+
+def test_who_says_what_a_named_source_document_states_is_that_document(asker, epoch_store):
+    # "who says ... 4.2x": the question names the NMediaLink article by its title's words
+    items = gold_items(
+        epoch_store,
+        "SELECT DISTINCT ?doc WHERE { GRAPH ?g { ?c aikg:speedup 4.2 } ?doc aikg:namedGraph ?g }",
+    )
+    assert items == [{"iri": ID + "nmedialink-llama31-training"}]
+    body = asker.ask("who says Llama 3.1 training is 4.2x faster")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
+    rows = [r["cells"] for r in body["answer"]["rows"]]
+    assert {c["document"]["value"] for c in rows} == {items[0]["iri"]}
+    assert 4.2 in {float(c["value"]["value"]) for c in rows}  # among the speed-ups the article states
+
+
+@pytest.mark.parametrize("q", ["What currency are Tinker's prices in?", "Tinker 价格是美元还是人民币"])
+def test_a_currency_the_source_does_not_state_is_not_answered_with_the_prices(asker, epoch_store, q):
+    assert not gold_items(epoch_store, "SELECT ?v WHERE { id:price-tinker-training aikg:currency ?v }")
+    body = asker.ask(q)
+    assert body["abstained"] or not (body["answer"].get("rows") or body["answer"].get("facts"))
