@@ -77,3 +77,12 @@ def test_a_currency_the_source_does_not_state_is_not_answered_with_the_prices(as
     assert not gold_items(epoch_store, "SELECT ?v WHERE { id:price-tinker-training aikg:currency ?v }")
     body = asker.ask(q)
     assert body["abstained"] or not (body["answer"].get("rows") or body["answer"].get("facts"))
+
+
+def test_a_relayed_price_says_it_is_relayed(asker, epoch_store):
+    # Soumith Chintala passed the Tinker prices on: each price shown carries that certainty
+    level = gold_items(epoch_store, "SELECT ?c WHERE { id:price-tinker-input aikg:certainty ?c }")
+    assert level == [{"iri": "https://w3id.org/aikg/ontology#Relayed"}]
+    body = asker.ask("tinker pricing: how much for input tokens")
+    assert not body["abstained"] and judge({"expect": {"match": "all"}}, body, [{"number": 0.3}])
+    assert {s["certainty"]["iri"] for src in _sources(body) for s in src} == {level[0]["iri"]}

@@ -164,6 +164,7 @@ FILLER_ZH: tuple[str, ...] = (
     "出了",
     # a duration's unit and words around a relayed claim (不足 3 天, 这个消息)
     "天",
+    "倍",
     "不足",
     "不到",
     "花",

@@ -71,7 +71,7 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
         ("builder",),
     ),
-    (("operated by", "operates", "operator", "run by", "运营方", "运营"), ("operatedBy", "operator")),
+    (("operated by", "operates", "operator", "运营方", "运营"), ("operatedBy", "operator")),
     # a person's positions ("Soumith's role"): the role of each position that the person holds
     (("role", "roles", "position", "positions", "job title", "职务", "职位", "担任", "头衔"), ("role",)),
     # Epoch's "Owner" of a data center or cluster is the aikg:operator (epoch/mapping.py)
@@ -150,8 +150,6 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "which chips",
             "what chip",
             "which chip",
-            "which accelerator",
-            "which accelerators",
             "what hardware",
             "which hardware",
             "用什么卡",

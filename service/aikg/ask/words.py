@@ -521,6 +521,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "price per gpu hour",
             "price per gpu-hour",
+            "gpu price per hour",
             "per gpu hour",
             "per gpu-hour",
             "每卡小时",
