@@ -1099,3 +1099,13 @@ def test_a_capitalized_name_beside_a_chinese_place_name_still_links(asker, epoch
     ).rows
     assert [r[0].value for r in gold] == [ID + "american-electric-power"]
     assert "american-electric-power" in str(body["answer"])
+
+
+def test_provenance_of_a_benchmark_rounds_figure_reaches_the_result_of_that_round(asker):
+    # a result is linked to its round (aikg:round): "MLPerf v4.0 … 11616 张 GPU" is NVIDIA's v4.0 result
+    body = asker.ask("NVIDIA MLPerf v4.0 用 11616 张 GPU 的说法是谁说的")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
+    rows = body["answer"]["rows"]
+    assert rows and all(float(r["cells"]["value"]["value"]) == 11616.0 for r in rows)
+    documents = {r["cells"]["document"]["value"] for r in rows}
+    assert ID + "frontier-insights-coreweave-mlperf-2026-08-18" in documents

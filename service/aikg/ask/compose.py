@@ -60,6 +60,7 @@ TOP_K = 10
 LIST_LIMIT = 200
 LINKS = (
     "aikg:trainedModel",
+    "aikg:round",
     "aikg:phaseOf",
     "aikg:priceListOf",
     "aikg:hasPrice",
@@ -2184,8 +2185,8 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
             # the value names the figure (which of OpenAI's revenue figures); every source's value of
             # that figure is shown, each with its source (DeepSeek-V3's cost: 5.576M here, 5.39M there)
             value_filter = (
-                f"  FILTER EXISTS {{ ?node {p} ?stated "
-                f"FILTER(ABS(xsd:double(STR(?stated)) - {form.value}) <= {abs(form.value) * 0.005}) }}\n"
+                f"  FILTER EXISTS {{ ?node ?stating ?stated FILTER(?stating != aikg:sourceRow && "
+                f"isNumeric(?stated) && ABS(xsd:double(STR(?stated)) - {form.value}) <= {tolerance}) }}\n"
             )
         # a data center's ratings are per link (Microsoft owns Fairwater: confident; OpenAI uses it:
         # speculative), on its aikg:linkRating nodes
@@ -2203,6 +2204,14 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
                 f"{{ ?node {links} ?entity . GRAPH ?g {{ ?node {p} ?value }} }}\n",
                 f"{{ ?mid {links} ?entity . ?mid {links} ?node . GRAPH ?g {{ ?node {p} ?value }} }}\n",
             ]
+            if form.value is not None:
+                # the value names the statement when the word did not ("TPU v8t 的 9600 颗芯片": its
+                # scale-up domain, not a count of chips it has not)
+                branches.append(
+                    f"{{ GRAPH ?g {{ ?entity ?stating ?value }} BIND(?entity AS ?node) "
+                    f"FILTER(?stating != aikg:sourceRow && isNumeric(?value) && {near}) "
+                    f"FILTER NOT EXISTS {{ ?entity {p} ?asked }} }}\n"
+                )
         products = _usage_products(form)
         if products:
             # usage figures name their product in words ("ChatGPT", "Meta AI assistant"), not as a node
