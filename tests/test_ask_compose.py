@@ -46,6 +46,36 @@ def first(answer: dict) -> str:
     return answer["answer"]["rows"][0]["about"]
 
 
+def count_of(answer: dict) -> int:
+    return int(answer["answer"]["rows"][0]["cells"]["count"]["value"])
+
+
+def every_counts(answer: dict) -> set[int]:
+    """The counts of every row a count with the totals' defaults gives beside its answer."""
+    return {c["count"] for c in (answer["answer"].get("every_row") or {}).get("counts", [])}
+
+
+def counted_clusters(scope: str) -> str:
+    """Gold: the clusters in ``scope`` (a pattern on ?x, and the same on ?y) the totals count — existing,
+    rated at least Likely, leaving out rows superseded by or duplicates of another such cluster in it."""
+    rated = 'aikg:operationalStatus "Existing" ; aikg:sourceConfidence ?{0} '
+    rated += 'FILTER(?{0} IN ("Confirmed", "Likely"))'
+    return (
+        f"?x a aikg:Deployment ; {scope.format('x')} . ?x {rated.format('c')} "
+        f"MINUS {{ ?x aikg:supersededBy|aikg:possibleDuplicateOf ?y . ?y a aikg:Deployment ; "
+        f"{scope.format('y')} . ?y {rated.format('cy')} }}"
+    )
+
+
+def org_totals(orgs: str, prop: str) -> str:
+    """Gold: each organization's total of its clusters' ``prop`` (its subsidiaries' clusters too)."""
+    where = counted_clusters("aikg:operator/aikg:parentOrganization? ?o")
+    return (
+        f"SELECT ?t WHERE {{ {{ SELECT ?o (SUM(?v) AS ?t) WHERE {{ SELECT DISTINCT ?o ?x ?v WHERE {{ "
+        f"VALUES ?o {{ {orgs} }} {where} ?x aikg:{prop} ?v }} }} GROUP BY ?o }} }}"
+    )
+
+
 @pytest.mark.parametrize(
     "q", ["Which has more HBM, GB200 NVL72 or GB300 NVL72?", "GB200 NVL72 和 GB300 NVL72 哪个显存更大"]
 )
@@ -93,7 +123,17 @@ def test_a_count_per_organization_is_counted_from_the_graph(asker, epoch_store):
         "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Deployment ; aikg:operator id:microsoft }",
     )
     assert body["understood"]["form"]["op"] == "count"
-    assert body["answer"]["summary"] == str(int(want))
+    # the clusters the totals count (existing, at least Likely, no superseded or duplicate rows), and
+    # every row Epoch lists beside them
+    (counted,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { "
+        + counted_clusters("aikg:operator/aikg:parentOrganization? id:microsoft")
+        + " }",
+    )
+    assert count_of(body) == int(counted) < int(want)
+    assert int(want) in every_counts(body)
+    assert body["answer"]["summary"].startswith(f"{int(counted)}")
 
 
 def test_a_threshold_keeps_its_unit(asker, epoch_store):
@@ -288,7 +328,8 @@ def test_a_count_keeps_the_chip_it_is_filtered_by(asker, epoch_store, q, gold):
     body = asker.ask(q)
     (want,) = values(epoch_store, gold)
     assert body["understood"]["form"]["op"] == "count"
-    assert body["answer"]["summary"] == str(int(want))
+    # a count of clusters is of those the totals count; every row's count is given beside it
+    assert int(want) in {count_of(body)} | every_counts(body)
 
 
 def test_traditional_characters_and_homophone_typos_read_as_the_words_they_are():
@@ -465,7 +506,8 @@ def test_clusters_using_the_gb200_count_the_chip_the_rack_holds(asker, epoch_sto
         "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:accelerator id:nvidia-gb200 }",
     )
     body = asker.ask(q)
-    assert want > 0 and float(body["answer"]["summary"]) == want
+    # every row (41, nearly all planned) beside the one existing cluster the totals count (Colossus Phase 3)
+    assert want > 0 and int(want) in every_counts(body) and count_of(body) == 1
     assert "NVIDIA GB200" in body["understood"]["description"]
 
 
@@ -1109,3 +1151,66 @@ def test_provenance_of_a_benchmark_rounds_figure_reaches_the_result_of_that_roun
     assert rows and all(float(r["cells"]["value"]["value"]) == 11616.0 for r in rows)
     documents = {r["cells"]["document"]["value"] for r in rows}
     assert ID + "frontier-insights-coreweave-mlperf-2026-08-18" in documents
+
+
+@pytest.mark.parametrize(
+    ("q", "orgs", "prop"),
+    [
+        ("Who has more GPUs, Meta or Microsoft?", "id:meta id:microsoft", "acceleratorCount"),
+        ("微软和亚马逊哪家算力更大", "id:microsoft id:amazon", "h100Equivalents"),
+    ],
+)
+def test_organizations_compared_on_gpus_or_compute_add_up_their_clusters(asker, epoch_store, q, orgs, prop):
+    # not the chips they make (Maia, MTIA): each one's clusters' total, as the totals count them
+    body = asker.ask(q)
+    form = body["understood"]["form"]
+    assert (form["op"], form["class"], form["property"]) == ("sum", "cluster", prop)
+    want = values(epoch_store, org_totals(orgs, prop))
+    assert len(want) == 2 and want <= numbers(body)
+    assert all(r["about"].rsplit("/", 1)[-1] in orgs for r in body["answer"]["rows"])
+
+
+def test_countries_are_ranked_and_compared_on_their_clusters(asker, epoch_store):
+    top = asker.ask("Which country has the most AI compute?")
+    where = counted_clusters("aikg:locationName ?k")
+    gold = (
+        f"SELECT ?k (SUM(?v) AS ?t) WHERE {{ SELECT DISTINCT ?k ?x ?v WHERE {{ {where} "
+        "?x aikg:h100Equivalents ?v "
+        'FILTER(?k IN ("China", "United States of America", "Japan")) } } GROUP BY ?k ORDER BY DESC(?t)'
+    )
+    (k, t) = epoch_store.query(PRE + gold).rows[0]
+    row = top["answer"]["rows"][0]["cells"]
+    assert row["group"]["value"] == k.value
+    assert float(row["total"]["value"]) == pytest.approx(float(t.value))
+    both = asker.ask("中国和美国哪个集群更多")
+    counts = {
+        r["cells"]["country"]["value"]: int(r["cells"]["count"]["value"]) for r in both["answer"]["rows"]
+    }
+    for country in ("China", "United States of America"):
+        (want,) = values(
+            epoch_store, f'SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {where} FILTER(?k = "{country}") }}'
+        )
+        assert counts[country] == int(want)
+
+
+def test_a_count_of_rounds_or_clusters_is_of_what_the_totals_add(asker, epoch_store):
+    rounds = asker.ask("How many funding rounds has xAI had?")
+    happened = "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:FundingRound ; aikg:investee id:xai %s }"
+    (want,) = values(
+        epoch_store,
+        happened
+        % "FILTER NOT EXISTS { ?x aikg:status aikg:Planned } OPTIONAL { ?x aikg:datasetConfidence ?l . "
+        "?l aikg:confidenceRank ?r } FILTER(!BOUND(?r) || ?r <= 1)",
+    )
+    (every,) = values(epoch_store, happened % "")
+    assert count_of(rounds) == int(want) < int(every) and every_counts(rounds) == {int(every)}
+    assert "rounds that happened" in rounds["understood"]["description"]
+    texas = asker.ask("How many clusters are in Texas?")
+    scope = 'aikg:locationName ?l{0} FILTER(CONTAINS(?l{0}, "Texas") || REGEX(?l{0}, ", TX( |$)"))'
+    (want,) = values(epoch_store, f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {counted_clusters(scope)} }}")
+    assert count_of(texas) == int(want) > 0
+    assert "superseded" in texas["understood"]["description"]
+    # a data center's address writes the state as a postal code ("…, Abilene, TX 79601")
+    sites = asker.ask("list data centers in Texas")
+    labels = {r["cells"]["x"]["label"] for r in sites["answer"]["rows"]}
+    assert len(labels) >= 2 and all("Texas" in s for s in labels), labels

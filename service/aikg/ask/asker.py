@@ -13,6 +13,7 @@ fact asked for is not in the graph.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable, Mapping
@@ -33,6 +34,7 @@ from aikg.ask.compose import (
     asks_forecast,
     compile_form,
     describe,
+    every_row,
     members_query,
     merge,
     out_of_scope,
@@ -457,6 +459,8 @@ class Asker:
         if (
             form.threshold
             or form.country
+            or form.countries
+            or form.region
             or form.status
             or form.op in ("compare", "provenance", "sum", "rank")
         ):
@@ -589,10 +593,11 @@ class Asker:
             )
         if about_var != "x":
             self._sources_of_totals(form, out_rows)
+        every = self._every_row(form, result)
         answer = {
             "kind": "rows",
             "description": what,
-            "summary": _summary(form, result, out_rows),
+            "summary": _summary(form, result, out_rows, every),
             "query": {"name": None, "title": what, "description": what, "links": links, "sparql": sparql},
             "columns": result.variables,
             "about": about_var,
@@ -600,6 +605,8 @@ class Asker:
             "total": len(result.rows),
             "truncated": result.truncated or len(result.rows) > MAX_ROWS,
         }
+        if every is not None:
+            answer["every_row"] = every
         return {
             "question": question,
             "understood": understood,
@@ -637,6 +644,46 @@ class Asker:
                     cited.setdefault(source["graph"], source)
             if cited:
                 row["sources"] = list(cited.values())
+
+    def _every_row(self, form: Form, counted: QueryResult) -> dict[str, Any] | None:
+        """Beside a count with the totals' defaults, the count of every row (planned, decommissioned,
+        lower-rated, superseded ones too), per group where the count is per organization or country:
+        a person sees both, and which one the answer is."""
+        other = every_row(form)
+        if other is None:
+            return None
+        try:
+            result = self.query(compile_form(other))
+        except QueryTimeout:
+            return None
+        index = self.search()
+        groups = [v for v in result.variables if v != "count"]
+        counts = []
+        for row in result.rows:
+            cells = dict(zip(result.variables, row, strict=True))
+            n = cells.get("count")
+            item: dict[str, Any] = {"count": int(n.value) if n is not None else 0}
+            for v in groups:
+                term = cells.get(v)
+                if term is not None:
+                    item[v] = cell_json(term, index)
+            counts.append(item)
+        if form.carrier == "cluster" and form.orgs and len(counts) == 1:
+            # every row of the organization itself, without its subsidiaries' (Google: not DeepMind's)
+            own = replace(other, every=False)
+            with contextlib.suppress(QueryTimeout):
+                rows = self.query(compile_form(own)).rows
+                if rows and rows[0][0] is not None and int(rows[0][0].value) != counts[0]["count"]:
+                    counts.append({"count": int(rows[0][0].value), "without_subsidiaries": True})
+        zh = form.lang == "zh"
+        return {
+            "description": describe(other),
+            "note": "全部记录（含规划中、已退役、可信度较低或重复的）"
+            if zh
+            else "every row, planned, decommissioned, lower-rated and duplicate ones too",
+            "counts": counts,
+            "counted": len(counted.rows),
+        }
 
     def _composed_none(
         self, question: str, form: Form, understood: dict[str, Any], what: str, links: dict[str, str]
@@ -1038,15 +1085,46 @@ def _form_json(form: Form) -> dict[str, Any]:
     }
 
 
-def _summary(form: Form, result: QueryResult, rows: list[dict[str, Any]]) -> str | None:
-    """One sentence of the answer where it has one: a count, a total, the larger of a comparison."""
+def _label(cell: dict[str, Any]) -> str:
+    return str(cell.get("label") or cell["value"])
+
+
+def _figure(value: str) -> str:
+    """A total as a person reads it: 196,400; 275,795.9."""
+    try:
+        number = float(value)
+    except ValueError:
+        return value
+    return f"{number:,.0f}" if number.is_integer() or abs(number) >= 1e4 else f"{number:,.1f}"
+
+
+def _summary(
+    form: Form, result: QueryResult, rows: list[dict[str, Any]], every: dict[str, Any] | None = None
+) -> str | None:
+    """One sentence of the answer where it has one: a count (with every row's count beside one made with
+    the totals' defaults), a total, each one's total or count, the larger of a comparison."""
+    zh = form.lang == "zh"
+    group = next((v for v in ("org0", "country", "org") if v in result.variables), None)
+    if form.op in ("sum", "count") and group and rows:
+        figure = "total" if form.op == "sum" else "count"
+        # each organization's or country's total or count, the largest first
+        return "; ".join(
+            f"{_label(r['cells'][group])}: {_figure(r['cells'][figure]['value'])}"
+            for r in rows
+            if r["cells"].get(group) and r["cells"].get(figure)
+        )
     if form.op == "count" and "count" in result.variables and len(rows) == 1:
-        return f"{rows[0]['cells']['count']['value']}"
+        n = rows[0]["cells"]["count"]["value"]
+        counts = (every or {}).get("counts") or []
+        if counts and str(counts[0]["count"]) != str(n) or len(counts) > 1:
+            m = counts[0]["count"]
+            own = [c["count"] for c in counts[1:] if c.get("without_subsidiaries")]
+            if zh:
+                return f"{n}（全部记录共 {m} 条" + (f"，不含子公司的 {own[0]} 条" if own else "") + "）"
+            return f"{n} ({m} rows in all" + (f", {own[0]} without its subsidiaries'" if own else "") + ")"
+        return f"{n}"
     if form.op == "sum" and rows:
         total = rows[0]["cells"].get("total")
-        org = rows[0]["cells"].get("org0")
-        if total and org:  # a total per organization, the largest first
-            return f"{org.get('label', org['value'])}: {total['value']}"
         return total["value"] if total else None
     if form.op == "compare" and len(rows) >= 2:
         try:

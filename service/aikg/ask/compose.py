@@ -33,6 +33,7 @@ from aikg.ask.words import (
     CLASS_WORDS,
     COMPARATORS,
     COUNTRIES,
+    COUNTRY_PAIRS,
     FORECAST,
     MEMORY_WORDS,
     OPERATOR_WORDS,
@@ -41,6 +42,8 @@ from aikg.ask.words import (
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
     PROPERTY_WORDS,
+    REGION_CODES,
+    REGIONS,
     ROLE_WORDS,
     SPEND_CATEGORIES,
     STATUS_WORDS,
@@ -206,6 +209,12 @@ class Form:
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
     apart: Form | None = None
+    countries: list[str] = field(default_factory=list)
+    """Every country the question names, in its order: two or more are compared ("China or the US")."""
+    region: str | None = None
+    """A region within a country ("Texas"): clusters whose location, as written, names it."""
+    every: bool = False
+    """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
     """For a ``joint`` form (the figure of the node that links every thing named: NVIDIA's investment in
     SB Energy, CoreWeave's MLPerf v6.0 result on the GB300), the reading of the named things one by
     one, answered when no node links them all."""
@@ -321,7 +330,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 
 
 _NUMBER = re.compile(
-    r"(?P<num>\d+(?:[.,]\d+)*(?:e\d+)?|10\^\d+)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
+    r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
     r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
 )
@@ -738,6 +747,7 @@ GROUP_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("hardware", ("accelerator", "accelerators", "chip", "chips", "gpu", "gpus", "芯片", "加速器", "显卡")),
+    ("country", ("country", "countries", "nation", "nations", "国家", "國家", "哪国", "哪國")),
 )
 """Words for what a ranking by a count or total groups by ("which *operator* runs the most clusters")."""
 GROUP_PATHS: dict[tuple[str, str], str] = {
@@ -1016,7 +1026,7 @@ def unexplained_words(
     taken = [(m.start, m.end) for m in names]
     words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
-    taken += [(s, e) for s, e, _ in _find(folded, COUNTRIES)]
+    taken += [(s, e) for s, e, _ in _find(folded, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])]
     taken += read_dates(folded)[1]
     taken += [(m.start(), m.end()) for m in _NUMBER.finditer(folded) if m.group("num")]
     taken += [(m.start(), m.end()) for m in re.finditer(r"\d+(?:\.\d+)?\s*[x×倍]", folded)]
@@ -1167,7 +1177,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     text = r.text
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
     chips_cls = vocab.descendants(AIKG + "Accelerator") if vocab is not None else frozenset()
-    r.countries = countries = _find(text, COUNTRIES)
+    r.countries = countries = _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS)
     for m in r.mentions:
@@ -1197,8 +1207,18 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
             chip = _chip_named(m, chips_cls)
             if chip is not None:
                 r.chip_of[m.best.iri] = chip
-    if countries:
-        form.country = COUNTRIES[max(countries, key=lambda c: c[1] - c[0])[2]]
+    # every country named, in order: the longest word where words overlap ("south korea", "korea")
+    for s, e, w in sorted(countries, key=lambda c: (c[0], c[0] - c[1])):
+        if any(a <= s and e <= b and (a, b) != (s, e) for a, b, _ in countries):
+            continue
+        if w in REGIONS:
+            form.region = REGIONS[w]
+            continue
+        for name in COUNTRY_PAIRS.get(w) or (COUNTRIES[w],):
+            if name not in form.countries:
+                form.countries.append(name)
+    if form.countries:
+        form.country = form.countries[0] if len(form.countries) == 1 else None
     products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]
     if products_named:
         form.product = max(products_named, key=len)
@@ -1423,6 +1443,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         form.prop = "fp16Performance"  # "Huawei's most powerful chip": ranked by its FP16 compute
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
     _makers_figures(form)
+    if _totals_compared(form, r, ops, hardware_cls) or _countries_ranked(form, r, ops):
+        return form
     holding = _holding(form, r, ops, hardware_cls)
     group = _group(masked, form.carrier) if ops["top"] and not holding else None
     if holding and ops["top"]:
@@ -1431,7 +1453,112 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if not _choose_op(form, r, ops, group):
         return _joint(form, ops, vocab) or form
     form = _checked_op(form, r, ops, hardware_cls)
+    if form.op == "count" and form.carrier == "cluster":
+        form.defaults = True  # the clusters the totals count; the answer gives every row's count beside
     return _joint(form, ops, vocab) or form
+
+
+def every_row(form: Form) -> Form | None:
+    """For a count with the totals' defaults (clusters: existing, rated at least Likely, without Epoch's
+    superseded or duplicate rows; funding rounds: those that happened, rated at least Likely), the same
+    count of every row, which the answer gives beside it; else None."""
+    if form.op != "count" or form.every or form.carrier not in ("cluster", "funding"):
+        return None
+    if form.carrier == "cluster" and not form.defaults:
+        return None
+    return replace(form, defaults=False, every=True)
+
+
+_MORE_ZH = re.compile(r"(?:谁|哪个|哪家|哪一家|哪边|哪国)[^，,？?]{0,12}?[多大高强]")
+"""A Chinese choice by a comparative ("谁的 GPU 更多", "哪家的卡多", "哪个算力大")."""
+TOTAL_OF = {
+    "acceleratorCount": "acceleratorCount",
+    "accelerator": "acceleratorCount",
+    "h100Equivalents": "h100Equivalents",
+    "trainingCompute": "h100Equivalents",
+    "powerCapacity": "powerCapacity",
+    "thermalDesignPower": "powerCapacity",
+}
+"""What organizations or countries compared or ranked on a figure add up over their clusters: their
+chips, their H100-equivalents ("compute", 算力), their power (MW)."""
+COUNTED = frozenset({"cluster", "model", "hardware", "datacenter", "run"})
+"""Classes whose nodes organizations or countries compared on them are compared by the count of."""
+_CARD = re.compile(r"(?<![a-z])gpus?(?![a-z])|[张块的]卡|卡[更多]|显卡|芯片")
+COUNTRY_GROUP = "aikg:locationName"
+"""What a ranking of countries groups clusters by: the country their location names."""
+_WHICH_COUNTRY = re.compile(
+    r"\b(?:which|what)\s+(?:country|countries|nation)\b|哪个国家|哪國|哪国|哪個國家|哪些国家"
+)
+
+
+def _totals_compared(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> bool:
+    """ "Who has more GPUs, Meta or Microsoft?", "中美谁的算力更多": two or more organizations or countries
+    compared on what their clusters add up to (chips, H100-equivalents, power), each one's total as the
+    totals count it (existing clusters rated at least Likely, without Epoch's superseded or duplicate
+    rows; an organization's with its subsidiaries'), never the chips they make; or on how many clusters,
+    models or chips each has. True when the form is set."""
+    text = r.text
+    chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
+    others = [e for e in form.entities if e not in chips]
+    if form.prop == "h100Equivalents":
+        chips = [c for c in chips if "h100" not in c.slug]  # the H100 of "H100 等效算力" is the unit
+    alternates = dict(zip((e.iri for e in form.entities), form.alternates, strict=False))
+    orgs = list(form.orgs)
+    if orgs and others and all(alternates.get(e.iri) for e in others):
+        # "Mistral" beside "xAI": the company, not its model
+        orgs += [alternates[e.iri][:1] for e in others]
+        others = []
+    many = len(orgs) >= 2 or (len(form.countries) >= 2 and len(orgs) <= 1)
+    if not many or others or ops["provenance"] or form.threshold:
+        return False
+    if chips and form.prop not in (None, "acceleratorCount", "accelerator"):
+        return False  # "BR100 and S4000 (Biren's, Moore Threads') memory": the chips compared
+    if not (ops["compare"] or _MORE_OR.search(text) or _MORE_ZH.search(text)):
+        return False
+    if len(form.countries) < 2 and (form.carrier in ("funding", *FIGURES) or form.prop == "amount"):
+        if form.carrier == "funding" or form.prop == "amount":
+            # each one's money raised or rounds: the funding comparison of _choose_op
+            ops["compare"], form.orgs, form.entities = True, orgs, chips
+        return False
+    explicit = form.carrier if r.explicit else None
+    prop = TOTAL_OF.get(form.prop or "")
+    cards = r.hardware_word or _CARD.search(text) is not None
+    makes = explicit == "hardware" and _MAKE.search(text) is not None
+    if prop is None and (cards or chips) and not makes and explicit in (None, "hardware", "cluster"):
+        prop = "acceleratorCount"
+    if prop is not None and explicit in (None, "hardware", "cluster", "run") and not makes:
+        form.op, form.carrier, form.prop = "sum", "cluster", prop
+        form.chips = [r.chip_of.get(e.iri, e) for e in chips] if prop == "acceleratorCount" else []
+    elif explicit in COUNTED and not chips:
+        form.op, form.carrier, form.prop = "count", explicit, None
+    else:
+        return False
+    ops["compare"], form.orgs = True, orgs
+    form.entities, form.alternates, form.per = [], [], True
+    form.defaults = form.carrier == "cluster"
+    return True
+
+
+def _countries_ranked(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
+    """ "Which country has the most AI compute?", "哪个国家的集群最多": countries ranked by what their
+    clusters add up to, or by how many clusters they have, as the totals count them. True when set
+    (``op`` empty when the ranking is of something clusters do not hold: the closest questions)."""
+    if not (ops["top"] and _WHICH_COUNTRY.search(r.text)) or form.entities or form.countries:
+        return False
+    explicit = form.carrier if r.explicit else None
+    prop = TOTAL_OF.get(form.prop or "")
+    if prop is None and (r.hardware_word or _CARD.search(r.text)) and explicit in (None, "hardware"):
+        prop = "acceleratorCount"
+    if prop is None and _has(r.text, ("compute", "算力", "算力资源")):
+        prop = "h100Equivalents"
+    form.op, form.group, form.carrier, form.defaults = "rank", COUNTRY_GROUP, "cluster", True
+    if prop is not None and explicit in (None, "hardware", "cluster", "run"):
+        form.prop = prop
+    elif explicit == "cluster":
+        form.prop = None
+    else:
+        form.op = ""
+    return True
 
 
 PART_OF = "(aikg:suite|aikg:variantOf|aikg:usesAccelerator)"
@@ -1620,7 +1747,11 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.op = "series"  # "ChatGPT daily users": a product of the usage figures
     elif len(form.entities) == 1 and form.prop:
         form.op = "fact"
-    elif form.carrier and (form.orgs or form.dates or form.country or form.status) and not form.entities:
+    elif (
+        form.carrier
+        and (form.orgs or form.dates or form.country or form.countries or form.region or form.status)
+        and not form.entities
+    ):
         form.op = "list"
     elif named and form.prop and not form.entities and form.orgs and form.prop in ("price", "powerCapacity"):
         form.entities = [form.orgs[0][0]]
@@ -1872,7 +2003,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
         path = c.org[0] if c.org else "aikg:agent"
         if form.vendor and carrier in ("cluster", "run"):
             path = "aikg:accelerator/aikg:manufacturer"
-        elif (form.defaults and carrier == "cluster") or form.subsidiaries:
+        elif ((form.defaults or form.every) and carrier == "cluster") or form.subsidiaries:
             # what an organization has includes its subsidiaries' (Meta: Meta AI's clusters)
             path = f"{path}/aikg:parentOrganization?"
         values = " ".join(_iri(x) for x in cands)
@@ -1891,8 +2022,19 @@ def _filters(form: Form, carrier: str) -> list[str]:
     elif carrier == "usage" and form.entities:
         names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{e.label.lower()}")' for e in form.entities)
         out.append(f"?x aikg:product ?product FILTER({names})")
-    if form.country:
+    if len(form.countries) >= 2:
+        # several countries named: rows of any of them (one column, so a total or count groups by it)
+        named = " ".join(f'"{k}"' for k in form.countries)
+        out.append(f"?x aikg:locationName ?country . VALUES ?country {{ {named} }}")
+    elif form.country:
         out.append(f'?x aikg:locationName "{form.country}"')
+    if form.region:
+        # "Dallas, Texas" as a cluster's location is written, ", TX 79019" as a data center's address is
+        code = REGION_CODES.get(form.region, form.region)
+        out.append(
+            f'?x aikg:locationName ?region FILTER(CONTAINS(?region, "{form.region}") '
+            f'|| REGEX(?region, ", {code}( |$)"))'
+        )
     ranked = form.op == "top" or form.defaults
     if c.status and (form.status or ranked):
         out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
@@ -1908,7 +2050,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
-    if carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
+    if carrier == "funding" and (
+        (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+    ):
         out.append(FUNDING_COUNTED)
     if form.spend_total and carrier == "spend":
         out.append(SPEND_TOTAL)
@@ -1967,8 +2111,9 @@ OVERLAPS_LEFT_OUT = (
 def _without_overlaps(where: list[str]) -> str:
     """Leave out of a total over clusters each one superseded by, or a possible duplicate of, another
     cluster the same total counts (docs/named-queries.md "Totals over clusters"): the other one meets
-    every condition of the total (its own variables; a ranking's ?group shared, so the same group)."""
-    later = [re.sub(r"\?(?!group\b)(\w+)", r"?\1_later", w) for w in where]
+    every condition of the total (its own variables; the group a total is per shared: a ranking's
+    ?group, the organization or country named)."""
+    later = [re.sub(r"\?(?!(?:group|country|org\d+)\b)(\w+)", r"?\1_later", w) for w in where]
     # MINUS, not FILTER NOT EXISTS: the same rows left out (?x, and ?group, are the variables shared),
     # and Oxigraph 0.5 evaluates it once, where it ran NOT EXISTS for every cluster (over 30 s).
     return f"MINUS {{ ?x {_OVERLAPS} ?x_later . {' . '.join(later)} }}"
@@ -2038,6 +2183,11 @@ def compile_form(form: Form) -> str:
     if form.op == "rank":
         order = "ASC" if form.ascending else "DESC"
         where.append(f"?x {form.group} ?group")
+        if form.group == COUNTRY_GROUP:
+            # a location that is a country (Epoch's Country column), not the address beside it
+            where.append(
+                f"VALUES ?group {{ {' '.join(sorted({chr(34) + k + chr(34) for k in COUNTRIES.values()}))} }}"
+            )
         if form.threshold and form.prop and not _threshold_prop(form):
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?t FILTER({_key('?t', form.prop)} {op} {v!r})")
@@ -2048,6 +2198,8 @@ def compile_form(form: Form) -> str:
                 f"  SELECT DISTINCT ?x ?g ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
                 f"GROUP BY ?group ORDER BY {order}(?total) LIMIT {form.k}"
             )
+        if form.defaults and form.carrier == "cluster":
+            where.append(_without_overlaps(where))  # the clusters a total adds, each once
         body = "\n  ".join(w + " ." for w in where)
         return PREFIXES + (
             f"SELECT ?group (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}\n"
@@ -2057,7 +2209,14 @@ def compile_form(form: Form) -> str:
         if form.threshold and form.prop and not _threshold_prop(form):
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?value FILTER({_key('?value', form.prop)} {op} {v!r})")
+        if form.defaults and form.carrier == "cluster":
+            where.append(_without_overlaps(where))  # the clusters a total adds, each once
         body = "\n  ".join(w + " ." for w in where)
+        if len(form.countries) >= 2:
+            return PREFIXES + (
+                f"SELECT ?country (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}\n"
+                "GROUP BY ?country ORDER BY DESC(?count)"
+            )
         if form.per or len(form.orgs) >= 2:
             org = "?org0" if form.orgs else "?org"
             if not form.orgs:
@@ -2074,6 +2233,13 @@ def compile_form(form: Form) -> str:
         body = _summed(form, where, p)
         # the rows a total adds up, named for what they are ("rounds", "clusters"): a person reads the column
         rows = re.sub(r"[^a-z]+", "_", c.en).strip("_") if c else "items"
+        if len(form.countries) >= 2:
+            # "does China or the US have more H100-equivalents": each country's total
+            return PREFIXES + (
+                f"SELECT ?country (SUM(?value) AS ?total) (COUNT(?x) AS ?{rows}) WHERE {{\n"
+                f"  SELECT DISTINCT ?x ?g ?country ?value WHERE {{\n    {body}\n  }}\n}}\n"
+                "GROUP BY ?country ORDER BY DESC(?total)"
+            )
         if len(form.orgs) >= 2:
             # "who raised more, Anthropic or OpenAI": each organization's total
             return PREFIXES + (
@@ -2145,13 +2311,17 @@ def members_query(form: Form) -> tuple[str, str | None] | None:
     if form.op == "sum" or (form.op == "rank" and form.prop in SUMMABLE):
         body = _summed(form, where, f"aikg:{form.prop}")
     else:
+        if form.defaults and form.carrier == "cluster":
+            where.append(_without_overlaps(where))  # the clusters the count counts, as compile_form
         body = "\n  ".join(w + " ." for w in where)
-    if form.op == "count" and (form.per or len(form.orgs) >= 2):
+    if form.op == "count" and (form.per or len(form.orgs) >= 2) and len(form.countries) < 2:
         key = "org0" if form.orgs else "org"
         if not form.orgs:
             body += f"\n  ?x {c.org[0] if c.org else 'aikg:agent'} ?org ."
     if form.op == "sum" and len(form.orgs) >= 2:
         key = "org0"
+    if form.op in ("sum", "count") and len(form.countries) >= 2:
+        key = "country"  # each country's total or count
     head = f"?{key} ?x" if key else "?x"
     return PREFIXES + f"SELECT DISTINCT {head} WHERE {{\n  {body}\n}}\nLIMIT {MEMBERS_LIMIT}", key
 
@@ -2293,8 +2463,10 @@ def describe(form: Form) -> str:
             else ""
         )
         quals.append(by + " / ".join(o[0].label for o in form.orgs) + subsidiaries)
-    if form.country:
-        quals.append(("位于 " if zh else "in ") + form.country)
+    if form.country or len(form.countries) >= 2:
+        quals.append(("位于 " if zh else "in ") + " / ".join(form.countries or [form.country or ""]))
+    if form.region:
+        quals.append(("位于 " if zh else "in ") + form.region)
     if form.dates:
         lo, hi = form.dates
         if hi == OPEN_END:
@@ -2325,15 +2497,23 @@ def describe(form: Form) -> str:
         tprop = _threshold_prop(form)
         held = PROPERTY_LABELS.get(tprop, (tprop, tprop, ""))[1 if zh else 0] if tprop else prop
         quals.append(f"{held} {form.threshold[0]} {form.threshold[1]:g}")
-    if form.carrier == "funding" and form.op in ("sum", "rank") and form.prop == "amount":
+    if form.carrier == "funding" and (
+        (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+    ):
         quals.append(
             "已完成且可信度至少 Likely 的轮次" if zh else "rounds that happened, rated at least Likely"
         )
-    if form.carrier == "cluster" and (form.op == "sum" or (form.op == "rank" and form.prop in SUMMABLE)):
+    if form.carrier == "cluster" and (
+        form.op == "sum"
+        or (form.op == "rank" and form.prop in SUMMABLE)
+        or (form.op in ("count", "rank") and form.defaults)
+    ):
         quals.append(OVERLAPS_LEFT_OUT[1 if zh else 0])  # what _summed leaves out, said
     subject = " ".join(p for p in parts if p) + (" " + ", ".join(quals) if quals else "")
     if form.op == "rank":
         by = form.group.rsplit(":", 1)[-1] if form.group else ""
+        if form.group == COUNTRY_GROUP:
+            by = "国家" if zh else "country"
         what = (
             (f"{prop}合计" if zh else f"total {prop}")
             if form.prop in SUMMABLE
@@ -2355,9 +2535,13 @@ def describe(form: Form) -> str:
         )
     if form.op == "count":
         per = ("按组织分组" if zh else " per organization") if (form.per or len(form.orgs) > 1) else ""
+        if len(form.countries) >= 2:
+            per = "按国家分组" if zh else " per country"
         return f"统计{subject}的数量{per}" if zh else f"count of {subject}{per}"
     if form.op == "sum":
         each = ("，按组织分列" if zh else ", per organization") if len(form.orgs) >= 2 else ""
+        if len(form.countries) >= 2:
+            each = "，按国家分列" if zh else ", per country"
         return f"{subject}的{prop}合计{each}" if zh else f"total {prop} of {subject}{each}"
     if form.op == "series":
         return f"{subject}的{prop}，按日期从新到旧" if zh else f"{prop} of {subject}, newest first"

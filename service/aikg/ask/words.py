@@ -735,6 +735,52 @@ COUNTRIES: dict[str, str] = {
     "great britain": "United Kingdom of Great Britain and Northern Ireland",
 }
 """Country words, as Epoch's location names spell the countries."""
+COUNTRY_PAIRS: dict[str, tuple[str, ...]] = {
+    "中美": ("China", "United States of America"),
+    "美中": ("United States of America", "China"),
+    "中日": ("China", "Japan"),
+    "日韩": ("Japan", "Korea (Republic of)"),
+    "中日韩": ("China", "Japan", "Korea (Republic of)"),
+}
+"""Chinese words that name two countries at once ("中美": China and the United States)."""
+REGIONS: dict[str, str] = {
+    "texas": "Texas",
+    "得州": "Texas",
+    "德州": "Texas",
+    "得克萨斯": "Texas",
+    "德克萨斯": "Texas",
+    "california": "California",
+    "加州": "California",
+    "加利福尼亚": "California",
+    "virginia": "Virginia",
+    "弗吉尼亚": "Virginia",
+    "ohio": "Ohio",
+    "俄亥俄": "Ohio",
+    "arizona": "Arizona",
+    "亚利桑那": "Arizona",
+    "tennessee": "Tennessee",
+    "田纳西": "Tennessee",
+    "wisconsin": "Wisconsin",
+    "威斯康星": "Wisconsin",
+    "indiana": "Indiana",
+    "印第安纳": "Indiana",
+    "louisiana": "Louisiana",
+    "路易斯安那": "Louisiana",
+}
+"""Regions within a country (US states), as the clusters' locations write them ("Dallas, Texas"): a
+cluster is in one when its location, as written, names it."""
+REGION_CODES = {
+    "Texas": "TX",
+    "California": "CA",
+    "Virginia": "VA",
+    "Ohio": "OH",
+    "Arizona": "AZ",
+    "Tennessee": "TN",
+    "Wisconsin": "WI",
+    "Indiana": "IN",
+    "Louisiana": "LA",
+}
+"""How a postal address writes a region ("10001 Lima Rd, Claude, TX 79019": a data center's address)."""
 
 OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
     "provenance": (
@@ -835,6 +881,7 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "几个",
         "几款",
         "几轮",
+        "多少轮",
         "的数量",
         "数量是",
         "多少款",
