@@ -1214,3 +1214,18 @@ def test_a_count_of_rounds_or_clusters_is_of_what_the_totals_add(asker, epoch_st
     sites = asker.ask("list data centers in Texas")
     labels = {r["cells"]["x"]["label"] for r in sites["answer"]["rows"]}
     assert len(labels) >= 2 and all("Texas" in s for s in labels), labels
+
+
+def test_a_choice_named_before_its_comparative_is_compared(asker, epoch_store):
+    body = asker.ask("OpenAI or Anthropic, who raised more in 2025?")
+    form = body["understood"]["form"]
+    assert (form["op"], form["class"]) == ("sum", "funding")
+    want = values(
+        epoch_store,
+        "SELECT ?t WHERE { { SELECT ?o (SUM(?v) AS ?t) WHERE { SELECT DISTINCT ?o ?x ?v WHERE { "
+        "VALUES ?o { id:openai id:anthropic } ?x a aikg:FundingRound ; aikg:investee ?o ; aikg:amount ?v ; "
+        'aikg:date ?d FILTER(STRSTARTS(STR(?d), "2025")) FILTER NOT EXISTS { ?x aikg:status aikg:Planned } '
+        "OPTIONAL { ?x aikg:datasetConfidence ?l . ?l aikg:confidenceRank ?r } FILTER(!BOUND(?r) || ?r <= 1) "
+        "} } GROUP BY ?o } }",
+    )
+    assert len(want) == 2 and want <= numbers(body)

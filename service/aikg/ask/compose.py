@@ -1469,6 +1469,8 @@ def every_row(form: Form) -> Form | None:
     return replace(form, defaults=False, every=True)
 
 
+_OR_MORE = re.compile(r"\bor\b[^?]*\b(?:who|which)\b[^?]*\b(?:more|less|fewer|bigger|larger|higher)\b")
+"""The choice named before its comparative ("OpenAI or Anthropic, who raised more in 2025?")."""
 _MORE_ZH = re.compile(r"(?:谁|哪个|哪家|哪一家|哪边|哪国)[^，,？?]{0,12}?[多大高强]")
 """A Chinese choice by a comparative ("谁的 GPU 更多", "哪家的卡多", "哪个算力大")."""
 TOTAL_OF = {
@@ -1513,7 +1515,7 @@ def _totals_compared(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls
         return False
     if chips and form.prop not in (None, "acceleratorCount", "accelerator"):
         return False  # "BR100 and S4000 (Biren's, Moore Threads') memory": the chips compared
-    if not (ops["compare"] or _MORE_OR.search(text) or _MORE_ZH.search(text)):
+    if not (ops["compare"] or _MORE_OR.search(text) or _OR_MORE.search(text) or _MORE_ZH.search(text)):
         return False
     if len(form.countries) < 2 and (form.carrier in ("funding", *FIGURES) or form.prop == "amount"):
         if form.carrier == "funding" or form.prop == "amount":
