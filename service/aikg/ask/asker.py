@@ -33,6 +33,7 @@ from aikg.ask.compose import (
     answers_plans,
     asks_forecast,
     compile_form,
+    countries_named,
     describe,
     every_row,
     members_query,
@@ -304,6 +305,9 @@ class Asker:
                 for m in _dropped_names(reading, understood.get("parameters") or {}, orgs)
                 if f'"{m.best.slug}"' not in shown and m.best.iri not in shown
             ]
+            # no named query takes a country: "who owns the largest clusters in Japan" answered with every
+            # country's owners drops Japan, and with it what was asked
+            dropped += countries_named(reading.folded)
             unknown, names = unknown + dropped, names + len(dropped)
         sure = sureness(unknown, template=bool(query), names=names)
         if query and not body["abstained"] and self._asked_elsewhere(plans or [], unknown, query):

@@ -558,6 +558,11 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
     return None, []
 
 
+def countries_named(folded: str) -> list[str]:
+    """The country words of a question (keys of :data:`COUNTRIES`)."""
+    return [w for _, _, w in _find(folded, COUNTRIES)]
+
+
 def ops_top(text: str) -> bool:
     """True when the text asks for a ranking."""
     return _has(f" {text} ", OPERATOR_WORDS["top"])
