@@ -1365,6 +1365,10 @@ def _read_class(form: Form, r: _Reading) -> None:
             carrier, r.explicit = "hardware", True
     if carrier == "hardware" and form.prop == "releaseDate":
         form.prop = "availableFrom"
+    if form.prop == "status" and carrier in ("cluster", "run") and _has(text, CONFIRMED_WORDS):
+        form.prop = (
+            None  # "confirmed clusters", 已确认的集群: Epoch's rating of the rows, not a deal's status
+        )
     # the same word names another property on another class ("power" of a cluster, of a chip)
     form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if r.explicit else form.prop
     if form.prop in PROPERTY_CARRIER and (
