@@ -534,7 +534,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("currency", ("currency", "currencies", "币种", "什么货币", "美元还是人民币", "人民币还是美元")),
     # whether a deal is done: its status (planned, announced, signed)
-    ("status", ("confirmed", "is it final", "deal status", "确定了吗", "确定", "敲定", "落实")),
+    ("status", ("is it final", "deal status", "确定了吗", "敲定", "落实")),
 )
 """Analyst words for properties, longest matched first; the ontology's labels are added at run time."""
 
