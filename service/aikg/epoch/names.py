@@ -12,7 +12,6 @@ stops the import with its line number, as in overrides.csv.
 
 from __future__ import annotations
 
-import csv
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable
@@ -21,7 +20,7 @@ from pathlib import Path
 
 import pyoxigraph as ox
 
-from aikg.epoch.overrides import OVERRIDE_KINDS
+from aikg.epoch.curated import check_kind, curated_rows
 from aikg.epoch.values import normalize
 from aikg.errors import BadRequest
 from aikg.namespaces import AIKG, ID, RDF, RESOLUTION_GRAPH, SKOS
@@ -46,28 +45,11 @@ class Name:
 
 def read_names(path: Path | None) -> list[Name]:
     """The names of ``path`` in file order; BadRequest on a malformed line."""
-    if path is None or not path.exists():
-        return []
-    with path.open(encoding="utf-8", newline="") as f:
-        lines = [
-            (n, line) for n, line in enumerate(f, 1) if line.strip() and not line.lstrip().startswith("#")
-        ]
-    if not lines:
-        return []
-    reader = csv.reader([line for _, line in lines])
-    header = [c.strip() for c in next(reader)]
-    if tuple(header) != COLUMNS:
-        raise BadRequest(
-            f"{path.name} line {lines[0][0]}: the header must be {','.join(COLUMNS)}, not {','.join(header)}"
-        )
     out: list[Name] = []
     seen: dict[tuple[str, str, str, str], int] = {}
-    for (number, _), cells in zip(lines[1:], reader, strict=True):
-        cells = [c.strip() for c in cells] + [""] * (len(COLUMNS) - len(cells))
+    for number, where, cells in curated_rows(path, COLUMNS):
         kind, name, label, lang, reference = cells[:5]
-        where = f"{path.name} line {number}"
-        if kind not in OVERRIDE_KINDS:
-            raise BadRequest(f"{where}: kind must be one of {', '.join(OVERRIDE_KINDS)}, not {kind!r}")
+        check_kind(kind, where)
         if not name or not label:
             raise BadRequest(f"{where}: the name and the label are required")
         if not _LANG.match(lang):

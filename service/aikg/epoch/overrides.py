@@ -12,21 +12,20 @@
 - ``target``: an aikg slug (empty for ``separate``);
 - ``reason``: why, in plain words, checked against the sources: required on every line.
 
-Lines starting with ``#`` are comments. A malformed line stops the import with its line number: a
-decision file that cannot be read must not be half applied.
+The file is read as every curated file is (aikg.epoch.curated: comments, header, a malformed line
+stops the import with its line number: a decision file that cannot be read must not be half applied).
 """
 
 from __future__ import annotations
 
-import csv
 import re
 from dataclasses import dataclass
 from pathlib import Path
 
+from aikg.epoch.curated import check_kind, curated_rows
 from aikg.epoch.values import normalize
 from aikg.errors import BadRequest
 
-OVERRIDE_KINDS = ("organization", "model", "accelerator", "datacenter", "training-run")
 DECISIONS = ("same", "separate", "variant-of", "subsidiary-of", "part-of", "chip-of")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 COLUMNS = ("kind", "name", "decision", "target", "reason")
@@ -50,27 +49,10 @@ class Override:
 
 def read_overrides(path: Path | None) -> dict[tuple[str, str], Override]:
     """The overrides as ``{(kind, normalized name): Override}``; BadRequest on a malformed line."""
-    if path is None or not path.exists():
-        return {}
     out: dict[tuple[str, str], Override] = {}
-    with path.open(encoding="utf-8", newline="") as f:
-        lines = [
-            (n, line) for n, line in enumerate(f, 1) if line.strip() and not line.lstrip().startswith("#")
-        ]
-    if not lines:
-        return {}
-    reader = csv.reader([line for _, line in lines])
-    header = [c.strip() for c in next(reader)]
-    if tuple(header) != COLUMNS:
-        raise BadRequest(
-            f"{path.name} line {lines[0][0]}: the header must be {','.join(COLUMNS)}, not {','.join(header)}"
-        )
-    for (number, _), cells in zip(lines[1:], reader, strict=True):
-        cells = [c.strip() for c in cells] + [""] * (len(COLUMNS) - len(cells))
+    for number, where, cells in curated_rows(path, COLUMNS):
         kind, name, decision, target, reason = cells[:5]
-        where = f"{path.name} line {number}"
-        if kind not in OVERRIDE_KINDS:
-            raise BadRequest(f"{where}: kind must be one of {', '.join(OVERRIDE_KINDS)}, not {kind!r}")
+        check_kind(kind, where)
         if not name:
             raise BadRequest(f"{where}: the name is empty")
         if decision not in DECISIONS:
