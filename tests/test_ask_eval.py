@@ -54,6 +54,26 @@ def test_the_evaluation_has_a_held_out_part_written_first_and_a_larger_developme
     assert all("sparql" in i["expect"] or i["expect"].get("abstain") for i in held)
 
 
+def test_a_follow_up_names_its_previous_question_by_its_words_not_its_id(tmp_path):
+    """Part g was first committed with "after": "z156": each follow-up then ran after a question "z156"
+    and scored wrong for the file's sake (0 of 12); the loader refuses such a file."""
+    first = {"id": "x1", "q": "Which chip has the most memory?", "lang": "en", "category": "superlative"}
+    path = tmp_path / "ask_answers_heldout_x.jsonl"
+    path.write_text(
+        "\n".join(
+            json.dumps(i) for i in (first, {**first, "id": "x2", "q": "and the least?", "after": "x1"})
+        ),
+        encoding="utf-8",
+    )
+    with pytest.raises(ValueError, match="x.jsonl:2: 'after' must be the previous question"):
+        load_items(path)
+    path.write_text(
+        "\n".join(json.dumps(i) for i in (first, {**first, "id": "x2", "after": first["q"]})),
+        encoding="utf-8",
+    )
+    assert load_items(path)[1]["after"] == first["q"]
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_development_answers_are_right_in_each_language(figures, lang):
     share = figures["accuracy"][f"part:dev:lang:{lang}"]["share"]

@@ -39,9 +39,16 @@ def load_items(*paths: Path | str) -> list[dict[str, Any]]:
     for path in paths:
         p = Path(path)
         part = "heldout" if "heldout" in p.stem else "dev"
+        start = len(items)
         for n, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1):
             if line.strip():
                 items.append({**json.loads(line), "part": part, "where": f"{p.name}:{n}"})
+        ids = {item["id"] for item in items[start:]}
+        for item in items[start:]:
+            # "after" is the previous question's text: an item's id there would be asked as a question,
+            # and the follow-up scored wrong for the file's sake, not the reader's.
+            if item.get("after") in ids:
+                raise ValueError(f"{item['where']}: 'after' must be the previous question, not its id")
     return items
 
 
