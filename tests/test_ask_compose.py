@@ -1229,3 +1229,62 @@ def test_a_choice_named_before_its_comparative_is_compared(asker, epoch_store):
         "} } GROUP BY ?o } }",
     )
     assert len(want) == 2 and want <= numbers(body)
+
+
+@pytest.mark.parametrize(
+    "q", ["新加坡在运营的最大集群", "日本現役最大的叢集", "largest operating cluster in Japan"]
+)
+def test_a_chinese_status_word_filters_and_is_not_read_as_the_operator(asker, epoch_store, q):
+    body = asker.ask(q)
+    form = body["understood"]["form"]
+    assert not body["abstained"] and (form["op"], form["status"]) == ("top", "Existing")
+    assert form["property"] == "h100Equivalents"
+    country = "Singapore" if "新加坡" in q else "Japan"
+    gold = (
+        "SELECT ?x WHERE { ?x a aikg:Deployment ; aikg:h100Equivalents ?v ; aikg:operationalStatus "
+        f'"Existing" ; aikg:locationName "{country}" ; aikg:sourceConfidence ?c '
+        'FILTER(?c IN ("Confirmed", "Likely")) } ORDER BY DESC(?v)'
+    )
+    assert first(body) == group_top(epoch_store, gold)
+
+
+@pytest.mark.parametrize(
+    ("q", "order"), [("英伟达最早的 GPU 是哪款", "ASC"), ("NVIDIA's earliest GPU", "ASC")]
+)
+def test_the_earliest_of_a_maker_is_ranked_by_date_oldest_first(asker, epoch_store, q, order):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["property"] == "availableFrom"
+    gold = (
+        "SELECT ?x WHERE { ?x a aikg:Hardware ; aikg:manufacturer id:nvidia ; aikg:availableFrom ?v } "
+        f"ORDER BY {order}(?v)"
+    )
+    assert first(body) == group_top(epoch_store, gold)
+
+
+def test_two_companies_compared_on_a_valuation_show_their_valuations_not_a_count_of_rounds(
+    asker, epoch_store
+):
+    body = asker.ask("Anthropic 和 Mistral 最近一次估值谁高")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "series"
+    latest = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?o { id:anthropic id:mistral-ai } ?x a aikg:FundingRound ; "
+        "aikg:investee ?o ; aikg:postMoneyValuation ?v ; aikg:date ?d FILTER NOT EXISTS { "
+        "?y a aikg:FundingRound ; aikg:investee ?o ; aikg:postMoneyValuation ?w ; aikg:date ?d2 "
+        "FILTER(?d2 > ?d) } }",
+    )
+    assert len(latest) == 2 and latest <= numbers(body)
+
+
+@pytest.mark.parametrize(
+    ("q", "prop"),
+    [
+        ("昇腾910B 和寒武纪 MLU370-X8 谁更费电", "thermalDesignPower"),
+        ("ChatGPT 每天有多少条消息", "dailyMessages"),
+        ("how many messages does ChatGPT get per day", "dailyMessages"),
+        ("OpenAI 2024年研发算力花了多少钱", "computeSpend"),
+    ],
+)
+def test_chinese_analyst_words_name_their_property(asker, q, prop):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["property"] == prop

@@ -108,6 +108,8 @@ DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
 NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
 """Words asking for the last released of a kind of thing (not a figure's latest value)."""
+OLDEST_WORDS = ("earliest", "oldest", "first released", "最早", "最老", "最早发布", "最早推出")
+"""Words asking for the first released of a kind of thing."""
 DATED = {"hardware": "availableFrom", "model": "releaseDate"}
 """Things released on a date, and the property that says when."""
 KIND_WORDS = {"tpu": "TPU", "tpus": "TPU"}
@@ -615,9 +617,11 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
-_EXACT_ONLY = frozenset({"上市", "问世", "供电", "投资方", "电力公司", "租户"})
+_EXACT_ONLY = frozenset(
+    {"上市", "问世", "供电", "投资方", "电力公司", "租户", "消息量", "条消息", "费电", "省电"}
+)
 """Property words read only as written: one character off, they are everyday words (上租, 上卖: "on";
-用电, 耗电; 投资了)."""
+用电, 耗电; 投资了; 消息可: the news is)."""
 _BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 """Chinese property words (two characters or more) by their first character."""
 
@@ -629,7 +633,7 @@ _OTHER_WORDS = frozenset(
         STATUS_WORDS.values(),
         [c for _, c in COMPARATORS],
         [c for _, c in CLASS_WORDS],
-        [("时候", "时间", "什么", "多少"), USE_WORDS],
+        [("时候", "时间", "什么", "多少", "收录", "统计", "报到"), USE_WORDS],
     )
     for words in table
     for w in words
@@ -987,6 +991,17 @@ ANSWERED_WORDS = (
     "完成",
     "投入运行",
     *USE_WORDS,
+    # a figure as it was reported or counted ("最高报到过", "最近一次统计的"), what the data holds
+    # ("收录了几款", "aikg has"), and who a count of users counts ("月活多少人")
+    "报到过",
+    "报到",
+    "报过",
+    "统计的",
+    "收录",
+    "收录了",
+    "有记录",
+    "多少人",
+    "aikg",
     # the currency an amount is given in
     "dollars",
     "dollar",
@@ -1286,10 +1301,15 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
             for s, e, _ in _find(text, [label])
             if not any(a < e and s < b for a, b in name_spans)
         ]
+    # a status word holds the property word inside it ("在运营": in service, not its operator)
+    held = [(a, b) for a, b, _ in _find(text, [w for ws in STATUS_WORDS.values() for w in ws])]
+    found = [f for f in found if not any(a <= f[0] and f[1] <= b and b - a > f[1] - f[0] for a, b in held)]
+    if fallback and held and not _outside(text, _fact_words(fallback), held):
+        fallback = None  # the fact reader's word ("运营": operator) is inside the status word
     if not found and fallback:
         form.prop = fallback
     elif not found:
-        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries])
+        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held)
     if found:
         # a class word that is also a property word ("GPUs": a chip count) gives way to another
         # property word ("GPUs with more than 250 GB of HBM": the memory, of GPUs)
@@ -1306,6 +1326,18 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop == "timeToTrain" or (form.prop is None and _has(text, ("how many years", "几年", "多少年")))
     ):
         form.prop = "termYears"  # "how long is the lease", "租约期限是几年": its term
+
+
+def _fact_words(prop: str) -> list[str]:
+    """The words the fact reader (:mod:`aikg.ask.lexicon`) reads as ``prop``."""
+    from aikg.ask.lexicon import PROPERTY_WORDS as FACT_WORDS
+
+    return [w for words, props in FACT_WORDS if prop in props for w in words]
+
+
+def _outside(text: str, words: list[str], spans: list[tuple[int, int]]) -> bool:
+    """True when one of ``words`` occurs in ``text`` outside every span."""
+    return any(not any(a <= s and e <= b for a, b in spans) for s, e, _ in _find(text, words))
 
 
 def _read_numbers(form: Form, r: _Reading) -> None:
@@ -1725,17 +1757,22 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         raised = form.prop == "amount" and not _ROUNDS.search(text)
         form.op, form.carrier = ("sum" if raised else "count"), form.carrier or "funding"
         form.per = True
+        if form.prop not in (None, "amount"):
+            # "A 和 B 估值谁高": each one's valuations, newest first (a count of rounds is no valuation)
+            form.op, form.per = "series", False
     elif len(form.entities) >= 2 and form.prop:
         form.op = "compare"
     elif (
         form.carrier in DATED
-        and _has(text, NEWEST_WORDS)
+        and (_has(text, NEWEST_WORDS) or _has(text, OLDEST_WORDS))
         and not form.entities
         and form.prop in (None, DATED[form.carrier])
         and not form.dates
     ):
-        # "Google's newest TPU", "OpenAI's latest model": the ranking by date, newest first
+        # "Google's newest TPU", "OpenAI's latest model": the ranking by date, newest first;
+        # "NVIDIA's earliest GPU", "英伟达最早的 GPU": oldest first
         form.op, form.prop = "top", DATED[form.carrier]
+        form.ascending = not _has(text, NEWEST_WORDS)
     elif ops["top"] and form.carrier and (form.prop or form.carrier in RANK_BY):
         form.op = "top"
         form.prop = form.prop or RANK_BY[form.carrier]
