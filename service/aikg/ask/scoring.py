@@ -35,7 +35,7 @@ MOST = 0.8
 
 def load_items(*paths: Path | str) -> list[dict[str, Any]]:
     """The items of answer-evaluation files; ``part`` is ``heldout`` for a file so named, else ``dev``."""
-    items = []
+    items: list[dict[str, Any]] = []
     for path in paths:
         p = Path(path)
         part = "heldout" if "heldout" in p.stem else "dev"
