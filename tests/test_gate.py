@@ -241,6 +241,70 @@ def test_what_points_at_a_changed_node_is_validated_too(client, db):
     assert db.dump(mime="application/n-quads") == before
 
 
+G2 = "https://w3id.org/aikg/graph/sources/test-gate-other"
+
+
+def _turtle(client, graph: str, body: str, method: str = "post"):
+    send = client.put if method == "put" else client.post
+    return send(
+        "/data",
+        query_string={"graph": graph},
+        data=(PREFIXES + body).encode(),
+        headers={**AUTH, "Content-Type": "text/turtle"},
+    )
+
+
+def test_violations_that_need_the_stores_data_are_refused_by_the_fast_path(store):
+    """A small write is validated over a data graph bounded by its focus nodes and what the shapes reach
+    from them, in a scratch store kept between writes (#49). What the write alone does not say is still
+    read from the store: a second holder of a position held in another graph (sh:maxCount), a holder
+    whose type only the store gives (sh:class); and nothing of one validation is left for the next (a
+    type stated in a refused write does not make a later write valid)."""
+    client = create_app(
+        {"store": "memory", "load_seeds": False, "token": "test-token"}, store=store
+    ).test_client()
+    assert _turtle(client, G, POSITION, "put").status_code == 201
+    before = store.dump(mime="application/n-quads")
+    # a cardinality: the position already has its holder, in graph G; this write, in G2, adds one
+    r = _turtle(
+        client,
+        G2,
+        'id:gate-position aikg:heldBy id:gate-other . id:gate-other a aikg:Person ; rdfs:label "O"@en .',
+    )
+    assert_refused(r, ID + "gate-position", AIKG + "heldBy", "held by exactly one person")
+    # a class: the store says gate-lab is an AI lab, not a person; the write does not mention its type
+    r = _turtle(
+        client,
+        G2,
+        'id:gate-seat a aikg:Position ; rdfs:label "Seat"@en ; aikg:role aikg:CTO ; '
+        "aikg:heldBy id:gate-lab ; aikg:inOrganization id:gate-lab .",
+    )
+    assert r.status_code == 422, r.get_json()
+    assert any(
+        v["focus_node"] == ID + "gate-seat" and v["path"] == AIKG + "heldBy" for v in r.get_json()["errors"]
+    ), r.get_json()["errors"]
+    # a refused write's statements are gone from the scratch store: the person it typed is unknown
+    r = _turtle(
+        client,
+        G2,
+        'id:gate-chair a aikg:Position ; rdfs:label "Chair"@en ; aikg:role aikg:CTO ; '
+        "aikg:heldBy id:gate-other ; aikg:inOrganization id:gate-lab .",
+    )
+    assert r.status_code == 422, r.get_json()
+    assert any(
+        v["focus_node"] == ID + "gate-chair" and v["path"] == AIKG + "heldBy" for v in r.get_json()["errors"]
+    ), r.get_json()["errors"]
+    assert store.dump(mime="application/n-quads") == before
+    # and a valid write beside them is taken
+    r = _turtle(
+        client,
+        G2,
+        'id:gate-chair a aikg:Position ; rdfs:label "Chair"@en ; aikg:role aikg:CTO ; '
+        "aikg:heldBy id:gate-person ; aikg:inOrganization id:gate-lab .",
+    )
+    assert r.status_code in (200, 201), r.get_json()
+
+
 # --- incremental validation at scale ------------------------------------------------------------------
 
 BIG = "https://w3id.org/aikg/graph/sources/test-gate-synthetic"

@@ -7,9 +7,10 @@ accepts an ``aikg:Neocloud``. Shapes and ontology are parsed once per process.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass
 from functools import lru_cache
 from typing import Any
@@ -300,6 +301,16 @@ class _TargetedShape(Shape):
             return super().focus_nodes(data_graph, debug=debug)  # type: ignore[no-untyped-call]
         return _TARGETS[id(self)].among(_FOCUS, data_graph)
 
+    def validate(
+        self, executor: Any, target_graph: Any, focus: Any = None, _evaluation_path: Any = None
+    ) -> Any:
+        # A shape with no target among the focus nodes ends here: pyshacl's own way there formats
+        # debug messages for each of the ~500 shapes, ~5 ms of a small write, to find nothing to do.
+        among = _FOCUS if focus is None and not self._advanced else None
+        if among is not None and not _TARGETS[id(self)].among(among, target_graph):
+            return True, []
+        return super().validate(executor, target_graph, focus, _evaluation_path)
+
 
 _FOCUS: frozenset[Node] | None = None
 """The focus nodes of the validation under way (None: every target), set by :func:`_run` under
@@ -324,11 +335,16 @@ class _Targets:
         self.subjects_of = frozenset(subjects_of)
 
     def among(self, focus: frozenset[Node], data_graph: Any) -> set[Node]:
-        """The shape's targets among ``focus`` in ``data_graph``."""
-        found = set(self.nodes & focus)
-        for node in focus - found:
-            if self._targets(data_graph, node):
-                found.add(node)
+        """The shape's targets among ``focus`` in ``data_graph`` (found once per validation)."""
+        key = id(self)
+        found = _FOUND.get(key) if focus is _FOCUS else None
+        if found is None:
+            found = set(self.nodes & focus)
+            for node in focus - found:
+                if self._targets(data_graph, node):
+                    found.add(node)
+            if focus is _FOCUS:
+                _FOUND[key] = found
         return found
 
     def _targets(self, data_graph: Any, node: Node) -> bool:
@@ -336,9 +352,9 @@ class _Targets:
         object of."""
         if self.classes and self.classes & _classes_of(data_graph, node):
             return True
-        if any(True for p in self.subjects_of for _ in data_graph.objects(node, p)):
+        if any(_uses(data_graph, node, p, out=True) for p in self.subjects_of):
             return True
-        return any(True for p in self.objects_of for _ in data_graph.subjects(p, node))
+        return any(_uses(data_graph, node, p, out=False) for p in self.objects_of)
 
 
 _TARGETS: dict[int, _Targets] = {}
@@ -346,6 +362,23 @@ _TARGETS: dict[int, _Targets] = {}
 
 _CLASSES: dict[Node, frozenset[Node]] = {}
 """The classes of each focus node in the validation under way (its types and their superclasses)."""
+
+
+_FOUND: dict[int, set[Node]] = {}
+"""Each shape's targets among the focus nodes in the validation under way, by the shape's id."""
+
+_USES: dict[tuple[Node, Node, bool], bool] = {}
+"""Whether a focus node is the subject (True) or object (False) of a predicate, in the validation under
+way: many shapes target the subjects of the same predicates."""
+
+
+def _uses(data_graph: Any, node: Node, predicate: Node, *, out: bool) -> bool:
+    key = (node, predicate, out)
+    known = _USES.get(key)
+    if known is None:
+        found = data_graph.objects(node, predicate) if out else data_graph.subjects(predicate, node)
+        known = _USES[key] = next(iter(found), None) is not None
+    return known
 
 
 def _classes_of(data_graph: Any, node: Node) -> frozenset[Node]:
@@ -359,7 +392,45 @@ def _classes_of(data_graph: Any, node: Node) -> frozenset[Node]:
     return known
 
 
-def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
+def _forget() -> None:
+    """Clear what one validation learnt about its focus nodes."""
+    _CLASSES.clear()
+    _FOUND.clear()
+    _USES.clear()
+
+
+SHARED_MOST = 20_000
+"""Quads of data validated at most in the process's kept scratch store (:func:`_shared`); a larger data
+graph gets a new one (adding and removing its quads would cost more than loading the ontology)."""
+
+_SHARED: list[tuple[ox.Store, int]] = []
+"""The kept scratch store, holding the ontology alone between validations, and its size then (guarded
+by ``_PYSHACL``)."""
+
+
+@contextlib.contextmanager
+def _shared(data: list[ox.Quad]) -> Iterator[ox.Store]:
+    """The kept scratch store with ``data`` in it for the time of one validation (the caller holds
+    ``_PYSHACL``). A new store with the ontology copied in was ~4-7 ms of a small write's validation;
+    here only the data's quads are added, and removed again after: those the ontology already holds
+    stay. Should the store then not hold the ontology alone (pyshacl wrote into it), it is dropped and
+    the next validation makes a new one."""
+    if not _SHARED:
+        _SHARED.append((_validation_store([]), len(_ontology_quads())))
+    scratch, size = _SHARED[0]
+    added = [q for q in dict.fromkeys(data) if q not in scratch]
+    scratch.extend(added)
+    try:
+        yield scratch
+    finally:
+        for q in added:
+            scratch.remove(q)
+        if len(scratch) != size:
+            _SHARED.clear()
+
+
+def _run(scratch: ox.Store | list[ox.Quad], focus: list[str] | None) -> ValidationResult:
+    """Validate a scratch store, or ``data`` quads in the kept scratch store (:func:`_shared`)."""
     if focus is not None and not focus:
         return ValidationResult(True, [], _empty_report())
     options = {
@@ -370,18 +441,21 @@ def _run(scratch: ox.Store, focus: list[str] | None) -> ValidationResult:
         "focus_nodes": focus,
     }
     global _FOCUS
-    with _PYSHACL:
+    with (
+        _PYSHACL,
+        _shared(scratch) if isinstance(scratch, list) else contextlib.nullcontext(scratch) as store,
+    ):
         try:  # what pyshacl.validate does for a data graph and a shapes graph already loaded
-            data = _ScratchDataGraph(scratch)
+            data = _ScratchDataGraph(store)
             validator = _FocusSetValidator(data, shacl_graph=load_shapes(), options=options)
             _FOCUS = None if focus is None else frozenset(URIRef(f) for f in focus)
-            _CLASSES.clear()
+            _forget()
             conforms, report, _ = validator.run()  # type: ignore[no-untyped-call]
         except ValidationFailure as exc:
             conforms, report = False, exc
         finally:
             _FOCUS = None
-            _CLASSES.clear()
+            _forget()
     if not isinstance(report, Graph):
         log.error("SHACL validation could not run: %s", report)
         raise AikgError("validation could not run: the SHACL shapes are not usable")
@@ -406,7 +480,10 @@ def validate_graph(data: Graph, *, focus_nodes: Iterable[URIRef] | None = None) 
         chunk = b"".join(g.serialize(format="nt", encoding="utf-8") for g in data.contexts())
     else:
         chunk = data.serialize(format="nt", encoding="utf-8")
-    return _run(_validation_store([chunk]), _focus_list(focus_nodes))
+    focus = _focus_list(focus_nodes)
+    if focus and chunk.count(b"\n") <= SHARED_MOST:  # a write's nodes: in the kept scratch store
+        return _run(list(ox.parse(chunk, format=ox.RdfFormat.N_TRIPLES)), focus)
+    return _run(_validation_store([chunk]), focus)
 
 
 def validate_about(data: Graph, nodes: Iterable[URIRef | BNode]) -> ValidationResult:

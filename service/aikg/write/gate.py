@@ -683,7 +683,10 @@ class Gate:
         before = self.writelog.begin()
         try:
             with self.whole if generated is None else contextlib.nullcontext():
+                version = store.version
                 write_change(store, change, generated)
+                if generated is not None:
+                    incremental.committed(store, version)
                 if generated is None:
                     started = time.monotonic()
                     rebuild_derived(store)
