@@ -371,6 +371,9 @@ class Asker:
     ) -> dict[str, Any]:
         best = plans[0]
         form = self.compose(reading, after)
+        if form is not None and form.op == "refuse":
+            # every word was read, and what it asks is not in the data (a country of a data center)
+            return self._abstain(question, best, plans[:ALTERNATIVES], form.why or "")
         if form is not None and form.op == "joint":
             body = self._composed(question, form, alternatives=[])
             if not body["abstained"] or form.apart is None:

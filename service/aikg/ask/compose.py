@@ -211,6 +211,9 @@ class Form:
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
     apart: Form | None = None
+    why: str | None = None
+    """For a ``refuse`` form (a question the data cannot answer as asked, though its words were all
+    read: "which country has the most data centers", whose sites hold only an address), why."""
     countries: list[str] = field(default_factory=list)
     """Every country the question names, in its order: two or more are compared ("China or the US")."""
     region: str | None = None
@@ -360,6 +363,9 @@ def _number(m: re.Match[str]) -> tuple[float, str | None]:
     if scale:
         value *= _SCALES[scale]
     unit = m.group("unit")
+    if unit in ("千瓦", "kw") and scale in ("万", "亿"):
+        # "50 万千瓦" (500,000 kW) is how Chinese writes a site's power: 500 MW, not a chip's watts
+        return value / 1000.0, "mw"
     if unit and unit in UNITS:
         value *= UNITS[unit][1]
     return value, unit
@@ -395,8 +401,9 @@ def _end(year: int, month: int) -> str:
 
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
-_FROM_BEFORE = re.compile(r"(?:since|after|starting(?: in| from)?|later than)\s*$")
+_FROM_BEFORE = re.compile(r"(?:since|starting(?: in| from)?)\s*$")
 _FROM_AFTER = re.compile(r"\s*(?:以后|之后|以来|起|开始|on(?:wards?)?\b)")
+_AFTER_BEFORE = re.compile(r"(?:after|later than)(?:\s+the)?\s*$")
 _UNTIL_BEFORE = re.compile(r"(?:until|till|through|up to|as of|截至|截止到?|到)\s*$")
 _UNTIL_AFTER = re.compile(r"\s*(?:为止)")
 _BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)\s*$")
@@ -407,16 +414,18 @@ def _open_ended(
     text: str, span: tuple[int, int], lo: str, hi: str
 ) -> tuple[tuple[str, str], tuple[int, int]]:
     """A period made open by the words around it: "since 2024", "2024 年以后" (from its start on),
-    "before 2024", "2024 年之前" (up to the day before), "until 2024", "截至 2024 年" (up to its end)."""
+    "after 2023" (from the day after its end), "before 2024", "2024 年之前" (up to the
+    day before), "until 2024", "截至 2024 年" (up to its end)."""
     s, e = span
     head = text[:s]
     for before, after, bound in (
         (_FROM_BEFORE, _FROM_AFTER, "from"),
+        (_AFTER_BEFORE, None, "after"),  # 之后 reads as 以后 does: from the period's start
         (_BEFORE_BEFORE, _BEFORE_AFTER, "before"),
         (_UNTIL_BEFORE, _UNTIL_AFTER, "until"),
     ):
         b = before.search(head)
-        a = after.match(text, e)
+        a = after.match(text, e) if after else None
         if not (b or a):
             continue
         s2, e2 = (b.start() if b else s), (a.end() if a else e)
@@ -424,6 +433,9 @@ def _open_ended(
         s2 = lead.start() if lead else s2  # "从 2024 年起", "from 2024 on"
         if bound == "from":
             return (lo, OPEN_END), (s2, e2)
+        if bound == "after":
+            day = datetime.date.fromisoformat(hi) + datetime.timedelta(days=1)
+            return (day.isoformat(), OPEN_END), (s2, e2)
         if bound == "until":
             return (OPEN_START, hi), (s2, e2)
         day = datetime.date.fromisoformat(lo) - datetime.timedelta(days=1)
@@ -485,7 +497,7 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         (r"(?:from|between)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
         # 2025 年 1 月到 3 月
         (r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(?:到|至|-|~)\s*(\d{1,2})\s*月", "y-mm"),
-        (r"(?:since|after)\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
+        (r"since\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
         (rf"({_MONTH_RE})\w*\s+(\d{{4}})", "my"),
         (r"(\d{4})\s*年\s*(\d{1,2})\s*月", "ym-zh"),
         (
@@ -634,6 +646,8 @@ _OTHER_WORDS = frozenset(
         [c for _, c in COMPARATORS],
         [c for _, c in CLASS_WORDS],
         [("时候", "时间", "什么", "多少", "收录", "统计", "报到"), USE_WORDS],
+        # bills the data holds no figure of: never 电力 (power) misspelt
+        [("电费", "电价", "水费", "油费")],
     )
     for words in table
     for w in words
@@ -778,8 +792,14 @@ QUANTITY_WORDS = ("most", "fewest", "least", "number of", "最多", "最少", "�
 SUMMABLE = ("amount", "h100Equivalents", "powerCapacity", "acceleratorCount")
 """Figures a total adds up (a ranking of organizations by them sums their nodes')."""
 _WHICH = re.compile(
-    r"\b(?:which|what)\s+|哪一?[家个款种位]?\s*|(?:最多|最少)的\s*|\bthe\s+(?=\w+\s+with\s+the\s+most)"
+    r"\b(?:which|what)\s+(?:(?!most\b|largest\b|biggest\b)[a-z0-9-]+\s+)?|哪一?[家个款种位]?\s*(?:[a-z]+\s*)?"
+    r"|(?:最多|最少)的\s*|前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家个位名]?\s*"
+    r"|\bthe\s+(?=\w+\s+(?:with\s+the\s+most|that|which|who)\b)"
 )
+"""Where the word for what a ranking groups by may follow ("which *operator*", "which AI *lab*",
+"哪家 AI *公司*", "the *company* that raised the most")."""
+_WHO = re.compile(r"\bwho(?:se)?\b|谁")
+"""Who has the most of a class is an organization ("who runs the most clusters", "谁手里的集群最多")."""
 
 
 _VENDOR_AFTER = re.compile(r"(?:'s)?\s*(?:的\s*)?(?:chips?|gpus?|accelerators?|hardware|芯片|加速器|显卡|卡)")
@@ -789,13 +809,23 @@ _VENDOR_BEFORE = re.compile(r"(?:made by|built by|designed by|from)\s*$")
 def _group(text: str, carrier: str | None) -> str | None:
     """The path a ranking by a count or total groups the carrier's nodes by, when the question asks
     which organization or chip has the most of them; else None."""
-    if carrier is None or not _has(f" {text} ", QUANTITY_WORDS):
+    if carrier is None:
+        return None
+    per = re.search(r"\bper\s+(\w+)", text)  # "clusters per operator, top ones": how many each has
+    for kind, words in GROUP_WORDS if per else ():
+        if per is not None and per.group(1) in words:
+            return GROUP_PATHS.get((carrier, kind))
+    if not _has(f" {text} ", QUANTITY_WORDS):
         return None
     for m in _WHICH.finditer(text):
-        rest = text[m.end() :]
-        for kind, words in GROUP_WORDS:
-            if any(re.match(re.escape(w) + r"(?![a-z])", rest) for w in words):
-                return GROUP_PATHS.get((carrier, kind))
+        starts = {m.end(), m.start() + len(m.group(0).split()[0]) if m.group(0).split() else m.end()}
+        for start in sorted(starts):
+            rest = text[start:].lstrip()
+            for kind, words in GROUP_WORDS:
+                if any(re.match(re.escape(w) + r"(?![a-z])", rest) for w in words):
+                    return GROUP_PATHS.get((carrier, kind))
+    if _WHO.search(text):
+        return GROUP_PATHS.get((carrier, "org"))
     return None
 
 
@@ -1009,6 +1039,19 @@ ANSWERED_WORDS = (
     "money",
     "美元",
     "钱",
+    # the whole of what the data holds, over time ("in the dataset", "raised the most overall", "累计")
+    "dataset",
+    "in the data",
+    "overall",
+    "altogether",
+    "cumulative",
+    "cumulatively",
+    "累计",
+    # what an organization spends: the data holds its compute spending (see _spend_of_org)
+    "spend",
+    "spent",
+    "spending",
+    "put out",
 )
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
@@ -1267,6 +1310,13 @@ def variants(m: Mention, text: str) -> list[Candidate]:
         for c in m.candidates
         if _QUALIFIED.search(c.label) and squeeze(_QUALIFIED.sub("", c.label)) == typed
     ]
+    if not found and m.how == "word":
+        # a family typed by its name and number ("Llama 3", "Claude 3"): its members, each the name
+        # and a size or tier after a space or dash ("Llama 3-8B", "Claude 3 Opus"), of one kind; not
+        # a later version ("Llama 3.1 405B") nor a member's training run
+        family = re.compile(r"[\s-]*".join(map(re.escape, m.text.casefold().split())) + r"[\s-]+[a-z0-9]")
+        members = [c for c in m.candidates if family.match(c.label.casefold())]
+        return [c for c in members if c.types == members[0].types][:MAX_VARIANTS]
     rest = squeeze(text[m.end :])
     given = [c for c in found if rest.startswith(squeeze(_QUALIFIED.search(c.label).group(0)))]  # type: ignore[union-attr]
     return (given or found)[:MAX_VARIANTS]
@@ -1301,15 +1351,21 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
             for s, e, _ in _find(text, [label])
             if not any(a < e and s < b for a, b in name_spans)
         ]
-    # a status word holds the property word inside it ("在运营": in service, not its operator)
+    # a status word holds the property word inside it ("在运营": in service, not its operator), and a
+    # class word its property word ("算力" in "算力集群": a cluster)
     held = [(a, b) for a, b, _ in _find(text, [w for ws in STATUS_WORDS.values() for w in ws])]
-    found = [f for f in found if not any(a <= f[0] and f[1] <= b and b - a > f[1] - f[0] for a, b in held)]
+    classes = [(a, b) for a, b, _ in _find(text, _CLASS_WORDS)]
+    found = [
+        f
+        for f in found
+        if not any(a <= f[0] and f[1] <= b and b - a > f[1] - f[0] for a, b in held + classes)
+    ]
     if fallback and held and not _outside(text, _fact_words(fallback), held):
         fallback = None  # the fact reader's word ("运营": operator) is inside the status word
     if not found and fallback:
         form.prop = fallback
     elif not found:
-        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held)
+        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held + classes)
     if found:
         # a class word that is also a property word ("GPUs": a chip count) gives way to another
         # property word ("GPUs with more than 250 GB of HBM": the memory, of GPUs)
@@ -1483,6 +1539,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     ):
         form.prop = "fp16Performance"  # "Huawei's most powerful chip": ranked by its FP16 compute
     hardware_cls = vocab.descendants(AIKG + "Hardware") if vocab is not None else frozenset()
+    if vocab is not None:
+        _spend_of_org(form, r, vocab.descendants(ORGANIZATION))
     _makers_figures(form)
     if _totals_compared(form, r, ops, hardware_cls) or _countries_ranked(form, r, ops):
         return form
@@ -1494,9 +1552,38 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if not _choose_op(form, r, ops, group):
         return _joint(form, ops, vocab) or form
     form = _checked_op(form, r, ops, hardware_cls)
-    if form.op == "count" and form.carrier == "cluster":
-        form.defaults = True  # the clusters the totals count; the answer gives every row's count beside
+    if form.op in ("count", "rank") and form.carrier == "cluster":
+        # the clusters the totals count (a count's answer gives every row's count beside): "which
+        # operator runs the most clusters" ranks what each one runs now, each cluster once
+        form.defaults = True
+    if form.op == "top" and form.orgs and form.carrier in OWNED:
+        form.subsidiaries = True  # "Meta's largest model" is Meta AI's too: a ranking leaves none out
     return _joint(form, ops, vocab) or form
+
+
+OWNED = frozenset({"model", "run", "cluster", "datacenter", "hardware"})
+"""Classes an organization has through its subsidiaries too (Meta's models: Meta AI's)."""
+
+
+SPENT = re.compile(r"\bspen[dt]\b|\bspending\b|\bcosts?\b|花了?多少钱|花费|花了|花在|开销|支出|成本")
+"""Words of money an organization spends: the data holds its compute spending and nothing else."""
+
+
+def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
+    """ "OpenAI 推理花了多少钱", "how much did Anthropic spend on inference", "OpenAI inference cost":
+    an organization's cost or spending is its compute spending (of the category named), the only
+    spending the data holds — not the cost of some run of one of its models."""
+    if form.prop not in (None, "cost") or form.carrier not in (None, "spend") or not SPENT.search(r.text):
+        return
+    named = form.entities + [o[0] for o in form.orgs]
+    if not named or not all(_is_org(c, orgs) for c in named):
+        return
+    form.orgs = [[c] for c in form.entities] + form.orgs
+    form.entities, form.alternates = [], []
+    form.carrier, form.prop = "spend", "computeSpend"
+    found = _find(r.text, SPEND_CATEGORIES)
+    form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
+    form.spend_total = form.spend_category is None and _has(r.text, SPEND_TOTAL_WORDS)
 
 
 def every_row(form: Form) -> Form | None:
@@ -1594,6 +1681,14 @@ def _countries_ranked(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
         prop = "acceleratorCount"
     if prop is None and _has(r.text, ("compute", "算力", "算力资源")):
         prop = "h100Equivalents"
+    if explicit == "datacenter":
+        # Epoch gives a data center an address, not a country: a ranking by country would be a guess
+        form.op = "refuse"
+        form.why = (
+            "aikg cannot rank countries by their data centers: the data gives each data center an "
+            "address, not a country."
+        )
+        return True
     form.op, form.group, form.carrier, form.defaults = "rank", COUNTRY_GROUP, "cluster", True
     if prop is not None and explicit in (None, "hardware", "cluster", "run"):
         form.prop = prop
@@ -1927,16 +2022,22 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
     return form
 
 
-FOLLOW_UP = re.compile(r"^\s*(?:and|also|then|(?:what|how)\s+ab\w{1,3}t)\b|^\s*那|呢\s*[?？]?\s*$")
+FOLLOW_UP = re.compile(
+    r"^\s*(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{1,3}t|bout|bou?t))\b"
+    r"|^\s*(?:only|just)\s+(?:the\s+)?ones\b|^\s*(?:那|只看|只要)|呢\s*[?？]?\s*$"
+)
 """How a question says it goes on from the one before ("and over 300 MW?", "what abut the B200",
-"那德国呢")."""
+"wat about the MI355X", "how bout Japan", "only the ones above 4e26 FLOP?", "那德国呢",
+"只看超过 3e26 的")."""
 
 
 def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     """A follow-up read with the question before it: what it names replaces what the earlier one named,
     and what it does not name is the earlier one's (``text``: the follow-up as folded)."""
-    if current is None or not previous.op:
+    if current is None or not previous.op or previous.op == "refuse":
         return None
+    if previous.op == "joint" and previous.apart is not None and not current.op:
+        previous = previous.apart  # "英伟达 B200 的显存" then "GB300 的呢": the chip's figure, not NVIDIA's
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
         if FOLLOW_UP.search(text) and current.carrier and current.carrier == previous.carrier:
             # "and over 300 MW?" after "existing clusters drawing more than 140 MW": still existing ones
@@ -1952,11 +2053,21 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     if current.prop and current.prop != previous.prop:
         form.prop, changed = current.prop, True
     if current.country:
-        form.country, changed = current.country, True
+        form.country, form.countries, changed = current.country, current.countries, True
     if current.status and current.status != previous.status:
         form.status, changed = current.status, True
     if current.dates:
         form.dates, changed = current.dates, True
+    if current.threshold and (previous.threshold or previous.op in ("list", "count", "top")):
+        # "only the ones above 4e26 FLOP?": the same list with the new bound (on the property its unit
+        # names, or the one the list was by)
+        form.threshold, changed = current.threshold, True
+        unit_prop = current.threshold_prop or current.prop
+        if unit_prop and unit_prop != (previous.threshold_prop or previous.prop):
+            if previous.prop and previous.op == "top":
+                form.threshold_prop = unit_prop
+            else:
+                form.prop, form.threshold_prop = unit_prop, None
     if current.entities and previous.orgs and not previous.entities:
         orgs = [alt for alt in current.alternates if alt] or [[e] for e in current.entities]
         form.orgs, changed = orgs, True
@@ -2093,7 +2204,13 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
     if form.dates and c.date:
         lo, hi = form.dates
-        out.append(f'?x aikg:{c.date} ?date FILTER(STR(?date) >= "{lo}" && STR(?date) <= "{hi}")')
+        # a date given to the year or month ("2024", "2024-06") is compared at its own precision: "2024"
+        # is after 2023 and since 2024-01-01, which its string alone is not
+        out.append(
+            f"?x aikg:{c.date} ?date BIND(STRLEN(STR(?date)) AS ?precision) "
+            f'FILTER(STR(?date) >= SUBSTR("{lo}", 1, ?precision) '
+            f'&& STR(?date) <= SUBSTR("{hi}", 1, ?precision))'
+        )
     if carrier == "staff":
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
