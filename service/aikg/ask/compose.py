@@ -16,7 +16,7 @@ from __future__ import annotations
 import datetime
 import functools
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -764,6 +764,9 @@ GROUP_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "公司",
             "机构",
             "运营商",
+            "运营方",
+            "startup",
+            "startups",
             "企业",
             "实验室",
             "开发商",
@@ -792,12 +795,37 @@ QUANTITY_WORDS = ("most", "fewest", "least", "number of", "最多", "最少", "�
 SUMMABLE = ("amount", "h100Equivalents", "powerCapacity", "acceleratorCount")
 """Figures a total adds up (a ranking of organizations by them sums their nodes')."""
 _WHICH = re.compile(
-    r"\b(?:which|what)\s+(?:(?!most\b|largest\b|biggest\b)[a-z0-9-]+\s+)?|哪一?[家个款种位]?\s*(?:[a-z]+\s*)?"
+    r"\b(?:which|what)\s+|哪一?[家个款种位]?\s*"
     r"|(?:最多|最少)的\s*|前\s*(?:\d+|[一二三四五六七八九十]+)\s*[家个位名]?\s*"
     r"|\bthe\s+(?=\w+\s+(?:with\s+the\s+most|that|which|who)\b)"
 )
-"""Where the word for what a ranking groups by may follow ("which *operator*", "which AI *lab*",
-"哪家 AI *公司*", "the *company* that raised the most")."""
+"""Where the word for what a ranking groups by may follow ("which *operator*", "哪家*公司*", "前三家*公司*",
+"the *company* that raised the most"), or one word later ("which AI *lab*", "哪家 AI *公司*")."""
+
+
+def _after_which(text: str) -> Iterator[str]:
+    """The text after each "which" (:data:`_WHICH`), and after the word that follows it."""
+    for m in _WHICH.finditer(text):
+        rest = text[m.end() :].lstrip()
+        yield rest
+        word = re.match(r"[a-z0-9-]+\s+", rest)
+        if word and word.group(0).strip() not in ("most", "largest", "biggest"):
+            yield rest[word.end() :]
+
+
+TOTAL_WORDS = (
+    "total",
+    "in total",
+    "overall",
+    "altogether",
+    "cumulative",
+    "累计",
+    "总额",
+    "合计",
+    "总共",
+    "一共",
+)
+"""Words of a total over time (what a company raised in all its rounds)."""
 _WHO = re.compile(r"\bwho(?:se)?\b|谁")
 """Who has the most of a class is an organization ("who runs the most clusters", "谁手里的集群最多")."""
 
@@ -815,15 +843,13 @@ def _group(text: str, carrier: str | None) -> str | None:
     for kind, words in GROUP_WORDS if per else ():
         if per is not None and per.group(1) in words:
             return GROUP_PATHS.get((carrier, kind))
-    if not _has(f" {text} ", QUANTITY_WORDS):
+    if not _has(f" {text} ", QUANTITY_WORDS) and not (carrier == "funding" and _has(text, TOTAL_WORDS)):
+        # a company raises its money in rounds: "累计融资额排名第一的是哪家公司" asks for its total
         return None
-    for m in _WHICH.finditer(text):
-        starts = {m.end(), m.start() + len(m.group(0).split()[0]) if m.group(0).split() else m.end()}
-        for start in sorted(starts):
-            rest = text[start:].lstrip()
-            for kind, words in GROUP_WORDS:
-                if any(re.match(re.escape(w) + r"(?![a-z])", rest) for w in words):
-                    return GROUP_PATHS.get((carrier, kind))
+    for rest in _after_which(text):
+        for kind, words in GROUP_WORDS:
+            if any(re.match(re.escape(w) + r"(?![a-z])", rest) for w in words):
+                return GROUP_PATHS.get((carrier, kind))
     if _WHO.search(text):
         return GROUP_PATHS.get((carrier, "org"))
     return None
@@ -1047,6 +1073,7 @@ ANSWERED_WORDS = (
     "cumulative",
     "cumulatively",
     "累计",
+    "single",
     # what an organization spends: the data holds its compute spending (see _spend_of_org)
     "spend",
     "spent",
@@ -1552,6 +1579,14 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if not _choose_op(form, r, ops, group):
         return _joint(form, ops, vocab) or form
     form = _checked_op(form, r, ops, hardware_cls)
+    if form.op == "top" and form.prop in LINKED_BY and form.carrier:
+        # "哪个运营方手上在跑的集群最多": a ranking "by" a link (the operator) is by how many each has;
+        # never the nodes sorted by the link's IRI
+        path = GROUP_PATHS.get((form.carrier, LINKED_BY[form.prop]))
+        if path and _has(f" {masked} ", (*QUANTITY_WORDS, "count", "how many", "数目")):
+            form.op, form.group, form.prop = "rank", path, None
+        else:
+            form.op = ""
     if form.op in ("count", "rank") and form.carrier == "cluster":
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
@@ -1561,6 +1596,23 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     return _joint(form, ops, vocab) or form
 
 
+GROUP_NAMES = {
+    "operator": ("operator", "运营方"),
+    "manufacturer": ("manufacturer", "制造商"),
+    "developer": ("developer", "开发方"),
+    "investee": ("company", "公司"),
+    "accelerator": ("accelerator", "加速器"),
+}
+"""What a ranking groups by, in words (the last step of its path)."""
+LINKED_BY = {
+    "operator": "org",
+    "operatedBy": "org",
+    "owner": "org",
+    "developer": "org",
+    "manufacturer": "vendor",
+    "investee": "org",
+}
+"""Properties that link a node to an organization: what a ranking by one counts per organization."""
 OWNED = frozenset({"model", "run", "cluster", "datacenter", "hardware"})
 """Classes an organization has through its subsidiaries too (Meta's models: Meta AI's)."""
 
@@ -1785,8 +1837,8 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
         return False
     if ops["top"]:
         ranks_orgs = any(
-            re.match(re.escape(w) + r"(?![a-z])", r.text[m.end() :])
-            for m in _WHICH.finditer(r.text)
+            re.match(re.escape(w) + r"(?![a-z])", rest)
+            for rest in _after_which(r.text)
             for kind, words in GROUP_WORDS
             if kind == "org"
             for w in words
@@ -2023,7 +2075,7 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
 
 
 FOLLOW_UP = re.compile(
-    r"^\s*(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{1,3}t|bout|bou?t))\b"
+    r"^\s*(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{0,3}t|bout|bou?t))\b"
     r"|^\s*(?:only|just)\s+(?:the\s+)?ones\b|^\s*(?:那|只看|只要)|呢\s*[?？]?\s*$"
 )
 """How a question says it goes on from the one before ("and over 300 MW?", "what abut the B200",
@@ -2677,6 +2729,7 @@ def describe(form: Form) -> str:
     subject = " ".join(p for p in parts if p) + (" " + ", ".join(quals) if quals else "")
     if form.op == "rank":
         by = form.group.rsplit(":", 1)[-1] if form.group else ""
+        by = GROUP_NAMES.get(by, (by, by))[1 if zh else 0]
         if form.group == COUNTRY_GROUP:
             by = "国家" if zh else "country"
         what = (
@@ -2688,7 +2741,7 @@ def describe(form: Form) -> str:
         return (
             f"{subject}按 {by} 分组，按{what}{'从低到高' if low else '从高到低'}（前 {form.k}）"
             if zh
-            else f"{subject} grouped by {by}, ranked by {what} "
+            else f"{subject}, grouped by {by}, ranked by {what} "
             f"({'lowest' if low else 'highest'} first, top {form.k})"
         )
     if form.op == "top":

@@ -919,6 +919,9 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "前十",
         "排名",
         "最快",
+        # the most of what a thing uses ("谷歌最耗算力的模型", "最费电的芯片")
+        "最耗",
+        "最费",
     ),
     "count": (
         "how many",
