@@ -1580,13 +1580,11 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         return _joint(form, ops, vocab) or form
     form = _checked_op(form, r, ops, hardware_cls)
     if form.op == "top" and form.prop in LINKED_BY and form.carrier:
-        # "哪个运营方手上在跑的集群最多": a ranking "by" a link (the operator) is by how many each has;
-        # never the nodes sorted by the link's IRI
+        # "哪个运营方手上在跑的集群最多": a ranking "by" a link (the operator) with "most" is by how many
+        # each has, not the nodes sorted by the link's IRI
         path = GROUP_PATHS.get((form.carrier, LINKED_BY[form.prop]))
         if path and _has(f" {masked} ", (*QUANTITY_WORDS, "count", "how many", "数目")):
             form.op, form.group, form.prop = "rank", path, None
-        else:
-            form.op = ""
     if form.op in ("count", "rank") and form.carrier == "cluster":
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
