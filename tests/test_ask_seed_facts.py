@@ -86,3 +86,58 @@ def test_a_relayed_price_says_it_is_relayed(asker, epoch_store):
     body = asker.ask("tinker pricing: how much for input tokens")
     assert not body["abstained"] and judge({"expect": {"match": "all"}}, body, [{"number": 0.3}])
     assert {s["certainty"]["iri"] for src in _sources(body) for s in src} == {level[0]["iri"]}
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a role asked the other way round: the organization of a person's position
+        (
+            "Soumith Chintala is CTO of which company?",
+            "?p aikg:heldBy id:soumith-chintala ; aikg:role aikg:CTO ; aikg:inOrganization ?v",
+        ),
+        ("Soumith Chintala 都有哪些头衔", "?p aikg:heldBy id:soumith-chintala ; aikg:inOrganization ?v"),
+        # two figures asked together: each one, or no answer
+        (
+            "DeepSeek-V2 总参数和激活参数分别是多少",
+            "{ id:deepseek-v2 aikg:totalParameters ?v } UNION { id:deepseek-v2 aikg:activeParameters ?v }",
+        ),
+        (
+            "how many H800s, and for how many days, was DeepSeek-V3 pretrained?",
+            "{ id:training-run-deepseek-v3 aikg:acceleratorCount ?v } UNION"
+            " { id:training-run-deepseek-v3 aikg:durationDays ?v }",
+        ),
+        # the thing of the class asked for, linked to what is named
+        (
+            "Which model did CoreWeave train for its MLPerf Training v6.0 submission?",
+            "?r aikg:submitter id:coreweave ; aikg:round id:mlperf-training-v6-0 ; aikg:workload ?v",
+        ),
+        # a claim named by its speed-up alone
+        (
+            "the 4.2x cumulative gain is measured against what baseline?",
+            "?c aikg:speedup 4.2 ; aikg:baseline ?v",
+        ),
+    ],
+)
+def test_inverse_two_part_and_linked_facts_are_answered_whole(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+    assert all(_sources(body))
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a figure named by its value alone: the node stating it, and the source's certainty of it
+        ("was the 276 GPU-hours measured or estimated?", "https://w3id.org/aikg/ontology#Estimated"),
+        ("NVFP4 提速 1.4 倍是哪篇文章说的", ID + "nmedialink-llama31-training"),
+        ("which dataset does Meta AI's 700M MAU come from?", ID + "epoch-ai-companies-usage-reports"),
+    ],
+)
+def test_provenance_by_article_dataset_or_measured_or_estimated(asker, q, gold):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
+    assert judge({"expect": {"match": "all"}}, body, [{"iri": gold}]), q

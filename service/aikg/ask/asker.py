@@ -379,7 +379,7 @@ class Asker:
             if not body["abstained"] or form.apart is None:
                 return body
             form = form.apart  # nothing links them all: the things named, one by one
-        if form is not None and form.op == "fact" and form.prop:
+        if form is not None and form.op == "fact" and form.prop and form.entities:
             # One fact of one entity: its page's facts (units, qualifiers, notes, the event it is given on)
             facts = self._form_fact(question, reading, form)
             if facts is not None:
@@ -727,6 +727,16 @@ class Asker:
         if body["abstained"]:
             # "who founded OpenAI" asks for a party; the date aikg has does not answer it
             return body if _ASKS_WHO.search(question) else None
+        for prop in form.also:
+            # "total and active parameters": each property asked for, or no answer that looks whole
+            reading.properties = [PropertyMention(0, 0, (prop,))]
+            try:
+                more = self._fact(question, reading, Plan(FACT, 1.0, "", mention=mention), 1.0, [])
+            finally:
+                reading.properties = props
+            if more["abstained"]:
+                return None
+            body["answer"]["facts"] += more["answer"]["facts"]
         body["understood"]["description"] = describe(form)
         body["understood"]["form"] = _form_json(form)
         return body

@@ -39,6 +39,7 @@ from aikg.ask.words import (
     OPERATOR_WORDS,
     OPINION_WORDS,
     OUT_OF_SCOPE,
+    POSITION_WORDS,
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
     PROPERTY_WORDS,
@@ -58,6 +59,7 @@ PREFIXES = (
     "PREFIX xsd: <http://www.w3.org/2001/XMLSchema#>\n"
 )
 ORGANIZATION = AIKG + "Organization"
+PERSON = AIKG + "Person"
 TOP_K = 10
 """Rows a ranking shows when the question gives no number."""
 LIST_LIMIT = 200
@@ -79,6 +81,7 @@ LINKS = (
     "aikg:lessee",
     "aikg:provider",
     "aikg:relayedBy",
+    "aikg:trainingPrecision",
 )
 """Links from an n-ary node (a run, a phase, a result, a claim) to the entity a question names: a
 property the entity lacks is looked for on the nodes linked to it this way."""
@@ -140,6 +143,10 @@ ALSO = {
     "facilityInvestor": "investor",
     "price": "cost",
     "timeToTrain": "durationDays",
+    "designedFor": "purpose",
+    "purpose": "designedFor",
+    "tradeOff": "costDriver",
+    "costDriver": "tradeOff",
 }
 """A property looked up together with another that says the same on other classes (a model's release
 date, a chip's first availability)."""
@@ -220,6 +227,12 @@ class Form:
     """A region within a country ("Texas"): clusters whose location, as written, names it."""
     every: bool = False
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
+    claim: float | None = None
+    """The speed-up a fact's claim is named by when the question names nothing else ("the 4.2x
+    cumulative gain"): the claims of that speed-up."""
+    also: list[str] = field(default_factory=list)
+    """Further properties a fact asks for beside ``prop`` ("total and active parameters", "用多少张 H800
+    训了多少天", "how many GPUs of which chip"): each is answered."""
     """For a ``joint`` form (the figure of the node that links every thing named: NVIDIA's investment in
     SB Energy, CoreWeave's MLPerf v6.0 result on the GB300), the reading of the named things one by
     one, answered when no node links them all."""
@@ -629,11 +642,35 @@ def mentions_named(form: Form) -> bool:
 _QUESTION_CHARS = frozenset("什么多少哪几谁是的了吗呢怎样个和与")
 
 
+SEED_PROPS = frozenset(
+    {
+        "accelerator",
+        "baseline",
+        "submitter",
+        "workload",
+        "introducedWorkload",
+        "successor",
+        "predecessor",
+        "originBusiness",
+        "tradeOff",
+        "costDriver",
+        "purpose",
+        "architectureGeneration",
+        "announcedOn",
+        "ordersOfMagnitude",
+        "hardwareVendorPolicy",
+        "builder",
+    }
+)
+"""Properties of facts the seed documents state, named by their own words only: their short Chinese words
+one character off are everyday words (前身: 目前运行; 数量级: 数量出自)."""
 _EXACT_ONLY = frozenset(
     {"上市", "问世", "供电", "投资方", "电力公司", "租户", "消息量", "条消息", "费电", "省电"}
+    | {w for prop, words in PROPERTY_WORDS if prop in SEED_PROPS for w in words}
+    | {"分钟", "喂了", "喂了多少", "注资", "收多少", "训了几天", "落实了没有", "定了没有", "这事落实", "锁定"}
 )
 """Property words read only as written: one character off, they are everyday words (上租, 上卖: "on";
-用电, 耗电; 投资了; 消息可: the news is)."""
+用电, 耗电; 投资了; 消息可: the news is; 分别 is no 分钟)."""
 _BY_FIRST: dict[str, list[tuple[str, str]]] = {}
 """Chinese property words (two characters or more) by their first character."""
 
@@ -1058,6 +1095,65 @@ ANSWERED_WORDS = (
     "有记录",
     "多少人",
     "aikg",
+    # what a seed document's figure is called and how it is asked ("the 2.02 minutes", "Groq's target",
+    # "the NVFP4 recipe brought", "每颗 GPU 配多少", "训了多少天", "这个数")
+    "minute",
+    "minutes",
+    "estimate",
+    "estimates",
+    "figure",
+    "number",
+    "target",
+    "targets",
+    "aiming",
+    "aim",
+    "submission",
+    "submit",
+    "recipe",
+    "bring",
+    "brings",
+    "brought",
+    "sit",
+    "sits",
+    "measured",
+    "neocloud",
+    "neoclouds",
+    "project",
+    "projects",
+    "open-source",
+    "undercut",
+    "moving",
+    "move",
+    "work",
+    "works",
+    "dataset",
+    "datasets",
+    "数据集",
+    "媒体",
+    "put",
+    "报的",
+    "当",
+    "州",
+    "园区",
+    "gpu cloud",
+    "gpu 云",
+    "主要",
+    "目标",
+    "实测",
+    "估算",
+    "估计",
+    "估",
+    "假设",
+    "实际",
+    "配",
+    "配备",
+    "搭载",
+    "方案",
+    "训",
+    "算的",
+    "数",
+    "项目",
+    "开源",
     # the currency an amount is given in
     "dollars",
     "dollar",
@@ -1177,6 +1273,8 @@ class _Reading:
     """The question names the class of the nodes (not only implied by its property)."""
     hardware_word: bool = False
     """The question says "chips", "GPUs", "accelerators" ..."""
+    places: list[Candidate] = field(default_factory=list)
+    """Places named (a country, a region) that the search index also links as entities."""
     chip_of: dict[str, Candidate] = field(default_factory=dict)
     """For a system a name was linked to ("GB200": the GB200 NVL72 rack), the chip the same name also
     names (the NVIDIA GB200): what a chip filter means by it."""
@@ -1243,6 +1341,14 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     # a misspelt everyday word linked as a name ("operate" as Opera) is not a name, nor is a name inside a
     # longer property word ("H100" in "H100-equivalents")
     mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    # nor is an amount written as a model size ("Anthropic's 7B revenue": 7 billion, not DCLM 7B)
+    mentions = [
+        m
+        for m in mentions
+        if m.how == "exact"
+        or not _AMOUNT.fullmatch(m.text.strip())
+        or not re.search(r"(?:'s|\$)\s*$", folded[: m.start])
+    ]
     # nor is a misspelt analyst word ("tennant" is a tenant, not Tencent)
     mentions = [m for m in mentions if not (m.how == "fuzzy" and _respell(m.text, [], known) != m.text)]
     respelt = _respell(text, [], known)
@@ -1261,6 +1367,9 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     return _Reading(text, mentions, prop_spans)
 
 
+_AMOUNT = re.compile(r"\$?\d+(?:\.\d+)?\s*(?:b|bn|m|k|t)")
+
+
 def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) -> None:
     """Names: organizations filter, other entities are what the question is about; its country and
     the product of the usage figures it names."""
@@ -1276,6 +1385,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
         if m.how == "fuzzy" and m.text in named_products:
             continue  # "Grok" is a product of the usage figures, not Groq misspelt
         if any(s <= m.start and m.end <= e for s, e, _ in countries):
+            r.places.append(m.best)  # a place named, kept for a fact that links it ("in Ohio")
             continue
         if m.text in COUNTRIES:
             continue
@@ -1393,12 +1503,20 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = fallback
     elif not found:
         found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held + classes)
+    found += _chips_asked(text, r.mentions)
     if found:
         # a class word that is also a property word ("GPUs": a chip count) gives way to another
         # property word ("GPUs with more than 250 GB of HBM": the memory, of GPUs)
         found = [f for f in found if text[f[0] : f[1]] not in _CLASS_WORDS] or found
+        found = every = _given(text, found)
+        strong = [f for f in found if f[2] not in WEAK_PROPS]
+        if not strong and (ops_top(text) or not r.mentions):
+            found = []  # "which chip has the most memory": a ranking of chips, not a chip link
+        found = strong or found
         found.sort(key=lambda f: (-(f[1] - f[0]), f[0]))
-        form.prop = found[0][2]
+        if found:
+            form.prop = found[0][2]
+            form.also = _also_asked(text, found[0], every)
     if form.prop == "releaseDate" and form.orgs and not form.entities and _has(text, ["上市"]):
         form.prop = None  # a company's 上市 is its listing on a stock exchange, not a release
     if form.prop == "trainingTokens" and _has(text, DAILY_WORDS):
@@ -1421,6 +1539,66 @@ def _fact_words(prop: str) -> list[str]:
 def _outside(text: str, words: list[str], spans: list[tuple[int, int]]) -> bool:
     """True when one of ``words`` occurs in ``text`` outside every span."""
     return any(not any(a <= s and e <= b for a, b in spans) for s, e, _ in _find(text, words))
+
+
+WEAK_PROPS = frozenset({"accelerator"})
+"""Properties whose words ("which chip", "什么卡") also ask for a ranking or a list of the class: read
+only beside a name, when the question names no other property and ranks nothing."""
+_AND = re.compile(r"\band\b|&|[,，、和与及跟+]|\bvs\.?|\bplus\b|分别|以及")
+_TOTAL_TOO = re.compile(r"\btotal\b|总")
+_ASKING = re.compile(r"多少|几|\bhow many\b|\bhow much\b|\bwhich\b|\bwhat\b|什么|哪")
+_GIVEN = re.compile(r"(?<![\w.-])\d[\d,.]*\s*(?:万|亿|千|百万|[kmb]|bn|million|billion)?\s*$")
+
+
+def _given(text: str, found: list[tuple[int, int, str]]) -> list[tuple[int, int, str]]:
+    """The property words written right after a number ("the 276 GPU-hours", "557.6 万美元成本"): the
+    figure the question names to say which thing it is about, not what it asks, when it asks another
+    (a word inside a given one's, "供电" of "首期供电", is given too; a threshold's unit is no figure
+    given: "memory bandwidth over 8 TB/s")."""
+    if any(_has(text, words) for _, words in COMPARATORS):
+        return found
+    given = [f for f in found if _GIVEN.search(text[: f[0]])]
+    props = {g[2] for g in given}
+    taken = [(s, e) for s, e, p in found if p in props]
+    asked = [f for f in found if f[2] not in props and not any(a <= f[0] and f[1] <= b for a, b in taken)]
+    return asked if given and asked else found
+
+
+def _also_asked(text: str, chosen: tuple[int, int, str], found: list[tuple[int, int, str]]) -> list[str]:
+    """The other properties a question asks for beside the chosen one, joined to it by "and", a comma,
+    "vs" ("DeepSeek-V2 总参数和激活参数", "how many GPUs of which chip"): words apart from the chosen
+    one's and from each other's."""
+    out: list[str] = []
+    spans = [(chosen[0], chosen[1])]
+    for s, e, prop in sorted(found, key=lambda f: (-(f[1] - f[0]), f[0])):
+        if prop == chosen[2] or prop in out or any(a < e and s < b for a, b in spans):
+            continue
+        a, b = sorted([(s, e), (chosen[0], chosen[1])])
+        joined = _AND.search(text[a[1] : b[0]]) or re.search(r"\bof\b", text[a[1] : b[0]])
+        # "用多少张 H800 训了多少天": two words that each ask how many
+        asked = all(_ASKING.search(text[x:y]) for x, y in ((s, e), (chosen[0], chosen[1])))
+        if not (joined or asked):
+            continue
+        out.append(prop)
+        spans.append((s, e))
+    if chosen[2] == "activeParameters" and "totalParameters" not in out and _TOTAL_TOO.search(text):
+        out.append("totalParameters")  # "total vs active parameters", "975B-A41B 总参数和激活"
+    return out
+
+
+def _chips_asked(text: str, mentions: list[Mention]) -> list[tuple[int, int, str]]:
+    """ "How many H800s": a count of the chip the name names (the word before the name)."""
+    out = []
+    for m in mentions:
+        if not any(t.rsplit("#", 1)[-1] in CHIP_TYPES for t in m.best.types):
+            continue
+        before = re.search(r"(?:how many|多少张|几张|多少块|几块|多少颗|几颗)\s*$", text[: m.start])
+        if before:
+            out.append((before.start(), before.end(), "acceleratorCount"))
+    return out
+
+
+CHIP_TYPES = frozenset({"GPU", "TPU", "LPU", "Accelerator", "Hardware"})
 
 
 def _read_numbers(form: Form, r: _Reading) -> None:
@@ -1455,6 +1633,9 @@ def _read_numbers(form: Form, r: _Reading) -> None:
         form.k = {"五": 5, "十": 10, "三": 3}.get(k) or int(k)
 
 
+_CLOUD = re.compile(r"\s*(?:clouds?\b|云)")
+
+
 def _read_class(form: Form, r: _Reading) -> None:
     """The class of the nodes: named by a class word or implied by the property (which may then be
     read as the same word's property of that class)."""
@@ -1465,6 +1646,8 @@ def _read_class(form: Form, r: _Reading) -> None:
         for s, e, _ in _find(text, words):
             if any(a < e and s < b for a, b in r.name_spans):
                 continue
+            if key == "hardware" and _CLOUD.match(text, e):
+                continue  # "before it was a GPU cloud", "转型做 GPU 云": a business, not chips
             if key == "hardware":
                 r.hardware_word = True
             if e - s > best_len or (key in SITES and carrier == "hardware"):
@@ -1549,7 +1732,15 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
     role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
-    if role and (asks_who or form.prop is None) and (form.orgs or form.entities) and not ops["provenance"]:
+    person = any(PERSON in e.types for e in form.entities)
+    if person and not role and _has(text, POSITION_WORDS) and not ops["provenance"]:
+        role = ""  # "what positions does Soumith hold": every position, its role and organization
+    if (
+        role is not None
+        and (asks_who or form.prop is None or person)
+        and (form.orgs or form.entities)
+        and not ops["provenance"]
+    ):
         form.role, form.op = role, "role"
         form.entities = (form.entities + [o[0] for o in form.orgs])[:1]
         form.orgs = []
@@ -1578,7 +1769,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     _chips_filter(form, r, ops, hardware_cls)
     if not _choose_op(form, r, ops, group):
         return _joint(form, ops, vocab) or form
-    form = _checked_op(form, r, ops, hardware_cls)
+    orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
+    form = _checked_op(form, r, ops, hardware_cls, orgs_cls)
     if form.op == "top" and form.prop in LINKED_BY and form.carrier:
         # "哪个运营方手上在跑的集群最多": a ranking "by" a link (the operator) with "most" is by how many
         # each has, not the nodes sorted by the link's IRI
@@ -1950,9 +2142,31 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.entities = [form.orgs[0][0]]
         form.orgs = []
         form.op = "fact"
+    elif not named and form.prop and form.prop != "speedup" and _TIMES.search(text):
+        # "the 4.2x cumulative gain is measured against what baseline?": the claim of that speed-up
+        form.op, form.claim = "fact", float(_TIMES.search(text).group(1))  # type: ignore[union-attr]
+    elif (
+        named
+        and form.prop is None
+        and explicit
+        and form.carrier in LINKED_CLASSES
+        and _WHICH_ONE.search(text)
+        and not _MANY.search(text)
+    ):
+        # "which model did CoreWeave train in MLPerf v6.0", "MLPerf 早期轮次跑的是什么模型": the thing of
+        # that class linked to what is named (or to the node that links all of it)
+        form.op = "linked"
     else:
         return False
     return True
+
+
+LINKED_CLASSES = {"model": "AIModel", "hardware": "Hardware"}
+"""Classes a question may ask for as the thing linked to what it names ("which model", "什么卡")."""
+_MANY = re.compile(r"\b(?:models|chips|gpus|accelerators)\b|哪些")
+"""A list asked for ("what models has the H800 trained"): a named query's, not one linked thing."""
+_WHICH_ONE = re.compile(r"\b(?:which|what)\b|哪个|哪款|哪种|哪一|什么")
+_TIMES = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(?:x|×|倍)(?![a-z])")
 
 
 ORG_FIGURES = frozenset({"revenue", "usage", "funding", "staff", "spend"})
@@ -2019,7 +2233,9 @@ def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
     )
 
 
-def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> Form:
+def _checked_op(
+    form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str], orgs_cls: frozenset[str]
+) -> Form:
     """The operator chosen, cleared (``op`` empty) where the form cannot say what the question asks,
     and what it needs filled in."""
     if form.op == "count" and form.carrier is None:
@@ -2050,10 +2266,24 @@ def _checked_op(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: fro
     ):
         form.op = ""  # "models trained on the H100": a list by a link the forms do not filter on
         return form
+    if (
+        form.op == "fact"
+        and (form.region or form.countries)
+        and any(_is_org(e, orgs_cls) for e in form.entities)
+    ):
+        # "the capacity OpenAI locked up in Ohio": an organization's facts take no place; the node that
+        # links the organization and the place does (the lease in Ohio), or nothing answers
+        if not r.places:
+            form.op = ""
+            return form
+        return replace(form, op="joint", entities=form.entities + r.places[:1], orgs=[], carrier=None)
     if form.op in ("fact", "compare") and form.prop and form.prop in PROPERTY_CARRIER:
         form.carrier = None
-    if form.op == "provenance" and not (form.entities or form.orgs or (form.product and form.prop)):
-        form.op = ""
+    by_value = form.prop is not None and form.value is not None and form.prop not in WEAK_PROPS
+    if form.op == "provenance" and not (
+        form.entities or form.orgs or (form.product and form.prop) or by_value
+    ):
+        form.op = ""  # "the 276 GPU-hours" names its figure by its value: the nodes that state it
         return form
     if form.op == "provenance" and not form.entities:
         form.entities = [o[0] for o in form.orgs]
@@ -2348,16 +2578,20 @@ def _summed(form: Form, where: list[str], prop: str) -> str:
 def compile_form(form: Form) -> str:
     """The SPARQL query of a form (prefixes included)."""
     if form.op == "role":
+        # the role's holder in an organization, or a person's positions (the role asked the other way
+        # round: "Soumith Chintala is CTO of which company?")
+        role = f"aikg:role aikg:{form.role}" if form.role else "aikg:role ?role"
         return PREFIXES + (
-            "SELECT DISTINCT ?person ?position ?entity WHERE {\n"
+            "SELECT DISTINCT ?person ?position ?organization ?role WHERE {\n"
             f"  VALUES ?entity {{ {' '.join(_iri(e) for e in form.entities)} }}\n"
-            f"  ?position aikg:inOrganization ?entity ; aikg:role aikg:{form.role} ; aikg:heldBy ?person .\n"
-            "}"
+            "  { ?position aikg:inOrganization ?entity BIND(?entity AS ?organization) }\n"
+            "  UNION { ?position aikg:heldBy ?entity BIND(?entity AS ?person) }\n"
+            f"  ?position {role} ; aikg:heldBy ?person ; aikg:inOrganization ?organization .\n"
+            + (f"  BIND(aikg:{form.role} AS ?role)\n" if form.role else "")
+            + "}"
         )
     if form.op == "joint":
-        p = f"aikg:{form.prop}"
-        if form.prop in ALSO:
-            p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
+        p = _path(form)
         # linked to each thing named, or to a part of it: a round of the suite named ("MLPerf"), a
         # variant of the chip named, a system of that chip (the GB300 NVL72 of "the GB300")
         linked = " ".join(
@@ -2367,11 +2601,35 @@ def compile_form(form: Form) -> str:
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
             f"ORDER BY ?node LIMIT {LIST_LIMIT}"
         )
+    if form.op == "linked":
+        named = form.entities + [o[0] for o in form.orgs]
+        if len(named) >= 2:
+            node = " ".join(
+                f"?node ?link{i} ?to{i} . ?to{i} {PART_OF}? {_iri(e)} ." for i, e in enumerate(named)
+            )
+        else:
+            node = f"VALUES ?node {{ {_iri(named[0])} }}"
+        cls = LINKED_CLASSES[form.carrier or ""]
+        others = ", ".join(_iri(e) for e in named)
+        return PREFIXES + (
+            f"SELECT DISTINCT ?node ?value WHERE {{\n  {node}\n  ?node ?p ?value .\n"
+            f"  ?value a aikg:{cls} .\n  FILTER(?value NOT IN ({others}))\n}}\n"
+            f"ORDER BY ?node LIMIT {LIST_LIMIT}"
+        )
+    if form.op == "fact" and form.claim is not None and not form.entities:
+        tolerance = abs(form.claim) * 0.005
+        return PREFIXES + (
+            "SELECT DISTINCT ?entity ?value ?node WHERE {\n"
+            "  ?entity aikg:speedup ?speedup\n"
+            f"  FILTER(ABS(xsd:double(STR(?speedup)) - {form.claim}) <= {tolerance})\n"
+            f"  ?entity {_path(form)} ?value BIND(?entity AS ?node)\n"
+            "}\nORDER BY ?entity"
+        )
     if form.op in ("fact", "compare", "provenance"):
         values = " ".join(_iri(e) for e in form.entities)
         links = "|".join(LINKS)  # one property path: looked up from the entity, not scanned
-        p = f"aikg:{form.prop}"
-        if form.prop in ALSO:
+        p = _path(form) if form.op == "fact" else f"aikg:{form.prop}"
+        if form.op != "fact" and form.prop in ALSO:
             p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
         if form.op == "provenance":
             return _provenance(form, values, links, p)
@@ -2502,6 +2760,14 @@ def compile_form(form: Form) -> str:
     )
 
 
+def _path(form: Form) -> str:
+    """The property path of a fact: its property, the one :data:`ALSO` says the same with, and the
+    further properties the question asks for beside it."""
+    props = [form.prop or "", *([ALSO[form.prop]] if form.prop in ALSO else []), *form.also]
+    props = list(dict.fromkeys(props))
+    return f"aikg:{props[0]}" if len(props) == 1 else "(" + "|".join(f"aikg:{p}" for p in props) + ")"
+
+
 MEMBERS_LIMIT = 2000
 """Most nodes a total's sources are looked up for."""
 
@@ -2597,6 +2863,10 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
                     f"FILTER(?stating != aikg:sourceRow && isNumeric(?value) && {near}) "
                     f"FILTER NOT EXISTS {{ ?entity {p} ?asked }} }}\n"
                 )
+        if not values and not form.product and form.value is not None:
+            # no thing named, only the figure ("was the 276 GPU-hours measured or estimated?"): the
+            # nodes that state that value of that property
+            branches.append(f"{{ GRAPH ?g {{ ?node {p} ?value }} FILTER({near}) BIND(?node AS ?entity) }}\n")
         products = _usage_products(form)
         if products:
             # usage figures name their product in words ("ChatGPT", "Meta AI assistant"), not as a node
@@ -2647,7 +2917,9 @@ def _names(cands: Iterable[Candidate]) -> str:
 def describe(form: Form) -> str:
     """What the answer did, in words ("existing clusters rated at least Likely, ranked by ...")."""
     zh = form.lang == "zh"
-    prop = PROPERTY_LABELS.get(form.prop or "", (form.prop or "", form.prop or "", ""))[1 if zh else 0]
+    prop = " & ".join(
+        PROPERTY_LABELS.get(q, (q, q, ""))[1 if zh else 0] for q in [form.prop or "", *form.also]
+    )
     c = CARRIERS.get(form.carrier or "")
     noun = (c.zh if zh else c.en) if c else ""
     if form.count_report and form.op == "count":
@@ -2764,6 +3036,20 @@ def describe(form: Form) -> str:
     if form.op == "list":
         return f"列出{subject}" if zh else f"{subject}" + (f", by {prop}" if form.prop else "")
     names = _names(form.entities) or (form.product or "")
+    if not names and form.op == "provenance" and form.value is not None:
+        names = f"{form.value:g}"  # the figure named by its value alone ("the 276 GPU-hours")
+    if form.op == "linked":
+        linked = _names(form.entities + [o[0] for o in form.orgs])
+        return f"与 {linked} 关联的{noun}" if zh else f"the {noun} linked to {linked}"
+    if form.op == "fact" and form.claim is not None and not form.entities:
+        return (
+            f"{form.claim:g} 倍提速这一说法的{prop}"
+            if zh
+            else f"{prop} of the {form.claim:g}× speed-up claim"
+        )
+    if form.op == "role" and any(PERSON in e.types for e in form.entities):
+        what = form.role or ("职务" if zh else "positions")
+        return f"{names} 担任的{what}及其机构" if zh else f"{names}'s {what}, and where"
     if form.op == "role":
         return f"{names} 的{form.role}" if zh else f"the {form.role} of {names}"
     if form.op == "compare" and form.ambiguous:
