@@ -288,12 +288,36 @@ def test_a_read_after_a_write_was_answered_waits_for_its_snapshot(tmp_path, monk
     later.start()
     assert reader.count("urn:x:g") == 2
     later.join()
+    assert publication.wanted(folder)  # the reader asked the writer for the snapshot it waited for
+    assert not publication.wanted(folder)  # once
     store.update('INSERT DATA { GRAPH <urn:x:g> { <urn:x:c> <urn:x:p> "3" } }')
     monkeypatch.setattr(publication, "SETTLE_WAIT", 0.2)
     publication.publish(folder, reader.snapshot(), "run", latest=store.version)  # never published
     assert reader.count("urn:x:g") == 2
     reader.close()
     store.close()
+
+
+def test_the_publisher_makes_a_snapshot_when_a_reader_asks_or_the_writes_pause(tmp_path, monkeypatch):
+    """The writer's publisher does not checkpoint after every write (at 1M each checkpoint's compactions
+    cost ~85 ms of CPU that the next writes waited behind, #49): it waits until a reader asks for the
+    newest snapshot, or the writes pause, or the oldest unpublished write has waited long enough."""
+    from aikg.serving import publication
+    from aikg.serving.writer import Writer
+
+    monkeypatch.setattr("aikg.serving.writer.PUBLISH_MOST", 30.0)
+    writer = Writer.__new__(Writer)  # the publisher's wait alone: no store, no gunicorn
+    writer.folder, writer._closing, writer._turns = tmp_path, False, threading.Condition()
+    writer._actions, writer._last_action = 1, time.monotonic()  # a write under way
+    asking = threading.Timer(0.2, publication.want, (tmp_path,))
+    asking.start()
+    writer._until_wanted()  # returns: a reader asked
+    asking.join()
+    assert not publication.wanted(tmp_path)  # the request was taken
+    writer._actions, writer._last_action = 0, time.monotonic() - 1.0  # the writes paused
+    writer._until_wanted()  # returns with nobody asking
+    writer._actions, writer._closing = 1, True
+    writer._until_wanted()  # returns: the writer closes, publishing what it has
 
 
 def test_a_refused_write_comes_back_with_its_report(server):
