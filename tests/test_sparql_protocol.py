@@ -624,3 +624,25 @@ def test_cors_on_the_write_endpoints_and_their_refusals(token_client, method, pa
     assert refused.headers["Access-Control-Allow-Origin"] == "*"
     exposed = refused.headers["Access-Control-Expose-Headers"]
     assert "WWW-Authenticate" in exposed and "Location" in exposed
+
+
+def test_no_accept_and_accept_anything_share_one_cached_answer(store):
+    """The response cache is keyed on the representation negotiation chooses, not the raw header (#49):
+    curl's ``Accept: */*`` and a client sending none get the same answer, so they share one entry; a
+    request that negotiates another representation gets its own. Both kinds of key: a view that
+    negotiates (``/sparql``) and one keyed on the ``Accept`` header read as RFC 9110 does."""
+    client = create_app({"store": "memory", "load_seeds": False}, store=store).test_client()
+    services = client.application.extensions["aikg.services"]
+    asks = [
+        ("/sparql", {"query": "SELECT (COUNT(*) AS ?n) WHERE { ?s ?p ?o }"}, "text/csv"),
+        ("/api/search", {"q": "coreweave"}, "application/json;q=0.5, */*;q=0.1"),
+    ]
+    for n, (path, args, other) in enumerate(asks):
+        first = client.get(path, query_string=args)
+        assert first.status_code == 200 and len(services.responses) == 2 * n + 1
+        for accept in ("*/*", "*/*;q=1.0", None):
+            resp = client.get(path, query_string=args, headers={"Accept": accept} if accept else {})
+            assert resp.status_code == 200 and resp.data == first.data
+            assert len(services.responses) == 2 * n + 1, (path, accept)
+        assert client.get(path, query_string=args, headers={"Accept": other}).status_code == 200
+        assert len(services.responses) == 2 * n + 2, path
