@@ -227,6 +227,38 @@ MERGES = {
 }
 
 
+def test_epochs_own_judgement_of_each_cluster_row_is_kept_as_in_the_file(snapshot):
+    """ "Single cluster?", "Possible Duplicate" and "Include in Standard Analysis", row by row as the CSV
+    says (Unclear: no value; an empty checkbox: false), each cited by its column."""
+    store, _ = snapshot
+    with (default_directory() / "gpu_clusters/gpu_clusters.csv").open(encoding="utf-8-sig", newline="") as f:
+        table = list(csv.DictReader(f))
+    graph = EPOCH + "gpu-clusters"
+    columns = {
+        "singleCluster": ("Single cluster?", {"Yes": "true", "No": "false"}),
+        "flaggedPossibleDuplicate": ("Possible Duplicate", {"True": "true"}),
+        "inStandardAnalysis": ("Include in Standard Analysis", {"True": "true"}),
+    }
+    for prop, (column, read) in columns.items():
+        expected: dict[str, set[str]] = {}
+        for row in table:
+            if row[column] in read:
+                expected.setdefault(row["Name"].strip(), set()).add(read[row[column]])
+        stored: dict[str, set[str]] = {}
+        for label, value in select(
+            store,
+            f"""SELECT ?l ?v WHERE {{ GRAPH <{graph}> {{ ?c <{AIKG}{prop}> ?v }} ?c <{RDFS.label}> ?l }}""",
+        ):
+            stored.setdefault(str(label), set()).add(str(value))
+        assert stored == expected, prop
+        cited = select(
+            store,
+            f"""SELECT ?column WHERE {{ GRAPH <{graph}> {{
+              ?c <{AIKG}readInto> <{AIKG}{prop}> ; <{AIKG}columnName> ?column }} }}""",
+        )
+        assert cited == [(column,)], prop
+
+
 def test_epoch_names_merge_into_the_documents_entities(snapshot):
     _, report = snapshot
     matched = {(d.kind, d.name): d.iri.removeprefix(ID) for d in report.by_status("matched")}

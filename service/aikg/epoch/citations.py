@@ -20,7 +20,7 @@ from rdflib.term import Identifier
 from aikg.epoch.context import SCHEMA_URL
 from aikg.epoch.datasets import Dataset
 from aikg.epoch.links import CLUSTER_LINKS
-from aikg.epoch.mapping import DATACENTER_ROLES, PERFORMANCE
+from aikg.epoch.mapping import CLUSTER_FLAGS, DATACENTER_ROLES, PERFORMANCE
 from aikg.namespaces import AIKG
 
 Columns = dict[URIRef, tuple[str, ...]]
@@ -100,6 +100,7 @@ CLUSTER: Columns = {
         "Chip type (secondary)",
     ),
     AIKG.operator: ("Owner",),
+    **{prop: (column,) for column, prop in CLUSTER_FLAGS},
     AIKG.capacityUser: ("Users",),
     AIKG.userCategory: ("Users",),
     AIKG.accelerator: ("Chip type (primary)", "Chip type (secondary)"),

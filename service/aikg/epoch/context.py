@@ -257,6 +257,10 @@ class Context:
         self.findings.append(Finding("flag", row.file, note, row=row.key[1], node=str(node), rule=flag))
 
 
+_YES = frozenset({"yes", "true"})
+_NO = frozenset({"no", "false"})
+
+
 @dataclass
 class Row:
     """One CSV row being mapped: where it is, its cells, and what went wrong reading them."""
@@ -308,6 +312,16 @@ class Row:
             )
             return None
         return Literal(str(int(value)), datatype=XSD.integer)
+
+    def flag(self, column: str) -> Literal | None:
+        """A yes/no cell as xsd:boolean ("Yes"/"True", "No"/"False"); None when the cell is empty or says
+        it is not known ("Unclear"); anything else is reported and left out."""
+        value = (self.cells.get(column) or "").strip().lower()
+        if value in _YES or value in _NO:
+            return Literal(value in _YES)
+        if not is_unknown(value):
+            self.problem("unreadable-value", column, self.raw(column), f"{column}: not yes or no: left out")
+        return None
 
     def date(self, column: str) -> Literal | None:
         """A date literal; a cell read leniently or not at all is reported."""

@@ -231,6 +231,7 @@ CLUSTER_READS = (
     "Superseded by",
     "Builds Upon",
     "Possible Duplicate Of",
+    *(column for column, _ in m.CLUSTER_FLAGS),
 )
 _CLUSTER_IGNORES = {
     **{
@@ -254,14 +255,10 @@ _CLUSTER_IGNORES = {
     **{
         c: OWN_WORDS
         for c in (
-            "Single cluster?",
-            "Include in Standard Analysis",
             "Exclude",
             "Noteworthy",
         )
     },
-    "Possible Duplicate": "Epoch's flag; the cluster a row may duplicate is read from Possible Duplicate Of "
-    "(a row flagged without naming one links nothing)",
     **{
         c: NOT_MODELLED
         for c in (

@@ -221,6 +221,15 @@ def cluster_names(rows: list[dict[str, str]]) -> dict[str, list[str]]:
     }
 
 
+CLUSTER_FLAGS = (
+    ("Single cluster?", AIKG.singleCluster),
+    ("Possible Duplicate", AIKG.flaggedPossibleDuplicate),
+    ("Include in Standard Analysis", AIKG.inStandardAnalysis),
+)
+"""Epoch's yes/no columns of a cluster row, and the property each is read into. An empty cell states
+nothing (every fact cites a cell that holds it): a row Epoch leaves unchecked has no value."""
+
+
 def map_cluster(ctx: Context, row: Row) -> None:
     """A GPU cluster as a deployment: owners run it, users use it; chips, count, H100e, power, status.
 
@@ -303,6 +312,11 @@ def map_cluster(ctx: Context, row: Row) -> None:
         q.text(key, g, node, AIKG.locationName, row.text(column))
     ctx.provenance(row, node, row.raw("Certainty"), [row.raw(f"Source {i}") for i in range(1, 6)])
     _notes(ctx, row, node, "Note", "Hardware note", "Certainty Note", "First Operational Date Note")
+    # Epoch's own judgement of the row, kept as the source's values: whether it is one cluster (a cloud's
+    # fleet is not), whether it may list chips another row lists (named or not), and whether Epoch's
+    # standard analysis counts it. Totals do not read them (named-queries.md, "Totals over clusters").
+    for column, prop in CLUSTER_FLAGS:
+        q.add(key, g, node, prop, row.flag(column))
     # The clusters this one is superseded by, builds upon or may duplicate: linked by name once every
     # row is mapped (the row is named last, so a row rejected above is no link's target).
     ctx.row_names.name(row, name, node)
