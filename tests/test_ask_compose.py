@@ -1419,3 +1419,32 @@ def test_a_compute_cluster_in_chinese_is_a_cluster_running_now(asker, epoch_stor
     body = asker.ask("中国现在最大的在役算力集群")
     form = body["understood"]["form"]
     assert not body["abstained"] and form["class"] == "cluster" and form["status"] == "Existing"
+
+
+def test_a_list_over_a_period_runs_in_the_order_things_happened(asker):
+    """ "events from 2019 until 2024": the first of them first, not the first 200 by name."""
+    body = asker.ask("events from 2019 until 2024")
+    days = [r["cells"]["date"]["value"] for r in body["answer"]["rows"]]
+    assert not body["abstained"] and days and days == sorted(days) and days[0].startswith("2019")
+
+
+def test_the_costliest_training_is_ranked_by_cost(asker, epoch_store):
+    body = asker.ask("成本最高的训练")
+    form = body["understood"]["form"]
+    assert not body["abstained"] and (form["op"], form["class"], form["property"]) == ("top", "run", "cost")
+    gold = (
+        "SELECT ?x WHERE { ?x a aikg:TrainingRun ; aikg:cost ?c ; aikg:sourceConfidence ?k "
+        'FILTER(?k IN ("Confident", "Likely")) } ORDER BY DESC(?c)'
+    )
+    assert first(body) == group_top(epoch_store, gold)
+
+
+def test_inference_is_no_misspelt_release_and_where_the_largest_is_no_ranking_of_countries(asker):
+    body = asker.ask("OpenAI 2025 年推理花了多少")
+    form = body["understood"]["form"]
+    assert not body["abstained"] and (form["class"], form["property"]) == ("spend", "computeSpend")
+    form = asker.ask("最大的集群在哪个国家")["understood"].get("form") or {}
+    assert form.get("op") != "rank"  # not the countries with the most clusters
+    # a figure of the first of a ranking is no count of the organization's runs
+    body = asker.ask("Meta 训练算力最大的模型用了多少张卡")
+    assert body["abstained"] and "rows" not in body["answer"]

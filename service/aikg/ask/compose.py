@@ -87,6 +87,7 @@ LINKS = (
 property the entity lacks is looked for on the nodes linked to it this way."""
 RECLASS = {
     ("cluster", "thermalDesignPower"): "powerCapacity",
+    ("cluster", "trainingCompute"): "h100Equivalents",  # 集群算力: what a cluster computes with
     ("hardware", "powerCapacity"): "thermalDesignPower",
     ("cluster", "memoryPerChip"): "h100Equivalents",
     ("datacenter", "thermalDesignPower"): "powerCapacity",
@@ -685,6 +686,8 @@ _OTHER_WORDS = frozenset(
         [("时候", "时间", "什么", "多少", "收录", "统计", "报到"), USE_WORDS],
         # bills the data holds no figure of: never 电力 (power) misspelt
         [("电费", "电价", "水费", "油费")],
+        # what compute is spent on: 推理 (inference) is no 推出 (released) misspelt
+        [tuple(SPEND_CATEGORIES)],
     )
     for words in table
     for w in words
@@ -1170,6 +1173,7 @@ ANSWERED_WORDS = (
     "cumulatively",
     "累计",
     "single",
+    "任务",  # "训练成本最高的任务": the training runs, 训练 read with 成本
     # what an organization spends: the data holds its compute spending (see _spend_of_org)
     "spend",
     "spent",
@@ -1376,7 +1380,9 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     text = r.text
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
     chips_cls = vocab.descendants(AIKG + "Accelerator") if vocab is not None else frozenset()
-    r.countries = countries = _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])
+    r.countries = countries = [
+        c for c in _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS]) if not _NOT_A_PLACE.match(text, c[0])
+    ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS)
     for m in r.mentions:
@@ -1677,6 +1683,13 @@ def _read_class(form: Form, r: _Reading) -> None:
     if carrier == "model" and form.prop in RUN_FIGURES:
         carrier = "run"  # a model's compute, duration or chips are stated on its training run
         form.count_report = True
+    if (
+        carrier is None
+        and form.prop in RUN_FIGURES
+        and not (form.entities or form.orgs)
+        and re.search(r"训练|\btraining\b", text)
+    ):
+        carrier = "run"  # "成本最高的训练": the training runs, whose figure it is
     form.carrier = carrier
     if (
         carrier == "hardware"
@@ -1764,6 +1777,14 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         return form
     holding = _holding(form, r, ops, hardware_cls)
     group = _group(masked, form.carrier) if ops["top"] and not holding else None
+    if ops["count"] and ops["top"] and not group and not holding and not _has(f" {masked} ", QUANTITY_WORDS):
+        # "Meta 训练算力最大的模型用了多少张卡": a figure of the first of a ranking, which no one form
+        # says; counting Meta's runs would be an answer to another question
+        form.op = "refuse"
+        form.why = (
+            "aikg cannot answer a figure of the top-ranked thing in one question: ask for the ranking first."
+        )
+        return form
     if holding and ops["top"]:
         group = GROUP_PATHS[("cluster", "org")]
     _chips_filter(form, r, ops, hardware_cls)
@@ -1858,6 +1879,13 @@ COUNTED = frozenset({"cluster", "model", "hardware", "datacenter", "run"})
 _CARD = re.compile(r"(?<![a-z])gpus?(?![a-z])|[张块的]卡|卡[更多]|显卡|芯片")
 COUNTRY_GROUP = "aikg:locationName"
 """What a ranking of countries groups clusters by: the country their location names."""
+_NOT_A_PLACE = re.compile(r"德州仪器|texas instruments")
+"""Names that begin with a place's name and are no place (Texas Instruments: 德州仪器)."""
+_THE_LARGEST = re.compile(
+    r"\b(?:the\s+)?(?:largest|biggest|most powerful|highest)\s+(?:\w+\s+)?(?:cluster|supercomputer|data cent)"
+    r"|(?:最大|最强|最高)的?\s*(?:算力)?(?:集群|超算|数据中心|训练)"
+)
+"""A superlative naming one thing ("the largest cluster", "最大的集群"), not a ranking of totals."""
 _WHICH_COUNTRY = re.compile(
     r"\b(?:which|what)\s+(?:country|countries|nation)\b|哪个国家|哪國|哪国|哪個國家|哪些国家"
 )
@@ -1917,6 +1945,8 @@ def _countries_ranked(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
     (``op`` empty when the ranking is of something clusters do not hold: the closest questions)."""
     if not (ops["top"] and _WHICH_COUNTRY.search(r.text)) or form.entities or form.countries:
         return False
+    if _THE_LARGEST.search(r.text) and not _has(f" {r.text} ", QUANTITY_WORDS):
+        return False  # "最大的集群在哪个国家": where the largest one is, not countries ranked
     explicit = form.carrier if r.explicit else None
     prop = TOTAL_OF.get(form.prop or "")
     if prop is None and (r.hardware_word or _CARD.search(r.text)) and explicit in (None, "hardware"):
@@ -2743,6 +2773,8 @@ def compile_form(form: Form) -> str:
     if form.op == "series" or (c.date and form.op == "list" and not form.dates):
         date = " ?date"
         where.append(f"OPTIONAL {{ ?x aikg:{c.date or 'date'} ?date }}")
+    elif c.date and form.op == "list" and form.dates:
+        date = " ?date"  # bound by the period's filter: "events from 2019 until 2024" in the order they fell
     body = "\n  ".join(w if w.startswith(("FILTER", "OPTIONAL")) else w + " ." for w in where)
     value = " ?value" if p else ""
     if form.op == "top":
@@ -2754,7 +2786,7 @@ def compile_form(form: Form) -> str:
         return PREFIXES + (
             f"SELECT DISTINCT ?x{value}{date} WHERE {{\n  {body}\n}}\nORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
         )
-    order = f"DESC({_key('?value', form.prop)})" if p else "?x"
+    order = f"DESC({_key('?value', form.prop)})" if p else ("STR(?date) ?x" if form.dates and date else "?x")
     return PREFIXES + (
         f"SELECT DISTINCT ?x{report}{value}{date} WHERE {{\n  {body}\n}}\nORDER BY {order} LIMIT {LIST_LIMIT}"
     )

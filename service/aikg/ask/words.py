@@ -1156,6 +1156,8 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "前十",
         "排名",
         "最快",
+        "排行",
+        "排行榜",
         # the most of what a thing uses ("谷歌最耗算力的模型", "最费电的芯片")
         "最耗",
         "最费",
@@ -1490,6 +1492,7 @@ PLACE_NAMES: dict[str, str] = {
     "德克萨斯": "texas",
     "得克萨斯": "texas",
     "德州": "texas",
+    "德州仪器": "texas instruments",  # the chip maker, no place (compose._NOT_A_PLACE)
     "得州": "texas",
     "佐治亚": "georgia",
     "亚特兰大": "atlanta",
