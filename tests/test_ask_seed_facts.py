@@ -112,6 +112,12 @@ def test_a_relayed_price_says_it_is_relayed(asker, epoch_store):
             "Which model did CoreWeave train for its MLPerf Training v6.0 submission?",
             "?r aikg:submitter id:coreweave ; aikg:round id:mlperf-training-v6-0 ; aikg:workload ?v",
         ),
+        # the date of an event of the kind asked (a company's 上市 is its listing)
+        (
+            "CoreWeave 哪一年转型做 GPU 云",
+            "?e aikg:agent id:coreweave ; aikg:eventKind aikg:Pivot ; aikg:date ?v",
+        ),
+        ("CoreWeave 什么时候上市的", "?e aikg:agent id:coreweave ; aikg:eventKind aikg:IPO ; aikg:date ?v"),
         # a claim named by its speed-up alone
         (
             "the 4.2x cumulative gain is measured against what baseline?",

@@ -34,6 +34,7 @@ from aikg.ask.words import (
     COMPARATORS,
     COUNTRIES,
     COUNTRY_PAIRS,
+    EVENT_WORDS,
     FORECAST,
     MEMORY_WORDS,
     OPERATOR_WORDS,
@@ -228,6 +229,8 @@ class Form:
     """A region within a country ("Texas"): clusters whose location, as written, names it."""
     every: bool = False
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
+    event_kind: str | None = None
+    """The kind of corporate event asked for (aikg:IPO, aikg:Pivot): when the thing named had it."""
     claim: float | None = None
     """The speed-up a fact's claim is named by when the question names nothing else ("the 4.2x
     cumulative gain"): the claims of that speed-up."""
@@ -916,6 +919,8 @@ def read_form(
     form = _read_form(question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products))
     if form is None:
         return None
+    if form.op not in ("fact", "joint"):
+        form.also = []  # only a fact answers each property asked; a total or a list answers its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
     form.sure = sureness(form.unknown)
     return form
@@ -969,7 +974,7 @@ def _static_phrases() -> list[str]:
         out += ws
     for ws, _ in FACT_WORDS:
         out += ws
-    for table in (OPERATOR_WORDS, STATUS_WORDS, ROLE_WORDS):
+    for table in (OPERATOR_WORDS, STATUS_WORDS, ROLE_WORDS, EVENT_WORDS):
         for ws in table.values():
             out += ws
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
@@ -1743,6 +1748,22 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
         ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
+    kind = next((k for k, words in EVENT_WORDS.items() if _has(text, words)), None)
+    named = form.entities + [o[0] for o in form.orgs]
+    if kind is None and form.orgs and not form.entities and _has(text, ["上市"]):
+        kind = "IPO"  # a company's 上市 is its listing (a chip's or model's is its release)
+    if (
+        kind
+        and len(named) == 1
+        and _WHEN.search(text)
+        and not ops["provenance"]
+        and not form.dates
+        and form.prop in (None, "date", "releaseDate")
+        and not _has(text, ("price", "valuation", "raised", "价格", "估值", "融资", "市值"))
+    ):
+        # "what year did CoreWeave go public", "哪一年转型做 GPU 云": the date of that event of it
+        form.op, form.event_kind, form.entities, form.orgs, form.prop = "event", kind, named, [], None
+        return form
     role = next((rl for rl, words in ROLE_WORDS.items() if _has(text, words)), None)
     asks_who = re.search(r"\bwho(?:m|se)?\b|谁", text) is not None
     person = any(PERSON in e.types for e in form.entities)
@@ -2193,6 +2214,7 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
 
 LINKED_CLASSES = {"model": "AIModel", "hardware": "Hardware"}
 """Classes a question may ask for as the thing linked to what it names ("which model", "什么卡")."""
+_WHEN = re.compile(r"\bwhen\b|\bwhat year\b|\bwhich year\b|什么时候|哪年|哪一年|何时|哪天|几几年")
 _MANY = re.compile(r"\b(?:models|chips|gpus|accelerators)\b|哪些")
 """A list asked for ("what models has the H800 trained"): a named query's, not one linked thing."""
 _WHICH_ONE = re.compile(r"\b(?:which|what)\b|哪个|哪款|哪种|哪一|什么")
@@ -2630,6 +2652,14 @@ def compile_form(form: Form) -> str:
         return PREFIXES + (
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
             f"ORDER BY ?node LIMIT {LIST_LIMIT}"
+        )
+    if form.op == "event":
+        return PREFIXES + (
+            "SELECT DISTINCT ?node ?value WHERE {\n"
+            f"  VALUES ?entity {{ {' '.join(_iri(e) for e in form.entities)} }}\n"
+            f"  ?node aikg:agent ?entity ; aikg:eventKind aikg:{form.event_kind} ;"
+            " (aikg:date|aikg:announcedOn) ?value .\n"
+            "}\nORDER BY ?value"
         )
     if form.op == "linked":
         named = form.entities + [o[0] for o in form.orgs]
@@ -3070,6 +3100,9 @@ def describe(form: Form) -> str:
     names = _names(form.entities) or (form.product or "")
     if not names and form.op == "provenance" and form.value is not None:
         names = f"{form.value:g}"  # the figure named by its value alone ("the 276 GPU-hours")
+    if form.op == "event":
+        said = {"IPO": ("上市", "went public"), "Pivot": ("转型", "pivoted")}[form.event_kind or "IPO"]
+        return f"{names} {said[0]}的时间" if zh else f"when {names} {said[1]}"
     if form.op == "linked":
         linked = _names(form.entities + [o[0] for o in form.orgs])
         return f"与 {linked} 关联的{noun}" if zh else f"the {noun} linked to {linked}"

@@ -1561,3 +1561,10 @@ POSITION_WORDS: tuple[str, ...] = (
     "任职",
 )
 """Words for the positions a person holds, whatever the role: each position's role and organization."""
+
+EVENT_WORDS: dict[str, tuple[str, ...]] = {
+    "IPO": ("go public", "went public", "gone public", "ipo", "ipo'd", "listed on", "stock market debut"),
+    "Pivot": ("pivot", "pivoted", "pivots", "转型", "转向"),
+}
+"""Words for the kinds of corporate event (aikg:eventKind) a question may ask the date of. 上市 is not one:
+of a company it is its listing, of a chip or model its release; the fact reader answers it."""
