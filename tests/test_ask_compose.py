@@ -1448,3 +1448,41 @@ def test_inference_is_no_misspelt_release_and_where_the_largest_is_no_ranking_of
     # a figure of the first of a ranking is no count of the organization's runs
     body = asker.ask("Meta 训练算力最大的模型用了多少张卡")
     assert body["abstained"] and "rows" not in body["answer"]
+
+
+@pytest.mark.parametrize(
+    ("q", "maker"), [("昆仑芯收录了几款芯片", "kunlunxin-baidu"), ("沐曦有几款芯片", "metax")]
+)
+def test_a_chinese_chip_maker_named_in_chinese_is_counted(asker, epoch_store, q, maker):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["organizations"] == [maker]
+    gold = f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?x a aikg:Hardware ; aikg:manufacturer id:{maker} }}"
+    (want,) = values(epoch_store, gold)
+    assert count_of(body) == int(want) > 0
+
+
+@pytest.mark.parametrize(
+    ("q", "lower"),
+    [("深算一号和昇腾910B 哪个功耗低", True), ("which draws less power, H100 SXM or B200", True)],
+)
+def test_a_comparison_asked_by_its_lower_side_names_the_lower(asker, q, lower):
+    body = asker.ask(q)
+    rows = body["answer"]["rows"]
+    by_value = sorted(rows, key=lambda r: float(r["cells"]["value"]["value"]))
+    want = by_value[0] if lower else by_value[-1]
+    assert body["answer"]["summary"].startswith(want["cells"]["entity"]["label"])
+
+
+@pytest.mark.parametrize(
+    ("q", "key", "want"),
+    [
+        ("壁仞 BR100 跟昇腾910C 比，哪个更吃电", "property", "thermalDesignPower"),
+        ("阿联酋正在跑的集群有几个", "status", "Existing"),
+        ("沙特那边已投运的最大集群", "status", "Existing"),
+        ("Anthropic 历史上融资加一块儿有多少", "op", "sum"),
+        ("AMD 最老的加速器是哪款", "property", "availableFrom"),
+    ],
+)
+def test_colloquial_chinese_words_are_read(asker, q, key, want):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"][key] == want

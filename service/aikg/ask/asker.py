@@ -1119,7 +1119,8 @@ def _summary(
     form: Form, result: QueryResult, rows: list[dict[str, Any]], every: dict[str, Any] | None = None
 ) -> str | None:
     """One sentence of the answer where it has one: a count (with every row's count beside one made with
-    the totals' defaults), a total, each one's total or count, the larger of a comparison."""
+    the totals' defaults), a total, each one's total or count, the larger (or the lower, asked so) of a
+    comparison."""
     zh = form.lang == "zh"
     group = next((v for v in ("org0", "country", "org") if v in result.variables), None)
     if form.op in ("sum", "count") and group and rows:
@@ -1145,7 +1146,8 @@ def _summary(
         return total["value"] if total else None
     if form.op == "compare" and len(rows) >= 2:
         try:
-            best = max(rows, key=lambda r: float(r["cells"]["value"]["value"]))
+            pick = min if form.ascending else max  # "哪个功耗低": the lower one
+            best = pick(rows, key=lambda r: float(r["cells"]["value"]["value"]))
         except (TypeError, ValueError, KeyError):
             return None
         entity = best["cells"]["entity"]

@@ -1162,6 +1162,10 @@ ANSWERED_WORDS = (
     "数",
     "项目",
     "开源",
+    # where, said in passing ("沙特那边"), and what a count of chips held is ("GPU 存量")
+    "那边",
+    "这边",
+    "存量",
     # the currency an amount is given in
     "dollars",
     "dollar",
@@ -2037,6 +2041,12 @@ _POWERFUL = re.compile(
     r"\b(?:most powerful|powerful|fastest|strongest|quickest)\b|最强|最快|性能最高|算力最高|最厉害"
 )
 """How a chip's power is asked for: its compute (FP16, the precision most chips state)."""
+_LESS = re.compile(
+    r"\b(?:less|lower|fewer|smaller|cheaper|older|earlier|slower|least|lowest|smallest)\b"
+    r"|(?<![多至不])少|(?<![不])低|(?<![大])小|省电|便宜|更早|先"
+)
+"""A comparison asked by its lower side ("which draws less", "哪个功耗低", "谁的显存小", "更省电"): the
+answer names the lower value as the one asked for."""
 _MORE_OR = re.compile(r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b")
 """A choice between two named things by a comparative ("who raised more, A or B")."""
 _HOLD = re.compile(
@@ -2150,6 +2160,7 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
             form.op, form.per = "series", False
     elif len(form.entities) >= 2 and form.prop:
         form.op = "compare"
+        form.ascending = _LESS.search(text) is not None  # "哪个功耗低": the lower one wins
     elif (
         form.carrier in DATED
         and (_has(text, NEWEST_WORDS) or _has(text, OLDEST_WORDS))

@@ -177,6 +177,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "耗电",
             "费电",
             "省电",
+            "吃电",
+            "hungrier",
+            "hungry for power",
             "耗能",
             "电老虎",
         ),
@@ -286,6 +289,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "日消息量",
             "消息量",
             "条消息",
+            "多少消息",
             "发多少消息",
         ),
     ),
@@ -423,6 +427,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "收入",
             "营收",
             "年化收入",
+            "年化营收",
+            "年营收",
         ),
     ),
     ("trainingPrecision", ("precision", "number format", "精度", "训练精度")),
@@ -1152,6 +1158,9 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "最高",
         "最多",
         "最强",
+        "最费电",
+        "最耗电",
+        "最吃电",
         "前五",
         "前十",
         "排名",
@@ -1204,6 +1213,9 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "累积",
         "加起来",
         "加在一起",
+        "加一块",
+        "加一块儿",
+        "加到一起",
     ),
     "bottom": (
         "lowest",
@@ -1226,6 +1238,8 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "最早",
         "最先",
         "最便宜",
+        "最省电",
+        "最老",
     ),
     "series": (
         "over time",
@@ -1298,6 +1312,10 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "已投入使用",
         "投入使用",
         "在跑",
+        "正在跑",
+        "正在运行",
+        "已投运",
+        "已经投运",
         "在用的",
         # "now" beside a site: the ones running ("biggest cluster actually running in Japan right now")
         "right now",
@@ -1521,6 +1539,11 @@ PLACE_NAMES: dict[str, str] = {
     "星际之门": "stargate",
     "星门": "stargate",
     "巨像": "colossus",
+    # chips the Chinese press names in Chinese, whose labels the data writes in pinyin
+    "深算一号": "shensuan-1",
+    "深算1号": "shensuan-1",
+    "天垓": "tiangai",
+    "智铠": "zhikai",
 }
 """Chinese names of places and projects that the data's labels write in English: a question reads them as
 the English words (text.fold), so "德州 Abilene 的星际之门" links as "Texas Abilene Stargate" does."""
