@@ -1486,3 +1486,18 @@ def test_a_comparison_asked_by_its_lower_side_names_the_lower(asker, q, lower):
 def test_colloquial_chinese_words_are_read(asker, q, key, want):
     body = asker.ask(q)
     assert not body["abstained"] and body["understood"]["form"][key] == want
+
+
+@pytest.mark.parametrize(
+    "q", ["Mistral 最近一轮融了多少钱", "How much did Mistral raise in its latest round?"]
+)
+def test_the_latest_round_is_that_round_not_the_total_of_all(asker, epoch_store, q):
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "series"
+    gold = (
+        "SELECT ?v WHERE { ?x a aikg:FundingRound ; aikg:investee id:mistral-ai ; aikg:amount ?v ; "
+        "aikg:date ?d } ORDER BY DESC(?d) LIMIT 1"
+    )
+    (want,) = values(epoch_store, gold)
+    assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == want
+    assert not body["answer"].get("summary")

@@ -482,6 +482,8 @@ class Asker:
             )
         if form.ascending or form.chips or (form.op == "count" and not form.per):
             return False  # a named query ranks from the top and lists; it neither counts nor filters by chip
+        if form.op == "series" and form.latest:
+            return False  # "its latest round", "最近一次": the composed figures, newest first
         q = self.queries()[best.intent]
         kinds = {p.type for p in q.parameters}
         if form.dates and "date" not in kinds:

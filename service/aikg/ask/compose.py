@@ -2280,6 +2280,13 @@ _HOW_MUCH = re.compile(
 )
 
 
+_ONE_ROUND = re.compile(
+    r"(?:最近|最新|上|那|这|首|第一|最后)\s*一?\s*轮|\b(?:latest|last|most recent|newest|first|previous)\s+"
+    r"(?:funding\s+)?round\b"
+)
+"""One round named ("最近一轮融了多少", "its latest round"): the rounds newest first, not their total."""
+
+
 def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
     """ "How much did xAI raise in 2024": the total of the organization's rounds (in the period), not
     their list; "how much did it raise in each round" lists them."""
@@ -2293,6 +2300,7 @@ def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
         and not ops["per"]
         and _HOW_MUCH.search(r.text) is not None
         and not re.search(r"\beach\b|\bevery\b|\bper\b|每轮|每一轮|各轮", r.text)
+        and _ONE_ROUND.search(r.text) is None
     )
 
 

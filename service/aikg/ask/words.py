@@ -1180,9 +1180,11 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "几款",
         "几轮",
         "多少轮",
-        # "融过几轮资": the rounds of 融资 with the count between its characters
+        # "融过几轮资", "融了几次资": the rounds of 融资 with the count between its characters
         "几轮资",
         "多少轮资",
+        "几次资",
+        "多少次资",
         "的数量",
         "数量是",
         "多少款",
