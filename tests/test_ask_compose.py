@@ -242,6 +242,73 @@ def test_a_named_query_answers_a_paraphrase_word_but_is_less_confident(asker):
     assert any(r["about"] for r in body["answer"]["rows"])
 
 
+@pytest.mark.parametrize(
+    ("q", "unused", "sparql"),
+    [
+        # words that ask nothing of this domain: analysts' chat, slang, typos of common words
+        (
+            "who wins on memory, H200 or MI325X?",
+            ["wins"],
+            "SELECT ?v WHERE { VALUES ?x { id:nvidia-h200-sxm id:amd-instinct-mi325x }"
+            " ?x aikg:memoryPerChip ?v }",
+        ),
+        (
+            "wat has more memroy, Gaudi3 or MI300A",
+            ["wat"],
+            "SELECT ?v WHERE { VALUES ?x { id:intel-habana-gaudi3 id:amd-instinct-mi300a }"
+            " ?x aikg:memoryPerChip ?v }",
+        ),
+        (
+            "what is xAI actually valued at right now?",
+            ["right"],
+            "SELECT ?v WHERE { ?x a aikg:FundingRound ; aikg:investee id:xai ; aikg:postMoneyValuation ?v ;"
+            " aikg:date ?d } ORDER BY DESC(?d) LIMIT 1",
+        ),
+        (
+            "话说 Kimi K2 和 DeepSeek-R1 谁的参数量更大啊",
+            ["话"],
+            "SELECT ?v WHERE { VALUES ?m { id:kimi-k2 id:deepseek-r1 } ?m aikg:totalParameters ?v }",
+        ),
+        (
+            "老实说，H100 NVL 跟 L40 哪个功耗高一点",
+            ["老实", "点"],
+            "SELECT ?v WHERE { VALUES ?x { id:nvidia-h100-nvl id:nvidia-l40 }"
+            " ?x aikg:thermalDesignPower ?v }",
+        ),
+    ],
+)
+def test_a_word_that_asks_nothing_of_the_domain_is_answered_and_said_unused(
+    asker, epoch_store, q, unused, sparql
+):
+    body = asker.ask(q)
+    u = body["understood"]
+    assert not body["abstained"] and body["answer"]["kind"] in ("rows", "facts")
+    assert numbers(body) >= values(epoch_store, sparql)
+    # the answer says what it did not use, and is less confident for it
+    assert u["sure"] is True and u["unknown"] == unused and 0.75 <= u["confidence"] < 1.0
+
+
+@pytest.mark.parametrize(
+    ("q", "meant"),
+    [
+        ("What is the average TDP of AMD chips?", "average"),  # an operator the composer does not apply
+        ("How many clusters does xAI run outside Memphis?", "outside"),
+        ("Which NVIDIA chip has the most memory per watt?", "per watt"),  # a ratio no figure is divided by
+        ("Which has more memory bandwidth per dollar, H100 or MI300X?", "per dollar"),
+        ("哪款英伟达芯片每瓦显存最高", "每瓦"),
+        ("AMD 芯片的平均功耗是多少", "均"),
+        ("除了英国以外欧洲最大的现有集群", "除"),
+        ("clusters in China by province", "province"),  # the argument of a grouping
+        ("H100 SXM5 memory bandwidth in the cloud", "cloud"),  # a word of the graph's names
+        ("用 TPU v4 训练的任务大概有几个", "任务"),  # a word of the lexicon (训练任务) not used
+    ],
+)
+def test_a_word_that_carries_meaning_the_reading_did_not_use_keeps_it_unsure(asker, q, meant):
+    body = asker.ask(q)
+    assert body["abstained"] and body["answer"]["kind"] == "unsure"
+    assert meant in body["understood"]["unknown"] and body["understood"]["sure"] is False
+
+
 # -- rankings by a count or total of another class, ascending rankings, the data-center class -------------
 
 

@@ -148,3 +148,7 @@ def test_what_the_graph_does_not_hold_and_what_was_not_understood_are_abstention
     expect(p.locator("#ask-editor")).to_be_visible()
     expect(p.locator("#ask-table")).to_have_count(0)
     shot(p, "ask-unsure")
+    # a word that asks nothing of the domain ("wins"): answered, and the word is said unused
+    _ask(p, "who wins on memory, H200 or MI325X?")
+    expect(p.locator("#ask-unused mark")).to_have_text(["wins"])
+    expect(p.locator("#ask-table tbody tr").first).to_be_visible()

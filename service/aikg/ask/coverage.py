@@ -297,3 +297,220 @@ def unexplained(text: str, taken: Iterable[tuple[int, int]], vocab: Vocabulary) 
             continue
         out.append((t.start, t.end, t.text))
     return [w for _, _, w in out]
+
+
+# -- which words left over carry meaning (issue 44: calibrated tolerance) ---------------------------------
+
+_UNAPPLIED_EN = """
+average averages avg mean median mode typical sum sums combined cumulative aggregate
+per capita ratio ratios share shares percent percentage proportion fraction rate rates growth grew grow
+growing increase increased decrease decreased decline change changed changes delta difference gap
+excluding exclude excluded except besides outside without not non no none neither nor never minus
+other others else instead rather
+only entire entirely whole exclusively solely purely mainly mostly partly partially fully majority
+second third fourth fifth sixth seventh eighth ninth tenth penultimate bottom
+previous prior former old older oldest new newer newest next upcoming future forecast projected
+expected estimate estimated planned cheapest cheaper cheap expensive pricier efficient efficiency
+"""
+UNAPPLIED_EN = frozenset(_UNAPPLIED_EN.split())
+"""English operator words the composer never applies (an aggregate, a ratio, an exclusion, an ordinal, a
+qualifier of time or of price): a question that says one and is read without it is another question."""
+
+UNAPPLIED_ZH: tuple[str, ...] = (
+    "平均",
+    "均",
+    "中位",
+    "合计",
+    "累计",
+    "人均",
+    "每",
+    "比例",
+    "占比",
+    "份额",
+    "百分",
+    "增长",
+    "增速",
+    "增幅",
+    "下降",
+    "减少",
+    "差距",
+    "除",
+    "以外",
+    "之外",
+    "不含",
+    "不包括",
+    "不算",
+    "排除",
+    "剔除",
+    "非",
+    "不是",
+    "没有",
+    "只",
+    "仅",
+    "唯一",
+    "全部",
+    "第二",
+    "第三",
+    "倒数",
+    "上一",
+    "下一",
+    "前代",
+    "新",
+    "旧",
+    "老款",
+    "未来",
+    "预计",
+    "便宜",
+    "贵",
+    "二手",
+    "租",
+    "效率",
+)
+"""Chinese operator words and characters the composer never applies (平均, 除了 … 以外, 每, 第二, 二手)."""
+
+RATIO = re.compile(
+    r"(?:\bper\s+|每\s*)(?:watts?\b|w\b|kw\b|kilowatts?\b|dollars?\b|usd\b|\$|employees?\b|staff\b|capita\b"
+    r"|persons?\b|heads?\b|瓦|千瓦|美元|美金|块钱|元|员工|人)|人均"
+)
+"""A ratio to a quantity no figure of aikg is divided by ("memory *per watt*", "每美元带宽", "人均收入"):
+the answer without it (the memory, the bandwidth, the revenue) would be another question's."""
+
+
+def ratios(folded: str) -> list[str]:
+    """The ratios of :data:`RATIO` the question asks for, as written."""
+    return [m.group().strip() for m in RATIO.finditer(folded)]
+
+
+_ARGUMENT_AFTER = """
+in by per for from within without among across outside excluding except
+"""
+ARGUMENT_AFTER = frozenset(_ARGUMENT_AFTER.split())
+"""Words after which a word is the argument of a restriction or a grouping ("by province", "in the
+cloud"): never a word that asks nothing."""
+_ARTICLES = frozenset({"the", "a", "an", "its", "their", "each", "every"})
+_LATIN_WORD = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?")
+
+
+@dataclass(frozen=True)
+class Domain:
+    """The words of the whole domain: the graph's names, the ontology's labels, the lexicon and every
+    named query's title and examples (Latin words; Chinese as pairs of characters), and its content words
+    (classes, properties, units, places, names) a modifier may stand before."""
+
+    latin: frozenset[str]
+    cjk: frozenset[str]
+    content: frozenset[str]
+    cjk_content: tuple[str, ...]
+    lexicon: frozenset[str]
+    """The Latin words of the vocabulary (not of the graph's names)."""
+
+    @classmethod
+    def of(cls, names: Iterable[str], words: Iterable[str], content: Iterable[str]) -> Domain:
+        """The domain of the graph's ``names`` and the vocabulary's ``words`` (``content``: the words
+        that name things: classes, properties, units, places)."""
+        latin: set[str] = set()
+        cjk: set[str] = set()
+        content_latin: set[str] = set()
+        content_cjk: set[str] = set()
+        lexicon: set[str] = set()
+        for phrases, into, into_cjk in (
+            (names, latin, cjk),
+            (words, lexicon, cjk),
+            (content, content_latin, content_cjk),
+        ):
+            for p in phrases:
+                folded = p.casefold()
+                # the words of a name, not the parts of its compounds ("wise" of "layer-wise")
+                words_of = folded.split() if into is latin else re.findall(r"[a-z][a-z0-9]*", folded)
+                into.update(
+                    w for t in words_of for w in re.findall(r"^[a-z][a-z0-9]*$", t.strip("()[],.:;'\""))
+                )
+                if into is not latin:
+                    into.update(w for w in re.findall(r"[a-z][a-z0-9]*", folded) if len(w) >= 2)
+                for run in re.findall(f"{CJK_CHAR.pattern}+", folded):
+                    if into_cjk is content_cjk:
+                        into_cjk.add(run)
+                    cjk.update(run[i : i + 2] for i in range(len(run) - 1))
+        lexicon |= content_latin
+        content_latin -= STOPWORDS
+        return cls(
+            frozenset(latin | lexicon),
+            frozenset(cjk),
+            frozenset(content_latin),
+            tuple(sorted(content_cjk, key=len)),
+            frozenset(lexicon),
+        )
+
+
+def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, int]] = ()) -> str | None:
+    """Why a word the reading did not use may change the answer, or None when it asks nothing a
+    knowledge graph of this domain could use (an analyst's filler, slang, a typo of a common word):
+
+    - ``name``: a model number (letters and digits) no name of the graph has;
+    - ``operator``: an operator the composer does not apply (:data:`UNAPPLIED_EN`, :data:`UNAPPLIED_ZH`)
+      or a superlative ("cheapest");
+    - ``domain``: a word of the domain's names, labels, lexicon or named queries, or a typo of a word
+      that names a class, property, unit or place (a typo of the composer's own words explains as
+      that word before: :func:`unexplained`);
+    - ``argument``: the word stands after a preposition ("by province", "in the cloud");
+    - ``modifier``: it stands right before a content word or a name ("retail price", "二手价格")."""
+    spans = list(taken)
+    if CJK_CHAR.match(word):
+        if any(op in word for op in UNAPPLIED_ZH):
+            return "operator"
+        if any(word[i : i + 2] in domain.cjk for i in range(len(word) - 1)):
+            return "domain"
+        start = 0
+        while (i := folded.find(word, start)) >= 0:
+            start = i + 1
+            after = folded[i + len(word) :].lstrip()
+            if any(after.startswith(c) for c in domain.cjk_content) or _starts_span(
+                folded, i + len(word), spans
+            ):
+                return "modifier"
+        return None
+    if _swapped(word):
+        return None  # "teh", "dose": two letters of a function word swapped
+    if any(c.isdigit() for c in word):
+        return "name"  # a model number the graph does not hold ("H300", "Blackwell Ultra 2")
+    stems = _stems(word)
+    if any(s in UNAPPLIED_EN for s in stems) or (len(word) >= 7 and word.endswith("est")):
+        return "operator"
+    if any(s in domain.latin for s in stems if s == word or len(s) >= 4) or _near(word, domain.content):
+        return "domain"
+    for m in re.finditer(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", folded):
+        before = [t for t in _LATIN_WORD.findall(folded[: m.start()])]
+        while before and before[-1] in _ARTICLES:
+            before.pop()
+        if before and before[-1] in ARGUMENT_AFTER:
+            return "argument"
+        rest = folded[m.end() :]
+        nxt = re.match(r"[ \t]*([a-z0-9]+)", rest)
+        if nxt and (nxt.group(1) in domain.content or _starts_span(folded, m.end() + nxt.start(1), spans)):
+            return "modifier"
+    return None
+
+
+def _swapped(word: str) -> bool:
+    """True when swapping two neighbouring letters of the word gives a function word or a filler."""
+    for i in range(len(word) - 1):
+        w = word[:i] + word[i + 1] + word[i] + word[i + 2 :]
+        if w != word and (w in STOPWORDS or w in FILLER_EN):
+            return True
+    return False
+
+
+def _starts_span(folded: str, at: int, spans: list[tuple[int, int]]) -> bool:
+    while at < len(folded) and folded[at] in " \t":
+        at += 1
+    return any(s == at for s, _ in spans)
+
+
+def _near(word: str, known: frozenset[str]) -> bool:
+    """True when a word of five letters or more is one edit (two, past seven letters) from a known one
+    with the same first letter (a typo keeps it: "ahead" is no "head")."""
+    if len(word) < 5 or not word.isalpha():
+        return False
+    cutoff = 2 if len(word) > 7 else 1
+    near = [w for w in known if abs(len(w) - len(word)) <= cutoff and w[:1] == word[:1]]
+    return process.extractOne(word, near, scorer=OSA.distance, score_cutoff=cutoff) is not None

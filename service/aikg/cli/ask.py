@@ -78,6 +78,8 @@ def render_text(body: Mapping[str, Any]) -> str:
                 f"- {f['subject']['label']}, {f['property']['label']}: {qualifier}{value}"
                 f"{' ' + unit if unit else ''}\n    sources: {_sources(f['sources'])}"
             )
+    if not body["abstained"] and u.get("unknown"):
+        lines.append("Did not use: " + ", ".join(u["unknown"]))
     if body["alternatives"]:
         lines.append("Closest questions aikg can answer:" if body["abstained"] else "Alternatives:")
         for alt in body["alternatives"]:

@@ -479,7 +479,8 @@ class Understood(TypedDict):
     """False when the reading left words of the question unexplained: the answer is then not shown (kind
     'unsure')."""
     unknown: NotRequired[list[str]]
-    """The words of the question the reading does not account for."""
+    """The words of the question the reading does not account for: an answer shown with some did not use
+    them (they ask nothing it could use: "who *wins*"); with others it is not sure."""
 
 
 class Alternative(TypedDict):

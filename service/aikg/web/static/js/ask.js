@@ -69,6 +69,11 @@ function renderUnderstood(body) {
       entityLink(a.entity.id, a.entity.label, a.entity.types),
       el("span", { class: "muted confidence" }, `confidence ${percent(u.confidence)}`)));
   }
+  if (!body.abstained && u.unknown && u.unknown.length) {
+    // words the reading did not use because they ask nothing it could use ("who *wins*"): said, not hidden
+    parts.push(el("p", { class: "muted", id: "ask-unused" }, "Did not use: ",
+      ...u.unknown.map((w) => el("mark", { class: "unknown-word" }, w)).flatMap((m, i) => (i ? [" ", m] : [m]))));
+  }
   understoodEl.replaceChildren(...parts);
 }
 
