@@ -301,6 +301,8 @@ def test_a_word_that_asks_nothing_of_the_domain_is_answered_and_said_unused(
         ("clusters in China by province", "province"),  # the argument of a grouping
         ("H100 SXM5 memory bandwidth in the cloud", "cloud"),  # a word of the graph's names
         ("用 TPU v4 训练的任务大概有几个", "任务"),  # a word of the lexicon (训练任务) not used
+        ("how many chips has Intel discontinued?", "discontinued"),  # the verb: the relation asked
+        ("英特尔停产了几款芯片", "停产"),
     ],
 )
 def test_a_word_that_carries_meaning_the_reading_did_not_use_keeps_it_unsure(asker, q, meant):

@@ -453,6 +453,8 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
       that names a class, property, unit or place (a typo of the composer's own words explains as
       that word before: :func:`unexplained`);
     - ``argument``: the word stands after a preposition ("by province", "in the cloud");
+    - ``predicate``: it is the verb of the question, right after its subject ("has Intel
+      *discontinued*", "英特尔*停产*了"): the relation asked, which the reading replaced by its own;
     - ``modifier``: it stands right before a content word or a name ("retail price", "二手价格")."""
     spans = list(taken)
     if CJK_CHAR.match(word):
@@ -463,6 +465,9 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
         start = 0
         while (i := folded.find(word, start)) >= 0:
             start = i + 1
+            verb = folded[i + len(word) : i + len(word) + 2]
+            if verb[:1] in ("了", "过") or (verb[:1] in CJK_STOP and verb[1:] in ("了", "过")):
+                return "predicate"  # a verb ("停产了", "参与了"): the relation asked, not the reading's
             after = folded[i + len(word) :].lstrip()
             if any(after.startswith(c) for c in domain.cjk_content) or _starts_span(
                 folded, i + len(word), spans
@@ -484,11 +489,28 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
             before.pop()
         if before and before[-1] in ARGUMENT_AFTER:
             return "argument"
+        if _after_subject(folded, m.start(), spans):
+            return "predicate"
         rest = folded[m.end() :]
         nxt = re.match(r"[ \t]*([a-z0-9]+)", rest)
         if nxt and (nxt.group(1) in domain.content or _starts_span(folded, m.end() + nxt.start(1), spans)):
             return "modifier"
     return None
+
+
+_AUXILIARIES = frozenset(
+    ["has", "have", "had", "did", "does", "do", "is", "are", "was", "were", "will", "would", "can", "could"]
+)
+
+
+def _after_subject(folded: str, at: int, spans: list[tuple[int, int]]) -> bool:
+    """True when the word at ``at`` follows a name that follows an auxiliary ("has Intel *discontinued*",
+    "did AMD *put* out"): it is the verb of the question, the relation it asks for."""
+    for s, e in spans:
+        if not folded[e:at].strip() and e <= at:
+            before = _LATIN_WORD.findall(folded[:s])
+            return bool(before) and before[-1] in _AUXILIARIES
+    return False
 
 
 def _swapped(word: str) -> bool:
