@@ -446,7 +446,9 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
     """Why a word the reading did not use may change the answer, or None when it asks nothing a
     knowledge graph of this domain could use (an analyst's filler, slang, a typo of a common word):
 
-    - ``name``: a model number (letters and digits) no name of the graph has;
+    - ``name``: a model number (letters and digits) no name of the graph has, a part of a name the
+      reading linked ("海光*深*算一号"), the subject of the question ("*沐曦*有几款芯片", "how many chips
+      does *metax* make"): in Chinese no capital letter says it is a name;
     - ``operator``: an operator the composer does not apply (:data:`UNAPPLIED_EN`, :data:`UNAPPLIED_ZH`)
       or a superlative ("cheapest");
     - ``domain``: a word of the domain's names, labels, lexicon or named queries, or a typo of a word
@@ -465,6 +467,9 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
         start = 0
         while (i := folded.find(word, start)) >= 0:
             start = i + 1
+            end = i + len(word)
+            if any(e == i or s == end for s, e in spans) or _cjk_subject(folded, i, end):
+                return "name"  # part of a name linked ("海光*深*算"), or the subject ("*沐曦*有几款")
             verb = folded[i + len(word) : i + len(word) + 2]
             if verb[:1] in ("了", "过") or (verb[:1] in CJK_STOP and verb[1:] in ("了", "过")):
                 return "predicate"  # a verb ("停产了", "参与了"): the relation asked, not the reading's
@@ -491,6 +496,8 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
             return "argument"
         if _after_subject(folded, m.start(), spans):
             return "predicate"
+        if before and before[-1] in _AUXILIARIES and before[-1] not in ("is", "are", "was", "were"):
+            return "name"  # the subject of "does *metax* make": a name the graph does not hold
         rest = folded[m.end() :]
         nxt = re.match(r"[ \t]*([a-z0-9]+)", rest)
         if nxt and (nxt.group(1) in domain.content or _starts_span(folded, m.end() + nxt.start(1), spans)):
@@ -511,6 +518,15 @@ def _after_subject(folded: str, at: int, spans: list[tuple[int, int]]) -> bool:
             before = _LATIN_WORD.findall(folded[:s])
             return bool(before) and before[-1] in _AUXILIARIES
     return False
+
+
+def _cjk_subject(folded: str, start: int, end: int) -> bool:
+    """True when a Chinese word opens the question and another character follows it ("*沐曦*有几款芯片",
+    not "*话*说", "*顺便问问*，"): the subject, a name the reading does not know."""
+    if folded[:start].strip(" \t,.?!，。？！、"):
+        return False
+    nxt = folded[end : end + 1]
+    return bool(CJK_CHAR.match(nxt)) and nxt != "说"
 
 
 def _swapped(word: str) -> bool:
