@@ -470,6 +470,8 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
             end = i + len(word)
             if any(e == i or s == end for s, e in spans) or _cjk_subject(folded, i, end):
                 return "name"  # part of a name linked ("海光*深*算"), or the subject ("*沐曦*有几款")
+            if not _cjk_chat(folded, i, end):
+                return "content"  # inside a clause ("推理*速度*最快", "*利*用率"), not chat around it
             verb = folded[i + len(word) : i + len(word) + 2]
             if verb[:1] in ("了", "过") or (verb[:1] in CJK_STOP and verb[1:] in ("了", "过")):
                 return "predicate"  # a verb ("停产了", "参与了"): the relation asked, not the reading's
@@ -496,8 +498,10 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
             return "argument"
         if _after_subject(folded, m.start(), spans):
             return "predicate"
-        if before and before[-1] in _AUXILIARIES and before[-1] not in ("is", "are", "was", "were"):
+        if before and before[-1] in ("does", "did", "do"):
             return "name"  # the subject of "does *metax* make": a name the graph does not hold
+        if before and before[-1] in _MEASURED_AFTER:
+            return "argument"  # what is measured: "uses the most *water*"
         rest = folded[m.end() :]
         nxt = re.match(r"[ \t]*([a-z0-9]+)", rest)
         if nxt and (nxt.group(1) in domain.content or _starts_span(folded, m.end() + nxt.start(1), spans)):
@@ -518,6 +522,41 @@ def _after_subject(folded: str, at: int, spans: list[tuple[int, int]]) -> bool:
             before = _LATIN_WORD.findall(folded[:s])
             return bool(before) and before[-1] in _AUXILIARIES
     return False
+
+
+_MEASURED_AFTER = frozenset(
+    [
+        "most",
+        "least",
+        "fewest",
+        "highest",
+        "lowest",
+        "largest",
+        "biggest",
+        "smallest",
+        "top",
+        "more",
+        "less",
+        "fewer",
+    ]
+)
+_CLAUSE_EDGE = " \t,.?!;:，。？！、；：…~～"
+_PARTICLES = "吗呢吧啊呀嘛啦哈哦喔么"
+_FILLER_CHARS = frozenset(f for f in FILLER_ZH if len(f) == 1) | frozenset(_PARTICLES)
+
+
+def _cjk_chat(folded: str, start: int, end: int) -> bool:
+    """True when a Chinese word stands where chat does: at an edge of a clause (the start or end of
+    the question, beside punctuation or a final particle: "*话*说", "，*求告知*", "*厉害点儿*"), or, one
+    character long, beside a filler character ("里*面*", "大*致*", "咋*样*"). A word of two characters
+    or more inside a clause, or one character beside a word of the domain, is part of what is asked."""
+    before = folded[:start].rstrip(" \t")
+    after = folded[end:].lstrip(" \t")
+    if not before or before[-1] in _CLAUSE_EDGE or not after or after[0] in _CLAUSE_EDGE + _PARTICLES:
+        return True
+    if end - start > 1:
+        return False
+    return folded[start - 1] in _FILLER_CHARS or folded[end : end + 1] in _FILLER_CHARS
 
 
 def _cjk_subject(folded: str, start: int, end: int) -> bool:
