@@ -300,7 +300,7 @@ def test_a_word_that_asks_nothing_of_the_domain_is_answered_and_said_unused(
         ("除了英国以外欧洲最大的现有集群", "除"),
         ("clusters in China by province", "province"),  # the argument of a grouping
         ("H100 SXM5 memory bandwidth in the cloud", "cloud"),  # a word of the graph's names
-        ("沐曦有几款芯片", "沐曦"),  # the subject: a name the graph does not hold (no capital in Chinese)
+        ("燧原有几款芯片", "燧"),  # the subject: a name the graph does not hold (no capital in Chinese)
         ("哪个模型的推理速度最快", "速度"),  # inside a clause: what is asked, not chat around it
         ("Which cluster uses the most water?", "water"),  # what is measured
         ("how many chips has Intel discontinued?", "discontinued"),  # the verb: the relation asked
