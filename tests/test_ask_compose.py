@@ -1572,3 +1572,13 @@ def test_the_latest_round_is_that_round_not_the_total_of_all(asker, epoch_store,
     (want,) = values(epoch_store, gold)
     assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == want
     assert not body["answer"].get("summary")
+
+
+def test_who_has_the_most_chips_ranks_operators_and_a_single_round_is_no_total(asker):
+    body = asker.ask("who has the most H100s")
+    form = body["understood"]["form"]
+    assert not body["abstained"] and (form["op"], form["class"]) == ("rank", "cluster")
+    assert body["answer"]["about"] == "group"
+    body = asker.ask("Which company has raised the most money in a single round?")
+    form = body["understood"]["form"]
+    assert not body["abstained"] and (form["op"], form["class"]) == ("top", "funding")

@@ -882,6 +882,8 @@ def _group(text: str, carrier: str | None) -> str | None:
     which organization or chip has the most of them; else None."""
     if carrier is None:
         return None
+    if carrier == "funding" and re.search(r"\bsingle\b|\bone round\b|\ba round\b|单笔|一轮|单轮", text):
+        return None  # "the most in a single round": the rounds ranked, not each company's total
     per = re.search(r"\bper\s+(\w+)", text)  # "clusters per operator, top ones": how many each has
     for kind, words in GROUP_WORDS if per else ():
         if per is not None and per.group(1) in words:
@@ -2087,7 +2089,7 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
     if not _HOLD.search(r.text) and not (chips and form.orgs and form.prop in HOLDINGS):
         return False
     if ops["top"]:
-        ranks_orgs = any(
+        ranks_orgs = _WHO.search(r.text) is not None or any(
             re.match(re.escape(w) + r"(?![a-z])", rest)
             for rest in _after_which(r.text)
             for kind, words in GROUP_WORDS
