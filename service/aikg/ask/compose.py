@@ -2088,6 +2088,8 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
         return False  # "how many H100 clusters does xAI have": a count of clusters
     if not _HOLD.search(r.text) and not (chips and form.orgs and form.prop in HOLDINGS):
         return False
+    if ops["top"] and _THE_LARGEST.search(r.text) and not _has(f" {r.text} ", QUANTITY_WORDS):
+        return False  # "which organizations run the largest compute clusters": the clusters, each one
     if ops["top"]:
         ranks_orgs = _WHO.search(r.text) is not None or any(
             re.match(re.escape(w) + r"(?![a-z])", rest)
