@@ -279,10 +279,7 @@ def test_violations_that_need_the_stores_data_are_refused_by_the_fast_path(store
         'id:gate-seat a aikg:Position ; rdfs:label "Seat"@en ; aikg:role aikg:CTO ; '
         "aikg:heldBy id:gate-lab ; aikg:inOrganization id:gate-lab .",
     )
-    assert r.status_code == 422, r.get_json()
-    assert any(
-        v["focus_node"] == ID + "gate-seat" and v["path"] == AIKG + "heldBy" for v in r.get_json()["errors"]
-    ), r.get_json()["errors"]
+    assert_refused(r, ID + "gate-seat", AIKG + "heldBy", "")
     # a refused write's statements are gone from the scratch store: the person it typed is unknown
     r = _turtle(
         client,
@@ -290,10 +287,7 @@ def test_violations_that_need_the_stores_data_are_refused_by_the_fast_path(store
         'id:gate-chair a aikg:Position ; rdfs:label "Chair"@en ; aikg:role aikg:CTO ; '
         "aikg:heldBy id:gate-other ; aikg:inOrganization id:gate-lab .",
     )
-    assert r.status_code == 422, r.get_json()
-    assert any(
-        v["focus_node"] == ID + "gate-chair" and v["path"] == AIKG + "heldBy" for v in r.get_json()["errors"]
-    ), r.get_json()["errors"]
+    assert_refused(r, ID + "gate-chair", AIKG + "heldBy", "")
     assert store.dump(mime="application/n-quads") == before
     # and a valid write beside them is taken
     r = _turtle(
