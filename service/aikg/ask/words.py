@@ -1461,6 +1461,10 @@ OUT_OF_SCOPE: tuple[str, ...] = (
     "盈利",
     "亏损",
     "亏钱",
+    # The price of renting a chip for an hour, today ("an hour of H100 on Lambda"): no source gives one;
+    # a run's assumed price per GPU-hour (a seed fact) is asked "per hour", never "an hour of".
+    "an hour of",
+    "one hour of",
 )
 """Words of questions aikg cannot answer from its facts (prices of the day, predictions, advice), taken
 from the out-of-scope questions of the development part only."""
