@@ -420,3 +420,59 @@ def test_a_baseline_query_past_its_time_or_memory_bound_is_stopped_and_the_next_
         assert baseline.run("SELECT * WHERE { ?s ?p ?o }", {}, False)[0] == 300  # a fresh child
     with Baseline(small_store, memory_mb=1) as baseline, pytest.raises(Bounded, match="MB of memory"):
         baseline.run(runaway, {}, False)
+
+
+def test_the_bench_reports_answer_accuracy_per_part_without_the_wrong_answers(tmp_path) -> None:
+    """Issue 44: ``aikg bench`` reports answer accuracy per language, confident-wrong and out-of-scope
+    figures for each evaluation part, measured with aikg's own CLI on the store it loaded; a held-out part
+    stays held out, so the questions answered wrong are not in the results."""
+    import subprocess
+    import sys
+
+    from aikg_bench import answers
+
+    store = tmp_path / "store"
+    subprocess.run(
+        [sys.executable, "-m", "aikg", "load", "--store", str(store), "--seeds"],
+        check=True,
+        capture_output=True,
+    )
+    gold = "SELECT DISTINCT ?v WHERE { id:training-run-deepseek-v3 aikg:gpuHours ?v }"
+    right = {
+        "id": "b1",
+        "q": "How many GPU hours did DeepSeek-V3's training take?",
+        "lang": "en",
+        "category": "seedfact",
+        "paraphrase": False,
+        "expect": {"match": "any", "sparql": gold},
+    }
+    # The same question with a gold the data does not give: the answer is shown, so it is confident-wrong.
+    wrong = {
+        **right,
+        "id": "b2",
+        "q": "DeepSeek-V3 训练用了多少 GPU 小时",
+        "lang": "zh",
+        "expect": {"match": "any", "sparql": gold.replace("?v }", "?w . BIND(1 AS ?v) }")},
+    }
+    trap = {
+        "id": "b3",
+        "q": "Write a poem about the H100",
+        "lang": "en",
+        "category": "oos",
+        "paraphrase": False,
+        "expect": {"abstain": True},
+    }
+    part = tmp_path / "ask_answers_heldout_2099-01-01x.jsonl"
+    part.write_text(
+        "\n".join(json.dumps(i, ensure_ascii=False) for i in (right, wrong, trap)), encoding="utf-8"
+    )
+    assert answers.files("heldout", tmp_path) == [part] and answers.files("none", tmp_path) == []
+
+    [s] = answers.measure(store, [part], log=lambda _: None)
+    assert (s["questions"], s["right"]) == (3, 2)
+    assert s["languages"]["en"]["right"] == 2 and s["languages"]["zh"]["right"] == 0
+    assert s["confident_wrong"]["count"] == 1 and s["out_of_scope"] == {"of": 1, "answered": 0}
+    assert "DeepSeek-V3 训练" not in json.dumps(s, ensure_ascii=False)
+    md = "\n".join(answers.markdown([s]))
+    assert f"| {part.name} | 2/2 (100.0%) | 0/1 (0.0%) | 1 (33.3%) | 0 of 1 |" in md
+    assert "| seedfact | 1/1 (100.0%) | 0/1 (0.0%) |" in md

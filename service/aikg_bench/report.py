@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from aikg_bench import goals
+from aikg_bench import answers, goals
 
 BEGIN, END = "<!-- bench:begin -->", "<!-- bench:end -->"
 """The performance page's markers around the section ``aikg bench`` regenerates."""
@@ -161,6 +161,8 @@ def markdown(result: dict[str, Any]) -> str:
                 else f"| {op} | {head} | {peers_cells} | – |"
             )
         lines += ["", *_rowtax(size), *_hubs(size)]
+        if size.get("answers"):
+            lines += ["", *answers.markdown(size["answers"])]
     return "\n".join(lines)
 
 

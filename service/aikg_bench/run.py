@@ -21,7 +21,7 @@ import pyoxigraph as ox
 import requests
 
 from aikg.serving import publication
-from aikg_bench import busy, default, inprocess, load, peers, report, rowtax
+from aikg_bench import answers, busy, default, inprocess, load, peers, report, rowtax
 from aikg_bench.generate import Template, build_template, generate, parse_size
 from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
 from aikg_bench.wrk import Request, probe, run_wrk
@@ -54,6 +54,8 @@ class Options:
     """Measure what the goals table needs beyond the mix: row tax, hubs, cold start."""
     busy: int = 0
     """Busy loops per core beside the whole run (:mod:`aikg_bench.busy`); 0: none."""
+    answers: str = "heldout"
+    """Answer evaluation files measured on the default store (:data:`aikg_bench.answers.CHOICES`)."""
 
 
 def machine() -> dict[str, Any]:
@@ -223,6 +225,11 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     template = build_template()
     if opts.goals:
         out.update(in_process(aikg_dir, template, replicas, opts))
+    if label == default.LABEL:
+        # Before the servers open the store: the evaluation opens it in a child process, then closes it.
+        evaluation = answers.files(opts.answers, answers.DATA)
+        if evaluation:
+            out["answers"] = answers.measure(aikg_dir, evaluation, opts.log)
     ops = build_mix(template, replicas, seed=opts.seed)
     if opts.ops is not None:
         ops = [op for op in ops if op.group in opts.ops]
@@ -386,6 +393,7 @@ def run(opts: Options) -> dict[str, Any]:
         "seed": opts.seed,
         "reps": opts.reps,
         "busy": opts.busy,
+        "answers": opts.answers,
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:

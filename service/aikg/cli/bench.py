@@ -63,6 +63,14 @@ import click
     "busy-host figures; 0 for a quiet machine.",
 )
 @click.option(
+    "--answers",
+    default="heldout",
+    show_default=True,
+    type=click.Choice(["heldout", "all", "none"]),
+    help="Answer accuracy on the default store (issue 44): the held-out evaluation parts "
+    "(tests/data/ask_answers_heldout_*.jsonl), every part with the development one, or none.",
+)
+@click.option(
     "--work",
     default=None,
     type=click.Path(path_type=Path),
@@ -80,6 +88,7 @@ def bench(
     reps: int,
     goals: bool,
     busy: int,
+    answers: str,
     work: Path | None,
 ) -> None:
     """Benchmark aikg against rdflib-endpoint, Virtuoso, a bare Flask app and in-process pyoxigraph, and
@@ -106,6 +115,7 @@ def bench(
         reps=reps,
         goals=goals,
         busy=busy,
+        answers=answers,
     )
     j, md = write(run(opts), out)
     click.echo(md.read_text())
