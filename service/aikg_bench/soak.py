@@ -253,6 +253,11 @@ class Tally:
         self.examples: list[dict[str, Any]] = []
         self.slow: dict[str, int] = {}
 
+    def answered(self) -> int:
+        """Requests recorded so far, whatever their outcome."""
+        with self._lock:
+            return sum(sum(by_status.values()) for by_status in self.routes.values())
+
     def record(self, call: Call, outcome: Outcome) -> None:
         status = str(outcome.status) if outcome.status else (outcome.problem or "no answer")
         with self._lock:
@@ -483,6 +488,10 @@ def _pause(rng: random.Random) -> float:
     return rng.uniform(2.2, 4.0) if rng.random() < 0.04 else rng.uniform(0.05, 0.6)
 
 
+OVERTIME = 30
+"""How much longer than asked (× ``seconds``) a run may go on to count ``at_least`` requests."""
+
+
 def soak(
     store: Path,
     *,
@@ -496,6 +505,7 @@ def soak(
     sample_every: float = 5.0,
     server_env: dict[str, str] | None = None,
     log: Callable[[str], None] = print,
+    at_least: int = 0,
 ) -> dict[str, Any]:
     """Serve a copy of ``store`` and run the mixed load on it (see the module docstring); the report.
 
@@ -503,7 +513,9 @@ def soak(
     errors count, its latencies do not, and memory growth is measured from its end. ``extra`` calls are
     sent once each at the start of the measured phase (a test sends one that must count as an error).
     ``server_env``: ``AIKG_*`` settings for the server (say, ``AIKG_CACHE_SIZE=0`` to see what the
-    response cache weighs).
+    response cache weighs). ``at_least``: the measured phase goes on past ``seconds`` until it counts
+    that many requests and every ``extra`` call was sent (at most ``OVERTIME`` × ``seconds`` more): a busy
+    machine answers fewer in the same seconds, and a test asserts what was counted, never how fast.
     """
     warmup = min(60.0, seconds / 10) if warmup is None else warmup
     with tempfile.TemporaryDirectory(prefix="aikg-soak-") as tmp:
@@ -512,7 +524,7 @@ def soak(
         served = Served(copy, base_dir / "logs", env=server_env)
         stop_on_sigterm(served)
         try:
-            result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log)
+            result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log, at_least)
             return {
                 **result,
                 "store": {"source": str(store), "served_copy": str(copy)},
@@ -533,6 +545,7 @@ def _soak_on(
     extra: Sequence[Call],
     sample_every: float,
     log: Callable[[str], None],
+    at_least: int = 0,
 ) -> dict[str, Any]:
     mix = Mix(discover_entities(served.base, seed=seed))
     tallies = {"warmup": Tally(), "measured": Tally()}
@@ -541,14 +554,22 @@ def _soak_on(
     begin = time.monotonic()
     measured_from = begin + warmup
     end = measured_from + seconds
+    last = end + OVERTIME * seconds
     pending = list(extra)
     load_at_start: list[float] = []
+
+    def more(i: int, now: float) -> bool:
+        if now < end:
+            return True
+        if now >= last:
+            return False
+        return (i == 0 and bool(pending)) or tallies["measured"].answered() < at_least
 
     def client(i: int) -> None:
         rng = random.Random(seed * 1000 + i)
         writes = Writes(i)
         with requests.Session() as session:
-            while (now := time.monotonic()) < end:
+            while more(i, now := time.monotonic()):
                 phase = "measured" if now >= measured_from else "warmup"
                 call = pending.pop(0) if i == 0 and phase == "measured" and pending else mix.draw(rng, writes)
                 tallies[phase].record(call, send(session, served.base, call))
@@ -564,10 +585,11 @@ def _soak_on(
     watch.start()
     for t in threads:
         t.join()
+    elapsed = max(seconds, time.monotonic() - measured_from)
     watch.stop()
     watch.mark("end")
     load_at_end = load_average()
-    measured = tallies["measured"].report(seconds)
+    measured = tallies["measured"].report(elapsed)
     warm = tallies["warmup"].report(warmup)
     memory = watch.report()
     errors = measured["errors"] + warm["errors"]
@@ -580,6 +602,7 @@ def _soak_on(
         "kind": "soak",
         "clients": clients,
         "seconds": seconds,
+        "measured_seconds": round(elapsed, 1),
         "warmup_seconds": warmup,
         "mix_weights_pct": WEIGHTS,
         "load_average": {"start": load_at_start, "end": load_at_end},
