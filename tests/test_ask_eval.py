@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from aikg.ask import Asker
-from aikg.ask.scoring import evaluate_answers, load_items
+from aikg.ask.scoring import evaluate_answers, judge, load_items
 from conftest import ARTIFACTS
 from helpers import services_for
 
@@ -87,3 +87,53 @@ def test_no_out_of_scope_question_is_answered(figures):
     assert dev["out_of_scope"]["answered"] == 0, [
         w["q"] for w in figures["wrong"] if w["expected"] == "abstain"
     ]
+
+
+def _rows_answer(rows: list[dict], description: str = "", summary: str | None = None) -> dict:
+    cells = [
+        {"cells": {k: {"value": v, "type": "literal"} for k, v in r.items()}, "sources": []} for r in rows
+    ]
+    return {
+        "abstained": False,
+        "answer": {
+            "kind": "rows",
+            "description": description,
+            "summary": summary,
+            "query": {"title": description, "description": description, "links": {}},
+            "rows": cells,
+            "total": len(rows),
+        },
+    }
+
+
+def _item(match: str) -> dict:
+    return {"id": "x", "q": "?", "expect": {"match": match, "sparql": "SELECT ?x {}"}}
+
+
+def test_a_single_figure_asked_for_must_be_the_answers_own_not_one_among_several():
+    """ "DeepSeek-V3's GPU hours" answered 276 (another run) first and 2,788,000 second was scored right:
+    a figure anywhere in the answer counted. The figure must be its headline or its first row or fact."""
+    gold = [{"number": 2788000.0}]
+    wrong = _rows_answer([{"run": "MLPerf", "value": "276"}, {"run": "original", "value": "2788000"}])
+    right = _rows_answer([{"run": "original", "value": "2788000"}, {"run": "MLPerf", "value": "276"}])
+    for match in ("any", "all", "count"):
+        assert judge(_item(match), wrong, gold) is False
+        assert judge(_item(match), right, gold) is True
+    # a count stated as the answer's headline, its rows listing what was counted
+    counted = _rows_answer([{"x": "a"}, {"x": "b"}, {"x": "c"}], summary="3")
+    assert judge(_item("all"), counted, [{"number": 3.0}]) is True
+    assert judge(_item("all"), counted, [{"number": 4.0}]) is False
+
+
+def test_only_what_the_answer_states_counts_not_the_words_of_its_query():
+    """A gold text ("France") in the answer's description or query title, beside rows of other things,
+    was found there and scored right."""
+    answer = _rows_answer([{"x": "Germany"}, {"x": "Italy"}], description="clusters in France")
+    assert judge(_item("any"), answer, [{"text": "France"}]) is False
+    assert judge(_item("any"), answer, [{"text": "Italy"}]) is True
+
+
+def test_first_is_the_first_row_not_any_row():
+    answer = _rows_answer([{"x": "Germany", "v": "2"}, {"x": "France", "v": "9"}])
+    assert judge(_item("first"), answer, [{"text": "France"}]) is False
+    assert judge(_item("first"), answer, [{"text": "Germany"}]) is True

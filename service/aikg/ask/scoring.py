@@ -126,8 +126,34 @@ def _parts(answer: dict[str, Any]) -> list[Any]:
     return list(a.get("rows") or a.get("facts") or [])
 
 
+def _headline(answer: dict[str, Any]) -> list[Any]:
+    """The figures an answer states for itself, not in a row or fact: its summary ("12"), the count of
+    every row beside a count's answer, and how many rows a list has."""
+    a = answer["answer"]
+    out: list[Any] = [a.get("summary")]
+    if isinstance(a.get("every_row"), dict):
+        out.append(a["every_row"].get("counts"))
+    if a.get("kind") == "rows":
+        out.append(a.get("total"))
+    return out
+
+
+def _found(item: dict[str, Any], *values: Any) -> bool:
+    strings: set[str] = set()
+    numbers: list[float] = []
+    for v in values:
+        _walk(v, strings, numbers)
+    return _contains(item, strings, numbers)
+
+
 def judge(item: dict[str, Any], answer: dict[str, Any], gold: list[dict[str, Any]]) -> bool:
-    """True when the answer is what the item expects."""
+    """True when the answer is what the item expects.
+
+    Only what the answer states counts: its rows (with their sources), facts (with theirs) and headline
+    figures (:func:`_headline`), never the words of its query, description or links, where a gold text
+    ("France", "Existing") stands whatever the rows are. A single figure asked for must be the answer's
+    own: in its headline or its first row or fact, not one figure among several ("DeepSeek-V3's GPU
+    hours": 276 first, the run of the question's 2.788M second, is wrong)."""
     expect = item["expect"]
     if expect.get("abstain"):
         return bool(answer["abstained"])
@@ -136,18 +162,15 @@ def judge(item: dict[str, Any], answer: dict[str, Any], gold: list[dict[str, Any
         return bool(answer["abstained"]) or not _parts(answer)
     if answer["abstained"]:
         return False
-    strings: set[str] = set()
-    numbers: list[float] = []
-    _walk(answer["answer"], strings, numbers)
+    parts = _parts(answer)
     match = expect["match"]
     if match == "first":
-        parts = _parts(answer)
-        if not parts:
-            return False
-        s1: set[str] = set()
-        n1: list[float] = []
-        _walk(parts[0], s1, n1)
-        return _contains(gold[0], s1, n1)
+        return bool(parts) and _found(gold[0], parts[0])
+    if len(gold) == 1 and "number" in gold[0]:
+        return _found(gold[0], _headline(answer), parts[:1])
+    strings: set[str] = set()
+    numbers: list[float] = []
+    _walk([parts, _headline(answer)], strings, numbers)
     hits = [_contains(g, strings, numbers) for g in gold]
     if match == "any":
         return any(hits)
