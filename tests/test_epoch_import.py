@@ -317,6 +317,10 @@ def test_without_an_override_a_prefix_name_is_an_ambiguity_listed_with_its_candi
         ("organisation,Lambda Labs,same,lambda,renamed", "line 2: kind must be one of"),
         ("organization,Lambda Labs,merge,lambda,renamed", "line 2: decision must be one of"),
         ("organization,Lambda Labs,same,,renamed", "needs the target entity's slug"),
+        ("funding-round,Oct 2024 157B,same,funding-round-x,twice", "must be one of duplicate-of"),
+        ("funding-round,Oct 2024 157B,duplicate-of,,twice", "needs the target round's slug"),
+        ("funding-round,,duplicate-of,funding-round-x,twice", r"the name \(the round's Id\) is empty"),
+        ("funding-round,Oct 2024 157B,duplicate-of,funding-round-x,", "every decision needs its reason"),
     ],
 )
 def test_a_malformed_overrides_line_stops_the_import_with_its_line(fixture_dir, tmp_path, line, message):
@@ -337,6 +341,44 @@ def test_an_override_naming_an_unknown_entity_is_reported_and_the_rules_decide(f
         "overrides.csv line 2: typo in the slug: the target 'no-such-lab' is not an entity of the store; "
         "organization 'Lambda Labs' was resolved by the rules instead"
     ]
+
+
+def test_a_funding_round_decision_marks_a_row_a_duplicate_or_says_why_it_cannot(tmp_path):
+    """Two rows of one round (the fixture's OpenAI round listed again under another Id): the decision
+    links the second to the first in graph/resolution, both keep their values, totalRaised adds the round
+    once; a decision naming no round of the company is reported and marks nothing."""
+    files = dict(FILES)
+    files["ai_companies/ai_companies_funding_rounds.csv"] += (
+        "Oct 2024 again,OpenAI,2024-10-02,Closed,6600000000.0,4000000000.0,157000000000.0,"
+        "https://example.org/openai,Equity and a credit line,Confident\n"
+    )
+    directory = write_fixture(tmp_path / "epoch", files)
+    decisions = tmp_path / "overrides.csv"
+    decisions.write_text(
+        "kind,name,decision,target,reason\n"
+        "funding-round,Oct 2024 again,duplicate-of,funding-round-openai-oct-2024-157b,the same round twice\n"
+        "funding-round,No such round,duplicate-of,funding-round-openai-oct-2024-157b,a typo\n",
+        encoding="utf-8",
+    )
+    store = seeded()
+    report = import_epoch(store, directory, overrides=decisions, snapshot_date=SNAPSHOT)
+    again = ID + "funding-round-openai-oct-2024-again"
+    assert values(store, again, AIKG + "possibleDuplicateOf", RESOLUTION) == {
+        URIRef(ID + "funding-round-openai-oct-2024-157b")
+    }
+    rows = [
+        r for r in named(store, "funding-by-company", {"company": "openai"}) if "2024" in str(r["roundName"])
+    ]
+    assert sorted((str(r["roundName"]), str(r["amount"])) for r in rows) == [
+        ("Oct 2024 157B", "6600000000"),
+        ("Oct 2024 again", "6600000000"),
+    ]
+    assert {str(r["totalRaised"]) for r in rows} == {"6600000000"}
+    assert report.problems == [
+        "overrides.csv line 3: a typo: 'No such round' names no other round of the company of "
+        "'funding-round-openai-oct-2024-157b': nothing was marked"
+    ]
+    assert validate_store(store).conforms
 
 
 # --- one training run per real training ------------------------------------------------------------------

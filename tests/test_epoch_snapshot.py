@@ -782,6 +782,54 @@ def test_each_funding_round_is_listed_once_with_its_close_date_and_its_sources_c
     }
 
 
+def _funding_rows() -> list[dict[str, str]]:
+    path = default_directory() / "ai_companies/ai_companies_funding_rounds.csv"
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_a_round_the_file_lists_twice_keeps_both_rows_and_counts_once(snapshot):
+    """Epoch's funding file lists Mistral AI's Series B twice (rows 141 and 146 of the file: one close
+    date, equity, debt and source). overrides.csv marks one row's round a duplicate of the other's, in
+    aikg's graph with its reason; both rows keep every value; totalRaised adds the round once. Row
+    146's post-money valuation, the round's size, is kept and flagged."""
+    store, report = snapshot
+    csv_rows = [r for r in _funding_rows() if r["Company"] == "Mistral AI"]
+    june = [r for r in csv_rows if r["Close date"] == "2024-06-11"]
+    assert [(r["Id"], r["Funding (equity)"], r["Funding (debt)"]) for r in june] == [
+        ("June 2024 6B", "500000000.0", "140000000.0"),
+        ("June 2024 Series B", "500000000.0", "140000000.0"),
+    ]
+    listed = named(store, "funding-by-company", {"company": "mistral-ai"})
+    assert len(listed) == len(csv_rows) == 6  # every row listed
+    by_name = {str(r["roundName"]): r for r in listed}
+    six, series_b = by_name["June 2024 6B"], by_name["June 2024 Series B"]
+    assert (str(six["valuation"]), str(series_b["valuation"])) == ("6000000000", "640000000")  # both kept
+    assert str(six["duplicateOf"]) == ID + "funding-round-mistral-ai-june-2024-series-b"
+    assert [str(r["roundName"]) for r in listed if r.get("duplicateOf") is not None] == ["June 2024 6B"]
+    once = sum(float(r["Funding (equity)"]) for r in csv_rows) - 500_000_000
+    assert {str(r["totalRaised"]) for r in listed} == {f"{once:.0f}"} == {"3034300000"}
+    # The link is aikg's curation, in graph/resolution, resting on the overrides line's reason.
+    six_iri = ID + "funding-round-mistral-ai-june-2024-6b"
+    assert values(store, six_iri, AIKG + "possibleDuplicateOf", RESOLUTION) == {
+        URIRef(ID + "funding-round-mistral-ai-june-2024-series-b")
+    }
+    assert (
+        values(store, six_iri, AIKG + "possibleDuplicateOf", EPOCH + "ai-companies-funding-rounds") == set()
+    )
+    why = values(store, ID + "duplicate-round-funding-round-mistral-ai-june-2024-6b", AIKG + "rationale")
+    assert len(why) == 1 and "(overrides.csv line " in str(next(iter(why)))
+    assert "rows 141 (Id 'June 2024 6B') and 146" in str(next(iter(why)))
+    flagged = {
+        (f.row, f.rule)
+        for f in report.of_kind("flag")
+        if f.file == "ai_companies/ai_companies_funding_rounds.csv"
+    }
+    assert flagged == {(146, "valuation-not-above-round-size")}
+    series_b_iri = ID + "funding-round-mistral-ai-june-2024-series-b"
+    assert values(store, series_b_iri, AIKG + "flag") == {Literal("valuation-not-above-round-size")}
+
+
 @pytest.mark.parametrize(
     ("query", "params"), [("investments-by-investor", {}), ("deals-of-organization", {"org": "openai"})]
 )

@@ -39,12 +39,13 @@ from aikg.epoch.columns import check_header, read_spellings, rename
 from aikg.epoch.context import Context, Finding, Rejected, Row
 from aikg.epoch.datasets import DATASETS, Dataset
 from aikg.epoch.dates import date_orders
+from aikg.epoch.duplicates import is_duplicate_quad, mark_duplicates, rounds_of_import, rounds_of_store
 from aikg.epoch.history import HISTORY_GRAPH, StatedValue, not_restated, value_of
 from aikg.epoch.links import link_rows
 from aikg.epoch.mapping import map_datacenter, map_model
 from aikg.epoch.merge import DatasetState, Merged, canonical, merge
 from aikg.epoch.names import Name, is_name_quad, name_quads, read_names
-from aikg.epoch.overrides import Override, read_overrides
+from aikg.epoch.overrides import Override, RoundDecision, read_overrides, read_round_decisions
 from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
 from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
 from aikg.epoch.report import Disagreement, FileReport, ImportReport
@@ -151,6 +152,7 @@ def import_epoch(
         raise BadRequest(f"no Epoch AI file found in {directory} (expected e.g. {DATASETS[0].path})")
     chosen = overrides if overrides is not None else default_overrides()
     decided = read_overrides(chosen)
+    round_decisions = read_round_decisions(chosen)
     names = read_names(default_names())
     for _ in range(ATTEMPTS):
         version = store.version
@@ -165,6 +167,7 @@ def import_epoch(
             dict(mapped or {}),
             source,
             names,
+            round_decisions,
         )
         report = prepared.report
         report.dry_run = dry_run
@@ -225,6 +228,7 @@ class _Prepared:
         mapped: dict[str, str],
         source: str | None = None,
         names: list[Name] | None = None,
+        round_decisions: list[RoundDecision] | None = None,
     ) -> None:
         self.started = time.perf_counter()
         self.store = store
@@ -288,6 +292,7 @@ class _Prepared:
         self._names = self._given_names(names or [])
         self._stored_rows()
         self._match_rows()
+        self._mark_duplicate_rounds(round_decisions or [])
         self._plan_updates()
         rejected = self._validate()
         self._finish(rejected)
@@ -367,6 +372,13 @@ class _Prepared:
         )
         self.report.problems += problems
         return quads
+
+    def _mark_duplicate_rounds(self, decisions: list[RoundDecision]) -> None:
+        """The funding rounds overrides.csv says a row lists twice, linked to the round they repeat
+        (:mod:`aikg.epoch.duplicates`), once the rows have their stored ids."""
+        mine = rounds_of_import(self.ctx.quads)
+        self._rounds_imported = bool(mine)
+        self.report.problems += mark_duplicates(decisions, mine, rounds_of_store(self.store), self.ctx.quads)
 
     def _stored_names(self) -> dict[str, dict[str, set[URIRef]]]:
         """Per file, the labels of the row nodes its dataset holds in the store (the clusters a partial
@@ -611,6 +623,12 @@ class _Prepared:
         merged = self._merged(rejected)
         add: set[ox.Quad] = self._resolution_links | self._names
         remove: set[ox.Quad] = {q for q in self._graph(RESOLUTION_GRAPH) if is_name_quad(q)}
+        if self._rounds_imported:  # the funding file decides its rows' duplicate marks again
+            remove |= {
+                q
+                for q in self._graph(RESOLUTION_GRAPH)
+                if is_duplicate_quad(value_of(q.subject), q.predicate.value)
+            }
         for plan in self.plans:
             m = merged[plan.dataset.path]
             add |= m.add

@@ -520,6 +520,18 @@ def map_funding(ctx: Context, row: Row) -> None:
     ctx.figure(row, node, AIKG.amount, equity)
     ctx.figure(row, node, AIKG.debtAmount, debt)
     ctx.figure(row, node, AIKG.postMoneyValuation, valuation)
+    raised = (equity or 0) + (debt or 0)
+    if valuation is not None and raised > 0 and valuation <= raised:
+        # A company is worth more after a round than the money the round brought: a post-money
+        # valuation not above it looks like the round's size entered as its valuation. Kept, flagged.
+        ctx.flag(
+            row,
+            node,
+            "valuation-not-above-round-size",
+            f"post-money valuation {plain(valuation)} is not above the money the round raised "
+            f"({plain(equity or Decimal(0))} equity + {plain(debt or Decimal(0))} debt): possibly the "
+            "round's size entered as its valuation; the value is kept as the file gives it",
+        )
     if equity is not None or debt is not None or valuation is not None:
         q.add(key, g, node, AIKG.currency, Literal("USD"))
     kind = row.text("Type")
