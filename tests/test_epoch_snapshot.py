@@ -830,6 +830,18 @@ def test_a_round_the_file_lists_twice_keeps_both_rows_and_counts_once(snapshot):
     assert values(store, series_b_iri, AIKG + "flag") == {Literal("valuation-not-above-round-size")}
 
 
+def test_the_groq_chip_is_a_chip_of_the_documents_groq_lpu_and_its_maker_stays_unstated(snapshot):
+    """Epoch's GroqChip LPU v1 (ml_hardware.csv row 97, Manufacturer empty) is linked, by overrides.csv,
+    to the document's Groq LPU as one chip of it (aikg:variantOf, in graph/resolution), not merged; no
+    graph states a maker for the chip itself (the family's maker is the document's Groq)."""
+    store, _ = snapshot
+    chip = ID + "groqchip-lpu-v1"
+    assert values(store, chip, AIKG + "variantOf", RESOLUTION) == {URIRef(ID + "groq-lpu")}
+    assert values(store, chip, AIKG + "manufacturer") == set()
+    assert values(store, ID + "groq-lpu", AIKG + "manufacturer") == {URIRef(ID + "groq")}
+    assert values(store, ID + "groq-lpu", AIKG + "sourceRow") == set()  # the family keeps no row of its own
+
+
 @pytest.mark.parametrize(
     ("query", "params"), [("investments-by-investor", {}), ("deals-of-organization", {"org": "openai"})]
 )
