@@ -451,6 +451,108 @@ def test_a_read_that_meets_a_damaged_block_is_refused_as_damage_and_health_says_
     assert integrity.store_of(tmp_path / "store.snapshots" / "123-abc") == tmp_path / "store"
 
 
+def _damaged_entity(pristine: Path, folder: Path) -> tuple[Path, str]:
+    """A copy of ``pristine`` with one data block garbled where an entity's incoming statements lie
+    (read by pattern: the object index), and that entity's slug: the first of a few places tried."""
+    import pyoxigraph as ox
+
+    for fraction in (0.5, 0.3, 0.7, 0.4, 0.6, 0.2, 0.8):
+        store = folder / f"store-{fraction}"
+        shutil.copytree(pristine, store)
+        table = _biggest_table(store)
+        start = int(table.stat().st_size * fraction)
+        _garble(table, start, start + 512)
+        s = ox.Store.read_only(str(store))
+        try:
+            entities = sorted(
+                {
+                    q.object.value
+                    for q in s.quads_for_pattern(None, None, None, None)
+                    if isinstance(q.object, ox.NamedNode)
+                    and q.object.value.startswith("https://w3id.org/aikg/id/")
+                }
+            )
+        except RuntimeError:
+            entities = []  # the block lies in the index read whole: try another place
+        for iri in entities:
+            try:
+                list(s.quads_for_pattern(None, None, ox.NamedNode(iri), None))
+            except RuntimeError:
+                del s
+                return store, iri.rsplit("/", 1)[1]
+        del s
+    raise AssertionError("no place tried damages an entity's incoming statements")
+
+
+def _answered(client, path: str, within: float = 120.0):
+    """The response to GET ``path``, or None when none came within ``within`` seconds (the read hung)."""
+    out: list = []
+    reader = threading.Thread(target=lambda: out.append(client.get(path)), daemon=True)
+    reader.start()
+    reader.join(within)
+    return out[0] if out else None
+
+
+def test_a_read_that_gathers_its_answer_in_the_serving_process_is_refused_not_hung(pristine, tmp_path):
+    """An entity's page reads, in the process that serves it, whether anything links to the entity (an
+    ASK: the engine gathers before it answers, and on a damaged block it keeps running and never says
+    so). It hung until gunicorn killed the worker and the client saw a dropped connection; now the read
+    is waited for until the request's time limit, then its patterns are probed: 503 'store damaged' in
+    the error shape. A second read that would meet the block is refused as well; others answer."""
+    from aikg.web import create_app
+
+    store, slug = _damaged_entity(pristine, tmp_path)
+    opened = OxigraphStore(store)
+    try:
+        app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 5}, store=opened)
+        client = app.test_client()
+        for _ in range(2):
+            resp = _answered(client, f"/api/entities/{slug}")
+            assert resp is not None, "the read hung on the damaged block"
+            body = resp.get_json()
+            assert resp.status_code == 503, body
+            assert body["error"] == "store damaged" and body["ok"] is False
+            assert f"aikg check --store {store}" in body["message"]
+        health = client.get("/api/health")
+        assert health.status_code == 503 and health.get_json()["error"] == "store damaged"
+        other = next(s for s in ("nvidia", "openai", "coreweave", "google") if s != slug)
+        fine = _answered(client, f"/api/entities/{other}")
+        assert fine is not None and fine.status_code == 200, fine and fine.get_json()
+    finally:
+        opened.close()
+
+
+def test_health_says_damaged_in_every_serving_process_once_one_met_the_damage(pristine, tmp_path):
+    """Two HTTP workers over one store share its damage through a marker in its serving folder: the
+    worker that did not meet the damaged block answers /health 503 'store damaged' too (it said ok)."""
+    from aikg.serving import publication
+    from aikg.web import SERVICES_KEY, create_app
+
+    store, slug = _damaged_entity(pristine, tmp_path)
+    marker = publication.folder_for(store) / publication.DAMAGED
+    opened = OxigraphStore(store)
+    try:
+        apps = [
+            create_app({"store": "memory", "load_seeds": False, "query_timeout": 5}, store=opened)
+            for _ in range(2)
+        ]
+        for app in apps:
+            app.extensions[SERVICES_KEY].damage_marker = marker
+        met, other = (app.test_client() for app in apps)
+        assert other.get("/api/health").status_code == 200
+        resp = _answered(met, f"/api/entities/{slug}")
+        assert resp is not None and resp.status_code == 503, resp and resp.get_json()
+        said = other.get("/api/health")
+        assert said.status_code == 503, said.get_json()
+        assert said.get_json()["error"] == "store damaged"
+        assert said.get_json()["message"] == resp.get_json()["message"]
+        # a new run of the service starts without the word of the last one
+        publication.withdraw(marker.parent)
+        assert not marker.exists()
+    finally:
+        opened.close()
+
+
 def test_an_ordinary_timeout_is_not_taken_for_damage(pristine, tmp_path):
     """A query that runs out of time on a sound store is still a timeout after the probe."""
     from aikg.web import create_app
