@@ -2626,6 +2626,20 @@ OVERLAPS_LEFT_OUT = (
     "不计 Epoch 标为已被取代或可能重复的条目",
 )
 """What a total over clusters says it left out (English, Chinese)."""
+ROUNDS_LEFT_OUT = ("a round listed twice counted once", "重复列出的轮次只计一次")
+"""What a total or count of funding rounds says it left out: a round Epoch's CSV lists twice is linked
+aikg:possibleDuplicateOf the other row (seeds/epoch/overrides.csv, docs/epoch.md), as for clusters."""
+
+
+def _overlapping(form: Form) -> bool:
+    """Whether a total or count over the form's rows leaves out rows linked as the same thing as another
+    row it counts: clusters (Epoch's superseded and duplicate rows) when the totals' defaults apply, and
+    funding rounds (a round listed twice) wherever the rounds that happened are counted."""
+    if form.carrier == "funding":
+        return (form.op in ("sum", "rank") and form.prop == "amount") or (
+            form.op in ("count", "rank") and not form.every
+        )
+    return form.carrier == "cluster"
 
 
 def _without_overlaps(where: list[str]) -> str:
@@ -2645,7 +2659,7 @@ def _summed(form: Form, where: list[str], prop: str) -> str:
     possible duplicate of another cluster of the total is left out."""
     chips = _counts_chips(form)
     value = _chip_count() if chips else f"?x {prop} ?value"
-    overlaps = [_without_overlaps(where)] if form.carrier == "cluster" else []
+    overlaps = [_without_overlaps(where)] if _overlapping(form) else []
     body = "\n    ".join(w + " ." for w in where + overlaps + [value])
     return body + (f"\n    VALUES ?named {{ {_chip_values(form)} }}" if chips else "")
 
@@ -2754,8 +2768,8 @@ def compile_form(form: Form) -> str:
                 f"  SELECT DISTINCT ?x ?g ?group ?value WHERE {{\n    {body}\n  }}\n}}\n"
                 f"GROUP BY ?group ORDER BY {order}(?total) LIMIT {form.k}"
             )
-        if form.defaults and form.carrier == "cluster":
-            where.append(_without_overlaps(where))  # the clusters a total adds, each once
+        if form.defaults and form.carrier == "cluster" or form.carrier == "funding" and _overlapping(form):
+            where.append(_without_overlaps(where))  # the clusters (rounds) a total adds, each once
         body = "\n  ".join(w + " ." for w in where)
         return PREFIXES + (
             f"SELECT ?group (COUNT(DISTINCT ?x) AS ?count) WHERE {{\n  {body}\n}}\n"
@@ -2765,8 +2779,8 @@ def compile_form(form: Form) -> str:
         if form.threshold and form.prop and not _threshold_prop(form):
             op, v = form.threshold
             where.append(f"?x aikg:{form.prop} ?value FILTER({_key('?value', form.prop)} {op} {v!r})")
-        if form.defaults and form.carrier == "cluster":
-            where.append(_without_overlaps(where))  # the clusters a total adds, each once
+        if form.defaults and form.carrier == "cluster" or form.carrier == "funding" and _overlapping(form):
+            where.append(_without_overlaps(where))  # the clusters (rounds) a total adds, each once
         body = "\n  ".join(w + " ." for w in where)
         if len(form.countries) >= 2:
             return PREFIXES + (
@@ -2877,7 +2891,7 @@ def members_query(form: Form) -> tuple[str, str | None] | None:
     if form.op == "sum" or (form.op == "rank" and form.prop in SUMMABLE):
         body = _summed(form, where, f"aikg:{form.prop}")
     else:
-        if form.defaults and form.carrier == "cluster":
+        if form.defaults and form.carrier == "cluster" or form.carrier == "funding" and _overlapping(form):
             where.append(_without_overlaps(where))  # the clusters the count counts, as compile_form
         body = "\n  ".join(w + " ." for w in where)
     if form.op == "count" and (form.per or len(form.orgs) >= 2) and len(form.countries) < 2:
@@ -3075,6 +3089,7 @@ def describe(form: Form) -> str:
         quals.append(
             "已完成且可信度至少 Likely 的轮次" if zh else "rounds that happened, rated at least Likely"
         )
+        quals.append(ROUNDS_LEFT_OUT[1 if zh else 0])  # what _without_overlaps leaves out, said
     if form.carrier == "cluster" and (
         form.op == "sum"
         or (form.op == "rank" and form.prop in SUMMABLE)
