@@ -37,6 +37,7 @@ class FollowerStore(Store):
 
     def __init__(self, folder: Path, *, wait: float = WAIT_FOR_WRITER) -> None:
         self.folder = folder
+        self._marker = publication.marker(folder)
         self._lock = threading.Lock()
         deadline = time.monotonic() + wait
         while True:
@@ -56,7 +57,7 @@ class FollowerStore(Store):
             time.sleep(0.05)
 
     def _current(self) -> Store:
-        seen = publication.stamp(self.folder)
+        seen = publication.stamp_at(self._marker)
         if seen is not None and seen != self._published.stamp:
             with self._lock:
                 if seen != self._published.stamp:

@@ -20,11 +20,12 @@ import hashlib
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import nullcontext
 from dataclasses import dataclass, replace
-from functools import wraps
+from functools import lru_cache, wraps
 from itertools import chain
 from typing import Any, overload
 
 from flask import Response, request
+from werkzeug.http import parse_accept_header
 
 from aikg import compression
 from aikg.cache import etag_for
@@ -39,13 +40,35 @@ GZIP_FROM = 1024
 """Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""
 
 
-def accept_variant() -> Hashable:
-    """The request's ``Accept`` as a set of weighted media ranges: ``()`` for "anything" (no header, or
+MEMO_HEADER = 256
+"""Longest header value whose reading is remembered (:func:`_memo`); longer ones are read each time."""
+
+
+def _memo(read: Callable[[str | None], Any]) -> Callable[[str | None], Any]:
+    """``read`` of a request header's value, remembered for the few values clients send (a cached answer
+    read its ``Accept`` and ``Accept-Encoding`` anew for every request)."""
+    remembered = lru_cache(maxsize=512)(read)
+
+    @wraps(read)
+    def reading(value: str | None) -> Any:
+        return remembered(value) if value is None or len(value) <= MEMO_HEADER else read(value)
+
+    return reading
+
+
+@_memo
+def variant_of(accept: str | None) -> Hashable:
+    """An ``Accept`` header as a set of weighted media ranges: ``()`` for "anything" (no header, or
     ``*/*`` alone), so the requests negotiation cannot tell apart share a key."""
-    ranges = parse_accept(request.headers.get("Accept"))
+    ranges = parse_accept(accept)
     if ranges is None or all((r.type, r.subtype, r.params) == ("*", "*", ()) and r.q > 0 for r in ranges):
         return ()
     return tuple(sorted((r.type, r.subtype, r.params, r.q) for r in ranges))
+
+
+def accept_variant() -> Hashable:
+    """The request's ``Accept`` as :func:`variant_of` reads it."""
+    return variant_of(request.headers.get("Accept"))  # type: ignore[no-any-return]
 
 
 def _request_key(variant: Callable[[], Hashable]) -> tuple[str, str, Hashable]:
@@ -122,9 +145,15 @@ class Kept:
         return len(self.plain or b"") + len(self.gz or b"") + 200
 
 
+@_memo
+def gzip_ok(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` header takes a gzip-compressed body."""
+    return parse_accept_header(accept_encoding).quality("gzip") > 0
+
+
 def takes_gzip() -> bool:
     """Whether the client of the current request takes a gzip-compressed body."""
-    return request.accept_encodings.quality("gzip") > 0
+    return gzip_ok(request.headers.get("Accept-Encoding"))  # type: ignore[no-any-return]
 
 
 def _respond(hit: Kept, key: tuple[Any, ...]) -> Response:
