@@ -63,6 +63,9 @@ def create_app(
     _bound_requests(app)
     for module in (sparql, api, exports, linked_data, writes, pages, ask, imports, docs):
         app.register_blueprint(module.bp)
+    from aikg.web.replay import Replay
+
+    app.wsgi_app = Replay(app.wsgi_app, services)  # type: ignore[method-assign]  # WSGI middleware
     return app
 
 

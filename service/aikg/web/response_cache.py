@@ -38,6 +38,9 @@ KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
 GZIP_FROM = 1024
 """Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""
+REPLAYABLE = "aikg.replayable"
+"""The WSGI environ key set when a 200 was answered from a kept entry (its cache key): what was sent may
+be replayed before Flask for the same request (:mod:`aikg.web.replay`)."""
 
 
 MEMO_HEADER = 256
@@ -170,6 +173,7 @@ def _respond(hit: Kept, key: tuple[Any, ...]) -> Response:
         body = hit.gz
     else:
         body = hit.plain if hit.plain is not None else compression.gunzip(hit.gz or b"")
+    request.environ[REPLAYABLE] = key
     return Response(body, status=200, headers=headers, content_type=hit.content_type)
 
 
