@@ -1631,3 +1631,32 @@ def test_a_round_listed_twice_is_counted_once_in_totals_and_counts(asker, epoch_
     summary = body["answer"]["summary"]
     assert f"{want:.0f}" in summary.replace(",", "")
     assert any(w in body["understood"]["description"] for w in ("listed twice", "重复列出"))
+
+
+@pytest.mark.parametrize(
+    ("q", "found"),
+    [
+        ("which open-weights models are largest", [("openness", "open-weights")]),
+        ("how many inference-only chips", [("use", "inference-only")]),
+        ("谷歌已退役的推理芯片", [("status", "已退役"), ("use", "推理")]),
+        ("when does the cluster come online", []),  # a word of time, not a status
+        ("when was the H100 announced", []),  # announced: a date asked, not a status
+        ("the largest cluster today", []),
+    ],
+)
+def test_qualifiers_are_the_restrictions_the_question_says(q, found):
+    from aikg.ask.qualifiers import qualifiers
+
+    assert qualifiers(fold(q)) == found
+
+
+def test_operators_are_the_composers_unapplied_words_as_written():
+    from aikg.ask.coverage import operators
+
+    assert operators(fold("which operators use only NVIDIA hardware, excluding OpenAI")) == [
+        "only",
+        "excluding",
+    ]
+    assert operators(fold("how sure is the news about TPU v9t?")) == []  # news is no "new"
+    assert operators(fold("which facts are second-hand or rumoured?")) == []  # no ordinal
+    assert operators(fold("average TDP of the averages")) == ["average", "averages"]

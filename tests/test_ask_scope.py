@@ -160,3 +160,72 @@ def test_a_threshold_in_another_unit_filters_its_own_property(asker, epoch_store
 def test_the_newest_of_a_kind_is_ranked_by_its_date(asker, q, want):
     body = asker.ask(q)
     assert not body["abstained"] and abouts(body)[0] == ID + want
+
+
+@pytest.mark.parametrize(
+    ("q", "word", "without"),
+    [
+        (
+            "which open-weight model has the most parameters",
+            "open-weight",
+            "which model has the most parameters",
+        ),
+        ("开源模型中参数最多的是哪个", "开源", "参数最多的模型是哪个"),
+        ("which retired chips have the most memory", "retired", "which chips have the most memory"),
+        ("已退役的芯片中显存最大的是哪款", "已退役", "显存最大的芯片是哪款"),
+        ("谷歌有几款推理芯片", "推理", "谷歌有几款芯片"),
+        ("how many decommissioned chips has NVIDIA made", "decommissioned", "how many chips has NVIDIA made"),
+    ],
+)
+def test_a_qualifier_the_reading_did_not_apply_is_named_and_not_answered(asker, q, word, without):
+    """A word of the lexicon explained itself whether or not the form used it: "open-weight models" were
+    every model ranked, "推理芯片" all of Google's chips, as sure answers. A qualifier not applied is said
+    unused and the answer is not shown; the same question without it is answered."""
+    body = asker.ask(q)
+    assert body["abstained"] and body["answer"]["kind"] == "unsure"
+    assert word in body["understood"]["unknown"]
+    plain = asker.ask(without)
+    assert not plain["abstained"] and plain["understood"]["unknown"] == []
+
+
+def test_a_qualifier_the_reading_applies_is_answered(asker, epoch_store):
+    # a status on clusters, which have one; inference spending, a category of the spending figures
+    body = asker.ask("how many planned clusters does Saudi Arabia have")
+    assert not body["abstained"] and body["understood"]["form"]["status"] == "Planned"
+    spend = asker.ask("how much did OpenAI spend on inference")
+    assert not spend["abstained"] and "planned" not in spend["understood"]["unknown"]
+    assert all("inference" in row["about"] for row in spend["answer"]["rows"])
+
+
+def test_a_named_query_is_not_shown_with_a_word_of_meaning_it_does_not_use(asker):
+    """ "which Google chip has the most memory among the inference-only ones" was answered by the
+    NVIDIA-only capacity query at 31 %: its examples explained "only", and "inference-only" was known."""
+    body = asker.ask("which Google chip has the most memory among the inference-only ones")
+    assert body["abstained"] and body["answer"]["kind"] == "unsure"
+    assert "inference-only" in body["understood"]["unknown"]
+
+
+def test_a_named_query_is_not_shown_with_an_operator_it_does_not_apply(asker):
+    # the composer's word "excluding" explained itself; the NVIDIA-only capacity lists OpenAI first
+    body = asker.ask("which operators use only NVIDIA hardware, excluding OpenAI")
+    assert body["abstained"] and body["understood"]["unknown"] == ["excluding"]
+    plain = asker.ask("which operators use only NVIDIA hardware")
+    assert not plain["abstained"] and plain["understood"]["query"] == "nvidia-only-capacity"
+
+
+def test_no_answer_is_shown_below_the_stated_confidence(asker, monkeypatch):
+    """An answer is shown only at SHOW_AT confidence or more; below it, what was understood, how sure, and
+    the closest questions. Checked by raising the threshold over a named answer's confidence."""
+    from aikg.ask import asker as asker_module
+
+    q = "list of chips grouped by vendor"
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["query"] == "accelerators-by-vendor"
+    confidence = body["understood"]["confidence"]
+    assert confidence >= asker_module.SHOW_AT
+    monkeypatch.setattr(asker_module, "SHOW_AT", confidence + 0.01)
+    low = asker.ask(q)
+    assert low["abstained"] and low["answer"]["kind"] == "unsure" and low["understood"]["sure"] is False
+    assert f"only {confidence:.0%} sure" in low["answer"]["message"]
+    assert low["answer"]["description"] == body["answer"]["query"]["title"]
+    assert low["alternatives"] == body["alternatives"]

@@ -29,6 +29,7 @@ from aikg.ask.compose import (
     OPEN_START,
     RANK_BY,
     SURE_AT,
+    TEMPLATE_WORD,
     UNSURE,
     Form,
     answers_plans,
@@ -47,12 +48,13 @@ from aikg.ask.compose import (
     variants,
     written_as_names,
 )
-from aikg.ask.coverage import Domain, Vocabulary, meaning, ratios, unexplained
+from aikg.ask.coverage import Domain, Vocabulary, meaning, operators, ratios, unexplained
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.lexicon import PROPERTY_WORDS as FACT_WORDS
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
+from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
 from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LABELS, PROPERTY_WORDS, UNITS
@@ -101,6 +103,15 @@ tolerating every word but names: 23 wrong."""
 ELSEWHERE = 0.6
 """How like another named query a question must be, against the one that answers it, for a word only that
 other one knows to make the answer unsure (as the alternatives offered beside an answer)."""
+RESTRICTED_OPS = frozenset({"top", "rank", "count", "sum", "amount", "spend", "list", "series"})
+"""The composed operators over a set of things (ranked, counted, added up, listed), which a qualifier of
+the question restricts; the others answer of things named (a fact, a role, a comparison, provenance)."""
+SHOW_AT = 0.25
+"""Least confidence (``understood.confidence``) at which an answer is shown; below it aikg says it is not
+sure, what it understood, and offers the closest questions. Only a named query reaches so low (a router
+score just over :data:`ANSWER_AT` with another query close behind: 0.25 / 0.8 × 0.6 = 0.19): "an hour of
+H100 on Lambda" was answered with Lambda's funding at 22 %. On the development part no answer under 0.25
+was right or wrong; 1 right one was under 0.27, 5 under 0.3, 21 under 0.4 (and 1 wrong one)."""
 OVERVIEW_FEW = 12
 """An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
@@ -255,7 +266,8 @@ class Asker:
         """The answer JSON: what was understood, the rows or facts with their sources, or an abstention.
         ``after`` is the question asked before, for a follow-up ("and in Japan?")."""
         reading, plans = self.understand(question)
-        body = self._answer(question, reading, plans, after)
+        form = self.compose(reading, after)
+        body = self._answer(question, reading, plans, form)
         if out_of_scope(reading.folded) and not body["abstained"]:
             # prices of the day, predictions, advice: no named query or fact answers these, however
             # like an example the rest of the question is ("write a poem about the H100")
@@ -286,7 +298,7 @@ class Asker:
                 plans[:ALTERNATIVES],
                 "aikg cannot say yes or no to this: none of its facts states it.",
             )
-        return self._calibrated(reading, body, plans)
+        return self._calibrated(reading, body, plans, form)
 
     # -- how sure (issue 44) ----------------------------------------------------------------------
 
@@ -305,7 +317,11 @@ class Asker:
         )
 
     def _calibrated(
-        self, reading: Reading, body: dict[str, Any], plans: list[Plan] | None = None
+        self,
+        reading: Reading,
+        body: dict[str, Any],
+        plans: list[Plan] | None = None,
+        form: Form | None = None,
     ) -> dict[str, Any]:
         """The answer with how sure its reading is (``understood.sure``, ``understood.unknown``); an
         answer read with too little sureness is replaced by what was understood and that aikg is not
@@ -329,14 +345,32 @@ class Asker:
         # "memory per watt", "人均收入": a ratio no figure is divided by; read without it, another question
         ratio = [r for r in ratios(reading.folded) if r not in unknown]
         unknown += ratio
+        # "open-weight models", "推理芯片": a qualifier the lexicon knows that the reading did not apply
+        qualifier = [w for w in self._unapplied(reading, body, form) if w not in unknown]
+        unknown += qualifier
+        domain, spans = self.domain(), self._name_spans(reading)
         if query:
-            sure = sureness(unknown, template=True, names=names + len(ratio))
+            # a named query: a word that asks what no template applies (an operator: "excluding",
+            # "average", "second"; a ratio; a qualifier) makes it unsure, as for a composed form; other
+            # words are tolerated by count (TEMPLATE_WORD): on the development part, weighing every word
+            # of the domain as for a composed form made 22 right answers unsure (paraphrases: "mention",
+            # "grouped", "agreed", 增加, 分类) and no wrong one
+            meant = [
+                w
+                for w in unknown
+                if w in ratio or w in qualifier or meaning(reading.folded, w, domain, spans) == "operator"
+            ]
+            per_word = TEMPLATE_WORD
         else:
             # a composed form or a fact: a word that carries meaning it did not use makes it unsure; a
             # word that asks nothing of this domain ("wins", "pls", 话说) is said unused and lowers it
-            domain, spans = self.domain(), self._name_spans(reading)
-            meant = [w for w in unknown if w in ratio or meaning(reading.folded, w, domain, spans)]
-            sure = UNSURE if names else sureness(meant) * UNUSED_WORD ** (len(unknown) - len(meant))
+            meant = [
+                w
+                for w in unknown
+                if w in ratio or w in qualifier or meaning(reading.folded, w, domain, spans)
+            ]
+            per_word = UNUSED_WORD
+        sure = UNSURE if names else sureness(meant) * per_word ** (len(unknown) - len(meant))
         if query and not body["abstained"] and self._asked_elsewhere(plans or [], unknown, query):
             # "哪些公司投资了别的公司" is not the NVIDIA-only capacity it is most like: 投资 (invest) is
             # a word of another query's questions, so the question asks what that one answers
@@ -346,9 +380,42 @@ class Asker:
         if body["abstained"]:
             return body
         understood["confidence"] = round(min(understood["confidence"], sure), 3)
-        if understood["sure"]:
-            return body
-        return self._unsure(body, unknown)
+        if not understood["sure"]:
+            return self._unsure(body, unknown)
+        if understood["confidence"] < SHOW_AT:
+            # a named query the question is only a little like (its router score and margin): the
+            # closest questions are offered beside what was understood, never a low-confidence answer
+            understood["sure"] = False
+            return self._unsure(body, unknown, low=understood["confidence"])
+        return body
+
+    def _unapplied(self, reading: Reading, body: dict[str, Any], form: Form | None) -> list[str]:
+        """The qualifiers of the question (:mod:`aikg.ask.qualifiers`) its answer does not apply: the
+        composed form's status, spending category or property; a fact's property; a named query's own
+        words (a query about inference says it)."""
+        understood, answer = body["understood"], body["answer"]
+        if body["abstained"]:
+            return []
+        query = understood.get("query")
+        if query:
+            # a named query applies no qualifier and no operator of the composer's ("which operators use
+            # only NVIDIA hardware, *excluding* OpenAI" listed OpenAI first) unless its examples say it
+            vocab = self.example_words(query)
+            said = [w for w in operators(reading.folded) if unexplained(w, [], vocab)]
+            return said + unapplied(reading.folded, None, explained=lambda w: not unexplained(w, [], vocab))
+        if form is not None and understood.get("form") and form.op in RESTRICTED_OPS:
+            return unapplied(reading.folded, lambda kind: applied_by_form(kind, form))
+        # a fact of a thing named (or a role, a comparison): a status or openness describes the thing or
+        # the value ("which *open-source* project did he co-found", "the MW *planned* for 2027"), but a
+        # use names the figure asked ("OpenAI's *inference* spend" is not its training compute)
+        props = {
+            (f.get("property") or {}).get("iri", "").rsplit("#", 1)[-1] for f in answer.get("facts") or []
+        }
+        return unapplied(
+            reading.folded,
+            lambda kind: bool(props & PROPERTIES[kind]) or (form is not None and applied_by_form(kind, form)),
+            kinds=FACT_QUALIFIERS,
+        )
 
     def domain(self) -> Domain:
         """The words of the whole domain (rebuilt when the search index changes): the graph's names, the
@@ -381,7 +448,7 @@ class Asker:
         return any(not unexplained(w, [], vocab) for w in unknown for vocab in others)
 
     @staticmethod
-    def _unsure(body: dict[str, Any], unknown: list[str]) -> dict[str, Any]:
+    def _unsure(body: dict[str, Any], unknown: list[str], low: float | None = None) -> dict[str, Any]:
         """An answer not shown: what was understood, the words that were not, and how to run it anyway."""
         understood, answer = body["understood"], body["answer"]
         if answer["kind"] == "facts":
@@ -399,12 +466,16 @@ class Asker:
             links = dict(query["links"])
         words = ", ".join(f"“{w}”" for w in unknown)
         understood.setdefault("description", what)
+        why = (
+            f"aikg is only {low:.0%} sure of its reading of the question"
+            if low is not None
+            else f"aikg did not understand {words} in the question, and the answer may depend on it"
+        )
         return {
             **body,
             "answer": {
                 "kind": "unsure",
-                "message": f"Not sure. aikg did not understand {words} in the question, and the answer may "
-                f"depend on it. It understood the question as: {what}.",
+                "message": f"Not sure. {why}. It understood the question as: {what}.",
                 "description": what,
                 "unknown": unknown,
                 "links": links,
@@ -413,10 +484,9 @@ class Asker:
         }
 
     def _answer(
-        self, question: str, reading: Reading, plans: list[Plan], after: str | None
+        self, question: str, reading: Reading, plans: list[Plan], form: Form | None
     ) -> dict[str, Any]:
         best = plans[0]
-        form = self.compose(reading, after)
         if form is not None and form.op == "refuse":
             # every word was read, and what it asks is not in the data (a country of a data center)
             return self._abstain(question, best, plans[:ALTERNATIVES], form.why or "")

@@ -368,6 +368,20 @@ UNAPPLIED_ZH: tuple[str, ...] = (
 )
 """Chinese operator words and characters the composer never applies (平均, 除了 … 以外, 每, 第二, 二手)."""
 
+
+def operators(folded: str) -> list[str]:
+    """The Latin words of the question that are operators the composer never applies
+    (:data:`UNAPPLIED_EN`: "excluding", "average", "second"), as written, in order: a named query applies
+    none either, unless its own examples say the word (checked by the caller)."""
+    out: list[str] = []
+    # a hyphenated word is one word ("second-hand" is no ordinal); a stem shorter than five letters is
+    # another word ("news" is no "new")
+    for w in re.findall(r"[a-z]+(?:-[a-z]+)*", folded):
+        if w not in out and any(s in UNAPPLIED_EN for s in _stems(w) if s == w or len(s) >= 5):
+            out.append(w)
+    return out
+
+
 RATIO = re.compile(
     r"(?:\bper\s+|每\s*)(?:watts?\b|w\b|kw\b|kilowatts?\b|dollars?\b|usd\b|\$|employees?\b|staff\b|capita\b"
     r"|persons?\b|heads?\b|瓦|千瓦|美元|美金|块钱|元|员工|人)|人均"
