@@ -1660,3 +1660,144 @@ def test_operators_are_the_composers_unapplied_words_as_written():
     assert operators(fold("how sure is the news about TPU v9t?")) == []  # news is no "new"
     assert operators(fold("which facts are second-hand or rumoured?")) == []  # no ordinal
     assert operators(fold("average TDP of the averages")) == ["average", "averages"]
+
+
+# -- follow-ups and provenance of the seventh session (issue 44, fixer C) --------------------------------
+
+
+def _round(store, name: str, prop: str) -> set[float]:
+    return values(store, f'SELECT ?v WHERE {{ ?r aikg:roundName "{name}" ; aikg:{prop} ?v }}')
+
+
+@pytest.mark.parametrize(
+    ("q", "after", "name", "prop"),
+    [
+        (
+            "what about the series C?",
+            "How much did Anthropic raise in its Series B?",
+            "May 2023 Series C",
+            "amount",
+        ),
+        ("那 E 轮呢？", "Anthropic D 轮的估值是多少？", "Mar 2025 61.5B Series E", "postMoneyValuation"),
+        ("C輪估值呢？", "xAI 的 B 轮融了多少钱？", "Dec 2024 Series C", "postMoneyValuation"),
+        ("那A輪融了多少呢", "Anthropic 的 B 轮估值是多少", "May 2021 Series A", "amount"),
+    ],
+)
+def test_a_follow_up_naming_a_round_asks_of_that_round_not_the_one_before(
+    asker, epoch_store, q, after, name, prop
+):
+    body = asker.ask(q, after=after)
+    gold = _round(epoch_store, name, prop)
+    assert not body["abstained"] and gold and gold <= numbers(body), (q, numbers(body))
+    if prop == "postMoneyValuation":
+        assert body["understood"]["form"]["op"] != "sum"  # valuations are listed, never added
+
+
+def _spend(store, org: str, category: str, year: int) -> set[float]:
+    return values(
+        store,
+        f"SELECT ?v WHERE {{ ?f aikg:agent id:{org} ; aikg:computeSpend ?v ; aikg:date ?d ; "
+        f'aikg:spendCategory "{category}" . FILTER NOT EXISTS {{ ?f aikg:spendCategory ?other '
+        f'FILTER(?other != "{category}") }} FILTER(YEAR(?d) = {year}) }}',
+    )
+
+
+def test_a_follow_up_of_compute_spending_reads_its_words_as_the_category(asker, epoch_store):
+    # "R&D" is also the company Panasonic R&D, "研发" the developer: after spending, they are categories
+    body = asker.ask(
+        "what about R&D in 2024?", after="How much did Anthropic spend on inference compute in 2025?"
+    )
+    assert numbers(body) == _spend(epoch_store, "anthropic", "R&D cloud compute", 2024)
+    body = asker.ask("那 2024 年的研发呢？", after="Anthropic 2025 年推理算力支出多少？")
+    assert numbers(body) == _spend(epoch_store, "anthropic", "R&D cloud compute", 2024)
+    body = asker.ask("那推理呢？", after="OpenAI 2025 年研发算力花了多少钱？")
+    assert numbers(body) == _spend(epoch_store, "openai", "Inference cloud compute", 2025)
+    # standing alone, "spend on inference compute" is money, not training compute
+    body = asker.ask("How much did OpenAI spend on inference compute in 2024?")
+    assert body["understood"]["form"]["property"] == "computeSpend"
+    assert numbers(body) == _spend(epoch_store, "openai", "Inference cloud compute", 2024)
+
+
+def test_one_chip_after_a_comparison_is_that_chips_figure(asker, epoch_store):
+    body = asker.ask(
+        "and the GB200's?", after="who draws more power per card, the TPU v7 Ironwood or the B200?"
+    )
+    gold = values(epoch_store, "SELECT ?v WHERE { id:nvidia-gb200 aikg:thermalDesignPower ?v }")
+    assert not body["abstained"] and {float(f["value"]) for f in body["answer"]["facts"]} == gold
+
+
+def test_which_one_after_a_ranking_of_data_centers_ranks_data_centers(asker, epoch_store):
+    gold = first_of(
+        epoch_store,
+        "SELECT ?x WHERE { GRAPH <https://w3id.org/aikg/graph/epoch/data-centers> "
+        "{ ?x a aikg:DataCenter ; aikg:powerCapacity ?v } } ORDER BY DESC(?v) LIMIT 1",
+    )
+    for q, after in (
+        ("and the one with the most power?", "which data centers have the most H100-equivalents?"),
+        ("那功率最大的是哪个？", "哪个数据中心的造价最高？"),
+    ):
+        body = asker.ask(q, after=after)
+        assert body["understood"]["form"]["class"] == "datacenter" and first(body) == gold, q
+    # a class named is kept: clusters after data centers are clusters
+    body = asker.ask(
+        "and the cluster with the most power?", after="which data centers have the most H100-equivalents?"
+    )
+    assert body["understood"]["form"]["class"] == "cluster"
+
+
+def first_of(store, sparql: str) -> str:
+    return store.query(PRE + sparql).rows[0][0].value
+
+
+def _ratings(body: dict) -> set[str]:
+    return {
+        (row["cells"].get("confidence") or {}).get("value", "").casefold()
+        for row in body["answer"].get("rows", [])
+    }
+
+
+def test_epochs_rating_of_an_organizations_cluster_named_by_its_class(asker, epoch_store):
+    for q, org in (
+        ("Reliance 那个超算集群，Epoch 给的可信度是啥？", "reliance-industries"),
+        ("How reliable is the data on Graphcore's GPU cluster?", "graphcore"),
+    ):
+        body = asker.ask(q)
+        gold = {
+            r[0].value
+            for r in epoch_store.query(
+                PRE + f"SELECT ?c WHERE {{ ?c a aikg:Deployment ; aikg:operator id:{org} }}"
+            ).rows
+        }
+        assert (
+            not body["abstained"] and {r["cells"]["entity"]["value"] for r in body["answer"]["rows"]} == gold
+        ), q
+        assert _ratings(body) - {""}, q
+
+
+def test_epochs_rating_of_a_data_centers_link_is_that_links(asker):
+    body = asker.ask("Crusoe Goodnight 的租户是谷歌，这条 Epoch 评级是什么？")
+    rows = body["answer"]["rows"]
+    assert not body["abstained"] and rows
+    assert {(r["cells"]["ratedLink"]["label"], r["cells"]["ratedValue"]["id"]) for r in rows} == {
+        ("tenant", "google")
+    }
+    assert _ratings(body) == {"speculative"}
+    # a link the data center does not have is not answered by its other links
+    assert asker.ask("Crusoe Goodnight 的租户是微软，这条 Epoch 评级是什么？")["abstained"]
+
+
+def test_is_real_asks_epochs_rating_and_person_sizes_a_team(asker, epoch_store):
+    body = asker.ask("How sure is Epoch that Stargate UAE Phase 2 is real?")
+    assert body["understood"]["form"]["entities"] == ["cluster-stargate-uae-phase-2"]
+    assert _ratings(body) == {"likely"}
+    body = asker.ask("What's the source link for Mistral's 350-person headcount?")
+    assert not body["abstained"] and not body["understood"]["unknown"]
+    cited = {(r["cells"].get("cited") or {}).get("value") for r in body["answer"]["rows"]}
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?u WHERE { ?f aikg:agent id:mistral-ai ; aikg:staffCount 350 ; "
+            "<https://schema.org/url> ?u }"
+        ).rows
+    }
+    assert gold and gold <= cited

@@ -620,7 +620,7 @@ class Asker:
                     out[word] = prop
         return out
 
-    def _read(self, reading: Reading, index: Any) -> Form | None:
+    def _read(self, reading: Reading, index: Any, context: str | None = None) -> Form | None:
         router = self.router()
         return read_form(
             reading.question,
@@ -632,6 +632,7 @@ class Asker:
             router.linker.vocabulary,
             reading.properties[0].properties[0] if reading.properties else None,
             self._products(index),
+            context,
         )
 
     def _products(self, index: Any) -> tuple[str, ...]:
@@ -645,14 +646,15 @@ class Asker:
         """The logical form of the question (with the question before it, for a follow-up), or None
         when nothing can be composed."""
         index = self.search()
-        form = self._read(reading, index)
-        if after and form is not None and after.strip():
+        previous = None
+        if after and after.strip():
             before = self.router().read(after.strip()[:MAX_QUESTION], index)
             previous = self._read(before, index)
-            if previous is not None:
-                merged = merge(previous, form, reading.folded)
-                if merged is not None:
-                    form = merged
+        form = self._read(reading, index, previous.carrier if previous is not None else None)
+        if previous is not None and form is not None:
+            merged = merge(previous, form, reading.folded)
+            if merged is not None:
+                form = merged
         return form if form is not None and form.op else None
 
     def _composed(self, question: str, form: Form, alternatives: list[Plan]) -> dict[str, Any]:

@@ -108,6 +108,15 @@ CONFIDENCE_WORDS = (
     "可信",
     "把握",
     "多可靠",
+    # Epoch's rating of a row, and whether it is real at all
+    "rating",
+    "评级",
+    "评的",
+    "is real",
+    "are real",
+    "是真的",
+    "真的吗",
+    "属实",
 )
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
@@ -219,6 +228,15 @@ class Form:
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
+    owned: bool = False
+    """A provenance question names an organization and a class of its nodes ("Reliance 那个超算集群",
+    "Poolside's cluster"): the entities are the organization's nodes of that class, not itself."""
+    rated_link: str | None = None
+    """For Epoch's rating of a data center's link ("the tenant is Meta: Epoch's rating?"), the link's
+    property: the ratings of that link to the organizations named."""
+    class_named: bool = False
+    """The question names its class ("data centers"), not only implies it by its property ("the most
+    power"): a follow-up that names none asks about the class of the question before it."""
     apart: Form | None = None
     why: str | None = None
     """For a ``refuse`` form (a question the data cannot answer as asked, though its words were all
@@ -354,7 +372,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
-    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu)(?![a-z0-9]))?",
+    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -914,11 +932,16 @@ def read_form(
     known: frozenset[str] = frozenset(),
     fallback: str | None = None,
     products: Iterable[str] = (),
+    context: str | None = None,
 ) -> Form | None:
     """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
     follow-up does), or None when it is out of scope. ``form.unknown`` lists the words of the question
-    the form does not account for (:mod:`aikg.ask.coverage`); ``form.sure`` is lowered by them."""
-    form = _read_form(question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products))
+    the form does not account for (:mod:`aikg.ask.coverage`); ``form.sure`` is lowered by them.
+    ``context`` is the class of the question before, for a follow-up: its words are read as that
+    class's ("那推理呢" after OpenAI's R&D compute spending: the inference category, not a property)."""
+    form = _read_form(
+        question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products), context
+    )
     if form is None:
         return None
     if form.op not in ("fact", "joint"):
@@ -1194,7 +1217,7 @@ ANSWERED_WORDS = (
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
 _TOP_K = re.compile(r"(?:top|前)\s*(\d+|三|五|十)|(\d+|三|五|十)\s*[个款家](?!月)")
-_ROUND = re.compile(r"series\s+([a-f])\b|\b([a-f])\s*轮")
+_ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
 PERIOD_WORDS = (
     "monthly",
     "mau",
@@ -1293,6 +1316,8 @@ class _Reading:
     chip_of: dict[str, Candidate] = field(default_factory=dict)
     """For a system a name was linked to ("GB200": the GB200 NVL72 rack), the chip the same name also
     names (the NVIDIA GB200): what a chip filter means by it."""
+    context: str | None = None
+    """The class of the question before, for a follow-up (:func:`read_form`)."""
 
 
 def _read_form(
@@ -1305,15 +1330,23 @@ def _read_form(
     known: frozenset[str],
     fallback: str | None,
     products: Iterable[str],
+    context: str | None = None,
 ) -> Form | None:
     """The steps of reading: the text, the names, dates, property, numbers, class, modifiers, operator."""
     if out_of_scope(folded):
         return None
     r = _respelt(folded, mentions, known)
+    r.context = context
     form = Form(op="", lang=lang)
     _read_names(form, r, vocab, products)
     form.dates, date_spans = read_dates(r.text)
     r.name_spans = [(m.start, m.end) for m in r.mentions] + date_spans
+    if context == "spend" and not _has(r.text, SPEND_WORDS):
+        # a follow-up of a compute-spending question: "研发", "inference" name its category, not the
+        # developer or a property of their own
+        categories = [(s, e) for s, e, _ in _find(r.text, SPEND_CATEGORIES)]
+        r.name_spans += categories
+        fallback = None if categories else fallback
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
@@ -1395,7 +1428,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
         c for c in _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS]) if not _NOT_A_PLACE.match(text, c[0])
     ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
-    spend = _has(text, SPEND_WORDS)
+    spend = _has(text, SPEND_WORDS) or r.context == "spend"
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
@@ -1702,6 +1735,7 @@ def _read_class(form: Form, r: _Reading) -> None:
     ):
         carrier = "run"  # "成本最高的训练": the training runs, whose figure it is
     form.carrier = carrier
+    form.class_named = r.explicit
     if (
         carrier == "hardware"
         and r.explicit
@@ -1734,7 +1768,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         if form.prop is None and form.orgs:
             form.prop = "amount"  # "how big was Groq's Series A": the amount raised
             form.carrier = form.carrier or "funding"
-    if form.carrier == "spend":
+    if form.carrier == "spend" or (form.carrier is None and r.context == "spend"):
         found = _find(text, SPEND_CATEGORIES)
         form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
         form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS)
@@ -1859,10 +1893,16 @@ SPENT = re.compile(r"\bspen[dt]\b|\bspending\b|\bcosts?\b|花了?多少钱|花�
 """Words of money an organization spends: the data holds its compute spending and nothing else."""
 
 
+_SPENT_ON = re.compile(r"\bspen[dt]\b|\bspending\b|花了?多少钱|花费|花了|花在")
+"""Words of money spent (not "cost", which a run's compute also has)."""
+
+
 def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
     """ "OpenAI 推理花了多少钱", "how much did Anthropic spend on inference", "OpenAI inference cost":
     an organization's cost or spending is its compute spending (of the category named), the only
     spending the data holds — not the cost of some run of one of its models."""
+    if form.prop == "trainingCompute" and form.carrier in (None, "run") and _SPENT_ON.search(r.text):
+        form.prop, form.carrier = None, None  # "spend on inference compute": money, not FLOP
     if form.prop not in (None, "cost") or form.carrier not in (None, "spend") or not SPENT.search(r.text):
         return
     named = form.entities + [o[0] for o in form.orgs]
@@ -2360,14 +2400,35 @@ def _checked_op(
     ):
         form.op = ""  # "the 276 GPU-hours" names its figure by its value: the nodes that state it
         return form
+    if (
+        form.op == "provenance"
+        and form.orgs
+        and not form.entities
+        and form.class_named
+        and form.carrier in OWNED_RATED
+        and form.prop in (None, "status", "sourceConfidence", *RATED_FIGURES)
+    ):
+        form.owned = True  # "Reliance 那个超算集群": the organization's clusters, which Epoch rates
+        form.prop = None if form.prop == "status" else form.prop
     if form.op == "provenance" and not form.entities:
         form.entities = [o[0] for o in form.orgs]
         form.orgs = []
     if (
         form.op == "provenance"
+        and form.prop in LINK_RATED
+        and _has(r.text, CONFIDENCE_WORDS)
+        and any(AIKG + "DataCenter" in e.types for e in form.entities)
+        and (form.orgs or any(_is_org(e, orgs_cls) for e in form.entities))
+    ):
+        # "Meta Prometheus 的使用方是 Meta，这条 Epoch 评级是什么": the rating of that link, to them
+        form.rated_link, form.prop = form.prop, "sourceConfidence"
+        form.orgs = form.orgs + [[e] for e in form.entities if _is_org(e, orgs_cls)]
+        form.entities = [e for e in form.entities if not _is_org(e, orgs_cls)]
+    if (
+        form.op == "provenance"
         and form.prop is None
         and _has(r.text, CONFIDENCE_WORDS)
-        and all(t in RATED for e in form.entities for t in e.types)
+        and (form.owned or all(t in RATED for e in form.entities for t in e.types))
     ):
         form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
     if form.op == "provenance" and form.prop is None and re.search(r"\bwho\b|谁", r.text):
@@ -2375,6 +2436,18 @@ def _checked_op(
     if form.op in ("fact", "compare", "provenance") and form.prop is None:
         form.op = ""
     return form
+
+
+OWNED_RATED = ("cluster", "datacenter", "run")
+"""Classes of nodes Epoch rates that an organization named beside the class word owns."""
+RATED_FIGURES = ("h100Equivalents", "powerCapacity", "acceleratorCount", "trainingCompute")
+LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})
+"""A data center's links Epoch rates one by one (aikg:linkRating)."""
+NAMED_FILTERS = ("round_name", "spend_category", "period", "product", "region")
+"""What a follow-up may name alone and replace of the question before (a funding round, a category of
+compute spending, a period of usage figures, a product, a region)."""
+SITE_FIGURES = frozenset({"powerCapacity", "h100Equivalents"})
+"""Figures both classes of sites (clusters, data centers) hold."""
 
 
 FOLLOW_UP = re.compile(
@@ -2393,6 +2466,16 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         return None
     if previous.op == "joint" and previous.apart is not None and not current.op:
         previous = previous.apart  # "英伟达 B200 的显存" then "GB300 的呢": the chip's figure, not NVIDIA's
+    if (
+        not current.class_named
+        and current.carrier in SITES
+        and previous.carrier in SITES
+        and current.carrier != previous.carrier
+        and current.prop in SITE_FIGURES
+    ):
+        # "which one has the most power?" after a ranking of data centers: still data centers (the
+        # property implied clusters, the other class of sites, which the follow-up does not name)
+        current.carrier = previous.carrier
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
         if FOLLOW_UP.search(text) and current.carrier and current.carrier == previous.carrier:
             # "and over 300 MW?" after "existing clusters drawing more than 140 MW": still existing ones
@@ -2413,6 +2496,16 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         form.status, changed = current.status, True
     if current.dates:
         form.dates, changed = current.dates, True
+    for attr in NAMED_FILTERS:
+        # "what about the series C?", "那推理呢": the round or category named replaces the earlier one
+        value = getattr(current, attr)
+        if value and value != getattr(previous, attr):
+            setattr(form, attr, value)
+            changed = True
+    if current.spend_category:
+        form.spend_total = False
+    if form.op == "sum" and form.prop != previous.prop and form.prop not in SUMMABLE:
+        form.op = "series"  # "C 轮估值呢" after what a round raised: valuations are listed, not added
     if current.threshold and (previous.threshold or previous.op in ("list", "count", "top")):
         # "only the ones above 4e26 FLOP?": the same list with the new bound (on the property its unit
         # names, or the one the list was by)
@@ -2440,6 +2533,8 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         else:
             form.orgs = current.orgs
         changed = True
+    if form.op == "compare" and len(form.entities) == 1 and not form.orgs and current.entities:
+        form.op = "fact"  # "and the GB200's?" after comparing two chips: the figure of the one named
     if previous.op == "top" and not changed:
         # "and the lowest?", "那最小的呢": the same ranking the other way round
         if current.ascending and not previous.ascending:
@@ -2946,7 +3041,14 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
             else ""
         )
         branches = []
-        if values:
+        if form.rated_link:
+            # the rating of one link of a data center, to the organizations named
+            to = " ".join(_iri(o[0]) for o in form.orgs)
+            branches = [
+                f"{{ ?entity aikg:linkRating ?node . GRAPH ?g {{ ?node aikg:onProperty "
+                f"aikg:{form.rated_link} ; aikg:onValue ?to ; {p} ?value }} VALUES ?to {{ {to} }} }}\n"
+            ]
+        elif values:
             branches = [
                 f"{{ GRAPH ?g {{ ?entity {p} ?value }} BIND(?entity AS ?node) }}\n{rated}",
                 # a source document named ("who says the NMediaLink article's 4.2x"): its own graph's
@@ -2977,11 +3079,16 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
                 f"GRAPH ?g {{ ?node {p} ?value }} }}\n"
             )
         where = "  " + "  UNION ".join(branches) + value_filter
+    if form.owned and form.carrier:
+        # the organization's nodes of the class named ("Reliance 那个超算集群": its clusters)
+        c = CARRIERS[form.carrier]
+        path = "|".join(c.org)
+        entities = f"  VALUES ?org {{ {values} }}\n  ?entity a aikg:{c.cls} ; ({path}) ?org .\n"
+    else:
+        entities = f"  VALUES ?entity {{ {values} }}\n" if values else ""
     return PREFIXES + (
         f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
-        " ?statedIn ?cited ?ratedLink ?ratedValue WHERE {\n"
-        + (f"  VALUES ?entity {{ {values} }}\n" if values else "")
-        + f"{where}"
+        " ?statedIn ?cited ?ratedLink ?ratedValue WHERE {\n" + entities + f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
         f"{figure}"
         "  OPTIONAL { GRAPH ?g { ?node aikg:certainty ?nodeCertainty } }\n"
@@ -3162,6 +3269,16 @@ def describe(form: Form) -> str:
         return f"比较 {names} 的{prop}" if zh else f"{prop} of {names}, compared"
     if form.op == "joint":
         return f"同时关联 {names} 的记录的{prop}" if zh else f"{prop} of what links {names}"
+    if form.owned and c:
+        names = f"{names} 的{noun}" if zh else f"the {noun} of {names}"
+    if form.rated_link:
+        link = PROPERTY_LABELS.get(form.rated_link, (form.rated_link, form.rated_link, ""))[1 if zh else 0]
+        to = _names(o[0] for o in form.orgs)
+        return (
+            f"Epoch 对 {names} 的{link}为 {to} 的评级"
+            if zh
+            else f"Epoch's rating of {to} as the {link} of {names}"
+        )
     if form.op == "provenance" and not form.prop:
         return (
             f"关于 {names} 的说法出自哪些来源、由谁报道或转述、可信度如何"

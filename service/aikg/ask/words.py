@@ -1111,6 +1111,15 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "哪家媒体",
         "最早报道",
         "谁最早报",
+        # Epoch's rating of a row ("Epoch's rating", 评级), and whether a thing is real at all
+        "rating",
+        "评级",
+        "评的",
+        "is real",
+        "are real",
+        "是真的",
+        "真的吗",
+        "属实",
     ),
     "compare": (
         " vs ",
@@ -1428,6 +1437,11 @@ UNITS: dict[str, tuple[str, float]] = {
     "accelerators": ("acceleratorCount", 1.0),
     "张卡": ("acceleratorCount", 1.0),
     "张 gpu": ("acceleratorCount", 1.0),
+    # the size of a team ("a 300-person headcount", "3400 人团队"): staff, never users ("8 亿人")
+    "person": ("staffCount", 1.0),
+    "-person": ("staffCount", 1.0),
+    "人团队": ("staffCount", 1.0),
+    "人的团队": ("staffCount", 1.0),
 }
 
 OUT_OF_SCOPE: tuple[str, ...] = (
