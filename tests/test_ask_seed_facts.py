@@ -162,3 +162,32 @@ def test_provenance_by_article_dataset_or_measured_or_estimated(asker, q, gold):
     body = asker.ask(q)
     assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance"
     assert judge({"expect": {"match": "all"}}, body, [{"iri": gold}]), q
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # the seed documents' properties the reader did not reach: a company's market tier, a rack's
+        # liquid cooling, a model's open weights (issue 44, seventh session)
+        ("文中 Nebius 算第几梯队的 neocloud？", "id:nebius aikg:marketTier ?v"),
+        ("Is the GB200 NVL72 liquid-cooled?", "id:gb200-nvl72 aikg:liquidCooled ?v"),
+        ("DeepSeek-V3 是开权重的吗？", "id:deepseek-v3 aikg:openWeights ?v"),
+        ("what's Tinker charging for output?", "id:price-tinker-output aikg:price ?v"),
+        # an analyst's verb of using and the benchmark a result is of: the MLPerf result, answered sure
+        (
+            "How many H100s did NVIDIA throw at the MLPerf v4.0 GPT-3 run?",
+            f"<{ID}result-mlperf-training-v4-0-nvidia-gpt-3> aikg:acceleratorCount ?v",
+        ),
+        (
+            "CoreWeave 跑 DeepSeek-V3 基准花了几分钟？",
+            f"<{ID}result-mlperf-training-v6-0-coreweave-deepseek-v3> aikg:timeToTrain ?v",
+        ),
+    ],
+)
+def test_seed_properties_and_an_analysts_words_of_using_reach_the_fact(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+    assert all(_sources(body))

@@ -682,6 +682,9 @@ SEED_PROPS = frozenset(
         "ordersOfMagnitude",
         "hardwareVendorPolicy",
         "builder",
+        "marketTier",
+        "liquidCooled",
+        "openWeights",
     }
 )
 """Properties of facts the seed documents state, named by their own words only: their short Chinese words
@@ -1093,10 +1096,30 @@ ANSWERED_WORDS = (
     "epoch",
     "rated",
     "rates",
-    # how a thing is used or finished ("采用 3D torus", "完成的融资", "投入运行")
+    # the source document a seed fact is asked of ("文中", "in the article"), and where it places one
+    "文中",
+    "文章里",
+    "文章中",
+    "原文中",
+    "article",
+    "属于",
+    # how a thing is used or finished ("采用 3D torus", "完成的融资", "投入运行"), in an analyst's words
+    # too ("threw 11,616 H100s at GPT-3", "burn 276 GPU-hours", "动用"), and the benchmark a result is
+    # of, which a reading of what links the things named finds ("GPT-3 基准": the MLPerf result)
     "采用",
     "使用",
     "部署",
+    "throw",
+    "threw",
+    "thrown",
+    "burn",
+    "burned",
+    "burnt",
+    "动用",
+    "benchmark",
+    "benchmarks",
+    "基准",
+    "基准测试",
     "哪种",
     "预训练",
     "pretrained",

@@ -544,6 +544,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "怎么收费",
             "收多少钱",
             "charge",
+            "charges",
+            "charging",
+            "charged",
             "cost per",
             "价格",
             "单价",
@@ -743,6 +746,13 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("ordersOfMagnitude", ("orders of magnitude", "order of magnitude", "数量级", "几个数量级")),
+    # the tier a source places a company in, whether a rack is liquid-cooled, a model's weights open
+    ("marketTier", ("tier", "which tier", "what tier", "梯队", "第几梯队", "哪个梯队", "哪一梯队")),
+    ("liquidCooled", ("liquid-cooled", "liquid cooled", "liquid cooling", "液冷")),
+    (
+        "openWeights",
+        ("open weights", "open-weight", "open-weights", "weights open", "开权重", "开放权重", "权重开放"),
+    ),
     (
         "hardwareVendorPolicy",
         ("tied to", "locked to", "only runs", "runs only", "只跑", "只用", "只跑哪家", "只用哪家"),
@@ -865,6 +875,9 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "architectureGeneration": ("architecture generation", "架构代际", ""),
     "announcedOn": ("announced on", "宣布日期", ""),
     "ordersOfMagnitude": ("orders of magnitude", "数量级差距", ""),
+    "marketTier": ("market tier", "梯队", ""),
+    "liquidCooled": ("liquid-cooled", "液冷", ""),
+    "openWeights": ("open weights", "开权重", ""),
     "hardwareVendorPolicy": ("runs only hardware of", "只跑…算力", ""),
 }
 
