@@ -1801,3 +1801,18 @@ def test_is_real_asks_epochs_rating_and_person_sizes_a_team(asker, epoch_store):
         ).rows
     }
     assert gold and gold <= cited
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "Groq 机房从 54MW 扩到 200MW，这是哪篇文章说的？",
+        "PORTS-Pike 首期 800 兆瓦之后还要扩建，这个 800 兆瓦是哪篇文章写的？",
+    ],
+)
+def test_a_capacity_named_by_how_it_grows_is_that_figures_source(asker, q):
+    # the organization beside 机房 has no data center of its own: its capacity figures are what is asked
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["sure"], body["answer"].get("message")
+    documents = {(r["cells"].get("document") or {}).get("id") for r in body["answer"]["rows"]}
+    assert "frontier-insights-coreweave-mlperf-2026-08-18" in documents

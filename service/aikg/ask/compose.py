@@ -1120,6 +1120,16 @@ ANSWERED_WORDS = (
     "benchmarks",
     "基准",
     "基准测试",
+    # how a capacity grows ("从 54MW 扩到 200MW", "expands to 200 MW"): the figures named say how much,
+    # and what a source wrote it in ("哪篇文章写的")
+    "扩到",
+    "扩容",
+    "扩建",
+    "expand",
+    "expands",
+    "expanded",
+    "expanding",
+    "写的",
     "哪种",
     "预训练",
     "pretrained",
@@ -2429,7 +2439,7 @@ def _checked_op(
         and not form.entities
         and form.class_named
         and form.carrier in OWNED_RATED
-        and form.prop in (None, "status", "sourceConfidence", *RATED_FIGURES)
+        and form.prop in (None, "status", "sourceConfidence")
     ):
         form.owned = True  # "Reliance 那个超算集群": the organization's clusters, which Epoch rates
         form.prop = None if form.prop == "status" else form.prop
@@ -2463,7 +2473,6 @@ def _checked_op(
 
 OWNED_RATED = ("cluster", "datacenter", "run")
 """Classes of nodes Epoch rates that an organization named beside the class word owns."""
-RATED_FIGURES = ("h100Equivalents", "powerCapacity", "acceleratorCount", "trainingCompute")
 LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})
 """A data center's links Epoch rates one by one (aikg:linkRating)."""
 NAMED_FILTERS = ("round_name", "spend_category", "period", "product", "region")
