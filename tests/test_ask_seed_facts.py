@@ -191,3 +191,18 @@ def test_seed_properties_and_an_analysts_words_of_using_reach_the_fact(asker, ep
     assert not body["abstained"], body["answer"].get("message")
     assert judge({"expect": {"match": "all"}}, body, items), (q, items)
     assert all(_sources(body))
+
+
+@pytest.mark.parametrize(
+    ("q", "components"),
+    [
+        ("what's Tinker charging for output?", {"output"}),
+        ("Tinker 的训练单价是多少？", {"training"}),
+        ("Tinker input and output prices", {"input", "output"}),
+    ],
+)
+def test_a_price_lists_component_named_is_that_components_price_alone(asker, epoch_store, q, components):
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    shown = {r["about"] for r in body["answer"]["rows"]}
+    assert shown == {f"{ID}price-tinker-{c}" for c in components}, (q, shown)

@@ -228,6 +228,9 @@ class Form:
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
+    price_components: tuple[str, ...] = ()
+    """The component of a price list a price question names ("charging for output", "训练单价"): the
+    price of that component only (aikg:priceComponent), not the whole list."""
     owned: bool = False
     """A provenance question names an organization and a class of its nodes ("Reliance 那个超算集群",
     "Poolside's cluster"): the entities are the organization's nodes of that class, not itself."""
@@ -1805,6 +1808,11 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         found = _find(text, SPEND_CATEGORIES)
         form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
         form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS)
+    if form.prop == "price":
+        # every component named ("input and output prices": both)
+        form.price_components = tuple(
+            dict.fromkeys(PRICE_COMPONENTS[w] for _, _, w in _find(text, PRICE_COMPONENTS))
+        )
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
@@ -2475,6 +2483,15 @@ OWNED_RATED = ("cluster", "datacenter", "run")
 """Classes of nodes Epoch rates that an organization named beside the class word owns."""
 LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})
 """A data center's links Epoch rates one by one (aikg:linkRating)."""
+PRICE_COMPONENTS = {
+    "input": "InputPrice",
+    "输入": "InputPrice",
+    "output": "OutputPrice",
+    "输出": "OutputPrice",
+    "training": "TrainingPrice",
+    "训练": "TrainingPrice",
+}
+"""Words for a component of a price list (aikg:priceComponent): input, output and training prices."""
 NAMED_FILTERS = ("round_name", "spend_category", "period", "product", "region")
 """What a follow-up may name alone and replace of the question before (a funding round, a category of
 compute spending, a period of usage figures, a product, a region)."""
@@ -2860,6 +2877,12 @@ def compile_form(form: Form) -> str:
         # compared, a thing's own value stands for it: its phases' or runs' values only when it has none
         # (a data center's current power, not its planned phases')
         own = f"FILTER NOT EXISTS {{ ?entity {p} ?own }} " if form.op == "compare" else ""
+        parts = " ".join(f"aikg:{c}" for c in form.price_components)
+        component = (
+            f"  FILTER EXISTS {{ ?node aikg:priceComponent ?component VALUES ?component {{ {parts} }} }}\n"
+            if parts and form.op == "fact"
+            else ""
+        )
         return PREFIXES + (
             "SELECT DISTINCT ?entity ?value ?node WHERE {\n"
             f"  VALUES ?entity {{ {values} }}\n"
@@ -2869,6 +2892,7 @@ def compile_form(form: Form) -> str:
             # a figure aikg derives by a rule (HBM per scale-up domain: chips x memory per chip)
             f"  UNION {{ ?node aikg:derivedFor ?entity ; aikg:derivedProperty aikg:{form.prop} ; "
             f"aikg:value ?value {own}}}\n"
+            f"{component}"
             "}\nORDER BY ?entity"
         )
     assert form.carrier is not None
