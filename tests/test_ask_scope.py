@@ -175,6 +175,8 @@ def test_the_newest_of_a_kind_is_ranked_by_its_date(asker, q, want):
         ("已退役的芯片中显存最大的是哪款", "已退役", "显存最大的芯片是哪款"),
         ("谷歌有几款推理芯片", "推理", "谷歌有几款芯片"),
         ("how many decommissioned chips has NVIDIA made", "decommissioned", "how many chips has NVIDIA made"),
+        # 液冷 is a rack's fact the reader knows (GB200 NVL72 是液冷的吗), never a ranking's filter
+        ("液冷集群中最大的是哪个", "液冷", "最大的集群是哪个"),
     ],
 )
 def test_a_qualifier_the_reading_did_not_apply_is_named_and_not_answered(asker, q, word, without):

@@ -1627,9 +1627,11 @@ def _outside(text: str, words: list[str], spans: list[tuple[int, int]]) -> bool:
     return any(not any(a <= s and e <= b for a, b in spans) for s, e, _ in _find(text, words))
 
 
-WEAK_PROPS = frozenset({"accelerator"})
+WEAK_PROPS = frozenset({"accelerator", "openWeights", "liquidCooled"})
 """Properties whose words ("which chip", "什么卡") also ask for a ranking or a list of the class: read
-only beside a name, when the question names no other property and ranks nothing."""
+only beside a name, when the question names no other property and ranks nothing. A yes-or-no fact of one
+thing ("open weights", 液冷) is no figure to rank by: beside another property word it is a qualifier
+("which open-weight model has the most parameters"), which :mod:`aikg.ask.qualifiers` finds unapplied."""
 _AND = re.compile(r"\band\b|&|[,，、和与及跟+]|\bvs\.?|\bplus\b|分别|以及")
 _TOTAL_TOO = re.compile(r"\btotal\b|总")
 _ASKING = re.compile(r"多少|几|\bhow many\b|\bhow much\b|\bwhich\b|\bwhat\b|什么|哪")

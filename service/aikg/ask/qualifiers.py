@@ -49,6 +49,17 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
         "proprietary",
         "闭源",
     ),
+    # how a rack or site is cooled: a fact of a rack the seed documents state (aikg:liquidCooled), never a
+    # filter of a ranking ("液冷集群中最大的是哪个")
+    "cooling": (
+        "liquid-cooled",
+        "liquid cooled",
+        "liquid cooling",
+        "air-cooled",
+        "air cooled",
+        "液冷",
+        "风冷",
+    ),
 }
 """The qualifiers the lexicon knows, by the kind of restriction they name."""
 
@@ -56,6 +67,7 @@ PROPERTIES: dict[str, frozenset[str]] = {
     "status": frozenset({"operationalStatus", "status"}),
     "use": frozenset({"designedFor", "purpose", "spendCategory"}),
     "openness": frozenset({"openWeights"}),
+    "cooling": frozenset({"liquidCooled"}),
 }
 """The properties that apply a qualifier when a form ranks, lists or filters by them ("clusters by
 status", "models by whether their weights are open")."""
