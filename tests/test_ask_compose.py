@@ -1816,3 +1816,165 @@ def test_a_capacity_named_by_how_it_grows_is_that_figures_source(asker, q):
     assert not body["abstained"] and body["understood"]["sure"], body["answer"].get("message")
     documents = {(r["cells"].get("document") or {}).get("id") for r in body["answer"]["rows"]}
     assert "frontier-insights-coreweave-mlperf-2026-08-18" in documents
+# -- seventh session, fixer B: kinds of the moved part-g items (b001-b030 measure them) ---------------
+
+
+def test_two_figures_of_one_round_are_both_answered(asker, epoch_store):
+    """ "F 轮融了多少钱，估值多少": the round's amount and its valuation, not the amount alone (a total)."""
+    gold = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?r aikg:investee id:anthropic ; aikg:roundName ?n "
+        "FILTER(CONTAINS(?n, 'Series F')) { ?r aikg:amount ?v } UNION { ?r aikg:postMoneyValuation ?v } }",
+    )
+    assert len(gold) == 2
+    for q in (
+        "Anthropic F 轮融了多少钱，估值多少",
+        "Anthropic Series F: amount raised and post-money valuation?",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"], q
+        assert gold <= numbers(a), q
+
+
+def test_products_compared_on_their_newest_figure(asker, epoch_store):
+    """Two products of the usage figures named ("Meta AI 助手" is the Meta AI assistant): each one's
+    newest monthly figure, not the series of one of them filtered by the other's maker."""
+    gold = values(
+        epoch_store,
+        'SELECT ?v WHERE { VALUES ?p { "Gemini" "Meta AI assistant" } ?f aikg:product ?p ; '
+        'aikg:activeUsers ?v ; aikg:activeUsersPeriod "Monthly" ; aikg:date ?d . '
+        "FILTER NOT EXISTS { ?g aikg:product ?p ; "
+        'aikg:activeUsers ?w ; aikg:activeUsersPeriod "Monthly" ; aikg:date ?e FILTER(STR(?e) > STR(?d)) } }',
+    )
+    for q in (
+        "Gemini 和 Meta AI 助手，最新的月活谁高？",
+        "Gemini vs Meta AI: whose assistant has more monthly users?",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"], q
+        assert numbers(a) == gold, q
+
+
+def test_a_company_ranking_named_like_one_of_its_models_ranks_the_companys_models(asker, epoch_store):
+    """ "Mistral" links the model Mistral 7B and the company Mistral AI: "Mistral 训练算力最大的模型"
+    ranks the company's models, not every model (the name dropped)."""
+    top = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE
+            + "SELECT ?m WHERE { ?r a aikg:TrainingRun ; aikg:trainedModel ?m ; aikg:trainingCompute ?v ; "
+            "aikg:datasetConfidence ?k . ?m aikg:developer id:mistral-ai . "
+            "FILTER(?k IN (aikg:Confident, aikg:Likely)) } ORDER BY DESC(?v) LIMIT 1"
+        ).rows
+    }
+    for q in ("Mistral 训练算力最大的模型是哪个", "Which Mistral model used the most training compute?"):
+        a = asker.ask(q)
+        assert a["understood"]["form"]["organizations"] == ["mistral-ai"], q
+        assert a["answer"]["rows"][0]["cells"]["trainedModel"]["value"] in top, q
+
+
+@pytest.mark.parametrize(
+    ("q", "chip"),
+    [
+        ("用昇腾910B训练过的模型有几个？", "huawei-ascend-910b"),
+        ("用 TPU v4 训练的任务有几个", "google-tpu-v4"),
+    ],
+)
+def test_a_count_of_runs_by_chip_in_chinese_is_a_count(asker, epoch_store, q, chip):
+    """ "用昇腾…" is no misspelt 用户 (users), and 训练的任务 is the class of runs: a count, not a list."""
+    (gold,) = values(
+        epoch_store,
+        f"SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE {{ ?r a aikg:TrainingRun ; aikg:accelerator id:{chip} ; "
+        "aikg:trainedModel ?m }",
+    )
+    a = asker.ask(q)
+    assert a["understood"]["form"]["op"] == "count"
+    assert count_of(a) == gold
+
+
+def test_which_rounds_of_a_year_lists_them(asker, epoch_store):
+    """ "哪几轮" asks which rounds (a list), not how many."""
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?r WHERE { ?r a aikg:FundingRound ; aikg:investee id:anthropic ; "
+            "aikg:status aikg:Closed ; aikg:date ?d FILTER(STRSTARTS(STR(?d), '2023')) }"
+        ).rows
+    }
+    a = asker.ask("2023 年 Anthropic 完成了哪几轮融资？")
+    assert a["understood"]["form"]["op"] != "count"
+    assert gold <= {ID + r["cells"]["x"]["id"] for r in a["answer"]["rows"]}
+
+
+@pytest.mark.parametrize("q", ["训练时用了超过 3 万张卡的模型有哪些？", "哪些模型训练时用的卡超过三万张？"])
+def test_a_threshold_on_cards_is_on_the_runs_chips(asker, epoch_store, q):
+    """ "3 万张卡" names the chips counted: not 训练时长 guessed from 训练时 (one character off)."""
+    a = asker.ask(q)
+    assert a["understood"]["form"]["property"] == "acceleratorCount"
+    models = {r["cells"]["trainedModel"]["value"] for r in a["answer"]["rows"]}
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT DISTINCT ?m WHERE { ?r a aikg:TrainingRun ; aikg:trainedModel ?m ; "
+            "aikg:acceleratorCount ?n FILTER(?n > 30000) }"
+        ).rows
+    }
+    assert models == gold
+
+
+def test_money_spent_on_inference_compute_is_compute_spending(asker):
+    """ "spend on inference compute": the compute spending of that category, not a run's FLOP."""
+    a = asker.ask("How much did OpenAI spend on inference compute in 2024?")
+    assert a["understood"]["form"]["class"] == "spend"
+    assert numbers(a) == {1.8e9}
+
+
+def test_a_round_named_by_its_month_is_that_round(asker):
+    """ "after the October 2024 round": the valuation that round set, not the rounds after October."""
+    a = asker.ask("What was OpenAI's post-money valuation after the October 2024 round?")
+    assert a["understood"]["form"]["dates"] == ["2024-10-01", "2024-10-31"]
+    assert numbers(a) == {157e9}
+
+
+def test_chips_in_the_hardware_list_are_its_rows(asker, epoch_store):
+    """ "in the hardware list": Epoch's ML hardware rows (the MI210 only a cluster names is not one)."""
+    (gold,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { GRAPH <https://w3id.org/aikg/graph/epoch/ml-hardware> "
+        "{ ?x aikg:manufacturer id:amd } }",
+    )
+    (every,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Hardware ; aikg:manufacturer id:amd }",
+    )
+    assert gold < every
+    assert count_of(asker.ask("how many AMD chips are in the hardware list")) == gold
+    assert count_of(asker.ask("硬件列表里有几款 AMD 的芯片？")) == gold
+    assert count_of(asker.ask("How many AMD chips are there?")) == every
+
+
+@pytest.mark.parametrize(
+    ("q", "k"),
+    [
+        ("the three biggest clusters", 3),
+        ("前三大集群", 3),
+        ("top five chips by memory", 5),
+        ("显存最大的前两款芯片", 2),
+    ],
+)
+def test_the_number_of_rows_a_ranking_asks_for_is_honoured(asker, q, k):
+    a = asker.ask(q)
+    assert a["understood"]["form"]["top"] == k
+    assert len(a["answer"]["rows"]) == k
+
+
+def test_reliable_figures_only_is_the_rating_filter_not_one_vendor(asker):
+    """ "reliable figures only" / 要靠谱的数据: rows rated at least Likely; "only" is not "runs only X"."""
+    for q in (
+        "Which Meta model used the most training compute, reliable figures only?",
+        "xAI 训练算力最大的模型是哪个（要靠谱的数据）",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"], q
+        assert a["understood"]["form"]["op"] == "top", q
+        assert "Likely" in a["understood"]["description"], q

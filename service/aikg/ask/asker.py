@@ -30,6 +30,7 @@ from aikg.ask.compose import (
     RANK_BY,
     SURE_AT,
     TEMPLATE_WORD,
+    TOP_K,
     UNSURE,
     Form,
     answers_plans,
@@ -596,6 +597,8 @@ class Asker:
             return (
                 False  # the named rankings rank by size (H100-equivalents, compute, GPU-hours), not by cost
             )
+        if form.op == "top" and form.k != TOP_K:
+            return False  # "前三大集群", "the three biggest": a named ranking shows its own number of rows
         if form.ascending or form.chips or (form.op == "count" and not form.per):
             return False  # a named query ranks from the top and lists; it neither counts nor filters by chip
         if form.op == "series" and form.latest:

@@ -52,7 +52,7 @@ from aikg.ask.words import (
     UNITS,
     USE_WORDS,
 )
-from aikg.namespaces import INFERRED_GRAPH
+from aikg.namespaces import GRAPH, INFERRED_GRAPH
 
 PREFIXES = (
     "PREFIX aikg: <https://w3id.org/aikg/ontology#>\n"
@@ -118,6 +118,21 @@ CONFIDENCE_WORDS = (
     "真的吗",
     "属实",
 )
+RELIABLE_WORDS = (
+    "reliable",
+    "trustworthy",
+    "靠谱",
+    "可靠",
+    # asked for with "only" or "want" before it (只看 / 只要 / 要 靠谱的数据)
+    "只看可靠",
+    "只看靠谱",
+    "只要可靠",
+    "只要靠谱",
+    "要可靠",
+    "要靠谱",
+)
+"""Words asking for figures a source vouches for ("reliable figures only", 要靠谱的数据): rows Epoch rates
+at least Likely, the rankings' default (never "how reliable", which asks the rating itself)."""
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
 NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
@@ -182,6 +197,9 @@ class Form:
     per: bool = False
     k: int = TOP_K
     product: str | None = None
+    products: list[str] = field(default_factory=list)
+    """Every product of the usage figures the question names: two or more are compared, each on its
+    newest figure ("Gemini vs Meta AI, whose assistant has more monthly users")."""
     period: str | None = None
     round_name: str | None = None
     latest: bool = False
@@ -255,6 +273,11 @@ class Form:
     claim: float | None = None
     """The speed-up a fact's claim is named by when the question names nothing else ("the 4.2x
     cumulative gain"): the claims of that speed-up."""
+    reliable: bool = False
+    """Only rows Epoch rates at least Likely, whatever the operator ("reliable figures only", 靠谱)."""
+    listed: bool = False
+    """Only the chips of Epoch's hardware list ("in the hardware list", 硬件列表): not those only a
+    cluster or a run names (the AMD MI210 of a cluster is no row of the list)."""
     also: list[str] = field(default_factory=list)
     """Further properties a fact asks for beside ``prop`` ("total and active parameters", "用多少张 H800
     训了多少天", "how many GPUs of which chip"): each is answered."""
@@ -376,6 +399,7 @@ _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
     r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队)(?![a-z0-9]))?",
+    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|张)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -448,6 +472,11 @@ _BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)\s*$")
 _BEFORE_AFTER = re.compile(r"\s*(?:之前|以前)")
 
 
+_EVENT_AFTER = re.compile(r"\s*(?:(?:funding|equity)\s+)?(?:rounds?|raise)\b|\s*的?(?:那一?轮|那次融资|轮)")
+"""A thing a period names by when it happened ("the October 2024 round", "3 月那轮"): the words around
+it do not open the period."""
+
+
 def _open_ended(
     text: str, span: tuple[int, int], lo: str, hi: str
 ) -> tuple[tuple[str, str], tuple[int, int]]:
@@ -455,6 +484,8 @@ def _open_ended(
     "after 2023" (from the day after its end), "before 2024", "2024 年之前" (up to the
     day before), "until 2024", "截至 2024 年" (up to its end)."""
     s, e = span
+    if _EVENT_AFTER.match(text, e):
+        return (lo, hi), span  # "after the October 2024 round": the round of that month, not what came after
     head = text[:s]
     for before, after, bound in (
         (_FROM_BEFORE, _FROM_AFTER, "from"),
@@ -615,9 +646,12 @@ def countries_named(folded: str) -> list[str]:
     return [w for _, _, w in _find(folded, COUNTRIES)]
 
 
+_FIRST_N_BIG = re.compile(r"前\s*(?:\d+|[二两三四五六七八九十])\s*(?:大|名|强)")
+
+
 def ops_top(text: str) -> bool:
-    """True when the text asks for a ranking."""
-    return _has(f" {text} ", OPERATOR_WORDS["top"])
+    """True when the text asks for a ranking ("前三大": the three biggest)."""
+    return _has(f" {text} ", OPERATOR_WORDS["top"]) or _FIRST_N_BIG.search(text) is not None
 
 
 def out_of_scope(folded: str) -> bool:
@@ -950,8 +984,8 @@ def read_form(
     )
     if form is None:
         return None
-    if form.op not in ("fact", "joint"):
-        form.also = []  # only a fact answers each property asked; a total or a list answers its own
+    if form.op not in ("fact", "joint", "series"):
+        form.also = []  # a fact or figures over time answer each property asked; a total or a list its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
     form.sure = sureness(form.unknown)
     return form
@@ -993,6 +1027,22 @@ def written_as_names(question: str, unknown: list[str]) -> int:
     return len({w.casefold() for w in words if w[:1].isupper() and w.casefold() in wanted} | numbered)
 
 
+LISTED_WORDS = (
+    "hardware list",
+    "hardware dataset",
+    "hardware database",
+    "hardware table",
+    "硬件列表",
+    "硬件清单",
+    "硬件数据库",
+    "硬件数据集",
+    "硬件表",
+)
+"""Words naming Epoch's list of ML hardware, the one dataset whose rows are chips (:attr:`Form.listed`)."""
+HARDWARE_GRAPH = str(GRAPH["epoch/ml-hardware"])
+CHIP_LINES = ("昇腾", "昆仑芯", "思元")
+"""Chinese names of chip lines, written before the model number a name links ("昇腾910B"): words of the
+name, never a misspelt property word's second character ("用昇": not 用户)."""
 _MODEL_NUMBER = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z0-9-]+")
 
 
@@ -1009,7 +1059,7 @@ def _static_phrases() -> list[str]:
         for ws in table.values():
             out += ws
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
-    out += list(DAILY_WORDS)
+    out += list(DAILY_WORDS) + list(LISTED_WORDS) + list(RELIABLE_WORDS)
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += list(CONFIRMED_WORDS) + list(KIND_WORDS)
@@ -1089,9 +1139,7 @@ ANSWERED_WORDS = (
     # a model or chip line ("型号"), which came first ("先"), and the source a rating is of
     "型号",
     # Chinese names of chip lines, written beside the model number the name links ("昇腾 910B")
-    "昇腾",
-    "昆仑芯",
-    "思元",
+    *CHIP_LINES,
     "先",
     "按",
     "排",
@@ -1254,6 +1302,28 @@ ANSWERED_WORDS = (
 date a range applies to, the input and output prices of a price list."""
 _TOP_K = re.compile(r"(?:top|前)\s*(\d+|三|五|十)|(\d+|三|五|十)\s*[个款家](?!月)")
 _ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
+_K_WORDS = {
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "twenty": 20,
+    **{w: n for n, w in enumerate("二三四五六七八九十", 2)},
+    "两": 2,
+}
+"""How many rows a ranking is asked for, in words ("the three biggest", "top five", 前三)."""
+_K_WORD = "|".join(sorted(_K_WORDS, key=len, reverse=True))
+_TOP_K = re.compile(
+    rf"(?:top|前)\s*(\d+|{_K_WORD})(?![a-z])|(\d+|三|五|十)\s*[个款家](?!月)"
+    # "the three biggest clusters", "five most powerful chips": a number word before a superlative
+    rf"|\b({'|'.join(w for w in _K_WORDS if w.isascii())})\s+(?=(?:[a-z-]+est|most)\b)"
+)
+_ROUND = re.compile(r"series\s+([a-f])\b|\b([a-f])\s*轮")
 PERIOD_WORDS = (
     "monthly",
     "mau",
@@ -1354,6 +1424,9 @@ class _Reading:
     names (the NVIDIA GB200): what a chip filter means by it."""
     context: str | None = None
     """The class of the question before, for a follow-up (:func:`read_form`)."""
+    guessed: bool = False
+    """The property was read from a Chinese word with one character wrong (:func:`_cjk_near`): a guess
+    that a number's unit naming a property outweighs ("训练时用了超过 3 万张卡": the chips, not 训练时长)."""
 
 
 def _read_form(
@@ -1465,6 +1538,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS) or r.context == "spend"
+    spend = _has(text, SPEND_WORDS) or SPENT.search(text) is not None
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
@@ -1508,6 +1582,33 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     products_named = [p for p in products if len(p) >= 3 and _has(text, [p.casefold()])]
     if products_named:
         form.product = max(products_named, key=len)
+    form.products = _products_named(text, products)
+
+
+_ASSISTANT = re.compile(r"\bassistants?\b|助手|助理")
+
+
+def _products_named(text: str, products: Iterable[str]) -> list[str]:
+    """The products the text names, the longest where names overlap ("Meta AI assistant", not "Meta
+    AI"); an assistant named by its maker's name beside "assistant" or 助手 ("Meta AI 助手") is it."""
+    found: list[tuple[int, int, str]] = []
+    for p in products:
+        name = p.casefold()
+        if len(name) < 3:
+            continue
+        head = name.removesuffix(" assistant")
+        if head != name and _ASSISTANT.search(text):
+            found += [(s, e, p) for s, e, _ in _find(text, [head])]
+        else:
+            found += [(s, e, p) for s, e, _ in _find(text, [name])]
+    found.sort(key=lambda f: (f[0], f[0] - f[1]))
+    out: list[str] = []
+    end = -1
+    for s, e, p in found:
+        if s >= end and p not in out:
+            out.append(p)
+            end = e
+    return out
 
 
 MAX_VARIANTS = 4
@@ -1588,7 +1689,10 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
     if not found and fallback:
         form.prop = fallback
     elif not found:
-        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held + classes)
+        # a chip line's Chinese name before its model number ("用昇腾910B") is part of the name
+        lines = [(a, b) for a, b, _ in _find(text, CHIP_LINES)]
+        found = _cjk_near(text, name_spans + [(a, b) for a, b, _ in r.countries] + held + classes + lines)
+        r.guessed = bool(found)
     found += _chips_asked(text, r.mentions)
     if found:
         # a class word that is also a property word ("GPUs": a chip count) gives way to another
@@ -1702,7 +1806,7 @@ def _read_numbers(form: Form, r: _Reading) -> None:
         if any(a <= nm.start() < b for a, b in r.name_spans) or not nm.group("num"):
             continue
         value, unit = _number(nm)
-        if unit in UNITS and form.prop is None:
+        if unit in UNITS and (form.prop is None or r.guessed):
             form.prop = UNITS[unit][0]
         elif unit in UNITS and comparator is not None and UNITS[unit][0] != form.prop:
             form.threshold_prop = UNITS[unit][0]
@@ -1717,8 +1821,8 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             form.value = value
     top = _TOP_K.search(text)
     if top and ops_top(text):
-        k = top.group(1) or top.group(2)
-        form.k = {"五": 5, "十": 10, "三": 3}.get(k) or int(k)
+        k = top.group(1) or top.group(2) or top.group(3)
+        form.k = _K_WORDS.get(k) or int(k)
 
 
 _CLOUD = re.compile(r"\s*(?:clouds?\b|云)")
@@ -1815,6 +1919,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         form.price_components = tuple(
             dict.fromkeys(PRICE_COMPONENTS[w] for _, _, w in _find(text, PRICE_COMPONENTS))
         )
+    form.listed = form.carrier == "hardware" and _has(text, LISTED_WORDS)
+    form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
@@ -1827,8 +1933,13 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     text = r.text
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
+    ops["top"] = ops["top"] or ops_top(masked)
+    if form.reliable:
+        ops["only"] = False  # "reliable figures only": a rating asked for, not one vendor's chips only
     if _HOW_MANY_ZH.search(masked):
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
+    if "哪几" in masked and not re.search(r"多少|(?<!哪)几", masked):
+        ops["count"] = False  # "哪几轮", "哪几款": which ones (a list), not how many
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
         ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
     kind = next((k for k, words in EVENT_WORDS.items() if _has(text, words)), None)
@@ -1906,6 +2017,25 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
         form.defaults = True
+    alternates = form.alternates[: len(form.entities)]
+    if (
+        form.op == "top"
+        and form.carrier in ("model", "run")
+        and form.entities
+        and not form.orgs
+        and len(alternates) == len(form.entities)
+        and all(alternates)
+    ):
+        # "Which Mistral model used the most training compute": a ranking names no one model; the name
+        # is the company it also names (Mistral AI), whose models are ranked
+        form.orgs, form.entities, form.alternates = [alt[:1] for alt in alternates], [], []
+    if form.carrier == "usage" and len(form.products) >= 2 and form.op in ("series", "compare", "fact"):
+        # "Gemini vs Meta AI assistant": each product's newest figure, side by side; an organization
+        # whose name the product's holds (Meta AI, DeepSeek) is the product named, not a filter
+        form.op, form.latest, form.orgs, form.entities, form.alternates = "series", True, [], [], []
+        form.prop = form.prop or "activeUsers"
+    if form.op == "sum" and form.carrier == "funding" and form.round_name and form.also:
+        form.op = "series"  # "F 轮融了多少钱，估值多少": the round's figures, each asked, not a total
     if form.op == "top" and form.orgs and form.carrier in OWNED:
         form.subsidiaries = True  # "Meta's largest model" is Meta AI's too: a ranking leaves none out
     return _joint(form, ops, vocab) or form
@@ -1947,6 +2077,12 @@ def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
     if form.prop == "trainingCompute" and form.carrier in (None, "run") and _SPENT_ON.search(r.text):
         form.prop, form.carrier = None, None  # "spend on inference compute": money, not FLOP
     if form.prop not in (None, "cost") or form.carrier not in (None, "spend") or not SPENT.search(r.text):
+    # "spend on inference compute": "compute" there is what the money bought, not a run's training
+    # compute (FLOP) -- unless the question says training ("训练算力花了多少")
+    bought = form.prop == "trainingCompute" and not _has(r.text, ("train", "训练"))
+    if form.prop not in (None, "cost") and not bought:
+        return
+    if form.carrier not in (None, "spend", "run") or not SPENT.search(r.text):
         return
     named = form.entities + [o[0] for o in form.orgs]
     if not named or not all(_is_org(c, orgs) for c in named):
@@ -2655,6 +2791,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:{tprop} ?threshold FILTER({_key('?threshold', tprop)} {op} {v!r})")
     if form.kind and carrier == "hardware":
         out.append(f"?x a aikg:{form.kind}")
+    if form.listed and carrier == "hardware":
+        out.append(f"FILTER EXISTS {{ GRAPH <{HARDWARE_GRAPH}> {{ ?x ?listedAs ?listed }} }}")
     elif form.kind and carrier in SITES:
         out.append(f"?x aikg:accelerator ?kindChip . ?kindChip a aikg:{form.kind}")
     if form.chips and not _counts_chips(form):
@@ -2675,7 +2813,18 @@ def _filters(form: Form, carrier: str) -> list[str]:
             )
         else:
             out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")
-    if carrier == "usage" and form.product and not form.orgs:
+    if carrier == "usage" and len(form.products) >= 2:
+        named = " ".join('"' + p.replace('"', "") + '"' for p in form.products)
+        out.append(f"?x aikg:product ?product . VALUES ?product {{ {named} }}")
+        if form.latest:
+            # each product's newest figure (of the period asked): no later one of the same product
+            period = f'aikg:activeUsersPeriod "{form.period}" ; ' if form.period else ""
+            prop = form.prop or "activeUsers"
+            out.append(
+                f"FILTER NOT EXISTS {{ ?later aikg:product ?product ; {period}aikg:{prop} ?laterValue ; "
+                "aikg:date ?laterDate . ?x aikg:date ?xDate FILTER(STR(?laterDate) > STR(?xDate)) }"
+            )
+    elif carrier == "usage" and form.product and not form.orgs:
         out.append(
             f'?x aikg:product ?product FILTER(CONTAINS(LCASE(STR(?product)), "{form.product.casefold()}"))'
         )
@@ -2698,9 +2847,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
     ranked = form.op == "top" or form.defaults
     if c.status and (form.status or ranked):
         out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
+    rated = ranked or form.reliable
     if form.confirmed and c.confidence:
         out.append(f'?x aikg:sourceConfidence "{c.confidence[0]}"')
-    elif ranked and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
+    elif rated and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
         tags = ", ".join(f'"{t}"' for t in c.confidence)
         out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
     if form.dates and c.date:
@@ -3003,8 +3153,14 @@ def compile_form(form: Form) -> str:
             f"ORDER BY {'ASC' if form.ascending else 'DESC'}({_key('?value', form.prop)}) LIMIT {form.k}"
         )
     if form.op == "series":
+        # the further figures asked beside ("融了多少钱，估值多少"): each a column of the same rows
+        also = [q for q in form.also if q not in (form.prop, "date")]
+        for q in also:
+            body += f"\n  OPTIONAL {{ ?x aikg:{q} ?{q} }}"
+        cols = "".join(f" ?{q}" for q in also)
         return PREFIXES + (
-            f"SELECT DISTINCT ?x{value}{date} WHERE {{\n  {body}\n}}\nORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
+            f"SELECT DISTINCT ?x{value}{cols}{date} WHERE {{\n  {body}\n}}\n"
+            f"ORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
         )
     order = f"DESC({_key('?value', form.prop)})" if p else ("STR(?date) ?x" if form.dates and date else "?x")
     return PREFIXES + (
@@ -3204,6 +3360,8 @@ def describe(form: Form) -> str:
     quals: list[str] = []
     if form.kind and form.carrier in SITES:
         quals.append(("使用 " if zh else "using ") + form.kind)
+    if form.listed and form.carrier == "hardware":
+        quals.append("在 Epoch 的硬件列表中" if zh else "in Epoch's hardware list")
     if form.chips:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
@@ -3226,7 +3384,11 @@ def describe(form: Form) -> str:
             quals.append(f"截至 {hi}" if zh else f"up to {hi}")
         else:
             quals.append(f"{lo} – {hi}")
-    if form.product:
+    if len(form.products) >= 2:
+        quals.append(("产品 " if zh else "for ") + " / ".join(form.products))
+        if form.latest:
+            quals.append("各自最新的数字" if zh else "each one's newest figure")
+    elif form.product:
         quals.append(("产品 " if zh else "for ") + form.product)
     if form.period:
         quals.append(form.period.lower())
@@ -3240,7 +3402,7 @@ def describe(form: Form) -> str:
         )
     if form.confirmed and c and c.confidence:
         quals.append(("可信度为 " if zh else "rated ") + c.confidence[0])
-    elif (form.op == "top" or form.defaults) and c and c.confidence:
+    elif (form.op == "top" or form.defaults or form.reliable) and c and c.confidence:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
         )

@@ -118,7 +118,8 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("model", ("model", "models", "llm", "llms", "模型", "大模型")),
-    ("run", ("training run", "training runs", "训练任务", "训练运行")),
+    # a run named by what it did, with 的/过 between ("用 TPU v4 训练的任务"): the class of runs
+    ("run", ("training run", "training runs", "训练任务", "训练运行", "训练的任务", "训练过的任务")),
     (
         "hardware",
         (
@@ -1455,6 +1456,8 @@ UNITS: dict[str, tuple[str, float]] = {
     "-person": ("staffCount", 1.0),
     "人团队": ("staffCount", 1.0),
     "人的团队": ("staffCount", 1.0),
+    # the counter of cards alone ("用的卡超过两万张"): chips counted
+    "张": ("acceleratorCount", 1.0),
 }
 
 OUT_OF_SCOPE: tuple[str, ...] = (
