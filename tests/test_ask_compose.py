@@ -1978,3 +1978,90 @@ def test_reliable_figures_only_is_the_rating_filter_not_one_vendor(asker):
         assert not a["abstained"], q
         assert a["understood"]["form"]["op"] == "top", q
         assert "Likely" in a["understood"]["description"], q
+
+
+@pytest.mark.parametrize(
+    ("q", "prop"),
+    [
+        ("Which data center has the biggest price tag in the data?", "cost"),
+        ("哪个数据中心的造价最高？", "cost"),
+        ("Which closed rounds valued the company above $100B post-money?", "postMoneyValuation"),
+    ],
+)
+def test_words_of_a_figure_name_its_property(asker, q, prop):
+    """ "price tag" and 造价 are what a thing cost (not a price list's price); "post-money" the valuation."""
+    a = asker.ask(q)
+    assert not a["abstained"], q
+    assert a["understood"]["form"]["property"] == prop, q
+
+
+@pytest.mark.parametrize(
+    ("q", "value"),
+    [("昇腾 910C 是几纳米工艺？", 7.0), ("What's the street address of Microsoft Fairwater Atlanta?", None)],
+)
+def test_a_fact_asked_by_its_unit_or_kind_is_answered(asker, q, value):
+    a = asker.ask(q)
+    assert not a["abstained"], q
+    if value is not None:
+        assert a["answer"]["facts"][0]["number"] == value
+    else:
+        assert "1435 Hwy 54 W" in a["answer"]["facts"][0]["value"]
+
+
+def test_closed_rounds_are_only_closed_ones(asker, epoch_store):
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?r WHERE { ?r a aikg:FundingRound ; aikg:status aikg:Closed ; "
+            "aikg:postMoneyValuation ?v FILTER(?v > 100000000000) }"
+        ).rows
+    }
+    a = asker.ask("Which closed rounds valued the company above $100B post-money?")
+    assert {ID + r["cells"]["x"]["id"] for r in a["answer"]["rows"]} == gold
+
+
+@pytest.mark.parametrize(
+    ("q", "threshold"),
+    [
+        ("Which models have more than a trillion parameters?", 1e12),
+        ("models with more than half a trillion params", 5e11),
+    ],
+)
+def test_an_amount_in_words_is_a_threshold(asker, q, threshold):
+    a = asker.ask(q)
+    assert a["understood"]["form"]["threshold"] == [">", threshold]
+
+
+def test_a_count_of_records_counts_every_row_of_the_figures(asker, epoch_store):
+    """ "有几条员工人数的记录": every staff row of Anthropic (its R&D division's too), not a series."""
+    (gold,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f a aikg:StaffFigure ; aikg:agent id:anthropic }",
+    )
+    assert count_of(asker.ask("Anthropic 有几条员工人数的记录？")) == gold
+    (revenue,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?f) AS ?n) WHERE { ?f a aikg:RevenueFigure ; aikg:agent id:openai }",
+    )
+    assert count_of(asker.ask("How many revenue records does OpenAI have?")) == revenue
+
+
+def test_the_cluster_with_the_most_chips_is_a_ranking_of_built_ones(asker):
+    """ "已经建成的集群里，芯片数量最多的是哪个": existing clusters ranked by chips (数量: the figure's)."""
+    a = asker.ask("美国已经建成的集群里，芯片数量最多的是哪个？")
+    form = a["understood"]["form"]
+    assert (form["op"], form["property"]) == ("top", "acceleratorCount")
+    assert "现有" in a["understood"]["description"]
+
+
+def test_a_division_named_as_an_organization_has_its_parents_figures_of_it(asker, epoch_store):
+    """Google DeepMind's staff are Google's figures of the division "Google DeepMind"."""
+    (latest,) = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?f aikg:agent id:google ; aikg:staffCount ?v ; aikg:date ?d ; "
+        'aikg:companyDivision "Google DeepMind" } '
+        "ORDER BY DESC(STR(?d)) LIMIT 1",
+    )
+    a = asker.ask("Google DeepMind headcount, latest?")
+    assert not a["abstained"]
+    assert float(a["answer"]["rows"][0]["cells"]["value"]["value"]) == latest

@@ -118,6 +118,10 @@ CONFIDENCE_WORDS = (
     "真的吗",
     "属实",
 )
+RECORD_WORDS = ("records", "record", "figures", "data points", "记录", "条数据")
+"""Words for the rows of a company's figures, counted ("how many revenue records", "几条员工人数的记录")."""
+CLOSED_WORDS = ("closed", "completed", "已完成", "完成了", "完成的", "已经完成")
+"""Words for funding rounds that closed (aikg:Closed), not those announced or in talks."""
 RELIABLE_WORDS = (
     "reliable",
     "trustworthy",
@@ -273,6 +277,10 @@ class Form:
     claim: float | None = None
     """The speed-up a fact's claim is named by when the question names nothing else ("the 4.2x
     cumulative gain"): the claims of that speed-up."""
+    records: bool = False
+    """A count of a company's figures as rows ("几条记录"): every row, a division's too."""
+    closed: bool = False
+    """Only funding rounds that closed ("closed rounds", 已完成的融资): aikg:Closed."""
     reliable: bool = False
     """Only rows Epoch rates at least Likely, whatever the operator ("reliable figures only", 靠谱)."""
     listed: bool = False
@@ -1059,7 +1067,13 @@ def _static_phrases() -> list[str]:
         for ws in table.values():
             out += ws
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
-    out += list(DAILY_WORDS) + list(LISTED_WORDS) + list(RELIABLE_WORDS)
+    out += (
+        list(DAILY_WORDS)
+        + list(LISTED_WORDS)
+        + list(RELIABLE_WORDS)
+        + list(RECORD_WORDS)
+        + list(CLOSED_WORDS)
+    )
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += list(CONFIRMED_WORDS) + list(KIND_WORDS)
@@ -1360,7 +1374,9 @@ def unexplained_words(
     taken += read_dates(folded)[1]
     taken += [(m.start(), m.end()) for m in _NUMBER.finditer(folded) if m.group("num")]
     taken += [(m.start(), m.end()) for m in re.finditer(r"\d+(?:\.\d+)?\s*[x×倍]", folded)]
-    taken += [(m.start(), m.end()) for pattern in (_TOP_K, _ROUND) for m in pattern.finditer(folded)]
+    taken += [
+        (m.start(), m.end()) for pattern in (_TOP_K, _ROUND, _WORD_NUMBER) for m in pattern.finditer(folded)
+    ]
     taken += [(m.start(), m.end()) for m in FOLLOW_UP.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
@@ -1793,6 +1809,11 @@ def _chips_asked(text: str, mentions: list[Mention]) -> list[tuple[int, int, str
 CHIP_TYPES = frozenset({"GPU", "TPU", "LPU", "Accelerator", "Hardware"})
 
 
+_WORD_NUMBER = re.compile(r"\b(half an?|an?|one)\s+(thousand|million|billion|trillion)\b")
+"""An amount written in words ("more than a trillion parameters", "half a trillion")."""
+_WORD_SCALES = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12}
+
+
 def _read_numbers(form: Form, r: _Reading) -> None:
     """Numbers: a threshold with its unit (and the property the unit implies), a value to look for, or
     how many a ranking shows."""
@@ -1819,6 +1840,13 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             and (nm.group("scale") or unit or not re.fullmatch(r"(19|20)\d\d", nm.group("num")))
         ):
             form.value = value
+    word = _WORD_NUMBER.search(text)
+    if word and comparator is not None and form.threshold is None:
+        # "more than a trillion parameters": the amount in words, a threshold like one in digits
+        form.threshold = (
+            comparator,
+            _WORD_SCALES[word.group(2)] * (0.5 if word.group(1).startswith("half") else 1),
+        )
     top = _TOP_K.search(text)
     if top and ops_top(text):
         k = top.group(1) or top.group(2) or top.group(3)
@@ -1921,6 +1949,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
         )
     form.listed = form.carrier == "hardware" and _has(text, LISTED_WORDS)
     form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
+    form.closed = form.carrier == "funding" and _has(text, CLOSED_WORDS)
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
@@ -1934,6 +1963,15 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
+    unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
+    if (
+        ops["count"]
+        and ops["top"]
+        and form.prop
+        and not _has(f" {unprop} ", OPERATOR_WORDS["count"])
+        and not re.search(r"how many|多少|几", text)
+    ):
+        ops["count"] = False  # "芯片数量最多的是哪个": 数量 belongs to the property's word; a ranking
     if form.reliable:
         ops["only"] = False  # "reliable figures only": a rating asked for, not one vendor's chips only
     if _HOW_MANY_ZH.search(masked):
@@ -2365,6 +2403,9 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
             form.prop = "amount"
     elif ops["count"] and _counts_of_maker(form, r):
         form.op = "count"
+    elif ops["count"] and form.carrier in FIGURES and _has(text, RECORD_WORDS):
+        # "有几条员工人数的记录", "how many revenue records": the figures themselves, each row
+        form.op, form.records = "count", True
     elif ops["count"] and (
         not form.prop
         or (form.carrier and form.prop in (None, "amount"))
@@ -2791,6 +2832,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:{tprop} ?threshold FILTER({_key('?threshold', tprop)} {op} {v!r})")
     if form.kind and carrier == "hardware":
         out.append(f"?x a aikg:{form.kind}")
+    if form.closed and carrier == "funding":
+        out.append("?x aikg:status aikg:Closed")
     if form.listed and carrier == "hardware":
         out.append(f"FILTER EXISTS {{ GRAPH <{HARDWARE_GRAPH}> {{ ?x ?listedAs ?listed }} }}")
     elif form.kind and carrier in SITES:
@@ -2810,6 +2853,18 @@ def _filters(form: Form, carrier: str) -> list[str]:
             out.append(
                 f"?x aikg:agent ?org{i} . OPTIONAL {{ ?x aikg:product ?product }} "
                 f"FILTER(?org{i} IN ({', '.join(_iri(x) for x in cands)}) || {names})"
+            )
+        elif carrier == "staff":
+            # the whole company's figures; or, for a division named as an organization (Google DeepMind,
+            # part of Google), its parent's figures of that division
+            whole = "" if form.records else ' ?x aikg:figureKind "Full company" .'
+            name = f"LCASE(STR(?name{i}))"
+            division = f"LCASE(STR(?division{i}))"
+            out.append(
+                f"{{ ?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}{whole} }} UNION "
+                f"{{ VALUES ?org{i} {{ {values} }} ?org{i} aikg:parentOrganization ?parent{i} ; "
+                f"rdfs:label ?name{i} . ?x aikg:agent ?parent{i} ; aikg:companyDivision ?division{i} "
+                f"FILTER(CONTAINS({division}, {name}) || CONTAINS({name}, {division})) }}"
             )
         else:
             out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")
@@ -2862,7 +2917,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
             f'FILTER(STR(?date) >= SUBSTR("{lo}", 1, ?precision) '
             f'&& STR(?date) <= SUBSTR("{hi}", 1, ?precision))'
         )
-    if carrier == "staff":
+    if carrier == "staff" and not form.records and not groups:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
@@ -3360,6 +3415,8 @@ def describe(form: Form) -> str:
     quals: list[str] = []
     if form.kind and form.carrier in SITES:
         quals.append(("使用 " if zh else "using ") + form.kind)
+    if form.closed and form.carrier == "funding":
+        quals.append("已完成" if zh else "closed")
     if form.listed and form.carrier == "hardware":
         quals.append("在 Epoch 的硬件列表中" if zh else "in Epoch's hardware list")
     if form.chips:

@@ -52,7 +52,19 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("thermalDesignPower",),
     ),
     (
-        ("located", "location", "where is", "address", "在哪里", "在哪", "位于", "位置", "地址"),
+        (
+            "located",
+            "location",
+            "where is",
+            "address",
+            "street address",
+            "在哪里",
+            "在哪",
+            "位于",
+            "位置",
+            "地址",
+            "街道地址",
+        ),
         ("location", "locationName"),
     ),
     (

@@ -185,7 +185,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "电老虎",
         ),
     ),
-    ("processNode", ("process node", "制程", "工艺")),
+    # "几纳米" asks the node in its unit (nm)
+    ("processNode", ("process node", "制程", "工艺", "几纳米", "多少纳米", "纳米")),
     ("fp16Performance", ("fp16 performance", "fp16 throughput", "fp16", "fp16 算力")),
     ("fp8Performance", ("fp8 performance", "fp8 throughput", "fp8", "fp8 算力")),
     ("fp4Performance", ("fp4 performance", "fp4 throughput", "fp4", "fp4 算力")),
@@ -451,7 +452,11 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "用户数量",
         ),
     ),
-    ("postMoneyValuation", ("valuation", "valued", "估值", "投后估值", "融资后估值", "融资后的估值")),
+    # "above $100B post-money": the valuation named by its kind alone
+    (
+        "postMoneyValuation",
+        ("valuation", "valued", "post-money", "post money", "估值", "投后估值", "融资后估值", "融资后的估值"),
+    ),
     (
         "amount",
         (
@@ -532,6 +537,12 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "几颗",
             "卡数",
             "用卡",
+            # the chips of a cluster or run named as a figure ("芯片数量最多的集群")
+            "芯片数量",
+            "芯片数",
+            "卡的数量",
+            "显卡数量",
+            "加速器数量",
         ),
     ),
     ("gpuHours", ("gpu hours", "gpu-hours", "gpu 小时", "卡时")),
@@ -559,7 +570,19 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "cost",
-        ("cost", "training cost", "expensive", "costliest", "成本", "训练成本", "花了多少钱", "花多少钱"),
+        # what a thing cost to build ("the price tag of a data center", 造价): not a price list's price
+        (
+            "cost",
+            "training cost",
+            "expensive",
+            "costliest",
+            "price tag",
+            "成本",
+            "训练成本",
+            "花了多少钱",
+            "花多少钱",
+            "造价",
+        ),
     ),
     # facts the seed documents state on claims, runs, deals and chips (each property's own labels in
     # ontology/*.ttl are read too); a bare "faster" or "rank" stays a comparison's or a ranking's word
@@ -1222,6 +1245,10 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "几颗",
         "多少台",
         "几台",
+        # rows of the data counted ("有几条员工人数的记录", "how many revenue records"): the figures
+        "几条",
+        "多少条",
+        "records",
     ),
     "sum": (
         "in total",
@@ -1342,6 +1369,12 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "已投运",
         "已经投运",
         "在用的",
+        # built already (a forecast word beside it makes it Planned: "预计 2026 年建成")
+        "建成",
+        "已建成",
+        "建好",
+        "已建好",
+        "already built",
         # "now" beside a site: the ones running ("biggest cluster actually running in Japan right now")
         "right now",
         "currently",
