@@ -2065,3 +2065,22 @@ def test_a_division_named_as_an_organization_has_its_parents_figures_of_it(asker
     a = asker.ask("Google DeepMind headcount, latest?")
     assert not a["abstained"]
     assert float(a["answer"]["rows"][0]["cells"]["value"]["value"]) == latest
+
+
+def test_equity_raised_so_far_compares_the_totals_of_closed_rounds(asker, epoch_store):
+    """ "raised more equity so far, closed rounds only": each one's total of closed rounds (equity is
+    Epoch's amount, debt apart; "rounds" there filters, it asks no count; "only" names no vendor)."""
+    gold = values(
+        epoch_store,
+        "SELECT ?t WHERE { { SELECT ?o (SUM(?a) AS ?t) WHERE { VALUES ?o { id:anthropic id:xai } "
+        "?r aikg:investee ?o ; aikg:status aikg:Closed ; aikg:amount ?a ; aikg:datasetConfidence ?k . "
+        "FILTER(?k IN (aikg:Confident, aikg:Likely)) } GROUP BY ?o } }",
+    )
+    for q in (
+        "Anthropic or xAI - who's raised more equity so far, closed rounds only?",
+        "Anthropic 和 xAI 的已完成融资（股权）加起来，谁融得多？",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"], q
+        assert a["understood"]["form"]["op"] == "sum", q
+        assert numbers(a) >= gold, q

@@ -1304,6 +1304,11 @@ ANSWERED_WORDS = (
     "cumulative",
     "cumulatively",
     "累计",
+    "so far",
+    "to date",
+    "迄今",
+    "至今",
+    "到目前为止",
     "single",
     "任务",  # "训练成本最高的任务": the training runs, 训练 read with 成本
     # what an organization spends: the data holds its compute spending (see _spend_of_org)
@@ -1972,8 +1977,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         and not re.search(r"how many|多少|几", text)
     ):
         ops["count"] = False  # "芯片数量最多的是哪个": 数量 belongs to the property's word; a ranking
-    if form.reliable:
-        ops["only"] = False  # "reliable figures only": a rating asked for, not one vendor's chips only
+    if form.reliable or form.closed:
+        # "reliable figures only", "closed rounds only": a filter asked for, not one vendor's chips only
+        ops["only"] = False
     if _HOW_MANY_ZH.search(masked):
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
     if "哪几" in masked and not re.search(r"多少|(?<!哪)几", masked):
@@ -2416,7 +2422,8 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
             form.carrier = "funding"
     elif len(form.orgs) >= 2 and ops["compare"] and form.carrier in ("funding", None) and not form.entities:
         # "who raised more, A or B": each one's total; "more funding rounds": each one's count
-        raised = form.prop == "amount" and not _ROUNDS.search(text)
+        # ("closed rounds only" filters the rounds whose money is compared: no count of rounds)
+        raised = form.prop == "amount" and not _ROUNDS.search(_CLOSED_ROUNDS.sub(" ", text))
         form.op, form.carrier = ("sum" if raised else "count"), form.carrier or "funding"
         form.per = True
         if form.prop not in (None, "amount"):
@@ -2544,6 +2551,7 @@ _HOW_MUCH = re.compile(
 )
 
 
+_CLOSED_ROUNDS = re.compile(r"\b(?:closed|completed)\s+(?:funding\s+)?rounds?\b|已完成的?轮次?")
 _ONE_ROUND = re.compile(
     r"(?:最近|最新|上|那|这|首|第一|最后)\s*一?\s*轮|\b(?:latest|last|most recent|newest|first|previous)\s+"
     r"(?:funding\s+)?round\b"

@@ -39,6 +39,11 @@ FILLER_EN = frozenset(_FILLER_EN.split())
 FILLER_ZH: tuple[str, ...] = (
     # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型")
     "名下",
+    # the things named, pointed at again ("H100 和 B200 这两款芯片"): nothing more is asked
+    "这两个",
+    "这两款",
+    "这两家",
+    "这两",
     "请问",
     "一下",
     "帮我",

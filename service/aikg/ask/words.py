@@ -465,6 +465,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "raises",
             "raising",
             "funding",
+            # money raised for shares: Epoch's amount (debt is a figure of its own, aikg:debtAmount)
+            "equity",
+            "股权融资",
+            "股权",
             "invest",
             "invests",
             "investing",
