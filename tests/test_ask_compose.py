@@ -2084,3 +2084,13 @@ def test_equity_raised_so_far_compares_the_totals_of_closed_rounds(asker, epoch_
         assert not a["abstained"], q
         assert a["understood"]["form"]["op"] == "sum", q
         assert numbers(a) >= gold, q
+
+
+def test_an_organizations_gpu_fleet_is_the_chips_of_its_clusters(asker, epoch_store):
+    """ "Microsoft's GPU fleet": the chips it runs in its clusters (as "how many GPUs does Microsoft
+    have" counts them), not the chips Microsoft makes (Maia) nor a refusal of "fleet"."""
+    fleet = asker.ask("How big is Microsoft's GPU fleet?")
+    has = asker.ask("How many GPUs does Microsoft have?")
+    assert not fleet["abstained"]
+    assert fleet["understood"]["sparql"] == has["understood"]["sparql"]
+    assert numbers(fleet) == numbers(has)

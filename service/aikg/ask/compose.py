@@ -118,6 +118,8 @@ CONFIDENCE_WORDS = (
     "真的吗",
     "属实",
 )
+FLEET_WORDS = ("fleet", "fleets", "机群", "算力机群")
+"""An organization's chips as a whole ("Microsoft's GPU fleet"): the chips of its clusters."""
 RECORD_WORDS = ("records", "record", "figures", "data points", "记录", "条数据")
 """Words for the rows of a company's figures, counted ("how many revenue records", "几条员工人数的记录")."""
 CLOSED_WORDS = ("closed", "completed", "已完成", "完成了", "完成的", "已经完成")
@@ -1069,6 +1071,7 @@ def _static_phrases() -> list[str]:
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
     out += (
         list(DAILY_WORDS)
+        + list(FLEET_WORDS)
         + list(LISTED_WORDS)
         + list(RELIABLE_WORDS)
         + list(RECORD_WORDS)
@@ -2318,6 +2321,7 @@ _HOLD = re.compile(
     r"\b(?:have|has|had|own|owns|owned|hold|holds|operate|operates|run|runs|possess|possesses)\b"
     r"|拥有|有多少|有几|囤|手里|手上|最多"
 )
+_FLEET = re.compile(r"\bfleets?\b|机群")
 _MAKE = re.compile(
     r"\b(?:make|makes|made|design|designs|designed|release|released|launch|launched|build|builds|built"
     r"|sell|sells|sold|models?|lines?|kinds?|types?)\b|发布|推出|生产|设计|制造|型号|款|种"
@@ -2349,7 +2353,8 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
         return False
     if r.explicit and form.carrier == "cluster" and form.prop not in HOLDINGS:
         return False  # "how many H100 clusters does xAI have": a count of clusters
-    if not _HOLD.search(r.text) and not (chips and form.orgs and form.prop in HOLDINGS):
+    fleet = _FLEET.search(r.text) is not None
+    if not _HOLD.search(r.text) and not fleet and not (chips and form.orgs and form.prop in HOLDINGS):
         return False
     if ops["top"] and _THE_LARGEST.search(r.text) and not _has(f" {r.text} ", QUANTITY_WORDS):
         return False  # "which organizations run the largest compute clusters": the clusters, each one
@@ -2363,7 +2368,7 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
         )
         if not ranks_orgs or form.orgs:
             return False
-    elif not (form.orgs and (ops["count"] or form.prop in HOLDINGS)):
+    elif not (form.orgs and (ops["count"] or form.prop in HOLDINGS or fleet)):
         return False
     form.carrier = "cluster"
     form.prop = form.prop if form.prop in HOLDINGS else "acceleratorCount"
@@ -2390,8 +2395,13 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         form.entities = [e for e in form.entities if e not in chips]
         form.chips = [r.chip_of.get(e.iri, e) for e in chips]
         # "AMD chips", "AMD 的芯片", "chips made by AMD": the organization makes the chips
-        form.vendor = r.hardware_word and any(
-            _VENDOR_AFTER.match(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans
+        # ("Microsoft's GPU fleet": the chips it runs, whoever made them)
+        form.vendor = (
+            r.hardware_word
+            and not _FLEET.search(r.text)
+            and any(
+                _VENDOR_AFTER.match(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans
+            )
         )
 
 
