@@ -194,8 +194,9 @@ def test_what_the_graph_does_not_hold_is_not_answered(asker, q):
 @pytest.mark.parametrize(
     ("q", "unknown"),
     [
-        # "entire fleet" is the whole question ("NVIDIA only"); read without it, NVIDIA's own clusters
-        ("operators whose entire fleet is NVIDIA", ["entire", "fleet"]),
+        # "entire fleet" is the whole question ("NVIDIA only"); read without "entire", NVIDIA's own
+        # clusters ("fleet" is read: an organization's chips in its clusters)
+        ("operators whose entire fleet is NVIDIA", ["entire"]),
         # "by province" asks for a breakdown the data does not give; read without it, a list of clusters
         ("clusters in China by province", ["province"]),
         ("H100 SXM5 memory bandwidth in the cloud", ["cloud"]),
@@ -2094,3 +2095,21 @@ def test_an_organizations_gpu_fleet_is_the_chips_of_its_clusters(asker, epoch_st
     assert not fleet["abstained"]
     assert fleet["understood"]["sparql"] == has["understood"]["sparql"]
     assert numbers(fleet) == numbers(has)
+
+
+def test_a_comparison_missing_a_side_says_so_instead_of_answering_one(asker):
+    """ "H100 和 B200 谁的显存更大": the H100 named alone has no memory figure of its own; an answer
+    with the B200's alone would look finished and be no comparison."""
+    a = asker.ask("H100 和 B200 谁的显存更大？")
+    assert a["abstained"] and a["answer"]["kind"] == "none"
+    assert "H100" in a["answer"]["message"]
+    both = asker.ask("Which has more HBM, GB200 NVL72 or GB300 NVL72?")
+    assert not both["abstained"] and len(both["answer"]["rows"]) == 2
+
+
+def test_an_organization_before_a_name_of_several_things_picks_its_own(asker):
+    """ "谷歌 New Albany": Google New Albany Ohio, not also Meta Prometheus New Albany Ohio."""
+    a = asker.ask("谷歌 New Albany 的造价是多少？")
+    assert not a["abstained"]
+    assert "meta-prometheus-new-albany-ohio" not in str(a["answer"])
+    assert "google-new-albany-ohio" in str(a["answer"])

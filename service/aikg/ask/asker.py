@@ -700,6 +700,27 @@ class Asker:
             return self._composed(question, replace(form, subsidiaries=True), alternatives)
         if not rows:
             return self._composed_none(question, form, understood, what, links)
+        if form.op == "compare" and "entity" in result.variables and len(form.entities) >= 2:
+            # a comparison with a side the data has no figure for is no comparison: say which
+            i = result.variables.index("entity")
+            held = {t.value for t in (r[i] for r in rows) if t is not None}
+            missing = [e.label for e in form.entities if e.iri not in held]
+            if missing and not form.ambiguous:
+                understood["confidence"] = 0.0
+                answer_none = {
+                    "kind": "none",
+                    "message": f"I don't know. aikg has no figure for {', '.join(missing)} to compare "
+                    f"(it understood the question as: {what}).",
+                    "description": what,
+                    "links": links,
+                }
+                return {
+                    "question": question,
+                    "understood": understood,
+                    "answer": answer_none,
+                    "abstained": True,
+                    "alternatives": [],
+                }
         about_var = next(
             (v for v in ("position", "node", "x", "entity", "org0", "org", "group") if v in result.variables),
             None,

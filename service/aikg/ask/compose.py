@@ -1307,9 +1307,8 @@ ANSWERED_WORDS = (
     "cumulative",
     "cumulatively",
     "累计",
-    "so far",
-    "to date",
     "迄今",
+    "迄今为止",
     "至今",
     "到目前为止",
     "single",
@@ -1580,6 +1579,17 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
             form.orgs.append(exact[:3] or orgs[:1])
         else:
             alike = variants(m, text)
+            if len(alike) >= 2 and r.org_spans and 0 <= m.start - r.org_spans[-1][1] <= 2 and form.orgs:
+                # "谷歌 New Albany": of the things the name names alike, the one of the organization
+                # written right before it (Google New Albany Ohio, not Meta Prometheus New Albany Ohio)
+                org = form.orgs[-1][0].label.casefold()
+                alike = [c for c in alike if org in c.label.casefold()] or alike
+                alike = alike if len(alike) >= 2 else []
+                if not alike:
+                    alike = [c for c in variants(m, text) if org in c.label.casefold()]
+                    form.entities.append(alike[0])
+                    form.alternates.append(orgs[:1])
+                    continue
             if len(alike) >= 2:
                 # "GPT-4": GPT-4 (Mar 2023), GPT-4 (Jun 2023) ... all of them, never one silently
                 form.entities += alike

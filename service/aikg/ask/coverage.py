@@ -31,7 +31,7 @@ train trained trains training take took taken make made makes making run runs ra
 kind sort type lot lots amount how what which who when where many
 curious wondering quick question roughly approximately approx just hey hi thanks
 pre pretraining original full unit according assumed comparison
-got behind
+got behind far
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""

@@ -1378,7 +1378,6 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "已建成",
         "建好",
         "已建好",
-        "already built",
         # "now" beside a site: the ones running ("biggest cluster actually running in Japan right now")
         "right now",
         "currently",
