@@ -248,9 +248,10 @@ def test_a_named_query_answers_a_paraphrase_word_but_is_less_confident(asker):
     [
         # words that ask nothing of this domain: analysts' chat, slang, typos of common words
         (
-            "who wins on memory, H200 or MI325X?",
+            # (not the H200: Epoch gives it no memory size, and a comparison missing a side abstains)
+            "who wins on memory, B200 or MI325X?",
             ["wins"],
-            "SELECT ?v WHERE { VALUES ?x { id:nvidia-h200-sxm id:amd-instinct-mi325x }"
+            "SELECT ?v WHERE { VALUES ?x { id:nvidia-b200 id:amd-instinct-mi325x }"
             " ?x aikg:memoryPerChip ?v }",
         ),
         (

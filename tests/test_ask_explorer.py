@@ -144,7 +144,7 @@ def test_what_the_graph_does_not_hold_and_what_was_not_understood_are_abstention
     _ask(p, "operators whose entire fleet is NVIDIA", "unsure")
     expect(p.locator("#ask-unsure")).to_contain_text("Not sure")
     expect(p.locator("#ask-description")).to_contain_text("NVIDIA")
-    expect(p.locator("#ask-unsure mark")).to_have_text(["entire", "fleet"])
+    expect(p.locator("#ask-unsure mark")).to_have_text(["entire"])  # "fleet" is read (issue 44)
     expect(p.locator("#ask-editor")).to_be_visible()
     expect(p.locator("#ask-table")).to_have_count(0)
     shot(p, "ask-unsure")

@@ -378,6 +378,8 @@ class Asker:
             sure = min(sure, UNSURE)
         understood["unknown"] = unknown
         understood["sure"] = sure >= self.sure_at
+        if body["abstained"] and body["answer"].get("missing") and not understood["sure"]:
+            return self._unsure(body, unknown)  # a word not understood may be why a side has no figure
         if body["abstained"]:
             return body
         understood["confidence"] = round(min(understood["confidence"], sure), 3)
@@ -712,6 +714,8 @@ class Asker:
                     "message": f"I don't know. aikg has no figure for {', '.join(missing)} to compare "
                     f"(it understood the question as: {what}).",
                     "description": what,
+                    "missing": missing,
+                    "query": {"title": what, "links": links},
                     "links": links,
                 }
                 return {
