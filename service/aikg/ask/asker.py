@@ -378,8 +378,6 @@ class Asker:
             sure = min(sure, UNSURE)
         understood["unknown"] = unknown
         understood["sure"] = sure >= self.sure_at
-        if body["abstained"] and body["answer"].get("missing") and not understood["sure"]:
-            return self._unsure(body, unknown)  # a word not understood may be why a side has no figure
         if body["abstained"]:
             return body
         understood["confidence"] = round(min(understood["confidence"], sure), 3)
@@ -702,29 +700,12 @@ class Asker:
             return self._composed(question, replace(form, subsidiaries=True), alternatives)
         if not rows:
             return self._composed_none(question, form, understood, what, links)
+        missing: list[str] = []
         if form.op == "compare" and "entity" in result.variables and len(form.entities) >= 2:
-            # a comparison with a side the data has no figure for is no comparison: say which
+            # a comparison with a side the data has no figure for: the sides it has, and which it has not
             i = result.variables.index("entity")
             held = {t.value for t in (r[i] for r in rows) if t is not None}
-            missing = [e.label for e in form.entities if e.iri not in held]
-            if missing and not form.ambiguous:
-                understood["confidence"] = 0.0
-                answer_none = {
-                    "kind": "none",
-                    "message": f"I don't know. aikg has no figure for {', '.join(missing)} to compare "
-                    f"(it understood the question as: {what}).",
-                    "description": what,
-                    "missing": missing,
-                    "query": {"title": what, "links": links},
-                    "links": links,
-                }
-                return {
-                    "question": question,
-                    "understood": understood,
-                    "answer": answer_none,
-                    "abstained": True,
-                    "alternatives": [],
-                }
+            missing = [e.label for e in form.entities if e.iri not in held and not form.ambiguous]
         about_var = next(
             (v for v in ("position", "node", "x", "entity", "org0", "org", "group") if v in result.variables),
             None,
@@ -753,6 +734,12 @@ class Asker:
             "kind": "rows",
             "description": what,
             "summary": _summary(form, result, out_rows, every),
+            "note": (
+                f"aikg has no figure for {', '.join(missing)}: only the other side is shown, so this part "
+                "of the question is not answered."
+                if missing
+                else None
+            ),
             "query": {"name": None, "title": what, "description": what, "links": links, "sparql": sparql},
             "columns": result.variables,
             "about": about_var,
