@@ -1817,6 +1817,8 @@ def test_a_capacity_named_by_how_it_grows_is_that_figures_source(asker, q):
     assert not body["abstained"] and body["understood"]["sure"], body["answer"].get("message")
     documents = {(r["cells"].get("document") or {}).get("id") for r in body["answer"]["rows"]}
     assert "frontier-insights-coreweave-mlperf-2026-08-18" in documents
+
+
 # -- seventh session, fixer B: kinds of the moved part-g items (b001-b030 measure them) ---------------
 
 

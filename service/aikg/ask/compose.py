@@ -408,8 +408,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
-    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队)(?![a-z0-9]))?",
-    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|张)(?![a-z0-9]))?",
+    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队|张)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -1321,7 +1320,6 @@ ANSWERED_WORDS = (
 )
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
-_TOP_K = re.compile(r"(?:top|前)\s*(\d+|三|五|十)|(\d+|三|五|十)\s*[个款家](?!月)")
 _ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
 _K_WORDS = {
     "two": 2,
@@ -1344,7 +1342,6 @@ _TOP_K = re.compile(
     # "the three biggest clusters", "five most powerful chips": a number word before a superlative
     rf"|\b({'|'.join(w for w in _K_WORDS if w.isascii())})\s+(?=(?:[a-z-]+est|most)\b)"
 )
-_ROUND = re.compile(r"series\s+([a-f])\b|\b([a-f])\s*轮")
 PERIOD_WORDS = (
     "monthly",
     "mau",
@@ -1560,8 +1557,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
         c for c in _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS]) if not _NOT_A_PLACE.match(text, c[0])
     ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
-    spend = _has(text, SPEND_WORDS) or r.context == "spend"
-    spend = _has(text, SPEND_WORDS) or SPENT.search(text) is not None
+    spend = _has(text, SPEND_WORDS) or r.context == "spend" or SPENT.search(text) is not None
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
@@ -2134,12 +2130,6 @@ def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
     if form.prop == "trainingCompute" and form.carrier in (None, "run") and _SPENT_ON.search(r.text):
         form.prop, form.carrier = None, None  # "spend on inference compute": money, not FLOP
     if form.prop not in (None, "cost") or form.carrier not in (None, "spend") or not SPENT.search(r.text):
-    # "spend on inference compute": "compute" there is what the money bought, not a run's training
-    # compute (FLOP) -- unless the question says training ("训练算力花了多少")
-    bought = form.prop == "trainingCompute" and not _has(r.text, ("train", "训练"))
-    if form.prop not in (None, "cost") and not bought:
-        return
-    if form.carrier not in (None, "spend", "run") or not SPENT.search(r.text):
         return
     named = form.entities + [o[0] for o in form.orgs]
     if not named or not all(_is_org(c, orgs) for c in named):
