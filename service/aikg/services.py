@@ -10,10 +10,6 @@ anything.
 
 from __future__ import annotations
 
-import contextlib
-import json
-import os
-import tempfile
 import threading
 import uuid
 from dataclasses import dataclass, field
@@ -90,34 +86,6 @@ class Services:
     damage: DamagedStore | None = None
     """The refusal of the first read of this process that met a damaged block of the store: /health
     reports it from then on (the engine opened the store, but a block of its data cannot be read)."""
-    damage_marker: Path | None = None
-    """Where every process serving the store shares that refusal (a file in the store's serving folder,
-    cleared when the service starts): /health answers alike whichever HTTP worker takes it."""
-
-    def note_damage(self, exc: DamagedStore) -> None:
-        """Keep the first damaged block a read met, here and, for the other serving processes, in the
-        marker file (written whole or not at all: a reader never sees half of it)."""
-        if self.damage is None:
-            self.damage = exc
-        marker = self.damage_marker
-        if marker is None or marker.exists():
-            return
-        with contextlib.suppress(OSError):  # an unwritable folder: this process still knows
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(dir=marker.parent, prefix=".damaged-")
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
-                json.dump({"message": exc.message, "errors": exc.errors}, f)
-            os.replace(tmp, marker)
-
-    def known_damage(self) -> DamagedStore | None:
-        """The damage a read of this process, or of another serving the same store, met; None if none."""
-        if self.damage is None and self.damage_marker is not None:
-            try:
-                said = json.loads(self.damage_marker.read_text(encoding="utf-8"))
-                self.damage = DamagedStore(str(said["message"]), errors=list(said.get("errors") or []))
-            except (OSError, ValueError, KeyError, TypeError):
-                return None  # no marker (or one being replaced): nothing met damage yet
-        return self.damage
 
     @property
     def token(self) -> str:

@@ -28,7 +28,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from aikg.errors import DamagedStore
 from aikg.export import ExportOptions, export_format, run_export
 
 if TYPE_CHECKING:
@@ -63,8 +62,6 @@ class Failed:
     """The last build of this version and format failed; the message says why."""
 
     message: str
-    damage: DamagedStore | None = None
-    """The refusal of the read that met a damaged block, when that is why (answered as it is)."""
 
 
 class BuiltExports:
@@ -74,7 +71,7 @@ class BuiltExports:
         self.root = root
         self._lock = threading.Lock()
         self._threads: dict[tuple[str, int, str], threading.Thread] = {}
-        self._failed: dict[tuple[str, int, str], tuple[str, DamagedStore | None]] = {}
+        self._failed: dict[tuple[str, int, str], str] = {}
         self._private: tempfile.TemporaryDirectory[str] | None = None
 
     def folder(self, services: Services) -> Path:
@@ -122,7 +119,7 @@ class BuiltExports:
         key = (services.token, version, fmt.name)
         with self._lock:
             if key in self._failed:
-                return Failed(*self._failed[key])
+                return Failed(self._failed[key])
             thread = self._threads.get(key)
             if thread is None or not thread.is_alive():
                 if target.is_file():
@@ -177,10 +174,7 @@ class BuiltExports:
             except Exception as exc:  # noqa: BLE001 - a failed build is reported to its requests
                 log.exception("building the whole-graph %s export failed", format_name)
                 with self._lock:
-                    self._failed[key] = (
-                        f"building the whole-graph {format_name} export failed: {exc}",
-                        exc if isinstance(exc, DamagedStore) else None,
-                    )
+                    self._failed[key] = f"building the whole-graph {format_name} export failed: {exc}"
                 _part(target).unlink(missing_ok=True)
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)

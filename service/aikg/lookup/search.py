@@ -49,7 +49,7 @@ from typing import Any, TypeVar, overload
 import pyoxigraph as ox
 from rapidfuzz.distance import OSA
 
-from aikg.errors import AikgError, DamagedStore, StoreError
+from aikg.errors import AikgError, StoreError
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import AIKG, ID
 from aikg.store import Store, Term, open_snapshot
@@ -1014,7 +1014,6 @@ class SearchIndexes:
         self._view: LiveIndex | None = None
         self._rebuilding = False
         self._built = threading.Event()
-        self._damage: DamagedStore | None = None  # why the last build failed, when a damaged block
 
     def _fresh(self) -> LiveIndex:
         version = self.store.version  # read first: a write during the build is then followed afterwards
@@ -1113,8 +1112,6 @@ class SearchIndexes:
             )
         view = self._view
         if view is None:
-            if self._damage is not None:
-                raise self._damage  # the store's damage, not an index that may yet be built
             raise IndexNotReady(
                 "the search index could not be built; retry shortly", headers={"Retry-After": "5"}
             )
@@ -1132,9 +1129,6 @@ class SearchIndexes:
                 fresh = self._fresh()
             with self._lock:
                 self._view = fresh  # the next reader follows the writes made during the build
-        except DamagedStore as exc:
-            self._damage = exc
-            log.warning("building the search index met a damaged block: %s", exc.message)
         except Exception:  # noqa: BLE001 - a failed build is retried by the next reader
             log.exception("building the search index failed")
         finally:

@@ -17,12 +17,12 @@ from typing import Any, TypeVar, cast
 from aikg.cache import LruCache
 from aikg.errors import DamagedStore, QueryTimeout
 from aikg.namespaces import BASE
+from aikg.query.probe import PROBE_MAX_CHARS, PROBE_SECONDS, probe_patterns
 from aikg.query.workers import Slots, WorkerPool
 from aikg.rdf import guard
 from aikg.settings import Settings
 from aikg.store import Deadline, QueryResult, Store, Term
 from aikg.store.base import current_deadline, deadline_scope
-from aikg.store.probe import PROBE_MAX_CHARS, PROBE_SECONDS, probe_patterns
 from aikg.store.transport import Encoded, QueryJob, run_query_job
 
 T = TypeVar("T")
@@ -111,7 +111,7 @@ class QueryRunner:
 
     def probe(self, sparql: str) -> None:
         """After ``sparql`` ran out of time: raise :class:`DamagedStore` if its patterns meet a damaged
-        block of the store (:mod:`aikg.store.probe`), else return (the timeout stands). One probe at a
+        block of the store (:mod:`aikg.query.probe`), else return (the timeout stands). One probe at a
         time; none where the store has no snapshots (in memory, remote: no blocks of its own).
 
         The probe runs in a thread the caller waits for at most :data:`PROBE_SECONDS` (and a little):

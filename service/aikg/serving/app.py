@@ -77,7 +77,6 @@ def reader_app(settings: Settings, *, views: bool = True) -> Any:
         # the writer may be busy with a write up to its time limit before it takes the request
         validation=PublishedValidation(folder, store, ask_timeout=3 * settings.write_timeout),
     )
-    services.damage_marker = folder / publication.DAMAGED  # health alike in every serving process
     app = create_app(services=services, owner=False)
     if views:
         from aikg.serving.views import ViewsProcess

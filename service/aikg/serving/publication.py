@@ -67,18 +67,14 @@ def publish(folder: Path, snapshot: Snapshot, run: str, latest: int | None = Non
 
 def withdraw(folder: Path) -> None:
     """Remove the current publication (the writer stops, or a new run starts: its snapshot is gone), and
-    the word of a writer that gave up, or of damage a read met, in an earlier run."""
+    the word of a writer that gave up in an earlier run."""
     (folder / "current.json").unlink(missing_ok=True)
     (folder / FATAL).unlink(missing_ok=True)
     (folder / WRITER).unlink(missing_ok=True)
     (folder / READY).unlink(missing_ok=True)
     (folder / WANTED).unlink(missing_ok=True)
-    (folder / DAMAGED).unlink(missing_ok=True)
 
 
-DAMAGED = "damaged.json"
-"""Written by the first serving process whose read met a damaged block of the store, read by /health in
-each (:meth:`aikg.services.Services.note_damage`); a new run starts without it."""
 WANTED = "snapshot-wanted"
 """Present while a reader waits for the snapshot of a write it was told is committed: the writer's
 publisher makes it at once, where it otherwise waits for the writes to pause (:func:`want`)."""

@@ -34,7 +34,6 @@ from aikg.rdf.tokens import has_dataset_clause
 from aikg.store import integrity
 from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.copies import DefaultCopies
-from aikg.store.probe import bounded_read
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
 
 T = TypeVar("T")
@@ -93,7 +92,6 @@ class OxigraphStore(Store):
         self._retired: list[tuple[float, Snapshot]] = self._left_behind() if self._owns_snapshots() else []
         self._writes = 0  # writes under way: while any is, the data has no generation
         self._full = False  # the engine refused a write for want of space (see _space_error)
-        self._damage: DamagedStore | None = None  # the first damaged block a read of this object met
         self._generation = self._marked() if self.path is not None and not read_only else None
         self._merged = self._holds_merge()
         if not self._merged and not read_only:
@@ -252,30 +250,6 @@ class OxigraphStore(Store):
         deadline = current_deadline(deadline)
         if deadline is not None and deadline.expired():
             raise QueryTimeout("the request ran past its time limit before this read")
-        if deadline is not None and self.path is not None:
-            # On disk, under a time limit (a request's read): bounded, as the engine cannot stop an
-            # operator that gathers its solutions when it meets a damaged block (bounded_read).
-            return bounded_read(
-                lambda: self._collect(
-                    sparql, bindings, default_graphs, named_graphs, max_rows, deadline, base_iri
-                ),
-                self,
-                sparql,
-                deadline,
-                known_damage=self._damage is not None,
-            )
-        return self._collect(sparql, bindings, default_graphs, named_graphs, max_rows, deadline, base_iri)
-
-    def _collect(
-        self,
-        sparql: str,
-        bindings: Mapping[str, Term] | None,
-        default_graphs: Sequence[str] | None,
-        named_graphs: Sequence[str] | None,
-        max_rows: int | None,
-        deadline: Deadline | None,
-        base_iri: str | None,
-    ) -> QueryResult:
         res = self._run(
             sparql,
             bindings=bindings,
@@ -326,12 +300,8 @@ class OxigraphStore(Store):
             raise damage from exc
 
     def _damaged(self, exc: BaseException) -> DamagedStore | None:
-        """The refusal of a read that met a damaged block (:func:`aikg.store.integrity.damaged_read`);
-        remembered, so later bounded reads look for the block before the engine runs on it."""
-        damage = integrity.damaged_read(self.path, exc)
-        if damage is not None:
-            self._damage = damage
-        return damage
+        """The refusal of a read that met a damaged block (:func:`aikg.store.integrity.damaged_read`)."""
+        return integrity.damaged_read(self.path, exc)
 
     def _checked(self, quads: Iterator[Quad]) -> Iterator[Quad]:
         """``quads``, with a damaged block met while they are read refused as :class:`DamagedStore`."""

@@ -150,9 +150,8 @@ def health() -> Response:
     ``ready``, ``starting`` (the writer process is starting: a write now is 503 with ``Retry-After``) or
     ``off`` (no token configured)."""
     services = get_services()
-    damage = services.known_damage()
-    if damage is not None:
-        raise damage  # a read (of any serving process) met a damaged block: its data is not whole
+    if services.damage is not None:
+        raise services.damage  # a read met a damaged block: the service is up, its data is not whole
     store = services.store
     writes = services.gate.state() if current_settings().token else "off"
     return jsonify(

@@ -37,12 +37,12 @@ def error_response(
 
 
 def note_damage(exc: DamagedStore) -> None:
-    """Keep the first damaged block a read met, for /health to report in every serving process."""
+    """Keep the first damaged block a read of this process met, for /health to report."""
     from aikg.web import SERVICES_KEY  # the package imports this module as it builds the app
 
     services = current_app.extensions.get(SERVICES_KEY)
-    if services is not None:
-        services.note_damage(exc)
+    if services is not None and services.damage is None:
+        services.damage = exc
 
 
 def register(app: Flask) -> None:

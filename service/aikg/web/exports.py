@@ -221,7 +221,7 @@ def _whole(name: str) -> Response:
     if isinstance(state, Ready):
         return _send(state, passthrough=False)
     if isinstance(state, Failed):
-        raise state.damage or StoreError(state.message)
+        raise StoreError(state.message)
     return _building(state)
 
 
