@@ -437,10 +437,10 @@ def test_the_bench_reports_answer_accuracy_per_part_without_the_wrong_answers(tm
         check=True,
         capture_output=True,
     )
-    gold = "SELECT DISTINCT ?v WHERE { id:training-run-deepseek-v3 aikg:gpuHours ?v }"
+    gold = "SELECT DISTINCT ?v WHERE { id:training-run-deepseek-v3 aikg:pricePerGpuHour ?v }"
     right = {
         "id": "b1",
-        "q": "How many GPU hours did DeepSeek-V3's training take?",
+        "q": "What GPU price per hour was assumed for DeepSeek-V3's cost?",
         "lang": "en",
         "category": "seedfact",
         "paraphrase": False,
@@ -450,7 +450,7 @@ def test_the_bench_reports_answer_accuracy_per_part_without_the_wrong_answers(tm
     wrong = {
         **right,
         "id": "b2",
-        "q": "DeepSeek-V3 训练用了多少 GPU 小时",
+        "q": "DeepSeek-V3 的成本是按每卡小时多少美元算的",
         "lang": "zh",
         "expect": {"match": "any", "sparql": gold.replace("?v }", "?w . BIND(1 AS ?v) }")},
     }
@@ -472,7 +472,7 @@ def test_the_bench_reports_answer_accuracy_per_part_without_the_wrong_answers(tm
     assert (s["questions"], s["right"]) == (3, 2)
     assert s["languages"]["en"]["right"] == 2 and s["languages"]["zh"]["right"] == 0
     assert s["confident_wrong"]["count"] == 1 and s["out_of_scope"] == {"of": 1, "answered": 0}
-    assert "DeepSeek-V3 训练" not in json.dumps(s, ensure_ascii=False)
+    assert "每卡小时" not in json.dumps(s, ensure_ascii=False)
     md = "\n".join(answers.markdown([s]))
     assert f"| {part.name} | 2/2 (100.0%) | 0/1 (0.0%) | 1 (33.3%) | 0 of 1 |" in md
     assert "| seedfact | 1/1 (100.0%) | 0/1 (0.0%) |" in md
