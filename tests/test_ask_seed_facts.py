@@ -103,6 +103,16 @@ def test_a_relayed_price_says_it_is_relayed(asker, epoch_store):
     assert {s["certainty"]["iri"] for src in _sources(body) for s in src} == {level[0]["iri"]}
 
 
+def _answered_whole(asker, epoch_store, q: str, gold: str) -> None:
+    """The answer holds every value the gold pattern gives on the default store, each with its sources."""
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+    assert all(_sources(body))
+
+
 @pytest.mark.parametrize(
     ("q", "gold"),
     [
@@ -141,12 +151,7 @@ def test_a_relayed_price_says_it_is_relayed(asker, epoch_store):
     ],
 )
 def test_inverse_two_part_and_linked_facts_are_answered_whole(asker, epoch_store, q, gold):
-    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
-    assert items
-    body = asker.ask(q)
-    assert not body["abstained"], body["answer"].get("message")
-    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
-    assert all(_sources(body))
+    _answered_whole(asker, epoch_store, q, gold)
 
 
 @pytest.mark.parametrize(
@@ -185,12 +190,7 @@ def test_provenance_by_article_dataset_or_measured_or_estimated(asker, q, gold):
     ],
 )
 def test_seed_properties_and_an_analysts_words_of_using_reach_the_fact(asker, epoch_store, q, gold):
-    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
-    assert items
-    body = asker.ask(q)
-    assert not body["abstained"], body["answer"].get("message")
-    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
-    assert all(_sources(body))
+    _answered_whole(asker, epoch_store, q, gold)
 
 
 @pytest.mark.parametrize(

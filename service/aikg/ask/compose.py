@@ -44,6 +44,7 @@ from aikg.ask.words import (
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
     PROPERTY_WORDS,
+    RATING_WORDS,
     REGION_CODES,
     REGIONS,
     ROLE_WORDS,
@@ -109,14 +110,7 @@ CONFIDENCE_WORDS = (
     "把握",
     "多可靠",
     # Epoch's rating of a row, and whether it is real at all
-    "rating",
-    "评级",
-    "评的",
-    "is real",
-    "are real",
-    "是真的",
-    "真的吗",
-    "属实",
+    *RATING_WORDS,
 )
 FLEET_WORDS = ("fleet", "fleets", "机群", "算力机群")
 """An organization's chips as a whole ("Microsoft's GPU fleet"): the chips of its clusters."""

@@ -1057,6 +1057,19 @@ REGION_CODES = {
 }
 """How a postal address writes a region ("10001 Lima Rd, Claude, TX 79019": a data center's address)."""
 
+RATING_WORDS: tuple[str, ...] = (
+    "rating",
+    "评级",
+    "评的",
+    "is real",
+    "are real",
+    "是真的",
+    "真的吗",
+    "属实",
+)
+"""Words asking Epoch's rating of a row, or whether a thing is real at all: provenance (the router's
+operator words) and the source's confidence (the composer's CONFIDENCE_WORDS)."""
+
 OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
     "provenance": (
         "who says",
@@ -1153,14 +1166,7 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "最早报道",
         "谁最早报",
         # Epoch's rating of a row ("Epoch's rating", 评级), and whether a thing is real at all
-        "rating",
-        "评级",
-        "评的",
-        "is real",
-        "are real",
-        "是真的",
-        "真的吗",
-        "属实",
+        *RATING_WORDS,
     ),
     "compare": (
         " vs ",
