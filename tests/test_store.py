@@ -2,17 +2,22 @@
 
 from __future__ import annotations
 
+import gc
+import sys
+import threading
+
 import pyoxigraph as ox
 import pytest
 import requests
 from click.testing import CliRunner
 
 from aikg.cli import main
-from aikg.errors import BadRequest, QuerySyntaxError, RdfSyntaxError, StoreError
+from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, RdfSyntaxError, StoreError
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import GRAPH
 from aikg.rdf.tokens import has_dataset_clause
 from aikg.store import OxigraphStore, ResultKind
+from aikg.store.base import Deadline
 from aikg.store.transport import Encoded
 from conftest import LiveServer
 
@@ -198,6 +203,45 @@ def test_query_kinds_and_union_default_graph(seeded_store):
 def test_query_rows_are_capped_and_flagged(seeded_store):
     result = seeded_store.query("SELECT ?s WHERE { ?s ?p ?o }", max_rows=3)
     assert len(result.rows) == 3 and result.truncated
+
+
+class _StopsAfter(Deadline):
+    """A deadline that passes after its third look: a read stopped part-way, whatever the machine's speed."""
+
+    looks = 0
+
+    def expired(self) -> bool:
+        self.looks += 1
+        return self.looks > 3
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["SELECT ?s ?o WHERE { ?s ?p ?o }", "CONSTRUCT { ?s ?p ?o } WHERE { ?s ?p ?o }"],
+)
+def test_a_read_stopped_at_its_deadline_leaves_no_engine_answer_for_another_thread(seeded_store, query):
+    """pyoxigraph's answers are unsendable: left in a stopped read's traceback and collected on another
+    thread (a server's next request), they leak with the engine's iterator instead of being freed."""
+    leaked: list[str] = []
+    hook, sys.unraisablehook = sys.unraisablehook, lambda u: leaked.append(repr(u.exc_value))
+    try:
+        stopped: list[BaseException] = []
+        try:
+            seeded_store.query(query, deadline=_StopsAfter(float("inf")), max_rows=1000)
+        except QueryTimeout as exc:
+            stopped.append(exc)
+        assert stopped, "the read was not stopped at its deadline"
+
+        def collect() -> None:
+            stopped.clear()
+            gc.collect()
+
+        other = threading.Thread(target=collect)
+        other.start()
+        other.join()
+    finally:
+        sys.unraisablehook = hook
+    assert leaked == []
 
 
 def test_a_bound_variable_is_bound_in_the_projection_or_out_of_it(seeded_store):

@@ -10,6 +10,7 @@ import re
 import shutil
 import threading
 import time
+import traceback
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from pathlib import Path
@@ -260,6 +261,16 @@ class OxigraphStore(Store):
         if isinstance(res, ox.QueryBoolean):
             return QueryResult(ResultKind.ASK, boolean=bool(res))
         try:
+            return self._read(res, max_rows, deadline)
+        except BaseException as exc:
+            _let_go(exc)
+            raise
+        finally:
+            del res  # the caller's traceback keeps this frame: the answer must not stay in it
+
+    def _read(self, res: Any, max_rows: int | None, deadline: Deadline | None) -> QueryResult:
+        """The rows or triples of a SELECT or CONSTRUCT answer, cut at ``max_rows`` and ``deadline``."""
+        try:
             if isinstance(res, ox.QuerySolutions):
                 variables = [v.value for v in res.variables]
                 rows, truncated = _take((tuple(s) for s in res), max_rows, deadline)
@@ -290,14 +301,19 @@ class OxigraphStore(Store):
                     return done
             return encode(self._run(job.sparql, **self._dataset(job)), job.max_rows)
         except OSError as exc:
+            _let_go(exc)
             raise self._damaged(exc) or StoreError(
                 "the store failed while reading the query results"
             ) from exc
         except RuntimeError as exc:  # a damaged block met while the answer is written
+            _let_go(exc)
             damage = self._damaged(exc)
             if damage is None:
                 raise
             raise damage from exc
+        except BaseException as exc:
+            _let_go(exc)
+            raise
 
     def _damaged(self, exc: BaseException) -> DamagedStore | None:
         """The refusal of a read that met a damaged block (:func:`aikg.store.integrity.damaged_read`)."""
@@ -809,6 +825,22 @@ def _named(iri: str, what: str) -> ox.NamedNode:
         return ox.NamedNode(str(iri))
     except ValueError:
         raise BadRequest(f"{what} {iri!r} is not a valid IRI") from None
+
+
+def _let_go(exc: BaseException | None) -> None:
+    """Free, on this thread, what the finished frames of a stopped read still hold.
+
+    pyoxigraph's answers (QuerySolutions, QueryTriples) are PyO3 ``unsendable`` objects: kept alive by
+    an exception's frames and collected later by the garbage collector on another thread, they are
+    never freed ("... is unsendable, but is being dropped on another thread"), and with them the
+    engine's iterator over its snapshot. Clearing the frames of the traceback (and of the exceptions it
+    was raised from) drops them here; the frame still running is left as it is (``clear_frames``
+    skips it)."""
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        seen.add(id(exc))
+        traceback.clear_frames(exc.__traceback__)
+        exc = exc.__cause__ or exc.__context__
 
 
 def _take(items: Iterator[T], max_rows: int | None, deadline: Deadline | None) -> tuple[list[T], bool]:
