@@ -748,6 +748,43 @@ def test_views_follow_writes_reading_again_only_what_they_changed(store, monkeyp
     assert reads == ["changed"] * 3  # one small read per write, none per request, no whole read
 
 
+def test_views_built_from_the_kept_parts_of_nodes_are_the_views_read_afresh(epoch_store, monkeypatch):
+    """Each node's drawn part is built once per store version and copied into every view: a hub's
+    neighbourhoods and exports, folded (which changes the nodes it is given) and not, asked twice, are
+    byte for byte what a process that reads each selection afresh answers, and the repeats build no node."""
+    from aikg.export import model
+    from aikg.web import create_app
+
+    settings = {"store": "memory", "load_seeds": False}
+    app = create_app(settings, store=epoch_store)
+    kept = kept_facts(app.extensions[SERVICES_KEY])
+    fresh = create_app(settings, store=epoch_store)
+    fresh.extensions[SERVICES_KEY].whole.current = lambda services: None
+    urls = [
+        "/api/entities/nvidia/neighbors?depth=1&fold=true",
+        "/api/entities/nvidia/neighbors?depth=1",
+        "/api/entities/nvidia/neighbors?depth=2&limit=400",
+        "/api/entities/lambda/neighbors?depth=2&fold=true",
+        "/api/entities/coreweave/neighbors?depth=0",
+        "/export/graphml?focus=h100&depth=2&fold=true",
+        "/export/cytoscape?focus=deepseek-v3&depth=2",
+        "/api/graph?limit=300",
+    ]
+    built: list[list[str]] = [[], []]
+    real_node = model._node
+    for n, client in enumerate((app.test_client(), app.test_client())):
+        monkeypatch.setattr(model, "_node", lambda s, *a, n=n: built[n].append(s) or real_node(s, *a))
+        answers = [client.get(f"{u}&n={n}") for u in urls]
+        assert [r.status_code for r in answers] == [200] * len(urls)
+        monkeypatch.setattr(model, "_node", real_node)
+        afresh = [fresh.test_client().get(f"{u}&n={n}").data for u in urls]
+        assert [r.data for r in answers] == afresh
+    # The repeats built only the nodes a selection draws differently (a finding of the Epoch import,
+    # outside the data's namespace, left out of it): each of the others once, for its part.
+    assert len(kept.parts) > 500
+    assert len(built[1]) == len(built[0]) - len(kept.parts) < len(built[0]) / 10
+
+
 @pytest.mark.parametrize("through_nary", [False, True], ids=["plain", "through n-ary"])
 def test_a_walk_over_the_kept_facts_reaches_what_the_store_walk_reaches(epoch_store, through_nary):
     """Neighbourhoods are walked over the whole graph's kept facts when a process has them: the same nodes

@@ -23,7 +23,16 @@ from typing import TYPE_CHECKING
 import pyoxigraph as ox
 
 from aikg.export.budget import check
-from aikg.export.model import Facts, TooManyFacts, classify, facts_by_subject, read_facts, term_id, titles
+from aikg.export.model import (
+    Facts,
+    NodeParts,
+    TooManyFacts,
+    classify,
+    facts_by_subject,
+    read_facts,
+    term_id,
+    titles,
+)
 from aikg.export.select import Selection, data_graphs
 from aikg.store import Term
 from aikg.store.base import current_deadline
@@ -104,6 +113,7 @@ class KeptFacts:
                     self._too_large_until = time.monotonic() + RETRY_TOO_LARGE
                 log.info("the data graphs hold over %d quads: graph views read them per request", KEEP_MAX)
                 return
+            facts.parts = NodeParts(facts.drawn)
             with self._lock:
                 self._kept = (version, facts)
         except Exception as exc:  # noqa: BLE001 - a closed or failing store: requests read for themselves
@@ -118,7 +128,8 @@ def subset(facts: Facts, nodes: frozenset[Term]) -> Facts:
     ids = {term_id(n) for n in nodes if isinstance(n, ox.NamedNode | ox.BlankNode)}
     mine = {s: facts.facts[s] for s in ids if s in facts.facts}
     kinds = {s: facts.kinds[s] for s in mine}
-    return Facts(facts.vocab, facts.titles, mine, kinds, {s for s in mine if s in facts.drawn})
+    drawn = {s for s in mine if s in facts.drawn}
+    return Facts(facts.vocab, facts.titles, mine, kinds, drawn, parts=facts.parts)
 
 
 def _follow(services: Services, facts: Facts, changed: frozenset[str]) -> Facts:
@@ -130,10 +141,13 @@ def _follow(services: Services, facts: Facts, changed: frozenset[str]) -> Facts:
         Selection(store, tuple(data_graphs(store)), frozenset(ox.NamedNode(s) for s in changed))
     )
     kinds, drawn = classify(vocab, again)
+    now_drawn = (facts.drawn - changed) | drawn
+    # The nodes' parts start afresh: a node's part depends on which nodes are drawn and on the vocabulary.
     return Facts(
         vocab,
         titles(services),
         {**{s: fs for s, fs in facts.facts.items() if s not in changed}, **again},
         {**{s: k for s, k in facts.kinds.items() if s not in changed}, **kinds},
-        (facts.drawn - changed) | drawn,
+        now_drawn,
+        parts=NodeParts(now_drawn),
     )
