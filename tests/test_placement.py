@@ -134,3 +134,33 @@ def test_a_query_worker_starts_as_heavy_work_and_takes_jobs_on_every_core():
         assert all(os.sched_getaffinity(int(t.name)) == placement.all_cores() for t in tasks)
     finally:
         pool.close()
+
+
+def test_a_process_cpu_time_is_one_clock_read_that_counts_its_ended_threads():
+    """A query job's CPU is read from the kernel's per-process clock: what the process has run, its
+    threads that ended included (a sum over /proc's live threads forgets those), and 0.0 once it is gone."""
+    code = """if True:
+        import threading, time
+        def spin():
+            end = time.process_time() + 0.3
+            while time.process_time() < end:
+                pass
+        spinner = threading.Thread(target=spin)
+        spinner.start()
+        spinner.join()
+        print("done", flush=True)
+        time.sleep(60)
+    """
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "done\n"
+        tasks = placement.process_tasks(child.pid)
+        assert len(tasks) == 1  # the spinning thread has ended
+        assert placement.process_cpu_seconds(child.pid) >= 0.3
+        assert placement.cpu_seconds(tasks, child.pid) < 0.3  # its threads' sum no longer counts it
+    finally:
+        child.kill()
+        child.wait()
+    assert placement.process_cpu_seconds(child.pid) == 0.0
+    ours = time.process_time()
+    assert ours <= placement.process_cpu_seconds(os.getpid()) <= time.process_time()

@@ -113,6 +113,22 @@ def cpu_seconds(tasks: Iterable[int], pid: int | None = None) -> float:
     return total / 1e9
 
 
+_CPUCLOCK_SCHED = 2
+"""The kernel's per-process CPU clock of another process: ``(~pid << 3) | 2`` is what glibc's
+``clock_getcpuclockid`` returns (Linux's MAKE_PROCESS_CPUCLOCK with CPUCLOCK_SCHED)."""
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """CPU seconds process ``pid`` has run, all its threads (ended ones too; 0.0 once it has ended): one
+    system call, where :func:`cpu_seconds` over its threads lists ``/proc`` and reads a file per thread
+    (~80 µs, paid by every query job as it was sent: a tenth of what a sub-millisecond named query's
+    answer costs beside the engine)."""
+    try:
+        return time.clock_gettime_ns((~pid << 3) | _CPUCLOCK_SCHED) / 1e9
+    except OSError:
+        return 0.0
+
+
 class Share:
     """Heavy work placed on the heavy cores, yielding to cheap work without being starved.
 

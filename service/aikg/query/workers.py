@@ -38,7 +38,15 @@ from typing import Any
 
 from aikg import interpreters
 from aikg.errors import AikgError, QueryTimeout, StoreError, TooManyRequests
-from aikg.placement import SHARE_LOOK, Share, all_cores, cpu_seconds, heavy_cores, place, process_tasks
+from aikg.placement import (
+    SHARE_LOOK,
+    Share,
+    all_cores,
+    heavy_cores,
+    place,
+    process_cpu_seconds,
+    process_tasks,
+)
 from aikg.store.base import Deadline, Snapshot, Store
 
 log = logging.getLogger(__name__)
@@ -77,7 +85,7 @@ competed with it (right after a restart, the first named query, heavy work after
 its core with the two spares it had started and answered in 1.8 s at load 10)."""
 
 LOOK_EVERY = 0.002
-"""Seconds between looks at a running job's CPU time until it is heavy (a look costs ~50 µs); then
+"""Seconds between looks at a running job's CPU time until it is heavy (a look is one system call); then
 every :data:`aikg.placement.SHARE_LOOK`."""
 
 
@@ -266,8 +274,8 @@ class _Worker:
                 share.look()
 
     def _cpu_seconds(self) -> float:
-        """CPU seconds the process's threads have run."""
-        return cpu_seconds(process_tasks(self.process.pid), self.process.pid)
+        """CPU seconds the process has run (read as each job is sent: one system call)."""
+        return process_cpu_seconds(self.process.pid)
 
     def restored(self) -> bool:
         """Whether the worker runs at its jobs' priority on every core again, so it can take the next
