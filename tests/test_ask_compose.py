@@ -1233,8 +1233,10 @@ def test_chinese_numerals_read_as_digits_and_the_year_before_last_as_its_year():
     assert fold("H100等效超过十万的集群") == "h100等效超过10万的集群"
     assert fold("一百二十瓦") == "120瓦" and fold("前五十") == "前50"
     # words that hold a numeral character are words
-    for word in ("百度", "三星", "一共", "千瓦", "零一万物", "通义千问"):
+    for word in ("百度", "三星", "一共", "千瓦", "零一万物"):
         assert fold(word) == word
+    # a model's Chinese name is read as the name its label writes (no 1000 in it)
+    assert fold("通义千问").split() == ["tongyi", "qianwen"]
     year = datetime.date.today().year
     assert read_dates(fold("去年上半年的融资"))[0] == (f"{year - 1}-01-01", f"{year - 1}-06-30")
     assert read_dates(fold("前年投运的集群"))[0] == (f"{year - 2}-01-01", f"{year - 2}-12-31")
@@ -2116,3 +2118,83 @@ def test_an_organization_before_a_name_of_several_things_picks_its_own(asker):
     assert not a["abstained"]
     assert "meta-prometheus-new-albany-ohio" not in str(a["answer"])
     assert "google-new-albany-ohio" in str(a["answer"])
+
+
+def figures(body: dict) -> set[float]:
+    """The numbers an answer states: its rows' figures and its facts' values."""
+    out = numbers(body)
+    for fact in body["answer"].get("facts", []):
+        with contextlib.suppress(ValueError, TypeError):
+            out.add(float(fact["value"]))
+    return out
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # chips and models in the names their makers use in China (the labels write English or pinyin)
+        ("平头哥含光800的功耗是多少", "VALUES ?x { id:t-head-hanguang-800 } ?x aikg:thermalDesignPower ?v"),
+        (
+            "昆仑芯一代和昆仑芯二代的制程分别是多少",
+            "VALUES ?x { id:baidu-kunlun-i id:baidu-kunlun-ii } ?x aikg:processNode ?v",
+        ),
+        ("思元370-X8的显存有多大", "VALUES ?x { id:cambricon-mlu370-x8 } ?x aikg:memoryPerChip ?v"),
+        ("混元Large有多少参数", "VALUES ?x { id:hunyuan-large } ?x aikg:totalParameters ?v"),
+        # places as Chinese maps write them; an organization before the site or cluster its name begins
+        ("谷歌奥马哈数据中心的电力容量", "id:google-omaha-nebraska aikg:powerCapacity ?v"),
+        (
+            "新卡莱尔的雷尼尔计划数据中心电力容量多大",
+            "id:anthropic-amazon-project-rainier-new-carlisle-indiana aikg:powerCapacity ?v",
+        ),
+        ("特斯拉Cortex二期集群的H100当量是多少", "id:cluster-tesla-cortex-phase-2 aikg:h100Equivalents ?v"),
+        # a phase (二期, 'phase 4') with the name's words apart; the other phase of "一期和二期"
+        (
+            "Jean Zay phase 4 有多少 H100 当量",
+            "id:cluster-jean-zay-supercomputer-phase-4 aikg:h100Equivalents ?v",
+        ),
+        (
+            "NVIDIA Selene 一期和二期，哪个H100当量多",
+            "VALUES ?x { id:cluster-nvidia-selene-phase-1 id:cluster-nvidia-selene-phase-2 } "
+            "?x aikg:h100Equivalents ?v",
+        ),
+        # a cluster people call by its own name, Epoch's name quoted ('"Jupiter, Jülich"')
+        ("Gefion 集群有多少 H100 当量", "id:cluster-novo-nordisk-gefion aikg:h100Equivalents ?v"),
+        ("How many H100 equivalents does Jupiter have?", "id:cluster-jupiter-julich aikg:h100Equivalents ?v"),
+    ],
+)
+def test_a_name_written_as_people_write_it_links_to_its_entity(asker, epoch_store, q, gold):
+    want = values(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    body = asker.ask(q)
+    assert not body["abstained"], q
+    assert figures(body) == want, q
+
+
+def test_a_country_the_data_has_clusters_in_is_read_in_chinese_too(asker, epoch_store):
+    (want,) = values(
+        epoch_store,
+        'SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:locationName "Iceland" }',
+    )
+    body = asker.ask("冰岛有几个集群")
+    assert not body["abstained"]
+    assert body["answer"]["summary"] == str(int(want))
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "盘古5.0有多少参数",  # Pangu 5.0 is not in the data: not PanGu-Σ's parameters
+        "SURF Snellius 二期集群的H100当量是多少",  # Epoch lists phases 1 and 3
+        "SURF Snellius phase 2 H100 equivalents",
+        "Snellius 一期和二期的H100当量",  # not phase 1's figure alone
+        "昆仑芯三代的TDP是多少",  # Kunlun I and II only
+    ],
+)
+def test_a_version_or_phase_the_data_does_not_hold_abstains(asker, q):
+    assert asker.ask(q)["abstained"], q
+
+
+def test_a_phase_in_chinese_reads_as_epochs_names_write_it():
+    assert fold("Alps二期").split() == ["alps", "phase", "2"]
+    assert fold("第一期").split() == ["phase", "1"]
+    # 首期 and 期间 hold no numeral: words, not phases
+    assert "phase" not in fold("PORTS-Pike 首期供电") + fold("期间")

@@ -52,6 +52,8 @@ def test_normalize_folds_case_width_and_separators():
     assert normalize("  DeepSeek-V3 ") == "deepseek v3"
     assert normalize("ＧＢ３００_NVL72") == "gb300 nvl72"
     assert normalize("英伟达") == "英伟达"
+    # Epoch's cell quoted twice ('"Jupiter, Jülich"'): the name begins with its first word
+    assert normalize('"Jupiter, Jülich"') == "jupiter, jülich"
 
 
 def test_tiers_exact_prefix_word_substring(small):

@@ -182,7 +182,7 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("successor", "后继"), ("successor", "successorOf")),
     (("predecessor",), ("predecessor",)),
     (("competitors", "compete", "rivals", "竞争对手"), ("competesWith",)),
-    (("h100 equivalents", "h100 等效"), ("h100Equivalents",)),
+    (("h100 equivalents", "h100 等效", "h100 当量", "h100当量"), ("h100Equivalents",)),
     (("power capacity", "megawatts", "电力容量", "兆瓦"), ("powerCapacity",)),
     (("worst-case hops", "hops", "跳数"), ("worstCaseHops",)),
 )

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Collection
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from aikg.ask.lexicon import AMBIGUOUS_NAMES
 from aikg.ask.text import Token
-from aikg.ask.words import CLASS_WORDS, OPERATOR_WORDS
+from aikg.ask.words import CLASS_WORDS, OPERATOR_WORDS, PLACE_NAMES, UNITS
 from aikg.lookup.search import misspellings, normalize
 
 MAX_SPAN = 6
@@ -33,7 +34,9 @@ CANDIDATES = 6
 MAX_TOKENS = 64
 """Tokens of a question searched for names: each costs up to ten index look-ups, and a question is
 rarely longer (a 500-character one would take a second)."""
-DERIVATION = "https://w3id.org/aikg/ontology#Derivation"
+AIKG = "https://w3id.org/aikg/ontology#"
+DERIVATION = AIKG + "Derivation"
+DEPLOYMENT = AIKG + "Deployment"
 MAX_MISSPELT = 16
 """Spans tried as misspellings per question (each costs two wider look-ups)."""
 OPERATOR_TOKENS = frozenset(w for ws in OPERATOR_WORDS.values() for p in ws for w in p.split() if w.isascii())
@@ -106,9 +109,15 @@ class EntityLinker:
             longest = MAX_CJK_SPAN if first.cjk else MAX_SPAN
             for j in range(min(len(toks), i + longest) - 1, i - 1, -1):
                 last = toks[j]
-                if last.stop or any(s < last.end and first.start < e for s, e in taken):
+                numeral = last.text == "i" and j > i  # "Kunlun I": a roman numeral, not the pronoun
+                if (last.stop and not numeral) or any(s < last.end and first.start < e for s, e in taken):
                     continue
                 span = toks[i : j + 1]
+                if numeral:
+                    mention = self._exact(index, folded, span)
+                    if mention is not None:
+                        found.append(mention)
+                    continue
                 if (
                     len(span) == 1
                     and first.text in AMBIGUOUS_NAMES
@@ -121,7 +130,23 @@ class EntityLinker:
                     mention = self._proper(index, folded, span)
                 if mention is not None:
                     found.append(mention)
-        return _qualified(_non_overlapping(found), folded)
+        mentions = _one_thing(_versioned(_qualified(_non_overlapping(found), folded), folded), folded)
+        return _sibling_phases(mentions, folded, index)
+
+    def _exact(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
+        """The mention of a span that is a whole name or the end of one thing's name, else None."""
+        start, end = span[0].start, span[-1].end
+        hits = index.search(normalize(folded[start:end]), limit=CANDIDATES)
+        exact = [_candidate(h, "exact", 1.0) for h in hits if h.match == "exact"]
+        if exact:
+            return Mention(start, end, folded[start:end], "exact", exact)
+        # "Kunlun I": the words that end one name (Baidu Kunlun I), not the start of another's (Kunlun II)
+        whole = [h for h in hits if h.match in {"prefix", "word"} and h.whole and h.entity.types]
+        if len(whole) != 1:
+            return None
+        return Mention(
+            start, end, folded[start:end], "word", [_candidate(whole[0], "word", 0.8 * whole[0].score)]
+        )
 
     def _lookup(self, index: Index, folded: str, span: list[Token], budget: list[int]) -> Mention | None:
         start, end = span[0].start, span[-1].end
@@ -167,6 +192,9 @@ class EntityLinker:
             # words of one name only, the maker's or the place's left out ("Stargate Abilene": the
             # OpenAI-Oracle Stargate Abilene Texas data center); never a name two things share
             return Mention(start, end, text, "word", [_candidate(near[0], "word", 0.8 * near[0].score)])
+        apart = self._words_apart(index, span, norm, {DERIVATION})
+        if apart is not None:
+            return Mention(start, end, text, "word", [apart])
         if (
             len(span) <= 2
             and span[0].text not in self.vocabulary
@@ -183,6 +211,47 @@ class EntityLinker:
             return self._misspelt(index, start, end, text, norm)
         return None
 
+    def _words_apart(
+        self, index: Index, span: list[Token], norm: str, skip: AbstractSet[str]
+    ) -> Candidate | None:
+        """The one thing whose label has every word of the span as a whole word, in order and with
+        others between (:func:`_apart_in`): "Jean Zay phase 4" is the Jean Zay Supercomputer Phase 4,
+        "Alps 二期" (read "alps phase 2") the Alps Supercomputer Phase 2. Only for a span with a word
+        of no vocabulary ("phase 2" alone names nothing) that ends with a number, a phase's or a
+        model's, the label's last word ("phase 3" is no "phase 30"; "the GPT-3 run" is left to the
+        words around it), with two words besides numbers ("Meta 3400" is no name of Meta's staff
+        figure, "1 GW" none of DataVolt Neom 1.5 GW Phase 1); two such things name none."""
+        words = norm.split()
+        owners_of = getattr(index, "word_owners", None)
+        entities = getattr(index, "entities", None)
+        if (
+            len(words) < 2
+            or owners_of is None
+            or entities is None
+            or not norm.isascii()
+            or not words[-1].isdigit()
+            or len([w for w in words if not _NUMBER.fullmatch(w)]) < 2
+            or all(t.text in self.vocabulary or t.stop or t.text in UNITS or t.text.isdigit() for t in span)
+        ):
+            return None
+        owners: set[str] | None = None
+        for w in sorted(set(words), key=len, reverse=True):
+            found = owners_of(w)
+            owners = found if owners is None else owners & found
+            if not owners:
+                return None
+        things = []
+        for iri in owners or ():
+            info = entities[iri]
+            if not info.types or set(info.types) & skip:
+                continue
+            if _apart_in(words, _WORD.findall(normalize(info.label))):
+                things.append(info)
+        if len(things) != 1:
+            return None
+        info = things[0]
+        return Candidate(info.iri, info.slug, info.label, tuple(info.types), "word", 0.7)
+
     def _proper(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
         """A capitalized name that is whole words of one or two names of one kind ("Fairwater": the
         Microsoft Fairwater data centers; "New Carlisle"; "Moore Threads"), not a word of the router's
@@ -193,9 +262,14 @@ class EntityLinker:
             return None
         nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
         hits = index.search(normalize(text), limit=PROPER_LOOKUP)
-        near = [
-            h for h in hits if h.match in {"prefix", "word"} and h.whole and not set(h.entity.types) & nary
-        ]
+        whole = [h for h in hits if h.match in {"prefix", "word"} and h.whole]
+        near = [h for h in whole if not set(h.entity.types) & nary]
+        if not near and len(span) == 1 and span[0].text not in UNITS:
+            # a cluster people name by its own name ("Gefion", "Jupiter"), one word that nothing else
+            # has and one cluster only ("GW" is a unit, a word of DataVolt Neom 1.5 GW's two phases;
+            # "NVIDIA MLPerf" the maker and the benchmark, not NVIDIA's MLPerf Submission cluster)
+            near = [h for h in whole if DEPLOYMENT in h.entity.types]
+            near = near if len(near) == 1 else []
         kinds = {tuple(h.entity.types) for h in near}
         if not near or len(near) > PROPER_MOST or len(kinds) > 1:
             return None
@@ -218,6 +292,10 @@ class EntityLinker:
         )
 
 
+_NUMBER = re.compile(r"[\d.]+")
+"""A number, with the dots of a version ("5.0")."""
+_WORD = re.compile(r"[^\W_]+(?:\.\d+)*")
+"""A word of a normalized label, a version's dots kept ("pangu 3.0")."""
 _NUMBER_APART = re.compile(r"(?<=[a-z]) (?=\d+$)")
 """The space between a name's word and its closing number ("gaudi 3")."""
 _DIGITS = re.compile(r"\d+")
@@ -235,9 +313,15 @@ def _capitalized(original: str, folded: str, span: list[Token]) -> bool:
             not t.cjk and not t.stop and t.text.isalpha() and original[t.start].isupper() for t in span
         )
     # folding changed the length (traditional characters, Chinese place names, numerals read as
-    # digits): the span's words are looked up among the words the question capitalizes
+    # digits): the span's words are looked up among the words the question capitalizes, and among
+    # the words folding read from a Chinese name ("奥马哈" is Omaha, a name however it was typed)
     capitalized = {w.casefold() for w in _LATIN_WORD.findall(original) if w[0].isupper()}
+    capitalized |= _FOLDED_NAME_WORDS
     return all(not t.cjk and not t.stop and t.text.isalpha() and t.text in capitalized for t in span)
+
+
+_FOLDED_NAME_WORDS = frozenset(w for name in PLACE_NAMES.values() for w in re.findall(r"[a-z]+", name))
+"""Words folding writes for a Chinese name (:data:`~aikg.ask.words.PLACE_NAMES`): proper names."""
 
 
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z0-9]*")
@@ -296,3 +380,127 @@ def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
 
 
 _VERSION_AFTER = re.compile(r"\s*(v\d+(?:\.\d+)*)(?![\w.])")
+_DOTTED_AFTER = re.compile(r"\s*(\d+\.\d+)(?![a-z0-9.%万亿千百倍])")
+"""A version number right after a name ("盘古5.0", read "pangu 5.0")."""
+
+
+def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:
+    """A model or chip followed by a version none of its things has, or a cluster or site by a phase,
+    names one the data does not hold ("盘古5.0": Huawei's Pangu 5.0, not the PanGu-Σ that "pangu" alone
+    names, nor the SenseChat 5.0 that "5.0" alone is a word of; "SURF Snellius phase 2", of which Epoch
+    lists phases 1 and 3): the name and the number are dropped, so the answer says it does not know
+    rather than give another version's figure."""
+    dropped: set[int] = set()
+    for k, m in enumerate(mentions):
+        types = {t for c in m.candidates for t in c.types}
+        after = (_DOTTED_AFTER.match(folded, m.end) if types & _VERSIONED else None) or (
+            _PHASE_AFTER.match(folded, m.end) if types & _PHASED else None
+        )
+        if after is None:
+            continue
+        number = [n for n, o in enumerate(mentions) if o is not m and o.start < after.end() and m.end < o.end]
+        if any(not _NUMBER.fullmatch(normalize(mentions[n].text)) for n in number):
+            continue  # the words after are a name of their own
+        version = after.group(1)
+        if not any(version in _VERSIONS.findall(normalize(c.label)) for c in m.candidates):
+            dropped |= {k, *number}
+    return [m for k, m in enumerate(mentions) if k not in dropped]
+
+
+_VERSIONED = frozenset(AIKG + c for c in ("AIModel", "Accelerator"))
+"""Things whose names carry a version ("Pangu 3.0", "MI300X")."""
+_PHASED = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
+"""Things whose names carry a phase ("Alps Supercomputer Phase 2")."""
+
+
+_PHASE_AFTER = re.compile(r"\s*(phase \d+)(?![a-z0-9])")
+"""A phase right after a name ("SURF Snellius phase 2"): the name's phase, none when it has no such."""
+_VERSIONS = re.compile(r"phase \d+(?![\w.])|[^\W_]+(?:\.\d+)*")
+"""The words of a normalized label, a version's dots and a phase's number kept with them."""
+
+
+_BETWEEN_ONE = re.compile(r"[\s的之]*")
+"""What may stand between two names of one thing ("New Carlisle 的 Project Rainier")."""
+
+
+_PHASE_WORD = re.compile(r"(?<![a-z0-9])phase (\d+)(?![a-z0-9])")
+_PHASE_END = re.compile(r"phase \d+$")
+_AND = re.compile(r"\s*(?:[和与跟及、,/]|and|or|vs\.?|versus)?\s*")
+"""What joins two phases of one name ("一期和二期", "phase 1 and phase 2")."""
+
+
+def _sibling_phases(mentions: list[Mention], folded: str, index: Index) -> list[Mention]:
+    """A phase named alone right after another phase of a name ("NVIDIA Selene 一期和二期", read
+    "... phase 1 和 phase 2"): the same name's other phase, when the data holds one by that label;
+    when it does not, neither is linked (the answer abstains rather than give one phase's figure)."""
+    out = list(mentions)
+    for m in _PHASE_WORD.finditer(folded):
+        if any(o.start < m.end() and m.start() < o.end for o in out):
+            continue
+        before = [o for o in out if o.end <= m.start()]
+        if not before:
+            continue
+        prev = max(before, key=lambda o: o.end)
+        label = normalize(prev.best.label)
+        if (
+            len(prev.candidates) != 1
+            or not _PHASE_END.search(label)
+            or not _AND.fullmatch(folded[prev.end : m.start()])
+        ):
+            continue
+        sibling = _PHASE_END.sub(f"phase {m.group(1)}", label)
+        hits = [h for h in index.search(sibling, limit=CANDIDATES) if h.match == "exact"]
+        if len(hits) == 1:
+            out.append(Mention(m.start(), m.end(), m.group(), "word", [_candidate(hits[0], "word", 0.8)]))
+        else:
+            out.remove(prev)  # a phase the data does not hold: answered for neither, not for one
+    return sorted(out, key=lambda o: o.start)
+
+
+def _apart_in(words: list[str], label: list[str]) -> bool:
+    """True when ``words`` are words of ``label`` in its order, the first its first or second word (after
+    a maker's name) and the last its last: "alps phase 2" of "alps supercomputer phase 2", not "run gpt
+    3" of "gpt 3 training run" nor "mlperf v4.0 gpt 3" of a result whose name goes on."""
+    if not label or words[-1] != label[-1] or words[0] not in label[:2]:
+        return False
+    rest = iter(label[label.index(words[0]) :])
+    return all(w in rest for w in words)
+
+
+def _maker_of(org: Mention, thing: Candidate) -> bool:
+    """True when the thing's label starts with the name of the organization written before it ("特斯拉
+    Cortex 二期": Tesla Cortex Phase 2, whose label begins with Tesla): the organization is part of
+    the name, not a second thing asked about."""
+    label = normalize(thing.label).split()
+    return any(
+        c.how == "exact"
+        and (words := normalize(c.label).split())
+        and label[: len(words)] == words
+        and len(label) > len(words)
+        for c in org.candidates
+    )
+
+
+def _one_thing(mentions: list[Mention], folded: str) -> list[Mention]:
+    """Two names side by side that one of them names only one thing of the other's, or an organization
+    before a thing whose name begins with it: one mention of that thing ("新卡莱尔的雷尼尔计划": the Project
+    Rainier data center in New Carlisle, not the Project Rainier cluster and a second data center)."""
+    out: list[Mention] = []
+    for m in mentions:
+        prev = out[-1] if out else None
+        if prev is not None and _BETWEEN_ONE.fullmatch(folded[prev.end : m.start]):
+            for sole, other in ((prev, m), (m, prev)):
+                if len(sole.candidates) != 1:
+                    continue
+                iri = sole.best.iri
+                if any(c.iri == iri for c in other.candidates) or (
+                    other is prev and _maker_of(prev, sole.best)
+                ):
+                    best = next(c for c in (prev.candidates + m.candidates) if c.iri == iri)
+                    out[-1] = Mention(prev.start, m.end, folded[prev.start : m.end], sole.how, [best])
+                    break
+            else:
+                out.append(m)
+            continue
+        out.append(m)
+    return out

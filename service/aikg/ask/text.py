@@ -17,7 +17,9 @@ from aikg.ask.words import PLACE_NAMES
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK}]")
-_TOKEN = re.compile(rf"[a-z0-9]+(?:\.[a-z0-9]+)*|[{_CJK}]|⟨[a-z]⟩")
+_LATIN = "a-z0-9\u00df-\u00f6\u00f8-\u024f"
+"""Letters and digits of a Latin word, accented ones too ("Jülich", "Fênix" are one word each)."""
+_TOKEN = re.compile(rf"[{_LATIN}]+(?:\.[{_LATIN}]+)*|[{_CJK}]|⟨[a-z]⟩")
 
 ENTITY, DATE, PROPERTY = "⟨e⟩", "⟨d⟩", "⟨p⟩"
 """Placeholders that stand for a linked name, a date and a property word in masked text."""
@@ -43,7 +45,12 @@ def fold(text: str) -> str:
     if not CJK_CHAR.search(folded):
         return folded
     folded = _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", simplified(folded))
+    folded = _PHASE.sub(lambda m: f" phase {_CN_DIGITS.get(m.group(1), m.group(1))} ", folded)
     return _CN_NUMERAL.sub(_arabic, folded)
+
+
+_PHASE = re.compile(r"第?([一二三四五六七八九]|\d)期")
+"""A phase of a cluster or site ("Alps 二期", "第一期"): read "phase 2", as Epoch's names write it."""
 
 
 _CN_DIGITS = {

@@ -390,6 +390,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "等效卡数",
             "等效",
             "h100e",
+            # 当量 is "equivalent" as 等效 is ("H100 当量", with or without the space); never alone,
+            # which a one-character slip would make of 当初 ("at the time")
+            "h100 当量",
+            "h100当量",
         ),
     ),
     (
@@ -1008,6 +1012,21 @@ COUNTRIES: dict[str, str] = {
     "u.s.": "United States of America",
     "britain": "United Kingdom of Great Britain and Northern Ireland",
     "great britain": "United Kingdom of Great Britain and Northern Ireland",
+    # the other countries and territories Epoch's clusters are in, as its location names write them
+    "iceland": "Iceland",
+    "冰岛": "Iceland",
+    "hong kong": "Hong Kong",
+    "香港": "Hong Kong",
+    "philippines": "Philippines (the)",
+    "the philippines": "Philippines (the)",
+    "菲律宾": "Philippines (the)",
+    "luxembourg": "Luxembourg",
+    "卢森堡": "Luxembourg",
+    "czechia": "Czechia",
+    "czech republic": "Czechia",
+    "捷克": "Czechia",
+    "slovenia": "Slovenia",
+    "斯洛文尼亚": "Slovenia",
 }
 """Country words, as Epoch's location names spell the countries."""
 COUNTRY_PAIRS: dict[str, tuple[str, ...]] = {
@@ -1622,9 +1641,57 @@ PLACE_NAMES: dict[str, str] = {
     "深算1号": "shensuan-1",
     "天垓": "tiangai",
     "智铠": "zhikai",
+    # places of the data centers and clusters, as Chinese maps and the Chinese press write them (the
+    # labels write them in English: "Jupiter, Jülich", "Google Mayes County Oklahoma" whose title is
+    # "Google Pryor", "Microsoft Fairwater Mount Pleasant Wisconsin", "Anthropic-Amazon Project
+    # Rainier New Carlisle Indiana", "Alibaba Zhangbei Zhangjiakou Hebei")
+    "于利希": "jülich",  # Forschungszentrum Jülich, 于利希研究中心
+    "梅斯县": "mayes county",
+    "普赖尔": "pryor",
+    "芒特普莱森特": "mount pleasant",
+    "新卡莱尔": "new carlisle",
+    "费耶特维尔": "fayetteville",
+    "张北": "zhangbei",
+    "张家口": "zhangjiakou",
+    "雷尼尔计划": "project rainier",  # Amazon's Project Rainier for Anthropic, 雷尼尔计划 in the press
+    "雷尼尔项目": "project rainier",
+    # chips and their makers, in the names their makers use in China: T-Head (平头哥半导体, Alibaba's
+    # chip company) names the Hanguang 800 含光800; Cambricon names its MLU cards 思元 (思元370 is the
+    # MLU370); MetaX names the MXC500 曦云C500 and the MXN100 曦思N100; Kunlunxin calls the Kunlun II
+    # 昆仑芯2代 (the second generation, 2021) and the first Kunlun 昆仑芯1代
+    "平头哥": "t-head",
+    "含光": "hanguang",
+    "思元270": "mlu270",
+    "思元290": "mlu290",
+    "思元370": "mlu370",
+    "曦云c500": "mxc500",
+    "曦思n100": "mxn100",
+    "昆仑芯一代": "kunlun i",
+    "昆仑芯1代": "kunlun i",
+    "第一代昆仑芯": "kunlun i",
+    "昆仑芯二代": "kunlun ii",
+    "昆仑芯2代": "kunlun ii",
+    "第二代昆仑芯": "kunlun ii",
+    # models in the names their developers give them in Chinese (the labels write the pinyin or the
+    # English brand): Huawei's 盘古 (Pangu), Tencent's 混元 (Hunyuan), ByteDance's 豆包 (Doubao),
+    # SenseTime's 日日新 (SenseNova), the Chinese Academy of Sciences' 紫东太初 (Zidong Taichu),
+    # Baichuan's 百川, China Mobile's 九天 (Jiutian), Alibaba's 通义千问 (Tongyi Qianwen)
+    "盘古": "pangu",
+    "混元": "hunyuan",
+    "豆包": "doubao",
+    "日日新": "sensenova",
+    "紫东太初": "zidong taichu",
+    "百川": "baichuan",
+    "九天": "jiutian",
+    "通义千问": "tongyi qianwen",
+    # organizations' divisions named in Chinese whose labels are English: Google Cloud (谷歌云)
+    "谷歌云": "google cloud",
 }
-"""Chinese names of places and projects that the data's labels write in English: a question reads them as
-the English words (text.fold), so "德州 Abilene 的星际之门" links as "Texas Abilene Stargate" does."""
+"""Chinese names of places, projects, chips, models and divisions that the data's labels write in English
+or pinyin: a question reads them as the English words (text.fold), so "德州 Abilene 的星际之门" links as
+"Texas Abilene Stargate" does and "平头哥含光800" as "T-Head Hanguang 800". Each is the name the thing
+itself, its maker or the Chinese press uses (the comments say which); a name the data does not hold
+("昆仑芯三代") is left as written, so it links to nothing and the answer abstains."""
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "CTO": ("cto", "chief technology officer", "首席技术官", "技术负责人"),

@@ -66,8 +66,10 @@ MAX_SEARCH_OFFSET = 900
 "Anonymized Chinese System")."""
 _SEP = "\0"
 _TOP = "\U0010ffff"
-_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d]+")
-"""Spaces, underscores and every dash: "OpenAI–SB Energy" is the words "openai sb energy"."""
+_SEPARATORS = re.compile(r"[\s_\-\u2010-\u2015\u2212\u2e3a\u2e3b\ufe58\ufe63\uff0d\"\u201c\u201d]+")
+"""Spaces, underscores, every dash and double quotes: "OpenAI–SB Energy" is the words "openai sb energy",
+and Epoch's name written in quotes ('"Jupiter, Jülich"', its CSV cell quoted twice) begins with
+"jupiter"."""
 _ID = str(ID)
 _AIKG = str(AIKG)
 
@@ -1143,9 +1145,10 @@ KEPT = 3
 Kept = tuple["SearchIndex", _Rows]
 """What is kept for a later start: the full index and the subjects' rows laid over it."""
 
-KEPT_FORMAT = 3
+KEPT_FORMAT = 4
 """The layout of a kept index, written first in its file: one of another layout is rebuilt, not
-loaded (2: the directory held as columns, :class:`Entities`; 3: every dash separates words)."""
+loaded (2: the directory held as columns, :class:`Entities`; 3: every dash separates words; 4: so do
+double quotes)."""
 
 
 _TMP_PID = re.compile(r"\.([0-9]+)\.tmp$")
