@@ -206,3 +206,23 @@ def test_a_price_lists_component_named_is_that_components_price_alone(asker, epo
     assert not body["abstained"], body["answer"].get("message")
     shown = {r["about"] for r in body["answer"]["rows"]}
     assert shown == {f"{ID}price-tinker-{c}" for c in components}, (q, shown)
+
+
+@pytest.mark.parametrize(
+    ("q", "prop"),
+    [
+        ("How many GPU hours did DeepSeek-V3's training take?", "gpuHours"),
+        ("DeepSeek-V3 用了多少张 GPU 训练", "acceleratorCount"),
+    ],
+)
+def test_a_models_figure_is_its_own_runs_first_not_a_benchmarks_that_uses_it(asker, epoch_store, q, prop):
+    """DeepSeek-V3's GPU hours and chips are its training run's (2.788M on 2,048 H800); CoreWeave's MLPerf
+    result, whose workload it is, states its own (276 on 8,192 GB300). The strict judge wants the figure
+    asked first: the run that trained the model comes before the result that used it."""
+    of = "SELECT ?v WHERE {{ ?r aikg:{} id:deepseek-v3 ; aikg:{} ?v }}"
+    own = gold_items(epoch_store, of.format("trainedModel", prop))
+    used = gold_items(epoch_store, of.format("workload", prop))
+    assert len(own) == 1 and used and used != own  # both are in the graph, and differ
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, own), [f["value"] for f in body["answer"]["facts"]]

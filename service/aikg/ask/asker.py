@@ -1040,21 +1040,24 @@ class Asker:
         """(node, fact JSON) of ``iri`` on the n-ary nodes linked to the entity (a training run, a
         deal), as the entity's page expands them; only links to parties when the question asks who."""
         out = []
-        for direction in ("incoming", "outgoing"):
-            for rel in body["relations"][direction]:
-                node = rel["node"]
-                expanded = node.get("expanded") or {}
-                if not who:
-                    out += [
-                        (node, self._fact_json(f, node))
-                        for f in expanded.get("facts", [])
-                        if f["property"]["iri"] == iri
-                    ]
+        rels = [rel for direction in ("incoming", "outgoing") for rel in body["relations"][direction]]
+        # the entity's own event first (the run that trained the model), then those that only use it
+        # (a benchmark result whose workload it is): "DeepSeek-V3's GPU hours" is its run's 2.788M
+        rels.sort(key=lambda rel: rel["property"]["iri"] in USED_BY)
+        for rel in rels:
+            node = rel["node"]
+            expanded = node.get("expanded") or {}
+            if not who:
                 out += [
-                    (node, self._link_json(r, node))
-                    for r in expanded.get("relations", [])
-                    if r["property"]["iri"] == iri
+                    (node, self._fact_json(f, node))
+                    for f in expanded.get("facts", [])
+                    if f["property"]["iri"] == iri
                 ]
+            out += [
+                (node, self._link_json(r, node))
+                for r in expanded.get("relations", [])
+                if r["property"]["iri"] == iri
+            ]
         return out
 
     def _entity_alternatives(self, candidate: Candidate) -> list[Plan]:
@@ -1134,6 +1137,9 @@ _ASKS_WHO = re.compile(r"\bwho(?:m)?\b|谁", re.IGNORECASE)
 _YES_NO = re.compile(r"^\s*(?:did|does|do|is|was|are|were|has|have|had|can|will)\b|吗\s*[?？]?\s*$")
 """A question asked for a yes or no."""
 PARTY_NAMES = frozenset({"foundryName"})
+USED_BY = frozenset(AIKG + p for p in ("workload", "baseline", "introducedWorkload", "comparedWith"))
+"""Links from a node that uses the entity as its input (a benchmark result's workload, a claim's
+baseline): a figure on such a node is that node's own, shown after the entity's own events'."""
 """Properties whose text value names a party ("Who makes the MI300X's silicon?": TSMC)."""
 
 
