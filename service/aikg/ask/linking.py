@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from collections.abc import Collection
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
 from aikg.ask.lexicon import AMBIGUOUS_NAMES
@@ -86,6 +86,15 @@ _RANK = {"exact": 0, "word": 1, "fuzzy": 2}
 def _candidate(hit: Any, how: str, score: float) -> Candidate:
     info = hit.entity
     return Candidate(info.iri, info.slug, info.label, tuple(info.types), how, score)
+
+
+_BRACKETED = re.compile(r"\s*\([^()]*\)\s*$")
+
+
+def _unqualified(name: str) -> str | None:
+    """A label without the qualifier in brackets it ends with, normalized; None when it has none."""
+    bare = _BRACKETED.sub("", name)
+    return normalize(bare) if bare != name and bare else None
 
 
 class EntityLinker:
@@ -156,6 +165,9 @@ class EntityLinker:
         if len(norm) < 2 or (cjk_only and len(span) < 2) or norm.isdigit():
             return None
         hits = index.search(norm, limit=CANDIDATES)
+        # a name typed without the qualifier its label ends with ("the new-generation platform": the
+        # label "new-generation platform (unnamed in the NMediaLink article)") is that name, exactly
+        hits = [replace(h, match="exact") if _unqualified(h.name) == norm else h for h in hits]
         exact = [h for h in hits if h.match == "exact"]
         joined = _NUMBER_APART.sub("", norm)
         if not hits and joined != norm:
