@@ -226,3 +226,35 @@ def test_a_models_figure_is_its_own_runs_first_not_a_benchmarks_that_uses_it(ask
     body = asker.ask(q)
     assert not body["abstained"], body["answer"].get("message")
     assert judge({"expect": {"match": "all"}}, body, own), [f["value"] for f in body["answer"]["facts"]]
+
+
+@pytest.mark.parametrize(
+    ("q", "subject", "baseline", "cost"),
+    [
+        # X 比 Y 快: the claim whose subject is X and baseline Y, never X's and Y's speed-ups compared
+        ("更迭版本平台比新一代平台快几倍", "upgraded", "new-generation", False),
+        ("配备升级版GPU的平台相对前代平台累计提升了多少倍", "upgraded", "previous-generation", False),
+        # the platforms named in English without their label's bracketed qualifier; on speed, not per cost
+        (
+            "How many times faster is the new-generation platform than the previous-generation platform?",
+            "new-generation",
+            "previous-generation",
+            False,
+        ),
+        ("新一代平台的单位成本性能比前代平台高多少倍", "new-generation", "previous-generation", True),
+    ],
+)
+def test_a_speed_up_between_two_platforms_is_the_claim_linking_them(
+    asker, epoch_store, q, subject, baseline, cost
+):
+    metric = "FILTER(CONTAINS(STR(?m), '成本'))" if cost else "FILTER(!CONTAINS(STR(?m), '成本'))"
+    items = gold_items(
+        epoch_store,
+        f"SELECT ?v WHERE {{ ?c aikg:subjectPlatform id:nmedialink-{subject}-platform ;"
+        f" aikg:baseline id:nmedialink-{baseline}-platform ; aikg:metric ?m ; aikg:speedup ?v {metric} }}",
+    )
+    assert len(items) == 1  # one claim of those two platforms on that measure
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert body["understood"]["form"]["op"] == "joint"
+    assert judge({"expect": {"match": "all"}}, body, items), body["answer"].get("rows")

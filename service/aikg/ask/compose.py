@@ -270,6 +270,9 @@ class Form:
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
     event_kind: str | None = None
     """The kind of corporate event asked for (aikg:IPO, aikg:Pivot): when the thing named had it."""
+    measure: str | None = None
+    """For a speed-up between things named, the measure the question asks it on ("per cost", 单位成本:
+    ``cost``; "cumulative", 累计: ``cumulative``): the claims on that measure first, the others after."""
     claim: float | None = None
     """The speed-up a fact's claim is named by when the question names nothing else ("the 4.2x
     cumulative gain"): the claims of that speed-up."""
@@ -1968,6 +1971,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
 def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     """The operator, from its words and what the form holds; ``op`` stays empty when none fits."""
     text = r.text
+    if form.prop == "speedup":
+        form.measure = next((m for m, words in MEASURE_WORDS.items() if _has(text, words)), None)
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
@@ -2258,6 +2263,14 @@ def _countries_ranked(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
     return True
 
 
+SPEEDUP_MEASURES = (("cost", "成本"), ("cumulative", "累计"))
+"""The measures a speed-up claim is on other than speed, as its aikg:metric words them (单位成本性能: per
+cost, 累计性能增益: cumulative): a question that names none asks how much faster, and gets those last."""
+MEASURE_WORDS = {
+    "cost": ("per cost", "per dollar", "cost efficiency", "price-performance", "成本", "性价比"),
+    "cumulative": ("cumulative", "cumulatively", "all told", "累计", "累积", "总共", "一共"),
+}
+"""The question's words for the measure of a speed-up it asks (:data:`SPEEDUP_MEASURES`)."""
 PART_OF = "(aikg:suite|aikg:variantOf|aikg:usesAccelerator)"
 """Links from a thing to what it is a part, a variant or a user of, as a question may name the whole."""
 JOINT_BLOCKERS = ("compare", "top", "sum", "provenance", "bottom", "per", "yearly", "only")
@@ -2289,7 +2302,13 @@ def _joint(form: Form, ops: dict[str, bool], vocab: Any = None) -> Form | None:
     named = form.entities + [o[0] for o in form.orgs]
     if len(named) < 2 or not form.prop or form.threshold or form.group or form.chips:
         return None
-    if any(ops.get(op) for op in JOINT_BLOCKERS) or form.op in ("role", "provenance", "count", "list"):
+    if form.op in ("role", "provenance", "count", "list"):
+        return None
+    if form.prop == "speedup" and not ops.get("provenance") and not ops.get("top"):
+        # a speed-up is a claim's, between the things it names (X faster than Y, on a workload): two
+        # platforms named are the claim linking them, never each one's speed-ups compared or added
+        return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=None)
+    if any(ops.get(op) for op in JOINT_BLOCKERS):
         return None
     if not form.orgs and _one_kind(form.entities, vocab):
         return None  # things of one kind named together are compared, not joined ("TPU v5p and H100")
@@ -3049,9 +3068,22 @@ def compile_form(form: Form) -> str:
         linked = " ".join(
             f"?node ?link{i} ?to{i} . ?to{i} {PART_OF}? {_iri(e)} ." for i, e in enumerate(form.entities)
         )
+        order = "?node"
+        if form.prop == "speedup":
+            # the claim whose subject is named first ("X 比 Y 快", "X faster than Y"), on the measure
+            # asked (per cost, cumulative) or, unasked, on speed: the others after
+            subject = " ".join(f"IF(?subject = {_iri(e)}, {i}, " for i, e in enumerate(form.entities))
+            subject += f"{len(form.entities)}" + ")" * len(form.entities)
+            measures = [w for m, w in SPEEDUP_MEASURES if m != form.measure]
+            asked = next((w for m, w in SPEEDUP_MEASURES if m == form.measure), None)
+            first = f'IF(CONTAINS(STR(?metric), "{asked}"), 0, 1) ' if asked else ""
+            others = " ".join(f'IF(CONTAINS(STR(?metric), "{w}"), 1, 0)' for w in measures)
+            linked += " OPTIONAL { ?node aikg:subjectPlatform ?subject }"
+            linked += " OPTIONAL { ?node aikg:metric ?metric }"
+            order = f"{subject} {first}{others} ?node"
         return PREFIXES + (
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
-            f"ORDER BY ?node LIMIT {LIST_LIMIT}"
+            f"ORDER BY {order} LIMIT {LIST_LIMIT}"
         )
     if form.op == "event":
         return PREFIXES + (
