@@ -258,3 +258,38 @@ def test_a_speed_up_between_two_platforms_is_the_claim_linking_them(
     assert not body["abstained"], body["answer"].get("message")
     assert body["understood"]["form"]["op"] == "joint"
     assert judge({"expect": {"match": "all"}}, body, items), body["answer"].get("rows")
+
+
+def test_a_figure_of_a_named_claim_is_that_claims_before_the_things_own(asker, epoch_store):
+    """ "the 3.2x comparison" names the claim stating 3.2: its 512 GPUs, not Llama 3.1 405B's own run's."""
+    items = gold_items(epoch_store, "SELECT ?v WHERE { ?c aikg:speedup 3.2 ; aikg:acceleratorCount ?v }")
+    own = gold_items(
+        epoch_store, "SELECT ?v WHERE { ?r aikg:trainedModel id:llama-3-1-405b ; aikg:acceleratorCount ?v }"
+    )
+    assert items and own and items != own
+    body = asker.ask("How many GPUs were used in the 3.2x Llama 3.1 comparison?")
+    assert judge({"expect": {"match": "all"}}, body, items), body["answer"].get("facts")
+
+
+@pytest.mark.parametrize(
+    "q",
+    ["How big does Groq plan its footprint to be next year, in MW?", "Groq 明年计划把机房规模扩到多少兆瓦"],
+)
+def test_a_companys_capacity_for_a_year_is_its_phase_of_that_year(asker, epoch_store, q):
+    """Groq has 54 MW now and plans 200 MW for next year (2027, as the document says "明年" of 2026): the
+    year asked picks the phase dated then; "plan" / 计划 ask what aikg holds as a plan."""
+    items = gold_items(
+        epoch_store,
+        'SELECT ?v WHERE { ?p aikg:phaseOf id:groq ; aikg:powerCapacity ?v ; aikg:date "2027"^^xsd:gYear }',
+    )
+    assert items == [{"number": 200.0}]
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items)
+    assert 54 not in {float(f["value"]) for f in body["answer"]["facts"]}  # not the capacity of now
+
+
+def test_a_year_without_a_phase_is_not_answered_with_another_years(asker):
+    """后年 (the year after next, 2028): Groq has no phase then; neither 54 nor 200 MW is its answer."""
+    body = asker.ask("Groq 后年计划把机房扩到多少兆瓦")
+    assert body["abstained"]

@@ -856,7 +856,8 @@ class Asker:
         reading.properties = [PropertyMention(0, 0, wanted)]
         try:
             plan = Plan(FACT, 1.0, "", mention=mention)
-            body = self._fact(question, reading, plan, 1.0, [])  # how sure the words make it: _calibrated
+            # how sure the words make it: _calibrated; a period asked picks the events of that period
+            body = self._fact(question, reading, plan, 1.0, [], form.dates)
         finally:
             reading.properties = props
         if body["abstained"]:
@@ -866,7 +867,9 @@ class Asker:
             # "total and active parameters": each property asked for, or no answer that looks whole
             reading.properties = [PropertyMention(0, 0, (prop,))]
             try:
-                more = self._fact(question, reading, Plan(FACT, 1.0, "", mention=mention), 1.0, [])
+                more = self._fact(
+                    question, reading, Plan(FACT, 1.0, "", mention=mention), 1.0, [], form.dates
+                )
             finally:
                 reading.properties = props
             if more["abstained"]:
@@ -877,7 +880,13 @@ class Asker:
         return body
 
     def _fact(
-        self, question: str, reading: Reading, plan: Plan, confidence: float, alternatives: list[Plan]
+        self,
+        question: str,
+        reading: Reading,
+        plan: Plan,
+        confidence: float,
+        alternatives: list[Plan],
+        dates: tuple[str, str] | None = None,
     ) -> dict[str, Any]:
         assert plan.mention is not None
         mention = plan.mention
@@ -943,7 +952,7 @@ class Asker:
                 ]
                 # A figure of an event the entity takes part in: a model's training compute is its
                 # training run's (Epoch gives it per run), shown with the run as its subject.
-                held = [] if facts else self._event_facts(body, iri, who)
+                held = [] if facts else self._event_facts(body, iri, who, dates, reading.folded)
                 facts += [f for _, f in held]
                 if not facts:
                     continue
@@ -1035,18 +1044,35 @@ class Asker:
         return out
 
     def _event_facts(
-        self, body: dict[str, Any], iri: str, who: bool
+        self,
+        body: dict[str, Any],
+        iri: str,
+        who: bool,
+        dates: tuple[str, str] | None = None,
+        question: str = "",
     ) -> list[tuple[dict[str, Any], dict[str, Any]]]:
         """(node, fact JSON) of ``iri`` on the n-ary nodes linked to the entity (a training run, a
-        deal), as the entity's page expands them; only links to parties when the question asks who."""
+        deal), as the entity's page expands them; only links to parties when the question asks who.
+        With ``dates``, only the nodes dated within them: "Groq's capacity next year" is its phase of
+        2027 (200 MW), not the 54 MW it has now; a node without a date is no answer for a period."""
         out = []
         rels = [rel for direction in ("incoming", "outgoing") for rel in body["relations"][direction]]
         # the entity's own event first (the run that trained the model), then those that only use it
         # (a benchmark result whose workload it is): "DeepSeek-V3's GPU hours" is its run's 2.788M
-        rels.sort(key=lambda rel: rel["property"]["iri"] in USED_BY)
+        # a node stating a number the question names comes first ("the GPUs of the 3.2x comparison":
+        # the claim of 3.2x, not the model's own run)
+        numbers = {float(n) for n in re.findall(r"(?<![\d.])\d+(?:\.\d+)?(?![\d.])", question or "")}
+        rels.sort(
+            key=lambda rel: (
+                not _states(rel["node"].get("expanded") or {}, numbers),
+                rel["property"]["iri"] in USED_BY,
+            )
+        )
         for rel in rels:
             node = rel["node"]
             expanded = node.get("expanded") or {}
+            if dates and not _dated_within(expanded, dates):
+                continue
             if not who:
                 out += [
                     (node, self._fact_json(f, node))
@@ -1141,6 +1167,29 @@ USED_BY = frozenset(AIKG + p for p in ("workload", "baseline", "introducedWorklo
 """Links from a node that uses the entity as its input (a benchmark result's workload, a claim's
 baseline): a figure on such a node is that node's own, shown after the entity's own events'."""
 """Properties whose text value names a party ("Who makes the MI300X's silicon?": TSMC)."""
+
+
+DATED = (AIKG + "date", AIKG + "announcedOn")
+"""The properties that date an event or a figure's node, the first one it has."""
+
+
+def _states(node: dict[str, Any], numbers: AbstractSet[float]) -> bool:
+    """True when one of the node's own figures is one of ``numbers``."""
+    for f in node.get("facts", []):
+        with contextlib.suppress(TypeError, ValueError):
+            if float(f.get("value")) in numbers:
+                return True
+    return False
+
+
+def _dated_within(node: dict[str, Any], dates: tuple[str, str]) -> bool:
+    """True when the node's date (a year, a month or a day) lies within ``dates`` (ISO days)."""
+    for prop in DATED:
+        for f in node.get("facts", []):
+            if f["property"]["iri"] == prop:
+                day = str(f.get("value", ""))
+                return dates[0][: len(day)] <= day <= dates[1][: len(day)]
+    return False
 
 
 def _entity_json(body: dict[str, Any]) -> dict[str, Any]:

@@ -133,6 +133,10 @@ RELIABLE_WORDS = (
 )
 """Words asking for figures a source vouches for ("reliable figures only", 要靠谱的数据): rows Epoch rates
 at least Likely, the rankings' default (never "how reliable", which asks the rating itself)."""
+PLAN_WORDS = ("plan", "plans", "planning", "intend", "intends", "intending", "计划", "打算")
+"""Words of a plan a question asks the figure of ("how big does Groq plan its footprint to be next year"):
+a question about what will be (words.FORECAST), answered only from the plans aikg holds (a company's
+capacity stated for a coming year); the words themselves ask nothing more."""
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
 NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
@@ -581,11 +585,14 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             "y",
         ),
     ]
-    rel = re.search(r"\b(next|this|last|past)\s+year\b|(明年|今年|去年|前年)", text)
+    rel = re.search(
+        r"\b(next|this|last|past)\s+year\b|(明年|今年|去年|前年|(?<![之以然])后年)|the year (after) next",
+        text,
+    )
     if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
         # the year a relative word means, read in its place ("去年上半年": the first half of 2025)
-        word = rel.group(1) or rel.group(2)
-        shift = {"next": 1, "明年": 1, "this": 0, "今年": 0, "前年": -2}.get(word, -1)
+        word = rel.group(1) or rel.group(2) or rel.group(3)
+        shift = {"next": 1, "明年": 1, "this": 0, "今年": 0, "前年": -2, "后年": 2, "after": 2}.get(word, -1)
         named = f"{datetime.date.today().year + shift}" + ("年" if rel.group(2) else "")
         s, e = rel.span()
         found, spans = _read_period(text[:s] + named + text[e:])
@@ -1067,6 +1074,7 @@ def _static_phrases() -> list[str]:
     out += list(COUNTRIES) + list(UNITS) + list(SPEND_CATEGORIES) + list(OVERVIEW_WORDS) + list(PERIOD_WORDS)
     out += (
         list(DAILY_WORDS)
+        + list(PLAN_WORDS)
         + list(FLEET_WORDS)
         + list(LISTED_WORDS)
         + list(RELIABLE_WORDS)
@@ -3143,7 +3151,7 @@ def compile_form(form: Form) -> str:
             # a figure aikg derives by a rule (HBM per scale-up domain: chips x memory per chip)
             f"  UNION {{ ?node aikg:derivedFor ?entity ; aikg:derivedProperty aikg:{form.prop} ; "
             f"aikg:value ?value {own}}}\n"
-            f"{component}"
+            f"{component}{_dated(form)}"
             "}\nORDER BY ?entity"
         )
     assert form.carrier is not None
@@ -3264,6 +3272,21 @@ def compile_form(form: Form) -> str:
     order = f"DESC({_key('?value', form.prop)})" if p else ("STR(?date) ?x" if form.dates and date else "?x")
     return PREFIXES + (
         f"SELECT DISTINCT ?x{report}{value}{date} WHERE {{\n  {body}\n}}\nORDER BY {order} LIMIT {LIST_LIMIT}"
+    )
+
+
+def _dated(form: Form) -> str:
+    """For a fact asked of a period, the filter keeping the linked nodes dated within it ("Groq's capacity
+    next year": its phase of 2027, not the 54 MW of now; 后年: none); the thing's own value stays."""
+    if form.op != "fact" or not form.dates:
+        return ""
+    lo, hi = form.dates
+    within = (
+        f'STR(?when) >= SUBSTR("{lo}", 1, STRLEN(STR(?when))) '
+        f'&& STR(?when) <= SUBSTR("{hi}", 1, STRLEN(STR(?when)))'
+    )
+    return (
+        f"  FILTER(?node = ?entity || EXISTS {{ ?node aikg:date|aikg:announcedOn ?when FILTER({within}) }})\n"
     )
 
 

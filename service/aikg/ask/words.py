@@ -1595,7 +1595,8 @@ figure answers (a ranking by a figure the question names is asked with that figu
 FORECAST = re.compile(
     r"\bwill\b|\bgoing to\b|\bpredict|\bforecast|\bexpected to\b|\bprojected\b|\blikely to\b"
     r"|\bnext (?:round|quarter|funding|generation|model|chip|gpu|release|version|flagship)|\bin the future\b"
-    r"|\bupcoming\b|预计|预测|预期|将会|下一轮|下轮|下个季度|下一季度|下一代|下一个|下一款|下一次|下个(?!月)|未来"
+    r"|\bupcoming\b|\bplan(?:s|ned to|ning to)?\b|\bintends?\b|\bintending\b|计划|打算"
+    r"|预计|预测|预期|将会|下一轮|下轮|下个季度|下一季度|下一代|下一个|下一款|下一次|下个(?!月)|未来"
     r"|(?<![社机大学开议体晚聚约协理])会(?![议员计所长场谈面见])"
 )
 """Words of a question about what will be: aikg answers them only from planned or dated figures it holds
