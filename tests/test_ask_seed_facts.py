@@ -293,3 +293,38 @@ def test_a_year_without_a_phase_is_not_answered_with_another_years(asker):
     """后年 (the year after next, 2028): Groq has no phase then; neither 54 nor 200 MW is its answer."""
     body = asker.ask("Groq 后年计划把机房扩到多少兆瓦")
     assert body["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # the document named by its title's words: its publisher, its link
+        (
+            "Who published the 'Llama 3.1 training 4.2x faster' article?",
+            "SELECT ?v WHERE { id:nmedialink-llama31-training <http://purl.org/dc/terms/publisher> ?v }",
+        ),
+        (
+            "Llama 3.1 提速 4.2 倍那篇文章的原文链接",
+            "SELECT (STR(?u) AS ?v) WHERE { id:nmedialink-llama31-training <https://schema.org/url> ?u }",
+        ),
+        # how Epoch says a row was sourced: a media report or the company's own disclosure
+        (
+            "OpenAI 52 名员工这个数据是公司披露还是媒体报道",
+            "SELECT ?v WHERE { ?f aikg:agent id:openai ; aikg:staffCount 52 ; aikg:sourceType ?v }",
+        ),
+    ],
+)
+def test_the_source_asked_by_what_it_is(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, gold)
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert body["understood"]["form"]["op"] == "provenance"
+    assert judge({"expect": {"match": "all"}}, body, items), body["answer"].get("rows")
+
+
+def test_who_published_a_document_not_named_is_not_the_sources_publisher(asker):
+    """The white paper is CoreWeave's; the article that reports it is Frontier Tech Insights'. A question
+    whose document aikg does not link ("白皮书") is not answered with the sources of what it names."""
+    body = asker.ask("CoreWeave 的 MLPerf 白皮书是谁发布的")
+    assert body["abstained"]

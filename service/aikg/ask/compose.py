@@ -274,6 +274,10 @@ class Form:
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
     event_kind: str | None = None
     """The kind of corporate event asked for (aikg:IPO, aikg:Pivot): when the thing named had it."""
+    document: bool = False
+    """A provenance question that names the source document or report itself ("which article says …
+    in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
+    the answer is that document, its publisher, link, date and default certainty."""
     measure: str | None = None
     """For a speed-up between things named, the measure the question asks it on ("per cost", 单位成本:
     ``cost``; "cumulative", 累计: ``cumulative``): the claims on that measure first, the others after."""
@@ -2653,6 +2657,19 @@ def _checked_op(
         return replace(form, op="joint", entities=form.entities + r.places[:1], orgs=[], carrier=None)
     if form.op in ("fact", "compare") and form.prop and form.prop in PROPERTY_CARRIER:
         form.carrier = None
+    if form.op == "provenance":
+        docs = [e for e in form.entities if set(e.types) & DOCUMENTS]
+        if docs:
+            # the question names the document by its words ("the 'Llama 3.1 training 4.2x faster'
+            # article", "2.02 minutes" of a title): the source asked for is that document itself
+            form.entities, form.orgs, form.prop, form.value, form.carrier = docs, [], None, None, None
+            form.document, form.also = True, []
+            return form
+        if _has(r.text, PUBLISHER_WORDS):
+            # who published a document the question does not name (a white paper, a report aikg
+            # cannot tell): the sources of the things named are no answer to it
+            form.op = ""
+            return form
     by_value = form.prop is not None and form.value is not None and form.prop not in WEAK_PROPS
     if form.op == "provenance" and not (
         form.entities or form.orgs or (form.product and form.prop) or by_value
@@ -2697,6 +2714,21 @@ def _checked_op(
     return form
 
 
+DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
+"""The classes of documents a question may name as the source it asks about (an article, a report)."""
+PUBLISHER_WORDS = (
+    "who published",
+    "who publishes",
+    "published by",
+    "publisher",
+    "who put out",
+    "谁发布的",
+    "是谁发布",
+    "谁发的",
+    "哪家媒体发",
+    "谁发表",
+)
+"""Words asking who published a document: answered only of a document the question names."""
 OWNED_RATED = ("cluster", "datacenter", "run")
 """Classes of nodes Epoch rates that an organization named beside the class word owns."""
 LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})
@@ -3415,6 +3447,16 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
                 f"GRAPH ?g {{ ?node {p} ?value }} }}\n"
             )
         where = "  " + "  UNION ".join(branches) + value_filter
+    if form.document:
+        return PREFIXES + (
+            "SELECT DISTINCT ?entity ?node ?document ?publisher ?url ?issued ?certainty WHERE {\n"
+            f"  VALUES ?entity {{ {values} }}\n  BIND(?entity AS ?node) BIND(?entity AS ?document)\n"
+            f"  OPTIONAL {{ ?document <{DCTERMS}publisher> ?publisher }}\n"
+            "  OPTIONAL { ?document <https://schema.org/url> ?url }\n"
+            f"  OPTIONAL {{ ?document <{DCTERMS}issued> ?issued }}\n"
+            "  OPTIONAL { ?document aikg:defaultCertainty ?certainty }\n"
+            "}\nORDER BY ?entity"
+        )
     if form.owned and form.carrier:
         # the organization's nodes of the class named ("Reliance 那个超算集群": its clusters)
         c = CARRIERS[form.carrier]
@@ -3424,7 +3466,9 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         entities = f"  VALUES ?entity {{ {values} }}\n" if values else ""
     return PREFIXES + (
         f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
-        " ?statedIn ?cited ?ratedLink ?ratedValue WHERE {\n" + entities + f"{where}"
+        " ?statedIn ?cited ?ratedLink ?ratedValue ?sourceType ?publisher ?url WHERE {\n"
+        + entities
+        + f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
         f"{figure}"
         "  OPTIONAL { GRAPH ?g { ?node aikg:certainty ?nodeCertainty } }\n"
@@ -3436,8 +3480,16 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn } }\n"
         "  OPTIONAL { GRAPH ?g { ?node <https://schema.org/url> ?cited } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:onProperty ?ratedLink ; aikg:onValue ?ratedValue } }\n"
+        # how the dataset says its row was sourced (Epoch's "Media report", "Company disclosure"), and
+        # the document's publisher and link
+        "  OPTIONAL { GRAPH ?g { ?node aikg:sourceType ?sourceType } }\n"
+        f"  OPTIONAL {{ ?document <{DCTERMS}publisher> ?publisher }}\n"
+        "  OPTIONAL { ?document <https://schema.org/url> ?url }\n"
         f"}}\nORDER BY {order} LIMIT 200"
     )
+
+
+DCTERMS = "http://purl.org/dc/terms/"
 
 
 def _usage_products(form: Form) -> list[str]:
@@ -3623,6 +3675,8 @@ def describe(form: Form) -> str:
             if zh
             else f"Epoch's rating of {to} as the {link} of {names}"
         )
+    if form.op == "provenance" and form.document:
+        return f"{names}：发布方、链接与日期" if zh else f"{names}: its publisher, link and date"
     if form.op == "provenance" and not form.prop:
         return (
             f"关于 {names} 的说法出自哪些来源、由谁报道或转述、可信度如何"
