@@ -328,3 +328,80 @@ def test_who_published_a_document_not_named_is_not_the_sources_publisher(asker):
     whose document aikg does not link ("白皮书") is not answered with the sources of what it names."""
     body = asker.ask("CoreWeave 的 MLPerf 白皮书是谁发布的")
     assert body["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # worst-case hops asked with 最坏 / 几跳 / "worst case": the configuration of the topology named
+        ("4096 颗芯片用 6D Torus 最坏要几跳", "id:topology-config-4096-torus-6d aikg:worstCaseHops ?v"),
+        (
+            "Worst case, how many hops does a 3D torus of 4,096 chips need?",
+            "id:topology-config-4096-torus-3d aikg:worstCaseHops ?v",
+        ),
+        # a company's turn, by its words, and the words its own events say ("mining")
+        (
+            "When did CoreWeave switch from mining to GPU cloud?",
+            "?e aikg:agent id:coreweave ; aikg:eventKind aikg:Pivot ; aikg:date ?v",
+        ),
+        (
+            "what year did CoreWeave go public",
+            "?e aikg:agent id:coreweave ; aikg:eventKind aikg:IPO ; aikg:date ?v",
+        ),
+        # "max" of one thing's figure is that figure (stated as at most 9,600)
+        ("whats the max scale-up domain of TPU v8t?", "id:tpu-v8t aikg:scaleUpDomainSize ?v"),
+    ],
+)
+def test_a_seed_fact_asked_with_a_qualifier_it_states(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "What's the minimum scale-up domain of TPU v8t?",  # no minimum is stated (nor is MiniMax named)
+        "When will OpenAI go public?",  # a listing to come: no event aikg holds
+    ],
+)
+def test_a_seed_fact_asked_with_a_qualifier_it_does_not_state_is_not_answered(asker, q):
+    assert asker.ask(q)["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a calendar year's revenue is Epoch's "Yearly revenue", not a run-rate reported that year
+        (
+            "What was OpenAI's revenue for calendar year 2024?",
+            'aikg:annualRevenue ?v ; aikg:figureKind "Yearly revenue" ; aikg:agent id:openai',
+        ),
+        # contractors are Epoch's "Contractors"; full-time staff without them its "Full company"
+        (
+            "How many contractors did xAI have in March 2025?",
+            'aikg:staffCount ?v ; aikg:figureKind "Contractors" ; aikg:agent id:xai',
+        ),
+        (
+            "2025年3月xAI全职员工多少人（不算外包标注员）",
+            'aikg:staffCount ?v ; aikg:figureKind "Full company" ; aikg:agent id:xai',
+        ),
+    ],
+)
+def test_a_company_figure_asked_with_its_kind(asker, epoch_store, q, gold):
+    year = "2024" if "2024" in q else "2025-03"
+    items = gold_items(
+        epoch_store, f"SELECT ?v WHERE {{ ?f {gold} ; aikg:date ?d FILTER(STRSTARTS(STR(?d), '{year}')) }}"
+    )
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+
+
+def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
+    """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
+    body = asker.ask("What was OpenAI's full-year revenue in 2023?")
+    assert body["abstained"] or not body["answer"].get("rows")

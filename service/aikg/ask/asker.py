@@ -41,6 +41,7 @@ from aikg.ask.compose import (
     every_row,
     members_query,
     merge,
+    of_one_thing,
     out_of_scope,
     read_dates,
     read_form,
@@ -113,6 +114,7 @@ sure, what it understood, and offers the closest questions. Only a named query r
 score just over :data:`ANSWER_AT` with another query close behind: 0.25 / 0.8 × 0.6 = 0.19): "an hour of
 H100 on Lambda" was answered with Lambda's funding at 22 %. On the development part no answer under 0.25
 was right or wrong; 1 right one was under 0.27, 5 under 0.3, 21 under 0.4 (and 1 wrong one)."""
+RDFS_LABEL = "http://www.w3.org/2000/01/rdf-schema#label"
 OVERVIEW_FEW = 12
 """An overview with fewer facts than this also lists the nodes that point at the entity."""
 OVERVIEW_SKIP = frozenset({AIKG + "note", AIKG + "sourceRow", AIKG + "description"})
@@ -330,6 +332,13 @@ class Asker:
         understood = body["understood"]
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
+        if form is not None:
+            unknown = of_one_thing(form, unknown)
+        if form is not None and form.op == "event" and unknown and not body["abstained"]:
+            # words the organization's own events say ("switch from *mining* to GPU cloud": its start as
+            # an Ethereum mining operation) tell the event asked for, they ask nothing else
+            told = self._events_told(form)
+            unknown = [w for w in unknown if w.casefold() not in told]
         names = written_as_names(reading.question, unknown)
         if query and not body["abstained"]:
             orgs = self.search().vocab.descendants(AIKG + "Organization")
@@ -389,6 +398,17 @@ class Asker:
             understood["sure"] = False
             return self._unsure(body, unknown, low=understood["confidence"])
         return body
+
+    def _events_told(self, form: Form) -> str:
+        """The labels and descriptions of the corporate events of the organizations of an event form,
+        and their origin business, casefolded in one text."""
+        orgs = " ".join(f"<{e.iri}>" for e in form.entities)
+        rows = self.store.query(
+            f"SELECT ?t WHERE {{ VALUES ?org {{ {orgs} }} {{ ?e <{AIKG}agent> ?org ;"
+            f" a <{AIKG}CorporateEvent> ; <{RDFS_LABEL}>|<{AIKG}description> ?t }}"
+            f" UNION {{ ?org <{AIKG}originBusiness> ?t }} }}"
+        ).rows
+        return " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
 
     def _unapplied(self, reading: Reading, body: dict[str, Any], form: Form | None) -> list[str]:
         """The qualifiers of the question (:mod:`aikg.ask.qualifiers`) its answer does not apply: the
@@ -857,7 +877,7 @@ class Asker:
         try:
             plan = Plan(FACT, 1.0, "", mention=mention)
             # how sure the words make it: _calibrated; a period asked picks the events of that period
-            body = self._fact(question, reading, plan, 1.0, [], form.dates)
+            body = self._fact(question, reading, plan, 1.0, [], None if form.now else form.dates)
         finally:
             reading.properties = props
         if body["abstained"]:
@@ -868,7 +888,12 @@ class Asker:
             reading.properties = [PropertyMention(0, 0, (prop,))]
             try:
                 more = self._fact(
-                    question, reading, Plan(FACT, 1.0, "", mention=mention), 1.0, [], form.dates
+                    question,
+                    reading,
+                    Plan(FACT, 1.0, "", mention=mention),
+                    1.0,
+                    [],
+                    None if form.now else form.dates,
                 )
             finally:
                 reading.properties = props

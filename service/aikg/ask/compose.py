@@ -137,7 +137,20 @@ PLAN_WORDS = ("plan", "plans", "planning", "intend", "intends", "intending", "�
 """Words of a plan a question asks the figure of ("how big does Groq plan its footprint to be next year"):
 a question about what will be (words.FORECAST), answered only from the plans aikg holds (a company's
 capacity stated for a coming year); the words themselves ask nothing more."""
-DAILY_WORDS = ("per day", "a day", "each day", "daily", "每天", "每日", "日均", "一天")
+DAILY_WORDS = ("per day", "a day", "each day", "daily", "/day", "每天", "每日", "日均", "一天")
+YEARLY_REVENUE_WORDS = ("calendar year", "calendar-year", "full-year", "full year", "自然年", "全年")
+"""Revenue of a whole year as booked (Epoch's "Yearly revenue"), not a run-rate at some day of it."""
+CONTRACTOR_WORDS = ("contractors", "contractor", "tutors", "annotators", "外包", "标注员", "合同工")
+"""Staff Epoch files as contractors (xAI's 900 AI tutors), not the company's own employees."""
+FULL_TIME_WORDS = ("full-time", "full time", "own employees", "全职", "正式员工")
+"""The company's own employees: the staff figures' default (Epoch's "Full company")."""
+_NOT_CONTRACTORS = re.compile(
+    r"(?:不算|不含|不包括|除去|excluding|not counting|without)\s*(?:the\s+)?"
+    r"(?:外包|合同工|标注员|contractors?|tutors?)+"
+)
+"""Contractors left out ("不算外包标注员", "not counting contractors"): the company's own staff."""
+LEASE_TERM_WORDS = ("签了几年", "签了多少年", "签约")
+"""How long a lease was signed for: its term."""
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
 NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
 """Words asking for the last released of a kind of thing (not a figure's latest value)."""
@@ -274,6 +287,12 @@ class Form:
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
     event_kind: str | None = None
     """The kind of corporate event asked for (aikg:IPO, aikg:Pivot): when the thing named had it."""
+    now: bool = False
+    """The question asks the figure of now beside a period ("Groq's capacity today and next year"): both,
+    so the period does not pick the linked nodes (:func:`_dated`)."""
+    figure_kind: str | None = None
+    """The kind of company figure asked (Epoch's Type column): "Yearly revenue" for a calendar year's
+    revenue, "Contractors" for contractors; None for the carrier's default."""
     document: bool = False
     """A provenance question that names the source document or report itself ("which article says …
     in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
@@ -672,7 +691,12 @@ def ops_top(text: str) -> bool:
 
 
 def out_of_scope(folded: str) -> bool:
-    """True for a question of a kind aikg does not answer from its facts (:data:`OUT_OF_SCOPE`)."""
+    """True for a question of a kind aikg does not answer from its facts (:data:`OUT_OF_SCOPE`). When a
+    company went public is its IPO event's date ("what year did CoreWeave go public"), which aikg holds;
+    a listing to come, its price or its shares are not."""
+    if _WHEN.search(folded) and not FORECAST.search(folded):
+        for w in EVENT_WORDS["IPO"]:
+            folded = re.sub(_pattern(w), " ", folded)
     return _has(folded, OUT_OF_SCOPE) or _has(folded, OPINION_WORDS) or ADVICE.search(folded) is not None
 
 
@@ -1004,8 +1028,26 @@ def read_form(
     if form.op not in ("fact", "joint", "series"):
         form.also = []  # a fact or figures over time answer each property asked; a total or a list its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
+    form.unknown = of_one_thing(form, form.unknown)
     form.sure = sureness(form.unknown)
     return form
+
+
+def of_one_thing(form: Form, unknown: list[str]) -> list[str]:
+    """The words left unexplained less those a fact of one thing answers: "the *max* scale-up domain of
+    TPU v8t" is its figure, the most it has (TPU v8t: "at most 9,600"); a minimum is another figure,
+    which aikg does not hold (coverage.UNAPPLIED_EN)."""
+    if form.op == "fact" and len(form.entities) == 1 and not form.orgs:
+        return [w for w in unknown if w not in MAX_WORDS]
+    return unknown
+
+
+NOW = re.compile(r"\b(?:now|today|currently|current)\b|现在|目前|当前|如今")
+"""Words of the present, asked beside a period: the figure of now too."""
+MAX_WORDS = frozenset({"max", "maximum", "maximal", "上限"})
+"""Words of the most a single thing's figure allows: that figure itself, for a fact of one thing."""
+NOT_NAMES = frozenset({"minimum", "maximum", "min", "max"})
+"""Everyday words that are no misspelt name ("minimum" is not MiniMax)."""
 
 
 UNSURE = 0.4
@@ -1079,6 +1121,11 @@ def _static_phrases() -> list[str]:
     out += (
         list(DAILY_WORDS)
         + list(PLAN_WORDS)
+        + list(YEARLY_REVENUE_WORDS)
+        + list(CONTRACTOR_WORDS)
+        + list(FULL_TIME_WORDS)
+        + list(LEASE_TERM_WORDS)
+        + ["不算外包", "不含外包", "不包括外包", "not counting", "外包标注员"]
         + list(FLEET_WORDS)
         + list(LISTED_WORDS)
         + list(RELIABLE_WORDS)
@@ -1379,7 +1426,11 @@ def unexplained_words(
 ) -> list[str]:
     """The words of the question that neither its names, dates and numbers nor the composer's words
     (and ``extra``, a named query's) explain; a misspelling of a known word counts as that word."""
-    names = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    names = [
+        m
+        for m in mentions
+        if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known or m.text in NOT_NAMES))
+    ]
     taken = [(m.start, m.end) for m in names]
     words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
@@ -1526,7 +1577,11 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     text = folded
     # a misspelt everyday word linked as a name ("operate" as Opera) is not a name, nor is a name inside a
     # longer property word ("H100" in "H100-equivalents")
-    mentions = [m for m in mentions if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known))]
+    mentions = [
+        m
+        for m in mentions
+        if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known or m.text in NOT_NAMES))
+    ]
     # nor is an amount written as a model size ("Anthropic's 7B revenue": 7 billion, not DCLM 7B)
     mentions = [
         m
@@ -1752,6 +1807,8 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = "dailyTokens"  # "tokens a day", "每天 43 万亿 token": tokens processed, not trained on
     if form.prop == "scaleUpDomainSize" and _has(text, MEMORY_WORDS):
         form.prop = "hbmPerScaleUpDomain"  # "how much HBM does a scale-up domain have": not its chips
+    if _has(text, LEASE_TERM_WORDS) and form.prop in (None, "timeToTrain", "date"):
+        form.prop = "termYears"  # "租约签了多少年": the lease's term
     if _has(text, LEASE_WORDS) and (
         form.prop == "timeToTrain" or (form.prop is None and _has(text, ("how many years", "几年", "多少年")))
     ):
@@ -1985,6 +2042,13 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     text = r.text
     if form.prop == "speedup":
         form.measure = next((m for m, words in MEASURE_WORDS.items() if _has(text, words)), None)
+    form.now = bool(form.dates) and NOW.search(text) is not None
+    if form.carrier == "revenue" and _has(text, YEARLY_REVENUE_WORDS):
+        form.figure_kind = "Yearly revenue"  # "OpenAI's revenue for calendar year 2024", 全年营收
+    if form.carrier is None and form.prop is None and form.orgs and _has(text, CONTRACTOR_WORDS):
+        form.carrier, form.prop = "staff", "staffCount"  # "how many contractors did xAI have": its staff
+    if form.carrier == "staff" and _has(text, CONTRACTOR_WORDS) and not _NOT_CONTRACTORS.search(text):
+        form.figure_kind = "Contractors"  # "how many contractors did xAI have", 外包标注员
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
@@ -2928,7 +2992,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
         elif carrier == "staff":
             # the whole company's figures; or, for a division named as an organization (Google DeepMind,
             # part of Google), its parent's figures of that division
-            whole = "" if form.records else ' ?x aikg:figureKind "Full company" .'
+            kind = form.figure_kind or "Full company"
+            whole = "" if form.records else f' ?x aikg:figureKind "{kind}" .'
             name = f"LCASE(STR(?name{i}))"
             division = f"LCASE(STR(?division{i}))"
             out.append(
@@ -2988,7 +3053,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
             f'FILTER(STR(?date) >= SUBSTR("{lo}", 1, ?precision) '
             f'&& STR(?date) <= SUBSTR("{hi}", 1, ?precision))'
         )
-    if carrier == "staff" and not form.records and not groups:
+    if form.figure_kind:
+        out.append(f'?x aikg:figureKind "{form.figure_kind}"')
+    elif carrier == "staff" and not form.records and not groups:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
@@ -3310,7 +3377,7 @@ def compile_form(form: Form) -> str:
 def _dated(form: Form) -> str:
     """For a fact asked of a period, the filter keeping the linked nodes dated within it ("Groq's capacity
     next year": its phase of 2027, not the 54 MW of now; 后年: none); the thing's own value stays."""
-    if form.op != "fact" or not form.dates:
+    if form.op != "fact" or not form.dates or form.now:
         return ""
     lo, hi = form.dates
     within = (

@@ -32,6 +32,7 @@ kind sort type lot lots amount how what which who when where many
 curious wondering quick question roughly approximately approx just hey hi thanks
 pre pretraining original full unit according assumed comparison
 got behind far
+need needs needed require requires required
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
@@ -39,6 +40,8 @@ FILLER_EN = frozenset(_FILLER_EN.split())
 FILLER_ZH: tuple[str, ...] = (
     # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型")
     "名下",
+    # chips that make up a topology ("4096 颗芯片组成 3D Torus"): the configuration named, nothing more
+    "组成",
     # the things named, pointed at again ("H100 和 B200 这两款芯片"): nothing more is asked
     "这两个",
     "这两款",
@@ -319,6 +322,7 @@ only entire entirely whole exclusively solely purely mainly mostly partly partia
 second third fourth fifth sixth seventh eighth ninth tenth penultimate bottom
 previous prior former old older oldest new newer newest next upcoming future forecast projected
 expected estimate estimated planned cheapest cheaper cheap expensive pricier efficient efficiency
+minimum minimal min
 """
 UNAPPLIED_EN = frozenset(_UNAPPLIED_EN.split())
 """English operator words the composer never applies (an aggregate, a ratio, an exclusion, an ordinal, a

@@ -504,7 +504,27 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "连多少",
         ),
     ),
-    ("worstCaseHops", ("worst-case hops", "worst case hops", "hops", "跳数", "最坏跳数")),
+    # the hops a topology needs at worst, asked with "worst case" or with 跳 as the measure word
+    (
+        "worstCaseHops",
+        (
+            "worst-case hops",
+            "worst case hops",
+            "hops",
+            "in the worst case",
+            "worst case",
+            "worst-case",
+            "跳数",
+            "最坏跳数",
+            "最坏情况",
+            "最坏",
+            "要几跳",
+            "要多少跳",
+            "几跳",
+            "多少跳",
+            "跳",
+        ),
+    ),
     (
         "timeToTrain",
         (
@@ -1126,6 +1146,8 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "who leaked",
         "how trustworthy",
         "谁转述",
+        "谁给出",
+        "给出的",
         "转述",
         "出处",
         "可靠吗",
@@ -1758,7 +1780,21 @@ POSITION_WORDS: tuple[str, ...] = (
 
 EVENT_WORDS: dict[str, tuple[str, ...]] = {
     "IPO": ("go public", "went public", "gone public", "ipo", "ipo'd", "listed on", "stock market debut"),
-    "Pivot": ("pivot", "pivoted", "pivots", "转型", "转向"),
+    "Pivot": (
+        "pivot",
+        "pivoted",
+        "pivots",
+        "switch from",
+        "switched from",
+        "switch to",
+        "switched to",
+        "转型",
+        "转向",
+        "转做",
+    ),
+    # how a company started out ("start out as an Ethereum miner", 起家) and when it took off (起量)
+    "Founding": ("start out", "started out", "starts out", "起家"),
+    "Growth": ("took off", "take off", "起量"),
 }
 """Words for the kinds of corporate event (aikg:eventKind) a question may ask the date of. 上市 is not one:
 of a company it is its listing, of a chip or model its release; the fact reader answers it."""
