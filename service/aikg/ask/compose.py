@@ -2723,7 +2723,7 @@ def _checked_op(
         form.carrier = None
     if form.op == "provenance":
         docs = [e for e in form.entities if set(e.types) & DOCUMENTS]
-        if docs:
+        if docs and (form.prop is None or _has(r.text, (*PUBLISHER_WORDS, *LINK_WORDS))):
             # the question names the document by its words ("the 'Llama 3.1 training 4.2x faster'
             # article", "2.02 minutes" of a title): the source asked for is that document itself
             form.entities, form.orgs, form.prop, form.value, form.carrier = docs, [], None, None, None
@@ -2793,6 +2793,8 @@ PUBLISHER_WORDS = (
     "谁发表",
 )
 """Words asking who published a document: answered only of a document the question names."""
+LINK_WORDS = ("url", "link", "链接", "网址", "原文")
+"""Words asking a document's link: the document's own, not its statements'."""
 OWNED_RATED = ("cluster", "datacenter", "run")
 """Classes of nodes Epoch rates that an organization named beside the class word owns."""
 LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})

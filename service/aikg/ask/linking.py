@@ -167,7 +167,10 @@ class EntityLinker:
         hits = index.search(norm, limit=CANDIDATES)
         # a name typed without the qualifier its label ends with ("the new-generation platform": the
         # label "new-generation platform (unnamed in the NMediaLink article)") is that name, exactly
-        hits = [replace(h, match="exact") if _unqualified(h.name) == norm else h for h in hits]
+        # (one thing only: "GPT-4" of "GPT-4 (Mar 2023)" and "GPT-4 (Jun 2023)" names both, as variants)
+        bare = [h for h in hits if _unqualified(h.name) == norm]
+        if len(bare) == 1:
+            hits = [replace(h, match="exact") if h is bare[0] else h for h in hits]
         exact = [h for h in hits if h.match == "exact"]
         joined = _NUMBER_APART.sub("", norm)
         if not hits and joined != norm:
