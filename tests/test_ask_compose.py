@@ -2198,3 +2198,123 @@ def test_a_phase_in_chinese_reads_as_epochs_names_write_it():
     assert fold("第一期").split() == ["phase", "1"]
     # 首期 and 期间 hold no numeral: words, not phases
     assert "phase" not in fold("PORTS-Pike 首期供电") + fold("期间")
+
+
+def test_a_misspelt_status_is_that_status_and_a_filler_word_is_no_typo(asker, epoch_store):
+    """ "decomissioned clusters" counts the decommissioned ones (was: the existing ones, sure, while the
+    coverage check explained the typo as the status); "listed" is no typo of "lasted" (a run's duration:
+    "how many Intel accelerators are listed" counted training runs)."""
+    gold = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; "
+        'aikg:operationalStatus "Decommissioned" }',
+    )
+    a = asker.ask("how many decomissioned clusters are in the dataset?")
+    assert not a["abstained"] and a["understood"]["form"]["status"] == "Decommissioned"
+    assert {float(count_of(a))} == gold
+    chips = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Accelerator ; aikg:manufacturer id:intel }",
+    )
+    b = asker.ask("how many Intel accelerators are listed")
+    assert b["understood"]["form"]["class"] == "hardware" and {float(count_of(b))} == chips
+
+
+def test_cantonese_function_words_are_read_as_mandarin():
+    """嘅 / 系 / 边个 / 几多 (Hong Kong's written Cantonese) read as 的 / 是 / 哪个 / 多少; 系 of a Mandarin
+    word (系列, 关系) is kept, and a question with no Cantonese word is left as it is."""
+    assert fold("以色列最大嘅现役GPU集群系边个") == fold("以色列最大的现役GPU集群是哪个")
+    assert fold("B200 嘅显存系几多") == fold("B200 的显存是多少")
+    assert "系列" in fold("英伟达嘅 H 系列芯片") and "关系" in fold("佢哋嘅关系")
+    assert fold("H100 系列有哪些") == "h100 系列有哪些"
+
+
+@pytest.mark.parametrize(
+    ("q", "plain"),
+    [
+        ("以色列最大嘅现役GPU集群系边个", "以色列最大的现役GPU集群是哪个"),
+        ("微软拥有多少个集群？", "微软有多少个集群？"),
+        ("德國 H100 當量超過一千的叢集", "德国 H100 等效超过1000的集群"),
+        ("谷歌2025年4月到7月之间公布的用户数据", "谷歌2025年4月到7月之间的用户数据"),
+    ],
+)
+def test_chinese_words_of_a_known_meaning_are_read_as_it(asker, q, plain):
+    """Words the reader left as single characters (拥 of 拥有, 布 of 公布, 量 of 当量 after a space, 嘅):
+    each is read as the word it is, so the question is answered as its plain form is, and sure."""
+    a, b = asker.ask(q), asker.ask(plain)
+    assert not a["abstained"] and a["understood"]["unknown"] == []
+    assert a["understood"]["sparql"] == b["understood"]["sparql"]
+
+
+def test_a_number_of_people_is_a_count_and_the_end_of_a_month_is_that_month(asker):
+    """ "超过3000人", "above 5,000 people": 人 and people are the unit of the count, no word left over; "在
+    2025年10月底", "at the end of October 2025": the month, as 年底 is the year."""
+    for q in ("员工数超过3000人的记录有哪些公司", "Which companies have staff records above 5,000 people?"):
+        a = asker.ask(q)
+        assert (
+            not a["abstained"] and a["understood"]["unknown"] == [] and a["understood"]["form"]["threshold"]
+        )
+    for q in (
+        "Gemini 和 Meta AI 在2025年10月底的月活谁高？",
+        "At the end of October 2025, which had more monthly users, Meta AI or Gemini?",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"] and a["understood"]["unknown"] == []
+        assert a["understood"]["form"]["dates"] == ["2025-10-01", "2025-10-31"]
+
+
+def test_a_companys_figures_asked_as_records_are_every_row_with_whose_each_is(asker, epoch_store):
+    """ "staff counts reported in 2024": every figure of the year, a division's too (Anthropic's R&D
+    521 beside its 915); "员工数超过3000人的记录有哪些公司": each figure over the threshold with its company
+    (Meta's and Google's AI division's: no whole-company figure is over 3000)."""
+    gold = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?f a aikg:StaffFigure ; aikg:agent id:anthropic ; aikg:staffCount ?v ; "
+        'aikg:date ?d FILTER(STRSTARTS(STR(?d), "2024")) }',
+    )
+    a = asker.ask("Anthropic staff counts reported in 2024")
+    assert 521.0 in gold and numbers(a) == gold
+    b = asker.ask("员工数超过3000人的记录有哪些公司")
+    companies = {r["cells"]["company"]["id"] for r in b["answer"]["rows"]}
+    assert companies == {"meta", "google"}
+
+
+def test_two_organizations_rounds_of_different_letters_are_each_its_own(asker, epoch_store):
+    """ "xAI's Series C post-money vs Anthropic's Series E": xAI's C and Anthropic's E (was: both
+    companies' Series C, Anthropic's 4.5B beside xAI's 45B)."""
+    gold = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:funding-round-xai-dec-2024-series-c "
+        "id:funding-round-anthropic-mar-2025-61-5b-series-e } ?x aikg:postMoneyValuation ?v }",
+    )
+    for q in (
+        "xAI's Series C post-money vs Anthropic's Series E post-money — which was higher?",
+        "xAI 的 C 轮和 Anthropic 的 E 轮，哪一轮的投后估值更高？",
+    ):
+        a = asker.ask(q)
+        assert numbers(a) == gold, q
+
+
+def test_two_products_compared_at_the_end_of_a_month_are_each_ones_figure_of_that_month(asker, epoch_store):
+    """ "Gemini 和 Meta AI 在2025年5月底的月活": each product's newest monthly figure up to that month's
+    end (a later one, outside the period, made the answer empty); Meta AI beside a product named is
+    the assistant."""
+    gold = values(
+        epoch_store,
+        'SELECT ?v WHERE { ?f aikg:activeUsers ?v ; aikg:activeUsersPeriod "Monthly" ; aikg:product ?p ; '
+        'aikg:date ?d . VALUES ?p { "Gemini" "Meta AI assistant" } '
+        'FILTER(STR(?d) >= "2025-05-01" && STR(?d) <= "2025-05-31") }',
+    )
+    a = asker.ask("Gemini 和 Meta AI 在2025年5月底的月活谁更多？")
+    assert len(gold) == 2 and numbers(a) == gold
+
+
+def test_a_precision_word_beside_chips_is_their_figure_not_a_thing_named(asker, epoch_store):
+    """ "B200 or MI355X, which is faster at FP8?": FP8 is the chips' FP8 performance (was: the thing
+    named "FP8" and the speed-up claims' named query, sure)."""
+    gold = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:nvidia-b200 id:amd-instinct-mi355x } ?x aikg:fp8Performance ?v }",
+    )
+    a = asker.ask("B200 or MI355X, which is faster at FP8?")
+    assert a["understood"]["form"]["property"] == "fp8Performance" and numbers(a) == gold

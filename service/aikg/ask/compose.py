@@ -24,8 +24,9 @@ from pypinyin import lazy_pinyin
 from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
-from aikg.ask.coverage import FILLER_ZH, Vocabulary, unexplained
+from aikg.ask.coverage import FILLER_EN, FILLER_ZH, Vocabulary, stems, unexplained
 from aikg.ask.linking import Candidate, Mention
+from aikg.ask.text import STOPWORDS
 from aikg.ask.words import (
     ADVICE,
     AIKG,
@@ -114,7 +115,9 @@ CONFIDENCE_WORDS = (
 )
 FLEET_WORDS = ("fleet", "fleets", "机群", "算力机群")
 """An organization's chips as a whole ("Microsoft's GPU fleet"): the chips of its clusters."""
-RECORD_WORDS = ("records", "record", "figures", "data points", "记录", "条数据")
+RECORD_WORDS = ("records", "record", "figures", "counts", "data points", "记录", "条数据")
+"""Words asking for a company's figures as rows ("staff counts reported in 2024", "员工数超过3000人的记录"):
+every row, a division's too (:attr:`Form.records`), listed or counted ("how many revenue records")."""
 """Words for the rows of a company's figures, counted ("how many revenue records", "几条员工人数的记录")."""
 CLOSED_WORDS = ("closed", "completed", "已完成", "完成了", "完成的", "已经完成")
 """Words for funding rounds that closed (aikg:Closed), not those announced or in talks."""
@@ -219,6 +222,9 @@ class Form:
     newest figure ("Gemini vs Meta AI, whose assistant has more monthly users")."""
     period: str | None = None
     round_name: str | None = None
+    rounds_of: list[tuple[list[Candidate], str]] = field(default_factory=list)
+    """Each organization's own round when several are named with a round each ("xAI's Series C vs
+    Anthropic's Series E", "xAI 的 C 轮和 Anthropic 的 D 轮"): the rows are those rounds, each of its own."""
     latest: bool = False
     lang: str = "en"
     sure: float = 1.0
@@ -353,6 +359,12 @@ for _prop, _words in PROPERTY_WORDS:
 _FUZZY_CLASS = {w: k for k, ws in CLASS_WORDS for w in ws if w.isascii() and " " not in w and len(w) >= 5}
 _FUZZY_COUNTRY = {w: c for w, c in COUNTRIES.items() if w.isascii() and len(w) >= 5}
 _FUZZY_OPS = {"largest": "largest", "biggest": "biggest", "highest": "highest"}
+# a status typed with a slip ("decomissioned", "retird") is that status: the coverage check explains a
+# typo of a known word as that word, so a status the composer did not respell was never applied (a count
+# of "decomissioned clusters" counted the existing ones, sure)
+_FUZZY_STATUS = {
+    w: w for ws in STATUS_WORDS.values() for w in ws if w.isascii() and w.isalpha() and len(w) >= 5
+}
 
 
 _KNOWN = frozenset(
@@ -412,7 +424,13 @@ _KNOWN = frozenset(
 def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = frozenset()) -> str:
     """The text with misspelt analyst words (one or two edits) written as the lexicon spells them;
     words the lexicon or the router's examples use are left as they are."""
-    vocab = list(_FUZZY_WORDS) + list(_FUZZY_CLASS) + list(_FUZZY_COUNTRY) + list(_FUZZY_OPS)
+    vocab = (
+        list(_FUZZY_WORDS)
+        + list(_FUZZY_CLASS)
+        + list(_FUZZY_COUNTRY)
+        + list(_FUZZY_OPS)
+        + list(_FUZZY_STATUS)
+    )
     out, pos = [], 0
     for m in _ASCII_WORD.finditer(text):
         word = m.group()
@@ -421,6 +439,10 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
         if word in known or len(word) < 5:
             continue
         best = process.extractOne(word, vocab, scorer=OSA.distance, score_cutoff=2 if len(word) > 7 else 1)
+        if best is not None and any(w in FILLER_EN or w in STOPWORDS for w in stems(word)):
+            # a word of the question's shape, spelt right, is no typo of another word ("listed" is no
+            # "lasted"), only of its own inflection ("value the company at": valued)
+            best = best if set(stems(word)) & set(stems(best[0])) else None
         if best is not None:
             out.append(text[pos : m.start()])
             out.append(best[0])
@@ -432,7 +454,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
-    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队|张)(?![a-z0-9]))?",
+    r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队|张|people|persons|人)(?![a-z0-9]))?",
 )
 _SCALES = {
     "万": 1e4,
@@ -1377,6 +1399,34 @@ ANSWERED_WORDS = (
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
 _ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
+
+
+def _rounds_of(form: Form, r: _Reading) -> list[tuple[list[Candidate], str]]:
+    """Each organization's round when two or more are named, each before a round of another letter
+    ("xAI's Series C post-money vs Anthropic's Series E"): the round written after an organization,
+    before the next one, is its own. Empty unless every organization has exactly one round."""
+    rounds = [(m.start(), (m.group(1) or m.group(2)).upper()) for m in _ROUND.finditer(r.text)]
+    if len(form.orgs) < 2 or len({letter for _, letter in rounds}) < 2:
+        return []
+    spans = []
+    for cands in form.orgs:
+        # where the organization is named (also as the alternate of a name read first as a model)
+        at = [(m.start, m.end) for m in r.mentions if any(c.iri == cands[0].iri for c in m.candidates)]
+        if len(at) != 1:
+            return []
+        spans.append(at[0])
+    order = sorted(range(len(form.orgs)), key=lambda i: spans[i][0])
+    out: list[tuple[list[Candidate], str]] = []
+    for n, i in enumerate(order):
+        start = spans[i][1]
+        end = spans[order[n + 1]][0] if n + 1 < len(order) else len(r.text)
+        own = {letter for at, letter in rounds if start <= at < end}
+        if len(own) != 1:
+            return []
+        out.append((form.orgs[i], "Series " + own.pop()))
+    return out
+
+
 _K_WORDS = {
     "two": 2,
     "three": 3,
@@ -1416,6 +1466,9 @@ COMPOSER_WORDS = Vocabulary.of(_static_phrases())
 """Every word the composer and the fact reader know (the labels of the ontology are added per store)."""
 
 
+_END_OF = re.compile(r"\b(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?$")
+
+
 def unexplained_words(
     folded: str,
     mentions: list[Mention],
@@ -1435,7 +1488,10 @@ def unexplained_words(
     words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
     taken += [(s, e) for s, e, _ in _find(folded, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])]
-    taken += read_dates(folded)[1]
+    dated = read_dates(folded)[1]
+    taken += dated
+    # "(at) the end of October 2025": the period the date reader took, as 月底 and 年底 are
+    taken += [(m.start(), s) for s, _ in dated if (m := _END_OF.search(folded, 0, s))]
     taken += [(m.start(), m.end()) for m in _NUMBER.finditer(folded) if m.group("num")]
     taken += [(m.start(), m.end()) for m in re.finditer(r"\d+(?:\.\d+)?\s*[x×倍]", folded)]
     taken += [
@@ -1493,6 +1549,8 @@ class _Reading:
     """Names and dates: no property, class or number is read inside them."""
     org_spans: list[tuple[int, int]] = field(default_factory=list)
     countries: list[tuple[int, int, str]] = field(default_factory=list)
+    prop_named: dict[tuple[int, int], str] = field(default_factory=dict)
+    """The property each property word of the text names, by its span."""
     explicit: bool = False
     """The question names the class of the nodes (not only implied by its property)."""
     hardware_word: bool = False
@@ -1594,7 +1652,8 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     mentions = [m for m in mentions if not (m.how == "fuzzy" and _respell(m.text, [], known) != m.text)]
     respelt = _respell(text, [], known)
     respelt = respelt if len(respelt) == len(text) else text
-    prop_spans = [(s, e) for _, ws in PROPERTY_WORDS for s, e, _ in _find(respelt, ws)]
+    found = [(s, e, prop) for prop, ws in PROPERTY_WORDS for s, e, _ in _find(respelt, ws)]
+    prop_spans = [(s, e) for s, e, _ in found]
     mentions = [
         m
         for m in mentions
@@ -1605,7 +1664,9 @@ def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Re
     ]
     taken = [(m.start, m.end) for m in mentions]
     text = respell_cjk(_respell(text, taken, known), taken)
-    return _Reading(text, mentions, prop_spans)
+    reading = _Reading(text, mentions, prop_spans)
+    reading.prop_named = {(s, e): prop for s, e, prop in found}
+    return reading
 
 
 _AMOUNT = re.compile(r"\$?\d+(?:\.\d+)?\s*(?:b|bn|m|k|t)")
@@ -1622,9 +1683,17 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS) or r.context == "spend" or SPENT.search(text) is not None
+    chips_named = any(c in chips_cls for m in r.mentions for c in m.best.types)
+    figures: list[Mention] = []
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
+        prop = r.prop_named.get((m.start, m.end))
+        is_chip = any(t in chips_cls for t in m.best.types)
+        if prop and chips_named and not is_chip and PROPERTY_CARRIER.get(prop) == "hardware":
+            # "which is faster at FP8", chips named: the chips' FP8 figure, not the thing named "FP8"
+            figures.append(m)
+            continue
         if m.how == "fuzzy" and m.text in named_products:
             continue  # "Grok" is a product of the usage figures, not Groq misspelt
         if any(s <= m.start and m.end <= e for s, e, _ in countries):
@@ -1661,6 +1730,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
             chip = _chip_named(m, chips_cls)
             if chip is not None:
                 r.chip_of[m.best.iri] = chip
+    r.mentions = [m for m in r.mentions if m not in figures]  # a property word, read as such
     # every country named, in order: the longest word where words overlap ("south korea", "korea")
     for s, e, w in sorted(countries, key=lambda c: (c[0], c[0] - c[1])):
         if any(a <= s and e <= b and (a, b) != (s, e) for a, b, _ in countries):
@@ -1686,6 +1756,7 @@ def _products_named(text: str, products: Iterable[str]) -> list[str]:
     """The products the text names, the longest where names overlap ("Meta AI assistant", not "Meta
     AI"); an assistant named by its maker's name beside "assistant" or 助手 ("Meta AI 助手") is it."""
     found: list[tuple[int, int, str]] = []
+    heads: list[tuple[int, int, str]] = []
     for p in products:
         name = p.casefold()
         if len(name) < 3:
@@ -1695,6 +1766,12 @@ def _products_named(text: str, products: Iterable[str]) -> list[str]:
             found += [(s, e, p) for s, e, _ in _find(text, [head])]
         else:
             found += [(s, e, p) for s, e, _ in _find(text, [name])]
+            if head != name:
+                heads += [(s, e, p) for s, e, _ in _find(text, [head])]
+    if found and heads:
+        # beside another product named ("Gemini 和 Meta AI 的月活"), the maker's name of an assistant is
+        # that assistant, as "Meta AI 助手" is: products are compared with products
+        found += heads
     found.sort(key=lambda f: (f[0], f[0] - f[1]))
     out: list[str] = []
     end = -1
@@ -2028,6 +2105,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
             dict.fromkeys(PRICE_COMPONENTS[w] for _, _, w in _find(text, PRICE_COMPONENTS))
         )
     form.listed = form.carrier == "hardware" and _has(text, LISTED_WORDS)
+    # a company's figures asked as records ("staff counts reported in 2024", "超过3000人的记录"): each row
+    form.records = form.carrier in FIGURES and _has(text, RECORD_WORDS)
     form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
     form.closed = form.carrier == "funding" and _has(text, CLOSED_WORDS)
     form.latest = _has(text, OPERATOR_WORDS["latest"])
@@ -2166,6 +2245,10 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         form.op = "series"  # "F 轮融了多少钱，估值多少": the round's figures, each asked, not a total
     if form.op == "top" and form.orgs and form.carrier in OWNED:
         form.subsidiaries = True  # "Meta's largest model" is Meta AI's too: a ranking leaves none out
+    if form.round_name and form.carrier == "funding":
+        form.rounds_of = _rounds_of(form, r)
+        if form.rounds_of:
+            form.round_name = None
     return _joint(form, ops, vocab) or form
 
 
@@ -2511,6 +2594,7 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     elif ops["count"] and form.carrier in FIGURES and _has(text, RECORD_WORDS):
         # "有几条员工人数的记录", "how many revenue records": the figures themselves, each row
         form.op, form.records = "count", True
+
     elif ops["count"] and (
         not form.prop
         or (form.carrier and form.prop in (None, "amount"))
@@ -3013,9 +3097,11 @@ def _filters(form: Form, carrier: str) -> list[str]:
             # each product's newest figure (of the period asked): no later one of the same product
             period = f'aikg:activeUsersPeriod "{form.period}" ; ' if form.period else ""
             prop = form.prop or "activeUsers"
+            # ... of the period asked: a later figure outside it ("the end of May 2025") is no later one
+            within = f' && STR(?laterDate) <= "{form.dates[1]}"' if form.dates else ""
             out.append(
                 f"FILTER NOT EXISTS {{ ?later aikg:product ?product ; {period}aikg:{prop} ?laterValue ; "
-                "aikg:date ?laterDate . ?x aikg:date ?xDate FILTER(STR(?laterDate) > STR(?xDate)) }"
+                f"aikg:date ?laterDate . ?x aikg:date ?xDate FILTER(STR(?laterDate) > STR(?xDate){within}) }}"
             )
     elif carrier == "usage" and form.product and not form.orgs:
         out.append(
@@ -3075,12 +3161,22 @@ def _filters(form: Form, carrier: str) -> list[str]:
         )
     if form.round_name and carrier == "funding":
         # "Series A" as Epoch names it, "A 轮" as a Chinese source does (Groq's Series A)
-        letter = form.round_name.rsplit(" ", 1)[-1]
-        out.append(
-            f'?x aikg:roundName ?roundName FILTER(CONTAINS(?roundName, "{form.round_name}")'
-            f' || STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
+        out.append(f"?x aikg:roundName ?roundName FILTER({_round_named(form.round_name)})")
+    elif form.rounds_of and carrier == "funding":
+        # each organization's own round: xAI's Series C and Anthropic's Series E, not both companies' C
+        either = " || ".join(
+            f"(?investee IN ({', '.join(_iri(x) for x in cands)}) && {_round_named(name)})"
+            for cands, name in form.rounds_of
         )
+        out.append(f"?x aikg:investee ?investee ; aikg:roundName ?roundName FILTER({either})")
     return out
+
+
+def _round_named(name: str) -> str:
+    """A SPARQL test that ?roundName is the round ``name`` ("Series A"), as Epoch or a Chinese source
+    writes it ("A 轮")."""
+    letter = name.rsplit(" ", 1)[-1]
+    return f'(CONTAINS(?roundName, "{name}") || STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
 
 
 SPEND_TOTAL = (
@@ -3371,8 +3467,14 @@ def compile_form(form: Form) -> str:
             f"ORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
         )
     order = f"DESC({_key('?value', form.prop)})" if p else ("STR(?date) ?x" if form.dates and date else "?x")
+    whose = ""
+    if form.carrier in FIGURES and c.org and not form.orgs:
+        # a company's figures listed with no company named ("超过3000人的记录有哪些公司"): whose each is
+        whose = " ?company"
+        body += f"\n  OPTIONAL {{ ?x {c.org[0]} ?company }}"
     return PREFIXES + (
-        f"SELECT DISTINCT ?x{report}{value}{date} WHERE {{\n  {body}\n}}\nORDER BY {order} LIMIT {LIST_LIMIT}"
+        f"SELECT DISTINCT ?x{report}{whose}{value}{date} WHERE {{\n  {body}\n}}\n"
+        f"ORDER BY {order} LIMIT {LIST_LIMIT}"
     )
 
 
@@ -3639,6 +3741,8 @@ def describe(form: Form) -> str:
         quals.append(form.period.lower())
     if form.round_name:
         quals.append(form.round_name)
+    if form.rounds_of:
+        quals.append(" / ".join(f"{cands[0].label} {name}" for cands, name in form.rounds_of))
     if form.spend_category:
         quals.append(form.spend_category)
     if form.spend_total:

@@ -38,8 +38,16 @@ FILLER_EN = frozenset(_FILLER_EN.split())
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
 
 FILLER_ZH: tuple[str, ...] = (
-    # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型")
+    # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型"); 拥有
+    # is 有 (has) in writing ("微软拥有多少个集群")
     "名下",
+    "拥有",
+    # figures "made public" (公布的用户数据): the figures themselves, dated as the data dates them
+    "公布的",
+    "公布了",
+    # the end of a month the date reader took ("2025年10月底"): that month, as 年底 is that year
+    "月底",
+    "月末",
     # chips that make up a topology ("4096 颗芯片组成 3D Torus"): the configuration named, nothing more
     "组成",
     # the things named, pointed at again ("H100 和 B200 这两款芯片"): nothing more is asked
@@ -228,7 +236,7 @@ class Vocabulary:
         )
 
 
-def _stems(word: str) -> list[str]:
+def stems(word: str) -> list[str]:
     """The word and its light stems ("trains" → "train", "operated" → "operate", "rounds" → "round")."""
     w = word.strip("'’-")
     out = [w]
@@ -302,7 +310,7 @@ def unexplained(text: str, taken: Iterable[tuple[int, int]], vocab: Vocabulary) 
             continue
         if t.text[0].isdigit() or t.text in STOPWORDS:
             continue
-        if any(s in vocab.latin or s in FILLER_EN or s in STOPWORDS for s in _stems(t.text)):
+        if any(s in vocab.latin or s in FILLER_EN or s in STOPWORDS for s in stems(t.text)):
             continue
         if _misspelt(t.text, vocab):
             continue
@@ -389,7 +397,7 @@ def operators(folded: str) -> list[str]:
     # a hyphenated word is one word ("second-hand" is no ordinal); a stem shorter than five letters is
     # another word ("news" is no "new")
     for w in re.findall(r"[a-z]+(?:-[a-z]+)*", folded):
-        if w not in out and any(s in UNAPPLIED_EN for s in _stems(w) if s == w or len(s) >= 5):
+        if w not in out and any(s in UNAPPLIED_EN for s in stems(w) if s == w or len(s) >= 5):
             out.append(w)
     return out
 
@@ -511,10 +519,10 @@ def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, i
         return None  # "teh", "dose": two letters of a function word swapped
     if any(c.isdigit() for c in word):
         return "name"  # a model number the graph does not hold ("H300", "Blackwell Ultra 2")
-    stems = _stems(word)
-    if any(s in UNAPPLIED_EN for s in stems) or (len(word) >= 7 and word.endswith("est")):
+    forms = stems(word)
+    if any(s in UNAPPLIED_EN for s in forms) or (len(word) >= 7 and word.endswith("est")):
         return "operator"
-    if any(s in domain.latin for s in stems if s == word or len(s) >= 4) or _near(word, domain.content):
+    if any(s in domain.latin for s in forms if s == word or len(s) >= 4) or _near(word, domain.content):
         return "domain"
     for m in re.finditer(rf"(?<![a-z0-9]){re.escape(word)}(?![a-z0-9])", folded):
         before = [t for t in _LATIN_WORD.findall(folded[: m.start()])]

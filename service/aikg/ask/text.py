@@ -44,13 +44,47 @@ def fold(text: str) -> str:
     folded = unicodedata.normalize("NFKC", text).casefold()
     if not CJK_CHAR.search(folded):
         return folded
-    folded = _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", simplified(folded))
+    folded = _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", mandarin(simplified(folded)))
     folded = _PHASE.sub(lambda m: f" phase {_CN_DIGITS.get(m.group(1), m.group(1))} ", folded)
     return _CN_NUMERAL.sub(_arabic, folded)
 
 
 _PHASE = re.compile(r"第?([一二三四五六七八九]|\d)期")
 """A phase of a cluster or site ("Alps 二期", "第一期"): read "phase 2", as Epoch's names write it."""
+
+
+_CANTONESE_MARK = re.compile("[嘅嘢咗喺佢哋啲冇唔咩乜]|边[个间度啲]|几多")
+_CANTONESE = {
+    "边个": "哪个",
+    "边间": "哪家",
+    "边度": "哪里",
+    "边啲": "哪些",
+    "几多": "多少",
+    "乜嘢": "什么",
+    "咩": "什么",
+    "嘅": "的",
+    "咗": "了",
+    "喺": "在",
+    "佢哋": "他们",
+    "佢": "他",
+    "啲": "些",
+    "冇": "没有",
+    "唔": "不",
+}
+_CANTONESE_WORD = re.compile(
+    "|".join(sorted(_CANTONESE, key=len, reverse=True))
+    # 系 is the copula "is" in Cantonese ("系边个"), but a word's part in Mandarin (系列, 关系, 体系)
+    + "|(?<![关体联派谱直])系(?![列统数])"
+)
+
+
+def mandarin(text: str) -> str:
+    """Chinese written in Cantonese (嘅, 系边个, 几多: Hong Kong's written questions) with its function
+    words read as Mandarin's (的, 是哪个, 多少), so the reader's words and fillers apply; only where a
+    character or word found in Cantonese alone says so (系 alone is also Mandarin's 系列, 关系)."""
+    if not _CANTONESE_MARK.search(text):
+        return text
+    return _CANTONESE_WORD.sub(lambda m: _CANTONESE.get(m.group(), "是"), text)
 
 
 _CN_DIGITS = {

@@ -1324,7 +1324,6 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         # rows of the data counted ("有几条员工人数的记录", "how many revenue records"): the figures
         "几条",
         "多少条",
-        "records",
     ),
     "sum": (
         "in total",
