@@ -2318,3 +2318,11 @@ def test_a_precision_word_beside_chips_is_their_figure_not_a_thing_named(asker, 
     )
     a = asker.ask("B200 or MI355X, which is faster at FP8?")
     assert a["understood"]["form"]["property"] == "fp8Performance" and numbers(a) == gold
+
+
+def test_a_named_query_that_leaves_a_thing_named_unused_is_not_sure(asker):
+    """ "how sure is the 6D torus for TPU v9t?" answered by every topology's hop counts leaves the TPU
+    v9t out of the answer: not sure, naming it."""
+    a = asker.ask("how sure is the 6D torus for TPU v9t?")
+    assert a["abstained"] and a["answer"]["kind"] == "unsure"
+    assert "tpu v9t" in a["understood"]["unknown"]

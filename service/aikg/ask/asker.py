@@ -348,6 +348,19 @@ class Asker:
                 for m in _dropped_names(reading, understood.get("parameters") or {}, orgs)
                 if f'"{m.best.slug}"' not in shown and m.best.iri not in shown
             ]
+            # any other thing named that the query neither takes nor shows nor says in its examples ("how
+            # sure is the 6D torus for *TPU v9t*" answered by every topology's hop counts): what was
+            # asked about is not in the answer
+            vocab = self.example_words(query)
+            dropped += [
+                m.text
+                for m in _unused_names(reading, understood.get("parameters") or {}, orgs)
+                if m.text not in dropped
+                and f'"{m.best.slug}"' not in shown
+                and m.best.iri not in shown
+                and m.best.label not in shown
+                and unexplained(m.text, [], vocab)
+            ]
             # no named query takes a country: "who owns the largest clusters in Japan" answered with every
             # country's owners drops Japan, and with it what was asked
             dropped += countries_named(reading.folded)
@@ -1267,6 +1280,19 @@ def _dropped_names(reading: Reading, parameters: Mapping[str, str], orgs: Abstra
         if any(t in orgs for t in m.best.types):
             out.append(m)
     return out if used else []
+
+
+def _unused_names(reading: Reading, parameters: Mapping[str, str], orgs: AbstractSet[str]) -> list[Mention]:
+    """The things other than organizations the question names exactly that a named query's parameters
+    do not take (organizations: :func:`_dropped_names`)."""
+    used = set(parameters.values())
+    return [
+        m
+        for m in reading.mentions
+        if m.how == "exact"
+        and not any(c.slug in used or c.iri in used for c in m.candidates)
+        and not any(t in orgs for t in m.best.types)
+    ]
 
 
 def _fit(plan: Plan, named: list[Mention]) -> float:
