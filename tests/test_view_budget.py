@@ -404,3 +404,87 @@ def test_a_cheap_view_has_a_process_of_its_own_that_a_heavy_views_overrun_does_n
     finally:
         get_services_of(app).views = None
         views.close()
+
+
+def test_a_view_whose_time_ran_out_waiting_for_the_same_answer_is_answered_503_not_run_again(
+    store, monkeypatch
+):
+    """Two clients asking the same hub export at once: the second waits (response cache) for the first's
+    answer until its deadline, and then asked the views process with a whole limit of its own, answered
+    8.5-22 s after the request under four clients loading NVIDIA's exports. Each view now keeps its
+    request's deadline: one past it is answered 503 without being handed on, and a view handed on
+    carries its deadline."""
+    import threading
+
+    from aikg.serving import views as views_module
+    from aikg.store.base import Deadline
+
+    app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 0.5}, store=store)
+    asked: list[Any] = []
+    first_asked, release = threading.Event(), threading.Event()
+
+    class Child:
+        def alive(self) -> bool:
+            return True
+
+        def ask(self, path: str, query: str, headers: Any, deadline: Any, *, cheap: bool = False) -> Any:
+            asked.append(deadline)
+            if len(asked) == 1:
+                first_asked.set()
+                release.wait(30)  # the first view runs until the second request has been answered
+                body = b'{"ok": false, "status": 503, "error": "query timeout", "message": "late"}'
+                return 503, [("Content-Type", "application/json")], body
+            return 200, [("Content-Type", "application/xml")], b"<graphml/>"
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(views_module, "_Child", Child)
+    monkeypatch.setattr(views_module.ViewsProcess, "_answering", lambda self, child: contextlib.nullcontext())
+    views = views_module.ViewsProcess(timeout=0.5)
+    get_services_of(app).views = views
+    url = "/export/graphml?focus=nvidia&depth=4&fold=true"
+    answers: dict[str, Any] = {}
+
+    def get(name: str) -> None:
+        answers[name] = app.test_client().get(url)
+
+    first = threading.Thread(target=get, args=("first",))
+    first.start()
+    try:
+        assert first_asked.wait(30)
+        get("second")  # waits for the first one's answer until its own deadline
+        second = answers["second"]
+        assert second.status_code == 503, second.data[:200]
+        assert second.get_json()["error"] == "query timeout"
+        assert len(asked) == 1  # the second request was never handed on with a new limit
+        assert isinstance(asked[0], Deadline)  # the first carried its request's deadline
+    finally:
+        release.set()
+        first.join(30)
+        views.close()
+    assert answers["first"].status_code == 503
+
+
+def test_the_views_process_keeps_the_deadline_a_view_was_handed_on_with(app):
+    """In the views process a view ran with a limit counted from when its thread took it up; it now
+    keeps the deadline the HTTP worker set as the request arrived: one already past ends in the
+    timeout envelope, however cheap the view."""
+    import threading
+
+    from aikg.serving.views import _answer, _Lanes
+
+    class Conn:
+        sent: list[Any] = []
+
+        def send(self, answer: Any) -> None:
+            self.sent.append(answer)
+
+    conn = Conn()
+    path, query = "/api/entities/coreweave/neighbors", "depth=1"
+    _answer(app, conn, threading.Lock(), (1, path, query, [], True, time.monotonic() + 30), _Lanes())  # type: ignore[arg-type]
+    _answer(app, conn, threading.Lock(), (2, path, query, [], True, time.monotonic() - 1), _Lanes())  # type: ignore[arg-type]
+    (number, status, _, body), (late_number, late_status, _, late_body) = conn.sent
+    assert (number, status) == (1, 200), body[:200]
+    assert (late_number, late_status) == (2, 503), late_body[:200]
+    assert b'"query timeout"' in late_body

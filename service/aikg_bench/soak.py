@@ -51,6 +51,7 @@ import urllib3
 
 from aikg.namespaces import PREFIXES
 from aikg.query.named import load_queries
+from aikg.serving.views import GRACE
 from aikg_bench.served import (
     TOKEN,
     MemoryWatch,
@@ -252,6 +253,8 @@ class Tally:
         self.problems: dict[str, int] = {}
         self.examples: list[dict[str, Any]] = []
         self.slow: dict[str, int] = {}
+        self.late: dict[str, int] = {}
+        """Answers past the budget plus the views' grace (what the service promises), by kind and status."""
 
     def answered(self) -> int:
         """Requests recorded so far, whatever their outcome."""
@@ -266,6 +269,9 @@ class Tally:
             self.latencies.setdefault(call.kind, []).append(outcome.seconds)
             if outcome.seconds > call.budget + 1:
                 self.slow[call.kind] = self.slow.get(call.kind, 0) + 1
+            if outcome.seconds > call.budget + GRACE:
+                late = f"{call.kind} {status}"
+                self.late[late] = self.late.get(late, 0) + 1
             if outcome.problem:
                 self.problems[outcome.problem] = self.problems.get(outcome.problem, 0) + 1
                 if self.problems[outcome.problem] <= self.EXAMPLES:
@@ -291,6 +297,7 @@ class Tally:
                 "errors_by_kind": dict(sorted(self.problems.items())),
                 "error_examples": list(self.examples),
                 "over_budget_plus_1s": dict(sorted(self.slow.items())),
+                "over_budget_plus_grace": dict(sorted(self.late.items())),
                 "by_route": {r: dict(sorted(s.items())) for r, s in sorted(self.routes.items())},
                 "latency": {k: percentiles(v) for k, v in sorted(self.latencies.items())},
             }

@@ -22,6 +22,14 @@ a hub's deep neighbourhoods, a depth-1 neighbourhood shared the GIL with four bu
 that does not answer within :data:`GRACE` seconds past the limit is killed and started again, and its
 requests end in 503.
 
+The limit is the request's own, counted from its arrival in the HTTP worker: the job carries that
+deadline (``time.monotonic``, one clock for every process of the machine), the view in the views process
+stops at it, and the HTTP worker waits for the answer until it plus the grace, whatever the request did
+before (waited for the same view's answer in the response cache, for a views process to start, or was
+asked again after its process was killed). Each of those waits used to begin a fresh limit: under four
+clients loading NVIDIA's GraphML exports, two clients asking the same export waited 5 s for one answer
+(a 503) and then ran the view afresh, answered 8.5-22 s after the request.
+
 The cheap lane runs in a second views process of the HTTP worker, at the serving priority: killing the
 heavy views' process for an overrun no longer takes the cheap views in it along (they were asked again
 of a new process, which had to start and read the graph first: 13-15 s).
@@ -51,6 +59,8 @@ from aikg.errors import QueryTimeout, StoreError
 from aikg.export import budget
 from aikg.placement import SHARE_LOOK, Share, heavy_cores, process_tasks
 from aikg.serving.arenas import give_back
+from aikg.store.base import Deadline, current_deadline
+from aikg.web import VIEWS_DEADLINE
 from aikg.web.errors import error_body
 
 log = logging.getLogger(__name__)
@@ -77,6 +87,10 @@ DROPPED_HEADERS = frozenset({"content-length", "etag", "cache-control", "vary"})
 """Answer headers the HTTP worker sets itself (its response cache tags them); Content-Encoding stays."""
 
 READY = "ready"
+
+
+class _Starting(Exception):
+    """The views process had not started when the request's time ran out (it goes on starting)."""
 
 
 class ViewsProcess:
@@ -130,9 +144,15 @@ class ViewsProcess:
         The cheap lane has a process of its own, beside the heavy views' one: a heavy view past its
         limit and grace gets its process killed, and the cheap views in it were asked again of a new
         process, which had to start and read the graph's facts first (13-15 s under four clients
-        loading a hub's deep neighbourhoods, most of them past the limit)."""
+        loading a hub's deep neighbourhoods, most of them past the limit).
+
+        Every wait keeps the request's deadline (see the module docstring): one already past is
+        answered 503 here, and the answer is waited for until the deadline plus :data:`GRACE`."""
         headers = [(h, request.headers[h]) for h in FORWARDED_HEADERS if h in request.headers]
+        deadline = current_deadline() or Deadline.after(self.timeout)
         for attempt in range(2):
+            if deadline.expired():
+                raise self._late()
             child = self._current(cheap)
             try:
                 with self._answering(child) if not cheap else contextlib.nullcontext():
@@ -140,16 +160,14 @@ class ViewsProcess:
                         request.environ.get("PATH_INFO", ""),
                         request.environ.get("QUERY_STRING", "") if query_string is None else query_string,
                         headers,
-                        self.timeout + GRACE,
+                        deadline,
                         cheap=cheap,
                     )
             except TimeoutError:
-                self._replace(child)
-                raise QueryTimeout(
-                    f"the view ran past the time limit of {self.timeout:g} s (setting query_timeout) "
-                    "and was stopped; ask for a smaller depth, a lower limit or some types (type=...)",
-                    errors=[{"limit": "query_timeout", "seconds": self.timeout}],
-                ) from None
+                self._replace(child)  # no answer by the deadline plus the grace: the process is stuck
+                raise self._late() from None
+            except _Starting:
+                raise self._late() from None
             except EOFError:
                 self._replace(child)
                 if attempt:
@@ -158,6 +176,13 @@ class ViewsProcess:
             kept = [(name, value) for name, value in answer_headers if name.lower() not in DROPPED_HEADERS]
             return Response(body, status=status, headers=kept)
         raise AssertionError("unreachable")
+
+    def _late(self) -> QueryTimeout:
+        return QueryTimeout(
+            f"the view ran past the time limit of {self.timeout:g} s (setting query_timeout) "
+            "and was stopped; ask for a smaller depth, a lower limit or some types (type=...)",
+            errors=[{"limit": "query_timeout", "seconds": self.timeout}],
+        )
 
     @contextlib.contextmanager
     def _answering(self, child: _Child) -> Iterator[None]:
@@ -227,6 +252,7 @@ class _Child:
         self._waiting: dict[int, Future[tuple[int, list[tuple[str, str]], bytes]]] = {}
         self._numbers = itertools.count()
         self._ready = threading.Event()
+        self._started = time.monotonic()
         self._ended = False
         threading.Thread(target=self._read, name="aikg-views-answers", daemon=True).start()
 
@@ -238,26 +264,32 @@ class _Child:
         path: str,
         query_string: str,
         headers: list[tuple[str, str]],
-        seconds: float,
+        deadline: Deadline,
         *,
         cheap: bool = False,
     ) -> tuple[int, list[tuple[str, str]], bytes]:
-        """Send one request (its path and query string as WSGI gives them, by the cheap lane or not);
-        its answer within ``seconds`` (else :class:`TimeoutError`), or :class:`EOFError` if the process
-        ends first."""
-        if not self._ready.wait(self.STARTUP) or self._ended:
+        """Send one request (its path and query string as WSGI gives them, by the cheap lane or not,
+        with its ``deadline``); its answer by the deadline plus :data:`GRACE` (else
+        :class:`TimeoutError`), or :class:`EOFError` if the process ends first (or never starts:
+        :data:`STARTUP`). :class:`_Starting` if it is still starting at the deadline."""
+        starting = self._started + self.STARTUP - time.monotonic()
+        if not self._ready.wait(max(0.0, min(deadline.left(), starting))):
+            if starting <= deadline.left():
+                raise EOFError
+            raise _Starting
+        if self._ended:
             raise EOFError
         number = next(self._numbers)
         future: Future[tuple[int, list[tuple[str, str]], bytes]] = Future()
         with self._send:
             self._waiting[number] = future
             try:
-                self.conn.send((number, path, query_string, headers, cheap))
+                self.conn.send((number, path, query_string, headers, cheap, deadline.at))
             except (OSError, ValueError):
                 self._waiting.pop(number, None)
                 raise EOFError from None
         try:
-            return future.result(seconds)
+            return future.result(max(0.0, deadline.left() + GRACE))
         except TimeoutError:
             with self._send:
                 self._waiting.pop(number, None)
@@ -346,10 +378,11 @@ class _Lanes:
 def _answer(
     app: Any, conn: multiprocessing.connection.Connection, send: threading.Lock, job: Any, lanes: _Lanes
 ) -> None:
-    number, path, query_string, headers, cheap = job
+    number, path, query_string, headers, cheap, deadline = job
     try:
         environ = EnvironBuilder(method="GET", headers=headers).get_environ()
         environ["PATH_INFO"], environ["QUERY_STRING"] = path, query_string  # as the HTTP worker got them
+        environ[VIEWS_DEADLINE] = deadline  # the request's, from its arrival in the HTTP worker
         with app.request_context(environ), lanes.cheap() if cheap else contextlib.nullcontext():
             response = app.full_dispatch_request()
             body = response.get_data()

@@ -20,6 +20,9 @@ from aikg.store.base import pop_deadline, push_deadline
 from aikg.web.json_provider import OrjsonProvider
 
 SERVICES_KEY = "aikg.services"
+VIEWS_DEADLINE = "aikg.deadline"
+"""The WSGI environ key under which the views process (:mod:`aikg.serving.views`) gives a view the
+deadline the HTTP worker set as the request arrived (``time.monotonic``): the view keeps the sooner one."""
 _WRITES = frozenset({"POST", "PUT", "DELETE", "PATCH"})
 
 
@@ -77,7 +80,11 @@ def _bound_requests(app: Flask) -> None:
         settings = get_services().settings
         writing = request.method in _WRITES and request.endpoint not in ("sparql.endpoint",)
         seconds = settings.write_timeout if writing else settings.query_timeout
-        g.aikg_deadline = push_deadline(Deadline.after(seconds))
+        deadline = Deadline.after(seconds)
+        given = request.environ.get(VIEWS_DEADLINE)  # a view the HTTP worker handed on: its deadline
+        if isinstance(given, float):
+            deadline = Deadline(given).sooner(deadline)
+        g.aikg_deadline = push_deadline(deadline)
 
     @app.teardown_request
     def _end(_exc: BaseException | None) -> None:
