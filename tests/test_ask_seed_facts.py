@@ -405,3 +405,11 @@ def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
     """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
     body = asker.ask("What was OpenAI's full-year revenue in 2023?")
     assert body["abstained"] or not body["answer"].get("rows")
+
+
+def test_a_named_query_is_not_sure_of_a_name_it_was_not_given(asker):
+    """ "升级版平台" is part of the upgraded platform's alias (配备升级版GPU的平台), which the reading
+    does not link: the speed-up claims query lists every claim, none of them the one asked (1.9x)."""
+    body = asker.ask("升级版平台比新一代平台快多少倍（Llama 3.1 405B）")
+    assert body["abstained"]
+    assert "升级版" in body["understood"]["unknown"]

@@ -437,6 +437,8 @@ class Domain:
     cjk_content: tuple[str, ...]
     lexicon: frozenset[str]
     """The Latin words of the vocabulary (not of the graph's names)."""
+    cjk_names: frozenset[str] = frozenset()
+    """The Chinese runs of the graph's names, whole ("配备升级版GPU的平台": 配备升级版, 的平台)."""
 
     @classmethod
     def of(cls, names: Iterable[str], words: Iterable[str], content: Iterable[str]) -> Domain:
@@ -447,6 +449,7 @@ class Domain:
         content_latin: set[str] = set()
         content_cjk: set[str] = set()
         lexicon: set[str] = set()
+        cjk_names: set[str] = set()
         for phrases, into, into_cjk in (
             (names, latin, cjk),
             (words, lexicon, cjk),
@@ -464,6 +467,8 @@ class Domain:
                 for run in re.findall(f"{CJK_CHAR.pattern}+", folded):
                     if into_cjk is content_cjk:
                         into_cjk.add(run)
+                    if into is latin:
+                        cjk_names.add(run)
                     cjk.update(run[i : i + 2] for i in range(len(run) - 1))
         lexicon |= content_latin
         content_latin -= STOPWORDS
@@ -473,7 +478,13 @@ class Domain:
             frozenset(content_latin),
             tuple(sorted(content_cjk, key=len)),
             frozenset(lexicon),
+            frozenset(cjk_names),
         )
+
+    def names_part(self, word: str) -> bool:
+        """True when a Chinese word of three characters or more is part of a name or alias of the graph
+        ("升级版" of "配备升级版GPU的平台"): the question names a thing the reading did not link."""
+        return len(word) >= 3 and bool(CJK_CHAR.match(word)) and any(word in n for n in self.cjk_names)
 
 
 def meaning(folded: str, word: str, domain: Domain, taken: Iterable[tuple[int, int]] = ()) -> str | None:
