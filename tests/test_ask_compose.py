@@ -2326,3 +2326,24 @@ def test_a_named_query_that_leaves_a_thing_named_unused_is_not_sure(asker):
     a = asker.ask("how sure is the 6D torus for TPU v9t?")
     assert a["abstained"] and a["answer"]["kind"] == "unsure"
     assert "tpu v9t" in a["understood"]["unknown"]
+
+
+def test_the_words_around_a_name_ask_for_its_figure(asker, epoch_store):
+    """ "on-board memory" (Epoch's "Memory size per board"), a node asked "(nm)", 是哪家公司的芯片 (its
+    maker), a cluster's "status" and a chip's form factor (OAM版) are read, not left as words that make
+    the answer unsure."""
+    memory = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:aws-inferentia2 id:nvidia-l4 } ?x aikg:memoryPerChip ?v }",
+    )
+    assert figures(asker.ask("Inferentia2 vs NVIDIA L4: which has more on-board memory?")) == memory
+    node = values(epoch_store, "SELECT ?v WHERE { id:biren-br100 aikg:processNode ?v }")
+    assert figures(asker.ask("What process node is the Biren BR100 built on (nm)?")) == node
+    maker = asker.ask("深算一号是哪家公司的芯片")
+    assert not maker["abstained"] and _iris(maker) == {ID + "hygon"}
+    status = asker.ask("What is the status of Tesla Cortex phase 3?")
+    assert not status["abstained"]
+    assert [f["value"] for f in status["answer"]["facts"]] == ["Planned"]
+    # a form factor after the name ("OAM版") picks that variant of it, not both
+    oam = values(epoch_store, "SELECT ?v WHERE { id:metax-mxc500-oam aikg:thermalDesignPower ?v }")
+    assert figures(asker.ask("曦云C500 OAM版的热设计功耗是多少")) == oam

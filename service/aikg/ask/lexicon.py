@@ -47,6 +47,9 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     # "谁做的" / "哪家公司做的": who made it, the maker of a chip or the developer of a model
     (("谁做的", "家做的", "公司做的", "谁造的", "家造的", "谁家的"), ("manufacturer", "developer")),
+    # "深算一号是哪家公司的芯片": whose chip (or model) it is, its maker's (or developer's)
+    (("家公司的芯片", "家的芯片", "个公司的芯片"), ("manufacturer",)),
+    (("家公司的模型", "家的模型", "个公司的模型"), ("developer",)),
     (
         ("thermal design power", "tdp", "power draw", "power consumption", "watts", "热设计功耗", "功耗"),
         ("thermalDesignPower",),
@@ -150,7 +153,9 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("origin business", "started out", "start out", "began as", "起家", "最早做", "最初做"),
         ("originBusiness",),
     ),
-    (("process node", "制程", "工艺"), ("processNode",)),
+    (("process node", "制程", "工艺", "nm"), ("processNode",)),
+    # a cluster's or site's status (Existing, Planned, Decommissioned …)
+    (("status", "operational status", "运行状态"), ("operationalStatus",)),
     (
         (
             "what gpu",

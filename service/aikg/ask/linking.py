@@ -381,8 +381,9 @@ def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
             continue
         out.append(m)
     for m in out:
-        # a version no name was found for ("MLPerf v4.0"): the name's candidates of that version
-        after = _VERSION_AFTER.match(folded, m.end)
+        # a version no name was found for ("MLPerf v4.0"), or a variant word ("曦云C500 OAM版", read
+        # "mxc500 oam版"): the name's candidates of that version or variant
+        after = _VERSION_AFTER.match(folded, m.end) or _VARIANT_AFTER.match(folded, m.end)
         if after is None or any(o.start < after.end() and m.end < o.end for o in out if o is not m):
             continue
         word = _squeezed(after.group(1))
@@ -395,6 +396,8 @@ def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
 
 
 _VERSION_AFTER = re.compile(r"\s*(v\d+(?:\.\d+)*)(?![\w.])")
+_VARIANT_AFTER = re.compile(r"\s*(sxm\d?|pcie|oam)(?![a-z0-9])")
+"""A chip's form factor right after its name, followed by anything but a Latin letter or digit."""
 _DOTTED_AFTER = re.compile(r"\s*(\d+\.\d+)(?![a-z0-9.%万亿千百倍])")
 """A version number right after a name ("盘古5.0", read "pangu 5.0")."""
 

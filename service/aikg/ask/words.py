@@ -145,7 +145,19 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 BANDWIDTH_WORDS = ("memory bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽")
 """Words for a chip's memory bandwidth, read by both readers (the router's facts, :mod:`aikg.ask.lexicon`,
 and the composer's properties here), each adding its own."""
-MEMORY_WORDS = ("memory per chip", "memory", "hbm", "vram", "显存", "内存", "单卡显存")
+MEMORY_WORDS = (
+    "memory per chip",
+    "memory",
+    "hbm",
+    "vram",
+    "显存",
+    "内存",
+    "单卡显存",
+    # Epoch's column is "Memory size per board": the memory on the card
+    "on-board memory",
+    "onboard memory",
+    "memory per board",
+)
 """Words for a chip's memory size, read by both readers (as :data:`BANDWIDTH_WORDS`)."""
 
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -186,7 +198,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     # "几纳米" asks the node in its unit (nm)
-    ("processNode", ("process node", "制程", "工艺", "几纳米", "多少纳米", "纳米")),
+    ("processNode", ("process node", "制程", "工艺", "几纳米", "多少纳米", "纳米", "nm")),
     ("fp16Performance", ("fp16 performance", "fp16 throughput", "fp16", "fp16 算力")),
     ("fp8Performance", ("fp8 performance", "fp8 throughput", "fp8", "fp8 算力")),
     ("fp4Performance", ("fp4 performance", "fp4 throughput", "fp4", "fp4 算力")),
