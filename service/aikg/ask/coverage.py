@@ -56,8 +56,6 @@ FILLER_ZH: tuple[str, ...] = (
     "这两家",
     "这两",
     "请问",
-    # a chip's version named by the variant word before it ("OAM版", "PCIe 版"): that variant
-    "版",
     "一下",
     "帮我",
     "帮忙",

@@ -396,8 +396,9 @@ def _qualified(mentions: list[Mention], folded: str) -> list[Mention]:
 
 
 _VERSION_AFTER = re.compile(r"\s*(v\d+(?:\.\d+)*)(?![\w.])")
-_VARIANT_AFTER = re.compile(r"\s*(sxm\d?|pcie|oam)(?![a-z0-9])")
-"""A chip's form factor right after its name, followed by anything but a Latin letter or digit."""
+_VARIANT_AFTER = re.compile(r"\s*(sxm\d?|pcie|oam)(?![a-z0-9])(?:\s*版)?")
+"""A chip's form factor right after its name, followed by anything but a Latin letter or digit; with
+版 ("OAM版": the OAM version), which then asks nothing more (no other 版: "升级版" is a name's)."""
 _DOTTED_AFTER = re.compile(r"\s*(\d+\.\d+)(?![a-z0-9.%万亿千百倍])")
 """A version number right after a name ("盘古5.0", read "pangu 5.0")."""
 
