@@ -2347,3 +2347,21 @@ def test_the_words_around_a_name_ask_for_its_figure(asker, epoch_store):
     # a form factor after the name ("OAM版") picks that variant of it, not both
     oam = values(epoch_store, "SELECT ?v WHERE { id:metax-mxc500-oam aikg:thermalDesignPower ?v }")
     assert figures(asker.ask("曦云C500 OAM版的热设计功耗是多少")) == oam
+
+
+@pytest.mark.parametrize(
+    ("q", "period"),
+    [
+        ("Anthropic 在2023年10月到2024年12月之间的员工数", ("2023-10-01", "2024-12-31")),
+        ("2023年1月至2024年5月的员工人数", ("2023-01-01", "2024-05-31")),
+        ("OpenAI 2024年6月到2025年的收入", ("2024-06-01", "2025-12-31")),
+        ("2023年到2024年3月", ("2023-01-01", "2024-03-31")),
+        ("2025年4月到7月之间", ("2025-04-01", "2025-07-31")),
+        ("2019 到 2022 年", ("2019-01-01", "2022-12-31")),
+    ],
+)
+def test_a_chinese_period_of_months_across_years_keeps_both_ends(q, period):
+    """ "2023年10月到2024年12月": from the first month to the last, across the years (was: October 2023
+    alone, answered sure); a month past December is no month (was: an error)."""
+    assert read_dates(fold(q))[0] == period
+    assert read_dates(fold("2024年13月的收入"))[0] != ("2024-13-01", "2024-13-31")

@@ -603,6 +603,13 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         # 2024-05-17, 2024-05: a day, a month as ISO writes them
         (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])-([0-3]\d)(?![\d.-])", "ymd"),
         (r"(?<![\d.-])(\d{4})-(0[1-9]|1[0-2])(?![\d.-])", "ym-zh"),
+        # 2023 年 10 月到 2024 年 12 月, 2024 年 6 月到 2025 年, 2023 年到 2024 年 3 月: each end at its own
+        # precision, across the years (was: the first month alone)
+        (
+            r"(\d{4})\s*年\s*(?:(1[0-2]|0?[1-9])\s*月份?)?\s*(?:到|至|-|~|—|–)\s*(\d{4})\s*年\s*"
+            r"(?:(1[0-2]|0?[1-9])\s*月)?",
+            "ym-ym",
+        ),
         # 2019 到 2022 年 / 2019-2022 年 / 2019 to 2022 / 2019–2022
         (r"(\d{4})\s*年?\s*(?:到|至|-|~|—|–)\s*(\d{4})\s*年", "y-y"),
         (
@@ -620,10 +627,11 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         # from 2019 until 2024 / between 2024 and 2025
         (r"(?:from|between)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
         # 2025 年 1 月到 3 月
-        (r"(\d{4})\s*年\s*(\d{1,2})\s*月\s*(?:到|至|-|~)\s*(\d{1,2})\s*月", "y-mm"),
+        (r"(\d{4})\s*年\s*(1[0-2]|0?[1-9])\s*月\s*(?:到|至|-|~)\s*(1[0-2]|0?[1-9])\s*月", "y-mm"),
         (r"since\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
         (rf"({_MONTH_RE})\w*\s+(\d{{4}})", "my"),
-        (r"(\d{4})\s*年\s*(\d{1,2})\s*月", "ym-zh"),
+        # a month that is none ("2024年13月") is no date: never a month past December
+        (r"(\d{4})\s*年\s*(1[0-2]|0?[1-9])\s*月", "ym-zh"),
         (
             r"(?:in|during|(?:at|by)?\s*the\s+(?:end|start|beginning)\s+of|(?:end|start)\s+of)\s+(\d{4})\b"
             r"|(\d{4})\s*年(?:底|末|初)?|\b(20\d{2})\b",
@@ -655,6 +663,10 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             continue
         g = [x for x in m.groups() if x is not None]
         span = [(m.start(), m.end())]
+        if kind == "ym-ym":
+            y1, m1, y2, m2 = m.groups()
+            lo = f"{int(y1)}-{int(m1 or 1):02d}-01"
+            return (lo, _end(int(y2), int(m2 or 12))), span
         if kind == "half":
             year = int(next(x for x in g if x.isdigit() and len(x) == 4))
             second = any(x in ("second", "2", "下") for x in g)
