@@ -231,3 +231,51 @@ def test_no_answer_is_shown_below_the_stated_confidence(asker, monkeypatch):
     assert f"only {confidence:.0%} sure" in low["answer"]["message"]
     assert low["answer"]["description"] == body["answer"]["query"]["title"]
     assert low["alternatives"] == body["alternatives"]
+
+
+@pytest.mark.parametrize(
+    ("q", "site"),
+    [
+        ("How much power will xAI's Colossus 3 in Memphis draw?", "xai-colossus-2-memphis-tennessee"),
+        ("Stargate Abilene 5 的电力容量是多少", "openai-oracle-stargate-abilene-texas"),
+        (
+            "What is the H100-equivalent count of Microsoft Fairwater 3?",
+            "microsoft-fairwater-fayetteville-georgia",
+        ),
+    ],
+)
+def test_a_site_named_with_a_number_the_data_does_not_hold_is_not_answered(asker, epoch_store, q, site):
+    """A site's or cluster's own number the data has no such site of ("Colossus 3": Epoch lists Colossus
+    1 and 2) names a site aikg does not hold: not answered with the sites the name's word finds."""
+    assert column(
+        epoch_store, f"SELECT ?l WHERE {{ id:{site} <http://www.w3.org/2000/01/rdf-schema#label> ?l }}"
+    )
+    body = asker.ask(q)
+    assert body["abstained"], body["understood"]
+
+
+def test_a_site_named_with_its_own_number_is_answered(asker, epoch_store):
+    body = asker.ask("xAI Colossus 2 的电力容量是多少？")
+    want = column(
+        epoch_store, "SELECT ?v WHERE { id:xai-colossus-2-memphis-tennessee aikg:powerCapacity ?v }"
+    )
+    assert not body["abstained"] and want == ["276"]
+    facts = body["answer"].get("facts") or body["answer"].get("rows")
+    assert "276" in str(facts[0])
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "Will Groq actually hit 200 MW by next year?",
+        "Is Groq actually going to get to 200 MW?",
+        "OpenAI 在俄亥俄的 8GW 真的能建成吗？",
+    ],
+)
+def test_whether_a_plan_will_really_come_true_is_not_answered(asker, q):
+    """A judgement of likelihood ("will it actually", 真的能): no source's figure answers it, so the plan's
+    own figure is not shown as if it did."""
+    body = asker.ask(q)
+    assert body["abstained"], body["understood"]
+    plan = asker.ask("How big does Groq plan its footprint to be next year, in MW?")
+    assert not plan["abstained"]

@@ -35,6 +35,7 @@ from aikg.ask.words import (
     COMPARATORS,
     COUNTRIES,
     COUNTRY_PAIRS,
+    DOUBT,
     EVENT_WORDS,
     FORECAST,
     MEMORY_WORDS,
@@ -731,7 +732,12 @@ def out_of_scope(folded: str) -> bool:
     if _WHEN.search(folded) and not FORECAST.search(folded):
         for w in EVENT_WORDS["IPO"]:
             folded = re.sub(_pattern(w), " ", folded)
-    return _has(folded, OUT_OF_SCOPE) or _has(folded, OPINION_WORDS) or ADVICE.search(folded) is not None
+    return (
+        _has(folded, OUT_OF_SCOPE)
+        or _has(folded, OPINION_WORDS)
+        or ADVICE.search(folded) is not None
+        or DOUBT.search(folded) is not None
+    )
 
 
 PLANNED_CLASSES = frozenset({"cluster", "datacenter"})

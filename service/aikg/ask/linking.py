@@ -413,14 +413,16 @@ def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:
     for k, m in enumerate(mentions):
         types = {t for c in m.candidates for t in c.types}
         after = (_DOTTED_AFTER.match(folded, m.end) if types & _VERSIONED else None) or (
-            _PHASE_AFTER.match(folded, m.end) if types & _PHASED else None
+            (_PHASE_AFTER.match(folded, m.end) or _NUMBERED_AFTER.match(folded, m.end))
+            if types & _PHASED
+            else None
         )
         if after is None:
             continue
         number = [n for n, o in enumerate(mentions) if o is not m and o.start < after.end() and m.end < o.end]
         if any(not _NUMBER.fullmatch(normalize(mentions[n].text)) for n in number):
             continue  # the words after are a name of their own
-        version = after.group(1)
+        version = next(g for g in after.groups() if g)
         if not any(version in _VERSIONS.findall(normalize(c.label)) for c in m.candidates):
             dropped |= {k, *number}
     return [m for k, m in enumerate(mentions) if k not in dropped]
@@ -433,6 +435,14 @@ _PHASED = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
 
 
 _PHASE_AFTER = re.compile(r"\s*(phase \d+)(?![a-z0-9])")
+_NUMBERED_AFTER = re.compile(
+    r"\s*(\d{1,2})(?![\d.,%])(?!\s*(?:[a-z]|%|万|亿|千|百|兆|个|张|块|颗|座|家|年|月|日|号|期|倍|名|大|强))"
+    r"|\s*(\d{1,2})(?=\s+(?:in|at|of|on|and|or|vs|is|was|has|have|will|draw|use|run|hold)\b)"
+)
+"""A small number right after a site's or cluster's name, itself no figure ("Colossus 3 in Memphis",
+"Fairwater 3"; not "Colossus 200 MW", "Abilene 2 GW", "前 3 名"): the name's own number, which names
+a site the data does not hold when none of its candidates' labels has it ("xAI Colossus 2 Memphis
+Tennessee" has 2; "Phase 3" is a phase, not a 3)."""
 """A phase right after a name ("SURF Snellius phase 2"): the name's phase, none when it has no such."""
 _VERSIONS = re.compile(r"phase \d+(?![\w.])|[^\W_]+(?:\.\d+)*")
 """The words of a normalized label, a version's dots and a phase's number kept with them."""

@@ -1644,6 +1644,16 @@ OPINION_WORDS: tuple[str, ...] = (
 )
 """Words asking for an opinion or advice: aikg holds facts, not views (out of scope, as OUT_OF_SCOPE)."""
 
+DOUBT = re.compile(
+    r"\b(?:will|going to|gonna)\b.{0,40}\b(?:actually|really|truly)\b"
+    r"|\b(?:actually|really|truly) (?:going to|gonna|hit|reach|make it|get to|achieve|deliver|build)\b"
+    r"|真的能|真能|真的会|真会|真的可以|能否如期|能不能如期|会不会真的|能不能真的"
+)
+"""Words asking whether a plan or claim will really come true ("will Groq actually hit 200 MW", "is it
+really going to", 真的能建成吗): a judgement of likelihood, which no source's figure answers (the plan
+itself is asked without them: "how big does Groq plan to be next year"); out of scope, as OPINION_WORDS.
+"Is it real" (是真的吗, a rating) is not such a word."""
+
 ADVICE = re.compile(
     r"\bbest\b.*\bfor\b|\bbest (?:value|deal|choice|option|buy)\b|最适合|最好用|哪个好|哪家好|哪款好|最划算"
 )
