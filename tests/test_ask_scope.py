@@ -279,3 +279,25 @@ def test_whether_a_plan_will_really_come_true_is_not_answered(asker, q):
     assert body["abstained"], body["understood"]
     plan = asker.ask("How big does Groq plan its footprint to be next year, in MW?")
     assert not plan["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "prop", "at"),
+    [
+        ("张量 FP16 算力超过 2 PFLOP/s 的芯片有哪些？", "tensorFp16Performance", "2e15"),
+        ("FP16 算力超过 1000 TFLOPS 的加速器有哪些", "fp16Performance", "1e15"),
+        ("FP32 above 100 TFLOP/s: which accelerators?", "fp32Performance", "1e14"),
+    ],
+)
+def test_a_threshold_in_flop_per_second_filters_the_precision_named(asker, epoch_store, q, prop, at):
+    """PFLOP/s, TFLOPS: a rate with its prefix, at the precision the question names (the number was read
+    without its unit, 2 not 2e15, and every chip with a figure came back)."""
+    want = column(epoch_store, f"SELECT DISTINCT ?x WHERE {{ ?x aikg:{prop} ?v FILTER(?v > {at}) }}")
+    body = asker.ask(q)
+    assert not body["abstained"] and 0 < len(want) < 20
+    assert set(abouts(body)) == set(want)
+
+
+def test_a_rate_in_flop_per_second_with_no_precision_is_not_answered(asker):
+    body = asker.ask("Which chips exceed 2 PFLOP/s?")
+    assert body["abstained"], body["understood"]

@@ -42,6 +42,7 @@ from aikg.ask.words import (
     OPERATOR_WORDS,
     OPINION_WORDS,
     OUT_OF_SCOPE,
+    PERFORMANCE,
     POSITION_WORDS,
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
@@ -454,7 +455,8 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 
 _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
-    r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|flops?|h100|watts|w|chips|gpus|accelerators"
+    r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|(?:peta|tera|exa|[ptge])?flop/s|(?:peta|tera|exa|[ptge])flops"
+    r"|flops?|h100|watts|w|chips|gpus|accelerators"
     r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队|张|people|persons|人)(?![a-z0-9]))?",
 )
 _SCALES = {
@@ -487,6 +489,18 @@ def _number(m: re.Match[str]) -> tuple[float, str | None]:
     if unit and unit in UNITS:
         value *= UNITS[unit][1]
     return value, unit
+
+
+def _implied(unit: str | None, prop: str | None) -> str | None:
+    """The property a number's unit implies. A rate of FLOP/s fits the performance at any precision: the
+    one the question names ("FP16 算力超过 2 PFLOP/s"), none when it names none ("chips over 2 PFLOP/s":
+    which precision is not said, so no property is taken from the unit)."""
+    if unit is None or unit not in UNITS:
+        return None
+    implied = UNITS[unit][0]
+    if implied == PERFORMANCE:
+        return prop if prop is not None and prop.endswith(PERFORMANCE) else None
+    return implied
 
 
 _MONTHS = {
@@ -2001,11 +2015,14 @@ def _read_numbers(form: Form, r: _Reading) -> None:
     for nm in _NUMBER.finditer(text):
         if any(a <= nm.start() < b for a, b in r.name_spans) or not nm.group("num"):
             continue
+        if nm.start() and "a" <= text[nm.start() - 1] <= "z":
+            continue  # the digits of a word ("fp16", "gb200"), no amount: "1.5 petaflops of fp16" is 1.5e15
         value, unit = _number(nm)
-        if unit in UNITS and (form.prop is None or r.guessed):
-            form.prop = UNITS[unit][0]
-        elif unit in UNITS and comparator is not None and UNITS[unit][0] != form.prop:
-            form.threshold_prop = UNITS[unit][0]
+        implied = _implied(unit, form.prop)
+        if implied and (form.prop is None or r.guessed):
+            form.prop = implied
+        elif implied and comparator is not None and implied != form.prop:
+            form.threshold_prop = implied
         if comparator is not None:
             form.threshold = (comparator, value)
         elif (

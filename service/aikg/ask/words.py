@@ -199,6 +199,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     # "几纳米" asks the node in its unit (nm)
     ("processNode", ("process node", "制程", "工艺", "几纳米", "多少纳米", "纳米", "nm")),
+    # on tensor (matrix) units, Epoch's "Tensor-FP16/BF16 performance": the word tensor / 张量 says so
+    ("tensorFp16Performance", ("tensor fp16", "fp16 tensor", "张量 fp16", "fp16 张量", "张量fp16")),
     ("fp16Performance", ("fp16 performance", "fp16 throughput", "fp16", "fp16 算力")),
     ("fp8Performance", ("fp8 performance", "fp8 throughput", "fp8", "fp8 算力")),
     ("fp4Performance", ("fp4 performance", "fp4 throughput", "fp4", "fp4 算力")),
@@ -1508,6 +1510,8 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "bigger than",
             "larger than",
             "exceeding",
+            "exceed",
+            "exceeds",
             "超过",
             "大于",
             "高于",
@@ -1547,6 +1551,10 @@ USE_WORDS: tuple[str, ...] = (
 """Words that link a chip to what uses it ("clusters *using* the GB200", "哪款芯片*被用在*最多的集群里"):
 the chip filters or groups the nodes; never read as a property word misspelt (用在 is not 用户)."""
 
+PERFORMANCE = "Performance"
+"""What a unit of FLOP per second implies: the performance at some precision (fp16Performance,
+fp8Performance …), which the question's own words name."""
+
 UNITS: dict[str, tuple[str, float]] = {
     # unit word: (property it implies, factor to the property's own unit)
     "tb/s": ("memoryBandwidth", 1000.0),
@@ -1557,6 +1565,23 @@ UNITS: dict[str, tuple[str, float]] = {
     "tb": ("memoryPerChip", 1000.0),
     "flop": ("trainingCompute", 1.0),
     "flops": ("trainingCompute", 1.0),
+    # a rate of FLOP per second, with its prefix (2 PFLOP/s, 1000 TFLOPS, 1.5 petaflops): a chip's
+    # performance at the precision the question names (FP16 算力), none when it names none
+    "flop/s": (PERFORMANCE, 1.0),
+    "gflop/s": (PERFORMANCE, 1e9),
+    "gflops": (PERFORMANCE, 1e9),
+    "tflop/s": (PERFORMANCE, 1e12),
+    "tflops": (PERFORMANCE, 1e12),
+    "teraflop/s": (PERFORMANCE, 1e12),
+    "teraflops": (PERFORMANCE, 1e12),
+    "pflop/s": (PERFORMANCE, 1e15),
+    "pflops": (PERFORMANCE, 1e15),
+    "petaflop/s": (PERFORMANCE, 1e15),
+    "petaflops": (PERFORMANCE, 1e15),
+    "eflop/s": (PERFORMANCE, 1e18),
+    "eflops": (PERFORMANCE, 1e18),
+    "exaflop/s": (PERFORMANCE, 1e18),
+    "exaflops": (PERFORMANCE, 1e18),
     "h100": ("h100Equivalents", 1.0),
     "w": ("thermalDesignPower", 1.0),
     "watts": ("thermalDesignPower", 1.0),
