@@ -287,6 +287,7 @@ def test_whether_a_plan_will_really_come_true_is_not_answered(asker, q):
         ("张量 FP16 算力超过 2 PFLOP/s 的芯片有哪些？", "tensorFp16Performance", "2e15"),
         ("FP16 算力超过 1000 TFLOPS 的加速器有哪些", "fp16Performance", "1e15"),
         ("FP32 above 100 TFLOP/s: which accelerators?", "fp32Performance", "1e14"),
+        ("FP8 算力超过 3.5 PFLOP/s 的加速器", "fp8Performance", "3.5e15"),  # 3.5 is an amount, not GPT-3.5
     ],
 )
 def test_a_threshold_in_flop_per_second_filters_the_precision_named(asker, epoch_store, q, prop, at):

@@ -140,7 +140,7 @@ class EntityLinker:
                 if mention is not None:
                     found.append(mention)
         mentions = _one_thing(_versioned(_qualified(_non_overlapping(found), folded), folded), folded)
-        return _sibling_phases(mentions, folded, index)
+        return _sibling_phases(_not_amounts(mentions, folded), folded, index)
 
     def _exact(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
         """The mention of a span that is a whole name or the end of one thing's name, else None."""
@@ -401,6 +401,19 @@ _VARIANT_AFTER = re.compile(r"\s*(sxm\d?|pcie|oam)(?![a-z0-9])(?:\s*版)?")
 版 ("OAM版": the OAM version), which then asks nothing more (no other 版: "升级版" is a name's)."""
 _DOTTED_AFTER = re.compile(r"\s*(\d+\.\d+)(?![a-z0-9.%万亿千百倍])")
 """A version number right after a name ("盘古5.0", read "pangu 5.0")."""
+
+
+def _not_amounts(mentions: list[Mention], folded: str) -> list[Mention]:
+    """Mentions less a bare number followed by a unit: "4.5 PFLOP/s", "200 MW" are amounts, not the
+    "4.5" of GLM 4.5's name."""
+    out = []
+    for m in mentions:
+        if _NUMBER.fullmatch(normalize(m.text)):
+            rest = folded[m.end :].lstrip()
+            if any(rest.startswith(u) and not "a" <= rest[len(u) : len(u) + 1] <= "z" for u in UNITS):
+                continue
+        out.append(m)
+    return out
 
 
 def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:
