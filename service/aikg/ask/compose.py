@@ -47,6 +47,7 @@ from aikg.ask.words import (
     PROPERTY_CARRIER,
     PROPERTY_LABELS,
     PROPERTY_WORDS,
+    PUBLISHER_WORDS,
     RATING_WORDS,
     REGION_CODES,
     REGIONS,
@@ -2899,19 +2900,6 @@ def _checked_op(
 
 DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
 """The classes of documents a question may name as the source it asks about (an article, a report)."""
-PUBLISHER_WORDS = (
-    "who published",
-    "who publishes",
-    "published by",
-    "publisher",
-    "who put out",
-    "谁发布的",
-    "是谁发布",
-    "谁发的",
-    "哪家媒体发",
-    "谁发表",
-)
-"""Words asking who published a document: answered only of a document the question names."""
 LINK_WORDS = ("url", "link", "链接", "网址", "原文")
 """Words asking a document's link: the document's own, not its statements'."""
 OWNED_RATED = ("cluster", "datacenter", "run")

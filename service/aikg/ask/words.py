@@ -1123,6 +1123,20 @@ RATING_WORDS: tuple[str, ...] = (
 """Words asking Epoch's rating of a row, or whether a thing is real at all: provenance (the router's
 operator words) and the source's confidence (the composer's CONFIDENCE_WORDS)."""
 
+PUBLISHER_WORDS = (
+    "who published",
+    "who publishes",
+    "published by",
+    "publisher",
+    "who put out",
+    "谁发布的",
+    "是谁发布",
+    "谁发的",
+    "哪家媒体发",
+    "谁发表",
+)
+"""Words asking who published a document: answered only of a document the question names."""
+
 OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
     "provenance": (
         "who says",
@@ -1229,17 +1243,8 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "company disclosure",
         "disclosed",
         "disclose",
-        # who published a document ("who published the … article", 是谁发布的): compose.PUBLISHER_WORDS
-        "who published",
-        "who publishes",
-        "published by",
-        "publisher",
-        "who put out",
-        "谁发布的",
-        "是谁发布",
-        "谁发的",
-        "哪家媒体发",
-        "谁发表",
+        # who published a document ("who published the … article", 是谁发布的)
+        *PUBLISHER_WORDS,
         "who first reported",
         "first reported",
         "哪家媒体",
