@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from aikg.ask import Asker
-from aikg.ask.scoring import evaluate_answers, judge, load_items
+from aikg.ask.scoring import Whole, evaluate_answers, judge, load_items
 from conftest import ARTIFACTS
 from helpers import services_for
 
@@ -137,3 +137,61 @@ def test_first_is_the_first_row_not_any_row():
     answer = _rows_answer([{"x": "Germany", "v": "2"}, {"x": "France", "v": "9"}])
     assert judge(_item("first"), answer, [{"text": "France"}]) is False
     assert judge(_item("first"), answer, [{"text": "Germany"}]) is True
+
+
+ID = "https://w3id.org/aikg/id/"
+GOLD = [{"iri": f"{ID}chip-{n}"} for n in range(5)]
+
+
+def _chips(names: list[str], total: int | None = None) -> dict:
+    answer = _rows_answer([{"x": f"{ID}{n}", "bandwidth": "1.6"} for n in names])
+    answer["answer"]["total"] = total if total is not None else len(names)
+    return answer
+
+
+def test_a_list_holding_every_gold_item_among_many_other_rows_is_wrong():
+    """ "Huawei chips with memory bandwidth above 1.5 TB/s" answered with every chip that has a bandwidth
+    held each gold chip among 113 rows and was scored right: the threshold was never applied."""
+    gold_rows = [f"chip-{n}" for n in range(5)]
+    for match in ("all", "most"):
+        assert judge(_item(match), _chips(gold_rows + [f"other-{n}" for n in range(20)]), GOLD) is False
+        assert judge(_item(match), _chips(gold_rows + ["other-1", "other-2"]), GOLD) is True
+        assert judge(_item(match), _chips(gold_rows + ["other-1", "other-2", "other-3"]), GOLD) is False
+    # rows it says it has but did not show are outside for all it is known, once past the gold and slack
+    assert judge(_item("all"), _chips(gold_rows, total=8), GOLD) is False
+    assert judge(_item("all"), _chips(gold_rows, total=7), GOLD) is True
+    # a ranking or a count is not a list: its rules are the same as before
+    assert judge(_item("first"), _chips(gold_rows + 20 * ["other-0"]), GOLD) is True
+    assert judge(_item("any"), _chips(gold_rows + 20 * ["other-0"]), GOLD) is True
+
+
+def test_a_row_holding_a_gold_entity_in_another_column_is_not_outside():
+    """A row per cluster of a gold operator holds the operator, not in the answer's first column."""
+    gold = [{"iri": f"{ID}meta-ai"}, {"iri": f"{ID}xai"}]
+    clusters = [
+        {"x": f"{ID}cluster-{n}", "operator": f"{ID}{'xai' if n % 2 else 'meta-ai'}"} for n in range(12)
+    ]
+    assert judge(_item("all"), _rows_answer(clusters), gold) is True
+    other = [{"x": f"{ID}cluster-{n}", "operator": f"{ID}openai"} for n in range(3)]
+    assert judge(_item("all"), _rows_answer(clusters + other), gold) is False
+
+
+def test_a_rankings_tail_after_its_gold_top_is_not_outside():
+    """ "Which GPU has the highest TDP?" (two tied at the top) answered with the ten highest, the two
+    first: the rows after the gold are the ranking's tail, as a superlative's `first` accepts."""
+    gold = GOLD[:2]
+    ranked = _chips(["chip-0", "chip-1", *[f"other-{n}" for n in range(8)]])
+    superlative = {**_item("all"), "category": "superlative"}
+    assert judge(superlative, ranked, gold) is True
+    assert judge(_item("all"), ranked, gold) is False
+    assert judge(superlative, _chips([*[f"other-{n}" for n in range(8)], "chip-0", "chip-1"]), gold) is False
+
+
+def test_a_named_gold_is_the_start_of_a_whole_list_the_answer_may_show():
+    """A named query's gold is its first 30 rows' entities; the rest of its answer is not outside, nor
+    are as many rows as it has without an entity in the gold's column."""
+    whole = Whole([*GOLD, *[{"iri": f"{ID}other-{n}"} for n in range(40)]], rows=48, blank=3)
+    names = [f"chip-{n}" for n in range(5)] + [f"other-{n}" for n in range(40)] + ["x-1", "x-2", "x-3"]
+    assert judge(_item("most"), _chips(names), GOLD, whole) is True
+    assert judge(_item("most"), _chips(names), GOLD) is False
+    assert judge(_item("most"), _chips([*names, *[f"y-{n}" for n in range(11)]]), GOLD, whole) is False
