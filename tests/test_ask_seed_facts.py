@@ -413,3 +413,119 @@ def test_a_named_query_is_not_sure_of_a_name_it_was_not_given(asker):
     body = asker.ask("升级版平台比新一代平台快多少倍（Llama 3.1 405B）")
     assert body["abstained"]
     assert "升级版" in body["understood"]["unknown"]
+
+
+def _right(asker, epoch_store, q: str, gold: str, match: str = "all", after: str | None = None) -> None:
+    items = gold_items(epoch_store, gold)
+    assert items  # the graph holds the answer
+    body = asker.ask(q, after=after)
+    assert not body["abstained"], (q, body["answer"].get("message"))
+    assert judge({"expect": {"match": match}}, body, items), (q, items)
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # how sure: the certainty the source gives the thing (relayed, rumoured), else its default
+        ("How sure is the Inkling model?", "SELECT ?v WHERE { id:inkling aikg:certainty ?v }"),
+        ("Inkling 这个模型的消息靠谱吗", "SELECT ?v WHERE { id:inkling aikg:certainty ?v }"),
+        (
+            "PORTS-Pike 租约这个消息靠谱吗",
+            "SELECT ?v WHERE { id:frontier-insights-coreweave-mlperf-2026-08-18 aikg:defaultCertainty ?v }",
+        ),
+        # which article: the document whose graph states the thing
+        (
+            "Tinker 训练单价 1.50 是哪篇文章里说的",
+            "SELECT ?d WHERE { ?q aikg:evidenceFor id:price-tinker-training ; aikg:quotedFrom ?d }",
+        ),
+        (
+            "TPU v8t 的 9600 颗芯片这个数字出自哪里",
+            "SELECT ?d WHERE { GRAPH ?g { id:tpu-v8t aikg:scaleUpDomainSize ?v } ?d aikg:namedGraph ?g }",
+        ),
+    ],
+)
+def test_the_source_of_a_thing_named_with_no_figure_word_is_the_things_own(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold, match="any")
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        (
+            "新媒网那篇讲 Llama 3.1 训练提速的文章，原文链接是什么",
+            "SELECT (STR(?u) AS ?v) WHERE { id:nmedialink-llama31-training <https://schema.org/url> ?u }",
+        ),
+        (
+            "Who published the 36Kr report?",
+            "SELECT ?v WHERE { id:report-36kr-2026-05-26-nvidia-world-model"
+            " <http://purl.org/dc/terms/publisher> ?v }",
+        ),
+    ],
+)
+def test_an_outlets_article_is_the_document_it_published(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold)
+
+
+def test_how_many_of_a_unit_asks_the_figure_in_that_unit_never_a_count(asker, epoch_store):
+    groq = "How many MW of data-center capacity does Groq run today?"
+    now = "SELECT ?v WHERE { id:groq-capacity-2026 aikg:powerCapacity ?v }"
+    _right(asker, epoch_store, groq, now, "first")
+    # "next yr": the chat shorthand of the year after this one, in a follow-up
+    _right(
+        asker,
+        epoch_store,
+        "and next yr?",
+        "SELECT ?v WHERE { id:groq-capacity-2027 aikg:powerCapacity ?v }",
+        "first",
+        after=groq,
+    )
+    # "of data centers": the sites' figures added up, not how many sites there are (2)
+    _right(
+        asker,
+        epoch_store,
+        "How many MW of data centers does Microsoft operate?",
+        "SELECT (SUM(?p) AS ?v) WHERE { ?d a aikg:DataCenter ; aikg:operator id:microsoft ;"
+        " aikg:powerCapacity ?p }",
+    )
+
+
+RUN = "id:training-run-deepseek-v3"
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # 训完 / 跑完 (a run done), 当初 (at the time: the run itself), 谁家发的 (who published), "row"
+        (
+            "CoreWeave 训完 DeepSeek-V3 花了几分钟",
+            "SELECT ?v WHERE { id:result-mlperf-training-v6-0-coreweave-deepseek-v3 aikg:timeToTrain ?v }",
+        ),
+        ("DeepSeek-V3 当初用了多少张 H800", f"SELECT ?v WHERE {{ {RUN} aikg:acceleratorCount ?v }}"),
+        # 一共 of the one figure of what links a model and a chip: its run's 2.788M, not MLPerf's 276 first
+        ("DeepSeek-V3 训练一共花了多少 H800 卡时", f"SELECT ?v WHERE {{ {RUN} aikg:gpuHours ?v }}"),
+        (
+            "CoreWeave 2.02 分钟训完 DeepSeek-V3 那篇报告是谁家发的？",
+            "SELECT ?v WHERE { id:frontier-insights-coreweave-mlperf-2026-08-18"
+            " <http://purl.org/dc/terms/publisher> ?v }",
+        ),
+        (
+            "How confident is Epoch in its row for the Isambard-AI cluster?",
+            "SELECT ?v WHERE { id:cluster-university-of-bristol-isambard-ai aikg:sourceConfidence ?v }",
+        ),
+        (
+            "OpenAI 的营收数字是从哪个数据集来的",
+            "SELECT ?v WHERE { BIND(id:epoch-ai-companies-revenue-reports AS ?v) }",
+        ),
+    ],
+)
+def test_words_that_ask_nothing_around_a_run_or_its_source_are_read_past(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold)
+
+
+def test_one_things_speed_up_on_a_measure_is_its_claim_on_that_measure(asker, epoch_store):
+    # per cost (单位成本): the 2x claim, not the 1.4x NVFP4 one the platform also has, first
+    per_cost = "SELECT ?v WHERE { id:claim-nmedialink-2x-perf-per-cost-llama-3-1-405b aikg:speedup ?v }"
+    _right(asker, epoch_store, "新一代平台单位成本性能提升了多少", per_cost, "first")
+    # cumulative (累计): the new-generation platform has no such claim (the 4.2x is the upgraded one's)
+    body = asker.ask("新一代平台累计提升多少")
+    assert body["abstained"] or not (body["answer"].get("rows") or body["answer"].get("facts"))

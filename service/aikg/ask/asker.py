@@ -74,6 +74,8 @@ MAX_QUESTION = 500
 """Longest question read, in characters."""
 MAX_ROWS = 200
 """Most rows an answer shows (the query's page and API give all of them)."""
+SOURCES_QUERY = "sources-of-entity"
+"""The named query of every statement about one thing, with its source and certainty."""
 ANSWER_AT = 0.25
 """Least router score at which a question is answered as a named query; below it aikg abstains. On the
 development part of the evaluation set, out-of-scope questions scored at most 0.09 for a named query and
@@ -270,6 +272,8 @@ class Asker:
         ``after`` is the question asked before, for a follow-up ("and in Japan?")."""
         reading, plans = self.understand(question)
         form = self.compose(reading, after)
+        if form is not None and form.op == "sources":
+            plans, form = self._sources_first(plans, form), None
         body = self._answer(question, reading, plans, form)
         if out_of_scope(reading.folded) and not body["abstained"]:
             # prices of the day, predictions, advice: no named query or fact answers these, however
@@ -302,6 +306,19 @@ class Asker:
                 "aikg cannot say yes or no to this: none of its facts states it.",
             )
         return self._calibrated(reading, body, plans, form)
+
+    def _sources_first(self, plans: list[Plan], form: Form) -> list[Plan]:
+        """The plans with the named query of every statement's sources about the thing the form names
+        first: a provenance question that names a thing and no figure of it ("how sure is the Inkling
+        model", "Tinker 训练单价 1.50 是哪篇文章里说的") asks that query of that thing, however little its
+        words are like the query's examples."""
+        plan = next((p for p in plans if p.intent == SOURCES_QUERY), None)
+        if plan is None:
+            return plans
+        plan.parameters["entity"] = form.entities[0].slug
+        plan.missing = [m for m in plan.missing if m != "entity"]
+        plan.score = max(plan.score, TEMPLATE_AT)  # the words chose it, as a template that fits
+        return [plan] + [p for p in plans if p is not plan]
 
     # -- how sure (issue 44) ----------------------------------------------------------------------
 
@@ -691,6 +708,8 @@ class Asker:
         if after and after.strip():
             before = self.router().read(after.strip()[:MAX_QUESTION], index)
             previous = self._read(before, index)
+            if previous is not None and previous.op == "sources":
+                previous.op = ""  # a named query answered it: a follow-up keeps no composed form of it
         form = self._read(reading, index, previous.carrier if previous is not None else None)
         if previous is not None and form is not None:
             merged = merge(previous, form, reading.folded)

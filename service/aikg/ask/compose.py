@@ -166,6 +166,8 @@ DATED = {"hardware": "availableFrom", "model": "releaseDate"}
 """Things released on a date, and the property that says when."""
 KIND_WORDS = {"tpu": "TPU", "tpus": "TPU"}
 """Words naming a subclass of accelerator as a class ("the earliest TPU", "clusters using TPUs")."""
+DOCUMENT_KIND_WORDS = ("article", "report", "post", "story", "piece", "篇", "文章", "报道", "报告", "快讯")
+"""Words naming a document by its kind (an article, a report, 那篇)."""
 CONFIRMED_WORDS = ("confirmed", "confident", "已确认", "经确认", "确认的", "已证实")
 """Words asking for the rows Epoch rates highest (its Confirmed clusters, Confident training runs)."""
 RUN_FIGURES = ("trainingCompute", "durationDays", "acceleratorCount", "gpuHours", "cost")
@@ -306,6 +308,9 @@ class Form:
     """A provenance question that names the source document or report itself ("which article says …
     in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
     the answer is that document, its publisher, link, date and default certainty."""
+    outlet: bool = False
+    """With ``document``: the things named are media outlets, and the documents asked for are those they
+    published ("新媒网那篇讲 Llama 3.1 训练提速的文章", "the AINews report")."""
     measure: str | None = None
     """For a speed-up between things named, the measure the question asks it on ("per cost", 单位成本:
     ``cost``; "cumulative", 累计: ``cumulative``): the claims on that measure first, the others after."""
@@ -655,7 +660,9 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         ),
     ]
     rel = re.search(
-        r"\b(next|this|last|past)\s+year\b|(明年|今年|去年|前年|(?<![之以然])后年)|the year (after) next",
+        # "yr", the chat shorthand of year ("and next yr?")
+        r"\b(next|this|last|past)\s+(?:year|yr)\b|(明年|今年|去年|前年|(?<![之以然])后年)"
+        r"|the year (after) next",
         text,
     )
     if rel and not re.search(r"\b(?:19|20)\d\d\b|\d{4}\s*年", text):
@@ -1189,7 +1196,7 @@ def _static_phrases() -> list[str]:
     )
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
-    out += list(CONFIRMED_WORDS) + list(KIND_WORDS)
+    out += list(CONFIRMED_WORDS) + list(KIND_WORDS) + list(DOCUMENT_KIND_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]
     return out
 
@@ -2181,6 +2188,11 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["only"] = False
     if _HOW_MANY_ZH.search(masked):
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
+    units = _HOW_MANY_UNITS.search(masked)
+    if units:
+        ops["count"] = False  # "how many MW of data-center capacity does Groq run": the figure, in MW
+        # "how many MW of data centers does Microsoft operate": the sites' figures added up
+        ops["sum"] = ops["sum"] or bool(units.group("sites"))
     if "哪几" in masked and not re.search(r"多少|(?<!哪)几", masked):
         ops["count"] = False  # "哪几轮", "哪几款": which ones (a list), not how many
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
@@ -2462,7 +2474,7 @@ SPEEDUP_MEASURES = (("cost", "成本"), ("cumulative", "累计"))
 """The measures a speed-up claim is on other than speed, as its aikg:metric words them (单位成本性能: per
 cost, 累计性能增益: cumulative): a question that names none asks how much faster, and gets those last."""
 MEASURE_WORDS = {
-    "cost": ("per cost", "per dollar", "cost efficiency", "price-performance", "成本", "性价比"),
+    "cost": ("per cost", "per-cost", "per dollar", "cost efficiency", "price-performance", "成本", "性价比"),
     "cumulative": ("cumulative", "cumulatively", "all told", "累计", "累积", "总共", "一共"),
 }
 """The question's words for the measure of a speed-up it asks (:data:`SPEEDUP_MEASURES`)."""
@@ -2495,7 +2507,10 @@ def _joint(form: Form, ops: dict[str, bool], vocab: Any = None) -> Form | None:
     investor is NVIDIA and investee SB Energy), "how many GB300 did CoreWeave use in MLPerf v6.0" (the
     result of that submitter, round and chip). The form read apart is kept for when none links them."""
     named = form.entities + [o[0] for o in form.orgs]
-    if len(named) < 2 or not form.prop or form.threshold or form.group or form.chips:
+    measured = form.prop == "speedup" and form.measure is not None and len(named) == 1
+    if (len(named) < 2 and not measured) or not form.prop or form.threshold or form.group or form.chips:
+        # one thing's speed-up on a measure ("新一代平台单位成本性能提升了多少"): its claims on that
+        # measure first, as between two things named
         return None
     if form.op in ("role", "provenance", "count", "list"):
         return None
@@ -2503,7 +2518,12 @@ def _joint(form: Form, ops: dict[str, bool], vocab: Any = None) -> Form | None:
         # a speed-up is a claim's, between the things it names (X faster than Y, on a workload): two
         # platforms named are the claim linking them, never each one's speed-ups compared or added
         return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=None)
-    if any(ops.get(op) for op in JOINT_BLOCKERS):
+    blockers = [op for op in JOINT_BLOCKERS if ops.get(op)]
+    if blockers == ["sum"] and not form.orgs and not _one_kind(form.entities, vocab):
+        # "DeepSeek-V3 训练一共花了多少 H800 卡时": 一共 of the one figure of what links a model and a
+        # chip (its run), which no total over either would give
+        blockers = []
+    if blockers:
         return None
     if not form.orgs and _one_kind(form.entities, vocab):
         return None  # things of one kind named together are compared, not joined ("TPU v5p and H100")
@@ -2542,6 +2562,12 @@ _HOW_MANY_ZH = re.compile(
     + r"|gpus?|tpus?|卡)(?!\s*(?:小时|时|hours?)|[a-z0-9])"
 )
 """多少 before a class word (with or without a measure word) asks how many of them; not "多少 GPU 小时"."""
+_HOW_MANY_UNITS = re.compile(
+    r"\bhow many\s+(?:mw|gw|kw|w|watts?|kilowatts?|megawatts?|gigawatts?|gb|tb|gb/s|tb/s|flop)(?![\w/])"
+    r"(?P<sites>\s+of\s+(?:the\s+|its\s+|their\s+)?(?:data[\s-]?cent(?:er|re)s|clusters|supercomputers)\b)?"
+)
+"""'How many' before a unit of measure asks a figure in that unit ("how many MW of capacity", "how many GB
+of memory"), never a count of the things the class word after it names (Groq's data centers)."""
 HOLDINGS = ("acceleratorCount", "h100Equivalents")
 """The figures of what an organization has in its clusters: chips, and their H100-equivalents."""
 
@@ -2843,6 +2869,13 @@ def _checked_op(
         form.carrier = None
     if form.op == "provenance":
         docs = [e for e in form.entities if set(e.types) & DOCUMENTS]
+        outlets = [o[0] for o in form.orgs if AIKG + "MediaOutlet" in o[0].types]
+        if not docs and outlets and _DOCUMENT_WORD.search(r.text):
+            # "新媒网那篇讲 Llama 3.1 训练提速的文章，原文链接是什么": the article an outlet published, asked
+            # by its publisher, never the sources of the other things its subject names
+            form.entities, form.orgs, form.prop, form.value, form.carrier = outlets, [], None, None, None
+            form.document, form.outlet, form.also = True, True, []
+            return form
         if docs and (form.prop is None or _has(r.text, (*PUBLISHER_WORDS, *LINK_WORDS))):
             # the question names the document by its words ("the 'Llama 3.1 training 4.2x faster'
             # article", "2.02 minutes" of a title): the source asked for is that document itself
@@ -2893,11 +2926,18 @@ def _checked_op(
         form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
     if form.op == "provenance" and form.prop is None and re.search(r"\bwho\b|谁", r.text):
         return form  # "who reported TPU v9t": the sources and parties behind the entity itself
+    if form.op == "provenance" and form.prop is None and len(form.entities) == 1 and not form.orgs:
+        # "how sure is the Inkling model", "Tinker 训练单价 1.50 是哪篇文章里说的", "TPU v8t 的 9600 颗
+        # 芯片这个数字出自哪里": no figure named by its word, so every statement about the thing, with
+        # its source and certainty: the named query of that
+        form.op = "sources"
+        return form
     if form.op in ("fact", "compare", "provenance") and form.prop is None:
         form.op = ""
     return form
 
 
+_DOCUMENT_WORD = re.compile(r"\b(?:article|report|post|story|piece)s?\b|篇|文章|报道|报告|快讯")
 DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
 """The classes of documents a question may name as the source it asks about (an article, a report)."""
 LINK_WORDS = ("url", "link", "链接", "网址", "原文")
@@ -3308,6 +3348,9 @@ def compile_form(form: Form) -> str:
             others = " ".join(f'IF(CONTAINS(STR(?metric), "{w}"), 1, 0)' for w in measures)
             linked += " OPTIONAL { ?node aikg:subjectPlatform ?subject }"
             linked += " OPTIONAL { ?node aikg:metric ?metric }"
+            if asked and len(form.entities) == 1:
+                # one thing's speed-up on a measure: its claims on that measure only, none when it has none
+                linked += f' FILTER(CONTAINS(STR(?metric), "{asked}"))'
             order = f"{subject} {first}{others} ?node"
         return PREFIXES + (
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
@@ -3644,7 +3687,12 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
     if form.document:
         return PREFIXES + (
             "SELECT DISTINCT ?entity ?node ?document ?publisher ?url ?issued ?certainty WHERE {\n"
-            f"  VALUES ?entity {{ {values} }}\n  BIND(?entity AS ?node) BIND(?entity AS ?document)\n"
+            + (
+                f"  VALUES ?outlet {{ {values} }}\n  ?entity <{DCTERMS}publisher> ?outlet .\n"
+                if form.outlet
+                else f"  VALUES ?entity {{ {values} }}\n"
+            )
+            + "  BIND(?entity AS ?node) BIND(?entity AS ?document)\n"
             f"  OPTIONAL {{ ?document <{DCTERMS}publisher> ?publisher }}\n"
             "  OPTIONAL { ?document <https://schema.org/url> ?url }\n"
             f"  OPTIONAL {{ ?document <{DCTERMS}issued> ?issued }}\n"
@@ -3871,6 +3919,8 @@ def describe(form: Form) -> str:
             if zh
             else f"Epoch's rating of {to} as the {link} of {names}"
         )
+    if form.op == "provenance" and form.document and form.outlet:
+        return f"{names} 发布的文章：链接与日期" if zh else f"the documents {names} published: link and date"
     if form.op == "provenance" and form.document:
         return f"{names}：发布方、链接与日期" if zh else f"{names}: its publisher, link and date"
     if form.op == "provenance" and not form.prop:

@@ -32,6 +32,7 @@ kind sort type lot lots amount how what which who when where many
 curious wondering quick question roughly approximately approx just hey hi thanks
 pre pretraining original full unit according assumed comparison
 got behind far
+row rows titled
 need needs needed require requires required
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
@@ -191,6 +192,14 @@ FILLER_ZH: tuple[str, ...] = (
     "出来",
     "这个消息",
     "消息",
+    # a run said done (训完, 跑完: the run itself, its figures as stated), "at the time" (当初: the thing's
+    # own first event, as "original" in English), the matter pointed at again (这事, 这件事, as 这个消息)
+    "训完",
+    "跑完",
+    "训练完",
+    "当初",
+    "这事",
+    "这件事",
 )
 """Chinese words and characters that ask nothing by themselves ("多少", "数据", "一共", "年" after a
 year the date reader took)."""

@@ -1134,6 +1134,8 @@ PUBLISHER_WORDS = (
     "谁发的",
     "哪家媒体发",
     "谁发表",
+    # 谁家 is 谁 of a firm ("那篇报告是谁家发的")
+    "谁家发",
 )
 """Words asking who published a document: answered only of a document the question names."""
 
@@ -1212,6 +1214,11 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "哪篇文章",
         "哪篇报道",
         "哪篇",
+        # where from, said with 来 ("这个数字是从哪个数据集来的", "月活数据是从哪来的")
+        "数据集来的",
+        "哪来的",
+        "从哪来",
+        "从哪里来",
         "哪个数据集里",
         "哪个数据集的",
         "来自哪个数据集",
