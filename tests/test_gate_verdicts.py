@@ -98,7 +98,7 @@ class Draw:
     def blank_node(self) -> gate.Change:
         """A new blank node, typed or not (an entity may not be one), labelled or not, with a number
         below zero or not, linked from an existing node or not."""
-        b = ox.BlankNode()
+        b = ox.BlankNode(self._fresh().replace("-", ""))  # labelled: the draws stay the same run to run
         add = {ox.Quad(b, LABEL, ox.Literal(self._fresh(), language="en"), G)}
         if self.rng.random() < 0.5:
             add.add(ox.Quad(b, RDF_TYPE, self.rng.choice(self._classes()), G))
