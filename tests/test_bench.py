@@ -138,6 +138,7 @@ def test_tiny_run_reports_every_operation(tmp_path) -> None:
         work=tmp_path / "work",
         log=lambda _: None,
         ops={"lookup", "write"},
+        fair=4,
     )
     result = run(opts)
     j, md = report.write(result, opts.out)
@@ -180,28 +181,46 @@ def test_tiny_run_reports_every_operation(tmp_path) -> None:
     # the restarted server answered its first requests
     cold = size["peers"]["aikg"]["cold_start"]
     assert cold["named query_status"] == cold["search_status"] == cold["lookup_status"] == 200
-    # one goals table, each goal at the size; no named query ran under load, so that is not measured
-    rows = {r["goal"]: r for r in saved["goals"]}
-    assert len(rows) == len(saved["goals"]) == 7  # one size: no growth between sizes
-    assert rows["throughput: cached named queries vs the best bare-Flask ceiling"]["met"] is None
-    for name in (
-        "throughput: entity lookups vs the best bare-Flask ceiling",
-        "named query missing the cache vs pyoxigraph in process",
-        "cold start: the first answer after a restart",
+    # a cached entity on new connections, on aikg and on the bare app answering as many bytes
+    mine_new, theirs_new = (
+        size["peers"]["aikg"]["new_connection"],
+        size["peers"]["flask-hello-threads"]["new_connection"],
+    )
+    assert mine_new["requests"] == 200 and mine_new["path"] == "/api/entities/lambda-1"
+    assert theirs_new["body_bytes"] == mine_new["body_bytes"] > 1000
+    assert size["peers"]["aikg"]["small_writes"]["writes"] == 20
+    # the fair share probed the hub's depth-1 neighbourhood and the 400 idle and under the hub clients
+    fair = size["fair_share"]
+    assert fair["hostile"] == ["deep neighbourhood"] * 4
+    assert {"neighbourhood (depth 1)", "bad parameter (400)"} <= set(fair["p99_ratio"])
+    # one goals table: the goals of every size run at 4k, measured; the goals of named sizes not run
+    rows = {(r["goal"], r["size"]): r for r in saved["goals"]}
+    for goal in (
+        "a cached answer on a new connection vs bare Flask",
+        "cached answers and lookups vs bare Flask, quiet",
+        "depth-1 neighbourhood and bad-parameter 400 under four clients loading hub neighbourhoods",
     ):
-        assert rows[name]["ratio"] is not None and rows[name]["met"] in (True, False)
-    assert "## Goals (issue 15)" in text and "| load peak memory vs pyoxigraph bulk_load | 4k |" in text
+        assert rows[goal, "4k"]["ratio"] is not None and rows[goal, "4k"]["met"] in (True, False), goal
+    assert rows["cached answers and lookups vs bare Flask, both cores busy", "4k"]["met"] is None
+    for goal, label in (
+        ("named query missing the cache vs pyoxigraph in process, hub parameters included", "default"),
+        ("a small gated write (5 triples, 201), p50", "1M"),
+        ("a query bound to one small node, 10M against 1M", "10M"),
+    ):
+        assert rows[goal, label]["met"] is None and rows[goal, label]["measured"].startswith("not run")
+    assert "## Goals (issue 49)" in text and "| the first answer after a restart | default |" in text
 
 
 def _size(label: str, quads: int, small_ms: float, hub_ms: float | None, ratio: float) -> dict:
     """A measured size as the run saves it, with chosen figures."""
 
     def side(node: str, ms: float | None) -> dict:
-        line = {"query": "deals-of-organization", "rows": {"http": 1, "pyoxigraph": 1}}
+        line = {"query": "deals-of-organization", "rows": {"http": 1, "pyoxigraph": 1}, "pyoxigraph_ms": 2.0}
         if ms is None:
-            line["error"] = "http: HTTP 503"
+            line["error"] = "http: HTTP 503: query timeout"
+            line["errors"] = {"http": line["error"]}
         else:
-            line["http_ms"] = ms
+            line["http_ms"], line["ratio"] = ms, ms / 2.0
         return {"node": node, "queries": [line], "lookup": {"http_ms": 1.0}}
 
     return {
@@ -228,9 +247,21 @@ def _size(label: str, quads: int, small_ms: float, hub_ms: float | None, ratio: 
             "pyoxigraph": {"seconds": 10.0, "peak_rss_mb": 1000.0},
             "aikg": {"seconds": 26.0, "peak_rss_mb": 1400.0},
         },
+        "fair_share": {
+            "p99_ratio": {"neighbourhood (depth 1)": 2.6, "bad parameter (400)": 1.1, "entity": 9.0},
+            "p99_ratio_interval_90": {"neighbourhood (depth 1)": [1.9, 3.4]},
+            "idle": {"latency": {"neighbourhood (depth 1)": {"p99_ms": 100.0}}},
+            "under_load": {"latency": {"neighbourhood (depth 1)": {"p99_ms": 260.0}}},
+        },
         "peers": {
             "aikg": {
-                "ops": {"entity lookup": {"rps": 1800.0}, "query a": {"rps": 950.0}},
+                "ops": {
+                    "entity lookup": {"rps": 1800.0},
+                    "query a": {"rps": 950.0},
+                    "write 100 triples (SHACL gate)": {"p50_ms": 90.0},
+                },
+                "new_connection": {"path": "/api/entities/lambda-1", "p50_ms": 3.0, "p99_ms": 9.0},
+                "small_writes": {"writes": 20, "p50_ms": 60.0, "max_ms": 200.0},
                 "search_index_build_seconds": 8.5,
                 "cold_start": {
                     "named query_ms": 300.0,
@@ -240,43 +271,80 @@ def _size(label: str, quads: int, small_ms: float, hub_ms: float | None, ratio: 
                     "startup_seconds": [2.0, 2.1],
                 },
             },
-            "flask-hello": {"ops": {"entity lookup": {"rps": 2000.0}, "query a": {"rps": 1000.0}}},
-            "flask-hello-threads": {"ops": {"entity lookup": {"rps": 2400.0}, "query a": {"rps": 900.0}}},
+            "flask-hello": {
+                "ops": {"entity lookup": {"rps": 2000.0}, "query a": {"rps": 1000.0}},
+                "new_connection": {"p50_ms": 2.0, "body_bytes": 28_000},
+            },
+            "flask-hello-threads": {
+                "ops": {"entity lookup": {"rps": 2400.0}, "query a": {"rps": 900.0}},
+                "new_connection": {"p50_ms": 2.6, "body_bytes": 28_000},
+            },
         },
     }
 
 
-def test_goals_table_compares_each_goal_with_its_baseline_and_says_by_how_much_it_is_missed() -> None:
+def test_goals_table_states_issue_49s_goals_against_their_baselines_met_missed_or_not_run() -> None:
     result = {"sizes": [_size("1M", 1_000_000, 2.0, 150.0, 1.4), _size("10M", 10_000_000, 3.0, None, 2.0)]}
     rows = {(r["goal"], r["size"]): r for r in goals.table(result)}
-    tax = rows["named query missing the cache vs pyoxigraph in process", "1M"]
-    assert (tax["ratio"], tax["met"]) == (1.4, True)  # the worst of the two, under 1.5×
-    tax = rows["named query missing the cache vs pyoxigraph in process", "10M"]
-    assert (tax["ratio"], tax["met"]) == (2.0, False) and tax["missed_by"].startswith("1.33× over")
-    # lookups against the better ceiling (the threaded one here), cached queries against theirs
-    lookups = rows["throughput: entity lookups vs the best bare-Flask ceiling", "1M"]
+    miss = "named query missing the cache vs pyoxigraph in process, hub parameters included"
+    # the hub's answer is one of the misses: 150 ms against pyoxigraph's 2 ms is the worst at 1M
+    tax = rows[miss, "1M"]
+    assert (tax["ratio"], tax["met"]) == (75.0, False) and "deals-of-organization (nvidia)" in tax["baseline"]
+    assert tax["missed_by"].startswith("50.00× over")
+    tax = rows[miss, "10M"]  # the hub's answer failed: missed whatever the others' ratios
+    assert (tax["ratio"], tax["met"]) == (2.0, False) and "failed: deals-of-organization (nvidia)" in tax[
+        "missed_by"
+    ]
+    assert rows[miss, "default"]["met"] is None and rows[miss, "default"]["measured"] == "not run"
+    # a new connection against the faster bare app: 3.0 / 2.0 ms
+    new = rows["a cached answer on a new connection vs bare Flask", "1M"]
+    assert (new["ratio"], new["met"]) == (1.5, False) and new["missed_by"].startswith("1.25× over")
+    assert "flask-hello p50 2.00 ms" in new["baseline"]
+    # lookups and cached queries against the better ceiling: the worst is the lookup, 1800 / 2400
+    quiet = rows["cached answers and lookups vs bare Flask, quiet", "1M"]
+    assert (quiet["ratio"], quiet["met"]) == (0.75, False) and "flask-hello-threads" in quiet["baseline"]
+    assert quiet["missed_by"] == "1.20× short"
+    # a quiet run judges no goal of the busy machine, and a busy one no goal of the quiet machine
+    busy_rows = [r for r in goals.table(result) if "busy" in r["goal"]]
+    assert busy_rows and all(r["met"] is None and "--busy" in r["measured"] for r in busy_rows)
+    busy = {(r["goal"], r["size"]): r for r in goals.table({**result, "busy_loops": 8})}
+    assert busy[miss, "1M, beside 8 busy loops"]["met"] is None
+    assert busy["cached answers and lookups vs bare Flask, quiet", "1M, beside 8 busy loops"]["met"] is None
+    loaded = busy["cached answers and lookups vs bare Flask, both cores busy", "1M, beside 8 busy loops"]
+    assert loaded["ratio"] == 0.75
+    refused = busy[
+        "beside busy loops: named queries answering 503 that pyoxigraph answers within the limit",
+        "10M, beside 8 busy loops",
+    ]
     assert (
-        lookups["ratio"] == 1800 / 2400
-        and lookups["met"] is False
-        and "flask-hello-threads" in lookups["baseline"]
+        refused["met"] is False and refused["missed_by"] == "1 answered 503: deals-of-organization (nvidia)"
     )
-    named = rows["throughput: cached named queries vs the best bare-Flask ceiling", "1M"]
-    assert named["ratio"] == 0.95 and named["met"] is True
-    hub = rows["hub-proof: slowest node-bound query or lookup for the hub", "1M"]
-    assert (hub["ratio"], hub["met"]) == (75.0, False) and hub["missed_by"].startswith("1.50× over")
-    failed = rows["hub-proof: slowest node-bound query or lookup for the hub", "10M"]
-    assert failed["met"] is False and "deals-of-organization" in failed["missed_by"]
-    growth = rows["a query bound to one node, against the size before", "10M"]
+    assert busy[refused["goal"], "1M, beside 8 busy loops"]["met"] is True
+    # at 10M every answer within 1 s: the hub's failed
+    cold = rows["every named query missing the cache, hub parameters included", "10M"]
+    assert cold["met"] is False and "failed: deals-of-organization (nvidia)" in cold["missed_by"]
+    growth = rows["a query bound to one small node, 10M against 1M", "10M"]
     assert (growth["ratio"], growth["met"]) == (1.5, False)
-    cold = rows["cold start: the first answer after a restart", "1M"]
-    assert (cold["ratio"], cold["met"]) == (2.5 / 8.5, False) and "search" in cold["measured"]
     assert rows["load time vs pyoxigraph bulk_load", "1M"]["ratio"] == 2.6
     memory = rows["load peak memory vs pyoxigraph bulk_load", "1M"]
     assert (memory["ratio"], memory["met"]) == (1.4, True)
-    # a size with nothing measured is reported as not measured, never as met
-    bare = {"size": "10k", "peers": {}, "generate": {"quads": 10_000, "replicas": 10}}
+    restart = rows["the first answer after a restart", "1M"]
+    assert (restart["met"], restart["missed_by"]) == (False, "2.50× over (2.5 s vs 1 s)")
+    assert rows["the first answer after a restart", "default"]["measured"] == "not run"
+    write = rows["a small gated write (5 triples, 201), p50", "1M"]
+    assert (write["ratio"], write["met"]) == (1.2, False) and "100-triple write p50 90.0 ms" in write[
+        "baseline"
+    ]
+    fair = rows[
+        "depth-1 neighbourhood and bad-parameter 400 under four clients loading hub neighbourhoods", "1M"
+    ]
+    assert (fair["ratio"], fair["met"]) == (2.6, False) and "1.9–3.4" in fair["measured"]
+    assert "idle p99 100 ms" in fair["baseline"] and "bad parameter (400) 1.1×" in fair["measured"]
+    # a size with nothing measured is reported as not run, never as met
+    bare = {"size": "1M", "peers": {}, "generate": {"quads": 1_000_000, "replicas": 1000}}
     assert {r["met"] for r in goals.table({"sizes": [bare]})} == {None}
-    assert "missed: 1.33× over" in "\n".join(goals.markdown(goals.table(result)))
+    text = "\n".join(goals.markdown(goals.table(result)))
+    assert "missed: 1.25× over" in text and "| not run |" in text
 
 
 def test_the_load_line_says_which_part_of_aikgs_load_held_the_memory() -> None:
@@ -322,7 +390,11 @@ def test_an_answer_cut_at_aikgs_row_limit_is_not_called_a_disagreement() -> None
     size["rowtax"][0]["rows"] = {"pyoxigraph": 17_069, "runner": 10_000, "http": 10_000}
     size["rowtax"][0]["max_rows"] = 10_000
     size["rowtax"][1]["rows"] = {"pyoxigraph": 3, "http": 2}
-    (tax,) = [r for r in goals.table({"sizes": [size]}) if r["goal"].startswith("named query missing")]
+    (tax,) = [
+        r
+        for r in goals.table({"sizes": [size]})
+        if r["goal"].startswith("named query missing") and r["size"] == "1M"
+    ]
     assert "rows differ: b;" in tax["missed_by"]  # b alone: a's rows are the cap, not a disagreement
     assert "row limit (flagged truncated): a" in tax["missed_by"]
 

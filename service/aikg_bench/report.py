@@ -70,6 +70,23 @@ def _busy_option(options: dict[str, Any]) -> str:
     return f" --busy {options['busy']}" if options.get("busy") else ""
 
 
+def _goal_options(options: dict[str, Any]) -> str:
+    """The fair share's seconds and the small writes, when the run chose them (runs before have none)."""
+    return "".join(f" --{k} {options[k]:g}" for k in ("fair", "writes") if k in options)
+
+
+def _load_line(result: dict[str, Any]) -> str:
+    """The machine's load average (1, 5, 15 minutes) as the run began and after its last size: what
+    else shared the cores (runs before this field existed say nothing)."""
+    began, ended = result["machine"].get("load_average"), result.get("load_average")
+    if not began or not ended:
+        return ""
+    return (
+        f" Load average (1/5/15 min) {'/'.join(f'{x:.1f}' for x in began)} as it began, "
+        f"{'/'.join(f'{x:.1f}' for x in ended)} after its last size."
+    )
+
+
 def _busy_line(result: dict[str, Any]) -> str:
     """What ran beside the measurement (runs before ``--busy`` existed say nothing)."""
     if not result.get("busy_loops"):
@@ -83,7 +100,8 @@ def _busy_line(result: dict[str, Any]) -> str:
 
 
 def markdown(result: dict[str, Any]) -> str:
-    """One table per size: aikg's p50 / p99 / throughput / cold latency, peers' throughput and ratios."""
+    """The goals table, then one table per size: aikg's p50 / p99 / throughput / cold latency, peers'
+    throughput and ratios."""
     m = result["machine"]
     o = result["options"]
     lines = [
@@ -93,16 +111,21 @@ def markdown(result: dict[str, Any]) -> str:
         f"wrk, {o['connections']} connections, {o['seconds']:g} s per "
         "operation (writes: 1 connection). Other work may share the machine: compare ratios, not "
         f"absolute figures. Command: `aikg bench --sizes {','.join(o['sizes'])} --seconds {o['seconds']:g} "
-        f"--reps {o.get('reps', 5)}{_busy_option(o)}`.{_busy_line(result)}",
+        f"--reps {o.get('reps', 5)}{_busy_option(o)}{_goal_options(o)}`.{_busy_line(result)}"
+        f"{_load_line(result)}",
         "",
-        "## Goals (issue 15), each against its baseline in this run",
+        "## Goals (issue 49), each against its baseline in this run",
         "",
         *goals.markdown(result.get("goals") or goals.table(result)),
         "",
-        "In-process timings (row tax, hub and small node) are medians of the repetitions through aikg's app "
-        "with its response cache cleared, beside pyoxigraph on the same store and text; throughput is wrk "
-        "against the better of the two bare-Flask ceilings on the same operation; cold start restarts "
-        "`aikg serve` on the same store.",
+        "Misses are medians of the repetitions through aikg's app with its response cache cleared, beside "
+        "pyoxigraph in process on the same store and text, with the benchmark's parameters and bound to the "
+        "hub; cached answers are wrk against the better of the two bare-Flask ceilings on the same operation "
+        "and body sizes; a new connection is one client asking a cached entity on a fresh TCP connection "
+        "each time, against the bare app answering as many bytes; the first answer after a restart restarts "
+        "`aikg serve` on the same store; small writes are 5-triple `POST /data` after the mix; the fair "
+        "share probes the hub's depth-1 neighbourhood and a bad parameter's 400 idle and under four clients "
+        "loading NVIDIA's depth-4 neighbourhoods and GraphML exports (p99 loaded / idle).",
         "",
     ]
     for size in result["sizes"]:

@@ -21,7 +21,19 @@ import pyoxigraph as ox
 import requests
 
 from aikg.serving import publication
-from aikg_bench import answers, busy, default, inprocess, load, peers, report, rowtax
+from aikg_bench import (
+    answers,
+    busy,
+    default,
+    inprocess,
+    load,
+    newconn,
+    peers,
+    report,
+    rowtax,
+    small_writes,
+    soak,
+)
 from aikg_bench.generate import Template, build_template, generate, parse_size
 from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
 from aikg_bench.wrk import Request, probe, run_wrk
@@ -56,6 +68,11 @@ class Options:
     """Busy loops per core beside the whole run (:mod:`aikg_bench.busy`); 0: none."""
     answers: str = "heldout"
     """Answer evaluation files measured on the default store (:data:`aikg_bench.answers.CHOICES`)."""
+    fair: float = 40.0
+    """Seconds of the fair share probed idle, and as many under four clients loading hub neighbourhoods,
+    in two rounds (:func:`aikg_bench.soak.fair_share`); 0: not run."""
+    writes: int = 20
+    """Small gated writes timed on aikg after the mix (:func:`aikg_bench.small_writes.committed`)."""
 
 
 def machine() -> dict[str, Any]:
@@ -79,6 +96,7 @@ def machine() -> dict[str, Any]:
         "free": free,
         "python": platform.python_version(),
         "pyoxigraph": ox.__version__,
+        "load_average": busy.load_average(),
     }
 
 
@@ -238,8 +256,11 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
     for name in opts.peers:
         opts.log(f"[{label}] {name}")
         try:
-            mine = out["peers"].get("aikg", {}).get("ops") or {}
+            aikg = out["peers"].get("aikg", {})
+            mine = aikg.get("ops") or {}
             bodies = {op: r["variant_bytes"] for op, r in mine.items() if "variant_bytes" in r}
+            if "new_connection" in aikg:
+                bodies[NEW_CONNECTION] = [aikg["new_connection"]["body_bytes"]]
             out["peers"][name] = _peer(
                 name, opts, ops, aikg_dir, full, size, work, (template, replicas), bodies
             )
@@ -249,9 +270,34 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
         except (RuntimeError, OSError, subprocess.SubprocessError, requests.RequestException) as exc:
             out["peers"][name] = {"failed": f"{type(exc).__name__}: {exc}"[:300]}
             opts.log(f"    failed: {exc}")
+    if opts.goals and opts.fair > 0 and "aikg" in opts.peers:
+        out["fair_share"] = fair_share(aikg_dir, opts)
     shutil.rmtree(aikg_dir, ignore_errors=True)
     shutil.rmtree(publication.folder_for(aikg_dir), ignore_errors=True)  # snapshots and the kept index
     return out
+
+
+def fair_share(aikg_dir: Path, opts: Options) -> dict[str, Any]:
+    """The hub's depth-1 neighbourhood and a bad parameter's 400, idle and under four clients loading
+    the hub's deep neighbourhoods and GraphML exports, on a served copy of the store as it was loaded
+    (no seeds, no import); the server log and the store path are left out of the results."""
+    opts.log(f"    fair share: {opts.fair:g} s idle and {opts.fair:g} s under four hub clients")
+    try:
+        result = soak.fair_share(
+            aikg_dir,
+            kinds=["deep neighbourhood"],
+            idle_seconds=opts.fair,
+            load_seconds=opts.fair,
+            rounds=2,
+            epoch=False,
+            log=lambda line: opts.log(f"    {line}"),
+            server_env={"AIKG_LOAD_SEEDS": "false", "AIKG_IMPORT_EPOCH": "false"},
+        )
+    except (RuntimeError, OSError, requests.RequestException) as exc:
+        opts.log(f"    fair share failed: {exc}")
+        return {"failed": f"{type(exc).__name__}: {exc}"[:300]}
+    keep = ("hostile", "rounds", "load_average", "idle", "under_load", "p99_ratio", "p99_ratio_interval_90")
+    return {k: result[k] for k in keep if k in result}
 
 
 def in_process(aikg_dir: Path, template: Template, replicas: int, opts: Options) -> dict[str, Any]:
@@ -304,6 +350,34 @@ def cold_start(aikg_dir: Path, template: Template, replicas: int) -> dict[str, A
                 out[f"{what}_status"] = r.status_code
         finally:
             server.stop()
+    return out
+
+
+NEW_CONNECTION = "new connection"
+"""The key under which the run passes aikg's new-connection answer size on to the bare Flask app."""
+
+
+def _after_mix(
+    server: peers.Server, data: tuple[Template, int], bodies: dict[str, list[int]], opts: Options
+) -> dict[str, Any]:
+    """What the goals need of a server beside the mix: a cached answer on new connections (aikg: a small
+    node's entity; the bare Flask app: a body as large), and on aikg small gated writes."""
+    out: dict[str, Any] = {}
+    path, headers = None, {"Accept": "application/json"}
+    if server.name == "aikg":
+        path = f"/api/entities/{node_params(*data, hub=False)['org']}"
+    elif server.name.startswith("flask-hello") and bodies.get(NEW_CONNECTION):
+        path = f"/bytes/{bodies[NEW_CONNECTION][0]}"
+    try:
+        if path is not None:
+            out["new_connection"] = c = newconn.measure(server.base, path, headers)
+            opts.log(f"    new connection: {path} p50 {c['p50_ms']:.2f} ms, p99 {c['p99_ms']:.2f} ms")
+        if server.name == "aikg" and opts.writes > 0:
+            out["small_writes"] = w = small_writes.committed(server.base, peers.TOKEN, opts.writes)
+            opts.log(f"    small gated writes: p50 {w['p50_ms']:.1f} ms over {w['writes']}")
+    except (RuntimeError, OSError, requests.RequestException) as exc:
+        out["after_mix_failed"] = f"{type(exc).__name__}: {exc}"[:300]
+        opts.log(f"    failed after the mix: {exc}")
     return out
 
 
@@ -366,6 +440,8 @@ def _peer(
         if name == "aikg":
             extra["search_index_build_seconds"] = _search_build(server.base)
         result = {"ops": _mix_on(server, ops, opts, bodies), **extra}
+        if opts.goals:
+            result.update(_after_mix(server, data, bodies, opts))
         result["peak_rss_mb"] = server.rss_mb()
         if name == "aikg" and opts.goals:
             server.stop()
@@ -394,6 +470,8 @@ def run(opts: Options) -> dict[str, Any]:
         "reps": opts.reps,
         "busy": opts.busy,
         "answers": opts.answers,
+        "fair": opts.fair,
+        "writes": opts.writes,
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:

@@ -127,6 +127,26 @@ def measure(
     return times, cpu
 
 
+def committed(base: str, token: str, writes: int = 20) -> dict[str, float | int]:
+    """Median and slowest milliseconds of ``writes`` committed 5-triple writes (``POST /data`` of a new
+    graph, 201 each), one after another on one connection: ``aikg bench``'s small gated write (issue
+    49's goal: p50 ≤ 50 ms), on the server it has just measured."""
+    run = int(time.time() * 1000) % 10_000_000
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "text/turtle"}
+    times: list[float] = []
+    with requests.Session() as session:
+        for i in range(writes):
+            slug = f"bench-small-{run}-{i}"
+            start = time.perf_counter()
+            r = session.post(
+                base + "/data", params={"graph": GRAPHS + slug}, data=neocloud(slug), headers=headers
+            )
+            times.append((time.perf_counter() - start) * 1000)
+            if r.status_code != 201:
+                raise RuntimeError(f"a small write answered {r.status_code}: {r.text[:300]}")
+    return {"writes": writes, "p50_ms": round(statistics.median(times), 2), "max_ms": round(max(times), 2)}
+
+
 def body_of(bodies: dict[str, Callable[[int], str]], case: str, i: int) -> str:
     return bodies[case](i)
 

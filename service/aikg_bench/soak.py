@@ -865,15 +865,17 @@ def fair_share(
     epoch: bool = True,
     kinds: list[str] | None = None,
     log: Callable[[str], None] = print,
+    server_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """The p99 of cheap lookups idle and under ``hostile`` hostile clients, on a served copy of
     ``store``; the ratio under load / idle for each (see the module docstring). ``kinds`` picks the
     hostile clients' kinds (default: all of :data:`HOSTILE_KINDS` in turn), to tell which one costs.
-    The idle and loaded seconds are taken in ``rounds`` turns, idle then loaded."""
+    The idle and loaded seconds are taken in ``rounds`` turns, idle then loaded. ``server_env``: settings
+    of the server (``aikg bench`` serves its loaded store as it is, without seeds or an import)."""
     with tempfile.TemporaryDirectory(prefix="aikg-fair-") as tmp:
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
-        served = Served(copy, base_dir / "logs")
+        served = Served(copy, base_dir / "logs", env=server_env)
         stop_on_sigterm(served)
         try:
             chosen = kinds or list(HOSTILE_KINDS)
