@@ -304,6 +304,11 @@ def test_goals_table_states_issue_49s_goals_against_their_baselines_met_missed_o
     quiet = rows["cached answers and lookups vs bare Flask, quiet", "1M"]
     assert (quiet["ratio"], quiet["met"]) == (0.75, False) and "flask-hello-threads" in quiet["baseline"]
     assert quiet["missed_by"] == "1.20× short"
+    # a worst answer with errors under wrk says so: its rate is not that of cached answers alone
+    size = result["sizes"][0]
+    size["peers"]["aikg"]["ops"]["entity lookup"].update(errors=3, p99_ms=480.0)
+    (noted,) = [r for r in goals.cached(result) if r["size"] == "1M" and r["met"] is not None]
+    assert "(entity lookup, the worst), p99 480 ms, 3 errors" in noted["measured"]
     # a quiet run judges no goal of the busy machine, and a busy one no goal of the quiet machine
     busy_rows = [r for r in goals.table(result) if "busy" in r["goal"]]
     assert busy_rows and all(r["met"] is None and "--busy" in r["measured"] for r in busy_rows)
@@ -332,9 +337,8 @@ def test_goals_table_states_issue_49s_goals_against_their_baselines_met_missed_o
     assert (restart["met"], restart["missed_by"]) == (False, "2.50× over (2.5 s vs 1 s)")
     assert rows["the first answer after a restart", "default"]["measured"] == "not run"
     write = rows["a small gated write (5 triples, 201), p50", "1M"]
-    assert (write["ratio"], write["met"]) == (1.2, False) and "100-triple write p50 90.0 ms" in write[
-        "baseline"
-    ]
+    assert (write["met"], write["missed_by"]) == (False, "1.20× over (60 ms vs 50 ms)")
+    assert "100-triple write p50 90.0 ms" in write["baseline"]
     fair = rows[
         "depth-1 neighbourhood and bad-parameter 400 under four clients loading hub neighbourhoods", "1M"
     ]
