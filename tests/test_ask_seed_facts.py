@@ -529,3 +529,57 @@ def test_one_things_speed_up_on_a_measure_is_its_claim_on_that_measure(asker, ep
     # cumulative (累计): the new-generation platform has no such claim (the 4.2x is the upgraded one's)
     body = asker.ask("新一代平台累计提升多少")
     assert body["abstained"] or not (body["answer"].get("rows") or body["answer"].get("facts"))
+
+
+def _rounds(org: str, start: str, end: str) -> str:
+    return (
+        f"SELECT ?r WHERE {{ ?r a aikg:FundingRound ; aikg:investee id:{org} ; aikg:date ?d ."
+        f' FILTER(STR(?d) >= "{start}" && STR(?d) <= "{end}") }}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("after", "q", "gold"),
+    [
+        # a half or quarter named alone is of the year the question before was about
+        ("xAI 2024年下半年完成了哪几轮融资？", "那上半年呢", _rounds("xai", "2024-01-01", "2024-06-30")),
+        (
+            "Which funding rounds did OpenAI close in the first half of 2025?",
+            "and the second half?",
+            _rounds("openai", "2025-07-01", "2025-12-31"),
+        ),
+        ("OpenAI 2024年第一季度融了哪几轮", "那第四季度呢", _rounds("openai", "2024-10-01", "2024-12-31")),
+        # a site named alone after a site's operator: its operator, as Epoch's Owner (aikg:operator)
+        (
+            "Who operates the Google Mayes County Oklahoma data center?",
+            "and the Alibaba Zhangbei one?",
+            "SELECT ?v WHERE { id:alibaba-zhangbei-zhangjiakou-hebei aikg:operator ?v }",
+        ),
+    ],
+)
+def test_a_follow_up_changes_one_slot_of_the_question_before(asker, epoch_store, after, q, gold):
+    _right(asker, epoch_store, q, gold, after=after)
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a word of the property's label standing apart from the rest of it: the property read
+        (
+            "What is the hop count, worst case, of the 4096-chip 6D torus?",
+            "SELECT ?v WHERE { id:topology-config-4096-torus-6d aikg:worstCaseHops ?v }",
+        ),
+        (
+            "What kind of business did CoreWeave start out as?",
+            "SELECT ?v WHERE { id:coreweave aikg:originBusiness ?v }",
+        ),
+        # neocloud, the kind of company, is no misspelt NeevCloud
+        (
+            "What tier of neocloud does the article put Lambda in?",
+            "SELECT ?v WHERE { id:lambda aikg:marketTier ?v }",
+        ),
+    ],
+)
+def test_a_property_words_apart_and_a_class_word_are_no_other_name(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold)
+

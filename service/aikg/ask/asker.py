@@ -351,6 +351,19 @@ class Asker:
         unknown = self.unknown_words(reading, query)
         if form is not None:
             unknown = of_one_thing(form, unknown)
+        if form is not None and form.prop and form.op in ("fact", "joint", "provenance"):
+            # a word of the property's own label standing apart from the rest of it ("the *origin* of
+            # CoreWeave's *business*", "worst case *hop* count"): the property the form already reads
+            said = {
+                w
+                for label, prop in self._labels(self.search()).items()
+                if prop == form.prop
+                for w in re.findall(r"[a-z]{3,}", label)
+            }
+            unknown = [w for w in unknown if w.casefold() not in said]
+        if form is not None and form.period_said:
+            # "那上半年呢", "and the second half?": the half read in the year of the question before
+            unknown = [w for w in unknown if w.casefold() not in form.period_said]
         if form is not None and form.op == "event" and unknown and not body["abstained"]:
             # words the organization's own events say ("switch from *mining* to GPU cloud": its start as
             # an Ethereum mining operation) tell the event asked for, they ask nothing else
@@ -907,7 +920,10 @@ class Asker:
             mention = Mention(0, 0, entity.label, "exact", [entity])
         props = reading.properties
         words = props[0].properties if props else ()
-        wanted = words if form.prop in words else (form.prop or "",)
+        # the property read with the others its words name ("运营方": operatedBy or operator), also when
+        # a follow-up keeps it from the question before, whose words it does not repeat
+        alike = next((props for _, props in FACT_WORDS if form.prop in props), None)
+        wanted = words if form.prop in words else (alike or (form.prop or "",))
         if form.prop == "hbmPerScaleUpDomain":
             wanted = (form.prop,)  # derived by a rule, on no page: never the memory of one chip instead
         reading.properties = [PropertyMention(0, 0, wanted)]

@@ -308,6 +308,9 @@ class Form:
     """A provenance question that names the source document or report itself ("which article says …
     in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
     the answer is that document, its publisher, link, date and default certainty."""
+    period_said: str = ""
+    """A follow-up's words of a half or quarter read in the year of the question before ("那上半年呢"):
+    explained by that reading (:func:`_period_of_year_before`)."""
     outlet: bool = False
     """With ``document``: the things named are media outlets, and the documents asked for are those they
     published ("新媒网那篇讲 Llama 3.1 训练提速的文章", "the AINews report")."""
@@ -1108,8 +1111,9 @@ NOW = re.compile(r"\b(?:now|today|currently|current)\b|现在|目前|当前|如�
 """Words of the present, asked beside a period: the figure of now too."""
 MAX_WORDS = frozenset({"max", "maximum", "maximal", "上限"})
 """Words of the most a single thing's figure allows: that figure itself, for a fact of one thing."""
-NOT_NAMES = frozenset({"minimum", "maximum", "min", "max"})
-"""Everyday words that are no misspelt name ("minimum" is not MiniMax)."""
+NOT_NAMES = frozenset({"minimum", "maximum", "min", "max", "neocloud", "neoclouds"})
+"""Everyday words that are no misspelt name ("minimum" is not MiniMax), and the kind of company the
+ontology calls a neocloud (aikg:Neocloud: "Lambda's tier of neocloud"), which is no misspelt NeevCloud."""
 
 
 UNSURE = 0.4
@@ -2971,11 +2975,44 @@ FOLLOW_UP = re.compile(
 "只看超过 3e26 的")."""
 
 
+_BARE_PERIOD = re.compile(
+    r"\b(?P<half>first|second|1st|2nd)\s+half\b|\bh(?P<h>[12])\b|\bq(?P<q>[1-4])\b"
+    r"|(?P<zhhalf>[上下])半年|第?(?P<zhq>[一二三四1-4])季度"
+)
+"""A half or quarter named with no year ("and the second half?", "那下半年呢", "那第四季度呢")."""
+
+
+def _period_of_year_before(current: Form, dates: tuple[str, str], text: str) -> None:
+    """A half or quarter a follow-up names alone is of the year the question before was about (its
+    period within one year): "xAI 2024年下半年完成了哪几轮融资" then "那上半年呢" is 2024's first half, and
+    the words of it are read."""
+    m = _BARE_PERIOD.search(text)
+    year = dates[0][:4]
+    if m is None or not year.isdigit() or dates[1][:4] != year:
+        return
+    if m.group("half"):
+        period = f"the {'first' if m.group('half') in ('first', '1st') else 'second'} half of {year}"
+    elif m.group("h"):
+        period = f"h{m.group('h')} {year}"
+    elif m.group("q"):
+        period = f"q{m.group('q')} {year}"
+    elif m.group("zhhalf"):
+        period = f"{year}年{m.group('zhhalf')}半年"
+    else:
+        period = f"{year}年第{m.group('zhq')}季度"
+    read = read_dates(period)[0]
+    if read is None:
+        return
+    current.dates, current.period_said = read, m.group().casefold()
+
+
 def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     """A follow-up read with the question before it: what it names replaces what the earlier one named,
     and what it does not name is the earlier one's (``text``: the follow-up as folded)."""
     if current is None or not previous.op or previous.op == "refuse":
         return None
+    if not current.dates and previous.dates:
+        _period_of_year_before(current, previous.dates, text)
     if previous.op == "joint" and previous.apart is not None and not current.op:
         previous = previous.apart  # "英伟达 B200 的显存" then "GB300 的呢": the chip's figure, not NVIDIA's
     if (
@@ -2998,7 +3035,13 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
             current.chips = current.chips or previous.chips
         return current
     # how sure the follow-up is read is the new question's affair: the one before it was answered
-    form = replace(previous, lang=current.lang, unknown=current.unknown, sure=current.sure)
+    form = replace(
+        previous,
+        lang=current.lang,
+        unknown=current.unknown,
+        sure=current.sure,
+        period_said=current.period_said,
+    )
     changed = False
     if current.prop and current.prop != previous.prop:
         form.prop, changed = current.prop, True
