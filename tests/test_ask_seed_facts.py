@@ -583,3 +583,28 @@ def test_a_follow_up_changes_one_slot_of_the_question_before(asker, epoch_store,
 def test_a_property_words_apart_and_a_class_word_are_no_other_name(asker, epoch_store, q, gold):
     _right(asker, epoch_store, q, gold)
 
+
+@pytest.mark.parametrize(
+    ("q", "gold", "after"),
+    [
+        # an organization's site at a place, with words between: the one site named by both
+        (
+            "谷歌在奥马哈的数据中心功率多大",
+            "SELECT ?v WHERE { id:google-omaha-nebraska aikg:powerCapacity ?v }",
+            None,
+        ),
+        (
+            "and the Google one in Omaha?",
+            "SELECT ?v WHERE { id:google-omaha-nebraska aikg:powerCapacity ?v }",
+            "how many MW is Amazon's Canton Mississippi site?",
+        ),
+        # New Albany names Google's site and Meta's: Meta's, as the question says
+        (
+            "Meta 在 New Albany 的数据中心有多少兆瓦",
+            "SELECT ?v WHERE { id:meta-prometheus-new-albany-ohio aikg:powerCapacity ?v }",
+            None,
+        ),
+    ],
+)
+def test_an_organizations_site_at_a_place_is_that_site(asker, epoch_store, q, gold, after):
+    _right(asker, epoch_store, q, gold, "first", after=after)

@@ -140,6 +140,7 @@ class EntityLinker:
                 if mention is not None:
                     found.append(mention)
         mentions = _one_thing(_versioned(_qualified(_non_overlapping(found), folded), folded), folded)
+        mentions = _sites_at_places(mentions, folded, index)
         return _sibling_phases(_not_amounts(mentions, folded), folded, index)
 
     def _exact(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
@@ -497,6 +498,82 @@ def _sibling_phases(mentions: list[Mention], folded: str, index: Index) -> list[
         else:
             out.remove(prev)  # a phase the data does not hold: answered for neither, not for one
     return sorted(out, key=lambda o: o.start)
+
+
+_AT_PLACE = re.compile(
+    r"(?:'s)?\s*(?:(?P<what>data\s*cent(?:er|re)|site|campus|facility|cluster|supercomputer|one)\s+)?"
+    r"(?:in|at|在)\s*(?P<place>[a-z]+(?:\s+[a-z]+)?)"
+)
+"""After an organization's name, its site at a place ("Google's data center in Omaha", "the Google one in
+Omaha", 谷歌在奥马哈的数据中心 — the place folded to its English name)."""
+SITE_TYPES = {"cluster": AIKG + "Deployment", "datacenter": AIKG + "DataCenter"}
+"""The classes of sites an organization's name and a place name together ("Google Omaha Nebraska")."""
+
+
+def _sites_at_places(mentions: list[Mention], folded: str, index: Any) -> list[Mention]:
+    """An organization named, then its site at a place with words between ("Google's data center in
+    Omaha", "Meta 在 New Albany 的数据中心"), is the one site whose label has the organization's name
+    first and the place's words after it (Google Omaha Nebraska); of a data center and a cluster so
+    named, the class the question says, else the data center. It takes the place of the organization's
+    mention and of the place's (New Albany: Google's and Meta's sites)."""
+    owners_of = getattr(index, "word_owners", None)
+    entities = getattr(index, "entities", None)
+    if owners_of is None or entities is None:
+        return mentions
+    out = list(mentions)
+    for m in mentions:
+        at = _AT_PLACE.match(folded, m.end)
+        if at is None or m not in out:
+            continue
+        site = _site_of(m, at, folded, owners_of, entities)
+        if site is None:
+            continue
+        end = at.end()
+        out = [o for o in out if o is not m and not (m.end <= o.start < end)]
+        out.append(Mention(m.start, end, folded[m.start : end], "word", [site]))
+    return sorted(out, key=lambda o: o.start)
+
+
+def _site_of(m: Mention, at: Any, folded: str, owners_of: Any, entities: Any) -> Candidate | None:
+    org = _WORD.findall(normalize(m.best.label))[:1]
+    if not org:
+        return None
+    place = at.group("place").split()
+    for words in (place, place[:1]):
+        if words[0] in STOPWORD_PLACES:
+            return None
+        wanted = org + words
+        owners: set[str] | None = None
+        for w in wanted:
+            found = owners_of(w)
+            owners = set(found) if owners is None else owners & set(found)
+        things = []
+        for iri in owners or ():
+            info = entities[iri]
+            label = _WORD.findall(normalize(info.label))
+            if not set(info.types) & set(SITE_TYPES.values()) or not label or label[0] != org[0]:
+                continue
+            rest = iter(label[1:])
+            if all(w in rest for w in words):
+                things.append(info)
+        what = at.group("what") or ""
+        asked = (
+            "cluster"
+            if what in ("cluster", "supercomputer") or re.search(r"集群|超算", folded)
+            else "datacenter"
+        )
+        of_class = [t for t in things if SITE_TYPES[asked] in t.types]
+        pick = of_class if of_class else things
+        if len(pick) == 1:
+            info = pick[0]
+            return Candidate(info.iri, info.slug, info.label, tuple(info.types), "word", 0.7)
+        if things:
+            return None  # two sites at that place: no guess
+    return None
+
+
+STOPWORD_PLACES = frozenset({"the", "a", "an", "which", "what", "total", "all", "each"})
+"""Words after "in" that are no place ("in the", "in total")."""
 
 
 def _apart_in(words: list[str], label: list[str]) -> bool:
