@@ -5,6 +5,7 @@ No timing is asserted: the figures depend on the machine; only what was produced
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -449,6 +450,98 @@ def test_busy_runs_loops_through_the_whole_run_and_the_report_says_so(tmp_path, 
     line = report._busy_line(result)
     assert f"{cores()} busy loops at the normal priority" in line and "1 per core" in line
     assert report._busy_line({"busy_loops": 0}) == "" and report._busy_option({"busy": 0}) == ""
+
+
+BUSY_RUNNER = """
+import sys, time
+from pathlib import Path
+import aikg_bench.run as bench_run
+
+def measured(label, opts, work):
+    print("measuring", flush=True)
+    time.sleep(600)
+    return {"label": label}
+
+bench_run.run_size = measured
+bench_run.run(bench_run.Options(sizes=["10k"], out=Path(sys.argv[1]), busy=1, log=lambda _: None))
+"""
+
+
+def _looping(pid: int) -> bool:
+    """Whether ``pid`` is a busy loop still running (not a zombie, not another process given its pid)."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z" and "while True: pass" in Path(f"/proc/{pid}/cmdline").read_text()
+    except (OSError, IndexError):
+        return False
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
+def test_busy_loops_die_with_a_bench_that_is_terminated(tmp_path: Path, how: str) -> None:
+    """Regression: ``aikg bench --busy`` stopped by SIGTERM (``timeout``, a CI job's end) left its busy
+    loops running (they were stopped only in a ``finally``, which the signal's default action skips)."""
+    import signal
+    import subprocess
+    import sys
+
+    from aikg_bench.busy import cores
+    from helpers import children
+
+    runner = subprocess.Popen(
+        [sys.executable, "-c", BUSY_RUNNER, str(tmp_path)], stdout=subprocess.PIPE, text=True
+    )
+    loops: list[int] = []
+    try:
+        assert runner.stdout is not None and runner.stdout.readline().strip() == "measuring"
+        until = time.monotonic() + 30  # a loop just started may not show its command line yet
+        while len(loops) < cores() and time.monotonic() < until:
+            loops = [pid for pid in children(runner.pid) if _looping(pid)]
+            time.sleep(0.05)
+        assert len(loops) == cores(), loops
+        runner.send_signal(getattr(signal, how))
+        assert runner.wait(60) == -getattr(signal, how)  # the signal's default action ended it
+    finally:
+        runner.kill()
+        runner.wait()
+    end = time.monotonic() + 10
+    while any(_looping(pid) for pid in loops) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = [pid for pid in loops if _looping(pid)]
+    for pid in left:  # not left running for the rest of the suite when this fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+def test_stop_on_sigterm_puts_back_the_handler_it_replaced() -> None:
+    """``soak.fair_share`` (run by ``aikg bench --fair``) stops its server on SIGTERM only while it
+    serves; after it, the process's own handler is back (it stayed: a later SIGTERM stopped a server
+    long gone and ended the bench without its ``finally``)."""
+    import signal
+
+    from aikg_bench.served import stop_on_sigterm
+
+    stopped: list[str] = []
+
+    class Fake:
+        def stop(self) -> list[int]:
+            stopped.append("stopped")
+            return []
+
+    def mine(_signum: int, _frame: object) -> None:
+        stopped.append("mine")
+
+    before = signal.signal(signal.SIGTERM, mine)
+    try:
+        with stop_on_sigterm(Fake()):  # type: ignore[arg-type]
+            during = signal.getsignal(signal.SIGTERM)
+        after = signal.getsignal(signal.SIGTERM)
+        os.kill(os.getpid(), signal.SIGTERM)  # Python runs the handler at its next instruction
+        time.sleep(0.1)
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert during is not mine and callable(during)
+    assert after is mine and stopped == ["mine"]
 
 
 @pytest.fixture(scope="module")

@@ -40,12 +40,28 @@ def load_average() -> tuple[float, float, float]:
     return float(one), float(five), float(fifteen)
 
 
+LOOP = (
+    "import ctypes, os, signal, sys\n"
+    "prctl = getattr(ctypes.CDLL(None), 'prctl', None)\n"
+    "if prctl is not None:\n"
+    "    prctl(1, int(signal.SIGKILL))  # PR_SET_PDEATHSIG: killed when the bench's thread ends\n"
+    "if os.getppid() != int(sys.argv[1]):\n"
+    "    sys.exit()  # the bench ended before the line above: no signal will come\n"
+    "while True: pass\n"
+)
+"""A busy loop that dies with the bench however the bench ends: its ``finally`` stops the loops, but
+SIGTERM's default action (``timeout``, a CI job's end) or SIGKILL skips it, and loops left behind kept
+both cores busy for every later run on the machine. The kernel's parent-death signal (Linux's prctl; a
+loop elsewhere has only the ``finally``) is sent when the thread that started the loop ends."""
+
+
 @contextlib.contextmanager
 def busy_loops(per_core: int = PER_CORE) -> Iterator[list[int]]:
-    """``per_core`` busy loops per core for the block (none for 0); their process ids."""
+    """``per_core`` busy loops per core for the block (none for 0); their process ids. Start them from
+    the main thread: the loops die when the thread that started them ends (see :data:`LOOP`)."""
     loops = [
         subprocess.Popen(
-            [sys.executable, "-c", "while True: pass"],
+            [sys.executable, "-c", LOOP, str(os.getpid())],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -15,6 +15,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -154,18 +155,28 @@ class Served:
         return left
 
 
-def stop_on_sigterm(served: Served) -> None:
-    """Stop ``served`` when this process gets SIGTERM, then end: a benchmark runner stopped by
-    ``timeout`` or at a CI job's end left its ``aikg serve`` running (its clients' threads kept the
-    interpreter alive past a ``finally``). From the main thread only, where Python runs handlers."""
+@contextlib.contextmanager
+def stop_on_sigterm(served: Served) -> Iterator[None]:
+    """For the block, stop ``served`` when this process gets SIGTERM, then end: a benchmark runner
+    stopped by ``timeout`` or at a CI job's end left its ``aikg serve`` running (its clients' threads
+    kept the interpreter alive past a ``finally``). The handler before the block is put back after it
+    (``aikg bench`` runs the fair share and then other sizes: a SIGTERM then must not stop a server
+    long gone and skip the bench's own ``finally``). From the main thread only, where Python runs
+    handlers; elsewhere the block runs without one."""
     if threading.current_thread() is not threading.main_thread():
+        yield
         return
 
     def stop(signum: int, _frame: object) -> None:
         served.stop()
         os._exit(128 + signum)
 
-    signal.signal(signal.SIGTERM, stop)
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        # None: a handler not installed from Python, which cannot be put back; the default is.
+        signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
 
 
 def _children(pid: int) -> list[int]:

@@ -529,18 +529,18 @@ def soak(
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
         served = Served(copy, base_dir / "logs", env=server_env)
-        stop_on_sigterm(served)
-        try:
-            result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log, at_least)
-            return {
-                **result,
-                "store": {"source": str(store), "served_copy": str(copy)},
-                "server_env": server_env,
-            }
-        finally:
-            left = served.stop()
-            if left:
-                log(f"serving processes left after the stop (killed): {left}")
+        with stop_on_sigterm(served):
+            try:
+                result = _soak_on(served, seconds, clients, warmup, seed, extra, sample_every, log, at_least)
+                return {
+                    **result,
+                    "store": {"source": str(store), "served_copy": str(copy)},
+                    "server_env": server_env,
+                }
+            finally:
+                left = served.stop()
+                if left:
+                    log(f"serving processes left after the stop (killed): {left}")
 
 
 def _soak_on(
@@ -876,16 +876,16 @@ def fair_share(
         base_dir = work or Path(tmp)
         copy = prepare_store(store, base_dir, log, epoch=epoch)
         served = Served(copy, base_dir / "logs", env=server_env)
-        stop_on_sigterm(served)
-        try:
-            chosen = kinds or list(HOSTILE_KINDS)
-            picked = [chosen[i % len(chosen)] for i in range(hostile)]
-            result = _fair_on(served, picked, idle_seconds, load_seconds, max(1, rounds), seed, log)
-            return {**result, "store": {"source": str(store), "served_copy": str(copy)}}
-        finally:
-            left = served.stop()
-            if left:
-                log(f"serving processes left after the stop (killed): {left}")
+        with stop_on_sigterm(served):
+            try:
+                chosen = kinds or list(HOSTILE_KINDS)
+                picked = [chosen[i % len(chosen)] for i in range(hostile)]
+                result = _fair_on(served, picked, idle_seconds, load_seconds, max(1, rounds), seed, log)
+                return {**result, "store": {"source": str(store), "served_copy": str(copy)}}
+            finally:
+                left = served.stop()
+                if left:
+                    log(f"serving processes left after the stop (killed): {left}")
 
 
 SETTLE = 1.0
