@@ -14,7 +14,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 
 from aikg.ask import Asker
-from aikg.ask.compose import read_dates, respell_cjk
+from aikg.ask.compose import Form, read_dates, respell_cjk, restated
 from aikg.ask.text import fold
 from helpers import services_for
 
@@ -2365,3 +2365,191 @@ def test_a_chinese_period_of_months_across_years_keeps_both_ends(q, period):
     alone, answered sure); a month past December is no month (was: an error)."""
     assert read_dates(fold(q))[0] == period
     assert read_dates(fold("2024年13月的收入"))[0] != ("2024-13-01", "2024-13-31")
+
+
+def texts(answer: dict) -> set[str]:
+    """Every value of the answer's rows, as text (dates too)."""
+    return {c["value"] for row in answer["answer"].get("rows", []) for c in row["cells"].values() if c}
+
+
+@pytest.mark.parametrize(
+    ("q", "chips", "prop"),
+    [
+        # each figure Epoch gives a chip, asked by its own words (issue 44, ninth session, o541-o552)
+        (
+            "Which has more TF32 throughput, the MI325X or the Gaudi3?",
+            "amd-instinct-mi325x intel-habana-gaudi3",
+            "tf32Performance",
+        ),
+        ("H200 SXM 和 H800 的 TF32 算力谁高？", "nvidia-h200-sxm h800", "tf32Performance"),
+        (
+            "Which has higher intranode bandwidth, the H100 SXM5 80GB or the MI250X?",
+            "nvidia-h100-sxm5-80gb amd-radeon-instinct-mi250x",
+            "intranodeBandwidth",
+        ),
+        (
+            "昇腾910C 和 A100 PCIe 的节点间带宽谁高？",
+            "huawei-ascend-910c nvidia-a100-pcie",
+            "internodeBandwidth",
+        ),
+        (
+            "Which has the smaller process node, the Gaudi3 or the MI250X?",
+            "intel-habana-gaudi3 amd-radeon-instinct-mi250x",
+            "processNode",
+        ),
+        # "the GB200" links first to the GB200 NVL72 rack: compared on a chip's figure, it is the chip
+        (
+            "Which draws more power, the GB200 or the H200 SXM?",
+            "nvidia-gb200 nvidia-h200-sxm",
+            "thermalDesignPower",
+        ),
+        ("GB200 和 MI355X 谁的 FP4 算力更高？", "nvidia-gb200 amd-instinct-mi355x", "fp4Performance"),
+        ("GB200 vs B200: which has more memory?", "nvidia-gb200 nvidia-b200", "memoryPerChip"),
+    ],
+)
+def test_chips_are_compared_on_each_figure_epoch_gives(asker, epoch_store, q, chips, prop):
+    want = values(
+        epoch_store,
+        f"SELECT ?v WHERE {{ VALUES ?x {{ id:{' id:'.join(chips.split())} }} ?x aikg:{prop} ?v }}",
+    )
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["entities"] == chips.split()
+    assert len(want) == 2 and numbers(body) == want
+
+
+@pytest.mark.parametrize(
+    ("q", "chips"),
+    [
+        ("Which came out first, the MI300X or the Gaudi2?", "amd-instinct-mi300x intel-habana-gaudi2"),
+        ("Which chip is newer, the TPU v5p or the Trainium2?", "google-tpu-v5p amazon-trainium2"),
+        (
+            "Which came out first, Microsoft's Maia 100 or Google's TPU v6e?",
+            "maia-100-m100 google-tpu-v6e-trillium",
+        ),
+    ],
+)
+def test_chips_named_with_a_comparative_of_time_compare_their_release_dates(asker, epoch_store, q, chips):
+    """Not a ranking of the runs that used them ("first" is a ranking's word), nor a chip link ("chip")."""
+    rows = epoch_store.query(
+        PRE
+        + f"SELECT ?v WHERE {{ VALUES ?x {{ id:{' id:'.join(chips.split())} }} ?x aikg:availableFrom ?v }}"
+    ).rows
+    want = {str(r[0].value) for r in rows}
+    body = asker.ask(q)
+    assert (
+        body["understood"]["form"]["op"] == "compare"
+        and body["understood"]["form"]["entities"] == chips.split()
+    )
+    assert len(want) == 2 and want <= texts(body)
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql"),
+    [
+        # the data as what has the chips: the chips it lists of that maker, not those its clusters hold
+        ("How many Huawei chips does the dataset have?", "?x a aikg:Hardware ; aikg:manufacturer id:huawei"),
+        (
+            "How many Kunlunxin chips does aikg have?",
+            "?x a aikg:Hardware ; aikg:manufacturer id:kunlunxin-baidu",
+        ),
+        ("lol how many chips has Intel got in here", "?x a aikg:Hardware ; aikg:manufacturer id:intel"),
+        ("how many accelerators has Huawei shipped?", "?x a aikg:Hardware ; aikg:manufacturer id:huawei"),
+        ("how many chips has Cambricon put out?", "?x a aikg:Hardware ; aikg:manufacturer id:cambricon"),
+        # a company's rows counted: "reports", and 条 (the measure word of rows)
+        ("How many usage reports does the data have for Meta?", "?x a aikg:UsageFigure ; aikg:agent id:meta"),
+        ("aikg 收录了多少条谷歌的用户数据？", "?x a aikg:UsageFigure ; aikg:agent id:google"),
+    ],
+)
+def test_what_the_data_holds_is_counted(asker, epoch_store, q, sparql):
+    (want,) = values(epoch_store, f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {sparql} }}")
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "count"
+    assert want > 1 and count_of(body) == int(want)
+
+
+def test_the_chips_an_organization_has_are_still_its_clusters(asker, epoch_store):
+    """The organization as what has the chips (not the data): the total of its clusters' chips."""
+    body = asker.ask("How many GPUs does xAI have in the dataset?")
+    assert body["understood"]["form"]["op"] == "sum" and body["understood"]["form"]["class"] == "cluster"
+
+
+def figure(cls: str, org: str, date: str, prop: str, extra: str = "") -> str:
+    """Gold: the ``prop`` of ``org``'s figure of class ``cls`` dated ``date``."""
+    return (
+        f"SELECT ?v WHERE {{ ?f a aikg:{cls} ; aikg:agent id:{org} ; {extra}"
+        f'aikg:date "{date}"^^<http://www.w3.org/2001/XMLSchema#date> ; aikg:{prop} ?v }}'
+    )
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql"),
+    [
+        (
+            "How many tokens a day was Google handling in July 2025?",
+            figure("UsageFigure", "google", "2025-07-23", "dailyTokens"),
+        ),
+        (
+            "how many tokens/day was google processing end of sept 2025?",
+            figure("UsageFigure", "google", "2025-09-30", "dailyTokens"),
+        ),
+        (
+            "Anthropic's annualized revenue back in March 2025?",
+            figure(
+                "RevenueFigure",
+                "anthropic",
+                "2025-03-31",
+                "annualRevenue",
+                'aikg:figureKind "Annualized revenue" ; ',
+            ),
+        ),
+        ("OpenAI 现在大概多少号人？", figure("StaffFigure", "openai", "2025-07-15", "staffCount")),
+        (
+            "MI325X or Gaudi3, who's got the edge on memory?",
+            "SELECT ?v WHERE { VALUES ?x { id:amd-instinct-mi325x id:intel-habana-gaudi3 } "
+            "?x aikg:memoryPerChip ?v }",
+        ),
+        (
+            "Anthropic's total cloud compute bill for 2023",
+            figure("ComputeSpendFigure", "anthropic", "2023-12-31", "computeSpend"),
+        ),
+        (
+            "xAI's valuation",
+            "SELECT ?v WHERE { ?x a aikg:FundingRound ; aikg:investee id:xai ; aikg:postMoneyValuation ?v ; "
+            "aikg:date ?d } ORDER BY DESC(?d) LIMIT 1",
+        ),
+    ],
+)
+def test_words_restating_what_the_form_asks_leave_it_sure(asker, epoch_store, q, sparql):
+    """ "handling" beside usage figures, "back in" beside a month, 多少号人, "the edge" beside a comparison,
+    a (cloud) compute bill, a valuation asked bare (the newest first): answered, with the figure."""
+    want = values(epoch_store, sparql)
+    body = asker.ask(q)
+    assert body["understood"]["sure"] and not body["abstained"] and want
+    assert want <= numbers(body)
+
+
+def test_rounds_done_are_those_that_closed(asker, epoch_store):
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:FundingRound ; aikg:investee id:openai ; "
+        "aikg:status aikg:Closed }",
+    )
+    body = asker.ask("How many funding rounds has OpenAI done?")
+    assert "closed" in body["understood"]["description"]
+    assert int(want) in every_counts(body) | {count_of(body)}
+
+
+@pytest.mark.parametrize(
+    ("op", "carrier", "unknown", "left"),
+    [
+        ("series", "usage", ["handling"], []),
+        ("fact", "hardware", ["handling"], ["handling"]),  # beside a chip's figure it asks something else
+        ("compare", "hardware", ["edge", "smaller"], []),
+        ("fact", "hardware", ["edge"], ["edge"]),
+        ("count", "funding", ["done"], ["done"]),  # no organization's rounds
+        ("count", "model", ["shipped", "so"], ["shipped"]),  # "so far" is until now; no maker named
+    ],
+)
+def test_a_restating_word_is_explained_only_beside_what_it_restates(op, carrier, unknown, left):
+    form = Form(op, carrier=carrier)
+    assert restated(form, "how many models so far " + " ".join(unknown), unknown) == left

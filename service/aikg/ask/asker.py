@@ -45,6 +45,7 @@ from aikg.ask.compose import (
     out_of_scope,
     read_dates,
     read_form,
+    restated,
     sureness,
     unexplained_words,
     variants,
@@ -350,7 +351,7 @@ class Asker:
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
         if form is not None:
-            unknown = of_one_thing(form, unknown)
+            unknown = restated(form, reading.folded, of_one_thing(form, unknown))
         if form is not None and form.prop and form.op in ("fact", "joint", "provenance"):
             # a word of the property's own label standing apart from the rest of it ("the *origin* of
             # CoreWeave's *business*", "worst case *hop* count"): the property the form already reads
@@ -671,6 +672,16 @@ class Asker:
             return False  # a named query ranks from the top and lists; it neither counts nor filters by chip
         if form.op == "series" and form.latest:
             return False  # "its latest round", "最近一次": the composed figures, newest first
+        if (
+            form.op == "series"
+            and form.carrier == "funding"
+            and form.prop == "postMoneyValuation"
+            and not form.class_named
+        ):
+            # "xAI's valuation": what the company is worth, its newest round's valuation first; the
+            # named query lists every round, oldest first, with the amounts raised (which "valuation and
+            # funding rounds", naming the class, asks for)
+            return False
         q = self.queries()[best.intent]
         kinds = {p.type for p in q.parameters}
         if form.dates and "date" not in kinds:

@@ -51,6 +51,7 @@ from aikg.ask.words import (
     RATING_WORDS,
     REGION_CODES,
     REGIONS,
+    RESTATED,
     ROLE_WORDS,
     SPEND_CATEGORIES,
     STATUS_WORDS,
@@ -118,7 +119,18 @@ CONFIDENCE_WORDS = (
 )
 FLEET_WORDS = ("fleet", "fleets", "机群", "算力机群")
 """An organization's chips as a whole ("Microsoft's GPU fleet"): the chips of its clusters."""
-RECORD_WORDS = ("records", "record", "figures", "counts", "data points", "记录", "条数据")
+RECORD_WORDS = (
+    "records",
+    "record",
+    "figures",
+    "counts",
+    "data points",
+    "记录",
+    "条数据",
+    # Epoch's rows are reports of a figure ("how many usage reports", "headcount reports") and entries
+    "reports",
+    "entries",
+)
 """Words asking for a company's figures as rows ("staff counts reported in 2024", "员工数超过3000人的记录"):
 every row, a division's too (:attr:`Form.records`), listed or counted ("how many revenue records")."""
 """Words for the rows of a company's figures, counted ("how many revenue records", "几条员工人数的记录")."""
@@ -1105,6 +1117,36 @@ def of_one_thing(form: Form, unknown: list[str]) -> list[str]:
     if form.op == "fact" and len(form.entities) == 1 and not form.orgs:
         return [w for w in unknown if w not in MAX_WORDS]
     return unknown
+
+
+def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
+    """The words left unexplained less those that restate what the form applies (:data:`RESTATED`): a
+    comparative beside a comparison, "own" beside an organization's clusters or sites, "shipped" beside
+    its models or chips, "done" beside its rounds, "handling" beside usage figures, 阶段 beside a status,
+    "back" beside a period; and "so" of "so far" (until now) beside a count or a company's figures."""
+    asked = set()
+    if form.op == "compare":
+        asked.add("compare")
+        if "先进" in folded:
+            asked.add("compare_zh")
+    if re.search(r"\bin here\b", folded) and form.op == "count":
+        asked.add("data")
+    if form.orgs and form.carrier in ("cluster", "datacenter"):
+        asked.add("holds")
+    if form.orgs and form.carrier in ("model", "hardware") and form.op in ("count", "list", "top"):
+        asked.add("makes")
+    if form.carrier == "funding" and (form.orgs or form.entities):
+        asked.add("rounds")
+    if form.carrier == "usage":
+        asked.add("usage")
+    if form.status:
+        asked.add("status")
+    if form.dates:
+        asked.add("dated")
+    told = {w for kind in asked for w in RESTATED[kind]}
+    if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
+        told.add("so")
+    return [w for w in unknown if w not in told]
 
 
 NOW = re.compile(r"\b(?:now|today|currently|current)\b|现在|目前|当前|如今")
@@ -2155,7 +2197,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     # a company's figures asked as records ("staff counts reported in 2024", "超过3000人的记录"): each row
     form.records = form.carrier in FIGURES and _has(text, RECORD_WORDS)
     form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
-    form.closed = form.carrier == "funding" and _has(text, CLOSED_WORDS)
+    # rounds "done" are those that closed (RESTATED: the word is explained only beside rounds)
+    form.closed = form.carrier == "funding" and _has(text, (*CLOSED_WORDS, *RESTATED["rounds"]))
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     # "per" of a property word ("memory per chip") is not a breakdown per organization
@@ -2261,11 +2304,16 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         return form
     if holding and ops["top"]:
         group = GROUP_PATHS[("cluster", "org")]
+    _dates_compared(form, r, ops, hardware_cls)
     _chips_filter(form, r, ops, hardware_cls)
     if not _choose_op(form, r, ops, group):
         return _joint(form, ops, vocab) or form
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
     form = _checked_op(form, r, ops, hardware_cls, orgs_cls)
+    if form.op == "compare" and PROPERTY_CARRIER.get(form.prop or "") == "hardware":
+        # chips compared on a chip's figure: a name linked to a rack whose name holds it ("the GB200":
+        # the GB200 NVL72 first) is the chip it names (the NVIDIA GB200), as a chip filter reads it
+        form.entities = [r.chip_of.get(e.iri, e) for e in form.entities]
     if form.op == "top" and form.prop in LINKED_BY and form.carrier:
         # "哪个运营方手上在跑的集群最多": a ranking "by" a link (the operator) with "most" is by how many
         # each has, not the nodes sorted by the link's IRI
@@ -2554,9 +2602,18 @@ _HOLD = re.compile(
     r"|拥有|有多少|有几|囤|手里|手上|最多"
 )
 _FLEET = re.compile(r"\bfleets?\b|机群")
+_DATA_HOLDS = re.compile(
+    r"\b(?:does|do|did|has|have)\s+(?:the\s+)?(?:aikg|epoch(?:\s+ai)?|(?:knowledge\s+)?graph|dataset|data\s+set"
+    r"|database|data)\s+(?:have|has|hold|holds|list|lists|contain|contains|track|tracks|include|includes"
+    r"|cover|covers|got)\b|\bin here\b|收录"
+)
+"""The data itself as what has the things counted ("how many Kunlunxin chips does *the graph have*", "has
+Intel got *in here*", aikg *收录*了几款): the rows the data holds, not the chips an organization's clusters
+hold."""
 _MAKE = re.compile(
     r"\b(?:make|makes|made|design|designs|designed|release|released|launch|launched|build|builds|built"
-    r"|sell|sells|sold|models?|lines?|kinds?|types?)\b|发布|推出|生产|设计|制造|型号|款|种"
+    r"|sell|sells|sold|models?|lines?|kinds?|types?"
+    r"|ship|ships|shipped|puts? out|rolled out|unveiled)\b|发布|推出|生产|设计|制造|型号|款|种"
 )
 _HOW_MANY_ZH = re.compile(
     r"多少\s*(?:[个张块颗台款]\s*)?(?:"
@@ -2589,6 +2646,8 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
     about_chips = bool(chips) or r.hardware_word or form.prop in HOLDINGS
     if not about_chips or form.carrier not in (None, "hardware", "cluster") or _MAKE.search(r.text):
         return False
+    if _DATA_HOLDS.search(r.text):
+        return False  # "how many Huawei chips does the dataset have": the chips the data lists
     if r.explicit and form.carrier == "cluster" and form.prop not in HOLDINGS:
         return False  # "how many H100 clusters does xAI have": a count of clusters
     fleet = _FLEET.search(r.text) is not None
@@ -2613,6 +2672,35 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
     form.defaults = True
     ops["sum"], ops["count"] = not ops["top"], False
     return True
+
+
+_BY_DATE = re.compile(r"\b(?:first|sooner|earlier|older|newer|later|more recent|most recent)\b")
+"""Comparatives of time: which of the things named came out first, or is newer."""
+_FIRST = re.compile(r"\b(?:first|sooner)\b")
+
+
+def _dates_compared(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> None:
+    """Two or more chips, or models, named with a comparative of time ("which came out first, the
+    MI300X or the Gaudi2", "which chip is newer"): their release dates compared, not a ranking of the
+    runs that used them ("first" is a ranking's word) nor a chip link ("chip")."""
+    if len(form.entities) < 2 or not _BY_DATE.search(r.text):
+        return
+    if form.prop not in (None, "releaseDate", "availableFrom") and form.prop not in WEAK_PROPS:
+        return
+    kinds = {
+        "hardware"
+        if any(t in hardware_cls for t in e.types)
+        else "model"
+        if AIKG + "AIModel" in e.types
+        else ""
+        for e in form.entities
+    }
+    if len(kinds) != 1 or "" in kinds:
+        return
+    kind = kinds.pop()
+    # an organization beside each name is its maker ("Microsoft's Maia 100 or Google's TPU v6e")
+    form.carrier, form.prop, form.orgs = kind, DATED[kind], []
+    ops["compare"], ops["top"], ops["count"] = True, False, False
 
 
 def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> None:
@@ -2643,6 +2731,15 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         )
 
 
+_ROWS_COUNTED = re.compile(r"(?:几|多少)\s*条")
+
+
+def _rows_counted(r: _Reading) -> bool:
+    """A count with the measure word of rows (几条, 多少条) that is no part of a property's word ("多少条
+    消息": the messages): the figures counted, not one figure's value."""
+    return any(not any(a <= m.end() - 1 < b for a, b in r.prop_spans) for m in _ROWS_COUNTED.finditer(r.text))
+
+
 def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None) -> bool:
     """Set the operator the form's words and parts ask for, the first that fits; False when none."""
     text, explicit = r.text, r.explicit
@@ -2657,8 +2754,9 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
             form.prop = "amount"
     elif ops["count"] and _counts_of_maker(form, r):
         form.op = "count"
-    elif ops["count"] and form.carrier in FIGURES and _has(text, RECORD_WORDS):
-        # "有几条员工人数的记录", "how many revenue records": the figures themselves, each row
+    elif ops["count"] and form.carrier in FIGURES and (_has(text, RECORD_WORDS) or _rows_counted(r)):
+        # "有几条员工人数的记录", "how many revenue records", 收录了多少条谷歌的用户数据: the figures
+        # themselves, each row
         form.op, form.records = "count", True
 
     elif ops["count"] and (
@@ -2681,6 +2779,8 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     elif len(form.entities) >= 2 and form.prop:
         form.op = "compare"
         form.ascending = _LESS.search(text) is not None  # "哪个功耗低": the lower one wins
+        if form.prop in DATED.values() and _FIRST.search(text):
+            form.ascending = True  # "which came out first": the earlier date
     elif (
         form.carrier in DATED
         and (_has(text, NEWEST_WORDS) or _has(text, OLDEST_WORDS))

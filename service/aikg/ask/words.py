@@ -207,6 +207,18 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("int8Performance", ("int8 performance", "int8 throughput", "int8", "int8 算力")),
     ("fp32Performance", ("fp32 performance", "fp32 throughput", "fp32", "fp32 算力")),
     ("fp64Performance", ("fp64 performance", "fp64 throughput", "fp64", "fp64 算力")),
+    # Epoch's "TF32 (TensorFloat-32) performance": the precision's name, as the others ("TF32 perf")
+    ("tf32Performance", ("tf32 performance", "tf32 throughput", "tf32 perf", "tf32", "tf32 算力")),
+    # Epoch's chip-to-chip bandwidth inside a node (NVLink) and the network's between nodes: the
+    # longer phrase wins over "bandwidth" (the memory's)
+    (
+        "intranodeBandwidth",
+        ("intra-node bandwidth", "intranode bandwidth", "intra-node", "intranode", "节点内带宽", "节点内"),
+    ),
+    (
+        "internodeBandwidth",
+        ("inter-node bandwidth", "internode bandwidth", "inter-node", "internode", "节点间带宽", "节点间"),
+    ),
     ("usesInterconnect", ("interconnect", "interconnects", "互联", "互连")),
     (
         "durationDays",
@@ -240,6 +252,13 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "headcount",
             "head count",
             "people work",
+            # "how many ppl worked at OpenAI", 多少号人 (a colloquial head count): the staff
+            "people worked",
+            "people working",
+            "ppl work",
+            "ppl worked",
+            "ppl working",
+            "号人",
             "员工",
             "名员工",
             "员工数",
@@ -253,6 +272,16 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "spent on compute",
             "compute spend",
             "compute spending",
+            # what a company pays its cloud for compute, said as its bill (Epoch's categories are all
+            # cloud compute: "R&D cloud compute", "Inference cloud compute")
+            "compute bill",
+            "compute bills",
+            "cloud compute bill",
+            "cloud compute spend",
+            "cloud compute spending",
+            "算力账单",
+            "算力年化开支",
+            "年化算力开支",
             "算力支出",
             "算力总支出",
             "总算力支出",
@@ -280,6 +309,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "dailyTokens",
         (
             "tokens per day",
+            # "tokens/day": the slash joins the words (a word boundary never opens "/day")
+            "tokens/day",
+            "token/day",
             "tokens a day",
             "tokens daily",
             "daily tokens",
@@ -296,6 +328,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         "dailyMessages",
         (
             "messages per day",
+            "messages/day",
             "messages a day",
             "messages daily",
             "daily messages",
@@ -853,6 +886,9 @@ PROPERTY_CARRIER: dict[str, str] = {
     "int8Performance": "hardware",
     "fp32Performance": "hardware",
     "fp64Performance": "hardware",
+    "tf32Performance": "hardware",
+    "intranodeBandwidth": "hardware",
+    "internodeBandwidth": "hardware",
     "staffCount": "staff",
     "computeSpend": "spend",
     "durationDays": "run",
@@ -900,6 +936,9 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "int8Performance": ("INT8 performance", "INT8 算力", "OP/s"),
     "fp32Performance": ("FP32 performance", "FP32 算力", "FLOP/s"),
     "fp64Performance": ("FP64 performance", "FP64 算力", "FLOP/s"),
+    "tf32Performance": ("TF32 performance", "TF32 算力", "FLOP/s"),
+    "intranodeBandwidth": ("intra-node bandwidth", "节点内带宽", "GB/s"),
+    "internodeBandwidth": ("inter-node bandwidth", "节点间带宽", "Gbit/s"),
     "usesInterconnect": ("interconnect", "互联", ""),
     "durationDays": ("duration", "训练时长", "days"),
     "staffCount": ("staff", "员工人数", ""),
@@ -1856,3 +1895,62 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
 }
 """Words for the kinds of corporate event (aikg:eventKind) a question may ask the date of. 上市 is not one:
 of a company it is its listing, of a chip or model its release; the fact reader answers it."""
+
+RESTATED: dict[str, tuple[str, ...]] = {
+    # the things compared are shown side by side, each with its value: a comparative, or a word pitting
+    # them against each other, says which side is asked for and nothing the answer leaves out
+    # ("who's got the *edge*", "*against*", "the *smaller* process node", 制程更*先进*, 发布*得*更*晚*)
+    "compare": (
+        "against",
+        "edge",
+        "smaller",
+        "larger",
+        "bigger",
+        "higher",
+        "lower",
+        "greater",
+        "better",
+        "faster",
+        "slower",
+        "advanced",
+        "先进",
+        "得",
+        "晚",
+    ),
+    # an organization's clusters or sites said as what it owns, or runs itself: the organization's own
+    # ("how many clusters does Tesla *own*", 英伟达*自己*运营的集群)
+    "holds": ("own", "owns", "owned", "自己"),
+    # an organization's models or chips said by their release ("*shipped*", "*put* out", "*rolled* out")
+    "makes": ("ship", "ships", "shipped", "put", "puts", "rolled", "unveiled"),
+    # an organization's funding rounds said as done ("how many rounds has Anthropic *done*"): those that
+    # closed, as "completed" (compose reads them so)
+    "rounds": ("done",),
+    # the data itself as what holds the things counted ("has Intel got in *here*")
+    "data": ("here",),
+    # the rest of 先进 (advanced) when 先 ("first") was read as the comparison's lower side (制程更先*进*)
+    "compare_zh": ("进",),
+    # usage figures said as the volume a company or product handles ("tokens a day Google was
+    # *handling*", 谷歌全部 AI *产品*: Epoch's "Google (all AI products)")
+    "usage": (
+        "handle",
+        "handles",
+        "handled",
+        "handling",
+        "process",
+        "processes",
+        "processed",
+        "processing",
+        "serve",
+        "serves",
+        "served",
+        "serving",
+        "产品",
+    ),
+    # a status said with its stage ("还在规划*阶段*": planned)
+    "status": ("阶段",),
+    # a period the date reader took, said with "*back* in" (Jan 2025)
+    "dated": ("back",),
+}
+"""Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
+left over by the vocabulary, they ask nothing the answer does not give — but only beside that part of
+the form (an "own" beside a chip's figure, a "handling" beside no usage figure still counts)."""
