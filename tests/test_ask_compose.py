@@ -2553,3 +2553,38 @@ def test_rounds_done_are_those_that_closed(asker, epoch_store):
 def test_a_restating_word_is_explained_only_beside_what_it_restates(op, carrier, unknown, left):
     form = Form(op, carrier=carrier)
     assert restated(form, "how many models so far " + " ".join(unknown), unknown) == left
+
+
+@pytest.mark.parametrize(
+    ("q", "label", "prop"),
+    [
+        # whose it is: a cluster's owner (Epoch's "Owner", aikg:operator), a chip's maker
+        ("Whose cluster is Argonne NL Aurora?", "Argonne NL Aurora", "operator"),
+        ("Taiwania 2 這個叢集是誰的？", "Taiwania 2", "operator"),
+        ("Trainium2 是谁的？", "Amazon Trainium2", "manufacturer"),
+    ],
+)
+def test_whose_a_thing_is_is_its_owner_or_maker(asker, epoch_store, q, label, prop):
+    rows = epoch_store.query(
+        PRE + f"SELECT ?v WHERE {{ ?x <http://www.w3.org/2000/01/rdf-schema#label> ?l ; aikg:{prop} ?v "
+        f'FILTER(STR(?l) = "{label}") }}'
+    ).rows
+    (want,) = {str(r[0].value) for r in rows}
+    body = asker.ask(q)
+    assert not body["abstained"] and body["answer"]["property"]["name"] == f"aikg:{prop}"
+    assert want in {str(f.get("value")) for f in body["answer"]["facts"]}
+
+
+def test_a_thing_named_twice_is_one_thing(asker, epoch_store):
+    """ "Google's Omaha, Nebraska data center": Omaha and Nebraska both name Google Omaha Nebraska."""
+    body = asker.ask("What's the street address of Google's Omaha, Nebraska data center?")
+    assert body["understood"]["form"]["entities"] == ["google-omaha-nebraska"]
+    assert any("11110 State St" in str(f.get("value")) for f in body["answer"]["facts"])
+
+
+@pytest.mark.parametrize("q", ["Meta 的 GPU 机群有多大？", "How big is Amazon's GPU fleet?"])
+def test_an_organizations_fleet_is_the_chips_of_its_clusters(asker, q):
+    """机群 (a fleet) is no misspelt 集群 (clusters): the total of the organization's clusters' chips."""
+    body = asker.ask(q)
+    form = body["understood"]["form"]
+    assert form["op"] == "sum" and form["property"] == "acceleratorCount" and not body["abstained"]

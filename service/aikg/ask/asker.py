@@ -964,6 +964,10 @@ class Asker:
             if more["abstained"]:
                 return None
             body["answer"]["facts"] += more["answer"]["facts"]
+        answered = str((body["answer"].get("property") or {}).get("name") or "").removeprefix("aikg:")
+        if answered in wanted and answered not in ("location", "locationName"):
+            # of the properties a word names ("是谁的": developer, maker, owner), the one the page had
+            form.prop = answered
         body["understood"]["description"] = describe(form)
         body["understood"]["form"] = _form_json(form)
         return body

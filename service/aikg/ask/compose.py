@@ -930,6 +930,8 @@ def respell_cjk(text: str, taken: Iterable[tuple[int, int]] = ()) -> str:
     spans = list(taken)
     # a word spelt right is not half of another misspelt: "这条数据" is "this figure", not 跳数 (hops)
     spans += [(a, b) for a, b, _ in _find(text, [w for w in FILLER_ZH if len(w) >= 2])]
+    # nor is 机群 (an organization's chips as a whole, FLEET_WORDS) 集群 (clusters) misspelt
+    spans += [(a, b) for a, b, _ in _find(text, [w for w in FLEET_WORDS if _cjk_only(w)])]
     sounds = [_sound(ch) if "\u4e00" <= ch <= "\u9fff" and ch not in _QUESTION_CHARS else "" for ch in text]
     chars = list(text)
     for n in sorted({len(k) for k in words}, reverse=True):
@@ -1817,6 +1819,15 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
             if chip is not None:
                 r.chip_of[m.best.iri] = chip
     r.mentions = [m for m in r.mentions if m not in figures]  # a property word, read as such
+    # a thing named twice ("Google's Omaha, Nebraska data center": Omaha and Nebraska both link Google
+    # Omaha Nebraska) is one thing, not two compared
+    first_at: dict[str, int] = {}
+    for i, named in enumerate(form.entities):
+        first_at.setdefault(named.iri, i)
+    kept = sorted(first_at.values())
+    if len(kept) < len(form.entities):
+        form.entities = [form.entities[i] for i in kept]
+        form.alternates = [form.alternates[i] for i in kept if i < len(form.alternates)]
     # every country named, in order: the longest word where words overlap ("south korea", "korea")
     for s, e, w in sorted(countries, key=lambda c: (c[0], c[0] - c[1])):
         if any(a <= s and e <= b and (a, b) != (s, e) for a, b, _ in countries):
@@ -2648,9 +2659,9 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
         return False
     if _DATA_HOLDS.search(r.text):
         return False  # "how many Huawei chips does the dataset have": the chips the data lists
-    if r.explicit and form.carrier == "cluster" and form.prop not in HOLDINGS:
-        return False  # "how many H100 clusters does xAI have": a count of clusters
     fleet = _FLEET.search(r.text) is not None
+    if r.explicit and form.carrier == "cluster" and form.prop not in HOLDINGS and not fleet:
+        return False  # "how many H100 clusters does xAI have": a count of clusters (机群 is the fleet)
     if not _HOLD.search(r.text) and not fleet and not (chips and form.orgs and form.prop in HOLDINGS):
         return False
     if ops["top"] and _THE_LARGEST.search(r.text) and not _has(f" {r.text} ", QUANTITY_WORDS):

@@ -47,6 +47,9 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     # "谁做的" / "哪家公司做的": who made it, the maker of a chip or the developer of a model
     (("谁做的", "家做的", "公司做的", "谁造的", "家造的", "谁家的"), ("manufacturer", "developer")),
+    # "whose is it", "是谁的": a model's developer, a chip's maker, else the owner of a site or cluster
+    # (Epoch's "Owner", aikg:operator): the first the entity has
+    (("whose", "是谁的"), ("developer", "manufacturer", "operator", "operatedBy")),
     # "深算一号是哪家公司的芯片": whose chip (or model) it is, its maker's (or developer's)
     (("家公司的芯片", "家的芯片", "个公司的芯片"), ("manufacturer",)),
     (("家公司的模型", "家的模型", "个公司的模型"), ("developer",)),
