@@ -2588,3 +2588,17 @@ def test_an_organizations_fleet_is_the_chips_of_its_clusters(asker, q):
     body = asker.ask(q)
     form = body["understood"]["form"]
     assert form["op"] == "sum" and form["property"] == "acceleratorCount" and not body["abstained"]
+
+
+@pytest.mark.parametrize(
+    "q", ["OpenAI API tokens per day as of December 2025?", "OpenAI 的 API 每天处理多少 token？"]
+)
+def test_a_product_named_beside_its_company_filters_its_figures(asker, epoch_store, q):
+    """ "for API" was said and not applied: GPT-5-Codex's 2T tokens a day came first, the same day."""
+    (want,) = values(
+        epoch_store,
+        'SELECT ?v WHERE { ?f a aikg:UsageFigure ; aikg:agent id:openai ; aikg:product "API" ; '
+        "aikg:dailyTokens ?v }",
+    )
+    body = asker.ask(q)
+    assert not body["abstained"] and numbers(body) == {want}

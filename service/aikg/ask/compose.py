@@ -2745,6 +2745,15 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
 _ROWS_COUNTED = re.compile(r"(?:几|多少)\s*条")
 
 
+def _product_of_org(form: Form) -> bool:
+    """A product named beside the organizations asked about that names none of them ("API", "ChatGPT"
+    beside OpenAI; not "DeepSeek" beside DeepSeek, nor "Meta AI" beside Meta)."""
+    product = (form.product or "").casefold()
+    return bool(product) and not any(
+        c.label.casefold() in product or product in c.label.casefold() for o in form.orgs for c in o
+    )
+
+
 def _rows_counted(r: _Reading) -> bool:
     """A count with the measure word of rows (几条, 多少条) that is no part of a property's word ("多少条
     消息": the messages): the figures counted, not one figure's value."""
@@ -3320,7 +3329,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
                 f"FILTER NOT EXISTS {{ ?later aikg:product ?product ; {period}aikg:{prop} ?laterValue ; "
                 f"aikg:date ?laterDate . ?x aikg:date ?xDate FILTER(STR(?laterDate) > STR(?xDate){within}) }}"
             )
-    elif carrier == "usage" and form.product and not form.orgs:
+    elif carrier == "usage" and form.product and (not form.orgs or _product_of_org(form)):
+        # a product named beside its company ("OpenAI API tokens per day"): that product's figures, as the
+        # description says ("for API"); a product that is the company's own name (DeepSeek) filters nothing
         out.append(
             f'?x aikg:product ?product FILTER(CONTAINS(LCASE(STR(?product)), "{form.product.casefold()}"))'
         )
