@@ -2602,3 +2602,23 @@ def test_a_product_named_beside_its_company_filters_its_figures(asker, epoch_sto
     )
     body = asker.ask(q)
     assert not body["abstained"] and numbers(body) == {want}
+
+
+@pytest.mark.parametrize(
+    ("q", "status"),
+    [
+        ("how many planned clusters does Epoch rate as Unlikely?", "Planned"),
+        ("How many existing clusters does Epoch rate as Unlikely?", "Existing"),
+        ("Epoch 评为 Unlikely 的规划中集群有几个？", "Planned"),
+    ],
+)
+def test_clusters_counted_by_the_rating_named(asker, epoch_store, q, status):
+    """The rating named replaces the default of at least Likely (which no Unlikely row passes)."""
+    (want,) = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Deployment ; aikg:sourceConfidence "
+        f'"Unlikely" ; aikg:operationalStatus "{status}" }}',
+    )
+    body = asker.ask(q)
+    assert body["understood"]["sure"] and not body["abstained"]
+    assert want > 0 and int(want) in every_counts(body) | {count_of(body)}

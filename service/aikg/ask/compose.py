@@ -283,6 +283,9 @@ class Form:
     confirmed: bool = False
     """Only the nodes Epoch rates highest ("confirmed clusters": Confirmed; "confident runs": Confident),
     in place of the rankings' default of at least Likely."""
+    rated_as: str | None = None
+    """Only the nodes Epoch rates so, the rating named ("clusters Epoch rates as Unlikely", 评为 Unlikely),
+    in place of the default of at least Likely."""
     defaults: bool = False
     """The rankings' defaults apply (existing, rated at least Likely) though the operator is not ``top``:
     what an organization has now ("how many H100 does xAI have", "which company has the most GPUs")."""
@@ -1145,6 +1148,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("status")
     if form.dates:
         asked.add("dated")
+    if form.rated_as:
+        asked.add("rating")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -2212,9 +2217,20 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     form.closed = form.carrier == "funding" and _has(text, (*CLOSED_WORDS, *RESTATED["rounds"]))
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
+    rated = _RATED_AS.search(text)
+    if rated and form.carrier in ("cluster", "run"):
+        # "how many clusters does Epoch rate as Unlikely": the rows of that rating, whatever the default
+        form.rated_as, form.confirmed = next(g for g in rated.groups() if g).capitalize(), False
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
     form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
+
+
+_RATED_AS = re.compile(
+    r"\b(?:rated?|rates|rating)\s+(?:as\s+|of\s+)?(unlikely|likely|confirmed|speculative|confident)\b"
+    r"|(?:评为|评级为|可信度为|标为|标记为)\s*(unlikely|likely|confirmed|speculative|confident)\b"
+)
+"""A rating of Epoch's named as what the rows are rated ("rate as Unlikely", 评为 Unlikely)."""
 
 
 def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
@@ -3355,7 +3371,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
     if c.status and (form.status or ranked):
         out.append(f'?x aikg:operationalStatus "{form.status or "Existing"}"')
     rated = ranked or form.reliable
-    if form.confirmed and c.confidence:
+    if form.rated_as and c.confidence:
+        out.append(f'?x aikg:sourceConfidence "{form.rated_as}"')
+    elif form.confirmed and c.confidence:
         out.append(f'?x aikg:sourceConfidence "{c.confidence[0]}"')
     elif rated and c.confidence and form.status != "Planned" or (ranked and c.key == "cluster"):
         tags = ", ".join(f'"{t}"' for t in c.confidence)
@@ -3985,7 +4003,9 @@ def describe(form: Form) -> str:
         quals.append(
             "各类别合计的总额（Epoch 的 Total）" if zh else "the total over all categories (Epoch's Total)"
         )
-    if form.confirmed and c and c.confidence:
+    if form.rated_as and c and c.confidence:
+        quals.append(("可信度为 " if zh else "rated ") + form.rated_as)
+    elif form.confirmed and c and c.confidence:
         quals.append(("可信度为 " if zh else "rated ") + c.confidence[0])
     elif (form.op == "top" or form.defaults or form.reliable) and c and c.confidence:
         quals.append(

@@ -1950,6 +1950,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "status": ("阶段",),
     # a period the date reader took, said with "*back* in" (Jan 2025)
     "dated": ("back",),
+    # Epoch's rating named as what the rows are rated ("*rate* as *Unlikely*", *评为* Unlikely, 可信度*为*)
+    "rating": ("rate", "rated", "rates", "unlikely", "speculative", "评为", "为"),
 }
 """Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
 left over by the vocabulary, they ask nothing the answer does not give — but only beside that part of
