@@ -608,3 +608,11 @@ def test_a_property_words_apart_and_a_class_word_are_no_other_name(asker, epoch_
 )
 def test_an_organizations_site_at_a_place_is_that_site(asker, epoch_store, q, gold, after):
     _right(asker, epoch_store, q, gold, "first", after=after)
+
+
+@pytest.mark.parametrize(
+    "q", ["谁报道了 TPU v9 双轨的传闻，可信度如何", "Who reported that the TPU v9 keeps two tracks?"]
+)
+def test_who_reported_a_rumour_asked_in_its_own_words(asker, epoch_store, q):
+    # 双轨, "keeps two tracks": the words of the rumour concerning the TPU v9, which SemiAnalysis reported
+    _right(asker, epoch_store, q, "SELECT ?v WHERE { id:tpu-v9 aikg:reportedBy ?v }")

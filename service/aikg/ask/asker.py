@@ -370,6 +370,11 @@ class Asker:
             # an Ethereum mining operation) tell the event asked for, they ask nothing else
             told = self._events_told(form)
             unknown = [w for w in unknown if w.casefold() not in told]
+        if form is not None and form.op == "provenance" and form.entities and unknown:
+            # the words of what the sources say of the thing ("TPU v9 *双轨*的传闻", "keeps two tracks":
+            # the rumour concerning it) tell which statement is asked about, and ask nothing else
+            told = self._statements_told(form)
+            unknown = [w for w in unknown if w.casefold() not in told]
         names = written_as_names(reading.question, unknown)
         if query and not body["abstained"]:
             orgs = self.search().vocab.descendants(AIKG + "Organization")
@@ -456,6 +461,16 @@ class Asker:
             f"SELECT ?t WHERE {{ VALUES ?org {{ {orgs} }} {{ ?e <{AIKG}agent> ?org ;"
             f" a <{AIKG}CorporateEvent> ; <{RDFS_LABEL}>|<{AIKG}description> ?t }}"
             f" UNION {{ ?org <{AIKG}originBusiness> ?t }} }}"
+        ).rows
+        return " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
+
+    def _statements_told(self, form: Form) -> str:
+        """The labels and descriptions of what the sources state about the things of a provenance form
+        (the nodes concerning them: a rumour, a claim), casefolded in one text."""
+        things = " ".join(f"<{e.iri}>" for e in form.entities)
+        rows = self.store.query(
+            f"SELECT ?t WHERE {{ VALUES ?x {{ {things} }} ?s <{AIKG}concerns> ?x ."
+            f" ?s <{RDFS_LABEL}>|<{AIKG}description> ?t }}"
         ).rows
         return " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
 
