@@ -2622,3 +2622,194 @@ def test_clusters_counted_by_the_rating_named(asker, epoch_store, q, status):
     body = asker.ask(q)
     assert body["understood"]["sure"] and not body["abstained"]
     assert want > 0 and int(want) in every_counts(body) | {count_of(body)}
+
+
+def _rows(body: dict) -> list[str]:
+    return [row["about"] for row in body["answer"]["rows"]]
+
+
+def _gold(store, sparql: str) -> list[str]:
+    rdfs = "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+    return [r[0].value for r in store.query(PRE + rdfs + sparql).rows]
+
+
+def test_chip_lines_are_read_from_the_makers_chip_names():
+    """A line is the word a maker's chips are named by after its own name, one maker's only; a word the
+    composer reads ("Data Center GPU") and a model number are none."""
+    from aikg.ask.lines import chip_lines
+
+    rows = [
+        (
+            "https://w3id.org/aikg/id/a",
+            "Huawei Ascend 910B",
+            "https://w3id.org/aikg/id/huawei",
+            "Huawei",
+            "Huawei",
+        ),
+        (
+            "https://w3id.org/aikg/id/b",
+            "Huawei Ascend 310",
+            "https://w3id.org/aikg/id/huawei",
+            "Huawei",
+            "华为",
+        ),
+        (
+            "https://w3id.org/aikg/id/c",
+            "Amazon Trainium2",
+            "https://w3id.org/aikg/id/aws",
+            "Amazon AWS",
+            "Amazon AWS",
+        ),
+        (
+            "https://w3id.org/aikg/id/d",
+            "Intel Data Center GPU Max 1550",
+            "https://w3id.org/aikg/id/intel",
+            "Intel",
+            "Intel",
+        ),
+        (
+            "https://w3id.org/aikg/id/e",
+            "Intel Habana Gaudi2",
+            "https://w3id.org/aikg/id/intel",
+            "Intel",
+            "Intel",
+        ),
+        (
+            "https://w3id.org/aikg/id/f",
+            "NVIDIA GeForce RTX 4090",
+            "https://w3id.org/aikg/id/nvidia",
+            "NVIDIA",
+            "NVIDIA",
+        ),
+        ("https://w3id.org/aikg/id/g", "AMD Radeon RX 7900", "https://w3id.org/aikg/id/amd", "AMD", "AMD"),
+        (
+            "https://w3id.org/aikg/id/h",
+            "AMD Radeon Instinct MI250X",
+            "https://w3id.org/aikg/id/amd",
+            "AMD",
+            "AMD",
+        ),
+    ]
+    lines = chip_lines(rows, lambda w: w in {"data", "center", "gpu"})
+    assert {w: c.slug for w, c in lines.items()} == {
+        "ascend": "huawei",
+        "trainium": "aws",
+        "habana": "intel",
+        "gaudi": "intel",
+        "geforce": "nvidia",
+        "rtx": "nvidia",
+        "radeon": "amd",
+        "instinct": "amd",
+        "aws": "aws",  # the acronym of a maker's name, which the linker does not take alone
+    }
+
+
+def test_a_chip_line_is_its_makers_chips_of_that_name(asker, epoch_store):
+    """ "Which Trainium chip …": Amazon AWS's chips named Trainium (not its Inferentia2), where the word
+    was respelt "training" and every chip ranked, sure; "Kunlun", "Ascend", 昇腾 were words not understood."""
+    body = asker.ask("Which Trainium chip has the highest TDP?")
+    want = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:amazon-aws ; rdfs:label ?l ; "
+        'aikg:thermalDesignPower ?w FILTER(CONTAINS(?l, "Trainium")) } ORDER BY DESC(?w)',
+    )
+    assert want and _rows(body) == want
+    low = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:kunlunxin-baidu ; aikg:thermalDesignPower ?w } "
+        "ORDER BY ?w",
+    )
+    assert first(asker.ask("Which Kunlun chip has the lowest TDP?")) == low[0]
+    huawei = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:huawei ; aikg:thermalDesignPower ?w } ORDER BY ?w",
+    )
+    assert first(asker.ask("昇腾芯片里功耗最低的是哪款？")) == huawei[0]
+    since = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:huawei ; aikg:availableFrom ?d "
+        'FILTER(STR(?d) >= "2024-07") }',
+    )
+    body = asker.ask("Huawei Ascend parts launched since the second half of 2024")
+    assert since and sorted(_rows(body)) == sorted(since)
+    aws = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:amazon-aws ; aikg:availableFrom ?d "
+        'FILTER(STR(?d) < "2024") }',
+    )
+    assert aws and sorted(_rows(asker.ask("Which AWS chips were out before 2024?"))) == sorted(aws)
+
+
+def test_since_or_before_the_half_of_a_year_opens_the_period():
+    assert read_dates("chips launched since the second half of 2021")[0] == ("2021-07-01", "9999-12-31")
+    assert read_dates("rounds before the first quarter of 2025")[0] == ("0001-01-01", "2024-12-31")
+    assert read_dates("until the second half of 2023")[0] == ("0001-01-01", "2023-12-31")
+
+
+def test_own_making_is_the_organizations_filter_and_cards_are_chips(asker, epoch_store):
+    """ "NVIDIA's own", "Meta 自研": what the organization made, which its filter is (was: a word not
+    understood); 哪些卡 are chips, 出过 / 发了 their release (was: models, or a named query of deals)."""
+    meta = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:meta ; aikg:thermalDesignPower ?w } ORDER BY DESC(?w)",
+    )
+    body = asker.ask("Meta 自研芯片里功耗最高的是哪款？")
+    assert not body["abstained"] and first(body) == meta[0]
+    assert not asker.ask("Google's own largest model by parameters?")["abstained"]
+    amd = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:amd ; aikg:availableFrom ?d "
+        'FILTER(STR(?d) >= "2023-10" && STR(?d) < "2024") }',
+    )
+    body = asker.ask("2023年第四季度 AMD 发了哪些卡？")
+    assert amd and sorted(_rows(body)) == sorted(amd)
+    old = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:kunlunxin-baidu ; aikg:availableFrom ?d "
+        'FILTER(STR(?d) < "2021") }',
+    )
+    assert old and sorted(_rows(asker.ask("百度昆仑芯 2021 年之前出过哪几款芯片"))) == sorted(old)
+
+
+def test_which_generation_beside_newest_or_oldest_ranks_by_date(asker, epoch_store):
+    """ "谷歌最早推出的 TPU 是哪一代": the oldest TPU (was: ranked by the seed documents' architecture
+    generation, TPU v9 first, sure)."""
+    tpus = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:google ; aikg:availableFrom ?d } ORDER BY STR(?d)",
+    )
+    assert first(asker.ask("谷歌最早推出的 TPU 是哪一代？")) == tpus[0]
+    assert first(asker.ask("谷歌最新发布的 TPU 是哪一代")) == tpus[-1]
+
+
+def test_amounts_written_with_their_unit_are_thresholds(asker, epoch_store):
+    """ "16GB" is an amount, not the "16GB" of a P100's name; "at FP8" beside chips asked for is their
+    FP8 figure, not the thing named FP8 (both were: another answer, sure, or none)."""
+    small = _gold(
+        epoch_store,
+        "SELECT ?x WHERE { ?x aikg:manufacturer id:google ; aikg:memoryPerChip ?m FILTER(?m < 16) }",
+    )
+    assert small and sorted(_rows(asker.ask("显存不到 16GB 的谷歌 TPU 有哪几款？"))) == sorted(small)
+    fp8 = _gold(epoch_store, "SELECT DISTINCT ?x WHERE { ?x aikg:fp8Performance ?v FILTER(?v > 4e15) }")
+    assert fp8 and set(_rows(asker.ask("Which chips exceed 4 PFLOP/s at FP8?"))) == set(fp8)
+
+
+def test_in_the_dataset_counts_every_row_and_chat_words_ask_nothing(asker, epoch_store):
+    """ "Who runs the most clusters in the dataset": every row (Google's 44), not the totals' defaults;
+    "mem", "u", "in the pipeline" are memory, you and planned (were: words not understood)."""
+    most = _gold(
+        epoch_store,
+        "SELECT ?o WHERE { ?c a aikg:Deployment ; aikg:operator ?o } GROUP BY ?o "
+        "ORDER BY DESC(COUNT(DISTINCT ?c)) LIMIT 1",
+    )
+    body = asker.ask("Who runs the most clusters in the dataset?")
+    assert (
+        not body["abstained"]
+        and body["answer"]["rows"][0]["cells"]["group"]["id"] == most[0].rsplit("/", 1)[-1]
+    )
+    for q in (
+        "Which Intel accelerator has the highest mem bandwidth?",
+        "newest cambricon chip u have?",
+        "Largest planned cluster Amazon has in the pipeline?",
+    ):
+        assert asker.ask(q)["understood"]["sure"], q

@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 from aikg.ask.answers import query_links, row_sources, rows_answer
 from aikg.ask.compose import (
     COMPOSER_WORDS,
+    KIND_WORDS,
     OPEN_END,
     OPEN_START,
     RANK_BY,
@@ -51,10 +52,11 @@ from aikg.ask.compose import (
     variants,
     written_as_names,
 )
-from aikg.ask.coverage import Domain, Vocabulary, meaning, operators, ratios, unexplained
+from aikg.ask.coverage import Domain, Vocabulary, meaning, operators, ratios, stems, unexplained
 from aikg.ask.dates import date_range
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.lexicon import PROPERTY_WORDS as FACT_WORDS
+from aikg.ask.lines import LINES_QUERY, chip_lines, with_lines
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
@@ -168,6 +170,7 @@ class Asker:
         self.sure_at = SURE_AT
         """Least sureness at which an answer is shown (:func:`aikg.ask.compose.sureness`)."""
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
+        self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
         self._domain: tuple[Any, Domain] | None = None
 
     @classmethod
@@ -221,6 +224,8 @@ class Asker:
         index = self.search()
         router = self.router()
         reading = router.read(text, index)
+        # "Kunlun", "Ascend", "Trainium": a chip line read as its maker (:mod:`aikg.ask.lines`)
+        reading.mentions = with_lines(reading.folded, reading.mentions, self._lines(index))
         queries = self.queries()
         plans = [
             self._plan(intent, score, example, reading, queries, index)
@@ -351,7 +356,7 @@ class Asker:
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
         if form is not None:
-            unknown = restated(form, reading.folded, of_one_thing(form, unknown))
+            unknown = restated(form, reading.folded, of_one_thing(form, unknown, reading.folded))
         if form is not None and form.prop and form.op in ("fact", "joint", "provenance"):
             # a word of the property's own label standing apart from the rest of it ("the *origin* of
             # CoreWeave's *business*", "worst case *hop* count"): the property the form already reads
@@ -738,6 +743,20 @@ class Asker:
             rows = self.store.query(PRODUCTS).rows
             self._product_names = (index, tuple(sorted({r[0].value for r in rows if r[0] is not None})))
         return self._product_names[1]
+
+    def _lines(self, index: Any) -> dict[str, Candidate]:
+        """The chip lines of the graph's accelerators (:func:`aikg.ask.lines.chip_lines`), read once per
+        search index."""
+        if self._chip_lines is None or self._chip_lines[0] is not index:
+            rows = [
+                tuple(t.value for t in r if t is not None)
+                for r in self.store.query(LINES_QUERY).rows
+                if None not in tuple(r)
+            ]
+            # a word the composer or the named queries' examples use is no line ("Data Center GPU Max")
+            known = (COMPOSER_WORDS | Vocabulary.of(KIND_WORDS)).latin | self.router().linker.vocabulary
+            self._chip_lines = (index, chip_lines(rows, lambda w: any(s in known for s in stems(w))))
+        return self._chip_lines[1]
 
     def compose(self, reading: Reading, after: str | None = None) -> Form | None:
         """The logical form of the question (with the question before it, for a follow-up), or None

@@ -25,6 +25,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import OSA
 
 from aikg.ask.coverage import FILLER_EN, FILLER_ZH, Vocabulary, stems, unexplained
+from aikg.ask.lines import line_word
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.text import STOPWORDS
 from aikg.ask.words import (
@@ -344,6 +345,9 @@ class Form:
     listed: bool = False
     """Only the chips of Epoch's hardware list ("in the hardware list", 硬件列表): not those only a
     cluster or a run names (the AMD MI210 of a cluster is no row of the list)."""
+    line: str | None = None
+    """The chip line the question names its chips by ("Kunlun", "Trainium": :mod:`aikg.ask.lines`): the
+    maker's chips whose name holds the word (Trainium1–3, not Amazon AWS's Inferentia2)."""
     also: list[str] = field(default_factory=list)
     """Further properties a fact asks for beside ``prop`` ("total and active parameters", "用多少张 H800
     训了多少天", "how many GPUs of which chip"): each is answered."""
@@ -443,6 +447,9 @@ _KNOWN = frozenset(
         "much",
         "confirmed",
         "confident",
+        # "which Ascend part", "Ascend parts": a chip, never the model Parti misspelt
+        "part",
+        "parts",
     )
 )
 
@@ -557,12 +564,13 @@ def _end(year: int, month: int) -> str:
 
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
-_FROM_BEFORE = re.compile(r"(?:since|starting(?: in| from)?)\s*$")
+# "since the second half of 2024", "before the first quarter of 2025": "the" between the word and the period
+_FROM_BEFORE = re.compile(r"(?:since|starting(?: in| from)?)(?:\s+the)?\s*$")
 _FROM_AFTER = re.compile(r"\s*(?:以后|之后|以来|起|开始|on(?:wards?)?\b)")
 _AFTER_BEFORE = re.compile(r"(?:after|later than)(?:\s+the)?\s*$")
-_UNTIL_BEFORE = re.compile(r"(?:until|till|through|up to|as of|截至|截止到?|到)\s*$")
+_UNTIL_BEFORE = re.compile(r"(?:until|till|through|up to|as of|截至|截止到?|到)(?:\s+the)?\s*$")
 _UNTIL_AFTER = re.compile(r"\s*(?:为止)")
-_BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)\s*$")
+_BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)(?:\s+the)?\s*$")
 _BEFORE_AFTER = re.compile(r"\s*(?:之前|以前)")
 
 
@@ -1110,17 +1118,21 @@ def read_form(
     if form.op not in ("fact", "joint", "series"):
         form.also = []  # a fact or figures over time answer each property asked; a total or a list its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
-    form.unknown = of_one_thing(form, form.unknown)
+    form.unknown = of_one_thing(form, form.unknown, folded)
     form.sure = sureness(form.unknown)
     return form
 
 
-def of_one_thing(form: Form, unknown: list[str]) -> list[str]:
+def of_one_thing(form: Form, unknown: list[str], folded: str = "") -> list[str]:
     """The words left unexplained less those a fact of one thing answers: "the *max* scale-up domain of
     TPU v8t" is its figure, the most it has (TPU v8t: "at most 9,600"); a minimum is another figure,
-    which aikg does not hold (coverage.UNAPPLIED_EN)."""
+    which aikg does not hold (coverage.UNAPPLIED_EN). And those an organization's filter answers: "NVIDIA's
+    *own* biggest model", "Meta *自研*的芯片" are the things it made, which its filter already is."""
     if form.op == "fact" and len(form.entities) == 1 and not form.orgs:
         return [w for w in unknown if w not in MAX_WORDS]
+    if form.orgs and form.carrier in OWNED and not form.vendor:
+        said = [m.group() for m in OWN_WORDS.finditer(folded)]
+        return [w for w in unknown if not any(w in s for s in said)]
     return unknown
 
 
@@ -1154,6 +1166,10 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
     return [w for w in unknown if w not in told]
+
+
+OWN_WORDS = re.compile(r"\bown\b|\bin-?house\b|\bhome-?grown\b|\bself-developed\b|自研|自家|自主研发|自有")
+"""Words saying that the things an organization has are of its own making (its models, its chips)."""
 
 
 NOW = re.compile(r"\b(?:now|today|currently|current)\b|现在|目前|当前|如今")
@@ -1213,6 +1229,17 @@ LISTED_WORDS = (
     "硬件表",
 )
 """Words naming Epoch's list of ML hardware, the one dataset whose rows are chips (:attr:`Form.listed`)."""
+DATASET_WORDS = (
+    "in the dataset",
+    "in the data set",
+    "in the database",
+    "数据集里",
+    "数据集中",
+    "数据库里",
+    "收录",
+)
+"""Words asking for every row a dataset lists ("who runs the most clusters in the dataset"), not the rows
+the totals count (existing, rated at least Likely)."""
 HARDWARE_GRAPH = str(GRAPH["epoch/ml-hardware"])
 CHIP_LINES = ("昇腾", "昆仑芯", "思元")
 """Chinese names of chip lines, written before the model number a name links ("昇腾910B"): words of the
@@ -1777,14 +1804,17 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS) or r.context == "spend" or SPENT.search(text) is not None
     chips_named = any(c in chips_cls for m in r.mentions for c in m.best.types)
+    # chips asked for ("which chips …"), not chips counted ("在 512 颗 GPU 上": a run's size)
+    chips_asked = any(not _COUNTED.search(text, 0, s) for s, _, _ in _find(text, HARDWARE_WORDS))
     figures: list[Mention] = []
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
         prop = r.prop_named.get((m.start, m.end))
         is_chip = any(t in chips_cls for t in m.best.types)
-        if prop and chips_named and not is_chip and PROPERTY_CARRIER.get(prop) == "hardware":
-            # "which is faster at FP8", chips named: the chips' FP8 figure, not the thing named "FP8"
+        if prop and (chips_named or chips_asked) and not is_chip and PROPERTY_CARRIER.get(prop) == "hardware":
+            # "which is faster at FP8", chips named: the chips' FP8 figure, not the thing named "FP8";
+            # "which chips exceed 4 PFLOP/s at FP8": chips asked for, their FP8 figure
             figures.append(m)
             continue
         if m.how == "fuzzy" and m.text in named_products:
@@ -1833,6 +1863,7 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     if len(kept) < len(form.entities):
         form.entities = [form.entities[i] for i in kept]
         form.alternates = [form.alternates[i] for i in kept if i < len(form.alternates)]
+    form.line = next((w for g in form.orgs for c in g[:1] if (w := line_word(c))), None)
     # every country named, in order: the longest word where words overlap ("south korea", "korea")
     for s, e, w in sorted(countries, key=lambda c: (c[0], c[0] - c[1])):
         if any(a <= s and e <= b and (a, b) != (s, e) for a, b, _ in countries):
@@ -2118,6 +2149,13 @@ def _read_numbers(form: Form, r: _Reading) -> None:
 _CLOUD = re.compile(r"\s*(?:clouds?\b|云)")
 
 
+_COUNTED = re.compile(r"\d\s*(?:颗|张|块|个)?\s*$")
+HARDWARE_WORDS = next(words for key, words in CLASS_WORDS if key == "hardware")
+"""The words of the chips' class ("chips", "GPUs", 芯片)."""
+_CARDS = re.compile(r"(?<=[些款种的])卡(?![塔内车尔拉])")
+"""卡 after a word that asks which or whose ("哪些卡", "发布的卡"): cards, the chips (卡塔尔 is Qatar)."""
+
+
 def _read_class(form: Form, r: _Reading) -> None:
     """The class of the nodes: named by a class word or implied by the property (which may then be
     read as the same word's property of that class)."""
@@ -2137,6 +2175,14 @@ def _read_class(form: Form, r: _Reading) -> None:
                     continue
                 carrier, best_len = key, e - s
                 r.explicit = True
+    card = _CARDS.search(text)
+    if (
+        carrier is None
+        and card
+        and not form.entities
+        and not any(a <= card.start() < b for a, b in r.name_spans)
+    ):
+        carrier, r.explicit, r.hardware_word = "hardware", True, True  # "AMD 发了哪些卡": chips
     kinds = [k for s, e, k in _find(text, KIND_WORDS) if not any(a < e and s < b for a, b in r.name_spans)]
     if kinds:
         form.kind = KIND_WORDS[kinds[0]]
@@ -2347,7 +2393,10 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         path = GROUP_PATHS.get((form.carrier, LINKED_BY[form.prop]))
         if path and _has(f" {masked} ", (*QUANTITY_WORDS, "count", "how many", "数目")):
             form.op, form.group, form.prop = "rank", path, None
-    if form.op in ("count", "rank") and form.carrier == "cluster":
+    if form.op in ("count", "rank") and form.carrier == "cluster" and _has(text, DATASET_WORDS):
+        # "who runs the most clusters in the dataset": every row the dataset lists, not the totals'
+        form.every = True
+    elif form.op in ("count", "rank") and form.carrier == "cluster":
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
         form.defaults = True
@@ -2821,11 +2870,12 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.carrier in DATED
         and (_has(text, NEWEST_WORDS) or _has(text, OLDEST_WORDS))
         and not form.entities
-        and form.prop in (None, DATED[form.carrier])
+        and form.prop in (None, DATED[form.carrier], "architectureGeneration")
         and not form.dates
     ):
         # "Google's newest TPU", "OpenAI's latest model": the ranking by date, newest first;
-        # "NVIDIA's earliest GPU", "英伟达最早的 GPU": oldest first
+        # "NVIDIA's earliest GPU", "英伟达最早的 GPU": oldest first; "最新的 TPU 是哪一代": which one is
+        # the newest, not the chips' architecture generation
         form.op, form.prop = "top", DATED[form.carrier]
         form.ascending = not _has(text, NEWEST_WORDS)
     elif ops["top"] and form.carrier and (form.prop or form.carrier in RANK_BY):
@@ -3303,9 +3353,12 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:accelerator ?kindChip . ?kindChip a aikg:{form.kind}")
     if form.chips and not _counts_chips(form):
         out.append(f"?x aikg:accelerator ?chip . {_CHIP_NAMED} . VALUES ?named {{ {_chip_values(form)} }}")
+    if form.line and carrier == "hardware":
+        out.append(f'?x rdfs:label ?lineName FILTER(CONTAINS(LCASE(STR(?lineName)), "{form.line}"))')
     for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
-        if form.vendor and carrier in ("cluster", "run"):
+        if (form.vendor or line_word(cands[0])) and carrier in ("cluster", "run"):
+            # clusters on Ascend chips: their chips' maker, never the maker as their operator
             path = "aikg:accelerator/aikg:manufacturer"
         elif ((form.defaults or form.every) and carrier == "cluster") or form.subsidiaries:
             # what an organization has includes its subsidiaries' (Meta: Meta AI's clusters)
@@ -3973,6 +4026,8 @@ def describe(form: Form) -> str:
             else ""
         )
         quals.append(by + " / ".join(o[0].label for o in form.orgs) + subsidiaries)
+    if form.line and form.carrier == "hardware":
+        quals.append(f"名称含 {form.line}" if zh else f"named {form.line.title()} …")
     if form.country or len(form.countries) >= 2:
         quals.append(("位于 " if zh else "in ") + " / ".join(form.countries or [form.country or ""]))
     if form.region:

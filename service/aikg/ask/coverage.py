@@ -33,10 +33,12 @@ curious wondering quick question roughly approximately approx just hey hi thanks
 pre pretraining original full unit according assumed comparison
 got behind far
 row rows titled
+u
 need needs needed require requires required
 """
 FILLER_EN = frozenset(_FILLER_EN.split())
-"""English words that ask nothing by themselves (the question's shape, generic verbs of the domain)."""
+"""English words that ask nothing by themselves (the question's shape, generic verbs of the domain, chat's
+"u" for you: "newest cambricon chip u have")."""
 
 FILLER_ZH: tuple[str, ...] = (
     # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型"); 拥有
@@ -182,6 +184,10 @@ FILLER_ZH: tuple[str, ...] = (
     "小",
     "助手",
     "出了",
+    # put out, released (出过, 发了 哪些卡): the release a date range or a ranking by date applies to
+    "出过",
+    "发了",
+    "发过",
     # a duration's unit and words around a relayed claim (不足 3 天, 这个消息)
     "天",
     "倍",

@@ -413,8 +413,18 @@ def _not_amounts(mentions: list[Mention], folded: str) -> list[Mention]:
             rest = folded[m.end :].lstrip()
             if any(rest.startswith(u) and not "a" <= rest[len(u) : len(u) + 1] <= "z" for u in UNITS):
                 continue
+        if m.how == "word" and _GLUED_AMOUNT.fullmatch(m.text):
+            continue  # "显存不到 16GB": an amount, not the "16GB" of the P100 PCIe 16GB's name
         out.append(m)
     return out
+
+
+_GLUED_AMOUNT = re.compile(
+    r"[\d.]+\s*(?:"
+    + "|".join(re.escape(u) for u in sorted(UNITS, key=len, reverse=True) if u.isascii())
+    + ")"
+)
+"""A number with its unit written together ("16GB", "700W"): alone, a word of no name."""
 
 
 def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:

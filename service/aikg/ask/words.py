@@ -132,6 +132,8 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "card",
             "cards",
             "hardware",
+            # "Ascend parts": chips (the singular "part" is "part of" too: not a class word)
+            "parts",
             "芯片",
             "加速器",
             "显卡",
@@ -142,12 +144,13 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("event", ("happened", "events", "发生了什么", "事件")),
 )
 
-BANDWIDTH_WORDS = ("memory bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽")
+BANDWIDTH_WORDS = ("memory bandwidth", "mem bandwidth", "bandwidth", "显存带宽", "内存带宽", "带宽")
 """Words for a chip's memory bandwidth, read by both readers (the router's facts, :mod:`aikg.ask.lexicon`,
 and the composer's properties here), each adding its own."""
 MEMORY_WORDS = (
     "memory per chip",
     "memory",
+    "mem",  # the analysts' short form ("mem bandwidth", "most mem")
     "hbm",
     "vram",
     "显存",
@@ -1536,6 +1539,10 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "拟建",
         "还没建成",
         "尚未建成",
+        # what is to come ("Amazon's largest cluster in the pipeline", "upcoming clusters")
+        "in the pipeline",
+        "in the works",
+        "upcoming",
     ),
     "Decommissioned": (
         "decommissioned",
@@ -1817,6 +1824,8 @@ PLACE_NAMES: dict[str, str] = {
     "昆仑芯二代": "kunlun ii",
     "昆仑芯2代": "kunlun ii",
     "第二代昆仑芯": "kunlun ii",
+    # Huawei names its Ascend line 昇腾 (昇腾910B is the Ascend 910B): a line of chips (ask/lines.py)
+    "昇腾": "ascend",
     # models in the names their developers give them in Chinese (the labels write the pinyin or the
     # English brand): Huawei's 盘古 (Pangu), Tencent's 混元 (Hunyuan), ByteDance's 豆包 (Doubao),
     # SenseTime's 日日新 (SenseNova), the Chinese Academy of Sciences' 紫东太初 (Zidong Taichu),
