@@ -667,6 +667,17 @@ class Asker:
             return False
         if form.per and form.op == "top" and best.score >= ANSWER_AT:
             return True  # "who owns the largest clusters": the owners' ranking is a named query's
+        if (
+            form.carrier == "event"
+            and form.op == "list"
+            and form.dates
+            and not (form.orgs or form.entities or form.country or form.threshold)
+            and best.score >= ANSWER_AT
+            and "date" in {p.type for p in self.queries()[best.intent].parameters}
+        ):
+            # "events from 2019 until 2024", "2024年12月有什么事件": the named query of what happened in a
+            # period, which holds the models released then too (the class of events alone holds none)
+            return True
         if best.score < TEMPLATE_AT:
             return False
         if (

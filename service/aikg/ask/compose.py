@@ -1229,17 +1229,6 @@ LISTED_WORDS = (
     "硬件表",
 )
 """Words naming Epoch's list of ML hardware, the one dataset whose rows are chips (:attr:`Form.listed`)."""
-DATASET_WORDS = (
-    "in the dataset",
-    "in the data set",
-    "in the database",
-    "数据集里",
-    "数据集中",
-    "数据库里",
-    "收录",
-)
-"""Words asking for every row a dataset lists ("who runs the most clusters in the dataset"), not the rows
-the totals count (existing, rated at least Likely)."""
 HARDWARE_GRAPH = str(GRAPH["epoch/ml-hardware"])
 CHIP_LINES = ("昇腾", "昆仑芯", "思元")
 """Chinese names of chip lines, written before the model number a name links ("昇腾910B"): words of the
@@ -1567,6 +1556,10 @@ _TOP_K = re.compile(
     rf"(?:top|前)\s*(\d+|{_K_WORD})(?![a-z])|(\d+|三|五|十)\s*[个款家](?!月)"
     # "the three biggest clusters", "five most powerful chips": a number word before a superlative
     rf"|\b({'|'.join(w for w in _K_WORDS if w.isascii())})\s+(?=(?:[a-z-]+est|most)\b)"
+    # "日本最大的两个集群", "功耗最低的三款": a number after a superlative
+    rf"|最[\u4e00-\u9fff]{{1,3}}?的\s*(\d+|{_K_WORD})\s*[个款家座](?!月)"
+    # "which 3 chips have the lowest TDP", "the 5 biggest clusters"
+    rf"|\b(?:which|what|the)\s+(\d{{1,2}})\s+(?=[a-z])(?!(?:nm|gb|tb|gw|mw|kw|w|x|pflop|tflop|b|m)\b)"
 )
 PERIOD_WORDS = (
     "monthly",
@@ -2109,8 +2102,10 @@ def _read_numbers(form: Form, r: _Reading) -> None:
     how many a ranking shows."""
     text = r.text
     comparator = None
-    for op, words in COMPARATORS:
-        if _has(text, words):
+    found = [(s, e, op) for op, words in COMPARATORS for s, e, _ in _find(text, words)]
+    for s, e, op in found:
+        # "不超过", "no more than": the longer word, never the "超过" / "more than" inside it
+        if not any(a <= s and e <= b and b - a > e - s for a, b, _ in found):
             comparator = op
             break
     for nm in _NUMBER.finditer(text):
@@ -2141,8 +2136,8 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             _WORD_SCALES[word.group(2)] * (0.5 if word.group(1).startswith("half") else 1),
         )
     top = _TOP_K.search(text)
-    if top and ops_top(text):
-        k = top.group(1) or top.group(2) or top.group(3)
+    if top and (ops_top(text) or _has(f" {text} ", OPERATOR_WORDS["bottom"])):  # "功耗最低的三款"
+        k = next(g for g in top.groups() if g)
         form.k = _K_WORDS.get(k) or int(k)
 
 
@@ -2212,6 +2207,8 @@ def _read_class(form: Form, r: _Reading) -> None:
         and re.search(r"训练|\btraining\b", text)
     ):
         carrier = "run"  # "成本最高的训练": the training runs, whose figure it is
+    if carrier == "funding" and form.threshold and form.prop is None and not form.threshold_prop:
+        form.prop = "amount"  # "rounds of at least $5 billion": the money raised (was: no filter, sure)
     form.carrier = carrier
     form.class_named = r.explicit
     if (
@@ -2393,10 +2390,7 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         path = GROUP_PATHS.get((form.carrier, LINKED_BY[form.prop]))
         if path and _has(f" {masked} ", (*QUANTITY_WORDS, "count", "how many", "数目")):
             form.op, form.group, form.prop = "rank", path, None
-    if form.op in ("count", "rank") and form.carrier == "cluster" and _has(text, DATASET_WORDS):
-        # "who runs the most clusters in the dataset": every row the dataset lists, not the totals'
-        form.every = True
-    elif form.op in ("count", "rank") and form.carrier == "cluster":
+    if form.op in ("count", "rank") and form.carrier == "cluster":
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
         form.defaults = True

@@ -21,6 +21,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping
 
 from aikg.ask.linking import Candidate, Mention
+from aikg.ask.words import CHIP_LINE_NAMES
 
 AIKG = "https://w3id.org/aikg/ontology#"
 RDFS = "http://www.w3.org/2000/01/rdf-schema#"
@@ -105,20 +106,25 @@ def with_lines(folded: str, mentions: list[Mention], lines: Mapping[str, Candida
         + "|".join(map(re.escape, sorted(lines, key=len, reverse=True)))
         + r")s?(?![a-z0-9])"
     )
-    for m in pattern.finditer(folded):
-        start, end = m.span()
+    found = [(m.start(), m.end(), m.group(1)) for m in pattern.finditer(folded)]
+    found += [
+        (m.start(), m.end(), CHIP_LINE_NAMES[m.group()])
+        for m in re.finditer(f"(?:{'|'.join(CHIP_LINE_NAMES)})(?!\\s*[0-9a-z])", folded)
+        if CHIP_LINE_NAMES[m.group()] in lines  # "昇腾910B": a chip's name, not its line
+    ]
+    for start, end, word in sorted(found):
         # a chip whose name alone holds the word ("GAUDI" of the Habana GAUDI HL-205) is not the line
         out = [o for o in out if not (o.start == start and o.end == end and o.how in PART_OF_NAME)]
         if any(o.start < end and start < o.end for o in out):
             continue
-        candidate = lines[m.group(1)]
+        candidate = lines[word]
         before = next(
             (
                 o
                 for o in out
                 if o.best.iri == candidate.iri
                 and o.end <= start
-                and re.fullmatch(r"(?:'s)?\s*", folded[o.end : start])
+                and re.fullmatch(r"(?:'s|的)?\s*", folded[o.end : start])
             ),
             None,
         )

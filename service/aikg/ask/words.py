@@ -1557,7 +1557,22 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
 }
 
 COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
-    (">=", ("at least", "no less than", "or more", "至少", "不少于", "不低于", "以上")),
+    (
+        ">=",
+        (
+            "at least",
+            "no less than",
+            "not less than",
+            "no fewer than",
+            "or more",
+            "或以上",
+            "至少",
+            "不少于",
+            "不低于",
+            "不小于",
+            "以上",
+        ),
+    ),
     (
         ">",
         (
@@ -1576,7 +1591,22 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "多于",
         ),
     ),
-    ("<=", ("at most", "no more than", "至多", "不超过", "以下")),
+    # "not above": at most ("不高于 700 瓦", "no greater than"), never the "above" inside it
+    (
+        "<=",
+        (
+            "at most",
+            "no more than",
+            "not more than",
+            "no greater than",
+            "至多",
+            "不超过",
+            "不高于",
+            "不大于",
+            "不多于",
+            "以下",
+        ),
+    ),
     ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于", "不到", "不足")),
 )
 
@@ -1824,8 +1854,6 @@ PLACE_NAMES: dict[str, str] = {
     "昆仑芯二代": "kunlun ii",
     "昆仑芯2代": "kunlun ii",
     "第二代昆仑芯": "kunlun ii",
-    # Huawei names its Ascend line 昇腾 (昇腾910B is the Ascend 910B): a line of chips (ask/lines.py)
-    "昇腾": "ascend",
     # models in the names their developers give them in Chinese (the labels write the pinyin or the
     # English brand): Huawei's 盘古 (Pangu), Tencent's 混元 (Hunyuan), ByteDance's 豆包 (Doubao),
     # SenseTime's 日日新 (SenseNova), the Chinese Academy of Sciences' 紫东太初 (Zidong Taichu),
@@ -1846,6 +1874,10 @@ or pinyin: a question reads them as the English words (text.fold), so "德州 Ab
 "Texas Abilene Stargate" does and "平头哥含光800" as "T-Head Hanguang 800". Each is the name the thing
 itself, its maker or the Chinese press uses (the comments say which); a name the data does not hold
 ("昆仑芯三代") is left as written, so it links to nothing and the answer abstains."""
+
+CHIP_LINE_NAMES: dict[str, str] = {"昇腾": "ascend", "思元": "mlu"}
+"""Chinese names of chip lines, as their makers write them (Huawei's 昇腾 is its Ascend line, Cambricon's
+思元 its MLU cards): the line the graph's labels name in English (:mod:`aikg.ask.lines`)."""
 
 ROLE_WORDS: dict[str, tuple[str, ...]] = {
     "CTO": ("cto", "chief technology officer", "首席技术官", "技术负责人"),
