@@ -81,3 +81,36 @@ def test_the_rewritten_queries_give_the_rows_of_before_on_the_default_store(epoc
 def test_the_rewritten_queries_give_the_rows_of_before_on_a_generated_store(generated_store: Store) -> None:
     counts = _compare(generated_store)
     assert all(n > 0 for n in counts.values()), counts
+
+
+def test_a_node_of_a_relayed_document_keeps_the_sentence_naming_it(tmp_path: Path) -> None:
+    """unconfirmed-claims reads naming sentences only where a claim can be: a node of a document whose
+    default certainty is a level, with no certainty of its own and no other sentence, gets the one
+    naming it (neither store above has such a node, so it is built here)."""
+    aikg, ids, graphs = (
+        "https://w3id.org/aikg/ontology#",
+        "https://w3id.org/aikg/id/",
+        "https://w3id.org/aikg/graph/",
+    )
+    rdf = "http://www.w3.org/1999/02/22-rdf-syntax-ns#"
+    graph = f"<{graphs}sources/relayed-note>"
+    lines = [
+        f"<{ids}relayed-note> <{aikg}defaultCertainty> <{aikg}Relayed> <{graphs}sources/meta> .",
+        f"<{ids}relayed-note> <{aikg}namedGraph> {graph} <{graphs}sources/meta> .",
+        f"<{ids}quiet-lab> <{rdf}type> <{aikg}AILab> {graph} .",
+        f'<{ids}quiet-lab> <http://www.w3.org/2000/01/rdf-schema#label> "Quiet Lab"@en {graph} .',
+        f"<{ids}quote-1> <{aikg}evidenceFor> <{ids}quiet-lab> {graph} .",
+        f"<{ids}quote-1> <{aikg}supportsProperty> <{rdf}type> {graph} .",
+        f'<{ids}quote-1> <{aikg}quotedText> "Quiet Lab is said to be an AI lab."@en {graph} .',
+    ]
+    path = tmp_path / "relayed.nq"
+    path.write_text("\n".join(lines) + "\n")
+    store = OxigraphStore()
+    store.bulk_load(path, mime="application/n-quads")
+    name = "unconfirmed-claims"
+    before = _rows(store, parse_query_file(BEFORE / f"{name}.rq").text, name, {})
+    after = _rows(store, load_queries()[name].text, name, {})
+    columns = store.query(load_queries()[name].text, bindings={}).variables
+    quotes = {row[columns.index("claim")]: row[columns.index("quote")] for row in after}
+    assert quotes == {f"<{ids}quiet-lab>": '"Quiet Lab is said to be an AI lab."'}
+    assert sorted(after, key=repr) == sorted(before, key=repr)
