@@ -114,3 +114,42 @@ def test_a_node_of_a_relayed_document_keeps_the_sentence_naming_it(tmp_path: Pat
     quotes = {row[columns.index("claim")]: row[columns.index("quote")] for row in after}
     assert quotes == {f"<{ids}quiet-lab>": '"Quiet Lab is said to be an AI lab."'}
     assert sorted(after, key=repr) == sorted(before, key=repr)
+
+
+def test_a_qualification_keeps_the_sentence_of_the_figure_it_qualifies(tmp_path: Path) -> None:
+    """sources-of-entity reads evidence only for the entity's statements, by subject and property: the
+    link to a qualification rests on the sentence of the figure it qualifies, even where that graph does
+    not state the figure itself (neither store above has such a link, so it is built here); asked of the
+    subject and of the qualification."""
+    aikg, ids, graph = (
+        "https://w3id.org/aikg/ontology#",
+        "https://w3id.org/aikg/id/",
+        "https://w3id.org/aikg/graph/",
+    )
+    g = f"<{graph}sources/cost-note>"
+    lines = [
+        f"<{ids}cost-note> <{aikg}namedGraph> {g} <{graph}sources/meta> .",
+        f"<{ids}cost-note> <{aikg}defaultCertainty> <{aikg}Reported> <{graph}sources/meta> .",
+        f"<{ids}run-x> <{aikg}qualifiedBy> <{ids}run-x-cost> {g} .",
+        f"<{ids}run-x-cost> <{aikg}onProperty> <{aikg}trainingCost> {g} .",
+        f"<{ids}run-x-cost> <{aikg}certainty> <{aikg}Estimated> {g} .",
+        f"<{ids}quote-x> <{aikg}evidenceFor> <{ids}run-x> {g} .",
+        f"<{ids}quote-x> <{aikg}supportsProperty> <{aikg}trainingCost> {g} .",
+        f'<{ids}quote-x> <{aikg}quotedText> "Run X is said to have cost 5 million dollars."@en {g} .',
+    ]
+    path = tmp_path / "cost.nq"
+    path.write_text("\n".join(lines) + "\n")
+    store = OxigraphStore()
+    store.bulk_load(path, mime="application/n-quads")
+    name = "sources-of-entity"
+    query = load_queries()[name]
+    columns = store.query(query.text, bindings=bind_parameters(query, {"entity": "run-x"})).variables
+    for entity in ("run-x", "run-x-cost"):
+        before = _rows(store, parse_query_file(BEFORE / f"{name}.rq").text, name, {"entity": entity})
+        after = _rows(store, query.text, name, {"entity": entity})
+        link = [r for r in after if r[columns.index("property")] == f"<{aikg}qualifiedBy>"]
+        assert [r[columns.index("quote")] for r in link] == [
+            '"Run X is said to have cost 5 million dollars."@en'
+        ]
+        assert [r[columns.index("certainty")] for r in link] == [f"<{aikg}Estimated>"]
+        assert sorted(after, key=repr) == sorted(before, key=repr)
