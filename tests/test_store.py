@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import sys
 import threading
+import weakref
 
 import pyoxigraph as ox
 import pytest
@@ -242,6 +243,28 @@ def test_a_read_stopped_at_its_deadline_leaves_no_engine_answer_for_another_thre
     finally:
         sys.unraisablehook = hook
     assert leaked == []
+
+
+class _FailingRead:
+    """An engine iterator that fails at its first quad, from native code as a damaged block does (no
+    Python frame of its own keeps it), and can be watched by weak reference (a QuadIter cannot)."""
+
+    def __iter__(self) -> _FailingRead:
+        return self
+
+    __next__ = staticmethod(lambda: (_ for _ in ()).throw(RuntimeError("the engine failed")))
+
+
+def test_a_failed_pattern_read_keeps_no_engine_iterator_in_its_error():
+    """A pattern read's error is handed on (the damage probe's thread gives it to the request thread)
+    and freed there: its traceback must not keep the engine's iterator, an unsendable QuadIter never
+    freed on another thread ("... is unsendable, but is being dropped on another thread")."""
+    read = _FailingRead()
+    gone = weakref.ref(read)
+    with pytest.raises(RuntimeError) as failed:
+        list(OxigraphStore()._checked(read))
+    del read
+    assert failed.value.__traceback__ is not None and gone() is None
 
 
 def test_a_bound_variable_is_bound_in_the_projection_or_out_of_it(seeded_store):

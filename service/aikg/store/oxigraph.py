@@ -320,10 +320,17 @@ class OxigraphStore(Store):
         return integrity.damaged_read(self.path, exc)
 
     def _checked(self, quads: Iterator[Quad]) -> Iterator[Quad]:
-        """``quads``, with a damaged block met while they are read refused as :class:`DamagedStore`."""
+        """``quads``, with a damaged block met while they are read refused as :class:`DamagedStore`.
+
+        A stopped read lets go of the engine's iterator here, on the reading thread: the error's
+        traceback keeps this frame, and a QuadIter (PyO3 ``unsendable``) freed with it on another thread
+        (the damage probe hands its error to the request thread) is never freed (see :func:`_let_go`)."""
         try:
             yield from quads
-        except (OSError, RuntimeError) as exc:
+        except BaseException as exc:
+            del quads
+            if not isinstance(exc, OSError | RuntimeError):
+                raise
             damage = self._damaged(exc)
             if damage is None:
                 raise
