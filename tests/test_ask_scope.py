@@ -282,6 +282,31 @@ def test_whether_a_plan_will_really_come_true_is_not_answered(asker, q):
 
 
 @pytest.mark.parametrize(
+    ("q", "fact"),
+    [
+        ("帮我写一段介绍 Gemini 用户增长的宣传文案", "Gemini 的月活跃用户是多少"),
+        (
+            "Write a summary of OpenAI's daily tokens for my slide deck",
+            "How many daily tokens does OpenAI process?",
+        ),
+        ("写个文案介绍 Colossus 2 的电力容量", "Colossus 2 的电力容量是多少"),
+    ],
+)
+def test_a_request_to_write_text_is_not_answered_with_the_facts_it_names(asker, q, fact):
+    """A writing task (文案, a summary for a slide) is no question of fact: the usage rows of the product
+    it names were shown as its answer. The fact itself, asked, is answered."""
+    body = asker.ask(q)
+    assert body["abstained"], body["understood"]
+    assert not asker.ask(fact)["abstained"]
+
+
+def test_which_article_wrote_a_figure_is_still_a_question(asker):
+    """写的 after an article asks where a figure was written, not for a text to be written."""
+    body = asker.ask("PORTS-Pike 首期 800 兆瓦之后还要扩建，这个 800 兆瓦是哪篇文章写的？")
+    assert not body["abstained"] and "Frontier Tech Insights" in str(body["answer"]["rows"][0])
+
+
+@pytest.mark.parametrize(
     ("q", "prop", "at"),
     [
         ("张量 FP16 算力超过 2 PFLOP/s 的芯片有哪些？", "tensorFp16Performance", "2e15"),

@@ -56,6 +56,7 @@ from aikg.ask.words import (
     ROLE_WORDS,
     SPEND_CATEGORIES,
     STATUS_WORDS,
+    TASK,
     UNITS,
     USE_WORDS,
 )
@@ -785,6 +786,7 @@ def out_of_scope(folded: str) -> bool:
         or _has(folded, OPINION_WORDS)
         or ADVICE.search(folded) is not None
         or DOUBT.search(folded) is not None
+        or TASK.search(folded) is not None
     )
 
 

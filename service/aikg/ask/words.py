@@ -1767,6 +1767,17 @@ really going to", 真的能建成吗): a judgement of likelihood, which no sourc
 itself is asked without them: "how big does Groq plan to be next year"); out of scope, as OPINION_WORDS.
 "Is it real" (是真的吗, a rating) is not such a word."""
 
+TASK = re.compile(
+    r"\b(?:write|draft|compose)\b (?:me |us |up )?(?:a|an|some|the|my|our)\b"
+    r"|\b(?:write|draft|compose)\b.{0,60}\b(?:post|tweet|blog|article|essay|email|e-mail|letter|poem"
+    r"|press release|summary|paragraph|copy|speech|pitch|slide|caption)s?\b"
+    r"|帮我写|给我写|替我写|帮忙写|写一[段篇封首份个则条]|写个|写篇|写段|写首|起草|拟一[份封篇]|文案|公众号文章|作一首"
+)
+"""A request to write something (a post, a tweet, an email, 文案, 写一段介绍): a writing task, not a
+question of fact, out of scope even when it names what the graph holds ("帮我写一段介绍 Gemini 用户增长的
+宣传文案" was answered with Gemini's usage rows). "Who wrote" (the author of a source) is a question of
+provenance, and "write bandwidth" no request: the English words need an article or a kind of text."""
+
 ADVICE = re.compile(
     r"\bbest\b.*\bfor\b|\bbest (?:value|deal|choice|option|buy)\b|最适合|最好用|哪个好|哪家好|哪款好|最划算"
 )
