@@ -476,6 +476,62 @@ def _looping(pid: int) -> bool:
         return False
 
 
+def test_the_command_run_beside_busy_loops_ends_with_its_runner() -> None:
+    """Regression: ``python -m aikg_bench.busy -- COMMAND`` stopped by SIGTERM left COMMAND (a whole
+    pytest run) running with nothing beside it; now the command and the loops end with the runner."""
+    import signal
+    import subprocess
+    import sys
+
+    from helpers import children
+
+    runner = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "aikg_bench.busy",
+            "--per-core",
+            "1",
+            "--",
+            sys.executable,
+            "-c",
+            "import time; time.sleep(600)",
+        ],
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    command: list[int] = []
+    try:
+        assert runner.stderr is not None and "busy loops beside" in runner.stderr.readline()
+        until = time.monotonic() + 30
+        while not command and time.monotonic() < until:
+            command = [pid for pid in children(runner.pid) if _sleeping(pid)]
+            time.sleep(0.05)
+        assert len(command) == 1, command
+        runner.send_signal(signal.SIGTERM)
+        assert runner.wait(60) == -signal.SIGTERM
+    finally:
+        runner.kill()
+        runner.wait()
+    end = time.monotonic() + 10
+    while any(_sleeping(pid) for pid in command) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = [pid for pid in command if _sleeping(pid)]
+    for pid in left:  # not left running for the rest of the suite when this fails
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    assert left == []
+
+
+def _sleeping(pid: int) -> bool:
+    """Whether ``pid`` is the test's sleeping command, still running."""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        return state != "Z" and "time.sleep(600)" in Path(f"/proc/{pid}/cmdline").read_text()
+    except (OSError, IndexError):
+        return False
+
+
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
 def test_busy_loops_die_with_a_bench_that_is_terminated(tmp_path: Path, how: str) -> None:
     """Regression: ``aikg bench --busy`` stopped by SIGTERM (``timeout``, a CI job's end) left its busy

@@ -19,7 +19,9 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import ctypes
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -55,6 +57,15 @@ both cores busy for every later run on the machine. The kernel's parent-death si
 loop elsewhere has only the ``finally``) is sent when the thread that started the loop ends."""
 
 
+def die_with_parent(sig: int = signal.SIGTERM) -> None:
+    """Ask the kernel to send ``sig`` to this process when the thread that started it ends (Linux's
+    prctl PR_SET_PDEATHSIG; elsewhere nothing): work started beside a measurement must not outlive it
+    when the measurement is ended by a signal whose default action skips every ``finally``."""
+    prctl = getattr(ctypes.CDLL(None), "prctl", None)
+    if prctl is not None:
+        prctl(1, int(sig))
+
+
 @contextlib.contextmanager
 def busy_loops(per_core: int = PER_CORE) -> Iterator[list[int]]:
     """``per_core`` busy loops per core for the block (none for 0); their process ids. Start them from
@@ -87,7 +98,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("give a command to run beside the loops")
     with busy_loops(args.per_core) as pids:
         print(f"{len(pids)} busy loops beside: {' '.join(command)}", file=sys.stderr)
-        return subprocess.run(command).returncode
+        # The command ends with this runner too (SIGTERM to the runner left a pytest running beside
+        # nothing; its loops die by their own parent-death signal).
+        return subprocess.run(command, preexec_fn=die_with_parent).returncode
 
 
 if __name__ == "__main__":

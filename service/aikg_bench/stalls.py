@@ -17,16 +17,19 @@ import argparse
 import json
 import multiprocessing
 import os
+import signal
 import time
 from typing import Any
 
 from aikg.placement import LONG_NICENESS, all_cores, heavy_cores
+from aikg_bench.busy import die_with_parent
 
 LATE = 0.03
 """A wake-up this many seconds past its time counts as a stop."""
 
 
 def _busy(cores: set[int] | None) -> None:
+    die_with_parent(signal.SIGKILL)  # daemon processes are stopped at a normal exit only
     os.nice(LONG_NICENESS)
     if cores is not None:
         os.sched_setaffinity(0, cores)
