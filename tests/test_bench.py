@@ -467,13 +467,32 @@ bench_run.run(bench_run.Options(sizes=["10k"], out=Path(sys.argv[1]), busy=1, lo
 """
 
 
-def _looping(pid: int) -> bool:
-    """Whether ``pid`` is a busy loop still running (not a zombie, not another process given its pid)."""
+LOOPING, SLEEPING = "while True: pass", "time.sleep(600)"
+"""Words of a busy loop's command line, and of the sleeping command a runner is given."""
+
+
+def _running(pid: int, marker: str) -> bool:
+    """Whether ``pid`` still runs the command holding ``marker`` (not a zombie, not another process given
+    its pid)."""
     try:
         state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z" and "while True: pass" in Path(f"/proc/{pid}/cmdline").read_text()
+        return state != "Z" and marker in Path(f"/proc/{pid}/cmdline").read_text()
     except (OSError, IndexError):
         return False
+
+
+def _left_running(pids: list[int], marker: str) -> list[int]:
+    """Those of ``pids`` still running after up to 10 s; killed, so a failing test leaves none behind."""
+    import signal
+
+    end = time.monotonic() + 10
+    while any(_running(pid, marker) for pid in pids) and time.monotonic() < end:
+        time.sleep(0.05)
+    left = [pid for pid in pids if _running(pid, marker)]
+    for pid in left:
+        with contextlib.suppress(OSError):
+            os.kill(pid, signal.SIGKILL)
+    return left
 
 
 def test_the_command_run_beside_busy_loops_ends_with_its_runner() -> None:
@@ -495,7 +514,7 @@ def test_the_command_run_beside_busy_loops_ends_with_its_runner() -> None:
             "--",
             sys.executable,
             "-c",
-            "import time; time.sleep(600)",
+            f"import time; {SLEEPING}",
         ],
         stderr=subprocess.PIPE,
         text=True,
@@ -505,7 +524,7 @@ def test_the_command_run_beside_busy_loops_ends_with_its_runner() -> None:
         assert runner.stderr is not None and "busy loops beside" in runner.stderr.readline()
         until = time.monotonic() + 30
         while not command and time.monotonic() < until:
-            command = [pid for pid in children(runner.pid) if _sleeping(pid)]
+            command = [pid for pid in children(runner.pid) if _running(pid, SLEEPING)]
             time.sleep(0.05)
         assert len(command) == 1, command
         runner.send_signal(signal.SIGTERM)
@@ -513,23 +532,7 @@ def test_the_command_run_beside_busy_loops_ends_with_its_runner() -> None:
     finally:
         runner.kill()
         runner.wait()
-    end = time.monotonic() + 10
-    while any(_sleeping(pid) for pid in command) and time.monotonic() < end:
-        time.sleep(0.05)
-    left = [pid for pid in command if _sleeping(pid)]
-    for pid in left:  # not left running for the rest of the suite when this fails
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    assert left == []
-
-
-def _sleeping(pid: int) -> bool:
-    """Whether ``pid`` is the test's sleeping command, still running."""
-    try:
-        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
-        return state != "Z" and "time.sleep(600)" in Path(f"/proc/{pid}/cmdline").read_text()
-    except (OSError, IndexError):
-        return False
+    assert _left_running(command, SLEEPING) == []
 
 
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGKILL"])
@@ -551,7 +554,7 @@ def test_busy_loops_die_with_a_bench_that_is_terminated(tmp_path: Path, how: str
         assert runner.stdout is not None and runner.stdout.readline().strip() == "measuring"
         until = time.monotonic() + 30  # a loop just started may not show its command line yet
         while len(loops) < cores() and time.monotonic() < until:
-            loops = [pid for pid in children(runner.pid) if _looping(pid)]
+            loops = [pid for pid in children(runner.pid) if _running(pid, LOOPING)]
             time.sleep(0.05)
         assert len(loops) == cores(), loops
         runner.send_signal(getattr(signal, how))
@@ -559,14 +562,7 @@ def test_busy_loops_die_with_a_bench_that_is_terminated(tmp_path: Path, how: str
     finally:
         runner.kill()
         runner.wait()
-    end = time.monotonic() + 10
-    while any(_looping(pid) for pid in loops) and time.monotonic() < end:
-        time.sleep(0.05)
-    left = [pid for pid in loops if _looping(pid)]
-    for pid in left:  # not left running for the rest of the suite when this fails
-        with contextlib.suppress(OSError):
-            os.kill(pid, signal.SIGKILL)
-    assert left == []
+    assert _left_running(loops, LOOPING) == []
 
 
 def test_stop_on_sigterm_puts_back_the_handler_it_replaced() -> None:

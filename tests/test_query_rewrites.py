@@ -83,6 +83,14 @@ def test_the_rewritten_queries_give_the_rows_of_before_on_a_generated_store(gene
     assert all(n > 0 for n in counts.values()), counts
 
 
+def _store_of(path: Path, lines: list[str]) -> Store:
+    """A store in memory holding ``lines`` (N-Quads), written to ``path`` and bulk-loaded."""
+    path.write_text("\n".join(lines) + "\n")
+    store = OxigraphStore()
+    store.bulk_load(path, mime="application/n-quads")
+    return store
+
+
 def test_a_node_of_a_relayed_document_keeps_the_sentence_naming_it(tmp_path: Path) -> None:
     """unconfirmed-claims reads naming sentences only where a claim can be: a node of a document whose
     default certainty is a level, with no certainty of its own and no other sentence, gets the one
@@ -103,10 +111,7 @@ def test_a_node_of_a_relayed_document_keeps_the_sentence_naming_it(tmp_path: Pat
         f"<{ids}quote-1> <{aikg}supportsProperty> <{rdf}type> {graph} .",
         f'<{ids}quote-1> <{aikg}quotedText> "Quiet Lab is said to be an AI lab."@en {graph} .',
     ]
-    path = tmp_path / "relayed.nq"
-    path.write_text("\n".join(lines) + "\n")
-    store = OxigraphStore()
-    store.bulk_load(path, mime="application/n-quads")
+    store = _store_of(tmp_path / "relayed.nq", lines)
     name = "unconfirmed-claims"
     before = _rows(store, parse_query_file(BEFORE / f"{name}.rq").text, name, {})
     after = _rows(store, load_queries()[name].text, name, {})
@@ -137,10 +142,7 @@ def test_a_qualification_keeps_the_sentence_of_the_figure_it_qualifies(tmp_path:
         f"<{ids}quote-x> <{aikg}supportsProperty> <{aikg}trainingCost> {g} .",
         f'<{ids}quote-x> <{aikg}quotedText> "Run X is said to have cost 5 million dollars."@en {g} .',
     ]
-    path = tmp_path / "cost.nq"
-    path.write_text("\n".join(lines) + "\n")
-    store = OxigraphStore()
-    store.bulk_load(path, mime="application/n-quads")
+    store = _store_of(tmp_path / "cost.nq", lines)
     name = "sources-of-entity"
     query = load_queries()[name]
     columns = store.query(query.text, bindings=bind_parameters(query, {"entity": "run-x"})).variables
