@@ -444,8 +444,28 @@ def test_a_read_that_meets_a_damaged_block_is_refused_as_damage_and_health_says_
         assert health.status_code == 503 and health.get_json()["error"] == "store damaged"
         fine = client.get("/sparql", query_string={"query": "ASK { ?s ?p ?o }"})
         assert fine.status_code == 200
+        # Another process serving the store (a second HTTP worker, a restarted server) says so too,
+        # before any read of its own meets the block: the damage is noted in the store's folder.
+        other = OxigraphStore(store, read_only=True)
+        try:
+            app2 = create_app({"store": "memory", "load_seeds": False}, store=other)
+            health2 = app2.test_client().get("/api/health")
+            assert health2.status_code == 503, health2.get_json()
+            assert health2.get_json()["message"].startswith("the store is damaged: reading it hit")
+        finally:
+            other.close()
     finally:
         opened.close()
+    # The note goes with the folder: a sound store put in its place is healthy.
+    moved = tmp_path / "damaged-store"
+    store.rename(moved)
+    assert (moved / integrity.DAMAGE_NOTE).is_file()
+    sound = OxigraphStore(_copy(pristine, tmp_path), read_only=True)
+    try:
+        app3 = create_app({"store": "memory", "load_seeds": False}, store=sound)
+        assert app3.test_client().get("/api/health").status_code == 200
+    finally:
+        sound.close()
     # An ordinary failure is not taken for damage: only the engine's Corruption status is.
     assert integrity.damaged_read(store, RuntimeError("the query ran past its time limit")) is None
     assert integrity.store_of(tmp_path / "store.snapshots" / "123-abc") == tmp_path / "store"

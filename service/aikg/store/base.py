@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 import pyoxigraph as ox
 
+from aikg.errors import DamagedStore
 from aikg.rdf.results import Node, Quad, QueryResult, StoredTerm, Term
 
 if TYPE_CHECKING:
@@ -351,3 +352,8 @@ class Store(ABC):
     def shared(self) -> bool:
         """True when other processes can reach the same data directly (a remote engine)."""
         return False
+
+    def noted_damage(self) -> DamagedStore | None:
+        """The damaged block a read of any process serving this data met, as noted beside it, or None
+        (a backend whose engine keeps no such note)."""
+        return None

@@ -13,6 +13,7 @@ read: :func:`check` reads every index of the store whole (``aikg check``).
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import shutil
 import uuid
@@ -69,12 +70,48 @@ def damaged_read(path: Path | None, exc: BaseException) -> DamagedStore | None:
     if path is None or "Corruption" not in said:
         return None
     store = store_of(path)
-    return DamagedStore(
+    damage = DamagedStore(
         f"the store is damaged: reading it hit a damaged block of {store} (the engine says: {said}). "
         f"Nothing was changed. Run 'aikg check --store {store}' to see what can still be read, and "
         f"restore the store from a backup ('aikg restore BACKUP --store NEW_FOLDER')",
         errors=[{"store": str(store), "problem": "damaged block", "engine": said}],
     )
+    note_damage(store, damage)
+    return damage
+
+
+DAMAGE_NOTE = "AIKG-DAMAGED.json"
+"""In a store's folder: the first damaged block a read of any process met, so every process serving the
+store reports it (each HTTP worker, and a restarted server, would otherwise say "ok" until a read of its
+own met the block). It lives and goes with the folder: a store restored into a new folder, or put where
+the damaged one was moved away from, has none. The engine leaves files of other names alone."""
+
+
+def note_damage(store: Path, damage: DamagedStore) -> None:
+    """Keep ``damage`` in ``store``'s folder unless a note is there already. Best effort: a note that
+    cannot be written (a full or read-only disk) leaves the refusal itself unchanged."""
+    note = store / DAMAGE_NOTE
+    if note.exists() or not (store / CURRENT).exists():
+        return
+    body = {"message": damage.message, "errors": damage.errors}
+    tmp = store / f".{DAMAGE_NOTE}.{uuid.uuid4().hex}.tmp"
+    try:
+        tmp.write_text(json.dumps(body), encoding="utf-8")
+        os.replace(tmp, note)
+    except OSError:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+
+
+def noted_damage(store: Path) -> DamagedStore | None:
+    """The damage a read of any process met in the store at ``store``, as noted in its folder, or None."""
+    try:
+        body = json.loads((store / DAMAGE_NOTE).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    if not isinstance(body, dict):
+        return None
+    return DamagedStore(str(body.get("message", "")), errors=list(body.get("errors") or []))
 
 
 def is_new(path: Path) -> bool:

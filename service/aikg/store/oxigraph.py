@@ -315,6 +315,9 @@ class OxigraphStore(Store):
             _let_go(exc)
             raise
 
+    def noted_damage(self) -> DamagedStore | None:
+        return None if self.path is None else integrity.noted_damage(integrity.store_of(self.path))
+
     def _damaged(self, exc: BaseException) -> DamagedStore | None:
         """The refusal of a read that met a damaged block (:func:`aikg.store.integrity.damaged_read`)."""
         return integrity.damaged_read(self.path, exc)

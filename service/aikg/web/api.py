@@ -137,7 +137,7 @@ def _health_doc(_: Services) -> dict[str, Any]:
         "Liveness",
         "Whether the service is up, the store's kind and data version, and whether reads and writes are "
         "taken now (writes are not while the writer process starts). 503 'store damaged' once a read "
-        "has met a damaged block of the store (run aikg check).",
+        "of any process serving the store has met a damaged block of it (run aikg check).",
         {"200": json_answer(ref(shapes.Health), "The service is up."), **errors(406, 503)},
         tags=["lookup"],
     )
@@ -150,8 +150,9 @@ def health() -> Response:
     ``ready``, ``starting`` (the writer process is starting: a write now is 503 with ``Retry-After``) or
     ``off`` (no token configured)."""
     services = get_services()
-    if services.damage is not None:
-        raise services.damage  # a read met a damaged block: the service is up, its data is not whole
+    damage = services.damage or services.store.noted_damage()
+    if damage is not None:
+        raise damage  # a read (of any process serving it) met a damaged block: the data is not whole
     store = services.store
     writes = services.gate.state() if current_settings().token else "off"
     return jsonify(
