@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import itertools
 import os
 import re
 import shutil
+import tempfile
 import threading
 import time
 import traceback
@@ -32,7 +32,7 @@ from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
 from aikg.rdf.substitute import substitute
 from aikg.rdf.tokens import has_dataset_clause
-from aikg.store import integrity
+from aikg.store import integrity, spill
 from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.copies import DefaultCopies
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
@@ -135,13 +135,24 @@ class OxigraphStore(Store):
         except OSError as exc:
             raise StoreError("the store could not rebuild its merged default graph") from exc
 
-    def _merge_file(self, path: Path) -> None:
+    def _default_empty(self) -> bool:
+        return next(self._ox.quads_for_pattern(None, None, None, ox.DefaultGraph()), None) is None
+
+    def _merge_file(self, path: Path, *, quads_only: bool) -> None:
         """Add the statements of an N-Quads file just bulk-loaded to the merged default graph: the
         file's lines without their graph names, through the bulk loader again
-        (:mod:`aikg.store.copies`); statements with blank nodes are copied inside the engine, graph by
-        graph; a file with other lines has its store re-merged whole."""
-        with DefaultCopies(path) as copies:
-            self._write("bulk_load", copies, format=ox.RdfFormat.N_TRIPLES, to_graph=ox.DefaultGraph())
+        (:mod:`aikg.store.copies`; ``quads_only``: the file states nothing in the default graph);
+        statements with blank nodes are copied inside the engine, graph by graph; a file with other
+        lines has its store re-merged whole."""
+        with DefaultCopies(path, quads_only=quads_only) as copies:
+            try:
+                self._write("bulk_load", copies, format=ox.RdfFormat.N_TRIPLES, to_graph=ox.DefaultGraph())
+            except SyntaxError:
+                if not quads_only:
+                    raise
+                # A line the fast cut took for a quad was not one (a comment after a statement): the
+                # bulk load is not one transaction, so the merge is rebuilt whole from the graphs.
+                copies.other += 1
         if copies.other:
             self._ox.update(_REMERGE)
         elif copies.blank_graphs:
@@ -519,9 +530,11 @@ class OxigraphStore(Store):
         ):
             try:
                 with self._writing():
+                    empty = self._default_empty()
                     self._write("bulk_load", fh, format=rdf_format_of(mime))
                     if mime == "application/n-quads":
-                        self._merge_file(path)
+                        # Still empty: the file states nothing in the default graph (every line a quad).
+                        self._merge_file(path, quads_only=empty and self._default_empty())
                     else:
                         self._remerge()
             except SyntaxError as exc:
@@ -561,34 +574,47 @@ class OxigraphStore(Store):
         *,
         independent: bool = False,
     ) -> int:
-        """The answers written into the graph in bulk, never held whole (a set of terms in Python cost
-        ~1.7 KB a triple: 7.9 GB at 10M statements): read from the engine ``_ANSWER_CHUNK`` triples at
-        a time and written as one bulk write each (a bulk write costs ~0.1 s whatever its size; fed
-        from a generator, the bulk loader held a million quads at a time). The queries read the
-        default graph, the merge, and the graph joins it after the last one; ``independent`` ones
-        write their answers there as they go (each query reads a snapshot of the store, so it never
-        sees its own answer either way)."""
+        """The answers written into the graph in bulk, never held (a set of terms in Python cost ~1.7 KB
+        a triple: 7.9 GB at 10M statements): the engine writes each answer to a file beside the store
+        and its bulk loader reads it back (:mod:`aikg.store.spill`). The queries read the default graph,
+        the merge, and the graph joins it after the last one; ``independent`` ones write their answers
+        there as they go (each query reads a snapshot of the store, so it never sees its own answer
+        either way)."""
         g = _named(graph, "graph")
-        names = (g, ox.DefaultGraph()) if independent else (g,)
-
-        batch: list[ox.Quad] = []
-        for text, bindings in queries:
-            answer = self._run(text, bindings=bindings, default_graphs=None, named_graphs=None, base_iri=None)
-            if not isinstance(answer, ox.QueryTriples):
-                raise BadRequest("only a CONSTRUCT query's answer can be added to a graph")
-            while chunk := list(itertools.islice(answer, _ANSWER_CHUNK)):
-                batch += (ox.Quad(t.subject, t.predicate, t.object, n) for t in chunk for n in names)
-                if len(batch) >= _ANSWER_CHUNK:
-                    self._write("bulk_extend", batch)
-                    batch = []
-        if batch:
-            self._write("bulk_extend", batch)
-        if not independent:
-            self._write(
-                "bulk_extend", (_in_default(q) for q in self._ox.quads_for_pattern(None, None, None, g))
-            )
+        names: tuple[ox.NamedNode | ox.DefaultGraph, ...] = (g, ox.DefaultGraph()) if independent else (g,)
+        with self._spill_folder() as folder:
+            files = []
+            for i, (text, bindings) in enumerate(queries):
+                answer = self._run(
+                    text, bindings=bindings, default_graphs=None, named_graphs=None, base_iri=None
+                )
+                if not isinstance(answer, ox.QueryTriples):
+                    raise BadRequest("only a CONSTRUCT query's answer can be added to a graph")
+                files.append(folder / f"{i}.nt")
+                try:
+                    answer.serialize(output=str(files[-1]), format=ox.RdfFormat.N_TRIPLES)
+                except OSError as exc:
+                    raise self._space_error(exc) or StoreError(
+                        "the store could not write a rule's answer"
+                    ) from exc
+                finally:
+                    del answer
+                spill.write_file(self._write, files[-1], names, _ANSWER_CHUNK)
+            if not independent:
+                for path in files:
+                    spill.write_file(self._write, path, (ox.DefaultGraph(),), _ANSWER_CHUNK)
         self._bump()
         return self.count(graph)
+
+    @contextlib.contextmanager
+    def _spill_folder(self) -> Iterator[Path]:
+        """A folder for answers on their way to the bulk loader: beside an on-disk store (on its disk,
+        never in a temporary folder that may be memory), removed after."""
+        parent = None if self.path is None else self.path.parent
+        with tempfile.TemporaryDirectory(
+            prefix=f".{self.path.name if self.path else 'aikg'}.answers-", dir=parent
+        ) as tmp:
+            yield Path(tmp)
 
     def dump(self, *, mime: str, graph: str | None = None) -> bytes:
         fmt = rdf_format_of(mime)
@@ -816,7 +842,7 @@ _BULK_FIRST_BUILD = 50_000
 """A first build at least this large goes through Oxigraph's bulk loader instead of one update."""
 
 _ANSWER_CHUNK = 100_000
-"""Triples of a query's answer :meth:`OxigraphStore.add_constructed` reads and writes at a time."""
+"""Triples of an answer naming a blank node :meth:`OxigraphStore.add_constructed` writes at a time."""
 
 
 def snapshots_folder(path: Path) -> Path:
