@@ -43,6 +43,26 @@ def test_a_bound_query_answers_the_engines_substitution_rows(seeded_store, text)
     )  # a constant everywhere, named only as a column
 
 
+def test_one_text_bound_in_turn_to_other_values_answers_each_values_rows(seeded_store):
+    """Where a text is rewritten is read once per text and bound names (kept), the values are written
+    in per call: a text bound to one value, then to another, answers the engine's rows for each, its
+    VALUES block's rows included."""
+    text = f"SELECT ?org ?t WHERE {{ ?org a ?t }} VALUES ?t {{ <{ID}x> <{AIKG}HardwareVendor> }}"
+    seen = []
+    for org, t in [
+        (NVIDIA, ox.NamedNode(AIKG + "HardwareVendor")),
+        (ox.NamedNode(ID + "groq"), ox.NamedNode(AIKG + "HardwareVendor")),
+        (NVIDIA, ox.NamedNode(ID + "x")),
+    ]:
+        bindings = {"org": org, "t": t}
+        expected = _rows(
+            seeded_store._ox.query(text, substitutions={ox.Variable(k): v for k, v in bindings.items()})
+        )
+        assert _rows(seeded_store.query(text, bindings=bindings).rows) == expected
+        seen.append(expected)
+    assert seen[0] and seen[1] and seen[0] != seen[1] and seen[2] == []
+
+
 def test_a_literal_value_is_written_in_its_escaped_form(seeded_store):
     text = f"SELECT ?s ?l WHERE {{ ?s {LABEL} ?l }}"
     value = ox.Literal("NVIDIA", language="en")

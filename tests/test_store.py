@@ -451,3 +451,43 @@ def test_an_encoded_answer_counts_its_rows_as_its_parsed_rows_do(query):
     counted = Encoded(ResultKind.SELECT, data).decode().row_count
     parsed = len(Encoded(ResultKind.SELECT, data).decode().rows)
     assert counted == parsed == len(list(ox.Store().query(query)))
+
+
+def test_a_store_describes_the_subjects_its_named_graphs_hold(store, tmp_path):
+    """``describes`` (the check a named query's entity parameter passes) reads the merged default graph
+    on the embedded store; its answer is the interface's generic one, read from the named graphs, for
+    subjects, for nodes met only as objects, for unknown nodes, and after the quads come and go, in
+    memory and on disk."""
+    from aikg.store.base import Store
+
+    g = GRAPH + "test-describes"
+    new, only_object = ox.NamedNode(ID + "describes-new"), ox.NamedNode(ID + "describes-object")
+    quad = ox.Quad(new, ox.NamedNode(ID + "p"), only_object, ox.NamedNode(g))
+    on_disk = OxigraphStore(tmp_path / "store")
+    on_disk.apply(add=store.quads())
+    for s in (store, on_disk):
+        nodes = [ox.NamedNode(ID + "nvidia"), ox.NamedNode(ID + "no-such-node"), new, only_object]
+        assert (
+            [s.describes(n) for n in nodes]
+            == [Store.describes(s, n) for n in nodes]
+            == [
+                True,
+                False,
+                False,
+                False,
+            ]
+        )
+        s.apply(add=[quad])
+        assert (
+            [s.describes(n) for n in nodes]
+            == [Store.describes(s, n) for n in nodes]
+            == [
+                True,
+                False,
+                True,
+                False,
+            ]
+        )
+        s.apply(remove=[quad])
+        assert not s.describes(new) and not Store.describes(s, new)
+    on_disk.close()

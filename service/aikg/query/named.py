@@ -394,11 +394,7 @@ class NamedQueries:
         bound = bind_parameters(q, raw)
         for p in q.parameters:
             term = bound.get(p.name)
-            if (
-                p.type == "entity"
-                and isinstance(term, ox.NamedNode)
-                and next(self.store.quads(term), None) is None
-            ):
+            if p.type == "entity" and isinstance(term, ox.NamedNode) and not self.store.describes(term):
                 slug = term.value.removeprefix(str(ID))
                 raise BadRequest(
                     f"parameter {p.name!r}: no entity {term.value!r} in the graph; "

@@ -277,6 +277,10 @@ class Store(ABC):
             for q in self.quads(None, p, n, graph)
         ]
 
+    def describes(self, node: Node) -> bool:
+        """Whether a named graph holds a quad with ``node`` as subject (an entity the data has)."""
+        return next(self.quads(node), None) is not None
+
     def with_predicates(self, predicates: Iterable[ox.NamedNode]) -> list[Quad]:
         """Every quad of the given predicates."""
         return [q for p in predicates for q in self.quads(None, p, None, None)]

@@ -685,6 +685,16 @@ class OxigraphStore(Store):
             and (g is None or q.graph_name == g)
         )
 
+    def describes(self, node: Node) -> bool:
+        """The first quad of ``node`` in the default graph, the merge of the named graphs: ``quads``
+        reads the named graphs only, after every quad of the default graph's (Oxigraph scans the default
+        graph first), which cost a named query's bound entity ~0.1-0.3 ms at the default store, more
+        for a hub. A store that holds no merge is read as ``quads`` reads it."""
+        if not self._merged:
+            return super().describes(node)
+        first = next(self._checked(self._ox.quads_for_pattern(node, None, None, ox.DefaultGraph())), None)
+        return first is not None and first.subject == node  # a prefix scan's bound (see quads)
+
     def apply(
         self, *, remove: Iterable[Quad] = (), add: Iterable[Quad] = (), drop: Iterable[str] = ()
     ) -> None:
