@@ -230,6 +230,28 @@ def test_a_resembling_header_waits_for_a_decision_and_writes_nothing(imported):
     ]
 
 
+def test_one_column_gone_and_one_come_wait_for_a_decision_however_unlike_their_names(imported):
+    """Epoch's "TDP (W)" written "TDP (Watts)" is only 0.71 alike: read as an unknown column, the file's
+    power figures were left out and the import said exit 0. One read column gone and one named header
+    come now wait for --map or --force, whatever their names; with more on either side (a real release
+    dropped "Title" and added eight) or a header without a name, nothing is proposed."""
+    from aikg.epoch.columns import check_header
+
+    hardware = BY_PATH["ml_hardware/ml_hardware.csv"]
+    known = [c for c in hardware.reads if c != "TDP (W)"]
+    header = check_header([*known, "TDP (Watts)"], hardware.reads, hardware.ignores, path=hardware.path)
+    [proposal] = header.proposals
+    assert (proposal.header, proposal.column, proposal.named_alike) == ("TDP (Watts)", "TDP (W)", False)
+    assert "--map 'TDP (Watts)=TDP (W)'" in proposal.text() and "--force" in proposal.text()
+    two = check_header([*known, "TDP (Watts)", "Launch city"], hardware.reads, hardware.ignores)
+    assert not two.proposals and set(two.unknown) == {"TDP (Watts)", "Launch city"}
+    assert not check_header([*known, ""], hardware.reads, hardware.ignores).proposals
+    # The real releases of the fixtures are read as before: none waits for such a proposal.
+    _, steps = imported
+    for name in ("companies_older", "datacenters_newer", "clusters_newer"):
+        assert steps[name].report.written and not steps[name].report.waiting, name
+
+
 def test_a_newer_file_with_a_known_spelling_updates_its_rows(imported):
     store, steps = imported
     r = steps["hardware_newer"].report

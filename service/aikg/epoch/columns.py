@@ -90,9 +90,20 @@ class Proposal:
     header: str
     column: str
     similarity: float
+    named_alike: bool = True
+    """False when the names are not alike: the file lacks one column aikg reads and has one header aikg
+    does not know, the shape of a rename whatever the new name ("TDP (W)" written "TDP (Watts)" is 0.71
+    alike, under :data:`RESEMBLANCE`), so its values are not left out unless a person says so."""
 
     def text(self) -> str:
         """The proposal in words, with how to accept it."""
+        if not self.named_alike:
+            return (
+                f"column {self.header!r} is not known to aikg, and {self.column!r}, which aikg reads, is "
+                f"missing from this file: if it is that column renamed, accept with --map "
+                f"'{self.header}={self.column}'; else pass --force to import without it (its values are "
+                "not read; the stored values of the missing column stay, marked as not restated)"
+            )
         return (
             f"column {self.header!r} looks like {self.column!r} (similarity {self.similarity:.2f}), which "
             f"this file lacks: its values were not read. Accept with --map '{self.header}={self.column}', "
@@ -180,6 +191,14 @@ def check_header(
         best = _resembling(col, absent)
         if best is not None:
             header.proposals.append(Proposal(col, *best))
+    # One read column gone and one named header come, however unlike their names: a rename, or a new
+    # column beside a dropped one; a person says which (--map or --force). With more on either side no
+    # pairing stands out (Epoch's data-center release of 2026-07 dropped "Title" and added eight).
+    gone = [c for c in header.missing if c not in {p.column for p in header.proposals}]
+    come = [c for c in header.unknown if c.strip() and c not in {p.header for p in header.proposals}]
+    if len(gone) == 1 and len(come) == 1:
+        score = _similarity(column_key(come[0]), column_key(gone[0]))
+        header.proposals.append(Proposal(come[0], gone[0], round(score, 2), named_alike=False))
     return header
 
 
