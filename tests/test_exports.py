@@ -23,7 +23,7 @@ from rdflib.namespace import RDF, RDFS
 
 from aikg.export.dot import quote
 from aikg.export.model import display
-from aikg.namespaces import AIKG, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
+from aikg.namespaces import AIKG, ANSWERS_GRAPH, ID, INFERRED_GRAPH, ONTOLOGY_GRAPH, SHAPES_GRAPH
 from aikg.web import SERVICES_KEY
 from helpers import rdf
 
@@ -35,7 +35,7 @@ NVIDIA = str(ID["nvidia"])
 SB_ENERGY = str(ID["sb-energy"])
 INVESTMENT = str(ID["deal-nvidia-sb-energy-investment"])
 SOURCE_GRAPH = "https://w3id.org/aikg/graph/sources/frontier-insights-coreweave-mlperf-2026-08-18"
-NOT_EXPORTED = {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH)}
+NOT_EXPORTED = {str(ONTOLOGY_GRAPH), str(SHAPES_GRAPH), str(INFERRED_GRAPH), str(ANSWERS_GRAPH)}
 GRAPH_FORMATS = ("graphml", "gexf", "cytoscape", "dot")
 
 

@@ -41,6 +41,11 @@ IMPORTS_GRAPH = GRAPH["imports"]
 """The Epoch import's records (what each import read, found and changed)."""
 HISTORY_GRAPH = GRAPH["history"]
 """What Epoch's datasets said before (values a newer snapshot replaced)."""
+ANSWERS_GRAPH = GRAPH["answers"]
+"""Maintained answers: the rows of the named queries declared ``# maintained:``, kept with each write
+(aikg.knowledge.answers)."""
+ANSWER = Namespace(BASE + "answer/")
+"""The maintained answers' own terms: ``answer/of``, ``answer/column/<variable>``, rows and queries."""
 
 GraphRole = Literal["maintained", "protected", "generated", "not facts", "not exported"]
 """What aikg does with a graph of its own:
@@ -65,6 +70,7 @@ _ROLES: tuple[tuple[URIRef, tuple[GraphRole, ...]], ...] = (
     (RESOLUTION_GRAPH, ("maintained", "protected")),
     (IMPORTS_GRAPH, ("maintained", "protected", "not facts")),
     (HISTORY_GRAPH, ("maintained", "protected")),
+    (ANSWERS_GRAPH, ("maintained", "protected", "generated", "not facts", "not exported")),
 )
 GRAPH_ROLES: dict[str, frozenset[GraphRole]] = {str(g): frozenset(roles) for g, roles in _ROLES}
 """Each of aikg's own graphs with its roles, side by side: the one place that says which graphs are data."""

@@ -25,7 +25,8 @@ import pyoxigraph as ox
 from rdflib import Graph, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
-from aikg.namespaces import AIKG, DERIVED_GRAPH, ID, INFERRED_GRAPH, graphs_with, node
+from aikg.knowledge import answers
+from aikg.namespaces import AIKG, ANSWERS_GRAPH, DERIVED_GRAPH, ID, INFERRED_GRAPH, graphs_with, node
 from aikg.query.named import parse_query_file
 from aikg.resources import data_root, rules_dir
 from aikg.store import Store
@@ -110,7 +111,7 @@ def rebuild_derived(store: Store) -> dict[str, int]:
     n_derived = store.replace_graph(str(DERIVED_GRAPH), derived | described(derived))
     # The derived nodes' own types need their superclasses too, so close over them as well.
     n_inferred = infer(store, [*base, str(DERIVED_GRAPH)])
-    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred}
+    return {str(DERIVED_GRAPH): n_derived, str(INFERRED_GRAPH): n_inferred, **_answered(store)}
 
 
 def described(derived: set[ox.Triple]) -> set[ox.Triple]:
@@ -149,7 +150,7 @@ def _first_build(store: Store) -> dict[str, int]:
         [(p.read_text(encoding="utf-8"), {"rule": node(rule_iri(p))}) for p in rule_files()],
     )
     if not n_derived:
-        return {str(DERIVED_GRAPH): 0, str(INFERRED_GRAPH): n_inferred}
+        return {str(DERIVED_GRAPH): 0, str(INFERRED_GRAPH): n_inferred, **_answered(store)}
     derived_graph = node(DERIVED_GRAPH)
     store.apply(add=(ox.Quad(t.subject, t.predicate, t.object, derived_graph) for t in rule_descriptions()))
     hierarchy = store.with_predicates([node(p) for p in (RDFS.subClassOf, RDFS.subPropertyOf)])
@@ -170,4 +171,10 @@ def _first_build(store: Store) -> dict[str, int]:
     return {
         str(DERIVED_GRAPH): store.count(str(DERIVED_GRAPH)),
         str(INFERRED_GRAPH): store.count(str(INFERRED_GRAPH)),
+        **_answered(store),
     }
+
+
+def _answered(store: Store) -> dict[str, int]:
+    """The maintained answers (:mod:`aikg.knowledge.answers`), computed last: they read both graphs."""
+    return {str(ANSWERS_GRAPH): answers.rebuild(store)}

@@ -37,6 +37,7 @@ from rdflib.plugins.sparql.algebra import translateQuery
 from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
+from aikg.knowledge import answers
 from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rule_descriptions, rule_files, rule_iri
 from aikg.namespaces import AIKG, AIKG_NODES, DERIVED_GRAPH, INFERRED_GRAPH, RDF_NODES, RDFS_NODES, node
 from aikg.rdf.results import StoredTerm
@@ -321,6 +322,11 @@ def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> 
     for path in rule_files():
         derivations |= _derive(after, rule_shape(path), touched)
     _close(after, derivations | _describe_rules(after), hierarchy)
+    kept = answers.plan(store, after.removed, after.added)  # the maintained answers, after all the above
+    if kept is None:
+        raise NeedsRebuild("the maintained answers cannot follow this change locally")
+    after.removed |= kept[0]
+    after.added |= kept[1]
     generated = after.generated()
     if any(isinstance(t, ox.BlankNode) for q in generated.remove for t in (q.subject, q.object)):
         raise NeedsRebuild("blank nodes cannot be named in a removal")

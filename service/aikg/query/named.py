@@ -49,6 +49,8 @@ import pyoxigraph as ox
 
 from aikg.errors import BadRequest, NotFound
 from aikg.namespaces import ID, ID_NODES
+from aikg.query import maintained
+from aikg.query.maintained import Upkeep
 from aikg.query.runner import QueryRunner
 from aikg.rdf.tokens import tokenize
 from aikg.resources import queries_dir
@@ -65,7 +67,7 @@ PARAMETER_TYPES = ("entity", "iri", "string", "date", "integer", "decimal")
 _SLUG = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 _IRI = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:[^\s<>\"{}|\\^`]+$")
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
-_HEADER = re.compile(r"^#\s*(title|description|param|example|chart)\s*:\s*(.*?)\s*$")
+_HEADER = re.compile(r"^#\s*(title|description|param|example|chart|maintained)\s*:\s*(.*?)\s*$")
 _MENTION_MARKS = str.maketrans("", "", "{}")
 _PARAM = re.compile(
     r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
@@ -112,6 +114,8 @@ class NamedQuery:
     """Example questions as written in the header, names to link marked with braces."""
     charts: list[dict[str, str]] = field(default_factory=list)
     """How the answer is drawn: one entry per ``# chart:`` line (:func:`parse_chart`)."""
+    maintained: Upkeep | None = None
+    """``# maintained: root=VAR reach=N``: its rows are kept beside the data (aikg.query.maintained)."""
 
     def example_texts(self) -> list[str]:
         """The example questions as people read them (without the braces)."""
@@ -142,6 +146,7 @@ def parse_query_file(path: Path) -> NamedQuery:
     params: list[Parameter] = []
     examples: list[str] = []
     charts: list[dict[str, str]] = []
+    maintained: Upkeep | None = None
     for lineno, line in enumerate(text.splitlines(), 1):
         m = _HEADER.match(line.strip())
         if not m:
@@ -156,11 +161,16 @@ def parse_query_file(path: Path) -> NamedQuery:
                 examples.append(value)
         elif key == "chart":
             charts.append(parse_chart(value, f"{path.name}:{lineno}"))
+        elif key == "maintained":
+            try:
+                maintained = Upkeep.parse(value, f"{path.name}:{lineno}")
+            except ValueError as exc:
+                raise QueryFileError(str(exc)) from None
         else:
             params.append(_parse_param(value, f"{path.name}:{lineno}"))
     if not title:
         raise QueryFileError(f"{path.name}: the header has no '# title:' line")
-    return NamedQuery(path.stem, title, " ".join(description), params, text, examples, charts)
+    return NamedQuery(path.stem, title, " ".join(description), params, text, examples, charts, maintained)
 
 
 CHART_TYPES = ("scatter", "line", "bar", "auto")
@@ -402,12 +412,20 @@ class NamedQueries:
                 )
         return q, bound
 
+    def _kept(self, q: NamedQuery, bound: Mapping[str, Term], limit: int | None, offset: int) -> QueryResult:
+        """``q`` answered from its kept rows (:mod:`aikg.query.maintained`), sorted and paged here."""
+        lines = maintained.ordered_lines(q, self.runner.query(maintained.served_text(q), bindings=bound))
+        page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
+        return maintained.as_result(q, lines[offset : offset + page], truncated=len(lines) > offset + page)
+
     def run(
         self, name: str, raw: Mapping[str, str], *, limit: int | None = None, offset: int = 0
     ) -> QueryResult:
         """Run a named query with the caller's parameters, under the service's limits: the page of
         ``limit`` rows from ``offset`` (``truncated`` when more follow), or every row up to the row cap."""
         q, bound = self.bind(name, raw)
+        if q.maintained is not None and maintained.is_kept(self.store, q):
+            return self._kept(q, bound, limit, offset)
         if limit is None and not offset:
             return self.runner.query(q.text, bindings=bound)
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)

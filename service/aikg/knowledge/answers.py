@@ -1,0 +1,215 @@
+"""The maintained answers: kept rows of the named queries declared ``# maintained:`` (issue 49).
+
+Built whole with the other generated graphs (:func:`rebuild`: each query's own text over the store) and
+kept up to date by each gated write, in the same transaction (:func:`plan`, called by
+:func:`aikg.knowledge.incremental.plan`). A row belongs to one *root* (the value of the declared root
+variable) and reads statements of nodes at most ``reach`` steps from it, a step being any of the query's
+own predicates either way. So a changed statement of node ``s`` can change only the rows of roots within
+``reach`` of ``s`` (before or after the change), and those rows are recomputed by the same query text on
+a scratch store of the statements within ``reach`` of them, as the change leaves them: one definition of
+each answer, and a small write stays small. The reading side is :mod:`aikg.query.maintained`.
+
+A row is a node named by a digest of its values, so rows a write leaves as they were are neither removed
+nor added. A change to a class (a node something is typed with) that a query reads, or a change reaching
+more than :data:`MAX_ROOTS` roots, is not followed here: the caller rebuilds the generated graphs whole.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+
+import pyoxigraph as ox
+
+from aikg.namespaces import ANSWER, ANSWERS_GRAPH, RDF_NODES, node
+from aikg.query import maintained
+from aikg.query.named import NamedQuery, load_queries
+from aikg.rdf.results import StoredTerm
+from aikg.store import Store
+
+MAX_ROOTS = 20_000
+"""Past this many roots for one write (a hub's own label changed) the whole rebuild is the simpler way."""
+
+_GRAPH = node(ANSWERS_GRAPH)
+_TYPE = RDF_NODES.type
+_NAMED_GRAPH = node("https://w3id.org/aikg/ontology#namedGraph")
+
+
+def declared() -> list[NamedQuery]:
+    """The named queries whose rows are kept, by name."""
+    return sorted((q for q in load_queries().values() if q.maintained), key=lambda q: q.name)
+
+
+def row_triples(
+    q: NamedQuery, variables: Sequence[str], rows: Iterable[Sequence[StoredTerm | None]]
+) -> set[ox.Triple]:
+    """The answers graph's triples for ``rows`` of ``q``: a node per row, named by its values, with its
+    line and its kept columns (:func:`aikg.query.maintained.kept_columns`)."""
+    out: set[ox.Triple] = set()
+    of, lined = maintained.query_node(q.name), maintained.line_predicate(q.name)
+    kept = [(i, maintained.column(v)) for i, v in enumerate(variables) if v in maintained.kept_columns(q)]
+    for row in rows:
+        text = maintained.line(row)
+        name = node(ANSWER[f"row/{q.name}/{hashlib.sha256(text.encode()).hexdigest()[:32]}"])
+        out.add(ox.Triple(name, maintained.OF, of))
+        out.add(ox.Triple(name, lined, ox.Literal(text)))
+        out.update(ox.Triple(name, c, t) for i, c in kept if (t := row[i]) is not None)
+    return out
+
+
+def _mark(q: NamedQuery) -> ox.Triple:
+    return ox.Triple(maintained.query_node(q.name), maintained.DIGEST, ox.Literal(maintained.digest(q)))
+
+
+def rebuild(store: Store) -> int:
+    """Compute every maintained answer over the whole store into the answers graph; its size."""
+    triples: set[ox.Triple] = set()
+    for q in declared():
+        result = store.query(q.text)
+        triples |= row_triples(q, result.variables, result.rows)
+        triples.add(_mark(q))
+    return store.replace_graph(str(ANSWERS_GRAPH), triples)
+
+
+class _View:
+    """The store as it will be once ``removed`` and ``added`` are committed (the answers graph aside)."""
+
+    def __init__(self, store: Store, removed: set[ox.Quad], added: set[ox.Quad]) -> None:
+        self.store, self.removed = store, removed
+        self.added_out: dict[StoredTerm, list[ox.Quad]] = {}
+        self.added_in: dict[StoredTerm, list[ox.Quad]] = {}
+        for q in added:
+            if q.graph_name != _GRAPH:
+                self.added_out.setdefault(q.subject, []).append(q)
+                self.added_in.setdefault(q.object, []).append(q)
+
+    def _kept(self, quads: Iterable[ox.Quad]) -> list[ox.Quad]:
+        return [q for q in quads if q.graph_name != _GRAPH and q not in self.removed]
+
+    def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
+        extra = [q for n in nodes for q in self.added_out.get(n, ())]
+        return self._kept(self.store.outgoing(nodes)) + extra
+
+    def neighbours(
+        self, nodes: set[StoredTerm], links: frozenset[ox.NamedNode], *, after: bool
+    ) -> set[StoredTerm]:
+        """Nodes one link step from ``nodes``, either way, before or after the change."""
+        out = self.store.outgoing(nodes, predicates=links)
+        into = self.store.incoming(nodes, predicates=links)
+        if after:
+            out = self._kept(out) + [
+                q for n in nodes for q in self.added_out.get(n, ()) if q.predicate in links
+            ]
+            into = self._kept(into) + [
+                q for n in nodes for q in self.added_in.get(n, ()) if q.predicate in links
+            ]
+        found = {q.object for q in out} | {q.subject for q in into}
+        return {n for n in found if isinstance(n, ox.NamedNode | ox.BlankNode)}
+
+
+def _within(
+    view: _View, start: set[StoredTerm], links: frozenset[ox.NamedNode], steps: int, *, after: bool
+) -> set[StoredTerm]:
+    seen, frontier = set(start), set(start)
+    for _ in range(steps):
+        frontier = view.neighbours(frontier, links, after=after) - seen
+        if not frontier:
+            break
+        seen |= frontier
+    return seen
+
+
+def plan(
+    store: Store, removed: set[ox.Quad], added: set[ox.Quad]
+) -> tuple[set[ox.Quad], set[ox.Quad]] | None:
+    """The answers graph's difference that follows a change (data and generated graphs, not committed
+    yet): quads to remove and to add, committed in the same write; None when it cannot be followed here
+    and the generated graphs must be rebuilt whole."""
+    queries = [q for q in declared() if maintained.is_kept(store, q)]
+    if not queries:
+        return set(), set()
+    view = _View(store, removed, added)
+    changed = [q for q in (*removed, *added) if q.graph_name != _GRAPH]
+    old: set[ox.Quad] = set()
+    new: set[ox.Quad] = set()
+    for q in queries:
+        diff = _plan_one(store, view, q, changed)
+        if diff is None:
+            return None
+        old |= diff[0]
+        new |= diff[1]
+    return old - new, new - old
+
+
+def _plan_one(
+    store: Store, view: _View, q: NamedQuery, changed: list[ox.Quad]
+) -> tuple[set[ox.Quad], set[ox.Quad]] | None:
+    assert q.maintained is not None
+    shape = maintained.shape(q.text, q.maintained.root)
+    relevant = [c for c in changed if c.predicate in shape.predicates]
+    if not relevant:
+        return set(), set()
+    subjects: set[StoredTerm] = {c.subject for c in relevant}
+    # A class's own statements (its label, its superclasses) reach every instance: rebuild instead.
+    if any(
+        next(store.quads(None, _TYPE, s), None) is not None for s in subjects if isinstance(s, ox.NamedNode)
+    ):
+        return None
+    links = shape.predicates - {_TYPE}
+    reach = q.maintained.reach
+    near = _within(view, subjects, links, reach, after=False) | _within(
+        view, subjects, links, reach, after=True
+    )
+    root = maintained.column(q.maintained.root)
+    kept_rows = {r.subject for r in store.incoming(near, predicates=[root], graph=str(ANSWERS_GRAPH))}
+    had = {r.object for r in store.outgoing(kept_rows, predicates=[root], graph=str(ANSWERS_GRAPH))}
+    roots = had | _roots(view, near - had, shape.required)
+    if len(roots) > MAX_ROOTS:
+        return None
+    old_triples = {r.triple for r in store.outgoing(kept_rows, graph=str(ANSWERS_GRAPH))}
+    fresh = _rows(view, q, shape, roots, links, reach) if roots else set()
+    return _in_graph(old_triples), _in_graph(fresh)
+
+
+def _roots(
+    view: _View, candidates: set[StoredTerm], required: frozenset[tuple[ox.NamedNode, ox.NamedNode | None]]
+) -> set[StoredTerm]:
+    """The candidates that have, after the change, every statement each root has."""
+    have: dict[StoredTerm, set[tuple[ox.NamedNode, StoredTerm | None]]] = {}
+    for s in view.outgoing(candidates):
+        have.setdefault(s.subject, set()).update({(s.predicate, None), (s.predicate, s.object)})
+    return {c for c, facts in have.items() if all((p, o) in facts for p, o in required)}
+
+
+def _rows(
+    view: _View,
+    q: NamedQuery,
+    shape: maintained.Shape,
+    roots: set[StoredTerm],
+    links: frozenset[ox.NamedNode],
+    reach: int,
+) -> set[ox.Triple]:
+    """``q``'s rows of ``roots``, by its own text on a scratch store of what they read after the change."""
+    region = _within(view, roots, links, reach, after=True)
+    facts = [s for s in view.outgoing(region) if s.predicate in shape.predicates]
+    # Classes typing the region (their labels, the hierarchy above them) and the documents naming the
+    # region's graphs: read by some queries, and not linked by a query's own predicates.
+    classes = {s.object for s in facts if s.predicate == _TYPE}
+    facts += [s for s in view.outgoing(classes) if s.predicate in shape.predicates]
+    if _NAMED_GRAPH in shape.predicates:
+        graphs = {s.graph_name for s in facts if isinstance(s.graph_name, ox.NamedNode)}
+        docs: set[StoredTerm] = {s.subject for s in view.store.incoming(graphs, predicates=[_NAMED_GRAPH])}
+        facts += [s for s in view.outgoing(docs) if s.predicate in shape.predicates]
+    scratch = ox.Store()
+    scratch.extend(facts)
+    scratch.extend({ox.Quad(s.subject, s.predicate, s.object, ox.DefaultGraph()) for s in facts})
+    answer = scratch.query(q.text)
+    assert isinstance(answer, ox.QuerySolutions)
+    variables = [v.value for v in answer.variables]
+    at = variables.index(q.maintained.root if q.maintained else "")
+    rows = [tuple(row[i] for i in range(len(variables))) for row in answer]
+    return row_triples(q, variables, (r for r in rows if r[at] in roots))
+
+
+def _in_graph(triples: Iterable[ox.Triple]) -> set[ox.Quad]:
+    return {ox.Quad(t.subject, t.predicate, t.object, _GRAPH) for t in triples}

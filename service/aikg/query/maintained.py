@@ -1,0 +1,393 @@
+"""Named queries answered from rows kept beside the data (issue 49: answers computed before they are asked).
+
+A whole-graph named query can take seconds to minutes at 10M statements however it is written: the
+engine reads every node of a kind and the labels around each. A query declared ``# maintained: root=VAR
+reach=N`` has its rows kept in ``graph/answers`` (:data:`aikg.namespaces.ANSWERS_GRAPH`), computed by its
+own text when the generated graphs are built and kept up to date with each gated write in the same
+transaction (:mod:`aikg.knowledge.answers`). Each row belongs to one node, the value of the root
+variable, and reads only statements of nodes at most ``reach`` link steps from it; that is what lets a
+write recompute the rows of the nodes it can reach, and nothing else.
+
+This module holds what the reading side needs: what a declared query reads (:func:`shape`), the text that
+reads its kept rows instead (:func:`served_text`, same columns, same order), and whether a store keeps
+them for the query's current text (:func:`is_kept`). A store built before the query was declared, or
+before its text changed, answers with the query's own text until its generated graphs are rebuilt.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+import pyoxigraph as ox
+from rdflib import URIRef, Variable
+from rdflib.paths import Path as PropertyPath
+from rdflib.plugins.sparql.algebra import translateQuery
+from rdflib.plugins.sparql.parser import parseQuery
+from rdflib.plugins.sparql.parserutils import CompValue
+
+from aikg.namespaces import ANSWER, ANSWERS_GRAPH, RDF, node
+from aikg.rdf.results import QueryResult, ResultKind, StoredTerm
+from aikg.rdf.tokens import tokenize
+
+if TYPE_CHECKING:
+    from aikg.query.named import NamedQuery
+    from aikg.store import Store
+
+FORMAT = "3"
+"""The kept rows' layout; a change to it (or to a query's text) leaves earlier rows unused."""
+
+OF = node(ANSWER["of"])
+"""A row's query: ``<row> answer:of <answer/query/NAME>``."""
+DIGEST = node(ANSWER["digest"])
+"""On a query's node: the digest of the text and declaration its kept rows were computed with."""
+ROW_VARIABLE = "aikgAnsweredRow"
+LINE_VARIABLE = "aikgAnsweredLine"
+
+
+def column(variable: str) -> ox.NamedNode:
+    """The predicate a kept row states its value of ``variable`` with."""
+    return node(ANSWER["column/" + variable])
+
+
+def query_node(name: str) -> ox.NamedNode:
+    """The node naming a maintained query in the answers graph."""
+    return node(ANSWER["query/" + name])
+
+
+@dataclass(frozen=True)
+class Upkeep:
+    """A ``# maintained:`` declaration: each row belongs to the node bound to ``root``, and reads
+    statements of nodes at most ``reach`` link steps from it (links: the query's own predicates)."""
+
+    root: str
+    reach: int
+
+    @classmethod
+    def parse(cls, spec: str, where: str) -> Upkeep:
+        """``root=VAR reach=N`` (reach defaults to 1)."""
+        fields = dict(part.split("=", 1) for part in spec.split() if "=" in part)
+        root = fields.get("root", "").lstrip("?$")
+        try:
+            reach = int(fields.get("reach", "1"))
+        except ValueError:
+            reach = -1
+        if not root or reach < 0 or set(fields) - {"root", "reach"}:
+            raise ValueError(f"{where}: '# maintained:' takes root=VARIABLE reach=STEPS, not {spec!r}")
+        return cls(root, reach)
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a maintained query reads and answers, from its algebra."""
+
+    variables: tuple[str, ...]
+    """The projected columns, in order."""
+    predicates: frozenset[ox.NamedNode]
+    """Every predicate the query names (in paths too): a change of any other statement leaves it as is."""
+    required: frozenset[tuple[ox.NamedNode, ox.NamedNode | None]]
+    """Statements every root has: (predicate, class) for a required type, (predicate, None) otherwise."""
+    order: str
+    """The top-level ORDER BY clause as written, '' when there is none."""
+
+
+@lru_cache(maxsize=64)
+def shape(text: str, root: str) -> Shape:
+    """The shape of a maintained query's text; ValueError when it cannot be maintained by root.
+
+    It must name no variable predicate (a change to any statement could change it), give each row once
+    (DISTINCT, or grouped), project its root and the variables it is ordered by, and state something
+    every root has (so a write finds the roots it may change without reading the whole graph).
+    """
+    algebra = translateQuery(parseQuery(text)).algebra
+    variables = tuple(str(v) for v in algebra["PV"])
+    if variables != projection(text):
+        raise ValueError(
+            f"the projection read from the text {projection(text)} is not the query's {variables}"
+        )
+    if root not in variables:
+        raise ValueError(f"the root ?{root} is not a projected variable")
+    predicates: set[ox.NamedNode] = set()
+    for _, p, _ in _patterns(algebra):
+        if isinstance(p, Variable):
+            raise ValueError("a variable predicate can read any statement")
+        predicates |= _iris(p)
+    if not _distinct(algebra["p"]):
+        raise ValueError("rows must be DISTINCT or grouped: kept rows are a set")
+    order = _order_clause(text)
+    ordered = {name for name, _ in order_keys(text)}
+    if not ordered <= set(variables):
+        raise ValueError(f"ordered by variables not projected: {sorted(ordered - set(variables))}")
+    required = frozenset(_required(algebra["p"], Variable(root)))
+    if not required:
+        raise ValueError(f"no statement every ?{root} has (its roots could not be told apart)")
+    return Shape(variables, frozenset(predicates), required, order)
+
+
+def _iris(p: object) -> set[ox.NamedNode]:
+    if isinstance(p, URIRef):
+        return {node(p)}
+    if isinstance(p, PropertyPath):
+        found: set[ox.NamedNode] = set()
+        for attr in ("args", "path", "arg"):
+            sub = getattr(p, attr, None)
+            for part in sub if isinstance(sub, list | tuple) else [sub] if sub is not None else []:
+                found |= _iris(part)
+        return found
+    return set()
+
+
+def _patterns(tree: object) -> list[tuple[Any, Any, Any]]:
+    out: list[tuple[Any, Any, Any]] = []
+    if isinstance(tree, CompValue):
+        if tree.name == "BGP":
+            out.extend(tree.triples)
+        for value in tree.values():
+            out.extend(_patterns(value))
+    elif isinstance(tree, list | tuple):
+        for value in tree:
+            out.extend(_patterns(value))
+    return out
+
+
+def _distinct(top: CompValue) -> bool:
+    """True when the query's rows are DISTINCT or come from a GROUP BY."""
+    if top.name in ("Distinct", "Reduced"):
+        return top.name == "Distinct"
+    if top.name in ("Project", "OrderBy", "Slice", "Filter", "Extend"):
+        return _distinct(top.p)
+    return top.name in ("AggregateJoin", "Group")
+
+
+def _required(pattern: object, root: Variable) -> set[tuple[ox.NamedNode, ox.NamedNode | None]]:
+    """The statements about ``root`` that every solution of ``pattern`` matches (as in
+    :func:`aikg.knowledge.incremental._required`, for one subject)."""
+    if not isinstance(pattern, CompValue):
+        return set()
+    name = pattern.name
+    if name == "BGP":
+        found: set[tuple[ox.NamedNode, ox.NamedNode | None]] = set()
+        for s, p, o in pattern.triples:
+            if s == root and isinstance(p, URIRef):
+                found.add((node(p), node(o) if p == RDF.type and isinstance(o, URIRef) else None))
+        return found
+    if name == "Join":
+        return _required(pattern.p1, root) | _required(pattern.p2, root)
+    if name in ("LeftJoin", "Minus"):
+        return _required(pattern.p1, root)
+    if name == "Union":
+        return _required(pattern.p1, root) & _required(pattern.p2, root)
+    if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "ToMultiSet", "OrderBy", "Graph"):
+        return _required(pattern.p, root)
+    return set()
+
+
+@lru_cache(maxsize=64)
+def projection(text: str) -> tuple[str, ...]:
+    """The projected variables of a SELECT, read from its tokens (the algebra costs ~0.5 s a query, too
+    much for a server's first answer): ``?v`` and ``(expression AS ?v)`` between SELECT and WHERE."""
+    out: list[str] = []
+    depth, selecting, after_as = 0, False, False
+    for tok in tokenize(text):
+        if tok.kind == "keyword" and tok.value == "SELECT" and not selecting and not out:
+            selecting = True
+        elif not selecting:
+            continue
+        elif tok.kind == "keyword" and tok.value == "WHERE" or tok.text == "{":
+            break
+        elif tok.text == "(":
+            depth += 1
+        elif tok.text == ")":
+            depth -= 1
+        elif tok.kind == "keyword" and tok.value == "AS":
+            after_as = True
+        elif tok.kind == "var" and (depth == 0 or after_as):
+            out.append(tok.value)
+            after_as = False
+    return tuple(out)
+
+
+def _order_clause(text: str) -> str:
+    """The top-level ``ORDER BY`` clause to the end of the text ('' without one)."""
+    depth = 0
+    for tok in tokenize(text):
+        if tok.kind == "punct" and tok.text in ("{", "}"):
+            depth += 1 if tok.text == "{" else -1
+        elif depth == 0 and tok.kind == "keyword" and tok.value == "ORDER":
+            return text[tok.start :].strip()
+    return ""
+
+
+def digest(q: NamedQuery) -> str:
+    """What kept rows were computed with: the query's text and declaration, and the rows' layout."""
+    assert q.maintained is not None
+    seed = f"{FORMAT}\n{q.maintained.root}\n{q.maintained.reach}\n{q.text}"
+    return hashlib.sha256(seed.encode()).hexdigest()[:24]
+
+
+def kept_columns(q: NamedQuery) -> tuple[str, ...]:
+    """The columns a kept row states one by one, beside its line: its root (found by a write) and its
+    parameters (selected by a request)."""
+    assert q.maintained is not None
+    wanted = {q.maintained.root} | {p.name for p in q.parameters}
+    return tuple(v for v in projection(q.text) if v in wanted)
+
+
+def line(row: Sequence[StoredTerm | None]) -> str:
+    """A row as one line of SPARQL TSV (each value in N-Triples form, which escapes tabs and newlines)."""
+    return "\t".join("" if t is None else str(t) for t in row)
+
+
+def line_predicate(name: str) -> ox.NamedNode:
+    """What states a row's line: one predicate per query, so its rows are one scan of one index."""
+    return node(ANSWER["line/" + name])
+
+
+def served_text(q: NamedQuery) -> str:
+    """The query reading its kept rows: every row's line in one value, a parameter's column required (its
+    value, written into the text, selects rows). One value, not a row per line, and no ORDER BY: Oxigraph
+    sorts by reading each compared string from its dictionary again (2,292 lines: 1.1 s sorted, 0.07 s
+    not), and a row per line would meet the row cap before the order was known. :func:`ordered_lines`
+    sorts them."""
+    assert q.maintained is not None
+    row = f"?{ROW_VARIABLE}"
+    lines = [f"    {row} {line_predicate(q.name)} ?{LINE_VARIABLE} ."]
+    for v in kept_columns(q):
+        if v in {p.name for p in q.parameters}:
+            lines.append(f"    {row} {column(v)} ?{v} .")
+    body = "\n".join(lines)
+    return (
+        f"# The kept rows of {q.name} (aikg.query.maintained): the query's own text is its API text.\n"
+        f'SELECT (GROUP_CONCAT(?{LINE_VARIABLE}; SEPARATOR="\\n") AS ?lines)\n'
+        f"WHERE {{\n  GRAPH <{ANSWERS_GRAPH}> {{\n{body}\n  }}\n}}\n"
+    )
+
+
+def ordered_lines(q: NamedQuery, result: QueryResult) -> list[str]:
+    """The lines of :func:`served_text`'s answer in the query's ORDER BY."""
+    value = result.rows[0][0] if result.rows else None
+    lines = value.value.split("\n") if isinstance(value, ox.Literal) and value.value else []
+    variables = projection(q.text)
+    for name, descending in reversed(order_keys(q.text)):  # stable sorts, the last key first
+        at = variables.index(name)
+        cells = [ln.split("\t")[at] for ln in lines]
+        terms = _terms(set(cells))
+        lines = [
+            ln
+            for _, ln in sorted(
+                zip(cells, lines, strict=True), key=lambda c: _key(terms[c[0]]), reverse=descending
+            )
+        ]
+    return lines
+
+
+def as_result(q: NamedQuery, lines: Sequence[str], *, truncated: bool) -> QueryResult:
+    """Kept lines as the query's own answer: its columns, one row per line."""
+    header = "\t".join(f"?{v}" for v in projection(q.text))
+    body = "".join(f"{ln}\n" for ln in lines)
+    return QueryResult(
+        ResultKind.SELECT,
+        variables=list(projection(q.text)),
+        tsv=f"{header}\n{body}".encode(),
+        truncated=truncated,
+    )
+
+
+@lru_cache(maxsize=64)
+def order_keys(text: str) -> tuple[tuple[str, bool], ...]:
+    """The ORDER BY of a text as (variable, descending) pairs; ValueError for any other expression."""
+    tokens = tokenize(_order_clause(text))[2:]  # after ORDER BY
+    out: list[tuple[str, bool]] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.kind == "var":
+            out.append((t.value, False))
+            i += 1
+        elif t.kind == "keyword" and t.value in ("ASC", "DESC") and i + 3 < len(tokens) + 1:
+            inner = tokens[i + 1 : i + 4]
+            if len(inner) != 3 or inner[0].text != "(" or inner[1].kind != "var" or inner[2].text != ")":
+                raise ValueError(
+                    f"ORDER BY {t.value}(...) of an expression cannot be kept: {_order_clause(text)}"
+                )
+            out.append((inner[1].value, t.value == "DESC"))
+            i += 4
+        else:
+            raise ValueError(f"only ORDER BY of variables can be kept: {_order_clause(text)}")
+    return tuple(out)
+
+
+def _terms(cells: set[str]) -> dict[str, StoredTerm | None]:
+    found: dict[str, StoredTerm | None] = {"": None}
+    distinct = sorted(cells - {""})
+    if distinct:
+        parsed = ox.parse_query_results(
+            ("?v\n" + "\n".join(distinct) + "\n").encode(), format=ox.QueryResultsFormat.TSV
+        )
+        assert isinstance(parsed, ox.QuerySolutions)
+        found.update(zip(distinct, (s[0] for s in parsed), strict=True))
+    return found
+
+
+_XSD = "http://www.w3.org/2001/XMLSchema#"
+_NUMERIC = {
+    _XSD + n
+    for n in [
+        "integer",
+        "decimal",
+        "float",
+        "double",
+        "int",
+        "long",
+        "short",
+        "byte",
+        "nonNegativeInteger",
+        "positiveInteger",
+        "nonPositiveInteger",
+        "negativeInteger",
+        "unsignedLong",
+        "unsignedInt",
+        "unsignedShort",
+        "unsignedByte",
+    ]
+}
+_STRINGS = {_XSD + "string", "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
+
+
+def _key(term: StoredTerm | None) -> tuple[Any, ...]:
+    """SPARQL's order of terms (unbound, blank nodes, IRIs, literals), literals by value where the
+    operator ``<`` compares them: numbers by number, strings by text, others by their lexical form."""
+    if term is None:
+        return (0,)
+    if isinstance(term, ox.BlankNode):
+        return (1, term.value)
+    if isinstance(term, ox.NamedNode):
+        return (2, term.value)
+    if not isinstance(term, ox.Literal):
+        return (4, str(term))
+    datatype = term.datatype.value
+    if datatype in _NUMERIC:
+        try:
+            return (3, 0, Decimal(term.value), "")
+        except InvalidOperation:
+            return (
+                3,
+                0,
+                Decimal("NaN") if term.value == "NaN" else Decimal(term.value.replace("INF", "Infinity")),
+                "",
+            )
+    if datatype in _STRINGS:
+        return (3, 1, term.value, term.language or "")
+    return (3, 2, datatype, term.value)
+
+
+def is_kept(store: Store, q: NamedQuery) -> bool:
+    """True when ``store`` keeps ``q``'s rows for its current text."""
+    if q.maintained is None:
+        return False
+    mark = ox.Literal(digest(q))
+    return next(store.quads(query_node(q.name), DIGEST, mark, str(ANSWERS_GRAPH)), None) is not None

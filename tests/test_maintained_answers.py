@@ -1,0 +1,242 @@
+"""Maintained answers (issue 49): a named query declared ``# maintained:`` is answered from rows kept in
+``graph/answers``, kept with each gated write in the same transaction; they must always equal the
+query's own text run over the data. Random gated writes (seeded) that add and delete the queries' inputs
+check it by value, and the same writes with the upkeep switched off must tell the difference."""
+
+from __future__ import annotations
+
+import random
+
+import pyoxigraph as ox
+import pytest
+
+from aikg.errors import Forbidden, ValidationFailed
+from aikg.knowledge import answers
+from aikg.namespaces import ANSWERS_GRAPH
+from aikg.query import maintained
+from aikg.query.named import NamedQuery, load_queries
+from aikg.store import Store
+from aikg.write import gate
+from helpers import services_for
+
+AIKG = "https://w3id.org/aikg/ontology#"
+ID = "https://w3id.org/aikg/id/"
+RDFS = "http://www.w3.org/2000/01/rdf-schema#"
+TEST_GRAPH = "https://w3id.org/aikg/graph/sources/test-answers"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+PREFIXES = f"PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> PREFIX rdfs: <{RDFS}> "
+
+
+def declared() -> list[NamedQuery]:
+    return answers.declared()
+
+
+def rows(store: Store, text: str) -> set[tuple[object, ...]]:
+    return set(store.query(text).rows)
+
+
+def kept_answer(store: Store, q: NamedQuery):
+    lines = maintained.ordered_lines(q, store.query(maintained.served_text(q)))
+    return maintained.as_result(q, lines, truncated=False)
+
+
+def assert_kept_equal_recomputed(store: Store) -> None:
+    for q in declared():
+        assert maintained.is_kept(store, q), q.name
+        kept = kept_answer(store, q)
+        again = store.query(q.text)
+        assert kept.variables == again.variables
+        assert set(kept.rows) == set(again.rows), q.name
+
+
+def test_the_declared_queries_are_maintainable_and_speedup_claims_is_one():
+    assert "speedup-claims" in {q.name for q in declared()}
+    for q in declared():
+        assert q.maintained is not None
+        maintained.shape(q.text, q.maintained.root)  # raises when the query cannot be kept by root
+
+
+def test_a_seeded_store_keeps_every_declared_answer(store):
+    assert_kept_equal_recomputed(store)
+    q = load_queries()["speedup-claims"]
+    assert len(rows(store, q.text)) > 0
+
+
+def test_the_named_query_is_served_from_the_kept_rows(store, monkeypatch):
+    services = services_for(store)
+    texts: list[str] = []
+    real = services.runner.query
+    monkeypatch.setattr(
+        services.runner, "query", lambda text, **kw: (texts.append(text), real(text, **kw))[1]
+    )
+    result = services.named.run("speedup-claims", {})
+    assert str(ANSWERS_GRAPH) in texts[-1]
+    again = store.query(load_queries()["speedup-claims"].text)
+    assert result.variables == again.variables
+    assert set(result.rows) == set(again.rows)
+    keys = [result.variables.index("speedup"), result.variables.index("claimLabel")]
+    assert [[r[k] for k in keys] for r in result.rows] == [
+        [r[k] for k in keys] for r in again.rows
+    ]  # ordered
+    page = services.named.run("speedup-claims", {}, limit=2, offset=1)
+    assert page.rows == result.rows[1:3] and page.truncated
+
+
+def test_a_store_without_kept_rows_answers_with_the_query_text(store, monkeypatch):
+    store.apply(drop=[str(ANSWERS_GRAPH)])
+    services = services_for(store)
+    texts: list[str] = []
+    real = services.runner.query
+    monkeypatch.setattr(
+        services.runner, "query", lambda text, **kw: (texts.append(text), real(text, **kw))[1]
+    )
+    services.named.run("speedup-claims", {})
+    assert str(ANSWERS_GRAPH) not in texts[-1]
+
+
+class Writer:
+    """Random gated writes touching the maintained queries' inputs (claims, their platforms' labels,
+    the quotations stating them), each through the gate: SPARQL INSERT DATA / DELETE DATA."""
+
+    def __init__(self, store: Store, seed: int) -> None:
+        self.store, self.rng = store, random.Random(seed)
+        self.services = services_for(store)
+        self.count = 0
+        claims = [r[0] for r in store.query(f"SELECT DISTINCT ?c WHERE {{ ?c a <{AIKG}SpeedupClaim> }}").rows]
+        self.claims = [c for c in claims if isinstance(c, ox.NamedNode)]
+        self.pools = {
+            role: sorted(
+                {q.object for q in store.quads(None, ox.NamedNode(AIKG + role)) if q.subject in self.claims},
+                key=str,
+            )
+            for role in ("subjectPlatform", "baseline", "workload")
+        }
+        self.nodes = sorted({n for pool in self.pools.values() for n in pool}, key=str)
+        self.doc = ox.NamedNode(ID + "nmedialink-llama31-training")
+
+    def update(self, text: str) -> None:
+        self.services.gate.update(PREFIXES + text)
+
+    def step(self) -> str:
+        """One random write; "refused" when the gate refused it (the shapes), which changes nothing."""
+        try:
+            return self._step()
+        except (ValidationFailed, Forbidden):
+            return "refused"
+
+    def _step(self) -> str:
+        self.count += 1
+        n, rng = self.count, self.rng
+        kinds = [
+            "claim",
+            "claim",
+            "model",
+            "label",
+            "label",
+            "quote",
+            "speedup",
+            "untype",
+            "drop-label",
+            "drop-quote",
+        ]
+        kind = rng.choice(kinds)
+        if kind == "claim" or not self.claims:
+            claim = ox.NamedNode(f"{ID}test-claim-{n}")
+            platform, baseline, workload = (
+                rng.choice(self.pools[role]) for role in ("subjectPlatform", "baseline", "workload")
+            )
+            self.update(
+                f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {claim} a aikg:SpeedupClaim ; "
+                f'rdfs:label "test claim {n}"@en ; aikg:subjectPlatform {platform} ; '
+                f"aikg:baseline {baseline} ; aikg:workload {workload} ; "
+                f'aikg:speedup {rng.randint(2, 40) / 2} ; aikg:metric "m{n % 3}" }} }}'
+            )
+            self.claims.append(claim)
+            return kind
+        if kind == "model":  # a new model, which later claims may name as their workload
+            model = ox.NamedNode(f"{ID}test-model-{n}")
+            label = f'rdfs:label "model {n}"@en'
+            self.update(f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {model} a aikg:AIModel ; {label} }} }}")
+            self.pools["workload"].append(model)
+            self.nodes.append(model)
+            return kind
+        if kind == "label":  # a linked node renamed: every claim naming it (labels this test may change)
+            named = [
+                q
+                for q in self.store.quads(None, ox.NamedNode(RDFS + "label"), None, TEST_GRAPH)
+                if q.subject in self.nodes
+            ]
+            if not named:
+                return "nothing"
+            q = rng.choice(sorted(named, key=str))
+            self.update(
+                f"DELETE DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }} }} ; "
+                f'INSERT DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} "renamed {n}"@en }} }}'
+            )
+            return kind
+        if kind == "quote":
+            claim = rng.choice(self.claims)
+            self.update(
+                f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ id:test-quote-{n} a aikg:Quotation ; "
+                f"aikg:quotedFrom {self.doc} ; aikg:evidenceFor {claim} ; "
+                f"aikg:supportsProperty aikg:speedup ; "
+                f'aikg:quotedText "{chr(0x61 + n % 26)} quote {n}" }} }}'
+            )
+            return kind
+        if kind == "speedup":  # a claim's factor changed: its old value deleted, the new one inserted
+            old = [q for q in self.store.quads(rng.choice(self.claims), ox.NamedNode(AIKG + "speedup"))]
+            if not old:
+                return "nothing"
+            q = old[0]
+            self.update(
+                f"DELETE DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }} }} ; "
+                f"INSERT DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {rng.randint(2, 40)} }} }}"
+            )
+            return kind
+        # The deletions of what this test wrote: a claim's type, a label, a whole quotation.
+        predicate = {"untype": RDF_TYPE, "drop-label": RDFS + "label", "drop-quote": AIKG + "quotedText"}[
+            kind
+        ]
+        found = [
+            q
+            for q in self.store.quads(None, ox.NamedNode(predicate), None, TEST_GRAPH)
+            if kind != "untype" or q.subject in self.claims
+        ]
+        if not found:
+            return "nothing"
+        q = rng.choice(sorted(found, key=str))
+        gone = [q] if kind != "drop-quote" else list(self.store.quads(q.subject, None, None, TEST_GRAPH))
+        block = " ".join(f"{g.subject} {g.predicate} {g.object} ." for g in gone)
+        self.update(f"DELETE DATA {{ GRAPH <{TEST_GRAPH}> {{ {block} }} }}")
+        return kind
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(store, monkeypatch, seed):
+    monkeypatch.setattr(gate, "rebuild_derived", lambda _store: pytest.fail("a full rebuild ran"))
+    writer = Writer(store, seed)
+    kinds = set()
+    for _ in range(20):
+        kinds.add(writer.step())
+        assert_kept_equal_recomputed(store)
+    assert "claim" in kinds and kinds & {"speedup", "untype", "drop-label", "drop-quote"}  # adds and deletes
+
+
+def test_with_the_upkeep_switched_off_the_same_writes_leave_the_kept_answer_behind(store, monkeypatch):
+    monkeypatch.setattr(answers, "plan", lambda _store, _removed, _added: (set(), set()))
+    writer = Writer(store, 1)
+    while writer.step() != "claim":  # up to the first new claim
+        pass
+    q = load_queries()["speedup-claims"]
+    assert set(kept_answer(store, q).rows) != rows(store, q.text)
+
+
+def test_a_change_to_a_class_a_query_reads_falls_back_to_the_full_rebuild(store, monkeypatch):
+    rebuilt: list[bool] = []
+    real = gate.rebuild_derived
+    monkeypatch.setattr(gate, "rebuild_derived", lambda s: (rebuilt.append(True), real(s))[1])
+    services_for(store).gate.update(
+        PREFIXES + f'INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ aikg:SpeedupClaim rdfs:label "a claim"@en }} }}'
+    )
+    assert rebuilt == [True]
+    assert_kept_equal_recomputed(store)
