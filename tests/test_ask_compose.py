@@ -448,7 +448,9 @@ def test_a_count_keeps_the_chip_it_is_filtered_by(asker, epoch_store, q, gold):
 
 def test_traditional_characters_and_homophone_typos_read_as_the_words_they_are():
     assert fold("華為記憶體最大的晶片") == "华为内存最大的芯片"
-    assert fold("昇騰 910C 的製程") == "昇腾 910c 的制程"  # 昇 of 昇腾 (Ascend) is kept
+    assert fold("昇騰的晶片") == "昇腾的芯片"  # 昇 of 昇腾 (Ascend) is kept
+    # before a model number, the line's English word, as the labels write it (Huawei Ascend 910C)
+    assert fold("昇騰 910C 的製程").split() == ["ascend", "910c", "的制程"]
     assert respell_cjk("mi300x 的显存代宽") == "mi300x 的显存带宽"
     assert respell_cjk("mi355x 的工耗") == "mi355x 的功耗"
 
@@ -2227,6 +2229,59 @@ def test_cantonese_function_words_are_read_as_mandarin():
     assert fold("B200 嘅显存系几多") == fold("B200 的显存是多少")
     assert "系列" in fold("英伟达嘅 H 系列芯片") and "关系" in fold("佢哋嘅关系")
     assert fold("H100 系列有哪些") == "h100 系列有哪些"
+
+
+def test_cantonese_words_beyond_function_words_are_read_as_mandarin():
+    """而家 (now), 几时 (when), 运行紧 (running: 运行中), 边款 (which model), 喺度 (in the middle of), the
+    particle 㗎: read as the Mandarin words, only where a Cantonese word says the text is Cantonese;
+    Mandarin's 紧 (紧急, 要紧) is kept."""
+    assert fold("德國而家運行緊最大嘅 GPU 集群係邊個") == fold("德国现在运行中最大的 GPU 集群是哪个")
+    assert fold("B200 係幾時發佈㗎？") == fold("B200 是什么时候发布？")
+    assert fold("AMD 邊款卡嘅顯存最大") == fold("AMD 哪款卡的显存最大")
+    assert fold("巴西有幾多個集群喺度運行緊") == fold("巴西有多少个集群在运行中")
+    assert "要紧" in fold("呢个好要紧嘅") and "紧急" in fold("紧急嘅集群")
+    assert fold("运行紧凑的集群") == "运行紧凑的集群"  # no Cantonese word: left as it is
+
+
+@pytest.mark.parametrize(
+    ("q", "plain"),
+    [
+        # organizations as the Chinese press names them (seeds/epoch/names.csv)
+        ("阶跃星辰参数量最大的模型是哪个", "StepFun 参数量最大的模型是哪个"),
+        ("小米有几个模型", "Xiaomi Corp 有几个模型"),
+        ("清华和北大，谁的模型多", "Tsinghua University 和 Peking University，谁的模型多"),
+        ("軟銀有哪些集群", "Softbank 有哪些集群"),
+        # one organization named twice, in Chinese and by its own name in brackets
+        ("软银（SoftBank）有哪些集群", "Softbank 有哪些集群"),
+        # laboratories, sites and chips as Chinese reports name them (words.PLACE_NAMES), a chip line's
+        # Chinese name before a model number of digits alone
+        ("劳伦斯利弗莫尔的 Sierra 有多少张卡", "Lawrence Livermore NL Sierra 有多少张卡"),
+        ("Meta 的亥伯龙数据中心是谁建的", "Meta Hyperion 数据中心是谁建的"),
+        ("神威 SW26010-Pro 的制程是多少", "Sunway SW26010-Pro 的制程是多少"),
+        ("昇騰310 的 TDP 係幾多瓦", "Huawei Ascend 310 的 TDP 是多少瓦"),
+        # a ranking "only over those with the figure", 得 before the degree
+        ("谷歌哪款芯片功耗最高？只看有功耗数据的", "谷歌哪款芯片功耗最高"),
+        ("谷歌哪款芯片发布得最早", "谷歌哪款芯片发布最早"),
+    ],
+)
+def test_chinese_names_and_colloquial_words_are_read_as_their_plain_form(asker, q, plain):
+    """A name as the Chinese press writes it, a Cantonese or colloquial word: the question is answered
+    as its plain form is (the same query), and sure."""
+    a, b = asker.ask(q), asker.ask(plain)
+    assert not b["abstained"]
+    assert not a["abstained"] and a["understood"]["unknown"] == [], a["understood"]
+    for key in ("sparql", "description"):  # a fact has no query of its own: what it is of
+        assert a["understood"].get(key) == b["understood"].get(key)
+    assert a["answer"].get("rows") == b["answer"].get("rows")
+    assert a["answer"].get("facts") == b["answer"].get("facts")
+
+
+def test_only_those_with_the_figure_is_read_but_another_only_is_not(asker):
+    """只看有功耗数据的 (only those with a power figure) asks nothing a ranking does not do; 只看已发布的
+    (only released ones) names a filter the reader cannot apply: not sure, no answer."""
+    assert asker.ask("谷歌哪款芯片功耗最高？只看有功耗数据的")["understood"]["unknown"] == []
+    body = asker.ask("谷歌哪款芯片功耗最高？只看已发布的")
+    assert body["abstained"] and body["understood"]["unknown"]
 
 
 @pytest.mark.parametrize(

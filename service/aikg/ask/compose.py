@@ -1823,7 +1823,10 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
         if _is_org(m.best, orgs_cls):
             r.org_spans.append((m.start, m.end))
             exact = [c for c in orgs if c.how == "exact"]
-            form.orgs.append(exact[:3] or orgs[:1])
+            named_as = exact[:3] or orgs[:1]
+            # one organization named twice, "巴西石油（Petrobras）" (its Chinese name and its own): one filter
+            if not any(o and o[0].iri == named_as[0].iri for o in form.orgs):
+                form.orgs.append(named_as)
         else:
             alike = variants(m, text)
             if len(alike) >= 2 and r.org_spans and 0 <= m.start - r.org_spans[-1][1] <= 2 and form.orgs:

@@ -206,6 +206,17 @@ FILLER_ZH: tuple[str, ...] = (
     "当初",
     "这事",
     "这件事",
+    # a ranking "only over those with the figure" (只看有功耗数据的, 只算有显存数据的): a ranking ranks
+    # only what has the figure anyway; 只看 alone ("只看英伟达的") may name a filter, and stays unexplained
+    "只看有",
+    "只算有",
+    "只统计有",
+    "只考虑有",
+    # 得 between a verb and how it went (发布得最早, 成立得最晚, 涨得更快): the comparison is read from 最,
+    # 更 or 比 themselves
+    "得最",
+    "得更",
+    "得比",
 )
 """Chinese words and characters that ask nothing by themselves ("多少", "数据", "一共", "年" after a
 year the date reader took)."""

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import opencc
 
-from aikg.ask.words import PLACE_NAMES
+from aikg.ask.words import CHIP_LINE_NAMES, PLACE_NAMES
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK}]")
@@ -45,15 +45,22 @@ def fold(text: str) -> str:
     if not CJK_CHAR.search(folded):
         return folded
     folded = _PLACE.sub(lambda m: f" {PLACE_NAMES[m.group()]} ", mandarin(simplified(folded)))
+    folded = _LINE_NUMBER.sub(lambda m: f" {CHIP_LINE_NAMES[m.group(1)]} ", folded)
     folded = _PHASE.sub(lambda m: f" phase {_CN_DIGITS.get(m.group(1), m.group(1))} ", folded)
     return _CN_NUMERAL.sub(_arabic, folded)
 
+
+_LINE_NUMBER = re.compile(f"({'|'.join(CHIP_LINE_NAMES)})\\s*(?=\\d)")
+"""A chip line's Chinese name before a model number ("昇腾310", "昇騰 920"): read as the line's English
+word ("ascend 310"), as the labels write it (Huawei Ascend 310); a number alone links nothing."""
 
 _PHASE = re.compile(r"第?([一二三四五六七八九]|\d)期")
 """A phase of a cluster or site ("Alps 二期", "第一期"): read "phase 2", as Epoch's names write it."""
 
 
-_CANTONESE_MARK = re.compile("[嘅嘢咗喺佢哋啲冇唔咩乜]|边[个间度啲]|几多")
+_CANTONESE_MARK = re.compile(
+    "[嘅嘢咗喺佢哋啲冇唔咩乜㗎嗰睇咁啩喎嘞囉]|边[个间度啲款张家种部位只台样]|几多|几时|而家|点样|点解|旧年|琴日|啱啱"
+)
 _CANTONESE = {
     "边个": "哪个",
     "边间": "哪家",
@@ -64,18 +71,44 @@ _CANTONESE = {
     "咩": "什么",
     "嘅": "的",
     "咗": "了",
+    "喺度": "在",  # 喺度 + verb: in the middle of doing it ("喺度运行紧": 在运行)
     "喺": "在",
     "佢哋": "他们",
     "佢": "他",
     "啲": "些",
     "冇": "没有",
     "唔": "不",
+    # words, not only function words, that Hong Kong's written questions use: now, when, how, why, that,
+    # look, so, last year, yesterday, just now, a thing
+    "而家": "现在",
+    "几时": "什么时候",
+    "点样": "怎样",
+    "点解": "为什么",
+    "嗰": "那",
+    "睇": "看",
+    "咁": "这么",
+    "旧年": "去年",
+    "琴日": "昨天",
+    "啱啱": "刚刚",
+    "嘢": "东西",
+    # sentence-final particles that ask nothing (㗎 of "几时发布㗎", 啩, 喎, 嘞, 喇, 啰)
+    "㗎": "",
+    "啩": "",
+    "喎": "",
+    "嘞": "",
+    "喇": "",
+    "啰": "",
 }
 _CANTONESE_WORD = re.compile(
     "|".join(sorted(_CANTONESE, key=len, reverse=True))
     # 系 is the copula "is" in Cantonese ("系边个"), but a word's part in Mandarin (系列, 关系, 体系)
     + "|(?<![关体联派谱直])系(?![列统数])"
+    # 边 before a measure word is "which" (边款, 边张, 边家: 哪款, 哪张, 哪家)
+    + "|边(?=[款张家种部位只台样])"
+    # 紧 after a verb is Cantonese's "-ing" (运行紧, 用紧, 建紧: 运行中), not Mandarin's 紧急, 要紧, 赶紧
+    + "|(?<=[\u4e00-\u9fff])(?<![要抓赶加收拉绷])紧(?![急张密凑缺])"
 )
+_CANTONESE_SPOKEN = {"边": "哪", "紧": "中"}
 
 
 def mandarin(text: str) -> str:
@@ -84,7 +117,9 @@ def mandarin(text: str) -> str:
     character or word found in Cantonese alone says so (系 alone is also Mandarin's 系列, 关系)."""
     if not _CANTONESE_MARK.search(text):
         return text
-    return _CANTONESE_WORD.sub(lambda m: _CANTONESE.get(m.group(), "是"), text)
+    return _CANTONESE_WORD.sub(
+        lambda m: _CANTONESE.get(m.group(), _CANTONESE_SPOKEN.get(m.group(), "是")), text
+    )
 
 
 _CN_DIGITS = {

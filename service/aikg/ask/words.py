@@ -1848,6 +1848,35 @@ PLACE_NAMES: dict[str, str] = {
     "张家口": "zhangjiakou",
     "雷尼尔计划": "project rainier",  # Amazon's Project Rainier for Anthropic, 雷尼尔计划 in the press
     "雷尼尔项目": "project rainier",
+    # Meta's two gigawatt sites as the Chinese press names them (普罗米修斯 Prometheus in New Albany, 亥伯龙
+    # Hyperion in Louisiana: the labels "Meta Prometheus New Albany Ohio", "Meta Hyperion Holly Ridge
+    # Louisiana"), and Amazon's Madison Mega Site (麦迪逊, the Mississippi county)
+    "普罗米修斯": "prometheus",
+    "亥伯龙": "hyperion",
+    "麦迪逊": "madison",
+    # the US national laboratories as Chinese reports name them; Epoch's cluster labels write them
+    # "Lawrence Livermore NL Sierra", "Argonne NL Aurora", "Los Alamos NL Venado", "Oak Ridge NL
+    # Frontier", "Sandia NL El Dorado" (NL: national laboratory); Oak Ridge's and Lawrence Berkeley's
+    # organizations are in the data by their full names
+    "劳伦斯利弗莫尔国家实验室": "lawrence livermore nl",
+    "劳伦斯利弗莫尔": "lawrence livermore",
+    "利弗莫尔": "livermore",
+    "劳伦斯伯克利国家实验室": "lawrence berkeley national laboratory",
+    "劳伦斯伯克利": "lawrence berkeley",
+    "洛斯阿拉莫斯国家实验室": "los alamos nl",
+    "洛斯阿拉莫斯": "los alamos",
+    "阿贡国家实验室": "argonne nl",
+    "阿贡": "argonne",
+    "橡树岭国家实验室": "oak ridge national laboratory",
+    "橡树岭": "oak ridge",
+    "桑迪亚国家实验室": "sandia nl",
+    "桑迪亚": "sandia",
+    # China's Sunway processors (神威, the line of the National Research Centre of Parallel Computer
+    # Engineering: 神威·太湖之光), whose maker and chips the labels write Sunway ("Sunway SW26010-Pro")
+    "神威": "sunway",
+    # companies whose Chinese name the fold reads as the label's words: 百川智能 is Baichuan (百川 alone is
+    # its models' name, below)
+    "百川智能": "baichuan",
     # chips and their makers, in the names their makers use in China: T-Head (平头哥半导体, Alibaba's
     # chip company) names the Hanguang 800 含光800; Cambricon names its MLU cards 思元 (思元370 is the
     # MLU370); MetaX names the MXC500 曦云C500 and the MXN100 曦思N100; Kunlunxin calls the Kunlun II
