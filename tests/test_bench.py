@@ -310,14 +310,23 @@ def test_goals_table_states_issue_49s_goals_against_their_baselines_met_missed_o
     size["peers"]["aikg"]["ops"]["entity lookup"].update(errors=3, p99_ms=480.0)
     (noted,) = [r for r in goals.cached(result) if r["size"] == "1M" and r["met"] is not None]
     assert "(entity lookup, the worst), p99 480 ms, 3 errors" in noted["measured"]
-    # a quiet run judges no goal of the busy machine, and a busy one no goal of the quiet machine
+    # a run without a busy phase judges no goal of the busy machine, and says how to run them
     busy_rows = [r for r in goals.table(result) if "busy" in r["goal"]]
     assert busy_rows and all(r["met"] is None and "--busy" in r["measured"] for r in busy_rows)
-    busy = {(r["goal"], r["size"]): r for r in goals.table({**result, "busy_loops": 8})}
-    assert busy[miss, "1M, beside 8 busy loops"]["met"] is None
-    assert busy["cached answers and lookups vs bare Flask, quiet", "1M, beside 8 busy loops"]["met"] is None
+    # one run with a busy phase per size: the quiet rows from the quiet figures, the busy rows from the
+    # busy phase's, in the same table
+    import copy
+
+    both = copy.deepcopy(result)
+    for size in both["sizes"]:
+        size["busy"] = {"loops": 8, "peers": copy.deepcopy(size["peers"]), "rowtax": size["rowtax"]}
+        size["busy"]["hubs"] = {"hub": size["hubs"]["hub"]}
+        size["busy"]["peers"]["aikg"]["ops"]["entity lookup"]["rps"] = 1200.0  # 1200 / 2400 beside the loops
+    busy = {(r["goal"], r["size"]): r for r in goals.table(both)}
+    assert busy[miss, "1M"]["ratio"] == 75.0  # the quiet misses, as without the busy phase
+    assert busy["cached answers and lookups vs bare Flask, quiet", "1M"]["ratio"] == 0.75
     loaded = busy["cached answers and lookups vs bare Flask, both cores busy", "1M, beside 8 busy loops"]
-    assert loaded["ratio"] == 0.75
+    assert (loaded["ratio"], loaded["met"]) == (0.5, False)
     refused = busy[
         "beside busy loops: named queries answering 503 that pyoxigraph answers within the limit",
         "10M, beside 8 busy loops",
@@ -427,43 +436,78 @@ def _busy_loops_running() -> int:
     return sum("while True: pass" in cmdline(pid) for pid in children(os.getpid()))
 
 
-def test_busy_runs_loops_through_the_whole_run_and_the_report_says_so(tmp_path, monkeypatch) -> None:
-    """``aikg bench --busy N``: N busy loops per core, children of the bench (its session), running
-    while every size is measured and gone after; the report's header names them."""
+def test_busy_adds_a_busy_phase_beside_the_loops_after_the_quiet_one(tmp_path, monkeypatch) -> None:
+    """``aikg bench --busy N``: each size is measured quiet, then again beside N busy loops per core
+    (children of the bench: its session), so one run gives the quiet and the busy goals; the servers of
+    the busy phase and its named queries run while the loops do, and the loops are gone after it."""
     import aikg_bench.run as bench_run
     from aikg_bench.busy import cores
 
-    running: list[int] = []
+    seen: dict[str, int] = {}
 
-    def measured(label, opts, work):
+    def loops_now() -> int:
         until = time.monotonic() + 5  # a loop just started may not show its command line yet
         while _busy_loops_running() < cores() and time.monotonic() < until:
             time.sleep(0.05)
-        running.append(_busy_loops_running())
-        return {"label": label}
+        return _busy_loops_running()
 
-    monkeypatch.setattr(bench_run, "run_size", measured)
-    monkeypatch.setattr(bench_run.report, "write", lambda result, out: None)
-    result = bench_run.run(Options(sizes=["10k", "100k"], out=tmp_path, busy=1, log=lambda _: None))
-    assert running == [cores(), cores()] and _busy_loops_running() == 0, running
-    assert result["busy_loops"] == cores() and result["options"]["busy"] == 1
+    def in_process(aikg_dir, template, replicas, opts, *, busy=False):
+        seen["named queries, busy" if busy else "named queries"] = _busy_loops_running()
+        return {"rowtax": [{"query": "q", "busy": busy}], "hubs": {}}
+
+    class Server:
+        base, proc = "http://127.0.0.1:9", None
+
+        def __init__(self, name: str) -> None:
+            self.name = name
+            seen[f"{name} started"] = loops_now()
+
+        def stop(self) -> None:
+            pass
+
+    def mix_on(server, ops, opts, bodies):
+        assert {op.group for op in ops} == {"lookup", "named"}
+        return {"entity lookup": {"rps": 1.0, "variant_bytes": [10], "bodies": bodies.get("entity lookup")}}
+
+    monkeypatch.setattr(bench_run, "in_process", in_process)
+    monkeypatch.setattr(bench_run, "_server", lambda name, aikg_dir, full: Server(name))
+    monkeypatch.setattr(bench_run, "_mix_on", mix_on)
+    monkeypatch.setattr(bench_run, "_search_build", lambda base: 0.0)
+    ops = build_mix(build_template(), 1)
+    opts = Options(sizes=["4k"], out=tmp_path, busy=1, log=lambda _: None)
+    quiet = {"aikg": {"ops": {"entity lookup": {"variant_bytes": [99]}}}}
+    phase = bench_run.busy_phase("4k", tmp_path, ops, build_template(), 1, quiet, opts)
+    assert _busy_loops_running() == 0
+    assert seen == {
+        "named queries, busy": cores(),
+        "aikg started": cores(),
+        "flask-hello started": cores(),
+        "flask-hello-threads started": cores(),
+    }, seen
+    assert phase["loops"] == cores() and phase["per_core"] == 1
+    assert phase["rowtax"] == [{"query": "q", "busy": True}]
+    # the bare apps answer as many bytes as aikg did beside the loops
+    assert phase["peers"]["flask-hello"]["ops"]["entity lookup"]["bodies"] == [10]
+    result = {"machine": {"nproc": cores()}, "options": {"busy": 1}, "sizes": [{"busy": phase}]}
     line = report._busy_line(result)
-    assert f"{cores()} busy loops at the normal priority" in line and "1 per core" in line
-    assert report._busy_line({"busy_loops": 0}) == "" and report._busy_option({"busy": 0}) == ""
+    assert f"beside 1 busy loops per core ({cores()} on {cores()} cores)" in line
+    assert report._busy_line({"options": {"busy": 0}, "sizes": []}) == ""
+    assert report._busy_option({"busy": 0}) == ""
 
 
 BUSY_RUNNER = """
 import sys, time
 from pathlib import Path
 import aikg_bench.run as bench_run
+from aikg_bench.generate import build_template
 
-def measured(label, opts, work):
+def measured(*args, **kwargs):
     print("measuring", flush=True)
     time.sleep(600)
-    return {"label": label}
 
-bench_run.run_size = measured
-bench_run.run(bench_run.Options(sizes=["10k"], out=Path(sys.argv[1]), busy=1, log=lambda _: None))
+bench_run.in_process = measured
+opts = bench_run.Options(sizes=["10k"], out=Path(sys.argv[1]), busy=1, log=lambda _: None)
+bench_run.busy_phase("10k", Path(sys.argv[1]), [], build_template(), 1, {}, opts)
 """
 
 

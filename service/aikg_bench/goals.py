@@ -3,9 +3,9 @@
 A row is one goal at one size: what it is compared with (``baseline``), what aikg did (``measured``),
 their ratio, the target, and whether it is met or by how much it is missed. A goal whose figures are
 missing (a size not run, a peer skipped, an operation failed) says so, never met. A goal that names the
-machine's state is judged only in a run of that state: the quiet machine (no busy loops) or beside
-``aikg bench --busy`` loops; in a run of the other state its row says "not run" and why. Rows measured
-beside busy loops say so in their size.
+machine's state is judged on the figures of that state: the quiet machine (each size's main phase) or
+beside busy loops (the busy phase ``aikg bench --busy N`` adds to each size, in the same run); a run
+without the busy phase says "not run" and why. Rows measured beside busy loops say so in their size.
 """
 
 from __future__ import annotations
@@ -81,13 +81,14 @@ def _at_most(value: float, limit: float, unit: str = "×") -> tuple[bool, str]:
     return False, f"{value / limit:.2f}× over ({value:.3g}{unit} vs {limit:g}{unit})"
 
 
-def _busy(result: dict[str, Any]) -> int:
-    """Busy loops beside the run (0: the quiet machine)."""
-    return int(result.get("busy_loops") or 0)
-
-
 def _label(result: dict[str, Any], size: str) -> str:
-    loops = _busy(result)
+    """The size as a row names it (the quiet machine's figures)."""
+    return size
+
+
+def _busy_label(size: str, phase: dict[str, Any] | None) -> str:
+    """The size as a row of the busy phase names it: with the loops beside it."""
+    loops = (phase or {}).get("loops")
     return f"{size}, beside {loops} busy loops" if loops else size
 
 
@@ -99,13 +100,7 @@ def _sizes(result: dict[str, Any], named: Sequence[str] = ()) -> Iterator[tuple[
         yield label, run.get(label)
 
 
-def _quiet_only(result: dict[str, Any]) -> str | None:
-    loops = _busy(result)
-    return f"not run: a quiet-machine goal, and this run had {loops} busy loops" if loops else None
-
-
-def _busy_only(result: dict[str, Any]) -> str | None:
-    return None if _busy(result) else "not run: needs busy loops (aikg bench --busy 4)"
+NO_BUSY = "not run: needs busy loops (aikg bench --busy 4)"
 
 
 # -- the goals, in the order of the issue ------------------------------------------------------------------
@@ -135,57 +130,65 @@ def new_connection(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
         )
 
 
-def _ceiling(size: dict[str, Any], op: str) -> tuple[str, float] | None:
+def _ceiling(peers: dict[str, Any], op: str) -> tuple[str, float] | None:
     best: tuple[str, float] | None = None
     for peer in _CEILINGS:
-        r = (size["peers"].get(peer, {}).get("ops") or {}).get(op)
+        r = (peers.get(peer, {}).get("ops") or {}).get(op)
         if r and r.get("rps") and (best is None or r["rps"] > best[1]):
             best = (peer, r["rps"])
     return best
 
 
 def cached(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
-    """Entity lookups and every cached named query under wrk against the better ceiling: the worst."""
+    """Entity lookups and every cached named query under wrk against the better ceiling: the worst; on
+    the quiet machine (each size's peers) and beside busy loops (its busy phase's peers)."""
     target = f"≥ {CACHED}×"
-    for goal, why in (
-        ("cached answers and lookups vs bare Flask, quiet", _quiet_only(result)),
-        ("cached answers and lookups vs bare Flask, both cores busy", _busy_only(result)),
-    ):
-        for label, size in _sizes(result):
-            if why:
-                yield _not_run(goal, _label(result, label), target, why)
+    for label, size in _sizes(result):
+        phase = (size or {}).get("busy")
+        for goal, peers, where in (
+            ("cached answers and lookups vs bare Flask, quiet", (size or {}).get("peers"), label),
+            (
+                "cached answers and lookups vs bare Flask, both cores busy",
+                (phase or {}).get("peers"),
+                _busy_label(label, phase),
+            ),
+        ):
+            if size is not None and "busy" in goal and phase is None:
+                yield _not_run(goal, where, target, NO_BUSY)
                 continue
-            mine = (size or {}).get("peers", {}).get("aikg", {}).get("ops") or {}
-            timed = {
-                op: r
-                for op, r in mine.items()
-                if (op == "entity lookup" or op.startswith("query "))
-                and r.get("rps") is not None
-                and not r.get("slow")
-                and size is not None
-                and _ceiling(size, op)
-            }
-            if size is None or not timed:
-                yield _not_run(goal, _label(result, label), target, "not run")
-                continue
-            ceilings = {op: _ceiling(size, op) for op in timed}
-            ratios = {op: r["rps"] / ceilings[op][1] for op, r in timed.items()}  # type: ignore[index]
-            worst = min(ratios, key=lambda op: ratios[op])
-            peer, rps = ceilings[worst]  # type: ignore[misc]
-            lookups = f"; lookups {ratios['entity lookup']:.2f}×" if "entity lookup" in ratios else ""
-            if timed[worst].get("errors"):  # answers that were not cached ones: say so beside the rate
-                lookups = f", p99 {timed[worst]['p99_ms']:,.0f} ms, {timed[worst]['errors']} errors{lookups}"
-            yield _row(
-                goal,
-                _label(result, label),
-                f"{peer} {rps:,.0f} req/s",
-                f"aikg {timed[worst]['rps']:,.0f} req/s ({worst.removeprefix('query ')}, the worst)"
-                f"{lookups}; median {statistics.median(ratios.values()):.2f}× over {len(ratios)}",
-                ratios[worst],
-                target,
-                ratios[worst] >= CACHED,
-                f"{CACHED / ratios[worst]:.2f}× short" if ratios[worst] else "no answers",
-            )
+            yield _cached_row(goal, where, peers or {}, target)
+
+
+def _cached_row(goal: str, where: str, peers: dict[str, Any], target: str) -> dict[str, Any]:
+    mine = peers.get("aikg", {}).get("ops") or {}
+    timed = {
+        op: r
+        for op, r in mine.items()
+        if (op == "entity lookup" or op.startswith("query "))
+        and r.get("rps") is not None
+        and not r.get("slow")
+        and _ceiling(peers, op)
+    }
+    if not timed:
+        return _not_run(goal, where, target, "not run")
+    ceilings = {op: _ceiling(peers, op) for op in timed}
+    ratios = {op: r["rps"] / ceilings[op][1] for op, r in timed.items()}  # type: ignore[index]
+    worst = min(ratios, key=lambda op: ratios[op])
+    peer, rps = ceilings[worst]  # type: ignore[misc]
+    lookups = f"; lookups {ratios['entity lookup']:.2f}×" if "entity lookup" in ratios else ""
+    if timed[worst].get("errors"):  # answers that were not cached ones: say so beside the rate
+        lookups = f", p99 {timed[worst]['p99_ms']:,.0f} ms, {timed[worst]['errors']} errors{lookups}"
+    return _row(
+        goal,
+        where,
+        f"{peer} {rps:,.0f} req/s",
+        f"aikg {timed[worst]['rps']:,.0f} req/s ({worst.removeprefix('query ')}, the worst)"
+        f"{lookups}; median {statistics.median(ratios.values()):.2f}× over {len(ratios)}",
+        ratios[worst],
+        target,
+        ratios[worst] >= CACHED,
+        f"{CACHED / ratios[worst]:.2f}× short" if ratios[worst] else "no answers",
+    )
 
 
 def _misses(size: dict[str, Any]) -> list[dict[str, Any]]:
@@ -199,11 +202,9 @@ def miss(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
     goal = "named query missing the cache vs pyoxigraph in process, hub parameters included"
     target = f"≤ {MISS}×"
     for label, size in _sizes(result, MISS_SIZES):
-        why = _quiet_only(result) or (None if size and size.get("rowtax") else "not run")
-        if why:
-            yield _not_run(goal, _label(result, label), target, why)
+        if not size or not size.get("rowtax"):
+            yield _not_run(goal, _label(result, label), target, "not run")
             continue
-        assert size is not None
         lines = _misses(size)
         failed = [line["query"] for line in lines if "ratio" not in line]
         capped = [line["query"] for line in lines if "ratio" in line and _capped(line)]
@@ -242,16 +243,19 @@ def miss(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
 
 def busy_503(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
     """Beside the busy loops, named queries (hub included) aikg answers 503 that pyoxigraph answers
-    within the limit, both at the normal priority in the same run."""
+    within the limit, both at the normal priority in the size's busy phase."""
     goal = "beside busy loops: named queries answering 503 that pyoxigraph answers within the limit"
     target = "none"
     for label, size in _sizes(result):
-        why = _busy_only(result) or (None if size and size.get("rowtax") else "not run")
-        if why:
-            yield _not_run(goal, _label(result, label), target, why)
+        phase = (size or {}).get("busy")
+        where = _busy_label(label, phase)
+        if size is not None and phase is None:
+            yield _not_run(goal, where, target, NO_BUSY)
             continue
-        assert size is not None
-        lines = _misses(size)
+        if not phase or not phase.get("rowtax"):
+            yield _not_run(goal, where, target, "not run")
+            continue
+        lines = _misses(phase)
         within = [line for line in lines if line.get("pyoxigraph_ms", float("inf")) <= LIMIT_S * 1000]
         refused = [line["query"] for line in within if "HTTP 503" in line.get("errors", {}).get("http", "")]
         other = [line["query"] for line in lines if "http_ms" not in line and line["query"] not in refused]
@@ -262,7 +266,7 @@ def busy_503(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
             measured += f"; failed otherwise or pyoxigraph past the limit too: {', '.join(other)}"
         yield _row(
             goal,
-            _label(result, label),
+            where,
             f"pyoxigraph answered {len(within)} of {len(lines)} within {LIMIT_S:g} s",
             measured,
             None,

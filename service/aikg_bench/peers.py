@@ -1,7 +1,8 @@
 """The servers measured: aikg itself and the peers a user could pick instead, each on 127.0.0.1.
 
-Every server is a subprocess started here and stopped by ``stop()``; a peer whose program is not
-installed raises ``Skipped`` with the reason, and the run reports it as skipped.
+Every server is a subprocess started here and stopped by ``stop()``, and ended by the kernel when the
+bench ends however it ends (:func:`spawn`); a peer whose program is not installed raises ``Skipped`` with
+the reason, and the run reports it as skipped.
 """
 
 from __future__ import annotations
@@ -14,12 +15,17 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import requests
 
+from aikg_bench.busy import die_with_parent
 from aikg_bench.virtuoso import virtuoso_ini
 
 TOKEN = "bench-token"
+START_S = 600.0
+"""Seconds a server is given to start: beside the busy phase's loops (:mod:`aikg_bench.busy`) a start
+that takes 5 s on the quiet machine had a few percent of a core, and took minutes."""
 
 
 class Skipped(Exception):
@@ -32,6 +38,16 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         port: int = s.getsockname()[1]  # (host, port) for an IPv4 socket
         return port
+
+
+def spawn(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+    """A server's process, sent SIGTERM by the kernel when the thread that started it ends: a bench
+    stopped by SIGTERM (``timeout``, a CI job's end) or SIGKILL skips every ``stop()`` in a ``finally``,
+    and left its ``aikg serve``, gunicorn or Virtuoso running on the machine. SIGTERM is each server's
+    own graceful stop (gunicorn's master stops its workers, aikg's writer flushes the store)."""
+    return subprocess.Popen(
+        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, **kwargs
+    )
 
 
 def _wait(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str) -> None:
@@ -103,7 +119,7 @@ class Aikg(Server):
     def __init__(self, store_dir: Path, threads: int = 8) -> None:
         super().__init__()
         env = {**os.environ, "AIKG_TOKEN": TOKEN, "AIKG_LOAD_SEEDS": "false"}
-        self.proc = subprocess.Popen(
+        self.proc = spawn(
             [
                 _python_bin("aikg"),
                 "serve",
@@ -115,11 +131,9 @@ class Aikg(Server):
                 str(threads),
             ],
             env=env,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
         )
-        _wait(self.base + "/api/health", self.proc, 120, "aikg serve")
-        self._wait_for_writes(120)
+        _wait(self.base + "/api/health", self.proc, START_S, "aikg serve")
+        self._wait_for_writes(START_S)
 
     def _wait_for_writes(self, seconds: float) -> None:
         """Until the writer takes writes (``/api/health`` says ``writes: ready``): a write before is a
@@ -144,7 +158,7 @@ class Hello(Server):
 
     def __init__(self) -> None:
         super().__init__()
-        self.proc = subprocess.Popen(
+        self.proc = spawn(
             [
                 sys.executable,
                 "-m",
@@ -155,11 +169,9 @@ class Hello(Server):
                 "--log-level",
                 "warning",
                 "aikg_bench.hello:app",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            ]
         )
-        _wait(self.base + "/", self.proc, 60, "gunicorn hello")
+        _wait(self.base + "/", self.proc, START_S, "gunicorn hello")
 
 
 class HelloThreads(Hello):
@@ -184,7 +196,7 @@ class RdflibEndpoint(Server):
         except ImportError:
             raise Skipped("not installed: pip install 'rdflib-endpoint[cli]' (or aikg[bench])") from None
         start = time.perf_counter()
-        self.proc = subprocess.Popen(
+        self.proc = spawn(
             [
                 sys.executable,
                 "-m",
@@ -196,9 +208,7 @@ class RdflibEndpoint(Server):
                 str(self.port),
                 "--enable-update",
                 str(data),
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
+            ]
         )
         _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint")
         self.load_seconds = time.perf_counter() - start
@@ -229,12 +239,7 @@ class Virtuoso(Server):
                 dirs_allowed=f"., {data.parent}",
             )
         )
-        self.proc = subprocess.Popen(
-            [exe, "-f", "-c", str(self.dir / "virtuoso.ini")],
-            cwd=self.dir,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-        )
+        self.proc = spawn([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir)
         _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
         self._isql('GRANT SPARQL_UPDATE TO "SPARQL";')
         start = time.perf_counter()

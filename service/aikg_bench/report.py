@@ -88,15 +88,59 @@ def _load_line(result: dict[str, Any]) -> str:
 
 
 def _busy_line(result: dict[str, Any]) -> str:
-    """What ran beside the measurement (runs before ``--busy`` existed say nothing)."""
-    if not result.get("busy_loops"):
+    """What ran beside the busy phase (runs without one say nothing)."""
+    per_core = result["options"].get("busy")
+    if not per_core:
         return ""
-    load = result.get("load_average")
-    seen = f" (load average {load[0]:.1f} at the end of the last size)" if load else ""
+    loops = next((s["busy"]["loops"] for s in result["sizes"] if s.get("busy", {}).get("loops")), None)
+    count = f" ({loops} on {result['machine']['nproc']} cores)" if loops else ""
     return (
-        f" Beside it all: {result['busy_loops']} busy loops at the normal priority in the bench's own "
-        f"session ({result['options']['busy']} per core){seen}."
+        f" Each size is measured on the quiet machine, then in a busy phase beside {per_core} busy loops "
+        f"per core{count} at the normal priority in the bench's own session, as the service's."
     )
+
+
+def _busy_phase(size: dict[str, Any]) -> list[str]:
+    """The busy phase of one size: lookups and cached named queries under wrk against the bare apps,
+    and the named queries aikg answered 503 beside the loops."""
+    phase = size.get("busy")
+    if not phase:
+        return []
+    began, ended = phase.get("load_average_began"), phase.get("load_average")
+    load = f"; load average {began[0]:.1f} as it began, {ended[0]:.1f} at its end" if began and ended else ""
+    ceilings = [p for p in ("flask-hello", "flask-hello-threads") if p in phase["peers"]]
+    out = [
+        f"Busy phase, beside {phase['loops']} busy loops{load}: wrk on aikg and the bare apps, each "
+        "started beside the loops (req/s; aikg × the bare app):",
+        "",
+        "| operation | aikg req/s | aikg p99 ms | "
+        + " | ".join(f"{p} req/s (aikg ×)" for p in ceilings)
+        + " |",
+        "|---|---:|---:|" + "---:|" * len(ceilings),
+    ]
+    mine = phase["peers"].get("aikg", {}).get("ops") or {}
+    for op, r in mine.items():
+        head = f"{r['rps']:,.0f} | {r['p99_ms']:,.1f}" if "rps" in r else "error | "
+        cells = " | ".join(_cell(phase["peers"][p].get("ops"), op, r) for p in ceilings)
+        out.append(f"| {op} | {head} | {cells} |")
+    lines = [*(phase.get("rowtax") or []), *((phase.get("hubs") or {}).get("hub") or {}).get("queries", [])]
+    if lines:
+        refused = [line["query"] for line in lines if "HTTP 503" in line.get("errors", {}).get("http", "")]
+        out += [
+            "",
+            f"Beside the loops, {len(lines)} named query answers missing the cache through aikg's app (the "
+            f"benchmark's parameters, then bound to the hub): {len(refused)} answered 503"
+            + (f" ({', '.join(refused)})" if refused else "")
+            + "; the slowest through aikg "
+            + ", ".join(
+                f"{line['query']} {line['http_ms']:,.0f} ms (pyoxigraph {_ms(line, 'pyoxigraph_ms')})"
+                for line in sorted(
+                    (line for line in lines if "http_ms" in line), key=lambda line: -line["http_ms"]
+                )[:3]
+            )
+            + ".",
+        ]
+    return [*out, ""]
 
 
 def markdown(result: dict[str, Any]) -> str:
@@ -183,7 +227,7 @@ def markdown(result: dict[str, Any]) -> str:
                 if f
                 else f"| {op} | {head} | {peers_cells} | – |"
             )
-        lines += ["", *_rowtax(size), *_hubs(size)]
+        lines += ["", *_rowtax(size), *_hubs(size), *_busy_phase(size)]
         if size.get("answers"):
             lines += ["", *answers.markdown(size["answers"])]
     return "\n".join(lines)

@@ -21,6 +21,7 @@ import pyoxigraph as ox
 import requests
 
 from aikg.serving import publication
+from aikg.settings import Settings
 from aikg_bench import (
     answers,
     busy,
@@ -33,6 +34,7 @@ from aikg_bench import (
     rowtax,
     small_writes,
     soak,
+    warm,
 )
 from aikg_bench.generate import Template, build_template, generate, parse_size
 from aikg_bench.mix import PARAMS, Op, build_mix, node_params, numbered
@@ -65,7 +67,7 @@ class Options:
     goals: bool = True
     """Measure what the goals table needs beyond the mix: row tax, hubs, cold start."""
     busy: int = 0
-    """Busy loops per core beside the whole run (:mod:`aikg_bench.busy`); 0: none."""
+    """Busy loops per core in a busy phase after each size's quiet one (:func:`busy_phase`); 0: none."""
     answers: str = "heldout"
     """Answer evaluation files measured on the default store (:data:`aikg_bench.answers.CHOICES`)."""
     fair: float = 40.0
@@ -73,6 +75,9 @@ class Options:
     in two rounds (:func:`aikg_bench.soak.fair_share`); 0: not run."""
     writes: int = 20
     """Small gated writes timed on aikg after the mix (:func:`aikg_bench.small_writes.committed`)."""
+    warm: float = 60.0
+    """Seconds, per operation, for putting aikg's answers in every HTTP worker's cache before its load
+    run (:mod:`aikg_bench.warm`); the variants not warmed by then are left out of the load run."""
 
 
 def machine() -> dict[str, Any]:
@@ -128,6 +133,20 @@ def request_for(
     )
 
 
+def _warmer(
+    base: str, workers: warm.Workers, req: Request, opts: Options, sent: dict[str, int]
+) -> Callable[[list[str]], int]:
+    """What puts ``req``'s variants in every HTTP worker's cache (:func:`aikg_bench.warm.warm`), counting
+    the requests it sent into ``sent``."""
+
+    def warming(paths: list[str]) -> int:
+        done, tally = warm.warm(base, paths, workers, headers=req.headers, budget_s=opts.warm)
+        sent.update(tally)
+        return done
+
+    return warming
+
+
 def _mix_on(
     server: peers.Server, ops: list[Op], opts: Options, bodies: dict[str, list[int]]
 ) -> dict[str, Any]:
@@ -139,17 +158,20 @@ def _mix_on(
         req = request_for(server.name, op, server.sparql_path, bodies.get(op.name))
         try:
             one = server.name == "rdflib-endpoint" or op.is_write  # the slowest: one cold answer is enough
-            # aikg serves from several processes, each with its own response cache: a variant sent 7
-            # times reaches both of 2 unless a 1-in-64 chance (with 3 passes 1 in 8: misses of a second
-            # each at 1M inside a 2-second load run)
-            warm_passes = 6 if server.name == "aikg" and not op.is_write else 0
+            # aikg serves from several processes, each with its own response cache: every variant is
+            # asked until each worker has answered it (aikg_bench.warm), not a number of times that
+            # reaches both by chance, or not at all when the first pass used up the time
+            sent: dict[str, int] = {}
+            warming = None
+            if server.name == "aikg" and not op.is_write and server.proc is not None:
+                warming = _warmer(server.base, warm.Workers(server.proc.pid, server.port), req, opts, sent)
             cold, status, text, warmed, sizes = probe(
                 server.base,
                 req,
                 1 if one else len(req.paths),
                 budget_s=max(10.0, 3 * opts.seconds),
                 slow_ms=opts.slow * 1000,
-                warm_passes=warm_passes,
+                warm=warming,
             )
             if status >= 400:
                 results[op.name] = {"error": f"HTTP {status}: {text[:200]}"}
@@ -169,9 +191,13 @@ def _mix_on(
                 }
                 opts.log(f"    {op.name:<40} slow: {ms:.0f} ms for the first answer, not repeated")
                 continue
+            if warming is not None and not warmed:
+                results[op.name] = {"error": f"no variant in every worker's cache within the warm-up: {sent}"}
+                opts.log(f"    {op.name:<40} not warmed: {sent}")
+                continue
             conns = 1 if op.is_write else opts.connections
             # A cache's load run asks what was warmed; a peer without one every variant.
-            loaded = dataclasses.replace(req, paths=req.paths[:warmed]) if warm_passes else req
+            loaded = dataclasses.replace(req, paths=req.paths[:warmed]) if warming is not None else req
             r = run_wrk(server.base, loaded, seconds=opts.seconds, connections=conns)
             r["variants"] = len(loaded.paths)
         except (RuntimeError, requests.RequestException) as exc:
@@ -179,6 +205,8 @@ def _mix_on(
             opts.log(f"    {op.name:<40} failed: {exc}")
             continue
         r["cold_ms"] = statistics.median(cold)
+        if sent:
+            r["warm"] = sent  # the warm-up's requests by answer: "200", "429", "unseen" (a closed connection)
         r["body_bytes"] = int(statistics.median(sizes[: r["variants"]]))
         r["variant_bytes"] = sizes[: r["variants"]]  # of the variants the load run asked
         results[op.name] = r
@@ -272,6 +300,8 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
             opts.log(f"    failed: {exc}")
     if opts.goals and opts.fair > 0 and "aikg" in opts.peers:
         out["fair_share"] = fair_share(aikg_dir, opts)
+    if opts.busy > 0:
+        out["busy"] = busy_phase(label, aikg_dir, ops, template, replicas, out["peers"], opts)
     shutil.rmtree(aikg_dir, ignore_errors=True)
     shutil.rmtree(publication.folder_for(aikg_dir), ignore_errors=True)  # snapshots and the kept index
     return out
@@ -300,22 +330,33 @@ def fair_share(aikg_dir: Path, opts: Options) -> dict[str, Any]:
     return {k: result[k] for k in keep if k in result}
 
 
-def in_process(aikg_dir: Path, template: Template, replicas: int, opts: Options) -> dict[str, Any]:
+def in_process(
+    aikg_dir: Path, template: Template, replicas: int, opts: Options, *, busy: bool = False
+) -> dict[str, Any]:
     """In one process over aikg's store, every answer missing the response cache: each named query
-    against pyoxigraph on the same text (``rowtax``), and the hub against a small node (``hubs``)."""
+    against pyoxigraph on the same text (``rowtax``), and the hub against a small node (``hubs``).
+
+    ``busy`` (beside busy loops, for the goal of no 503 where pyoxigraph answers within the limit): once
+    each, through the app and pyoxigraph, with the benchmark's parameters and bound to the hub; pyoxigraph
+    is stopped at twice the limit (what it answers past the limit counts for nothing there)."""
     params = {k: numbered(v, 1, template, replicas) for k, v in PARAMS.items()}
     out: dict[str, Any] = {"hubs": {}}
-    with rowtax.session(str(aikg_dir)) as s:
+    ways = ("pyoxigraph", "http") if busy else rowtax.WAYS
+    reps, first = (1, False) if busy else (opts.reps, True)
+    bounded = 2 * Settings().query_timeout if busy else None
+    with rowtax.session(str(aikg_dir), baseline_seconds=bounded) as s:
         named = sorted(s.services.named.all().items())
-        out["rowtax"] = [s.query(name, s.bindings(q, params), opts.reps) for name, q in named]
+        out["rowtax"] = [
+            s.query(name, s.bindings(q, params), reps, ways=ways, untimed_first=first) for name, q in named
+        ]
         worst = max(out["rowtax"], key=lambda line: line.get("ratio", 0))
         opts.log(f"    row tax: worst {worst['query']} {worst.get('ratio')}×")
         bound = [(name, q) for name, q in named if any(p.type == "entity" for p in q.parameters)]
-        for which in ("hub", "small"):
+        for which in ("hub",) if busy else ("hub", "small"):
             nodes = node_params(template, replicas, hub=which == "hub")
             node = nodes["org"]
             queries = [
-                s.query(name, s.bindings(q, nodes), opts.reps, ways=("pyoxigraph", "http"))
+                s.query(name, s.bindings(q, nodes), reps, ways=("pyoxigraph", "http"), untimed_first=first)
                 for name, q in bound
             ]
             out["hubs"][which] = {"node": node, "queries": queries, "lookup": s.lookup(node, opts.reps)}
@@ -381,6 +422,70 @@ def _after_mix(
     return out
 
 
+def _server(name: str, aikg_dir: Path, full: Path) -> peers.Server:
+    """The server ``name``, started (over ``aikg_dir`` for aikg, the data ``full`` for the engines)."""
+    if name == "aikg":
+        return peers.Aikg(aikg_dir)
+    if name == "flask-hello":
+        return peers.Hello()
+    if name == "flask-hello-threads":
+        return peers.HelloThreads()
+    if name == "rdflib-endpoint":
+        return peers.RdflibEndpoint(full)
+    if name == "virtuoso":
+        return peers.Virtuoso(full)
+    raise peers.Skipped(f"unknown peer {name!r}")
+
+
+BUSY_GROUPS = ("lookup", "named")
+"""The operations the busy phase loads with wrk: entity lookups and cached named queries."""
+BUSY_PEERS = ("aikg", "flask-hello", "flask-hello-threads")
+"""aikg and the two bare-Flask ceilings it is compared with beside the busy loops."""
+
+
+def busy_phase(
+    label: str,
+    aikg_dir: Path,
+    ops: list[Op],
+    template: Template,
+    replicas: int,
+    quiet: dict[str, Any],
+    opts: Options,
+) -> dict[str, Any]:
+    """The goals of a busy host, in the same run as the quiet figures: ``opts.busy`` busy loops per core
+    (:func:`aikg_bench.busy.busy_loops`, in the bench's own session, as the service's) started, then the
+    named queries missing the cache through aikg's app beside pyoxigraph (for the goal that none answers
+    503 that pyoxigraph answers within the limit), then entity lookups and cached named queries under wrk
+    on aikg and on the two bare-Flask apps answering bodies as large. Every server is started beside the
+    loops, so its workers, its query workers and the baseline share the cores with them."""
+    wanted = [op for op in ops if op.group in BUSY_GROUPS]
+    opts.log(f"[{label}] busy phase: {opts.busy} busy loops per core")
+    out: dict[str, Any] = {"per_core": opts.busy, "peers": {}}
+    with busy.busy_loops(opts.busy) as loops:
+        out["loops"] = len(loops)
+        out["load_average_began"] = busy.load_average()
+        if opts.goals:
+            out.update(in_process(aikg_dir, template, replicas, opts, busy=True))
+        for name in (p for p in BUSY_PEERS if p in opts.peers):
+            opts.log(f"[{label}] {name}, busy")
+            mine = (out["peers"].get("aikg") or quiet.get("aikg") or {}).get("ops") or {}
+            bodies = {op: r["variant_bytes"] for op, r in mine.items() if "variant_bytes" in r}
+            server: peers.Server | None = None
+            try:
+                server = _server(name, aikg_dir, aikg_dir)
+                if name == "aikg":
+                    _search_build(server.base)
+                out["peers"][name] = {"ops": _mix_on(server, wanted, opts, bodies)}
+            except (RuntimeError, OSError, requests.RequestException) as exc:
+                out["peers"][name] = {"failed": f"{type(exc).__name__}: {exc}"[:300]}
+                opts.log(f"    failed: {exc}")
+            finally:
+                if server is not None:
+                    server.stop()
+        out["load_average"] = busy.load_average()
+    return out
+
+
 def _peer(
     name: str,
     opts: Options,
@@ -422,18 +527,7 @@ def _peer(
         )
     server: peers.Server | None = None
     try:
-        if name == "aikg":
-            server = peers.Aikg(aikg_dir)
-        elif name == "flask-hello":
-            server = peers.Hello()
-        elif name == "flask-hello-threads":
-            server = peers.HelloThreads()
-        elif name == "rdflib-endpoint":
-            server = peers.RdflibEndpoint(full)
-        elif name == "virtuoso":
-            server = peers.Virtuoso(full)
-        else:
-            raise peers.Skipped(f"unknown peer {name!r}")
+        server = _server(name, aikg_dir, full)
         extra: dict[str, Any] = {}
         if server.load_seconds is not None:
             extra["load_seconds"] = server.load_seconds
@@ -475,14 +569,11 @@ def run(opts: Options) -> dict[str, Any]:
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:
-        # The loops start first and run through every size: the servers, aikg's query workers and
-        # the baselines all share the cores with them, in this process's session.
-        with busy.busy_loops(opts.busy) as loops:
-            result["busy_loops"] = len(loops)
-            for label in opts.sizes:
-                result["sizes"].append(run_size(label, opts, work))
-                result["load_average"] = busy.load_average()
-                report.write(result, opts.out)  # a long run keeps what it has measured so far
+        # Each size measures the quiet machine, then (--busy) the busy one beside its loops.
+        for label in opts.sizes:
+            result["sizes"].append(run_size(label, opts, work))
+            result["load_average"] = busy.load_average()
+            report.write(result, opts.out)  # a long run keeps what it has measured so far
     finally:
         if opts.work is None:
             shutil.rmtree(work, ignore_errors=True)

@@ -22,6 +22,7 @@ from typing import Any
 
 import requests
 
+from aikg_bench.busy import die_with_parent
 from aikg_bench.peers import free_port
 
 TOKEN = "soak-token"
@@ -73,7 +74,11 @@ class Served:
         cmd += ["--store", str(store), *(args or [])]
         # Logs go to files: a pipe nobody reads fills up and blocks the server.
         with open(self.log_path, "ab") as log, open(self.access_path, "ab") as access:
-            self.proc = subprocess.Popen(cmd, env=full_env, stdout=access, stderr=log)
+            # Ended by the kernel with the thread that started it, as the bench's other servers are
+            # (aikg_bench.peers.start): stop_on_sigterm covers SIGTERM only, and only while it is on.
+            self.proc = subprocess.Popen(
+                cmd, env=full_env, stdout=access, stderr=log, preexec_fn=die_with_parent
+            )
         self._wait_ready(ready_timeout)
 
     def log_tail(self, size: int = 3000) -> str:

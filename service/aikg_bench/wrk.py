@@ -11,6 +11,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,18 +90,18 @@ def probe(
     *,
     budget_s: float = 30.0,
     slow_ms: float = float("inf"),
-    warm_passes: int = 0,
+    warm: Callable[[list[str]], int] | None = None,
 ) -> tuple[list[float], int, str, int, list[int]]:
     """Send up to ``n`` variants one at a time (the first, cold answers): latencies (ms), last status,
-    the start of its text, how many variants were sent in every pass, and the size of each answer's
-    body (bytes, decoded: what a client that does not take gzip, such as wrk, receives).
+    the start of its text, how many variants were sent and warmed, and the size of each answer's body
+    (bytes, decoded: what a client that does not take gzip, such as wrk, receives).
 
     Sending every variant once before the load run also warms whatever caches the server keeps, so the
-    load run measures repeated requests and this pass measures first ones; ``warm_passes`` more passes
-    (not timed, with a budget of their own) reach the caches of a server's other worker processes. The
-    timed pass stops early after ``budget_s`` seconds, at an error, or after an answer slower than
-    ``slow_ms``; a warm pass stops at its budget, and the variants it did not reach are not counted as
-    warmed (the load run then leaves them out: a first answer is not a cached one).
+    load run measures repeated requests and this pass measures first ones; ``warm`` then reaches the
+    caches of the server's other worker processes (:func:`aikg_bench.warm.warm`: how many of the
+    variants sent, from the first, are in every worker's cache). The timed pass stops early after
+    ``budget_s`` seconds, at an error, or after an answer slower than ``slow_ms``; the variants not
+    warmed are left out of the load run: a first answer is not a cached one.
     """
     times, sizes, status, text = [], [], 0, ""
     end = time.perf_counter() + budget_s
@@ -110,15 +111,11 @@ def probe(
         sizes.append(len(r.content))
         status, text = r.status_code, r.text[:300]
         if status >= 400 or times[-1] > slow_ms or time.perf_counter() > end:
-            return times, status, text, len(times), sizes
+            break
     warmed = len(times)
-    end = time.perf_counter() + budget_s
-    for _ in range(warm_passes):
-        for i, path in enumerate(req.paths[:warmed]):
-            if time.perf_counter() > end:
-                return times, status, text, max(i, 1), sizes[: max(i, 1)]
-            _send(base, req, path, i, end)
-    return times, status, text, warmed, sizes
+    if warm is not None and status < 400 and times[-1] <= slow_ms:
+        warmed = warm(req.paths[:warmed])
+    return times, status, text, warmed, sizes[:warmed]
 
 
 def run_wrk(

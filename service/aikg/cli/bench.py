@@ -60,8 +60,9 @@ import click
     default=0,
     show_default=True,
     help="Busy loops per core (python 'while True: pass', at the normal priority, in the bench's own "
-    "session as other work in one container is) running through the whole measurement: 4 for the "
-    "busy-host figures; 0 for a quiet machine.",
+    "session as other work in one container is) in a busy phase after each size's quiet one: lookups, "
+    "cached named queries and named queries missing the cache measured again beside them, so one run "
+    "gives the quiet and the busy goals; 4 for the goals' figures, 0 for none.",
 )
 @click.option(
     "--answers",
