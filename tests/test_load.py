@@ -7,6 +7,7 @@ the file's own lines (aikg.store.copies) and the generated graphs are streamed i
 
 from __future__ import annotations
 
+import json
 import tracemalloc
 from pathlib import Path
 
@@ -17,6 +18,7 @@ from aikg.knowledge.derive import GENERATED_GRAPHS, inference_files, rebuild_der
 from aikg.knowledge.load import bulk_load, load_seeds
 from aikg.namespaces import DERIVED_GRAPH, INFERRED_GRAPH
 from aikg.store import OxigraphStore, copies, oxigraph
+from aikg_bench import load
 from aikg_bench.generate import generate
 
 EX = "http://example.org/"
@@ -271,3 +273,14 @@ def test_an_answer_about_a_blank_node_stays_about_that_node(tmp_path: Path) -> N
     assert "<https://w3id.org/aikg/ontology#Organization>" in inferred
     assert store._ox.query(f"ASK {{ {node} a <https://w3id.org/aikg/ontology#Organization> }}")
     store.close()
+
+
+def test_the_load_goal_is_measured_alone(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """``python -m aikg_bench.load compare SIZE WORK ROUNDS``: the data generated once, each round both
+    loaders on it in fresh processes, their ratios printed, and no store left behind."""
+    (line,) = load.compare("8k", tmp_path, 1)
+    assert line["pyoxigraph"]["quads"] > 4_000 and line["aikg"]["quads"] > line["pyoxigraph"]["quads"]
+    assert line["ratio"] == round(line["aikg"]["seconds"] / line["pyoxigraph"]["seconds"], 2)
+    assert line["memory_ratio"] == round(line["aikg"]["peak_rss_mb"] / line["pyoxigraph"]["peak_rss_mb"], 2)
+    assert json.loads(capsys.readouterr().out.splitlines()[-1]) == line
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["8k.nq"]

@@ -1,15 +1,23 @@
 """Load time and peak memory of one loader, measured in a fresh process so peaks do not mix.
 
-``python -m aikg.bench.load aikg|pyoxigraph DATA STORE_DIR [DUMP]`` prints one JSON line. The aikg path
+``python -m aikg_bench.load aikg|pyoxigraph DATA STORE_DIR [DUMP]`` prints one JSON line. The aikg path
 is the one ``aikg load --bulk`` and the service use: the bulk loader, then the inferred and derived
 graphs; with DUMP it also writes the whole store (derived graphs included) as N-Quads, the data every
 peer then loads.
+
+``python -m aikg_bench.load compare SIZE WORK [ROUNDS]`` measures the load goal alone (issue 49: time
+and peak memory within 1.5x of ``bulk_load``), without the rest of ``aikg bench``: SIZE is ``default``
+(the default store's dump), a size such as ``1M`` (generated as the benchmark generates it) or an
+N-Quads file; each round loads it with pyoxigraph, then with aikg, each in a fresh process, and prints
+one JSON line with both and their ratios (compare ratios within a round: the host is shared).
 """
 
 from __future__ import annotations
 
 import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
 import threading
@@ -98,7 +106,38 @@ def measure(engine: str, data: Path, store_dir: Path, dump: Path | None = None) 
     return measured
 
 
+def compare(size: str, work: Path, rounds: int = 1) -> list[dict[str, Any]]:
+    """``rounds`` rounds of pyoxigraph's ``bulk_load`` then aikg's load of the same data, each printed."""
+    from aikg_bench import default  # here, not above: the measured children import this module
+    from aikg_bench.generate import generate, parse_size
+
+    work.mkdir(parents=True, exist_ok=True)
+    data = Path(size)
+    if not data.is_file():
+        data = work / f"{size}.nq"
+        if size == default.LABEL and not data.is_file():
+            default.build(data, work)
+        elif not data.is_file():
+            generate(data, parse_size(size))
+    out = []
+    for n in range(1, rounds + 1):
+        line: dict[str, Any] = {"round": n, "data": str(data), "load_average": os.getloadavg()[0]}
+        for engine in ("pyoxigraph", "aikg"):
+            store_dir = work / f"load-{engine}"
+            line[engine] = measure(engine, data, store_dir)
+            shutil.rmtree(store_dir, ignore_errors=True)
+            shutil.rmtree(store_dir.with_name(store_dir.name + ".snapshots"), ignore_errors=True)
+        line["ratio"] = round(line["aikg"]["seconds"] / line["pyoxigraph"]["seconds"], 2)
+        line["memory_ratio"] = round(line["aikg"]["peak_rss_mb"] / line["pyoxigraph"]["peak_rss_mb"], 2)
+        print(json.dumps(line), flush=True)
+        out.append(line)
+    return out
+
+
 def main(argv: list[str]) -> None:
+    if argv[0] == "compare":
+        compare(argv[1], Path(argv[2]), int(argv[3]) if len(argv) > 3 else 1)
+        return
     engine, data, store_dir = argv[0], Path(argv[1]), Path(argv[2])
     dump = Path(argv[3]) if len(argv) > 3 else None
     result = _aikg(data, store_dir, dump) if engine == "aikg" else _pyoxigraph(data, store_dir)
