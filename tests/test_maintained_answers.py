@@ -51,7 +51,8 @@ def assert_kept_equal_recomputed(store: Store) -> None:
 
 
 def test_the_declared_queries_are_maintainable_and_speedup_claims_is_one():
-    assert {"speedup-claims", "accelerators-by-vendor", "capacity-pipeline"} <= {q.name for q in declared()}
+    kept = {"speedup-claims", "accelerators-by-vendor", "capacity-pipeline", "model-accelerator-results"}
+    assert kept <= {q.name for q in declared()}
     for q in declared():
         assert q.maintained is not None
         maintained.shape(q.text, q.maintained.root)  # raises when the query cannot be kept by root
@@ -113,7 +114,11 @@ class Writer:
             )
             for role in ("subjectPlatform", "baseline", "workload")
         }
-        for role in ("manufacturer", "phaseOf"):  # the makers of hardware, what capacity phases add to
+        for role in (
+            "manufacturer",
+            "phaseOf",
+            "accelerator",
+        ):  # the makers of hardware, what capacity phases add to
             self.pools[role] = sorted(
                 {q.object for q in store.quads(None, ox.NamedNode(AIKG + role))}, key=str
             )
@@ -121,6 +126,11 @@ class Writer:
         self.made: list[ox.NamedNode] = []
         """Hardware and capacity phases this test wrote (roots of the other maintained queries)."""
         self.doc = ox.NamedNode(ID + "nmedialink-llama31-training")
+
+    def order(self, adds: list[str], changes: list[str]) -> list[str]:
+        if not hasattr(self, "_order"):
+            self._order = self.rng.sample(adds, len(adds)) + self.rng.sample(changes, len(changes))
+        return self._order
 
     def update(self, text: str) -> None:
         self.services.gate.update(PREFIXES + text)
@@ -143,16 +153,24 @@ class Writer:
             "hardware",
             "phase",
             "phase",
+            "run",
+            "run",
+            "count",
             "model",
             "label",
             "label",
             "quote",
             "speedup",
             "untype",
-            "drop-label",
+            "drop-label",  # (refused: every entity keeps its English label; a refusal changes nothing)
             "drop-quote",
         ]
-        kind = rng.choice(kinds)
+        # Each kind of addition once first, then of change and deletion, each in a random order, so every
+        # kept answer is written to and some of what was written is taken back.
+        firsts = self.order(
+            ["claim", "vendor", "hardware", "phase", "run", "model"], ["untype", "speedup", "count"]
+        )
+        kind = firsts[n - 1] if n <= len(firsts) else rng.choice(kinds)
         if kind == "claim" or not self.claims:
             claim = ox.NamedNode(f"{ID}test-claim-{n}")
             platform, baseline, workload = (
@@ -183,6 +201,30 @@ class Writer:
                 f"aikg:memoryPerChip {rng.randint(16, 288)} }} }}"
             )
             self.made.append(chip)
+            self.pools["accelerator"].append(chip)
+            return kind
+        if kind == "run":  # a training run: its GPU-hours are derived by a rule, read by an answer
+            run = ox.NamedNode(f"{ID}test-run-{n}")
+            self.update(
+                f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {run} a aikg:TrainingRun ; "
+                f'rdfs:label "run {n}"@en ; aikg:trainedModel {rng.choice(self.pools["workload"])} ; '
+                f"aikg:accelerator {rng.choice(self.pools['accelerator'])} ; "
+                f"aikg:acceleratorCount {rng.randint(8, 4096)} ; aikg:durationDays {rng.randint(1, 90)} }} }}"
+            )
+            self.made.append(run)
+            return kind
+        if kind == "count":  # a run's accelerator count changed: its derived GPU-hours follow
+            old = [
+                q for q in self.store.quads(None, ox.NamedNode(AIKG + "acceleratorCount"), None, TEST_GRAPH)
+            ]
+            if not old:
+                return "nothing"
+            q = rng.choice(sorted(old, key=str))
+            count = rng.randint(8, 999)
+            self.update(
+                f"DELETE DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }} }} ; "
+                f"INSERT DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {count} }} }}"
+            )
             return kind
         if kind == "phase":
             phase = ox.NamedNode(f"{ID}test-phase-{n}")
@@ -225,10 +267,10 @@ class Writer:
             )
             return kind
         if kind == "speedup":  # a claim's factor changed: its old value deleted, the new one inserted
-            old = [q for q in self.store.quads(rng.choice(self.claims), ox.NamedNode(AIKG + "speedup"))]
+            old = sorted(self.store.quads(None, ox.NamedNode(AIKG + "speedup"), None, TEST_GRAPH), key=str)
             if not old:
                 return "nothing"
-            q = old[0]
+            q = rng.choice(old)
             self.update(
                 f"DELETE DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {q.object} }} }} ; "
                 f"INSERT DATA {{ GRAPH {q.graph_name} {{ {q.subject} {q.predicate} {rng.randint(2, 40)} }} }}"
@@ -258,10 +300,10 @@ def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(store
     writer = Writer(store, seed)
     before = {q.name: rows(store, q.text) for q in declared()}
     kinds = set()
-    for _ in range(24):
+    for _ in range(28):
         kinds.add(writer.step())
         assert_kept_equal_recomputed(store)
-    assert "claim" in kinds and kinds & {"speedup", "untype", "drop-label", "drop-quote"}  # adds and deletes
+    assert {"claim", "run", "speedup", "untype", "count"} <= kinds  # adds, changes and deletes
     assert all(rows(store, q.text) != before[q.name] for q in declared())  # every answer was changed
 
 

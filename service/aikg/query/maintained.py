@@ -119,7 +119,7 @@ def shape(text: str, root: str) -> Shape:
     if not _distinct(algebra["p"]):
         raise ValueError("rows must be DISTINCT or grouped: kept rows are a set")
     order = _order_clause(text)
-    ordered = {name for name, _ in order_keys(text)}
+    ordered = {name for names, _ in order_keys(text) for name in names}
     if not ordered <= set(variables):
         raise ValueError(f"ordered by variables not projected: {sorted(ordered - set(variables))}")
     required = frozenset(_required(algebra["p"], Variable(root)))
@@ -173,7 +173,9 @@ def _required(pattern: object, root: Variable) -> set[tuple[ox.NamedNode, ox.Nam
         found: set[tuple[ox.NamedNode, ox.NamedNode | None]] = set()
         for s, p, o in pattern.triples:
             if s == root and isinstance(p, URIRef):
-                found.add((node(p), node(o) if p == RDF.type and isinstance(o, URIRef) else None))
+                found.add((node(p), None))  # a type of any class, when the root's class is in a UNION
+                if p == RDF.type and isinstance(o, URIRef):
+                    found.add((node(p), node(o)))
         return found
     if name == "Join":
         return _required(pattern.p1, root) | _required(pattern.p2, root)
@@ -272,9 +274,11 @@ def ordered_lines(q: NamedQuery, result: QueryResult) -> list[str]:
     value = result.rows[0][0] if result.rows else None
     lines = value.value.split("\n") if isinstance(value, ox.Literal) and value.value else []
     variables = projection(q.text)
-    for name, descending in reversed(order_keys(q.text)):  # stable sorts, the last key first
-        at = variables.index(name)
-        cells = [ln.split("\t")[at] for ln in lines]
+    for names, descending in reversed(order_keys(q.text)):  # stable sorts, the last key first
+        at = [variables.index(name) for name in names]
+        cells = [
+            next((c for c in (fields[i] for i in at) if c), "") for fields in (ln.split("\t") for ln in lines)
+        ]
         terms = _terms(set(cells))
         lines = [
             ln
@@ -298,27 +302,45 @@ def as_result(q: NamedQuery, lines: Sequence[str], *, truncated: bool) -> QueryR
 
 
 @lru_cache(maxsize=64)
-def order_keys(text: str) -> tuple[tuple[str, bool], ...]:
-    """The ORDER BY of a text as (variable, descending) pairs; ValueError for any other expression."""
+def order_keys(text: str) -> tuple[tuple[tuple[str, ...], bool], ...]:
+    """The ORDER BY of a text as (variables, descending) pairs: ``?v``, ``ASC(?v)``, ``DESC(?v)``, and
+    ``COALESCE(?a, ?b, ...)`` inside them (the first bound of the variables); ValueError for any other
+    expression."""
     tokens = tokenize(_order_clause(text))[2:]  # after ORDER BY
-    out: list[tuple[str, bool]] = []
+    out: list[tuple[tuple[str, ...], bool]] = []
     i = 0
     while i < len(tokens):
-        t = tokens[i]
-        if t.kind == "var":
-            out.append((t.value, False))
-            i += 1
-        elif t.kind == "keyword" and t.value in ("ASC", "DESC") and i + 3 < len(tokens) + 1:
-            inner = tokens[i + 1 : i + 4]
-            if len(inner) != 3 or inner[0].text != "(" or inner[1].kind != "var" or inner[2].text != ")":
-                raise ValueError(
-                    f"ORDER BY {t.value}(...) of an expression cannot be kept: {_order_clause(text)}"
-                )
-            out.append((inner[1].value, t.value == "DESC"))
-            i += 4
+        descending = tokens[i].kind == "keyword" and tokens[i].value == "DESC"
+        if tokens[i].kind == "keyword" and tokens[i].value in ("ASC", "DESC"):
+            end = _closing(tokens, i + 1)
+            inner = tokens[i + 2 : end]
+            i = end + 1
         else:
-            raise ValueError(f"only ORDER BY of variables can be kept: {_order_clause(text)}")
+            inner, i = tokens[i : i + 1], i + 1
+        if len(inner) == 1 and inner[0].kind == "var":
+            out.append(((inner[0].value,), descending))
+        elif inner and inner[0].text.upper() == "COALESCE" and inner[1].text == "(" and inner[-1].text == ")":
+            names = [t.value for t in inner[2:-1] if t.kind == "var"]
+            if len(names) * 2 - 1 != len(inner) - 3:  # variables and the commas between them only
+                raise ValueError(f"ORDER BY COALESCE of anything but variables cannot be kept: {text[-200:]}")
+            out.append((tuple(names), descending))
+        else:
+            raise ValueError(
+                f"only ORDER BY of variables (or their COALESCE) can be kept: {_order_clause(text)}"
+            )
     return tuple(out)
+
+
+def _closing(tokens: Sequence[Any], at: int) -> int:
+    """The index of the parenthesis closing the one at ``at``."""
+    if at >= len(tokens) or tokens[at].text != "(":
+        raise ValueError("ASC or DESC without its parenthesis")
+    depth = 0
+    for j in range(at, len(tokens)):
+        depth += {"(": 1, ")": -1}.get(tokens[j].text, 0)
+        if depth == 0:
+            return j
+    raise ValueError("an unclosed parenthesis in ORDER BY")
 
 
 def _terms(cells: set[str]) -> dict[str, StoredTerm | None]:
