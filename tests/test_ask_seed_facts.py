@@ -616,3 +616,141 @@ def test_an_organizations_site_at_a_place_is_that_site(asker, epoch_store, q, go
 def test_who_reported_a_rumour_asked_in_its_own_words(asker, epoch_store, q):
     # 双轨, "keeps two tracks": the words of the rumour concerning the TPU v9, which SemiAnalysis reported
     _right(asker, epoch_store, q, "SELECT ?v WHERE { id:tpu-v9 aikg:reportedBy ?v }")
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # the claim's own label says "upgraded" and "previous version": they name the claim asked about
+        (
+            "How much faster is the upgraded platform than the previous version on Llama 3.1 405B, 512 GPUs?",
+            "id:claim-nmedialink-1-9x-upgraded-llama-3-1-405b aikg:speedup ?v",
+        ),
+        (
+            "cumulative speedup of the upgraded platform over the previous generation",
+            "id:claim-nmedialink-4-2x-cumulative aikg:speedup ?v",
+        ),
+        # the cause it credits is named 训练策略 (NVFP4训练策略), its quotation says 投资
+        ("NVFP4 训练策略带来多少性能提升", "id:claim-nmedialink-1-4x-nvfp4-v5-1 aikg:speedup ?v"),
+        ("英伟达投资 SB Energy 15亿美元，这事确定了吗", "id:deal-nvidia-sb-energy-investment aikg:status ?v"),
+        # its margin said as one side winning
+        (
+            "By how much did the upgraded platform beat the previous version on Llama 3.1 405B at 512 GPUs?",
+            "id:claim-nmedialink-1-9x-upgraded-llama-3-1-405b aikg:speedup ?v",
+        ),
+    ],
+)
+def test_the_words_of_the_statement_answered_are_no_words_left_over(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert body["understood"]["unknown"] == []
+    assert judge({"expect": {"match": "all"}}, body, items[:1]), (q, items)
+
+
+def test_words_no_statement_answered_says_stay_unexplained(asker):
+    # a claim the sources do not make: no statement's words explain "GPT-3"
+    assert asker.ask("How much faster is the upgraded platform than the previous one on GPT-3?")["abstained"]
+
+
+def test_one_chinese_character_is_told_only_of_a_statement_found_by_its_words():
+    from aikg.ask.asker import _told
+
+    # 而 of "而 Groq 在 8 月 17 日宣布 …": in any long quotation, it says nothing of the statement
+    said = ("而 groq 在 8 月 17 日宣布 3.5 亿美元 a 轮", frozenset({"groq"}))
+    assert not _told("而", said)
+    assert _told("而", said, lone=True)
+    assert _told("美元", said) and _told("groq", said) and not _told("gpt", said)
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a statement named by its words, not by a thing: its document, who relayed or reported it, the
+        # outlet of the report it was stated in, the link of its article, a cited report's outlet
+        (
+            "how reliable is the claim of 4 orders of magnitude fewer GPU hours?",
+            "?q aikg:evidenceFor id:claim-mlperf-v6-0-coreweave-vs-deepseek-v3-training-gpu-hours ;"
+            " aikg:quotedFrom ?v",
+        ),
+        ("预训练不到3天这个消息是谁转述的", "id:training-run-unnamed-model-tinker aikg:relayedBy ?v"),
+        (
+            "Soumith 说预训练不到3天，这条最早是哪家媒体的快讯？",
+            "id:training-run-unnamed-model-tinker aikg:statedIn/<http://purl.org/dc/terms/publisher> ?v",
+        ),
+        (
+            "What's the URL of the article that says NVFP4 training is 1.4x faster?",
+            "id:nmedialink-llama31-training <https://schema.org/url> ?u BIND(STR(?u) AS ?v)",
+        ),
+        (
+            "英伟达世界模型训练速度飙升 400% 那篇报道是谁发布的",
+            "id:report-36kr-2026-05-26-nvidia-world-model <http://purl.org/dc/terms/publisher> ?v",
+        ),
+        (
+            "Which article reported that NVIDIA is putting $1.5 billion into SB Energy?",
+            "?q aikg:evidenceFor id:deal-nvidia-sb-energy-investment ; aikg:quotedFrom ?v",
+        ),
+    ],
+)
+def test_a_statement_named_by_its_words_is_found_with_its_source(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        # the relayed claim is of an unnamed model, not GPT-5; no Groq round of $2 billion; the relayed
+        # pre-training gives no GPU count
+        "Who relayed the claim that GPT-5 was pre-trained in under 3 days?",
+        "What's the URL of the article saying Groq raised a $2 billion Series B?",
+        "Soumith 转述的预训练不到 3 天，用了多少张 GPU？",
+    ],
+)
+def test_a_statement_the_sources_do_not_make_is_not_found(asker, q):
+    assert asker.ask(q)["abstained"]
+
+
+def test_statements_are_found_by_rare_words_clearly_and_with_their_figures():
+    from aikg.ask.described import Statements
+
+    rows = [
+        ("n:a", "upgraded platform 1.9x faster than the previous version at 512 GPUs", None, True),
+        ("n:b", "new platform 3.2x faster than the previous generation at 512 GPUs", None, True),
+        ("n:c", "Groq Series A of 3.5 billion", "n:groq", True),
+    ] + [(f"n:other-{n}", f"another statement {n}", None, True) for n in range(20)]
+    found = Statements(rows)
+    assert [f.iri for f in found.find("how much faster is the upgraded platform, 1.9x?")] == ["n:a"]
+    # the figure given is not the statement's: none
+    assert found.find("how much faster is the upgraded platform, 2.5x?") == []
+    # words both statements share tell neither apart: both are found (their sources are asked)
+    assert {f.iri for f in found.find("faster than the previous at 512 gpus")} == {"n:a", "n:b"}
+    # words too common to tell anything: none
+    assert found.find("another statement") == []
+    # a thing named that the statement neither is, links to nor says
+    assert found.find("groq series a of 3.5 billion", [("gpt-5", ["n:gpt-5"])]) == []
+    assert [f.iri for f in found.find("groq series a of 3.5 billion", [("groq", ["n:groq"])])] == ["n:c"]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a claim's baseline, basis or cause, the claim named by its words (its figure, its measure)
+        ("累计 4.2 倍的提升是跟谁比的", "id:claim-nmedialink-4-2x-cumulative aikg:baseline ?v"),
+        (
+            "单位成本性能近2倍是根据什么算出来的",
+            "id:claim-nmedialink-2x-perf-per-cost-llama-3-1-405b aikg:basis ?b BIND(STR(?b) AS ?v)",
+        ),
+        ("预训练不到3天，提速的原因是什么", "id:training-run-unnamed-model-tinker aikg:attributedTo ?v"),
+        ("What triggered China's LLM API price war?", "id:china-llm-api-price-war aikg:triggeredBy ?v"),
+    ],
+)
+def test_a_fact_of_a_statement_named_by_its_words(asker, epoch_store, q, gold):
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ {gold} }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "any"}}, body, items), (q, items)

@@ -54,6 +54,16 @@ from aikg.ask.compose import (
 )
 from aikg.ask.coverage import Domain, Vocabulary, meaning, operators, ratios, stems, unexplained
 from aikg.ask.dates import date_range
+from aikg.ask.described import (
+    STATEMENTS_QUERY,
+    Statements,
+    asking,
+    asks_party,
+    asks_source,
+    has_words,
+    names_document,
+    words_of,
+)
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.lexicon import PROPERTY_WORDS as FACT_WORDS
 from aikg.ask.lines import LINES_QUERY, chip_lines, with_lines
@@ -61,7 +71,7 @@ from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
 from aikg.ask.router import FACT, Reading, Router
-from aikg.ask.text import CJK_CHAR, STOPWORDS, tokens
+from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, tokens
 from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LABELS, PROPERTY_WORDS, UNITS
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
@@ -172,6 +182,7 @@ class Asker:
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
         self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
         self._domain: tuple[Any, Domain] | None = None
+        self._statements: tuple[Any, Statements] | None = None
 
     @classmethod
     def for_services(cls, services: Services) -> Asker:
@@ -311,7 +322,151 @@ class Asker:
                 plans[:ALTERNATIVES],
                 "aikg cannot say yes or no to this: none of its facts states it.",
             )
-        return self._calibrated(reading, body, plans, form)
+        body = self._calibrated(reading, body, plans, form)
+        if (
+            body["abstained"]
+            and body["answer"].get("kind") != "timeout"
+            and asks_source(reading.folded)
+            and not out_of_scope(reading.folded)
+            and not asks_forecast(reading.folded)
+        ):
+            # "who relayed that a model was pre-trained in under 3 days", "4096 颗芯片组成 6D Torus 最坏只要
+            # 12 跳是谁说的": a statement named by its words, not by a thing; its sources, when its words
+            # find it (:mod:`aikg.ask.described`) and every word is then understood
+            found = self._described(reading, form)
+            if found is not None:
+                other = self._calibrated(reading, self._composed(question, found, []), plans, found, True)
+                if not other["abstained"]:
+                    return other
+        elif (
+            body["abstained"]
+            and body["answer"].get("kind") != "timeout"
+            and not out_of_scope(reading.folded)
+            and not asks_forecast(reading.folded)
+        ):
+            # "累计 4.2 倍的提升是跟谁比的", "what triggered China's LLM API price war": a figure or link of a
+            # statement named by its words, which the things named do not hold themselves
+            fact = self._described_fact(reading, form)
+            if fact is not None:
+                stated = self._form_fact(question, reading, fact)
+                if stated is not None and not stated["abstained"]:
+                    stated = self._calibrated(reading, stated, plans, fact, True)
+                    if not stated["abstained"]:
+                        return stated
+        return body
+
+    def _described_fact(self, reading: Reading, form: Form | None) -> Form | None:
+        """The fact form of the statement the question names by its words (:meth:`_described`) that
+        holds the property it asks for — the form's, else one its words name (:data:`PROPERTY_WORDS`) —,
+        the statement found first that holds one; None when none does."""
+        statements = self._statements_of()
+        named = [(m.text, [c.iri for c in m.candidates]) for m in reading.mentions]
+        found = statements.find(reading.folded, named)
+        if not found:
+            return None
+        # the property its words name, unless the statement's own words say them (单位成本性能 of the
+        # per-cost claim describes it; 依据 asks its basis), then the reading's
+        said = statements.words[found[0].iri]
+
+        def described(prop: str) -> bool:
+            words = [w for p, ws in PROPERTY_WORDS if p == prop for w in ws if has_words(reading.folded, [w])]
+            return bool(words) and all(words_of(w) <= said for w in words)
+
+        if form is not None and form.prop and (form.op == "fact" or not described(form.prop)):
+            # the property the reading asks of a thing named ("what currency are Tinker's prices in"), or
+            # one the statement's own words do not say: that one or none
+            asked = [form.prop]
+        else:
+            asked = [
+                p
+                for p, words in PROPERTY_WORDS
+                if any(has_words(reading.folded, [w]) and not words_of(w) <= said for w in words)
+            ]
+            # then the reading's, which the statement's words may only restate ("how many GB300 GPUs")
+            asked += [form.prop] if form is not None and form.prop else []
+        asked = list(dict.fromkeys(asked))
+        if not asked:
+            return None
+        rows = self.store.query(
+            f"SELECT DISTINCT ?x ?p WHERE {{ VALUES ?x {{ {' '.join(f'<{f.iri}>' for f in found)} }}"
+            f" VALUES ?p {{ {' '.join(f'<{AIKG}{p}>' for p in asked)} }} ?x ?p ?v }}"
+        ).rows
+        held = {
+            (r[0].value, r[1].value.rsplit("#", 1)[-1]) for r in rows if r[0] is not None and r[1] is not None
+        }
+        for f in found:
+            prop = next((p for p in asked if (f.iri, p) in held), None)
+            if prop is not None:
+                label = self.store.query(f"SELECT ?l WHERE {{ <{f.iri}> <{RDFS_LABEL}> ?l }} LIMIT 1").rows
+                name = label[0][0].value if label and label[0][0] is not None else f.iri
+                node = Candidate(f.iri, f.iri.rsplit("/", 1)[-1], name, (), "described", f.weight)
+                return Form(op="fact", entities=[node], prop=prop, lang=reading.language)
+        return None
+
+    def _statements_of(self) -> Statements:
+        """The words of the source documents' statements (:class:`aikg.ask.described.Statements`), read
+        once per search index."""
+        index = self.search()
+        if self._statements is None or self._statements[0] is not index:
+            texts = [
+                (
+                    r[0].value,
+                    r[1].value if r[1] is not None else None,
+                    r[2].value if r[2] is not None else None,
+                    r[3] is not None,
+                )
+                for r in self.store.query(STATEMENTS_QUERY).rows
+                if r[0] is not None
+            ]
+            self._statements = (index, Statements(texts))
+        return self._statements[1]
+
+    def _described(self, reading: Reading, form: Form | None) -> Form | None:
+        """The provenance form of the statements the question names by their words (their names,
+        descriptions, figures and quoted sentences), when one stands out; None otherwise. A figure the
+        reading took the question to ask (``form``'s property: "是实测的还是估算的" of 276 GPU hours) is
+        asked of the statements that state it, and none when none does ("Soumith 转述的预训练用了多少张
+        GPU": the relayed claim gives no GPU count)."""
+        named = [(m.text, [c.iri for c in m.candidates]) for m in reading.mentions]
+        found = self._statements_of().find(reading.folded, named)
+        # Epoch's rating of a row ("how sure is …") is no figure a source document states; a party or a
+        # document asked for ("who", 哪家媒体, "the URL of the article that says …") is the statement's,
+        # whatever figure its words give
+        prop = form.prop if form is not None and form.prop != "sourceConfidence" else None
+        prop = None if asks_party(reading.folded) else prop
+        if found and prop:
+            holding = self.store.query(
+                f"SELECT DISTINCT ?x WHERE {{ VALUES ?x {{ {' '.join(f'<{f.iri}>' for f in found)} }}"
+                f" ?x <{AIKG}{prop}> ?v }}"
+            ).rows
+            held = {r[0].value for r in holding if r[0] is not None}
+            found = [f for f in found if f.iri in held]
+        if not found:
+            return None
+        things = " ".join(f"<{f.iri}>" for f in found)
+        named_rows = self.store.query(
+            f"SELECT ?x (SAMPLE(?l) AS ?label) (SAMPLE(?report) AS ?cited) WHERE {{ VALUES ?x {{ {things} }}"
+            f" ?x <{RDFS_LABEL}> ?l OPTIONAL {{ ?x a <{AIKG}Report> BIND(true AS ?report) }} }} GROUP BY ?x"
+        ).rows
+        labels = {r[0].value: r[1].value for r in named_rows if r[0] is not None and r[1] is not None}
+        reports = {r[0].value for r in named_rows if r[0] is not None and r[2] is not None}
+        if not names_document(reading.folded):
+            # no article or report asked for: the statements themselves, not a report citing them
+            found = [f for f in found if f.iri not in reports]
+            if not found:
+                return None
+        if found[0].iri in reports:
+            # a report the document cites, named by its title's words ("英伟达世界模型训练速度飙升 400% 那篇
+            # 报道"): the source asked for is that report itself, its outlet, link and date
+            found = found[:1]
+        entities = [
+            Candidate(f.iri, f.iri.rsplit("/", 1)[-1], labels.get(f.iri, f.iri), (), "described", f.weight)
+            for f in found
+        ]
+        value = form.value if prop and form is not None else None
+        if found[0].iri in reports:
+            return Form(op="provenance", entities=entities[:1], lang=reading.language, document=True)
+        return Form(op="provenance", entities=entities, lang=reading.language, prop=prop, value=value)
 
     def _sources_first(self, plans: list[Plan], form: Form) -> list[Plan]:
         """The plans with the named query of every statement's sources about the thing the form names
@@ -348,6 +503,7 @@ class Asker:
         body: dict[str, Any],
         plans: list[Plan] | None = None,
         form: Form | None = None,
+        described: bool = False,
     ) -> dict[str, Any]:
         """The answer with how sure its reading is (``understood.sure``, ``understood.unknown``); an
         answer read with too little sureness is replaced by what was understood and that aikg is not
@@ -380,7 +536,29 @@ class Asker:
             # the rumour concerning it) tell which statement is asked about, and ask nothing else
             told = self._statements_told(form)
             unknown = [w for w in unknown if w.casefold() not in told]
+        if form is not None and form.op in TOLD_OPS and unknown and not body["abstained"]:
+            # the words of the statement the answer gives ("the *upgraded* platform beat the *previous*
+            # version": the 1.9x claim's own label; NVFP4 训练*策略*: the cause it credits; 接进一个 NVLink
+            # 域: its quotation) tell which statement is asked about, and ask nothing else
+            nodes = _answered(body) + [e.slug for e in form.entities if form.op == "provenance"]
+            stated = self._nodes_told(list(dict.fromkeys(nodes)))
+            unknown = [w for w in unknown if not _told(w, stated, lone=described)]
+            if described:
+                # the statements were found by the question's words: those asking for their source
+                # (转发, 结论, "putting out") ask nothing more
+                unknown = [w for w in unknown if not asking(w)]
         names = written_as_names(reading.question, unknown)
+        if (
+            form is not None
+            and form.op == "provenance"
+            and not described
+            and not body["abstained"]
+            and self._apart(form.entities)
+        ):
+            # "who relayed the claim that *GPT-5* was *pre-trained in under 3 days*": two things named that
+            # nothing links (the relayed claim is of an unnamed model) — what the question says of them is
+            # not in the graph, and each one's sources are not its source
+            names += 1
         if query and not body["abstained"]:
             orgs = self.search().vocab.descendants(AIKG + "Organization")
             shown = json.dumps(body["answer"], ensure_ascii=False)
@@ -411,6 +589,11 @@ class Asker:
         unknown += ratio
         # "open-weight models", "推理芯片": a qualifier the lexicon knows that the reading did not apply
         qualifier = [w for w in self._unapplied(reading, body, form) if w not in unknown]
+        if described and form is not None:
+            # a qualifier the statements found say ("the TPU v9 rumour: an *inference* chip and a training
+            # chip") describes them: their sources are the answer
+            found_said = self._nodes_told([e.slug for e in form.entities])
+            qualifier = [w for w in qualifier if not _told(w, found_said, lone=True)]
         unknown += qualifier
         domain, spans = self.domain(), self._name_spans(reading)
         if query:
@@ -478,6 +661,50 @@ class Asker:
             f" ?s <{RDFS_LABEL}>|<{AIKG}description> ?t }}"
         ).rows
         return " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
+
+    def _apart(self, entities: list[Candidate]) -> bool:
+        """True when two of the things named are not linked within two steps (either way, through any
+        node but a class): a provenance question relating them asks about what the graph does not hold."""
+        if len(entities) < 2 or len(entities) > 4:
+            return False
+        pairs = " ".join(
+            f"(<{a.iri}> <{b.iri}>)"
+            for i, a in enumerate(entities)
+            for b in entities[i + 1 :]
+            if a.iri != b.iri
+        )
+        if not pairs:
+            return False
+        typed = f"FILTER(?p != <{RDF_TYPE}> && ?q != <{RDF_TYPE}>)"
+        rows = self.store.query(
+            f"SELECT ?a ?b WHERE {{ VALUES (?a ?b) {{ {pairs} }} FILTER NOT EXISTS {{"
+            f" {{ ?a ?p ?b BIND(?p AS ?q) }} UNION {{ ?b ?p ?a BIND(?p AS ?q) }}"
+            f" UNION {{ ?a ?p ?m . ?m ?q ?b }} UNION {{ ?a ?p ?m . ?b ?q ?m }}"
+            f" UNION {{ ?m ?p ?a . ?m ?q ?b }} UNION {{ ?m ?p ?a . ?b ?q ?m }} {typed} }} }}"
+        ).rows
+        return bool(rows)
+
+    def _nodes_told(self, nodes: list[str]) -> tuple[str, frozenset[str]]:
+        """What the source documents say in words of the nodes an answer gives (those their graphs name):
+        their names, titles, descriptions, notes and other texts, the sentences quoted as their evidence,
+        and the names of the things they link to (a claim's platforms and causes) — casefolded, whole and
+        as words."""
+        # only the statements of the source documents: a dataset's row is no description of the question
+        # ("Snellius *phase* 2" is not phase 1, whose label has the word)
+        known = self._statements_of().words
+        nodes = [n for n in nodes if f"{ID}{n}" in known]
+        if not nodes:
+            return "", frozenset()
+        things = " ".join(f"<{ID}{n}>" for n in nodes)
+        rows = self.store.query(
+            f"SELECT ?t WHERE {{ VALUES ?x {{ {things} }}"
+            f" {{ ?x ?p ?t FILTER(isLiteral(?t) && ?p != <{AIKG}sourceRow>) }}"
+            f" UNION {{ ?q <{AIKG}evidenceFor> ?x ; <{AIKG}quotedText> ?t }}"
+            f" UNION {{ ?x ?p ?o . ?o <{RDFS_LABEL}>|<{SKOS_ALT}> ?t"
+            f" FILTER(?p != <{RDF_TYPE}>) }} }}"
+        ).rows
+        text = " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
+        return text, frozenset(_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9.]*", text))
 
     def _unapplied(self, reading: Reading, body: dict[str, Any], form: Form | None) -> list[str]:
         """The qualifiers of the question (:mod:`aikg.ask.qualifiers`) its answer does not apply: the
@@ -1309,6 +1536,44 @@ baseline): a figure on such a node is that node's own, shown after the entity's 
 
 DATED = (AIKG + "date", AIKG + "announcedOn")
 """The properties that date an event or a figure's node, the first one it has."""
+
+
+TOLD_OPS = frozenset({"fact", "joint", "provenance"})
+"""Composed operators whose answer is a statement of nodes named or found (a fact, what links the
+things named, where it comes from): the words of those nodes explain the question's."""
+SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
+RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
+
+
+def _answered(body: dict[str, Any]) -> list[str]:
+    """The node the answer states first: its first fact's subject, or its first row's node and entity."""
+    answer = body["answer"]
+    if answer.get("facts"):
+        subject = answer["facts"][0].get("subject") or {}
+        return [subject["id"]] if subject.get("id") else []
+    rows = answer.get("rows") or []
+    cells = rows[0].get("cells", {}) if rows else {}
+    return [c["id"] for k in ("node", "entity") if isinstance(c := cells.get(k), dict) and c.get("id")]
+
+
+def _stem(word: str) -> str:
+    """A word without its plural or verb ending ("upgrades", "upgraded" → "upgrad"), for comparing."""
+    for end in ("ing", "ed", "es", "s"):
+        if word.endswith(end) and len(word) - len(end) >= 4:
+            return word[: -len(end)]
+    return word
+
+
+def _told(word: str, told: tuple[str, frozenset[str]], lone: bool = False) -> bool:
+    """True when the graph's words of the answered nodes hold ``word``: a Chinese word of two characters
+    or more anywhere in the text (one character too, ``lone``), another word as one of its words (or the
+    same word with another ending)."""
+    w = word.casefold()
+    if CJK_CHAR.search(w):
+        # one character alone is in any long text (而, 近): only a word of two or more is told, but of
+        # the statements the question's words found (``lone``: 投 of 投资, 靠 of "靠 3D Torus")
+        return (len(w) >= 2 or (lone and w not in CJK_STOP)) and w in told[0]
+    return _stem(w) in told[1]
 
 
 def _states(node: dict[str, Any], numbers: AbstractSet[float]) -> bool:

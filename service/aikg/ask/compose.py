@@ -3943,7 +3943,7 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         entities = f"  VALUES ?entity {{ {values} }}\n" if values else ""
     return PREFIXES + (
         f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
-        " ?statedIn ?cited ?ratedLink ?ratedValue ?sourceType ?publisher ?url WHERE {\n"
+        " ?statedIn ?statedBy ?cited ?ratedLink ?ratedValue ?sourceType ?publisher ?url WHERE {\n"
         + entities
         + f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
@@ -3954,7 +3954,9 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         "  OPTIONAL { GRAPH ?g { ?node aikg:sourceConfidence ?confidence } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:reportedBy ?reportedBy } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:relayedBy ?relayedBy } }\n"
-        "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn } }\n"
+        # the report it was stated in, and that report's outlet (InfoQ's item the relayed claim was in)
+        "  OPTIONAL { GRAPH ?g { ?node aikg:statedIn ?statedIn }"
+        f" OPTIONAL {{ ?statedIn <{DCTERMS}publisher> ?statedBy }} }}\n"
         "  OPTIONAL { GRAPH ?g { ?node <https://schema.org/url> ?cited } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:onProperty ?ratedLink ; aikg:onValue ?ratedValue } }\n"
         # how the dataset says its row was sourced (Epoch's "Media report", "Company disclosure"), and

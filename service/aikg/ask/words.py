@@ -687,6 +687,12 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "perf per cost",
             "单位成本性能",
             "几倍",
+            # a claim's margin said as one side winning ("by how much did X *beat* Y", "how much
+            # *better* per dollar"): the speed-up of the claim linking them
+            "beat",
+            "outperform",
+            "outperformed",
+            "how much better",
         ),
     ),
     (
