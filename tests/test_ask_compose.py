@@ -2277,6 +2277,43 @@ def test_chinese_names_and_colloquial_words_are_read_as_their_plain_form(asker, 
     assert a["answer"].get("facts") == b["answer"].get("facts")
 
 
+@pytest.mark.parametrize(
+    ("q", "maker"),
+    [
+        ("Which AMD chip has the highest tensor FP16 throughput?", "amd"),
+        ("哪款芯片的 BF16 张量算力最高", None),
+        ("英伟达哪款卡的張量性能最高", "nvidia"),
+    ],
+)
+def test_tensor_throughput_is_epochs_tensor_figure_not_fp16s(asker, epoch_store, q, maker):
+    """Epoch has one tensor figure (Tensor-FP16/BF16): "tensor FP16 throughput", 张量算力, 张量性能 rank by
+    it; "FP16 throughput" inside the longer phrase no longer wins (AMD's ranking was FP16's)."""
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["property"] == "tensorFp16Performance"
+    of = f"aikg:manufacturer id:{maker} ;" if maker else ""
+    (top,) = values(
+        epoch_store,
+        f"SELECT (MAX(?v) AS ?m) WHERE {{ ?x a aikg:Accelerator ; {of} aikg:tensorFp16Performance ?v }}",
+    )
+    assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == top
+
+
+def test_annualized_in_chinese_asks_nothing_more(asker):
+    """按年化算 (counted annualized) is the annualized figure the question names, as "annualized" is."""
+    a = asker.ask("Anthropic 2025年5月的收入按年化算是多少")
+    b = asker.ask("Anthropic 2025年5月的年化收入是多少")
+    assert not a["abstained"] and a["understood"]["unknown"] == []
+    assert a["understood"]["sparql"] == b["understood"]["sparql"]
+
+
+@pytest.mark.parametrize("q", ["哪些芯片的 BF16 张量算力超过 2 PFLOPS", "哪些芯片的 FP8 算力超过 3 PFLOPS"])
+def test_a_threshold_in_pflops_on_the_tensor_figure_keeps_its_unit(asker, q):
+    """张量算力 is a property word of its own; it does not take the unit's word "flops" from FP8's."""
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["threshold"]
+    assert body["understood"]["form"]["property"] in {"tensorFp16Performance", "fp8Performance"}
+
+
 def test_only_those_with_the_figure_is_read_but_another_only_is_not(asker):
     """只看有功耗数据的 (only those with a power figure) asks nothing a ranking does not do; 只看已发布的
     (only released ones) names a filter the reader cannot apply: not sure, no answer."""

@@ -1397,6 +1397,9 @@ ANSWERED_WORDS = (
     "reached",
     "annualized",
     "annualised",
+    "按年化算",  # counted annualized (按年化算是多少): the figure's own period, as "annualized"
+    "年化算",
+    "年化",
     "otherwise",
     "assistant",
     "助手",

@@ -203,7 +203,29 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     # "几纳米" asks the node in its unit (nm)
     ("processNode", ("process node", "制程", "工艺", "几纳米", "多少纳米", "纳米", "nm")),
     # on tensor (matrix) units, Epoch's "Tensor-FP16/BF16 performance": the word tensor / 张量 says so
-    ("tensorFp16Performance", ("tensor fp16", "fp16 tensor", "张量 fp16", "fp16 张量", "张量fp16")),
+    # Epoch has one tensor figure, so "tensor throughput" and 张量算力 / 张量性能 are it, and BF16 is named in
+    # it; the longer phrase wins over "fp16 throughput" (the FP16 figure on vector units)
+    (
+        "tensorFp16Performance",
+        (
+            "tensor fp16",
+            "fp16 tensor",
+            "tensor fp16 throughput",
+            "tensor fp16 performance",
+            "fp16 tensor throughput",
+            "fp16 tensor performance",
+            "tensor bf16",
+            "bf16 tensor",
+            "tensor throughput",
+            "tensor performance",
+            "bf16",
+            "张量 fp16",
+            "fp16 张量",
+            "张量fp16",
+            "张量算力",
+            "张量性能",
+        ),
+    ),
     ("fp16Performance", ("fp16 performance", "fp16 throughput", "fp16", "fp16 算力")),
     ("fp8Performance", ("fp8 performance", "fp8 throughput", "fp8", "fp8 算力")),
     ("fp4Performance", ("fp4 performance", "fp4 throughput", "fp4", "fp4 算力")),
@@ -919,6 +941,7 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "thermalDesignPower": ("TDP", "功耗", "W"),
     "processNode": ("process node", "制程", "nm"),
     "fp16Performance": ("FP16 performance", "FP16 算力", "FLOP/s"),
+    "tensorFp16Performance": ("tensor FP16/BF16 performance", "张量 FP16/BF16 算力", "FLOP/s"),
     "totalParameters": ("parameters", "参数量", ""),
     "activeParameters": ("active parameters", "激活参数", ""),
     "trainingTokens": ("training tokens", "训练 token", ""),
