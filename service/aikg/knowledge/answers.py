@@ -91,32 +91,56 @@ class _View:
         return self._kept(self.store.outgoing(nodes)) + extra
 
     def neighbours(
-        self, nodes: set[StoredTerm], links: frozenset[ox.NamedNode], *, after: bool
+        self,
+        nodes: set[StoredTerm],
+        links: frozenset[ox.NamedNode],
+        *,
+        after: bool,
+        ways: tuple[str, ...] = ("out", "in"),
     ) -> set[StoredTerm]:
-        """Nodes one link step from ``nodes``, either way, before or after the change."""
-        out = self.store.outgoing(nodes, predicates=links)
-        into = self.store.incoming(nodes, predicates=links)
+        """Nodes one link step from ``nodes`` (``out``: objects of their links, ``in``: subjects linking to
+        them), before or after the change."""
+        out = self.store.outgoing(nodes, predicates=links) if "out" in ways else []
+        into = self.store.incoming(nodes, predicates=links) if "in" in ways else []
         if after:
             out = self._kept(out) + [
-                q for n in nodes for q in self.added_out.get(n, ()) if q.predicate in links
+                q for n in nodes for q in self.added_out.get(n, ()) if q.predicate in links and "out" in ways
             ]
             into = self._kept(into) + [
-                q for n in nodes for q in self.added_in.get(n, ()) if q.predicate in links
+                q for n in nodes for q in self.added_in.get(n, ()) if q.predicate in links and "in" in ways
             ]
         found = {q.object for q in out} | {q.subject for q in into}
         return {n for n in found if isinstance(n, ox.NamedNode | ox.BlankNode)}
 
 
-def _within(
-    view: _View, start: set[StoredTerm], links: frozenset[ox.NamedNode], steps: int, *, after: bool
+def _region(
+    view: _View, roots: set[StoredTerm], links: frozenset[ox.NamedNode], reach: int, *, after: bool
 ) -> set[StoredTerm]:
-    seen, frontier = set(start), set(start)
-    for _ in range(steps):
-        frontier = view.neighbours(frontier, links, after=after) - seen
+    """The nodes whose statements the rows of ``roots`` may read: one link step either way (a quotation
+    naming a claim, a derivation for a run), then outward only (a run's model, the model's developer)."""
+    seen = set(roots) | view.neighbours(set(roots), links, after=after)
+    frontier = set(seen)
+    for _ in range(reach - 1):
+        frontier = view.neighbours(frontier, links, after=after, ways=("out",)) - seen
         if not frontier:
             break
         seen |= frontier
     return seen
+
+
+def _reaching(
+    view: _View, subjects: set[StoredTerm], links: frozenset[ox.NamedNode], reach: int, *, after: bool
+) -> set[StoredTerm]:
+    """The nodes whose :func:`_region` holds one of ``subjects``: back along outward links (nodes linking
+    to them) ``reach - 1`` times, then one step either way. Not both ways at every step: at reach 2 that
+    made a new run on a hub chip a neighbour of every other run on it."""
+    seen, frontier = set(subjects), set(subjects)
+    for _ in range(reach - 1):
+        frontier = view.neighbours(frontier, links, after=after, ways=("in",)) - seen
+        if not frontier:
+            break
+        seen |= frontier
+    return seen | view.neighbours(seen, links, after=after)
 
 
 def plan(
@@ -157,13 +181,13 @@ def _plan_one(
         return None
     links = shape.predicates - {_TYPE}
     reach = q.maintained.reach
-    near = _within(view, subjects, links, reach, after=False) | _within(
+    near = _reaching(view, subjects, links, reach, after=False) | _reaching(
         view, subjects, links, reach, after=True
     )
     root = maintained.column(q.maintained.root)
     kept_rows = {r.subject for r in store.incoming(near, predicates=[root], graph=str(ANSWERS_GRAPH))}
     had = {r.object for r in store.outgoing(kept_rows, predicates=[root], graph=str(ANSWERS_GRAPH))}
-    roots = had | _roots(view, near - had, shape.required)
+    roots = had | _roots(view, near - had, shape)
     if len(roots) > MAX_ROOTS:
         return None
     old_triples = {r.triple for r in store.outgoing(kept_rows, graph=str(ANSWERS_GRAPH))}
@@ -171,14 +195,18 @@ def _plan_one(
     return _in_graph(old_triples), _in_graph(fresh)
 
 
-def _roots(
-    view: _View, candidates: set[StoredTerm], required: frozenset[tuple[ox.NamedNode, ox.NamedNode | None]]
-) -> set[StoredTerm]:
-    """The candidates that have, after the change, every statement each root has."""
+def _roots(view: _View, candidates: set[StoredTerm], shape: maintained.Shape) -> set[StoredTerm]:
+    """The candidates that have, after the change, every statement each root has (and one of the
+    classes a root has one of, when the query says)."""
     have: dict[StoredTerm, set[tuple[ox.NamedNode, StoredTerm | None]]] = {}
     for s in view.outgoing(candidates):
         have.setdefault(s.subject, set()).update({(s.predicate, None), (s.predicate, s.object)})
-    return {c for c, facts in have.items() if all((p, o) in facts for p, o in required)}
+    return {
+        c
+        for c, facts in have.items()
+        if all((p, o) in facts for p, o in shape.required)
+        and (not shape.classes or any((_TYPE, k) in facts for k in shape.classes))
+    }
 
 
 def _rows(
@@ -190,7 +218,7 @@ def _rows(
     reach: int,
 ) -> set[ox.Triple]:
     """``q``'s rows of ``roots``, by its own text on a scratch store of what they read after the change."""
-    region = _within(view, roots, links, reach, after=True)
+    region = _region(view, roots, links, reach, after=True)
     facts = [s for s in view.outgoing(region) if s.predicate in shape.predicates]
     # Classes typing the region (their labels, the hierarchy above them) and the documents naming the
     # region's graphs: read by some queries, and not linked by a query's own predicates.

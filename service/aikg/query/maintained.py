@@ -93,6 +93,8 @@ class Shape:
     """Statements every root has: (predicate, class) for a required type, (predicate, None) otherwise."""
     order: str
     """The top-level ORDER BY clause as written, '' when there is none."""
+    classes: frozenset[ox.NamedNode] = frozenset()
+    """Classes a root has one of (a UNION of a benchmark result and a training run); empty: not known."""
 
 
 @lru_cache(maxsize=64)
@@ -125,7 +127,8 @@ def shape(text: str, root: str) -> Shape:
     required = frozenset(_required(algebra["p"], Variable(root)))
     if not required:
         raise ValueError(f"no statement every ?{root} has (its roots could not be told apart)")
-    return Shape(variables, frozenset(predicates), required, order)
+    classes = _root_classes(algebra["p"], Variable(root)) or set()
+    return Shape(variables, frozenset(predicates), required, order, frozenset(classes))
 
 
 def _iris(p: object) -> set[ox.NamedNode]:
@@ -211,6 +214,29 @@ def projection(text: str) -> tuple[str, ...]:
             out.append(tok.value)
             after_as = False
     return tuple(out)
+
+
+def _root_classes(pattern: object, root: Variable) -> set[ox.NamedNode] | None:
+    """Classes of which every solution's ``root`` has one (None: not known)."""
+    if not isinstance(pattern, CompValue):
+        return None
+    name = pattern.name
+    if name == "BGP":
+        found = {
+            node(o) for s, p, o in pattern.triples if s == root and p == RDF.type and isinstance(o, URIRef)
+        }
+        return found or None
+    if name == "Join":
+        left, right = _root_classes(pattern.p1, root), _root_classes(pattern.p2, root)
+        return left if left is not None else right
+    if name in ("LeftJoin", "Minus"):
+        return _root_classes(pattern.p1, root)
+    if name == "Union":
+        left, right = _root_classes(pattern.p1, root), _root_classes(pattern.p2, root)
+        return None if left is None or right is None else left | right
+    if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "ToMultiSet", "OrderBy", "Graph"):
+        return _root_classes(pattern.p, root)
+    return None
 
 
 def _order_clause(text: str) -> str:
