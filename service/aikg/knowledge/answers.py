@@ -21,7 +21,7 @@ from collections.abc import Iterable, Sequence
 
 import pyoxigraph as ox
 
-from aikg.namespaces import ANSWER, ANSWERS_GRAPH, RDF_NODES, node
+from aikg.namespaces import ANSWERS_GRAPH, RDF_NODES, node
 from aikg.query import maintained
 from aikg.query.named import NamedQuery, load_queries
 from aikg.rdf.results import StoredTerm
@@ -50,7 +50,7 @@ def row_triples(
     kept = [(i, maintained.column(v)) for i, v in enumerate(variables) if v in maintained.kept_columns(q)]
     for row in rows:
         text = maintained.line(row)
-        name = node(ANSWER[f"row/{q.name}/{hashlib.sha256(text.encode()).hexdigest()[:32]}"])
+        name = node(maintained.row_prefix(q.name) + hashlib.sha256(text.encode()).hexdigest()[:32])
         out.add(ox.Triple(name, maintained.OF, of))
         out.add(ox.Triple(name, lined, ox.Literal(text)))
         out.update(ox.Triple(name, c, t) for i, c in kept if (t := row[i]) is not None)
