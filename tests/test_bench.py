@@ -741,3 +741,15 @@ def test_the_bench_reports_answer_accuracy_per_part_without_the_wrong_answers(tm
     md = "\n".join(answers.markdown([s]))
     assert f"| {part.name} | 2/2 (100.0%) | 0/1 (0.0%) | 1 (33.3%) | 0 of 1 |" in md
     assert "| seedfact | 1/1 (100.0%) | 0/1 (0.0%) |" in md
+
+
+def test_the_reports_command_line_names_the_peers_and_answers_a_run_chose() -> None:
+    """The command in the report's header is the one that was run: a run with fewer peers or without the
+    answer evaluation said neither, and its table read as if every peer had been measured."""
+    from aikg_bench.run import PEERS
+
+    chosen = report._goal_options(
+        {"fair": 20, "writes": 20, "peers": ["aikg", "flask-hello"], "answers": "none"}
+    )
+    assert chosen == " --fair 20 --writes 20 --peers aikg,flask-hello --answers none"
+    assert report._goal_options({"fair": 40, "peers": list(PEERS), "answers": "heldout"}) == " --fair 40"

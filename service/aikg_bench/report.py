@@ -71,8 +71,16 @@ def _busy_option(options: dict[str, Any]) -> str:
 
 
 def _goal_options(options: dict[str, Any]) -> str:
-    """The fair share's seconds and the small writes, when the run chose them (runs before have none)."""
-    return "".join(f" --{k} {options[k]:g}" for k in ("fair", "writes") if k in options)
+    """The fair share's seconds and the small writes, when the run chose them (runs before have none),
+    and the peers and answer files when not the default ones: the command as it was run."""
+    from aikg_bench.run import PEERS  # the default peers (run imports this module)
+
+    chosen = "".join(f" --{k} {options[k]:g}" for k in ("fair", "writes") if k in options)
+    if options.get("peers") and tuple(options["peers"]) != PEERS:
+        chosen += f" --peers {','.join(options['peers'])}"
+    if options.get("answers", "heldout") != "heldout":
+        chosen += f" --answers {options['answers']}"
+    return chosen
 
 
 def _load_line(result: dict[str, Any]) -> str:
