@@ -43,7 +43,9 @@ from aikg.ask.compose import (
     members_query,
     merge,
     of_one_thing,
+    org_link_query,
     out_of_scope,
+    ranking_words,
     read_dates,
     read_form,
     restated,
@@ -154,6 +156,41 @@ class Plan:
     def feasible(self) -> bool:
         """True when nothing the intent needs is missing."""
         return not self.missing
+
+
+def _counted_none(result: QueryResult) -> bool:
+    """True when a count's one row counts nothing."""
+    if "count" not in result.variables or len(result.rows) != 1:
+        return False
+    term = result.rows[0][result.variables.index("count")]
+    return term is not None and str(getattr(term, "value", term)) in ("0", "0.0")
+
+
+_ONE_OF_TWO = re.compile(
+    r"(?:哪个|哪一个|谁).{0,12}(?:更|比)|\bwhich\b.{0,40}\b(?:more|less|higher|lower|bigger|larger|smaller)\b"
+    r".{0,60}\bor\b|\b(?:vs\.?|versus)\b"
+)
+"""A question asking which of two things has more: answered with one thing's figure, it is not answered."""
+
+
+def _unused_entities(form: Form, sparql: str, reading: Reading, orgs: AbstractSet[str]) -> list[str]:
+    """The names of the question that could be an organization, read as another thing the form names, that
+    its query uses nowhere (by IRI or by a label it matches on): a composed count, ranking or list that
+    leaves one out answers of everything ("how many clusters does *Mistral* have": Mistral 7B, the model,
+    which no cluster filter takes). A word linked by chance ("ever": the model Eve) names no organization."""
+    lowered = sparql.casefold()
+    taken = {e.iri for e in form.entities}
+
+    def used(c: Candidate) -> bool:
+        return c.iri in sparql or f'"{c.label.casefold()}"' in lowered
+
+    return [
+        m.text
+        for m in reading.mentions
+        if any(c.iri in taken for c in m.candidates)
+        and any(orgs & set(c.types) for c in m.candidates)
+        and not any(used(c) for c in m.candidates)
+    ]
 
 
 class Asker:
@@ -584,6 +621,29 @@ class Asker:
             # country's owners drops Japan, and with it what was asked
             dropped += countries_named(reading.folded)
             unknown, names = unknown + dropped, names + len(dropped)
+        if (
+            form is not None
+            and form.op == "fact"
+            and len(form.entities) == 1
+            and unknown
+            and not body["abstained"]
+            and _ONE_OF_TWO.search(reading.folded)
+        ):
+            # "X 和 Meta 的普罗米修斯，哪个造价更高": a comparison answered with one side's figure, the
+            # other side a word not linked; the answer would say nothing of which is more
+            names += 1
+        if form is not None and form.op == "list" and not form.threshold and not body["abstained"]:
+            # "2024 年发布的芯片里哪款显存最大" listed every chip of 2024: a ranking word the list does not
+            # apply says the answer is another question's
+            unranked = [w for w in ranking_words(reading.folded) if w not in unknown]
+            unknown, names = unknown + unranked, names + len(unranked)
+        if form is not None and not query and not body["abstained"] and form.op in RESTRICTED_OPS:
+            # a thing named that the composed query over a set does not use ("how many clusters does
+            # *Mistral* have in China": Mistral read as the model Mistral 7B, which no cluster filter
+            # takes, counted every cluster in China): what was asked about is not in the answer
+            orgs = self.search().vocab.descendants(AIKG + "Organization")
+            dropped = _unused_entities(form, understood.get("sparql") or "", reading, orgs)
+            unknown, names = unknown + [d for d in dropped if d not in unknown], names + len(dropped)
         # "memory per watt", "人均收入": a ratio no figure is divided by; read without it, another question
         ratio = [r for r in ratios(reading.folded) if r not in unknown]
         unknown += ratio
@@ -1051,7 +1111,7 @@ class Asker:
         if not rows and form.orgs and not form.subsidiaries and form.carrier in SUBSIDIARIES_COUNT:
             # "Meta's models" are Meta AI's: an organization with none of its own counts its subsidiaries'
             return self._composed(question, replace(form, subsidiaries=True), alternatives)
-        if not rows:
+        if not rows or (form.op == "count" and _counted_none(result) and self._not_linked(form)):
             return self._composed_none(question, form, understood, what, links)
         missing: list[str] = []
         if form.op == "compare" and "entity" in result.variables and len(form.entities) >= 2:
@@ -1179,6 +1239,12 @@ class Asker:
             "counts": counts,
             "counted": len(counted.rows),
         }
+
+    def _not_linked(self, form: Form) -> bool:
+        """True when no node of the class counted is linked to the organization named as the count links
+        it (:func:`org_link_query`): its 0 says nothing about what the question asked."""
+        probe = org_link_query(form)
+        return probe is not None and not self.query(probe).rows
 
     def _composed_none(
         self, question: str, form: Form, understood: dict[str, Any], what: str, links: dict[str, str]

@@ -101,8 +101,15 @@ RECLASS = {
     ("cluster", "memoryPerChip"): "h100Equivalents",
     ("datacenter", "thermalDesignPower"): "powerCapacity",
     ("datacenter", "memoryPerChip"): "h100Equivalents",
+    # a chiller's or cooling tower's "capacity", "kW", "power": the heat it removes (cooling capacity)
+    ("chiller", "thermalDesignPower"): "coolingCapacity",
+    ("chiller", "powerCapacity"): "coolingCapacity",
+    ("tower", "thermalDesignPower"): "coolingCapacity",
+    ("tower", "powerCapacity"): "coolingCapacity",
 }
 """Where a property word names another property on the class the question names."""
+WATTS = {"thermalDesignPower": 1.0, "coolingCapacity": 1e3, "powerCapacity": 1e6}
+"""Watts in one unit of each property of power (W, kW, MW): an amount moves with :data:`RECLASS`."""
 RATED = frozenset(AIKG + c for c in ("Deployment", "TrainingRun", "DataCenter"))
 """Classes whose nodes carry Epoch's own confidence rating (aikg:sourceConfidence)."""
 LEASE_WORDS = ("lease", "leases", "租约", "租期")
@@ -196,6 +203,8 @@ RANK_BY = {
     "model": "trainingCompute",
     "run": "trainingCompute",
     "funding": "amount",
+    "chiller": "coolingCapacity",
+    "tower": "coolingCapacity",
 }
 """What a ranking of a class is by when the question names no property ("largest cluster")."""
 ALSO = {
@@ -400,7 +409,13 @@ _FUZZY_STATUS = {
 
 _KNOWN = frozenset(
     w
-    for table in (OPERATOR_WORDS.values(), STATUS_WORDS.values(), [c for _, c in COMPARATORS])
+    # the words of a class word of several ("cooling tower" is no "cooling power" misspelt)
+    for table in (
+        OPERATOR_WORDS.values(),
+        STATUS_WORDS.values(),
+        [c for _, c in COMPARATORS],
+        [c for _, c in CLASS_WORDS],
+    )
     for words in table
     for phrase in words
     for w in phrase.split()
@@ -772,6 +787,14 @@ _FIRST_N_BIG = re.compile(r"前\s*(?:\d+|[二两三四五六七八九十])\s*(?:
 def ops_top(text: str) -> bool:
     """True when the text asks for a ranking ("前三大": the three biggest)."""
     return _has(f" {text} ", OPERATOR_WORDS["top"]) or _FIRST_N_BIG.search(text) is not None
+
+
+def ranking_words(text: str) -> list[str]:
+    """The words of the text that ask for a ranking, highest or lowest first ("largest", "最大", "least"),
+    but for a bound ("at least 128 GB", "at most"), which is a threshold."""
+    bare = f" {re.sub(r'at (?:least|most)', ' ', text)} "
+    found = _find(bare, [*OPERATOR_WORDS["top"], *OPERATOR_WORDS["bottom"]])
+    return [bare[s:e].strip() for s, e, _ in found]
 
 
 def out_of_scope(folded: str) -> bool:
@@ -1493,6 +1516,8 @@ ANSWERED_WORDS = (
     # the whole of what the data holds, over time ("in the dataset", "raised the most overall", "累计")
     "dataset",
     "in the data",
+    # Epoch's tables of chillers and cooling towers, the whole of what "equipment data" holds
+    "equipment",
     "overall",
     "altogether",
     "cumulative",
@@ -1735,17 +1760,18 @@ def _figures_of_org(form: Form) -> None:
 
 def _named_of_class(form: Form, r: _Reading, vocab: Any) -> None:
     """A name beside the class word of what it names: of the things the name may mean, the one of that
-    class ("the Project Rainier data center": Amazon's campus in Indiana, not the cluster of that name)."""
-    if not (r.explicit and form.carrier in SITES and len(form.entities) == 1) or vocab is None:
+    class ("the Project Rainier data center": Amazon's campus in Indiana, not the cluster of that name),
+    each of several compared ("Prometheus 数据中心和 Project Rainier 数据中心，哪个功率更大")."""
+    if not (r.explicit and form.carrier in SITES and form.entities) or vocab is None:
         return
     wanted = vocab.descendants(AIKG + CARRIERS[form.carrier].cls)
-    entity = form.entities[0]
-    if any(t in wanted for t in entity.types):
-        return
-    mention = next((m for m in r.mentions if m.best.iri == entity.iri), None)
-    other = [c for c in mention.candidates if any(t in wanted for t in c.types)] if mention else []
-    if len(other) == 1:
-        form.entities = [other[0]]
+    chosen = []
+    for entity in form.entities:
+        mention = next((m for m in r.mentions if m.best.iri == entity.iri), None)
+        other = [c for c in mention.candidates if any(t in wanted for t in c.types)] if mention else []
+        held = any(t in wanted for t in entity.types)
+        chosen.append(other[0] if not held and len(other) == 1 else entity)
+    form.entities = list({e.iri: e for e in chosen}.values())
 
 
 def _respelt(folded: str, mentions: list[Mention], known: frozenset[str]) -> _Reading:
@@ -2005,6 +2031,10 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         found = [f for f in found if text[f[0] : f[1]] not in _CLASS_WORDS] or found
         found = every = _given(text, found)
         strong = [f for f in found if f[2] not in WEAK_PROPS]
+        if form.dates:
+            # "2024 年发布的芯片里哪款显存最大", "which chip released in 2023 has the highest TDP": the
+            # release word says what the period is of; the other property word says what is asked
+            strong = [f for f in strong if f[2] not in DATE_PROPS] or strong
         if not strong and (ops_top(text) or not r.mentions):
             found = []  # "which chip has the most memory": a ranking of chips, not a chip link
         found = strong or found
@@ -2038,6 +2068,8 @@ def _outside(text: str, words: list[str], spans: list[tuple[int, int]]) -> bool:
     return any(not any(a <= s and e <= b for a, b in spans) for s, e, _ in _find(text, words))
 
 
+DATE_PROPS = frozenset({"releaseDate", "availableFrom"})
+"""The release dates a period of the question is read on ("released in 2024")."""
 WEAK_PROPS = frozenset({"accelerator", "openWeights", "liquidCooled"})
 """Properties whose words ("which chip", "什么卡") also ask for a ranking or a list of the class: read
 only beside a name, when the question names no other property and ranks nothing. A yes-or-no fact of one
@@ -2199,7 +2231,14 @@ def _read_class(form: Form, r: _Reading) -> None:
             None  # "confirmed clusters", 已确认的集群: Epoch's rating of the rows, not a deal's status
         )
     # the same word names another property on another class ("power" of a cluster, of a chip)
+    said = form.threshold_prop or form.prop
     form.prop = RECLASS.get((carrier or "", form.prop or ""), form.prop) if r.explicit else form.prop
+    meant = RECLASS.get((carrier or "", said or ""), said) if r.explicit else said
+    if form.threshold and said in WATTS and meant in WATTS and said != meant:
+        # the amount read in the unit of the word's property, held in the unit of the one meant: "chillers
+        # above 9,000 kW" are 9,000 kW of cooling capacity, not the 9,000,000 W of a chip's TDP
+        op, v = form.threshold
+        form.threshold = (op, v * WATTS[said] / WATTS[meant])
     if form.prop in PROPERTY_CARRIER and (
         carrier is None or PROPERTY_CARRIER[form.prop] in {"run", *FIGURES}
     ):
@@ -2947,13 +2986,15 @@ ORG_FIGURES = frozenset({"revenue", "usage", "funding", "staff", "spend"})
 def _makers_figures(form: Form) -> None:
     """A name that is both a thing and an organization ("Mistral": the model Mistral 7B and Mistral AI)
     names the organization when the question asks for figures only organizations have ("Mistral 有多少员工",
-    "xAI 和 Mistral 谁融资更多")."""
-    if form.carrier not in ORG_FIGURES:
+    "xAI 和 Mistral 谁融资更多"), and the owner when it asks for its clusters or data centers, which no model
+    has ("how many clusters does Mistral have": Mistral AI's, not every cluster, the model unused)."""
+    if form.carrier not in ORG_FIGURES and form.carrier not in SITES:
         return
     kept, kept_alt = [], []
     for i, e in enumerate(form.entities):
         alt = form.alternates[i] if i < len(form.alternates) else []
-        if alt and AIKG + CARRIERS[form.carrier].cls not in e.types:
+        owned = form.carrier in ORG_FIGURES or AIKG + "AIModel" in e.types
+        if alt and owned and AIKG + CARRIERS[form.carrier].cls not in e.types:
             if all(alt[0].iri != o[0].iri for o in form.orgs):
                 form.orgs.append(alt[:1])
         else:
@@ -3327,6 +3368,39 @@ def _chip_count() -> str:
     )
 
 
+ORG_ROLES = frozenset({"energySupplier", "builder", "tenant", "facilityInvestor"})
+"""A site's parties other than its owner (Epoch's "Owner", aikg:operator): the role a named organization
+plays when the question's property is one of them ("how many data centers does AEP supply")."""
+
+
+def org_role(form: Form, carrier: str) -> str | None:
+    """The role a named organization plays for the sites counted or listed, when the question names one
+    other than the owner; None: the carrier's own path (the owner, the developer, the maker)."""
+    if carrier == "datacenter" and form.orgs and form.prop in ORG_ROLES and form.op in ("count", "list"):
+        return form.prop
+    return None
+
+
+LINKED_CARRIERS = ("cluster", "run", "datacenter", "model", "hardware", "funding")
+
+
+def org_link_query(form: Form) -> str | None:
+    """A query for any node of the form's class that an organization named is linked to as the count links
+    it, whatever the other filters: a count of 0 where there is none ("how many models does Trane make":
+    Trane makes chillers, not AI models) is a reading that gave the name a role it does not play, not a
+    count of nothing. None when the form counts no organization's things."""
+    c = CARRIERS.get(form.carrier or "")
+    if c is None or form.carrier not in LINKED_CARRIERS or not form.orgs or form.vendor:
+        return None
+    role = org_role(form, form.carrier or "")
+    path = f"aikg:{role}" if role else (c.org[0] if c.org else "aikg:agent")
+    values = " ".join(_iri(x) for group in form.orgs for x in group)
+    return (
+        f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; {path}/aikg:parentOrganization? ?org . "
+        f"VALUES ?org {{ {values} }} }} LIMIT 1"
+    )
+
+
 def _threshold_prop(form: Form) -> str | None:
     """The property a threshold holds for when it is not the form's own (see ``Form.threshold_prop``)."""
     if form.threshold_prop and form.threshold_prop != form.prop:
@@ -3357,9 +3431,14 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:accelerator ?chip . {_CHIP_NAMED} . VALUES ?named {{ {_chip_values(form)} }}")
     if form.line and carrier == "hardware":
         out.append(f'?x rdfs:label ?lineName FILTER(CONTAINS(LCASE(STR(?lineName)), "{form.line}"))')
+    role = org_role(form, carrier)
     for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
-        if (form.vendor or line_word(cands[0])) and carrier in ("cluster", "run"):
+        if role:
+            # "data centers Entergy powers", "Mortenson 承建了几个数据中心": the organization in the role the
+            # question names (energy supplier, builder, tenant, investor), not the site's owner
+            path = f"aikg:{role}"
+        elif (form.vendor or line_word(cands[0])) and carrier in ("cluster", "run"):
             # clusters on Ascend chips: their chips' maker, never the maker as their operator
             path = "aikg:accelerator/aikg:manufacturer"
         elif ((form.defaults or form.every) and carrier == "cluster") or form.subsidiaries:
@@ -4023,7 +4102,11 @@ def describe(form: Form) -> str:
     if form.chips:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
+        role = org_role(form, form.carrier or "")
         by = ("芯片来自 " if zh else "with chips made by ") if form.vendor else ("属于 " if zh else "of ")
+        if role:
+            en, cn, _ = PROPERTY_LABELS[role]
+            by = f"{cn}为 " if zh else f"with {en} "
         subsidiaries = (
             ("（含子公司）" if zh else " (with its subsidiaries)")
             if form.defaults or form.subsidiaries

@@ -47,6 +47,12 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     # "谁做的" / "哪家公司做的": who made it, the maker of a chip or the developer of a model
     (("谁做的", "家做的", "公司做的", "谁造的", "家造的", "谁家的"), ("manufacturer", "developer")),
+    # "who made X", "X 是谁家出的": the party that made it, as 谁做的 (a chip's maker, a model's developer);
+    # the verb alone stays no property word ("how many chips has Intel made" counts)
+    (
+        ("who made", "who created", "who built", "谁家出的", "哪家出的", "谁出的", "家推出的"),
+        ("manufacturer", "developer", "builder"),
+    ),
     # "whose is it", "是谁的": a model's developer, a chip's maker, else the owner of a site or cluster
     # (Epoch's "Owner", aikg:operator): the first the entity has
     (("whose", "是谁的"), ("developer", "manufacturer", "operator", "operatedBy")),
@@ -90,6 +96,11 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("builder",),
     ),
     (("operated by", "operates", "operator", "运营方", "运营"), ("operatedBy", "operator")),
+    # "who runs MareNostrum 5": its operator (Epoch's "Owner"); "runs" alone is a noun of training runs
+    (
+        ("who runs", "who run", "who is running", "who's running", "run by", "谁在管", "谁管"),
+        ("operatedBy", "operator"),
+    ),
     # a person's positions ("Soumith's role"): the role of each position that the person holds
     (("role", "roles", "position", "positions", "job title", "职务", "职位", "担任", "头衔"), ("role",)),
     # Epoch's "Owner" of a data center or cluster is the aikg:operator (epoch/mapping.py)
@@ -117,6 +128,13 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     (
         (
+            # "who powers X", "X is powered by": who supplies its electricity, never its power capacity
+            "who powers",
+            "powers it",
+            "powered by",
+            "gets its power",
+            "get their power",
+            "gets its electricity",
             "supplies power",
             "supply power",
             "supplies electricity",

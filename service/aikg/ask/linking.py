@@ -413,11 +413,16 @@ def _not_amounts(mentions: list[Mention], folded: str) -> list[Mention]:
             rest = folded[m.end :].lstrip()
             if any(rest.startswith(u) and not "a" <= rest[len(u) : len(u) + 1] <= "z" for u in UNITS):
                 continue
+            if rest.startswith(_SCALE_WORDS):
+                continue  # "超过 1.6 万亿", "1.6 trillion parameters": an amount, not Seed 1.6's "1.6"
         if m.how == "word" and _GLUED_AMOUNT.fullmatch(m.text):
             continue  # "显存不到 16GB": an amount, not the "16GB" of the P100 PCIe 16GB's name
         out.append(m)
     return out
 
+
+_SCALE_WORDS = ("万亿", "千亿", "百亿", "亿", "万", "trillion", "billion", "million", "thousand")
+"""Words of a number's size after it: the number is an amount ("1.6 万亿", "2.5 billion")."""
 
 _GLUED_AMOUNT = re.compile(
     r"[\d.]+\s*(?:"

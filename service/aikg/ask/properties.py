@@ -21,7 +21,11 @@ class PropertyMention:
 def _pattern(word: str) -> re.Pattern[str]:
     if CJK_CHAR.search(word):
         return re.compile(re.escape(word))
-    return re.compile(rf"(?<![a-z0-9]){re.escape(word)}s?(?![a-z0-9])")
+    # "who runs X" asks X's operator; "who runs *only* Google accelerators", "who runs NVIDIA-*only*
+    # capacity" ask which parties keep to one vendor, a question of its own (the named query of
+    # NVIDIA-only capacity), not a fact of a thing
+    only = r"(?!.*(?:\bonly|\bjust|\bexclusively|\bsolely)\b)" if word.startswith("who ") else ""
+    return re.compile(rf"(?<![a-z0-9]){re.escape(word)}s?(?![a-z0-9]){only}")
 
 
 _PATTERNS: tuple[tuple[re.Pattern[str], int, tuple[str, ...]], ...] = tuple(

@@ -78,6 +78,9 @@ CARRIERS: dict[str, Carrier] = {
             date="date",
         ),
         Carrier("event", "Event", "events", "事件", date="date"),
+        # Epoch's facility equipment: product models of data-center cooling plant, by their maker
+        Carrier("chiller", "Chiller", "chillers", "冷水机组", org=("aikg:manufacturer",)),
+        Carrier("tower", "CoolingTower", "cooling towers", "冷却塔", org=("aikg:manufacturer",)),
     )
 }
 
@@ -141,6 +144,13 @@ CLASS_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("funding", ("funding round", "funding rounds", "rounds", "round", "融资", "轮融资")),
+    # the cooling plant Epoch lists (its chiller and cooling-tower tables): "chiller models" is the class,
+    # never AI models
+    (
+        "chiller",
+        ("chiller", "chillers", "chiller model", "chiller models", "冷水机组", "冷水机", "冷机", "制冷机组"),
+    ),
+    ("tower", ("cooling tower", "cooling towers", "cooling tower model", "cooling tower models", "冷却塔")),
     ("event", ("happened", "events", "发生了什么", "事件")),
 )
 
@@ -165,6 +175,8 @@ MEMORY_WORDS = (
 
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memoryBandwidth", (*BANDWIDTH_WORDS, "tb/s")),
+    # the heat a chiller or cooling tower removes (Epoch's "Cooling capacity (kW)")
+    ("coolingCapacity", ("cooling capacity", "cooling power", "制冷量", "制冷能力", "冷却能力", "散热能力")),
     (
         "memoryPerChip",
         (
@@ -397,6 +409,17 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "energySupplier",
         (
+            # who powers a site: its electricity supplier ("who powers X", "get their power from Entergy",
+            # "does AEP supply"), never its power capacity
+            "who powers",
+            "powers it",
+            "powered by",
+            "get their power",
+            "gets its power",
+            "get its power",
+            "gets their power",
+            "supply",
+            "supplies",
             "supplies power",
             "energy company",
             "energy companies",
@@ -418,7 +441,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "电力来自",
         ),
     ),
-    ("builder", ("building", "who builds", "谁来建", "建设运营", "承建", "谁建")),
+    # a site's builder: "who builds", "who built", 承建 (the verb of a data center's construction)
+    ("builder", ("building", "who builds", "who built", "谁来建", "建设运营", "承建", "谁建")),
     (
         "activeParameters",
         (
@@ -896,6 +920,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 """Analyst words for properties, longest matched first; the ontology's labels are added at run time."""
 
 PROPERTY_CARRIER: dict[str, str] = {
+    "coolingCapacity": "chiller",
     "memoryBandwidth": "hardware",
     "memoryPerChip": "hardware",
     "thermalDesignPower": "hardware",
@@ -977,6 +1002,7 @@ PROPERTY_LABELS: dict[str, tuple[str, str, str]] = {
     "computeSpend": ("compute spending", "算力支出", ""),
     "termYears": ("term", "期限", "years"),
     "energySupplier": ("energy supplier", "能源供应方", ""),
+    "coolingCapacity": ("cooling capacity", "制冷量", "kW"),
     "operator": ("operator", "运营方", ""),
     "operatedBy": ("operator", "运营方", ""),
     "tenant": ("tenant", "租户", ""),
