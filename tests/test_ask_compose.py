@@ -3083,4 +3083,12 @@ def test_two_sites_compared_by_their_class_are_the_data_centers(asker, epoch_sto
     )
     body = asker.ask("Meta 的 Prometheus 数据中心和 Project Rainier 数据中心，哪个功率更大？")
     assert len(gold) == 2 and numbers(body) == gold
-    assert asker.ask("谷歌在新奥尔巴尼的数据中心和 Meta 的普罗米修斯，哪个造价更高？")["abstained"]
+    both = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?d { id:google-new-albany-ohio id:meta-prometheus-new-albany-ohio } "
+        "?d aikg:cost ?v }",
+    )
+    body = asker.ask("谷歌在新奥尔巴尼的数据中心和 Meta 的普罗米修斯，哪个造价更高？")
+    assert len(both) == 2 and (body["abstained"] or numbers(body) == both)
+    # a side no name links (阿特拉斯, a campus aikg does not hold): not the other side's cost alone
+    assert asker.ask("谷歌在新奥尔巴尼的数据中心和 Meta 的阿特拉斯园区，哪个造价更高？")["abstained"]
