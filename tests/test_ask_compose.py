@@ -3092,3 +3092,47 @@ def test_two_sites_compared_by_their_class_are_the_data_centers(asker, epoch_sto
     assert len(both) == 2 and (body["abstained"] or numbers(body) == both)
     # a side no name links (阿特拉斯, a campus aikg does not hold): not the other side's cost alone
     assert asker.ask("谷歌在新奥尔巴尼的数据中心和 Meta 的阿特拉斯园区，哪个造价更高？")["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "country"),
+    [
+        ("How many Japanese clusters are there?", "Japan"),
+        ("How many French clusters are listed?", "France"),  # not the clusters of the CEA ("French …")
+        (
+            "How many British clusters are in the data?",
+            "United Kingdom of Great Britain and Northern Ireland",
+        ),
+    ],
+)
+def test_a_country_said_by_its_adjective_filters_the_clusters(asker, epoch_store, q, country):
+    """ "Japanese clusters" are the clusters in Japan; "French" and "British" name no organization (the
+    CEA, the University of British Columbia) when they say a country."""
+    gold = values(
+        epoch_store,
+        f'SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ ?x a aikg:Deployment ; aikg:locationName "{country}" }}',
+    )
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["country"] == country
+    assert not body["understood"]["form"]["organizations"]
+    assert {int(g) for g in gold} <= every_counts(body) | {count_of(body)}
+
+
+def test_runs_carried_out_on_a_chip_are_the_runs_that_used_it(asker, epoch_store):
+    """ "carried out", "done", "conducted" on a chip restate its use ("carried" is no Carrier misspelt)."""
+    gold = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?r a aikg:TrainingRun ; "
+        "aikg:accelerator id:google-tpu-v4 }",
+    )
+    for q in (
+        "How many training runs were carried out on TPU v4?",
+        "How many training runs were done on TPU v4?",
+    ):
+        body = asker.ask(q)
+        assert not body["abstained"] and gold == {float(count_of(body))}, q
+
+
+def test_a_count_filtered_on_a_country_the_class_has_no_place_for_is_not_zero(asker):
+    """Models have no location in aikg: "how many Chinese models …" is not 0, aikg does not know."""
+    assert asker.ask("How many Chinese models have over 500 billion parameters?")["abstained"]

@@ -40,6 +40,7 @@ from aikg.ask.compose import (
     countries_named,
     describe,
     every_row,
+    location_probe,
     members_query,
     merge,
     of_one_thing,
@@ -1243,8 +1244,8 @@ class Asker:
     def _not_linked(self, form: Form) -> bool:
         """True when no node of the class counted is linked to the organization named as the count links
         it (:func:`org_link_query`): its 0 says nothing about what the question asked."""
-        probe = org_link_query(form)
-        return probe is not None and not self.query(probe).rows
+        probes = [p for p in (org_link_query(form), location_probe(form)) if p is not None]
+        return any(not self.query(p).rows for p in probes)
 
     def _composed_none(
         self, question: str, form: Form, understood: dict[str, Any], what: str, links: dict[str, str]

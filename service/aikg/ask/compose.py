@@ -466,6 +466,8 @@ _KNOWN = frozenset(
         # "which Ascend part", "Ascend parts": a chip, never the model Parti misspelt
         "part",
         "parts",
+        # "runs carried out on TPU v4": done, never the chiller maker Carrier misspelt
+        "carried",
     )
 )
 
@@ -1164,8 +1166,9 @@ def of_one_thing(form: Form, unknown: list[str], folded: str = "") -> list[str]:
 def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
     """The words left unexplained less those that restate what the form applies (:data:`RESTATED`): a
     comparative beside a comparison, "own" beside an organization's clusters or sites, "shipped" beside
-    its models or chips, "done" beside its rounds, "handling" beside usage figures, 阶段 beside a status,
-    "back" beside a period; and "so" of "so far" (until now) beside a count or a company's figures."""
+    its models or chips, "done" beside its rounds or the runs on a chip, "handling" beside usage figures,
+    阶段 beside a status, "back" beside a period; and "so" of "so far" (until now) beside a count or a
+    company's figures."""
     asked = set()
     if form.op == "compare":
         asked.add("compare")
@@ -1179,6 +1182,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("makes")
     if form.carrier == "funding" and (form.orgs or form.entities):
         asked.add("rounds")
+    if form.carrier == "run" and form.chips:
+        asked.add("runs")
     if form.carrier == "usage":
         asked.add("usage")
     if form.status:
@@ -1823,7 +1828,11 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     orgs_cls = vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
     chips_cls = vocab.descendants(AIKG + "Accelerator") if vocab is not None else frozenset()
     r.countries = countries = [
-        c for c in _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS]) if not _NOT_A_PLACE.match(text, c[0])
+        c
+        for c in _find(text, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])
+        if not _NOT_A_PLACE.match(text, c[0])
+        # a country word inside a longer name is the name's ("American Electric Power", "Saudi Aramco")
+        and not any(m.start <= c[0] and c[1] <= m.end and m.end - m.start > c[1] - c[0] for m in r.mentions)
     ]
     named_products = {p.casefold() for p in products if len(p) >= 3 and _has(text, [p.casefold()])}
     spend = _has(text, SPEND_WORDS) or r.context == "spend" or SPENT.search(text) is not None
@@ -3399,6 +3408,16 @@ def org_link_query(form: Form) -> str | None:
         f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; {path}/aikg:parentOrganization? ?org . "
         f"VALUES ?org {{ {values} }} }} LIMIT 1"
     )
+
+
+def location_probe(form: Form) -> str | None:
+    """A query for any node of the form's class with a location, when the form filters on a country: a
+    count of 0 of a class with none ("how many Chinese models": models have no location in aikg) is a
+    filter the class cannot take, not a count of nothing."""
+    c = CARRIERS.get(form.carrier or "")
+    if c is None or not (form.country or form.countries or form.region):
+        return None
+    return f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; aikg:locationName ?place }} LIMIT 1"
 
 
 def _threshold_prop(form: Form) -> str | None:

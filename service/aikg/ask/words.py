@@ -1158,6 +1158,47 @@ COUNTRIES: dict[str, str] = {
     "捷克": "Czechia",
     "slovenia": "Slovenia",
     "斯洛文尼亚": "Slovenia",
+    # a country said by its adjective ("Japanese clusters", "the largest Saudi cluster"): where the thing is
+    "chinese": "China",
+    "japanese": "Japan",
+    "american": "United States of America",
+    "french": "France",
+    "korean": "Korea (Republic of)",
+    "south korean": "Korea (Republic of)",
+    "indian": "India",
+    "german": "Germany",
+    "saudi": "Saudi Arabia",
+    "brazilian": "Brazil",
+    "british": "United Kingdom of Great Britain and Northern Ireland",
+    "emirati": "United Arab Emirates",
+    "canadian": "Canada",
+    "singaporean": "Singapore",
+    "swedish": "Sweden",
+    "italian": "Italy",
+    "swiss": "Switzerland",
+    "spanish": "Spain",
+    "dutch": "Netherlands",
+    "norwegian": "Norway",
+    "finnish": "Finland",
+    "australian": "Australia",
+    "taiwanese": "Taiwan",
+    "russian": "Russia",
+    "thai": "Thailand",
+    "israeli": "Israel",
+    "qatari": "Qatar",
+    "malaysian": "Malaysia",
+    "indonesian": "Indonesia",
+    "vietnamese": "Vietnam",
+    "polish": "Poland",
+    "danish": "Denmark",
+    "irish": "Ireland",
+    "mexican": "Mexico",
+    "chilean": "Chile",
+    "argentine": "Argentina",
+    "argentinian": "Argentina",
+    "icelandic": "Iceland",
+    "czech": "Czechia",
+    "slovenian": "Slovenia",
 }
 """Country words, as Epoch's location names spell the countries."""
 COUNTRY_PAIRS: dict[str, tuple[str, ...]] = {
@@ -2061,6 +2102,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # an organization's funding rounds said as done ("how many rounds has Anthropic *done*"): those that
     # closed, as "completed" (compose reads them so)
     "rounds": ("done",),
+    # training runs said as done on a chip ("runs *done* / *carried* out / *conducted* / *performed* on TPU
+    # v3"): the runs that used it
+    "runs": ("done", "carried", "conducted", "performed", "out"),
     # the data itself as what holds the things counted ("has Intel got in *here*")
     "data": ("here",),
     # the rest of 先进 (advanced) when 先 ("first") was read as the comparison's lower side (制程更先*进*)
