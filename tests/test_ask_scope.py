@@ -265,6 +265,33 @@ def test_a_site_named_with_its_own_number_is_answered(asker, epoch_store):
 
 
 @pytest.mark.parametrize(
+    ("q", "chip"),
+    [
+        ("What's the TDP of Tesla's Dojo 2 chip?", "tesla-d1-dojo"),
+        ("特斯拉 Dojo 3 芯片的功耗是多少", "tesla-d1-dojo"),
+    ],
+)
+def test_a_chip_named_with_a_generation_the_data_does_not_hold_is_not_answered(asker, epoch_store, q, chip):
+    """A chip's generation written as a bare number after its name ("Dojo 2": Epoch lists the D1 alone)
+    names a chip aikg does not hold: not answered with the chip the name's word finds (the moved trap
+    of part k answered Tesla D1 Dojo's 400 W)."""
+    assert column(epoch_store, f"SELECT ?v WHERE {{ id:{chip} aikg:thermalDesignPower ?v }}")
+    body = asker.ask(q)
+    assert body["abstained"], body["understood"]
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [("What's the TDP of Amazon's Trainium 3 chip?", "700"), ("英特尔 Gaudi 3 芯片的功耗是多少？", "900")],
+)
+def test_a_chip_named_with_its_own_generation_is_answered(asker, epoch_store, q, want):
+    body = asker.ask(q)
+    assert not body["abstained"], body["understood"]
+    facts = body["answer"].get("facts") or body["answer"].get("rows")
+    assert want in str(facts[0])
+
+
+@pytest.mark.parametrize(
     "q",
     [
         "Will Groq actually hit 200 MW by next year?",

@@ -441,10 +441,14 @@ def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:
     dropped: set[int] = set()
     for k, m in enumerate(mentions):
         types = {t for c in m.candidates for t in c.types}
-        after = (_DOTTED_AFTER.match(folded, m.end) if types & _VERSIONED else None) or (
-            (_PHASE_AFTER.match(folded, m.end) or _NUMBERED_AFTER.match(folded, m.end))
-            if types & _PHASED
-            else None
+        after = (
+            (_DOTTED_AFTER.match(folded, m.end) if types & _VERSIONED else None)
+            or (_GENERATION_AFTER.match(folded, m.end) if types & _CHIPS else None)
+            or (
+                (_PHASE_AFTER.match(folded, m.end) or _NUMBERED_AFTER.match(folded, m.end))
+                if types & _PHASED
+                else None
+            )
         )
         if after is None:
             continue
@@ -457,12 +461,21 @@ def _versioned(mentions: list[Mention], folded: str) -> list[Mention]:
     return [m for k, m in enumerate(mentions) if k not in dropped]
 
 
-_VERSIONED = frozenset(AIKG + c for c in ("AIModel", "Accelerator"))
+_CHIPS = frozenset(AIKG + c for c in ("Accelerator", "GPU", "TPU", "LPU"))
+"""A chip's most specific types (a candidate carries those): aikg:Accelerator and its subclasses in
+ontology/hardware.ttl."""
+_VERSIONED = frozenset({AIKG + "AIModel", *_CHIPS})
 """Things whose names carry a version ("Pangu 3.0", "MI300X")."""
 _PHASED = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
 """Things whose names carry a phase ("Alps Supercomputer Phase 2")."""
 
 
+_GENERATION_AFTER = re.compile(
+    r"\s*(\d{1,2})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?)\b|[?？!！,，。]|$|的|芯片|这款|那款))"
+)
+"""A chip's generation written as a bare number after its name and before the end or a chip word ("Tesla's
+Dojo 2 chip", "Dojo 2 的功耗"): a look-alike the data does not hold unless a candidate's label has it (the
+number is the name's, never an amount: units, 倍, 张 … are not among what may follow)."""
 _PHASE_AFTER = re.compile(r"\s*(phase \d+)(?![a-z0-9])")
 _NUMBERED_AFTER = re.compile(
     r"\s*(\d{1,2})(?![\d.,%])(?!\s*(?:[a-z]|%|万|亿|千|百|兆|个|张|块|颗|座|家|年|月|日|号|期|倍|名|大|强))"
