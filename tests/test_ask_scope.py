@@ -269,13 +269,17 @@ def test_a_site_named_with_its_own_number_is_answered(asker, epoch_store):
     [
         ("What's the TDP of Tesla's Dojo 2 chip?", "tesla-d1-dojo"),
         ("特斯拉 Dojo 3 芯片的功耗是多少", "tesla-d1-dojo"),
+        ("What's the TDP of Amazon's Trainium 4 chip?", "amazon-trainium3"),
+        ("How much memory does Intel's Gaudi 4 chip have?", "intel-habana-gaudi3"),
+        ("亚马逊 Inferentia 3 芯片的显存有多大？", "aws-inferentia2"),
     ],
 )
 def test_a_chip_named_with_a_generation_the_data_does_not_hold_is_not_answered(asker, epoch_store, q, chip):
     """A chip's generation written as a bare number after its name ("Dojo 2": Epoch lists the D1 alone)
     names a chip aikg does not hold: not answered with the chip the name's word finds (the moved trap
     of part k answered Tesla D1 Dojo's 400 W)."""
-    assert column(epoch_store, f"SELECT ?v WHERE {{ id:{chip} aikg:thermalDesignPower ?v }}")
+    figure = "aikg:thermalDesignPower|aikg:memoryPerChip"
+    assert column(epoch_store, f"SELECT ?v WHERE {{ id:{chip} {figure} ?v }}")
     body = asker.ask(q)
     assert body["abstained"], body["understood"]
 

@@ -1661,10 +1661,11 @@ def unexplained_words(
 
 _NAME_TAIL = re.compile(
     r"[ \t]*(?:\d{1,2}|ii|iii|iv)(?![\w.,])"
-    r"(?=\s*(?:$|[?？!！.。,，;；:：)）]|'s\b|的|呢|吗|和|与|\b(?:and|or|vs|versus|compared)\b))"
+    r"(?=\s*(?:$|[?？!！.。,，;；:：)）]|'s\b|的|呢|吗|和|与|芯片|\b(?:and|or|vs|versus|compared|chips?|gpus?)\b))"
 )
-"""A number written right after a name, ending the name ("Blackwell Ultra *2*?", "H100 2 的显存"): a
-model number the name linked does not have."""
+"""A number written right after a name, ending the name ("Blackwell Ultra *2*?", "H100 2 的显存") or before
+a chip word ("Trainium *4* chip", "Inferentia 3 芯片": a chip line read as its maker's chips): a model number
+the name linked does not have."""
 
 
 def name_tails(folded: str, mentions: list[Mention]) -> list[str]:
