@@ -31,6 +31,7 @@ from rdflib.plugins.sparql.parser import parseQuery
 from rdflib.plugins.sparql.parserutils import CompValue
 
 from aikg.namespaces import ANSWER, ANSWERS_GRAPH, RDF, node
+from aikg.rdf.datatypes import XSD, XSD_NUMERIC
 from aikg.rdf.results import QueryResult, ResultKind, StoredTerm
 from aikg.rdf.tokens import tokenize
 
@@ -393,29 +394,7 @@ def _terms(cells: set[str]) -> dict[str, StoredTerm | None]:
     return found
 
 
-_XSD = "http://www.w3.org/2001/XMLSchema#"
-_NUMERIC = {
-    _XSD + n
-    for n in [
-        "integer",
-        "decimal",
-        "float",
-        "double",
-        "int",
-        "long",
-        "short",
-        "byte",
-        "nonNegativeInteger",
-        "positiveInteger",
-        "nonPositiveInteger",
-        "negativeInteger",
-        "unsignedLong",
-        "unsignedInt",
-        "unsignedShort",
-        "unsignedByte",
-    ]
-}
-_STRINGS = {_XSD + "string", "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
+_STRINGS = {XSD + "string", "http://www.w3.org/1999/02/22-rdf-syntax-ns#langString"}
 
 
 def _key(term: StoredTerm | None) -> tuple[Any, ...]:
@@ -430,7 +409,7 @@ def _key(term: StoredTerm | None) -> tuple[Any, ...]:
     if not isinstance(term, ox.Literal):
         return (4, str(term))
     datatype = term.datatype.value
-    if datatype in _NUMERIC:
+    if datatype in XSD_NUMERIC:
         try:
             return (3, 0, Decimal(term.value), "")
         except InvalidOperation:
