@@ -17,11 +17,12 @@ import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pyoxigraph as ox
 import pytest
 import requests
 
 from aikg.cli import main
-from aikg.errors import DamagedStore
+from aikg.errors import DamagedStore, InsufficientStorage
 from aikg.knowledge.load import load_seeds
 from aikg.store import OxigraphStore, in_use
 from conftest import LiveServer, free_port
@@ -341,6 +342,46 @@ def test_writes_wait_for_the_writer_and_a_full_disk_is_507_until_space_is_freed(
     finally:
         os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(60)
+
+
+def test_a_store_closed_on_a_full_disk_closes_in_order_and_loses_nothing(small_disk):
+    """A write refused for want of space is a 507 (InsufficientStorage); closing the store then must not
+    flush onto the full disk and raise (it turned `aikg load`'s one-line refusal into a traceback and exit
+    1). Every statement is there at the next open, once space is freed, and the store takes writes again."""
+    path = small_disk / "store"
+    store = OxigraphStore(path)
+    load_seeds(store)
+    before = store.count()
+    note = ox.Quad(
+        ox.NamedNode("https://w3id.org/aikg/id/disk-note"),
+        ox.NamedNode("http://www.w3.org/2000/01/rdf-schema#comment"),
+        ox.Literal("a note"),
+        ox.NamedNode("https://w3id.org/aikg/graph/sources/disk-note"),
+    )
+    filler = small_disk / "filler"
+    with open(filler, "wb") as fh, contextlib.suppress(OSError):
+        while True:
+            fh.write(b"\0" * 2**20)
+    many = [  # more than the space the engine keeps ahead for its log (a single note fits in it)
+        ox.Quad(
+            ox.NamedNode(f"https://w3id.org/aikg/id/disk-note-{i}"),
+            note.predicate,
+            ox.Literal("x" * 200),
+            note.graph_name,
+        )
+        for i in range(50_000)
+    ]
+    with pytest.raises(InsufficientStorage):
+        store.apply(add=many)
+    store.close()  # raised OSError (No space left on device) from the engine's flush before
+    filler.unlink()
+    again = OxigraphStore(path)
+    try:
+        assert again.count() == before
+        again.apply(add=[note])
+        assert again.count() == before + 1  # the note, in its named graph
+    finally:
+        again.close()
 
 
 def test_a_store_not_closed_cleanly_is_read_whole_before_it_is_opened(pristine, tmp_path):

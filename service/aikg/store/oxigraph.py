@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 import os
 import re
 import shutil
@@ -38,6 +39,7 @@ from aikg.store.copies import DefaultCopies
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
 
 T = TypeVar("T")
+log = logging.getLogger(__name__)
 
 _QUAD_MIME = frozenset(f.mime for f in DATASET_FORMATS)
 """Formats that can carry their own named graphs."""
@@ -814,9 +816,19 @@ class OxigraphStore(Store):
         if store is None:
             return
         if self.path is not None and not self.read_only:
-            store.flush()
-            if self._generation is not None:
-                self._mark(self.path, self._generation)
+            try:
+                store.flush()
+                if self._generation is not None:
+                    self._mark(self.path, self._generation)
+            except OSError as exc:
+                if self._space_error(exc) is None:
+                    raise
+                # A full file system: every committed write is in the engine's write-ahead log, read back
+                # at the next open; with no marker written, that open names the data afresh (nothing kept
+                # for this generation is trusted). Closing must not turn the write's clear 507 into a crash.
+                # The log gets the error's text: a record holding the error would hold this frame, and with
+                # it the engine and its lock, past the close.
+                log.warning("closing the store at %s on a full disk: not flushed (%s)", self.path, str(exc))
         self._ox = None  # type: ignore[assignment]  # dropping the last reference closes the files
         if self.path is not None and not self.read_only:
             # The newest snapshot stays until the next open: readers closing at the same time (a
