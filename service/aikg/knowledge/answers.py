@@ -53,7 +53,7 @@ def row_triples(
         name = node(maintained.row_prefix(q.name) + hashlib.sha256(text.encode()).hexdigest()[:32])
         out.add(ox.Triple(name, maintained.OF, of))
         out.add(ox.Triple(name, lined, ox.Literal(text)))
-        out.update(ox.Triple(name, c, t) for i, c in kept if (t := row[i]) is not None)
+        out.update(ox.Triple(name, c, maintained.kept_value(t)) for i, c in kept if (t := row[i]) is not None)
     return out
 
 
@@ -72,23 +72,58 @@ def rebuild(store: Store) -> int:
 
 
 class _View:
-    """The store as it will be once ``removed`` and ``added`` are committed (the answers graph aside)."""
+    """The store as it will be once ``removed`` and ``added`` are committed (the answers graph aside).
 
-    def __init__(self, store: Store, removed: set[ox.Quad], added: set[ox.Quad]) -> None:
-        self.store, self.removed = store, removed
+    What it reads of the store is kept for the queries after the first: a small write's nodes are read
+    once, not once per kept query (a 5-triple write with ten kept queries: 29 reads of the same node)."""
+
+    def __init__(
+        self, store: Store, removed: set[ox.Quad], added: set[ox.Quad], links: frozenset[ox.NamedNode]
+    ) -> None:
+        """``links``: every predicate a step may take, of any of the queries (incoming reads are of these)."""
+        self.store, self.removed, self.links = store, removed, links
         self.added_out: dict[StoredTerm, list[ox.Quad]] = {}
         self.added_in: dict[StoredTerm, list[ox.Quad]] = {}
         for q in added:
             if q.graph_name != _GRAPH:
                 self.added_out.setdefault(q.subject, []).append(q)
                 self.added_in.setdefault(q.object, []).append(q)
+        self._outs: dict[StoredTerm, list[ox.Quad]] = {}
+        self._ins: dict[StoredTerm, list[ox.Quad]] = {}
 
     def _kept(self, quads: Iterable[ox.Quad]) -> list[ox.Quad]:
         return [q for q in quads if q.graph_name != _GRAPH and q not in self.removed]
 
+    def _stored_out(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
+        """The store's statements of ``nodes`` (every predicate), as before the change."""
+        missing = nodes - self._outs.keys()
+        if missing:
+            for n in missing:
+                self._outs[n] = []
+            for q in self.store.outgoing(missing):
+                self._outs[q.subject].append(q)
+        return [q for n in nodes for q in self._outs[n]]
+
+    def _stored_in(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
+        """The store's statements naming ``nodes`` by one of :attr:`links`, as before the change."""
+        missing = nodes - self._ins.keys()
+        if missing:
+            for n in missing:
+                self._ins[n] = []
+            for q in self.store.incoming(missing, predicates=self.links):
+                self._ins[q.object].append(q)
+        return [q for n in nodes for q in self._ins[n]]
+
     def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         extra = [q for n in nodes for q in self.added_out.get(n, ())]
-        return self._kept(self.store.outgoing(nodes)) + extra
+        return self._kept(self._stored_out(nodes)) + extra
+
+    def incoming(self, nodes: set[StoredTerm], predicates: Iterable[ox.NamedNode]) -> list[ox.Quad]:
+        """Statements naming ``nodes`` as their object by one of ``predicates`` (of :attr:`links`), after
+        the change."""
+        wanted = set(predicates)
+        extra = [q for n in nodes for q in self.added_in.get(n, ()) if q.predicate in wanted]
+        return self._kept(q for q in self._stored_in(nodes) if q.predicate in wanted) + extra
 
     def neighbours(
         self,
@@ -100,8 +135,8 @@ class _View:
     ) -> set[StoredTerm]:
         """Nodes one link step from ``nodes`` (``out``: objects of their links, ``in``: subjects linking to
         them), before or after the change."""
-        out = self.store.outgoing(nodes, predicates=links) if "out" in ways else []
-        into = self.store.incoming(nodes, predicates=links) if "in" in ways else []
+        out = [q for q in self._stored_out(nodes) if q.predicate in links] if "out" in ways else []
+        into = [q for q in self._stored_in(nodes) if q.predicate in links] if "in" in ways else []
         if after:
             out = self._kept(out) + [
                 q for n in nodes for q in self.added_out.get(n, ()) if q.predicate in links and "out" in ways
@@ -109,6 +144,9 @@ class _View:
             into = self._kept(into) + [
                 q for n in nodes for q in self.added_in.get(n, ()) if q.predicate in links and "in" in ways
             ]
+        else:
+            out = [q for q in out if q.graph_name != _GRAPH]
+            into = [q for q in into if q.graph_name != _GRAPH]
         found = {q.object for q in out} | {q.subject for q in into}
         return {n for n in found if isinstance(n, ox.NamedNode | ox.BlankNode)}
 
@@ -152,7 +190,8 @@ def plan(
     queries = [q for q in declared() if maintained.is_kept(store, q)]
     if not queries:
         return set(), set()
-    view = _View(store, removed, added)
+    links = frozenset().union(*(_shape(q).predicates for q in queries)) - {_TYPE}
+    view = _View(store, removed, added, links)
     changed = [q for q in (*removed, *added) if q.graph_name != _GRAPH]
     old: set[ox.Quad] = set()
     new: set[ox.Quad] = set()
@@ -163,6 +202,11 @@ def plan(
         old |= diff[0]
         new |= diff[1]
     return old - new, new - old
+
+
+def _shape(q: NamedQuery) -> maintained.Shape:
+    assert q.maintained is not None
+    return maintained.shape(q.text, q.maintained.root)
 
 
 def _plan_one(
@@ -185,8 +229,13 @@ def _plan_one(
         view, subjects, links, reach, after=True
     )
     root = maintained.column(q.maintained.root)
-    kept_rows = {r.subject for r in store.incoming(near, predicates=[root], graph=str(ANSWERS_GRAPH))}
-    had = {r.object for r in store.outgoing(kept_rows, predicates=[root], graph=str(ANSWERS_GRAPH))}
+    named: set[StoredTerm] = {maintained.kept_value(n) for n in near}
+    kept_rows = {r.subject for r in store.incoming(named, predicates=[root], graph=str(ANSWERS_GRAPH))}
+    had = {
+        n
+        for r in store.outgoing(kept_rows, predicates=[root], graph=str(ANSWERS_GRAPH))
+        if (n := maintained.kept_node(r.object)) is not None
+    }
     roots = had | _roots(view, near - had, shape)
     if len(roots) > MAX_ROOTS:
         return None
@@ -201,6 +250,13 @@ def _roots(view: _View, candidates: set[StoredTerm], shape: maintained.Shape) ->
     have: dict[StoredTerm, set[tuple[ox.NamedNode, StoredTerm | None]]] = {}
     for s in view.outgoing(candidates):
         have.setdefault(s.subject, set()).update({(s.predicate, None), (s.predicate, s.object)})
+    if shape.incoming:  # (predicate, None) for a statement naming the candidate: an owner's cluster
+        named: dict[StoredTerm, set[ox.NamedNode]] = {}
+        for s in view.incoming(candidates, shape.incoming):
+            named.setdefault(s.object, set()).add(s.predicate)
+        have = {c: facts for c, facts in have.items() if shape.incoming <= named.get(c, set())} | {
+            c: set() for c in named if c not in have and shape.incoming <= named[c] and not shape.required
+        }
     return {
         c
         for c, facts in have.items()
@@ -227,7 +283,12 @@ def _rows(
     if _NAMED_GRAPH in shape.predicates:
         graphs = {s.graph_name for s in facts if isinstance(s.graph_name, ox.NamedNode)}
         docs: set[StoredTerm] = {s.subject for s in view.store.incoming(graphs, predicates=[_NAMED_GRAPH])}
-        facts += [s for s in view.outgoing(docs) if s.predicate in shape.predicates]
+        said = [s for s in view.outgoing(docs) if s.predicate in shape.predicates]
+        # and what the documents name (a default certainty's rank: aikg:Likely aikg:confidenceRank 1)
+        named: set[StoredTerm] = {
+            s.object for s in said if isinstance(s.object, ox.NamedNode) and s.predicate != _TYPE
+        }
+        facts += said + [s for s in view.outgoing(named) if s.predicate in shape.predicates]
     scratch = ox.Store()
     scratch.extend(facts)
     scratch.extend({ox.Quad(s.subject, s.predicate, s.object, ox.DefaultGraph()) for s in facts})

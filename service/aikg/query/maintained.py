@@ -39,7 +39,7 @@ if TYPE_CHECKING:
     from aikg.query.named import NamedQuery
     from aikg.store import Store
 
-FORMAT = "3"
+FORMAT = "4"
 """The kept rows' layout; a change to it (or to a query's text) leaves earlier rows unused."""
 
 OF = node(ANSWER["of"])
@@ -96,6 +96,8 @@ class Shape:
     """The top-level ORDER BY clause as written, '' when there is none."""
     classes: frozenset[ox.NamedNode] = frozenset()
     """Classes a root has one of (a UNION of a benchmark result and a training run); empty: not known."""
+    incoming: frozenset[ox.NamedNode] = frozenset()
+    """Predicates of statements every root is the object of (an owner: ``?cluster aikg:operator ?owner``)."""
 
 
 @lru_cache(maxsize=64)
@@ -126,10 +128,11 @@ def shape(text: str, root: str) -> Shape:
     if not ordered <= set(variables):
         raise ValueError(f"ordered by variables not projected: {sorted(ordered - set(variables))}")
     required = frozenset(_required(algebra["p"], Variable(root)))
-    if not required:
+    incoming = frozenset(p for p, _ in _required(algebra["p"], Variable(root), incoming=True))
+    if not required and not incoming:
         raise ValueError(f"no statement every ?{root} has (its roots could not be told apart)")
     classes = _root_classes(algebra["p"], Variable(root)) or set()
-    return Shape(variables, frozenset(predicates), required, order, frozenset(classes))
+    return Shape(variables, frozenset(predicates), required, order, frozenset(classes), incoming)
 
 
 def _iris(p: object) -> set[ox.NamedNode]:
@@ -167,29 +170,44 @@ def _distinct(top: CompValue) -> bool:
     return top.name in ("AggregateJoin", "Group")
 
 
-def _required(pattern: object, root: Variable) -> set[tuple[ox.NamedNode, ox.NamedNode | None]]:
+def _required(
+    pattern: object, root: Variable, *, incoming: bool = False
+) -> set[tuple[ox.NamedNode, ox.NamedNode | None]]:
     """The statements about ``root`` that every solution of ``pattern`` matches (as in
-    :func:`aikg.knowledge.incremental._required`, for one subject)."""
+    :func:`aikg.knowledge.incremental._required`, for one subject); ``incoming``: those naming ``root``
+    as their object, (predicate, None) each."""
     if not isinstance(pattern, CompValue):
         return set()
     name = pattern.name
     if name == "BGP":
         found: set[tuple[ox.NamedNode, ox.NamedNode | None]] = set()
         for s, p, o in pattern.triples:
-            if s == root and isinstance(p, URIRef):
+            if incoming:
+                if o == root and isinstance(p, URIRef):
+                    found.add((node(p), None))
+            elif s == root and isinstance(p, URIRef):
                 found.add((node(p), None))  # a type of any class, when the root's class is in a UNION
                 if p == RDF.type and isinstance(o, URIRef):
                     found.add((node(p), node(o)))
         return found
     if name == "Join":
-        return _required(pattern.p1, root) | _required(pattern.p2, root)
+        return _required(pattern.p1, root, incoming=incoming) | _required(pattern.p2, root, incoming=incoming)
     if name in ("LeftJoin", "Minus"):
-        return _required(pattern.p1, root)
+        return _required(pattern.p1, root, incoming=incoming)
     if name == "Union":
-        return _required(pattern.p1, root) & _required(pattern.p2, root)
+        return _required(pattern.p1, root, incoming=incoming) & _required(pattern.p2, root, incoming=incoming)
     if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "ToMultiSet", "OrderBy", "Graph"):
-        return _required(pattern.p, root)
+        return _required(pattern.p, root, incoming=incoming)
+    if _grouped_by(pattern, root):  # each group's solutions matched what every solution matches
+        return _required(pattern.p, root, incoming=incoming)
     return set()
+
+
+def _grouped_by(pattern: CompValue, root: Variable) -> bool:
+    """True for a grouping (or its aggregation) whose groups are keyed by ``root``, among others."""
+    if pattern.name == "AggregateJoin":
+        return _grouped_by(pattern.p, root)
+    return pattern.name == "Group" and root in (pattern.expr or [])
 
 
 @lru_cache(maxsize=64)
@@ -237,6 +255,8 @@ def _root_classes(pattern: object, root: Variable) -> set[ox.NamedNode] | None:
         return None if left is None or right is None else left | right
     if name in ("Filter", "Extend", "Project", "Distinct", "Reduced", "ToMultiSet", "OrderBy", "Graph"):
         return _root_classes(pattern.p, root)
+    if _grouped_by(pattern, root):
+        return _root_classes(pattern.p, root)
     return None
 
 
@@ -264,6 +284,22 @@ def kept_columns(q: NamedQuery) -> tuple[str, ...]:
     assert q.maintained is not None
     wanted = {q.maintained.root} | {p.name for p in q.parameters}
     return tuple(v for v in projection(q.text) if v in wanted)
+
+
+def kept_value(term: StoredTerm) -> ox.Literal:
+    """How a kept column states a value: its N-Triples text as a plain literal, never the node itself, so
+    no statement of the answers graph names an entity (sources-of-entity reads every graph naming one)."""
+    return ox.Literal(str(term))
+
+
+def kept_node(value: StoredTerm) -> StoredTerm | None:
+    """The node a kept column's value names (:func:`kept_value`), None for a value naming no node."""
+    text = value.value if isinstance(value, ox.Literal) else ""
+    if text.startswith("<") and text.endswith(">"):
+        return ox.NamedNode(text[1:-1])
+    if text.startswith("_:"):
+        return ox.BlankNode(text[2:])
+    return None
 
 
 def line(row: Sequence[StoredTerm | None]) -> str:
