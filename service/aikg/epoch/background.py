@@ -1,20 +1,28 @@
-"""Serving the shipped Epoch snapshot by default, without making the first start wait for it.
+"""Bringing a store up to the data this version of aikg ships, without making the start wait for it.
 
-The import validates tens of thousands of rows through the SHACL gate, which takes longer than a
-service should take to start; it runs in a background thread instead, and the service answers
-from the seeds meanwhile. It runs whenever no Epoch graph is present yet, so a start interrupted
-mid-import simply imports again.
+At every start of the process that owns the store, a daemon thread first loads the ontology, shapes and
+seeds again where the files shipped differ from those the store was loaded from (aikg.write.shipped),
+then imports the shipped Epoch snapshot when the store has no Epoch data yet or has no record of
+importing these very files (their folder digest, :func:`aikg.epoch.record.folder_sha256`): a newer
+snapshot shipped with an upgrade is imported at the next start, as the first one was. The import
+validates tens of thousands of rows through the SHACL gate, which takes longer than a service should
+take to start; the service answers from what the store holds meanwhile, and a start interrupted
+mid-import imports again.
 """
 
 from __future__ import annotations
 
 import logging
 import threading
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from aikg.epoch.importer import default_directory, import_epoch
+from aikg.epoch.record import folder_sha256, imported_sha256
 from aikg.namespaces import GRAPH
 from aikg.store import Store
+from aikg.write.gate import Gate
+from aikg.write.shipped import refresh
 
 if TYPE_CHECKING:
     from aikg.services import Services
@@ -28,13 +36,28 @@ def has_epoch_data(store: Store) -> bool:
     return any(g.startswith(EPOCH_GRAPH_PREFIX) for g in store.graphs())
 
 
-def import_in_background(services: Services) -> threading.Thread | None:
-    """Start importing the shipped snapshot in a daemon thread, unless it is already there."""
-    directory = default_directory()
-    if has_epoch_data(services.store) or not directory.is_dir():
-        return None
+def epoch_is_current(store: Store, directory: Path) -> bool:
+    """True when the store holds Epoch data imported from these very files."""
+    return has_epoch_data(store) and folder_sha256(directory) in imported_sha256(store)
+
+
+def bring_up_to_date(services: Services, *, epoch: bool = True) -> threading.Thread:
+    """Start the thread that loads what this version ships and the store lacks (see the module)."""
 
     def run() -> None:
+        try:
+            gate = services.gate
+            if isinstance(gate, Gate):
+                found = refresh(gate)
+                if found:
+                    log.warning(
+                        "aikg: the ontology, shapes and seeds shipped were loaded: %s", found.describe()
+                    )
+        except Exception:  # a failed refresh must not take the service down; the store is as it was
+            log.exception("aikg: loading the ontology, shapes and seeds shipped failed")
+        directory = default_directory()
+        if not epoch or not directory.is_dir() or epoch_is_current(services.store, directory):
+            return
         try:
             report = import_epoch(services, directory)
             totals = report.totals()
@@ -50,6 +73,6 @@ def import_in_background(services: Services) -> threading.Thread | None:
         except Exception:  # a failed background import must not take the service down
             log.exception("aikg: importing the Epoch AI snapshot failed")
 
-    thread = threading.Thread(target=run, name="aikg-epoch-import", daemon=True)
+    thread = threading.Thread(target=run, name="aikg-shipped-data", daemon=True)
     thread.start()
     return thread

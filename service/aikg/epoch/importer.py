@@ -47,7 +47,7 @@ from aikg.epoch.merge import DatasetState, Merged, canonical, merge
 from aikg.epoch.names import Name, is_name_quad, name_quads, read_names
 from aikg.epoch.overrides import Override, RoundDecision, read_overrides, read_round_decisions
 from aikg.epoch.reconcile import EPOCH_PREFIX, IMPORTS_GRAPH, KINDS, RESOLUTION_GRAPH, Decision, Reconciler
-from aikg.epoch.record import IMPORT_BASE, record_quads, stale_quads
+from aikg.epoch.record import IMPORT_BASE, folder_sha256, record_quads, stale_quads
 from aikg.epoch.report import Disagreement, FileReport, ImportReport
 from aikg.epoch.rows import Quads, RowKey, read_table
 from aikg.epoch.snapshot import MANIFEST, check_order, newest_modified, read_manifest, snapshot_of
@@ -239,6 +239,7 @@ class _Prepared:
             id=IMPORT_BASE + now.strftime("%Y%m%dT%H%M%S%fZ"),
             started=now.isoformat(timespec="microseconds"),  # two imports in one second stay in order
             directory=source or str(directory),
+            sha256=folder_sha256(directory),
             missing=[d.path for d in DATASETS if d.path not in {x.path for x, _ in datasets}],
             unknown_files=sorted(
                 p.relative_to(directory).as_posix()

@@ -7,7 +7,9 @@ hang below it. The newest :data:`KEEP` imports are kept; older records go with t
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
+from pathlib import Path
 from typing import Any
 
 import pyoxigraph as ox
@@ -105,6 +107,8 @@ def record_quads(report: ImportReport, ended: str) -> list[ox.Quad]:
         ox.Quad(imp, _p("importSource"), _lit(report.directory), _G),
         ox.Quad(imp, _p("wallSeconds"), _lit(float(report.seconds)), _G),
     ]
+    if report.sha256:
+        out.append(ox.Quad(imp, _p("contentSha256"), _lit(report.sha256), _G))
     files: dict[str, ox.NamedNode] = {}
     for n, r in enumerate(report.files.values(), 1):
         node = ox.NamedNode(f"{report.id}/file/{n}")
@@ -167,6 +171,31 @@ def _disagreement_finding(d: Disagreement, labels: dict[str, str]) -> Finding:
         name=name,
         column=d.prop.rsplit("#", 1)[-1],
     )
+
+
+def folder_sha256(directory: Path) -> str:
+    """One digest of every file under ``directory`` (names and bytes; dot files left out): the datasets
+    and the files that steer their import (names, overrides, the snapshot manifest) alike."""
+    digest = hashlib.sha256()
+    files = sorted(
+        (p.relative_to(directory).as_posix(), p)
+        for p in directory.rglob("*")
+        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(directory).parts)
+    )
+    for name, path in files:
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def imported_sha256(store: Store) -> set[str]:
+    """The folder digests of the imports the store keeps a record of."""
+    return {
+        q.object.value
+        for q in store.quads(predicate=_p("contentSha256"), graph=IMPORTS_GRAPH)
+        if isinstance(q.subject, ox.NamedNode)
+        and isinstance(q.object, ox.Literal)
+        and q.subject.value.startswith(IMPORT_BASE)
+    }
 
 
 def stale_quads(store: Store, keep: int = KEEP - 1) -> set[ox.Quad]:

@@ -101,6 +101,8 @@ class ImportReport:
     started: str = ""
     seconds: float = 0.0
     directory: str = ""
+    sha256: str = ""
+    """The digest of every file of the folder imported (:func:`aikg.epoch.record.folder_sha256`)."""
     files: dict[str, FileReport] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     decisions: list[Decision] = field(default_factory=list)

@@ -1,17 +1,27 @@
-"""Loading the ontology, shapes and seeds into their named graphs, idempotently."""
+"""Loading the ontology, shapes and seeds into their named graphs, idempotently.
+
+Each graph loaded from files gets a record in ``graph/imports``: the SHA-256 of the bytes it was loaded
+from (``aikg:contentSha256`` on the graph's IRI), which a service starting on the store compares with
+the files it ships (:mod:`aikg.write.shipped`)."""
 
 from __future__ import annotations
 
+import hashlib
 import time
 from collections import defaultdict
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 
 import pyoxigraph as ox
 
 from aikg.errors import RdfSyntaxError
 from aikg.knowledge.derive import GENERATED_GRAPHS, rebuild_derived
+from aikg.namespaces import AIKG, GRAPH, IMPORTS_GRAPH
 from aikg.resources import DataFile, data_files
 from aikg.store import Store
+
+CONTENT_SHA256 = ox.NamedNode(str(AIKG.contentSha256))
+_RECORDS = ox.NamedNode(str(IMPORTS_GRAPH))
 
 
 def _check_parses(path: Path) -> None:
@@ -22,17 +32,55 @@ def _check_parses(path: Path) -> None:
         raise RdfSyntaxError(f"{path.name} does not parse: {exc}") from None
 
 
-def load_files(store: Store, files: list[DataFile]) -> dict[str, int]:
-    """Replace each named graph with the content of its files; loading twice changes nothing."""
-    grouped: dict[str, list[Path]] = defaultdict(list)
+def grouped(files: Iterable[DataFile]) -> dict[str, list[Path]]:
+    """Each graph with the files loaded into it, in order."""
+    out: dict[str, list[Path]] = defaultdict(list)
     for f in files:
-        grouped[f.graph].append(f.path)
+        out[f.graph].append(f.path)
+    return dict(out)
+
+
+def content(paths: Iterable[Path]) -> bytes:
+    """The bytes a graph is loaded from: its files one after the other (checked to parse first)."""
+    paths = list(paths)
+    for p in paths:
+        _check_parses(p)
+    return b"\n".join(p.read_bytes() for p in paths)
+
+
+def digest(data: bytes) -> str:
+    """What a graph's record says it was loaded from."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def records(store: Store) -> dict[str, str]:
+    """Each graph loaded from files, with the digest of the files it was last loaded from."""
+    return {
+        q.subject.value: q.object.value
+        for q in store.quads(predicate=CONTENT_SHA256, graph=_RECORDS.value)
+        if isinstance(q.subject, ox.NamedNode)
+        and isinstance(q.object, ox.Literal)
+        and q.subject.value.startswith(str(GRAPH))
+    }
+
+
+def record_quads(digests: Mapping[str, str]) -> list[ox.Quad]:
+    """The records of graphs loaded from files with these digests."""
+    return [ox.Quad(ox.NamedNode(g), CONTENT_SHA256, ox.Literal(d), _RECORDS) for g, d in digests.items()]
+
+
+def load_files(store: Store, files: list[DataFile]) -> dict[str, int]:
+    """Replace each named graph with the content of its files and record what it was loaded from;
+    loading twice changes nothing."""
     counts: dict[str, int] = {}
-    for graph, paths in grouped.items():
-        for p in paths:
-            _check_parses(p)
-        data = b"\n".join(p.read_bytes() for p in paths)
+    digests: dict[str, str] = {}
+    for graph, paths in grouped(files).items():
+        data = content(paths)
         counts[graph] = store.load(data, mime="text/turtle", graph=graph, replace=True)
+        digests[graph] = digest(data)
+    before = records(store)
+    old = record_quads({g: d for g, d in before.items() if g in digests})
+    store.apply(remove=old, add=record_quads(digests))
     return counts
 
 

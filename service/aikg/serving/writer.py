@@ -276,7 +276,7 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
                 self._turns.notify_all()
 
     def _importing(self) -> bool:
-        thread = self.services.background.get("epoch-import")
+        thread = self.services.background.get("shipped-data")
         return bool(thread is not None and thread.is_alive())
 
     def init(self) -> None:
@@ -321,12 +321,11 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
             from aikg.write.gate import warm_up
 
             _behind_readers(warm_up)
-        if settings.load_seeds and settings.import_epoch:
-            from aikg.epoch.background import import_in_background
+        if settings.load_seeds:
+            from aikg.epoch.background import bring_up_to_date
 
-            thread = import_in_background(self.services)
-            if thread is not None:
-                self.services.background["epoch-import"] = thread
+            thread = bring_up_to_date(self.services, epoch=settings.import_epoch)
+            self.services.background["shipped-data"] = thread
         self._watch_memory(settings.writer_memory)
         publication.mark_ready(self.folder, True)
 

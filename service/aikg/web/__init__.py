@@ -52,12 +52,9 @@ def create_app(
 
         if is_empty(services.store):
             load_seeds(services.store)
-        if settings.import_epoch:
-            from aikg.epoch.background import import_in_background
+        from aikg.epoch.background import bring_up_to_date
 
-            thread = import_in_background(services)
-            if thread is not None:
-                services.background["epoch-import"] = thread
+        services.background["shipped-data"] = bring_up_to_date(services, epoch=settings.import_epoch)
     services.whole.keeping = True  # graph views repeat: keep the whole graph's facts (aikg.export.kept)
 
     from aikg.web import api, ask, docs, errors, exports, imports, linked_data, pages, sparql, writes
