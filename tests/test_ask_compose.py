@@ -3136,3 +3136,25 @@ def test_runs_carried_out_on_a_chip_are_the_runs_that_used_it(asker, epoch_store
 def test_a_count_filtered_on_a_country_the_class_has_no_place_for_is_not_zero(asker):
     """Models have no location in aikg: "how many Chinese models …" is not 0, aikg does not know."""
     assert asker.ask("How many Chinese models have over 500 billion parameters?")["abstained"]
+
+
+def test_a_follow_up_after_chat_words_keeps_the_maker_and_kind_of_the_question_before(asker, epoch_store):
+    def gold(where: str) -> set[str]:
+        return {r[0].value for r in epoch_store.query(PRE + f"SELECT DISTINCT ?x WHERE {{ {where} }}").rows}
+
+    body = asker.ask("ok and over 300 W?", after="Which Huawei chips have a TDP above 200 W?")
+    huawei = gold("?x aikg:manufacturer id:huawei ; aikg:thermalDesignPower ?v FILTER(?v > 300)")
+    assert not body["abstained"] and huawei and {r["about"] for r in body["answer"]["rows"]} == huawei
+    body = asker.ask("好的，那超过 2 TB/s 的呢", after="谷歌哪些 TPU 显存带宽超过 1 TB/s？")
+    tpus = gold("?x a aikg:TPU ; aikg:manufacturer id:google ; aikg:memoryBandwidth ?v FILTER(?v > 2000)")
+    assert not body["abstained"] and tpus and {r["about"] for r in body["answer"]["rows"]} == tpus
+    assert body["understood"]["unknown"] == []
+
+
+def test_a_follow_up_naming_only_a_period_after_a_question_not_composed_is_not_answered_alone(asker):
+    # the question before is not composed (aikg holds no churn): "and in 2024" alone is not the events of
+    # 2024; after a question about events it is
+    body = asker.ask("and in 2024", after="What was Meta AI's churn rate in January 2025?")
+    assert body["abstained"]
+    body = asker.ask("and in 2024", after="events between 2019 and 2022")
+    assert not body["abstained"] and body["understood"]["query"] == "events-between"

@@ -25,6 +25,7 @@ from urllib.parse import urlencode
 from aikg.ask.answers import query_links, row_sources, rows_answer
 from aikg.ask.compose import (
     COMPOSER_WORDS,
+    FOLLOW_UP,
     KIND_WORDS,
     OPEN_END,
     OPEN_START,
@@ -330,6 +331,15 @@ class Asker:
         if form is not None and form.op == "sources":
             plans, form = self._sources_first(plans, form), None
         body = self._answer(question, reading, plans, form)
+        if after and form is None and not body["abstained"] and self._changes_topic(reading, body, after):
+            # "and in 2024" after a question aikg could not compose ("Meta AI monthly actives in January
+            # 2025?"): the period alone routed to the events of 2024, which is not what goes on from it
+            body = self._abstain(
+                question,
+                plans[0],
+                plans[:ALTERNATIVES],
+                "aikg could not read this follow-up with the question before it.",
+            )
         if out_of_scope(reading.folded) and not body["abstained"]:
             # prices of the day, predictions, advice: no named query or fact answers these, however
             # like an example the rest of the question is ("write a poem about the H100")
@@ -392,6 +402,16 @@ class Asker:
                     if not stated["abstained"]:
                         return stated
         return body
+
+    def _changes_topic(self, reading: Reading, body: dict[str, Any], after: str) -> bool:
+        """True when a follow-up that names nothing of its own ("and in 2024", "那 2023 年呢") is answered
+        by a named query the question before it would not be read as: its words alone chose the query,
+        and what it goes on from is lost (the question before could not be composed with it)."""
+        query = body["understood"].get("query")
+        if not query or reading.mentions or not FOLLOW_UP.search(reading.folded):
+            return False
+        _, before = self.understand(after.strip()[:MAX_QUESTION])
+        return not before or before[0].intent != query
 
     def _described_fact(self, reading: Reading, form: Form | None) -> Form | None:
         """The fact form of the statement the question names by its words (:meth:`_described`) that

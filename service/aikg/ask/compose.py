@@ -3205,13 +3205,16 @@ SITE_FIGURES = frozenset({"powerCapacity", "h100Equivalents"})
 """Figures both classes of sites (clusters, data centers) hold."""
 
 
+_CHAT_LEAD = r"(?:(?:(?:ok(?:ay)?|so|cool|right|alright|great|thanks|hmm+|well)\b|好的|好吧|好|嗯+|行)\s*[,，.。!！、~]?\s*)*"
+"""Chat before a follow-up's first word, which asks nothing ("ok and over 2 TB/s?", "okay, and …",
+"ok so what about …", 好的，那 … 呢, 嗯，那 … 呢)."""
 FOLLOW_UP = re.compile(
-    r"^\s*(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{0,3}t|bout|bou?t))\b"
-    r"|^\s*(?:only|just)\s+(?:the\s+)?ones\b|^\s*(?:那|只看|只要)|呢\s*[?？]?\s*$"
+    rf"^\s*{_CHAT_LEAD}(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{{0,3}}t|bout|bou?t))\b"
+    rf"|^\s*{_CHAT_LEAD}(?:only|just)\s+(?:the\s+)?ones\b|^\s*{_CHAT_LEAD}(?:那|只看|只要)|呢\s*[?？]?\s*$"
 )
 """How a question says it goes on from the one before ("and over 300 MW?", "what abut the B200",
 "wat about the MI355X", "how bout Japan", "only the ones above 4e26 FLOP?", "那德国呢",
-"只看超过 3e26 的")."""
+"只看超过 3e26 的"), after chat that asks nothing ("ok and over 2 TB/s?", 好的，那…呢)."""
 
 
 _BARE_PERIOD = re.compile(
@@ -3272,6 +3275,13 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
             current.dates = current.dates or previous.dates
             current.orgs = current.orgs or previous.orgs
             current.chips = current.chips or previous.chips
+            if current.orgs is previous.orgs:
+                # "ok and over 2 TB/s?" after "Google TPUs with more than 1 TB/s": still Google's TPUs,
+                # the organization in the same role (the chips' maker) and of the same kind or line
+                current.vendor = current.vendor or previous.vendor
+                current.subsidiaries = current.subsidiaries or previous.subsidiaries
+            current.kind = current.kind or previous.kind
+            current.line = current.line or previous.line
         return current
     # how sure the follow-up is read is the new question's affair: the one before it was answered
     form = replace(
