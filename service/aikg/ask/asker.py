@@ -1227,7 +1227,7 @@ class Asker:
         a person sees both, and which one the answer is."""
         other = every_row(form)
         if other is None:
-            return None
+            return self._own_count(form, counted)
         try:
             result = self.query(compile_form(other))
         except QueryTimeout:
@@ -1246,7 +1246,7 @@ class Asker:
             counts.append(item)
         if form.carrier == "cluster" and form.orgs and len(counts) == 1:
             # every row of the organization itself, without its subsidiaries' (Google: not DeepMind's)
-            own = replace(other, every=False)
+            own = replace(other, every=False, subsidiaries=False)
             with contextlib.suppress(QueryTimeout):
                 rows = self.query(compile_form(own)).rows
                 if rows and rows[0][0] is not None and int(rows[0][0].value) != counts[0]["count"]:
@@ -1259,6 +1259,28 @@ class Asker:
             else "every row, planned, decommissioned, lower-rated and duplicate ones too",
             "counts": counts,
             "counted": len(counted.rows),
+        }
+
+    def _own_count(self, form: Form, counted: QueryResult) -> dict[str, Any] | None:
+        """Beside a count of an organization's models, chips, runs or sites with its subsidiaries', the
+        count of its own alone ("How many models has Google released": Google DeepMind's too, and Google's
+        own beside); None when they are the same or the count is of something else."""
+        if form.op != "count" or not form.subsidiaries or len(form.orgs) != 1 or len(counted.rows) != 1:
+            return None
+        own = replace(form, subsidiaries=False)
+        try:
+            rows = self.query(compile_form(own)).rows
+        except QueryTimeout:
+            return None
+        n, m = counted.rows[0][0], rows[0][0] if rows else None
+        if n is None or m is None or int(m.value) == int(n.value):
+            return None
+        zh = form.lang == "zh"
+        return {
+            "description": describe(own),
+            "note": "不含子公司的" if zh else "without its subsidiaries'",
+            "counts": [{"count": int(n.value)}, {"count": int(m.value), "without_subsidiaries": True}],
+            "counted": 1,
         }
 
     def _not_linked(self, form: Form) -> bool:
@@ -1827,12 +1849,14 @@ def _summary(
     if form.op == "count" and "count" in result.variables and len(rows) == 1:
         n = rows[0]["cells"]["count"]["value"]
         counts = (every or {}).get("counts") or []
-        if counts and str(counts[0]["count"]) != str(n) or len(counts) > 1:
-            m = counts[0]["count"]
-            own = [c["count"] for c in counts[1:] if c.get("without_subsidiaries")]
-            if zh:
-                return f"{n}（全部记录共 {m} 条" + (f"，不含子公司的 {own[0]} 条" if own else "") + "）"
-            return f"{n} ({m} rows in all" + (f", {own[0]} without its subsidiaries'" if own else "") + ")"
+        m = counts[0]["count"] if counts else None
+        own = [c["count"] for c in counts[1:] if c.get("without_subsidiaries")]
+        said = [] if m is None or str(m) == str(n) else [f"全部记录共 {m} 条" if zh else f"{m} rows in all"]
+        said += [
+            f"不含子公司的 {own[0]} 条" if zh else f"{own[0]} without its subsidiaries'" for _ in own[:1]
+        ]
+        if said:
+            return f"{n}（{'，'.join(said)}）" if zh else f"{n} ({', '.join(said)})"
         return f"{n}"
     if form.op == "sum" and rows:
         total = rows[0]["cells"].get("total")

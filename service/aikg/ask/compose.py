@@ -250,9 +250,11 @@ class Form:
     newest figure ("Gemini vs Meta AI, whose assistant has more monthly users")."""
     period: str | None = None
     round_name: str | None = None
-    rounds_of: list[tuple[list[Candidate], str]] = field(default_factory=list)
-    """Each organization's own round when several are named with a round each ("xAI's Series C vs
-    Anthropic's Series E", "xAI 的 C 轮和 Anthropic 的 D 轮"): the rows are those rounds, each of its own."""
+    rounds_of: list[tuple[list[Candidate], str | None, tuple[str, str] | None]] = field(default_factory=list)
+    """Each side's own round when two or more are compared, by its letter, its period or both — each
+    organization's ("xAI's Series C vs Anthropic's Series E", "OpenAI's October 2024 round or Anthropic's
+    March 2025 round", "Anthropic 2023年5月那轮C轮，和 Mistral 2025年9月的C轮"), or one organization's two
+    letters ("Anthropic's Series E or its Series F"): the rows are those rounds, each of its own."""
     latest: bool = False
     lang: str = "en"
     sure: float = 1.0
@@ -1091,6 +1093,18 @@ _WHO = re.compile(r"\bwho(?:se)?\b|谁")
 
 _VENDOR_AFTER = re.compile(r"(?:'s)?\s*(?:的\s*)?(?:chips?|gpus?|accelerators?|hardware|芯片|加速器|显卡|卡)")
 _VENDOR_BEFORE = re.compile(r"(?:made by|built by|designed by|from)\s*$")
+_SITE_AFTER = re.compile(r"\s*(?:clusters?|supercomputers?|集群|超算|算力集群)")
+"""A class of sites right after an organization's chip word: "Meta's GPU clusters", "谷歌的 GPU 集群" are the
+clusters it runs (the chip word says what kind), not clusters of chips it makes."""
+
+
+def _makes_chips(text: str, end: int) -> bool:
+    """True when the chip word after an organization (ending at ``end``) says the organization made the
+    chips ("AMD chips", "clusters running Huawei chips"); not "Meta's GPU clusters", its own clusters."""
+    m = _VENDOR_AFTER.match(text, end)
+    if m is None:
+        return False
+    return not (re.match(r"(?:'s|\s*的)", m.group()) and _SITE_AFTER.match(text, m.end()))
 
 
 def _group(text: str, carrier: str | None) -> str | None:
@@ -1195,6 +1209,10 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
+    if any(period for _, _, period in form.rounds_of):
+        # each side's month was read with its round ("OpenAI's October 2024 round or Anthropic's March
+        # 2025 round"), not the first one only
+        told.update(_MONTHS)
     return [w for w in unknown if w not in told]
 
 
@@ -1545,12 +1563,21 @@ date a range applies to, the input and output prices of a price list."""
 _ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
 
 
-def _rounds_of(form: Form, r: _Reading) -> list[tuple[list[Candidate], str]]:
-    """Each organization's round when two or more are named, each before a round of another letter
-    ("xAI's Series C post-money vs Anthropic's Series E"): the round written after an organization,
-    before the next one, is its own. Empty unless every organization has exactly one round."""
+Side = tuple[list[Candidate], str | None, tuple[str, str] | None]
+"""A round compared: its organization, its letter ("Series E") or None, its period or None."""
+
+
+def _rounds_of(form: Form, r: _Reading) -> list[Side]:
+    """Each side's round when two or more are compared: one organization's rounds of two or more letters
+    ("Anthropic's Series E or its Series F", "Anthropic 嘅 E 輪同 F 輪"); or, two or more organizations
+    named, the round written after each, before the next one — its letter, its period or both ("xAI's
+    Series C post-money vs Anthropic's Series E", "OpenAI's October 2024 round or Anthropic's March 2025
+    round"). Empty unless every side has its own round (was: the first letter or period read for all)."""
     rounds = [(m.start(), (m.group(1) or m.group(2)).upper()) for m in _ROUND.finditer(r.text)]
-    if len(form.orgs) < 2 or len({letter for _, letter in rounds}) < 2:
+    letters = list(dict.fromkeys(letter for _, letter in rounds))
+    if len(form.orgs) == 1 and len(letters) >= 2:
+        return [(form.orgs[0], "Series " + letter, None) for letter in letters]
+    if len(form.orgs) < 2:
         return []
     spans = []
     for cands in form.orgs:
@@ -1560,14 +1587,18 @@ def _rounds_of(form: Form, r: _Reading) -> list[tuple[list[Candidate], str]]:
             return []
         spans.append(at[0])
     order = sorted(range(len(form.orgs)), key=lambda i: spans[i][0])
-    out: list[tuple[list[Candidate], str]] = []
+    out: list[Side] = []
     for n, i in enumerate(order):
         start = spans[i][1]
         end = spans[order[n + 1]][0] if n + 1 < len(order) else len(r.text)
         own = {letter for at, letter in rounds if start <= at < end}
-        if len(own) != 1:
+        period = read_dates(r.text[start:end])[0] if _ROUNDS.search(r.text[start:end]) else None
+        if len(own) > 1 or not (own or period):
             return []
-        out.append((form.orgs[i], "Series " + own.pop()))
+        out.append((form.orgs[i], "Series " + own.pop() if own else None, period))
+    periods = {p for _, _, p in out if p}
+    if len(periods) < 2 and len(letters) < 2:
+        return []  # one round named for all ("xAI and Anthropic's C rounds", "their rounds of 2024")
     return out
 
 
@@ -2039,6 +2070,12 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         # a class word that is also a property word ("GPUs": a chip count) gives way to another
         # property word ("GPUs with more than 250 GB of HBM": the memory, of GPUs)
         found = [f for f in found if text[f[0] : f[1]] not in _CLASS_WORDS] or found
+        if any(f[2] != "amount" and PROPERTY_CARRIER.get(f[2]) == "funding" for f in found):
+            # "哪一轮融资的投后估值最高", "which funding round had the highest valuation": the word that names
+            # the round is no amount asked beside the round's other figure
+            found = [
+                f for f in found if not (f[2] == "amount" and text[f[0] : f[1]] in ROUND_NAMED_AS_AMOUNT)
+            ]
         found = every = _given(text, found)
         strong = [f for f in found if f[2] not in WEAK_PROPS]
         if form.dates:
@@ -2078,6 +2115,9 @@ def _outside(text: str, words: list[str], spans: list[tuple[int, int]]) -> bool:
     return any(not any(a <= s and e <= b for a, b in spans) for s, e, _ in _find(text, words))
 
 
+ROUND_NAMED_AS_AMOUNT = frozenset({"funding", "融资", "一轮融资", "轮融资"})
+"""Amount words that also name a funding round ("哪一轮融资", "funding round"): beside another figure of the
+round (its valuation, its debt) they say what the round is, not that its amount is asked."""
 DATE_PROPS = frozenset({"releaseDate", "availableFrom"})
 """The release dates a period of the question is read on ("released in 2024")."""
 WEAK_PROPS = frozenset({"accelerator", "openWeights", "liquidCooled"})
@@ -2369,6 +2409,15 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["sum"] = ops["sum"] or bool(units.group("sites"))
     if "哪几" in masked and not re.search(r"多少|(?<!哪)几", masked):
         ops["count"] = False  # "哪几轮", "哪几款": which ones (a list), not how many
+    if (
+        ops["count"]
+        and ops["top"]
+        and _THOSE_FEW.search(masked)
+        and not re.search(r"多少|(?<![哪那这])几", masked)
+    ):
+        # "微软那几个集群里，哪个 H100 当量最多", "xAI 这几个数据中心，哪个功率最大": those few, ranked; the
+        # 几 of 那几个 points at them and counts nothing
+        ops["count"] = False
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
         ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
     kind = next((k for k, words in EVENT_WORDS.items() if _has(text, words)), None)
@@ -2470,12 +2519,24 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         form.prop = form.prop or "activeUsers"
     if form.op == "sum" and form.carrier == "funding" and form.round_name and form.also:
         form.op = "series"  # "F 轮融了多少钱，估值多少": the round's figures, each asked, not a total
-    if form.op == "top" and form.orgs and form.carrier in OWNED:
-        form.subsidiaries = True  # "Meta's largest model" is Meta AI's too: a ranking leaves none out
-    if form.round_name and form.carrier == "funding":
+    if form.op in ("top", "count", "list") and form.orgs and form.carrier in OWNED:
+        # "Meta's largest model" is Meta AI's too, "Which Microsoft models were released in 2023" Microsoft
+        # Research's, "How many data centers does Google own" Google Cloud's: what an organization has,
+        # ranked, counted or listed, leaves none of its subsidiaries' out (a count says its own beside)
+        form.subsidiaries = org_role(form, form.carrier) is None
+    if form.orgs and (form.carrier == "funding" or _ROUNDS.search(r.text)):
         form.rounds_of = _rounds_of(form, r)
         if form.rounds_of:
-            form.round_name = None
+            # the rounds compared, each side's own (its letter, its period): their figures side by side,
+            # not a total, count or period of every organization named
+            form.round_name, form.carrier, form.per = None, "funding", False
+            if any(period for _, _, period in form.rounds_of):
+                form.dates = None
+            if PROPERTY_CARRIER.get(form.prop or "") != "funding":
+                form.prop = "amount"
+            if form.op != "series":
+                form.op, form.also, form.entities = "series", [], []
+            return form
     return _joint(form, ops, vocab) or form
 
 
@@ -2750,6 +2811,8 @@ _HOW_MANY_ZH = re.compile(
     + r"|gpus?|tpus?|卡)(?!\s*(?:小时|时|hours?)|[a-z0-9])"
 )
 """多少 before a class word (with or without a measure word) asks how many of them; not "多少 GPU 小时"."""
+_THOSE_FEW = re.compile(r"[那这]\s*[几两些]\s*(?:个|家|款|座|处|轮|台|张)?")
+"""那几个, 这几家, 那两个: the things named, pointed at ("谷歌那几个数据中心里"), never how many of them."""
 _HOW_MANY_UNITS = re.compile(
     r"\bhow many\s+(?:mw|gw|kw|w|watts?|kilowatts?|megawatts?|gigawatts?|gb|tb|gb/s|tb/s|flop)(?![\w/])"
     r"(?P<sites>\s+of\s+(?:the\s+|its\s+|their\s+)?(?:data[\s-]?cent(?:er|re)s|clusters|supercomputers)\b)?"
@@ -2852,9 +2915,7 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         form.vendor = (
             r.hardware_word
             and not _FLEET.search(r.text)
-            and any(
-                _VENDOR_AFTER.match(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans
-            )
+            and any(_makes_chips(r.text, e) or _VENDOR_BEFORE.search(r.text[:s]) for s, e in r.org_spans)
         )
 
 
@@ -3205,7 +3266,10 @@ SITE_FIGURES = frozenset({"powerCapacity", "h100Equivalents"})
 """Figures both classes of sites (clusters, data centers) hold."""
 
 
-_CHAT_LEAD = r"(?:(?:(?:ok(?:ay)?|so|cool|right|alright|great|thanks|hmm+|well)\b|好的|好吧|好|嗯+|行)\s*[,，.。!！、~]?\s*)*"
+_CHAT_LEAD = (
+    r"(?:(?:(?:ok(?:ay)?|so|cool|right|alright|great|thanks|hmm+|well)\b|好的|好吧|好|嗯+|行)"
+    r"\s*[,，.。!！、~]?\s*)*"
+)
 """Chat before a follow-up's first word, which asks nothing ("ok and over 2 TB/s?", "okay, and …",
 "ok so what about …", 好的，那 … 呢, 嗯，那 … 呢)."""
 FOLLOW_UP = re.compile(
@@ -3416,7 +3480,7 @@ def org_link_query(form: Form) -> str | None:
     path = f"aikg:{role}" if role else (c.org[0] if c.org else "aikg:agent")
     values = " ".join(_iri(x) for group in form.orgs for x in group)
     return (
-        f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; {path}/aikg:parentOrganization? ?org . "
+        f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; {path}/aikg:parentOrganization* ?org . "
         f"VALUES ?org {{ {values} }} }} LIMIT 1"
     )
 
@@ -3472,8 +3536,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
             # clusters on Ascend chips: their chips' maker, never the maker as their operator
             path = "aikg:accelerator/aikg:manufacturer"
         elif ((form.defaults or form.every) and carrier == "cluster") or form.subsidiaries:
-            # what an organization has includes its subsidiaries' (Meta: Meta AI's clusters)
-            path = f"{path}/aikg:parentOrganization?"
+            # what an organization has includes its subsidiaries' and their divisions' (Meta: Meta AI's
+            # clusters; Microsoft: Microsoft Research's and Microsoft Research Asia's models)
+            path = f"{path}/aikg:parentOrganization*"
         values = " ".join(_iri(x) for x in cands)
         if carrier == "usage":
             names = " || ".join(f'CONTAINS(LCASE(STR(?product)), "{x.label.lower()}")' for x in cands[:1])
@@ -3573,12 +3638,23 @@ def _filters(form: Form, carrier: str) -> list[str]:
         # "Series A" as Epoch names it, "A 轮" as a Chinese source does (Groq's Series A)
         out.append(f"?x aikg:roundName ?roundName FILTER({_round_named(form.round_name)})")
     elif form.rounds_of and carrier == "funding":
-        # each organization's own round: xAI's Series C and Anthropic's Series E, not both companies' C
-        either = " || ".join(
-            f"(?investee IN ({', '.join(_iri(x) for x in cands)}) && {_round_named(name)})"
-            for cands, name in form.rounds_of
+        # each side's own round: xAI's Series C and Anthropic's Series E, not both companies' C; OpenAI's
+        # round of October 2024 and Anthropic's of March 2025, not both of October 2024
+        def side(cands: list[Candidate], name: str | None, period: tuple[str, str] | None) -> str:
+            tests = [f"?investee IN ({', '.join(_iri(x) for x in cands)})"]
+            tests += [_round_named(name)] if name else []
+            tests += (
+                [f'BOUND(?sideDate) && STR(?sideDate) >= "{period[0]}" && STR(?sideDate) <= "{period[1]}"']
+                if period
+                else []
+            )
+            return "(" + " && ".join(tests) + ")"
+
+        either = " || ".join(side(*sides) for sides in form.rounds_of)
+        out.append(
+            "?x aikg:investee ?investee ; aikg:roundName ?roundName OPTIONAL { ?x aikg:date ?sideDate } "
+            f"FILTER({either})"
         )
-        out.append(f"?x aikg:investee ?investee ; aikg:roundName ?roundName FILTER({either})")
     return out
 
 
@@ -4168,7 +4244,12 @@ def describe(form: Form) -> str:
     if form.round_name:
         quals.append(form.round_name)
     if form.rounds_of:
-        quals.append(" / ".join(f"{cands[0].label} {name}" for cands, name in form.rounds_of))
+        quals.append(
+            " / ".join(
+                " ".join([cands[0].label, *([name] if name else []), *([f"{p[0]} – {p[1]}"] if p else [])])
+                for cands, name, p in form.rounds_of
+            )
+        )
     if form.spend_category:
         quals.append(form.spend_category)
     if form.spend_total:

@@ -580,6 +580,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "融资额",
             "融资金额",
             "融了",
+            "融得",  # "谁融得多": who raised more
             "一轮融资",
             "投了多少",
             "投资多少",
