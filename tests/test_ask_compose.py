@@ -3243,3 +3243,19 @@ def test_an_organizations_models_and_sites_counted_or_listed_are_its_divisions_t
     body = asker.ask("How many data centers does Google own?")
     assert not body["abstained"] and count_of(body) == 3
     assert 0 in {c["count"] for c in body["answer"]["every_row"]["counts"]}
+
+
+def test_a_threshold_written_with_the_letter_of_its_size_is_no_models_name(asker, epoch_store):
+    # "more than 100B parameters": 1e11, not PLaMo-100B's parameters
+    body = asker.ask("Which Meta models have more than 100B parameters?")
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT DISTINCT ?m WHERE { ?m a aikg:AIModel ; aikg:totalParameters ?p FILTER(?p > 1e11) ."
+            " ?m aikg:developer/aikg:parentOrganization* id:meta }"
+        ).rows
+    }
+    assert not body["abstained"] and gold and {r["about"] for r in body["answer"]["rows"]} == gold
+    assert body["understood"]["form"]["threshold"] == [">", 1e11]
+    # a name holding the number without a comparator before it is still the model
+    assert asker.ask("How many parameters does PLaMo-100B have?")["answer"]["kind"] == "facts"

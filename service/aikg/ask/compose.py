@@ -2502,7 +2502,7 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         form.defaults = True
     alternates = form.alternates[: len(form.entities)]
     if (
-        form.op == "top"
+        (form.op == "top" or (form.op in ("list", "count") and form.class_named and form.carrier == "model"))
         and form.carrier in ("model", "run")
         and form.entities
         and not form.orgs
@@ -2510,7 +2510,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         and all(alternates)
     ):
         # "Which Mistral model used the most training compute": a ranking names no one model; the name
-        # is the company it also names (Mistral AI), whose models are ranked
+        # is the company it also names (Mistral AI), whose models are ranked; so are "Mistral models"
+        # listed or counted ("Which Mistral models have at least 123B parameters")
         form.orgs, form.entities, form.alternates = [alt[:1] for alt in alternates], [], []
     if form.carrier == "usage" and len(form.products) >= 2 and form.op in ("series", "compare", "fact"):
         # "Gemini vs Meta AI assistant": each product's newest figure, side by side; an organization

@@ -23,7 +23,7 @@ from typing import Any, Protocol
 
 from aikg.ask.lexicon import AMBIGUOUS_NAMES
 from aikg.ask.text import Token
-from aikg.ask.words import CLASS_WORDS, OPERATOR_WORDS, PLACE_NAMES, UNITS
+from aikg.ask.words import CLASS_WORDS, COMPARATORS, OPERATOR_WORDS, PLACE_NAMES, UNITS
 from aikg.lookup.search import misspellings, normalize
 
 MAX_SPAN = 6
@@ -417,9 +417,24 @@ def _not_amounts(mentions: list[Mention], folded: str) -> list[Mention]:
                 continue  # "超过 1.6 万亿", "1.6 trillion parameters": an amount, not Seed 1.6's "1.6"
         if m.how == "word" and _GLUED_AMOUNT.fullmatch(m.text):
             continue  # "显存不到 16GB": an amount, not the "16GB" of the P100 PCIe 16GB's name
+        if _SCALED.fullmatch(m.text.strip()) and (
+            _COMPARED.search(folded[: m.start]) or _COMPARED_AFTER.match(folded, m.end)
+        ):
+            continue  # "more than 100B parameters": a threshold, not the "100B" of PLaMo-100B's name
         out.append(m)
     return out
 
+
+_SCALED = re.compile(r"\$?\d+(?:\.\d+)?\s*(?:b|bn|m|k|t)", re.IGNORECASE)
+"""A number with the letter of its size ("100B", "1.5T", "70b"), which a model's name may end with too."""
+_COMPARED = re.compile(
+    "(?:" + "|".join(re.escape(w) for _, ws in COMPARATORS for w in ws) + r")\s*(?:of\s+)?\$?\s*$"
+)
+"""A comparator right before a number: "more than 100B", "超过 70B" make it a threshold's amount."""
+_COMPARED_AFTER = re.compile(
+    r"\s*(?:参数)?\s*(?:以上|以下|以内|及以上|或以上|or more|or less|and above|and below)"
+)
+"""A comparator right after it: "8B 以下", "100B or more"."""
 
 _SCALE_WORDS = ("万亿", "千亿", "百亿", "亿", "万", "trillion", "billion", "million", "thousand")
 """Words of a number's size after it: the number is an amount ("1.6 万亿", "2.5 billion")."""
