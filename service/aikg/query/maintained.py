@@ -340,7 +340,8 @@ def served_text(q: NamedQuery) -> str:
 
 
 def ordered_lines(q: NamedQuery, result: QueryResult) -> list[str]:
-    """The lines of :func:`served_text`'s answer in the query's ORDER BY."""
+    """The lines of :func:`served_text`'s answer in the query's ORDER BY: each line split once, each
+    distinct cell of a key parsed and given its sort key once, one stable sort of positions per key."""
     lines = [
         ln
         for (value, *_) in result.rows
@@ -348,20 +349,18 @@ def ordered_lines(q: NamedQuery, result: QueryResult) -> list[str]:
         for ln in value.value.split("\n")
         if ln
     ]
+    rows = [ln.split("\t") for ln in lines]
     variables = projection(q.text)
+    order = list(range(len(lines)))
     for names, descending in reversed(order_keys(q.text)):  # stable sorts, the last key first
         at = [variables.index(name) for name in names]
-        cells = [
-            next((c for c in (fields[i] for i in at) if c), "") for fields in (ln.split("\t") for ln in lines)
-        ]
-        terms = _terms(set(cells))
-        lines = [
-            ln
-            for _, ln in sorted(
-                zip(cells, lines, strict=True), key=lambda c: _key(terms[c[0]]), reverse=descending
-            )
-        ]
-    return lines
+        if len(at) == 1:
+            cells = [fields[at[0]] for fields in rows]
+        else:  # COALESCE: the first bound of the variables
+            cells = [next((c for c in (fields[i] for i in at) if c), "") for fields in rows]
+        keys = {cell: _key(term) for cell, term in _terms(set(cells)).items()}
+        order.sort(key=lambda i: keys[cells[i]], reverse=descending)
+    return [lines[i] for i in order]
 
 
 def as_result(q: NamedQuery, lines: Sequence[str], *, truncated: bool) -> QueryResult:
