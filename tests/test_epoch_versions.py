@@ -474,6 +474,20 @@ def test_what_changed_for_xai_since_the_last_import(client, imported):
     assert len(record["changes"]) == len(last.changes)
 
 
+def test_what_changed_for_a_site_lists_its_own_changes(client, imported):
+    """The entity's own changes are listed, not only those of the nodes naming it: the branch for the
+    entity itself was a FILTER (?node = ?entity) alone in its group, where ?node is unbound, so Colossus 2
+    got only its phases' rows and Google Pryor (North) none of its ten."""
+    _, steps = imported
+    last = steps["datacenters_newer"].report
+    for slug in ("xai-colossus-2-memphis-tennessee", "google-pryor-north"):
+        body = client.get(f"/api/queries/changes-since-last-import?entity={slug}").get_json()
+        got = {(r["node"]["value"], r["property"]["value"], r["kind"]["value"]) for r in body["rows"]}
+        own = {(c.entity, c.prop, c.kind) for c in last.changes if c.entity == ID + slug}
+        assert own and own <= got, slug
+        assert got <= {(c.entity, c.prop, c.kind) for c in last.changes}
+
+
 def test_a_newer_file_without_a_notes_column_keeps_the_notes_it_gave_not_restated():
     """aikg:note is fed by several columns, each value named by its own ("Notes: …", "Source: …"). A newer
     chiller file without "Notes" replaced each chiller's note (kept only as history, 13 chillers in a
