@@ -154,3 +154,28 @@ def test_a_bench_ended_by_a_signal_leaves_no_server(how: str) -> None:
             with contextlib.suppress(OSError):
                 os.kill(pid, signal.SIGKILL)
     assert left == []
+
+
+def test_a_server_that_cannot_start_says_why_and_who_holds_its_store(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Regression: the busy phase's ``aikg serve`` at 1M exited with code 2 as it started, and the bench
+    kept nothing of its standard error (the port taken, or the store held by another process?). Each
+    server's standard error is now kept in the run's folder, and a refused start says why and which
+    process holds the store."""
+    from aikg.store.oxigraph import OxigraphStore
+    from aikg_bench import peers
+
+    monkeypatch.setattr(peers.Aikg, "START_TRIES", 1)
+    store_dir, log = tmp_path / "store", tmp_path / "servers" / "aikg.log"
+    held = OxigraphStore(store_dir)  # this process holds the store, as a session left open would
+    try:
+        with pytest.raises(peers.Exited) as refused:
+            peers.Aikg(store_dir, log=log)
+    finally:
+        held.close()
+    assert refused.value.code == 2
+    message = str(refused.value)
+    assert "is open in another process" in message
+    assert f"held by pid {os.getpid()} (this bench)" in message
+    assert "is open in another process" in log.read_text()

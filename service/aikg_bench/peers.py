@@ -32,6 +32,14 @@ class Skipped(Exception):
     """The peer cannot run here (not installed, or left out at this size); the message says why."""
 
 
+class Exited(RuntimeError):
+    """A server exited while starting: its exit code and the last lines of its standard error."""
+
+    def __init__(self, what: str, code: int, said: str) -> None:
+        super().__init__(f"{what} exited while starting (code {code})" + (f": {said}" if said else ""))
+        self.code, self.said = code, said
+
+
 def free_port() -> int:
     """A free TCP port on the loopback interface."""
     with socket.socket() as s:
@@ -40,21 +48,43 @@ def free_port() -> int:
         return port
 
 
-def spawn(cmd: list[str], **kwargs: Any) -> subprocess.Popen[bytes]:
+def spawn(cmd: list[str], log: Path | None = None, **kwargs: Any) -> subprocess.Popen[bytes]:
     """A server's process, sent SIGTERM by the kernel when the thread that started it ends: a bench
     stopped by SIGTERM (``timeout``, a CI job's end) or SIGKILL skips every ``stop()`` in a ``finally``,
     and left its ``aikg serve``, gunicorn or Virtuoso running on the machine. SIGTERM is each server's
-    own graceful stop (gunicorn's master stops its workers, aikg's writer flushes the store)."""
-    return subprocess.Popen(
-        cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, **kwargs
-    )
+    own graceful stop (gunicorn's master stops its workers, aikg's writer flushes the store).
+
+    Its standard error is appended to ``log`` when given: a server that exited while starting said why
+    there (the busy phase's ``aikg serve`` at 1M exited with code 2, and nothing kept its reason)."""
+    if log is None:
+        return subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, preexec_fn=die_with_parent, **kwargs
+        )
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as err:
+        err.write(f"--- {time.strftime('%Y-%m-%d %H:%M:%S')} {' '.join(cmd)}\n".encode())
+        err.flush()
+        return subprocess.Popen(
+            cmd, stdout=subprocess.DEVNULL, stderr=err, preexec_fn=die_with_parent, **kwargs
+        )
 
 
-def _wait(url: str, proc: subprocess.Popen[bytes], timeout: float, what: str) -> None:
+def tail(log: Path | None, lines: int = 5) -> str:
+    """The last ``lines`` lines of a server's standard error kept in ``log`` ('' when none)."""
+    if log is None or not log.is_file():
+        return ""
+    with log.open("rb") as fh:
+        fh.seek(max(0, log.stat().st_size - 8192))
+        return " | ".join(fh.read().decode("utf-8", "replace").strip().splitlines()[-lines:])
+
+
+def _wait(
+    url: str, proc: subprocess.Popen[bytes], timeout: float, what: str, log: Path | None = None
+) -> None:
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if proc.poll() is not None:
-            raise RuntimeError(f"{what} exited while starting (code {proc.returncode})")
+            raise Exited(what, proc.returncode, tail(log))
         try:
             if requests.get(url, timeout=2).status_code < 500:
                 return
@@ -87,7 +117,9 @@ class Server:
     sparql_path = "/sparql"
     speaks_sparql = True
 
-    def __init__(self) -> None:
+    def __init__(self, log: Path | None = None) -> None:
+        """``log``: where the server's standard error is kept (:func:`spawn`), or nowhere."""
+        self.log = log
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
@@ -107,6 +139,22 @@ class Server:
         return peak_rss_mb(self.proc.pid) if self.proc is not None else None
 
 
+def holders(store_dir: Path) -> str:
+    """The processes that hold the store's lock file open ('' when none): who kept a store that aikg
+    serve refused as held."""
+    lock = (store_dir / "LOCK").resolve()
+    found = []
+    for fd in Path("/proc").glob("[0-9]*/fd/*"):
+        try:
+            if Path(os.readlink(fd)) == lock:
+                pid = fd.parts[2]
+                cmd = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()[:120]
+                found.append(f"pid {pid}{' (this bench)' if int(pid) == os.getpid() else ''}: {cmd}")
+        except OSError:
+            continue
+    return f" | held by {'; '.join(sorted(set(found)))}" if found else ""
+
+
 def _python_bin(name: str) -> str:
     return str(Path(sys.executable).with_name(name))
 
@@ -116,23 +164,28 @@ class Aikg(Server):
 
     name = "aikg"
 
-    def __init__(self, store_dir: Path, threads: int = 8) -> None:
-        super().__init__()
+    START_TRIES = 3
+    """Starts tried when ``aikg serve`` refuses to start because its port or its store is taken."""
+    RETRY_S = 10.0
+    """Seconds before the next try: a store just closed by another process may still be held."""
+
+    def __init__(self, store_dir: Path, threads: int = 8, log: Path | None = None) -> None:
+        super().__init__(log)
         env = {**os.environ, "AIKG_TOKEN": TOKEN, "AIKG_LOAD_SEEDS": "false"}
-        self.proc = spawn(
-            [
-                _python_bin("aikg"),
-                "serve",
-                "--store",
-                str(store_dir),
-                "--port",
-                str(self.port),
-                "--threads",
-                str(threads),
-            ],
-            env=env,
-        )
-        _wait(self.base + "/api/health", self.proc, START_S, "aikg serve")
+        for attempt in range(1, self.START_TRIES + 1):
+            cmd = ["serve", "--store", str(store_dir), "--port", str(self.port), "--threads", str(threads)]
+            self.proc = spawn([_python_bin("aikg"), *cmd], log=log, env=env)
+            try:
+                _wait(self.base + "/api/health", self.proc, START_S, "aikg serve", log)
+                break
+            except Exited as exc:
+                # Code 2: the port was taken between free_port() and the server's bind (another process
+                # on the host took it), or another process held the store; the reason is in ``log``.
+                if exc.code != 2 or attempt == self.START_TRIES:
+                    raise Exited("aikg serve", exc.code, exc.said + holders(store_dir)) from None
+                self.port = free_port()
+                self.base = f"http://127.0.0.1:{self.port}"
+                time.sleep(self.RETRY_S)
         self._wait_for_writes(START_S)
 
     def _wait_for_writes(self, seconds: float) -> None:
@@ -156,8 +209,8 @@ class Hello(Server):
     speaks_sparql = False
     workers = ["-w", "2"]
 
-    def __init__(self) -> None:
-        super().__init__()
+    def __init__(self, log: Path | None = None) -> None:
+        super().__init__(log)
         self.proc = spawn(
             [
                 sys.executable,
@@ -169,9 +222,10 @@ class Hello(Server):
                 "--log-level",
                 "warning",
                 "aikg_bench.hello:app",
-            ]
+            ],
+            log,
         )
-        _wait(self.base + "/", self.proc, START_S, "gunicorn hello")
+        _wait(self.base + "/", self.proc, START_S, "gunicorn hello", log)
 
 
 class HelloThreads(Hello):
@@ -188,8 +242,8 @@ class RdflibEndpoint(Server):
     name = "rdflib-endpoint"
     sparql_path = "/"
 
-    def __init__(self, data: Path) -> None:
-        super().__init__()
+    def __init__(self, data: Path, log: Path | None = None) -> None:
+        super().__init__(log)
         try:
             import rdflib_endpoint  # noqa: F401
             import uvicorn  # noqa: F401
@@ -208,9 +262,10 @@ class RdflibEndpoint(Server):
                 str(self.port),
                 "--enable-update",
                 str(data),
-            ]
+            ],
+            log,
         )
-        _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint")
+        _wait(self.base + "/?query=ASK%7B%7D", self.proc, 900, "rdflib-endpoint", log)
         self.load_seconds = time.perf_counter() - start
 
 
@@ -219,8 +274,8 @@ class Virtuoso(Server):
 
     name = "virtuoso"
 
-    def __init__(self, data: Path) -> None:
-        super().__init__()
+    def __init__(self, data: Path, log: Path | None = None) -> None:
+        super().__init__(log)
         exe, isql = shutil.which("virtuoso-t"), shutil.which("isql-vt")
         if not exe or not isql:
             raise Skipped("not installed: apt-get install virtuoso-opensource")
@@ -239,8 +294,8 @@ class Virtuoso(Server):
                 dirs_allowed=f"., {data.parent}",
             )
         )
-        self.proc = spawn([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], cwd=self.dir)
-        _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso")
+        self.proc = spawn([exe, "-f", "-c", str(self.dir / "virtuoso.ini")], log, cwd=self.dir)
+        _wait(self.base + "/sparql?query=ASK%7B%7D", self.proc, 120, "virtuoso", log)
         self._isql('GRANT SPARQL_UPDATE TO "SPARQL";')
         start = time.perf_counter()
         self._isql(

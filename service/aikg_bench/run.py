@@ -290,7 +290,7 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
             if "new_connection" in aikg:
                 bodies[NEW_CONNECTION] = [aikg["new_connection"]["body_bytes"]]
             out["peers"][name] = _peer(
-                name, opts, ops, aikg_dir, full, size, work, (template, replicas), bodies
+                name, opts, ops, aikg_dir, full, size, work, (template, replicas), bodies, label
             )
         except peers.Skipped as exc:
             out["peers"][name] = {"skipped": str(exc)}
@@ -365,7 +365,13 @@ def in_process(
     return out
 
 
-def cold_start(aikg_dir: Path, template: Template, replicas: int) -> dict[str, Any]:
+def server_log(opts: Options, label: str, name: str) -> Path:
+    """Where the standard error of the server ``name`` started for size ``label`` is kept: beside the
+    run's results, one file per server and phase (restarts append to it)."""
+    return opts.out / "servers" / f"{label}-{name}.log"
+
+
+def cold_start(aikg_dir: Path, template: Template, replicas: int, log: Path | None = None) -> dict[str, Any]:
     """The first answers after a restart of ``aikg serve`` on the same store: a named query bound to a
     node (then an entity lookup) after one restart, a search after another."""
     small = node_params(template, replicas, hub=False)["org"]
@@ -373,7 +379,7 @@ def cold_start(aikg_dir: Path, template: Template, replicas: int) -> dict[str, A
     out: dict[str, Any] = {"node": small, "search_term": term}
     for first in ("named query", "search"):
         start = time.perf_counter()
-        server = peers.Aikg(aikg_dir)
+        server = peers.Aikg(aikg_dir, log=log)
         try:
             out.setdefault("startup_seconds", []).append(time.perf_counter() - start)
             paths = (
@@ -422,18 +428,19 @@ def _after_mix(
     return out
 
 
-def _server(name: str, aikg_dir: Path, full: Path) -> peers.Server:
-    """The server ``name``, started (over ``aikg_dir`` for aikg, the data ``full`` for the engines)."""
+def _server(name: str, aikg_dir: Path, full: Path, log: Path | None = None) -> peers.Server:
+    """The server ``name``, started (over ``aikg_dir`` for aikg, the data ``full`` for the engines),
+    its standard error kept in ``log``."""
     if name == "aikg":
-        return peers.Aikg(aikg_dir)
+        return peers.Aikg(aikg_dir, log=log)
     if name == "flask-hello":
-        return peers.Hello()
+        return peers.Hello(log)
     if name == "flask-hello-threads":
-        return peers.HelloThreads()
+        return peers.HelloThreads(log)
     if name == "rdflib-endpoint":
-        return peers.RdflibEndpoint(full)
+        return peers.RdflibEndpoint(full, log)
     if name == "virtuoso":
-        return peers.Virtuoso(full)
+        return peers.Virtuoso(full, log)
     raise peers.Skipped(f"unknown peer {name!r}")
 
 
@@ -472,7 +479,7 @@ def busy_phase(
             bodies = {op: r["variant_bytes"] for op, r in mine.items() if "variant_bytes" in r}
             server: peers.Server | None = None
             try:
-                server = _server(name, aikg_dir, aikg_dir)
+                server = _server(name, aikg_dir, aikg_dir, server_log(opts, label, f"{name}-busy"))
                 if name == "aikg":
                     _search_build(server.base)
                 out["peers"][name] = {"ops": _mix_on(server, wanted, opts, bodies)}
@@ -496,6 +503,7 @@ def _peer(
     work: Path,
     data: tuple[Template, int],
     bodies: dict[str, list[int]],
+    label: str,
 ) -> dict[str, Any]:
     if name == "pyoxigraph":
         d = work / "floor"
@@ -527,7 +535,7 @@ def _peer(
         )
     server: peers.Server | None = None
     try:
-        server = _server(name, aikg_dir, full)
+        server = _server(name, aikg_dir, full, server_log(opts, label, name))
         extra: dict[str, Any] = {}
         if server.load_seconds is not None:
             extra["load_seconds"] = server.load_seconds
@@ -539,7 +547,7 @@ def _peer(
         result["peak_rss_mb"] = server.rss_mb()
         if name == "aikg" and opts.goals:
             server.stop()
-            result["cold_start"] = cold_start(aikg_dir, *data)
+            result["cold_start"] = cold_start(aikg_dir, *data, server_log(opts, label, "aikg-restart"))
             c = result["cold_start"]
             opts.log(
                 f"    after a restart: named query {c.get('named query_ms', 0):.0f} ms, "
