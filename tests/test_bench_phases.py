@@ -179,3 +179,34 @@ def test_a_server_that_cannot_start_says_why_and_who_holds_its_store(
     assert "is open in another process" in message
     assert f"held by pid {os.getpid()} (this bench)" in message
     assert "is open in another process" in log.read_text()
+
+
+def test_the_busy_phase_asks_a_first_answer_again_after_a_503() -> None:
+    """Regression: beside busy loops, aikg just started answered its first entity lookup at 1M with 503
+    (past the time limit), and the phase measured none of the cached lookups it is for. A first answer
+    answered 503 is now asked again in the busy phase (only there: elsewhere a 503 is the result)."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from aikg_bench.wrk import Request, probe
+
+    asked: list[str] = []
+
+    def app(environ: dict, start_response):  # type: ignore[no-untyped-def]
+        asked.append(environ["PATH_INFO"])
+        refused = len(asked) <= 2  # the first answer of each probe below
+        status = "503 Service Unavailable" if refused else "200 OK"
+        start_response(status, [("Content-Type", "text/plain"), ("Retry-After", "0")])
+        return [b"past the limit" if refused else b"answered"]
+
+    server = make_server("127.0.0.1", free_port(), app)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_port}"
+    try:
+        _, status, text, _, _ = probe(base, Request(["/a"]), 1)
+        assert (status, text) == (503, "past the limit")
+        _, status, text, _, _ = probe(base, Request(["/a"]), 1, retry=(429, 503))
+        assert (status, text) == (200, "answered") and asked == ["/a", "/a", "/a"]
+    finally:
+        server.shutdown()
