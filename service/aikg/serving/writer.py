@@ -60,19 +60,22 @@ WARM_UP_NICENESS = 10
 write needs, while a restarting server's readers load their indexes and answer their first requests."""
 
 
-def _behind_readers(fn: Any) -> None:
-    """Run ``fn`` and wait for it, on a thread of lower CPU priority. On Linux a thread's niceness is
-    its own; it is never raised again (that needs privileges): the thread ends with ``fn``. The
-    writer's other threads are idle while it starts, so none waits on the GIL behind it."""
+def _behind_readers(fn: Any, name: str = "aikg-writer-warm-up", *, wait: bool = True) -> threading.Thread:
+    """Run ``fn`` on a thread of lower CPU priority, and wait for it unless ``wait`` is false. On Linux a
+    thread's niceness is its own (the threads it starts inherit it); it is never raised again (that
+    needs privileges): the thread ends with ``fn``. The writer's other threads are idle while it starts,
+    so none waits on the GIL behind it."""
 
     def run() -> None:
         with contextlib.suppress(OSError, AttributeError):  # AttributeError: no native thread ids
             os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), WARM_UP_NICENESS)
         fn()
 
-    thread = threading.Thread(target=run, name="aikg-writer-warm-up", daemon=True)
+    thread = threading.Thread(target=run, name=name, daemon=True)
     thread.start()
-    thread.join()
+    if wait:
+        thread.join()
+    return thread
 
 
 OPEN_WAIT = 30.0
@@ -276,8 +279,24 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
                 self._turns.notify_all()
 
     def _importing(self) -> bool:
-        thread = self.services.background.get("shipped-data")
-        return bool(thread is not None and thread.is_alive())
+        """True while background work of the writer runs (the shipped files brought up to date, the
+        kept answers' upkeep)."""
+        return any(thread.is_alive() for thread in self.services.background.values())
+
+    def _keep_answers(self) -> None:
+        """The kept answers this store lacks, computed and committed (:meth:`Gate.keep_answers`), once the
+        shipped files are brought up to date (that may rebuild the generated graphs, kept answers too)."""
+        shipped = self.services.background.get("shipped-data")
+        if shipped is not None:
+            shipped.join()
+        started = time.monotonic()
+        try:
+            kept = self._gate.keep_answers()
+        except AikgError as exc:
+            log.warning("the kept answers could not be brought up to date: %s", exc.message)
+            return
+        if kept:
+            log.info("kept answers of %d named queries computed in %.1f s", kept, time.monotonic() - started)
 
     def init(self) -> None:
         """Open the store, load the seeds into an empty one, publish, then import Epoch's data."""
@@ -326,6 +345,11 @@ class Writer(DirtyApp):  # type: ignore[misc]  # gunicorn ships no types: its cl
 
             thread = bring_up_to_date(self.services, epoch=settings.import_epoch)
             self.services.background["shipped-data"] = thread
+        # Kept answers the store lacks (their queries declared or changed since its generated graphs were
+        # built) are computed behind the readers: until then those queries answer with their text.
+        self.services.background["kept-answers"] = _behind_readers(
+            self._keep_answers, "aikg-kept-answers", wait=False
+        )
         self._watch_memory(settings.writer_memory)
         publication.mark_ready(self.folder, True)
 
