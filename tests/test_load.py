@@ -285,6 +285,8 @@ def test_the_load_goal_is_measured_alone(tmp_path: Path, capsys: pytest.CaptureF
     assert line["pyoxigraph"]["quads"] > 4_000 and line["aikg"]["quads"] > line["pyoxigraph"]["quads"]
     assert line["ratio"] == round(line["aikg"]["seconds"] / line["pyoxigraph"]["seconds"], 2)
     assert line["memory_ratio"] == round(line["aikg"]["peak_rss_mb"] / line["pyoxigraph"]["peak_rss_mb"], 2)
+    assert line["cpu_ratio"] == round(line["aikg"]["cpu_seconds"] / line["pyoxigraph"]["cpu_seconds"], 2)
+    assert line["pyoxigraph"]["cpu_seconds"] > 0 and line["aikg"]["cpu_seconds"] > 0
     assert json.loads(capsys.readouterr().out.splitlines()[-1]) == line
     assert sorted(p.name for p in tmp_path.iterdir()) == ["8k.nq"]
 
