@@ -401,6 +401,102 @@ def test_a_company_figure_asked_with_its_kind(asker, epoch_store, q, gold):
     assert judge({"expect": {"match": "all"}}, body, items), (q, items)
 
 
+RUN_RATES = '("Annualized revenue", "Annual recurring revenue")'
+OPENAI_REVENUE = "?f aikg:agent id:openai ; aikg:annualRevenue ?v ; aikg:date ?d ; aikg:figureKind ?k"
+
+
+@pytest.mark.parametrize(
+    ("q", "month"),
+    [
+        ("OpenAI's annual recurring revenue in June 2025?", "2025-06"),
+        ("What was OpenAI's run-rate revenue in June 2025?", "2025-06"),
+        ("OpenAI 2024年12月的ARR是多少？", "2024-12"),
+    ],
+)
+def test_a_run_rate_asked_in_a_month_is_that_months_run_rate_not_another_kind_of_revenue(
+    asker, epoch_store, q, month
+):
+    """ARR is Epoch's run-rate rows ("Annualized revenue", "Annual recurring revenue"), newest of the month:
+    not the H1 2025 figure scaled to a year (dated June 30) nor the calendar year's revenue (Dec 31)."""
+    within = f'STRSTARTS(STR(?d), "{month}")'
+    items = gold_items(
+        epoch_store,
+        f"SELECT ?v WHERE {{ {OPENAI_REVENUE} FILTER(?k IN {RUN_RATES} && {within}) }} "
+        "ORDER BY DESC(?d) LIMIT 1",
+    )
+    others = gold_items(
+        epoch_store, f"SELECT ?v WHERE {{ {OPENAI_REVENUE} FILTER(?k NOT IN {RUN_RATES} && {within}) }}"
+    )
+    assert len(items) == 1 and others  # the month holds another kind of revenue too
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "first"}}, body, items), (q, items)
+    assert not judge({"expect": {"match": "any"}}, body, others), (q, others)
+
+
+def _chatgpt_weekly_october_2025(store, paying: bool) -> list:
+    said = "" if paying else "!"
+    return gold_items(
+        store,
+        'SELECT ?v WHERE { ?f aikg:product "ChatGPT" ; aikg:activeUsersPeriod "Weekly" ; '
+        'aikg:activeUsers ?v ; aikg:date ?d ; rdfs:label ?l FILTER(STRSTARTS(STR(?d), "2025-10") '
+        f'&& {said}CONTAINS(STR(?l), "paying")) }}',
+    )
+
+
+def test_paying_users_are_asked_apart_and_come_last_when_not_asked(asker, epoch_store):
+    """Epoch names ChatGPT's 40M paying weekly users only in the row's Id: the weekly users of October 2025
+    are its 800M first, and its paying users are that row alone."""
+    everyone = _chatgpt_weekly_october_2025(epoch_store, paying=False)
+    paying = _chatgpt_weekly_october_2025(epoch_store, paying=True)
+    assert len(everyone) == 1 and len(paying) == 1
+    for q in (
+        "How many weekly active users did ChatGPT have in October 2025?",
+        "ChatGPT 2025年10月的周活用户有多少？",
+    ):
+        assert judge({"expect": {"match": "first"}}, asker.ask(q), everyone), q
+    for q in (
+        "How many paying weekly users did ChatGPT have in October 2025?",
+        "2025年10月 ChatGPT 的付费用户有多少",
+    ):
+        body = asker.ask(q)
+        assert judge({"expect": {"match": "all"}}, body, paying), q
+        assert not judge({"expect": {"match": "any"}}, body, everyone), q
+
+
+@pytest.mark.parametrize(
+    "q",
+    ["How many people were in Google's AI division in March 2025?", "谷歌 AI 部门 2025 年 3 月有多少员工？"],
+)
+def test_a_companys_ai_division_is_epochs_full_ai_division(asker, epoch_store, q):
+    items = gold_items(
+        epoch_store,
+        'SELECT ?v WHERE { ?f aikg:agent id:google ; aikg:figureKind "Full AI division" ; '
+        'aikg:staffCount ?v ; aikg:date ?d FILTER(STRSTARTS(STR(?d), "2025-03")) }',
+    )
+    assert len(items) == 1
+    assert judge({"expect": {"match": "first"}}, asker.ask(q), items), q
+
+
+@pytest.mark.parametrize(
+    ("q", "row"),
+    [
+        ("Is xAI's 300-staff figure from the company or from the media?", "staff-xai-march-2025-300"),
+        ("xAI 1.78亿美元年化收入是官方公布的还是媒体报道的？", "revenue-xai-jan-2025-178m"),
+        (
+            "Did Anthropic itself disclose its $5B annual recurring revenue, or was it a media report?",
+            "revenue-anthropic-july-2025-5b",
+        ),
+    ],
+)
+def test_whether_the_company_or_the_media_said_a_figure_is_its_source_type(asker, epoch_store, q, row):
+    items = gold_items(epoch_store, f"SELECT ?v WHERE {{ id:{row} aikg:sourceType ?v }}")
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "provenance", body["understood"]
+    assert judge({"expect": {"match": "first"}}, body, items), (q, items)
+
+
 def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
     """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
     body = asker.ask("What was OpenAI's full-year revenue in 2023?")

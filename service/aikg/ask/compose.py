@@ -167,15 +167,49 @@ capacity stated for a coming year); the words themselves ask nothing more."""
 DAILY_WORDS = ("per day", "a day", "each day", "daily", "/day", "每天", "每日", "日均", "一天")
 YEARLY_REVENUE_WORDS = ("calendar year", "calendar-year", "full-year", "full year", "自然年", "全年")
 """Revenue of a whole year as booked (Epoch's "Yearly revenue"), not a run-rate at some day of it."""
-CONTRACTOR_WORDS = ("contractors", "contractor", "tutors", "annotators", "外包", "标注员", "合同工")
+CONTRACTOR_WORDS = ("contractors", "contractor", "tutors", "annotators", "外包", "标注员", "合同工", "导师")
 """Staff Epoch files as contractors (xAI's 900 AI tutors), not the company's own employees."""
-FULL_TIME_WORDS = ("full-time", "full time", "own employees", "全职", "正式员工")
+FULL_TIME_WORDS = (
+    "full-time",
+    "full time",
+    "own employees",
+    "全职",
+    "正式员工",
+    # the whole company, not one division of it ("company-wide headcount", 全公司员工人数)
+    "company-wide",
+    "companywide",
+    "whole company",
+    "entire company",
+    "全公司",
+    "整个公司",
+)
 """The company's own employees: the staff figures' default (Epoch's "Full company")."""
 _NOT_CONTRACTORS = re.compile(
     r"(?:不算|不含|不包括|除去|excluding|not counting|without)\s*(?:the\s+)?"
     r"(?:外包|合同工|标注员|contractors?|tutors?)+"
 )
 """Contractors left out ("不算外包标注员", "not counting contractors"): the company's own staff."""
+RUN_RATE_WORDS = (
+    "annual recurring revenue",
+    "recurring revenue",
+    "annual run-rate",
+    "annual run rate",
+    "run-rate",
+    "run rate",
+    "arr",
+    "年度经常性收入",
+    "经常性收入",
+)
+"""Revenue as a run-rate at a day (ARR): Epoch's "Annualized revenue" and "Annual recurring revenue" rows,
+not a half-year's or a product's revenue scaled to a year (OpenAI's H1 2025 beside its June 10B ARR)."""
+RUN_RATE_KINDS = ("Annualized revenue", "Annual recurring revenue")
+AI_DIVISION_WORDS = ("ai division", "ai unit", "ai 部门", "ai部门", "人工智能部门")
+"""A company's AI division as a whole (Epoch's "Full AI division": Google DeepMind within Google)."""
+PAYING_WORDS = ("paying", "paid users", "paid subscribers", "subscribers", "付费", "订阅用户")
+"""Users who pay: Epoch names such a usage row only by its Id ("ChatGPT 40M paying WAU"), so a question
+asking them gets the rows whose name says "paying", and one that does not puts those rows last (800M weekly
+users in October 2025 first, not the 40M paying ones)."""
+PAYING_LABEL = "paying"
 LEASE_TERM_WORDS = ("签了几年", "签了多少年", "签约")
 """How long a lease was signed for: its term."""
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
@@ -332,6 +366,10 @@ class Form:
     figure_kind: str | None = None
     """The kind of company figure asked (Epoch's Type column): "Yearly revenue" for a calendar year's
     revenue, "Contractors" for contractors; None for the carrier's default."""
+    run_rate: bool = False
+    """Revenue asked as a run-rate (ARR, "annual recurring revenue"): Epoch's run-rate kinds only."""
+    paying: bool = False
+    """Usage asked of paying users ("paying weekly users", 付费用户): the rows Epoch names so."""
     document: bool = False
     """A provenance question that names the source document or report itself ("which article says …
     in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
@@ -1206,6 +1244,10 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("dated")
     if form.rated_as:
         asked.add("rating")
+    if form.carrier == "staff":
+        asked.add("staff")
+    if form.op == "provenance":
+        asked.add("source")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -1303,6 +1345,9 @@ def _static_phrases() -> list[str]:
         + list(YEARLY_REVENUE_WORDS)
         + list(CONTRACTOR_WORDS)
         + list(FULL_TIME_WORDS)
+        + list(RUN_RATE_WORDS)
+        + list(AI_DIVISION_WORDS)
+        + list(PAYING_WORDS)
         + list(LEASE_TERM_WORDS)
         + ["不算外包", "不含外包", "不包括外包", "not counting", "外包标注员"]
         + list(FLEET_WORDS)
@@ -2381,10 +2426,22 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     form.now = bool(form.dates) and NOW.search(text) is not None
     if form.carrier == "revenue" and _has(text, YEARLY_REVENUE_WORDS):
         form.figure_kind = "Yearly revenue"  # "OpenAI's revenue for calendar year 2024", 全年营收
-    if form.carrier is None and form.prop is None and form.orgs and _has(text, CONTRACTOR_WORDS):
-        form.carrier, form.prop = "staff", "staffCount"  # "how many contractors did xAI have": its staff
+    if (
+        form.carrier is None
+        and form.prop is None
+        and form.orgs
+        and _has(text, (*CONTRACTOR_WORDS, *AI_DIVISION_WORDS))
+    ):
+        # "how many contractors did xAI have", "how many people were in Google's AI division": its staff
+        form.carrier, form.prop = "staff", "staffCount"
     if form.carrier == "staff" and _has(text, CONTRACTOR_WORDS) and not _NOT_CONTRACTORS.search(text):
         form.figure_kind = "Contractors"  # "how many contractors did xAI have", 外包标注员
+    elif form.carrier == "staff" and _has(text, AI_DIVISION_WORDS):
+        form.figure_kind = "Full AI division"  # "Google's AI division", 谷歌 AI 部门: Google DeepMind
+    if form.carrier == "revenue" and form.figure_kind is None and _has(text, RUN_RATE_WORDS):
+        form.run_rate = True  # "OpenAI's ARR in June 2025": its 10B ARR, not the H1 figure scaled to a year
+    if form.carrier == "usage" and form.prop in (None, "activeUsers") and _has(text, PAYING_WORDS):
+        form.paying = True  # "ChatGPT's paying weekly users", 付费用户
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
@@ -3619,6 +3676,11 @@ def _filters(form: Form, carrier: str) -> list[str]:
         )
     if form.figure_kind:
         out.append(f'?x aikg:figureKind "{form.figure_kind}"')
+    elif form.run_rate and carrier == "revenue":
+        kinds = ", ".join(f'"{k}"' for k in RUN_RATE_KINDS)
+        out.append(f"?x aikg:figureKind ?runRate FILTER(?runRate IN ({kinds}))")
+    if form.paying and carrier == "usage":
+        out.append(f'?x rdfs:label ?paidLabel FILTER(CONTAINS(LCASE(STR(?paidLabel)), "{PAYING_LABEL}"))')
     elif carrier == "staff" and not form.records and not groups:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
@@ -3952,9 +4014,17 @@ def compile_form(form: Form) -> str:
         for q in also:
             body += f"\n  OPTIONAL {{ ?x aikg:{q} ?{q} }}"
         cols = "".join(f" ?{q}" for q in also)
+        first = ""
+        if form.carrier == "usage" and not form.paying:
+            # paying users' rows after the others: "ChatGPT's weekly users in October 2025" is its 800M
+            body += (
+                "\n  BIND(IF(EXISTS { ?x rdfs:label ?paidLabel "
+                f'FILTER(CONTAINS(LCASE(STR(?paidLabel)), "{PAYING_LABEL}")) }}, 1, 0) AS ?paid)'
+            )
+            first = "?paid "
         return PREFIXES + (
             f"SELECT DISTINCT ?x{value}{cols}{date} WHERE {{\n  {body}\n}}\n"
-            f"ORDER BY DESC(?date) LIMIT {LIST_LIMIT}"
+            f"ORDER BY {first}DESC(?date) LIMIT {LIST_LIMIT}"
         )
     order = f"DESC({_key('?value', form.prop)})" if p else ("STR(?date) ?x" if form.dates and date else "?x")
     whose = ""
@@ -4242,6 +4312,10 @@ def describe(form: Form) -> str:
         quals.append(("产品 " if zh else "for ") + form.product)
     if form.period:
         quals.append(form.period.lower())
+    if form.paying:
+        quals.append("付费用户" if zh else "paying users")
+    if form.run_rate:
+        quals.append("年化（run-rate）" if zh else "run-rate figures")
     if form.round_name:
         quals.append(form.round_name)
     if form.rounds_of:

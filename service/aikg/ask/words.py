@@ -295,6 +295,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "ppl work",
             "ppl worked",
             "ppl working",
+            # people in or at a company or a division of it, or employed by it ("how many people were in
+            # Google's AI division", "how many people does Anthropic employ"): its staff, never its users
+            "people were in",
+            "people are in",
+            "people at",
+            "employ",
+            "employs",
+            "employed",
             "号人",
             "员工",
             "名员工",
@@ -526,6 +534,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "revenues",
             "annualized revenue",
             "arr",
+            # a run-rate said in full ("annual recurring revenue", 年度经常性收入): compose.RUN_RATE_WORDS
+            "annual recurring revenue",
+            "recurring revenue",
+            "经常性收入",
             "收入",
             "营收",
             "年化收入",
@@ -541,6 +553,8 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "usage",
             "active users",
             "users",
+            # "monthly actives", "weekly actives": active users said as a noun of their own
+            "actives",
             "mau",
             "wau",
             "dau",
@@ -1389,6 +1403,19 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "company disclosure",
         "disclosed",
         "disclose",
+        # the same asked as who said it: the company or the media ("from the company or from the media",
+        # "media-reported", 公司自己说的, 官方公布的)
+        "from the media",
+        "from the company or",
+        "company or the media",
+        "company or media",
+        "media-reported",
+        "company-disclosed",
+        "自己说的",
+        "官方公布",
+        "官方披露",
+        "官方说",
+        "媒体说的",
         # who published a document ("who published the … article", 是谁发布的)
         *PUBLISHER_WORDS,
         "who first reported",
@@ -2133,6 +2160,12 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "dated": ("back",),
     # Epoch's rating named as what the rows are rated ("*rate* as *Unlikely*", *评为* Unlikely, 可信度*为*)
     "rating": ("rate", "rated", "rates", "unlikely", "speculative", "评为", "为"),
+    # a company's staff said as its people ("how many *people* does Anthropic employ")
+    "staff": ("people", "ppl"),
+    # a source said as the company's own word or the media's ("did OpenAI disclose it *itself*", "or
+    # *something* the company disclosed", 公司*自己*说的, *官方*公布的): the source type a provenance row
+    # shows
+    "source": ("itself", "something", "officially", "official", "自己", "官方"),
 }
 """Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
 left over by the vocabulary, they ask nothing the answer does not give — but only beside that part of
