@@ -497,6 +497,58 @@ def test_whether_the_company_or_the_media_said_a_figure_is_its_source_type(asker
     assert judge({"expect": {"match": "first"}}, body, items), (q, items)
 
 
+@pytest.mark.parametrize(
+    ("q", "node", "prop"),
+    [
+        (
+            "Was DeepSeek-V3's $5.576M training cost actually spent or just estimated?",
+            "training-run-deepseek-v3",
+            "cost",
+        ),
+        (
+            "Is the 276 GPU-hours figure of CoreWeave's MLPerf v6.0 run real or an estimate?",
+            "result-mlperf-training-v6-0-coreweave-deepseek-v3",
+            "gpuHours",
+        ),
+        (
+            "DeepSeek-V3 每卡小时约 2 美元这个单价是估出来的吗？",
+            "training-run-deepseek-v3",
+            "pricePerGpuHour",
+        ),
+    ],
+)
+def test_measured_or_estimated_in_other_words_is_the_certainty_of_the_figure(
+    asker, epoch_store, q, node, prop
+):
+    """ "Actually spent or just estimated", "real or an estimate", 估出来的吗: the certainty the source gives
+    that figure (estimated), never the figure itself answered as a fact."""
+    items = gold_items(
+        epoch_store,
+        f'SELECT (STRAFTER(STR(?c), "#") AS ?t) WHERE {{ id:{node} aikg:qualifiedBy ?q . '
+        f"?q aikg:onProperty aikg:{prop} ; aikg:certainty ?c }}",
+    )
+    assert items == [{"text": "Estimated"}]
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "provenance", body["understood"]
+    assert judge({"expect": {"match": "first"}}, body, items), q
+
+
+@pytest.mark.parametrize(
+    ("q", "row"),
+    [
+        ("AIST ABCI 3.0 嗰條數據，Epoch 有幾肯定？", "cluster-aist-abci-3-0"),
+        (
+            "xAI Colossus Memphis Phase 2 这条集群数据，Epoch 有多肯定？",
+            "cluster-xai-colossus-memphis-phase-2",
+        ),
+    ],
+)
+def test_how_sure_said_duo_kending_is_epochs_rating_of_the_row(asker, epoch_store, q, row):
+    items = gold_items(epoch_store, f"SELECT ?v WHERE {{ id:{row} aikg:sourceConfidence ?v }}")
+    assert len(items) == 1
+    assert judge({"expect": {"match": "first"}}, asker.ask(q), items), q
+
+
 def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
     """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
     body = asker.ask("What was OpenAI's full-year revenue in 2023?")

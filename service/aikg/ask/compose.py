@@ -123,6 +123,11 @@ CONFIDENCE_WORDS = (
     "可信",
     "把握",
     "多可靠",
+    # how sure, said 多肯定 / 幾肯定 / 有多确定 ("Epoch 有幾肯定"): the same rating
+    "多肯定",
+    "几肯定",
+    "有多确定",
+    "多确定",
     # Epoch's rating of a row, and whether it is real at all
     *RATING_WORDS,
 )

@@ -806,6 +806,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "gpu price per hour",
             "per gpu hour",
             "per gpu-hour",
+            # the price named after its unit ("DeepSeek-V3's $2 per GPU-hour price")
+            "per gpu-hour price",
+            "per gpu hour price",
+            "gpu-hour price",
             "每卡小时",
             "每卡每小时",
         ),
@@ -1382,6 +1386,26 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "实测的还是估算",
         "估算还是实测",
         "是估算的",
+        # the same asked in other words: spent or estimated, real or an estimate ("actually spent or just
+        # estimated", "actual or estimated", 实打实的还是估出来的, 是估的吗): the certainty the source gives
+        "or just estimated",
+        "or estimated",
+        "or an estimate",
+        "just an estimate",
+        "real or",
+        "actual or",
+        "实打实",
+        "估出来",
+        "估的",
+        "估算的吗",
+        "估算出来",
+        # how sure, said 多肯定 / 幾肯定 / 有多确定: Epoch's rating, as 可信度
+        "多肯定",
+        "几肯定",
+        "有多确定",
+        "多确定",
+        # which report, counted with 份 ("出自哪份报告")
+        "哪份",
         "假设的还是",
         "一手",
         "二手",
@@ -2101,6 +2125,10 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
 """Words for the kinds of corporate event (aikg:eventKind) a question may ask the date of. 上市 is not one:
 of a company it is its listing, of a chip or model its release; the fact reader answers it."""
 
+SOURCE_HEDGES = ("约", "大约", "只要", "算", "要", "总", "actually", "just")
+"""The hedges and verbs of a statement a provenance question names it by ("最坏*只要* 12 跳",
+"*约* 557.6 万美元", "按每卡小时 2 美元*算*", "TPUv9 *要*上 6D Torus", "*actually* spent"): they say what
+the statement says, and the answer is its source whatever they are."""
 RESTATED: dict[str, tuple[str, ...]] = {
     # the things compared are shown side by side, each with its value: a comparative, or a word pitting
     # them against each other, says which side is asked for and nothing the answer leaves out
@@ -2165,7 +2193,7 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # a source said as the company's own word or the media's ("did OpenAI disclose it *itself*", "or
     # *something* the company disclosed", 公司*自己*说的, *官方*公布的): the source type a provenance row
     # shows
-    "source": ("itself", "something", "officially", "official", "自己", "官方"),
+    "source": ("itself", "something", "officially", "official", "自己", "官方", *SOURCE_HEDGES),
 }
 """Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
 left over by the vocabulary, they ask nothing the answer does not give — but only beside that part of
