@@ -549,6 +549,95 @@ def test_how_sure_said_duo_kending_is_epochs_rating_of_the_row(asker, epoch_stor
     assert judge({"expect": {"match": "first"}}, asker.ask(q), items), q
 
 
+@pytest.mark.parametrize(
+    ("q", "deal"),
+    [
+        ("Is Nvidia's investment in Groq confirmed?", "deal-nvidia-groq-series-a-participation"),
+        ("英伟达参投 Groq 那笔投资现在是什么状态？", "deal-nvidia-groq-series-a-participation"),
+        ("Is NVIDIA's investment in SB Energy finalized?", "deal-nvidia-sb-energy-investment"),
+        ("OpenAI 租 PORTS-Pike 的 20 年租约签了没有？", "deal-openai-sb-energy-ports-pike-lease"),
+        ("What is the status of the CoreWeave–OpenAI long-term contract?", "deal-coreweave-openai-2025"),
+        ("Groq 的 A 轮融资完成了吗？", "deal-groq-series-a-2026"),
+    ],
+)
+def test_a_deals_status_asked_yes_or_no_is_the_status_of_the_deal_linking_the_things_named(
+    asker, epoch_store, q, deal
+):
+    """定了吗, "signed?", "finalized?", 状态: the deal's aikg:status (planned, announced, signed), never the
+    rounds that closed listed nor a site's operational status."""
+    items = gold_items(epoch_store, f"SELECT ?v WHERE {{ id:{deal} aikg:status ?v }}")
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "first"}}, body, items), (q, items)
+
+
+def test_closed_rounds_counted_or_compared_are_still_a_filter_not_a_status(asker):
+    body = asker.ask("How many closed rounds does xAI have?")
+    assert body["understood"]["form"]["op"] == "count"
+    body = asker.ask("Has OpenAI or Anthropic raised more equity in total across their closed rounds?")
+    assert (body["understood"].get("form") or {}).get("property") != "status", body["understood"]
+
+
+@pytest.mark.parametrize(
+    ("q", "site"),
+    [
+        ("Stargate Abu Dhabi 數據中心由誰營運？", "openai-oracle-stargate-abu-dhabi"),
+        ("Colossus 1 數據中心嘅營運方係邊個？", "xai-colossus-1-memphis-tennessee"),
+        ("Jean Zay 第四期集群由谁营运？", "cluster-jean-zay-supercomputer-phase-4"),
+        ("Which company runs the Tinker platform?", "tinker"),
+    ],
+)
+def test_who_runs_it_said_yingyun_or_which_company_runs_is_its_operator(asker, epoch_store, q, site):
+    """营运 (營運) is 运营 as Taiwan and Hong Kong write it — never a slip of 营收 (revenue) — and "which
+    company runs" asks the operator as "who runs" does."""
+    items = gold_items(
+        epoch_store, f"SELECT DISTINCT ?v WHERE {{ id:{site} aikg:operator|aikg:operatedBy ?v }}"
+    )
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "first"}}, body, items), (q, items)
+
+
+@pytest.mark.parametrize(
+    ("q", "doc"),
+    [
+        (
+            "When was the AINews piece on Thinky's Inkling published?",
+            "report-ainews-2026-07-15-thinky-inkling",
+        ),
+        (
+            "36氪那篇英伟达世界模型训练提速 400% 的报道是哪天发的？",
+            "report-36kr-2026-05-26-nvidia-world-model",
+        ),
+        (
+            "When was CoreWeave's MLPerf Training v6.0 white paper published?",
+            "report-coreweave-mlperf-training-v6-0-white-paper",
+        ),
+    ],
+)
+def test_when_a_report_was_published_is_the_reports_date(asker, epoch_store, q, doc):
+    """The date of the document asked, with its publisher and link — never the release date of a model
+    its title names (新媒网那篇 Llama 3.1 … 的文章是哪天发布的 was answered with Llama 3.1's)."""
+    items = gold_items(
+        epoch_store, f"SELECT (STR(?d) AS ?v) WHERE {{ id:{doc} <http://purl.org/dc/terms/issued> ?d }}"
+    )
+    assert len(items) == 1
+    body = asker.ask(q)
+    assert body["understood"]["form"]["op"] == "provenance", body["understood"]
+    assert judge({"expect": {"match": "any"}}, body, items), (q, items)
+
+
+def test_an_articles_date_is_not_the_release_date_of_the_model_it_names(asker, epoch_store):
+    body = asker.ask("新媒网那篇 Llama 3.1 训练的文章是哪天发布的？")
+    release = gold_items(
+        epoch_store,
+        'SELECT (STR(?d) AS ?v) WHERE { ?m rdfs:label "Llama 3.1 405B"@en ; aikg:releaseDate ?d }',
+    )
+    assert release and not judge({"expect": {"match": "any"}}, body, release)
+
+
 def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
     """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
     body = asker.ask("What was OpenAI's full-year revenue in 2023?")

@@ -208,6 +208,28 @@ RUN_RATE_WORDS = (
 """Revenue as a run-rate at a day (ARR): Epoch's "Annualized revenue" and "Annual recurring revenue" rows,
 not a half-year's or a product's revenue scaled to a year (OpenAI's H1 2025 beside its June 10B ARR)."""
 RUN_RATE_KINDS = ("Annualized revenue", "Annual recurring revenue")
+DEAL_STAGE_WORDS = (
+    "signed",
+    "finalized",
+    "finalised",
+    "done deal",
+    "closed",
+    "confirmed",
+    "completed",
+    "签了",
+    "签约了",
+    "签下",
+    "定了",
+    "敲定",
+    "落地",
+    "完成了",
+    "完成没",
+    "完成没有",
+)
+"""The stages of a deal asked yes or no ("has the lease been signed", "is the investment finalized", "a done
+deal", 定了吗, 签了没有, 完成了吗): what a deal's or a round's status (aikg:status) answers."""
+DEAL_STATUS_WORDS = ("status", "状态", "现状")
+"""A deal's or round's status asked by name (英伟达投资 Groq 的状态)."""
 AI_DIVISION_WORDS = ("ai division", "ai unit", "ai 部门", "ai部门", "人工智能部门")
 """A company's AI division as a whole (Epoch's "Full AI division": Google DeepMind within Google)."""
 PAYING_WORDS = ("paying", "paid users", "paid subscribers", "subscribers", "付费", "订阅用户")
@@ -1253,6 +1275,10 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("staff")
     if form.op == "provenance":
         asked.add("source")
+    if form.prop == "status" and form.carrier in (None, "funding"):
+        asked.add("deal")
+    if form.document:
+        asked.add("document")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -1351,6 +1377,8 @@ def _static_phrases() -> list[str]:
         + list(CONTRACTOR_WORDS)
         + list(FULL_TIME_WORDS)
         + list(RUN_RATE_WORDS)
+        + list(DEAL_STAGE_WORDS)
+        + list(DEAL_STATUS_WORDS)
         + list(AI_DIVISION_WORDS)
         + list(PAYING_WORDS)
         + list(LEASE_TERM_WORDS)
@@ -1830,7 +1858,36 @@ def _read_form(
     _figures_of_org(form)
     _named_of_class(form, r, vocab)
     _read_modifiers(form, r)
+    _deal_status(form, r)
     return _read_operator(form, r, vocab)
+
+
+_YES_NO = re.compile(r"^(?:is|has|have|had|was|were|did|does)\b|吗|没有|了没|没[?？]?$|or only|or just|还是")
+"""A question asked for a yes or no (or between two stages): its stage word asks a status, no filter."""
+
+
+def _deal_status(form: Form, r: _Reading) -> None:
+    """A deal's or funding round's status asked — yes or no of a stage ("Has OpenAI's lease of PORTS-Pike
+    been signed?", "英伟达投资 SB Energy 这事定了吗", "Has xAI's September 2025 round closed?") or by name
+    ("the status of NVIDIA's investment in Groq"): the status of the deal linking the things named, or of
+    the rounds asked, never the rounds that closed listed (aikg:status: Signed, Announced, Planned, Closed).
+    Not of a site or cluster, whose status is operational."""
+    text = r.text
+    if form.carrier not in (None, "funding") or form.threshold or form.group:
+        return
+    named = len(form.entities) + len(form.orgs)
+    if form.carrier is None and named < 2:
+        return  # one thing's status is its own fact (the fact reader: a deal's, else a site's)
+    if form.carrier == "funding" and not (
+        form.round_name or form.dates or form.value is not None or named >= 2
+    ):
+        return  # "closed rounds of xAI": a filter of every round, not the status of one
+    asked = _has(text, DEAL_STATUS_WORDS) or (_has(text, DEAL_STAGE_WORDS) and _YES_NO.search(text))
+    if not asked or any(_has(f" {text} ", OPERATOR_WORDS[op]) for op in ("compare", "sum", "count", "top")):
+        return  # "has OpenAI or Anthropic raised more across their closed rounds": a comparison, a filter
+    form.prop, form.closed, form.confirmed = "status", False, False
+    if named >= 2:
+        form.carrier = None  # the deal that links them (NVIDIA's part in Groq's round), not each one's rounds
 
 
 def _figures_of_org(form: Form) -> None:
@@ -2450,6 +2507,10 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
+    if _PUBLISHED_WHEN.search(text) and _DOCUMENT_WORD.search(text):
+        # "when was the report on … published", 那篇文章是哪天发的: the document's date, with its publisher
+        # and link — never the release date of the model its title names
+        ops["provenance"] = True
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
     if (
         ops["count"]
@@ -3243,7 +3304,11 @@ def _checked_op(
             form.entities, form.orgs, form.prop, form.value, form.carrier = outlets, [], None, None, None
             form.document, form.outlet, form.also = True, True, []
             return form
-        if docs and (form.prop is None or _has(r.text, (*PUBLISHER_WORDS, *LINK_WORDS))):
+        if docs and (
+            form.prop is None
+            or _has(r.text, (*PUBLISHER_WORDS, *LINK_WORDS))
+            or _PUBLISHED_WHEN.search(r.text)
+        ):
             # the question names the document by its words ("the 'Llama 3.1 training 4.2x faster'
             # article", "2.02 minutes" of a title): the source asked for is that document itself
             form.entities, form.orgs, form.prop, form.value, form.carrier = docs, [], None, None, None
@@ -3304,7 +3369,17 @@ def _checked_op(
     return form
 
 
-_DOCUMENT_WORD = re.compile(r"\b(?:article|report|post|story|piece)s?\b|篇|文章|报道|报告|快讯")
+_PUBLISHED_WHEN = re.compile(
+    r"\bwhen (?:was|were|did|is)\b.*\b(?:published|posted|put out|released|come out|came out)\b"
+    r"|\bpublication date\b|\bwhat (?:day|date)\b.*\b(?:published|posted)\b"
+    r"|\bpublished (?:on )?what (?:day|date)\b"
+    r"|哪天发|哪一天发|什么时候发|几时发|哪天刊|发布日期|发表日期|发文日期|刊发日期"
+)
+"""A document's publication date asked ("when was the report … published", "那篇文章是哪天发的"): beside a
+document word, a question about the document itself (:data:`_DOCUMENT_WORD`)."""
+_DOCUMENT_WORD = re.compile(
+    r"\b(?:article|report|post|story|piece|white ?paper)s?\b|篇|文章|报道|报告|快讯|白皮书"
+)
 DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
 """The classes of documents a question may name as the source it asks about (an article, a report)."""
 LINK_WORDS = ("url", "link", "链接", "网址", "原文")

@@ -95,10 +95,27 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ),
         ("builder",),
     ),
-    (("operated by", "operates", "operator", "运营方", "运营"), ("operatedBy", "operator")),
+    # 营运 (營運) is how Taiwan and Hong Kong write 运营 ("由誰營運", "營運方係邊個")
+    (
+        ("operated by", "operates", "operator", "运营方", "运营", "营运方", "营运"),
+        ("operatedBy", "operator"),
+    ),
     # "who runs MareNostrum 5": its operator (Epoch's "Owner"); "runs" alone is a noun of training runs
     (
-        ("who runs", "who run", "who is running", "who's running", "run by", "谁在管", "谁管"),
+        (
+            "who runs",
+            "who run",
+            "who is running",
+            "who's running",
+            "run by",
+            "谁在管",
+            "谁管",
+            # the party asked by its kind ("which company runs the Tinker platform")
+            "company runs",
+            "organization runs",
+            "organisation runs",
+            "firm runs",
+        ),
         ("operatedBy", "operator"),
     ),
     # a person's positions ("Soumith's role"): the role of each position that the person holds
@@ -175,8 +192,8 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
         ("originBusiness",),
     ),
     (("process node", "制程", "工艺", "nm"), ("processNode",)),
-    # a cluster's or site's status (Existing, Planned, Decommissioned …)
-    (("status", "operational status", "运行状态"), ("operationalStatus",)),
+    # a cluster's or site's status (Existing, Planned, Decommissioned …), else a deal's (Signed, Announced …)
+    (("status", "operational status", "运行状态"), ("operationalStatus", "status")),
     (
         (
             "what gpu",

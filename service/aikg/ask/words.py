@@ -2194,6 +2194,30 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # *something* the company disclosed", 公司*自己*说的, *官方*公布的): the source type a provenance row
     # shows
     "source": ("itself", "something", "officially", "official", "自己", "官方", *SOURCE_HEDGES),
+    # a document's publication asked beside the document ("what *date* was the article published", 那篇报告
+    # 是哪天*发*的): the answer gives its date with its publisher and link
+    "document": ("date", "day", "发", "published", "posted", "关于", "白皮书"),
+    # a deal named by what it is beside its status ("is NVIDIA's *investment* in Groq confirmed", "the
+    # *lease* … *signed*", 英伟达*参投* Groq 那*笔投资*, 租约*签*了*没*有): the deal linking the things named
+    "deal": (
+        "investment",
+        "investing",
+        "participation",
+        "deal",
+        "done",
+        "lease",
+        "contract",
+        "only",
+        "投资",
+        "参投",
+        "参与",
+        "参",
+        "笔",
+        "租",
+        "签",
+        "没",
+        "定",
+    ),
 }
 """Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
 left over by the vocabulary, they ask nothing the answer does not give — but only beside that part of
