@@ -399,3 +399,31 @@ def test_a_change_to_a_class_a_query_reads_falls_back_to_the_full_rebuild(store,
     )
     assert rebuilt == [True]
     assert_kept_equal_recomputed(store)
+
+
+def test_a_kept_cell_is_ordered_as_the_term_it_writes():
+    """The sort key read from a cell's text (maintained._cell_keys) is the key of the term the TSV parser
+    makes of it: IRIs, numbers, strings with a language or a datatype, escapes, blanks."""
+    cells = {
+        "<https://w3id.org/aikg/id/h100>",
+        '"2.5"^^<http://www.w3.org/2001/XMLSchema#decimal>',
+        '"10"^^<http://www.w3.org/2001/XMLSchema#integer>',
+        '"1e3"^^<http://www.w3.org/2001/XMLSchema#double>',
+        '"H100 \\"SXM\\""@en',
+        '"tab\\there"',
+        '"plain"',
+        '"英伟达"@zh',
+        '"2024-05"^^<http://www.w3.org/2001/XMLSchema#gYearMonth>',
+        "_:b0",
+        "",
+    }
+    parsed = maintained._terms(cells)
+    assert maintained._cell_keys(cells) == {c: maintained._key(t) for c, t in parsed.items()}
+    ordered = sorted(cells, key=maintained._cell_keys(cells).__getitem__)
+    assert ordered[:3] == ["", "_:b0", "<https://w3id.org/aikg/id/h100>"]
+    numbers = [c for c in ordered if "XMLSchema#d" in c or "integer" in c]
+    assert numbers == [
+        '"2.5"^^<http://www.w3.org/2001/XMLSchema#decimal>',
+        '"10"^^<http://www.w3.org/2001/XMLSchema#integer>',
+        '"1e3"^^<http://www.w3.org/2001/XMLSchema#double>',
+    ]
