@@ -134,6 +134,13 @@ class Writer:
                 {q.object for q in store.quads(None, ox.NamedNode(AIKG + role))}, key=str
             )
         self.nodes = sorted({n for pool in self.pools.values() for n in pool}, key=str)
+        trained = store.query(load_queries()["models-trained-on"].text)
+        at = trained.variables.index("chip")
+        self.run_chips = sorted(
+            {row[at] for row in trained.rows if isinstance(row[at], ox.NamedNode)}, key=str
+        )
+        """Chips of listed training runs: one made a variant of a chip this test writes (two steps from
+        the run) changes the runs' rows (found by 49j: largest-training-runs' kept rows fell behind)."""
         self.made: list[ox.NamedNode] = []
         """Hardware and capacity phases this test wrote (roots of the other maintained queries)."""
         self.doc = ox.NamedNode(ID + "nmedialink-llama31-training")
@@ -186,11 +193,24 @@ class Writer:
             "cluster",
             "price",
             "config",
+            "family",
         ]
         # Each kind of addition once first, then of change and deletion, each in a random order, so every
         # kept answer is written to and some of what was written is taken back.
         firsts = self.order(
-            ["claim", "vendor", "hardware", "phase", "run", "model", "deal", "cluster", "price", "config"],
+            [
+                "claim",
+                "vendor",
+                "hardware",
+                "phase",
+                "run",
+                "model",
+                "deal",
+                "cluster",
+                "price",
+                "config",
+                "family",
+            ],
             ["untype", "speedup", "count"],
         )
         kind = firsts[n - 1] if n <= len(firsts) else rng.choice(kinds)
@@ -206,6 +226,15 @@ class Writer:
                 f'aikg:speedup {rng.randint(2, 40) / 2} ; aikg:metric "m{n % 3}" }} }}'
             )
             self.claims.append(claim)
+            return kind
+        if kind == "family":  # a new chip that a listed run's chip is made a variant of
+            family = ox.NamedNode(f"{ID}test-family-{n}")
+            self.update(
+                f'INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {family} a aikg:GPU ; rdfs:label "family {n}"@en ; '
+                f"aikg:manufacturer {rng.choice(self.pools['manufacturer'])} ; "
+                f"aikg:memoryPerChip {rng.randint(16, 288)} . "
+                f"{rng.choice(self.run_chips)} aikg:variantOf {family} }} }}"
+            )
             return kind
         if kind == "vendor":  # a new organization: hardware may name it as maker, a phase may add to it
             org = ox.NamedNode(f"{ID}test-org-{n}")

@@ -271,7 +271,14 @@ def _plan_one(
     )
     root = maintained.column(q.maintained.root)
     named: set[StoredTerm] = {maintained.kept_value(n) for n in near}
-    kept_rows = {r.subject for r in store.incoming(named, predicates=[root], graph=str(ANSWERS_GRAPH))}
+    # This query's rows only: a column's predicate is shared by every query with a variable of that name
+    # (models-trained-on's upkeep of a run took largest-training-runs' rows of that run with its own).
+    prefix = maintained.row_prefix(q.name)
+    kept_rows = {
+        r.subject
+        for r in store.incoming(named, predicates=[root], graph=str(ANSWERS_GRAPH))
+        if isinstance(r.subject, ox.NamedNode) and r.subject.value.startswith(prefix)
+    }
     had = {
         n
         for r in store.outgoing(kept_rows, predicates=[root], graph=str(ANSWERS_GRAPH))
