@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from aikg.ask import Asker
 from aikg.ask.dates import date_range, find_dates
 from aikg.ask.router import Router
 from aikg.cli import main
@@ -276,3 +277,20 @@ def test_a_name_a_named_query_cannot_apply_makes_its_answer_unsure(ro_client):
     texas = ask(ro_client, "list data centers in Texas")  # the seeds' sites: none in Texas
     assert texas["understood"].get("query") != "capacity-pipeline"
     assert texas["abstained"] is True or texas["understood"]["form"]["op"] == "list"
+
+
+def test_a_companys_rounds_listed_are_every_round_a_total_keeps_the_rounds_that_happened(epoch_store):
+    asker = Asker.for_services(services_for(epoch_store))
+    every = {
+        r[0].value
+        for r in epoch_store.query(
+            "PREFIX aikg: <https://w3id.org/aikg/ontology#> PREFIX id: <https://w3id.org/aikg/id/> "
+            "SELECT ?f WHERE { ?f a aikg:FundingRound ; aikg:investee id:xai }"
+        ).rows
+    }
+    body = asker.ask("List xAI's funding rounds")
+    assert body["understood"]["parameters"].get("include") == "all"
+    shown = {c["value"] for r in body["answer"]["rows"] for c in r["cells"].values() if c and "value" in c}
+    assert every and every <= shown  # the round in late discussions too
+    body = asker.ask("funding history of xAI, largest first")
+    assert body["understood"].get("parameters", {}).get("include") != "all"

@@ -160,6 +160,26 @@ class Plan:
         return not self.missing
 
 
+_DEFAULTS_ASKED = re.compile(
+    r"\b(?:how much|how many|total|raised?|raising|closed|completed|happened|confirmed|likely|reliable|"
+    r"largest|biggest|most|top|amount|sum|sorted|ranked|ranking|order|per)\b|多少|几|总|累计|合计|融了|已完成|完成的|"
+    r"可靠|最|排序|排名|排行|按"
+)
+"""Words that ask a total, a count, a ranking or the rounds that happened: a named query's ``include``
+default (rounds that happened, rated at least Likely) is theirs."""
+
+
+OWNER_PARAMETERS = ("company", "org")
+"""Entity parameters naming whose rows a named query lists (funding-by-company's company): its own things,
+not a filter on other organizations' (nvidia-only-capacity's vendor)."""
+
+
+def _lists_every_row(folded: str) -> bool:
+    """True when the question asks for a list of things and nothing that the default of a named query's
+    ``include`` parameter serves (a total, a count, a ranking, "closed", "reliable")."""
+    return not _DEFAULTS_ASKED.search(folded) and not ranking_words(folded)
+
+
 def _counted_none(result: QueryResult) -> bool:
     """True when a count's one row counts nothing."""
     if "count" not in result.variables or len(result.rows) != 1:
@@ -315,6 +335,16 @@ class Asker:
                 value = dates[1] if p.name in {"to", "until", "end"} else dates[0]
             if value is None and p.default is not None:
                 value = p.default
+            if (
+                p.name == "include"
+                and value == "likely"
+                and any(plan.parameters.get(o) for o in OWNER_PARAMETERS)
+                and _lists_every_row(reading.folded)
+            ):
+                # "List xAI's funding rounds", "Anthropic 的融资轮次有哪些": a list of one organization's own
+                # rows applies no status or rating default (rounds in late discussions too); a total or
+                # ranking keeps the query's (and so does a vendor's: who runs only its chips)
+                value = "all"
             if value is not None:
                 plan.parameters[p.name] = value
             elif p.required:
