@@ -3259,3 +3259,206 @@ def test_a_threshold_written_with_the_letter_of_its_size_is_no_models_name(asker
     assert body["understood"]["form"]["threshold"] == [">", 1e11]
     # a name holding the number without a comparator before it is still the model
     assert asker.ask("How many parameters does PLaMo-100B have?")["answer"]["kind"] == "facts"
+
+
+def test_cantonese_which_ones_and_is_it_are_read_as_mandarin():
+    """邊幾款 / 邊幾輪 (which ones: a list), 邊輪 (which round) and 係咪 (is it) read as 哪几款 / 哪几轮 /
+    哪轮 / 是不是, so a Cantonese list is a list (was: 边 left over, or 几款 read as a count)."""
+    assert fold("AMD 嘅晶片邊幾款係 2023 年出嘅？") == fold("AMD 的芯片哪几款是 2023 年出的？")
+    assert fold("xAI 喺 2025 年做咗邊幾輪融資") == fold("xAI 在 2025 年做了哪几轮融资")
+    assert fold("邊輪估值高啲") == fold("哪轮估值高些")
+    assert fold("MI300X 係咪比 B200 顯存大") == fold("MI300X 是不是比 B200 显存大")
+    assert fold("在旁边几个机房") == "在旁边几个机房"  # 边 of 旁边 (nearby) is no Cantonese "which"
+    assert fold("旁边几个机房嘅集群") == fold("旁边几个机房的集群")
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        ("B200 的显存是不是超过 150GB？", "SELECT ?v WHERE { id:nvidia-b200 aikg:memoryPerChip ?v }"),
+        (
+            "MI300X 嘅功耗有冇超過 700W？",
+            "SELECT ?v WHERE { id:amd-instinct-mi300x aikg:thermalDesignPower ?v }",
+        ),
+        (
+            "DeepSeek-V3 的参数量是否超过 5000 亿？",
+            "SELECT ?v WHERE { id:deepseek-v3 aikg:totalParameters ?v }",
+        ),
+        (
+            "Does the MI300X have more than 150 GB of memory?",
+            "SELECT ?v WHERE { id:amd-instinct-mi300x aikg:memoryPerChip ?v }",
+        ),
+        (
+            "Has DeepSeek-V3 got over 600 billion parameters?",
+            "SELECT ?v WHERE { id:deepseek-v3 aikg:totalParameters ?v }",
+        ),
+    ],
+)
+def test_a_yes_or_no_over_a_bound_is_answered_with_the_things_own_figure(asker, epoch_store, q, gold):
+    """A yes or no asked of one thing's figure against a bound is that thing's figure: was every chip or
+    model over the bound, the thing named dropped (every 288 GB chip for the MI300X), sure."""
+    body = asker.ask(q)
+    assert not body["abstained"] and body["answer"]["kind"] == "facts", q
+    assert float(body["answer"]["facts"][0]["value"]) in values(epoch_store, gold), q
+    assert body["understood"]["form"]["threshold"] is None
+
+
+def test_a_yes_or_no_over_what_an_organization_has_is_the_total_it_has(asker):
+    """ "Meta 有超过 10 万张 H100 吗" is what "Meta 有多少张 H100" answers (was: an MLPerf run's 11,616
+    H100)."""
+    asked = asker.ask("Meta 有超过 10 万张 H100 吗？")
+    plain = asker.ask("Meta 有多少张 H100？")
+    assert not asked["abstained"] and asked["answer"]["summary"] == plain["answer"]["summary"]
+    # a list asked for keeps its bound: clusters over 100,000 chips, each
+    listed = asker.ask("有超过 10 万张 H100 的集群吗？")
+    assert listed["understood"]["form"]["threshold"] is not None
+
+
+RDFS = "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+SERIES_GOLD = (
+    RDFS + "SELECT ?m WHERE {{ ?m a aikg:AIModel ; rdfs:label ?l ; aikg:totalParameters ?p "
+    'FILTER(STRSTARTS(LCASE(STR(?l)), "{word}")) }} ORDER BY DESC(?p) LIMIT 1'
+)
+
+
+def test_a_series_of_models_keeps_to_the_models_its_word_names(asker, epoch_store):
+    """ "Qwen 系列", "which Qwen model", "Phi 系列", "EXAONE 系列": the models whose name begins with the word
+    (was: "qwen" and 系列 not understood, or "Llama" linked and dropped: every model ranked)."""
+    top = {r[0].value for r in epoch_store.query(PRE + SERIES_GOLD.format(word="qwen")).rows}
+    for q in ("Qwen 系列里哪个模型参数最多？", "Which Qwen model has the most parameters?"):
+        body = asker.ask(q)
+        assert not body["abstained"] and body["understood"]["form"].get("series") == "qwen", q
+        assert first(body) in top, q
+    phi = values(
+        epoch_store,
+        RDFS + "SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { ?m a aikg:AIModel ; rdfs:label ?l "
+        'FILTER(STRSTARTS(LCASE(STR(?l)), "phi")) }',
+    )
+    body = asker.ask("微軟 Phi 系列有幾多個模型？")  # Phi-4 is Microsoft Research's: counted too
+    assert not body["abstained"] and {float(count_of(body))} == phi
+    # LG AI Research, EXAONE's developer, is linked to no parent: a division named by LG's name and more
+    body = asker.ask("LG 的 EXAONE 系列里，哪个模型训练算力最大？")
+    assert (
+        not body["abstained"]
+        and "exaone" in body["answer"]["rows"][0]["cells"]["trainedModel"]["label"].lower()
+    )
+    # a series word said as no series, or beside a fact, asks what the answer does not keep to
+    assert asker.ask("H100 系列里哪款功耗最高")["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        ("谷歌自己研发的芯片有几款？", "?c a aikg:Accelerator ; aikg:manufacturer id:google"),
+        ("Meta 自己开发了多少款芯片？", "?c a aikg:Accelerator ; aikg:manufacturer id:meta"),
+        ("亚马逊自己开发的模型，数据里有几个？", "?c a aikg:AIModel ; aikg:developer id:amazon"),
+        ("光 OpenAI 就发布了多少个模型？", "?c a aikg:AIModel ; aikg:developer id:openai"),
+    ],
+)
+def test_what_a_company_developed_itself_is_its_own_filter(asker, epoch_store, q, gold):
+    """自己开发, 自己研发 beside an organization's models or chips are its filter, as 自研 is; 光 X 就 ("X
+    alone") is the filter X already is (was: 自己, 光, 就 not understood)."""
+    body = asker.ask(q)
+    assert not body["abstained"], q
+    assert {float(count_of(body))} == values(
+        epoch_store, f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {gold} }}"
+    )
+
+
+def test_within_a_bound_in_operation_and_converted_to_h100s(asker, epoch_store):
+    """以内 is at most; 運作中 is existing; 折合多少张 H100 asks the H100-equivalents; 投入运营 with a year is
+    the clusters' first operational date (not their operator, 运营, nor their status now)."""
+    body = asker.ask("功耗 100 瓦以内的英伟达芯片有哪些？")
+    assert not body["abstained"] and body["understood"]["form"]["threshold"] == ["<=", 100.0]
+    body = asker.ask("日本運作中嘅 GPU 叢集邊個規模最大？")
+    assert not body["abstained"] and body["understood"]["form"]["status"] == "Existing"
+    body = asker.ask("xAI Colossus Memphis Phase 2 折合多少张 H100？")
+    assert body["understood"]["form"]["property"] == "h100Equivalents"
+    gold = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:operator id:microsoft ; "
+        "aikg:date ?d FILTER(YEAR(?d) = 2024) }",
+    )
+    for q in (
+        "微软有哪些集群是 2024 年投入运营的？",
+        "Which Microsoft clusters went into operation in 2024?",
+    ):
+        body = asker.ask(q)
+        assert not body["abstained"] and body["understood"]["form"]["status"] is None, q
+        assert {float(len(body["answer"]["rows"]))} == gold, q
+
+
+def test_organizations_are_ranked_by_their_founding_date(asker, epoch_store):
+    """ "哪家成立得最早", "which company was founded most recently": the organizations with a founding date,
+    earliest or latest first (was: nothing composed)."""
+    rows = epoch_store.query(PRE + "SELECT ?o ?d WHERE { ?o aikg:foundedIn ?d }").rows
+    ordered = [r[0].value for r in sorted(rows, key=lambda r: str(r[1].value))]
+    assert first(asker.ask("邊間公司成立得最早？")) == ordered[0]
+    assert first(asker.ask("Which company in the data was founded most recently?")) == ordered[-1]
+
+
+def test_a_chip_beside_a_list_of_clusters_or_runs_filters_them(asker, epoch_store):
+    """ "哪些集群用的是 MI300X", "用了超过 5000 张 A100 的训练任务有哪些", "使用 H100 的集群": the clusters or
+    runs that use the chip (was: a named query of models, every run over the bound, or a cluster whose name
+    holds the chip, Reka H100 Rental, sure)."""
+    gold = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT DISTINCT ?c WHERE { ?c a aikg:Deployment ; aikg:accelerator ?a . "
+            "?a aikg:variantOf? id:amd-instinct-mi300x }"
+        ).rows
+    }
+    body = asker.ask("哪些集群用的是 MI300X？")
+    assert not body["abstained"] and {r["about"] for r in body["answer"]["rows"]} == gold
+    runs = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT DISTINCT ?r WHERE { ?r a aikg:TrainingRun ; aikg:accelerator ?a ; "
+            "aikg:acceleratorCount ?n . ?a aikg:variantOf? id:nvidia-a100 FILTER(?n > 5000) }"
+        ).rows
+    }
+    body = asker.ask("用了超过 5000 张 A100 的训练任务有哪些？")
+    assert not body["abstained"] and {r["about"] for r in body["answer"]["rows"]} == runs
+    body = asker.ask("使用 H100 的集群有几个")
+    assert body["understood"]["form"]["entities"] == []
+
+
+def test_which_came_out_earlier_in_cantonese_compares_the_dates(asker):
+    """ "A100 同 V100 邊個早啲出", 哪个先发布: the two chips' release dates (was: 早, 出 not understood)."""
+    for q in ("A100 同 V100 邊個早啲出？", "A100 和 V100 哪个先发布？"):
+        body = asker.ask(q)
+        assert not body["abstained"] and body["understood"]["form"]["property"] == "availableFrom", q
+        assert len(body["answer"]["rows"]) == 2, q
+
+
+def test_the_newest_generation_is_the_newest_and_a_figure_of_it_is_not_a_list(asker, epoch_store):
+    """新一代 is the newest (a ranking by date), no foundry word; "AMD 最新芯片的显存" asks the newest one's
+    figure, which no one form says: not sure, never every AMD chip listed."""
+    newest = (
+        epoch_store.query(
+            PRE + "SELECT ?c WHERE { ?c a aikg:Accelerator ; aikg:manufacturer id:huawei ; "
+            "aikg:availableFrom ?d } ORDER BY DESC(?d) LIMIT 1"
+        )
+        .rows[0][0]
+        .value
+    )
+    assert first(asker.ask("华为新一代昇腾芯片是哪款？")) == newest
+    assert asker.ask("AMD 最新芯片的显存是多少")["abstained"]
+
+
+def test_a_figure_with_no_bound_beside_a_list_is_not_applied_so_not_sure(asker):
+    """ "阿里巴巴有 1 万亿参数的模型吗": a list of Alibaba's models does not apply the figure (was: every one
+    listed, sure)."""
+    for q in ("阿里巴巴有冇 1 万亿参数嘅模型？", "Which Alibaba models have 1 trillion parameters?"):
+        body = asker.ask(q)
+        assert body["abstained"] and body["answer"]["kind"] == "unsure", q
+
+
+def test_a_product_named_in_a_follow_up_is_that_products_whoever_makes_it(asker, epoch_store):
+    """ "那 Grok 呢" after DeepSeek's daily users: Grok's figure, not DeepSeek's filtered by Grok's name."""
+    body = asker.ask("那 Grok 呢", after="DeepSeek 2025年3月的日活有多少")
+    assert not body["abstained"] and not body["understood"]["form"]["organizations"]
+    assert body["answer"]["rows"] and all(
+        "grok" in str(r["cells"]).casefold() or "xai" in str(r["cells"]).casefold()
+        for r in body["answer"]["rows"]
+    )

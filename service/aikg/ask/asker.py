@@ -44,6 +44,7 @@ from aikg.ask.compose import (
     location_probe,
     members_query,
     merge,
+    not_kept,
     of_one_thing,
     org_link_query,
     out_of_scope,
@@ -75,6 +76,7 @@ from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
 from aikg.ask.router import FACT, Reading, Router
+from aikg.ask.series import SERIES_QUERY, model_series, with_series
 from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, tokens
 from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LABELS, PROPERTY_WORDS, UNITS
 from aikg.errors import BadRequest, QueryTimeout
@@ -240,6 +242,7 @@ class Asker:
         """Least sureness at which an answer is shown (:func:`aikg.ask.compose.sureness`)."""
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
         self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
+        self._model_series: tuple[Any, frozenset[str]] | None = None
         self._domain: tuple[Any, Domain] | None = None
         self._statements: tuple[Any, Statements] | None = None
 
@@ -296,6 +299,11 @@ class Asker:
         reading = router.read(text, index)
         # "Kunlun", "Ascend", "Trainium": a chip line read as its maker (:mod:`aikg.ask.lines`)
         reading.mentions = with_lines(reading.folded, reading.mentions, self._lines(index))
+        # "Qwen 系列", "which Qwen model": a series of models read as the word their names begin with
+        orgs = index.vocab.descendants(AIKG + "Organization")
+        reading.mentions = with_series(
+            reading.folded, reading.mentions, self._series(index), lambda c: any(t in orgs for t in c.types)
+        )
         queries = self.queries()
         plans = [
             self._plan(intent, score, example, reading, queries, index)
@@ -601,6 +609,7 @@ class Asker:
         unknown = self.unknown_words(reading, query)
         if form is not None:
             unknown = restated(form, reading.folded, of_one_thing(form, unknown, reading.folded))
+            unknown += [w for w in not_kept(form, reading.folded) if w not in unknown]
         if form is not None and form.prop and form.op in ("fact", "joint", "provenance"):
             # a word of the property's own label standing apart from the rest of it ("the *origin* of
             # CoreWeave's *business*", "worst case *hop* count"): the property the form already reads
@@ -1106,6 +1115,15 @@ class Asker:
             known = (COMPOSER_WORDS | Vocabulary.of(KIND_WORDS)).latin | self.router().linker.vocabulary
             self._chip_lines = (index, chip_lines(rows, lambda w: any(s in known for s in stems(w))))
         return self._chip_lines[1]
+
+    def _series(self, index: Any) -> frozenset[str]:
+        """The series words of the graph's models (:func:`aikg.ask.series.model_series`), read once per
+        search index."""
+        if self._model_series is None or self._model_series[0] is not index:
+            labels = [r[0].value for r in self.store.query(SERIES_QUERY).rows if r[0] is not None]
+            known = (COMPOSER_WORDS | Vocabulary.of(KIND_WORDS)).latin | self.router().linker.vocabulary
+            self._model_series = (index, model_series(labels, lambda w: any(s in known for s in stems(w))))
+        return self._model_series[1]
 
     def compose(self, reading: Reading, after: str | None = None) -> Form | None:
         """The logical form of the question (with the question before it, for a follow-up), or None
@@ -1844,6 +1862,8 @@ def _form_json(form: Form) -> dict[str, Any]:
         "value": form.value,
         "top": form.k if form.op == "top" else None,
         "period": form.period,
+        # the series of models named ("Qwen 系列"): only when one is
+        **({"series": form.series} if form.series else {}),
     }
 
 

@@ -27,6 +27,7 @@ from rapidfuzz.distance import OSA
 from aikg.ask.coverage import FILLER_EN, FILLER_ZH, Vocabulary, stems, unexplained
 from aikg.ask.lines import line_word
 from aikg.ask.linking import Candidate, Mention
+from aikg.ask.series import series_word
 from aikg.ask.text import STOPWORDS
 from aikg.ask.words import (
     ADVICE,
@@ -55,6 +56,7 @@ from aikg.ask.words import (
     RESTATED,
     ROLE_WORDS,
     SPEND_CATEGORIES,
+    STARTED_WORDS,
     STATUS_WORDS,
     TASK,
     UNITS,
@@ -240,7 +242,17 @@ PAYING_LABEL = "paying"
 LEASE_TERM_WORDS = ("签了几年", "签了多少年", "签约")
 """How long a lease was signed for: its term."""
 """Words of a rate per day: beside "tokens", the tokens a company processes, not a model's training set."""
-NEWEST_WORDS = ("newest", "latest", "most recent", "最新", "最近发布")
+NEWEST_WORDS = (
+    "newest",
+    "latest",
+    "most recent",
+    "最新",
+    "最近发布",
+    # the newest generation ("英伟达新一代芯片"): a generation word, no foundry (代工) nor a chip's own
+    # architecture generation
+    "新一代",
+    "最新一代",
+)
 """Words asking for the last released of a kind of thing (not a figure's latest value)."""
 OLDEST_WORDS = ("earliest", "oldest", "first released", "最早", "最老", "最早发布", "最早推出")
 """Words asking for the first released of a kind of thing."""
@@ -422,6 +434,11 @@ class Form:
     listed: bool = False
     """Only the chips of Epoch's hardware list ("in the hardware list", 硬件列表): not those only a
     cluster or a run names (the AMD MI210 of a cluster is no row of the list)."""
+    value_prop: str | None = None
+    """The property the unit of ``value`` names ("1 万亿参数": parameters), when it names one."""
+    series: str | None = None
+    """The series of models the question names by the word their names begin with ("Qwen 系列", "which
+    Qwen model": :mod:`aikg.ask.series`): those models only, or their training runs."""
     line: str | None = None
     """The chip line the question names its chips by ("Kunlun", "Trainium": :mod:`aikg.ask.lines`): the
     maker's chips whose name holds the word (Trainium1–3, not Amazon AWS's Inferentia2)."""
@@ -1225,8 +1242,39 @@ def read_form(
         form.also = []  # a fact or figures over time answer each property asked; a total or a list its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
     form.unknown = of_one_thing(form, form.unknown, folded)
+    form.unknown += [w for w in not_kept(form, folded) if w not in form.unknown]
     form.sure = sureness(form.unknown)
     return form
+
+
+SERIES_OPS = frozenset({"top", "count", "list", "sum", "compare", "series"})
+
+
+def series_applied(form: Form) -> bool:
+    """True when the answer keeps to the series of models the question names: models or their runs,
+    ranked, counted or listed."""
+    return form.carrier in ("model", "run") and form.op in SERIES_OPS and not form.entities
+
+
+def not_kept(form: Form, folded: str = "") -> list[str]:
+    """What the question names that the answer does not keep to, as words not understood: a series of
+    models beside a form that does not keep to it ("Qwen 系列的参数量"), and a figure with no bound
+    beside a list, count or ranking, which does not apply it ("阿里巴巴有 1 万亿参数的模型吗", "models with
+    1 trillion parameters": was every Alibaba model listed, sure)."""
+    out = [form.series] if form.series and not series_applied(form) else []
+    if (
+        form.op in ("list", "count", "top")
+        and form.value is not None
+        and form.threshold is None
+        and form.value_prop is not None
+        and form.value_prop == form.prop
+    ):
+        out.append(f"{form.value:,.0f}" if form.value.is_integer() else f"{form.value:g}")
+    if form.op == "list" and form.carrier in DATED and not form.dates:
+        # "AMD 最新芯片的显存是多少": the newest one's figure, which no one form says; a list of every chip
+        # answers another question
+        out += [w for _, _, w in _find(folded, (*NEWEST_WORDS, *OLDEST_WORDS)) if w not in out]
+    return out
 
 
 def of_one_thing(form: Form, unknown: list[str], folded: str = "") -> list[str]:
@@ -1279,6 +1327,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("deal")
     if form.document:
         asked.add("document")
+    if form.series and series_applied(form):
+        asked.add("series")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -1289,7 +1339,11 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
     return [w for w in unknown if w not in told]
 
 
-OWN_WORDS = re.compile(r"\bown\b|\bin-?house\b|\bhome-?grown\b|\bself-developed\b|自研|自家|自主研发|自有")
+OWN_WORDS = re.compile(
+    r"\bown\b|\bin-?house\b|\bhome-?grown\b|\bself-developed\b|\b(?:it|them)sel(?:f|ves)\b|自研|自家|自主研发|自有"
+    # what it developed, made or designed itself ("亚马逊自己开发的模型", "谷歌自己研发的芯片")
+    r"|自己(?:开发|研发|做|造|设计|打造|训练|推出)"
+)
 """Words saying that the things an organization has are of its own making (its models, its chips)."""
 
 
@@ -1382,6 +1436,9 @@ def _static_phrases() -> list[str]:
         + list(AI_DIVISION_WORDS)
         + list(PAYING_WORDS)
         + list(LEASE_TERM_WORDS)
+        + list(STARTED_WORDS)
+        + list(NEWEST_WORDS)
+        + list(OLDEST_WORDS)
         + ["不算外包", "不含外包", "不包括外包", "not counting", "外包标注员"]
         + list(FLEET_WORDS)
         + list(LISTED_WORDS)
@@ -1726,6 +1783,10 @@ COMPOSER_WORDS = Vocabulary.of(_static_phrases())
 _END_OF = re.compile(r"\b(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?$")
 
 
+_ALONE = re.compile(r"(?<![\u4e00-\u9fff])光\s*$|(?<=[，,。\s])光\s*$")
+"""光 (only, alone) right before a name, at the start of the question or of a clause."""
+
+
 def unexplained_words(
     folded: str,
     mentions: list[Mention],
@@ -1742,6 +1803,9 @@ def unexplained_words(
         if not (m.how == "fuzzy" and (m.text in _KNOWN or m.text in known or m.text in NOT_NAMES))
     ]
     taken = [(m.start, m.end) for m in names]
+    # "光 OpenAI 就发布了多少个模型", "光谷歌就有几个集群": 光 right before a name is "X alone", which the
+    # name's filter already is (就, "just", is a filler)
+    taken += [(a.start(), a.end()) for m in names if (a := _ALONE.search(folded, 0, m.start))]
     words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
     taken += [(s, e) for s, e, _ in _find(folded, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])]
@@ -1855,6 +1919,8 @@ def _read_form(
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
+    if form.series and form.carrier is None:
+        form.carrier = "model"  # "Qwen 系列里哪个参数最多": the series' models
     _figures_of_org(form)
     _named_of_class(form, r, vocab)
     _read_modifiers(form, r)
@@ -1909,8 +1975,14 @@ def _named_of_class(form: Form, r: _Reading, vocab: Any) -> None:
     if not (r.explicit and form.carrier in SITES and form.entities) or vocab is None:
         return
     wanted = vocab.descendants(AIKG + CARRIERS[form.carrier].cls)
+    hardware = vocab.descendants(AIKG + "Hardware")
     chosen = []
     for entity in form.entities:
+        if any(t in hardware for t in entity.types):
+            # a chip beside clusters ("使用 H100 的集群", "Meta 的集群里有多少张 H100") is what they use,
+            # never a cluster whose name holds it (Reka H100 Rental)
+            chosen.append(entity)
+            continue
         mention = next((m for m in r.mentions if m.best.iri == entity.iri), None)
         other = [c for c in mention.candidates if any(t in wanted for t in c.types)] if mention else []
         held = any(t in wanted for t in entity.types)
@@ -1982,6 +2054,9 @@ def _read_names(form: Form, r: _Reading, vocab: Any, products: Iterable[str]) ->
     for m in r.mentions:
         if spend and m.text in SPEND_CATEGORIES:
             continue  # "R&D compute spend": a category of the figure, not the company Panasonic R&D
+        if (word := series_word(m.best)) is not None:
+            form.series = word  # "Qwen 系列": the models named by it (:mod:`aikg.ask.series`)
+            continue
         prop = r.prop_named.get((m.start, m.end))
         is_chip = any(t in chips_cls for t in m.best.types)
         if prop and (chips_named or chips_asked) and not is_chip and PROPERTY_CARRIER.get(prop) == "hardware":
@@ -2157,6 +2232,7 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
     # a status word holds the property word inside it ("在运营": in service, not its operator), and a
     # class word its property word ("算力" in "算力集群": a cluster)
     held = [(a, b) for a, b, _ in _find(text, [w for ws in STATUS_WORDS.values() for w in ws])]
+    held += [(a, b) for a, b, _ in _find(text, STARTED_WORDS)]
     classes = [(a, b) for a, b, _ in _find(text, _CLASS_WORDS)]
     found = [
         f
@@ -2325,6 +2401,7 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             and (nm.group("scale") or unit or not re.fullmatch(r"(19|20)\d\d", nm.group("num")))
         ):
             form.value = value
+            form.value_prop = implied or (form.prop if nm.group("scale") or unit else None)
     word = _WORD_NUMBER.search(text)
     if word and comparator is not None and form.threshold is None:
         # "more than a trillion parameters": the amount in words, a threshold like one in digits
@@ -2429,6 +2506,10 @@ def _read_class(form: Form, r: _Reading) -> None:
 def _read_modifiers(form: Form, r: _Reading) -> None:
     """Status, period of a usage figure, funding round, "latest" and "per" (a breakdown)."""
     text = r.text
+    if form.dates:
+        # "went into operation in 2024", "2023 年投入运营的": the period is of the start, no status now
+        for s, e, _ in _find(text, STARTED_WORDS):
+            text = text[:s] + " " * (e - s) + text[e:]
     for status, words in STATUS_WORDS.items():
         if _has(text, words):
             form.status = status
@@ -2525,6 +2606,11 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         ops["only"] = False
     if _HOW_MANY_ZH.search(masked):
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
+    if ops["count"] and form.prop == "h100Equivalents" and not _has(f" {unprop} ", OPERATOR_WORDS["count"]):
+        # "xAI 的集群折合多少张 H100": 多少张 is the property's own word (H100-equivalents), no count of
+        # clusters; an organization's or a country's clusters' figure is their total
+        ops["count"] = False
+        ops["sum"] = ops["sum"] or (bool(form.orgs or form.country) and not form.entities)
     units = _HOW_MANY_UNITS.search(masked)
     if units:
         ops["count"] = False  # "how many MW of data-center capacity does Groq run": the figure, in MW
@@ -2589,6 +2675,11 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if vocab is not None:
         _spend_of_org(form, r, vocab.descendants(ORGANIZATION))
     _makers_figures(form)
+    if _founded_ranked(form, r, ops):
+        return form
+    _yes_no_bound(
+        form, r, ops, hardware_cls, vocab.descendants(ORGANIZATION) if vocab is not None else frozenset()
+    )
     if _totals_compared(form, r, ops, hardware_cls) or _countries_ranked(form, r, ops):
         return form
     holding = _holding(form, r, ops, hardware_cls)
@@ -2648,6 +2739,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # Research's, "How many data centers does Google own" Google Cloud's: what an organization has,
         # ranked, counted or listed, leaves none of its subsidiaries' out (a count says its own beside)
         form.subsidiaries = org_role(form, form.carrier) is None
+    if form.series and form.orgs:
+        form.subsidiaries = True  # "微软 Phi 系列": Microsoft Research's Phi-4 too
     if form.orgs and (form.carrier == "funding" or _ROUNDS.search(r.text)):
         form.rounds_of = _rounds_of(form, r)
         if form.rounds_of:
@@ -2947,6 +3040,58 @@ HOLDINGS = ("acceleratorCount", "h100Equivalents")
 """The figures of what an organization has in its clusters: chips, and their H100-equivalents."""
 
 
+_FOUNDED = re.compile(r"\bfounded\b|\bestablished\b|成立|创立|创办")
+_FOUNDED_LATEST = re.compile(
+    r"\b(?:most recently|latest|last|newest|youngest|most recent)\b|最晚|最新|最近|最年轻|最迟|最后"
+)
+_FOUNDED_EARLIEST = re.compile(r"\b(?:earliest|first|oldest)\b|最早|最先|最老|最久")
+
+
+def _founded_ranked(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
+    """Organizations ranked by when they were founded ("Epoch 收录的 AI 公司里，哪家成立得最早", "which
+    company was founded most recently"): the organizations aikg holds a founding date of, earliest or
+    latest first (a year alone, CoreWeave's 2017, sorts as its year)."""
+    if form.entities or form.orgs or form.dates or form.threshold or form.carrier not in (None, "company"):
+        return False
+    if not _FOUNDED.search(r.text) or ops["provenance"] or ops["compare"]:
+        return False
+    latest = _FOUNDED_LATEST.search(r.text) is not None
+    if not latest and not _FOUNDED_EARLIEST.search(r.text):
+        return False
+    form.op, form.prop, form.carrier, form.ascending = "founded", "foundedIn", None, not latest
+    return True
+
+
+YES_NO = re.compile(
+    r"^\s*(?:is|are|was|were|does|do|did|has|have|had)\b|吗\s*[?？!！。]?\s*$|是不是|是否|有没有|有无|对不对|对吗"
+)
+"""A question asked for a yes or no: an English one that starts with its verb ("does the MI300X have …",
+"is the B200's TDP above …"), a Chinese one ending in 吗 or asking 是不是, 是否, 有没有 (Cantonese 係咪,
+有冇 read so: :func:`aikg.ask.text.mandarin`)."""
+
+
+def _yes_no_bound(
+    form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str], orgs_cls: frozenset[str]
+) -> None:
+    """A yes or no asked of one thing's figure against a bound ("B200 的显存是不是超过 150GB", "does the
+    MI300X have more than 150 GB of memory", "Meta 有超过 10 万张 H100 吗"): the bound is what the answer's
+    figure is weighed against, not a filter of the things asked about — the thing's figure (or what the
+    organization has) answers it, never every thing over the bound, the thing named dropped."""
+    if not form.threshold or r.explicit or ops["top"] or ops["count"]:
+        return
+    if not YES_NO.search(r.text) or form.dates or form.country or form.status:
+        return
+    things = [e for e in form.entities if not any(t in orgs_cls for t in e.types)]
+    chips = [e for e in things if any(t in hardware_cls for t in e.types)]
+    one_thing = len(things) == 1 and len(form.entities) == 1 and not form.orgs
+    holds = bool(form.orgs) and len(form.orgs) == 1 and chips == things
+    if not (one_thing or holds):
+        return
+    form.prop = form.prop or form.threshold_prop
+    form.threshold, form.threshold_prop = None, None
+    ops["compare"] = False  # "have more than": the bound's comparator, not two things compared
+
+
 def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> bool:
     """A question about the chips an organization has ("how many H100 does xAI have", "xAI 有多少张
     卡", "which company has the most GPUs"): the total of its clusters' chips (a chip named filters
@@ -2988,9 +3133,13 @@ def _holding(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozen
     return True
 
 
-_BY_DATE = re.compile(r"\b(?:first|sooner|earlier|older|newer|later|more recent|most recent)\b")
+_BY_DATE = re.compile(
+    r"\b(?:first|sooner|earlier|older|newer|later|more recent|most recent)\b"
+    # 边个早啲出 (Cantonese: 哪个早些出), 哪个先发布, 谁更早, 哪款较晚推出
+    r"|(?:更|较|比较)?[早晚](?:些|一点|一些)?(?:发布|推出|出|上市)|(?:更|较)[早晚]|[早晚]些|先(?:发布|推出|出|上市)"
+)
 """Comparatives of time: which of the things named came out first, or is newer."""
-_FIRST = re.compile(r"\b(?:first|sooner)\b")
+_FIRST = re.compile(r"\b(?:first|sooner)\b|早|先(?:发布|推出|出|上市)")
 
 
 def _dates_compared(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: frozenset[str]) -> None:
@@ -3025,12 +3174,19 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         and any(t in hardware_cls for e in form.entities for t in e.types)
     ):
         form.carrier, form.count_report = "run", True  # "models trained on the H800": their runs
+    listed = (
+        r.explicit
+        and bool(form.entities)
+        and all(any(t in hardware_cls for t in e.types) for e in form.entities)
+    )
     if (
         form.carrier in ("cluster", "run")
-        and (ops["count"] or ops["top"] or ops["sum"])
+        and (ops["count"] or ops["top"] or ops["sum"] or listed)
         and not ops["compare"]
     ):
-        # a chip named beside a count or ranking of clusters or runs filters them by their accelerator
+        # a chip named beside a count or ranking of clusters or runs filters them by their accelerator;
+        # so it does a list of them, the class named ("哪些集群用的是 MI300X", "用了超过 1 万张 H100 的训练
+        # 任务有哪些": was the chip dropped and every cluster or run over the bound listed, sure)
         chips = [e for e in form.entities if any(t in hardware_cls for t in e.types)]
         form.entities = [e for e in form.entities if e not in chips]
         form.chips = [r.chip_of.get(e.iri, e) for e in chips]
@@ -3138,7 +3294,15 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.op = "fact"
     elif (
         form.carrier
-        and (form.orgs or form.dates or form.country or form.countries or form.region or form.status)
+        and (
+            form.orgs
+            or form.dates
+            or form.country
+            or form.countries
+            or form.region
+            or form.status
+            or form.chips
+        )
         and not form.entities
     ):
         form.op = "list"
@@ -3508,6 +3672,10 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         if value and value != getattr(previous, attr):
             setattr(form, attr, value)
             changed = True
+            if attr == "product" and not current.orgs and previous.orgs:
+                # "那 Grok 呢" after DeepSeek's daily users: Grok's figures, whoever makes it (xAI), not
+                # DeepSeek's under another product's name
+                form.orgs, form.alternates = [], []
     if current.spend_category:
         form.spend_total = False
     if form.op == "sum" and form.prop != previous.prop and form.prop not in SUMMABLE:
@@ -3663,6 +3831,9 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:accelerator ?chip . {_CHIP_NAMED} . VALUES ?named {{ {_chip_values(form)} }}")
     if form.line and carrier == "hardware":
         out.append(f'?x rdfs:label ?lineName FILTER(CONTAINS(LCASE(STR(?lineName)), "{form.line}"))')
+    if form.series and carrier in ("model", "run"):
+        named = "?x rdfs:label" if carrier == "model" else "?x aikg:trainedModel/rdfs:label"
+        out.append(f'{named} ?seriesName FILTER(REGEX(LCASE(STR(?seriesName)), "^{form.series}([^a-z]|$)"))')
     role = org_role(form, carrier)
     for i, cands in enumerate(groups):
         path = c.org[0] if c.org else "aikg:agent"
@@ -3696,6 +3867,18 @@ def _filters(form: Form, carrier: str) -> list[str]:
                 f"{{ VALUES ?org{i} {{ {values} }} ?org{i} aikg:parentOrganization ?parent{i} ; "
                 f"rdfs:label ?name{i} . ?x aikg:agent ?parent{i} ; aikg:companyDivision ?division{i} "
                 f"FILTER(CONTAINS({division}, {name}) || CONTAINS({name}, {division})) }}"
+            )
+        elif form.series and carrier in ("model", "run") and not role:
+            # "LG 的 EXAONE 系列": the series of the organization, its divisions' too — a subsidiary, or
+            # a division named by the organization's name and more (LG AI Research, linked to no parent)
+            names = " || ".join(
+                f'STRSTARTS(LCASE(STR(?devName{i})), "{x.label.casefold().replace(chr(34), "")} ")'
+                for x in cands
+            )
+            out.append(
+                f"?x {c.org[0]} ?dev{i} . VALUES ?org{i} {{ {values} }} ?dev{i} rdfs:label ?devName{i} "
+                f"FILTER(?dev{i} = ?org{i} || EXISTS {{ ?dev{i} aikg:parentOrganization ?org{i} }}"
+                f" || {names})"
             )
         else:
             out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")
@@ -3921,6 +4104,12 @@ def compile_form(form: Form) -> str:
         return PREFIXES + (
             f"SELECT DISTINCT ?node ?value WHERE {{\n  {linked}\n  ?node {p} ?value .\n}}\n"
             f"ORDER BY {order} LIMIT {LIST_LIMIT}"
+        )
+    if form.op == "founded":
+        order = "ASC" if form.ascending else "DESC"
+        return PREFIXES + (
+            "SELECT DISTINCT ?x ?value WHERE {\n  ?x aikg:foundedIn ?value .\n}\n"
+            f"ORDER BY {order}(STR(?value)) LIMIT {form.k}"
         )
     if form.op == "event":
         return PREFIXES + (
@@ -4329,6 +4518,10 @@ def _names(cands: Iterable[Candidate]) -> str:
 def describe(form: Form) -> str:
     """What the answer did, in words ("existing clusters rated at least Likely, ranked by ...")."""
     zh = form.lang == "zh"
+    if form.op == "founded":
+        if zh:
+            return "组织，按成立时间排序（" + ("从早到晚" if form.ascending else "从晚到早") + "）"
+        return "organizations by founding date, " + ("earliest" if form.ascending else "latest") + " first"
     prop = " & ".join(
         PROPERTY_LABELS.get(q, (q, q, ""))[1 if zh else 0] for q in [form.prop or "", *form.also]
     )
@@ -4372,6 +4565,8 @@ def describe(form: Form) -> str:
         quals.append(by + " / ".join(o[0].label for o in form.orgs) + subsidiaries)
     if form.line and form.carrier == "hardware":
         quals.append(f"名称含 {form.line}" if zh else f"named {form.line.title()} …")
+    if form.series and form.carrier in ("model", "run"):
+        quals.append(f"{form.series} 系列" if zh else f"the {form.series} series")
     if form.country or len(form.countries) >= 2:
         quals.append(("位于 " if zh else "in ") + " / ".join(form.countries or [form.country or ""]))
     if form.region:

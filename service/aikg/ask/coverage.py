@@ -58,6 +58,13 @@ FILLER_ZH: tuple[str, ...] = (
     "这两款",
     "这两家",
     "这两",
+    # those several, pointed at ("Epoch 收录的那几家 AI 公司里"): nothing more is asked
+    "那几家",
+    "这几家",
+    "那几个",
+    "这几个",
+    "那几款",
+    "这几款",
     "请问",
     "一下",
     "帮我",
@@ -188,6 +195,23 @@ FILLER_ZH: tuple[str, ...] = (
     "出过",
     "发了",
     "发过",
+    # 出的 (Cantonese 出嘅): put out, as 出过 ("边几款系 2020 年之前出嘅")
+    "出的",
+    # the years of a range said with 间 ("2024年到2025年间"), taking part in building (Crusoe 参与建设:
+    # the builder's role; 参与 alone, "谷歌参与了 F 轮吗", asks a part the data does not record), "just"
+    # of "光 X 就 …" (X alone: the filter X is)
+    "年间",
+    "期间",
+    "参与建设",
+    "参与建造",
+    "就",
+    # a yes or no asked (是不是超过, 是否, 有没有, Cantonese 系咪, 有冇): the figure asked answers it
+    # (compose.YES_NO: a bound beside one thing's figure is weighed, not filtered on)
+    "是不是",
+    "是否",
+    "有没有",
+    "有无",
+    "对不对",
     # a duration's unit and words around a relayed claim (不足 3 天, 这个消息)
     "天",
     "倍",

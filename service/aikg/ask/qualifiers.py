@@ -15,7 +15,7 @@ import re
 from typing import Any
 
 from aikg.ask.text import CJK_CHAR
-from aikg.ask.words import CARRIERS, SPEND_CATEGORIES, STATUS_WORDS
+from aikg.ask.words import CARRIERS, SPEND_CATEGORIES, STARTED_WORDS, STATUS_WORDS
 
 _NOW = frozenset(
     ["today", "right now", "currently", "at the moment", "online", "running", "operating", "up and running"]
@@ -32,6 +32,9 @@ QUALIFIERS: dict[str, tuple[str, ...]] = {
     # what a chip, a model or a compute budget is for: the spending category is the only use the
     # data records (Epoch's "Inference cloud compute"), training being a word of everything else
     "use": tuple(w for w, c in SPEND_CATEGORIES.items() if c.startswith("Inference")) + ("inference-only",),
+    # a cluster going into operation ("became operational in 2024", 投入运营): with a period, the date the
+    # range applies to, no status; it holds status words ("operational", 投运) the check must not take
+    "started": STARTED_WORDS,
     # whether a model's weights are published: a fact of a model (aikg:openWeights), never a filter
     "openness": (
         "open weights",
@@ -68,6 +71,7 @@ PROPERTIES: dict[str, frozenset[str]] = {
     "use": frozenset({"designedFor", "purpose", "spendCategory"}),
     "openness": frozenset({"openWeights"}),
     "cooling": frozenset({"liquidCooled"}),
+    "started": frozenset({"date"}),
 }
 """The properties that apply a qualifier when a form ranks, lists or filters by them ("clusters by
 status", "models by whether their weights are open")."""
@@ -109,6 +113,8 @@ def applied_by_form(kind: str, form: Any) -> bool:
         return bool(form.status and carrier is not None and carrier.status)
     if kind == "use":
         return form.spend_category is not None
+    if kind == "started":
+        return form.dates is not None or bool(form.status)
     return False
 
 

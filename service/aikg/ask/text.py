@@ -58,11 +58,17 @@ _PHASE = re.compile(r"第?([一二三四五六七八九]|\d)期")
 """A phase of a cluster or site ("Alps 二期", "第一期"): read "phase 2", as Epoch's names write it."""
 
 
+_SIDE = "(?<![旁这那两一左右东西南北身周外里上下前后海岸天无半])"
+"""边 after a word of place or side (旁边, 这边, 两边, 海边: "nearby", "this side") is Mandarin's 边, not
+Cantonese's "which"."""
 _CANTONESE_MARK = re.compile(
-    "[嘅嘢咗喺佢哋啲冇唔咩乜㗎嗰睇咁啩喎嘞囉]|边[个间度啲款张家种部位只台样]|几多|几时|而家|点样|点解|旧年|琴日|啱啱"
+    "[嘅嘢咗喺佢哋啲冇唔咩乜㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪"
+    f"|{_SIDE}边[个间度啲款张家种部位只台样几轮次条]"
 )
 _CANTONESE = {
     "边个": "哪个",
+    # is it or not (係咪: 是不是), a yes or no asked (有冇 reads 有没有 through 冇)
+    "系咪": "是不是",
     "边间": "哪家",
     "边度": "哪里",
     "边啲": "哪些",
@@ -103,8 +109,9 @@ _CANTONESE_WORD = re.compile(
     "|".join(sorted(_CANTONESE, key=len, reverse=True))
     # 系 is the copula "is" in Cantonese ("系边个"), but a word's part in Mandarin (系列, 关系, 体系)
     + "|(?<![关体联派谱直])系(?![列统数])"
-    # 边 before a measure word is "which" (边款, 边张, 边家: 哪款, 哪张, 哪家)
-    + "|边(?=[款张家种部位只台样])"
+    # 边 before a measure word is "which" (边款, 边张, 边家: 哪款, 哪张, 哪家), and before 几 "which ones"
+    # (边几款, 边几轮: 哪几款, 哪几轮, a list) or a round (边轮: 哪轮)
+    + f"|{_SIDE}边(?=[款张家种部位只台样几轮次条])"
     # 紧 after a verb is Cantonese's "-ing" (运行紧, 用紧, 建紧: 运行中), not Mandarin's 紧急, 要紧, 赶紧
     + "|(?<=[\u4e00-\u9fff])(?<![要抓赶加收拉绷])紧(?![急张密凑缺])"
 )

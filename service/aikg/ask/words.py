@@ -498,6 +498,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             # which a one-character slip would make of 当初 ("at the time")
             "h100 当量",
             "h100当量",
+            # converted to H100s (折合多少张 H100, 折合成 H100): the H100-equivalents
+            "折合多少张 h100",
+            "折合成多少张 h100",
+            "折合多少块 h100",
+            "折合多少 h100",
+            "折合 h100",
+            "折合成 h100",
+            "相当于多少张 h100",
         ),
     ),
     (
@@ -1651,6 +1659,9 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "现役",
         "在役",
         "运营中",
+        # 運作中 (Taiwan's "in operation"), as 运营中
+        "运作中",
+        "在运作",
         "在运营的",
         "已投入使用",
         "投入使用",
@@ -1753,11 +1764,33 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "不大于",
             "不多于",
             "以下",
+            # within (700 瓦以内, 24GB 之内): at most
+            "以内",
+            "之内",
         ),
     ),
     ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于", "不到", "不足")),
 )
 
+STARTED_WORDS: tuple[str, ...] = (
+    "投入运营",
+    "投入运行",
+    "开始运营",
+    "开始运行",
+    "投运",
+    "went into operation",
+    "entered operation",
+    "began operating",
+    "started operating",
+    "became operational",
+    "came online",
+    "went online",
+    "went live",
+    "entered service",
+)
+"""A cluster going into operation ("2023 年投入运营的集群", "clusters that went into operation in 2024"):
+with a period, the date a range of clusters applies to (their first operational date), not their status
+now nor their operator (运营)."""
 USE_WORDS: tuple[str, ...] = (
     "被用在",
     "被用于",
@@ -2149,6 +2182,11 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "先进",
         "得",
         "晚",
+        # which came out earlier (早啲出, 先发布): the dates compared, the earlier first
+        "早",
+        "出",
+        "得早",
+        "得晚",
     ),
     # an organization's clusters or sites said as what it owns, or runs itself: the organization's own
     # ("how many clusters does Tesla *own*", 英伟达*自己*运营的集群)
@@ -2186,6 +2224,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "status": ("阶段",),
     # a period the date reader took, said with "*back* in" (Jan 2025)
     "dated": ("back",),
+    # a series of models said as one ("Qwen *系列*", "the Granite *family*"): the models its word names
+    "series": ("系列", "家族", "series", "family", "line"),
     # Epoch's rating named as what the rows are rated ("*rate* as *Unlikely*", *评为* Unlikely, 可信度*为*)
     "rating": ("rate", "rated", "rates", "unlikely", "speculative", "评为", "为"),
     # a company's staff said as its people ("how many *people* does Anthropic employ")
