@@ -3462,3 +3462,15 @@ def test_a_product_named_in_a_follow_up_is_that_products_whoever_makes_it(asker,
         "grok" in str(r["cells"]).casefold() or "xai" in str(r["cells"]).casefold()
         for r in body["answer"]["rows"]
     )
+
+
+def test_a_rating_named_with_its_chinese_word_filters_and_asks_no_source(asker, epoch_store):
+    """ "可信度为 Unlikely 的集群有多少个": the clusters rated so (可信度 is the rating filtered on here,
+    not a provenance question: was nothing composed)."""
+    body = asker.ask("可信度为 Unlikely 的集群有多少个？")
+    assert not body["abstained"]
+    gold = values(
+        epoch_store,
+        'SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Deployment ; aikg:sourceConfidence "Unlikely" }',
+    )
+    assert {int(g) for g in gold} <= every_counts(body) | {count_of(body)}

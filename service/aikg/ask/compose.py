@@ -2604,6 +2604,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if form.reliable or form.closed:
         # "reliable figures only", "closed rounds only": a filter asked for, not one vendor's chips only
         ops["only"] = False
+    if form.rated_as and not form.entities:
+        ops["provenance"] = False  # "可信度为 Unlikely 的集群有多少个": the rating filters, nothing's source
     if _HOW_MANY_ZH.search(masked):
         ops["count"] = True  # "Meta 有多少 GPU", "OpenAI 有多少模型": 多少 before the class asks a count
     if ops["count"] and form.prop == "h100Equivalents" and not _has(f" {unprop} ", OPERATOR_WORDS["count"]):
@@ -3176,6 +3178,7 @@ def _chips_filter(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls: f
         form.carrier, form.count_report = "run", True  # "models trained on the H800": their runs
     listed = (
         r.explicit
+        and (form.prop is None or form.threshold is not None)
         and bool(form.entities)
         and all(any(t in hardware_cls for t in e.types) for e in form.entities)
     )
@@ -3301,7 +3304,7 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
             or form.countries
             or form.region
             or form.status
-            or form.chips
+            or (form.chips and r.explicit)
         )
         and not form.entities
     ):
