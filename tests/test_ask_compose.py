@@ -3474,3 +3474,11 @@ def test_a_rating_named_with_its_chinese_word_filters_and_asks_no_source(asker, 
         'SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE { ?x a aikg:Deployment ; aikg:sourceConfidence "Unlikely" }',
     )
     assert {int(g) for g in gold} <= every_counts(body) | {count_of(body)}
+
+
+def test_an_edition_named_by_a_word_of_the_things_label_asks_nothing_more(asker):
+    """ "沐曦 MXC500（OAM 版）": OAM is a word of the MetaX MXC500 (OAM)'s label and 版 its edition (was: oam,
+    版 not understood); "A100（80GB 版）" names an edition the linked A100 is not: still not sure."""
+    body = asker.ask("沐曦 MXC500（OAM 版）同壁仞 BR100，邊個記憶體頻寬高啲？")
+    assert not body["abstained"] and len(body["answer"]["rows"]) == 2
+    assert asker.ask("A100（80GB 版）的显存")["abstained"]

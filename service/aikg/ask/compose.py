@@ -1783,6 +1783,8 @@ COMPOSER_WORDS = Vocabulary.of(_static_phrases())
 _END_OF = re.compile(r"\b(?:at\s+)?(?:the\s+)?end\s+of\s+(?:the\s+)?$")
 
 
+_EDITION = re.compile(r"([a-z0-9]+)\s*版(?!本)")
+"""版 right after a Latin word or number ("OAM 版", "PCIe 版"): the edition that word names."""
 _ALONE = re.compile(r"(?<![\u4e00-\u9fff])光\s*$|(?<=[，,。\s])光\s*$")
 """光 (only, alone) right before a name, at the start of the question or of a clause."""
 
@@ -1806,6 +1808,10 @@ def unexplained_words(
     # "光 OpenAI 就发布了多少个模型", "光谷歌就有几个集群": 光 right before a name is "X alone", which the
     # name's filter already is (就, "just", is a filler)
     taken += [(a.start(), a.end()) for m in names if (a := _ALONE.search(folded, 0, m.start))]
+    # "MXC500（OAM 版）", "H100 PCIe 版": 版 (edition) after a word of a linked name's label names that
+    # variant, no more ("A100（80GB 版）": 80GB is no word of the A100's label, so 版 stays unexplained)
+    words_of_names = {w for m in names for w in re.findall(r"[a-z0-9]+", m.best.label.casefold())}
+    taken += [(v.start(), v.end()) for v in _EDITION.finditer(folded) if v.group(1) in words_of_names]
     words = [p.casefold() for p in products if len(p) >= 3]
     taken += [(s, e) for s, e, _ in _find(folded, words)]
     taken += [(s, e) for s, e, _ in _find(folded, [*COUNTRIES, *COUNTRY_PAIRS, *REGIONS])]
@@ -1823,7 +1829,10 @@ def unexplained_words(
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
     labels_of_names = [m.best.label.casefold() for m in names]
-    vocab = vocab | Vocabulary.of(labels_of_names + [w for lb in labels_of_names for w in lb.split()])
+    # (a bracketed qualifier's word too: "OAM" of "MetaX MXC500 (OAM)")
+    vocab = vocab | Vocabulary.of(
+        labels_of_names + [w for lb in labels_of_names for w in re.findall(r"[^\s()（）]+", lb)]
+    )
     if extra is not None:
         vocab = vocab | extra
     left = unexplained(respell_cjk(folded, taken), taken, vocab)
