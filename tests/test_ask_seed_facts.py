@@ -638,6 +638,25 @@ def test_an_articles_date_is_not_the_release_date_of_the_model_it_names(asker, e
     assert release and not judge({"expect": {"match": "any"}}, body, release)
 
 
+@pytest.mark.parametrize(
+    ("q", "site"),
+    [
+        ("Meta Hyperion 的电是谁供的？", "meta-hyperion-holly-ridge-louisiana"),
+        ("Colossus 1 嘅電係邊個供㗎？", "xai-colossus-1-memphis-tennessee"),
+        ("Meta Prometheus 的电从哪来？", "meta-prometheus-new-albany-ohio"),
+        ("Who gives Amazon's Ridgeland data center its electricity?", "amazon-ridgeland-mississippi"),
+    ],
+)
+def test_who_gives_a_site_its_electricity_is_its_energy_supplier(asker, epoch_store, q, site):
+    """电是谁供的, 电从哪来, "who provides the electricity": the energy supplier, never where the power
+    figure comes from (从哪来 is otherwise a provenance word)."""
+    items = gold_items(epoch_store, f"SELECT DISTINCT ?v WHERE {{ id:{site} aikg:energySupplier ?v }}")
+    assert items
+    body = asker.ask(q)
+    assert not body["abstained"], body["answer"].get("message")
+    assert judge({"expect": {"match": "all"}}, body, items), (q, items)
+
+
 def test_a_calendar_years_revenue_the_data_lacks_is_not_a_run_rate(asker):
     """OpenAI has no "Yearly revenue" for 2023, only run-rates reported that year: none of them answers."""
     body = asker.ask("What was OpenAI's full-year revenue in 2023?")

@@ -2597,6 +2597,8 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
+    if ops["provenance"] and _has(text, ENERGY_FROM_WORDS):
+        ops["provenance"] = False  # "Meta Prometheus 的电从哪来": who supplies its electricity, not a source
     if _PUBLISHED_WHEN.search(text) and _DOCUMENT_WORD.search(text):
         # "when was the report on … published", 那篇文章是哪天发的: the document's date, with its publisher
         # and link — never the release date of the model its title names
@@ -3553,6 +3555,8 @@ _PUBLISHED_WHEN = re.compile(
 )
 """A document's publication date asked ("when was the report … published", "那篇文章是哪天发的"): beside a
 document word, a question about the document itself (:data:`_DOCUMENT_WORD`)."""
+ENERGY_FROM_WORDS = ("电从哪来", "电从哪里来", "电力从哪来")
+"""Where a site's electricity comes from (its energy supplier), whose 从哪来 is no provenance word."""
 _DOCUMENT_WORD = re.compile(
     r"\b(?:article|report|post|story|piece|white ?paper)s?\b|篇|文章|报道|报告|快讯|白皮书"
 )
