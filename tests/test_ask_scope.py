@@ -272,6 +272,10 @@ def test_a_site_named_with_its_own_number_is_answered(asker, epoch_store):
         ("What's the TDP of Amazon's Trainium 4 chip?", "amazon-trainium3"),
         ("How much memory does Intel's Gaudi 4 chip have?", "intel-habana-gaudi3"),
         ("亚马逊 Inferentia 3 芯片的显存有多大？", "aws-inferentia2"),
+        # before a cluster word: a "Dojo 3 cluster" is no cluster of Tesla's D1 chips (part l's answered
+        # trap summed Tesla's H100 and D1 clusters, 60,000)
+        ("How many H100s are in Tesla's Dojo 3 cluster?", "tesla-d1-dojo"),
+        ("特斯拉 Dojo 3 集群有多少张 H100？", "tesla-d1-dojo"),
     ],
 )
 def test_a_chip_named_with_a_generation_the_data_does_not_hold_is_not_answered(asker, epoch_store, q, chip):

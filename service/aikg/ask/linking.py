@@ -486,7 +486,8 @@ _PHASED = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
 
 
 _GENERATION_AFTER = re.compile(
-    r"\s*(\d{1,2})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?)\b|[?？!！,，。]|$|的|芯片|这款|那款))"
+    r"\s*(\d{1,2})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?|clusters?|supercomputers?)\b|"
+    r"[?？!！,，。]|$|的|芯片|这款|那款|集群|超算))"
 )
 """A chip's generation written as a bare number after its name and before the end or a chip word ("Tesla's
 Dojo 2 chip", "Dojo 2 的功耗"): a look-alike the data does not hold unless a candidate's label has it (the
