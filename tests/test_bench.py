@@ -446,13 +446,13 @@ def test_busy_adds_a_busy_phase_beside_the_loops_after_the_quiet_one(tmp_path, m
     seen: dict[str, int] = {}
 
     def loops_now() -> int:
-        until = time.monotonic() + 5  # a loop just started may not show its command line yet
+        until = time.monotonic() + 30  # a loop just started may not show its command line yet
         while _busy_loops_running() < cores() and time.monotonic() < until:
             time.sleep(0.05)
         return _busy_loops_running()
 
     def in_process(aikg_dir, template, replicas, opts, *, busy=False):
-        seen["named queries, busy" if busy else "named queries"] = _busy_loops_running()
+        seen["named queries, busy" if busy else "named queries"] = loops_now()
         return {"rowtax": [{"query": "q", "busy": busy}], "hubs": {}}
 
     class Server:
@@ -465,12 +465,12 @@ def test_busy_adds_a_busy_phase_beside_the_loops_after_the_quiet_one(tmp_path, m
         def stop(self) -> None:
             pass
 
-    def mix_on(server, ops, opts, bodies):
+    def mix_on(server, ops, opts, bodies, *, busy=False):
         assert {op.group for op in ops} == {"lookup", "named"}
         return {"entity lookup": {"rps": 1.0, "variant_bytes": [10], "bodies": bodies.get("entity lookup")}}
 
     monkeypatch.setattr(bench_run, "in_process", in_process)
-    monkeypatch.setattr(bench_run, "_server", lambda name, aikg_dir, full: Server(name))
+    monkeypatch.setattr(bench_run, "_server", lambda name, aikg_dir, full, log=None: Server(name))
     monkeypatch.setattr(bench_run, "_mix_on", mix_on)
     monkeypatch.setattr(bench_run, "_search_build", lambda base: 0.0)
     ops = build_mix(build_template(), 1)
