@@ -8,7 +8,7 @@ chip, else the architecture (dense / MoE) of a model; the answer takes the first
 from __future__ import annotations
 
 from aikg import namespaces
-from aikg.ask.words import BANDWIDTH_WORDS, MEMORY_WORDS
+from aikg.ask.words import BANDWIDTH_WORDS, EVERYDAY_SUPPLIER_WORDS, MEMORY_WORDS
 
 AIKG = str(namespaces.AIKG)
 
@@ -169,24 +169,7 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "供电",
             "电力由谁供应",
             "电力来自",
-            # said in everyday words: who gives the electricity (电是谁供的, 谁给供电, 电由谁来供, 电从哪来,
-            # "gives … its electricity"; never "provides": two edits from "province")
-            "电是谁供",
-            "电是谁给供",
-            "电是哪个供",
-            "电是哪家供",
-            "谁给供电",
-            "给供电",
-            "谁来供电",
-            "电由谁来供",
-            "电由谁供",
-            "由谁来供",
-            "谁供的电",
-            "电从哪来",
-            "电从哪里来",
-            "电力从哪来",
-            "its electricity",
-            "the electricity for",
+            *EVERYDAY_SUPPLIER_WORDS,
         ),
         ("energySupplier",),
     ),

@@ -173,6 +173,28 @@ MEMORY_WORDS = (
 )
 """Words for a chip's memory size, read by both readers (as :data:`BANDWIDTH_WORDS`)."""
 
+EVERYDAY_SUPPLIER_WORDS = (
+    # who gives a site its electricity, said in everyday words (电是谁供的, 谁给供电, 电由谁来供, 电从哪来,
+    # "gives … its electricity"; never "provides": two edits from "province"): the energy supplier's
+    # words for a question's property (PROPERTY_WORDS) and for a fact (aikg.ask.lexicon) alike
+    "电是谁供",
+    "电是谁给供",
+    "电是哪个供",
+    "电是哪家供",
+    "谁给供电",
+    "给供电",
+    "谁来供电",
+    "电由谁来供",
+    "电由谁供",
+    "由谁来供",
+    "谁供的电",
+    "电从哪来",
+    "电从哪里来",
+    "电力从哪来",
+    "its electricity",
+    "the electricity for",
+)
+
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memoryBandwidth", (*BANDWIDTH_WORDS, "tb/s")),
     # the heat a chiller or cooling tower removes (Epoch's "Cooling capacity (kW)")
@@ -447,24 +469,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "供电",
             "电力由谁供应",
             "电力来自",
-            # said in everyday words: who gives the electricity (电是谁供的, 谁给供电, 电由谁来供, 电从哪来,
-            # "gives … its electricity"; never "provides": two edits from "province")
-            "电是谁供",
-            "电是谁给供",
-            "电是哪个供",
-            "电是哪家供",
-            "谁给供电",
-            "给供电",
-            "谁来供电",
-            "电由谁来供",
-            "电由谁供",
-            "由谁来供",
-            "谁供的电",
-            "电从哪来",
-            "电从哪里来",
-            "电力从哪来",
-            "its electricity",
-            "the electricity for",
+            *EVERYDAY_SUPPLIER_WORDS,
         ),
     ),
     # a site's builder: "who builds", "who built", 承建 (the verb of a data center's construction)
