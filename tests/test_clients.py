@@ -381,7 +381,10 @@ def test_a_query_too_long_for_get_is_told_to_use_post(live_server):
     """roqet sends every query by GET: a query over the request-line limit gets 414 saying POST takes it."""
     long = SELECT_TEXT + " #" + "x" * 9000
     resp = requests.get(live_server.url + "/sparql", params={"query": long}, timeout=30)
-    assert resp.status_code == 414 and "POST" in resp.json()["message"]
+    assert resp.status_code == 414 and "/sparql by POST" in resp.json()["message"]
+    # the same advice reaches a long question too: it names where POST is taken, never /api/ask (GET only)
+    resp = requests.get(live_server.url + "/api/ask", params={"q": "x" * 9000}, timeout=30)
+    assert resp.status_code == 414 and "/sparql by POST" in resp.json()["message"]
     resp = requests.post(live_server.url + "/sparql", data={"query": long}, timeout=30)
     assert {b["l"]["value"] for b in resp.json()["results"]["bindings"]} == LABELS
 

@@ -513,9 +513,10 @@ class Worker(_ThreadWorker):
                 self.log.warning("invalid request from %s: %s", (addr or ("",))[0], exc)
                 message = str(exc)[:300] or title
                 if status == 414:
+                    # the line was not read, so its path is unknown: the advice names where it applies
                     message += (
-                        "; send a long query by POST instead (a form with query=, or the query itself as "
-                        "application/sparql-query), which takes up to max_body bytes"
+                        "; a long SPARQL query goes to /sparql by POST (a form with query=, or the query "
+                        "itself as application/sparql-query), which takes up to max_body bytes"
                     )
                 self._send(client, envelope(status, title, message))
                 return
