@@ -215,3 +215,50 @@ def test_hits_say_what_they_are_who_made_them_and_when(epoch_client, q, slug, de
     assert hit["description"] == description
     assert hit["kind"] == description.split(" · ")[0]
     assert [m["label"] for m in hit["makers"]] == description.split(" · ")[1].split(", ")
+
+
+WRITTEN_APART: list[tuple[str, str]] = [
+    # a separator typed where the name has none: "gb 200" opened GB300 (the words "gb" and "200" each in
+    # one of its names), "H-100" a fan model, "Trainium 2", "mi 300x" and "x ai" nothing or a list of
+    # models whose names hold an x and an ai; each must open what the name typed together opens
+    ("gb 200", "gb200"),
+    ("GB-300", "gb300"),
+    ("H-100", "h100"),
+    ("h 800", "h800"),
+    ("Trainium 2", "trainium2"),
+    ("mi 300x", "mi300x"),
+    ("x ai", "xai"),
+    ("open ai", "openai"),
+    # a company's legal name: the graph's names leave the legal form out
+    ("Anthropic PBC", "anthropic"),
+    ("OpenAI, Inc.", "openai"),
+    ("Microsoft Corporation", "microsoft"),
+    ("Nvidia Corp", "nvidia"),
+    ("Alibaba Group", "alibaba"),
+    ("阿里巴巴集团", "阿里巴巴"),
+    ("华为公司", "华为"),
+]
+
+
+@pytest.mark.parametrize(("typed", "name"), WRITTEN_APART)
+def test_a_name_written_apart_or_with_its_legal_form_opens_what_the_name_opens(epoch_client, typed, name):
+    """What the search box opens on Enter (the first hit) for a name typed with a space or a dash
+    where the name has none, or with the company's legal form after it: the entity the name opens."""
+
+    def first(q: str) -> str | None:
+        results = epoch_client.get("/api/search", query_string={"q": q}).get_json()["results"]
+        return results[0]["id"] if results else None
+
+    expected = first(name)
+    assert expected is not None and first(typed) == expected
+
+
+def test_a_legal_form_alone_or_a_real_name_ending_in_one_is_not_stripped(epoch_client):
+    """Only a query that names nothing is tried without its legal form: "inc" alone stays "inc", and a
+    name that holds the word matches as it is."""
+    from aikg.lookup.search import without_legal_form
+
+    assert without_legal_form("Inc.") is None and without_legal_form("nvidia") is None
+    assert without_legal_form("OpenAI, Inc.") == "openai"
+    results = epoch_client.get("/api/search", query_string={"q": "SoftBank Group"}).get_json()["results"]
+    assert results and "softbank" in results[0]["id"]

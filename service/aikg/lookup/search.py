@@ -703,15 +703,69 @@ def search(
     first; and a well-linked thing whose name starts with the query before an exact match of an obscure
     one (see :data:`HUB_RATIO`)."""
     pool = max(limit, RERANKED)
-    hits = index.search(query, type_iri=type_iri, limit=pool)
-    words = normalize(query).replace(_SEP, "").split()
-    if len(words) > 1 and len(hits) < pool:
-        seen = {h.entity.iri for h in hits}
-        hits += _all_words(store, index, words, type_iri, seen)[: pool - len(hits)]
+    hits = _matches(store, index, query, type_iri, pool)
+    if not any(h.match in _NAME_TIERS for h in hits):
+        bare = without_legal_form(query)
+        if bare:
+            hits = _before(_matches(store, index, bare, type_iri, pool), hits)[:pool]
     if not hits:
         hits = _misspelt(index, normalize(query).replace(_SEP, ""), type_iri, pool)
     head, tail = hits[:RERANKED], hits[RERANKED:]
     return _descending((_by_links(head, link_counts(store, [h.entity.iri for h in head])) + tail)[:limit])
+
+
+_NAME_TIERS = frozenset({"exact", "prefix", "word", "substring"})
+"""Tiers where one name holds the query: a hit of theirs means the query named something."""
+LEGAL_FORMS = frozenset(
+    {"inc", "incorporated", "corp", "corporation", "co", "company", "ltd", "limited", "llc", "plc", "pbc"}
+    | {"gmbh", "ag", "sa", "group", "holdings"}
+)
+"""Words of a company's legal name that the graph's names leave out ("Anthropic PBC", "Microsoft
+Corporation", "Alibaba Group", "OpenAI, Inc."): tried without them when the whole query names nothing."""
+LEGAL_FORMS_ZH = ("有限公司", "公司", "集团", "集團")
+"""The same at the end of a Chinese name (阿里巴巴集团, 华为技术有限公司 is not stripped past 公司)."""
+
+
+def without_legal_form(query: str) -> str | None:
+    """``query`` without the legal-form words it ends with, or None when it ends with none (or is
+    nothing but them)."""
+    words = [w.strip(".,") for w in normalize(query).replace(_SEP, "").split()]
+    while words and words[-1] in LEGAL_FORMS:
+        words.pop()
+    bare = " ".join(w for w in words if w)
+    for form in LEGAL_FORMS_ZH:
+        if bare.endswith(form) and len(bare) > len(form):
+            bare = bare[: -len(form)].strip()
+            break
+    return bare if bare and bare != normalize(query) else None
+
+
+def _matches(
+    store: Store, index: LiveIndex | SearchIndex, query: str, type_iri: str | None, pool: int
+) -> list[Hit]:
+    """The index's hits for ``query``; for several words, first the names that hold them written
+    together ("gb 200", "H-100", "Trainium 2", "x ai": a separator typed where the name has none),
+    then the entities each word names ("words", "parties")."""
+    hits = index.search(query, type_iri=type_iri, limit=pool)
+    words = normalize(query).replace(_SEP, "").split()
+    if len(words) > 1:
+        joined = [
+            h
+            for h in index.search("".join(words), type_iri=type_iri, limit=pool)
+            if h.match == "exact" or (h.match in ("prefix", "word") and h.whole)
+        ]
+        hits = _before(joined, hits)[:pool]
+    if len(words) > 1 and len(hits) < pool:
+        seen = {h.entity.iri for h in hits}
+        hits += _all_words(store, index, words, type_iri, seen)[: pool - len(hits)]
+    return hits
+
+
+def _before(first: list[Hit], then: list[Hit]) -> list[Hit]:
+    """Both lists' hits, one per entity, ranked by score (a tie keeps ``first`` first)."""
+    seen = {h.entity.iri for h in first}
+    merged = first + [h for h in then if h.entity.iri not in seen]
+    return sorted(merged, key=lambda h: -h.score)
 
 
 def misspellings(
