@@ -456,3 +456,23 @@ def test_a_kept_cell_is_ordered_as_the_term_it_writes():
         '"10"^^<http://www.w3.org/2001/XMLSchema#integer>',
         '"1e3"^^<http://www.w3.org/2001/XMLSchema#double>',
     ]
+
+
+def test_a_kept_answer_longer_than_the_row_cap_is_sorted_whole_then_cut(store):
+    """The kept lines are read a row each, past the row cap, and cut once sorted: the first page is the
+    text's first rows and says more follow (read under the cap, a page of 3 of the 6 claims was 3 lines
+    sorted among themselves, and not truncated)."""
+    services = services_for(store, max_rows=3)
+    whole = store.query(load_queries()["speedup-claims"].text)
+    assert len(whole.rows) > 3
+    keys = [whole.variables.index("speedup"), whole.variables.index("claimLabel")]
+
+    def ordered(rows):
+        return [[r[k] for k in keys] for r in rows]
+
+    first = services.named.run("speedup-claims", {})
+    assert first.truncated and len(first.rows) == 3
+    assert set(first.rows) <= set(whole.rows)
+    assert ordered(first.rows) == ordered(whole.rows[:3])
+    second = services.named.run("speedup-claims", {}, limit=3, offset=3)
+    assert ordered(second.rows) == ordered(whole.rows[3:6])

@@ -415,7 +415,8 @@ class NamedQueries:
     def _kept(self, q: NamedQuery, bound: Mapping[str, Term], limit: int | None, offset: int) -> QueryResult:
         """``q`` answered from its kept rows (:mod:`aikg.query.maintained`), sorted and paged here."""
         kept = {name: maintained.kept_value(value) for name, value in bound.items()}
-        lines = maintained.ordered_lines(q, self.runner.query(maintained.served_text(q), bindings=kept))
+        read = self.runner.query(maintained.served_text(q), bindings=kept, capped=False)
+        lines = maintained.ordered_lines(q, read)
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
         return maintained.as_result(q, lines[offset : offset + page], truncated=len(lines) > offset + page)
 

@@ -81,8 +81,12 @@ class QueryRunner:
         base_iri: str | None = None,
         render: tuple[str, str] | None = None,
         gzip: bool = False,
+        capped: bool = True,
     ) -> QueryResult:
         """Run a client's query with the row cap, the time limit and the concurrency limit.
+
+        ``capped=False`` reads every row: only for aikg's own reads of rows it wrote, whose number it
+        bounds itself (a maintained answer's kept lines, capped once they are sorted).
 
         Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
         ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3). With ``render`` (the media types for
@@ -97,7 +101,7 @@ class QueryRunner:
             dict(bindings) if bindings else None,
             list(default_graphs) if default_graphs is not None else None,
             list(named_graphs) if named_graphs is not None else None,
-            self.max_rows,
+            self.max_rows if capped else None,
             base_iri,
             render,
             gzip,
