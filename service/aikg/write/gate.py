@@ -56,7 +56,7 @@ from aikg.rdf.results import StoredTerm
 from aikg.store import Deadline, Store, Term
 from aikg.store.base import deadline_scope
 from aikg.store.terms import graph_iri, rdflib_triple
-from aikg.write import budget, matched, namespace, staging
+from aikg.write import budget, matched, namespace, staging, terms
 from aikg.write.writelog import WriteLog
 
 log = logging.getLogger(__name__)
@@ -106,6 +106,18 @@ def _refuse_vocabulary(change: Change) -> None:
             "(rdfs:subClassOf, rdfs:subPropertyOf, rdfs:domain, rdfs:range or OWL about their terms); "
             "nothing was changed",
             errors=[{"subject": str(q.subject), "predicate": q.predicate.value} for q in found[:20]],
+        )
+
+
+def _refuse_unreadable(change: Change) -> None:
+    """Statements no reader would find: a term the ontology lacks, a literal its datatype cannot read
+    (:mod:`aikg.write.terms`)."""
+    found = terms.violations(change.add)
+    if found:
+        raise ValidationFailed(
+            f"the write was refused: {len(found)} statement(s) name a term aikg's ontology does not define "
+            "or hold a literal its datatype cannot read; nothing was changed",
+            errors=found[:100],
         )
 
 
@@ -627,6 +639,7 @@ class Gate:
                         f"the write changes {g}, which is maintained by aikg itself", errors=[{"graph": g}]
                     )
             _refuse_vocabulary(change)
+            _refuse_unreadable(change)
             self.costs.check(added, deadline, removed=removed)
             result, validated = validate_change(self.store, change)
             phases.mark("validating it")
