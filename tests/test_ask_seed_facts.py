@@ -867,6 +867,64 @@ def test_an_organizations_site_at_a_place_is_that_site(asker, epoch_store, q, go
 
 
 @pytest.mark.parametrize(
+    ("q", "gold", "match"),
+    [
+        # the place only in Epoch's Location column ("Des Moines, Iowa"): Epoch's rating of that one row
+        (
+            "How confident is Epoch about Microsoft's cluster in Des Moines?",
+            "SELECT ?v WHERE { id:cluster-microsoft-gpt-4-cluster aikg:sourceConfidence ?v }",
+            "any",
+        ),
+        (
+            "xAI 在亚特兰大的集群，Epoch 给的可信度是什么？",
+            "SELECT ?v WHERE { id:cluster-xai-fulton-georgia aikg:sourceConfidence ?v }",
+            "any",
+        ),
+        # in another name Epoch gives the site (Amazon Madison Mega Site), the campus a data center
+        (
+            "What is the power capacity of Amazon's Madison campus?",
+            "SELECT ?v WHERE { id:amazon-canton-mississippi aikg:powerCapacity ?v }",
+            "first",
+        ),
+        # its operator's parent named (Google Cloud runs it), the class the question says (a cluster is
+        # there too)
+        (
+            "谷歌在普赖尔的数据中心功率是多少？",
+            "SELECT ?v WHERE { id:google-mayes-county-oklahoma aikg:powerCapacity ?v }",
+            "first",
+        ),
+        # the place before the organization, the site's own name beside it ("Oak Ridge NL Frontier")
+        (
+            "Who runs the Frontier supercomputer at Oak Ridge?",
+            "SELECT ?v WHERE { id:cluster-oak-ridge-nl-frontier aikg:operator ?v }",
+            "all",
+        ),
+        # a place of two words, the second a word of another site's name (Google Mayes County)
+        (
+            "What is the power capacity of Oracle's planned cluster in Shackelford County?",
+            "SELECT ?v WHERE { id:cluster-oracle-vantage-data-centers-frontier aikg:powerCapacity ?v }",
+            "first",
+        ),
+        (
+            "Nebius 在新泽西的集群有多少张卡？",
+            "SELECT ?v WHERE { id:cluster-nebius-new-jersey aikg:acceleratorCount ?v }",
+            "first",
+        ),
+    ],
+)
+def test_an_organizations_site_named_by_a_place_its_address_or_names_hold(asker, epoch_store, q, gold, match):
+    _right(asker, epoch_store, q, gold, match)
+
+
+@pytest.mark.parametrize(
+    "q", ["How many GPUs does Yandex's cluster in Sasovo have?", "Yandex 在 Sasovo 的集群有多少张卡？"]
+)
+def test_a_place_of_two_sites_of_one_organization_names_neither(asker, q):
+    # Epoch lists Yandex Chervonenkis and Yandex Lyapunov at one address in Sasovo: no guess, not sure
+    assert asker.ask(q)["abstained"]
+
+
+@pytest.mark.parametrize(
     "q", ["谁报道了 TPU v9 双轨的传闻，可信度如何", "Who reported that the TPU v9 keeps two tracks?"]
 )
 def test_who_reported_a_rumour_asked_in_its_own_words(asker, epoch_store, q):

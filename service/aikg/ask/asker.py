@@ -77,6 +77,7 @@ from aikg.ask.properties import PropertyMention
 from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.series import SERIES_QUERY, model_series, with_series
+from aikg.ask.sites import SITES_QUERY, Sites, sites_of, with_sites
 from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, tokens
 from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LABELS, PROPERTY_WORDS, UNITS
 from aikg.errors import BadRequest, QueryTimeout
@@ -243,6 +244,7 @@ class Asker:
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
         self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
         self._model_series: tuple[Any, frozenset[str]] | None = None
+        self._sites_read: tuple[Any, Sites] | None = None
         self._domain: tuple[Any, Domain] | None = None
         self._statements: tuple[Any, Statements] | None = None
 
@@ -303,6 +305,17 @@ class Asker:
         orgs = index.vocab.descendants(AIKG + "Organization")
         reading.mentions = with_series(
             reading.folded, reading.mentions, self._series(index), lambda c: any(t in orgs for t in c.types)
+        )
+        # "Microsoft's cluster in Des Moines", "Amazon's Madison campus": one site of an organization named by
+        # a place its names or address hold (:mod:`aikg.ask.sites`)
+        reading.mentions = with_sites(
+            reading.folded,
+            reading.mentions,
+            self._sites(index),
+            index.entities,
+            router.linker.vocabulary,
+            orgs,
+            reading.question,
         )
         queries = self.queries()
         plans = [
@@ -1115,6 +1128,17 @@ class Asker:
             known = (COMPOSER_WORDS | Vocabulary.of(KIND_WORDS)).latin | self.router().linker.vocabulary
             self._chip_lines = (index, chip_lines(rows, lambda w: any(s in known for s in stems(w))))
         return self._chip_lines[1]
+
+    def _sites(self, index: Any) -> Sites:
+        """The clusters and data centers with the words of their names and places
+        (:func:`aikg.ask.sites.sites_of`), read once per search index."""
+        if self._sites_read is None or self._sites_read[0] is not index:
+            rows = [
+                tuple(t.value if t is not None else None for t in r)
+                for r in self.store.query(SITES_QUERY).rows
+            ]
+            self._sites_read = (index, sites_of(rows))  # type: ignore[arg-type]  # five terms a row
+        return self._sites_read[1]
 
     def _series(self, index: Any) -> frozenset[str]:
         """The series words of the graph's models (:func:`aikg.ask.series.model_series`), read once per

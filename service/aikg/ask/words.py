@@ -2029,6 +2029,7 @@ PLACE_NAMES: dict[str, str] = {
     "加利福尼亚": "california",
     "加州": "california",
     "纽约": "new york",
+    "新泽西": "new jersey",
     # the projects the press names in Chinese
     "星际之门": "stargate",
     "星门": "stargate",
