@@ -925,6 +925,37 @@ def test_a_place_of_two_sites_of_one_organization_names_neither(asker, q):
 
 
 @pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # Epoch's rating of the row the value names, as the term aikg rates on (aikg:Confident), not only
+        # Epoch's word for it
+        (
+            "How sure is Epoch about Anthropic's 2,300 staff figure?",
+            "SELECT ?v WHERE { id:staff-anthropic-december-2025-2300 aikg:datasetConfidence ?v }",
+        ),
+        # Cantonese: 畀 (give), 乜 (what), 呢個 (this)
+        (
+            "Anthropic 2023年10月192人呢個員工數，Epoch 畀嘅可信度係乜？",
+            "SELECT ?v WHERE { id:staff-anthropic-oct-2023-192 aikg:datasetConfidence ?v }",
+        ),
+        # "3B" before a word of money is an amount, not the "3B" of T5-3B's name
+        (
+            "Is the OpenAI 3B API revenue figure a media report or a company disclosure?",
+            "SELECT ?v WHERE { id:revenue-openai-3b-api aikg:sourceType ?v }",
+        ),
+        # "a user of" a site: Epoch's "Users" column, the tenant link's rating
+        (
+            "How sure is Epoch that Anthropic is a user of Amazon's Madison Mega Site?",
+            "SELECT ?v WHERE { id:amazon-canton-mississippi aikg:linkRating ?r ."
+            " ?r aikg:onProperty aikg:tenant ; aikg:onValue id:anthropic ; aikg:datasetConfidence ?v }",
+        ),
+    ],
+)
+def test_epochs_rating_of_one_figure_named_by_its_value(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold)
+
+
+@pytest.mark.parametrize(
     "q", ["谁报道了 TPU v9 双轨的传闻，可信度如何", "Who reported that the TPU v9 keeps two tracks?"]
 )
 def test_who_reported_a_rumour_asked_in_its_own_words(asker, epoch_store, q):

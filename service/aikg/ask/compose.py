@@ -4486,8 +4486,8 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
     else:
         entities = f"  VALUES ?entity {{ {values} }}\n" if values else ""
     return PREFIXES + (
-        f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?reportedBy ?relayedBy"
-        " ?statedIn ?statedBy ?cited ?ratedLink ?ratedValue ?sourceType ?publisher ?url WHERE {\n"
+        f"SELECT DISTINCT ?entity ?node{value} ?document ?certainty ?confidence ?rating ?reportedBy"
+        " ?relayedBy ?statedIn ?statedBy ?cited ?ratedLink ?ratedValue ?sourceType ?publisher ?url WHERE {\n"
         + entities
         + f"{where}"
         "  ?document aikg:namedGraph ?g .\n"
@@ -4496,6 +4496,9 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         "  OPTIONAL { ?document aikg:defaultCertainty ?defaultCertainty }\n"
         "  BIND(COALESCE(?figureCertainty, ?nodeCertainty, ?defaultCertainty) AS ?certainty)\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:sourceConfidence ?confidence } }\n"
+        # the same rating as the term of aikg's one scale of confidence (aikg:Likely, aikg:Uncertain), which
+        # the row carries beside Epoch's own word
+        "  OPTIONAL { GRAPH ?g { ?node aikg:datasetConfidence ?rating } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:reportedBy ?reportedBy } }\n"
         "  OPTIONAL { GRAPH ?g { ?node aikg:relayedBy ?relayedBy } }\n"
         # the report it was stated in, and that report's outlet (InfoQ's item the relayed claim was in)

@@ -130,6 +130,8 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "tenant",
             "tenants",
             "users",
+            # one organization as a site's user, Epoch's "Users" column ("is Anthropic a user of …")
+            "user of",
             "used by",
             "who uses",
             "who leases",

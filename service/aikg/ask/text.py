@@ -62,7 +62,7 @@ _SIDE = "(?<![旁这那两一左右东西南北身周外里上下前后海岸天
 """边 after a word of place or side (旁边, 这边, 两边, 海边: "nearby", "this side") is Mandarin's 边, not
 Cantonese's "which"."""
 _CANTONESE_MARK = re.compile(
-    "[嘅嘢咗喺佢哋啲冇唔咩乜㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪"
+    "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪"
     f"|{_SIDE}边[个间度啲款张家种部位只台样几轮次条]"
 )
 _CANTONESE = {
@@ -75,6 +75,9 @@ _CANTONESE = {
     "几多": "多少",
     "乜嘢": "什么",
     "咩": "什么",
+    "乜": "什么",  # 乜 alone, as 乜嘢 ("係乜": 是什么)
+    "畀": "给",  # give ("Epoch 畀嘅可信度": Epoch 给的可信度)
+    "呢个": "这个",  # this ("192人呢个员工数"); 呢 alone is Mandarin's particle too
     "嘅": "的",
     "咗": "了",
     "喺度": "在",  # 喺度 + verb: in the middle of doing it ("喺度运行紧": 在运行)
