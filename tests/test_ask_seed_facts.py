@@ -956,6 +956,29 @@ def test_epochs_rating_of_one_figure_named_by_its_value(asker, epoch_store, q, g
 
 
 @pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # Epoch's source type asked as the kind of source: the figure's source, not the figures listed
+        (
+            "The 64M monthly Grok users number - what kind of source is that from?",
+            "SELECT ?v WHERE { id:usage-xai-xai-64m-mau aikg:sourceType ?v }",
+        ),
+        (
+            "Gemini 4 亿月活这个数字，来源类型是什么？",
+            "SELECT ?v WHERE { id:usage-google-gemini-400m-plus-mau aikg:sourceType ?v }",
+        ),
+        # "400M monthly users" is an amount of users, not SigLIP 400M
+        (
+            "What sort of source is the Meta AI 400M monthly users number from?",
+            "SELECT ?v WHERE { id:usage-meta-meta-ai-400m-mau aikg:sourceType ?v }",
+        ),
+    ],
+)
+def test_the_kind_of_source_of_one_figure_is_epochs_source_type(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold)
+
+
+@pytest.mark.parametrize(
     "q", ["谁报道了 TPU v9 双轨的传闻，可信度如何", "Who reported that the TPU v9 keeps two tracks?"]
 )
 def test_who_reported_a_rumour_asked_in_its_own_words(asker, epoch_store, q):

@@ -421,8 +421,8 @@ def _not_amounts(mentions: list[Mention], folded: str) -> list[Mention]:
             _COMPARED.search(folded[: m.start]) or _COMPARED_AFTER.match(folded, m.end)
         ):
             continue  # "more than 100B parameters": a threshold, not the "100B" of PLaMo-100B's name
-        if _SCALED.fullmatch(m.text.strip()) and _MONEY_AFTER.match(folded, m.end):
-            continue  # "the OpenAI 3B API revenue figure": an amount of money, not T5-3B's "3B"
+        if _SCALED.fullmatch(m.text.strip()) and _FIGURE_AFTER.match(folded, m.end):
+            continue  # "the OpenAI 3B API revenue figure": an amount, not T5-3B's "3B"
         out.append(m)
     return out
 
@@ -438,11 +438,12 @@ _COMPARED_AFTER = re.compile(
 )
 """A comparator right after it: "8B 以下", "100B or more"."""
 
-_MONEY_AFTER = re.compile(
-    r"\s*(?:[a-z]+\s+|的\s*)?(?:revenue|arr\b|run-rate|valuation|funding|round|raise|sales|spend|收入|营收|估值|融资|美元)"
+_FIGURE_AFTER = re.compile(
+    r"\s*(?:[a-z]+\s+|的\s*)?(?:revenue|arr\b|run-rate|valuation|funding|round|raise|sales|spend|收入|营收|估值|融资|美元"
+    r"|users|tokens|用户|月活|周活)"
 )
-"""A word of money right after a number with the letter of its size, or one word on ("3B API revenue", "2B
-的收入")."""
+"""A word of money or of a company's usage right after a number with the letter of its size, or one word on
+("3B API revenue", "2B 的收入", "400M monthly users"): an amount, not a model's size."""
 
 _SCALE_WORDS = ("万亿", "千亿", "百亿", "亿", "万", "trillion", "billion", "million", "thousand")
 """Words of a number's size after it: the number is an amount ("1.6 万亿", "2.5 billion")."""
