@@ -978,6 +978,28 @@ def test_the_kind_of_source_of_one_figure_is_epochs_source_type(asker, epoch_sto
     _right(asker, epoch_store, q, gold)
 
 
+CLOUD_SPEND = (
+    "SELECT ?v WHERE {{ ?f a aikg:ComputeSpendFigure ; aikg:agent id:{org} ; aikg:date ?d ;"
+    ' aikg:computeSpend ?v ; aikg:spendCategory "Inference cloud compute", "R&D cloud compute"'
+    " FILTER(YEAR(?d) = {year}) }}"
+)
+
+
+@pytest.mark.parametrize(
+    ("q", "org", "year"),
+    [
+        # cloud compute asked as such: Epoch's figure of both cloud categories (2.5B), not training's 1.5B
+        ("How much did Anthropic spend on cloud compute in 2024?", "anthropic", 2024),
+        ("Anthropic 2023年的云算力开支是多少", "anthropic", 2023),
+        ("OpenAI 2025年云计算花了多少钱", "openai", 2025),
+    ],
+)
+def test_a_companys_cloud_compute_spend_is_its_figure_of_both_cloud_categories(
+    asker, epoch_store, q, org, year
+):
+    _right(asker, epoch_store, q, CLOUD_SPEND.format(org=org, year=year), "first")
+
+
 @pytest.mark.parametrize(
     "q", ["谁报道了 TPU v9 双轨的传闻，可信度如何", "Who reported that the TPU v9 keeps two tracks?"]
 )

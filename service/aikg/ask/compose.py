@@ -2540,7 +2540,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     if form.carrier == "spend" or (form.carrier is None and r.context == "spend"):
         found = _find(text, SPEND_CATEGORIES)
         form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
-        form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS)
+        form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS + CLOUD_SPEND_WORDS)
     if form.prop == "price":
         # every component named ("input and output prices": both)
         form.price_components = tuple(
@@ -2815,7 +2815,7 @@ def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
     form.carrier, form.prop = "spend", "computeSpend"
     found = _find(r.text, SPEND_CATEGORIES)
     form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
-    form.spend_total = form.spend_category is None and _has(r.text, SPEND_TOTAL_WORDS)
+    form.spend_total = form.spend_category is None and _has(r.text, SPEND_TOTAL_WORDS + CLOUD_SPEND_WORDS)
 
 
 def every_row(form: Form) -> Form | None:
@@ -4011,6 +4011,10 @@ SPEND_TOTAL = (
     "FILTER EXISTS { ?x aikg:spendCategory ?category1 , ?category2 FILTER(?category1 != ?category2) }"
 )
 """A compute-spending figure of several categories at once: Epoch's total (its "Total compute spend")."""
+CLOUD_SPEND_WORDS = ("cloud compute", "云算力", "云计算", "云端算力")
+"""A company's cloud compute asked as such ("spend on cloud compute", 云算力开支): Epoch's figure of both
+cloud categories, R&D and inference (Anthropic's 2.5B of 2024, not its 1.5B for training), as a total is."""
+
 SPEND_TOTAL_WORDS = (
     "total",
     "in total",

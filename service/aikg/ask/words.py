@@ -346,6 +346,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "cloud compute bill",
             "cloud compute spend",
             "cloud compute spending",
+            # the cloud compute asked as such (Epoch's figure filed under both cloud categories, R&D and
+            # inference: compose.CLOUD_SPEND_WORDS)
+            "spend on cloud compute",
+            "spent on cloud compute",
+            "cloud compute",
+            "云算力",
+            "云计算",
+            "云端算力",
             "算力账单",
             "算力年化开支",
             "年化算力开支",
