@@ -6,18 +6,23 @@ check it by value, and the same writes with the upkeep switched off must tell th
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pyoxigraph as ox
 import pytest
 
+from aikg.epoch import import_epoch
+from aikg.epoch.importer import default_overrides
 from aikg.errors import Forbidden, ValidationFailed
 from aikg.knowledge import answers
+from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.namespaces import ANSWERS_GRAPH
 from aikg.query import maintained
 from aikg.query.named import NamedQuery, load_queries
 from aikg.store import Store
 from aikg.write import gate
 from helpers import services_for
+from test_epoch_import import FILES, SNAPSHOT, write_fixture
 
 AIKG = "https://w3id.org/aikg/ontology#"
 ID = "https://w3id.org/aikg/id/"
@@ -26,6 +31,47 @@ TEST_GRAPH = "https://w3id.org/aikg/graph/sources/test-answers"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 XSD = "http://www.w3.org/2001/XMLSchema#"
 PREFIXES = f"PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> PREFIX rdfs: <{RDFS}> "
+DCTERMS = "http://purl.org/dc/terms/"
+CERTAINTY = ox.NamedNode(AIKG + "defaultCertainty")
+
+
+def _header(name: str) -> str:
+    return FILES[name].split("\n", 1)[0] + "\n"
+
+
+MODELS, CLUSTERS = "ai_models/notable_ai_models.csv", "gpu_clusters/gpu_clusters.csv"
+IMPORTS = {
+    # test_epoch_import's small snapshot, imported whole: new graphs with their documents, new chips made
+    # variants of the seeds' families (the Llama run on an H100 SXM5), a seeded run's other sources
+    "import": (FILES, SNAPSHOT, False),
+    # a newer snapshot of two files, partial: a run moved to another chip, a count and a cluster's figure
+    "newer": (
+        {
+            MODELS: _header(MODELS)
+            + "DeepSeek-V3,DeepSeek,2024-12-24,671000000000.0,671B total parameters,3.4078e+24,Confident,"
+            "https://arxiv.org/abs/2412.19437,NVIDIA H800 SXM5,4096.0,1368,6100000.0,\n"
+            "Llama Test,Meta AI,April 2026,284B,,about 1e24,Speculative,,NVIDIA H100 PCIe,8192,,,\n",
+            CLUSTERS: _header(CLUSTERS)
+            + "Oracle Test Cluster,Existing,Confirmed,3000,NVIDIA H800 SXM5,3072,Oracle,,2024-06-01,,30.0,"
+            "NVIDIA,3072,https://example.org/oracle\n",
+        },
+        None,
+        False,
+    ),
+    # a file replacing its dataset without some rows: their runs and clusters taken out
+    "withdraw": (
+        {
+            MODELS: _header(MODELS) + "DeepSeek-V3,DeepSeek,2024-12-24,671000000000.0,,3.4078e+24,Confident,"
+            "https://arxiv.org/abs/2412.19437,NVIDIA H800 SXM5,2048.0,1368,5390000.0,\n",
+            CLUSTERS: _header(CLUSTERS)
+            + "Lambda Labs Cluster,Existing,Confirmed,,NVIDIA H100 PCIe,512,Lambda Labs,,,,,NVIDIA,512,\n",
+        },
+        None,
+        True,
+    ),
+}
+"""The Epoch imports the random writes run among them (once each, the first before the others): files,
+snapshot date (None: the next one after the last import) and whether the files replace their datasets."""
 
 
 def declared() -> list[NamedQuery]:
@@ -109,11 +155,13 @@ def test_a_store_without_kept_rows_answers_with_the_query_text(store, monkeypatc
 
 class Writer:
     """Random gated writes touching the maintained queries' inputs (claims, their platforms' labels, the
-    quotations stating them; hardware and its makers; capacity phases and what they add to), each through
-    the gate: SPARQL INSERT DATA / DELETE DATA."""
+    quotations stating them; hardware and its makers; capacity phases and what they add to; the written
+    graph's document), each through the gate: SPARQL INSERT DATA / DELETE DATA; and among them Epoch
+    imports (:data:`IMPORTS`, files written under ``directory``), committed by the same gate."""
 
-    def __init__(self, store: Store, seed: int) -> None:
-        self.store, self.rng = store, random.Random(seed)
+    def __init__(self, store: Store, seed: int, directory: Path) -> None:
+        self.store, self.rng, self.directory = store, random.Random(seed), directory
+        self.snapshots = iter(["2026-04-20", "2026-04-21"])
         self.services = services_for(store)
         self.count = 0
         claims = [r[0] for r in store.query(f"SELECT DISTINCT ?c WHERE {{ ?c a <{AIKG}SpeedupClaim> }}").rows]
@@ -147,8 +195,9 @@ class Writer:
         # The written graph's document, as every graph of facts has one: its default certainty is what the
         # clusters and runs written here are rated by (without it, largest-clusters-by-owner's text joins
         # an unbound ?confidence with every labelled node of the store, a row each).
+        self.source = ox.NamedNode(ID + "test-answers-source")
         self.update(
-            f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ id:test-answers-source aikg:namedGraph <{TEST_GRAPH}> ; "
+            f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {self.source} aikg:namedGraph <{TEST_GRAPH}> ; "
             "aikg:defaultCertainty aikg:Reported } }"
         )
 
@@ -157,8 +206,20 @@ class Writer:
             self._order = self.rng.sample(adds, len(adds)) + self.rng.sample(changes, len(changes))
         return self._order
 
+    FIRSTS = (
+        ["claim", "vendor", "hardware", "phase", "run", "model", "deal", "cluster", "price", "config"]
+        + ["family", "import"],
+        ["untype", "speedup", "count", "document", "newer", "withdraw"],
+    )
+    """Each kind of addition once first, then of change and deletion, each in a random order, so every
+    kept answer is written to and some of what was written is taken back."""
+
     def update(self, text: str) -> None:
         self.services.gate.update(PREFIXES + text)
+
+    def _named(self, subject: ox.NamedNode) -> bool:
+        """Whether a statement of the data names ``subject`` (untyped, it would break that one's shape)."""
+        return any(q.graph_name.value not in GENERATED_GRAPHS for q in self.store.quads(None, None, subject))
 
     def step(self) -> str:
         """One random write; "refused" when the gate refused it (the shapes), which changes nothing."""
@@ -195,30 +256,38 @@ class Writer:
             "config",
             "family",
         ]
-        # Each kind of addition once first, then of change and deletion, each in a random order, so every
-        # kept answer is written to and some of what was written is taken back.
-        firsts = self.order(
-            [
-                "claim",
-                "vendor",
-                "hardware",
-                "phase",
-                "run",
-                "model",
-                "deal",
-                "cluster",
-                "price",
-                "config",
-                "family",
-            ],
-            ["untype", "speedup", "count"],
-        )
+        firsts = self.order(*self.FIRSTS)
         kind = firsts[n - 1] if n <= len(firsts) else rng.choice(kinds)
+        if kind in IMPORTS:  # an Epoch import (once each: test_epoch_import's snapshot first)
+            files, snapshot, replace = IMPORTS[kind]
+            report = import_epoch(
+                self.services,
+                write_fixture(self.directory / kind, files),
+                overrides=default_overrides(),
+                snapshot_date=snapshot or next(self.snapshots),
+                replace=replace,
+            )
+            assert report.written, (kind, report.refused)
+            return kind
+        if kind == "document":  # the written graph's document retitled and its default certainty changed
+            title = ox.NamedNode(DCTERMS + "title")
+            old = [
+                q
+                for q in self.store.quads(self.source, None, None, TEST_GRAPH)
+                if q.predicate in (title, CERTAINTY)
+            ]
+            block = " ".join(f"{q.subject} {q.predicate} {q.object} ." for q in old)
+            certainty = rng.choice(["aikg:Reported", "aikg:Relayed", "aikg:Rumoured", "aikg:Estimated"])
+            self.update(
+                f"DELETE DATA {{ GRAPH <{TEST_GRAPH}> {{ {block} }} }} ; "
+                f'INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {self.source} <{title.value}> "document {n}"@en ; '
+                f"aikg:defaultCertainty {certainty} }} }}"
+            )
+            return kind
         if kind == "claim" or not self.claims:
             claim = ox.NamedNode(f"{ID}test-claim-{n}")
-            platform, baseline, workload = (
-                rng.choice(self.pools[role]) for role in ("subjectPlatform", "baseline", "workload")
-            )
+            platform, workload = rng.choice(self.pools["subjectPlatform"]), rng.choice(self.pools["workload"])
+            baseline = rng.choice([b for b in self.pools["baseline"] if b != platform])  # (the shapes)
             self.update(
                 f"INSERT DATA {{ GRAPH <{TEST_GRAPH}> {{ {claim} a aikg:SpeedupClaim ; "
                 f'rdfs:label "test claim {n}"@en ; aikg:subjectPlatform {platform} ; '
@@ -378,7 +447,9 @@ class Writer:
         found = [
             q
             for q in self.store.quads(None, ox.NamedNode(predicate), None, TEST_GRAPH)
-            if kind != "untype" or q.subject in self.claims or q.subject in self.made
+            if kind != "untype"
+            or (q.subject in self.claims or q.subject in self.made)
+            and not self._named(q.subject)
         ]
         if not found:
             return "nothing"
@@ -390,9 +461,11 @@ class Writer:
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(store, monkeypatch, seed):
+def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(
+    store, monkeypatch, tmp_path, seed
+):
     monkeypatch.setattr(gate, "rebuild_derived", lambda _store: pytest.fail("a full rebuild ran"))
-    writer = Writer(store, seed)
+    writer = Writer(store, seed, tmp_path)
     last = {q.name: rows(store, q.text) for q in declared()}
     kinds, changed = set(), set()
     for _ in range(28):
@@ -401,22 +474,32 @@ def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(store
         now = {q.name: rows(store, q.text) for q in declared()}
         changed |= {name for name in now if now[name] != last[name]}
         last = now
-    assert {"claim", "run", "speedup", "untype", "count"} <= kinds  # adds, changes and deletes
+    assert {
+        "claim",
+        "run",
+        "speedup",
+        "untype",
+        "count",
+        "document",
+        *IMPORTS,
+    } <= kinds  # adds, changes, deletes
     assert [q.name for q in declared() if q.name not in changed] == []  # each one was changed by a write
 
 
-def test_with_the_upkeep_switched_off_the_same_writes_leave_the_kept_answer_behind(store, monkeypatch):
+def test_with_the_upkeep_switched_off_the_same_writes_leave_the_kept_answer_behind(
+    store, monkeypatch, tmp_path
+):
     monkeypatch.setattr(answers, "plan", lambda _store, _removed, _added: (set(), set()))
-    writer = Writer(store, 1)
+    writer = Writer(store, 1, tmp_path)
     while writer.step() != "claim":  # up to the first new claim
         pass
     q = load_queries()["speedup-claims"]
     assert set(kept_answer(store, q).rows) != rows(store, q.text)
     behind = set()
-    for _ in range(14):  # the first write of each kind (Writer.order): every kept answer is left behind
+    while writer.count < sum(map(len, Writer.FIRSTS)):  # the first write of each kind (Writer.order)
         writer.step()
         behind |= {q.name for q in declared() if set(kept_answer(store, q).rows) != rows(store, q.text)}
-    assert [q.name for q in declared() if q.name not in behind] == []
+    assert [q.name for q in declared() if q.name not in behind] == []  # every kept answer left behind
 
 
 def test_a_change_to_a_class_a_query_reads_falls_back_to_the_full_rebuild(store, monkeypatch):

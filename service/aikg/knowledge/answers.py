@@ -7,7 +7,9 @@ variable) and reads statements of nodes at most ``reach`` steps from it, a step 
 own predicates either way. So a changed statement of node ``s`` can change only the rows of roots within
 ``reach`` of ``s`` (before or after the change), and those rows are recomputed by the same query text on
 a scratch store of the statements within ``reach`` of them, as the change leaves them: one definition of
-each answer, and a small write stays small. The reading side is :mod:`aikg.query.maintained`.
+each answer, and a small write stays small. A document is joined to its facts by the graph it names, not
+by a predicate: a changed statement of a document reaches every node of that graph. The reading side is
+:mod:`aikg.query.maintained`.
 
 A row is a node named by a digest of its values, so rows a write leaves as they were are neither removed
 nor added. A change to a class (a node something is typed with) that a query reads, or a change reaching
@@ -131,6 +133,7 @@ class _View:
                 self.added_in.setdefault(q.object, []).append(q)
         self._outs: dict[StoredTerm, list[ox.Quad]] = {}
         self._ins: dict[StoredTerm, list[ox.Quad]] = {}
+        self._described: dict[ox.NamedNode, set[StoredTerm]] = {}
 
     def _kept(self, quads: Iterable[ox.Quad]) -> list[ox.Quad]:
         return [q for q in quads if q.graph_name != _GRAPH and q not in self.removed]
@@ -154,6 +157,22 @@ class _View:
             for q in self.store.incoming(missing, predicates=self.links):
                 self._ins[q.object].append(q)
         return [q for n in nodes for q in self._ins[n]]
+
+    def graphs_named(self, docs: set[StoredTerm]) -> set[ox.NamedNode]:
+        """The graphs ``docs`` name (``aikg:namedGraph``), before or after the change."""
+        said = [q for q in self._stored_out(docs) if q.predicate == _NAMED_GRAPH]
+        said += [q for n in docs for q in self.added_out.get(n, ()) if q.predicate == _NAMED_GRAPH]
+        return {q.object for q in said if isinstance(q.object, ox.NamedNode)}
+
+    def described_in(self, graphs: set[ox.NamedNode]) -> set[StoredTerm]:
+        """The subjects of ``graphs``' statements, before or after the change."""
+        found: set[StoredTerm] = set()
+        for g in graphs:
+            if g not in self._described:
+                self._described[g] = {q.subject for q in self.store.quads(graph=g.value)}
+            found |= self._described[g]
+        found |= {s for s, quads in self.added_out.items() if any(q.graph_name in graphs for q in quads)}
+        return found
 
     def outgoing(self, nodes: set[StoredTerm]) -> list[ox.Quad]:
         extra = [q for n in nodes for q in self.added_out.get(n, ())]
@@ -259,6 +278,13 @@ def _plan_one(
     if not relevant:
         return set(), set()
     subjects: set[StoredTerm] = {c.subject for c in relevant}
+    if _NAMED_GRAPH in shape.predicates:
+        # A document is read through the graph it names (?doc aikg:namedGraph ?g . GRAPH ?g { ... }),
+        # which no link joins to the nodes that graph describes: a change to a document (its title, its
+        # default certainty, the graph it names) reaches the rows of every node of that graph.
+        subjects |= view.described_in(view.graphs_named(subjects))
+        if len(subjects) > MAX_ROOTS:
+            return None
     # A class's own statements (its label, its superclasses) reach every instance: rebuild instead.
     if any(
         next(store.quads(None, _TYPE, s), None) is not None for s in subjects if isinstance(s, ox.NamedNode)
@@ -329,8 +355,9 @@ def _rows(
     classes = {s.object for s in facts if s.predicate == _TYPE}
     facts += [s for s in view.outgoing(classes) if s.predicate in shape.predicates]
     if _NAMED_GRAPH in shape.predicates:
-        graphs = {s.graph_name for s in facts if isinstance(s.graph_name, ox.NamedNode)}
-        docs: set[StoredTerm] = {s.subject for s in view.store.incoming(graphs, predicates=[_NAMED_GRAPH])}
+        graphs: set[StoredTerm] = {s.graph_name for s in facts if isinstance(s.graph_name, ox.NamedNode)}
+        # as the change leaves them: an import's new graph comes with its new document in the same write
+        docs: set[StoredTerm] = {s.subject for s in view.incoming(graphs, [_NAMED_GRAPH])}
         said = [s for s in view.outgoing(docs) if s.predicate in shape.predicates]
         # and what the documents name (a default certainty's rank: aikg:Likely aikg:confidenceRank 1)
         named: set[StoredTerm] = {
