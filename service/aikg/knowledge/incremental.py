@@ -303,11 +303,15 @@ def _derive(after: _After, shape: RuleShape, touched: set[StoredTerm]) -> set[St
     return {t.subject for t in old ^ new}
 
 
-def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> Generated:
+def plan(
+    store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad], *, kept_answers: bool = True
+) -> Generated:
     """What brings the inferred and derived graphs up to date with a change not yet committed.
 
     Commit it in the same write as the change itself. Raises :class:`NeedsRebuild` when the
-    change has to be followed by a full rebuild instead.
+    change has to be followed by a full rebuild instead. Without ``kept_answers`` the maintained answers
+    are left out: for a caller that only checks the derived values and commits nothing (an import's
+    check before its commit, which plans them again).
     """
     changed = [q for q in (*removed, *added) if q.graph_name not in _GENERATED]
     if any(q.predicate in _HIERARCHY for q in changed):
@@ -322,11 +326,12 @@ def plan(store: Store, removed: Iterable[ox.Quad], added: Iterable[ox.Quad]) -> 
     for path in rule_files():
         derivations |= _derive(after, rule_shape(path), touched)
     _close(after, derivations | _describe_rules(after), hierarchy)
-    kept = answers.plan(store, after.removed, after.added)  # the maintained answers, after all the above
-    if kept is None:
-        raise NeedsRebuild("the maintained answers cannot follow this change locally")
-    after.removed |= kept[0]
-    after.added |= kept[1]
+    if kept_answers:
+        kept = answers.plan(store, after.removed, after.added)  # the maintained answers, after the above
+        if kept is None:
+            raise NeedsRebuild("the maintained answers cannot follow this change locally")
+        after.removed |= kept[0]
+        after.added |= kept[1]
     generated = after.generated()
     if any(isinstance(t, ox.BlankNode) for q in generated.remove for t in (q.subject, q.object)):
         raise NeedsRebuild("blank nodes cannot be named in a removal")
