@@ -34,7 +34,7 @@ from aikg.rdf.order import Ordered, guard_engine_order, split_order
 from aikg.rdf.results import Node, Quad, QueryResult, ResultKind, Term
 from aikg.rdf.substitute import substitute
 from aikg.rdf.tokens import has_dataset_clause
-from aikg.store import integrity, spill
+from aikg.store import infologs, integrity, spill
 from aikg.store.base import GENERATION, Deadline, Snapshot, Store, current_deadline
 from aikg.store.copies import DefaultCopies
 from aikg.store.transport import Encoded, QueryJob, encode, encode_ordered
@@ -83,6 +83,7 @@ class OxigraphStore(Store):
                 if integrity.vet(self.path):
                     self.path.mkdir(parents=True, exist_ok=True)
                 self._ox = ox.Store(str(self.path))
+                infologs.prune(self.path)  # each open rotates RocksDB's info log: the old ones bounded
         except integrity.ENGINE_ERRORS as exc:
             hint = " (another process has it open: stop it, or use a copy)" if "lock" in str(exc) else ""
             raise StoreError(
@@ -811,10 +812,13 @@ class OxigraphStore(Store):
     def _reopen(self) -> ox.Store:
         """The store opened again after its engine was dropped (caller holds ``_lock``); should it not
         open within ``REOPEN_WAIT``, it is opened read-only, so reads go on, and StoreError is raised."""
+        assert self.path is not None
         until = time.monotonic() + REOPEN_WAIT
         while True:
             try:
-                return ox.Store(str(self.path))
+                engine = ox.Store(str(self.path))
+                infologs.prune(self.path)
+                return engine
             except integrity.ENGINE_ERRORS as exc:  # a snapshot begun before still holds the old one open
                 # or a reference cycle does: the engine's error kept the frame of the write it refused
                 gc.collect()
