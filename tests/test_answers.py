@@ -16,6 +16,7 @@ import pytest
 from aikg.ask.compose import OVERLAPS_LEFT_OUT
 from aikg.epoch.importer import default_directory
 from aikg.epoch.rows import read_table
+from aikg.query.named import load_queries
 from aikg.store import Store
 from aikg.web import create_app
 from helpers import rdf_dicts, run_named
@@ -368,3 +369,49 @@ def test_an_organizations_holdings_roll_up_its_units(epoch_store) -> None:
     # Facebook AI Research (FAIR) is Meta's too; another company's units are not.
     assert got[("model", "facebook-ai-research", "developer")]
     assert not {r["via"] for r in rows} - {ID + "meta", ID + "meta-ai", ID + "facebook-ai-research"}
+
+
+def test_largest_clusters_by_owner_gives_one_row_for_a_cluster_whose_graph_has_no_document(store) -> None:
+    """A cluster with no confidence at all (no rating, no certainty of its own, its graph no document
+    naming it) is one row with no confidence, not one per English label of the store (the label was
+    looked up after the COALESCE of the levels, with ?confidence unbound: 654 rows at the default store);
+    a rated cluster's row shows its rating, before its document's certainty."""
+    bare, rated = (
+        "https://w3id.org/aikg/graph/sources/test-bare",
+        "https://w3id.org/aikg/graph/sources/test-rated",
+    )
+    store.update(
+        f"""PREFIX aikg: <{AIKG}> PREFIX id: <{ID}> PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>
+        INSERT DATA {{
+          GRAPH <{bare}> {{
+            id:test-bare-org a aikg:Organization ; rdfs:label "bare org"@en .
+            id:test-bare-cluster a aikg:Deployment ; rdfs:label "bare cluster"@en ;
+              aikg:operator id:test-bare-org ; aikg:h100Equivalents 12345.0 ;
+              aikg:operationalStatus "Existing" }}
+          GRAPH <{rated}> {{
+            id:test-rated-source aikg:namedGraph <{rated}> ; aikg:defaultCertainty aikg:Reported .
+            id:test-rated-org a aikg:Organization ; rdfs:label "rated org"@en .
+            id:test-rated-cluster a aikg:Deployment ; rdfs:label "rated cluster"@en ;
+              aikg:operator id:test-rated-org ; aikg:h100Equivalents 2000.0 ;
+              aikg:operationalStatus "Existing" ; aikg:datasetConfidence aikg:Likely }} }}"""
+    )
+    result = store.query(load_queries()["largest-clusters-by-owner"].text)
+    rows = [dict(zip(result.variables, row, strict=True)) for row in result.rows]
+
+    def of(owner: str) -> list[tuple[str | None, ...]]:
+        return sorted(
+            tuple(
+                getattr(r[k], "value", None)
+                for k in ("include", "clusterLabel", "confidence", "confidenceLabel")
+            )
+            for r in rows
+            if getattr(r["owner"], "value", None) == ID + owner
+        )
+
+    assert of("test-bare-org") == [
+        ("all", "bare cluster", None, None)
+    ]  # unrated: counted by include=all only
+    assert of("test-rated-org") == [
+        ("all", "rated cluster", AIKG + "Likely", "likely"),
+        ("likely", "rated cluster", AIKG + "Likely", "likely"),
+    ]
