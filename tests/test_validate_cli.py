@@ -127,3 +127,33 @@ def test_a_file_linking_to_the_stores_entities_validates_as_load_would(
     alone = runner.invoke(main, ["validate", "--alone", path])
     assert alone.exit_code == 1
     assert "investee must be an organization" in alone.output
+
+
+UNREADABLE = (
+    PREFIXES
+    + """
+id:gate-lab a aikg:AILab ; rdfs:label "Gate lab"@en ;
+    aikg:foundedIn "2025-02-30"^^<http://www.w3.org/2001/XMLSchema#date> ; aikg:hqCity "Paris" .
+"""
+)
+"""A date no calendar has (stored as written, no date to the engine) and a property the ontology lacks."""
+
+
+def test_validate_and_load_report_a_term_the_ontology_lacks_and_an_unreadable_literal(
+    runner: CliRunner, tmp_path: Path
+) -> None:
+    """``aikg validate FILE`` says what ``aikg load`` refuses, each statement and why, and exits 1; the load
+    writes nothing; no rdflib traceback reaches the terminal."""
+    path = write(tmp_path, "unreadable.ttl", UNREADABLE)
+    for args in (
+        ["validate", *MEMORY, path],
+        ["validate", "--alone", path],
+        ["load", *MEMORY, path, "--graph", "https://w3id.org/aikg/graph/sources/unreadable"],
+    ):
+        result = runner.invoke(main, args)
+        assert result.exit_code == 1, (args, result.output)
+        assert "ontology#hqCity is not a term of aikg's ontology" in result.output, result.output
+        assert '"2025-02-30" is not a value of xsd:date' in result.output, result.output
+        assert "Traceback" not in result.output
+    good = UNREADABLE.replace("2025-02-30", "2025-02-28").replace(' ; aikg:hqCity "Paris"', "")
+    assert runner.invoke(main, ["validate", *MEMORY, write(tmp_path, "good.ttl", good)]).exit_code == 0

@@ -14,7 +14,7 @@ from aikg.knowledge.load import load_seeds
 from aikg.rdf import guard
 from aikg.rdf.formats import by_extension
 from aikg.settings import load_settings
-from aikg.write import gate
+from aikg.write import gate, terms
 
 
 def fail(exc: AikgError) -> None:
@@ -39,7 +39,8 @@ def _load_file(path: Path, graph: str, fmt: str | None, replace: bool, options: 
         try:
             outcome = services.gate.put(target, quads, replace=replace)
         except ValidationFailed as exc:
-            click.echo(exc.report.text() if exc.report is not None else exc.message)
+            # refused by the shapes (their report), or before them (write/terms.py: its violations)
+            click.echo((exc.report or terms.as_result(exc.errors)).text())
             click.echo(f"aikg: {exc.message}", err=True)
             sys.exit(1)
         except AikgError as exc:

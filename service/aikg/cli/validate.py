@@ -23,7 +23,7 @@ from aikg.errors import AikgError, RdfSyntaxError
 from aikg.knowledge.load import is_empty, load_seeds
 from aikg.knowledge.validate import ValidationResult, validate_graph, validate_store
 from aikg.namespaces import GRAPH
-from aikg.write import gate
+from aikg.write import gate, terms
 
 FORMATS = ("text", "json", "turtle")
 
@@ -62,8 +62,9 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
     """FILE as ``aikg load`` would write it: its graph replaced, validated with the store's entities
     around it (a file linking to NVIDIA needs NVIDIA's type from the store), nothing written."""
     data = read_turtle(file)
+    unreadable = terms.violations(ox.parse(file.read_bytes(), format=ox.RdfFormat.TURTLE))
     if alone:
-        return validate_graph(data)
+        return terms.as_result(unreadable, validate_graph(data))
     target = gate.check_graph_iri(graph or str(GRAPH["sources/" + file.stem]))
     quads = {
         ox.Quad(q.subject, q.predicate, q.object, ox.NamedNode(target))
@@ -74,7 +75,7 @@ def _validate_file(file: Path, graph: str | None, alone: bool, options: dict[str
         if services.settings.load_seeds and is_empty(store):
             load_seeds(store)
         result, _ = gate.validate_change(store, gate.graph_change(store, target, quads, replace=True))
-        return result
+        return terms.as_result(unreadable, result)
 
 
 @click.command()

@@ -24,16 +24,23 @@ from collections.abc import Iterable
 
 import pyoxigraph as ox
 from rapidfuzz import fuzz, process
-from rdflib import Literal, URIRef
-from rdflib.namespace import RDFS
+from rdflib import Graph, Literal, URIRef
+from rdflib.namespace import OWL, RDF, RDFS
 
-from aikg.knowledge.validate import load_ontology
+from aikg.knowledge.validate import ValidationResult, Violation, load_ontology
 from aikg.namespaces import AIKG
 
 _ONTOLOGY = str(AIKG)
 _XSD = "http://www.w3.org/2001/XMLSchema#"
+_TYPE = ox.NamedNode(str(RDF.type))
 _TEXT = frozenset({_XSD + "string", _XSD + "normalizedString", _XSD + "token", _XSD + "anyURI"})
 """XSD datatypes whose every lexical form is a value (nothing to read)."""
+logging.getLogger("rdflib.term").setLevel(logging.ERROR)
+"""rdflib logs a WARNING with a whole traceback for every literal its converter cannot read
+(``rdflib.term._castLexicalToPython``), whoever parses it: ``aikg validate FILE`` printed eight for one bad
+date. aikg reports such a literal itself (below), so the traceback says nothing more."""
+CHECK = "aikg.write.terms"
+"""What a violation of this module names as its shape (no SHACL shape says it)."""
 SUGGEST_CUTOFF = 80
 """Least rapidfuzz WRatio (0–100) of an unknown term's local name to a term's name or label for the
 term to be offered instead."""
@@ -48,12 +55,24 @@ def defined_terms() -> frozenset[str]:
     )
 
 
+_KINDS = {
+    "property": ("ObjectProperty", "DatatypeProperty", "AnnotationProperty"),
+    "class": ("Class",),
+}
+"""What an unknown term stands for, by where it stands (a predicate, an object of rdf:type), and the OWL
+types of the terms that can stand there."""
+
+
 @functools.cache
-def _names() -> dict[str, str]:
-    """Each defined term's local name and English labels, lower-cased, to the term."""
+def _names(kind: str | None) -> dict[str, str]:
+    """Each defined term's local name and English labels, lower-cased, to the term; with ``kind``,
+    only the properties or the classes."""
     onto = load_ontology()
+    wanted = {OWL[t] for t in _KINDS[kind]} if kind else None
     names: dict[str, str] = {}
     for term in sorted(defined_terms()):
+        if wanted is not None and wanted.isdisjoint(onto.objects(URIRef(term), RDF.type)):
+            continue
         names.setdefault(term[len(_ONTOLOGY) :].lower(), term)
         for label in onto.objects(URIRef(term), RDFS.label):
             if isinstance(label, Literal) and label.language in (None, "en"):
@@ -61,12 +80,14 @@ def _names() -> dict[str, str]:
     return names
 
 
-def nearest_term(iri: str) -> str | None:
-    """The defined term an unknown one most likely meant ("tdp" → TDP (W), aikg:thermalDesignPower)."""
+def nearest_term(iri: str, kind: str | None = None) -> str | None:
+    """The defined term an unknown one most likely meant ("tdp" → TDP (W), aikg:thermalDesignPower),
+    among the properties or the classes when ``kind`` says which the unknown one stands for."""
+    names = _names(kind)
     found = process.extractOne(
-        iri[len(_ONTOLOGY) :].lower(), list(_names()), scorer=fuzz.WRatio, score_cutoff=SUGGEST_CUTOFF
+        iri[len(_ONTOLOGY) :].lower(), list(names), scorer=fuzz.WRatio, score_cutoff=SUGGEST_CUTOFF
     )
-    return _names()[found[0]] if found else None
+    return names[found[0]] if found else None
 
 
 def unknown_terms(quads: Iterable[ox.Quad]) -> list[tuple[ox.Quad, str]]:
@@ -89,13 +110,16 @@ def ill_typed(literal: ox.Literal) -> bool:
     datatype = literal.datatype.value
     if not datatype.startswith(_XSD) or datatype in _TEXT:
         return False
-    rdflib_term = logging.getLogger("rdflib.term")
-    quiet = rdflib_term.disabled
-    rdflib_term.disabled = True  # rdflib logs a traceback for each form it cannot read
-    try:
-        return bool(Literal(literal.value, datatype=URIRef(datatype)).ill_typed)
-    finally:
-        rdflib_term.disabled = quiet
+    return bool(Literal(literal.value, datatype=URIRef(datatype)).ill_typed)
+
+
+def as_result(found: list[dict[str, str | None]], result: ValidationResult | None = None) -> ValidationResult:
+    """``found`` as violations of a validation result (before ``result``'s own, when given): what ``aikg
+    validate FILE`` reports, as the gate would refuse it."""
+    before = [Violation(**{**v, "shape": CHECK}) for v in found]  # type: ignore[arg-type]
+    if result is None:
+        return ValidationResult(not before, before, Graph())
+    return ValidationResult(result.conforms and not before, before + result.violations, result.report)
 
 
 def violations(quads: Iterable[ox.Quad]) -> list[dict[str, str | None]]:
@@ -104,7 +128,8 @@ def violations(quads: Iterable[ox.Quad]) -> list[dict[str, str | None]]:
     quads = list(quads)
     found: list[dict[str, str | None]] = []
     for q, term in unknown_terms(quads):
-        near = nearest_term(term)
+        kind = "property" if q.predicate.value == term else "class" if q.predicate == _TYPE else None
+        near = nearest_term(term, kind)
         hint = f"; did you mean {near}?" if near else ""
         found.append(
             _violation(q, f"{term} is not a term of aikg's ontology: no query or page would read it{hint}")
@@ -128,6 +153,6 @@ def _violation(q: ox.Quad, message: str) -> dict[str, str | None]:
         "path": q.predicate.value,
         "message": message,
         "severity": "Violation",
-        "shape": None,
+        "shape": CHECK,
         "value": str(q.object),
     }
