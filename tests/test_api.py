@@ -241,6 +241,27 @@ def test_unknown_entity_is_404(ro_client, entity_id):
     _error(ro_client.get("/api/entities/" + entity_id), 404)
 
 
+@pytest.mark.parametrize(
+    ("typed", "slug"), [("NVIDIA", "nvidia"), ("英伟达", "nvidia"), ("coreweave-inc", "coreweave")]
+)
+def test_an_unknown_id_that_names_an_entity_says_which(ro_client, typed, slug):
+    """A name typed where a slug is wanted (its case, its Chinese name, its legal form): 404, naming the
+    entity the search opens for it, by the API's and the linked-data paths, and on the explorer's page."""
+    body = _error(ro_client.get("/api/entities/" + quote(typed, safe="")), 404)
+    (suggestion,) = (e["suggestion"] for e in body["errors"])
+    assert suggestion["id"] == slug and suggestion["label"] and suggestion["api"] == f"/api/entities/{slug}"
+    assert f"did you mean {slug!r}" in body["message"]
+    linked = ro_client.get("/id/" + quote(typed, safe=""), headers={"Accept": "text/turtle"})
+    assert linked.status_code == 404 and linked.get_json()["errors"][0]["suggestion"]["id"] == slug
+    page = ro_client.get("/id/" + quote(typed, safe=""), headers={"Accept": "text/html"})
+    assert page.status_code == 404 and f'href="/id/{slug}"' in page.get_data(as_text=True)
+
+
+def test_an_unknown_id_like_no_name_gets_no_suggestion(ro_client):
+    body = _error(ro_client.get("/api/entities/zzzzzzzz"), 404)
+    assert body["errors"] == []
+
+
 # -- types and stats ------------------------------------------------------------------------------
 
 

@@ -33,7 +33,7 @@ import pyoxigraph as ox
 from aikg.errors import NotFound
 from aikg.knowledge.figures import DISAGREEMENT, EQUAL, FIGURES, ROUNDING, compare
 from aikg.lookup.relations import DIRECTIONS, Direction, Page, Relations
-from aikg.lookup.search import LiveIndex, type_json
+from aikg.lookup.search import EntityInfo, LiveIndex, search, type_json
 from aikg.lookup.vocabulary import QUALIFIER_SYMBOLS, SourceDocument, Vocabulary, local_name
 from aikg.namespaces import (
     AIKG,
@@ -751,14 +751,51 @@ def _pick_description(described: list[_Described]) -> str | None:
 
 def entity_json(services: Services, raw_id: str, *, limit: int = RELATION_PAGE) -> dict[str, Any]:
     """The JSON of the entity a slug or IRI names, ``limit`` links per relation group; NotFound when
-    there is none."""
-    return EntityBuilder(services).build(resolve_id(raw_id), limit=limit)
+    there is none (naming the entity the id would find as a search, if any)."""
+    try:
+        return EntityBuilder(services).build(resolve_id(raw_id), limit=limit)
+    except NotFound as exc:
+        raise with_suggestion(services, raw_id, exc) from None
+
+
+def with_suggestion(services: Services, raw_id: str, exc: NotFound) -> NotFound:
+    """``exc`` naming the entity :func:`suggest` finds for ``raw_id``, when it finds one."""
+    found = suggest(services, raw_id)
+    if found is None:
+        return exc
+    slug, label = found.slug, found.label
+    return NotFound(
+        f"{exc.message}; did you mean {slug!r} ({label})?",
+        errors=[{"suggestion": {"id": slug, "label": label, "api": f"/api/entities/{slug}"}}],
+    )
+
+
+def suggest(services: Services, raw_id: str) -> EntityInfo | None:
+    """The entity a search for an id that names none opens first ("NVIDIA", "英伟达", "nvdia" →
+    nvidia): a client that typed a name where a slug is wanted is told which slug, not only that there
+    is none. Nothing is guessed from a full IRI or a text too long to be a name."""
+    text = raw_id.strip()
+    if not text or _IRI.match(text) or len(text) > MAX_SUGGESTED:
+        return None
+    hits = search(services.store, services.index(), text.replace("-", " "), limit=1)
+    if not hits or hits[0].entity.slug == text:
+        return None
+    return hits[0].entity
+
+
+MAX_SUGGESTED = 200
+"""Longest id a search is run for to suggest an entity (a longer one is no name)."""
 
 
 def relations_json(
     services: Services, raw_id: str, direction: Direction, prop: str, *, offset: int, limit: int
 ) -> dict[str, Any]:
     """One page of one relation group of the entity a slug or IRI names."""
-    return EntityBuilder(services).relation_page(
-        resolve_id(raw_id), direction, prop, offset=offset, limit=limit
-    )
+    try:
+        return EntityBuilder(services).relation_page(
+            resolve_id(raw_id), direction, prop, offset=offset, limit=limit
+        )
+    except NotFound as exc:
+        if str(exc.message).startswith("no property"):
+            raise
+        raise with_suggestion(services, raw_id, exc) from None

@@ -21,13 +21,14 @@ import pyoxigraph as ox
 from flask import Blueprint, Response
 
 from aikg.errors import NotFound
+from aikg.lookup.entities import with_suggestion
 from aikg.lookup.vocabulary import NARY_ROOTS
 from aikg.namespaces import ID, ID_NODES, RDFS_NODES
 from aikg.rdf.formats import GRAPH_FORMATS, HTML
 from aikg.rdf.serialize import serialize_graph
 from aikg.services import Services
 from aikg.store import Store
-from aikg.web import get_store
+from aikg.web import get_services, get_store
 from aikg.web.cors import allow_cross_origin
 from aikg.web.describe import errors, get_operation
 from aikg.web.negotiation import negotiate, negotiated_response
@@ -72,10 +73,16 @@ def entity(slug: str) -> Response:
     else:
         store = get_store()
         if not SLUG.match(slug):
-            raise NotFound(f"no entity {slug[:200]!r}: an id is lower-case letters, digits and hyphens")
+            raise with_suggestion(
+                get_services(),
+                slug,
+                NotFound(f"no entity {slug[:200]!r}: an id is lower-case letters, digits and hyphens"),
+            )
         iri = ID_NODES[slug]
         if next(store.quads(iri), None) is None:
-            raise NotFound(f"no entity {slug!r}: nothing is said about {iri}")
+            raise with_suggestion(
+                get_services(), slug, NotFound(f"no entity {slug!r}: nothing is said about {iri}")
+            )
         resp = negotiated_response(serialize_graph(describe(store, iri), fmt), fmt)
     resp.vary.add("Accept")
     if resp.status_code == 200:

@@ -18,6 +18,7 @@ from flask import Blueprint, Response, abort, render_template, request, send_fil
 
 from aikg.errors import AikgError, NotFound
 from aikg.export.palette import COLORS, FAMILIES, family_of
+from aikg.lookup.entities import suggest
 from aikg.namespaces import ID_NODES, PREFIXES, RDFS_NODES
 from aikg.services import Services
 from aikg.web import get_services, get_store
@@ -107,7 +108,9 @@ def entity_page(slug: str) -> Response:
     """The HTML side of ``/id/<slug>``: one entity, its figures, relations and their sources."""
     head = _entity_head(slug) if _SLUG.match(slug) else None
     if head is None:
-        html = render_template("not_found.html", slug=slug, **page_context("entity"))
+        html = render_template(
+            "not_found.html", slug=slug, suggestion=suggest(get_services(), slug), **page_context("entity")
+        )
         return Response(html, status=404, mimetype="text/html")
     html = render_template(
         "entity.html", slug=slug, head=head, exports=EXPORT_FORMATS, **page_context("entity")
