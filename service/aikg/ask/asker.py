@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from aikg.ask.acronyms import ACRONYMS_QUERY, acronyms, with_acronyms
 from aikg.ask.answers import query_links, row_sources, rows_answer
 from aikg.ask.compose import (
     COMPOSER_WORDS,
@@ -71,7 +72,7 @@ from aikg.ask.described import (
 )
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
 from aikg.ask.lexicon import PROPERTY_WORDS as FACT_WORDS
-from aikg.ask.lines import LINES_QUERY, chip_lines, with_lines
+from aikg.ask.lines import LINES_QUERY, chip_lines, unlinked_generation, with_lines
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.properties import PropertyMention
 from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, unapplied
@@ -213,9 +214,20 @@ def _unused_entities(form: Form, sparql: str, reading: Reading, orgs: AbstractSe
         m.text
         for m in reading.mentions
         if any(c.iri in taken for c in m.candidates)
-        and any(orgs & set(c.types) for c in m.candidates)
+        and (any(orgs & set(c.types) for c in m.candidates) or _named_thing(m, taken))
         and not any(used(c) for c in m.candidates)
     ]
+
+
+def _named_thing(m: Mention, taken: AbstractSet[str]) -> bool:
+    """True when the mention names, by its whole name, a thing the form took ("models trained on
+    *Tinker*", "the chip of the *GB200 NVL72* with the most memory"): a count or ranking over a set that
+    does not use it answers of every thing of the set, not of what was asked. A word of one name only
+    ("w" of W.A.L.T, "tflops" of an Ascend 910's label: a unit beside a threshold) is linked by chance."""
+    if m.text in UNITS:
+        return False
+    whole = len(m.text.split()) >= 2
+    return any(c.iri in taken and (c.how == "exact" or (c.how == "word" and whole)) for c in m.candidates)
 
 
 class Asker:
@@ -243,6 +255,7 @@ class Asker:
         """Least sureness at which an answer is shown (:func:`aikg.ask.compose.sureness`)."""
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
         self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
+        self._org_acronyms: tuple[Any, dict[str, Candidate]] | None = None
         self._model_series: tuple[Any, frozenset[str]] | None = None
         self._sites_read: tuple[Any, Sites] | None = None
         self._domain: tuple[Any, Domain] | None = None
@@ -301,6 +314,8 @@ class Asker:
         reading = router.read(text, index)
         # "Kunlun", "Ascend", "Trainium": a chip line read as its maker (:mod:`aikg.ask.lines`)
         reading.mentions = with_lines(reading.folded, reading.mentions, self._lines(index))
+        # "the DOE", "NUDT's MT-3000": an organization written by its initials (:mod:`aikg.ask.acronyms`)
+        reading.mentions = with_acronyms(text, reading.folded, reading.mentions, self._acronyms(index))
         # "Qwen 系列", "which Qwen model": a series of models read as the word their names begin with
         orgs = index.vocab.descendants(AIKG + "Organization")
         reading.mentions = with_series(
@@ -390,6 +405,16 @@ class Asker:
                 plans[0],
                 plans[:ALTERNATIVES],
                 "aikg could not read this follow-up with the question before it.",
+            )
+        generation = None if body["abstained"] else self._unlinked_generation(reading)
+        if generation is not None:
+            # "Google's TPU 9 supercomputer", "AWS's Trainium 4 cluster": a chip of a line aikg does not
+            # hold or did not read, which the line's word alone answered as every chip of it or its maker
+            body = self._abstain(
+                question,
+                plans[0],
+                plans[:ALTERNATIVES],
+                f"aikg does not know the “{generation}” the question names.",
             )
         if out_of_scope(reading.folded) and not body["abstained"]:
             # prices of the day, predictions, advice: no named query or fact answers these, however
@@ -717,6 +742,18 @@ class Asker:
             orgs = self.search().vocab.descendants(AIKG + "Organization")
             dropped = _unused_entities(form, understood.get("sparql") or "", reading, orgs)
             unknown, names = unknown + [d for d in dropped if d not in unknown], names + len(dropped)
+        if (
+            form is not None
+            and not query
+            and not body["abstained"]
+            and form.op in RESTRICTED_OPS
+            and form.threshold
+            and not (form.prop or form.threshold_prop)
+        ):
+            # a bound read with no figure to weigh it against ("more than 2,000" of what): no query applies
+            # it, and every thing of the set came back — what was asked is not the answer
+            bound = f"{form.threshold[0]} {form.threshold[1]:g}"
+            unknown, names = unknown + [bound], names + 1
         # "memory per watt", "人均收入": a ratio no figure is divided by; read without it, another question
         ratio = [r for r in ratios(reading.folded) if r not in unknown]
         unknown += ratio
@@ -816,6 +853,25 @@ class Asker:
             f" UNION {{ ?m ?p ?a . ?m ?q ?b }} UNION {{ ?m ?p ?a . ?b ?q ?m }} {typed} }} }}"
         ).rows
         return bool(rows)
+
+    def _own_thing(self, form: Form) -> Form | None:
+        """The fact of the one thing a joint form names beside an organization the thing itself links to
+        (its maker, developer, operator, owner: "xAI's Colossus Memphis Phase 3 power", "NVIDIA's A100
+        TDP", 英伟达的 A100 功耗), None otherwise. The organization says whose the thing is, not a second
+        thing to join: the nodes linking both are other things (Colossus Phase 2, the A100's variants),
+        whose figures answered with confidence for the thing named."""
+        apart = form.apart
+        if apart is None or apart.op != "fact" or len(apart.entities) != 1 or len(form.entities) != 2:
+            return None
+        orgs = self.search().vocab.descendants(AIKG + "Organization")
+        thing = apart.entities[0]
+        others = [e for e in form.entities if e.iri != thing.iri]
+        if len(others) != 1 or not orgs & set(others[0].types) or orgs & set(thing.types):
+            return None
+        rows = self.store.query(
+            f"SELECT ?p WHERE {{ <{thing.iri}> ?p <{others[0].iri}> FILTER(?p != <{RDF_TYPE}>) }} LIMIT 1"
+        ).rows
+        return replace(apart, orgs=[]) if rows else None
 
     def _nodes_told(self, nodes: list[str]) -> tuple[str, frozenset[str]]:
         """What the source documents say in words of the nodes an answer gives (those their graphs name):
@@ -940,6 +996,10 @@ class Asker:
         if form is not None and form.op == "refuse":
             # every word was read, and what it asks is not in the data (a country of a data center)
             return self._abstain(question, best, plans[:ALTERNATIVES], form.why or "")
+        if form is not None and form.op == "joint":
+            own = self._own_thing(form)
+            if own is not None:
+                form = own  # "xAI's Colossus Memphis Phase 3 power": the cluster's own, xAI runs it
         if form is not None and form.op == "joint":
             body = self._composed(question, form, alternatives=[])
             if not body["abstained"] or form.apart is None:
@@ -1140,6 +1200,24 @@ class Asker:
             self._sites_read = (index, sites_of(rows))  # type: ignore[arg-type]  # five terms a row
         return self._sites_read[1]
 
+    def _unlinked_generation(self, reading: Reading) -> str | None:
+        """A chip line's or kind's word with a generation number no linked name covers
+        (:func:`aikg.ask.lines.unlinked_generation`)."""
+        words = [*self._lines(self.search()), *KIND_WORDS]
+        return unlinked_generation(reading.folded, words, [(m.start, m.end) for m in reading.mentions])
+
+    def _acronyms(self, index: Any) -> dict[str, Candidate]:
+        """The organizations' acronyms (:func:`aikg.ask.acronyms.acronyms`), read once per search index."""
+        if self._org_acronyms is None or self._org_acronyms[0] is not index:
+            rows = [
+                (a.value, b.value)
+                for a, b in (tuple(r) for r in self.store.query(ACRONYMS_QUERY).rows)
+                if a is not None and b is not None
+            ]
+            known = (COMPOSER_WORDS | Vocabulary.of(KIND_WORDS)).latin | self.router().linker.vocabulary
+            self._org_acronyms = (index, acronyms(rows, lambda w: any(s in known for s in stems(w))))
+        return self._org_acronyms[1]
+
     def _series(self, index: Any) -> frozenset[str]:
         """The series words of the graph's models (:func:`aikg.ask.series.model_series`), read once per
         search index."""
@@ -1320,9 +1398,15 @@ class Asker:
             # every row of the organization itself, without its subsidiaries' (Google: not DeepMind's)
             own = replace(other, every=False, subsidiaries=False)
             with contextlib.suppress(QueryTimeout):
-                rows = self.query(compile_form(own)).rows
-                if rows and rows[0][0] is not None and int(rows[0][0].value) != counts[0]["count"]:
-                    counts.append({"count": int(rows[0][0].value), "without_subsidiaries": True})
+                mine = self.query(compile_form(own))
+                # the count's own column: a count of two organizations' clusters is grouped by them first
+                # ("the Department of Energy" read as it and Entergy: was a ValueError on the IRI)
+                at = mine.variables.index("count") if "count" in mine.variables else 0
+                own_counts = [
+                    int(t.value) for r in mine.rows if (t := r[at]) is not None and t.value.isdigit()
+                ]
+                if len(own_counts) == 1 and own_counts[0] != counts[0]["count"]:
+                    counts.append({"count": own_counts[0], "without_subsidiaries": True})
         zh = form.lang == "zh"
         return {
             "description": describe(other),

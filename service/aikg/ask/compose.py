@@ -1329,6 +1329,12 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("document")
     if form.series and series_applied(form):
         asked.add("series")
+    if form.prop == "memoryPerChip":
+        asked.add("memory")
+    if form.prop and form.prop.endswith("Performance"):
+        asked.add("performance")
+    if form.prop == "trainingCompute":
+        asked.add("compute")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -1928,6 +1934,7 @@ def _read_form(
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
+    _site_power(form)
     if form.series and form.carrier is None:
         form.carrier = "model"  # "Qwen 系列里哪个参数最多": the series' models
     _figures_of_org(form)
@@ -1935,6 +1942,23 @@ def _read_form(
     _read_modifiers(form, r)
     _deal_status(form, r)
     return _read_operator(form, r, vocab)
+
+
+SITE_TYPES = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
+"""The classes of sites: clusters and data centers, whose power is their capacity, never a chip's TDP."""
+
+
+def _site_power(form: Form) -> None:
+    """A chip's power words said of sites ("which *draws* more power, Yotta's Shakti Cloud NM1 Phase 1 or
+    Sakura's H100s Phase 1", "the cluster that *consumes* the most"): their power capacity, as 耗电 of a
+    cluster already is (was: their TDP, which no site has — nothing answered)."""
+    if form.prop != "thermalDesignPower":
+        return
+    sites = form.carrier in SITES or (
+        bool(form.entities) and all(SITE_TYPES & set(e.types) for e in form.entities)
+    )
+    if sites:
+        form.prop = "powerCapacity"
 
 
 _YES_NO = re.compile(r"^(?:is|has|have|had|was|were|did|does)\b|吗|没有|了没|没[?？]?$|or only|or just|还是")
@@ -2365,7 +2389,11 @@ def _chips_asked(text: str, mentions: list[Mention]) -> list[tuple[int, int, str
     for m in mentions:
         if not any(t.rsplit("#", 1)[-1] in CHIP_TYPES for t in m.best.types):
             continue
-        before = re.search(r"(?:how many|多少张|几张|多少块|几块|多少颗|几颗)\s*$", text[: m.start])
+        # "how many H800s"; "the run that used the *most* V100s", "the fewest A100s": ranked by how many
+        before = re.search(
+            r"(?:how many|多少张|几张|多少块|几块|多少颗|几颗|\b(?:the\s+)?(?:most|fewest))\s*$",
+            text[: m.start],
+        )
         if before:
             out.append((before.start(), before.end(), "acceleratorCount"))
     return out
@@ -2403,6 +2431,10 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             form.threshold_prop = implied
         if comparator is not None:
             form.threshold = (comparator, value)
+            if form.prop is None and not unit and _chips_counted(text, nm.end(), r.mentions):
+                # "runs that used more than 2,000 H800s", "over 50,000 GPUs": how many chips (was: the
+                # bound read with no property, so nothing applied it and every run of the chip came back)
+                form.prop = "acceleratorCount"
         elif (
             form.value is None
             and value >= 10
@@ -2422,6 +2454,24 @@ def _read_numbers(form: Form, r: _Reading) -> None:
     if top and (ops_top(text) or _has(f" {text} ", OPERATOR_WORDS["bottom"])):  # "功耗最低的三款"
         k = next(g for g in top.groups() if g)
         form.k = _K_WORDS.get(k) or int(k)
+
+
+_CHIP_AFTER = re.compile(r"\s*(?:张|块|颗|个)?\s*")
+_CHIP_WORD_AFTER = re.compile(
+    r"\s*(?:张|块|颗)?\s*(?:chips?|gpus?|accelerators?|cards?|芯片|卡|显卡|加速器)(?![a-z])"
+)
+
+
+def _chips_counted(text: str, end: int, mentions: list[Mention]) -> bool:
+    """True when the number ending at ``end`` counts chips: a chip's name or a chip word right after it
+    ("2,000 H800s", "5,000 A100 chips", "1 万张卡")."""
+    if _CHIP_WORD_AFTER.match(text, end):
+        return True
+    at = _CHIP_AFTER.match(text, end)
+    start = at.end() if at else end
+    return any(
+        m.start == start and any(t.rsplit("#", 1)[-1] in CHIP_TYPES for t in m.best.types) for m in mentions
+    )
 
 
 _CLOUD = re.compile(r"\s*(?:clouds?\b|云)")
@@ -2829,7 +2879,7 @@ def every_row(form: Form) -> Form | None:
     return replace(form, defaults=False, every=True)
 
 
-_OR_MORE = re.compile(r"\bor\b[^?]*\b(?:who|which)\b[^?]*\b(?:more|less|fewer|bigger|larger|higher)\b")
+_OR_MORE = re.compile(r"\bor\b[^?]*\b(?:who|whose|which)\b[^?]*\b(?:more|less|fewer|bigger|larger|higher)\b")
 """The choice named before its comparative ("OpenAI or Anthropic, who raised more in 2025?")."""
 _MORE_ZH = re.compile(r"(?:谁|哪个|哪家|哪一家|哪边|哪国)[^，,？?]{0,12}?[多大高强]")
 """A Chinese choice by a comparative ("谁的 GPU 更多", "哪家的卡多", "哪个算力大")."""

@@ -136,6 +136,9 @@ FILLER_ZH: tuple[str, ...] = (
     "哪儿",
     "哪",
     "里",
+    # inside, whole (数据里面, 資料入面 read as 里面): 面 alone is no word left over
+    "里面",
+    "里头",
     "年",
     "月",
     "日",

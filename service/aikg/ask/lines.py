@@ -135,3 +135,28 @@ def with_lines(folded: str, mentions: list[Mention], lines: Mapping[str, Candida
             continue
         out.append(Mention(start, end, folded[start:end], "exact", [candidate]))
     return sorted(out, key=lambda o: o.start)
+
+
+_GENERATION = (
+    r"\s*v?(\d{1,2})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?|clusters?|superclusters?"
+    r"|supercomputers?|pods?|systems?|racks?)\b|[?？!！,，。]|$|的|芯片|这款|那款|集群|超算|超级计算机))"
+)
+"""A bare generation number after a line's word, before the end or a chip or cluster word ("TPU 9
+supercomputer", "Trainium 4 cluster"; never an amount: units, 张, 倍 … are not among what may follow)."""
+
+
+def unlinked_generation(folded: str, words: Iterable[str], names: Iterable[tuple[int, int]]) -> str | None:
+    """A line or kind of chip written with a bare generation number that no name the question links
+    covers ("Google's TPU 9 supercomputer", "AWS's Trainium 4 cluster", 谷歌 TPU 9 超算), else None: the line
+    word alone reads every chip of the line, or its maker ("Trainium" is Amazon's), and the number is
+    dropped — a chip the data does not hold, or one the reading did not link, answered as every one of
+    its line. A generation linked with the word ("Trainium 2": Amazon Trainium2) is not such a number."""
+    kinds = sorted({w for w in words if w}, key=len, reverse=True)
+    if not kinds:
+        return None
+    spans = list(names)
+    pattern = re.compile(rf"(?<![a-z0-9])({'|'.join(map(re.escape, kinds))}){_GENERATION}")
+    for m in pattern.finditer(folded):
+        if not any(s <= m.start(2) and m.end(2) <= e for s, e in spans):
+            return m.group().strip()
+    return None

@@ -173,6 +173,18 @@ class EntityLinker:
         if len(bare) == 1:
             hits = [replace(h, match="exact") if h is bare[0] else h for h in hits]
         exact = [h for h in hits if h.match == "exact"]
+        if not exact and norm.endswith("s") and any(c.isdigit() for c in norm) and len(norm) >= 4:
+            # a chip counted in the plural ("5,000 A100s", "MI250Xs", "TPU v4s"): the chip, when no name is
+            # written so ("V100S" is a chip of its own, and stays one)
+            plural = [
+                h
+                for h in index.search(norm[:-1], limit=CANDIDATES)
+                if (h.match == "exact" or (h.match in {"prefix", "word"} and h.whole))
+                and set(h.entity.types) & _CHIPS
+            ]
+            if plural:
+                hits = plural  # read as the chip's name is: exact, or the things whose names have it
+                exact = [h for h in hits if h.match == "exact"]
         joined = _NUMBER_APART.sub("", norm)
         if not hits and joined != norm:
             # "Gaudi 3" is the Gaudi3 (a name that writes its number joined), not another Gaudi; only

@@ -62,7 +62,7 @@ _SIDE = "(?<![旁这那两一左右东西南北身周外里上下前后海岸天
 """边 after a word of place or side (旁边, 这边, 两边, 海边: "nearby", "this side") is Mandarin's 边, not
 Cantonese's "which"."""
 _CANTONESE_MARK = re.compile(
-    "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪"
+    "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪|入面|加埋"
     f"|{_SIDE}边[个间度啲款张家种部位只台样几轮次条]"
 )
 _CANTONESE = {
@@ -100,6 +100,10 @@ _CANTONESE = {
     "琴日": "昨天",
     "啱啱": "刚刚",
     "嘢": "东西",
+    # inside (資料入面: 数据里面), added together (加埋: 加起来, a total), still (仲有: 还有)
+    "入面": "里面",
+    "加埋": "加起来",
+    "仲": "还",
     # sentence-final particles that ask nothing (㗎 of "几时发布㗎", 啩, 喎, 嘞, 喇, 啰)
     "㗎": "",
     "啩": "",

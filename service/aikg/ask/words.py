@@ -592,6 +592,12 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "usage",
             "active users",
             "users",
+            # users said before the figure ("monthly-user figures", "user numbers", "user count")
+            "user figures",
+            "user figure",
+            "user numbers",
+            "user count",
+            "user counts",
             # "monthly actives", "weekly actives": active users said as a noun of their own
             "actives",
             "mau",
@@ -1606,6 +1612,14 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "加一块",
         "加一块儿",
         "加到一起",
+        # what things "add up to" ("whose existing clusters add up to more H100-equivalents"): their total
+        # ("up to" is otherwise the end of a period or a bound)
+        "add up to",
+        "adds up to",
+        "added up to",
+        "add up",
+        "adds up",
+        "added up",
     ),
     "bottom": (
         "lowest",
@@ -1826,6 +1840,13 @@ STARTED_WORDS: tuple[str, ...] = (
     "went online",
     "went live",
     "entered service",
+    "went operational",
+    "became active",
+    # 启用 (put into use: "2023 年日本启用了哪些集群") and 投入使用; Taiwan's and Hong Kong's 啟用, which
+    # the mainland word tables (OpenCC tw2sp) write 激活 ("啟用咗": 激活了; never 激活参数, active parameters)
+    "启用",
+    "投入使用",
+    "激活了",
 )
 """A cluster going into operation ("2023 年投入运营的集群", "clusters that went into operation in 2024"):
 with a period, the date a range of clusters applies to (their first operational date), not their status
@@ -2129,6 +2150,13 @@ PLACE_NAMES: dict[str, str] = {
     "通义千问": "tongyi qianwen",
     # organizations' divisions named in Chinese whose labels are English: Google Cloud (谷歌云)
     "谷歌云": "google cloud",
+    # US government departments as the Chinese press names them (Epoch's owners "US Department of
+    # Energy", the national laboratories' department, and "US Department of Defense"); 能源部 / 国防部
+    # alone are the US ones too: the data holds no other country's
+    "美国能源部": "us department of energy",
+    "能源部": "us department of energy",
+    "美国国防部": "us department of defense",
+    "国防部": "us department of defense",
 }
 """Chinese names of places, projects, chips, models and divisions that the data's labels write in English
 or pinyin: a question reads them as the English words (text.fold), so "德州 Abilene 的星际之门" links as
@@ -2264,6 +2292,12 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "status": ("阶段",),
     # a period the date reader took, said with "*back* in" (Jan 2025)
     "dated": ("back",),
+    # a chip's memory said as what it has on board ("the most *on-board* memory"), a performance figure
+    # as its throughput ("tensor FP16/BF16 *throughput*"), a run's or model's training compute as how
+    # heavy it is ("the most compute-*heavy* model", "compute-*intensive*"): the property read
+    "memory": ("board", "onboard", "on-board"),
+    "performance": ("throughput",),
+    "compute": ("heavy", "intensive", "hungry"),
     # a series of models said as one ("Qwen *系列*", "the Granite *family*"): the models its word names
     "series": ("系列", "家族", "series", "family", "line"),
     # Epoch's rating named as what the rows are rated ("*rate* as *Unlikely*", *评为* Unlikely, 可信度*为*)
