@@ -11,7 +11,8 @@ from urllib.parse import quote
 import pytest
 
 from aikg.lookup.entities import SKIPPED_GRAPHS
-from aikg.query.named import QueryFileError, parse_query_file
+from aikg.query import maintained
+from aikg.query.named import QueryFileError, load_queries, parse_query_file
 from aikg.web import create_app
 
 AIKG = "https://w3id.org/aikg/ontology#"
@@ -239,3 +240,35 @@ def test_an_entity_named_by_a_full_iri_pages_through_its_next_links(store):
     seen = [r["node"]["iri"] for r in body["relations"]["incoming"]]
     seen += [r["node"]["iri"] for p in _every_page(client, made) for r in p]
     assert sorted(seen) == sorted(f"http://example.org/things/x{i}" for i in range(7))
+
+
+@pytest.mark.parametrize("name", ["speedup-claims", "accelerators-by-vendor", "unconfirmed-claims"])
+def test_a_named_query_asked_without_limit_answers_its_first_page_with_total_and_next(store, name):
+    """Without ``limit`` a named query answers query_page rows (a page a person reads: 10,000 rows of a
+    whole-graph answer took 5 s at 10M quads), the first rows of its full answer in its order; ``total``
+    says how many rows there are in all when aikg knows it (a kept answer knows its lines; a text's
+    answer on its last page), ``next`` and the Link header where the next page is; an explicit limit up
+    to max_rows is honoured."""
+    client = create_app({"store": "memory", "load_seeds": False, "query_page": 3}, store=store).test_client()
+    full = _ok(client.get(f"/api/queries/{name}?limit=10000"))
+    n = len(full["rows"])
+    assert n > 3 and full["truncated"] is False and full["total"] == n and full["next"] is None
+    resp = client.get(f"/api/queries/{name}")
+    first = _ok(resp)
+    assert first["rows"] == full["rows"][:3], "the first page is the first rows in the query's order"
+    assert first["limit"] == 3 and first["offset"] == 0 and first["truncated"] is True
+    assert first["next"] == f"/api/queries/{name}?limit=3&offset=3"
+    assert resp.headers["Link"] == f'<{first["next"]}>; rel="next"'
+    q = load_queries()[name]
+    kept = q.maintained is not None and maintained.is_kept(store, q)  # its line count is known
+    assert kept == (name != "unconfirmed-claims")
+    assert first["total"] == (n if kept else None)
+    assert resp.headers.get("X-AIKG-Total") == (str(n) if kept else None)
+    rows, url = list(first["rows"]), first["next"]
+    while url:
+        page = _ok(client.get(url))
+        rows += page["rows"]
+        url = page["next"]
+    assert rows == full["rows"] and page["total"] == n, "the last page knows the total"
+    asked = _ok(client.get(f"/api/queries/{name}?limit={n - 1}"))
+    assert asked["rows"] == full["rows"][: n - 1] and asked["limit"] == n - 1 and asked["truncated"] is True

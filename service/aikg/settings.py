@@ -69,6 +69,12 @@ class Settings:
         120.0, "Seconds a write (validation and commit) may take before it is refused."
     )
     max_rows: int = _setting(10000, "Most result rows returned; more are cut off and flagged truncated.")
+    query_page: int = _setting(
+        1000,
+        "Rows of a named query's page when the caller gives no limit (an explicit limit goes up to"
+        " max_rows): a page a person reads, answered within a second; a whole-graph answer at 10M"
+        " quads, 10,000 rows of 18 MB JSON, took 5 s. The answer says its total when known, and next.",
+    )
     max_body: int = _setting(10 * 1024 * 1024, "Largest request body accepted, in bytes.")
     max_heavy_queries: int = _setting(4, "Queries allowed to run at once; more get 429 with Retry-After.")
     allow_service: str = _setting("", "Comma-separated endpoint IRIs that SERVICE may call (empty: none).")

@@ -418,21 +418,29 @@ class NamedQueries:
         read = self.runner.query(maintained.served_text(q), bindings=kept, capped=False)
         lines = maintained.ordered_lines(q, read)
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
-        return maintained.as_result(q, lines[offset : offset + page], truncated=len(lines) > offset + page)
+        result = maintained.as_result(q, lines[offset : offset + page], truncated=len(lines) > offset + page)
+        result.total = len(lines)  # every kept line read: the whole answer's size is known
+        return result
 
     def run(
         self, name: str, raw: Mapping[str, str], *, limit: int | None = None, offset: int = 0
     ) -> QueryResult:
         """Run a named query with the caller's parameters, under the service's limits: the page of
-        ``limit`` rows from ``offset`` (``truncated`` when more follow), or every row up to the row cap."""
+        ``limit`` rows from ``offset`` (``truncated`` when more follow), or every row up to the row cap.
+        ``total`` is the whole answer's row count when known: a kept answer's lines, or a last page."""
         q, bound = self.bind(name, raw)
         if q.maintained is not None and maintained.is_kept(self.store, q):
             return self._kept(q, bound, limit, offset)
         if limit is None and not offset:
-            return self.runner.query(q.text, bindings=bound)
+            result = self.runner.query(q.text, bindings=bound)
+            if not result.truncated:
+                result.total = result.row_count
+            return result
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
         result = self.runner.query(paged(q, page + 1, offset), bindings=bound)
         rows = result.rows
         if len(rows) <= page:
+            if not result.truncated and (rows or not offset):  # past the end: unknown
+                result.total = offset + len(rows)
             return result
         return QueryResult(result.kind, variables=result.variables, rows=rows[:page], truncated=True)

@@ -42,6 +42,7 @@ class QueryResult:
         "boolean",
         "triples",
         "truncated",
+        "total",
         "tsv",
         "rendered",
         "gzipped",
@@ -60,6 +61,7 @@ class QueryResult:
         tsv: bytes | None = None,
         rendered: tuple[str, bytes] | None = None,
         gzipped: bool = False,
+        total: int | None = None,
     ) -> None:
         self.kind = kind
         self.rendered = rendered
@@ -70,6 +72,8 @@ class QueryResult:
         self.boolean = boolean
         self.triples = triples if triples is not None else []
         self.truncated = truncated
+        self.total = total
+        """Rows of the whole answer, this page's and the others', when known (None: not known)."""
         self.tsv = tsv
         self._rows = rows if rows is not None or tsv is not None else []
 

@@ -20,6 +20,8 @@ from aikg.rdf.results import QueryResult, ResultKind
 
 TRUNCATED_HEADER = "X-AIKG-Truncated"
 """Response header saying whether a result was cut off at the row limit (``true`` / ``false``)."""
+TOTAL_HEADER = "X-AIKG-Total"
+"""Response header giving the rows of a named query's whole answer, when known (a page says it)."""
 
 _PREFIXED = {ox.RdfFormat.TURTLE, ox.RdfFormat.RDF_XML, ox.RdfFormat.TRIG}
 

@@ -29,12 +29,12 @@ from werkzeug.http import parse_accept_header
 
 from aikg import compression
 from aikg.cache import etag_for
-from aikg.rdf.serialize import TRUNCATED_HEADER
+from aikg.rdf.serialize import TOTAL_HEADER, TRUNCATED_HEADER
 from aikg.store.base import current_deadline
 from aikg.web import get_services
 from aikg.web.negotiation import parse_accept
 
-KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, "Link")
+KEPT_HEADERS = ("Content-Disposition", TRUNCATED_HEADER, TOTAL_HEADER, "Link")
 """Headers of an answer that are part of it, so are replayed from the cache."""
 GZIP_FROM = 1024
 """Bodies shorter than this are sent as they are: compressing them saves less than its headers cost."""

@@ -426,8 +426,10 @@ class QueryResult(TypedDict):
     truncated: bool
     """More rows follow this page."""
     limit: NotRequired[int]
-    """Rows per page (the row cap unless asked)."""
+    """Rows per page (query_page unless asked, at most the row cap)."""
     offset: NotRequired[int]
+    total: NotRequired[int | None]
+    """Rows of the whole answer when aikg knows it (a kept answer, a last page), else null."""
     next: NotRequired[str | None]
     """The next page, null after the last."""
 

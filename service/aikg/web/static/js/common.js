@@ -349,6 +349,19 @@ export function normalizeTable(body) {
   return { vars, rows: body.rows.map((r) => vars.map((v) => normalizeCell(r[v]))), truncated: Boolean(body.truncated) };
 }
 
+/** A named query's answer with its following pages (`next`) up to `most` rows: a chart or the timeline
+ * draws a whole answer, while a page asked without `limit` is the first query_page rows. */
+export async function allPages(url, most = 10000) {
+  const first = await api(url);
+  let body = first;
+  let rows = first.rows;
+  while (body.next && rows.length < most) {
+    body = await api(body.next);
+    rows = rows.concat(body.rows);
+  }
+  return { ...first, rows, truncated: Boolean(body.next), next: body.next };
+}
+
 /** English labels of aikg entities, looked up in one SPARQL query against aikg's own endpoint. */
 export async function labelsFor(iris) {
   const base = PREFIXES.id || ID_BASE;

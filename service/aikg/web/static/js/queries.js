@@ -1,7 +1,7 @@
 // Named queries: the list, a form for each query's parameters, results as a table with entity links,
 // downloadable as CSV and JSON.
 import { chartSpec, drawChart } from "./chart.js";
-import { api, el, foldLabels, normalizeTable, resultsTable, showError } from "./common.js";
+import { allPages, api, el, foldLabels, normalizeTable, resultsTable, showError } from "./common.js";
 import { attachSearch } from "./search.js";
 
 const listEl = document.getElementById("query-list");
@@ -71,11 +71,34 @@ async function run(q, params, out) {
     out.dataset.state = "error";
     return;
   }
+  await show(q, params, url, body, out);
+}
+
+/** The rows read so far (the first page, and the next ones asked for) as a table, a count saying how many
+ * of the answer's rows they are, a button for the next page while one follows, and the charts. */
+async function show(q, params, url, body, out) {
   const table = normalizeTable(body);
   const stem = q.name + (params.toString() ? "-" + [...params.values()].join("-") : "");
+  const n = table.rows.length;
+  const total = body.total ?? null;
+  const counted = total !== null && total > n ? `${n} of ${total} rows` : `${n} row${n === 1 ? "" : "s"}`;
+  let more = null;
+  if (body.next) {
+    more = el("button", { type: "button", class: "btn", id: "next-page" }, "More rows");
+    more.addEventListener("click", async () => {
+      more.disabled = true;
+      try {
+        const page = await api(body.next);
+        show(q, params, url, { ...page, rows: body.rows.concat(page.rows) }, out);
+      } catch (err) {
+        showError(out, err, "The next page failed");
+      }
+    });
+  }
   const toolbar = el("div", { class: "toolbar" },
-    el("strong", { id: "row-count" }, `${table.rows.length} row${table.rows.length === 1 ? "" : "s"}`),
-    table.truncated ? el("span", { class: "warn" }, "cut off at the row limit") : null,
+    el("strong", { id: "row-count" }, counted),
+    table.truncated && !body.next ? el("span", { class: "warn" }, "cut off at the row limit") : null,
+    more,
     el("span", { style: { flex: 1 } }),
     el("a", { class: "btn", id: "dl-csv", href: withFormat(url, "csv"), download: `${stem}.csv` }, "↓ CSV"),
     el("a", { class: "btn", id: "dl-json", href: url, download: `${stem}.json` }, "↓ JSON"));
@@ -125,7 +148,7 @@ async function renderGallery() {
       el("p", { class: "muted" }, "Loading…"));
     grid.append(box);
     try {
-      const table = normalizeTable(await api(`/api/queries/${encodeURIComponent(q.name)}`));
+      const table = normalizeTable(await allPages(`/api/queries/${encodeURIComponent(q.name)}`));
       const spec = chartSpec(table, q.charts[0]);
       const plot = el("div", {});
       box.replaceChild(plot, box.lastChild);

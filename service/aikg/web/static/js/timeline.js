@@ -1,7 +1,7 @@
 // The timeline: dated events from the named query events-between, grouped by year, coloured by type.
 // It opens on now — this year and the last, newest first — with the later (planned) events one click
 // away and a bar per year above it to move elsewhere; events are listed a page at a time.
-import { api, colorOf, dot, el, entityLink, familyLabel, familyOf, foldLabels, labelsFor, normalizeTable, param, renderCell,
+import { allPages, api, colorOf, dot, el, entityLink, familyLabel, familyOf, foldLabels, labelsFor, normalizeTable, param, renderCell,
   showError, typeLabel } from "./common.js";
 
 const QUERY = "events-between";
@@ -176,7 +176,7 @@ async function load() {
   limit = PAGE;
   renderYears();
   try {
-    const table = normalizeTable(await api(`/api/queries/${QUERY}?${params}`));
+    const table = normalizeTable(await allPages(`/api/queries/${QUERY}?${params}`));
     events = eventsOf(table);
     for (const e of events) {
       const fam = familyOf([...e.types.keys()]);
