@@ -84,7 +84,7 @@ from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LA
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
 from aikg.lookup.search import cell_json
-from aikg.namespaces import ID
+from aikg.namespaces import GRAPH, ID
 from aikg.query.named import NamedQuery
 from aikg.store import QueryResult, Store
 
@@ -665,7 +665,7 @@ class Asker:
             # words the organization's own events say ("switch from *mining* to GPU cloud": its start as
             # an Ethereum mining operation) tell the event asked for, they ask nothing else
             told = self._events_told(form)
-            unknown = [w for w in unknown if w.casefold() not in told]
+            unknown = [w for w in unknown if not _event_told(w.casefold(), told)]
         if form is not None and form.op == "provenance" and form.entities and unknown:
             # the words of what the sources say of the thing ("TPU v9 *双轨*的传闻", "keeps two tracks":
             # the rumour concerning it) tell which statement is asked about, and ask nothing else
@@ -756,6 +756,11 @@ class Asker:
             unknown, names = unknown + [bound], names + 1
         # "memory per watt", "人均收入": a ratio no figure is divided by; read without it, another question
         ratio = [r for r in ratios(reading.folded) if r not in unknown]
+        if form is not None and form.prop == "speedup" and form.measure == "cost":
+            # a speed-up on its per-cost measure ("how much better *per dollar*", 每美元): the claim's own
+            # measure (单位成本性能), which the form applies, no ratio aikg lacks
+            ratio = [r for r in ratio if not _PER_MONEY.search(r)]
+            unknown = [w for w in unknown if not _PER_MONEY.search(w)]
         unknown += ratio
         # "open-weight models", "推理芯片": a qualifier the lexicon knows that the reading did not apply
         qualifier = [w for w in self._unapplied(reading, body, form) if w not in unknown]
@@ -890,7 +895,11 @@ class Asker:
             f" {{ ?x ?p ?t FILTER(isLiteral(?t) && ?p != <{AIKG}sourceRow>) }}"
             f" UNION {{ ?q <{AIKG}evidenceFor> ?x ; <{AIKG}quotedText> ?t }}"
             f" UNION {{ ?x ?p ?o . ?o <{RDFS_LABEL}>|<{SKOS_ALT}> ?t"
-            f" FILTER(?p != <{RDF_TYPE}>) }} }}"
+            f" FILTER(?p != <{RDF_TYPE}>) }}"
+            # the class a source document's graph gives the node ("the 6D torus *configuration*": an
+            # aikg:TopologyConfiguration), by its own label
+            f" UNION {{ GRAPH ?g {{ ?x <{RDF_TYPE}> ?c }} FILTER(STRSTARTS(STR(?g), '{GRAPH}sources/'))"
+            f" ?c <{RDFS_LABEL}> ?t }} }}"
         ).rows
         text = " ".join(r[0].value.casefold() for r in rows if r[0] is not None)
         return text, frozenset(_stem(w) for w in re.findall(r"[a-z0-9][a-z0-9.]*", text))
@@ -1522,6 +1531,8 @@ class Asker:
         mention = plan.mention
         builder = self.entities()
         wanted = reading.properties[0].properties if reading.properties else None
+        if wanted is not None:
+            wanted = tuple(dict.fromkeys((*wanted, *(a for p in wanted for a in FACT_ALSO.get(p, ())))))
         if wanted is None:
             leftover = _leftover(reading)
             if leftover:
@@ -1810,6 +1821,14 @@ SKOS_ALT = "http://www.w3.org/2004/02/skos/core#altLabel"
 RDF_TYPE = "http://www.w3.org/1999/02/22-rdf-syntax-ns#type"
 
 
+FACT_ALSO: dict[str, tuple[str, ...]] = {"facilityInvestor": ("investor",)}
+"""A property asked of a thing that does not have it, read as the one saying the same on the deals the
+thing takes part in: a data center's investors (Epoch's column) are, of a company or a funding round, the
+investors of the investments in it ("who invested in SB Energy", 谁参投了 Groq 的 A 轮: NVIDIA)."""
+_PER_MONEY = re.compile(r"dollar|usd|\$|美元|美金|块钱|元")
+"""A ratio to money: the per-cost measure of a speed-up claim (:data:`aikg.ask.compose.MEASURE_WORDS`)."""
+
+
 def _answered(body: dict[str, Any]) -> list[str]:
     """The node the answer states first: its first fact's subject, or its first row's node and entity."""
     answer = body["answer"]
@@ -1819,6 +1838,28 @@ def _answered(body: dict[str, Any]) -> list[str]:
     rows = answer.get("rows") or []
     cells = rows[0].get("cells", {}) if rows else {}
     return [c["id"] for k in ("node", "entity") if isinstance(c := cells.get(k), dict) and c.get("id")]
+
+
+EVENT_DATE_WORDS = frozenset({"day", "date", "year", "month", "日", "天", "年", "月"})
+"""The parts of the date an event form answers with ("on what *day* did Groq announce …")."""
+
+
+def _event_told(word: str, told: str) -> bool:
+    """True when an organization's events' words (:meth:`Asker._events_told`) hold ``word``: a Latin word
+    or a date word whole, a Chinese run when all but one of its characters are in two-character pieces of
+    the text or in it alone (靠以太坊挖矿: 靠, 以太坊, 矿 of 以太坊矿场; 挖 is the question's word)."""
+    if word in told or word in EVENT_DATE_WORDS:
+        return True
+    if not CJK_CHAR.search(word) or len(word) < 3:
+        return False
+    covered = [False] * len(word)
+    for i in range(len(word) - 1):
+        if word[i : i + 2] in told:
+            covered[i] = covered[i + 1] = True
+    if not any(covered):
+        return False
+    missing = [c for c, ok in zip(word, covered, strict=True) if not ok and c not in told]
+    return len(missing) <= 1
 
 
 def _stem(word: str) -> str:

@@ -227,6 +227,12 @@ DEAL_STAGE_WORDS = (
     "完成了",
     "完成没",
     "完成没有",
+    # a stage set against another ("已经完成，还是只是宣布", "finalized, or only planned")
+    "已经完成",
+    "已完成",
+    "只是宣布",
+    "only announced",
+    "only planned",
 )
 """The stages of a deal asked yes or no ("has the lease been signed", "is the investment finalized", "a done
 deal", 定了吗, 签了没有, 完成了吗): what a deal's or a round's status (aikg:status) answers."""
@@ -1323,10 +1329,13 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("staff")
     if form.op == "provenance":
         asked.add("source")
-    if form.prop == "status" and form.carrier in (None, "funding"):
+    if form.prop in ("status", "termYears", "contractedCapacity") and form.carrier in (None, "funding"):
+        # a deal's status, term or capacity: the deal named by what it is (OpenAI *租* PORTS-Pike 的*合同*)
         asked.add("deal")
     if form.document:
         asked.add("document")
+    if form.prop in ("architectureGeneration", "marketTier") and form.op in ("fact", "joint"):
+        asked.add("belongs")
     if form.series and series_applied(form):
         asked.add("series")
     if form.prop == "memoryPerChip":
@@ -1486,6 +1495,8 @@ ANSWERED_WORDS = (
     "输出",
     "claim",
     "claims",
+    "声称",
+    "号称",
     "faster",
     "快",
     "connect",
@@ -2311,12 +2322,23 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = "dailyTokens"  # "tokens a day", "每天 43 万亿 token": tokens processed, not trained on
     if form.prop == "scaleUpDomainSize" and _has(text, MEMORY_WORDS):
         form.prop = "hbmPerScaleUpDomain"  # "how much HBM does a scale-up domain have": not its chips
+    if form.prop in ("speedup", None) and _BASELINE_ASKED.search(text):
+        # "who is the 3.2x gain compared with?", "which platform is it measured against?": the other side
+        # of the claim, its baseline, not its factor (the factor is the figure the question names)
+        form.prop = "baseline"
     if _has(text, LEASE_TERM_WORDS) and form.prop in (None, "timeToTrain", "date"):
         form.prop = "termYears"  # "租约签了多少年": the lease's term
     if _has(text, LEASE_WORDS) and (
         form.prop == "timeToTrain" or (form.prop is None and _has(text, ("how many years", "几年", "多少年")))
     ):
         form.prop = "termYears"  # "how long is the lease", "租约期限是几年": its term
+
+
+_BASELINE_ASKED = re.compile(
+    r"^\s*(?:who|whom|which|what)\b.*"
+    r"\b(?:compared (?:with|to)|measured against|against|versus|relative to)\s*[?？]?\s*$"
+)
+"""A question asking what the thing or figure it names is set against, the words at its end."""
 
 
 def _fact_words(prop: str) -> list[str]:
@@ -2665,6 +2687,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if form.reliable or form.closed:
         # "reliable figures only", "closed rounds only": a filter asked for, not one vendor's chips only
         ops["only"] = False
+    if form.prop == "status" and _OR_ONLY.search(text):
+        # "closed, *or only* announced", 还是*只*是宣布: the other stage asked, no restriction to one thing
+        ops["only"] = False
     if form.rated_as and not form.entities:
         ops["provenance"] = False  # "可信度为 Unlikely 的集群有多少个": the rating filters, nothing's source
     if _HOW_MANY_ZH.search(masked):
@@ -2696,15 +2721,27 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     named = form.entities + [o[0] for o in form.orgs]
     if kind is None and form.orgs and not form.entities and _has(text, ["上市"]):
         kind = "IPO"  # a company's 上市 is its listing (a chip's or model's is its release)
+    if kind and len(named) > 1 and form.orgs:
+        # "when did Groq pivot from *LPU* chips", "哪一年靠 *H100* 大单和*微软*合约起量": the other things
+        # named are what the turn was from, to or on; the event is an organization's (the query keeps
+        # those that are its agents)
+        named = [o[0] for o in form.orgs]
     if (
         kind
-        and len(named) == 1
+        and (len(named) == 1 or (named and all(n in [o[0] for o in form.orgs] for n in named)))
         and _WHEN.search(text)
         and not ops["provenance"]
         and not form.dates
-        and form.prop in (None, "date", "releaseDate")
+        and (
+            form.prop in (None, "date", "releaseDate", "announcedOn")
+            or (kind, form.prop) == ("Founding", "originBusiness")
+            # 是*在哪*一年: the year, not a place
+            or (form.prop == "location" and _IN_WHICH_YEAR.search(text) is not None)
+        )
         and not _has(text, ("price", "valuation", "raised", "价格", "估值", "融资", "市值"))
     ):
+        # "what year did CoreWeave *start out* as an Ethereum miner", 哪一年靠以太坊挖矿*起家*: the year of
+        # its founding event, not its origin business the words also name
         # "what year did CoreWeave go public", "哪一年转型做 GPU 云": the date of that event of it
         form.op, form.event_kind, form.entities, form.orgs, form.prop = "event", kind, named, [], None
         return form
@@ -3395,7 +3432,13 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
 
 LINKED_CLASSES = {"model": "AIModel", "hardware": "Hardware"}
 """Classes a question may ask for as the thing linked to what it names ("which model", "什么卡")."""
-_WHEN = re.compile(r"\bwhen\b|\bwhat year\b|\bwhich year\b|什么时候|哪年|哪一年|何时|哪天|几几年")
+_WHEN = re.compile(
+    r"\bwhen\b|\bwhat year\b|\bwhich year\b|\b(?:what|which) (?:day|date)\b"
+    r"|什么时候|哪年|哪一年|何时|哪天|哪一天|哪日|几几年"
+    r"|边一年|边年|几时"  # Cantonese: 邊一年 (which year), 幾時 (when), read in simplified characters
+)
+_IN_WHICH_YEAR = re.compile(r"在哪一?年")
+_OR_ONLY = re.compile(r"\bor (?:is it |was it |is that )?(?:only|just|merely)\b|还是只|还是仅")
 _MANY = re.compile(r"\b(?:models|chips|gpus|accelerators)\b|哪些")
 """A list asked for ("what models has the H800 trained"): a named query's, not one linked thing."""
 _WHICH_ONE = re.compile(r"\b(?:which|what)\b|哪个|哪款|哪种|哪一|什么")
@@ -4747,7 +4790,12 @@ def describe(form: Form) -> str:
     if not names and form.op == "provenance" and form.value is not None:
         names = f"{form.value:g}"  # the figure named by its value alone ("the 276 GPU-hours")
     if form.op == "event":
-        said = {"IPO": ("上市", "went public"), "Pivot": ("转型", "pivoted")}[form.event_kind or "IPO"]
+        said = {
+            "IPO": ("上市", "went public"),
+            "Pivot": ("转型", "pivoted"),
+            "Founding": ("起家", "started out"),
+            "Growth": ("起量", "took off"),
+        }.get(form.event_kind or "IPO", ("", "had its event"))
         return f"{names} {said[0]}的时间" if zh else f"when {names} {said[1]}"
     if form.op == "linked":
         linked = _names(form.entities + [o[0] for o in form.orgs])

@@ -36,7 +36,11 @@ row rows titled
 u
 need needs needed require requires required
 """
-FILLER_EN = frozenset(_FILLER_EN.split())
+FILLER_EN = frozenset(_FILLER_EN.split()) | {
+    # what a plan is meant to do ("when is PORTS-Pike *supposed* to be fully up"): the plan itself, whose
+    # date the answer gives (a forecast aikg does not make is asked with "will", "expected to")
+    "supposed",
+}
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain, chat's
 "u" for you: "newest cambricon chip u have")."""
 
@@ -53,6 +57,13 @@ FILLER_ZH: tuple[str, ...] = (
     "月末",
     # chips that make up a topology ("4096 颗芯片组成 3D Torus"): the configuration named, nothing more
     "组成",
+    "做成",
+    "连成",
+    # a figure said as what it comes to ("那次折合多少 GPU 小时"): the figure itself
+    "折合",
+    # inside one system or rack ("一台 HGX H100 里面装几张卡"): the thing named, nothing more
+    "里面",
+    "里头",
     # the things named, pointed at again ("H100 和 B200 这两款芯片"): nothing more is asked
     "这两个",
     "这两款",

@@ -439,11 +439,27 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "投资方",
             "投资人",
             "参投",
+            "参与投资",
+            "谁投资",
         ),
     ),
     ("tenant", ("tenant", "tenants", "租户")),
     ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手")),
-    ("date", ("reach full operation", "full operation", "全面投运", "全面运营", "全面运行", "首次供电")),
+    (
+        "date",
+        (
+            "reach full operation",
+            "full operation",
+            "全面投运",
+            "全面运营",
+            "全面运行",
+            "首次供电",
+            # a site's phases said in everyday words ("fully up and running", "its first power")
+            "fully up and running",
+            "fully operational",
+            "first power",
+        ),
+    ),
     (
         "energySupplier",
         (
@@ -799,6 +815,18 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "outperform",
             "outperformed",
             "how much better",
+            # a claim's factor said as what one side gained (the seed documents' 性能增益, "cumulative
+            # gain"): "what gain did NVFP4 training bring", 相对新一代平台的性能增益
+            "gain",
+            "gains",
+            "增益",
+            "快多少",
+            "快了多少",
+            "快了几倍",
+            # the per-cost claim said in dollars: its measure (compose.MEASURE_WORDS) is cost
+            "performance per dollar",
+            "perf per dollar",
+            "performance-per-dollar",
         ),
     ),
     (
@@ -817,6 +845,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "归因",
             "得益于",
             "归功于",
+            # the cause a claim credits, said with the verb ("what is the 1.9x speed-up *credited to*",
+            # "what does the article *credit* the gain to", 主要*靠的是*什么)
+            "credited to",
+            "credit",
+            "credited",
+            "靠的是",
+            "靠什么",
+            "主要靠",
         ),
     ),
     ("basis", ("based on", "basis", "calculated", "computed from", "计算依据", "依据", "根据什么", "怎么算")),
@@ -837,7 +873,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "做什么用",
         ),
     ),
-    ("triggeredBy", ("triggered", "sparked", "kicked off", "set off", "引发", "挑起", "引起", "触发")),
+    (
+        "triggeredBy",
+        ("triggered", "sparked", "kicked off", "set off", "引发", "挑起", "引起", "触发", "掀起"),
+    ),
     (
         "rank",
         ("what rank", "which rank", "what place", "which place", "ranked", "名次", "第几名", "排名第几"),
@@ -905,6 +944,15 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "比的是谁",
             "对比基线",
             "基线",
+            # the baseline asked as which platform or generation the figure was measured against
+            # (和哪个平台比出来的, 是和哪一代平台比的)
+            "和哪个平台比",
+            "跟哪个平台比",
+            "与哪个平台比",
+            "和哪一代平台比",
+            "跟哪一代平台比",
+            "和哪一代比",
+            "跟哪一代比",
         ),
     ),
     ("submitter", ("submitter", "submitted", "submitted by", "who submitted", "提交方", "谁提交", "提交的")),
@@ -934,7 +982,27 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("tradeOff", ("trade-off", "tradeoff", "trade off", "downside", "the catch", "代价", "副作用")),
-    ("costDriver", ("extra hardware", "cost driver", "cost drivers", "成本来源", "额外硬件")),
+    (
+        "costDriver",
+        (
+            "extra hardware",
+            "cost driver",
+            "cost drivers",
+            "成本来源",
+            "额外硬件",
+            # what a design choice's cost comes down to ("what drives the cost of the 6D torus", "main
+            # driver of cost", 成本主要花在什么上, 多出来的成本)
+            "drives the cost",
+            "drive the cost",
+            "driver of cost",
+            "drivers of cost",
+            "driver of the cost",
+            "成本主要花在",
+            "成本花在",
+            "多出来的成本",
+            "额外成本",
+        ),
+    ),
     ("purpose", ("what is it for", "used for", "拿来干什么", "拿来做什么", "用来干什么", "主要用来", "定位")),
     (
         "architectureGeneration",
@@ -974,6 +1042,25 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         "hardwareVendorPolicy",
         ("tied to", "locked to", "only runs", "runs only", "只跑", "只用", "只跑哪家", "只用哪家"),
+    ),
+    # the chips one system or scale-up domain holds, said as what goes in it ("how many GPUs go into one
+    # HGX H100", 机柜里装了多少张卡; "link into one domain", 连成一个域, 一个 NVLink 域里接了几张)
+    (
+        "acceleratorsPerSystem",
+        (
+            "go into one",
+            "goes into one",
+            "fit into one",
+            "fit in one",
+            "装几张",
+            "装了几张",
+            "装多少",
+            "装了多少",
+        ),
+    ),
+    (
+        "scaleUpDomainSize",
+        ("into one domain", "into one scale-up domain", "in one domain", "连成一个域", "一个域", "域里接了"),
     ),
     # whether a deal is done: its status (planned, announced, signed)
     (
@@ -2218,9 +2305,21 @@ EVENT_WORDS: dict[str, tuple[str, ...]] = {
         "转型",
         "转向",
         "转做",
+        # the turn said as a move or a becoming ("its move from LPU chips to a neocloud", "turn into a
+        # GPU cloud", 从以太坊矿场转成 GPU 云)
+        "move from",
+        "moved from",
+        "moves from",
+        "its move",
+        "turn into",
+        "turned into",
+        "转成",
+        "转到",
+        "转为",
     ),
-    # how a company started out ("start out as an Ethereum miner", 起家) and when it took off (起量)
-    "Founding": ("start out", "started out", "starts out", "起家"),
+    # how a company started out ("start out as an Ethereum miner", 起家, "begin as", 起步) and when it took
+    # off (起量)
+    "Founding": ("start out", "started out", "starts out", "begin as", "began as", "起家", "起步"),
     "Growth": ("took off", "take off", "起量"),
 }
 """Words for the kinds of corporate event (aikg:eventKind) a question may ask the date of. 上市 is not one:
@@ -2290,6 +2389,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     ),
     # a status said with its stage ("还在规划*阶段*": planned)
     "status": ("阶段",),
+    # the class a thing is put in, said with the verb of membership ("which generation does the TPU v9t
+    # *belong* to", Nebius *算*哪一梯队): the architecture generation or market tier asked
+    "belongs": ("belong", "belongs", "算"),
     # a period the date reader took, said with "*back* in" (Jan 2025)
     "dated": ("back",),
     # a chip's memory said as what it has on board ("the most *on-board* memory"), a performance figure
@@ -2331,6 +2433,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "签",
         "没",
         "定",
+        "合同",
+        "合约",
+        "合",
     ),
 }
 """Words that restate what a form already applies, by what it applies (:func:`aikg.ask.compose.restated`):
