@@ -1198,6 +1198,10 @@ EVENT = "?e aikg:agent id:{} ; aikg:eventKind aikg:{} ; (aikg:date|aikg:announce
         ("How many chips can TPU v8t link into one domain?", "id:tpu-v8t aikg:scaleUpDomainSize ?v"),
         ("一台 GB200 NVL72 里面装几张卡", "id:gb200-nvl72 aikg:acceleratorsPerSystem ?v"),
         ("Which generation does the TPU v9i belong to?", "id:tpu-v9i aikg:architectureGeneration ?v"),
+        # a scale-up domain said as a pod or 超节点; a price asked per token (the source gives no unit)
+        ("How many chips in a TPU v8t pod?", "id:tpu-v8t aikg:scaleUpDomainSize ?v"),
+        ("GB300 NVL72 超节点里有几张 GPU", "id:gb300-nvl72 aikg:scaleUpDomainSize ?v"),
+        ("What is Tinker's price per million tokens?", "id:price-list-tinker aikg:hasPrice/aikg:price ?v"),
     ],
 )
 def test_a_seed_fact_asked_by_its_parts_in_other_words(asker, epoch_store, q, gold):
@@ -1217,6 +1221,11 @@ def test_a_seed_fact_asked_by_its_parts_in_other_words(asker, epoch_store, q, go
         "Nebius 是哪一年上市的？",
         "What is the 4.2x cumulative gain credited to?",
         "Who invested in CoreWeave?",
+        # a price per token is a price list's: GPT-4 has none (its training run's cost is no such price)
+        "What is GPT-4's price per million tokens?",
+        "GPT-4 每百万 token 的价格",
+        # a count of pods is no pod's chips
+        "How many pods does Google have?",
     ],
 )
 def test_a_seed_fact_the_documents_do_not_state_is_not_answered(asker, q):

@@ -405,6 +405,9 @@ class Form:
     """Count every row, not only those the totals count (the figure shown beside a count's answer)."""
     event_kind: str | None = None
     """The kind of corporate event asked for (aikg:IPO, aikg:Pivot): when the thing named had it."""
+    per_token: bool = False
+    """A price asked per token ("price per million tokens"): a price list's price, never what a thing
+    cost (:data:`ALSO` looks a price up with a cost otherwise)."""
     now: bool = False
     """The question asks the figure of now beside a period ("Groq's capacity today and next year"): both,
     so the period does not pick the linked nodes (:func:`_dated`)."""
@@ -1336,6 +1339,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("document")
     if form.prop in ("architectureGeneration", "marketTier") and form.op in ("fact", "joint"):
         asked.add("belongs")
+    if form.per_token:
+        asked.add("per_token")
     if form.series and series_applied(form):
         asked.add("series")
     if form.prop == "memoryPerChip":
@@ -2273,6 +2278,10 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
             for s, e, _ in _find(text, [label])
             if not any(a < e and s < b for a, b in name_spans)
         ]
+    # tokens as the unit a price is quoted in ("price per million tokens", 每百万 token 的价格): no count of
+    # tokens is asked
+    per_token = [(m.start(), m.end()) for m in _PER_TOKEN.finditer(text)]
+    found = [f for f in found if not any(a <= f[0] and f[1] <= b for a, b in per_token)]
     # a status word holds the property word inside it ("在运营": in service, not its operator), and a
     # class word its property word ("算力" in "算力集群": a cluster)
     held = [(a, b) for a, b, _ in _find(text, [w for ws in STATUS_WORDS.values() for w in ws])]
@@ -2322,6 +2331,8 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = "dailyTokens"  # "tokens a day", "每天 43 万亿 token": tokens processed, not trained on
     if form.prop == "scaleUpDomainSize" and _has(text, MEMORY_WORDS):
         form.prop = "hbmPerScaleUpDomain"  # "how much HBM does a scale-up domain have": not its chips
+    if form.prop == "price" and _PER_TOKEN.search(text):
+        form.per_token = True  # "Tinker's price per million tokens": its price list's, no cost
     if form.prop in ("speedup", None) and _BASELINE_ASKED.search(text):
         # "who is the 3.2x gain compared with?", "which platform is it measured against?": the other side
         # of the claim, its baseline, not its factor (the factor is the figure the question names)
@@ -2334,6 +2345,10 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
         form.prop = "termYears"  # "how long is the lease", "租约期限是几年": its term
 
 
+_PER_TOKEN = re.compile(
+    r"\bper(?: (?:million|thousand|1m|1k|m|k|[\d,]+))? tokens?\b|每[^，,。?？\s]{0,10}\s*token"
+)
+"""A price quoted per token ("per million tokens", 每百万 token): the unit token prices are given in."""
 _BASELINE_ASKED = re.compile(
     r"^\s*(?:who|whom|which|what)\b.*"
     r"\b(?:compared (?:with|to)|measured against|against|versus|relative to)\s*[?？]?\s*$"
@@ -4260,7 +4275,7 @@ def compile_form(form: Form) -> str:
         values = " ".join(_iri(e) for e in form.entities)
         links = "|".join(LINKS)  # one property path: looked up from the entity, not scanned
         p = _path(form) if form.op == "fact" else f"aikg:{form.prop}"
-        if form.op != "fact" and form.prop in ALSO:
+        if form.op != "fact" and form.prop in ALSO and not form.per_token:
             p = f"(aikg:{form.prop}|aikg:{ALSO[form.prop]})"
         if form.op == "provenance":
             return _provenance(form, values, links, p)
@@ -4438,7 +4453,8 @@ def _dated(form: Form) -> str:
 def _path(form: Form) -> str:
     """The property path of a fact: its property, the one :data:`ALSO` says the same with, and the
     further properties the question asks for beside it."""
-    props = [form.prop or "", *([ALSO[form.prop]] if form.prop in ALSO else []), *form.also]
+    also = [ALSO[form.prop]] if form.prop in ALSO and not form.per_token else []
+    props = [form.prop or "", *also, *form.also]
     props = list(dict.fromkeys(props))
     return f"aikg:{props[0]}" if len(props) == 1 else "(" + "|".join(f"aikg:{p}" for p in props) + ")"
 

@@ -766,6 +766,10 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "收费",
             "输入多少钱",
             "输出多少钱",
+            # a price asked in the unit a token price is quoted in ("price per token"; "per million tokens"
+            # is read by compose._PER_TOKEN: "million" here would respell "trillion")
+            "price per token",
+            "per-token price",
         ),
     ),
     (
@@ -1060,7 +1064,19 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     (
         "scaleUpDomainSize",
-        ("into one domain", "into one scale-up domain", "in one domain", "连成一个域", "一个域", "域里接了"),
+        (
+            "into one domain",
+            "into one scale-up domain",
+            "in one domain",
+            "连成一个域",
+            "一个域",
+            "域里接了",
+            # the chips one scale-up domain links, said as a pod (a TPU pod) or 超节点 (a supernode)
+            "pod",
+            "pod size",
+            "超节点",
+            "超级节点",
+        ),
     ),
     # whether a deal is done: its status (planned, announced, signed)
     (
@@ -2389,6 +2405,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     ),
     # a status said with its stage ("还在规划*阶段*": planned)
     "status": ("阶段",),
+    # the unit a token price is quoted in ("price per *million* tokens"): the price's own unit
+    "per_token": ("million", "thousand", "token", "tokens"),
     # the class a thing is put in, said with the verb of membership ("which generation does the TPU v9t
     # *belong* to", Nebius *算*哪一梯队): the architecture generation or market tier asked
     "belongs": ("belong", "belongs", "算"),
