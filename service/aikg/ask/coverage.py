@@ -35,6 +35,7 @@ got behind far
 row rows titled
 u
 need needs needed require requires required
+r asking friend
 """
 FILLER_EN = frozenset(_FILLER_EN.split()) | {
     # what a plan is meant to do ("when is PORTS-Pike *supposed* to be fully up"): the plan itself, whose
@@ -42,7 +43,8 @@ FILLER_EN = frozenset(_FILLER_EN.split()) | {
     "supposed",
 }
 """English words that ask nothing by themselves (the question's shape, generic verbs of the domain, chat's
-"u" for you: "newest cambricon chip u have")."""
+"u" for you: "newest cambricon chip u have", "r" for are: "how many clusters r there", "asking for a
+friend")."""
 
 FILLER_ZH: tuple[str, ...] = (
     # what an organization holds, said of it: its own filter says as much ("智谱名下有几个模型"); 拥有

@@ -2402,6 +2402,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "served",
         "serving",
         "产品",
+        # a product said as its app ("the Gemini *app*", "ChatGPT *app* weekly users"): the product's figures
+        "app",
+        "apps",
     ),
     # a status said with its stage ("还在规划*阶段*": planned)
     "status": ("阶段",),
