@@ -325,9 +325,13 @@ def test_the_source_asked_by_what_it_is(asker, epoch_store, q, gold):
 
 def test_who_published_a_document_not_named_is_not_the_sources_publisher(asker):
     """The white paper is CoreWeave's; the article that reports it is Frontier Tech Insights'. A question
-    whose document aikg does not link ("白皮书") is not answered with the sources of what it names."""
+    naming the white paper by its publisher ("CoreWeave 的 MLPerf 白皮书") is answered with that document,
+    whose publisher is CoreWeave, never with the sources of what it names (the article)."""
     body = asker.ask("CoreWeave 的 MLPerf 白皮书是谁发布的")
-    assert body["abstained"]
+    assert not body["abstained"], body["answer"].get("message")
+    rows = [{k: (v or {}).get("value") for k, v in r["cells"].items()} for r in body["answer"]["rows"]]
+    assert {r["document"] for r in rows} == {ID + "report-coreweave-mlperf-training-v6-0-white-paper"}
+    assert {r["publisher"] for r in rows} == {ID + "coreweave"}
 
 
 @pytest.mark.parametrize(
@@ -998,6 +1002,31 @@ def test_a_companys_cloud_compute_spend_is_its_figure_of_both_cloud_categories(
     asker, epoch_store, q, org, year
 ):
     _right(asker, epoch_store, q, CLOUD_SPEND.format(org=org, year=year), "first")
+
+
+@pytest.mark.parametrize(
+    ("q", "gold"),
+    [
+        # a white paper named by its publisher: the document CoreWeave put out, its date and publisher
+        (
+            "CoreWeave 的白皮书是哪天发布的？",
+            "SELECT (STR(?d) AS ?v) WHERE { id:report-coreweave-mlperf-training-v6-0-white-paper"
+            " <http://purl.org/dc/terms/issued> ?d }",
+        ),
+        (
+            "CoreWeave 那份 MLPerf 白皮书是谁发的？",
+            "SELECT ?v WHERE { id:report-coreweave-mlperf-training-v6-0-white-paper"
+            " <http://purl.org/dc/terms/publisher> ?v }",
+        ),
+    ],
+)
+def test_a_document_an_organization_puts_out_is_named_by_its_publisher(asker, epoch_store, q, gold):
+    _right(asker, epoch_store, q, gold, "any")
+
+
+def test_a_documents_date_the_data_does_not_give_is_not_answered(asker):
+    # SemiAnalysis's network model has no publication date in the data: not its publisher and link alone
+    assert asker.ask("SemiAnalysis 的网络模型报告是哪天发布的？")["abstained"]
 
 
 @pytest.mark.parametrize(

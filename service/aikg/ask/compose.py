@@ -422,6 +422,9 @@ class Form:
     """A provenance question that names the source document or report itself ("which article says …
     in 2.02 minutes", "who published the 'Llama 3.1 training 4.2x faster' article", "那篇文章的原文链接"):
     the answer is that document, its publisher, link, date and default certainty."""
+    dated: bool = False
+    """With ``document``: the publication date is asked ("when was … published"): a document with no date
+    in the data answers nothing, not its publisher and link alone."""
     period_said: str = ""
     """A follow-up's words of a half or quarter read in the year of the question before ("那上半年呢"):
     explained by that reading (:func:`_period_of_year_before`)."""
@@ -3584,11 +3587,16 @@ def _checked_op(
     if form.op == "provenance":
         docs = [e for e in form.entities if set(e.types) & DOCUMENTS]
         outlets = [o[0] for o in form.orgs if AIKG + "MediaOutlet" in o[0].types]
+        if not outlets and not docs and _OWN_DOCUMENT.search(r.text) and not _has(r.text, SOURCE_ASKED):
+            # "CoreWeave 的白皮书", "Epoch 的数据中心数据集": a document an organization puts out itself (a
+            # white paper, a dataset) named by its publisher; an article or report about it is no such one
+            outlets = [o[0] for o in form.orgs] + [e for e in form.entities if _is_org(e, orgs_cls)]
         if not docs and outlets and _DOCUMENT_WORD.search(r.text):
             # "新媒网那篇讲 Llama 3.1 训练提速的文章，原文链接是什么": the article an outlet published, asked
             # by its publisher, never the sources of the other things its subject names
             form.entities, form.orgs, form.prop, form.value, form.carrier = outlets, [], None, None, None
             form.document, form.outlet, form.also = True, True, []
+            form.dated = bool(_PUBLISHED_WHEN.search(r.text))
             return form
         if docs and (
             form.prop is None
@@ -3599,6 +3607,7 @@ def _checked_op(
             # article", "2.02 minutes" of a title): the source asked for is that document itself
             form.entities, form.orgs, form.prop, form.value, form.carrier = docs, [], None, None, None
             form.document, form.also = True, []
+            form.dated = bool(_PUBLISHED_WHEN.search(r.text))
             return form
         if _has(r.text, PUBLISHER_WORDS):
             # who published a document the question does not name (a white paper, a report aikg
@@ -3656,7 +3665,7 @@ def _checked_op(
 
 
 _PUBLISHED_WHEN = re.compile(
-    r"\bwhen (?:was|were|did|is)\b.*\b(?:published|posted|put out|released|come out|came out)\b"
+    r"\bwhen (?:was|were|did|is)\b.*\b(?:publish(?:ed)?|posted|put out|released|come out|came out)\b"
     r"|\bpublication date\b|\bwhat (?:day|date)\b.*\b(?:published|posted)\b"
     r"|\bpublished (?:on )?what (?:day|date)\b"
     r"|哪天发|哪一天发|什么时候发|几时发|哪天刊|发布日期|发表日期|发文日期|刊发日期"
@@ -3666,8 +3675,24 @@ document word, a question about the document itself (:data:`_DOCUMENT_WORD`)."""
 ENERGY_FROM_WORDS = ("电从哪来", "电从哪里来", "电力从哪来")
 """Where a site's electricity comes from (its energy supplier), whose 从哪来 is no provenance word."""
 _DOCUMENT_WORD = re.compile(
-    r"\b(?:article|report|post|story|piece|white ?paper)s?\b|篇|文章|报道|报告|快讯|白皮书"
+    r"\b(?:article|report|post|story|piece|white ?paper|dataset)s?\b|篇|文章|报道|报告|快讯|白皮书|数据集"
 )
+_OWN_DOCUMENT = re.compile(r"\b(?:white ?papers?|datasets?)\b|白皮书|数据集")
+"""Documents an organization puts out itself (a white paper, a dataset), asked by their publisher's name."""
+SOURCE_ASKED: tuple[str, ...] = (
+    "which dataset",
+    "what dataset",
+    "which epoch dataset",
+    "come from",
+    "comes from",
+    "哪个数据集",
+    "数据集里",
+    "数据集来的",
+    "来自",
+    "出自",
+)
+"""Words asking which dataset or document a figure comes from ("which dataset does Meta AI's 700M MAU come
+from"): the source of the figure, not the documents the organization named put out."""
 DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
 """The classes of documents a question may name as the source it asks about (an article, a report)."""
 LINK_WORDS = ("url", "link", "链接", "网址", "原文")
@@ -4587,8 +4612,12 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
             + "  BIND(?entity AS ?node) BIND(?entity AS ?document)\n"
             f"  OPTIONAL {{ ?document <{DCTERMS}publisher> ?publisher }}\n"
             "  OPTIONAL { ?document <https://schema.org/url> ?url }\n"
-            f"  OPTIONAL {{ ?document <{DCTERMS}issued> ?issued }}\n"
-            "  OPTIONAL { ?document aikg:defaultCertainty ?certainty }\n"
+            + (
+                f"  ?document <{DCTERMS}issued> ?issued\n"
+                if form.dated
+                else f"  OPTIONAL {{ ?document <{DCTERMS}issued> ?issued }}\n"
+            )
+            + "  OPTIONAL { ?document aikg:defaultCertainty ?certainty }\n"
             "}\nORDER BY ?entity"
         )
     if form.owned and form.carrier:

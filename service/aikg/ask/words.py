@@ -2433,7 +2433,8 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "source": ("itself", "something", "officially", "official", "自己", "官方", *SOURCE_HEDGES),
     # a document's publication asked beside the document ("what *date* was the article published", 那篇报告
     # 是哪天*发*的): the answer gives its date with its publisher and link
-    "document": ("date", "day", "发", "published", "posted", "关于", "白皮书"),
+    # 份: a document's measure word (那份白皮书)
+    "document": ("date", "day", "发", "published", "posted", "关于", "白皮书", "数据集", "dataset", "份"),
     # a deal named by what it is beside its status ("is NVIDIA's *investment* in Groq confirmed", "the
     # *lease* … *signed*", 英伟达*参投* Groq 那*笔投资*, 租约*签*了*没*有): the deal linking the things named
     "deal": (
