@@ -381,6 +381,15 @@ def test_named_query_csv(ro_client, how):
     assert ID + "deal-coreweave-openai-2025" in {r["deal"] for r in rows}
 
 
+def test_a_named_query_page_of_the_whole_row_cap_is_answered(ro_client):
+    """``limit`` up to the row cap is valid: at the cap the page is asked for the cap, not one row more
+    (Virtuoso sorts at most 10,000 rows: ``?limit=10000`` was a 503 on the remote engine)."""
+    resp = ro_client.get("/api/queries/deals-of-organization?org=coreweave&limit=10000")
+    assert resp.status_code == 200, resp.get_json()
+    body = resp.get_json()
+    assert body["rows"] and body["truncated"] is False and body["total"] == len(body["rows"])
+
+
 def test_named_query_repeat_is_304(ro_client):
     first = ro_client.get("/api/queries/deals-of-organization?org=coreweave")
     again = ro_client.get(

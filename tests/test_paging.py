@@ -272,3 +272,13 @@ def test_a_named_query_asked_without_limit_answers_its_first_page_with_total_and
     assert rows == full["rows"] and page["total"] == n, "the last page knows the total"
     asked = _ok(client.get(f"/api/queries/{name}?limit={n - 1}"))
     assert asked["rows"] == full["rows"][: n - 1] and asked["limit"] == n - 1 and asked["truncated"] is True
+
+
+def test_a_named_query_asked_as_csv_without_limit_answers_up_to_the_row_cap(store):
+    """CSV has no place in its body to say that more rows follow, and the explorer's ↓ CSV link is a
+    download of the whole answer: without ``limit`` it answers up to max_rows, not query_page."""
+    client = create_app({"store": "memory", "load_seeds": False, "query_page": 3}, store=store).test_client()
+    full = _ok(client.get("/api/queries/speedup-claims?limit=10000"))
+    resp = client.get("/api/queries/speedup-claims?format=csv")
+    assert resp.status_code == 200 and resp.headers["X-AIKG-Truncated"] == "false"
+    assert len(resp.get_data(as_text=True).strip().splitlines()) == len(full["rows"]) + 1 > 4

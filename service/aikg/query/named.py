@@ -437,6 +437,14 @@ class NamedQueries:
                 result.total = result.row_count
             return result
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
+        if page >= self.runner.max_rows:
+            # A page of the whole cap is asked for the cap, not one row more: Virtuoso sorts at most
+            # 10,000 rows (SR353, a 503 for ?limit=10000); a full page may have more after it.
+            result = self.runner.query(paged(q, page, offset), bindings=bound)
+            if len(result.rows) < page and (result.rows or not offset):
+                result.total = offset + len(result.rows)
+            result.truncated = result.truncated or len(result.rows) >= page
+            return result
         result = self.runner.query(paged(q, page + 1, offset), bindings=bound)
         rows = result.rows
         if len(rows) <= page:
