@@ -705,7 +705,9 @@ def incomplete_cases(read_timeout: float) -> list[Case]:
 
 # -- SPARQL texts -------------------------------------------------------------------------------------
 
-P = "<https://w3id.org/aikg/ontology#hostileP>"
+P = "<https://example.org/hostile#p>"
+"""A client's own property: a term of aikg's ontology namespace the ontology lacks is refused
+(write/terms.py), and the settling write must be taken."""
 HUB = "<https://w3id.org/aikg/id/nvidia>"
 
 

@@ -276,6 +276,9 @@ def test_a_site_named_with_its_own_number_is_answered(asker, epoch_store):
         # trap summed Tesla's H100 and D1 clusters, 60,000)
         ("How many H100s are in Tesla's Dojo 3 cluster?", "tesla-d1-dojo"),
         ("特斯拉 Dojo 3 集群有多少张 H100？", "tesla-d1-dojo"),
+        # a model number of three digits (part m's answered trap: the Tiangai 100's 250 W)
+        ("天数智芯天垓 200 的功耗是多少瓦？", "tianshu-zhixin-tiangai-100-bi-v100"),
+        ("What's the TDP of the Tiangai 200?", "tianshu-zhixin-tiangai-100-bi-v100"),
     ],
 )
 def test_a_chip_named_with_a_generation_the_data_does_not_hold_is_not_answered(asker, epoch_store, q, chip):
@@ -290,7 +293,11 @@ def test_a_chip_named_with_a_generation_the_data_does_not_hold_is_not_answered(a
 
 @pytest.mark.parametrize(
     ("q", "want"),
-    [("What's the TDP of Amazon's Trainium 3 chip?", "700"), ("英特尔 Gaudi 3 芯片的功耗是多少？", "900")],
+    [
+        ("What's the TDP of Amazon's Trainium 3 chip?", "700"),
+        ("英特尔 Gaudi 3 芯片的功耗是多少？", "900"),
+        ("天数智芯天垓 100 的功耗是多少瓦？", "250"),
+    ],
 )
 def test_a_chip_named_with_its_own_generation_is_answered(asker, epoch_store, q, want):
     body = asker.ask(q)

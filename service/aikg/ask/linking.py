@@ -507,12 +507,13 @@ _PHASED = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
 
 
 _GENERATION_AFTER = re.compile(
-    r"\s*(\d{1,2})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?|clusters?|supercomputers?)\b|"
+    r"\s*(\d{1,3})(?![\d.,%])(?=\s*(?:(?:chips?|gpus?|accelerators?|processors?|clusters?|supercomputers?)\b|"
     r"[?？!！,，。]|$|的|芯片|这款|那款|集群|超算))"
 )
-"""A chip's generation written as a bare number after its name and before the end or a chip word ("Tesla's
-Dojo 2 chip", "Dojo 2 的功耗"): a look-alike the data does not hold unless a candidate's label has it (the
-number is the name's, never an amount: units, 倍, 张 … are not among what may follow)."""
+"""A chip's generation or model number written as a bare number after its name and before the end or a
+chip word ("Tesla's Dojo 2 chip", "Dojo 2 的功耗", 天垓 200 beside the Tiangai 100: part m's answered trap): a
+look-alike the data does not hold unless a candidate's label has it (the number is the name's, never an
+amount: units, 倍, 张 … are not among what may follow)."""
 _PHASE_AFTER = re.compile(r"\s*(phase \d+)(?![a-z0-9])")
 _NUMBERED_AFTER = re.compile(
     r"\s*(\d{1,2})(?![\d.,%])(?!\s*(?:[a-z]|%|万|亿|千|百|兆|个|张|块|颗|座|家|年|月|日|号|期|倍|名|大|强))"
