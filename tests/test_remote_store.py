@@ -78,7 +78,7 @@ def test_load_seeds_on_the_remote_engine_builds_the_same_dataset_as_oxigraph(rem
 def kept_rows(store: Store) -> list[list[tuple]]:
     """graph/answers as the sorted rows it keeps, each the sorted (column, value) pairs of one row node;
     a row's line of values with each decimal to 12 significant digits (a derived quotient: Oxigraph writes
-    275.797333333333333333, Virtuoso 275.797333333333333)."""
+    275.797333333333333333, Virtuoso 275.797333333333333) and each concatenated list of IRIs sorted."""
     rows: dict[object, list[tuple]] = {}
     for s, p, o, _ in rdf(store).quads(graph=str(ANSWERS_GRAPH)):
         value = _rounded_line(str(o)) if str(p).startswith(ANSWER_LINE) else comparable(o)
@@ -90,7 +90,14 @@ ANSWER_LINE = "https://w3id.org/aikg/answer/line/"
 _DECIMAL_CELL = re.compile(r'"([-+]?\d*\.\d+)"\^\^<http://www.w3.org/2001/XMLSchema#decimal>')
 
 
+_IRI_LIST_CELL = re.compile(r'"(https?://\S+(?: https?://\S+)+)"')
+"""A cell holding a GROUP_CONCAT of IRIs (derived-values' inputs and used properties): SPARQL 1.1 leaves the
+order of GROUP_CONCAT's values undefined, and Virtuoso and Oxigraph concatenate them in other orders
+(gpuHours before pricePerGpuHour, and after it)."""
+
+
 def _rounded_line(line: str) -> str:
+    line = _IRI_LIST_CELL.sub(lambda m: '"' + " ".join(sorted(m.group(1).split(" "))) + '"', line)
     return _DECIMAL_CELL.sub(lambda m: f"{float(m.group(1)):.12g}", line)
 
 
