@@ -155,15 +155,20 @@ def assert_refused(r, focus: str, path: str | None, words: str) -> None:
 IDS = [f"{c[0]}-{i}" for i, c in enumerate(CASES)]
 
 
-@pytest.mark.parametrize(("family", "turtle", "focus", "path", "words"), CASES, ids=IDS)
-def test_a_violating_gsp_write_is_refused_whole(client, db, family, turtle, focus, path, words):
-    before = db.dump(mime="application/n-quads")
-    r = client.post(
+def post_turtle(client, turtle: str):
+    """A Graph Store POST of ``turtle`` (with the test prefixes) into the test graph, with the token."""
+    return client.post(
         "/data",
         query_string={"graph": G},
         data=(PREFIXES + turtle).encode(),
         headers={**AUTH, "Content-Type": "text/turtle"},
     )
+
+
+@pytest.mark.parametrize(("family", "turtle", "focus", "path", "words"), CASES, ids=IDS)
+def test_a_violating_gsp_write_is_refused_whole(client, db, family, turtle, focus, path, words):
+    before = db.dump(mime="application/n-quads")
+    r = post_turtle(client, turtle)
     assert_refused(r, focus, path, words)
     assert db.dump(mime="application/n-quads") == before
 
@@ -222,12 +227,7 @@ def test_a_term_the_ontology_lacks_or_an_unreadable_literal_is_refused_whole(
     client, db, turtle, focus, path, words
 ):
     before = db.dump(mime="application/n-quads")
-    r = client.post(
-        "/data",
-        query_string={"graph": G},
-        data=(PREFIXES + turtle).encode(),
-        headers={**AUTH, "Content-Type": "text/turtle"},
-    )
+    r = post_turtle(client, turtle)
     assert_refused(r, focus, path, words)
     assert db.dump(mime="application/n-quads") == before
     # the same statements by SPARQL Update
@@ -249,12 +249,7 @@ def test_the_terms_and_literals_the_ontology_reads_are_taken(client, db):
         'id:gate-org a aikg:AILab ; rdfs:label "Gate org"@en ; '
         'aikg:foundedIn "2025-02-28"^^<http://www.w3.org/2001/XMLSchema#date> .'
     )
-    r = client.post(
-        "/data",
-        query_string={"graph": G},
-        data=(PREFIXES + turtle).encode(),
-        headers={**AUTH, "Content-Type": "text/turtle"},
-    )
+    r = post_turtle(client, turtle)
     assert r.status_code in (200, 201), r.get_json()["errors"]
 
 
