@@ -93,6 +93,36 @@ def test_a_comparison_holds_both_figures_and_names_the_larger(asker, epoch_store
     assert all(row["sources"] for row in body["answer"]["rows"])
 
 
+@pytest.mark.parametrize(
+    ("q", "told"),
+    [
+        ("Compare Grok 3 and GPT-4o training compute", "aikg has no figure for GPT-4o ("),
+        ("Grok 3 和 GPT-4o 哪个训练算力大", "aikg 没有 GPT-4o ("),
+    ],
+)
+def test_a_side_named_by_several_things_none_with_a_figure_is_told_not_dropped(asker, epoch_store, q, told):
+    # The data: Grok 3 has a training compute, none of the dated GPT-4o versions has one (Epoch gives none).
+    # (a model's training compute is its own or its training run's)
+    run = "?r aikg:trainedModel? {} ; aikg:trainingCompute ?v"
+    held = values(epoch_store, "SELECT ?v WHERE { " + run.format("id:grok-3") + " }")
+    rdfs = "PREFIX rdfs: <http://www.w3.org/2000/01/rdf-schema#>\n"
+    label = "?m rdfs:label ?l FILTER(STRSTARTS(?l, 'GPT-4o ('))"
+    versions = epoch_store.query(PRE + rdfs + "SELECT DISTINCT ?m WHERE { " + label + " }").rows
+    assert held and len(versions) >= 2
+    assert not epoch_store.query(PRE + rdfs + "SELECT ?v WHERE { " + label + run.format("?m") + " }").rows
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+    assert held <= numbers(body)
+    assert told in (body["answer"]["note"] or "")
+
+
+def test_a_side_named_by_several_things_one_with_a_figure_needs_no_note(asker):
+    # GPT-4's dated versions hold a training compute: the comparison has both sides
+    body = asker.ask("Compare Grok 3 and GPT-4 training compute")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+    assert body["answer"]["note"] is None and len(body["answer"]["rows"]) >= 2
+
+
 def test_the_largest_supercomputer_operating_is_an_existing_one_rated_at_least_likely(asker, epoch_store):
     body = asker.ask("What is the largest AI supercomputer operating today?")
     assert body["understood"]["form"]["op"] == "top"

@@ -184,6 +184,48 @@ def _lists_every_row(folded: str) -> bool:
     return not _DEFAULTS_ASKED.search(folded) and not ranking_words(folded)
 
 
+def _key(text: str) -> str:
+    """A name as compared with a typed one: letters and digits only, case folded."""
+    return "".join(ch for ch in text.casefold() if ch.isalnum())
+
+
+def _without_figure(form: Form, held: set[str]) -> list[str]:
+    """The sides of a comparison the data gives no figure for, as the question named them.
+
+    A name that names several things ("GPT-4o": its four dated versions) is compared as all of them; it
+    is a side without a figure only when none of them has one, and it is told as typed, never silently
+    dropped ("compare Grok 3 and GPT-4o training compute" showed Grok 3's row alone, with no word that
+    Epoch gives no figure for any GPT-4o)."""
+    typed = {_key(t): t for t in form.ambiguous}
+    groups: dict[str, list[Candidate]] = {}
+    missing: list[str] = []
+    for e in form.entities:
+        name = next((k for k in typed if k and _key(e.label).startswith(k)), None)
+        if name is not None:
+            groups.setdefault(name, []).append(e)
+        elif e.iri not in held:
+            missing.append(e.label)
+    for name, group in groups.items():
+        if not any(e.iri in held for e in group):
+            # as the labels write it ("GPT-4o (Aug 2024)" -> "GPT-4o"), else as typed
+            stem = group[0].label.split(" (")[0]
+            shown = stem if _key(stem) == name else typed[name]
+            missing.append(f"{shown} ({len(group)} versions)" if len(group) > 1 else shown)
+    return missing
+
+
+def _no_figure_note(missing: list[str], lang: str) -> str | None:
+    """What a comparison says of its sides without a figure (in the question's language)."""
+    if not missing:
+        return None
+    if lang == "zh":
+        return f"aikg 没有 {'、'.join(missing)} 的这项数据：只列出了另一方，这部分问题没有回答。"
+    return (
+        f"aikg has no figure for {', '.join(missing)}: only the other side is shown, so this part "
+        "of the question is not answered."
+    )
+
+
 def _counted_none(result: QueryResult) -> bool:
     """True when a count's one row counts nothing."""
     if "count" not in result.variables or len(result.rows) != 1:
@@ -1298,7 +1340,7 @@ class Asker:
             # a comparison with a side the data has no figure for: the sides it has, and which it has not
             i = result.variables.index("entity")
             held = {t.value for t in (r[i] for r in rows) if t is not None}
-            missing = [e.label for e in form.entities if e.iri not in held and not form.ambiguous]
+            missing = _without_figure(form, held)
         about_var = next(
             (v for v in ("position", "node", "x", "entity", "org0", "org", "group") if v in result.variables),
             None,
@@ -1327,12 +1369,7 @@ class Asker:
             "kind": "rows",
             "description": what,
             "summary": _summary(form, result, out_rows, every),
-            "note": (
-                f"aikg has no figure for {', '.join(missing)}: only the other side is shown, so this part "
-                "of the question is not answered."
-                if missing
-                else None
-            ),
+            "note": _no_figure_note(missing, form.lang),
             "query": {"name": None, "title": what, "description": what, "links": links, "sparql": sparql},
             "columns": result.variables,
             "about": about_var,
