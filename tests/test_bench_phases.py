@@ -17,7 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from aikg.query.named import bind_parameters, load_queries
+from aikg.query.named import bind_parameters, load_queries, paged
 from aikg.rdf.substitute import substitute
 from aikg_bench import rowtax
 from aikg_bench.peers import free_port
@@ -44,7 +44,9 @@ def test_the_baseline_runs_the_text_aikg_runs_with_the_values_written_in() -> No
     line = session.query("sources-of-entity", raw, 1, ways=("pyoxigraph",))
     q = queries["sources-of-entity"]
     (text, subs), *_ = given
-    assert subs == {} and text == substitute(q.text, bind_parameters(q, raw))
+    # the text aikg runs for a page of the row cap, the one the app side is asked for
+    assert subs == {} and text == substitute(paged(q, 10_000, 0), bind_parameters(q, raw))
+    assert text.rstrip().endswith("LIMIT 10000") and line["url"].endswith("limit=10000")
     assert "<https://w3id.org/aikg/id/nvidia>" in text and "?entity" not in text.split("WHERE", 1)[1]
     assert line["rows"] == {"pyoxigraph": 1} and "pyoxigraph_ms" in line
 
@@ -210,3 +212,152 @@ def test_the_busy_phase_asks_a_first_answer_again_after_a_503() -> None:
         assert (status, text) == (200, "answered") and asked == ["/a", "/a", "/a"]
     finally:
         server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def seeds_on_disk(tmp_path_factory) -> str:
+    """An on-disk store of the seeds and their derived graphs, closed so the baseline may open it."""
+    from aikg.knowledge.load import load_seeds
+    from aikg.store.oxigraph import OxigraphStore
+
+    path = tmp_path_factory.mktemp("rowtax") / "store"
+    store = OxigraphStore(str(path))
+    load_seeds(store)
+    store.close()
+    return str(path)
+
+
+def test_every_way_of_a_miss_answers_the_same_rows_as_the_baseline(seeds_on_disk, monkeypatch) -> None:
+    """Regression: since 6129661 the app answers a named query asked without ``limit`` with its first
+    page (query_page), and the bench timed that page against pyoxigraph's whole answer. With a page of 3
+    rows here, each way (pyoxigraph, aikg's runner, the app) still gives the whole answer's rows."""
+    monkeypatch.setenv("AIKG_QUERY_PAGE", "3")
+    with rowtax.session(seeds_on_disk) as s:
+        line = s.query("accelerators-by-vendor", {}, 1)
+    assert "error" not in line, line
+    rows = line["rows"]
+    assert set(rows) == {"pyoxigraph", "runner", "http"} and len(set(rows.values())) == 1, rows
+    assert rows["http"] > 3 and line["ratio"] > 0
+
+
+def test_the_mix_asks_aikg_for_the_rows_the_peers_text_answers() -> None:
+    """The mix's cached named queries: aikg is asked for the row cap (not its first page) and the peers'
+    SPARQL carries that LIMIT, so every server answers the same rows."""
+    from aikg.settings import Settings
+    from aikg_bench.generate import build_template
+    from aikg_bench.mix import build_mix
+
+    cap = Settings().max_rows
+    named = [op for op in build_mix(build_template(), 0) if op.group == "named"]
+    assert named and all(p.endswith(f"limit={cap}") for op in named for p in op.paths)
+    assert all(t.rstrip().endswith(f"LIMIT {cap}") for op in named for t in op.sparql)
+
+
+def test_a_run_stopped_in_a_later_phase_keeps_the_phases_that_ended(tmp_path, monkeypatch) -> None:
+    """Regression: results were written once a whole size ended, and a run stopped in its 10M mix lost
+    every 10M figure (its 28-minute load, its misses). Each phase is now written as it ends: a run stopped
+    in the bare app's mix keeps the load, the misses (naming the bound query that failed in the log) and
+    aikg's mix, says the size is not finished, and the goals without figures say not run."""
+    import json
+
+    import aikg_bench.run as bench_run
+
+    def generate(path, size, seed):
+        path.write_text("")
+        return SimpleNamespace(quads=size, replicas=10, batches=1)
+
+    def measure(which, data, store_dir, full=None):
+        if which == "pyoxigraph":
+            return {"seconds": 10.0, "peak_rss_mb": 100.0}
+        return {"seconds": 12.0, "peak_rss_mb": 140.0, "load_seconds": 8.0, "derive_seconds": 4.0}
+
+    misses = {
+        "rowtax": [
+            {
+                "query": "q1",
+                "rows": {"pyoxigraph": 2, "http": 2},
+                "pyoxigraph_ms": 10.0,
+                "http_ms": 12.0,
+                "ratio": 1.2,
+            }
+        ],
+        "hubs": {},
+    }
+
+    def peer(name, opts, *args):
+        if name == "aikg":
+            return {"ops": {"entity lookup": {"rps": 100.0, "p50_ms": 1.0, "p99_ms": 2.0, "cold_ms": 3.0}}}
+        raise KeyboardInterrupt  # the run stopped here, as by a signal
+
+    monkeypatch.setattr(bench_run, "generate", generate)
+    monkeypatch.setattr(bench_run.load, "measure", measure)
+    monkeypatch.setattr(bench_run, "in_process", lambda *a, **k: misses)
+    monkeypatch.setattr(bench_run, "_peer", peer)
+    opts = bench_run.Options(
+        sizes=["1M", "10M"],
+        out=tmp_path / "out",
+        peers=("aikg", "flask-hello"),
+        work=tmp_path / "work",
+        log=lambda _: None,
+        busy=4,
+    )
+    with pytest.raises(KeyboardInterrupt):
+        bench_run.run(opts)
+    saved = json.loads((tmp_path / "out" / "results.json").read_text())
+    (size,) = saved["sizes"]
+    assert size["ended"] == ["load", "misses", "mix: aikg"] and size["complete"] is False
+    assert size["load"]["ratio"] == 1.2 and size["rowtax"] == misses["rowtax"]
+    assert size["peers"]["aikg"]["ops"]["entity lookup"]["rps"] == 100.0
+    rows = {(r["goal"], r["size"]): r for r in saved["goals"]}
+    load_time = rows["load time vs pyoxigraph bulk_load", "1M"]
+    assert (load_time["ratio"], load_time["met"]) == (1.2, True)
+    tax = rows["named query missing the cache vs pyoxigraph in process, hub parameters included", "1M"]
+    assert (tax["ratio"], tax["met"]) == (1.2, True)
+    quiet = rows["cached answers and lookups vs bare Flask, quiet", "1M"]
+    assert quiet["met"] is None and quiet["measured"] == "not run"
+    busy = rows["cached answers and lookups vs bare Flask, both cores busy", "1M"]
+    assert busy["measured"] == "not run: the run stopped before this size's busy phase ended"
+    assert rows["load time vs pyoxigraph bulk_load", "10M"]["measured"] == "not run"
+    text = (tmp_path / "out" / "results.md").read_text()
+    assert "**Not finished**" in text and "(load, misses, mix: aikg)" in text
+
+
+def test_the_log_names_the_bound_query_that_failed(monkeypatch) -> None:
+    """Regression: at 10M the log said only "slowest bound query inf ms" when a bound query failed."""
+    import aikg_bench.run as bench_run
+    from aikg_bench.generate import build_template
+
+    class Session:
+        services = SimpleNamespace(named=SimpleNamespace(all=lambda: load_queries()))
+
+        def bindings(self, q, params):
+            return {}
+
+        def query(self, name, raw, reps, ways=(), untimed_first=True):
+            if name == "deals-of-organization":
+                return {"query": name, "rows": {}, "error": "http: HTTP 503: query timeout"}
+            return {"query": name, "rows": {"http": 1}, "http_ms": 5.0, "pyoxigraph_ms": 4.0, "ratio": 1.25}
+
+        def lookup(self, node, reps):
+            return {"http_ms": 1.0}
+
+    @contextlib.contextmanager
+    def session(path, baseline_seconds=None):
+        yield Session()
+
+    monkeypatch.setattr(bench_run.rowtax, "session", session)
+    said: list[str] = []
+    opts = bench_run.Options(sizes=["1M"], out=Path("."), log=said.append, reps=1)
+    bench_run.in_process(Path("."), build_template(), 1, opts)
+    hub = next(line for line in said if " hub " in line)
+    assert "deals-of-organization (http: HTTP 503: query timeout)" in hub, hub
+    assert "slowest bound query" in hub and "inf" not in hub
+
+
+def test_skip_names_only_phases_the_bench_can_leave_out() -> None:
+    from click.testing import CliRunner
+
+    from aikg.cli.bench import bench
+
+    result = CliRunner().invoke(bench, ["--skip", "misses,nope"])
+    assert result.exit_code == 2 and "unknown phase(s) to skip: nope" in result.output

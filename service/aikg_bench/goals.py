@@ -103,6 +103,13 @@ def _sizes(result: dict[str, Any], named: Sequence[str] = ()) -> Iterator[tuple[
 NO_BUSY = "not run: needs busy loops (aikg bench --busy 4)"
 
 
+def _no_busy(result: dict[str, Any]) -> str:
+    """Why a busy goal has no figures: the run had no busy phase, or it stopped before the phase ended."""
+    if result.get("options", {}).get("busy"):
+        return "not run: the run stopped before this size's busy phase ended"
+    return NO_BUSY
+
+
 # -- the goals, in the order of the issue ------------------------------------------------------------------
 
 
@@ -154,7 +161,7 @@ def cached(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
             ),
         ):
             if size is not None and "busy" in goal and phase is None:
-                yield _not_run(goal, where, target, NO_BUSY)
+                yield _not_run(goal, where, target, _no_busy(result))
                 continue
             yield _cached_row(goal, where, peers or {}, target)
 
@@ -250,7 +257,7 @@ def busy_503(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
         phase = (size or {}).get("busy")
         where = _busy_label(label, phase)
         if size is not None and phase is None:
-            yield _not_run(goal, where, target, NO_BUSY)
+            yield _not_run(goal, where, target, _no_busy(result))
             continue
         if not phase or not phase.get("rowtax"):
             yield _not_run(goal, where, target, "not run")

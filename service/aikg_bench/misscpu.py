@@ -5,8 +5,8 @@ between the HTTP side and the query worker is a wake-up), and it varies several-
 the next; the CPU each side spends does not. For each named query, ``GET /api/queries/<name>`` through the
 app with its response cache cleared (as ``aikg_bench.rowtax`` asks it), timed with the CPU clock of the
 asking thread (the HTTP side: Flask, the view, the runner) and the CPU clocks of the query worker
-processes, beside pyoxigraph in its own process on the same store and the text aikg runs (self-timed).
-Medians.
+processes, beside pyoxigraph in its own process on the same store and the text aikg runs (self-timed),
+both asked for the row cap's rows (:func:`aikg_bench.rowtax.app_path`). Medians.
 
     python -m aikg_bench.misscpu STORE_DIR [REQUESTS] [NAME,NAME,...]
 """
@@ -20,7 +20,7 @@ from typing import Any
 
 from aikg.placement import process_cpu_seconds
 from aikg_bench.mix import PARAMS
-from aikg_bench.rowtax import Session, engine_text, session
+from aikg_bench.rowtax import Session, app_path, engine_text, session
 
 SMALL = (
     "epoch-as-of",
@@ -37,13 +37,14 @@ def measure(s: Session, name: str, requests: int) -> dict[str, Any]:
     """Median wall ms, HTTP-side CPU ms, worker CPU ms and pyoxigraph ms of ``requests`` misses."""
     query = s.services.named.all()[name]
     raw = s.bindings(query, PARAMS)
-    text = engine_text(query, raw)  # the text aikg runs, as the bench's row gives it to pyoxigraph
-    path = f"/api/queries/{name}"
+    cap = s.services.runner.max_rows  # both sides answer the same rows (aikg_bench.rowtax.app_path)
+    text = engine_text(query, raw, cap)  # the text aikg runs, as the bench's row gives it to pyoxigraph
+    path = app_path(name, raw, cap)
     pool = s.services.runner.pool
 
     def http() -> None:
         s.services.responses.clear()
-        r = s.client.get(path, query_string=raw, headers={"Accept": "application/json"})
+        r = s.client.get(path, headers={"Accept": "application/json"})
         if r.status_code != 200:
             raise RuntimeError(f"{name}: HTTP {r.status_code}")
 

@@ -15,8 +15,9 @@ from urllib.parse import quote, urlencode
 
 from aikg.lookup.search import normalize
 from aikg.namespaces import ID, PREFIXES
-from aikg.query.named import bind_parameters, load_queries
+from aikg.query.named import bind_parameters, load_queries, paged
 from aikg.rdf.substitute import substitute
+from aikg.settings import Settings
 from aikg_bench.generate import Template
 
 WRITE_GRAPH = "https://w3id.org/aikg/graph/bench-writes"
@@ -162,6 +163,9 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
             ],
         )
     )
+    # aikg is asked for the row cap, as the peers' text asks: without limit it answers its first page
+    # (query_page, 1,000 rows), which the mix compared with the peers' whole answer.
+    cap = Settings().max_rows
     for name, q in sorted(load_queries().items()):
         paths, texts = [], []
         for k in ks[: variants // 4] if q.parameters else ks[:1]:
@@ -169,10 +173,11 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
             for p in q.parameters:
                 value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
                 raw[p.name] = numbered(value, k, template, replicas)
-            paths.append(f"/api/queries/{name}" + ("?" + urlencode(raw) if raw else ""))
+            paths.append(f"/api/queries/{name}?" + urlencode({**raw, "limit": str(cap)}))
             # The peers get the parameters substituted into the text as aikg's remote backend sends them
-            # (SEP-0007 semantics: they reach subqueries too, as Oxigraph's substitutions do).
-            texts.append(substitute(q.text, bind_parameters(q, raw)))
+            # (SEP-0007 semantics: they reach subqueries too, as Oxigraph's substitutions do), with the
+            # LIMIT aikg's store runs a page of the cap with.
+            texts.append(substitute(paged(q, cap, 0), bind_parameters(q, raw)))
         ops.append(Op(f"query {name}", "named", sorted(set(paths)), sorted(set(texts))))
     ops.append(Op("3-hop join", "join", ["/sparql?" + urlencode({"query": JOIN})], [JOIN]))
     ops.append(Op("aggregate", "aggregate", ["/sparql?" + urlencode({"query": AGGREGATE})], [AGGREGATE]))

@@ -21,7 +21,7 @@ _HTTP_PEERS = ("flask-hello", "flask-hello-threads", "rdflib-endpoint", "virtuos
 
 
 def _ops(result: dict[str, Any], peer: str) -> dict[str, Any] | None:
-    p = result["peers"].get(peer, {})
+    p = result.get("peers", {}).get(peer, {})
     ops: dict[str, Any] | None = p.get("ops")
     return ops
 
@@ -80,6 +80,8 @@ def _goal_options(options: dict[str, Any]) -> str:
         chosen += f" --peers {','.join(options['peers'])}"
     if options.get("answers", "heldout") != "heldout":
         chosen += f" --answers {options['answers']}"
+    if options.get("skip"):
+        chosen += f" --skip {','.join(options['skip'])}"
     return chosen
 
 
@@ -181,34 +183,30 @@ def markdown(result: dict[str, Any]) -> str:
         "",
     ]
     for size in result["sizes"]:
-        ld = size["load"]
-        lines += [
-            f"## {size['size']} ({size['generate']['quads']:,} quads "
-            + (
-                "generated)"
-                if size["generate"].get("replicas")
-                else "of the seeds and the Epoch AI snapshot)"
-            ),
-            "",
+        lines += [_size_title(size), "", *_unfinished(size)]
+        ld = size.get("load")
+        if not ld:
+            continue  # stopped before its load ended: nothing else was measured
+        lines.append(
             f"Load: pyoxigraph bulk_load {ld['pyoxigraph']['seconds']:.1f} s, "
             f"{ld['pyoxigraph']['peak_rss_mb']:.0f} MB peak; aikg {ld['aikg']['seconds']:.1f} s "
             f"(bulk {ld['aikg']['load_seconds']:.1f} s + derived graphs "
             f"{ld['aikg']['derive_seconds']:.1f} s), "
-            f"{ld['aikg']['peak_rss_mb']:.0f} MB peak{_peaks(ld['aikg'])}; ratio {ld['ratio']:.2f}×.",
-        ]
-        a = size["peers"].get("aikg", {})
+            f"{ld['aikg']['peak_rss_mb']:.0f} MB peak{_peaks(ld['aikg'])}; ratio {ld['ratio']:.2f}×."
+        )
+        a = size.get("peers", {}).get("aikg", {})
         if "search_index_build_seconds" in a:
             lines.append(
                 f"aikg search index build: {a['search_index_build_seconds']:.2f} s; "
                 f"aikg server peak RSS after the mix: {a.get('peak_rss_mb') or 0:.0f} MB."
             )
         for peer in ("virtuoso", "rdflib-endpoint"):
-            p = size["peers"].get(peer, {})
+            p = size.get("peers", {}).get(peer, {})
             if p.get("load_seconds") is not None:
                 lines.append(f"{peer} load: {p['load_seconds']:.1f} s.")
         skipped = [
             f"{k}: {v.get('skipped') or v.get('failed')}"
-            for k, v in size["peers"].items()
+            for k, v in size.get("peers", {}).items()
             if "skipped" in v or "failed" in v
         ]
         if skipped:
@@ -222,7 +220,7 @@ def markdown(result: dict[str, Any]) -> str:
         ]
         mine = _ops(size, "aikg") or {}
         floor = _ops(size, "pyoxigraph") or {}
-        for op in [o["name"] for o in size["operations"]]:
+        for op in [o["name"] for o in size.get("operations", [])]:
             r = mine.get(op, {})
             if "rps" in r:
                 head = f"{r['p50_ms']:.2f} | {r['p99_ms']:.2f} | {r['rps']:,.0f} | {r['cold_ms']:.1f}"
@@ -239,6 +237,29 @@ def markdown(result: dict[str, Any]) -> str:
         if size.get("answers"):
             lines += ["", *answers.markdown(size["answers"])]
     return "\n".join(lines)
+
+
+def _size_title(size: dict[str, Any]) -> str:
+    gen = size.get("generate")
+    if not gen:
+        return f"## {size['size']} (not generated)"
+    what = "generated)" if gen.get("replicas") else "of the seeds and the Epoch AI snapshot)"
+    return f"## {size['size']} ({gen['quads']:,} quads {what}"
+
+
+def _unfinished(size: dict[str, Any]) -> list[str]:
+    """For a size the run did not finish (stopped, or still running as its results were written): the
+    phases that ended, whose figures are kept, and that the rest did not run; nothing for a finished
+    size (or a run saved before phases were recorded)."""
+    if size.get("complete", True):
+        return []
+    ended = ", ".join(size.get("ended") or []) or "none"
+    return [
+        f"**Not finished** (the run stopped in this size, or was still running when this was written): "
+        f"the phases that ended are kept ({ended}); those after them did not run, and a goal at this "
+        "size without its figures says not run.",
+        "",
+    ]
 
 
 def _ms(line: dict[str, Any], key: str) -> str:
@@ -292,7 +313,7 @@ def write(result: dict[str, Any], out: Path) -> tuple[Path, Path]:
     """Save ``results.json`` and ``results.md`` under ``out``."""
     out.mkdir(parents=True, exist_ok=True)
     for size in result["sizes"]:
-        size["ratios"] = ratios(size)
+        size["ratios"] = ratios(size) if "peers" in size else {}
     result["goals"] = goals.table(result)
     j, md = out / "results.json", out / "results.md"
     j.write_text(json.dumps(result, indent=2, ensure_ascii=False))

@@ -75,6 +75,8 @@ class Options:
     in two rounds (:func:`aikg_bench.soak.fair_share`); 0: not run."""
     writes: int = 20
     """Small gated writes timed on aikg after the mix (:func:`aikg_bench.small_writes.committed`)."""
+    skip: frozenset[str] = frozenset()
+    """Goal phases left out (:data:`SKIPPABLE`): to measure one goal again without the others' hours."""
     warm: float = 60.0
     """Seconds, per operation, for putting aikg's answers in every HTTP worker's cache before its load
     run (:mod:`aikg_bench.warm`); the variants not warmed by then are left out of the load run."""
@@ -242,8 +244,25 @@ def _search_build(base: str, limit: float = 600) -> float:
         time.sleep(0.2)
 
 
-def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
-    """Everything for one size; servers are stopped before it returns."""
+SKIPPABLE = ("misses", "restart")
+"""Goal phases ``--skip`` leaves out: the named queries missing the cache in process (quiet and busy),
+and the first answers after a restart."""
+PHASES = ("load", "misses", "answers", "mix", "fair share", "busy phase")
+"""A size's phases in the order they run; each one's results are written as it ends (``keep``)."""
+
+
+def run_size(
+    label: str,
+    opts: Options,
+    work: Path,
+    out: dict[str, Any] | None = None,
+    keep: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Everything for one size, into ``out``; servers are stopped before it returns. ``keep(phase)`` is
+    called as each phase ends (:data:`PHASES`; each peer's mix as ``mix: PEER``), so a run stopped later
+    keeps what it measured (at 10M a size's phases take hours)."""
+    out = {} if out is None else out
+    ended = keep if keep is not None else (lambda phase: None)
     data = work / f"{label}.nq"
     t0 = time.perf_counter()
     if label == default.LABEL:
@@ -253,7 +272,7 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
         size = parse_size(label)
         gen = generate(data, size, seed=opts.seed)
         quads, replicas, batches = gen.quads, gen.replicas, gen.batches
-    out: dict[str, Any] = {"size": label, "target_quads": size}
+    out.update({"size": label, "target_quads": size})
     out["generate"] = {
         "seconds": time.perf_counter() - t0,
         "quads": quads,
@@ -280,14 +299,17 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
         f"{la['peak_rss_mb']:.0f} MB)"
     )
     shutil.rmtree(ox_dir, ignore_errors=True)
+    ended("load")
     template = build_template()
-    if opts.goals:
+    if opts.goals and "misses" not in opts.skip:
         out.update(in_process(aikg_dir, template, replicas, opts))
+        ended("misses")
     if label == default.LABEL:
         # Before the servers open the store: the evaluation opens it in a child process, then closes it.
         evaluation = answers.files(opts.answers, answers.DATA)
         if evaluation:
             out["answers"] = answers.measure(aikg_dir, evaluation, opts.log)
+            ended("answers")
     ops = build_mix(template, replicas, seed=opts.seed)
     if opts.ops is not None:
         ops = [op for op in ops if op.group in opts.ops]
@@ -310,10 +332,13 @@ def run_size(label: str, opts: Options, work: Path) -> dict[str, Any]:
         except (RuntimeError, OSError, subprocess.SubprocessError, requests.RequestException) as exc:
             out["peers"][name] = {"failed": f"{type(exc).__name__}: {exc}"[:300]}
             opts.log(f"    failed: {exc}")
+        ended(f"mix: {name}")
     if opts.goals and opts.fair > 0 and "aikg" in opts.peers:
         out["fair_share"] = fair_share(aikg_dir, opts)
+        ended("fair share")
     if opts.busy > 0:
         out["busy"] = busy_phase(label, aikg_dir, ops, template, replicas, out["peers"], opts)
+        ended("busy phase")
     shutil.rmtree(aikg_dir, ignore_errors=True)
     shutil.rmtree(publication.folder_for(aikg_dir), ignore_errors=True)  # snapshots and the kept index
     return out
@@ -362,7 +387,7 @@ def in_process(
             s.query(name, s.bindings(q, params), reps, ways=ways, untimed_first=first) for name, q in named
         ]
         worst = max(out["rowtax"], key=lambda line: line.get("ratio", 0))
-        opts.log(f"    row tax: worst {worst['query']} {worst.get('ratio')}×")
+        opts.log(f"    row tax: worst {worst['query']} {worst.get('ratio')}×{_failures(out['rowtax'])}")
         bound = [(name, q) for name, q in named if any(p.type == "entity" for p in q.parameters)]
         for which in ("hub",) if busy else ("hub", "small"):
             nodes = node_params(template, replicas, hub=which == "hub")
@@ -372,9 +397,21 @@ def in_process(
                 for name, q in bound
             ]
             out["hubs"][which] = {"node": node, "queries": queries, "lookup": s.lookup(node, opts.reps)}
-            slowest = max((line.get("http_ms", float("inf")) for line in queries), default=0)
-            opts.log(f"    {which} {node}: slowest bound query {slowest:.1f} ms")
+            timed = [line for line in queries if "http_ms" in line]
+            slowest = max(timed, key=lambda line: line["http_ms"], default=None)
+            opts.log(
+                f"    {which} {node}: slowest bound query "
+                + (f"{slowest['query']} {slowest['http_ms']:.1f} ms" if slowest else "none answered")
+                + _failures(queries)
+            )
     return out
+
+
+def _failures(lines: list[dict[str, Any]]) -> str:
+    """The queries that failed a way, each with its first error, for the log: at 10M the log said a
+    bound query had failed ("slowest bound query inf ms") and not which, nor how."""
+    failed = [f"{line['query']} ({line['error'][:120]})" for line in lines if "error" in line]
+    return f"; failed: {'; '.join(failed)}" if failed else ""
 
 
 def server_log(opts: Options, label: str, name: str) -> Path:
@@ -483,7 +520,7 @@ def busy_phase(
     with busy.busy_loops(opts.busy) as loops:
         out["loops"] = len(loops)
         out["load_average_began"] = busy.load_average()
-        if opts.goals:
+        if opts.goals and "misses" not in opts.skip:
             out.update(in_process(aikg_dir, template, replicas, opts, busy=True))
         for name in (p for p in BUSY_PEERS if p in opts.peers):
             opts.log(f"[{label}] {name}, busy")
@@ -557,7 +594,7 @@ def _peer(
         if opts.goals:
             result.update(_after_mix(server, data, bodies, opts))
         result["peak_rss_mb"] = server.rss_mb()
-        if name == "aikg" and opts.goals:
+        if name == "aikg" and opts.goals and "restart" not in opts.skip:
             server.stop()
             result["cold_start"] = cold_start(aikg_dir, *data, server_log(opts, label, "aikg-restart"))
             c = result["cold_start"]
@@ -569,6 +606,12 @@ def _peer(
     finally:
         if server is not None:
             server.stop()
+
+
+def _save(result: dict[str, Any], opts: Options) -> None:
+    """``results.json`` and ``results.md`` as measured so far, with the load average now."""
+    result["load_average"] = busy.load_average()
+    report.write(result, opts.out)
 
 
 def run(opts: Options) -> dict[str, Any]:
@@ -586,14 +629,24 @@ def run(opts: Options) -> dict[str, Any]:
         "answers": opts.answers,
         "fair": opts.fair,
         "writes": opts.writes,
+        "skip": sorted(opts.skip),
     }
     result: dict[str, Any] = {"machine": machine(), "options": options, "sizes": []}
     try:
         # Each size measures the quiet machine, then (--busy) the busy one beside its loops.
         for label in opts.sizes:
-            result["sizes"].append(run_size(label, opts, work))
-            result["load_average"] = busy.load_average()
-            report.write(result, opts.out)  # a long run keeps what it has measured so far
+            size: dict[str, Any] = {"size": label, "ended": [], "complete": False}
+            result["sizes"].append(size)
+
+            def keep(phase: str, size: dict[str, Any] = size) -> None:
+                # A long run keeps each phase as it ends: a run stopped in its 10M mix had lost every
+                # 10M figure, its load and misses included, when results were written per size.
+                size["ended"].append(phase)
+                _save(result, opts)
+
+            run_size(label, opts, work, size, keep)
+            size["complete"] = True
+            _save(result, opts)
     finally:
         if opts.work is None:
             shutil.rmtree(work, ignore_errors=True)

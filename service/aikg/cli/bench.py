@@ -86,6 +86,12 @@ import click
     help="Small gated writes (5 triples, POST /data) timed on aikg after the mix; 0 skips them.",
 )
 @click.option(
+    "--skip",
+    default="",
+    help="Goal phases left out, comma-separated: misses (named queries missing the cache in process, "
+    "quiet and busy), restart (the first answers after a restart); to measure other goals again quickly.",
+)
+@click.option(
     "--work",
     default=None,
     type=click.Path(path_type=Path),
@@ -106,18 +112,22 @@ def bench(
     answers: str,
     fair: float,
     writes: int,
+    skip: str,
     work: Path | None,
 ) -> None:
     """Benchmark aikg against rdflib-endpoint, Virtuoso, a bare Flask app and in-process pyoxigraph, and
     report each of issue 49's goals as a ratio against its baseline measured in the same run."""
     from aikg_bench.generate import parse_size
     from aikg_bench.report import write
-    from aikg_bench.run import PEERS, Options, run
+    from aikg_bench.run import PEERS, SKIPPABLE, Options, run
 
     chosen = tuple(p.strip() for p in peers.split(",") if p.strip())
     unknown = set(chosen) - set(PEERS)
     if unknown:
         raise click.UsageError(f"unknown peer(s): {', '.join(sorted(unknown))} (known: {', '.join(PEERS)})")
+    skipped = frozenset(p.strip() for p in skip.split(",") if p.strip())
+    if skipped - set(SKIPPABLE):
+        raise click.UsageError(f"unknown phase(s) to skip: {', '.join(sorted(skipped - set(SKIPPABLE)))}")
     opts = Options(
         sizes=[s.strip() for s in sizes.split(",") if s.strip()],
         out=out,
@@ -135,6 +145,7 @@ def bench(
         answers=answers,
         fair=fair,
         writes=writes,
+        skip=skipped,
     )
     j, md = write(run(opts), out)
     click.echo(md.read_text())
