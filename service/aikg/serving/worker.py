@@ -28,6 +28,7 @@ import gc
 import io
 import json
 import logging
+import select
 import socket
 import sys
 import threading
@@ -285,11 +286,33 @@ class KeepAliveResponse(_Response):
     and Node's fetch (undici, Comunica's transport) then sent a POST on one the server had just closed:
     2 of 3 Comunica updates failed. Told the timeout, undici stops reusing a connection before it."""
 
+    line: str | None = None
+    """The ``Keep-Alive`` header line of this process's configuration ("" without keep-alive), made
+    once by the worker as it starts (read from gunicorn's configuration per response, it was a tenth
+    of a cached answer's header work); unset, it is made from ``cfg`` each time."""
+
     def default_headers(self) -> list[str]:
         headers = super().default_headers()
-        if self.cfg.keepalive and not self.upgrade and not self.should_close():
-            headers.append(f"Keep-Alive: timeout={int(self.cfg.keepalive)}\r\n")
+        line = KeepAliveResponse.line
+        if line is None:
+            line = keep_alive_line(self.cfg.keepalive)
+        if line and not self.upgrade and not self.should_close():
+            headers.append(line)
         return headers
+
+
+def keep_alive_line(keepalive: float) -> str:
+    """The ``Keep-Alive: timeout=N`` header line for gunicorn's ``keepalive`` seconds ("" for none)."""
+    return f"Keep-Alive: timeout={int(keepalive)}\r\n" if keepalive else ""
+
+
+FIRST_BYTES_S = 0.01
+"""Seconds a thread waits for the first bytes of a new connection's request before handing the
+connection to the poller. A client that connects and sends at once (curl, requests, a health check) had
+its connection handed to a thread before its request arrived, back to the main loop, onto the poller
+and to a thread again: two more hand-offs than the bare gthread app (which waits in the thread up to
+5 s), on every request on a new connection. A client that sends nothing holds a thread this long at
+most, then waits on the poller as before."""
 
 
 class Worker(_ThreadWorker):
@@ -299,6 +322,7 @@ class Worker(_ThreadWorker):
         # gunicorn's threaded worker builds each response as wsgi.Response, with no hook to give it
         # another class: this process's responses declare their keep-alive timeout.
         wsgi.Response = KeepAliveResponse
+        KeepAliveResponse.line = keep_alive_line(self.cfg.keepalive)
         tune_interpreter()
         settings = load_settings()
         self.read_timeout = settings.read_timeout
@@ -350,6 +374,8 @@ class Worker(_ThreadWorker):
         """Answer one request on ``conn`` once it has arrived; until then, hand it back to the poller."""
         self._watch(conn)
         state = self._arrival(conn)
+        if state == WAIT and self._first_bytes(conn):
+            state = self._arrival(conn)
         if state == WAIT:
             return DEFER
         if state == TOO_LARGE:
@@ -397,6 +423,20 @@ class Worker(_ThreadWorker):
             return
         self._give_back_at = now + GIVE_BACK_EVERY
         give_back()
+
+    @staticmethod
+    def _first_bytes(conn: Conn) -> bool:
+        """For a new connection with nothing of its request yet: whether bytes arrive within
+        :data:`FIRST_BYTES_S` (looked for once per connection)."""
+        if getattr(conn, "parser", None) is not None or getattr(conn, "aikg_looked", False):
+            return False
+        conn.aikg_looked = True  # type: ignore[attr-defined]  # kept with gunicorn's connection
+        poll = select.poll()
+        try:
+            poll.register(conn.sock.fileno(), select.POLLIN)
+            return bool(poll.poll(FIRST_BYTES_S * 1000))
+        except (OSError, ValueError):  # closed meanwhile: the normal path sees it
+            return True
 
     def _arrival(self, conn: Conn) -> str:
         """Whether the request on ``conn`` has arrived (:func:`arrival`). Bytes of a request that has
