@@ -1003,6 +1003,22 @@ def test_a_misspelt_word_is_not_a_name_and_a_name_is_not_swallowed_by_a_misspell
     assert numbers(asker.ask("How much did NVIDIA put into SB Energy?")) == want == {1.5e9}
 
 
+@pytest.mark.parametrize(
+    ("q", "chip", "prop"),
+    [
+        ("Nvida H200 memory bandwidth", "nvidia-h200-sxm", "memoryBandwidth"),
+        ("Nvdia A100 FP16", "nvidia-a100", "tensorFp16Performance"),
+    ],
+)
+def test_a_misspelt_maker_keeps_the_model_number_as_typed(asker, epoch_store, q, chip, prop):
+    # "Nvida H200" as one misspelt name was nearest to "NVIDIA B200" (7,700 GB/s, a confident wrong answer;
+    # "nvida h100" gave the A100's TDP): the model's letters and number are never read as another's
+    want = values(epoch_store, f"SELECT ?v WHERE {{ id:{chip} aikg:{prop} ?v }}")
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["entity"] == chip
+    assert want and {f["number"] for f in body["answer"]["facts"]} == want
+
+
 @pytest.mark.parametrize("q", ["What is the most powerful chip Huawei makes?", "华为最强的芯片是哪款"])
 def test_a_chips_power_is_its_compute(asker, epoch_store, q):
     body = asker.ask(q)

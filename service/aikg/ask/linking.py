@@ -309,6 +309,10 @@ class EntityLinker:
         # the graph does not hold, not a typo of one it does); letters around it may be ("MI300XX")
         digits = set(_DIGITS.findall(norm))
         ranked = [(d, h) for d, h in ranked if digits <= set(_DIGITS.findall(normalize(h.name)))]
+        # nor are the letters written against it: "Nvida H200" is no NVIDIA B200 nor GH200, "nvida h100"
+        # no A100 (the maker's name misspelt; the model's letters and number as typed)
+        model = set(_MODEL_NUMBER.findall(norm))
+        ranked = [(d, h) for d, h in ranked if model <= set(_MODEL_NUMBER.findall(normalize(h.name)))]
         if not ranked:
             return None
         return Mention(
@@ -327,6 +331,9 @@ _WORD = re.compile(r"[^\W_]+(?:\.\d+)*")
 _NUMBER_APART = re.compile(r"(?<=[a-z]) (?=\d+$)")
 """The space between a name's word and its closing number ("gaudi 3")."""
 _DIGITS = re.compile(r"\d+")
+_MODEL_NUMBER = re.compile(r"\b[a-z]+\d+")
+"""A model's letters and number written as one word ("h200", "b200", "gh200", "mi300" of "mi300x"; the
+letters after the number may be misspelt: "MI300XX")."""
 PROPER_LOOKUP = 40
 """Hits looked at for a capitalized name (the phases of a data center come before other names)."""
 PROPER_MOST = 2
