@@ -459,6 +459,9 @@ def test_what_did_epoch_say_about_a_chip_on_a_date(client):
     tdp = [v for v in before["values"] if v["property"]["iri"].endswith("#thermalDesignPower")]
     assert [(v["value"]["value"], v["status"]["value"]) for v in tdp] == [("980", "older-snapshot")]
     assert {"replaced", "older-snapshot", "not-restated"} >= {h["status"] for h in before["history"]}
+    # a day that is none is refused naming the route's own parameter (it named the query's 'date')
+    bad = client.get("/api/entities/google-tpu-v7-ironwood/history?as_of=2025-02-30")
+    assert bad.status_code == 400 and "'as_of'" in bad.get_json()["message"]
 
 
 def test_what_changed_for_xai_since_the_last_import(client, imported):

@@ -122,6 +122,11 @@ def test_unknown_query_is_not_found(seeded_store):
         ("events-between", {"from": "2024-01-01", "to": "last year"}, "to"),
         ("events-between", {"from": "2024-02-30", "to": "2025-01-01"}, "from"),
         ("events-between", {"to": "2025-01-01"}, "from"),
+        # a word the query does not test for matched no row (200, 0 rows): include=everything, axis=bogus
+        ("funding-by-company", {"company": "xai", "include": "everything"}, "include"),
+        ("largest-training-runs", {"include": "ALL"}, "include"),
+        ("nvidia-only-capacity", {"uses": "known"}, "uses"),
+        ("unconfirmed-claims", {"axis": "bogus"}, "axis"),
     ],
 )
 def test_bad_parameters_are_bad_requests_naming_the_parameter(seeded_store, name, params, named):
@@ -178,6 +183,33 @@ def test_values_are_bound_never_pasted_into_the_query(seeded_store, tmp_path: Pa
     ):
         with pytest.raises(BadRequest, match=repr(named)):
             run_named(seeded_store, "echo", bad, SETTINGS, directory=tmp_path)
+
+
+def test_a_string_parameter_with_declared_values_takes_them_and_says_them(seeded_store):
+    q = get_query("funding-by-company")
+    include = next(p for p in q.parameters if p.name == "include")
+    assert include.values == ("likely", "all") and include.to_json()["values"] == ["likely", "all"]
+    with pytest.raises(BadRequest, match="'likely' or 'all', not 'everything'"):
+        bind_parameters(q, {"include": "everything"})
+    # both words answer: every round is at least the rounds that happened
+    likely = run_named(seeded_store, "funding-by-company", {}, SETTINGS).rows
+    every = run_named(seeded_store, "funding-by-company", {"include": "all"}, SETTINGS).rows
+    assert likely and len(every) >= len(likely)
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "# param: axis string optional default=other values=document,dataset -- the default is no value",
+        "# param: n integer optional values=1,2 -- values of a number",
+    ],
+)
+def test_declared_values_are_checked_when_the_file_is_read(tmp_path: Path, line):
+    from aikg.query.named import QueryFileError
+
+    (tmp_path / "odd.rq").write_text(f"# title: Odd\n{line}\nSELECT * {{}}\n", encoding="utf-8")
+    with pytest.raises(QueryFileError, match=r"odd\.rq:2"):
+        load_queries(tmp_path)
 
 
 def test_malformed_header_is_reported_with_file_and_line(tmp_path: Path):

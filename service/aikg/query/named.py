@@ -71,7 +71,7 @@ _HEADER = re.compile(r"^#\s*(title|description|param|example|chart|maintained)\s
 _MENTION_MARKS = str.maketrans("", "", "{}")
 _PARAM = re.compile(
     r"^(?P<name>\S+)\s+(?P<type>\S+)\s+(?P<req>required|optional)"
-    r"(?:\s+default=(?P<default>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$"
+    r"(?:\s+default=(?P<default>\S+))?(?:\s+values=(?P<values>\S+))?\s*(?:(?:--|—)\s*(?P<desc>.*))?$"
 )
 _DATE_FORMS = (
     (re.compile(r"^\d{4}-\d{2}-\d{2}$"), ox.NamedNode(_XSD + "date")),
@@ -89,16 +89,21 @@ class Parameter:
     description: str
     required: bool
     default: str | None = None
+    values: tuple[str, ...] = ()
+    """The words a string parameter takes (``values=likely,all``); empty: any text."""
 
     def to_json(self) -> dict[str, Any]:
         """The parameter as the API and docs list it."""
-        return {
+        out: dict[str, Any] = {
             "name": self.name,
             "type": self.type,
             "description": self.description,
             "required": self.required,
             "default": self.default,
         }
+        if self.values:
+            out["values"] = list(self.values)
+        return out
 
 
 @dataclass
@@ -213,13 +218,19 @@ def _parse_param(spec: str, where: str) -> Parameter:
     m = _PARAM.match(spec)
     if not m:
         raise QueryFileError(
-            f"{where}: expected '# param: NAME TYPE required|optional [default=VALUE] -- description'"
+            f"{where}: expected '# param: NAME TYPE required|optional [default=VALUE] [values=A,B] "
+            "-- description'"
         )
     if m["type"] not in PARAMETER_TYPES or not _NAME.match(m["name"]):
         raise QueryFileError(f"{where}: bad parameter name or type {m['name']!r} {m['type']!r}")
     if m["name"] in PAGE_PARAMETERS:
         raise QueryFileError(f"{where}: {m['name']!r} pages every named query and cannot be declared")
-    return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"])
+    values = tuple(v for v in (m["values"] or "").split(",") if v)
+    if values and m["type"] != "string":
+        raise QueryFileError(f"{where}: values= lists the words of a string parameter, not of {m['type']!r}")
+    if values and m["default"] is not None and m["default"] not in values:
+        raise QueryFileError(f"{where}: default {m['default']!r} is not one of its values {','.join(values)}")
+    return Parameter(m["name"], m["type"], m["desc"] or "", m["req"] == "required", m["default"], values)
 
 
 def load_queries(directory: Path | str | None = None) -> dict[str, NamedQuery]:
@@ -266,6 +277,11 @@ def convert(param: Parameter, raw: str) -> Term:
         if number is None or not number.is_finite():
             raise BadRequest(f"parameter {param.name!r} must be a decimal number")
         return ox.Literal(str(number), datatype=ox.NamedNode(_XSD + "decimal"))
+    if param.values and value not in param.values:
+        # a word the query does not test for matches no row: "include=everything" answered 0 rows, 200
+        words = [repr(v) for v in param.values]
+        told = " or ".join(words) if len(words) == 2 else f"one of {', '.join(words)}"
+        raise BadRequest(f"parameter {param.name!r} must be {told}, not {value!r}")
     return ox.Literal(value)
 
 

@@ -72,7 +72,8 @@ def _named_query_reference(services: Services) -> str:
             for p in q.parameters:
                 default = "" if p.default is None else f"`{p.default}`"
                 required = "yes" if p.required else "no"
-                out.append(f"| `{p.name}` | {p.type} | {required} | {default} | {p.description} |")
+                kind = p.type if not p.values else "one of " + ", ".join(f"`{v}`" for v in p.values)
+                out.append(f"| `{p.name}` | {kind} | {required} | {default} | {p.description} |")
             out.append("")
         if q.examples:
             out.append("Asked as: " + " · ".join(f"*{e}*" for e in q.example_texts()) + "\n")

@@ -4,6 +4,7 @@ and every value read leniently or not at all is listed here, not only on the CLI
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from flask import Blueprint, Response, jsonify, render_template, request
@@ -259,6 +260,8 @@ def entity_history(entity_id: str) -> Response:
     }
     as_of = AS_OF.read(request.args.get("as_of"))
     if as_of is not None:
+        # read as the query's day, the 400 naming as_of (it said "parameter 'date'", which the route lacks)
+        convert(replace(next(p for p in query.parameters if p.name == "date"), name="as_of"), as_of)
         result = services.named.run("epoch-as-of", {"entity": entity.value, "date": as_of})
         body["as_of"] = as_of
         body["values"] = [

@@ -138,6 +138,7 @@ def _declared(param: Parameter) -> KindParam:
         param.description or param.name,
         required=param.required and param.default is None,
         blank_is_default=param.default is not None or not param.required,
+        values=param.values,
     )
 
 

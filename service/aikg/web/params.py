@@ -321,10 +321,14 @@ class KindParam:
     where: Where = "query"
     blank_is_default: bool = False
     """Optional or defaulted: an empty or blank value reads as not given, and is documented so."""
+    values: tuple[str, ...] = ()
+    """The words it takes, when the query declares them (``values=``)."""
 
     def describe(self) -> dict[str, Any]:
         """The OpenAPI parameter object."""
         schema = dict(KIND_SCHEMAS.get(self.kind, {"type": "string"}))
+        if self.values:
+            schema["enum"] = list(self.values)
         if self.blank_is_default:
             schema = {"anyOf": [schema, NOT_GIVEN]}
         return parameter(self.name, self.where, schema, self.description, required=self.required)
