@@ -898,3 +898,21 @@ def test_the_whole_graph_is_built_once_in_the_background_and_202_says_how_far(st
     assert graphml_nodes(done.data) == graphml_nodes(direct)
     assert client.get("/export/graphml").data == done.data
     assert builds == ["graphml"]  # once, however often it was asked for
+
+
+def test_an_unknown_format_is_told_without_waiting_for_the_views_process(store, monkeypatch):
+    """A part of the graph is written by the views process; a request for a format aikg has none of is
+    a 404 answered by the HTTP worker itself. Behind a hub's slow view, /export/csv?focus=x waited for
+    the busy views process and answered 503 "the view ran past the time limit" after 5 s."""
+    from aikg.web import create_app
+
+    app = create_app({"store": "memory", "load_seeds": False}, store=store)
+    services = app.extensions[SERVICES_KEY]
+
+    class Busy:
+        def forward(self, *args, **kwargs):
+            raise AssertionError("a request with an unknown format reached the views process")
+
+    monkeypatch.setattr(services, "views", Busy())
+    reply = app.test_client().get("/export/csv?focus=groq&depth=1")
+    assert reply.status_code == 404 and "no export format 'csv'" in reply.get_json()["message"]

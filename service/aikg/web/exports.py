@@ -168,6 +168,9 @@ def export(name: str) -> Response:
     if request.method == "POST":
         request.get_data(cache=True)  # read first: the response cache keys a POST on its body's digest
     options = _options(focus=request.values.get("focus"))
+    # an unknown format is told here, never after waiting for the views process: behind a hub's slow
+    # view, /export/csv?focus=x answered 503 "the view ran past the time limit" after 5 s, not its 404
+    export_format(name)
     whole = options.whole and not options.fold
     if services.views is not None:
         if not whole:
