@@ -378,6 +378,8 @@ class Parameter(TypedDict):
     description: str
     required: bool
     default: NotRequired[str | None]
+    values: NotRequired[list[str]]
+    """The words a string parameter takes, when its query declares them (any other: 400)."""
 
 
 class NamedQuery(TypedDict):
