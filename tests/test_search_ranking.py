@@ -237,6 +237,12 @@ WRITTEN_APART: list[tuple[str, str]] = [
     ("Alibaba Group", "alibaba"),
     ("阿里巴巴集团", "阿里巴巴"),
     ("华为公司", "华为"),
+    # traditional characters, as Taipei and Hong Kong write the names: the graph's are simplified
+    ("英偉達", "英伟达"),
+    ("輝達", "辉达"),
+    ("華為", "华为"),
+    ("華為公司", "华为"),
+    ("阿里巴巴集團", "阿里巴巴"),
 ]
 
 

@@ -6,14 +6,12 @@ one step mean the same characters to the next.
 
 from __future__ import annotations
 
-import functools
 import re
 import unicodedata
 from dataclasses import dataclass
 
-import opencc
-
 from aikg.ask.words import CHIP_LINE_NAMES, PLACE_NAMES
+from aikg.lookup.hanzi import simplified
 
 _CJK = "\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff"
 CJK_CHAR = re.compile(f"[{_CJK}]")
@@ -175,24 +173,6 @@ def _arabic(m: re.Match[str]) -> str:
 
 
 _PLACE = re.compile("|".join(sorted(map(re.escape, PLACE_NAMES), key=len, reverse=True)))
-
-
-KEPT_CHARACTERS = re.compile("([昇])")
-"""Characters that are already simplified but that OpenCC takes for variants of others (昇腾, Huawei's
-Ascend, would become 升腾): never converted."""
-
-
-@functools.cache
-def _converter() -> opencc.OpenCC:
-    # tw2sp: Taiwan's characters *and* words (記憶體 -> 内存, 晶片 -> 芯片, 資料中心 -> 数据中心), so a
-    # question asked as in Taipei or Hong Kong reads the lexicon's simplified words
-    return opencc.OpenCC("tw2sp")
-
-
-def simplified(text: str) -> str:
-    """The text in simplified characters and mainland words (OpenCC's tw2sp phrase tables)."""
-    parts = KEPT_CHARACTERS.split(text)
-    return "".join(p if KEPT_CHARACTERS.fullmatch(p) else _converter().convert(p) for p in parts if p)
 
 
 @dataclass(frozen=True, slots=True)

@@ -50,6 +50,7 @@ import pyoxigraph as ox
 from rapidfuzz.distance import OSA
 
 from aikg.errors import AikgError, StoreError
+from aikg.lookup.hanzi import has_han, simplified
 from aikg.lookup.vocabulary import Vocabulary, local_name
 from aikg.namespaces import AIKG, ID
 from aikg.store import Store, Term, open_snapshot
@@ -704,6 +705,10 @@ def search(
     one (see :data:`HUB_RATIO`)."""
     pool = max(limit, RERANKED)
     hits = _matches(store, index, query, type_iri, pool)
+    if not any(h.match in _NAME_TIERS for h in hits) and has_han(query) and simplified(query) != query:
+        # written in traditional characters (英偉達, 輝達, 華為): the graph's Chinese names are simplified
+        query = simplified(query)
+        hits = _before(_matches(store, index, query, type_iri, pool), hits)[:pool]
     if not any(h.match in _NAME_TIERS for h in hits):
         bare = without_legal_form(query)
         if bare:
