@@ -292,6 +292,7 @@ class LiveServer:
         full_env = {
             **os.environ,
             "AIKG_IMPORT_EPOCH": "false",
+            "AIKG_WARM_ASK": "false",  # its CPU at every start; tests that ask turn it on
             "AIKG_QUERY_TIMEOUT": TEST_QUERY_TIMEOUT,
             **(env or {}),
         }

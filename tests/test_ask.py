@@ -107,6 +107,21 @@ def test_who_runs_nvidia_only_capacity_in_english_and_chinese_runs_the_named_que
         assert links["editor"] == "/editor?named=nvidia-only-capacity&vendor=nvidia&include=likely&uses=any"
 
 
+def test_a_served_app_makes_its_reader_before_the_first_question(seeded_store):
+    """A served worker makes its plain-words reader in the background (setting warm_ask): the first
+    question is answered by that reader, not by one it waits to be made (4-6 s on a busy machine, past
+    the 5 s limit: the first questions after a restart answered 503)."""
+    from aikg.web import create_app
+    from aikg.web.ask import ASKER_KEY, warm_up
+
+    app = create_app({"store": "memory", "load_seeds": False, "query_timeout": 60}, store=seeded_store)
+    assert ASKER_KEY not in app.extensions
+    warm_up(app)
+    made = app.extensions[ASKER_KEY]
+    body = ask(app.test_client(), "who runs NVIDIA-only capacity?")
+    assert body["understood"]["query"] == "nvidia-only-capacity" and app.extensions[ASKER_KEY] is made
+
+
 def test_an_entity_parameter_is_filled_from_the_question(ro_client):
     body = ask(ro_client, "what deals has CoreWeave made")
     assert body["understood"]["query"] == "deals-of-organization"

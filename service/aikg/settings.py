@@ -58,6 +58,11 @@ class Settings:
     store_user: str = _setting("", "Remote engine: user name for HTTP basic/digest auth.")
     store_password: str = _setting("", "Remote engine: password for HTTP basic/digest auth.")
     load_seeds: bool = _setting(True, "Load ontology, shapes and seeds into an empty store at start.")
+    warm_ask: bool = _setting(
+        True,
+        "Make the plain-words reader (/api/ask) in the background soon after each HTTP worker starts: "
+        "its first question otherwise pays for it (4-6 s on a busy machine, past the 5 s limit).",
+    )
     import_epoch: bool = _setting(
         True,
         "With load_seeds, import the Epoch AI snapshot kept in seeds/epoch/ (CC BY 4.0) in the background"

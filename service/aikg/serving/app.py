@@ -29,6 +29,8 @@ from aikg.settings import SETTINGS, Settings
 VIEWS_START_DELAY = 8.0
 """Seconds after an HTTP worker is ready before it starts its views process (a view asked sooner
 starts it at once)."""
+ASK_WARM_DELAY = 2.0
+"""Seconds after a worker loads before it makes its plain-words reader in the background."""
 
 GRACEFUL_SECONDS = 10
 """How long a stopping worker may spend finishing running requests before it is killed."""
@@ -156,9 +158,16 @@ class Server(BaseApplication):  # type: ignore[misc]  # gunicorn ships no types:
             # Its start (an interpreter, its imports, the app: 2-5 s of a core on a busy machine) waits
             # until the first answers are out, which otherwise shared the cores with it.
             services.views.start(after=VIEWS_START_DELAY)
-        if not writer and self.settings.token:  # the first write should not pay for parsing rules
-            import threading
+        import threading
 
+        if self.settings.warm_ask:
+            from aikg.web.ask import warm_up as warm_asker
+
+            # the plain-words reader, made once the first answers are out (its first question took 4-6 s)
+            timer = threading.Timer(ASK_WARM_DELAY, warm_asker, args=(app,))
+            timer.name, timer.daemon = "aikg-ask-warm-up", True
+            timer.start()
+        if not writer and self.settings.token:  # the first write should not pay for parsing rules
             from aikg.write.gate import warm_up
 
             threading.Thread(target=warm_up, name="aikg-warm-up", daemon=True).start()

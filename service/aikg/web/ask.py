@@ -1,17 +1,21 @@
 """Asking in plain words: ``GET /api/ask?q=`` (JSON) and the explorer's ask page ``/ask?q=``.
 
 One :class:`aikg.ask.Asker` per app, made on first use from the app's services (store, search index,
-named queries and their runner, entity lookups), kept on the app.
+named queries and their runner, entity lookups), kept on the app; a served app makes it in the background
+soon after it starts (:func:`warm_up`), so the first question does not pay for it.
 """
 
 from __future__ import annotations
 
+import contextlib
+import threading
 from typing import Any
 
-from flask import Blueprint, Response, current_app, jsonify, render_template, request
+from flask import Blueprint, Flask, Response, current_app, jsonify, render_template, request
 
 from aikg.ask import Asker
 from aikg.ask.asker import MAX_QUESTION
+from aikg.errors import AikgError
 from aikg.rdf.formats import JSON
 from aikg.services import Services
 from aikg.web import get_services, shapes
@@ -38,12 +42,34 @@ AFTER = TextParam(
 )
 
 
+_MAKING = threading.Lock()
+WARM_QUESTION = "What is the TDP of the H100 PCIe?"
+"""Asked once by :func:`warm_up`: it reads the lexicons, the entity index and the named queries' examples
+that every later question uses (the first question of a worker took 4-5 s on a busy machine, past the
+request's 5 s limit: 503 for the first asks after a restart)."""
+
+
 def get_asker() -> Asker:
     """The app's asker (its router is trained on first use)."""
-    asker = current_app.extensions.get(ASKER_KEY)
+    return _asker_of(current_app)
+
+
+def _asker_of(app: Flask) -> Asker:
+    asker = app.extensions.get(ASKER_KEY)
     if asker is None:
-        asker = current_app.extensions[ASKER_KEY] = Asker.for_services(get_services())
+        with _MAKING:  # made once, by the first request or the warm-up, whichever comes first
+            asker = app.extensions.get(ASKER_KEY)
+            if asker is None:
+                with app.app_context():
+                    asker = app.extensions[ASKER_KEY] = Asker.for_services(get_services())
     return asker
+
+
+def warm_up(app: Flask) -> None:
+    """Make the app's asker and read one question with it, outside any request (no time limit); if the
+    store cannot answer yet, the first question makes it as before."""
+    with contextlib.suppress(AikgError), app.app_context():
+        _asker_of(app).ask(WARM_QUESTION)
 
 
 def _ask_doc(_: Services) -> dict[str, Any]:
