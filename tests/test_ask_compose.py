@@ -3776,3 +3776,108 @@ def test_chat_words_and_a_products_app_ask_nothing_more(asker, q):
     # was: "friend" (after "for"), "r" and "app" taken for words of the domain, so not sure
     a = asker.ask(q)
     assert not a["abstained"] and not a["understood"]["unknown"], (q, a["understood"]["unknown"])
+
+
+_RANKED_CLUSTERS = (
+    "SELECT ?c WHERE {{ ?c a aikg:Deployment ; aikg:operator id:{org} ; aikg:{prop} ?v ; "
+    'aikg:operationalStatus "Existing" ; aikg:datasetConfidence ?cf . '
+    "FILTER(?cf IN (aikg:Confirmed, aikg:Likely)) }} ORDER BY {order}(?v)"
+)
+
+
+def test_a_follow_up_asking_of_those_keeps_the_things_before(asker, epoch_store):
+    """ "which of those is the biggest by H100e?" after Samsung's clusters counted, 其中功耗最低的 after
+    Kunlunxin's chips above 16 GB, 佢哋邊個耗電最少 after SoftBank's clusters: the biggest or least of
+    those, not of every cluster or chip (was: every existing cluster ranked, sure)."""
+    cases = (
+        (
+            "which of those is the biggest by H100e?",
+            "How many clusters does Samsung operate?",
+            _RANKED_CLUSTERS.format(org="samsung", prop="h100Equivalents", order="DESC"),
+        ),
+        (
+            "佢哋邊個耗電最少？",
+            "軟銀有幾多個集群？",
+            _RANKED_CLUSTERS.format(org="softbank", prop="powerCapacity", order="ASC"),
+        ),
+        (
+            "其中功耗最低的是哪款？",
+            "显存超过 16GB 的昆仑芯芯片有哪些？",
+            "SELECT ?h WHERE { ?h a aikg:Hardware ; aikg:manufacturer id:kunlunxin-baidu ; "
+            "aikg:memoryPerChip ?m ; aikg:thermalDesignPower ?v . FILTER(?m > 16) } ORDER BY ASC(?v)",
+        ),
+        (
+            "其中最大的是哪个？",
+            "沙特阿美有几个集群？",
+            _RANKED_CLUSTERS.format(org="saudi-aramco", prop="h100Equivalents", order="DESC"),
+        ),
+    )
+    for q, after, sparql in cases:
+        body = asker.ask(q, after=after)
+        assert not body["abstained"] and first(body) == _gold(epoch_store, sparql)[0], (q, body["understood"])
+    # the same words after things of another class keep nothing: not sure, not every chip ranked
+    body = asker.ask("which of them has the highest TDP?", after="Which data centers does Google operate?")
+    assert body["abstained"] and body["answer"]["kind"] == "unsure"
+
+
+def test_a_follow_up_counts_what_a_list_listed_and_lists_what_a_count_counted(asker, epoch_store):
+    body = asker.ask(
+        "how many of those are there?", after="Which Huawei chips have more than 60 GB of memory?"
+    )
+    gold = _gold(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?h) AS ?n) WHERE { ?h a aikg:Hardware ; aikg:manufacturer id:huawei ; "
+        "aikg:memoryPerChip ?m . FILTER(?m > 60) }",
+    )
+    assert not body["abstained"] and count_of(body) == int(gold[0])
+    body = asker.ask("分别是哪几个？", after="月之暗面 2025 年发布了几个模型？")
+    gold = _gold(
+        epoch_store,
+        "SELECT ?m WHERE { ?m a aikg:AIModel ; aikg:developer id:moonshot ; aikg:releaseDate ?d . "
+        "FILTER(YEAR(?d) = 2025) }",
+    )
+    assert not body["abstained"] and sorted(_rows(body)) == sorted(gold)
+
+
+def test_a_month_named_alone_in_a_follow_up_is_of_the_year_before(asker, epoch_store):
+    body = asker.ask("and in september?", after="ChatGPT weekly active users in March 2024?")
+    assert not body["abstained"] and numbers(body) & values(
+        epoch_store,
+        "SELECT ?v WHERE { ?f a aikg:UsageFigure ; aikg:product ?p ; aikg:activeUsers ?v ; aikg:date ?d . "
+        'FILTER(STR(?p) = "ChatGPT" && STRSTARTS(STR(?d), "2024-09")) }',
+    )
+    assert body["understood"]["form"]["dates"] == ["2024-09-01", "2024-09-30"]
+    body = asker.ask("那九月呢？", after="OpenAI 2024年6月的年化收入是多少？")
+    assert not body["abstained"] and body["understood"]["form"]["dates"] == ["2024-09-01", "2024-09-30"]
+
+
+def test_a_follow_up_naming_another_round_or_an_organization_drops_what_named_the_one_before(
+    asker, epoch_store
+):
+    """ "那D轮呢" after Anthropic's C round of May 2023: the D round, whatever its month (was: nothing in
+    May 2023); "那 Meta AI 呢" after Grok's daily users: Meta AI's, not Grok's under Meta AI's name."""
+    body = asker.ask("那D轮呢？", after="Anthropic 2023年5月C轮的投后估值是多少？")
+    gold = values(
+        epoch_store,
+        "SELECT ?v WHERE { id:funding-round-anthropic-dec-2023-18-4b-series-d aikg:postMoneyValuation ?v }",
+    )
+    assert not body["abstained"] and gold <= numbers(body)
+    body = asker.ask("那 Meta AI 呢？", after="Grok 2025年3月的日活是多少？")
+    gold = values(
+        epoch_store,
+        'SELECT ?v WHERE { ?f a aikg:UsageFigure ; aikg:agent id:meta ; aikg:activeUsersPeriod "Daily" ; '
+        'aikg:activeUsers ?v ; aikg:date ?d . FILTER(STRSTARTS(STR(?d), "2025-03")) }',
+    )
+    assert not body["abstained"] and numbers(body) == gold
+
+
+def test_the_question_before_a_follow_up_is_read_as_it_was_answered(asker, epoch_store):
+    """ "and in 2025?" after "Which models did TII release in 2024?": TII read by its initials, as when it
+    was asked (was: every model of 2025, sure)."""
+    body = asker.ask("and in 2025?", after="Which models did TII release in 2024?")
+    gold = _gold(
+        epoch_store,
+        "SELECT ?m WHERE { ?m a aikg:AIModel ; aikg:developer id:technology-innovation-institute ; "
+        "aikg:releaseDate ?d . FILTER(YEAR(?d) = 2025) }",
+    )
+    assert not body["abstained"] and sorted(_rows(body)) == sorted(gold)

@@ -31,6 +31,7 @@ from aikg.ask.compose import (
     OPEN_END,
     OPEN_START,
     RANK_BY,
+    SUBSET,
     SURE_AT,
     TEMPLATE_WORD,
     TOP_K,
@@ -353,11 +354,27 @@ class Asker:
             )
         index = self.search()
         router = self.router()
-        reading = router.read(text, index)
+        reading = self._named(router.read(text, index), index)
+        queries = self.queries()
+        plans = [
+            self._plan(intent, score, example, reading, queries, index)
+            for intent, score, example in router.scores(reading)
+        ]
+        named = [m for m in reading.mentions if (m.start, m.end) in router.masked_mentions(reading)]
+        for plan in plans:
+            plan.score = round(plan.score + _fit(plan, named), 4)
+        return reading, sorted(plans, key=lambda p: -p.score)
+
+    def _named(self, reading: Reading, index: Any) -> Reading:
+        """The reading with the names its words make beyond the linker's: chip lines, initials, series
+        of models, sites (also of the question before a follow-up, which is read as it was answered)."""
+        router = self.router()
         # "Kunlun", "Ascend", "Trainium": a chip line read as its maker (:mod:`aikg.ask.lines`)
         reading.mentions = with_lines(reading.folded, reading.mentions, self._lines(index))
         # "the DOE", "NUDT's MT-3000": an organization written by its initials (:mod:`aikg.ask.acronyms`)
-        reading.mentions = with_acronyms(text, reading.folded, reading.mentions, self._acronyms(index))
+        reading.mentions = with_acronyms(
+            reading.question, reading.folded, reading.mentions, self._acronyms(index)
+        )
         # "Qwen 系列", "which Qwen model": a series of models read as the word their names begin with
         orgs = index.vocab.descendants(AIKG + "Organization")
         reading.mentions = with_series(
@@ -374,15 +391,7 @@ class Asker:
             orgs,
             reading.question,
         )
-        queries = self.queries()
-        plans = [
-            self._plan(intent, score, example, reading, queries, index)
-            for intent, score, example in router.scores(reading)
-        ]
-        named = [m for m in reading.mentions if (m.start, m.end) in router.masked_mentions(reading)]
-        for plan in plans:
-            plan.score = round(plan.score + _fit(plan, named), 4)
-        return reading, sorted(plans, key=lambda p: -p.score)
+        return reading
 
     def _plan(
         self,
@@ -526,7 +535,8 @@ class Asker:
         by a named query the question before it would not be read as: its words alone chose the query,
         and what it goes on from is lost (the question before could not be composed with it)."""
         query = body["understood"].get("query")
-        if not query or reading.mentions or not FOLLOW_UP.search(reading.folded):
+        follows = FOLLOW_UP.search(reading.folded) or SUBSET.search(reading.folded)
+        if not query or reading.mentions or not follows:
             return False
         _, before = self.understand(after.strip()[:MAX_QUESTION])
         return not before or before[0].intent != query
@@ -725,6 +735,10 @@ class Asker:
                 # (转发, 结论, "putting out") ask nothing more
                 unknown = [w for w in unknown if not asking(w)]
         names = written_as_names(reading.question, unknown)
+        if form is not None and form.lost:
+            # "which of them has the highest TDP?" after clusters: the things before, which the form over
+            # another class could not keep — every chip ranked is another question's answer
+            names += len(form.lost)
         if (
             form is not None
             and form.op == "provenance"
@@ -1284,7 +1298,9 @@ class Asker:
         index = self.search()
         previous = None
         if after and after.strip():
-            before = self.router().read(after.strip()[:MAX_QUESTION], index)
+            # the question before read as it was answered ("Which models did TII release in 2024?": TII
+            # is the Technology Innovation Institute by its initials, kept in "and in 2025?")
+            before = self._named(self.router().read(after.strip()[:MAX_QUESTION], index), index)
             previous = self._read(before, index)
             if previous is not None and previous.op == "sources":
                 previous.op = ""  # a named query answered it: a follow-up keeps no composed form of it

@@ -457,6 +457,9 @@ class Form:
     also: list[str] = field(default_factory=list)
     """Further properties a fact asks for beside ``prop`` ("total and active parameters", "用多少张 H800
     训了多少天", "how many GPUs of which chip"): each is answered."""
+    lost: list[str] = field(default_factory=list)
+    """The words of a follow-up naming the things before ("of those", 其中) when the form could not keep
+    them (another class): not understood, so the answer over every thing of its class is not sure."""
     """For a ``joint`` form (the figure of the node that links every thing named: NVIDIA's investment in
     SB Energy, CoreWeave's MLPerf v6.0 result on the GB300), the reading of the named things one by
     one, answered when no node links them all."""
@@ -1274,6 +1277,7 @@ def not_kept(form: Form, folded: str = "") -> list[str]:
     beside a list, count or ranking, which does not apply it ("阿里巴巴有 1 万亿参数的模型吗", "models with
     1 trillion parameters": was every Alibaba model listed, sure)."""
     out = [form.series] if form.series and not series_applied(form) else []
+    out += form.lost
     if (
         form.op in ("list", "count", "top")
         and form.value is not None
@@ -1849,7 +1853,7 @@ def unexplained_words(
     taken += [
         (m.start(), m.end()) for pattern in (_TOP_K, _ROUND, _WORD_NUMBER) for m in pattern.finditer(folded)
     ]
-    taken += [(m.start(), m.end()) for m in FOLLOW_UP.finditer(folded)]
+    taken += [(m.start(), m.end()) for pattern in (FOLLOW_UP, SUBSET) for m in pattern.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
@@ -3726,17 +3730,45 @@ _CHAT_LEAD = (
 FOLLOW_UP = re.compile(
     rf"^\s*{_CHAT_LEAD}(?:and|also|then|(?:and\s+)?(?:wh?at|wht|waht|how)\s+(?:ab\w{{0,3}}t|bout|bou?t))\b"
     rf"|^\s*{_CHAT_LEAD}(?:only|just)\s+(?:the\s+)?ones\b|^\s*{_CHAT_LEAD}(?:那|只看|只要)|呢\s*[?？]?\s*$"
+    rf"|^\s*{_CHAT_LEAD}(?:same\s+(?:for|with)|now\s+for)\b|^\s*{_CHAT_LEAD}(?:换成|改成|换做|换作)"
 )
 """How a question says it goes on from the one before ("and over 300 MW?", "what abut the B200",
 "wat about the MI355X", "how bout Japan", "only the ones above 4e26 FLOP?", "那德国呢",
-"只看超过 3e26 的"), after chat that asks nothing ("ok and over 2 TB/s?", 好的，那…呢)."""
+"只看超过 3e26 的", "same for 2025?", 换成英特尔呢), after chat that asks nothing ("ok and over 2 TB/s?",
+好的，那…呢)."""
+SUBSET = re.compile(
+    r"\b(?:of|among(?:st)?|out\s+of|from)\s+(?:those|these|them|thoes|theese|thse|thos|the\s+ones)\b"
+    r"|其中|当中|(?:这些|那些|它们|他们|呢些|嗰些|这几[个款家])(?:里面|里头|之中|中)?"
+    # the things before as a whole, counted or named: "how many is that?", "which ones are they?", "list
+    # them", 总共有多少个 (總共有幾多個), 分别是哪几个
+    rf"|^\s*{_CHAT_LEAD}(?:and\s+|so\s+)?how\s+many\s+(?:is\s+(?:that|it)|was\s+that|are\s+(?:there|they|those|these))\b"
+    rf"|^\s*{_CHAT_LEAD}(?:and\s+|so\s+)?(?:which|what)\s+(?:ones\s+)?(?:are|were)\s+(?:they|those|these)\b"
+    rf"|^\s*{_CHAT_LEAD}(?:and\s+|so\s+)?which\s+ones\b|\b(?:list|name|show)\s+(?:them|those|these)\b"
+    r"|^\s*(?:那)?(?:一共|总共|总计|合计|加起来)(?:有|是)?(?:多少|几)\s*[个款家轮项台张颗]?\s*呢?\s*[?？]?\s*$"
+    r"|^\s*(?:那)?(?:分别|具体)是(?:哪|什么)"
+)
+"""Words asking about the things the answer before gave ("which of those is the biggest", "how many of
+them", 其中, 这些里面, 它们当中, and 佢哋 and 呢啲 as folded: 他们, 呢些): a follow-up that keeps its
+filters and its threshold, whatever it asks of them."""
+_RATING_NAMED = re.compile(r"\btdp\b|thermal design|热设计")
+"""A chip's power rating named as such: no site's power, whatever the class before."""
+_LIST_ASKED = re.compile(
+    r"\bwhich\s+ones\b|\bwhat\s+(?:are|were)\s+(?:they|those|these)\b"
+    r"|\b(?:list|name|show)\s+(?:them|those|these)\b|哪几|哪些|分别"
+)
+"""A follow-up asking which things a count before counted ("which ones are they?", 分别是哪几个)."""
 
 
 _BARE_PERIOD = re.compile(
     r"\b(?P<half>first|second|1st|2nd)\s+half\b|\bh(?P<h>[12])\b|\bq(?P<q>[1-4])\b"
     r"|(?P<zhhalf>[上下])半年|第?(?P<zhq>[一二三四1-4])季度"
+    rf"|\b(?P<month>{'|'.join(m for m in sorted(_MONTHS, key=len, reverse=True) if m != 'may')})\b"
+    r"|(?:\b(?:in|and|about|for|of)\s+|^\s*)(?P<may>may)\b"
+    r"|(?<![\d年])(?P<zhm>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?!\s*\d)"
 )
-"""A half or quarter named with no year ("and the second half?", "那下半年呢", "那第四季度呢")."""
+"""A half, quarter or month named with no year ("and the second half?", "那下半年呢", "那第四季度呢",
+"and in october?", 那九月呢, "what about may?"; "may" only after a preposition, not the verb)."""
+_ZH_MONTHS = {"十": 10, "十一": 11, "十二": 12, **{c: i + 1 for i, c in enumerate("一二三四五六七八九")}}
 
 
 def _period_of_year_before(current: Form, dates: tuple[str, str], text: str) -> None:
@@ -3746,6 +3778,13 @@ def _period_of_year_before(current: Form, dates: tuple[str, str], text: str) -> 
     m = _BARE_PERIOD.search(text)
     year = dates[0][:4]
     if m is None or not year.isdigit() or dates[1][:4] != year:
+        return
+    month = m.group("month") or m.group("may") or m.group("zhm")
+    if month:
+        # "and in october?" after July 2025's figures: October 2025
+        n = _MONTHS.get(month) or _ZH_MONTHS.get(month) or int(month if month.isdigit() else 0)
+        current.dates = (f"{year}-{n:02d}-01", _end(int(year), n))
+        current.period_said = m.group().casefold()
         return
     if m.group("half"):
         period = f"the {'first' if m.group('half') in ('first', '1st') else 'second'} half of {year}"
@@ -3782,8 +3821,19 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         # "which one has the most power?" after a ranking of data centers: still data centers (the
         # property implied clusters, the other class of sites, which the follow-up does not name)
         current.carrier = previous.carrier
+    subset = SUBSET.search(text) is not None
+    if (
+        subset
+        and not current.class_named
+        and current.carrier != previous.carrier
+        and (previous.carrier or "", current.prop or "") in RECLASS
+        and not _RATING_NAMED.search(text)
+    ):
+        # "which of them draws the least power?" after Google's data centers: theirs, not chips' TDP
+        current.carrier = previous.carrier
+        current.prop = RECLASS[(previous.carrier or "", current.prop or "")]
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
-        if FOLLOW_UP.search(text) and current.carrier and current.carrier == previous.carrier:
+        if (FOLLOW_UP.search(text) or subset) and current.carrier and current.carrier == previous.carrier:
             # "and over 300 MW?" after "existing clusters drawing more than 140 MW": still existing ones
             current.status = current.status or previous.status
             current.country = current.country or previous.country
@@ -3797,6 +3847,16 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
                 current.subsidiaries = current.subsidiaries or previous.subsidiaries
             current.kind = current.kind or previous.kind
             current.line = current.line or previous.line
+            if subset and not current.threshold and previous.threshold:
+                # "of those, which has the highest memory bandwidth?" after Huawei's chips above 60 GB:
+                # still the chips above 60 GB (the bound on the property the list was by)
+                current.threshold = previous.threshold
+                bound = previous.threshold_prop or previous.prop
+                current.threshold_prop = bound if bound != current.prop else None
+        elif subset and current.carrier and previous.carrier and current.carrier != previous.carrier:
+            # "which of them has the highest TDP?" after clusters: chips are not among them, and every
+            # chip ranked answers another question
+            current.lost = [m.group().strip() for m in SUBSET.finditer(text)]
         return current
     # how sure the follow-up is read is the new question's affair: the one before it was answered
     form = replace(
@@ -3821,6 +3881,10 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         if value and value != getattr(previous, attr):
             setattr(form, attr, value)
             changed = True
+            if attr == "round_name" and previous.orgs and not current.dates:
+                # "那D轮呢" after Anthropic's C round of May 2023: the D round, whenever it was (the month
+                # named the earlier round, as its name does)
+                form.dates, form.period_said = None, ""
             if attr == "product" and not current.orgs and previous.orgs:
                 # "那 Grok 呢" after DeepSeek's daily users: Grok's figures, whoever makes it (xAI), not
                 # DeepSeek's under another product's name
@@ -3855,9 +3919,14 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
             form.entities = [o[0] for o in current.orgs]
         else:
             form.orgs = current.orgs
+        if previous.product and not current.product:
+            # "那 Meta AI 呢" after Grok's daily users: Meta AI's figures, not Grok's under its name
+            form.product, form.products = None, []
         changed = True
     if form.op == "compare" and len(form.entities) == 1 and not form.orgs and current.entities:
         form.op = "fact"  # "and the GB200's?" after comparing two chips: the figure of the one named
+    if not current.carrier and not current.prop and (subset or FOLLOW_UP.search(text)):
+        changed = _operator_changed(form, previous, current, text) or changed
     if previous.op == "top" and not changed:
         # "and the lowest?", "那最小的呢": the same ranking the other way round
         if current.ascending and not previous.ascending:
@@ -3865,6 +3934,33 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         elif not current.ascending and previous.ascending and ops_top(text):
             form.ascending, changed = False, True
     return form if changed else None
+
+
+def _operator_changed(form: Form, previous: Form, current: Form, text: str) -> bool:
+    """A follow-up naming no class or property that asks another operator of the things before: which
+    ones a count counted ("which ones are they?", 分别是哪几个), how many a list listed ("how many of
+    those are there?", 这些一共有几款), the biggest or smallest of them ("其中最大的是哪个", "and the
+    smallest of them?": by the list's property, else by what the class is ranked by). True when changed."""
+    if _LIST_ASKED.search(text):
+        if previous.op != "count":
+            return False
+        form.op = "list"
+        return True
+    if _has(f" {text} ", OPERATOR_WORDS["count"]) or re.search(r"多少|几", text):
+        if previous.op != "list":
+            return False
+        form.op = "count"
+        return True
+    ranked = ops_top(text) or _has(f" {text} ", OPERATOR_WORDS["bottom"])
+    if not ranked or previous.op not in ("count", "list"):
+        return False
+    prop = previous.prop if previous.op == "list" and previous.prop else RANK_BY.get(previous.carrier or "")
+    if prop is None:
+        return False  # "其中最大的是哪个" of chips: the biggest by what, the question does not say
+    form.op, form.prop, form.ascending = "top", prop, current.ascending
+    if previous.threshold and not previous.threshold_prop and previous.prop != prop:
+        form.threshold_prop = previous.prop
+    return True
 
 
 # -- compiling -------------------------------------------------------------------------------------
