@@ -14,7 +14,7 @@ import pytest
 from aikg.epoch import import_epoch
 from aikg.epoch.importer import default_overrides
 from aikg.errors import Forbidden, ValidationFailed
-from aikg.knowledge import answers
+from aikg.knowledge import answers, bands
 from aikg.knowledge.derive import GENERATED_GRAPHS
 from aikg.namespaces import ANSWERS_GRAPH
 from aikg.query import maintained
@@ -83,17 +83,61 @@ def rows(store: Store, text: str) -> set[tuple[object, ...]]:
 
 
 def kept_answer(store: Store, q: NamedQuery):
-    lines = maintained.ordered_lines(q, store.query(maintained.served_text(q)))
-    return maintained.as_result(q, lines, truncated=False)
+    return maintained.as_result(q, maintained.kept_lines(store, q), truncated=False)
 
 
-def assert_kept_equal_recomputed(store: Store) -> None:
+def assert_kept_equal_recomputed(store: Store, *, page: int = 0) -> None:
+    """Each kept answer has the rows of its text; with ``page``, each page of every partition (the rows
+    a request's parameters select) is that page of the text's rows in the kept order: the query's ORDER
+    BY, ties by the line's text (so no row is on two pages or none), and the keys in the order the
+    text's own answer gives them."""
     for q in declared():
         assert maintained.is_kept(store, q), q.name
         kept = kept_answer(store, q)
         again = store.query(q.text)
         assert kept.variables == again.variables
         assert set(kept.rows) == set(again.rows), q.name
+        if page:
+            assert_pages_equal_recomputed(store, q, again, page)
+
+
+def partitions(q: NamedQuery, result) -> dict[tuple, list]:
+    """The text's rows by the values of the query's parameter columns (None: rows no request selects)."""
+    at = [result.variables.index(v) for v in maintained.parameters(q)]
+    out: dict[tuple, list] = {}
+    for row in result.rows:
+        values = tuple(row[i] for i in at)
+        if None not in values:
+            out.setdefault(values, []).append(row)
+    return out
+
+
+def sort_keys(q: NamedQuery, lines: list[str]) -> list[tuple]:
+    """Each line's ORDER BY keys as the kept order compares them (a COALESCE: its first bound cell)."""
+    variables = list(maintained.projection(q.text))
+    cells = [ln.split("\t") for ln in lines]
+    keyed = []
+    for names, _ in maintained.order_keys(q.text):
+        at = [variables.index(n) for n in names]
+        keyed.append([next((c[i] for i in at if c[i]), "") for c in cells])
+    by_cell = maintained._cell_keys({cell for column in keyed for cell in column})
+    return [tuple(by_cell[column[k]] for column in keyed) for k in range(len(lines))]
+
+
+def assert_pages_equal_recomputed(store: Store, q: NamedQuery, again, page: int) -> None:
+    def run(text, bindings):
+        return store.query(text, bindings=bindings)
+
+    names = maintained.parameters(q)
+    for values, rows in partitions(q, again).items():
+        texts = [maintained.line(r) for r in rows]  # in the text's own order (its ORDER BY)
+        recomputed = maintained.ordered(q, texts)
+        assert sort_keys(q, recomputed) == sort_keys(q, texts), q.name  # the ORDER BY's own order
+        kept = {n: maintained.kept_value(v) for n, v in zip(names, values, strict=True)}
+        for offset in range(0, len(recomputed) + page, page):
+            lines, total = maintained.read_page(run, q, kept, offset, page)
+            assert total == len(recomputed), (q.name, values)
+            assert lines == recomputed[offset : offset + page], (q.name, values, offset)
 
 
 def test_the_declared_queries_are_maintainable_and_speedup_claims_is_one():
@@ -465,13 +509,23 @@ class Writer:
 def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(
     store, monkeypatch, tmp_path, seed
 ):
+    """Kept in bands of 3 lines split past 6 (a page of 4 reads two or three of them): each write puts
+    lines in bands, takes them out, splits and empties bands; every page stays the recomputation's."""
+    monkeypatch.setattr(bands, "BAND_LINES", 3)
+    monkeypatch.setattr(bands, "SPLIT_LINES", 6)
+    answers.rebuild(store)
     monkeypatch.setattr(gate, "rebuild_derived", lambda _store: pytest.fail("a full rebuild ran"))
     writer = Writer(store, seed, tmp_path)
     last = {q.name: rows(store, q.text) for q in declared()}
     kinds, changed = set(), set()
+    ranks = {q.name: band_ranks(store, q) for q in declared()}
+    split = set()
     for _ in range(28):
         kinds.add(writer.step())
-        assert_kept_equal_recomputed(store)
+        assert_kept_equal_recomputed(store, page=4)
+        now_ranks = {q.name: band_ranks(store, q) for q in declared()}
+        split |= {name for name in now_ranks if now_ranks[name] - ranks[name]}
+        ranks = now_ranks
         now = {q.name: rows(store, q.text) for q in declared()}
         changed |= {name for name in now if now[name] != last[name]}
         last = now
@@ -485,6 +539,49 @@ def test_after_random_gated_writes_each_kept_answer_equals_a_recomputation(
         *IMPORTS,
     } <= kinds  # adds, changes, deletes
     assert [q.name for q in declared() if q.name not in changed] == []  # each one was changed by a write
+    assert len(split) >= 2, split  # bands split off by writes
+
+
+def band_ranks(store: Store, q: NamedQuery) -> set[str]:
+    """The ranks of a query's bands (a band split off has a rank of its own)."""
+    found = store.quads(None, maintained.rank_predicate(q.name), None, str(ANSWERS_GRAPH))
+    return {t.object.value for t in found}
+
+
+def test_a_page_reads_the_bands_it_falls_in(store, monkeypatch):
+    """A page of a kept answer reads every band's rank and count, then the lines of its own bands only:
+    a page of 4 lines from the 5th of speedup-claims kept in bands of 3 reads the second and third."""
+    monkeypatch.setattr(bands, "BAND_LINES", 3)
+    answers.rebuild(store)
+    q = load_queries()["speedup-claims"]
+    whole = maintained.ordered(q, [maintained.line(r) for r in store.query(q.text).rows])
+    assert len(whole) >= 6
+    texts: list[str] = []
+
+    def run(text, bindings):
+        texts.append(text)
+        return store.query(text, bindings=bindings)
+
+    lines, total = maintained.read_page(run, q, {}, 4, 2)
+    assert (lines, total) == (whole[4:6], len(whole))
+    read = store.query(texts[-1])
+    assert len(read.rows) == 1 and read.rows[0][1].value.split("\n") == whole[3:6]  # the second band only
+    services = services_for(store)
+    page = services.named.run("speedup-claims", {}, limit=2, offset=4)
+    assert [maintained.line(r) for r in page.rows] == whole[4:6] and page.total == len(whole)
+
+
+def test_ranks_fall_between_their_neighbours_and_never_run_out():
+    rng = random.Random(7)
+    ranks = bands.first_ranks(5)
+    assert ranks == sorted(ranks) and len(set(ranks)) == 5
+    for _ in range(400):  # splits anywhere, and 200 times in a row at one place
+        at = rng.randrange(len(ranks) + 1) if _ % 2 else 1
+        low, high = ranks[at - 1] if at else "", ranks[at] if at < len(ranks) else None
+        new = bands.rank_between(low, high)
+        assert low < new and (high is None or new < high) and not new.endswith("0")
+        ranks.insert(at, new)
+    assert ranks == sorted(ranks) and len(set(ranks)) == len(ranks)
 
 
 def test_with_the_upkeep_switched_off_the_same_writes_leave_the_kept_answer_behind(

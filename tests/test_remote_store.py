@@ -12,8 +12,10 @@ from rdflib import BNode, Literal, URIRef
 from rdflib.namespace import RDF, RDFS
 
 from aikg.errors import BadRequest, QuerySyntaxError, QueryTimeout, StoreError
+from aikg.knowledge.answers import declared
 from aikg.knowledge.load import load_seeds
 from aikg.namespaces import ANSWERS_GRAPH
+from aikg.query import maintained
 from aikg.rdf.substitute import substitute
 from aikg.store import Deadline, Store
 from aikg.store.remote import GENID, RemoteStore
@@ -75,18 +77,21 @@ def test_load_seeds_on_the_remote_engine_builds_the_same_dataset_as_oxigraph(rem
     assert kept_rows(remote) == kept_rows(seeded_store)
 
 
-def kept_rows(store: Store) -> list[list[tuple]]:
-    """graph/answers as the sorted rows it keeps, each the sorted (column, value) pairs of one row node;
-    a row's line of values with each decimal to 12 significant digits (a derived quotient: Oxigraph writes
-    275.797333333333333333, Virtuoso 275.797333333333333) and each concatenated list of IRIs sorted."""
+def kept_rows(store: Store) -> tuple[list[list[tuple]], dict[str, list[str]]]:
+    """graph/answers as the sorted rows it keeps, each the sorted (column, value) pairs of one row node
+    but its band, and each kept query's lines, sorted: a line's values with each decimal to 12
+    significant digits (a derived quotient: Oxigraph writes 275.797333333333333333, Virtuoso
+    275.797333333333333) and each concatenated list of IRIs sorted. (A band holds lines in their order,
+    whose ties the lines' text breaks: the engines' texts differ there, so may the bands.)"""
     rows: dict[object, list[tuple]] = {}
     for s, p, o, _ in rdf(store).quads(graph=str(ANSWERS_GRAPH)):
-        value = _rounded_line(str(o)) if str(p).startswith(ANSWER_LINE) else comparable(o)
-        rows.setdefault(s, []).append((comparable(p), value))
-    return sorted((sorted(r, key=repr) for r in rows.values()), key=repr)
+        if str(s).startswith(ANSWER_ROW) and URIRef(str(maintained.BAND.value)) != p:
+            rows.setdefault(s, []).append((comparable(p), comparable(o)))
+    lines = {q.name: sorted(_rounded_line(ln) for ln in maintained.kept_lines(store, q)) for q in declared()}
+    return sorted((sorted(r, key=repr) for r in rows.values()), key=repr), lines
 
 
-ANSWER_LINE = "https://w3id.org/aikg/answer/line/"
+ANSWER_ROW = "https://w3id.org/aikg/answer/row/"
 _DECIMAL_CELL = re.compile(r'"([-+]?\d*\.\d+)"\^\^<http://www.w3.org/2001/XMLSchema#decimal>')
 
 

@@ -12,20 +12,22 @@ by a predicate: a changed statement of a document reaches every node of that gra
 :mod:`aikg.query.maintained`.
 
 A row is a node named by a digest of its values, so rows a write leaves as they were are neither removed
-nor added. A change to a class (a node something is typed with) that a query reads, or a change reaching
-more than :data:`MAX_ROOTS` roots, is not followed here: the caller rebuilds the generated graphs whole.
+nor added; its values are a line of a band, consecutive lines in the query's order
+(:mod:`aikg.knowledge.bands`), so a page is read from the bands it falls in. A change to a class (a
+node something is typed with) that a query reads, or a change reaching more than :data:`MAX_ROOTS`
+roots, is not followed here: the caller rebuilds the generated graphs whole.
 """
 
 from __future__ import annotations
 
 import contextvars
-import hashlib
 import os
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 
 import pyoxigraph as ox
 
+from aikg.knowledge import bands
 from aikg.namespaces import ANSWERS_GRAPH, RDF_NODES, node
 from aikg.query import maintained
 from aikg.query.named import NamedQuery, load_queries
@@ -43,23 +45,6 @@ _NAMED_GRAPH = node("https://w3id.org/aikg/ontology#namedGraph")
 def declared() -> list[NamedQuery]:
     """The named queries whose rows are kept, by name."""
     return sorted((q for q in load_queries().values() if q.maintained), key=lambda q: q.name)
-
-
-def row_triples(
-    q: NamedQuery, variables: Sequence[str], rows: Iterable[Sequence[StoredTerm | None]]
-) -> set[ox.Triple]:
-    """The answers graph's triples for ``rows`` of ``q``: a node per row, named by its values, with its
-    line and its kept columns (:func:`aikg.query.maintained.kept_columns`)."""
-    out: set[ox.Triple] = set()
-    of, lined = maintained.query_node(q.name), maintained.line_predicate(q.name)
-    kept = [(i, maintained.column(v)) for i, v in enumerate(variables) if v in maintained.kept_columns(q)]
-    for row in rows:
-        text = maintained.line(row)
-        name = node(maintained.row_prefix(q.name) + hashlib.sha256(text.encode()).hexdigest()[:32])
-        out.add(ox.Triple(name, maintained.OF, of))
-        out.add(ox.Triple(name, lined, ox.Literal(text)))
-        out.update(ox.Triple(name, c, maintained.kept_value(t)) for i, c in kept if (t := row[i]) is not None)
-    return out
 
 
 def _mark(q: NamedQuery) -> ox.Triple:
@@ -105,7 +90,7 @@ def _computed(store: Store, queries: Sequence[NamedQuery], threads: int | None) 
         results = [a.result() for a in answered]
     triples: set[ox.Triple] = set()
     for q, result in zip(queries, results, strict=True):
-        triples |= row_triples(q, result.variables, result.rows)
+        triples |= bands.built(bands.Rows(q, result.variables, result.rows))
         triples.add(_mark(q))
     return triples
 
@@ -313,9 +298,9 @@ def _plan_one(
     roots = had | _roots(view, near - had, shape)
     if len(roots) > MAX_ROOTS:
         return None
-    old_triples = {r.triple for r in store.outgoing(kept_rows, graph=str(ANSWERS_GRAPH))}
-    fresh = _rows(view, q, shape, roots, links, reach) if roots else set()
-    return _in_graph(old_triples), _in_graph(fresh)
+    fresh = _rows(view, q, shape, roots, links, reach) if roots else bands.Rows(q, (), ())
+    gone, new = bands.followed(store, {r for r in kept_rows if isinstance(r, ox.NamedNode)}, fresh)
+    return _in_graph(gone), _in_graph(new)
 
 
 def _roots(view: _View, candidates: set[StoredTerm], shape: maintained.Shape) -> set[StoredTerm]:
@@ -346,7 +331,7 @@ def _rows(
     roots: set[StoredTerm],
     links: frozenset[ox.NamedNode],
     reach: int,
-) -> set[ox.Triple]:
+) -> bands.Rows:
     """``q``'s rows of ``roots``, by its own text on a scratch store of what they read after the change."""
     region = _region(view, roots, links, reach, after=True)
     facts = [s for s in view.outgoing(region) if s.predicate in shape.predicates]
@@ -372,7 +357,7 @@ def _rows(
     variables = [v.value for v in answer.variables]
     at = variables.index(q.maintained.root if q.maintained else "")
     rows = [tuple(row[i] for i in range(len(variables))) for row in answer]
-    return row_triples(q, variables, (r for r in rows if r[at] in roots))
+    return bands.Rows(q, variables, (r for r in rows if r[at] in roots))
 
 
 def _in_graph(triples: Iterable[ox.Triple]) -> set[ox.Quad]:

@@ -8,16 +8,18 @@ transaction (:mod:`aikg.knowledge.answers`). Each row belongs to one node, the v
 variable, and reads only statements of nodes at most ``reach`` link steps from it; that is what lets a
 write recompute the rows of the nodes it can reach, and nothing else.
 
-This module holds what the reading side needs: what a declared query reads (:func:`shape`), the text that
-reads its kept rows instead (:func:`served_text`, same columns, same order), and whether a store keeps
-them for the query's current text (:func:`is_kept`). A store built before the query was declared, or
-before its text changed, answers with the query's own text until its generated graphs are rebuilt.
+This module holds what the reading side needs: what a declared query reads (:func:`shape`), how a page of
+its kept rows is read instead (:func:`read_page`: the rows are kept as lines of TSV in *bands* of the
+query's order, so a page is read from the bands it falls in, same columns, same order), and whether a
+store keeps them for the query's current text (:func:`is_kept`). A store built before the query was
+declared, or before its text changed, answers with the query's own text until its generated graphs are
+rebuilt.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -32,27 +34,32 @@ from rdflib.plugins.sparql.parserutils import CompValue
 
 from aikg.namespaces import ANSWER, ANSWERS_GRAPH, RDF, node
 from aikg.rdf.datatypes import XSD, XSD_NUMERIC
-from aikg.rdf.results import QueryResult, ResultKind, StoredTerm
+from aikg.rdf.results import QueryResult, ResultKind, StoredTerm, Term
 from aikg.rdf.tokens import tokenize
 
 if TYPE_CHECKING:
     from aikg.query.named import NamedQuery
     from aikg.store import Store
 
-FORMAT = "4"
+FORMAT = "5"
 """The kept rows' layout; a change to it (or to a query's text) leaves earlier rows unused."""
 
 OF = node(ANSWER["of"])
 """A row's query: ``<row> answer:of <answer/query/NAME>``."""
 DIGEST = node(ANSWER["digest"])
 """On a query's node: the digest of the text and declaration its kept rows were computed with."""
-ROW_VARIABLE = "aikgAnsweredRow"
-LINE_VARIABLE = "aikgAnsweredLine"
 
 
 def column(variable: str) -> ox.NamedNode:
     """The predicate a kept row states its value of ``variable`` with."""
     return node(ANSWER["column/" + variable])
+
+
+def part(variable: str) -> ox.NamedNode:
+    """The predicate a band states the value of a parameter its rows have with: bands only, so a
+    request's value selects its partition's bands without reading the rows that have it too (with the
+    rows' column, a band read of largest-training-runs' 30 bands took 160 ms at 10M, 11 ms without)."""
+    return node(ANSWER["part/" + variable])
 
 
 def query_node(name: str) -> ox.NamedNode:
@@ -308,42 +315,135 @@ def line(row: Sequence[StoredTerm | None]) -> str:
 
 
 def row_prefix(name: str) -> str:
-    """A kept row's IRI before its digest (:func:`aikg.knowledge.answers.row_triples`)."""
+    """A kept row's IRI before its digest (:func:`aikg.knowledge.bands.row_node`)."""
     return str(ANSWER[f"row/{name}/"])
 
 
-def line_predicate(name: str) -> ox.NamedNode:
-    """What states a row's line: one predicate per query, so its rows are one scan of one index."""
-    return node(ANSWER["line/" + name])
+def band_prefix(name: str) -> str:
+    """A band's IRI before its partition's digest and its rank (:func:`aikg.knowledge.bands.band_node`)."""
+    return str(ANSWER[f"band/{name}/"])
 
 
-def served_text(q: NamedQuery) -> str:
-    """The query reading its kept rows: a row per kept line, a parameter's column required (its value,
-    written into the text, selects rows); run with no row cap (:meth:`aikg.query.runner.QueryRunner.query`,
-    ``capped=False``: the lines are as many as the kept rows, and the cap is applied after they are
-    sorted). No ORDER BY: Oxigraph sorts by reading each compared string from its dictionary again
-    (2,292 lines: 1.1 s sorted, 0.07 s not); :func:`ordered_lines` sorts them. Not grouped into a few
-    values either: grouping by the row's IRI (256 values by its digest's first two digits, as a value's
-    TSV is read into a buffer of 16 MB at most) read every row's IRI from the dictionary, most of the
-    read: at 10M under load ~14, speedup-claims' 23,034 lines took 1.56 s so and 0.41 s a row each."""
-    assert q.maintained is not None
-    row = f"?{ROW_VARIABLE}"
-    lines = [f"    {row} {line_predicate(q.name)} ?{LINE_VARIABLE} ."]
-    for v in kept_columns(q):
-        if v in {p.name for p in q.parameters}:
-            lines.append(f"    {row} {column(v)} ?{v} .")
+def rank_predicate(name: str) -> ox.NamedNode:
+    """What states a band's rank: one predicate per query, so its bands are one scan of one index."""
+    return node(ANSWER["rank/" + name])
+
+
+BAND = node(ANSWER["band"])
+"""On a kept row: the band its line is in."""
+LINES = node(ANSWER["lines"])
+"""On a band: its lines, in the query's order, one per line of text (a TSV line has no newline)."""
+COUNT = node(ANSWER["count"])
+"""On a band: how many lines it holds (the page's bands are chosen from the counts alone)."""
+HEAD = node(ANSWER["head"])
+"""On a band: its first line (a write places a new line after the last head before it)."""
+BAND_VARIABLE, RANK_VARIABLE = "aikgBand", "aikgRank"
+COUNT_VARIABLE, LINES_VARIABLE = "aikgCount", "aikgLines"
+
+
+def parameters(q: NamedQuery) -> tuple[str, ...]:
+    """The kept columns that are parameters: a request's values select one *partition* of the rows,
+    kept in bands of its own."""
+    names = {p.name for p in q.parameters}
+    return tuple(v for v in kept_columns(q) if v in names)
+
+
+def bands_text(q: NamedQuery) -> str:
+    """The bands of the rows a request's parameters select (written into the text as constants): each
+    band's IRI, rank and line count, never its lines. Ranks order the bands, counts place a page in
+    them; the lines are read by :func:`lines_text` for the bands of the page only."""
+    band = f"?{BAND_VARIABLE}"
+    lines = [f"    {band} {rank_predicate(q.name)} ?{RANK_VARIABLE} ; {COUNT} ?{COUNT_VARIABLE} ."]
+    lines += [f"    {band} {part(v)} ?{v} ." for v in parameters(q)]
     body = "\n".join(lines)
     return (
-        f"# The kept rows of {q.name} (aikg.query.maintained): the query's own text is its API text.\n"
-        f"SELECT ?{LINE_VARIABLE}\n"
+        f"# The bands of {q.name}'s kept rows (aikg.query.maintained): the query's text is its API text.\n"
+        f"SELECT ?{BAND_VARIABLE} ?{RANK_VARIABLE} ?{COUNT_VARIABLE}\n"
         f"WHERE {{\n  GRAPH <{ANSWERS_GRAPH}> {{\n{body}\n  }}\n}}\n"
     )
 
 
-def ordered_lines(q: NamedQuery, result: QueryResult) -> list[str]:
-    """The lines of :func:`served_text`'s answer in the query's ORDER BY: each line split once, each
-    distinct cell of a key parsed and given its sort key once, one stable sort of positions per key."""
-    lines = [value.value for (value, *_) in result.rows if isinstance(value, ox.Literal) and value.value]
+def lines_text(bands: Sequence[ox.NamedNode]) -> str:
+    """The lines of ``bands`` (aikg's own IRIs, written into the text)."""
+    values = " ".join(str(b) for b in bands)
+    return (
+        f"SELECT ?{BAND_VARIABLE} ?{LINES_VARIABLE}\n"
+        f"WHERE {{\n  VALUES ?{BAND_VARIABLE} {{ {values} }}\n"
+        f"  GRAPH <{ANSWERS_GRAPH}> {{ ?{BAND_VARIABLE} {LINES} ?{LINES_VARIABLE} }}\n}}\n"
+    )
+
+
+Run = Callable[[str, Mapping[str, Term]], QueryResult]
+"""How :func:`read_page` runs a text with bindings: the service's runner, or a store in a test."""
+
+
+def read_page(
+    run: Run, q: NamedQuery, kept: Mapping[str, Term], offset: int, limit: int
+) -> tuple[list[str], int]:
+    """The kept lines from ``offset`` to ``offset + limit`` in the query's order (ties by the line's
+    text: :func:`ordered`), and the number of lines of the whole answer: a range read of the bands the
+    page falls in, not a read and sort of every line. ``kept``: the parameters as kept columns state
+    them. Bands of more than one partition (a parameter left unbound) are read whole and merged."""
+    found = run(bands_text(q), kept)
+    bands: list[tuple[str, str, int, ox.NamedNode]] = []
+    for b, r, n in found.rows:
+        if isinstance(b, ox.NamedNode) and isinstance(r, ox.Literal) and isinstance(n, ox.Literal):
+            bands.append((_partition_of_band(b), r.value, int(n.value), b))
+    bands.sort(key=lambda b: (b[0], b[1]))
+    total = sum(b[2] for b in bands)
+    if len({b[0] for b in bands}) > 1:
+        lines = ordered(q, _band_lines(run, [b[3] for b in bands]))
+        return lines[offset : offset + limit], total
+    chosen: list[ox.NamedNode] = []
+    skip = start = 0
+    for _, _, count, band in bands:
+        if start + count > offset and start < offset + limit:
+            if not chosen:
+                skip = offset - start
+            chosen.append(band)
+        start += count
+    return _band_lines(run, chosen)[skip : skip + limit], total
+
+
+def _partition_of_band(band: ox.NamedNode) -> str:
+    """The digest of a band's partition, from its IRI (``band/NAME/DIGEST.RANK``)."""
+    return band.value.rsplit("/", 1)[-1].split(".", 1)[0]
+
+
+def _band_lines(run: Run, bands: Sequence[ox.NamedNode]) -> list[str]:
+    """The lines of ``bands``, band after band."""
+    if not bands:
+        return []
+    by_band: dict[ox.NamedNode, str] = {}
+    for b, lines in run(lines_text(bands), {}).rows:
+        if isinstance(b, ox.NamedNode) and isinstance(lines, ox.Literal):
+            by_band[b] = lines.value
+    return [ln for b in bands if (text := by_band.get(b)) for ln in text.split("\n")]
+
+
+def kept_lines(store: Store, q: NamedQuery) -> list[str]:
+    """Every kept line of ``q`` (each partition's in its order, partitions by digest): what a test
+    compares with the query's own rows."""
+    graph = str(ANSWERS_GRAPH)
+    bands = sorted(
+        (_partition_of_band(b.subject), b.object.value, b.subject)
+        for b in store.quads(None, rank_predicate(q.name), None, graph)
+        if isinstance(b.subject, ox.NamedNode) and isinstance(b.object, ox.Literal)
+    )
+    texts = {
+        t.subject: t.object.value
+        for t in store.outgoing([b[2] for b in bands], predicates=[LINES], graph=graph)
+        if isinstance(t.object, ox.Literal)
+    }
+    return [ln for _, _, band in bands if (text := texts.get(band)) for ln in text.split("\n")]
+
+
+def ordered(q: NamedQuery, lines: Sequence[str]) -> list[str]:
+    """``lines`` in the query's ORDER BY, ties by the line's text: one total order, so page k of a kept
+    answer is page k of its recomputation whatever order the lines were kept or computed in. Each line
+    is split once, each distinct cell of a key parsed and given its sort key once, one stable sort of
+    positions per key after one by text."""
+    lines = sorted(lines)
     variables = projection(q.text)
     keys = order_keys(q.text)
     # split only as far as the last column ordered by (a line's quote and labels after it stay whole)

@@ -429,13 +429,17 @@ class NamedQueries:
         return q, bound
 
     def _kept(self, q: NamedQuery, bound: Mapping[str, Term], limit: int | None, offset: int) -> QueryResult:
-        """``q`` answered from its kept rows (:mod:`aikg.query.maintained`), sorted and paged here."""
+        """``q`` answered from its kept rows (:mod:`aikg.query.maintained`): the page read from the bands
+        it falls in, in the query's order (ties by the line's text), with the whole answer's size."""
         kept = {name: maintained.kept_value(value) for name, value in bound.items()}
-        read = self.runner.query(maintained.served_text(q), bindings=kept, capped=False)
-        lines = maintained.ordered_lines(q, read)
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
-        result = maintained.as_result(q, lines[offset : offset + page], truncated=len(lines) > offset + page)
-        result.total = len(lines)  # every kept line read: the whole answer's size is known
+
+        def run(text: str, bindings: Mapping[str, Term]) -> QueryResult:
+            return self.runner.query(text, bindings=bindings, capped=False)
+
+        lines, total = maintained.read_page(run, q, kept, offset, page)
+        result = maintained.as_result(q, lines, truncated=total > offset + page)
+        result.total = total  # every band's count read: the whole answer's size is known
         return result
 
     def run(
