@@ -3882,3 +3882,185 @@ def test_the_question_before_a_follow_up_is_read_as_it_was_answered(asker, epoch
         "aikg:releaseDate ?d . FILTER(YEAR(?d) = 2025) }",
     )
     assert not body["abstained"] and sorted(_rows(body)) == sorted(gold)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "What is AMD's memory bandwidth?",
+        "How many parameters does Anthropic have?",
+        "OpenAI 的训练算力是多少？",
+        "英伟达嘅 H100 显存系几多？",
+        "What's the H100's TDP?",
+    ],
+)
+def test_a_figure_of_a_thing_another_node_would_only_guess_at_is_not_answered(asker, q):
+    """An organization holds no chip's or model's figure (AMD's was the MI300A's, Anthropic's parameters
+    Anthropic LM 52B's, OpenAI's training compute OpenAI Five's), and a family name whose own node has none
+    names chips that differ (H100: NVL 94 GB, PCIe 80 GB): one of them picked answered with confidence."""
+    body = asker.ask(q)
+    assert body["abstained"] and not body["answer"].get("facts")
+
+
+@pytest.mark.parametrize("q", ["GB200 的功耗", "H100 process node"])
+def test_a_figure_every_thing_the_name_names_agrees_on_is_still_answered(asker, epoch_store, q):
+    """The GB200 NVL72 has no TDP and names one chip with it (the NVIDIA GB200); the H100's variants have
+    one process node: either is the answer whichever is meant."""
+    body = asker.ask(q)
+    assert not body["abstained"]
+    fact = body["answer"]["facts"][0]
+    prop = fact["property"]["name"].split(":")[1]
+    assert float(fact["value"]) in values(
+        epoch_store, f"SELECT ?v WHERE {{ id:{fact['subject']['id']} aikg:{prop} ?v }}"
+    )
+
+
+@pytest.mark.parametrize(
+    ("q", "maker", "prop", "bound"),
+    [
+        ("Which Google chips have a TDP of 450 W and up?", "google", "thermalDesignPower", 450),
+        ("显存 192GB 或更高的 AMD 芯片有哪些？", "amd", "memoryPerChip", 192),
+        ("List AMD accelerators with memory bandwidth of 8 TB/s or higher", "amd", "memoryBandwidth", 8000),
+        ("AMD chips with 288 GB of memory and above?", "amd", "memoryPerChip", 288),
+    ],
+)
+def test_a_bound_said_after_its_number_includes_it(asker, epoch_store, q, maker, prop, bound):
+    """ "450 W and up", "or higher", "and above", 或更高: at least, the chips at the bound too (was: no
+    threshold read — TDP of W.A.L.T, or a list of every chip of the maker not sure)."""
+    body = asker.ask(q)
+    assert body["understood"]["form"]["threshold"] == [">=", float(bound)]
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE
+            + f"SELECT ?x WHERE {{ ?x aikg:manufacturer id:{maker} ; aikg:{prop} ?v FILTER(?v >= {bound}) }}"
+        ).rows
+    }
+    assert want and want == {row["about"] for row in body["answer"]["rows"]}
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql"),
+    [
+        (
+            "How many GPU clusters does Epoch list for Tesla, any status?",
+            "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:operator id:tesla }",
+        ),
+        (
+            "xAI 一共有几条融资记录，不管什么状态？",
+            "SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE { ?r a aikg:FundingRound ; aikg:investee id:xai }",
+        ),
+        (
+            "阿里巴巴的集群不论状态一共有几个？",
+            "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:operator id:alibaba }",
+        ),
+    ],
+)
+def test_a_count_whatever_the_status_counts_every_row(asker, epoch_store, q, sparql):
+    """ "any status", 不管什么状态, 不论状态: every row is the count asked, not the totals' defaults (Tesla:
+    5 existing, rated at least Likely, of 12; the Chinese words were not understood)."""
+    body = asker.ask(q)
+    assert not body["abstained"]
+    assert {count_of(body)} == values(epoch_store, sparql)
+
+
+@pytest.mark.parametrize(
+    ("q", "org", "year"),
+    [
+        ("How much did OpenAI spend on compute in 2025, training plus inference combined?", "openai", 2025),
+        ("OpenAI 2025 年训练加推理的算力开支合计多少？", "openai", 2025),
+        (
+            "How much did Anthropic spend on cloud compute in 2024 in total (training + inference)?",
+            "anthropic",
+            2024,
+        ),
+    ],
+)
+def test_spending_of_two_categories_together_is_the_figure_filed_under_both(asker, epoch_store, q, org, year):
+    """Training and inference named together ask Epoch's figure of both categories (Anthropic's 2.5B of
+    2024), not the first category named (its 1.5B of training)."""
+    body = asker.ask(q)
+    want = values(
+        epoch_store,
+        f"SELECT ?v WHERE {{ ?f a aikg:ComputeSpendFigure ; aikg:agent id:{org} ; aikg:date ?d ; "
+        f"aikg:computeSpend ?v ; aikg:spendCategory ?a, ?b FILTER(YEAR(?d) = {year} && ?a != ?b) }}",
+    )
+    assert not body["abstained"] and len(want) == 1
+    assert numbers(body) == want
+
+
+@pytest.mark.parametrize(
+    ("q", "model"),
+    [
+        ("DeepSeek-V2: how many parameters are active per token?", "deepseek-v2"),
+        ("DeepSeek-V3 每个 token 激活多少参数？", "deepseek-v3"),
+        ("Inkling: how many parameters are active for each token?", "inkling"),
+    ],
+)
+def test_parameters_active_per_token_are_the_active_parameters(asker, epoch_store, q, model):
+    body = asker.ask(q)
+    assert body["answer"]["property"]["name"] == "aikg:activeParameters"
+    want = values(epoch_store, f"SELECT ?v WHERE {{ id:{model} aikg:activeParameters ?v }}")
+    assert {float(body["answer"]["facts"][0]["value"])} == want
+
+
+@pytest.mark.parametrize(
+    "q", ["Inkling 总参数 975B 这个说法是哪个媒体报的？", "哪篇文章说 OpenAI 和 SB Energy 签了 20 年的租约"]
+)
+def test_a_source_asked_is_never_answered_with_a_comparison_or_a_list_of_deals(asker, q):
+    """The source asked is in no row of a comparison (Inkling beside its article) nor of a named query
+    whose own words never ask one (OpenAI's 16 deals): the statements' sources answer, or nothing."""
+    body = asker.ask(q)
+    form = body["understood"].get("form") or {}
+    assert body["abstained"] or (form.get("op") != "compare" and body["understood"].get("query") is None)
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "what models did Tencent put out in 2023 and 2025?",
+        "阿里巴巴 2023 年和 2025 年发布了哪些模型",
+    ],
+)
+def test_a_year_the_period_read_leaves_out_makes_the_answer_not_sure(asker, q):
+    """Two years apart read as the first one's period listed that year's models alone, sure; the year left
+    out is a date the answer did not use."""
+    body = asker.ask(q)
+    assert body["abstained"] and body["answer"]["kind"] == "unsure"
+    assert "2025" in body["understood"]["unknown"]
+
+
+def test_between_misspelt_still_reads_both_years(asker, epoch_store):
+    body = asker.ask("what models did Tencent put out betwen 2023 and 2024 (inclusive)?")
+    assert body["understood"]["form"]["dates"] == ["2023-01-01", "2024-12-31"]
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE
+            + "SELECT ?m WHERE { ?m a aikg:AIModel ; aikg:developer/aikg:parentOrganization* id:tencent ; "
+            "aikg:releaseDate ?d FILTER(YEAR(?d) IN (2023, 2024)) }"
+        ).rows
+    }
+    assert want and want <= {row["about"] for row in body["answer"]["rows"]}
+
+
+def test_a_bound_in_tops_is_integer_operations_per_second(asker, epoch_store):
+    """ "超过 200 TOPS" is 2e14 OP/s of the precision named (was: 200, every Cambricon chip with an INT8
+    figure)."""
+    body = asker.ask("哪些寒武纪芯片的 INT8 算力超过 200 TOPS？")
+    assert body["understood"]["form"]["threshold"] == [">", 2e14]
+    want = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?x WHERE { ?x aikg:manufacturer id:cambricon ; aikg:int8Performance ?v "
+            "FILTER(?v > 2e14) }"
+        ).rows
+    }
+    assert want and want == {row["about"] for row in body["answer"]["rows"]}
+
+
+def test_a_named_query_finding_nothing_for_a_question_it_half_read_is_not_sure(asker):
+    """The models trained on NVIDIA's chips in fiscal 2025 are none, and "gross margin" was not read: the
+    empty rows answered nothing that was asked."""
+    body = asker.ask("What was NVIDIA's gross margin in fiscal 2025?")
+    assert body["abstained"]

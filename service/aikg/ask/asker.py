@@ -69,6 +69,7 @@ from aikg.ask.described import (
     asks_source,
     has_words,
     names_document,
+    source_words,
     words_of,
 )
 from aikg.ask.lexicon import AIKG, OVERVIEW_WORDS, PARAMETER_CLASSES
@@ -80,7 +81,7 @@ from aikg.ask.qualifiers import FACT_QUALIFIERS, PROPERTIES, applied_by_form, un
 from aikg.ask.router import FACT, Reading, Router
 from aikg.ask.series import SERIES_QUERY, model_series, with_series
 from aikg.ask.sites import SITES_QUERY, Sites, sites_of, with_sites
-from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, tokens
+from aikg.ask.text import CJK_CHAR, CJK_STOP, STOPWORDS, fold, tokens
 from aikg.ask.words import CLASS_WORDS, COUNTRIES, LABELS_NOT_WORDS, PROPERTY_LABELS, PROPERTY_WORDS, UNITS
 from aikg.errors import BadRequest, QueryTimeout
 from aikg.lookup.entities import EntityBuilder
@@ -339,6 +340,14 @@ class Asker:
             }
             self._examples = (key, vocabs)
         return self._examples[1].get(name) or Vocabulary.of(())
+
+    def _asks_sources(self, name: str) -> bool:
+        """True when a named query's title or examples ask where something comes from (its rows are
+        statements with their sources: sources-of-entity, unconfirmed-claims), not a list of things."""
+        query = self.queries().get(name)
+        return query is not None and any(
+            source_words(fold(t)) for t in (query.title, query.description, *query.example_texts())
+        )
 
     def understand(self, question: str) -> tuple[Reading, list[Plan]]:
         """The reading of the question and every intent's plan, best first."""
@@ -750,6 +759,26 @@ class Asker:
             # nothing links (the relayed claim is of an unnamed model) — what the question says of them is
             # not in the graph, and each one's sources are not its source
             names += 1
+        if not body["abstained"] and not described:
+            # "哪篇文章说 OpenAI 和 SB Energy 签了 20 年的租约" answered with OpenAI's deals, "Inkling 总参数
+            # 975B 这个说法是哪个媒体报的" with a comparison of the model and the article: the source asked is
+            # in no row of a comparison, nor of a named query whose own words never ask one
+            asked = source_words(reading.folded)
+            if asked and (
+                (form is not None and form.op == "compare")
+                or (
+                    query
+                    and not self._asks_sources(query)
+                    and any(unexplained(w, [], self.example_words(query)) for w in asked)
+                )
+            ):
+                unknown += [w for w in asked if w not in unknown]
+                names += 1
+        if query and not body["abstained"] and unknown and not body["answer"].get("rows"):
+            # "What was NVIDIA's gross margin in fiscal 2025?" read as the models trained on NVIDIA's chips,
+            # none in fiscal 2025: a template that finds nothing for a question it does not wholly read says
+            # nothing of what was asked (on the development part every right empty answer read every word)
+            names += 1
         if query and not body["abstained"]:
             orgs = self.search().vocab.descendants(AIKG + "Organization")
             shown = json.dumps(body["answer"], ensure_ascii=False)
@@ -786,6 +815,11 @@ class Asker:
             # "X 和 Meta 的普罗米修斯，哪个造价更高": a comparison answered with one side's figure, the
             # other side a word not linked; the answer would say nothing of which is more
             names += 1
+        if form is not None and form.dates and not body["abstained"]:
+            # "models Tencent put out betwen 2023 and 2024": a year of the question outside the period the
+            # form reads (2023 alone) is a date the answer did not use
+            left = _years_left(reading, form.dates)
+            unknown, names = unknown + [y for y in left if y not in unknown], names + len(left)
         if form is not None and form.op == "list" and not form.threshold and not body["abstained"]:
             # "2024 年发布的芯片里哪款显存最大" listed every chip of 2024: a ranking word the list does not
             # apply says the answer is another question's
@@ -1630,7 +1664,14 @@ class Asker:
         index = self.search()
         # "Who founded OpenAI?" asks for a party: a value (the founding date) does not answer it
         who = _ASKS_WHO.search(question) is not None
-        for rank, candidate in enumerate(_fact_candidates(mention, index)):
+        candidates = _fact_candidates(mention, index)
+        orgs = index.vocab.descendants(AIKG + "Organization")
+        if orgs & set(mention.best.types):
+            # "AMD's memory bandwidth", "how many parameters does Anthropic have", OpenAI 的训练算力: an
+            # organization holds no chip's or model's figure, and one of its things picked by its name
+            # (the MI300A, Anthropic LM 52B, OpenAI Five) answered with confidence what was not asked
+            candidates = candidates[:1]
+        for rank, candidate in enumerate(candidates):
             body = builder.build(candidate.iri)
             for prop in wanted:
                 iri = AIKG + prop
@@ -1651,6 +1692,18 @@ class Asker:
                 if not facts:
                     continue
                 note = None
+                differing = self._variants_differ(candidates[rank:], wanted, prop) if rank else []
+                if differing:
+                    # "H100 TDP": the name's own node has none, and the chips it names differ (NVL 400 W,
+                    # PCIe 350 W, SXM5 700 W): one of them picked is a guess at which one was meant
+                    return self._abstain(
+                        question,
+                        plan,
+                        self._entity_alternatives(mention.best) + alternatives,
+                        f"“{mention.text}” names several things whose {builder.term(iri)['label']} differ "
+                        f"({', '.join(differing)}); aikg does not know which one is meant.",
+                        entity=mention.best.slug,
+                    )
                 if rank:
                     note = (
                         f"{mention.best.label} has no {builder.term(iri)['label']} in aikg; this is "
@@ -1696,6 +1749,26 @@ class Asker:
             f"aikg has no {label} for {mention.best.label}.",
             entity=mention.best.slug,
         )
+
+    def _variants_differ(self, candidates: list[Candidate], wanted: tuple[str, ...], prop: str) -> list[str]:
+        """The things a name names, other than its own node (``candidates``: the first one holding the
+        property, then the others), with their values of ``prop`` — when they hold it with more than one
+        value (the H100's variants: NVL 94 GB, PCIe 80 GB), else nothing: the same value of each (the
+        H100's process node) or one thing alone (the GB200 NVL72's chip) answers whichever is meant."""
+        if len(candidates) < 2 or prop not in wanted:
+            return []
+        things = " ".join(f"<{c.iri}>" for c in candidates)
+        rows = self.store.query(
+            f"SELECT ?x ?v WHERE {{ VALUES ?x {{ {things} }} ?x <{AIKG}{prop}> ?v }}"
+        ).rows
+        values: dict[str, set[str]] = {}
+        for x, v in rows:
+            if x is not None and v is not None:
+                values.setdefault(x.value, set()).add(v.value)
+        if len({frozenset(vs) for vs in values.values()}) < 2:
+            return []
+        labels = {c.iri: c.label for c in candidates}
+        return [f"{labels[x]}: {', '.join(sorted(vs))}" for x, vs in values.items()]
 
     @staticmethod
     def _fact_json(fact: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
@@ -2029,6 +2102,28 @@ def _fit(plan: Plan, named: list[Mention]) -> float:
         c.slug == v for m in named for c in m.candidates for v in plan.parameters.values()
     )
     return USES_NAME if used else LEAVES_NAME
+
+
+_YEAR = re.compile(
+    r"(?<![\d.,])((?:19|20)\d\d)(?![\d.,])(?!\s*(?:亿|万|人|张|块|颗|个|mw|gw|kw|w\b|gb|tb|b\b|m\b|k\b|bn\b))"
+)
+"""A year written in digits, not an amount ("2000 亿", "2000 MW", "2,000 chips")."""
+
+
+def _years_left(reading: Reading, dates: tuple[str, str]) -> list[str]:
+    """The years the question writes (outside the names it links) that the period read leaves out; a year
+    just past an open end is the bound itself ("before 2020": until 2019; "after 2023": from 2024)."""
+    start, end = int(dates[0][:4]), int(dates[1][:4])
+    spans = [(m.start, m.end) for m in reading.mentions]
+    left = []
+    for m in _YEAR.finditer(reading.folded):
+        if any(a <= m.start() < b for a, b in spans):
+            continue
+        year = int(m.group(1))
+        if start <= year <= end or (start <= 1 and year == end + 1) or (end >= 9999 and year == start - 1):
+            continue
+        left.append(m.group(1))
+    return left
 
 
 def _leftover(reading: Reading) -> list[str]:

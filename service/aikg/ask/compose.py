@@ -32,6 +32,7 @@ from aikg.ask.text import STOPWORDS
 from aikg.ask.words import (
     ADVICE,
     AIKG,
+    ANY_STATUS_WORDS,
     CARRIERS,
     CLASS_WORDS,
     COMPARATORS,
@@ -604,7 +605,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
 _NUMBER = re.compile(
     r"(?P<num>10\^\d+|\d+(?:[.,]\d+)*(?:e\d+)?)\s*(?P<scale>万亿|万|亿|(?:k|m|b|t|million|billion|trillion|thousand)(?![a-z/]))?\s*"
     r"(?:(?P<unit>tb/s|gb/s|gw|mw|kw|gb|tb|(?:peta|tera|exa|[ptge])?flop/s|(?:peta|tera|exa|[ptge])flops"
-    r"|flops?|h100|watts|w|chips|gpus|accelerators"
+    r"|flops?|[gtp]ops|top/s|h100|watts|w|chips|gpus|accelerators"
     r"|千瓦|兆瓦|吉瓦|瓦|张卡|张 gpu|-?person|人的?团队|张|people|persons|人)(?![a-z0-9]))?",
 )
 _SCALES = {
@@ -789,7 +790,8 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             "my-my",
         ),
         # from 2019 until 2024 / between 2024 and 2025
-        (r"(?:from|between)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
+        # ("betwen", "beteen", "btwn": the slips of "between", which left the second year unread)
+        (r"(?:from|between|betwe+n|betwen|beteen|btwn)\s+(\d{4})\s+(?:and|to|until|till|-)\s+(\d{4})", "y-y"),
         # 2025 年 1 月到 3 月
         (r"(\d{4})\s*年\s*(1[0-2]|0?[1-9])\s*月\s*(?:到|至|-|~)\s*(1[0-2]|0?[1-9])\s*月", "y-mm"),
         (r"since\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
@@ -1331,6 +1333,10 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("usage")
     if form.status:
         asked.add("status")
+    if form.every and _has(folded, ANY_STATUS_WORDS):
+        asked.add("every")
+    if form.spend_total and form.carrier == "spend":
+        asked.add("spend_total")
     if form.dates:
         asked.add("dated")
     if form.rated_as:
@@ -2632,9 +2638,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
             form.prop = "amount"  # "how big was Groq's Series A": the amount raised
             form.carrier = form.carrier or "funding"
     if form.carrier == "spend" or (form.carrier is None and r.context == "spend"):
-        found = _find(text, SPEND_CATEGORIES)
-        form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
-        form.spend_total = form.spend_category is None and _has(text, SPEND_TOTAL_WORDS + CLOUD_SPEND_WORDS)
+        _read_spend_category(form, text)
     if form.prop == "price":
         # every component named ("input and output prices": both)
         form.price_components = tuple(
@@ -2836,6 +2840,15 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # the clusters the totals count (a count's answer gives every row's count beside): "which
         # operator runs the most clusters" ranks what each one runs now, each cluster once
         form.defaults = True
+    if (
+        form.op == "count"
+        and form.carrier in ("cluster", "funding")
+        and not form.status
+        and _has(masked, ANY_STATUS_WORDS)
+    ):
+        # "how many clusters does Epoch list for Amazon, any status", xAI 一共有几条融资记录，不管什么状态:
+        # every row, not the count with the totals' defaults (its every-row count was only beside it)
+        form.defaults, form.every = False, True
     alternates = form.alternates[: len(form.entities)]
     if (
         (form.op == "top" or (form.op in ("list", "count") and form.class_named and form.carrier == "model"))
@@ -2922,9 +2935,18 @@ def _spend_of_org(form: Form, r: _Reading, orgs: frozenset[str]) -> None:
     form.orgs = [[c] for c in form.entities] + form.orgs
     form.entities, form.alternates = [], []
     form.carrier, form.prop = "spend", "computeSpend"
-    found = _find(r.text, SPEND_CATEGORIES)
-    form.spend_category = SPEND_CATEGORIES[found[0][2]] if found else None
-    form.spend_total = form.spend_category is None and _has(r.text, SPEND_TOTAL_WORDS + CLOUD_SPEND_WORDS)
+    _read_spend_category(form, r.text)
+
+
+def _read_spend_category(form: Form, text: str) -> None:
+    """The category of compute spending asked, or the total: several categories named together ("training
+    plus inference combined", "R&D and inference together", 训练加推理) ask the figure Epoch files under
+    them all, as a total does (was: the first one named, Anthropic's 1.5B of R&D for its 2.5B of 2024)."""
+    found = {SPEND_CATEGORIES[w] for _, _, w in _find(text, SPEND_CATEGORIES)}
+    form.spend_category = next(iter(found)) if len(found) == 1 else None
+    form.spend_total = form.spend_category is None and (
+        len(found) > 1 or _has(text, SPEND_TOTAL_WORDS + CLOUD_SPEND_WORDS)
+    )
 
 
 def every_row(form: Form) -> Form | None:
@@ -4871,6 +4893,8 @@ def describe(form: Form) -> str:
         quals.append(
             ("可信度至少 Likely" if zh else "rated at least Likely") + f" ({', '.join(c.confidence)})"
         )
+    if form.every and form.op == "count" and form.carrier in ("cluster", "funding"):
+        quals.append("不论状态的全部记录" if zh else "every row, whatever its status")
     if form.threshold:
         tprop = _threshold_prop(form)
         held = PROPERTY_LABELS.get(tprop, (tprop, tprop, ""))[1 if zh else 0] if tprop else prop

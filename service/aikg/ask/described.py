@@ -237,6 +237,11 @@ def asks_source(folded: str) -> bool:
     return _SOURCE.search(folded) is not None
 
 
+def source_words(folded: str) -> list[str]:
+    """The words of the question that ask where something comes from (:data:`SOURCE_WORDS`)."""
+    return [m.group() for m in _SOURCE.finditer(folded)]
+
+
 _LATIN = re.compile(r"[a-z]+(?:\d+[a-z]*)*|\d+(?:\.\d+)?")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff\uf900-\ufaff]+")
 

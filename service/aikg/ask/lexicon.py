@@ -8,7 +8,7 @@ chip, else the architecture (dense / MoE) of a model; the answer takes the first
 from __future__ import annotations
 
 from aikg import namespaces
-from aikg.ask.words import BANDWIDTH_WORDS, EVERYDAY_SUPPLIER_WORDS, MEMORY_WORDS
+from aikg.ask.words import ACTIVE_PER_TOKEN_WORDS, BANDWIDTH_WORDS, EVERYDAY_SUPPLIER_WORDS, MEMORY_WORDS
 
 AIKG = str(namespaces.AIKG)
 
@@ -16,7 +16,10 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     # (words, properties); longer words win where two overlap ("memory bandwidth" over "memory").
     ((*BANDWIDTH_WORDS, "hbm bandwidth"), ("memoryBandwidth",)),
     ((*MEMORY_WORDS, "memory per gpu", "gpu memory"), ("memoryPerChip", "hbmPerScaleUpDomain")),
-    (("active parameters", "activated parameters", "激活参数"), ("activeParameters",)),
+    (
+        ("active parameters", "activated parameters", "激活参数", *ACTIVE_PER_TOKEN_WORDS),
+        ("activeParameters",),
+    ),
     (("parameters", "parameter count", "params", "参数量", "参数", "总参数"), ("totalParameters",)),
     (("training tokens", "tokens", "训练 token", "token 数", "token"), ("trainingTokens",)),
     (("founded", "established", "founding year", "成立", "创立", "创办"), ("foundedIn",)),

@@ -453,7 +453,8 @@ _COMPARED = re.compile(
 )
 """A comparator right before a number: "more than 100B", "超过 70B" make it a threshold's amount."""
 _COMPARED_AFTER = re.compile(
-    r"\s*(?:参数)?\s*(?:以上|以下|以内|及以上|或以上|or more|or less|and above|and below)"
+    r"\s*(?:参数)?\s*(?:以上|以下|以内|及以上|或以上|或更高|及更高|or more|or less|and above|and below|and up"
+    r"|or above|or higher|and higher|or greater)"
 )
 """A comparator right after it: "8B 以下", "100B or more"."""
 

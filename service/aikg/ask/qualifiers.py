@@ -112,7 +112,8 @@ def applied_by_form(kind: str, form: Any) -> bool:
         carrier = CARRIERS.get(form.carrier or "")
         return bool(form.status and carrier is not None and carrier.status)
     if kind == "use":
-        return form.spend_category is not None
+        # one category, or the figure of several named together ("training plus inference combined")
+        return form.spend_category is not None or bool(form.spend_total and form.carrier == "spend")
     if kind == "started":
         return form.dates is not None or bool(form.status)
     return False

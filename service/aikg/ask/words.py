@@ -195,6 +195,24 @@ EVERYDAY_SUPPLIER_WORDS = (
     "the electricity for",
 )
 
+ACTIVE_PER_TOKEN_WORDS: tuple[str, ...] = (
+    "parameters are active",
+    "parameters active",
+    "params are active",
+    "params active",
+    "active per token",
+    "active for each token",
+    "激活多少参数",
+    "激活了多少参数",
+    "激活的参数",
+    "每个 token 激活",
+    "每个token激活",
+)
+"""The parameters a mixture of experts uses per token, said around the word ("how many parameters are
+*active per token*", 每个 token *激活多少参数*): its active parameters, not its total (the word "token" there
+is no count of training tokens)."""
+
+
 PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("memoryBandwidth", (*BANDWIDTH_WORDS, "tb/s")),
     # the heat a chiller or cooling tower removes (Epoch's "Cooling capacity (kW)")
@@ -508,6 +526,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "每次激活",
             "激活的参数",
             "activated parameters",
+            *ACTIVE_PER_TOKEN_WORDS,
         ),
     ),
     ("totalParameters", ("parameters", "parameter count", "params", "参数量", "参数")),
@@ -1871,6 +1890,35 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
     ),
 }
 
+ANY_STATUS_WORDS: tuple[str, ...] = (
+    "any status",
+    "every status",
+    "all statuses",
+    "whatever the status",
+    "whatever their status",
+    "whatever its status",
+    "regardless of status",
+    "regardless of the status",
+    "regardless of their status",
+    "regardless of its status",
+    "irrespective of status",
+    "不管状态",
+    "不管什么状态",
+    "不管是什么状态",
+    "不论状态",
+    "不论什么状态",
+    "不论是什么状态",
+    "无论状态",
+    "无论什么状态",
+    "无论是什么状态",
+    "不分状态",
+    "所有状态",
+    "全部状态",
+)
+"""Words asking a count of every row whatever its status ("how many clusters does Epoch list for Amazon,
+*any status*", Anthropic 一共有几条融资记录（*不管状态*）): the totals' defaults (existing, rated at least
+Likely, rounds that happened) are not the count asked."""
+
 COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
     (
         ">=",
@@ -1880,6 +1928,17 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "not less than",
             "no fewer than",
             "or more",
+            # a bound said after its number, the number itself included ("450 W and up", "8 TB/s or
+            # higher", "288 GB and above", 192GB 或更高): at least, never "above" alone (more than)
+            "and up",
+            "and above",
+            "or above",
+            "and higher",
+            "or higher",
+            "or greater",
+            "或更高",
+            "及更高",
+            "或更多",
             "或以上",
             "至少",
             "不少于",
@@ -2014,6 +2073,12 @@ UNITS: dict[str, tuple[str, float]] = {
     "eflops": (PERFORMANCE, 1e18),
     "exaflop/s": (PERFORMANCE, 1e18),
     "exaflops": (PERFORMANCE, 1e18),
+    # integer operations per second with their prefix ("INT8 算力超过 200 TOPS"): a rate as FLOP/s are,
+    # at the precision named (was: the bare 200, every chip with an INT8 figure over it)
+    "gops": (PERFORMANCE, 1e9),
+    "tops": (PERFORMANCE, 1e12),
+    "top/s": (PERFORMANCE, 1e12),
+    "pops": (PERFORMANCE, 1e15),
     "h100": ("h100Equivalents", 1.0),
     "w": ("thermalDesignPower", 1.0),
     "watts": ("thermalDesignPower", 1.0),
@@ -2406,8 +2471,27 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "app",
         "apps",
     ),
+    # compute spending of several categories said as added up ("training *plus* inference", 训练*加*推理): the
+    # figure Epoch files under them all
+    "spend_total": ("加", "加上", "plus", "combined", "together", "both"),
     # a status said with its stage ("还在规划*阶段*": planned)
     "status": ("阶段",),
+    # a count of every row said as whatever the status (:data:`ANY_STATUS_WORDS`: "*any* status",
+    # "*regardless* of status", *不管*什么状态, *不论*状态)
+    "every": (
+        "any",
+        "every",
+        "all",
+        "whatever",
+        "regardless",
+        "irrespective",
+        "不管",
+        "不论",
+        "无论",
+        "不分",
+        "所有",
+        "全部",
+    ),
     # the unit a token price is quoted in ("price per *million* tokens"): the price's own unit
     "per_token": ("million", "thousand", "token", "tokens"),
     # the class a thing is put in, said with the verb of membership ("which generation does the TPU v9t
