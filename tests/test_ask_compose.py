@@ -4064,3 +4064,28 @@ def test_a_named_query_finding_nothing_for_a_question_it_half_read_is_not_sure(a
     empty rows answered nothing that was asked."""
     body = asker.ask("What was NVIDIA's gross margin in fiscal 2025?")
     assert body["abstained"]
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql"),
+    [
+        (
+            "which chips has Huawei made?",
+            "SELECT ?x WHERE { ?x a aikg:Accelerator ; "
+            "aikg:manufacturer/aikg:parentOrganization* id:huawei }",
+        ),
+        (
+            "What models has Baidu made?",
+            "SELECT ?x WHERE { ?x a aikg:AIModel ; aikg:developer/aikg:parentOrganization* id:baidu }",
+        ),
+    ],
+)
+def test_things_of_a_class_no_template_names_are_listed_not_the_organizations_deals(
+    asker, epoch_store, q, sparql
+):
+    """ "which chips has Huawei made" routed to Huawei's deals (none: 0 rows, sure): the class asked for is
+    a word the named query's title and examples never say, so the composed list answers."""
+    body = asker.ask(q)
+    assert body["understood"].get("query") is None
+    want = {r[0].value for r in epoch_store.query(PRE + sparql).rows}
+    assert want and want == {row["about"] for row in body["answer"]["rows"]}

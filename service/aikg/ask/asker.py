@@ -1109,7 +1109,7 @@ class Asker:
             facts = self._form_fact(question, reading, form)
             if facts is not None:
                 return facts
-        if form is not None and not self._template_fits(best, form):
+        if form is not None and not self._template_fits(best, form, reading.folded):
             return self._composed(question, form, alternatives=[])
         if form is not None and form.dates and best.intent != FACT:
             self._dates_into(best, form.dates)
@@ -1179,7 +1179,7 @@ class Asker:
             return True  # no period, or a bare number that may be a count ("2048 张 H800")
         return any(p.type == "date" for p in self.queries()[intent].parameters)
 
-    def _template_fits(self, best: Plan, form: Form) -> bool:
+    def _template_fits(self, best: Plan, form: Form, folded: str = "") -> bool:
         """True when a named query answers the question as well as the composed form would: it is very
         like the query's examples and the form asks for no filter the query cannot take."""
         if best.intent == FACT or not best.feasible:
@@ -1236,11 +1236,24 @@ class Asker:
         kinds = {p.type for p in q.parameters}
         if form.dates and "date" not in kinds:
             return False
+        if form.class_named and form.op == "list" and self._class_unsaid(form, folded, best.intent):
+            # "which chips has Huawei made?", "which models has Mistral made?": the things asked for are
+            # of a class the query's title and examples never name — its rows (the organization's deals)
+            # are other things, shown with confidence where the composed list answers
+            return False
         if (form.orgs or form.entities) and "entity" not in kinds:
             return False
         if form.per and form.op == "top":
             return best.score >= ANSWER_AT  # "who owns the largest clusters": a named query's ranking
         return best.score >= TEMPLATE_STRONG or form.op in ("list", "series")
+
+    def _class_unsaid(self, form: Form, folded: str, query: str) -> bool:
+        """True when the question names the form's class by a word (:data:`CLASS_WORDS`) that the named
+        query's title, description and examples never use."""
+        words = [w for key, ws in CLASS_WORDS if key == form.carrier for w in ws]
+        said = [w for w in words if re.search(rf"(?<![a-z]){re.escape(w)}(?![a-z])", folded)]
+        vocab = self.example_words(query)
+        return bool(said) and all(unexplained(w, [], vocab) for w in said)
 
     def _labels(self, index: Any) -> dict[str, str]:
         """The ontology's own labels (English and Chinese) of the properties aikg composes over."""
