@@ -4089,3 +4089,28 @@ def test_things_of_a_class_no_template_names_are_listed_not_the_organizations_de
     assert body["understood"].get("query") is None
     want = {r[0].value for r in epoch_store.query(PRE + sparql).rows}
     assert want and want == {row["about"] for row in body["answer"]["rows"]}
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "Why did pre-training on Tinker drop below three days?",
+        "为什么 Groq 明年的数据中心规模能到 200 兆瓦？",
+        "Why does the GB300 NVL72 draw so much power?",
+    ],
+)
+def test_a_reason_asked_is_not_answered_with_a_figure(asker, q):
+    """ "Why" asks what no figure says: the duration, the 200 MW or the rack's power were shown, sure."""
+    body = asker.ask(q)
+    assert body["abstained"] and not body["answer"].get("facts") and not body["answer"].get("rows")
+
+
+def test_a_person_who_relayed_a_figure_is_no_side_of_a_comparison(asker, epoch_store):
+    """ "Tinker's output price, per the list Soumith Chintala relayed" compared Tinker with Soumith; the
+    person says the figure: the price is answered, or nothing."""
+    body = asker.ask("What's Tinker's output price, per the list Soumith Chintala relayed?")
+    form = body["understood"].get("form") or {}
+    assert form.get("op") != "compare"
+    if not body["abstained"]:
+        want = values(epoch_store, "SELECT ?v WHERE { id:price-tinker-output aikg:price ?v }")
+        assert want & {float(f["value"]) for f in body["answer"].get("facts", [])} or want & numbers(body)

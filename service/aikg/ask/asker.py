@@ -236,6 +236,15 @@ def _counted_none(result: QueryResult) -> bool:
     return term is not None and str(getattr(term, "value", term)) in ("0", "0.0")
 
 
+_WHY = re.compile(r"\bwhy\b|为什么|为何|怎么会|何以|点解")
+"""Words asking a reason (点解 is Cantonese's why)."""
+CAUSES = frozenset({"attributedTo"})
+"""The properties that say why (a speed-up's cause, 主要靠什么): a reason asked is theirs to answer."""
+
+NOT_COMPARED = frozenset({"Person", "SourceDocument", "Report", "Dataset", "MediaOutlet", "AnalystFirm"})
+"""Classes of who says a figure (a person, a source document, an outlet), never a side of a comparison of
+one."""
+
 _ONE_OF_TWO = re.compile(
     r"(?:哪个|哪一个|谁).{0,12}(?:更|比)|\bwhich\b.{0,40}\b(?:more|less|higher|lower|bigger|larger|smaller)\b"
     r".{0,60}\bor\b|\b(?:vs\.?|versus)\b"
@@ -759,6 +768,21 @@ class Asker:
             # nothing links (the relayed claim is of an unnamed model) — what the question says of them is
             # not in the graph, and each one's sources are not its source
             names += 1
+        why = _WHY.search(reading.folded)
+        if why and form is not None and not body["abstained"] and form.prop not in CAUSES:
+            # "Why did pre-training on Tinker drop below three days?" answered with the duration, 为什么 Groq
+            # 明年能到 200 兆瓦 with the 200 MW: a reason asked, which no figure or list says
+            unknown, names = unknown + ([why.group()] if why.group() not in unknown else []), names + 1
+        sayers = [
+            e.label
+            for e in (form.entities if form is not None and form.op == "compare" else [])
+            if NOT_COMPARED & {t.rsplit("#", 1)[-1] for t in e.types}
+        ]
+        if sayers and not body["abstained"]:
+            # "What does Tinker charge for training, per the price list Soumith relayed?": Tinker compared
+            # with the person who relayed its prices — a person or a source document is who says a figure,
+            # never a side holding one
+            unknown, names = unknown + [w for w in sayers if w not in unknown], names + 1
         if not body["abstained"] and not described:
             # "哪篇文章说 OpenAI 和 SB Energy 签了 20 年的租约" answered with OpenAI's deals, "Inkling 总参数
             # 975B 这个说法是哪个媒体报的" with a comparison of the model and the article: the source asked is

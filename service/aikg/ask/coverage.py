@@ -397,10 +397,12 @@ second third fourth fifth sixth seventh eighth ninth tenth penultimate bottom
 previous prior former old older oldest new newer newest next upcoming future forecast projected
 expected estimate estimated planned cheapest cheaper cheap expensive pricier efficient efficiency
 minimum minimal min
+why
 """
 UNAPPLIED_EN = frozenset(_UNAPPLIED_EN.split())
 """English operator words the composer never applies (an aggregate, a ratio, an exclusion, an ordinal, a
-qualifier of time or of price): a question that says one and is read without it is another question."""
+qualifier of time or of price, a reason asked — "why"): a question that says one and is read without it is
+another question."""
 
 UNAPPLIED_ZH: tuple[str, ...] = (
     "平均",
