@@ -361,3 +361,52 @@ def test_skip_names_only_phases_the_bench_can_leave_out() -> None:
 
     result = CliRunner().invoke(bench, ["--skip", "misses,nope"])
     assert result.exit_code == 2 and "unknown phase(s) to skip: nope" in result.output
+
+
+def test_new_connections_are_measured_side_by_side_in_alternating_rounds(tmp_path, monkeypatch) -> None:
+    """Regression: the new-connection goal set aikg's p50, measured right after its own mix (1.82 ms at
+    load 29), against the bare app's of another minute (0.41 ms): 4.47×, where side by side the two were
+    0.99×. Now every server is started together and asked in turn, a round at a time, and the goal
+    takes the medians of those rounds."""
+    import aikg_bench.run as bench_run
+    from aikg_bench import goals
+    from aikg_bench.generate import build_template
+
+    asked: list[str] = []
+    stopped: list[str] = []
+
+    class Server:
+        def __init__(self, name: str) -> None:
+            self.name, self.base = name, f"http://{name}"
+
+        def stop(self) -> None:
+            stopped.append(self.name)
+
+    def measure(base, path, headers=None, n=200):
+        asked.append(base.removeprefix("http://"))
+        p50 = {"aikg": 0.5, "flask-hello": 0.4, "flask-hello-threads": 0.45}[asked[-1]]
+        return {
+            "path": path,
+            "requests": n,
+            "p50_ms": p50 + 0.01 * len(asked),
+            "p99_ms": 2.0,
+            "body_bytes": 900,
+        }
+
+    monkeypatch.setattr(bench_run, "_server", lambda name, aikg_dir, full, log=None: Server(name))
+    monkeypatch.setattr(bench_run.newconn, "measure", measure)
+    opts = bench_run.Options(sizes=["4k"], out=tmp_path, log=lambda _: None)
+    ceilings = ["flask-hello", "flask-hello-threads"]
+    out = bench_run.new_connections("4k", tmp_path, (build_template(), 1), ceilings, opts)
+    rounds = bench_run.NEW_CONNECTION_ROUNDS
+    assert asked == ["aikg"] + ["aikg", "flask-hello", "flask-hello-threads"] * rounds  # its size first
+    assert sorted(stopped) == sorted(["aikg", *ceilings])
+    assert out["aikg"]["path"] == "/api/entities/lambda-1" and out["flask-hello"]["path"] == "/bytes/900"
+    assert out["aikg"]["requests"] == rounds * bench_run.NEW_CONNECTION_ROUND
+    # the median round: the third of five (its p50 grew by 0.01 ms a request asked before it)
+    assert out["aikg"]["p50_ms"] == round(0.5 + 0.01 * 8, 3) and out["flask-hello"]["p50_ms"] == 0.49
+    result = {"options": {}, "sizes": [{"size": "4k", "new_connections": out, "peers": {}}]}
+    (row,) = [r for r in goals.table(result) if r["goal"].startswith("a cached answer on a new connection")]
+    assert row["ratio"] == pytest.approx(0.58 / 0.49) and row["baseline"].startswith(
+        "flask-hello, side by side"
+    )

@@ -117,8 +117,15 @@ def new_connection(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
     goal, target = "a cached answer on a new connection vs bare Flask", f"≤ {NEW_CONNECTION}×"
     for label, size in _sizes(result):
         peers = (size or {}).get("peers", {})
-        mine = peers.get("aikg", {}).get("new_connection")
-        theirs = [(p, peers[p]["new_connection"]) for p in _CEILINGS if "new_connection" in peers.get(p, {})]
+        together = (size or {}).get("new_connections") or {}
+        if "aikg" in together:  # the servers side by side, in alternating rounds (runs since 49q)
+            mine = together["aikg"]
+            theirs = [(f"{p}, side by side", together[p]) for p in _CEILINGS if p in together]
+        else:  # one server after the other (runs before)
+            mine = peers.get("aikg", {}).get("new_connection")
+            theirs = [
+                (p, peers[p]["new_connection"]) for p in _CEILINGS if "new_connection" in peers.get(p, {})
+            ]
         if not mine or not theirs:
             yield _not_run(goal, _label(result, label), target, "not run")
             continue

@@ -15,7 +15,7 @@ from urllib.parse import quote, urlencode
 
 from aikg.lookup.search import normalize
 from aikg.namespaces import ID, PREFIXES
-from aikg.query.named import bind_parameters, load_queries, paged
+from aikg.query.named import Parameter, bind_parameters, load_queries, paged
 from aikg.rdf.substitute import substitute
 from aikg.settings import Settings
 from aikg_bench.generate import Template
@@ -79,6 +79,17 @@ class Op:
     @property
     def is_write(self) -> bool:
         return self.body is not None
+
+
+def value_for(p: Parameter) -> str:
+    """The value the mix asks a parameter with: :data:`PARAMS` by name, else a string parameter's own
+    default among its declared words (``values=``: another word is a 400 since dcee23a, and the mix asked
+    ``include=nvidia``), else a value by type (:data:`BY_TYPE`)."""
+    if p.name in PARAMS:
+        return PARAMS[p.name]
+    if p.values:
+        return p.default if p.default in p.values else p.values[0]
+    return BY_TYPE.get(p.type, "")
 
 
 def _iri(slug: str) -> str:
@@ -169,10 +180,7 @@ def build_mix(template: Template, replicas: int, *, seed: int = 42, variants: in
     for name, q in sorted(load_queries().items()):
         paths, texts = [], []
         for k in ks[: variants // 4] if q.parameters else ks[:1]:
-            raw = {}
-            for p in q.parameters:
-                value = PARAMS.get(p.name, BY_TYPE.get(p.type, ""))
-                raw[p.name] = numbered(value, k, template, replicas)
+            raw = {p.name: numbered(value_for(p), k, template, replicas) for p in q.parameters}
             paths.append(f"/api/queries/{name}?" + urlencode({**raw, "limit": str(cap)}))
             # The peers get the parameters substituted into the text as aikg's remote backend sends them
             # (SEP-0007 semantics: they reach subqueries too, as Oxigraph's substitutions do), with the

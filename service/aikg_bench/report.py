@@ -176,7 +176,8 @@ def markdown(result: dict[str, Any]) -> str:
         "pyoxigraph in process on the same store and text, with the benchmark's parameters and bound to the "
         "hub; cached answers are wrk against the better of the two bare-Flask ceilings on the same operation "
         "and body sizes; a new connection is one client asking a cached entity on a fresh TCP connection "
-        "each time, against the bare app answering as many bytes; the first answer after a restart restarts "
+        "each time, against the bare app answering as many bytes (both up, in alternating rounds); the first "
+        "answer after a restart restarts "
         "`aikg serve` on the same store; small writes are 5-triple `POST /data` after the mix; the fair "
         "share probes the hub's depth-1 neighbourhood and a bad parameter's 400 idle and under four clients "
         "loading NVIDIA's depth-4 neighbourhoods and GraphML exports (p99 loaded / idle).",

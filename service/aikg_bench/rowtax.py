@@ -37,7 +37,7 @@ from aikg.services import Services
 from aikg.store.oxigraph import OxigraphStore
 from aikg.web import SERVICES_KEY, create_app
 from aikg_bench.baseline import Baseline
-from aikg_bench.mix import BY_TYPE, PARAMS
+from aikg_bench.mix import PARAMS, value_for
 
 WAYS = ("pyoxigraph", "runner", "http")
 
@@ -73,7 +73,7 @@ class Session:
     def bindings(self, query: NamedQuery, params: Mapping[str, str]) -> dict[str, str]:
         """The raw parameters a named query is asked with: ``params`` by name, else a value by type."""
         return {
-            p.name: params.get(p.name, BY_TYPE.get(p.type, ""))
+            p.name: params[p.name] if p.name in params else value_for(p)
             for p in query.parameters
             if p.required or p.name in params
         }
