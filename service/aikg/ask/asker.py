@@ -42,6 +42,7 @@ from aikg.ask.compose import (
     compile_form,
     countries_named,
     describe,
+    division_word,
     every_row,
     location_probe,
     members_query,
@@ -113,6 +114,8 @@ TEMPLATE_STRONG = 0.7
 queries stay the high-precision templates they are where a question is one of theirs."""
 PRODUCTS = f"SELECT DISTINCT ?p WHERE {{ ?f a <{AIKG}UsageFigure> ; <{AIKG}product> ?p }}"
 """The products the usage figures name, linked by their names as written in the data."""
+DIVISIONS = f"SELECT DISTINCT ?d WHERE {{ ?f a <{AIKG}StaffFigure> ; <{AIKG}companyDivision> ?d }}"
+"""The divisions the staff figures name ("FAIR", "Research and development"), as written in the data."""
 NAMES = (
     "SELECT DISTINCT ?l WHERE { ?x <http://www.w3.org/2000/01/rdf-schema#label>"
     "|<http://www.w3.org/2004/02/skos/core#altLabel> ?l }"
@@ -307,6 +310,7 @@ class Asker:
         self.sure_at = SURE_AT
         """Least sureness at which an answer is shown (:func:`aikg.ask.compose.sureness`)."""
         self._product_names: tuple[Any, tuple[str, ...]] | None = None
+        self._division_names: tuple[Any, tuple[str, ...]] | None = None
         self._chip_lines: tuple[Any, dict[str, Candidate]] | None = None
         self._org_acronyms: tuple[Any, dict[str, Candidate]] | None = None
         self._model_series: tuple[Any, frozenset[str]] | None = None
@@ -716,6 +720,8 @@ class Asker:
         query = understood.get("query")
         unknown = self.unknown_words(reading, query)
         if form is not None:
+            # "Meta's *FAIR*", "Anthropic 研发部*门*": the division the form keeps to (its staff rows)
+            unknown = [w for w in unknown if not division_word(form, w, reading.folded)]
             unknown = restated(form, reading.folded, of_one_thing(form, unknown, reading.folded))
             unknown += [w for w in not_kept(form, reading.folded) if w not in unknown]
         if form is not None and form.prop and form.op in ("fact", "joint", "provenance"):
@@ -1302,7 +1308,15 @@ class Asker:
             reading.properties[0].properties[0] if reading.properties else None,
             self._products(index),
             context,
+            self._divisions(index),
         )
+
+    def _divisions(self, index: Any) -> tuple[str, ...]:
+        """The divisions the staff figures name, read once per search index."""
+        if self._division_names is None or self._division_names[0] is not index:
+            rows = self.store.query(DIVISIONS).rows
+            self._division_names = (index, tuple(sorted({r[0].value for r in rows if r[0] is not None})))
+        return self._division_names[1]
 
     def _products(self, index: Any) -> tuple[str, ...]:
         """The products the usage figures name ("ChatGPT", "Gemini"), read once per search index."""
@@ -2198,6 +2212,8 @@ def _form_json(form: Form) -> dict[str, Any]:
         "period": form.period,
         # the series of models named ("Qwen 系列"): only when one is
         **({"series": form.series} if form.series else {}),
+        # the division of a company's staff named ("Meta's FAIR"): only when one is
+        **({"division": form.division} if form.division else {}),
     }
 
 

@@ -38,6 +38,7 @@ from aikg.ask.words import (
     COMPARATORS,
     COUNTRIES,
     COUNTRY_PAIRS,
+    DIVISION_WORDS,
     DOUBT,
     EVENT_WORDS,
     FORECAST,
@@ -325,6 +326,9 @@ class Form:
     per: bool = False
     k: int = TOP_K
     product: str | None = None
+    division: str | None = None
+    """The division of a company's staff figures the question names, as the data writes it ("FAIR",
+    "Research and development"): its rows, not the whole company's."""
     products: list[str] = field(default_factory=list)
     """Every product of the usage figures the question names: two or more are compared, each on its
     newest figure ("Gemini vs Meta AI, whose assistant has more monthly users")."""
@@ -680,6 +684,10 @@ def _end(year: int, month: int) -> str:
     return f"{year:04d}-{month:02d}-{_LAST_DAY[month]:02d}"
 
 
+YEAR_PARTS = {"early": (1, 6), "mid": (4, 9), "middle": (4, 9), "late": (7, 12)}
+"""The months of a part of a year ("early 2025", "mid-2024", "late 2023"): its half, the middle one's six
+months around June — wide, as people say it of a figure whose value then names the one row (was: "early"
+a word not understood, the figure's source not sure)."""
 OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 # "since the second half of 2024", "before the first quarter of 2025": "the" between the word and the period
@@ -795,6 +803,8 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
         # 2025 年 1 月到 3 月
         (r"(\d{4})\s*年\s*(1[0-2]|0?[1-9])\s*月\s*(?:到|至|-|~)\s*(1[0-2]|0?[1-9])\s*月", "y-mm"),
         (r"since\s+(\d{4})|(\d{4})\s*年\s*以来", "since"),
+        # early 2025 / late 2023 / mid-2024: a part of the year (:data:`YEAR_PARTS`), not the whole year
+        (r"\b(early|late|mid|middle of)[\s-]+(\d{4})\b", "part"),
         (rf"({_MONTH_RE})\w*\s+(\d{{4}})", "my"),
         # a month that is none ("2024年13月") is no date: never a month past December
         (r"(\d{4})\s*年\s*(1[0-2]|0?[1-9])\s*月", "ym-zh"),
@@ -860,6 +870,9 @@ def _read_period(text: str) -> tuple[tuple[str, str] | None, list[tuple[int, int
             return (f"{y}-{int(g[1]):02d}-01", _end(y, int(g[2]))), span
         if kind == "since":
             return (f"{int(g[0])}-01-01", OPEN_END), span
+        if kind == "part":
+            y, (first, last) = int(g[1]), YEAR_PARTS[g[0].split()[0]]
+            return (f"{y}-{first:02d}-01", _end(y, last)), span
         if kind == "my":
             y, mo = int(g[1]), _MONTHS[g[0]]
             return (f"{y}-{mo:02d}-01", _end(y, mo)), span
@@ -1244,6 +1257,7 @@ def read_form(
     fallback: str | None = None,
     products: Iterable[str] = (),
     context: str | None = None,
+    divisions: Iterable[str] = (),
 ) -> Form | None:
     """The logical form of a question (``op`` empty when it names parts of one but no operator, as a
     follow-up does), or None when it is out of scope. ``form.unknown`` lists the words of the question
@@ -1251,13 +1265,14 @@ def read_form(
     ``context`` is the class of the question before, for a follow-up: its words are read as that
     class's ("那推理呢" after OpenAI's R&D compute spending: the inference category, not a property)."""
     form = _read_form(
-        question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products), context
+        question, folded, mentions, lang, vocab, labels, known, fallback, tuple(products), context, divisions
     )
     if form is None:
         return None
     if form.op not in ("fact", "joint", "series"):
         form.also = []  # a fact or figures over time answer each property asked; a total or a list its own
     form.unknown = unexplained_words(folded, mentions, known, labels, products)
+    form.unknown = [w for w in form.unknown if not division_word(form, w, folded)]
     form.unknown = of_one_thing(form, form.unknown, folded)
     form.unknown += [w for w in not_kept(form, folded) if w not in form.unknown]
     form.sure = sureness(form.unknown)
@@ -1944,6 +1959,7 @@ def _read_form(
     fallback: str | None,
     products: Iterable[str],
     context: str | None = None,
+    divisions: Iterable[str] = (),
 ) -> Form | None:
     """The steps of reading: the text, the names, dates, property, numbers, class, modifiers, operator."""
     if out_of_scope(folded):
@@ -1963,14 +1979,98 @@ def _read_form(
     _read_property(form, r, labels, fallback)
     _read_numbers(form, r)
     _read_class(form, r)
+    _read_division(form, r, divisions, question)
+    _round_how_much(form, r)
     _site_power(form)
     if form.series and form.carrier is None:
         form.carrier = "model"  # "Qwen 系列里哪个参数最多": the series' models
     _figures_of_org(form)
     _named_of_class(form, r, vocab)
+    _country_of_org(form)
     _read_modifiers(form, r)
     _deal_status(form, r)
     return _read_operator(form, r, vocab)
+
+
+def divisions_named(text: str, divisions: Iterable[str]) -> list[tuple[int, int, str]]:
+    """The divisions of the staff figures the text names (start, end, the division as the data writes it,
+    folded): by the division's name without its bracketed note ("FAIR", "research and development", "AI
+    tutors"), or by a word of :data:`DIVISION_WORDS` ("R&D", 研发部门)."""
+    words: dict[str, str] = {}
+    for d in divisions:
+        name = re.sub(r"\s*[(（].*?[)）]", "", d).strip().casefold()
+        if len(name) >= 3:
+            words[name] = d.casefold()
+    folded = {d.casefold() for d in divisions}
+    words.update({w: d for w, d in DIVISION_WORDS.items() if d in folded})
+    found = sorted(_find(text, words), key=lambda f: (f[0], f[0] - f[1]))
+    return [(start, end, words[w]) for start, end, w in found]
+
+
+def _as_written(division: str, divisions: Iterable[str]) -> str:
+    """The division as the data writes it (``division`` folded)."""
+    return next((d for d in divisions if d.casefold() == division), division)
+
+
+def _read_division(form: Form, r: _Reading, divisions: Iterable[str], question: str) -> None:
+    """A division of a company's staff named by the data's own words ("Meta's FAIR in 2016", "Anthropic's
+    R&D headcount", Anthropic 研发部门): its staff rows (aikg:companyDivision), not the whole company's
+    (was: "fair" a word not understood; "R&D" the organization Panasonic R&D, the company's figure shown).
+    A division named as an organization of its own (Google DeepMind) is read by the organization."""
+    staff = form.carrier == "staff" or form.prop == "staffCount"
+    if not (staff or (_PEOPLE.search(r.text) and form.orgs)):
+        return  # "Anthropic 研发部门有多少人": 研发 read the models it develops, 多少人 asks its people
+    found = divisions_named(r.text, divisions)
+    if not found:
+        return
+    start, end, division = found[0]
+    written = question[start:end] if len(question) == len(r.text) else ""
+    if division.upper() == _as_written(division, divisions) and not written.isupper():
+        return  # an acronym the data writes in capitals ("FAIR") is a division only written so ("fair")
+    inside = {c.iri for m in r.mentions if start <= m.start and m.end <= end for c in m.candidates}
+    if any(e.iri in inside for e in form.entities) and not form.orgs:
+        return  # the division is a thing of its own the question names (an organization, a model)
+    form.orgs = [o for o in form.orgs if o[0].iri not in inside]
+    form.entities = [e for e in form.entities if e.iri not in inside]
+    form.division = _as_written(division, divisions)
+    form.carrier, form.prop = "staff", form.prop or "staffCount"
+    r.name_spans.append((start, end))
+
+
+def division_word(form: Form, word: str, folded: str) -> bool:
+    """True when ``word`` is one of the words the question names the form's division by: a word of its
+    name as the data writes it ("fair", "development"), of a word naming it that the question says
+    (研发部门's 门), or a word of the division's kind ("division", "lab", 部门)."""
+    if not form.division:
+        return False
+    w, division = word.casefold(), form.division.casefold()
+    said = [a for a, d in DIVISION_WORDS.items() if d == division and _has(folded, [a])]
+    return (
+        w in re.findall(r"[a-z]+", division)
+        or any(w in a for a in said)
+        or w in ("division", "divisions", "lab", "labs", "unit", "team", "部门", "实验室", "团队")
+    )
+
+
+_PEOPLE = re.compile(r"\bpeople\b|\bheadcount\b|\bstaff\b|\bemployees?\b|多少人|几个人|人数|员工")
+"""Words of a staff figure a division is asked with ("how many people were at Meta's FAIR")."""
+
+
+def _country_of_org(form: Form) -> None:
+    """A country beside the organization named, for things that have no place in aikg ("阿联酋那个 TII
+    2024年发布了哪些模型", "China's Huawei chips"): it says where the organization is, and filters nothing
+    (was: the models located in the country, which none is — nothing answered). Sites keep it: "Google's
+    clusters in Japan" are those in Japan."""
+    if form.country and form.orgs and not form.entities and form.carrier not in (*SITES, None):
+        form.country, form.countries = None, []
+
+
+def _round_how_much(form: Form, r: _Reading) -> None:
+    """ "How much was xAI's September 2025 round?", "how much money is in Anthropic's November 2025 funding
+    round": how much of a round is the money it raises, its amount (was: the round listed with no figure,
+    sure; "funding" of "funding round" is the class's word, no property's)."""
+    if form.carrier == "funding" and form.prop is None and _HOW_MUCH.search(r.text):
+        form.prop = "amount"
 
 
 SITE_TYPES = frozenset(AIKG + c for c in ("Deployment", "DataCenter"))
@@ -2741,8 +2841,10 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # "微软那几个集群里，哪个 H100 当量最多", "xAI 这几个数据中心，哪个功率最大": those few, ranked; the
         # 几 of 那几个 points at them and counts nothing
         ops["count"] = False
-    if re.match(r"\s*where\b", text) and re.search(r"\bfrom\W*$", text):
-        ops["provenance"] = True  # "where is the 14.8T tokens figure from?"
+    if re.match(r"\s*where\b", text) and re.search(r"\bfrom\s*(?:[?？!.,;，。]|$)", text):
+        # "where is the 14.8T tokens figure from?", "where's the $100M figure … from? link please": the
+        # clause that ends with "from", whatever follows it
+        ops["provenance"] = True
     kind = next((k for k, words in EVENT_WORDS.items() if _has(text, words)), None)
     named = form.entities + [o[0] for o in form.orgs]
     if kind is None and form.orgs and not form.entities and _has(text, ["上市"]):
@@ -3543,8 +3645,10 @@ _CLOSED_ROUNDS = re.compile(r"\b(?:closed|completed)\s+(?:funding\s+)?rounds?\b|
 _ONE_ROUND = re.compile(
     r"(?:最近|最新|上|那|这|首|第一|最后)\s*一?\s*轮|\b(?:latest|last|most recent|newest|first|previous)\s+"
     r"(?:funding\s+)?round\b"
+    rf"|\b(?:{_MONTH_RE})\w*,?\s+\d{{4}}\s+(?:funding\s+)?round\b"
 )
-"""One round named ("最近一轮融了多少", "its latest round"): the rounds newest first, not their total."""
+"""One round named ("最近一轮融了多少", "its latest round", "Anthropic's November 2025 round"): the rounds
+newest first, not their total (a round in talks, which no total counts, too)."""
 
 
 def _asks_raised(form: Form, r: _Reading, ops: dict[str, bool]) -> bool:
@@ -3723,7 +3827,7 @@ DOCUMENTS = frozenset({AIKG + "SourceDocument", AIKG + "Report"})
 """The classes of documents a question may name as the source it asks about (an article, a report)."""
 LINK_WORDS = ("url", "link", "链接", "网址", "原文")
 """Words asking a document's link: the document's own, not its statements'."""
-OWNED_RATED = ("cluster", "datacenter", "run")
+OWNED_RATED = ("cluster", "datacenter", "run", "funding")
 """Classes of nodes Epoch rates that an organization named beside the class word owns."""
 LINK_RATED = frozenset({"tenant", "operator", "operatedBy"})
 """A data center's links Epoch rates one by one (aikg:linkRating)."""
@@ -4075,6 +4179,40 @@ def _threshold_prop(form: Form) -> str | None:
     return None
 
 
+def _date_of(c: Any, form: Form, node: str = "?x") -> str:
+    """The pattern binding ``?date`` of a node of carrier ``c``: its date, else — for one organization's
+    node named by its month ("xAI's September 2025 round", "Anthropic 2025年11月那轮"), a funding round in
+    talks, which has none — the day it was reported (:attr:`aikg.ask.words.Carrier.undated`). Rounds listed
+    over a longer period ("funding rounds in the second half of 2025") keep to those dated: the rounds
+    that happened then."""
+    dated = f"{node} aikg:{c.date or 'date'} ?date"
+    if not (c.undated and (form.orgs or form.owned) and _one_month(form.dates)):
+        return dated
+    return (
+        f"{{ {dated} }} UNION {{ {node} aikg:{c.undated} ?date "
+        f"FILTER NOT EXISTS {{ {node} aikg:{c.date} ?dated }} }}"
+    )
+
+
+def _one_month(dates: tuple[str, str] | None) -> bool:
+    """True when the period is one month or less (a month named: "September 2025", 2025年9月)."""
+    if not dates or dates[0] == OPEN_START or dates[1] == OPEN_END:
+        return False
+    lo, hi = (datetime.date.fromisoformat(d) for d in dates)
+    return (hi - lo).days < 31
+
+
+def _in_period(form: Form, c: Any, node: str = "?x") -> str:
+    """The filter keeping the nodes dated within the form's period, each date compared at its own
+    precision ("2024" is after 2023 and since 2024-01-01, which its string alone is not)."""
+    lo, hi = form.dates or (OPEN_START, OPEN_END)
+    return (
+        f"{_date_of(c, form, node)} BIND(STRLEN(STR(?date)) AS ?precision) "
+        f'FILTER(STR(?date) >= SUBSTR("{lo}", 1, ?precision) '
+        f'&& STR(?date) <= SUBSTR("{hi}", 1, ?precision))'
+    )
+
+
 def _filters(form: Form, carrier: str) -> list[str]:
     c = CARRIERS[carrier]
     out: list[str] = []
@@ -4122,6 +4260,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
                 f"?x aikg:agent ?org{i} . OPTIONAL {{ ?x aikg:product ?product }} "
                 f"FILTER(?org{i} IN ({', '.join(_iri(x) for x in cands)}) || {names})"
             )
+        elif carrier == "staff" and form.division:
+            out.append(f"?x {path} ?org{i} . VALUES ?org{i} {{ {values} }}")  # the division's rows, below
         elif carrier == "staff":
             # the whole company's figures; or, for a division named as an organization (Google DeepMind,
             # part of Google), its parent's figures of that division
@@ -4196,14 +4336,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
         tags = ", ".join(f'"{t}"' for t in c.confidence)
         out.append(f"?x aikg:sourceConfidence ?confidence FILTER(?confidence IN ({tags}))")
     if form.dates and c.date:
-        lo, hi = form.dates
-        # a date given to the year or month ("2024", "2024-06") is compared at its own precision: "2024"
-        # is after 2023 and since 2024-01-01, which its string alone is not
-        out.append(
-            f"?x aikg:{c.date} ?date BIND(STRLEN(STR(?date)) AS ?precision) "
-            f'FILTER(STR(?date) >= SUBSTR("{lo}", 1, ?precision) '
-            f'&& STR(?date) <= SUBSTR("{hi}", 1, ?precision))'
-        )
+        out.append(_in_period(form, c))
     if form.figure_kind:
         out.append(f'?x aikg:figureKind "{form.figure_kind}"')
     elif form.run_rate and carrier == "revenue":
@@ -4211,6 +4344,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x aikg:figureKind ?runRate FILTER(?runRate IN ({kinds}))")
     if form.paying and carrier == "usage":
         out.append(f'?x rdfs:label ?paidLabel FILTER(CONTAINS(LCASE(STR(?paidLabel)), "{PAYING_LABEL}"))')
+    if carrier == "staff" and form.division:
+        # "Meta's FAIR": the rows of that division, as the data writes it
+        division = form.division.casefold().replace('"', "")
+        out.append(f'?x aikg:companyDivision ?division FILTER(LCASE(STR(?division)) = "{division}")')
     elif carrier == "staff" and not form.records and not groups:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
@@ -4743,6 +4880,11 @@ def _provenance(form: Form, values: str, links: str, p: str) -> str:
         c = CARRIERS[form.carrier]
         path = "|".join(c.org)
         entities = f"  VALUES ?org {{ {values} }}\n  ?entity a aikg:{c.cls} ; ({path}) ?org .\n"
+        if form.dates and c.date:
+            # "how sure is Epoch about xAI's September 2025 round": its nodes of that period
+            entities += f"  {_in_period(form, c, '?entity')}\n"
+        if form.round_name and form.carrier == "funding":
+            entities += f"  ?entity aikg:roundName ?roundName FILTER({_round_named(form.round_name)})\n"
     else:
         entities = f"  VALUES ?entity {{ {values} }}\n" if values else ""
     return PREFIXES + (
@@ -4872,6 +5014,8 @@ def describe(form: Form) -> str:
         quals.append("年化（run-rate）" if zh else "run-rate figures")
     if form.round_name:
         quals.append(form.round_name)
+    if form.division:
+        quals.append(f"部门 {form.division}" if zh else f"division {form.division}")
     if form.rounds_of:
         quals.append(
             " / ".join(

@@ -36,6 +36,10 @@ MAX_TOKENS = 64
 rarely longer (a 500-character one would take a second)."""
 AIKG = "https://w3id.org/aikg/ontology#"
 DERIVATION = AIKG + "Derivation"
+CATALOG = "http://www.w3.org/ns/dcat#Catalog"
+OWN_NODES = frozenset({DERIVATION, CATALOG})
+"""aikg's own nodes — its derivations, its catalogue of sources ("aikg source catalogue") —, which no
+question names: "*Source* for xAI's 64M monthly users figure?" capitalizes a provenance word, not a name."""
 DEPLOYMENT = AIKG + "Deployment"
 MAX_MISSPELT = 16
 """Spans tried as misspellings per question (each costs two wider look-ups)."""
@@ -204,7 +208,7 @@ class EntityLinker:
             return None
         nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
         # n-ary nodes and aikg's own derivations are not what people name ("2,048 H800" is no cost)
-        skip = nary | {DERIVATION}
+        skip = nary | OWN_NODES
         near = [h for h in hits if h.match in {"prefix", "word"} and not set(h.entity.types) & skip]
         # the model number typed is one of the name's, not the start of another ("v10" is no V100)
         digits = set(_DIGITS.findall(norm))
@@ -220,7 +224,7 @@ class EntityLinker:
             # words of one name only, the maker's or the place's left out ("Stargate Abilene": the
             # OpenAI-Oracle Stargate Abilene Texas data center); never a name two things share
             return Mention(start, end, text, "word", [_candidate(near[0], "word", 0.8 * near[0].score)])
-        apart = self._words_apart(index, span, norm, {DERIVATION})
+        apart = self._words_apart(index, span, norm, OWN_NODES)
         if apart is not None:
             return Mention(start, end, text, "word", [apart])
         if (
@@ -291,7 +295,7 @@ class EntityLinker:
         nary: frozenset[str] = getattr(getattr(index, "vocab", None), "nary", frozenset())
         hits = index.search(normalize(text), limit=PROPER_LOOKUP)
         whole = [h for h in hits if h.match in {"prefix", "word"} and h.whole]
-        near = [h for h in whole if not set(h.entity.types) & nary]
+        near = [h for h in whole if not set(h.entity.types) & (nary | {CATALOG})]
         if not near and len(span) == 1 and span[0].text not in UNITS:
             # a cluster people name by its own name ("Gefion", "Jupiter"), one word that nothing else
             # has and one cluster only ("GW" is a unit, a word of DataVolt Neom 1.5 GW's two phases;

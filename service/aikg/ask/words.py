@@ -35,6 +35,9 @@ class Carrier:
     """The confidence tags a ranking counts by default (Epoch's own tags)."""
     status: bool = False
     """True when rankings count existing nodes only unless the question says otherwise."""
+    undated: str | None = None
+    """The property dating a node that has no :attr:`date`: a funding round Epoch lists as in talks
+    ("Late discussions") has no closing date, only the day it was reported ("xAI's September 2025 round")."""
 
 
 CARRIERS: dict[str, Carrier] = {
@@ -67,7 +70,15 @@ CARRIERS: dict[str, Carrier] = {
         ),
         Carrier("revenue", "RevenueFigure", "revenue figures", "收入数据", org=("aikg:agent",), date="date"),
         Carrier("usage", "UsageFigure", "usage figures", "用户数据", org=("aikg:agent",), date="date"),
-        Carrier("funding", "FundingRound", "funding rounds", "融资", org=("aikg:investee",), date="date"),
+        Carrier(
+            "funding",
+            "FundingRound",
+            "funding rounds",
+            "融资",
+            org=("aikg:investee",),
+            date="date",
+            undated="reportedOn",
+        ),
         Carrier("staff", "StaffFigure", "staff figures", "员工数据", org=("aikg:agent",), date="date"),
         Carrier(
             "spend",
@@ -721,6 +732,9 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "how many minutes",
             "minutes",
+            # the chat shorthand of minutes ("how many mins did that run take")
+            "how many mins",
+            "mins",
             "分钟",
             "time to train",
             "how long",
@@ -1436,6 +1450,9 @@ REGION_CODES = {
 
 RATING_WORDS: tuple[str, ...] = (
     "rating",
+    # Epoch's confidence named as a noun ("Epoch's confidence for DeepSeek's 160-employee figure"): its
+    # rating of the row, as "how confident" asks it
+    "confidence",
     "评级",
     "评的",
     "is real",
@@ -1446,6 +1463,18 @@ RATING_WORDS: tuple[str, ...] = (
 )
 """Words asking Epoch's rating of a row, or whether a thing is real at all: provenance (the router's
 operator words) and the source's confidence (the composer's CONFIDENCE_WORDS)."""
+
+DIVISION_WORDS: dict[str, str] = {
+    # other words for a division Epoch names in its staff rows (aikg:companyDivision, "Research and
+    # development"): its initials and the Chinese word, which its own name does not say
+    "r&d": "research and development",
+    "r & d": "research and development",
+    "研发": "research and development",
+    "研发部门": "research and development",
+    "研发团队": "research and development",
+}
+"""Words naming a division of a company's staff figures other than the division's own name (read from
+the data, :func:`aikg.ask.compose.divisions_named`)."""
 
 PUBLISHER_WORDS = (
     "who published",
