@@ -4289,3 +4289,45 @@ def test_a_country_beside_the_organization_of_models_filters_nothing(asker, epoc
     assert not a["abstained"] and a["understood"]["form"]["country"] is None
     assert len(a["answer"]["rows"]) == 3
     assert asker.ask("Google's clusters in Japan")["understood"]["form"]["country"] == "Japan"
+
+
+@pytest.mark.parametrize(
+    ("q", "node", "prop"),
+    [
+        ("How many GPUs are in Eni's HPC6 supercomputer?", "cluster-eni-hpc6", "acceleratorCount"),
+        (
+            "甲骨文 OCI Supercluster A100s 有多少张卡？",
+            "cluster-oracle-oci-supercluster-a100s",
+            "acceleratorCount",
+        ),
+        ("What chip is in Oracle's OCI MI300x cluster?", "cluster-oracle-oci-mi300x", "accelerator"),
+        (
+            "Where is ExxonMobil's Discovery 5 supercomputer?",
+            "cluster-exxonmobil-discovery-5",
+            "locationName",
+        ),
+        ("Which city is Hut 8's H100 cluster in?", "cluster-hut-8-h100-cluster", "locationName"),
+    ],
+)
+def test_a_cluster_named_by_its_organization_and_the_rest_of_its_name(asker, epoch_store, q, node, prop):
+    # was: the organization alone, the rest of the name ("discovery", "oci", "hpc6") a word not understood;
+    # "city" a word not understood beside the location asked
+    a = asker.ask(q)
+    assert not a["abstained"] and a["understood"]["form"]["entities"] == [node], (q, a["understood"])
+    want = {
+        r[0].value for r in epoch_store.query(PRE + f"SELECT ?v WHERE {{ id:{node} aikg:{prop} ?v }}").rows
+    }
+    assert want and all(v in _said(a) for v in want), q
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "How many chips are in ExxonMobil's Discovery 7 supercomputer?",  # Epoch lists Discovery 5 and 6
+        "甲骨文 OCI Supercluster H300s 有多少张卡？",
+        "How many of Oracle's OCI clusters are there?",  # several: no one of them is named
+    ],
+)
+def test_a_name_after_an_organization_that_no_site_has_names_none(asker, q):
+    a = asker.ask(q)
+    assert not any(e.startswith("cluster-") for e in (a["understood"].get("form") or {}).get("entities", []))

@@ -1377,6 +1377,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("performance")
     if form.prop == "trainingCompute":
         asked.add("compute")
+    if form.prop in ("location", "locationName"):
+        asked.add("place")
     told = {w for kind in asked for w in RESTATED[kind]}
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
@@ -2028,8 +2030,9 @@ def _read_division(form: Form, r: _Reading, divisions: Iterable[str], question: 
     if division.upper() == _as_written(division, divisions) and not written.isupper():
         return  # an acronym the data writes in capitals ("FAIR") is a division only written so ("fair")
     inside = {c.iri for m in r.mentions if start <= m.start and m.end <= end for c in m.candidates}
-    if any(e.iri in inside for e in form.entities) and not form.orgs:
-        return  # the division is a thing of its own the question names (an organization, a model)
+    named = {e.iri for e in form.entities} | {c.iri for o in form.orgs for c in o}
+    if inside & named and not _has(r.text[start:end], DIVISION_WORDS):
+        return  # a division named as an organization of its own (Google DeepMind) is read by it
     form.orgs = [o for o in form.orgs if o[0].iri not in inside]
     form.entities = [e for e in form.entities if e.iri not in inside]
     form.division = _as_written(division, divisions)

@@ -71,6 +71,11 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
             "located",
             "location",
             "where is",
+            # the place asked by its kind ("which city is Yandex's Galushkin supercomputer in")
+            "which city",
+            "what city",
+            "哪个城市",
+            "哪座城市",
             "address",
             "street address",
             "在哪里",

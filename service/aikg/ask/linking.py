@@ -145,6 +145,7 @@ class EntityLinker:
                     found.append(mention)
         mentions = _one_thing(_versioned(_qualified(_non_overlapping(found), folded), folded), folded)
         mentions = _sites_at_places(mentions, folded, index)
+        mentions = _site_named_after_org(mentions, folded, index)
         return _sibling_phases(_not_amounts(mentions, folded), folded, index)
 
     def _exact(self, index: Index, folded: str, span: list[Token]) -> Mention | None:
@@ -609,6 +610,75 @@ def _sites_at_places(mentions: list[Mention], folded: str, index: Any) -> list[M
         end = at.end()
         out = [o for o in out if o is not m and not (m.end <= o.start < end)]
         out.append(Mention(m.start, end, folded[m.start : end], "word", [site]))
+    return sorted(out, key=lambda o: o.start)
+
+
+_OWNED = re.compile(r"(?:'s|’s|s')?\s*(?:的)?\s*")
+"""What stands between an organization and the rest of its site's name ("Oracle's OCI MI300x", 甲骨文的)."""
+_NAME_PART = re.compile(r"[a-z0-9][a-z0-9.\-]*|(?P<cjk>[\u4e00-\u9fff]+)|(?P<stop>[,，。;；?？!！()（）])")
+_SITE_CLASS = frozenset({"cluster", "supercomputer"})
+"""Class words a site's label may end with ("Oracle 2020 A100 Cluster"), which the question may say in
+its own words (集群) or not at all."""
+_MANY_SITES = frozenset({"clusters", "supercomputers", "sites", "campuses", "centers", "centres"})
+
+
+def _site_named_after_org(mentions: list[Mention], folded: str, index: Any) -> list[Mention]:
+    """An organization named, then the rest of the name of one of its sites ("ExxonMobil's Discovery 6
+    supercomputer", "Oracle's OCI MI300x cluster", 甲骨文 OCI Supercluster H200s, 甲骨文 2020 年那个 A100
+    集群): that site, whose label is the organization's name and those words in that order (ExxonMobil
+    Discovery 6, Oracle 2020 A100 Cluster) — words of Chinese between them are passed over; it takes the
+    place of the organization's mention and of the names inside (the MI300X, the H200). Two sites whose
+    names go on so alike, or sites asked in the plural ("Oracle's OCI clusters"), link none (was: the
+    organization alone, the rest words not understood)."""
+    owners_of = getattr(index, "word_owners", None)
+    entities = getattr(index, "entities", None)
+    if owners_of is None or entities is None:
+        return mentions
+    out = list(mentions)
+    for m in mentions:
+        if m not in out or m.how != "exact":
+            continue
+        start = _OWNED.match(folded, m.end).end()
+        parts = []
+        for p in _NAME_PART.finditer(folded, start):
+            if p.group("stop"):
+                break
+            if not p.group("cjk"):
+                parts.append(p)
+            if len(parts) > 6:
+                break
+        words = [normalize(p.group()) for p in parts]
+        if not words:
+            continue
+        found: list[tuple[int, Candidate]] = []
+        for c in m.candidates:
+            if c.how != "exact":
+                continue
+            org = _WORD.findall(normalize(c.label))
+            if not org:
+                continue
+            for iri in owners_of(org[0]) & owners_of(words[0]):
+                info = entities[iri]
+                if not set(info.types) & set(SITE_TYPES.values()):
+                    continue
+                label = _WORD.findall(normalize(info.label))
+                rest = [w for w in label[len(org) :] if w not in _SITE_CLASS]
+                if label[: len(org)] != org or not rest or words[: len(rest)] != rest:
+                    continue
+                if len(words) > len(rest) and words[len(rest)] in _MANY_SITES:
+                    continue
+                found.append(
+                    (len(rest), Candidate(info.iri, info.slug, info.label, tuple(info.types), "word", 0.8))
+                )
+        if not found:
+            continue
+        longest = max(n for n, _ in found)
+        best = {c.iri: c for n, c in found if n == longest}
+        if len(best) != 1:
+            continue
+        end = parts[longest - 1].end()
+        out = [o for o in out if o is not m and not (m.start <= o.start < end)]
+        out.append(Mention(m.start, end, folded[m.start : end], "word", list(best.values())))
     return sorted(out, key=lambda o: o.start)
 
 

@@ -2470,6 +2470,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "holds": ("own", "owns", "owned", "自己"),
     # an organization's models or chips said by their release ("*shipped*", "*put* out", "*rolled* out")
     "makes": ("ship", "ships", "shipped", "put", "puts", "rolled", "unveiled"),
+    # a site's location said as the kind of place asked (Epoch's Location holds the city, the street or
+    # the country as its source wrote it): "which *city* is Hut 8's H100 cluster in", 在哪个*城市*
+    "place": ("city", "town", "城市"),
     # an organization's funding rounds said as done ("how many rounds has Anthropic *done*"): those that
     # closed, as "completed" (compose reads them so)
     "rounds": ("done",),
