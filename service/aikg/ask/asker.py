@@ -123,6 +123,14 @@ NAMES = (
 """Every name and alias in the graph: their words are words of the domain (:class:`Domain`)."""
 OPERATOR_PHRASE = re.compile(r"\b(?:most|least|under|over|more|less)\b|至多|至少")
 """A label of the ontology that names a qualifier ("at most / under"), not a thing: no content word."""
+_SEED_DOCUMENT = re.compile(r"\bseed (?:article|document|doc|report|source|text)s?\b")
+"""The seed documents named as such ("per the seed article"): which source, no word of the domain."""
+BOUND_SAID = {
+    AIKG + "AtLeast": ("minimum", "min", "least", "至少", "起码", "最少"),
+    AIKG + "AtMost": ("maximum", "max", "most", "至多", "最多"),
+}
+"""Words of a question that say the bound a source gives its figure (aikg:qualifier): beside the figure
+answered with that qualifier they restate it ("at minimum" of a figure given as at least 10,000)."""
 UNUSED_WORD = 0.92
 """How much each word that a composed form or fact leaves unused, and that carries no meaning it could
 use (:func:`aikg.ask.coverage.meaning`), leaves of its sureness: "who *wins* on memory, H200 or MI325X?"
@@ -758,6 +766,19 @@ class Asker:
                 # the statements were found by the question's words: those asking for their source
                 # (转发, 结论, "putting out") ask nothing more
                 unknown = [w for w in unknown if not asking(w)]
+        if unknown and not body["abstained"]:
+            # "how many accelerators do Amazon's training clusters have *at minimum*": the bound the source
+            # gives the figure answered (its qualifier, "at least / over") restates it, asks nothing more
+            bounds = {
+                w
+                for f in body["answer"].get("facts") or []
+                for w in BOUND_SAID.get(((f.get("qualifier") or {}).get("iri") or ""), ())
+            }
+            unknown = [w for w in unknown if w.casefold() not in bounds]
+        seeded = _SEED_DOCUMENT.search(reading.folded)
+        if seeded:
+            # "per the seed article", "according to the seed documents": the documents aikg was seeded with
+            unknown = [w for w in unknown if w.casefold() not in seeded.group().split()]
         names = written_as_names(reading.question, unknown)
         if form is not None and form.lost:
             # "which of them has the highest TDP?" after clusters: the things before, which the form over

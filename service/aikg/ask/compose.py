@@ -1380,6 +1380,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
     if form.prop in ("location", "locationName"):
         asked.add("place")
     told = {w for kind in asked for w in RESTATED[kind]}
+    if form.round_name == "Seed":
+        told.update(("seed", "种子"))  # the seed round the form keeps to (_SEED_ROUND)
     if re.search(r"\bso far\b", folded) and (form.op == "count" or form.carrier in FIGURES):
         told.add("so")
     if any(period for _, _, period in form.rounds_of):
@@ -1401,7 +1403,8 @@ NOW = re.compile(r"\b(?:now|today|currently|current)\b|现在|目前|当前|如�
 """Words of the present, asked beside a period: the figure of now too."""
 MAX_WORDS = frozenset({"max", "maximum", "maximal", "上限"})
 """Words of the most a single thing's figure allows: that figure itself, for a fact of one thing."""
-NOT_NAMES = frozenset({"minimum", "maximum", "min", "max", "neocloud", "neoclouds"})
+NOT_NAMES = frozenset({"minimum", "maximum", "min", "max", "neocloud", "neoclouds", "seed"})
+"""Everyday words never read as a misspelt name ("per the *seed* article": no model SEER; a seed round)."""
 """Everyday words that are no misspelt name ("minimum" is not MiniMax), and the kind of company the
 ontology calls a neocloud (aikg:Neocloud: "Lambda's tier of neocloud"), which is no misspelt NeevCloud."""
 
@@ -2737,6 +2740,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     series = _ROUND.search(text)
     if series:
         form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
+    elif _SEED_ROUND.search(text):
+        form.round_name = "Seed"  # "Mistral's seed round", 种子轮: the round Epoch names "… Seed"
         if form.prop is None and form.orgs:
             form.prop = "amount"  # "how big was Groq's Series A": the amount raised
             form.carrier = form.carrier or "funding"
@@ -4391,11 +4396,19 @@ def _filters(form: Form, carrier: str) -> list[str]:
     return out
 
 
+_SEED_ROUND = re.compile(r"\bseed(?:\s+funding)?\s+round\b|种子轮")
+"""A seed round named ("Mistral's June 2023 seed round", 种子轮): the round Epoch's name calls Seed."""
+
+
 def _round_named(name: str) -> str:
     """A SPARQL test that ?roundName is the round ``name`` ("Series A"), as Epoch or a Chinese source
     writes it ("A 轮")."""
     letter = name.rsplit(" ", 1)[-1]
-    return f'(CONTAINS(?roundName, "{name}") || STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
+    # case apart ("2019 LP seed (Khosla)" is a seed round as "June 2023 Seed" is)
+    return (
+        f'(CONTAINS(LCASE(?roundName), "{name.casefold()}") '
+        f'|| STRSTARTS(REPLACE(?roundName, " ", ""), "{letter}轮"))'
+    )
 
 
 SPEND_TOTAL = (

@@ -246,7 +246,8 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     (("scale-up domain", "nvlink domain", "domain size", "纵向扩展域"), ("scaleUpDomainSize",)),
     (("successor", "后继"), ("successor", "successorOf")),
     (("predecessor",), ("predecessor",)),
-    (("competitors", "compete", "rivals", "竞争对手"), ("competesWith",)),
+    # 跟 … 竞争 ("Groq 跟哪几家 neocloud 竞争"): the verb, the ontology's own Chinese label
+    (("competitors", "compete", "rivals", "竞争对手", "竞争"), ("competesWith",)),
     (("h100 equivalents", "h100 等效", "h100 当量", "h100当量"), ("h100Equivalents",)),
     (("power capacity", "megawatts", "电力容量", "兆瓦"), ("powerCapacity",)),
     (("worst-case hops", "hops", "跳数"), ("worstCaseHops",)),

@@ -473,7 +473,7 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
         ),
     ),
     ("tenant", ("tenant", "tenants", "租户")),
-    ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手")),
+    ("competesWith", ("competes with", "compete with", "competitors", "rivals", "竞争对手", "竞争")),
     (
         "date",
         (
