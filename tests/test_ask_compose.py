@@ -4331,3 +4331,41 @@ def test_a_cluster_named_by_its_organization_and_the_rest_of_its_name(asker, epo
 def test_a_name_after_an_organization_that_no_site_has_names_none(asker, q):
     a = asker.ask(q)
     assert not any(e.startswith("cluster-") for e in (a["understood"].get("form") or {}).get("entities", []))
+
+
+def test_a_bound_the_source_gives_and_the_seed_documents_ask_nothing_more(asker, epoch_store):
+    # was: "minimum" (of a figure given as at least 10,000) and "seed" (read as the model SEER) left over
+    (want,) = values(
+        epoch_store, "SELECT ?v WHERE { id:deployment-oracle-training-clusters aikg:acceleratorCount ?v }"
+    )
+    a = asker.ask("How many accelerators do Oracle's training clusters have at minimum?")
+    assert not a["abstained"] and want in {f["number"] for f in a["answer"]["facts"]}
+    assert asker.ask("How many accelerators do Oracle's training clusters have at most?")["abstained"]
+    gold = {
+        r[0].value
+        for r in epoch_store.query(PRE + "SELECT ?o WHERE { id:coreweave aikg:competesWith ?o }").rows
+    }
+    for q in (
+        "Which neoclouds does CoreWeave compete with, per the seed article?",
+        "文章里说 CoreWeave 跟哪几家公司竞争？",
+    ):
+        a = asker.ask(q)
+        assert not a["abstained"] and gold and all(g in _said(a) for g in gold), q
+
+
+@pytest.mark.parametrize(
+    ("q", "node", "prop"),
+    [
+        ("Mistral 种子轮估值多少？", "funding-round-mistral-ai-june-2023-seed", "postMoneyValuation"),
+        (
+            "How much did OpenAI raise in its 2019 seed round?",
+            "funding-round-openai-2019-lp-seed-khosla",
+            "amount",
+        ),
+    ],
+)
+def test_a_seed_round_is_the_round_epoch_names_seed(asker, epoch_store, q, node, prop):
+    a = asker.ask(q)
+    assert not a["abstained"] and numbers(a) == values(
+        epoch_store, f"SELECT ?v WHERE {{ id:{node} aikg:{prop} ?v }}"
+    )
