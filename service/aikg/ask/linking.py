@@ -638,7 +638,8 @@ def _site_named_after_org(mentions: list[Mention], folded: str, index: Any) -> l
     for m in mentions:
         if m not in out or m.how != "exact":
             continue
-        start = _OWNED.match(folded, m.end).end()
+        owned = _OWNED.match(folded, m.end)
+        start = owned.end() if owned else m.end  # the pattern matches the empty string too
         parts = []
         for p in _NAME_PART.finditer(folded, start):
             if p.group("stop"):
