@@ -4369,3 +4369,22 @@ def test_a_seed_round_is_the_round_epoch_names_seed(asker, epoch_store, q, node,
     assert not a["abstained"] and numbers(a) == values(
         epoch_store, f"SELECT ?v WHERE {{ id:{node} aikg:{prop} ?v }}"
     )
+
+
+def test_the_source_link_of_a_row_and_a_year_inside_a_name(asker, epoch_store):
+    # was: every statement about the cluster (62 rows, the named query), and the year of "Oracle 2020 A100
+    # Cluster" read as a period the named query could not take ("I don't know")
+    (url,) = {
+        r[0].value
+        for r in epoch_store.query(
+            PRE + "SELECT ?u WHERE { id:cluster-oracle-2020-a100-cluster <https://schema.org/url> ?u }"
+        ).rows
+    }
+    a = asker.ask("甲骨文 2020 年那个 A100 集群，数据来源链接是什么？")
+    assert not a["abstained"] and url in _said(a) and len(a["answer"]["rows"]) <= 3
+    a = asker.ask("甲骨文 2020 年那个 A100 集群有多少张卡？")
+    assert a["understood"]["form"]["dates"] is None and numbers(a) | {
+        f["number"] for f in a["answer"].get("facts", [])
+    } >= values(
+        epoch_store, "SELECT ?v WHERE { id:cluster-oracle-2020-a100-cluster aikg:acceleratorCount ?v }"
+    )

@@ -421,6 +421,12 @@ class Asker:
             orgs,
             reading.question,
         )
+        # a year inside a name linked ("甲骨文 2020 年那个 A100 集群": Oracle 2020 A100 Cluster) is no period
+        reading.dates = [
+            d
+            for d in reading.dates
+            if not any(m.start <= d.start and d.end <= m.end for m in reading.mentions)
+        ]
         return reading
 
     def _plan(
@@ -1164,7 +1170,7 @@ class Asker:
             return self._composed(question, form, alternatives=[])
         if form is not None and form.dates and best.intent != FACT:
             self._dates_into(best, form.dates)
-        if form is None and best.intent != FACT and not self._takes_dates(best.intent, reading.folded):
+        if form is None and best.intent != FACT and not self._takes_dates(best.intent, reading):
             # "How much did Anthropic raise in 2025?" is not every round since 2021
             return self._abstain(
                 question,
@@ -1223,11 +1229,14 @@ class Asker:
                 if value not in (OPEN_START, OPEN_END):
                     plan.parameters[p.name] = value
 
-    def _takes_dates(self, intent: str, folded: str) -> bool:
+    def _takes_dates(self, intent: str, reading: Reading) -> bool:
         """False when the question gives a period and the named query has no date to take it."""
+        folded = reading.folded
         dates, spans = read_dates(folded)
         if dates is None or all(folded[s:e].strip().isdigit() for s, e in spans):
             return True  # no period, or a bare number that may be a count ("2048 张 H800")
+        if all(any(m.start <= s and e <= m.end for m in reading.mentions) for s, e in spans):
+            return True  # the year of a name linked ("甲骨文 2020 年那个 A100 集群"), no period
         return any(p.type == "date" for p in self.queries()[intent].parameters)
 
     def _template_fits(self, best: Plan, form: Form, folded: str = "") -> bool:

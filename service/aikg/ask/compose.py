@@ -1974,6 +1974,9 @@ def _read_form(
     form = Form(op="", lang=lang)
     _read_names(form, r, vocab, products)
     form.dates, date_spans = read_dates(r.text)
+    if date_spans and any(m.start <= s and e <= m.end for s, e in date_spans for m in r.mentions):
+        # "甲骨文 2020 年那个 A100 集群": the year is its name's (Oracle 2020 A100 Cluster), no period
+        form.dates, date_spans = None, []
     r.name_spans = [(m.start, m.end) for m in r.mentions] + date_spans
     if context == "spend" and not _has(r.text, SPEND_WORDS):
         # a follow-up of a compute-spending question: "研发", "inference" name its category, not the
@@ -3789,6 +3792,16 @@ def _checked_op(
         and (form.owned or all(t in RATED for e in form.entities for t in e.types))
     ):
         form.prop = "sourceConfidence"  # "how sure is the data about X": the rating of X itself
+    if (
+        form.op == "provenance"
+        and form.prop is None
+        and _has(r.text, LINK_WORDS)
+        and form.entities
+        and all(t in RATED for e in form.entities for t in e.types)
+    ):
+        # "甲骨文 2020 年那个 A100 集群，数据来源链接是什么": the links Epoch's row of it cites, with its
+        # rating (was: every statement about the cluster, 62 rows)
+        form.prop = "sourceConfidence"
     if form.op == "provenance" and form.prop is None and re.search(r"\bwho\b|谁", r.text):
         return form  # "who reported TPU v9t": the sources and parties behind the entity itself
     if form.op == "provenance" and form.prop is None and len(form.entities) == 1 and not form.orgs:
