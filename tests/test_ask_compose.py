@@ -4388,3 +4388,14 @@ def test_the_source_link_of_a_row_and_a_year_inside_a_name(asker, epoch_store):
     } >= values(
         epoch_store, "SELECT ?v WHERE { id:cluster-oracle-2020-a100-cluster aikg:acceleratorCount ?v }"
     )
+
+
+def test_which_gpus_a_named_cluster_uses_is_its_chip_not_their_count(asker, epoch_store):
+    # was: 'GPUs' in the plural read as the accelerator count (IBM Vela's 2,880, sure) once the cluster was
+    # linked by its organization and the rest of its name
+    want = {
+        r[0].value
+        for r in epoch_store.query(PRE + "SELECT ?a WHERE { id:cluster-ibm-vela aikg:accelerator ?a }").rows
+    }
+    a = asker.ask("What GPUs is IBM's Vela cluster built on?")
+    assert a["understood"]["form"]["property"] == "accelerator" and want and all(w in _said(a) for w in want)

@@ -952,6 +952,11 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "what gpu",
             "which accelerator",
             "what accelerator",
+            # the same in the plural ("What GPUs is IBM's Vela cluster built on": its chip, not how many)
+            "which gpus",
+            "what gpus",
+            "which chips",
+            "what chips",
             "什么卡",
             "哪种卡",
             "哪款卡",
