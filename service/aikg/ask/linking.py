@@ -636,7 +636,7 @@ def _site_named_after_org(mentions: list[Mention], folded: str, index: Any) -> l
         return mentions
     out = list(mentions)
     for m in mentions:
-        if m not in out or m.how != "exact":
+        if m not in out or m.how not in ("exact", "word"):
             continue
         owned = _OWNED.match(folded, m.end)
         start = owned.end() if owned else m.end  # the pattern matches the empty string too
@@ -652,10 +652,15 @@ def _site_named_after_org(mentions: list[Mention], folded: str, index: Any) -> l
         if not words:
             continue
         found: list[tuple[int, Candidate]] = []
-        for c in m.candidates:
-            if c.how != "exact":
-                continue
-            org = _WORD.findall(normalize(c.label))
+        names = {
+            tuple(_WORD.findall(normalize(text)))
+            for c in m.candidates
+            if c.how == "exact" or (c.how == "word" and AIKG + "Organization" in c.types)
+            # the organization's label, or its name as written (an alias: "Sustainable Metal Cloud" of
+            # SMC - Sustainable Metal Cloud, whose sites' labels begin so)
+            for text in (c.label, m.text)
+        }
+        for org in map(list, names):
             if not org:
                 continue
             for iri in owners_of(org[0]) & owners_of(words[0]):
