@@ -2743,11 +2743,11 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     series = _ROUND.search(text)
     if series:
         form.round_name = "Series " + (series.group(1) or series.group(2)).upper()
-    elif _SEED_ROUND.search(text):
-        form.round_name = "Seed"  # "Mistral's seed round", 种子轮: the round Epoch names "… Seed"
         if form.prop is None and form.orgs:
             form.prop = "amount"  # "how big was Groq's Series A": the amount raised
             form.carrier = form.carrier or "funding"
+    elif _SEED_ROUND.search(text):
+        form.round_name = "Seed"  # "Mistral's seed round", 种子轮: the round Epoch names "… Seed"
     if form.carrier == "spend" or (form.carrier is None and r.context == "spend"):
         _read_spend_category(form, text)
     if form.prop == "price":
