@@ -3912,10 +3912,6 @@ def test_a_figure_every_thing_the_name_names_agrees_on_is_still_answered(asker, 
     prop = fact["property"]["name"].split(":")[1]
     assert float(fact["value"]) in values(
         epoch_store, f"SELECT ?v WHERE {{ id:{fact['subject']['id']} aikg:{prop} ?v }}"
-def _said(answer: dict) -> str:
-    """Every value an answer's rows and facts state, as one text."""
-    return json.dumps(
-        [answer["answer"].get("rows", []), answer["answer"].get("facts", [])], ensure_ascii=False
     )
 
 
@@ -4118,6 +4114,16 @@ def test_a_person_who_relayed_a_figure_is_no_side_of_a_comparison(asker, epoch_s
     if not body["abstained"]:
         want = values(epoch_store, "SELECT ?v WHERE { id:price-tinker-output aikg:price ?v }")
         assert want & {float(f["value"]) for f in body["answer"].get("facts", [])} or want & numbers(body)
+
+
+def _said(answer: dict) -> str:
+    """Every value an answer's rows and facts state, as one text."""
+    return json.dumps(
+        [answer["answer"].get("rows", []), answer["answer"].get("facts", [])], ensure_ascii=False
+    )
+
+
+@pytest.mark.parametrize(
     ("q", "node"),
     [
         ("Source for xAI's 64M monthly active users figure?", "usage-xai-xai-64m-mau"),
