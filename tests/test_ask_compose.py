@@ -1019,6 +1019,18 @@ def test_a_misspelt_maker_keeps_the_model_number_as_typed(asker, epoch_store, q,
     assert want and {f["number"] for f in body["answer"]["facts"]} == want
 
 
+@pytest.mark.parametrize(
+    "q", ["What is the memory bandwidth of the V100S?", "V100S 同 T4 邊張卡嘅記憶體頻寬高啲？"]
+)
+def test_a_chip_whose_name_ends_in_s_is_that_chip_not_a_plural(asker, epoch_store, q):
+    # "V100S" was read as V100s, the V100 counted in the plural: its 897 GB/s answered (sure) for the V100S
+    want = values(epoch_store, "SELECT ?v WHERE { id:nvidia-tesla-v100s-pcie-32-gb aikg:memoryBandwidth ?v }")
+    body = asker.ask(q)
+    assert not body["abstained"] and want
+    assert "nvidia-tesla-v100s-pcie-32-gb" in (body["understood"]["form"]["entities"] or [])
+    assert ID + "nvidia-v100" not in _iris(body)
+
+
 @pytest.mark.parametrize("q", ["What is the most powerful chip Huawei makes?", "华为最强的芯片是哪款"])
 def test_a_chips_power_is_its_compute(asker, epoch_store, q):
     body = asker.ask(q)

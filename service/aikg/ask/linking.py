@@ -178,9 +178,11 @@ class EntityLinker:
         if len(bare) == 1:
             hits = [replace(h, match="exact") if h is bare[0] else h for h in hits]
         exact = [h for h in hits if h.match == "exact"]
-        if not exact and norm.endswith("s") and any(c.isdigit() for c in norm) and len(norm) >= 4:
-            # a chip counted in the plural ("5,000 A100s", "MI250Xs", "TPU v4s"): the chip, when no name is
-            # written so ("V100S" is a chip of its own, and stays one)
+        own = [h for h in hits if h.match in {"prefix", "word"} and h.whole and set(h.entity.types) & _CHIPS]
+        if not exact and not own and norm.endswith("s") and any(c.isdigit() for c in norm) and len(norm) >= 4:
+            # a chip counted in the plural ("5,000 A100s", "MI250Xs", "TPU v4s"): the chip, when no chip's
+            # name has the word so ("V100S" is a word of the NVIDIA Tesla V100S PCIe 32 GB's name: a chip of
+            # its own, and stays one; "Oracle OCI Supercluster H100s" is a cluster's name, no chip's)
             plural = [
                 h
                 for h in index.search(norm[:-1], limit=CANDIDATES)
