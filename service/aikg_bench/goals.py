@@ -117,7 +117,7 @@ def new_connection(result: dict[str, Any]) -> Iterator[dict[str, Any]]:
     goal, target = "a cached answer on a new connection vs bare Flask", f"≤ {NEW_CONNECTION}×"
     for label, size in _sizes(result):
         peers = (size or {}).get("peers", {})
-        together = (size or {}).get("new_connections") or {}
+        together = peers.get("aikg", {}).get("new_connections") or {}
         if "aikg" in together:  # the servers side by side, in alternating rounds (runs since 49q)
             mine = together["aikg"]
             theirs = [(f"{p}, side by side", together[p]) for p in _CEILINGS if p in together]
