@@ -3850,6 +3850,20 @@ def test_a_follow_up_counts_what_a_list_listed_and_lists_what_a_count_counted(as
         "FILTER(YEAR(?d) = 2025) }",
     )
     assert not body["abstained"] and sorted(_rows(body)) == sorted(gold)
+    # clusters listed, then counted as a count of clusters is: the totals' defaults, every row beside
+    body = asker.ask("how many of those are there?", after="Which clusters does Yandex operate?")
+    every = _gold(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; aikg:operator id:yandex }",
+    )
+    assert not body["abstained"] and int(every[0]) in every_counts(body) and count_of(body) < int(every[0])
+    body = asker.ask("how many of those came out in 2024?", after="Which models did Mistral AI release?")
+    gold = _gold(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { ?m a aikg:AIModel ; aikg:developer id:mistral-ai ; "
+        "aikg:releaseDate ?d . FILTER(YEAR(?d) = 2024) }",
+    )
+    assert not body["abstained"] and count_of(body) == int(gold[0])
 
 
 def test_a_month_named_alone_in_a_follow_up_is_of_the_year_before(asker, epoch_store):
@@ -4417,3 +4431,28 @@ def test_which_gpus_a_named_cluster_uses_is_its_chip_not_their_count(asker, epoc
     }
     a = asker.ask("What GPUs is IBM's Vela cluster built on?")
     assert a["understood"]["form"]["property"] == "accelerator" and want and all(w in _said(a) for w in want)
+
+
+def test_which_one_after_a_list_is_one_of_the_things_listed(asker, epoch_store):
+    """ "which one has the most power?" after Meta's data centers, 哪款最省电 after Intel's chips above 90 GB:
+    one of those (was: every data center or chip ranked, sure)."""
+    cases = (
+        (
+            "which one has the most power?",
+            "Which data centers does Meta operate?",
+            "SELECT ?x WHERE { ?x a aikg:DataCenter ; aikg:operator id:meta ; aikg:powerCapacity ?v } "
+            "ORDER BY DESC(?v)",
+        ),
+        (
+            "哪款最省电？",
+            "英特尔有哪些芯片显存超过 90GB？",
+            "SELECT ?h WHERE { ?h a aikg:Hardware ; aikg:manufacturer id:intel ; aikg:memoryPerChip ?m ; "
+            "aikg:thermalDesignPower ?v . FILTER(?m > 90) } ORDER BY ASC(?v)",
+        ),
+    )
+    for q, after, sparql in cases:
+        body = asker.ask(q, after=after)
+        assert not body["abstained"] and first(body) == _gold(epoch_store, sparql)[0], (q, body["understood"])
+    # a class named of its own is a new set, not one of those, and is answered
+    body = asker.ask("哪个数据中心功率最大？", after="英特尔有哪些芯片显存超过 90GB？")
+    assert not body["abstained"] and body["understood"]["form"]["class"] == "datacenter"

@@ -3893,10 +3893,12 @@ SUBSET = re.compile(
     rf"|^\s*{_CHAT_LEAD}(?:and\s+|so\s+)?which\s+ones\b|\b(?:list|name|show)\s+(?:them|those|these)\b"
     r"|^\s*(?:那)?(?:一共|总共|总计|合计|加起来)(?:有|是)?(?:多少|几)\s*[个款家轮项台张颗]?\s*呢?\s*[?？]?\s*$"
     r"|^\s*(?:那)?(?:分别|具体)是(?:哪|什么)"
+    # "which one has the most power?", 哪个最大, 哪款最省电, 邊款 (folded 哪款) after a list: one of those
+    rf"|^\s*{_CHAT_LEAD}(?:and\s+|so\s+)?(?:which|what)\s+one\b|^\s*(?:那)?哪(?:一)?(?:个|款|家|台|张)"
 )
 """Words asking about the things the answer before gave ("which of those is the biggest", "how many of
-them", 其中, 这些里面, 它们当中, and 佢哋 and 呢啲 as folded: 他们, 呢些): a follow-up that keeps its
-filters and its threshold, whatever it asks of them."""
+them", "which one has …", 其中, 这些里面, 它们当中, 哪款 …, and 佢哋 and 呢啲 as folded: 他们, 呢些): a
+follow-up that keeps its filters and its threshold, whatever it asks of them."""
 _RATING_NAMED = re.compile(r"\btdp\b|thermal design|热设计")
 """A chip's power rating named as such: no site's power, whatever the class before."""
 _LIST_ASKED = re.compile(
@@ -4000,7 +4002,13 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
                 current.threshold = previous.threshold
                 bound = previous.threshold_prop or previous.prop
                 current.threshold_prop = bound if bound != current.prop else None
-        elif subset and current.carrier and previous.carrier and current.carrier != previous.carrier:
+        elif (
+            subset
+            and not current.class_named
+            and current.carrier
+            and previous.carrier
+            and current.carrier != previous.carrier
+        ):
             # "which of them has the highest TDP?" after clusters: chips are not among them, and every
             # chip ranked answers another question
             current.lost = [m.group().strip() for m in SUBSET.finditer(text)]
@@ -4072,7 +4080,12 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         changed = True
     if form.op == "compare" and len(form.entities) == 1 and not form.orgs and current.entities:
         form.op = "fact"  # "and the GB200's?" after comparing two chips: the figure of the one named
-    if not current.carrier and not current.prop and (subset or FOLLOW_UP.search(text)):
+    if (
+        current.carrier in (None, previous.carrier)
+        and not current.prop
+        and (subset or FOLLOW_UP.search(text))
+    ):
+        # "how many of those came out in 2024?" after Mistral's models listed: counted, in 2024
         changed = _operator_changed(form, previous, current, text) or changed
     if previous.op == "top" and not changed:
         # "and the lowest?", "那最小的呢": the same ranking the other way round
@@ -4096,7 +4109,8 @@ def _operator_changed(form: Form, previous: Form, current: Form, text: str) -> b
     if _has(f" {text} ", OPERATOR_WORDS["count"]) or re.search(r"多少|几", text):
         if previous.op != "list":
             return False
-        form.op = "count"
+        # counted as a count of clusters is, with the totals' defaults (every row's count beside it)
+        form.op, form.defaults = "count", form.defaults or form.carrier == "cluster"
         return True
     ranked = ops_top(text) or _has(f" {text} ", OPERATOR_WORDS["bottom"])
     if not ranked or previous.op not in ("count", "list"):
