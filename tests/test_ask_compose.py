@@ -3635,9 +3635,20 @@ def test_two_organizations_or_a_thing_and_another_organization_are_still_joined(
     ],
 )
 def test_what_two_organizations_clusters_add_up_to_is_each_ones_total(asker, epoch_store, q):
-    # was: 加埋 and "add" not understood (unsure); "total more" without the totals' defaults (Tesla's
-    # Unlikely "earnings call claim" of 35,000 H100e added)
-    want = values(epoch_store, org_totals("id:tesla id:oracle", "h100Equivalents"))
+    # was: 加埋 and "add" not understood (unsure). The status named ("existing") is the total's filter, as
+    # one organization's total of a status is: every rating (Tesla's Unlikely "earnings call claim" of
+    # 35,000 H100e too, 99,144; tests/data/README.md's defaults, xb002), Epoch's superseded and duplicate
+    # rows left out
+    want = set()
+    for org in ("tesla", "oracle"):
+        want |= values(
+            epoch_store,
+            f"SELECT (SUM(?h) AS ?t) WHERE {{ ?c aikg:operator id:{org} ; "
+            f'aikg:operationalStatus "Existing" ; aikg:h100Equivalents ?h MINUS {{ '
+            f"?c aikg:supersededBy|aikg:possibleDuplicateOf ?o2 . ?o2 aikg:operator id:{org} ; "
+            f'aikg:operationalStatus "Existing" }} }}',
+        )
+    want = {round(v, 3) for v in want}
     a = asker.ask(q)
     assert not a["abstained"], q
     assert want and want <= {round(n, 3) for n in numbers(a)} | numbers(a), (q, numbers(a), want)
@@ -4456,3 +4467,116 @@ def test_which_one_after_a_list_is_one_of_the_things_listed(asker, epoch_store):
     # a class named of its own is a new set, not one of those, and is answered
     body = asker.ask("哪个数据中心功率最大？", after="英特尔有哪些芯片显存超过 90GB？")
     assert not body["abstained"] and body["understood"]["form"]["class"] == "datacenter"
+
+
+@pytest.mark.parametrize(
+    ("q", "org"),
+    [
+        ("How many of xAI's clusters are not yet built?", "xai"),
+        ("How many Cerebras clusters aren't operational yet?", "cerebras"),
+        ("G42 还有几个集群没有建成？", "g42"),
+        ("Sesterce 有幾多個叢集仲未投入運作？", "sesterce"),
+        ("How many IREN clusters are still only planned?", "iren"),
+    ],
+)
+def test_a_status_negated_or_said_with_still_counts_the_planned_clusters(asker, epoch_store, q, org):
+    # "not yet built" was read as no status, so the count took the totals' default: the EXISTING ones
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["status"] == "Planned"
+    assert body["understood"]["unknown"] == []
+    every = values(
+        epoch_store,
+        f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ ?c a aikg:Deployment ; aikg:operator id:{org} ; "
+        f'aikg:operationalStatus "Planned" }}',
+    )
+    assert every & ({count_of(body)} | every_counts(body))
+
+
+@pytest.mark.parametrize(
+    ("q", "org", "stage"),
+    [
+        ("OpenAI 有几轮融资还在谈、没有完成？", "openai", "open"),
+        ("How many xAI funding rounds have not closed yet?", "xai", "open"),
+        ("Anthropic 有幾多輪融資仲未完成？", "anthropic", "open"),
+        ("How many of Anthropic's funding rounds are still in talks?", "anthropic", "Planned"),
+        ("OpenAI 仲有幾多輪融資喺計劃緊？", "openai", "Planned"),
+        ("How many planned funding rounds does OpenAI have?", "openai", "Planned"),
+    ],
+)
+def test_a_funding_rounds_stage_other_than_closed_is_counted_not_the_closed_rounds(
+    asker, epoch_store, q, org, stage
+):
+    # "还没完成" was read as the rounds that closed (11 of OpenAI's), "still in talks" was not sure
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"].get("stage") == stage
+    status = "aikg:Planned" if stage == "Planned" else "?s FILTER(?s != aikg:Closed)"
+    want = values(
+        epoch_store,
+        f"SELECT (COUNT(DISTINCT ?r) AS ?n) WHERE {{ ?r a aikg:FundingRound ; aikg:investee id:{org} ; "
+        f"aikg:status {status} }}",
+    )
+    assert want == {float(count_of(body))} and count_of(body) < 5
+
+
+@pytest.mark.parametrize(
+    "q",
+    [
+        "在已完成的融资轮中，Anthropic 和 xAI 谁融到的钱更多？",
+        "xAI 和 Anthropic 的已完成融资轮，谁的融资总额更高？",
+        "已經完成嘅融資入面，xAI 同 Anthropic 邊個融到嘅資金多啲？",
+        "Counting completed rounds only, did Anthropic or xAI raise more money?",
+        "Did Anthropic or xAI raise more money in closed rounds?",
+    ],
+)
+def test_money_raised_compared_over_closed_rounds_is_each_ones_total_not_a_count(asker, epoch_store, q):
+    # the word for rounds (融资轮) made it a count of rounds (10 and 4); "did … closed" a yes/no of status
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "sum"
+    want = set()
+    for org in ("anthropic", "xai"):
+        want |= values(
+            epoch_store,
+            f"SELECT (SUM(?a) AS ?t) WHERE {{ ?r a aikg:FundingRound ; aikg:investee id:{org} ; "
+            f"aikg:status aikg:Closed ; aikg:amount ?a }}",
+        )
+    assert want == {29404000000.0, 17000000000.0} and want <= numbers(body)
+
+
+def test_organizations_compared_on_a_total_of_the_status_they_name_count_every_rating(asker, epoch_store):
+    # "whose existing clusters add up": every existing row, as one organization's total is; the rankings'
+    # "rated at least Likely" left out Tesla's Unlikely 35,000 H100e (64,144 in place of 99,144)
+    body = asker.ask("Oracle vs Tesla — whose existing GPU clusters add up to more H100-equivalents?")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "sum"
+    want = set()
+    for org in ("oracle", "tesla"):
+        want |= values(
+            epoch_store,
+            f"SELECT (SUM(?h) AS ?t) WHERE {{ ?c aikg:operator id:{org} ; "
+            f'aikg:operationalStatus "Existing" ; '
+            f"aikg:h100Equivalents ?h MINUS {{ ?c aikg:supersededBy|aikg:possibleDuplicateOf ?o2 . "
+            f'?o2 aikg:operator id:{org} ; aikg:operationalStatus "Existing" }} }}',
+        )
+    assert {round(v) for v in want} == {114062, 99144}
+    assert {round(v) for v in want} <= {round(v) for v in numbers(body)}
+    # with no status said, what each one has now keeps the rankings' defaults
+    now = asker.ask("which has more H100 equivalents, xAI or OpenAI?")
+    assert "rated at least Likely" in now["understood"]["description"]
+
+
+def test_a_data_centers_town_written_in_chinese_links_the_site(asker, epoch_store):
+    # 坎顿 (Canton, Mississippi) was a word not understood: only Alibaba's side was read, not sure
+    body = asker.ask("阿里巴巴张北的数据中心和亚马逊坎顿的数据中心，哪个电力容量更大？")
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:alibaba-zhangbei-zhangjiakou-hebei id:amazon-canton-mississippi } "
+        "?x aikg:powerCapacity ?v }",
+    )
+    assert want == {341.0, 339.0} and want <= numbers(body)
+
+
+def test_series_typed_one_letter_off_still_names_the_round(asker):
+    # "Seris F": the letter F was a word not understood, and the answer not sure
+    body = asker.ask("Which raised more money, xAI's Series B or Anthropic's Seris F?")
+    assert not body["abstained"] and body["understood"]["unknown"] == []
+    assert {6e9, 13e9} <= numbers(body)

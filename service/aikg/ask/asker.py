@@ -2244,6 +2244,8 @@ def _form_json(form: Form) -> dict[str, Any]:
         **({"series": form.series} if form.series else {}),
         # the division of a company's staff named ("Meta's FAIR"): only when one is
         **({"division": form.division} if form.division else {}),
+        # a funding round's stage other than closed ("in talks", "not closed"): only when one is asked
+        **({"stage": form.stage} if form.stage else {}),
     }
 
 

@@ -154,6 +154,48 @@ every row, a division's too (:attr:`Form.records`), listed or counted ("how many
 """Words for the rows of a company's figures, counted ("how many revenue records", "几条员工人数的记录")."""
 CLOSED_WORDS = ("closed", "completed", "已完成", "完成了", "完成的", "已经完成")
 """Words for funding rounds that closed (aikg:Closed), not those announced or in talks."""
+ROUND_TALKS_WORDS = (
+    "in talks",
+    "in discussions",
+    "in discussion",
+    "under discussion",
+    "late discussions",
+    "in negotiations",
+    "in negotiation",
+    "being negotiated",
+    "洽谈",
+    "在谈",
+    "商谈",
+    "谈判",
+    "磋商",
+)
+"""Words for funding rounds being negotiated, not closed: Epoch's "Late discussions" (aikg:Planned)."""
+_NOT = r"(?:\bnot|\b\w*n't|\bnever)\s+(?:yet\s+)?(?:been\s+)?"
+_NOT_ZH = r"(?:没有|没|未|尚未|还没有?|仍未|未曾|并未)\s*"
+NOT_CLOSED = re.compile(
+    rf"{_NOT}(?:closed|completed?|finali[sz]ed|done)\b"
+    r"|\byet to (?:be )?(?:close|closed|complete|completed|finali[sz]ed)\b"
+    rf"|{_NOT_ZH}(?:完成|关闭|敲定|完结|交割)"
+)
+"""A funding round's closing negated ("not closed yet", 还没完成, 仲未完成): every round whose status is not
+aikg:Closed (Epoch's "Late discussions", a stage announced), never the closed rounds the word names."""
+NOT_BUILT = re.compile(
+    rf"{_NOT}(?:built|finished|completed?|operational|online|running|operating|live"
+    r"|in operation|in service)\b"
+    r"|\byet to\b[^,.;?]{0,30}?\b(?:online|live|built|operational|operating|running|completed?"
+    r"|finish(?:ed)?)\b"
+    rf"|{_NOT_ZH}(?:建成|建好|完工|落成|投运|投入(?:运行|使用|运作|运营)|运行|运营|运作|上线|启用|开通)"
+)
+"""A site's being built or running negated ("not yet built", "aren't operational yet", 还没有建成, 仲未投入
+運作): the planned ones (a word of running inside it, "operational", 投入运作, is no Existing status)."""
+STILL = re.compile(r"\bstill\b|仍然|仍在|仍|还在|尚在")
+""""Still" beside a status ("still planned", "still in talks", 仍在规划, 还在洽谈): it says the status holds
+now, which every status the data gives does; explained when a status is read."""
+_ONLY_STATUS = re.compile(
+    r"\bonly\s+(?:planned|announced|proposed|in talks|in discussions?|under construction|on paper)\b"
+    r"|(?:仅|只|只是)(?:在)?(?:规划|计划|洽谈|在谈)"
+)
+"""A status said with "only" ("still only planned", 只是规划): the status, not one vendor's chips only."""
 RELIABLE_WORDS = (
     "reliable",
     "trustworthy",
@@ -446,6 +488,9 @@ class Form:
     """A count of a company's figures as rows ("几条记录"): every row, a division's too."""
     closed: bool = False
     """Only funding rounds that closed ("closed rounds", 已完成的融资): aikg:Closed."""
+    stage: str | None = None
+    """Funding rounds of a stage other than closed: "Planned" (in talks, planned: Epoch's "Late
+    discussions") or "open" (not closed yet, 还没完成: every status but aikg:Closed)."""
     reliable: bool = False
     """Only rows Epoch rates at least Likely, whatever the operator ("reliable figures only", 靠谱)."""
     listed: bool = False
@@ -572,6 +617,9 @@ _KNOWN = frozenset(
         "parts",
         # "runs carried out on TPU v4": done, never the chiller maker Carrier misspelt
         "carried",
+        # "clusters Google has yet to finish": to complete, never Finnish (Finland) misspelt
+        "finish",
+        "finished",
     )
 )
 
@@ -951,8 +999,8 @@ def answers_plans(body: dict[str, Any]) -> bool:
     form = u.get("form") or {}
     if form.get("status") == "Decommissioned":
         return False  # no source plans a shutdown: "which clusters will be shut down next year"
-    if form.get("op") == "provenance" or (u.get("query") or "") in PLANNED_QUERIES:
-        return True
+    if form.get("op") == "provenance" or (u.get("query") or "") in PLANNED_QUERIES or form.get("stage"):
+        return True  # (a funding round in talks is a plan aikg holds: Epoch's late discussions)
     if (u.get("query") or "").startswith("sources"):
         return True
     prop = (body["answer"].get("property") or {}).get("name") or ""
@@ -1498,6 +1546,7 @@ def _static_phrases() -> list[str]:
         + list(RELIABLE_WORDS)
         + list(RECORD_WORDS)
         + list(CLOSED_WORDS)
+        + list(ROUND_TALKS_WORDS)
     )
     out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
@@ -1750,7 +1799,8 @@ ANSWERED_WORDS = (
 )
 """Words the reading does not turn into a part of the form, whose meaning the answer shows anyway: the
 date a range applies to, the input and output prices of a price list."""
-_ROUND = re.compile(r"series\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
+_ROUND = re.compile(r"\bser(?:ies|eis|ise|is|ie|es)\s+([a-f])\b|(?<![a-z0-9])([a-f])\s*轮")
+"""A funding round by its letter ("Series B", B 轮), "series" typed a letter off too ("Seris F")."""
 
 
 Side = tuple[list[Candidate], str | None, tuple[str, str] | None]
@@ -1880,6 +1930,14 @@ def unexplained_words(
         (m.start(), m.end()) for pattern in (_TOP_K, _ROUND, _WORD_NUMBER) for m in pattern.finditer(folded)
     ]
     taken += [(m.start(), m.end()) for pattern in (FOLLOW_UP, SUBSET) for m in pattern.finditer(folded)]
+    # a status negated ("not yet built", 还没有完成) and "still" beside a status ("still in talks", 仍在规划)
+    staged = [(m.start(), m.end()) for p in (NOT_BUILT, NOT_CLOSED) for m in p.finditer(folded)]
+    staged += [
+        (s, e)
+        for s, e, _ in _find(folded, [*ROUND_TALKS_WORDS, *(w for ws in STATUS_WORDS.values() for w in ws)])
+    ]
+    if staged:
+        taken += staged + [(m.start(), m.end()) for m in STILL.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
@@ -2120,7 +2178,11 @@ def _deal_status(form: Form, r: _Reading) -> None:
     ):
         return  # "closed rounds of xAI": a filter of every round, not the status of one
     asked = _has(text, DEAL_STATUS_WORDS) or (_has(text, DEAL_STAGE_WORDS) and _YES_NO.search(text))
-    if not asked or any(_has(f" {text} ", OPERATOR_WORDS[op]) for op in ("compare", "sum", "count", "top")):
+    if (
+        not asked
+        or any(_has(f" {text} ", OPERATOR_WORDS[op]) for op in ("compare", "sum", "count", "top"))
+        or (named >= 2 and _MORE_OR.search(text))
+    ):
         return  # "has OpenAI or Anthropic raised more across their closed rounds": a comparison, a filter
     form.prop, form.closed, form.confirmed = "status", False, False
     if named >= 2:
@@ -2731,6 +2793,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     for status, words in STATUS_WORDS.items():
         if _has(text, words):
             form.status = status
+    if NOT_BUILT.search(text):
+        form.status = "Planned"  # "not yet built", "aren't operational yet", 还没建成: not running, planned
     if form.status == "Existing" and FORECAST.search(text) and not _has(text, ("existing", "现有")):
         form.status = "Planned"  # "will come online", "将投入运行": not yet running
     for period, words in (
@@ -2761,6 +2825,13 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
     # rounds "done" are those that closed (RESTATED: the word is explained only beside rounds)
     form.closed = form.carrier == "funding" and _has(text, (*CLOSED_WORDS, *RESTATED["rounds"]))
+    if form.carrier == "funding":
+        # a round's stage other than closed: negated closing ("not closed yet", 还没完成) is every other
+        # status; talks and plans ("still in talks", "planned", 还在洽谈, 计划中) are Epoch's late discussions
+        if NOT_CLOSED.search(text):
+            form.stage, form.closed = "open", False
+        elif _has(text, (*ROUND_TALKS_WORDS, "planned", "规划", "计划中")):
+            form.stage, form.closed = "Planned", False
     form.latest = _has(text, OPERATOR_WORDS["latest"])
     form.confirmed = _has(text, CONFIRMED_WORDS) and not _has(text, OPERATOR_WORDS["provenance"])
     rated = _RATED_AS.search(text)
@@ -2821,8 +2892,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         and not re.search(r"how many|多少|几", text)
     ):
         ops["count"] = False  # "芯片数量最多的是哪个": 数量 belongs to the property's word; a ranking
-    if form.reliable or form.closed:
-        # "reliable figures only", "closed rounds only": a filter asked for, not one vendor's chips only
+    if form.reliable or form.closed or ((form.status or form.stage) and _ONLY_STATUS.search(text)):
+        # "reliable figures only", "closed rounds only", "still only planned": a filter asked for, not one
+        # vendor's chips only
         ops["only"] = False
     if form.prop == "status" and _OR_ONLY.search(text):
         # "closed, *or only* announced", 还是*只*是宣布: the other stage asked, no restriction to one thing
@@ -3148,7 +3220,9 @@ def _totals_compared(form: Form, r: _Reading, ops: dict[str, bool], hardware_cls
         return False
     ops["compare"], form.orgs = True, orgs
     form.entities, form.alternates, form.per = [], [], True
-    form.defaults = form.carrier == "cluster"
+    # what each one has now (the totals' defaults), unless the question says the status itself ("whose
+    # existing clusters add up to more"): then, as one organization's total, every row of that status
+    form.defaults = form.carrier == "cluster" and not (form.op == "sum" and form.status)
     return True
 
 
@@ -3257,8 +3331,10 @@ _LESS = re.compile(
 )
 """A comparison asked by its lower side ("which draws less", "哪个功耗低", "谁的显存小", "更省电"): the
 answer names the lower value as the one asked for."""
-_MORE_OR = re.compile(r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b")
-"""A choice between two named things by a comparative ("who raised more, A or B")."""
+_MORE_OR = re.compile(
+    r"\b(?:more|less|fewer|bigger|larger|higher)\b.*\bor\b|\bor\b.*\b(?:more|less|fewer|bigger|larger|higher)\b"
+)
+"""A choice between two named things by a comparative ("who raised more, A or B"; "did A or B raise more")."""
 _HOLD = re.compile(
     r"\b(?:have|has|had|own|owns|owned|hold|holds|operate|operates|run|runs|possess|possesses)\b"
     r"|拥有|有多少|有几|囤|手里|手上|最多"
@@ -3505,7 +3581,10 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     elif len(form.orgs) >= 2 and ops["compare"] and form.carrier in ("funding", None) and not form.entities:
         # "who raised more, A or B": each one's total; "more funding rounds": each one's count
         # ("closed rounds only" filters the rounds whose money is compared: no count of rounds)
-        raised = form.prop == "amount" and not _ROUNDS.search(_CLOSED_ROUNDS.sub(" ", text))
+        # (money said beside rounds — 已完成的融资轮中谁融到的钱更多, "融资总额" — is the money compared)
+        raised = form.prop == "amount" and (
+            _MONEY.search(text) is not None or not _ROUNDS.search(_CLOSED_ROUNDS.sub(" ", text))
+        )
         form.op, form.carrier = ("sum" if raised else "count"), form.carrier or "funding"
         form.per = True
         if form.prop not in (None, "amount"):
@@ -3652,6 +3731,11 @@ _HOW_MUCH = re.compile(
 )
 
 
+_MONEY = re.compile(
+    r"\b(?:raised?|raising|money|amount|dollars?|cash)\b|\$"
+    r"|融到|融得|钱|资金|总额|金额|筹到|筹集|募集|募资"
+)
+"""Words of the money raised, not of rounds counted ("who raised more money", 谁融到的钱更多, 融资总额)."""
 _CLOSED_ROUNDS = re.compile(r"\b(?:closed|completed)\s+(?:funding\s+)?rounds?\b|已完成的?轮次?")
 _ONE_ROUND = re.compile(
     r"(?:最近|最新|上|那|这|首|第一|最后)\s*一?\s*轮|\b(?:latest|last|most recent|newest|first|previous)\s+"
@@ -4263,6 +4347,10 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append(f"?x a aikg:{form.kind}")
     if form.closed and carrier == "funding":
         out.append("?x aikg:status aikg:Closed")
+    elif form.stage == "Planned" and carrier == "funding":
+        out.append("?x aikg:status aikg:Planned")
+    elif form.stage and carrier == "funding":
+        out.append("?x aikg:status ?stage FILTER(?stage != aikg:Closed)")
     if form.listed and carrier == "hardware":
         out.append(f"FILTER EXISTS {{ GRAPH <{HARDWARE_GRAPH}> {{ ?x ?listedAs ?listed }} }}")
     elif form.kind and carrier in SITES:
@@ -4387,8 +4475,12 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append('?x aikg:figureKind "Full company"')  # a company's staff, not one division's
     if form.period and carrier == "usage" and form.prop in (None, "activeUsers"):
         out.append(f'?x aikg:activeUsersPeriod "{form.period}"')
-    if carrier == "funding" and (
-        (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+    if (
+        carrier == "funding"
+        and not form.stage
+        and (
+            (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+        )
     ):
         out.append(FUNDING_COUNTED)
     if form.spend_total and carrier == "spend":
@@ -5011,6 +5103,11 @@ def describe(form: Form) -> str:
         quals.append(("使用 " if zh else "using ") + form.kind)
     if form.closed and form.carrier == "funding":
         quals.append("已完成" if zh else "closed")
+    elif form.stage and form.carrier == "funding":
+        planned = form.stage == "Planned"
+        quals.append(
+            ("洽谈中（未完成）" if planned else "未完成") if zh else ("in talks" if planned else "not closed")
+        )
     if form.listed and form.carrier == "hardware":
         quals.append("在 Epoch 的硬件列表中" if zh else "in Epoch's hardware list")
     if form.chips:
@@ -5086,8 +5183,12 @@ def describe(form: Form) -> str:
         tprop = _threshold_prop(form)
         held = PROPERTY_LABELS.get(tprop, (tprop, tprop, ""))[1 if zh else 0] if tprop else prop
         quals.append(f"{held} {form.threshold[0]} {form.threshold[1]:g}")
-    if form.carrier == "funding" and (
-        (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+    if (
+        form.carrier == "funding"
+        and not form.stage
+        and (
+            (form.op in ("sum", "rank") and form.prop == "amount") or (form.op == "count" and not form.every)
+        )
     ):
         quals.append(
             "已完成且可信度至少 Likely 的轮次" if zh else "rounds that happened, rated at least Likely"

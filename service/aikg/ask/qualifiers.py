@@ -110,7 +110,10 @@ def applied_by_form(kind: str, form: Any) -> bool:
         return True
     if kind == "status":
         carrier = CARRIERS.get(form.carrier or "")
-        return bool(form.status and carrier is not None and carrier.status)
+        # a funding round's stage (in talks, not closed) is its status, applied as ``stage``
+        return bool(form.status and carrier is not None and carrier.status) or bool(
+            getattr(form, "stage", None)
+        )
     if kind == "use":
         # one category, or the figure of several named together ("training plus inference combined")
         return form.spend_category is not None or bool(form.spend_total and form.carrier == "spend")

@@ -684,6 +684,14 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "融资",
             "融资额",
             "融资金额",
+            # the funds raised ("谁融到的股权资金更多", 融到的资金): the money, as 融资额 (资金 alone is no
+            # word of it: one character off 资料, "materials", it would read "资料出处" as the money's source)
+            "股权资金",
+            "融到的资金",
+            "融得的资金",
+            "融资资金",
+            "筹集的资金",
+            "筹到的资金",
             "融了",
             "融得",  # "谁融得多": who raised more
             "一轮融资",
@@ -2290,6 +2298,15 @@ PLACE_NAMES: dict[str, str] = {
     "费耶特维尔": "fayetteville",
     "张北": "zhangbei",
     "张家口": "zhangjiakou",
+    "河北": "hebei",
+    # the other towns of Epoch's data centers as the Chinese press writes them ("Amazon Canton
+    # Mississippi", "Amazon Ridgeland Mississippi", "Crusoe Goodnight Texas", "Meta Hyperion Holly Ridge
+    # Louisiana", "Coreweave Helios Afton Texas")
+    "坎顿": "canton",
+    "里奇兰": "ridgeland",
+    "古德奈特": "goodnight",
+    "霍利里奇": "holly ridge",
+    "阿夫顿": "afton",
     "雷尼尔计划": "project rainier",  # Amazon's Project Rainier for Anthropic, 雷尼尔计划 in the press
     "雷尼尔项目": "project rainier",
     # Meta's two gigawatt sites as the Chinese press names them (普罗米修斯 Prometheus in New Albany, 亥伯龙
