@@ -4580,3 +4580,35 @@ def test_series_typed_one_letter_off_still_names_the_round(asker):
     body = asker.ask("Which raised more money, xAI's Series B or Anthropic's Seris F?")
     assert not body["abstained"] and body["understood"]["unknown"] == []
     assert {6e9, 13e9} <= numbers(body)
+
+
+@pytest.mark.parametrize(
+    ("q", "org"),
+    [
+        ("How many clusters does Lambda have that are already running?", "lambda"),
+        ("甲骨文有多少个集群已经投入运营？", "oracle"),
+        ("Voltage Park 已經投入運行嘅叢集有幾多個？", "voltage-park"),
+    ],
+)
+def test_already_running_or_put_into_operation_counts_the_existing_clusters(asker, epoch_store, q, org):
+    # "already" and 已经投入运营 were words not understood: the count was not sure
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["status"] == "Existing"
+    assert body["understood"]["unknown"] == []
+    every = values(
+        epoch_store,
+        f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ ?c a aikg:Deployment ; aikg:operator id:{org} ; "
+        f'aikg:operationalStatus "Existing" }}',
+    )
+    assert every & ({count_of(body)} | every_counts(body))
+
+
+def test_artificial_intelligence_is_no_staff_word_misspelt(asker, epoch_store):
+    # 人工 (of 人工智能) was read as 员工 one character off: NVIDIA's staff figures counted
+    body = asker.ask("英伟达的人工智能模型有多少个？")
+    assert not body["abstained"] and body["understood"]["form"]["class"] == "model"
+    want = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?m) AS ?n) WHERE { ?m a aikg:AIModel ; aikg:developer id:nvidia }",
+    )
+    assert want == {float(count_of(body))}

@@ -188,9 +188,9 @@ NOT_BUILT = re.compile(
 )
 """A site's being built or running negated ("not yet built", "aren't operational yet", 还没有建成, 仲未投入
 運作): the planned ones (a word of running inside it, "operational", 投入运作, is no Existing status)."""
-STILL = re.compile(r"\bstill\b|仍然|仍在|仍|还在|尚在")
-""""Still" beside a status ("still planned", "still in talks", 仍在规划, 还在洽谈): it says the status holds
-now, which every status the data gives does; explained when a status is read."""
+STILL = re.compile(r"\b(?:still|already)\b|仍然|仍在|仍|还在|尚在")
+""""Still" or "already" beside a status ("still planned", "still in talks", "already running", 仍在规划, 还在
+洽谈): it says the status holds now, which every status the data gives does; explained when one is read."""
 _ONLY_STATUS = re.compile(
     r"\bonly\s+(?:planned|announced|proposed|in talks|in discussions?|under construction|on paper)\b"
     r"|(?:仅|只|只是)(?:在)?(?:规划|计划|洽谈|在谈)"
@@ -1063,6 +1063,8 @@ _OTHER_WORDS = frozenset(
         [c for _, c in COMPARATORS],
         [c for _, c in CLASS_WORDS],
         [("时候", "时间", "什么", "多少", "收录", "统计", "报到"), USE_WORDS],
+        # artificial intelligence (艾伦人工智能研究所, 人工智能公司): never 员工 (staff) misspelt
+        [("人工智能", "人工")],
         # bills the data holds no figure of: never 电力 (power) misspelt
         [("电费", "电价", "水费", "油费")],
         # what compute is spent on: 推理 (inference) is no 推出 (released) misspelt
@@ -1548,7 +1550,8 @@ def _static_phrases() -> list[str]:
         + list(CLOSED_WORDS)
         + list(ROUND_TALKS_WORDS)
     )
-    out += ["series", "轮", "round", "rounds", *_KNOWN, *ANSWERED_WORDS]
+    # 人工智能 (artificial intelligence) as "AI" before a class word (人工智能模型, 人工智能公司) restates it
+    out += ["series", "轮", "round", "rounds", "人工智能", *_KNOWN, *ANSWERED_WORDS]
     out += [w for _, ws in GROUP_WORDS for w in ws] + list(QUANTITY_WORDS) + list(CONFIDENCE_WORDS)
     out += list(CONFIRMED_WORDS) + list(KIND_WORDS) + list(DOCUMENT_KIND_WORDS)
     out += [w for e in FACT_EXAMPLES for w in re.findall(r"[a-z]+", _BRACED.sub(" ", e.casefold()))]

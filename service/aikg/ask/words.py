@@ -1887,6 +1887,11 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "正在运行",
         "已投运",
         "已经投运",
+        # put into operation already (投入运营 alone, with a period, dates the start: STARTED_WORDS)
+        "已投入运营",
+        "已经投入运营",
+        "已投入运行",
+        "已经投入运行",
         "在用的",
         # built already (a forecast word beside it makes it Planned: "预计 2026 年建成")
         "建成",
