@@ -1031,6 +1031,14 @@ def test_a_chip_whose_name_ends_in_s_is_that_chip_not_a_plural(asker, epoch_stor
     assert ID + "nvidia-v100" not in _iris(body)
 
 
+def test_a_chip_counted_in_the_plural_with_a_small_s_is_that_chip(asker):
+    # "V100s" is the V100 in the plural (ga060: GPT-3's 10,000), the capital S of "V100S" another chip
+    body = asker.ask("Which training run used the most V100s?")
+    assert not body["abstained"]
+    sparql = body["understood"]["sparql"]
+    assert f"<{ID}nvidia-v100>" in sparql and "v100s-pcie" not in sparql
+
+
 @pytest.mark.parametrize("q", ["What is the most powerful chip Huawei makes?", "华为最强的芯片是哪款"])
 def test_a_chips_power_is_its_compute(asker, epoch_store, q):
     body = asker.ask(q)

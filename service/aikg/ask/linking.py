@@ -138,7 +138,9 @@ class EntityLinker:
                     and not original[first.start].isupper()
                 ):
                     continue
-                mention = self._lookup(index, folded, span, budget)
+                # "V100S" is a chip of its own, "V100s" the V100 in the plural: only the letter's case tells
+                capital_s = last.text.endswith("s") and _capital_s(last.text, original)
+                mention = self._lookup(index, folded, span, budget, capital_s)
                 if mention is None and _capitalized(original, folded, span):
                     mention = self._proper(index, folded, span)
                 if mention is not None:
@@ -163,7 +165,9 @@ class EntityLinker:
             start, end, folded[start:end], "word", [_candidate(whole[0], "word", 0.8 * whole[0].score)]
         )
 
-    def _lookup(self, index: Index, folded: str, span: list[Token], budget: list[int]) -> Mention | None:
+    def _lookup(
+        self, index: Index, folded: str, span: list[Token], budget: list[int], capital_s: bool = False
+    ) -> Mention | None:
         start, end = span[0].start, span[-1].end
         text = folded[start:end]
         norm = normalize(text)
@@ -179,10 +183,12 @@ class EntityLinker:
             hits = [replace(h, match="exact") if h is bare[0] else h for h in hits]
         exact = [h for h in hits if h.match == "exact"]
         own = [h for h in hits if h.match in {"prefix", "word"} and h.whole and set(h.entity.types) & _CHIPS]
+        own = own if capital_s else []
         if not exact and not own and norm.endswith("s") and any(c.isdigit() for c in norm) and len(norm) >= 4:
-            # a chip counted in the plural ("5,000 A100s", "MI250Xs", "TPU v4s"): the chip, when no chip's
-            # name has the word so ("V100S" is a word of the NVIDIA Tesla V100S PCIe 32 GB's name: a chip of
-            # its own, and stays one; "Oracle OCI Supercluster H100s" is a cluster's name, no chip's)
+            # a chip counted in the plural ("5,000 A100s", "MI250Xs", "TPU v4s", "the most V100s"): the chip,
+            # unless the S is a capital one that a chip's name has as a word ("V100S" is a word of the NVIDIA
+            # Tesla V100S PCIe 32 GB's name: a chip of its own; "Oracle OCI Supercluster H100s" names a
+            # cluster, no chip)
             plural = [
                 h
                 for h in index.search(norm[:-1], limit=CANDIDATES)
@@ -346,6 +352,12 @@ PROPER_LOOKUP = 40
 PROPER_MOST = 2
 """Most things a capitalized name may be a word of: more, and it is a place or a common word ("Texas")."""
 _LOCATIVE = re.compile(r"(?:\b(?:in|at|near|around|from|of)|位于|在)\s*$")
+
+
+def _capital_s(word: str, original: str) -> bool:
+    """Whether the question as typed writes ``word`` (folded, ending in s) with a capital S: "V100S"
+    (the offsets of a Chinese question's folded text need not be the original's: 記憶體 reads 内存)."""
+    return re.search(rf"(?i:{re.escape(word[:-1])})S(?![A-Za-z0-9])", original) is not None
 
 
 def _capitalized(original: str, folded: str, span: list[Token]) -> bool:
