@@ -6,6 +6,7 @@ check it by value, and the same writes with the upkeep switched off must tell th
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 import pyoxigraph as ox
@@ -153,11 +154,26 @@ def test_the_declared_queries_are_maintainable_and_speedup_claims_is_one():
         "largest-clusters-by-owner",
         "prices-without-currency",
         "derived-values",
+        "deals-of-organization",
     }
     assert kept <= {q.name for q in declared()}
     for q in declared():
         assert q.maintained is not None
         maintained.shape(q.text, q.maintained.root)  # raises when the query cannot be kept by root
+
+
+def test_deals_of_organization_names_every_role_of_the_ontology(store):
+    """A kept query names every predicate it reads, so deals-of-organization names each role (each
+    sub-property of aikg:party) instead of a variable predicate: a role the ontology adds must be named
+    there too, or the deals in it would lose their roles."""
+    text = load_queries()["deals-of-organization"].text
+    party = f"<{AIKG}party>"
+    sub = f"<{RDFS}subPropertyOf>"
+    found = store.query(f"SELECT DISTINCT ?r WHERE {{ ?r {sub} {party} FILTER (?r != {party}) }}")
+    roles = {r[0].value for r in found.rows}
+    named = {AIKG + m for m in re.findall(r"aikg:(\w+) \?(?:org|counterparty) BIND", text)}
+    assert len(roles) >= 6 and named == roles
+    assert re.findall(r"aikg:(\w+) \?org BIND", text) == re.findall(r"aikg:(\w+) \?counterparty BIND", text)
 
 
 def test_a_seeded_store_keeps_every_declared_answer(store):
