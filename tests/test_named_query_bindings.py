@@ -16,7 +16,8 @@ import itertools
 import pytest
 from rdflib import Dataset
 
-from aikg.query.named import bind_parameters, load_queries
+from aikg.errors import BadRequest
+from aikg.query.named import NamedQuery, bind_parameters, load_queries, paged
 from aikg.rdf.tokens import closing, tokenize
 from aikg.store.terms import to_ox, to_rdflib
 
@@ -153,3 +154,16 @@ def test_the_filtered_queries_answer_a_client_binding(seeded_store):
         ours = rows(seeded_store.query(query.text, bindings=bound))
         assert len(ours) > 2
         assert rows(seeded_store.query(place(query.text, bound))) == ours
+
+
+def test_a_page_is_refused_for_a_text_with_its_own_limit_every_time():
+    """A page becomes the text's own LIMIT/OFFSET: a text with one at its top level is refused (400), one
+    inside a sub-select is paged; the verdict is kept per text, and asked again it is the same."""
+    own = NamedQuery("own", "Own limit", "", text="SELECT ?s WHERE { ?s ?p ?o }\nORDER BY ?s OFFSET 2")
+    inner = NamedQuery(
+        "inner", "Inner limit", "", text="SELECT ?s WHERE { { SELECT ?s WHERE { ?s ?p ?o } LIMIT 3 } }"
+    )
+    for _ in range(2):
+        with pytest.raises(BadRequest, match="has its own OFFSET"):
+            paged(own, 10, 0)
+        assert paged(inner, 10, 4) == f"{inner.text}\nLIMIT 10 OFFSET 4"

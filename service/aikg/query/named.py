@@ -359,13 +359,24 @@ def paged(q: NamedQuery, limit: int, offset: int) -> str:
     """The query's text asking the engine for ``limit`` rows from ``offset``.
 
     BadRequest for a query that has its own top-level LIMIT or OFFSET (none of aikg's has)."""
+    own = _own_page(q.text)
+    if own is not None:
+        raise BadRequest(f"named query {q.name!r} has its own {own} and cannot be paged")
+    return f"{q.text.rstrip()}\nLIMIT {limit}" + (f" OFFSET {offset}" if offset else "")
+
+
+@functools.lru_cache(maxsize=128)
+def _own_page(text: str) -> str | None:
+    """The keyword of ``text``'s own top-level LIMIT or OFFSET, if it has one. Kept per text: tokenizing
+    a named query took 0.3-1.1 ms of the HTTP worker's CPU on every miss, before its hand-off to the
+    query worker, as much as the engine's whole answer for the default store's small queries."""
     depth = 0
-    for tok in tokenize(q.text):
+    for tok in tokenize(text):
         if tok.kind == "punct" and tok.text in ("{", "}"):
             depth += 1 if tok.text == "{" else -1
         elif depth == 0 and tok.kind == "keyword" and tok.value in ("LIMIT", "OFFSET"):
-            raise BadRequest(f"named query {q.name!r} has its own {tok.value} and cannot be paged")
-    return f"{q.text.rstrip()}\nLIMIT {limit}" + (f" OFFSET {offset}" if offset else "")
+            return tok.value
+    return None
 
 
 def get_query(name: str, directory: Path | str | None = None) -> NamedQuery:
