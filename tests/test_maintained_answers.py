@@ -21,6 +21,7 @@ from aikg.namespaces import ANSWERS_GRAPH
 from aikg.query import maintained
 from aikg.query.named import NamedQuery, load_queries
 from aikg.store import Store
+from aikg.store.oxigraph import OxigraphStore
 from aikg.write import gate
 from helpers import services_for
 from test_epoch_import import FILES, SNAPSHOT, write_fixture
@@ -185,9 +186,9 @@ def test_a_seeded_store_keeps_every_declared_answer(store):
 def test_the_named_query_is_served_from_the_kept_rows(store, monkeypatch):
     services = services_for(store)
     texts: list[str] = []
-    real = services.runner.query
+    real = services.runner.read_kept
     monkeypatch.setattr(
-        services.runner, "query", lambda text, **kw: (texts.append(text), real(text, **kw))[1]
+        services.runner, "read_kept", lambda text, **kw: (texts.append(text), real(text, **kw))[1]
     )
     result = services.named.run("speedup-claims", {})
     assert str(ANSWERS_GRAPH) in texts[-1]
@@ -200,6 +201,31 @@ def test_the_named_query_is_served_from_the_kept_rows(store, monkeypatch):
     ]  # ordered
     page = services.named.run("speedup-claims", {}, limit=2, offset=1)
     assert page.rows == result.rows[1:3] and page.truncated
+
+
+def test_a_kept_answer_is_read_without_a_query_worker(tmp_path, _seed_quads, monkeypatch):
+    """On a store with snapshots a client's query runs in a worker process, which can be killed at its
+    deadline; a kept answer is aikg's own index read, bounded by the answer's size: it is read in the
+    asking process, a page and the whole answer alike, and a query that is not kept still goes to a
+    worker."""
+    disk = OxigraphStore(tmp_path / "store")
+    disk.apply(add=_seed_quads)
+    services = services_for(disk)
+    assert disk.snapshot() is not None  # a client's query would go to a worker here
+
+    def no_worker(*_args, **_kwargs):
+        raise AssertionError("sent to a query worker")
+
+    monkeypatch.setattr(services.runner.pool, "run", no_worker)
+    whole = disk.query(load_queries()["speedup-claims"].text)
+    kept = services.named.run("speedup-claims", {})
+    assert set(kept.rows) == set(whole.rows) and kept.total == len(whole.rows)
+    page = services.named.run("speedup-claims", {}, limit=2, offset=1)
+    assert page.rows == kept.rows[1:3] and page.truncated
+    with pytest.raises(AssertionError, match="sent to a query worker"):
+        services.named.run("deals-of-organization", {"org": "nvidia"})
+    services.close()
+    disk.close()
 
 
 def test_a_store_without_kept_rows_answers_with_the_query_text(store, monkeypatch):

@@ -446,7 +446,7 @@ class NamedQueries:
         page = self.runner.max_rows if limit is None else min(limit, self.runner.max_rows)
 
         def run(text: str, bindings: Mapping[str, Term]) -> QueryResult:
-            return self.runner.query(text, bindings=bindings, capped=False)
+            return self.runner.read_kept(text, bindings=bindings)
 
         lines, total = maintained.read_page(run, q, kept, offset, page)
         result = maintained.as_result(q, lines, truncated=total > offset + page)

@@ -81,12 +81,8 @@ class QueryRunner:
         base_iri: str | None = None,
         render: tuple[str, str] | None = None,
         gzip: bool = False,
-        capped: bool = True,
     ) -> QueryResult:
         """Run a client's query with the row cap, the time limit and the concurrency limit.
-
-        ``capped=False`` reads every row: only for aikg's own reads of rows it wrote, whose number it
-        bounds itself (a maintained answer's kept lines, capped once they are sorted).
 
         Relative IRIs resolve against ``base_iri``, by default the service's own base IRI,
         ``https://w3id.org/aikg/`` (SPARQL 1.1 Protocol §2.3). With ``render`` (the media types for
@@ -101,7 +97,7 @@ class QueryRunner:
             dict(bindings) if bindings else None,
             list(default_graphs) if default_graphs is not None else None,
             list(named_graphs) if named_graphs is not None else None,
-            self.max_rows if capped else None,
+            self.max_rows,
             base_iri,
             render,
             gzip,
@@ -112,6 +108,17 @@ class QueryRunner:
             self.probe(sparql)
             raise
         return encoded.decode()
+
+    def read_kept(self, sparql: str, *, bindings: Mapping[str, Term] | None = None) -> QueryResult:
+        """aikg's own read of rows it wrote and bounds itself (a maintained answer's bands and their
+        lines, :mod:`aikg.query.maintained`): every row, in this process, under the request's deadline
+        (checked between rows), without a query slot or a worker.
+
+        Such a read is a few index lookups whose size is the kept answer's, never a join that could run
+        long, so it needs no process that can be killed: the hop to a query worker and back (two
+        wake-ups, each a wait for a core on a loaded machine) was most of a small kept answer's time,
+        and a page of one took two (its bands, then their lines)."""
+        return self.store.query(sparql, bindings=bindings, deadline=self.deadline())
 
     def probe(self, sparql: str) -> None:
         """After ``sparql`` ran out of time: raise :class:`DamagedStore` if its patterns meet a damaged
