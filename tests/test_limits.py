@@ -538,6 +538,23 @@ def test_a_query_is_heavy_by_its_cpu_time_and_runs_on_the_heavy_cores(disk_store
             assert cores(pid) == {frozenset(all_cores())}
 
 
+def test_the_asking_thread_looks_at_a_job_only_once_it_could_have_become_heavy():
+    """A job's CPU time grows no faster than the clock, so it cannot be heavy before it has had its CPU
+    allowance's time: the asking thread waits that long before a look (it looked every 2 ms, waking 2-10
+    times for a small answer on a loaded machine), at least LOOK_EVERY, never past the time a job is
+    heavy or long whatever its CPU, and every SHARE_LOOK once it is heavy."""
+    from aikg.placement import SHARE_LOOK
+    from aikg.query import workers
+
+    look = workers._Worker._next_look
+    now = time.monotonic()
+    assert 0.4 < look(now, 0.5, None, None) <= 0.5  # 0.5 s of CPU left: no look before 0.5 s
+    assert look(now, 0.0001, None, None) == workers.LOOK_EVERY
+    assert look(now - (workers.DEMOTE_AFTER - 0.3), 60.0, None, None) <= 0.3  # heavy by its time then
+    assert look(now - (workers.LONG_JOB - 0.3), 60.0, lambda: None, None) <= 0.3  # spares started then
+    assert look(now, 60.0, None, object()) == SHARE_LOOK
+
+
 def test_without_the_right_to_raise_it_again_a_heavy_query_only_moves_to_the_heavy_cores(
     disk_store, monkeypatch
 ):
@@ -713,7 +730,7 @@ def test_a_short_job_runs_beside_no_spare_start_and_the_pool_is_topped_up_after_
     pool.warm_up(WorkerPool.BOOT_SPARES)
     assert _until(lambda: len(pool.pids(busy=False)) == 1)
     deadline = Deadline.after(5)
-    assert pool.run(None, len, {}, deadline=deadline, seconds=5) == "rows"  # type: ignore[arg-type]
+    assert pool.run(None, len, {}, deadline=deadline, seconds=5) == "rows"
     assert during == [1]  # the boot spare answered, and nothing was started while it ran
     assert _until(lambda: len(pool.pids(busy=False)) == WorkerPool.SPARES)  # then the pool is topped up
     assert len(started) == WorkerPool.SPARES
@@ -734,7 +751,7 @@ def test_a_job_that_runs_long_gets_spares_started_beside_it():
     pool, started = _counting_pool(long_job)
     pool.warm_up(WorkerPool.BOOT_SPARES)
     assert _until(lambda: len(pool.pids(busy=False)) == 1)
-    spares_while_running = pool.run(None, len, {}, deadline=Deadline.after(5), seconds=5)  # type: ignore[arg-type]
+    spares_while_running = pool.run(None, len, {}, deadline=Deadline.after(5), seconds=5)
     assert spares_while_running == WorkerPool.SPARES
     pool.close()
 

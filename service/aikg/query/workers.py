@@ -85,8 +85,9 @@ competed with it (right after a restart, the first named query, heavy work after
 its core with the two spares it had started and answered in 1.8 s at load 10)."""
 
 LOOK_EVERY = 0.002
-"""Seconds between looks at a running job's CPU time until it is heavy (a look is one system call); then
-every :data:`aikg.placement.SHARE_LOOK`."""
+"""The shortest wait between two looks at a running job's CPU time until it is heavy (a look is one
+system call); then every :data:`aikg.placement.SHARE_LOOK`. Between looks the asking thread waits as long
+as the job cannot have become heavy (see :meth:`_Worker._answered_before`)."""
 
 
 # -- the job a worker runs ----------------------------------------------------------------------------
@@ -253,25 +254,47 @@ class _Worker:
         """Wait for the job's answer until ``deadline``; whether it came. A job that has used
         ``heavy_after`` seconds of CPU (:data:`DEMOTE_CPU`, plus :data:`OPENING_CPU` when the worker
         opens a snapshot for it) or run :data:`DEMOTE_AFTER` seconds is heavy work, kept at its share
-        (:class:`aikg.placement.Share`) until it answers."""
+        (:class:`aikg.placement.Share`) until it answers.
+
+        Until then the wait between two looks is as long as the job cannot have become heavy: its CPU
+        time grows no faster than the clock (one thread runs it), so after ``used`` seconds of CPU it
+        needs ``heavy_after - used`` seconds more at least. Looking every 2 ms woke the asking thread
+        2-10 times for a small query's answer on a loaded machine (each wake a wait for a core, for a
+        look that could not find it heavy); now a job that answers within its 5 ms is looked at never."""
         began, cpu = time.monotonic(), self._cpu_seconds()
         share: Share | None = None
+        used = 0.0
         while True:
             left = deadline.left()
             if left <= 0:
                 return self.conn.poll(0)
-            if self.conn.poll(min(LOOK_EVERY if share is None else SHARE_LOOK, left)):
+            if self.conn.poll(min(self._next_look(began, heavy_after - used, on_long, share), left)):
                 return True
             if on_long is not None and time.monotonic() - began >= LONG_JOB:
                 on_long()
                 on_long = None
             if share is not None:
                 share.look()
-            elif time.monotonic() - began >= DEMOTE_AFTER or self._cpu_seconds() - cpu >= heavy_after:
+                continue
+            used = self._cpu_seconds() - cpu
+            if time.monotonic() - began >= DEMOTE_AFTER or used >= heavy_after:
                 pid = self.process.pid
                 share = Share(functools.partial(process_tasks, pid), self.niceness, pid=pid)
                 self.demoted = True
                 share.look()
+
+    @staticmethod
+    def _next_look(
+        began: float, cpu_left: float, on_long: Callable[[], None] | None, share: Share | None
+    ) -> float:
+        """Seconds to wait for the answer before the next look: :data:`SHARE_LOOK` for heavy work, else
+        until the job could have used ``cpu_left`` more CPU seconds, run :data:`DEMOTE_AFTER`, or (with
+        ``on_long``) :data:`LONG_JOB` — at least :data:`LOOK_EVERY`."""
+        if share is not None:
+            return SHARE_LOOK
+        ran = time.monotonic() - began
+        until = min(cpu_left, DEMOTE_AFTER - ran, LONG_JOB - ran if on_long is not None else cpu_left)
+        return max(LOOK_EVERY, until)
 
     def _cpu_seconds(self) -> float:
         """CPU seconds the process has run (read as each job is sent: one system call)."""
