@@ -33,6 +33,10 @@ COUNTRY_WORDS = frozenset({"US", "UK", "EU"})
 SHORTEST = 3
 """Fewer letters name too many things to be read as one organization."""
 _BRACKETED = re.compile(r"\s*\([^()]*\)\s*$")
+_LATIN = re.compile(r"(?<![a-z0-9])[a-z]{3,6}(?![a-z0-9])")
+"""A word of Latin letters as long as an acronym."""
+_OWN_ACRONYM = re.compile(r"[A-Z][A-Za-z]*[A-Z]")
+"""A name's own acronym in brackets: capitals first and last ("AIST", "GENCI", "DoE")."""
 _NAME_WORD = re.compile(r"[A-Za-z][A-Za-z'.-]*|&")
 _WRITTEN = re.compile(r"(?<![A-Za-z0-9])(?=(?:[a-z]*[A-Z]){2})[A-Za-z]{3,6}(?![A-Za-z0-9])")
 """A word written with two capitals or more ("DOE", "NUDT", "DoD"), as an acronym is."""
@@ -43,6 +47,11 @@ def initials(label: str) -> set[str]:
     words and a leading country word; none for a name of one word."""
     words = _NAME_WORD.findall(_BRACKETED.sub("", label))
     out: set[str] = set()
+    bracketed = _BRACKETED.search(label)
+    if bracketed and _OWN_ACRONYM.fullmatch(bracketed.group().strip(" ()")):
+        # the acronym the name gives itself ("National Institute of Advanced Industrial Science and
+        # Technology (AIST)"), which its initials need not spell
+        out.add(bracketed.group().strip(" ()").casefold())
     for ws in (words, words[1:] if words and words[0] in COUNTRY_WORDS else []):
         if len(ws) < 2:
             continue
@@ -73,6 +82,10 @@ def with_acronyms(
     """The mentions with each acronym the question writes in capitals, where no mention is, read as its
     organization."""
     written = {m.group().casefold() for m in _WRITTEN.finditer(original)} & table.keys()
+    # an acronym the folding wrote for a name given in Chinese (产总研: AIST), which the question as typed
+    # does not hold in any case
+    typed = set(_LATIN.findall(original.casefold()))
+    written |= {w for w in _LATIN.findall(folded) if w not in typed} & table.keys()
     if not written:
         return mentions
     out = list(mentions)

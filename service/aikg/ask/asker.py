@@ -283,6 +283,10 @@ def _unused_entities(form: Form, sparql: str, reading: Reading, orgs: AbstractSe
     ]
 
 
+_NUMBERED = re.compile(r"(?=.*[a-z])(?=.*\d)[a-z][a-z0-9.-]*")
+"""A name written as a model number: letters, then digits among them ("gpt-4o", "mi300x")."""
+
+
 def _named_thing(m: Mention, taken: AbstractSet[str]) -> bool:
     """True when the mention names, by its whole name, a thing the form took ("models trained on
     *Tinker*", "the chip of the *GB200 NVL72* with the most memory"): a count or ranking over a set that
@@ -290,7 +294,9 @@ def _named_thing(m: Mention, taken: AbstractSet[str]) -> bool:
     ("w" of W.A.L.T, "tflops" of an Ascend 910's label: a unit beside a threshold) is linked by chance."""
     if m.text in UNITS:
         return False
-    whole = len(m.text.split()) >= 2
+    # a model number ("GPT-4o", "Llama 3.1" as one word) is a name, never a word linked by chance: "and
+    # GPT-4o?" after Gemini's monthly users answered Gemini's figures under GPT-4o's name
+    whole = len(m.text.split()) >= 2 or _NUMBERED.fullmatch(m.text.casefold()) is not None
     return any(c.iri in taken and (c.how == "exact" or (c.how == "word" and whole)) for c in m.candidates)
 
 

@@ -624,6 +624,12 @@ _KNOWN = frozenset(
 )
 
 
+_FIVE_LETTER_COUNTRIES = tuple(c for c in _FUZZY_COUNTRY if len(c) == 5)
+"""Country words a four-letter word may be with one letter dropped ("japn")."""
+_NOT_COUNTRY_TYPOS = frozenset({"span", "spin", "pain", "chin", "iris"})
+"""English words one letter off a five-letter country word (Spain, China, Irish): no typo of it."""
+
+
 def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = frozenset()) -> str:
     """The text with misspelt analyst words (one or two edits) written as the lexicon spells them;
     words the lexicon or the router's examples use are left as they are."""
@@ -639,7 +645,15 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
         word = m.group()
         if any(s < m.end() and m.start() < e for s, e in taken) or word in vocab or word in _KNOWN:
             continue
-        if word in known or len(word) < 5:
+        if word in known or len(word) < 4:
+            continue
+        if len(word) == 4:
+            # a country of five letters typed with one dropped ("Japn", "Chna", "Inda"): that country, when
+            # it is the only one so close and the word is no English word one letter off one (span, chin)
+            near = [c for c in _FIVE_LETTER_COUNTRIES if OSA.distance(word, c) == 1]
+            if len(near) == 1 and word not in _NOT_COUNTRY_TYPOS and not set(stems(word)) & FILLER_EN:
+                out += [text[pos : m.start()], near[0]]
+                pos = m.end()
             continue
         best = process.extractOne(word, vocab, scorer=OSA.distance, score_cutoff=2 if len(word) > 7 else 1)
         if best is not None and any(w in FILLER_EN or w in STOPWORDS for w in stems(word)):
@@ -3948,9 +3962,9 @@ PRICE_COMPONENTS = {
     "训练": "TrainingPrice",
 }
 """Words for a component of a price list (aikg:priceComponent): input, output and training prices."""
-NAMED_FILTERS = ("round_name", "spend_category", "period", "product", "region")
+NAMED_FILTERS = ("round_name", "spend_category", "period", "product", "region", "price_components")
 """What a follow-up may name alone and replace of the question before (a funding round, a category of
-compute spending, a period of usage figures, a product, a region)."""
+compute spending, a period of usage figures, a product, a region, a component of a price list)."""
 SITE_FIGURES = frozenset({"powerCapacity", "h100Equivalents"})
 """Figures both classes of sites (clusters, data centers) hold."""
 
@@ -4038,6 +4052,13 @@ def _period_of_year_before(current: Form, dates: tuple[str, str], text: str) -> 
     current.dates, current.period_said = read, m.group().casefold()
 
 
+def _elliptic(current: Form) -> bool:
+    """True when a question asked after another names no class, thing or organization of its own: it can
+    only be of the things before ("above 200 MW?", "ones above 200 GB?", 超過 200 兆瓦嘅有邊啲 after Tesla's
+    clusters above 50 MW: Tesla's, not every cluster's — the class its property implies is the one before)."""
+    return not current.class_named and not current.entities and not current.orgs
+
+
 def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     """A follow-up read with the question before it: what it names replaces what the earlier one named,
     and what it does not name is the earlier one's (``text``: the follow-up as folded)."""
@@ -4069,7 +4090,11 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         current.carrier = previous.carrier
         current.prop = RECLASS[(previous.carrier or "", current.prop or "")]
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
-        if (FOLLOW_UP.search(text) or subset) and current.carrier and current.carrier == previous.carrier:
+        if (
+            (FOLLOW_UP.search(text) or subset or _elliptic(current))
+            and current.carrier
+            and current.carrier == previous.carrier
+        ):
             # "and over 300 MW?" after "existing clusters drawing more than 140 MW": still existing ones
             current.status = current.status or previous.status
             current.country = current.country or previous.country
@@ -4117,6 +4142,11 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         form.status, changed = current.status, True
     if current.dates:
         form.dates, changed = current.dates, True
+    if previous.prop == "price" and not current.prop and not current.price_components and _elliptic(current):
+        # "那输出呢" after Tinker's training price: the component named alone, of the same price list
+        current.price_components = tuple(
+            dict.fromkeys(PRICE_COMPONENTS[w] for _, _, w in _find(text, PRICE_COMPONENTS))
+        )
     for attr in NAMED_FILTERS:
         # "what about the series C?", "那推理呢": the round or category named replaces the earlier one
         value = getattr(current, attr)
@@ -4310,9 +4340,20 @@ def _date_of(c: Any, form: Form, node: str = "?x") -> str:
     dated = f"{node} aikg:{c.date or 'date'} ?date"
     if not (c.undated and (form.orgs or form.owned) and _one_month(form.dates)):
         return dated
+    sibling = ""
+    if form.dates and form.stage != "Planned" and c.org:
+        # a round that happened that month is the round the month names: "OpenAI 2025年3月那轮" is the
+        # $10B closed on 31 March, not the $22.5B still in talks reported the same day (the rounds in
+        # talks answer only when asked for, or when none closed then)
+        lo, hi = form.dates
+        sibling = (
+            f" FILTER NOT EXISTS {{ {node} {c.org[0]} ?_org . ?_sibling {c.org[0]} ?_org ;"
+            f" aikg:{c.date} ?_closed"
+            f' FILTER(SUBSTR(STR(?_closed), 1, 10) >= "{lo}" && SUBSTR(STR(?_closed), 1, 10) <= "{hi}") }}'
+        )
     return (
         f"{{ {dated} }} UNION {{ {node} aikg:{c.undated} ?date "
-        f"FILTER NOT EXISTS {{ {node} aikg:{c.date} ?dated }} }}"
+        f"FILTER NOT EXISTS {{ {node} aikg:{c.date} ?dated }}{sibling} }}"
     )
 
 

@@ -192,6 +192,9 @@ FILLER_ZH: tuple[str, ...] = (
     # comparison (both values are shown), the product word 助手 (Meta AI 助手: the assistant)
     "啥",
     "咋",
+    # a follow-up put as a case ("如果是日本呢", 要是换成 AMD 呢): what is asked is the thing named
+    "如果是",
+    "要是",
     "手里",
     "手上",
     "手头",
@@ -654,7 +657,7 @@ _MEASURED_AFTER = frozenset(
     ]
 )
 _CLAUSE_EDGE = " \t,.?!;:，。？！、；：…~～"
-_PARTICLES = "吗呢吧啊呀嘛啦哈哦喔么"
+_PARTICLES = "吗呢吧啊呀嘛啦哈哦喔么咧"
 _FILLER_CHARS = frozenset(f for f in FILLER_ZH if len(f) == 1) | frozenset(_PARTICLES)
 
 

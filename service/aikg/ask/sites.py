@@ -25,6 +25,8 @@ from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from typing import Any
 
+from rapidfuzz.distance import OSA
+
 from aikg.ask.linking import Candidate, Mention
 from aikg.ask.text import STOPWORDS
 from aikg.ask.words import COUNTRIES, REGIONS
@@ -126,10 +128,11 @@ def with_sites(
             owned |= {s for s, ws in sites.names.items() if own <= ws}
         if not owned:
             continue
+        near = set().union(*(sites.words[s] for s in owned))
         places = [
             p
-            for p in _places(folded, m, out, sites, own | _words(m.best.label), vocabulary)
-            if _proper(p[2], question)
+            for p in _places(folded, m, out, sites, own | _words(m.best.label), vocabulary, near)
+            if _proper(folded[p[0] : p[1]], question)
         ]
         if not places:
             continue
@@ -171,10 +174,12 @@ def _places(
     sites: Sites,
     own: set[str],
     vocabulary: AbstractSet[str],
+    near: AbstractSet[str] = frozenset(),
 ) -> list[tuple[int, int, str]]:
     """The words of the organization's clause that may be a site's place: a word of some site's names or
     address, none of the question words, countries, regions or the organization's own names, outside the
-    question's other names."""
+    question's other names; or a word one letter off a place word of the organization's own sites (``near``:
+    "Google's one in Omha" is its Omaha site), read as that word."""
     lo = max(0, m.start - WINDOW)
     hi = min(len(folded), m.end + WINDOW)
     before = [b.end() for b in _CLAUSE.finditer(folded, lo, m.start)]
@@ -194,9 +199,13 @@ def _places(
             or word in STOPWORDS
             or word in NOT_PLACES
             or word in own
-            or word not in sites.every_word
         ):
             continue
+        if word not in sites.every_word:
+            typo = [p for p in near if len(p) >= 5 and len(word) >= 4 and OSA.distance(word, p) == 1]
+            if len(typo) != 1 or word in STOPWORDS:
+                continue
+            word = typo[0]
         found.append((w.start(), w.end(), word))
     if any(s >= m.end for s, _, _ in found) and any(e <= m.start for _, e, _ in found):
         return []  # places on both sides: two things, not one site

@@ -61,6 +61,8 @@ _SIDE = "(?<![旁这那两一左右东西南北身周外里上下前后海岸天
 Cantonese's "which"."""
 _CANTONESE_MARK = re.compile(
     "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪|入面|加埋"
+    # a follow-up's Cantonese: "B200 又點？" (what about), 仲有 (and also), 如果係 (what if it is)
+    "|又点|仲有|如果系"
     f"|{_SIDE}边[个间度啲款张家种部位只台样几轮次条]"
 )
 _CANTONESE = {
@@ -102,6 +104,9 @@ _CANTONESE = {
     "入面": "里面",
     "加埋": "加起来",
     "仲": "还",
+    # "what about …?" of a follow-up ("B200 又點？", 德國又點): its 呢 ("B200 呢？")
+    "又点": "呢",
+    "又点样": "呢",
     # sentence-final particles that ask nothing (㗎 of "几时发布㗎", 啩, 喎, 嘞, 喇, 啰)
     "㗎": "",
     "啩": "",

@@ -694,6 +694,11 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "筹到的资金",
             "融了",
             "融得",  # "谁融得多": who raised more
+            # money a company was given for its shares, said plainly ("那一轮拿了多少钱", 拿到多少钱): the
+            # amount raised (拿 alone is no word of it: 拿下 a contract, 拿第一 a benchmark)
+            "拿了多少钱",
+            "拿到多少钱",
+            "拿到了多少钱",
             "一轮融资",
             "投了多少",
             "投资多少",
@@ -2010,6 +2015,11 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "大于",
             "高于",
             "多于",
+            # Cantonese's comparative, the adjective then 过 ("多過 3 TB/s", "大過 100 兆瓦", "高過 1000 瓦"):
+            # more than
+            "多过",
+            "大过",
+            "高过",
         ),
     ),
     # "not above": at most ("不高于 700 瓦", "no greater than"), never the "above" inside it
@@ -2031,7 +2041,24 @@ COMPARATORS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "之内",
         ),
     ),
-    ("<", ("less than", "under", "below", "fewer than", "低于", "少于", "小于", "不到", "不足")),
+    # Cantonese's 少過, 低過, 細過 (folded 细过): less than
+    (
+        "<",
+        (
+            "less than",
+            "under",
+            "below",
+            "fewer than",
+            "低于",
+            "少于",
+            "小于",
+            "不到",
+            "不足",
+            "少过",
+            "低过",
+            "细过",
+        ),
+    ),
 )
 
 STARTED_WORDS: tuple[str, ...] = (
@@ -2289,6 +2316,15 @@ PLACE_NAMES: dict[str, str] = {
     # chips the Chinese press names in Chinese, whose labels the data writes in pinyin
     "深算一号": "shensuan-1",
     "深算1号": "shensuan-1",
+    "深算-1": "shensuan-1",
+    # 神 for 深, the same sound (shen): how people type Hygon's DCU by ear ("神算-1 的显存带宽")
+    "神算一号": "shensuan-1",
+    "神算1号": "shensuan-1",
+    "神算-1": "shensuan-1",
+    # research bodies the Chinese press names by their Chinese names, whose labels the data writes in
+    # English: Japan's 产业技术综合研究所 (产总研, ABCI's operator), by the acronym its label gives (AIST)
+    "产业技术综合研究所": "aist",
+    "产总研": "aist",
     "天垓": "tiangai",
     "智铠": "zhikai",
     # places of the data centers and clusters, as Chinese maps and the Chinese press write them (the
