@@ -57,6 +57,7 @@ from aikg.ask.compose import (
     restated,
     sureness,
     unexplained_words,
+    unused_properties,
     variants,
     written_as_names,
 )
@@ -144,6 +145,8 @@ other one knows to make the answer unsure (as the alternatives offered beside an
 RESTRICTED_OPS = frozenset({"top", "rank", "count", "sum", "amount", "spend", "list", "series"})
 """The composed operators over a set of things (ranked, counted, added up, listed), which a qualifier of
 the question restricts; the others answer of things named (a fact, a role, a comparison, provenance)."""
+PROPERTY_OPS = frozenset({"top", "count", "sum", "list"})
+"""The composed operators that rank, bound, add up or show a property of the things of a set."""
 SHOW_AT = 0.25
 """Least confidence (``understood.confidence``) at which an answer is shown; below it aikg says it is not
 sure, what it understood, and offers the closest questions. Only a named query reaches so low (a router
@@ -237,6 +240,25 @@ def _no_figure_note(missing: list[str], lang: str) -> str | None:
         f"aikg has no figure for {', '.join(missing)}: only the other side is shown, so this part "
         "of the question is not answered."
     )
+
+
+_TRAINING = re.compile(r"\btrain(?:ing|ed)?\b|训练|訓練")
+"""Words saying the compute asked is a training run's."""
+CHIP_COMPUTE = (
+    "tensorFp16Performance",
+    "fp16Performance",
+    "fp8Performance",
+    "int8Performance",
+    "fp32Performance",
+)
+"""A chip's compute (算力), as its figures are quoted: its dense tensor FP16/BF16 performance, else the
+first precision Epoch lists for it (the answer names the precision)."""
+CHIP_CLASSES = frozenset(AIKG + c for c in ("Hardware", "GPU", "TPU", "LPU", "Accelerator"))
+
+
+def _is_chip(c: Candidate) -> bool:
+    """True when the thing named is a chip (an accelerator of Epoch's hardware list or a seed document's)."""
+    return bool(CHIP_CLASSES & set(c.types))
 
 
 def _counted_none(result: QueryResult) -> bool:
@@ -888,6 +910,11 @@ class Asker:
             # apply says the answer is another question's
             unranked = [w for w in ranking_words(reading.folded) if w not in unknown]
             unknown, names = unknown + unranked, names + len(unranked)
+        if form is not None and not query and not body["abstained"] and form.op in PROPERTY_OPS:
+            # "of NVIDIA's chips over 4 TB/s, which has the highest *TDP*" ranked by bandwidth: a property of
+            # the things asked about that the ranking, count or list does not use asks another question
+            unused = [w for w in unused_properties(form) if w not in unknown]
+            unknown, names = unknown + unused, names + len(unused)
         if form is not None and not query and not body["abstained"] and form.op in RESTRICTED_OPS:
             # a thing named that the composed query over a set does not use ("how many clusters does
             # *Mistral* have in China": Mistral read as the model Mistral 7B, which no cluster filter
@@ -1685,7 +1712,7 @@ class Asker:
                 return None
             body["answer"]["facts"] += more["answer"]["facts"]
         answered = str((body["answer"].get("property") or {}).get("name") or "").removeprefix("aikg:")
-        if answered in wanted and answered not in ("location", "locationName"):
+        if (answered in wanted or answered in CHIP_COMPUTE) and answered not in ("location", "locationName"):
             # of the properties a word names ("是谁的": developer, maker, owner), the one the page had
             form.prop = answered
         body["understood"]["description"] = describe(form)
@@ -1707,6 +1734,15 @@ class Asker:
         wanted = reading.properties[0].properties if reading.properties else None
         if wanted is not None:
             wanted = tuple(dict.fromkeys((*wanted, *(a for p in wanted for a in FACT_ALSO.get(p, ())))))
+        if (
+            wanted
+            and "trainingCompute" in wanted
+            and _is_chip(mention.best)
+            and not _TRAINING.search(question)
+        ):
+            # 算力, "compute" of a chip: its performance (FLOP/s at each precision Epoch lists), not training
+            # compute, which is a training run's ("H100 SXM5 的算力是多少")
+            wanted = CHIP_COMPUTE
         if wanted is None:
             leftover = _leftover(reading)
             if leftover:
@@ -1927,6 +1963,10 @@ class Asker:
             expanded = node.get("expanded") or {}
             if dates and not _dated_within(expanded, dates):
                 continue
+            if rel in body["relations"]["incoming"] and rel["property"]["iri"] in CHIP_OF:
+                # a training run that used the chip: its compute, duration or cost is the run's, never the
+                # chip's ("TPU v5p 的算力" was answered with the training compute of three runs on it, sure)
+                continue
             if not who:
                 out += [
                     (node, self._fact_json(f, node))
@@ -2023,6 +2063,8 @@ baseline): a figure on such a node is that node's own, shown after the entity's 
 """Properties whose text value names a party ("Who makes the MI300X's silicon?": TSMC)."""
 
 
+CHIP_OF = frozenset({AIKG + "accelerator"})
+"""Links from a node to the chip it ran on (a training run's accelerator): the node's figures are its own."""
 DATED = (AIKG + "date", AIKG + "announcedOn")
 """The properties that date an event or a figure's node, the first one it has."""
 

@@ -62,6 +62,7 @@ from aikg.ask.words import (
     STATUS_WORDS,
     TASK,
     UNITS,
+    US_STATES,
     USE_WORDS,
 )
 from aikg.namespaces import GRAPH, INFERRED_GRAPH
@@ -296,6 +297,7 @@ NEWEST_WORDS = (
     "newest",
     "latest",
     "most recent",
+    "most recently",
     "最新",
     "最近发布",
     # the newest generation ("英伟达新一代芯片"): a generation word, no foundry (代工) nor a chip's own
@@ -507,6 +509,9 @@ class Form:
     also: list[str] = field(default_factory=list)
     """Further properties a fact asks for beside ``prop`` ("total and active parameters", "用多少张 H800
     训了多少天", "how many GPUs of which chip"): each is answered."""
+    said: list[tuple[str, str]] = field(default_factory=list)
+    """Every property word the question says, as (word, property): a ranking, count or list that uses
+    none of the property of one of them answers another question (``asker._calibrated``)."""
     lost: list[str] = field(default_factory=list)
     """The words of a follow-up naming the things before ("of those", 其中) when the form could not keep
     them (another class): not understood, so the answer over every thing of its class is not sure."""
@@ -754,7 +759,11 @@ OPEN_START = "0001-01-01"
 OPEN_END = "9999-12-31"
 # "since the second half of 2024", "before the first quarter of 2025": "the" between the word and the period
 _FROM_BEFORE = re.compile(r"(?:since|starting(?: in| from)?)(?:\s+the)?\s*$")
-_FROM_AFTER = re.compile(r"\s*(?:以后|之后|以来|起|开始|on(?:wards?)?\b)")
+# "2024 年及以后", "2025 or later", "2024 and after", "2023 and beyond": the period and every one after it
+_FROM_AFTER = re.compile(
+    r"\s*(?:(?:及|以及|或)?(?:以后|之后)|以来|起|开始|on(?:wards?)?\b"
+    r"|(?:and|or)\s+(?:later|after|beyond|since)\b)"
+)
 _AFTER_BEFORE = re.compile(r"(?:after|later than)(?:\s+the)?\s*$")
 _UNTIL_BEFORE = re.compile(r"(?:until|till|through|up to|as of|截至|截止到?|到)(?:\s+the)?\s*$")
 _UNTIL_AFTER = re.compile(r"\s*(?:为止)")
@@ -2514,6 +2523,17 @@ def _read_property(form: Form, r: _Reading, labels: dict[str, str], fallback: st
                 f for f in found if not (f[2] == "amount" and text[f[0] : f[1]] in ROUND_NAMED_AS_AMOUNT)
             ]
         found = every = _given(text, found)
+        # every property word read (none guessed one character off: 训练时用 is no 训练时长), less those
+        # inside or across another as long ("memory" of "memory bandwidth", "fp16 算力" of "张量 fp16 算力")
+        form.said = [
+            (text[s:e], prop)
+            for s, e, prop in every
+            if not r.guessed
+            and not any(
+                a < e and s < b and (a, b) != (s, e) and b - a >= e - s and p != prop for a, b, p in every
+            )
+            and not any(a <= s and e <= b and b - a > e - s for a, b, _ in every)
+        ]
         strong = [f for f in found if f[2] not in WEAK_PROPS]
         if form.dates:
             # "2024 年发布的芯片里哪款显存最大", "which chip released in 2023 has the highest TDP": the
@@ -2667,6 +2687,13 @@ def _read_numbers(form: Form, r: _Reading) -> None:
             form.prop = implied
         elif implied and comparator is not None and implied != form.prop:
             form.threshold_prop = implied
+        elif implied and comparator is not None and _other_said(form, implied):
+            # "of NVIDIA's chips with more than 4 TB/s of memory bandwidth, which has the highest TDP",
+            # 显存超过 150GB 的芯片里哪款功耗最低: the bound's unit names the longer property word the reading
+            # took; the other property word said is what the ranking is by (was: ranked by the bound's own
+            # property, sure, another question's answer)
+            form.prop, form.threshold_prop = _other_said(form, implied), implied
+            form.also = [p for p in form.also if p != form.prop]
         if comparator is not None:
             form.threshold = (comparator, value)
             if form.prop is None and not unit and _chips_counted(text, nm.end(), r.mentions):
@@ -2692,6 +2719,51 @@ def _read_numbers(form: Form, r: _Reading) -> None:
     if top and (ops_top(text) or _has(f" {text} ", OPERATOR_WORDS["bottom"])):  # "功耗最低的三款"
         k = next(g for g in top.groups() if g)
         form.k = _K_WORDS.get(k) or int(k)
+
+
+def _maker_named(form: Form) -> bool:
+    """True when each thing named is of the class asked (models) and its name also names an organization
+    that makes things of that class (:attr:`Form.alternates`): the name is the maker's."""
+    alternates = form.alternates[: len(form.entities)]
+    return (
+        form.carrier == "model"
+        and bool(form.entities)
+        and not form.orgs
+        and len(alternates) == len(form.entities)
+        and all(alternates)
+    )
+
+
+def unused_properties(form: Form) -> list[str]:
+    """The property words of the question (:attr:`Form.said`) naming a property of the class asked about
+    that a ranking, count, total or list neither ranks, bounds nor shows ("of the chips over 4 TB/s, which
+    has the highest *TDP*" ranked by bandwidth): its answer is another question's. A release word (the
+    period's) and a chip link (a filter) are applied otherwise."""
+    used = {p for p in (form.prop, form.threshold_prop, form.value_prop, *form.also) if p is not None}
+    used |= {ALSO[p] for p in list(used) if p in ALSO}
+    classes = {PROPERTY_CARRIER.get(p) for p in used} | {form.carrier}
+    out: list[str] = []
+    for word, p in form.said:
+        if p in used or p in WEAK_PROPS or p in DATE_PROPS or word in out:
+            continue
+        if PROPERTY_CARRIER.get(p) is not None and PROPERTY_CARRIER.get(p) in classes:
+            out.append(word)
+    return out
+
+
+def _other_said(form: Form, bound: str) -> str | None:
+    """The one other property of the same class the question says beside the property a bound's unit
+    names (the bound holds for one, the question asks the other), None when there is none or several."""
+    others = {
+        p
+        for _, p in form.said
+        if p != bound
+        and p not in WEAK_PROPS
+        and p not in DATE_PROPS
+        and PROPERTY_CARRIER.get(p) is not None
+        and PROPERTY_CARRIER.get(p) == PROPERTY_CARRIER.get(bound)
+    }
+    return others.pop() if len(others) == 1 else None
 
 
 _CHIP_AFTER = re.compile(r"\s*(?:张|块|颗|个)?\s*")
@@ -2860,6 +2932,8 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
 
 
+_MOST_RECENT = re.compile(r"\bmost\s+recent(?:ly)?\b")
+""""Most recent(ly)": the newest, whose "most" is no ranking word."""
 _RATED_AS = re.compile(
     r"\b(?:rated?|rates|rating)\s+(?:as\s+|of\s+)?(unlikely|likely|confirmed|speculative|confident)\b"
     r"|(?:评为|评级为|可信度为|标为|标记为)\s*(unlikely|likely|confirmed|speculative|confident)\b"
@@ -2892,6 +2966,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     if form.carrier == "usage" and form.prop in (None, "activeUsers") and _has(text, PAYING_WORDS):
         form.paying = True  # "ChatGPT's paying weekly users", 付费用户
     masked = text.replace("参数量", "参数")  # "数量" (a count) inside "参数量" (parameter count) is not one
+    # "the most recent round", "most recently released": the newest (OPERATOR_WORDS["latest"]), no ranking by
+    # a figure or count ("most" was read as the largest amount raised, sure)
+    masked = _MOST_RECENT.sub("latest", masked)
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
     if ops["provenance"] and _has(text, ENERGY_FROM_WORDS):
@@ -3615,10 +3692,13 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
     elif (
         form.carrier in DATED
         and (_has(text, NEWEST_WORDS) or _has(text, OLDEST_WORDS))
-        and not form.entities
+        and (not form.entities or (explicit and _maker_named(form)))
         and form.prop in (None, DATED[form.carrier], "architectureGeneration")
         and not form.dates
     ):
+        if form.entities:
+            # "Mistral 最近发布的模型": the name is the maker's (Mistral AI), not the one model Mistral 7B
+            form.orgs, form.entities, form.alternates = [a[:1] for a in form.alternates], [], []
         # "Google's newest TPU", "OpenAI's latest model": the ranking by date, newest first;
         # "NVIDIA's earliest GPU", "英伟达最早的 GPU": oldest first; "最新的 TPU 是哪一代": which one is
         # the newest, not the chips' architecture generation
@@ -3644,6 +3724,11 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.op = "series"
     elif form.carrier == "usage" and (form.entities or form.product):
         form.op = "series"  # "ChatGPT daily users": a product of the usage figures
+    elif form.dates and explicit and form.prop in (None, *DATE_PROPS) and _maker_named(form):
+        # "Which Mistral models came out in 2024", "Mistral models from 2025 onwards": a period of a class
+        # named after a name that is also its maker's (Mistral: Mistral 7B and Mistral AI) lists the
+        # maker's things of the period (was: the one model's release date, no answer)
+        form.op, form.prop = "list", None
     elif len(form.entities) == 1 and form.prop:
         form.op = "fact"
     elif (
@@ -4315,13 +4400,39 @@ def org_link_query(form: Form) -> str | None:
 
 
 def location_probe(form: Form) -> str | None:
-    """A query for any node of the form's class with a location, when the form filters on a country: a
-    count of 0 of a class with none ("how many Chinese models": models have no location in aikg) is a
-    filter the class cannot take, not a count of nothing."""
+    """A query for any node of the form's class in the country named (or with a location, for a region or
+    several countries): a count of 0 of a class with none there ("how many Chinese models": models have
+    no location in aikg; "data centers in Japan": no address of the data names Japan) is a filter the class
+    never takes, not a count of nothing."""
     c = CARRIERS.get(form.carrier or "")
     if c is None or not (form.country or form.countries or form.region):
         return None
+    if form.country and len(form.countries) < 2:
+        there = country_filter(form.carrier or "", form.country)
+        return f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} . {there} }} LIMIT 1"
     return f"{PREFIXES}SELECT ?x WHERE {{ ?x a aikg:{c.cls} ; aikg:locationName ?place }} LIMIT 1"
+
+
+ADDRESSED = frozenset({"datacenter"})
+"""Classes whose location is a postal address ("4800 90th St, Mount Pleasant, WI 53403"), not a country's
+name: a country filter finds the country in the address."""
+_US = "United States of America"
+
+
+def country_filter(carrier: str, country: str) -> str:
+    """The pattern keeping the nodes of ``carrier`` in ``country``: its location is the country's name, or,
+    for a class located by its address, an address that names the country — in the United States, by its
+    state in full or a state code and ZIP code, as an address writes it (an exact match found no data
+    center in the United States, and a count of 0 was said sure)."""
+    if carrier not in ADDRESSED:
+        return f'?x aikg:locationName "{country}"'
+    if country == _US:
+        states = "|".join(US_STATES)
+        return (
+            f'?x aikg:locationName ?place FILTER(REGEX(?place, ", [A-Z][A-Z] [0-9]{{5}}") '
+            f'|| REGEX(?place, "\\\\b({states})\\\\b"))'
+        )
+    return f'?x aikg:locationName ?place FILTER(CONTAINS(?place, "{country}"))'
 
 
 def _threshold_prop(form: Form) -> str | None:
@@ -4483,7 +4594,7 @@ def _filters(form: Form, carrier: str) -> list[str]:
         named = " ".join(f'"{k}"' for k in form.countries)
         out.append(f"?x aikg:locationName ?country . VALUES ?country {{ {named} }}")
     elif form.country:
-        out.append(f'?x aikg:locationName "{form.country}"')
+        out.append(country_filter(carrier, form.country))
     if form.region:
         # "Dallas, Texas" as a cluster's location is written, ", TX 79019" as a data center's address is
         code = REGION_CODES.get(form.region, form.region)
