@@ -4911,3 +4911,23 @@ def test_a_property_said_that_the_ranking_does_not_use_is_not_sure(asker):
     body = asker.ask("Which NVIDIA chip with the most memory has the highest TDP?")
     assert body["abstained"] and body["answer"]["kind"] == "unsure"
     assert "tdp" in body["understood"]["unknown"]
+
+
+@pytest.mark.parametrize(
+    ("q", "country", "year"),
+    [
+        ("日本 2024 年投入使用的集群有哪些", "Japan", "2024"),
+        ("法國喺 2023 年投入運作嘅叢集有邊啲？", "France", "2023"),
+        ("Which clusters in France were put into use in 2024?", "France", "2024"),
+    ],
+)
+def test_clusters_put_into_use_in_a_year(asker, epoch_store, q, country, year):
+    # 投入使用 was read as a status the answer did not apply, 投入運作 and "put into use" not at all: not sure
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["unknown"] == []
+    want = iris(
+        epoch_store,
+        f'SELECT ?x WHERE {{ ?x a aikg:Deployment ; aikg:locationName "{country}" ; aikg:date ?d '
+        f'FILTER(STR(?d) >= "{year}-01-01" && STR(?d) <= "{year}-12-31") }}',
+    )
+    assert want and {r["about"] for r in body["answer"]["rows"]} == want

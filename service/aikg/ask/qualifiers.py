@@ -27,14 +27,15 @@ _ALSO_STATUS = ("announced", "future", "现有", "在跑", "正在跑", "在用�
 has", 在用的 "in use"): the status reader takes them, this check does not."""
 
 QUALIFIERS: dict[str, tuple[str, ...]] = {
+    # a cluster going into operation ("became operational in 2024", 投入运营): with a period, the date the
+    # range applies to, no status; it holds status words ("operational", 投运) the check must not take, and
+    # a word of both (投入使用) is read as this one first (its period applies it; without one, its status)
+    "started": STARTED_WORDS,
     # the status of a thing (a cluster's Planned, Decommissioned, Existing): only clusters have one
     "status": tuple(w for ws in STATUS_WORDS.values() for w in ws if w not in _NOW and w not in _ALSO_STATUS),
     # what a chip, a model or a compute budget is for: the spending category is the only use the
     # data records (Epoch's "Inference cloud compute"), training being a word of everything else
     "use": tuple(w for w, c in SPEND_CATEGORIES.items() if c.startswith("Inference")) + ("inference-only",),
-    # a cluster going into operation ("became operational in 2024", 投入运营): with a period, the date the
-    # range applies to, no status; it holds status words ("operational", 投运) the check must not take
-    "started": STARTED_WORDS,
     # whether a model's weights are published: a fact of a model (aikg:openWeights), never a filter
     "openness": (
         "open weights",

@@ -2152,6 +2152,12 @@ STARTED_WORDS: tuple[str, ...] = (
     "启用",
     "投入使用",
     "激活了",
+    # 運作 (Taiwan's and Hong Kong's "operation", 投入運作 / 開始運作) as 运营
+    "投入运作",
+    "开始运作",
+    "put into use",
+    "put into service",
+    "put into operation",
 )
 """A cluster going into operation ("2023 年投入运营的集群", "clusters that went into operation in 2024"):
 with a period, the date a range of clusters applies to (their first operational date), not their status
