@@ -44,6 +44,7 @@ from aikg.ask.compose import (
     describe,
     division_word,
     every_row,
+    rated_beside,
     location_probe,
     members_query,
     merge,
@@ -1529,6 +1530,7 @@ class Asker:
         if about_var != "x":
             self._sources_of_totals(form, out_rows)
         every = self._every_row(form, result)
+        self._rated_beside(form, result, out_rows)
         answer = {
             "kind": "rows",
             "description": what,
@@ -1580,6 +1582,37 @@ class Asker:
                     cited.setdefault(source["graph"], source)
             if cited:
                 row["sources"] = list(cited.values())
+
+    def _rated_beside(self, form: Form, result: QueryResult, rows: list[dict[str, Any]]) -> None:
+        """Beside a total over clusters of a status named with no rating, each row's total of the rows
+        Epoch rates at least Likely (:func:`rated_beside`), as its ``rated`` cell where it differs: the
+        question says neither reading, so the answer states both."""
+        other = rated_beside(form)
+        if other is None or not rows or "total" not in result.variables:
+            return
+        try:
+            rated = self.query(compile_form(other))
+        except QueryTimeout:
+            return
+        group = next((v for v in ("org0", "country", "org") if v in result.variables), None)
+        if "total" not in rated.variables or (group and group not in rated.variables):
+            return
+        at = rated.variables.index("total")
+        by = rated.variables.index(group) if group else None
+        totals: dict[str | None, Any] = {}
+        for r in rated.rows:
+            key = r[by] if by is not None else None
+            totals[key.value if key is not None else None] = r[at]
+        index = self.search()
+        for row in rows:
+            cell = row["cells"].get(group) if group else None
+            key = cell.get("value") if isinstance(cell, dict) else None
+            total = row["cells"].get("total")
+            term = totals.get(key)
+            figure = cell_json(term, index) if term is not None else {"value": "0"}
+            if figure is None or not isinstance(total, dict) or figure["value"] == total.get("value"):
+                continue
+            row["cells"]["rated"] = figure
 
     def _every_row(self, form: Form, counted: QueryResult) -> dict[str, Any] | None:
         """Beside a count with the totals' defaults, the count of every row (planned, decommissioned,
@@ -2310,6 +2343,15 @@ def _figure(value: str) -> str:
     return f"{number:,.0f}" if number.is_integer() or abs(number) >= 1e4 else f"{number:,.1f}"
 
 
+def _rated(row: dict[str, Any], zh: bool) -> str:
+    """A total's figure of the rows rated at least Likely, said beside it (:meth:`Asker._rated_beside`)."""
+    rated = row["cells"].get("rated")
+    if not isinstance(rated, dict):
+        return ""
+    figure = _figure(rated["value"])
+    return f"（可信度至少 Likely 的合计 {figure}）" if zh else f" ({figure} rated at least Likely)"
+
+
 def _summary(
     form: Form, result: QueryResult, rows: list[dict[str, Any]], every: dict[str, Any] | None = None
 ) -> str | None:
@@ -2322,7 +2364,7 @@ def _summary(
         figure = "total" if form.op == "sum" else "count"
         # each organization's or country's total or count, the largest first
         return "; ".join(
-            f"{_label(r['cells'][group])}: {_figure(r['cells'][figure]['value'])}"
+            f"{_label(r['cells'][group])}: {_figure(r['cells'][figure]['value'])}{_rated(r, zh)}"
             for r in rows
             if r["cells"].get(group) and r["cells"].get(figure)
         )
@@ -2340,6 +2382,8 @@ def _summary(
         return f"{n}"
     if form.op == "sum" and rows:
         total = rows[0]["cells"].get("total")
+        if total and rows[0]["cells"].get("rated"):
+            return f"{_figure(total['value'])}{_rated(rows[0], zh)}"
         return total["value"] if total else None
     if form.op == "compare" and len(rows) >= 2:
         try:

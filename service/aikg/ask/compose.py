@@ -3228,6 +3228,20 @@ def _read_spend_category(form: Form, text: str) -> None:
     )
 
 
+def rated_beside(form: Form) -> Form | None:
+    """For a total over clusters of the status the question names with no rating ("whose *operating*
+    clusters add up to more", 现役集群加起来), the same total of the rows Epoch rates at least Likely,
+    which the answer states beside it: a total counts every row of its status (tests/data/README.md's
+    defaults), a ranking what Epoch rates at least Likely, and the question says neither — Tesla's
+    existing clusters add up to 99,144 H100e, 64,144 without the Unlikely row of an earnings-call claim.
+    None when the question names a rating, or the two cannot differ."""
+    if form.op != "sum" or form.carrier != "cluster" or form.status != "Existing":
+        return None
+    if form.defaults or form.reliable or form.confirmed or form.rated_as or form.every:
+        return None
+    return replace(form, reliable=True)
+
+
 def every_row(form: Form) -> Form | None:
     """For a count with the totals' defaults (clusters: existing, rated at least Likely, without Epoch's
     superseded or duplicate rows; funding rounds: those that happened, rated at least Likely), the same
