@@ -4574,7 +4574,10 @@ def test_organizations_compared_on_a_total_of_the_status_they_name_count_every_r
 @pytest.mark.parametrize(
     ("q", "orgs"),
     [
-        ("Tesla vs Nebius: whose operating GPU clusters add up to more H100-equivalents?", ("tesla", "nebius")),
+        (
+            "Tesla vs Nebius: whose operating GPU clusters add up to more H100-equivalents?",
+            ("tesla", "nebius"),
+        ),
         ("甲骨文和特斯拉，现役集群的 H100 当量加起来谁多？", ("oracle", "tesla")),
         ("What do Tesla's operating clusters add up to in H100-equivalents?", ("tesla",)),
     ],
@@ -4592,7 +4595,8 @@ def test_a_total_of_a_status_named_with_no_rating_states_the_total_rated_at_leas
                     epoch_store,
                     f"SELECT (SUM(?h) AS ?t) WHERE {{ ?c aikg:operator id:{org} ; "
                     f'aikg:operationalStatus "Existing" ; aikg:h100Equivalents ?h . {rating.format(1, "c")} '
-                    f"MINUS {{ ?c aikg:supersededBy|aikg:possibleDuplicateOf ?o2 . ?o2 aikg:operator id:{org} ; "
+                    f"MINUS {{ ?c aikg:supersededBy|aikg:possibleDuplicateOf ?o2 . "
+                    f"?o2 aikg:operator id:{org} ; "
                     f'aikg:operationalStatus "Existing" . {rating.format(2, "o2")} }} }}',
                 )
             )
@@ -4607,7 +4611,7 @@ def test_a_total_of_a_status_named_with_no_rating_states_the_total_rated_at_leas
     assert want <= got, (q, got, want)
     assert "64,144" in body["answer"]["summary"]
     # a rating named is the total's filter, with nothing beside it
-    said = asker.ask("What do Tesla's operating clusters rated at least Likely add up to in H100-equivalents?")
+    said = asker.ask("What do Tesla's operating clusters rated at least Likely add up to in H100e?")
     assert not any("rated" in r["cells"] for r in said["answer"].get("rows", []))
 
 
@@ -4971,3 +4975,29 @@ def test_clusters_put_into_use_in_a_year(asker, epoch_store, q, country, year):
         f'FILTER(STR(?d) >= "{year}-01-01" && STR(?d) <= "{year}-12-31") }}',
     )
     assert want and {r["about"] for r in body["answer"]["rows"]} == want
+
+
+@pytest.mark.parametrize(
+    ("q", "scope"),
+    [
+        ("How many existing clusters in Japan are rated Likely or better?", 'aikg:locationName "Japan"'),
+        ("日本现役集群里可信度在 Likely 及以上的有几个？", 'aikg:locationName "Japan"'),
+        ("How many operating clusters does Oracle have with an Epoch rating of at least Likely?", None),
+        ("甲骨文的现役集群中，评级至少为 Likely 的有几个？", None),
+    ],
+)
+def test_a_rating_named_as_a_floor_keeps_every_rating_above_it(asker, epoch_store, q, scope):
+    # was: "rated Likely or better" read as rated Likely alone, 'likely' and 'better' not understood
+    # (batch y's yb004), and "an Epoch rating of at least Likely", 评级至少为 Likely read as Epoch's rating
+    # asked (provenance), answered with the sources of Oracle's clusters
+    where = counted_clusters(scope or "aikg:operator id:oracle")
+    want = values(epoch_store, f"SELECT (COUNT(DISTINCT ?x) AS ?n) WHERE {{ {where} }}")
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "count", q
+    assert count_of(body) in {int(w) for w in want} and want & {23.0, 5.0}, (q, count_of(body), want)
+
+
+def test_a_rating_floor_below_likely_is_not_read_as_that_rating_alone(asker):
+    # the ratings Speculative and Unlikely as a floor are not read: not sure, never Speculative's rows alone
+    body = asker.ask("How many existing clusters in Japan are rated Speculative or better?")
+    assert body["abstained"] and "better" in body["understood"]["unknown"]

@@ -1956,6 +1956,8 @@ def unexplained_words(
         (m.start(), m.end()) for pattern in (_TOP_K, _ROUND, _WORD_NUMBER) for m in pattern.finditer(folded)
     ]
     taken += [(m.start(), m.end()) for pattern in (FOLLOW_UP, SUBSET) for m in pattern.finditer(folded)]
+    # a rating named as a floor the composer reads ("Likely or better", 至少 Likely): a lower one is not
+    taken += floor_spans(folded)
     # a status negated ("not yet built", 还没有完成) and "still" beside a status ("still in talks", 仍在规划)
     staged = [(m.start(), m.end()) for p in (NOT_BUILT, NOT_CLOSED) for m in p.finditer(folded)]
     staged += [
@@ -2927,6 +2929,14 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
     if rated and form.carrier in ("cluster", "run"):
         # "how many clusters does Epoch rate as Unlikely": the rows of that rating, whatever the default
         form.rated_as, form.confirmed = next(g for g in rated.groups() if g).capitalize(), False
+    floor = RATED_FLOOR.search(text)
+    if floor and form.carrier in ("cluster", "run"):
+        # "rated Likely or better", "Likely 及以上": down to that rating, not that rating alone
+        level = next(g for g in floor.groups() if g)
+        if level in FLOOR_READ:
+            form.rated_as = None
+            form.confirmed = level != "likely"
+            form.reliable = level == "likely"
     # "per" of a property word ("memory per chip") is not a breakdown per organization
     unprop = "".join(" " if any(a <= i < b for a, b in r.prop_spans) else ch for i, ch in enumerate(text))
     form.per = _has(unprop, OPERATOR_WORDS["per"]) and not form.orgs
@@ -2939,6 +2949,35 @@ _RATED_AS = re.compile(
     r"|(?:评为|评级为|可信度为|标为|标记为)\s*(unlikely|likely|confirmed|speculative|confident)\b"
 )
 """A rating of Epoch's named as what the rows are rated ("rate as Unlikely", 评为 Unlikely)."""
+
+_LEVEL = r"(likely|confirmed|confident|speculative|unlikely)"
+RATED_FLOOR = re.compile(
+    rf"\b(?:at\s+least|no\s+lower\s+than|not\s+below|a\s+minimum\s+of)\s+(?:rated\s+)?(?:as\s+)?{_LEVEL}\b"
+    rf"|\b{_LEVEL}\s+(?:or|and)\s+(?:better|above|higher|up)\b"
+    rf"|(?:至少|不低于|最低)\s*(?:为|是|评为|被评为)?\s*{_LEVEL}\b"
+    rf"|\b{_LEVEL}\s*(?:及以上|或以上|以上|或更高|及更高|或更好)"
+)
+"""A rating of Epoch's named as a floor ("rated Likely or better", "at least Likely", Likely 及以上, 至少
+Likely): the ratings from the top down to it — the rankings' default for Likely (``reliable``), the top
+rating alone for Confirmed or Confident (``confirmed``); a lower floor is not read (its words stay
+unexplained: not sure)."""
+FLOOR_READ = frozenset({"likely", "confirmed", "confident"})
+_RATING_BEFORE = re.compile(
+    r"(?:(?:epoch(?:'s)?\s+)?(?:rating|confidence|certainty)\s*(?:of\s+|is\s+|was\s+)?"
+    r"|(?:可信度|评级|置信度|评分)\s*(?:在|是|为)?\s*)$"
+)
+"""The rating word a floor follows ("an Epoch rating of at least Likely", 可信度在 Likely 及以上): a filter
+named, not Epoch's rating asked (provenance)."""
+
+
+def floor_spans(text: str) -> list[tuple[int, int]]:
+    """The spans of the rating floors the composer reads, with the rating word before each."""
+    out = []
+    for m in RATED_FLOOR.finditer(text):
+        if set(m.groups()) & FLOOR_READ:
+            before = _RATING_BEFORE.search(text, 0, m.start())
+            out.append((before.start() if before else m.start(), m.end()))
+    return out
 
 
 def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
@@ -2969,6 +3008,9 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
     # "the most recent round", "most recently released": the newest (OPERATOR_WORDS["latest"]), no ranking by
     # a figure or count ("most" was read as the largest amount raised, sure)
     masked = _MOST_RECENT.sub("latest", masked)
+    for a, b in floor_spans(masked):
+        # "with an Epoch rating of at least Likely": the rows' filter, not their rating asked
+        masked = masked[:a] + " " * (b - a) + masked[b:]
     ops = {op: _has(f" {masked} ", words) for op, words in OPERATOR_WORDS.items()}
     ops["top"] = ops["top"] or ops_top(masked)
     if ops["provenance"] and _has(text, ENERGY_FROM_WORDS):
