@@ -5001,3 +5001,34 @@ def test_a_rating_floor_below_likely_is_not_read_as_that_rating_alone(asker):
     # the ratings Speculative and Unlikely as a floor are not read: not sure, never Speculative's rows alone
     body = asker.ask("How many existing clusters in Japan are rated Speculative or better?")
     assert body["abstained"] and "better" in body["understood"]["unknown"]
+
+
+@pytest.mark.parametrize(
+    ("q", "node", "prop"),
+    [
+        ("How many GPUs does Calcul Quebec Beluga have?", "cluster-calcul-quebec-beluga", "acceleratorCount"),
+        ("Petrobras Dragao 的 H100 等效是多少？", "cluster-petrobras-dragao", "h100Equivalents"),
+        ("How many H100e does Microsoft Sweden Gavle have?", "cluster-microsoft-sweden-gavle", None),
+    ],
+)
+def test_a_name_typed_without_its_accents_links_the_thing(asker, epoch_store, q, node, prop):
+    # was: "Beluga", "Dragao", "Gavle" not understood (Epoch writes Béluga, Dragão, Gävle)
+    body = asker.ask(q)
+    assert not body["abstained"], q
+    assert body["understood"]["form"]["entities"][:1] == [node]
+    want = values(epoch_store, f"SELECT ?v WHERE {{ id:{node} aikg:{prop or 'h100Equivalents'} ?v }}")
+    assert want <= {float(f["value"]) for f in body["answer"]["facts"]}
+
+
+def test_a_name_typed_with_an_accent_the_data_does_not_write_links_the_thing(asker, epoch_store):
+    # was: "Jülich Supercomputing Centre" linked Pawsey Supercomputing Centre (a confident count of its one
+    # cluster, batch y's ya022): Epoch writes "Julich Supercomputing Center"
+    want = values(
+        epoch_store,
+        "SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE { ?c a aikg:Deployment ; "
+        "aikg:operator id:julich-supercomputing-center }",
+    )
+    body = asker.ask("how many clusters does the Jülich Supercomputing Centre run?")
+    assert not body["abstained"]
+    assert body["understood"]["form"]["organizations"] == ["julich-supercomputing-center"]
+    assert want == {3.0} and count_of(body) == 3

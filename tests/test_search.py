@@ -53,7 +53,19 @@ def test_normalize_folds_case_width_and_separators():
     assert normalize("ＧＢ３００_NVL72") == "gb300 nvl72"
     assert normalize("英伟达") == "英伟达"
     # Epoch's cell quoted twice ('"Jupiter, Jülich"'): the name begins with its first word
-    assert normalize('"Jupiter, Jülich"') == "jupiter, jülich"
+    assert normalize('"Jupiter, Jülich"') == "jupiter, julich"
+
+
+def test_normalize_drops_latin_accents_only():
+    # a name is typed with or without its accents: Epoch writes "Julich Supercomputing Center" and
+    # "Calcul Québec Béluga"; "Jülich Supercomputing Centre" linked Pawsey Supercomputing Centre
+    assert normalize("Jülich") == normalize("Julich") == "julich"
+    assert normalize("Calcul Québec Béluga") == "calcul quebec beluga"
+    assert normalize("Petrobras Dragão") == "petrobras dragao"
+    # other scripts keep their marks: kana's voicing mark, Hangul syllables, Chinese
+    assert normalize("ガウディ") == "ガウディ"
+    assert normalize("네이버") == "네이버"
+    assert normalize("於利希") == "於利希"
 
 
 def test_tiers_exact_prefix_word_substring(small):

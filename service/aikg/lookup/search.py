@@ -115,9 +115,19 @@ def kind_rank(vocab: Vocabulary, types: Iterable[str], records: AbstractSet[str]
     return THING
 
 
+_ACCENTS = re.compile("[\u0300-\u036f]")
+"""Combining accents of Latin letters (after NFD): "Jülich" and "Julich", "Béluga" and "Beluga" are one
+name to whoever types it; other scripts' marks (kana's voicing marks, U+3099) are not among them."""
+
+
 def normalize(text: str) -> str:
-    """The form names and queries are compared in: NFKC, case-folded, separators collapsed."""
-    return _SEPARATORS.sub(" ", unicodedata.normalize("NFKC", text).casefold()).strip()
+    """The form names and queries are compared in: NFKC, case-folded, Latin accents dropped (a name is
+    typed with or without them: Epoch writes "Julich Supercomputing Center" and "Calcul Québec Béluga"),
+    separators collapsed."""
+    folded = unicodedata.normalize("NFKC", text).casefold()
+    if not folded.isascii():
+        folded = unicodedata.normalize("NFC", _ACCENTS.sub("", unicodedata.normalize("NFD", folded)))
+    return _SEPARATORS.sub(" ", folded).strip()
 
 
 @dataclass(frozen=True, slots=True)
@@ -1204,10 +1214,10 @@ KEPT = 3
 Kept = tuple["SearchIndex", _Rows]
 """What is kept for a later start: the full index and the subjects' rows laid over it."""
 
-KEPT_FORMAT = 4
+KEPT_FORMAT = 5
 """The layout of a kept index, written first in its file: one of another layout is rebuilt, not
 loaded (2: the directory held as columns, :class:`Entities`; 3: every dash separates words; 4: so do
-double quotes)."""
+double quotes; 5: Latin accents dropped, :func:`normalize`)."""
 
 
 _TMP_PID = re.compile(r"\.([0-9]+)\.tmp$")
