@@ -5032,3 +5032,18 @@ def test_a_name_typed_with_an_accent_the_data_does_not_write_links_the_thing(ask
     assert not body["abstained"]
     assert body["understood"]["form"]["organizations"] == ["julich-supercomputing-center"]
     assert want == {3.0} and count_of(body) == 3
+
+
+def test_both_beside_a_comparison_and_calendar_before_a_year_restate_the_form(asker, epoch_store):
+    # was: "both" and "calendar" not understood (not sure; batch y's ya003, yb003)
+    body = asker.ask("Which has more parameters, Gopher or Chinchilla? Give both numbers.")
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { VALUES ?x { id:gopher-280b id:chinchilla } ?x aikg:totalParameters ?v }",
+    )
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "compare"
+    assert len(want) == 2 and want <= numbers(body)
+    body = asker.ask("How much did Anthropic raise in calendar 2023?")
+    assert not body["abstained"] and body["understood"]["form"]["dates"] == ["2023-01-01", "2023-12-31"]
+    # a fiscal year is not the calendar's: not understood
+    assert asker.ask("How much did Anthropic raise in fiscal 2023?")["abstained"]

@@ -2602,6 +2602,10 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "出",
         "得早",
         "得晚",
+        # the two sides' figures asked for together ("give me *both* FLOP numbers", *两*个数都给): each side
+        # is shown
+        "both",
+        "两",
     ),
     # an organization's clusters or sites said as what it owns, or runs itself: the organization's own
     # ("how many clusters does Tesla *own*", 英伟达*自己*运营的集群)
@@ -2667,8 +2671,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # the class a thing is put in, said with the verb of membership ("which generation does the TPU v9t
     # *belong* to", Nebius *算*哪一梯队): the architecture generation or market tier asked
     "belongs": ("belong", "belongs", "算"),
-    # a period the date reader took, said with "*back* in" (Jan 2025)
-    "dated": ("back",),
+    # a period the date reader took, said with "*back* in" (Jan 2025), or a year said as the calendar's
+    # ("in *calendar* 2024": January to December, which a year read is; "fiscal" stays not understood)
+    "dated": ("back", "calendar"),
     # a chip's memory said as what it has on board ("the most *on-board* memory"), a performance figure
     # as its throughput ("tensor FP16/BF16 *throughput*"), a run's or model's training compute as how
     # heavy it is ("the most compute-*heavy* model", "compute-*intensive*"): the property read
