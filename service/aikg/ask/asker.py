@@ -44,6 +44,7 @@ from aikg.ask.compose import (
     describe,
     division_word,
     every_row,
+    invested_by,
     location_probe,
     members_query,
     merge,
@@ -1194,6 +1195,8 @@ class Asker:
             body = self._composed(question, form, alternatives=[])
             if not body["abstained"] or form.apart is None:
                 return body
+            if invested_by(form, reading.folded, reading.mentions):
+                return body  # what one invested in the other: no node says, and their rounds apart are not it
             form = form.apart  # nothing links them all: the things named, one by one
         if form is not None and form.op == "fact" and form.prop and form.entities:
             # One fact of one entity: its page's facts (units, qualifiers, notes, the event it is given on)

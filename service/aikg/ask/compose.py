@@ -3471,6 +3471,28 @@ def _joint(form: Form, ops: dict[str, bool], vocab: Any = None) -> Form | None:
     return replace(form, op="joint", entities=named, orgs=[], carrier=None, apart=apart)
 
 
+_INVESTED = re.compile(
+    r"\binvest(?:s|ed|ing|ment|ments)?\b|\bput(?:s|ting)?\s+(?:in|into)\b|投了|投资|投入|注资|出资|入股"
+)
+"""The verb of an investment, whose subject is the investor ("Amazon invested in Anthropic", 谷歌给
+Anthropic 投了, 微软对 OpenAI 投资)."""
+
+
+def invested_by(form: Form, folded: str, mentions: list[Mention]) -> bool:
+    """Whether a joint form asks what one organization it names invested in another — an organization
+    named before the verb of investing ("How much did Amazon invest in Anthropic?", 谷歌给 Anthropic
+    投了多少).
+    When no node links them (Epoch's rounds name no investor), the things named one by one answer another
+    question: the investee's total raised (Anthropic's 29.4 billion), never Amazon's part of it."""
+    if form.op != "joint" or form.prop not in ("amount", "facilityInvestor"):
+        return False
+    verb = _INVESTED.search(folded)
+    if verb is None:
+        return False
+    named = {e.iri for e in form.entities}
+    return any(m.candidates and m.end <= verb.start() and m.best.iri in named for m in mentions)
+
+
 _POWERFUL = re.compile(
     r"\b(?:most powerful|powerful|fastest|strongest|quickest)\b|最强|最快|性能最高|算力最高|最厉害"
 )
