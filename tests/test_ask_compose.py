@@ -5073,3 +5073,25 @@ def test_what_an_investor_put_into_a_company_a_deal_names_is_answered(asker, epo
     )
     body = asker.ask("How much did NVIDIA invest in SB Energy?")
     assert not body["abstained"] and want == {1.5e9} and want <= numbers(body)
+
+
+@pytest.mark.parametrize(
+    ("q", "sites"),
+    [
+        ("Who operates Colossus?", ("xai-colossus-1-memphis-tennessee", "xai-colossus-2-memphis-tennessee")),
+        (
+            "Fairwater 数据中心是谁运营的？",
+            ("microsoft-fairwater-fayetteville-georgia", "microsoft-fairwater-mount-pleasant-wisconsin"),
+        ),
+    ],
+)
+def test_who_operates_the_sites_a_short_name_names_is_their_operator(asker, epoch_store, q, sites):
+    # was: "I don't know" — the name names two data centers, compared on aikg:operatedBy (a platform's)
+    # alone, which sites do not have (the lead's probe 5)
+    named = " ".join("id:" + s for s in sites)
+    query = f"SELECT ?o WHERE {{ VALUES ?x {{ {named} }} ?x aikg:operator ?o }}"
+    want = {r[0].value for r in epoch_store.query(PRE + query).rows}
+    body = asker.ask(q)
+    assert not body["abstained"] and len(want) == 1
+    got = {c.get("value") for r in body["answer"]["rows"] for c in r["cells"].values() if isinstance(c, dict)}
+    assert want <= got, (q, got)

@@ -346,6 +346,11 @@ ALSO = {
     "purpose": "designedFor",
     "tradeOff": "costDriver",
     "costDriver": "tradeOff",
+    # who runs a thing: a platform's aikg:operatedBy, a site's or cluster's aikg:operator (Epoch's Owner;
+    # no node has both apart) — "who operates Colossus", whose name names two data centers, was looked up
+    # as operatedBy alone over them: no answer
+    "operatedBy": "operator",
+    "operator": "operatedBy",
 }
 """A property looked up together with another that says the same on other classes (a model's release
 date, a chip's first availability)."""
