@@ -193,7 +193,8 @@ STILL = re.compile(r"\b(?:still|already)\b|仍然|仍在|仍|还在|尚在")
 """"Still" or "already" beside a status ("still planned", "still in talks", "already running", 仍在规划, 还在
 洽谈): it says the status holds now, which every status the data gives does; explained when one is read."""
 _ONLY_STATUS = re.compile(
-    r"\bonly\s+(?:planned|announced|proposed|in talks|in discussions?|under construction|on paper)\b"
+    r"\bonly\s+(?:planned|announced|proposed|in\s+(?:late\s+)?(?:talks|discussions?|negotiations?)"
+    r"|under construction|on paper)\b"
     r"|(?:仅|只|只是)(?:在)?(?:规划|计划|洽谈|在谈)"
 )
 """A status said with "only" ("still only planned", 只是规划): the status, not one vendor's chips only."""
@@ -1971,6 +1972,8 @@ def unexplained_words(
     ]
     if staged:
         taken += staged + [(m.start(), m.end()) for m in STILL.finditer(folded)]
+        # a status said with "only" (还只是在洽谈, "still only in late discussions"): the status, no more
+        taken += [(m.start(), m.end()) for m in _ONLY_STATUS.finditer(folded)]
     taken += [(s, e) for s, e, _ in _cjk_near(folded, taken)]
     vocab = COMPOSER_WORDS | Vocabulary.of(labels)
     # the words of a linked name's full label ("Indiana" of "Project Rainier New Carlisle Indiana")
