@@ -5115,3 +5115,25 @@ def test_rounds_of_a_status_said_with_only_are_counted(asker, epoch_store, q, or
     body = asker.ask(q)
     assert not body["abstained"] and body["understood"]["form"]["op"] == "count", q
     assert count_of(body) in {int(w) for w in want}
+
+
+@pytest.mark.parametrize(
+    ("q", "sparql"),
+    [
+        (
+            "how many GPU clusters does Epoch's cluster dataset list for Amazon, any status",
+            "?c a aikg:Deployment ; aikg:operator id:amazon ; aikg:sourceRow ?row",
+        ),
+        (
+            "How many data centers does Epoch's Frontier Data Centers dataset hold?",
+            "?c a aikg:DataCenter ; aikg:sourceRow ?row",
+        ),
+    ],
+)
+def test_what_epochs_dataset_lists_is_its_rows_not_a_seed_documents_nodes(asker, epoch_store, q, sparql):
+    # was: Amazon's 11 rows and the seed article's "Amazon training clusters" (12); the 17 data centers and
+    # the seed document's PORTS-Pike (18), confident (ma013, y064's kind)
+    want = values(epoch_store, f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ {sparql} }}")
+    body = asker.ask(q)
+    assert not body["abstained"] and count_of(body) in {int(w) for w in want}, (q, count_of(body), want)
+    assert "Epoch's dataset" in body["understood"]["description"]

@@ -1669,7 +1669,9 @@ class Asker:
         own beside); None when they are the same or the count is of something else."""
         if form.op != "count" or not form.subsidiaries or len(form.orgs) != 1 or len(counted.rows) != 1:
             return None
-        own = replace(form, subsidiaries=False)
+        # (every row of a status or of any: its clusters too, which the count of every row links through
+        # its subsidiaries whatever ``subsidiaries`` says)
+        own = replace(form, subsidiaries=False, every=False)
         try:
             rows = self.query(compile_form(own)).rows
         except QueryTimeout:

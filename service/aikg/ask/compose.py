@@ -504,6 +504,10 @@ class Form:
     listed: bool = False
     """Only the chips of Epoch's hardware list ("in the hardware list", 硬件列表): not those only a
     cluster or a run names (the AMD MI210 of a cluster is no row of the list)."""
+    epoch_rows: bool = False
+    """Only the clusters, data centers, models or runs a row of Epoch's dataset gives ("how many clusters
+    does Epoch's cluster dataset list for Amazon", Epoch 的数据中心数据集里): not the nodes only a seed
+    document names (Amazon's training clusters of a seed article, the PORTS-Pike site)."""
     value_prop: str | None = None
     """The property the unit of ``value`` names ("1 万亿参数": parameters), when it names one."""
     series: str | None = None
@@ -1536,6 +1540,15 @@ LISTED_WORDS = (
     "硬件表",
 )
 """Words naming Epoch's list of ML hardware, the one dataset whose rows are chips (:attr:`Form.listed`)."""
+EPOCH_DATASET = re.compile(
+    r"\bepoch(?:\s+ai)?(?:'s)?\s+(?:[a-z0-9-]+\s+){0,3}?(?:datasets?|databases?|lists?|tables?)\b"
+    r"|\bepoch(?:\s+ai)?\s+(?:lists?|listed|records?|tracks?)\b"
+    r"|epoch\s*(?:ai)?\s*的?[^，。？?]{0,40}?(?:数据集|数据库)"
+)
+"""Epoch's own dataset named as what holds the things counted or listed ("Epoch's cluster dataset",
+"does Epoch list", Epoch 的数据中心数据集): its rows (:attr:`Form.epoch_rows`)."""
+DATASET_ROWS = frozenset({"cluster", "datacenter", "model", "run"})
+"""Carriers whose nodes are rows of one of Epoch's datasets (aikg:sourceRow) or named by a seed document."""
 HARDWARE_GRAPH = str(GRAPH["epoch/ml-hardware"])
 CHIP_LINES = ("昇腾", "昆仑芯", "思元")
 """Chinese names of chip lines, written before the model number a name links ("昇腾910B"): words of the
@@ -2919,6 +2932,7 @@ def _read_modifiers(form: Form, r: _Reading) -> None:
             dict.fromkeys(PRICE_COMPONENTS[w] for _, _, w in _find(text, PRICE_COMPONENTS))
         )
     form.listed = form.carrier == "hardware" and _has(text, LISTED_WORDS)
+    form.epoch_rows = form.carrier in DATASET_ROWS and EPOCH_DATASET.search(text) is not None
     # a company's figures asked as records ("staff counts reported in 2024", "超过3000人的记录"): each row
     form.records = form.carrier in FIGURES and _has(text, RECORD_WORDS)
     form.reliable = _has(text, RELIABLE_WORDS) and not _has(text, CONFIDENCE_WORDS)
@@ -4592,6 +4606,8 @@ def _filters(form: Form, carrier: str) -> list[str]:
         out.append("?x aikg:status aikg:Planned")
     elif form.stage and carrier == "funding":
         out.append("?x aikg:status ?stage FILTER(?stage != aikg:Closed)")
+    if form.epoch_rows and carrier in DATASET_ROWS:
+        out.append("?x aikg:sourceRow ?epochRow")  # a row of Epoch's dataset, not a seed document's node
     if form.listed and carrier == "hardware":
         out.append(f"FILTER EXISTS {{ GRAPH <{HARDWARE_GRAPH}> {{ ?x ?listedAs ?listed }} }}")
     elif form.kind and carrier in SITES:
@@ -5351,6 +5367,8 @@ def describe(form: Form) -> str:
         )
     if form.listed and form.carrier == "hardware":
         quals.append("在 Epoch 的硬件列表中" if zh else "in Epoch's hardware list")
+    if form.epoch_rows and form.carrier in DATASET_ROWS:
+        quals.append("收录于 Epoch 的数据集" if zh else "in Epoch's dataset")
     if form.chips:
         quals.append(("使用 " if zh else "using ") + " / ".join(x.label for x in form.chips))
     if form.orgs:
