@@ -2350,10 +2350,12 @@ def _figure(value: str) -> str:
 
 def _rated(row: dict[str, Any], zh: bool) -> str:
     """A total's figure of the rows rated at least Likely, said beside it (:meth:`Asker._rated_beside`)."""
-    rated = row["cells"].get("rated")
+    rated, total = row["cells"].get("rated"), row["cells"].get("total") or {}
     if not isinstance(rated, dict):
         return ""
     figure = _figure(rated["value"])
+    if figure == _figure(str(total.get("value", ""))):
+        return ""  # the same to the figure shown (NVIDIA's 38.3 MW either way): the row holds both
     return f"（可信度至少 Likely 的合计 {figure}）" if zh else f" ({figure} rated at least Likely)"
 
 
