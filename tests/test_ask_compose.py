@@ -5137,3 +5137,49 @@ def test_what_epochs_dataset_lists_is_its_rows_not_a_seed_documents_nodes(asker,
     body = asker.ask(q)
     assert not body["abstained"] and count_of(body) in {int(w) for w in want}, (q, count_of(body), want)
     assert "Epoch's dataset" in body["understood"]["description"]
+
+
+def test_already_beside_a_status_typed_with_a_slip_is_understood(asker):
+    # "already up and runnning": the status was respelt, "already" beside it stayed a word not understood
+    body = asker.ask(
+        "and how many r already up and runnning?", after="How many planned clusters does Voltage Park have?"
+    )
+    assert not body["abstained"] and body["understood"]["form"]["status"] == "Existing"
+    assert body["understood"]["unknown"] == []
+
+
+@pytest.mark.parametrize(
+    ("q", "org", "status"),
+    [
+        ("美国能源部有几个集群已经停用了？", "us-department-of-energy", "Decommissioned"),
+        ("Preferred Networks 有幾多個已停用嘅集群？", "preferred-networks-inc", "Decommissioned"),
+        ("阿里雲有幾多個集群？", "alibaba", None),
+    ],
+)
+def test_chinese_words_the_fold_or_the_press_write_otherwise(asker, epoch_store, q, org, status):
+    # 停用, which the traditional-to-simplified fold writes 禁用; 阿里雲 (Alibaba's cloud): Alibaba's clusters
+    where = f'; aikg:operationalStatus "{status}"' if status else ""
+    every = values(
+        epoch_store,
+        f"SELECT (COUNT(DISTINCT ?c) AS ?n) WHERE {{ ?c a aikg:Deployment ; aikg:operator id:{org}{where} }}",
+    )
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["unknown"] == []
+    assert every & ({count_of(body)} | every_counts(body))
+
+
+def test_operating_company_per_day_and_in_terms_of_are_read(asker, epoch_store):
+    body = asker.ask("星際之門阿比林數據中心嘅營運商係邊個？")
+    assert not body["abstained"] and any(
+        (f.get("node") or {}).get("id") == "oracle" or "Oracle" in json.dumps(f)
+        for f in body["answer"]["facts"]
+    )
+    want = values(
+        epoch_store,
+        "SELECT ?v WHERE { ?f a aikg:UsageFigure ; aikg:agent id:deepseek ; aikg:dailyTokens ?v }",
+    )
+    body = asker.ask("DeepSeek 一天处理多少 token？")
+    assert not body["abstained"] and numbers(body) & want
+    body = asker.ask("H200 在显存带宽方面是多少？")
+    want = values(epoch_store, "SELECT ?v WHERE { id:nvidia-h200-sxm aikg:memoryBandwidth ?v }")
+    assert not body["abstained"] and {float(f["value"]) for f in body["answer"]["facts"]} == want

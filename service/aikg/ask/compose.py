@@ -217,7 +217,7 @@ PLAN_WORDS = ("plan", "plans", "planning", "intend", "intends", "intending", "�
 """Words of a plan a question asks the figure of ("how big does Groq plan its footprint to be next year"):
 a question about what will be (words.FORECAST), answered only from the plans aikg holds (a company's
 capacity stated for a coming year); the words themselves ask nothing more."""
-DAILY_WORDS = ("per day", "a day", "each day", "daily", "/day", "每天", "每日", "日均", "一天")
+DAILY_WORDS = ("per day", "a day", "each day", "daily", "/day", "每天", "每日", "日均", "一天", "一日")
 YEARLY_REVENUE_WORDS = ("calendar year", "calendar-year", "full-year", "full year", "自然年", "全年")
 """Revenue of a whole year as booked (Epoch's "Yearly revenue"), not a run-rate at some day of it."""
 CONTRACTOR_WORDS = ("contractors", "contractor", "tutors", "annotators", "外包", "标注员", "合同工", "导师")
@@ -563,6 +563,8 @@ for _prop, _words in PROPERTY_WORDS:
 _FUZZY_CLASS = {w: k for k, ws in CLASS_WORDS for w in ws if w.isascii() and " " not in w and len(w) >= 5}
 _FUZZY_COUNTRY = {w: c for w, c in COUNTRIES.items() if w.isascii() and len(w) >= 5}
 _FUZZY_OPS = {"largest": "largest", "biggest": "biggest", "highest": "highest"}
+# "already" beside a status (STILL), typed with a slip ("alredy operational"): read as STILL reads it
+_FUZZY_STILL = {"already": "already"}
 # a status typed with a slip ("decomissioned", "retird") is that status: the coverage check explains a
 # typo of a known word as that word, so a status the composer did not respell was never applied (a count
 # of "decomissioned clusters" counted the existing ones, sure)
@@ -654,6 +656,7 @@ def _respell(text: str, taken: list[tuple[int, int]], known: frozenset[str] = fr
         + list(_FUZZY_COUNTRY)
         + list(_FUZZY_OPS)
         + list(_FUZZY_STATUS)
+        + list(_FUZZY_STILL)
     )
     out, pos = [], 0
     for m in _ASCII_WORD.finditer(text):
@@ -1983,7 +1986,11 @@ def unexplained_words(
         (s, e)
         for s, e, _ in _find(folded, [*ROUND_TALKS_WORDS, *(w for ws in STATUS_WORDS.values() for w in ws)])
     ]
-    if staged:
+    if staged or (
+        STILL.search(folded)
+        and _has(_respell(folded, [], known), [w for ws in STATUS_WORDS.values() for w in ws])
+    ):
+        # (a status typed with a slip, "already up and runnning", is that status: "already" beside it too)
         taken += staged + [(m.start(), m.end()) for m in STILL.finditer(folded)]
         # a status said with "only" (还只是在洽谈, "still only in late discussions"): the status, no more
         taken += [(m.start(), m.end()) for m in _ONLY_STATUS.finditer(folded)]

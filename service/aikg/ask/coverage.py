@@ -192,6 +192,8 @@ FILLER_ZH: tuple[str, ...] = (
     # comparison (both values are shown), the product word 助手 (Meta AI 助手: the assistant)
     "啥",
     "咋",
+    # "in terms of" (研发方面的算力支出): the category named, nothing more
+    "方面",
     # a follow-up put as a case ("如果是日本呢", 要是换成 AMD 呢): what is asked is the thing named
     "如果是",
     "要是",

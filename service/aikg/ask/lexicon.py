@@ -105,7 +105,8 @@ PROPERTY_WORDS: tuple[tuple[tuple[str, ...], tuple[str, ...]], ...] = (
     ),
     # 营运 (營運) is how Taiwan and Hong Kong write 运营 ("由誰營運", "營運方係邊個")
     (
-        ("operated by", "operates", "operator", "运营方", "运营", "营运方", "营运"),
+        # 运营商 / 營運商 (the operating company) as 运营方
+        ("operated by", "operates", "operator", "运营方", "运营", "营运方", "营运", "运营商", "营运商"),
         ("operatedBy", "operator"),
     ),
     # "who runs MareNostrum 5": its operator (Epoch's "Owner"); "runs" alone is a noun of training runs

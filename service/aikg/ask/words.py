@@ -424,6 +424,12 @@ PROPERTY_WORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
             "processes per day",
             "processed per day",
             "每天处理",
+            # "一日處理幾多 token", 一天要处理多少: processed in one day, as 每天处理
+            "每日处理",
+            "一天处理",
+            "一日处理",
+            "一天要处理",
+            "一日要处理",
             "每日 token",
             "日均 token",
         ),
@@ -2007,6 +2013,10 @@ STATUS_WORDS: dict[str, tuple[str, ...]] = {
         "已退役",
         "关停",
         "停用",
+        # 停用 as the fold writes it: the traditional-to-simplified tables (OpenCC tw2sp) turn 停用 into
+        # 禁用, in simplified text too ("已经停用了": 已经禁用了)
+        "禁用",
+        "已禁用",
         "下线",
     ),
 }
@@ -2398,6 +2408,8 @@ PLACE_NAMES: dict[str, str] = {
     "神算-1": "shensuan-1",
     # research bodies the Chinese press names by their Chinese names, whose labels the data writes in
     # English: Japan's 产业技术综合研究所 (产总研, ABCI's operator), by the acronym its label gives (AIST)
+    # Alibaba's cloud (阿里云, 阿里雲): Epoch files its clusters under Alibaba ("Alibaba Cloud in Japan")
+    "阿里云": "alibaba",
     "产业技术综合研究所": "aist",
     "产总研": "aist",
     "天垓": "tiangai",
