@@ -5183,3 +5183,52 @@ def test_operating_company_per_day_and_in_terms_of_are_read(asker, epoch_store):
     body = asker.ask("H200 在显存带宽方面是多少？")
     want = values(epoch_store, "SELECT ?v WHERE { id:nvidia-h200-sxm aikg:memoryBandwidth ?v }")
     assert not body["abstained"] and {float(f["value"]) for f in body["answer"]["facts"]} == want
+
+
+def test_a_follow_up_naming_no_class_ranks_the_list_before(asker, epoch_store):
+    # "what's the biggest one?" / 最大的是哪个 after xAI's clusters above 100 MW: the biggest of those (it was
+    # a named query of every owner's largest clusters, or not sure); "which has the highest TDP?" after
+    # Huawei's chips above 60 GB keeps the bound
+    top = (
+        epoch_store.query(
+            PRE + "SELECT ?c WHERE { ?c a aikg:Deployment ; aikg:operator id:xai ; aikg:operationalStatus "
+            '"Existing" ; aikg:sourceConfidence ?k ; aikg:powerCapacity ?p . FILTER(?k IN ("Confirmed", '
+            '"Likely") && ?p > 100) } ORDER BY DESC(?p) LIMIT 1'
+        )
+        .rows[0][0]
+        .value
+    )
+    for q, after in (
+        ("what's the biggest one?", "Which of xAI's clusters draw more than 100 MW?"),
+        ("最大的是哪个？", "xAI 哪些集群的功率超过100兆瓦？"),
+    ):
+        body = asker.ask(q, after=after)
+        assert not body["abstained"] and first(body) == top, q
+    body = asker.ask("which has the highest TDP?", after="Which Huawei chips have more than 60 GB of memory?")
+    form = body["understood"]["form"]
+    assert form["threshold"] == [">", 60.0] and form["organizations"] == ["huawei"]
+
+
+@pytest.mark.parametrize(
+    ("q", "after", "cls", "prop", "org"),
+    [
+        ("and revenue?", "How many staff does OpenAI have?", "RevenueFigure", "annualRevenue", "openai"),
+        ("收入呢？", "xAI 有多少员工？", "RevenueFigure", "annualRevenue", "xai"),
+        (
+            "how about headcount?",
+            "What's Anthropic's latest annualized revenue?",
+            "StaffFigure",
+            "staffCount",
+            "anthropic",
+        ),
+    ],
+)
+def test_a_follow_up_naming_another_company_figure_gives_that_figure(
+    asker, epoch_store, q, after, cls, prop, org
+):
+    # the figure was asked of the rows before ("annualized revenue of staff figures"): nothing found
+    want = values(
+        epoch_store, f"SELECT ?v WHERE {{ ?f a aikg:{cls} ; aikg:agent id:{org} ; aikg:{prop} ?v }}"
+    )
+    body = asker.ask(q, after=after)
+    assert not body["abstained"] and numbers(body) and numbers(body) <= want

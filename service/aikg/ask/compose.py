@@ -4281,9 +4281,10 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
         # "which of them draws the least power?" after Google's data centers: theirs, not chips' TDP
         current.carrier = previous.carrier
         current.prop = RECLASS[(previous.carrier or "", current.prop or "")]
+    elliptic = _elliptic(current)
     if current.op and (current.entities or current.orgs or current.carrier) and current.prop:
         if (
-            (FOLLOW_UP.search(text) or subset or _elliptic(current))
+            (FOLLOW_UP.search(text) or subset or elliptic)
             and current.carrier
             and current.carrier == previous.carrier
         ):
@@ -4300,7 +4301,11 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
                 current.subsidiaries = current.subsidiaries or previous.subsidiaries
             current.kind = current.kind or previous.kind
             current.line = current.line or previous.line
-            if subset and not current.threshold and previous.threshold:
+            if (
+                (subset or (elliptic and current.op == "top"))
+                and not current.threshold
+                and previous.threshold
+            ):
                 # "of those, which has the highest memory bandwidth?" after Huawei's chips above 60 GB:
                 # still the chips above 60 GB (the bound on the property the list was by)
                 current.threshold = previous.threshold
@@ -4328,6 +4333,15 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     changed = False
     if current.prop and current.prop != previous.prop:
         form.prop, changed = current.prop, True
+        if (
+            previous.op == "series"
+            and current.carrier in ORG_FIGURES
+            and previous.carrier in ORG_FIGURES
+            and current.carrier != previous.carrier
+            and not any(getattr(previous, a) for a in NAMED_FILTERS)
+        ):
+            # "and revenue?" after Anthropic's staff: its revenue figures, not a revenue of staff rows
+            form.carrier = current.carrier
     if current.country:
         form.country, form.countries, changed = current.country, current.countries, True
     if current.status and current.status != previous.status:
@@ -4392,7 +4406,7 @@ def merge(previous: Form, current: Form | None, text: str = "") -> Form | None:
     if (
         current.carrier in (None, previous.carrier)
         and not current.prop
-        and (subset or FOLLOW_UP.search(text))
+        and (subset or FOLLOW_UP.search(text) or elliptic)
     ):
         # "how many of those came out in 2024?" after Mistral's models listed: counted, in 2024
         changed = _operator_changed(form, previous, current, text) or changed
