@@ -131,7 +131,7 @@ def with_sites(
         near = set().union(*(sites.words[s] for s in owned))
         places = [
             p
-            for p in _places(folded, m, out, sites, own | _words(m.best.label), vocabulary, near)
+            for p in _places(folded, m, out, sites, own | _words(m.best.label), vocabulary, near, question)
             if _proper(folded[p[0] : p[1]], question)
         ]
         if not places:
@@ -175,11 +175,13 @@ def _places(
     own: set[str],
     vocabulary: AbstractSet[str],
     near: AbstractSet[str] = frozenset(),
+    question: str = "",
 ) -> list[tuple[int, int, str]]:
     """The words of the organization's clause that may be a site's place: a word of some site's names or
     address, none of the question words, countries, regions or the organization's own names, outside the
     question's other names; or a word one letter off a place word of the organization's own sites (``near``:
-    "Google's one in Omha" is its Omaha site), read as that word."""
+    "Google's one in Omha" is its Omaha site), read as that word when the question writes it capitalized
+    (never "status", one letter off "states")."""
     lo = max(0, m.start - WINDOW)
     hi = min(len(folded), m.end + WINDOW)
     before = [b.end() for b in _CLAUSE.finditer(folded, lo, m.start)]
@@ -203,7 +205,8 @@ def _places(
             continue
         if word not in sites.every_word:
             typo = [p for p in near if len(p) >= 5 and len(word) >= 4 and OSA.distance(word, p) == 1]
-            if len(typo) != 1 or word in STOPWORDS:
+            typed = re.search(rf"(?<![^\W\d_]){re.escape(word)}(?![^\W\d_])", question, re.I)
+            if len(typo) != 1 or typed is None or not typed.group()[0].isupper():
                 continue
             word = typo[0]
         found.append((w.start(), w.end(), word))
