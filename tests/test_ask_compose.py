@@ -5232,3 +5232,10 @@ def test_a_follow_up_naming_another_company_figure_gives_that_figure(
     )
     body = asker.ask(q, after=after)
     assert not body["abstained"] and numbers(body) and numbers(body) <= want
+
+
+def test_a_question_word_one_letter_off_a_place_is_no_place(asker):
+    # "status" is one letter off "states" (a word of Microsoft's sites' addresses): read as a place beside
+    # Quincy, it named no site and the answer was not sure
+    body = asker.ask("What's the status of Microsoft's GPU cluster in Quincy?")
+    assert not body["abstained"] and "Existing" in json.dumps(body["answer"])
