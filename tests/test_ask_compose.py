@@ -5239,3 +5239,155 @@ def test_a_question_word_one_letter_off_a_place_is_no_place(asker):
     # Quincy, it named no site and the answer was not sure
     body = asker.ask("What's the status of Microsoft's GPU cluster in Quincy?")
     assert not body["abstained"] and "Existing" in json.dumps(body["answer"])
+
+
+def _gold_set(store, sparql: str) -> set[str]:
+    return {r[0].value for r in store.query(PRE + sparql).rows if r[0] is not None}
+
+
+@pytest.mark.parametrize(
+    ("q", "round_"),
+    [
+        (
+            "Where does the Anthropic Series F figure come from? need the link",
+            "anthropic-sep-2025-183b-series-f",
+        ),
+        ("Mistral 2023年12月的 A 轮融资，来源链接是什么？", "mistral-ai-december-2023-series-a"),
+        ("Where does the Mistral seed round figure come from? link please", "mistral-ai-june-2023-seed"),
+        ("Epoch 对 Mistral 的 B 轮融资有多大把握？", "mistral-ai-june-2024-series-b"),
+    ],
+)
+def test_the_provenance_of_one_round_named_is_that_rounds_row(asker, epoch_store, q, round_):
+    # was: every round of the company (or the model Mistral 7B's statements), the one asked among them
+    body = asker.ask(q)
+    rows = [r["cells"] for r in body["answer"].get("rows", [])]
+    assert not body["abstained"] and rows, q
+    assert {c["node"]["value"] for c in rows} == {ID + "funding-round-" + round_}, q
+    cited = _gold_set(
+        epoch_store, f"SELECT ?u WHERE {{ id:funding-round-{round_} <https://schema.org/url> ?u }}"
+    )
+    assert cited and {c["cited"]["value"] for c in rows} == cited
+    rating = _gold_set(
+        epoch_store, f"SELECT ?c WHERE {{ id:funding-round-{round_} aikg:sourceConfidence ?c }}"
+    )
+    assert {c["confidence"]["value"] for c in rows} == rating
+
+
+@pytest.mark.parametrize(
+    ("q", "model"),
+    [
+        ("What rating does Epoch give Claude 3 Opus?", "claude-3-opus"),
+        ("Epoch 对 Gemini 1.0 Ultra 训练数据的可信度评级是什么？", "gemini-1-0-ultra"),
+        ("Where does Epoch's data on Qwen2.5-72B come from? need the link", "qwen2-5-72b"),
+    ],
+)
+def test_epochs_rating_of_a_model_is_its_training_runs(asker, epoch_store, q, model):
+    # Epoch's row of a model is its training run's (rating, links); was every statement about the model
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"].get("query") is None, q
+    runs = _gold_set(
+        epoch_store, f"SELECT ?r WHERE {{ ?r aikg:trainedModel id:{model} ; aikg:sourceConfidence ?c }}"
+    )
+    rows = [r["cells"] for r in body["answer"]["rows"]]
+    assert runs and {c["node"]["value"] for c in rows} == runs
+    rating = _gold_set(
+        epoch_store, f"SELECT ?c WHERE {{ ?r aikg:trainedModel id:{model} ; aikg:sourceConfidence ?c }}"
+    )
+    assert {c["confidence"]["value"] for c in rows} == rating
+    # a seed document's model, with no rating of Epoch's asked: every statement about it, as before
+    assert asker.ask("how sure is the Inkling model")["understood"]["query"] == "sources-of-entity"
+
+
+@pytest.mark.parametrize(
+    ("q", "column", "want"),
+    [
+        (
+            "Which firm is the source of the TPU v9t rumour, and how certain is it?",
+            "reportedBy",
+            ID + "semianalysis",
+        ),
+        ("Which company reported the TPU v9i rumour?", "reportedBy", ID + "semianalysis"),
+        ("TPU v9i 呢單消息係邊間公司爆出嚟㗎？", "reportedBy", ID + "semianalysis"),
+        ("TPU v9i 這個消息確定嗎？還是傳聞？", "certainty", "https://w3id.org/aikg/ontology#Rumoured"),
+        (
+            "Is the TPU v9t news confirmed or just a rumour?",
+            "certainty",
+            "https://w3id.org/aikg/ontology#Rumoured",
+        ),
+    ],
+)
+def test_who_reported_a_thing_and_how_certain_it_is_asked_by_the_kind_of_party(asker, q, column, want):
+    # was: every statement about the chip (sources-of-entity), or unconfirmed claims of every document
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"].get("query") is None, q
+    assert body["answer"]["rows"][0]["cells"][column]["value"] == want, q
+
+
+def test_a_media_outlet_asked_is_no_party_the_relayed_claim_names(asker):
+    # the outlet that carried the relayed claim is the report's publisher, which the unnamed model's own
+    # row does not give: no answer, never its relayer
+    assert asker.ask("Which media outlet first carried the news that pre-training got under 3 days?")[
+        "abstained"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("OpenAI 2024 年推理方面的算力支出是多少？", 1.8e9),
+        ("OpenAI 2025 年光研发算力花了多少钱", 9e9),
+        ("How many tokens per day is OpenAI's API serving?", 8.6e12),
+        ("OpenAI API 一日處理幾多 token？", 8.6e12),
+        ("OpenAI 的 API 一天要处理多少 token？", 8.6e12),
+    ],
+)
+def test_words_restating_a_figure_leave_it_answered(asker, q, want):
+    # 方面 (the side a figure is of), 光 (that category alone), "serving", 处理 (the volume handled) restate
+    # the figure asked: they were words not understood, so the answer was not sure
+    body = asker.ask(q)
+    assert not body["abstained"], q
+    assert float(body["answer"]["rows"][0]["cells"]["value"]["value"]) == want, q
+
+
+@pytest.mark.parametrize(
+    ("q", "cls", "org", "year"),
+    [
+        (
+            "What's the source link for Anthropic's 2024 compute spend?",
+            "ComputeSpendFigure",
+            "anthropic",
+            2024,
+        ),
+        ("How confident is Epoch about OpenAI's revenue in 2024?", "RevenueFigure", "openai", 2024),
+        ("xAI 2025 年的员工数据出自哪里？", "StaffFigure", "xai", 2025),
+    ],
+)
+def test_the_provenance_of_an_organizations_figures_of_a_year_is_of_that_years_rows(
+    asker, epoch_store, q, cls, org, year
+):
+    # was: every row of the company (the 2023 figure first for "2024")
+    body = asker.ask(q)
+    assert not body["abstained"], q
+    want = _gold_set(
+        epoch_store,
+        f"SELECT ?x WHERE {{ ?x a aikg:{cls} ; aikg:agent id:{org} ; aikg:date ?d "
+        f"FILTER(YEAR(?d) = {year}) }}",
+    )
+    assert want and {r["cells"]["node"]["value"] for r in body["answer"]["rows"]} == want, q
+
+
+@pytest.mark.parametrize(
+    ("q", "node"),
+    [
+        ("Where was OpenAI's 3,000 staff figure reported?", "staff-openai-july-2025-3000"),
+        ("xAI 2025 年 3 月 300 人嘅員工數，係邊度報道嘅？", "staff-xai-march-2025-300"),
+    ],
+)
+def test_where_a_figure_was_reported_is_its_source(asker, epoch_store, q, node):
+    # was: the company's staff figures listed, not their source
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] == "provenance", q
+    rows = [r["cells"] for r in body["answer"]["rows"]]
+    assert rows[0]["node"]["value"] == ID + node
+    cited = _gold_set(epoch_store, f"SELECT ?u WHERE {{ id:{node} <https://schema.org/url> ?u }}")
+    assert cited <= {c["cited"]["value"] for c in rows if c["node"]["value"] == ID + node}

@@ -784,9 +784,12 @@ _BEFORE_BEFORE = re.compile(r"(?:before|prior to|earlier than)(?:\s+the)?\s*$")
 _BEFORE_AFTER = re.compile(r"\s*(?:之前|以前)")
 
 
-_EVENT_AFTER = re.compile(r"\s*(?:(?:funding|equity)\s+)?(?:rounds?|raise)\b|\s*的?(?:那一?轮|那次融资|轮)")
-"""A thing a period names by when it happened ("the October 2024 round", "3 月那轮"): the words around
-it do not open the period."""
+_EVENT_AFTER = re.compile(
+    r"\s*(?:(?:funding|equity)\s+)?(?:rounds?|raise)\b|\s*的?(?:那一?轮|那次融资|轮)"
+    r"|\s*(?:series\s+[a-z]\+?|seed)\b|\s*的?[a-z]\+?\s*轮"
+)
+"""A thing a period names by when it happened ("the October 2024 round", "3 月那轮", "after the May 2023
+Series C": the valuation that round gave, 2024年6月B轮之后): the words around it do not open the period."""
 
 
 def _open_ended(
@@ -1434,6 +1437,8 @@ def restated(form: Form, folded: str, unknown: list[str]) -> list[str]:
         asked.add("usage")
     if form.status:
         asked.add("status")
+    if form.spend_category:
+        asked.add("category")
     if form.every and _has(folded, ANY_STATUS_WORDS):
         asked.add("every")
     if form.spend_total and form.carrier == "spend":
@@ -3089,6 +3094,13 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # "微软那几个集群里，哪个 H100 当量最多", "xAI 这几个数据中心，哪个功率最大": those few, ranked; the
         # 几 of 那几个 points at them and counts nothing
         ops["count"] = False
+    if _PARTY_ASKED.search(text) or _RUMOUR_CHECKED.search(text):
+        # "which company reported the TPU v9i rumour", "is the TPU v9t news confirmed or just a rumour": who
+        # reported it and how certain it is
+        ops["provenance"] = True
+    if re.match(r"\s*where(?:'s)?\b", text) and re.search(r"\b(?:was|were|is|are)\b.*\breported\b", text):
+        # "where was OpenAI's 3,000 staff figure reported?": the source of that figure
+        ops["provenance"] = True
     if re.match(r"\s*where\b", text) and re.search(r"\bfrom\s*(?:[?？!.,;，。]|$)", text):
         # "where is the 14.8T tokens figure from?", "where's the $100M figure … from? link please": the
         # clause that ends with "from", whatever follows it
@@ -4048,6 +4060,29 @@ def _checked_op(
             # cannot tell): the sources of the things named are no answer to it
             form.op = ""
             return form
+    owner = _round_owner(form, r, orgs_cls) if form.op == "provenance" else None
+    if owner is not None:
+        # "where does the Mistral Series C figure come from? need the link", "Epoch 对 Anthropic 的 E 轮融资有
+        # 多大把握", "OpenAI 2024年10月那轮融资的评级", "the source link for Anthropic's 2024 compute
+        # spend": that round's or period's rows — their rating, the links they cite, the figure asked —, not
+        # every row of the company (nor the model Mistral 7B the name also links)
+        form.orgs, form.entities, form.alternates = [[owner]], [], []
+        form.carrier = form.carrier if form.carrier in FIGURES else "funding"
+        form.owned, form.class_named = True, True
+        if form.prop in (None, "status"):
+            form.prop = "sourceConfidence"
+    if (
+        form.op == "provenance"
+        and form.prop is None
+        and len(form.entities) == 1
+        and not form.orgs
+        and AIKG + "AIModel" in form.entities[0].types
+        and (_EPOCH.search(r.text) or _has(r.text, RATING_WORDS))
+    ):
+        # "Epoch 对 Gemini 1.0 Ultra 训练数据的可信度评级是什么", "where does Epoch's data on Qwen2.5-72B come
+        # from? link": Epoch's row of the model is its training run's, which carries the rating and the
+        # links it cites (the rating of the run linked to it, :data:`LINKS`), not every statement about it
+        form.prop = "sourceConfidence"
     by_value = form.prop is not None and form.value is not None and form.prop not in WEAK_PROPS
     if form.op == "provenance" and not (
         form.entities or form.orgs or (form.product and form.prop) or by_value
@@ -4095,8 +4130,17 @@ def _checked_op(
         # "甲骨文 2020 年那个 A100 集群，数据来源链接是什么": the links Epoch's row of it cites, with its
         # rating (was: every statement about the cluster, 62 rows)
         form.prop = "sourceConfidence"
-    if form.op == "provenance" and form.prop is None and re.search(r"\bwho\b|谁", r.text):
-        return form  # "who reported TPU v9t": the sources and parties behind the entity itself
+    if (
+        form.op == "provenance"
+        and form.prop is None
+        and (
+            re.search(r"\bwho\b|谁", r.text) or _PARTY_ASKED.search(r.text) or _RUMOUR_CHECKED.search(r.text)
+        )
+    ):
+        # "who reported TPU v9t", "which firm is the source of the TPU v9t rumour", "TPU v9i 這個消息確定嗎？
+        # 還是傳聞？": the sources, the parties and the certainty behind the entity itself, one row a
+        # source, not every statement about it
+        return form
     if form.op == "provenance" and form.prop is None and len(form.entities) == 1 and not form.orgs:
         # "how sure is the Inkling model", "Tinker 训练单价 1.50 是哪篇文章里说的", "TPU v8t 的 9600 颗
         # 芯片这个数字出自哪里": no figure named by its word, so every statement about the thing, with
@@ -4106,6 +4150,42 @@ def _checked_op(
     if form.op in ("fact", "compare", "provenance") and form.prop is None:
         form.op = ""
     return form
+
+
+def _round_owner(form: Form, r: _Reading, orgs_cls: frozenset[str]) -> Candidate | None:
+    """The organization whose one funding round a provenance question names by its letter, "seed" or its
+    month ("the Mistral Series C figure", Anthropic 的 E 轮, "OpenAI 2024年10月那轮融资"), or whose figures
+    of a period it asks about ("how confident is Epoch about OpenAI's revenue in 2024"): the one
+    organization named (or the organization a name also links: Mistral, the model Mistral 7B and Mistral
+    AI); None when no round or period is named, a value names the figure, or other things are named too."""
+    if not (form.round_name or (form.carrier in FIGURES and form.dates)) or form.value is not None:
+        return None
+    named = form.entities + [o[0] for o in form.orgs]
+    if len(named) != 1:
+        return None
+    if _is_org(named[0], orgs_cls):
+        return named[0]
+    alternates = form.alternates[0] if form.entities and form.alternates else []
+    return next((a for a in alternates if _is_org(a, orgs_cls)), None)
+
+
+_EPOCH = re.compile(r"\bepoch(?:'s| ai)?\b|epoch\s*(?=[\u3400-\u9fff])")
+"""Epoch AI named as the source asked about ("what rating does Epoch give …", "Epoch 对 … 的评级")."""
+_PARTY_ASKED = re.compile(
+    r"\b(?:which|what)\s+(?:company|companies|firm|firms|organi[sz]ation|analysts?|research)\b"
+    r"(?=.*\b(?:rumou?rs?|leak\w*|news|scoop|source|behind)\b)"
+    r"|(?:哪家|哪个公司|哪间|边间|哪一家|边个)(?=.*(?:爆|传出|传的|消息|传闻|放出|报道|报的|说的))"
+)
+"""Who a source names as having reported a thing, asked by the kind of party ("which firm is the source of
+the TPU v9t rumour", "which company reported …", 係邊間公司爆出嚟): the reporter, as "who reported" asks."""
+_RUMOUR_CHECKED = re.compile(
+    r"\b(?:confirmed|true|real|official|solid)\b.*\b(?:or|vs)\b.*\brumou?r"
+    r"|\b(?:just|only|merely|still) (?:a )?rumou?r\b|\bis (?:it|this|that) (?:a |just a )?rumou?r\b"
+    r"|\brumou?r\b.*\b(?:confirmed|true)\b"
+    r"|(?:消息|传闻|说法)[^？?]*(?:确定吗|确定不|确认了吗|属实吗|是真的吗)|还是传闻|是不是传闻|是传闻吗|传闻吗|还是谣言"
+)
+"""Whether a statement is certain or only a rumour ("is the TPU v9t news confirmed or just a rumour", "TPU
+v9i 這個消息確定嗎？還是傳聞？"): the certainty each source gives it."""
 
 
 _PUBLISHED_WHEN = re.compile(

@@ -51,6 +51,9 @@ FILLER_ZH: tuple[str, ...] = (
     # is 有 (has) in writing ("微软拥有多少个集群")
     "名下",
     "拥有",
+    # the field a figure is of, said as its side ("研发方面的算力支出", 推理方面: the R&D or the inference
+    # spend): the category or property named before it, nothing more
+    "方面",
     # figures "made public" (公布的用户数据): the figures themselves, dated as the data dates them
     "公布的",
     "公布了",

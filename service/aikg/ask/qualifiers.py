@@ -115,6 +115,8 @@ def applied_by_form(kind: str, form: Any) -> bool:
         return bool(form.status and carrier is not None and carrier.status) or bool(
             getattr(form, "stage", None)
         )
+    if kind == "use" and form.carrier == "usage":
+        return True  # tokens "served", 处理: usage figures are the volume served, no category of spending
     if kind == "use":
         # one category, or the figure of several named together ("training plus inference combined")
         return form.spend_category is not None or bool(form.spend_total and form.carrier == "spend")

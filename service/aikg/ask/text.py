@@ -60,7 +60,7 @@ _SIDE = "(?<![旁这那两一左右东西南北身周外里上下前后海岸天
 """边 after a word of place or side (旁边, 这边, 两边, 海边: "nearby", "this side") is Mandarin's 边, not
 Cantonese's "which"."""
 _CANTONESE_MARK = re.compile(
-    "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪|入面|加埋"
+    "[嘅嘢咗喺佢哋啲冇唔咩乜畀㗎嗰睇咁啩喎嘞囉嚟]|几多|几时|而家|点样|点解|旧年|琴日|啱啱|系咪|入面|加埋"
     # a follow-up's Cantonese: "B200 又點？" (what about), 仲有 (and also), 如果係 (what if it is)
     "|又点|仲有|如果系"
     f"|{_SIDE}边[个间度啲款张家种部位只台样几轮次条]"
@@ -77,6 +77,7 @@ _CANTONESE = {
     "咩": "什么",
     "乜": "什么",  # 乜 alone, as 乜嘢 ("係乜": 是什么)
     "畀": "给",  # give ("Epoch 畀嘅可信度": Epoch 给的可信度)
+    "嚟": "来",  # come ("係邊度嚟㗎": 是哪里来的, "爆出嚟": 爆出来)
     "呢个": "这个",  # this ("192人呢个员工数"); 呢 alone is Mandarin's particle too
     "嘅": "的",
     "咗": "了",

@@ -1700,6 +1700,8 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         "二手",
         "爆料",
         "爆的料",
+        # broke the news ("TPU v9t 的消息是谁爆出来的", 係邊間公司爆出嚟): who reported it
+        "爆出",
         "靠谱不",
         "靠不靠谱",
         # the article or report referred to ("那篇文章的原文链接", "那篇报道是谁发布的")
@@ -1741,6 +1743,14 @@ OPERATOR_WORDS: dict[str, tuple[str, ...]] = {
         *PUBLISHER_WORDS,
         "who first reported",
         "first reported",
+        # where a figure was reported (係邊度報道嘅: 是哪里报道的, "where was it reported"): its source
+        "哪里报道",
+        "哪里报的",
+        "在哪报道",
+        "哪儿报道",
+        "where was it reported",
+        "where was this reported",
+        "where was that reported",
         "哪家媒体",
         "最早报道",
         "谁最早报",
@@ -2653,6 +2663,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
         "served",
         "serving",
         "产品",
+        # the volume handled said in Chinese ("一天要处理多少 token"): the usage figure itself
+        "处理",
+        "要处理",
         # a product said as its app ("the Gemini *app*", "ChatGPT *app* weekly users"): the product's figures
         "app",
         "apps",
@@ -2660,6 +2673,9 @@ RESTATED: dict[str, tuple[str, ...]] = {
     # compute spending of several categories said as added up ("training *plus* inference", 训练*加*推理): the
     # figure Epoch files under them all
     "spend_total": ("加", "加上", "plus", "combined", "together", "both"),
+    # one spending category said as that one alone ("*光*研发算力花了多少", just R&D): the category the form
+    # filters on, nothing more
+    "category": ("光",),
     # a status said with its stage ("还在规划*阶段*": planned)
     "status": ("阶段",),
     # a count of every row said as whatever the status (:data:`ANY_STATUS_WORDS`: "*any* status",
@@ -2700,8 +2716,18 @@ RESTATED: dict[str, tuple[str, ...]] = {
     "staff": ("people", "ppl"),
     # a source said as the company's own word or the media's ("did OpenAI disclose it *itself*", "or
     # *something* the company disclosed", 公司*自己*说的, *官方*公布的): the source type a provenance row
-    # shows
-    "source": ("itself", "something", "officially", "official", "自己", "官方", *SOURCE_HEDGES),
+    # shows; whether it is certain (这个消息*确定*吗, *确认*了吗): the certainty each source gives it
+    "source": (
+        "itself",
+        "something",
+        "officially",
+        "official",
+        "自己",
+        "官方",
+        *SOURCE_HEDGES,
+        "确定",
+        "确认",
+    ),
     # a document's publication asked beside the document ("what *date* was the article published", 那篇报告
     # 是哪天*发*的): the answer gives its date with its publisher and link
     # 份: a document's measure word (那份白皮书)
