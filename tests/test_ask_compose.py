@@ -5391,3 +5391,23 @@ def test_where_a_figure_was_reported_is_its_source(asker, epoch_store, q, node):
     assert rows[0]["node"]["value"] == ID + node
     cited = _gold_set(epoch_store, f"SELECT ?u WHERE {{ id:{node} <https://schema.org/url> ?u }}")
     assert cited <= {c["cited"]["value"] for c in rows if c["node"]["value"] == ID + node}
+
+
+@pytest.mark.parametrize(
+    ("q", "want"),
+    [
+        ("按那篇文章的说法，Groq 明年数据中心规模能到多少兆瓦？", 200.0),
+        ("According to the article, how much data-center capacity will Groq have next year, in MW?", 200.0),
+        ("按那篇报道的说法，Groq 现在的数据中心规模是多少兆瓦？", 54.0),
+    ],
+)
+def test_a_figure_asked_as_the_article_states_it_is_the_figure_not_its_source(asker, q, want):
+    # was: the sources of every capacity figure of Groq, this year's 54 MW first for next year's
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["op"] != "provenance", q
+    assert float(body["answer"]["facts"][0]["value"]) == want, q
+    # the article asked for itself is still its source
+    assert (
+        asker.ask("Which article says Groq will have 200 MW next year?")["understood"]["form"]["op"]
+        == "provenance"
+    )

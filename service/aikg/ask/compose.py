@@ -3094,6 +3094,16 @@ def _read_operator(form: Form, r: _Reading, vocab: Any) -> Form:
         # "微软那几个集群里，哪个 H100 当量最多", "xAI 这几个数据中心，哪个功率最大": those few, ranked; the
         # 几 of 那几个 points at them and counts nothing
         ops["count"] = False
+    if (
+        ops["provenance"]
+        and _PER_SOURCE.search(text)
+        and _FIGURE_ASKED.search(text)
+        and not re.search(r"\bwho\b|\blink\b|\burl\b|\bsource\b|谁|哪家|媒体|链接|来源|出处", text)
+    ):
+        # "按那篇文章的说法，Groq 明年数据中心规模能到多少兆瓦", "according to the article, how many GB300
+        # GPUs did CoreWeave use": the figure as the source states it, which names where it comes from and
+        # asks it not
+        ops["provenance"] = False
     if _PARTY_ASKED.search(text) or _RUMOUR_CHECKED.search(text):
         # "which company reported the TPU v9i rumour", "is the TPU v9t news confirmed or just a rumour": who
         # reported it and how certain it is
@@ -4178,6 +4188,18 @@ _PARTY_ASKED = re.compile(
 )
 """Who a source names as having reported a thing, asked by the kind of party ("which firm is the source of
 the TPU v9t rumour", "which company reported …", 係邊間公司爆出嚟): the reporter, as "who reported" asks."""
+_PER_SOURCE = re.compile(
+    r"\b(?:according to|per|as per|going by)\s+(?:the|that|this)\s+(?:[\w.-]+\s+){0,3}"
+    r"(?:article|report|piece|story)\b"
+    r"|(?:按|照|据|依)(?:[^，,。？?]{0,8})?(?:那|这)篇(?:文章|报道|报告)(?:的说法|说的|来看)?"
+    r"|(?:那|这)篇(?:文章|报道|报告)(?:里)?说"
+)
+"""A fact asked as a source states it ("according to the article", 按那篇文章的说法, 那篇文章说): the source
+is named, not asked (:data:`_FIGURE_ASKED`)."""
+_FIGURE_ASKED = re.compile(
+    r"\bhow (?:many|much|long|fast|big)\b|\bwhat (?:is|was|are|were|will)\b|多少|几(?![乎])|多大|多快|多久"
+)
+"""A figure asked beside the source named: the figure, not where it comes from (no who, which, link)."""
 _RUMOUR_CHECKED = re.compile(
     r"\b(?:confirmed|true|real|official|solid)\b.*\b(?:or|vs)\b.*\brumou?r"
     r"|\b(?:just|only|merely|still) (?:a )?rumou?r\b|\bis (?:it|this|that) (?:a |just a )?rumou?r\b"
