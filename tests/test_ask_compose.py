@@ -5411,3 +5411,20 @@ def test_a_figure_asked_as_the_article_states_it_is_the_figure_not_its_source(as
         asker.ask("Which article says Groq will have 200 MW next year?")["understood"]["form"]["op"]
         == "provenance"
     )
+
+
+@pytest.mark.parametrize(
+    ("q", "org"),
+    [("What's the largest cluster Oracle operates?", "oracle"), ("甲骨文运营的最大集群是哪个？", "oracle")],
+)
+def test_the_largest_of_what_an_organization_operates_ranks_as_the_class_ranks(asker, epoch_store, q, org):
+    # "operates" was read as the property ranked by (the operator): no answer
+    body = asker.ask(q)
+    assert not body["abstained"] and body["understood"]["form"]["property"] == "h100Equivalents"
+    want = iris(
+        epoch_store,
+        f"SELECT ?x WHERE {{ ?x a aikg:Deployment ; aikg:operator/aikg:parentOrganization* id:{org} ; "
+        'aikg:operationalStatus "Existing" ; aikg:sourceConfidence ?c ; aikg:h100Equivalents ?h '
+        'FILTER(?c IN ("Confirmed", "Likely")) } ORDER BY DESC(?h) LIMIT 1',
+    )
+    assert {first(body)} == want

@@ -2756,6 +2756,10 @@ def _read_numbers(form: Form, r: _Reading) -> None:
         form.k = _K_WORDS.get(k) or int(k)
 
 
+OWNER_ROLES = frozenset({"operator", "operatedBy", "developer", "manufacturer", "owner"})
+"""The links from a thing to the organization whose it is (its operator, developer, maker, owner)."""
+
+
 def _maker_named(form: Form) -> bool:
     """True when each thing named is of the class asked (models) and its name also names an organization
     that makes things of that class (:attr:`Form.alternates`): the name is the maker's."""
@@ -3835,6 +3839,11 @@ def _choose_op(form: Form, r: _Reading, ops: dict[str, bool], group: str | None)
         form.ascending = not _has(text, NEWEST_WORDS)
     elif ops["top"] and form.carrier and (form.prop or form.carrier in RANK_BY):
         form.op = "top"
+        if (form.orgs or form.entities) and form.prop in OWNER_ROLES and form.carrier in RANK_BY:
+            # "the largest cluster Oracle operates", "the biggest model Meta developed", 甲骨文运营的最大
+            # 集群: the verb says whose things they are, which the organization's filter applies; ranked as
+            # the class ranks (was: by the operator, no answer, or by the developer, sure)
+            form.prop = None
         form.prop = form.prop or RANK_BY[form.carrier]
         if form.carrier == "model" and form.prop == "trainingCompute":
             form.carrier = "run"
