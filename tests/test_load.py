@@ -124,8 +124,10 @@ def test_the_first_build_streams_what_a_rebuild_computes_and_holds_none_of_it(
     n_inferred = counts[str(INFERRED_GRAPH)]
     assert n_inferred > 1_000
     # Held as Python objects, the closure took ~800 bytes a triple; streamed, the build holds little
-    # but the derived graph's read-back (a few per cent of it).
-    assert peak < 400 * n_inferred, (peak, n_inferred)
+    # but the derived graph's read-back (a few per cent of it) and the kept answers' rows, which the
+    # first build still holds whole (knowledge/answers.py _computed; issue 49): deals-of-organization
+    # kept since 16e44a3 took this size's peak from ~1.6 MB to 1.78-1.84 MB (425-441 bytes a triple).
+    assert peak < 480 * n_inferred, (peak, n_inferred)
     # A rebuild (the path a write takes: every rule over the named graphs, the result held and
     # compared) finds exactly what the first build wrote, and the merge holds it.
     rebuild_derived(generated_store)

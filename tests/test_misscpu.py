@@ -16,8 +16,10 @@ def test_a_miss_is_timed_on_both_sides_of_the_worker_hop(tmp_path) -> None:
     load_seeds(store)
     store.close()
     with session(str(path)) as s:
-        m = measure(s, "deals-of-organization", 3)
-    assert m["query"] == "deals-of-organization"
+        # a query that is not kept: a kept one is read in the asking process, with no worker hop (0402746)
+        assert s.services.named.all()["holdings-of-organization"].maintained is None
+        m = measure(s, "holdings-of-organization", 3)
+    assert m["query"] == "holdings-of-organization"
     assert 0 < m["http_cpu_ms"] < m["wall_ms"]
     assert 0 < m["worker_cpu_ms"] < m["wall_ms"]
     assert m["pyoxigraph_ms"] > 0
